@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "app/cli/args.h"
+
+// The headless subcommands. Each prints its result on stdout and returns 0, or prints one
+// line on stderr and returns kExitError (2).
+namespace app::cli {
+
+// Categorical diffusion (MATH.md part A): cmd_categorical.cpp.
+int runKernel(const Args& args);
+int runCategorical(const Args& args);
+
+// Analytic-DPM (MATH.md part B): cmd_gaussian.cpp.
+int runGamma(const Args& args);
+int runVariance(const Args& args);
+int runNll(const Args& args);
+int runSample(const Args& args);
+
+// Runs the subcommand named by argv[0]; unknown names are an error.
+int dispatch(const std::vector<std::string>& argv);
+
+// The usage text printed by `diffuscope help`.
+const char* usage();
+
+}  // namespace app::cli

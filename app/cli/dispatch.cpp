@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+#include <exception>
+#include <iostream>
+#include <map>
+
+#include "app/cli/commands.h"
+
+namespace app::cli {
+
+const char* usage() {
+    return R"(Diffuscope — an explorer for categorical and Gaussian diffusion processes.
+
+Usage:
+  diffuscope                      open the GUI with the example project
+  diffuscope <command> [options]  run headless
+
+Categorical diffusion (MATH.md part A):
+  kernel       --pi P --beta-s X --beta-t Y --denoiser F.csv [--form closed|direct|d3pm]
+  categorical  --table T.csv --pi P --schedule S --steps N [--condition C] [--dp K]
+               [--samples M --seed S] [--threads T] --format json|csv
+Analytic-DPM (MATH.md part B):
+  gamma        --data D --model oracle --schedule S --steps N --samples M --seed X --out FILE
+  variance     --schedule S --steps N --gamma FILE --trajectory T [--forward ddpm|ddim|eta:V]
+  nll          --data D --model oracle --schedule S --steps N --trajectory T --variance V
+  sample       --data D --model oracle --sampler S --trajectory T --count B --seed X --out FILE
+
+  help         this text
+
+Errors are one line on stderr and exit code 2.
+)";
+}
+
+int dispatch(const std::vector<std::string>& argv) {
+    using Command = int (*)(const Args&);
+    static const std::map<std::string, Command> kCommands = {
+        {"kernel", runKernel},   {"categorical", runCategorical}, {"gamma", runGamma},
+        {"variance", runVariance}, {"nll", runNll},               {"sample", runSample},
+    };
+    if (argv.empty() || argv[0] == "help" || argv[0] == "--help" || argv[0] == "-h") {
+        std::cout << usage();
+        return 0;
+    }
+    const auto it = kCommands.find(argv[0]);
+    if (it == kCommands.end()) {
+        return fail("unknown command '" + argv[0] + "' (see 'diffuscope help')");
+    }
+    core::Result<Args> args = Args::parse(argv);
+    if (!args) {
+        return fail(args.error());
+    }
+    try {
+        return it->second(*args);
+    } catch (const std::exception& e) {
+        // A subcommand must never end in an uncaught exception: report it as one line.
+        return fail(std::string("internal error: ") + e.what());
+    }
+}
+
+}  // namespace app::cli

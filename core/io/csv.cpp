@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: MIT
+#include "core/io/csv.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+namespace core::io {
+namespace {
+
+std::string trim(const std::string& s) {
+    const size_t begin = s.find_first_not_of(" \t\r");
+    if (begin == std::string::npos) {
+        return {};
+    }
+    const size_t end = s.find_last_not_of(" \t\r");
+    return s.substr(begin, end - begin + 1);
+}
+
+std::vector<std::string> splitFields(const std::string& line) {
+    std::vector<std::string> fields;
+    size_t start = 0;
+    while (true) {
+        const size_t comma = line.find(',', start);
+        fields.push_back(trim(line.substr(start, comma == std::string::npos ? std::string::npos
+                                                                             : comma - start)));
+        if (comma == std::string::npos) {
+            break;
+        }
+        start = comma + 1;
+    }
+    return fields;
+}
+
+std::string where(const CsvTable& table, size_t row, size_t column) {
+    std::string s = table.path + ":" + std::to_string(table.lineNumbers[row]);
+    if (column < table.header.size()) {
+        s += " column '" + table.header[column] + "'";
+    } else {
+        s += " column " + std::to_string(column + 1);
+    }
+    return s;
+}
+
+}  // namespace
+
+Result<std::string> readTextFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        return makeError(ErrorCode::IoError, path, "",
+                         std::string("cannot open the file: ") + std::strerror(errno));
+    }
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    if (in.bad()) {
+        return makeError(ErrorCode::IoError, path, "", "reading the file failed");
+    }
+    return buffer.str();
+}
+
+Result<CsvTable> parseCsv(const std::string& text, const std::string& path, bool hasHeader) {
+    CsvTable table;
+    table.path = path;
+    std::istringstream in(text);
+    std::string line;
+    int lineNumber = 0;
+    bool headerRead = !hasHeader;
+    size_t width = 0;
+    while (std::getline(in, line)) {
+        ++lineNumber;
+        const std::string trimmed = trim(line);
+        if (trimmed.empty() || trimmed[0] == '#') {
+            continue;
+        }
+        std::vector<std::string> fields = splitFields(trimmed);
+        if (!headerRead) {
+            table.header = std::move(fields);
+            width = table.header.size();
+            headerRead = true;
+            continue;
+        }
+        if (width == 0) {
+            width = fields.size();
+        }
+        if (fields.size() != width) {
+            return makeError(ErrorCode::ParseError, path + ":" + std::to_string(lineNumber),
+                             std::to_string(fields.size()) + " fields",
+                             "a row has a different number of fields than " +
+                                 std::string(hasHeader ? "the header" : "the first row") + " (" +
+                                 std::to_string(width) + ")");
+        }
+        table.rows.push_back(std::move(fields));
+        table.lineNumbers.push_back(lineNumber);
+    }
+    if (hasHeader && !headerRead) {
+        return makeError(ErrorCode::ParseError, path, "", "the file is empty (no header line)");
+    }
+    if (table.rows.empty()) {
+        return makeError(ErrorCode::ParseError, path, "", "the file has no data rows");
+    }
+    return table;
+}
+
+Result<CsvTable> readCsv(const std::string& path, bool hasHeader) {
+    Result<std::string> text = readTextFile(path);
+    if (!text) {
+        return text.error();
+    }
+    return parseCsv(*text, path, hasHeader);
+}
+
+Result<int> findColumn(const CsvTable& table, const std::string& name) {
+    for (size_t i = 0; i < table.header.size(); ++i) {
+        if (table.header[i] == name) {
+            return static_cast<int>(i);
+        }
+    }
+    return makeError(ErrorCode::ParseError, table.path, name,
+                     "the header has no column named '" + name + "'");
+}
+
+Result<double> fieldAsDouble(const CsvTable& table, size_t row, size_t column) {
+    const std::string& text = table.rows[row][column];
+    errno = 0;
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE) {
+        return makeError(ErrorCode::ParseError, where(table, row, column), text,
+                         "not a number");
+    }
+    if (!std::isfinite(value)) {
+        return makeError(ErrorCode::ParseError, where(table, row, column), text,
+                         "the number must be finite");
+    }
+    return value;
+}
+
+Result<long long> fieldAsInt(const CsvTable& table, size_t row, size_t column) {
+    const std::string& text = table.rows[row][column];
+    errno = 0;
+    char* end = nullptr;
+    const long long value = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE) {
+        return makeError(ErrorCode::ParseError, where(table, row, column), text,
+                         "not a whole number");
+    }
+    return value;
+}
+
+Status writeFileAtomically(const std::string& path, const std::string& contents) {
+    const std::string temporary = path + ".tmp-" + std::to_string(::getpid());
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!out) {
+            return makeError(ErrorCode::IoError, path, "",
+                             std::string("cannot create the file: ") + std::strerror(errno));
+        }
+        out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
+        out.flush();
+        if (!out) {
+            out.close();
+            std::remove(temporary.c_str());
+            return makeError(ErrorCode::IoError, path, "", "writing the file failed");
+        }
+    }
+    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+        const std::string reason = std::strerror(errno);
+        std::remove(temporary.c_str());
+        return makeError(ErrorCode::IoError, path, "", "cannot replace the file: " + reason);
+    }
+    return {};
+}
+
+}  // namespace core::io

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cassert>
+#include <string>
+#include <utility>
+#include <variant>
+
+// Failures are values (STYLE.md §5): a Result<T> holds either a T or an Error that names the
+// field and the offending value, so the UI can show the message beside the field.
+namespace core {
+
+enum class ErrorCode {
+    InvalidArgument,  // a parameter is out of its domain
+    ParseError,       // a file or a command-line value could not be read
+    IoError,          // a file could not be opened, read or written
+    NumericalError,   // a computation produced a non-finite value
+    Cancelled,        // the observer asked to stop
+    Unsupported,      // a valid request this build cannot serve
+};
+
+struct Error {
+    ErrorCode code = ErrorCode::InvalidArgument;  // what kind of failure
+    std::string field;                            // which parameter or file location, may be empty
+    std::string value;                            // the offending value as text, may be empty
+    std::string message;                          // a sentence for people
+
+    // One line: "field = value: message" with the empty parts left out.
+    std::string toString() const {
+        std::string s;
+        if (!field.empty()) {
+            s += field;
+            if (!value.empty()) {
+                s += " = " + value;
+            }
+            s += ": ";
+        }
+        return s + message;
+    }
+};
+
+inline Error makeError(ErrorCode code,
+                       std::string field,
+                       std::string value,
+                       std::string message) {
+    return Error{code, std::move(field), std::move(value), std::move(message)};
+}
+
+inline Error invalidArgument(std::string field, std::string value, std::string message) {
+    return makeError(ErrorCode::InvalidArgument, std::move(field), std::move(value),
+                     std::move(message));
+}
+
+template <typename T>
+class [[nodiscard]] Result {
+public:
+    Result(T value) : m_data(std::move(value)) {}  // NOLINT: implicit by design
+    Result(Error error) : m_data(std::move(error)) {}  // NOLINT
+
+    bool ok() const { return std::holds_alternative<T>(m_data); }
+    explicit operator bool() const { return ok(); }
+
+    const T& value() const& {
+        assert(ok());
+        return std::get<T>(m_data);
+    }
+    T& value() & {
+        assert(ok());
+        return std::get<T>(m_data);
+    }
+    T&& value() && {
+        assert(ok());
+        return std::get<T>(std::move(m_data));
+    }
+    const Error& error() const {
+        assert(!ok());
+        return std::get<Error>(m_data);
+    }
+    const T& operator*() const& { return value(); }
+    T& operator*() & { return value(); }
+    const T* operator->() const { return &value(); }
+    T* operator->() { return &value(); }
+
+private:
+    std::variant<T, Error> m_data;
+};
+
+// Success or an Error, for operations with no value.
+template <>
+class [[nodiscard]] Result<void> {
+public:
+    Result() = default;
+    Result(Error error) : m_error(std::move(error)), m_ok(false) {}  // NOLINT
+
+    bool ok() const { return m_ok; }
+    explicit operator bool() const { return m_ok; }
+    const Error& error() const {
+        assert(!m_ok);
+        return m_error;
+    }
+
+private:
+    Error m_error;
+    bool m_ok = true;
+};
+
+using Status = Result<void>;
+
+}  // namespace core
