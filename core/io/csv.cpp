@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/csv.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -175,6 +176,37 @@ Status writeFileAtomically(const std::string& path, const std::string& contents)
         return makeError(ErrorCode::IoError, path, "", "cannot replace the file: " + reason);
     }
     return {};
+}
+
+}  // namespace core::io
+
+namespace core::io {
+
+std::string formatCsv(const std::vector<std::string>& header,
+                      const std::vector<std::vector<double>>& columns) {
+    std::string out;
+    for (size_t c = 0; c < header.size(); ++c) {
+        out += (c == 0 ? "" : ",") + header[c];
+    }
+    out += '\n';
+    size_t rows = 0;
+    for (const auto& column : columns) {
+        rows = std::max(rows, column.size());
+    }
+    char buffer[32];
+    for (size_t r = 0; r < rows; ++r) {
+        for (size_t c = 0; c < columns.size(); ++c) {
+            if (c > 0) {
+                out += ',';
+            }
+            if (r < columns[c].size()) {
+                std::snprintf(buffer, sizeof buffer, "%.17g", columns[c][r]);
+                out += buffer;
+            }
+        }
+        out += '\n';
+    }
+    return out;
 }
 
 }  // namespace core::io

@@ -37,3 +37,11 @@ Result<std::string> readTextFile(const std::string& path);
 Status writeFileAtomically(const std::string& path, const std::string& contents);
 
 }  // namespace core::io
+
+namespace core::io {
+
+// Formats named numeric columns of equal length as CSV (header line, 17 significant digits).
+std::string formatCsv(const std::vector<std::string>& header,
+                      const std::vector<std::vector<double>>& columns);
+
+}  // namespace core::io

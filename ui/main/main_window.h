@@ -5,8 +5,7 @@
 
 namespace ui {
 
-// The application window. For now: the example categorical process's schedule and
-// information curves; the full explorer (panels, views, animation) builds on it.
+// The application window: menus, the central views and the status bar.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what Diffuscope needs to build, test and run, with Debian 12's apt-get.
+# Sourced by ./run.sh and ./test.sh; does nothing when everything is already installed.
+DIFFUSCOPE_PACKAGES=(
+    build-essential cmake ninja-build pkg-config
+    qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
+    libeigen3-dev libbenchmark-dev libgif-dev zlib1g-dev
+    xvfb xauth
+)
+
+diffuscope_install_deps() {
+    local missing=()
+    local package
+    for package in "${DIFFUSCOPE_PACKAGES[@]}"; do
+        if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+            missing+=("$package")
+        fi
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        return 0
+    fi
+    echo "Installing: ${missing[*]}"
+    local sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        sudo="sudo"
+    fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+#include "core/categorical/prior.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+namespace core::categorical {
+namespace {
+
+std::string formatValue(double v) {
+    std::ostringstream out;
+    out.precision(17);
+    out << v;
+    return out.str();
+}
+
+Result<int> parseClassCount(const std::string& text, const std::string& field, const std::string& spec) {
+    char* end = nullptr;
+    errno = 0;
+    const long k = std::strtol(text.c_str(), &end, 10);
+    if (text.empty() || end != text.c_str() + text.size() || errno != 0) {
+        return makeError(ErrorCode::ParseError, field, spec, "the number of classes K is not an integer");
+    }
+    if (k < 2 || k > 1000000) {
+        return invalidArgument(field, spec, "the number of classes K must lie in 2..1000000");
+    }
+    return static_cast<int>(k);
+}
+
+}  // namespace
+
+Result<Vector> validatePrior(const std::vector<double>& entries, const std::string& field) {
+    if (entries.size() < 2) {
+        return invalidArgument(field, std::to_string(entries.size()) + " entries",
+                               "π needs at least 2 classes");
+    }
+    double sum = 0.0;
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const std::string name = field + "[" + std::to_string(i) + "]";
+        if (std::isnan(entries[i])) {
+            return invalidArgument(name, "nan", "a probability is not a number");
+        }
+        if (!std::isfinite(entries[i])) {
+            return invalidArgument(name, formatValue(entries[i]), "a probability must be finite");
+        }
+        if (entries[i] < 0.0) {
+            return invalidArgument(name, formatValue(entries[i]), "a probability must be ≥ 0");
+        }
+        sum += entries[i];
+    }
+    if (std::abs(sum - 1.0) > kPriorSumTolerance) {
+        const size_t last = entries.size() - 1;
+        return invalidArgument(field + "[" + std::to_string(last) + "]", formatValue(entries[last]),
+                               "the entries of π sum to " + formatValue(sum) +
+                                   ", not 1 (tolerance 1e-9)");
+    }
+    Vector pi(static_cast<Eigen::Index>(entries.size()));
+    for (size_t i = 0; i < entries.size(); ++i) {
+        pi[static_cast<Eigen::Index>(i)] = entries[i] / sum;
+    }
+    return pi;
+}
+
+Result<Vector> parsePrior(const std::string& spec, const std::string& field) {
+    const size_t colon = spec.find(':');
+    if (colon != std::string::npos) {
+        const std::string kind = spec.substr(0, colon);
+        if (kind != "uniform" && kind != "absorbing") {
+            return makeError(ErrorCode::ParseError, field, spec,
+                             "unknown prior (expected uniform:K, absorbing:K or a comma list)");
+        }
+        Result<int> k = parseClassCount(spec.substr(colon + 1), field, spec);
+        if (!k) {
+            return k.error();
+        }
+        if (kind == "uniform") {
+            return Vector(Vector::Constant(*k, 1.0 / *k));
+        }
+        Vector pi = Vector::Zero(*k);
+        pi[*k - 1] = 1.0;  // the last class is the mask
+        return pi;
+    }
+    std::vector<double> entries;
+    std::stringstream stream(spec);
+    std::string item;
+    size_t index = 0;
+    while (std::getline(stream, item, ',')) {
+        const size_t begin = item.find_first_not_of(" \t");
+        const size_t end = item.find_last_not_of(" \t");
+        const std::string text = begin == std::string::npos ? "" : item.substr(begin, end - begin + 1);
+        char* stop = nullptr;
+        const double v = std::strtod(text.c_str(), &stop);
+        if (text.empty() || stop != text.c_str() + text.size()) {
+            return makeError(ErrorCode::ParseError, field + "[" + std::to_string(index) + "]", text,
+                             "not a number");
+        }
+        entries.push_back(v);
+        ++index;
+    }
+    if (!spec.empty() && spec.back() == ',') {
+        return makeError(ErrorCode::ParseError, field + "[" + std::to_string(index) + "]", "",
+                         "not a number");
+    }
+    return validatePrior(entries, field);
+}
+
+}  // namespace core::categorical

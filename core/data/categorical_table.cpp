@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+#include "core/data/categorical_table.h"
+
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "core/io/csv.h"
+
+namespace core::data {
+namespace {
+
+std::string formatValue(double v) {
+    std::ostringstream out;
+    out.precision(17);
+    out << v;
+    return out.str();
+}
+
+// Checks probabilities and normalises per condition. `where(row)` names a row in errors.
+template <typename Where>
+Status normalise(CategoricalTable& table, const Where& where) {
+    std::vector<double> sums(table.conditionNames.size(), 0.0);
+    for (int r = 0; r < table.numRows(); ++r) {
+        const double p = table.probability[r];
+        if (!std::isfinite(p) || p < 0.0) {
+            return invalidArgument(where(r, "p"), formatValue(p),
+                                   "a probability must be a finite number ≥ 0");
+        }
+        sums[table.condition[r]] += p;
+        for (int d = 0; d < table.numPositions; ++d) {
+            const int x = table.row(r)[d];
+            if (x < 0 || x >= table.numClasses) {
+                return invalidArgument(where(r, "x" + std::to_string(d + 1)), std::to_string(x),
+                                       "a class index must lie in 0.." +
+                                           std::to_string(table.numClasses - 1) +
+                                           " (K = " + std::to_string(table.numClasses) + ")");
+            }
+        }
+    }
+    for (size_t c = 0; c < sums.size(); ++c) {
+        if (std::abs(sums[c] - 1.0) > kTableSumTolerance) {
+            const std::string label = table.conditionNames[c].empty()
+                                          ? std::string("the table")
+                                          : "condition '" + table.conditionNames[c] + "'";
+            return invalidArgument(where(-1, "p"), formatValue(sums[c]),
+                                   "the probabilities of " + label +
+                                       " sum to this value, not 1 (tolerance 1e-9)");
+        }
+    }
+    for (int r = 0; r < table.numRows(); ++r) {
+        table.probability[r] /= sums[table.condition[r]];
+    }
+    return {};
+}
+
+}  // namespace
+
+Result<int> CategoricalTable::conditionIndex(const std::string& label, const std::string& field) const {
+    for (int c = 0; c < numConditions(); ++c) {
+        if (conditionNames[c] == label) {
+            return c;
+        }
+    }
+    std::string known;
+    for (const std::string& name : conditionNames) {
+        known += (known.empty() ? "" : ", ") + name;
+    }
+    return invalidArgument(field, label, "no such condition in the table (known: " + known + ")");
+}
+
+Vector CategoricalTable::marginal(int c, int position) const {
+    Vector p = Vector::Zero(numClasses);
+    for (int r = 0; r < numRows(); ++r) {
+        if (condition[r] == c) {
+            p[row(r)[position]] += probability[r];
+        }
+    }
+    return p;
+}
+
+double CategoricalTable::entropy(int c) const {
+    // Rows are not required to be distinct: merge duplicates before taking logs.
+    std::map<std::vector<int>, double> joint;
+    for (int r = 0; r < numRows(); ++r) {
+        if (condition[r] == c) {
+            joint[std::vector<int>(row(r), row(r) + numPositions)] += probability[r];
+        }
+    }
+    double h = 0.0;
+    for (const auto& [x, p] : joint) {
+        if (p > 0.0) {
+            h -= p * std::log(p);
+        }
+    }
+    return h;
+}
+
+Result<CategoricalTable> makeCategoricalTable(int numPositions,
+                                              int numClasses,
+                                              std::vector<int> classes,
+                                              std::vector<double> probability,
+                                              std::vector<std::string> conditions) {
+    if (numPositions < 1 || numClasses < 2 || probability.empty() ||
+        classes.size() != probability.size() * static_cast<size_t>(numPositions) ||
+        (!conditions.empty() && conditions.size() != probability.size())) {
+        return invalidArgument("table", "", "inconsistent table sizes");
+    }
+    CategoricalTable table;
+    table.numPositions = numPositions;
+    table.numClasses = numClasses;
+    table.classes = std::move(classes);
+    table.probability = std::move(probability);
+    table.condition.assign(table.probability.size(), 0);
+    if (conditions.empty()) {
+        table.conditionNames = {""};
+    } else {
+        for (size_t r = 0; r < conditions.size(); ++r) {
+            int index = -1;
+            for (size_t c = 0; c < table.conditionNames.size(); ++c) {
+                if (table.conditionNames[c] == conditions[r]) {
+                    index = static_cast<int>(c);
+                }
+            }
+            if (index < 0) {
+                index = static_cast<int>(table.conditionNames.size());
+                table.conditionNames.push_back(conditions[r]);
+            }
+            table.condition[r] = index;
+        }
+    }
+    Status status = normalise(table, [](int r, const std::string& column) {
+        return r < 0 ? column : "row " + std::to_string(r) + " " + column;
+    });
+    if (!status) {
+        return status.error();
+    }
+    return table;
+}
+
+Result<CategoricalTable> parseCategoricalTable(const std::string& text,
+                                               const std::string& path,
+                                               int numClasses) {
+    Result<io::CsvTable> csv = io::parseCsv(text, path);
+    if (!csv) {
+        return csv.error();
+    }
+    // Columns x1..xD must be consecutive names; D is how many exist.
+    std::vector<int> xColumns;
+    for (int d = 1;; ++d) {
+        const std::string name = "x" + std::to_string(d);
+        int found = -1;
+        for (size_t i = 0; i < csv->header.size(); ++i) {
+            if (csv->header[i] == name) {
+                found = static_cast<int>(i);
+            }
+        }
+        if (found < 0) {
+            break;
+        }
+        xColumns.push_back(found);
+    }
+    if (xColumns.empty()) {
+        return makeError(ErrorCode::ParseError, path, "x1",
+                         "the table has no column 'x1' (expected columns x1..xD, p[, c])");
+    }
+    Result<int> pColumn = io::findColumn(*csv, "p");
+    if (!pColumn) {
+        return pColumn.error();
+    }
+    int cColumn = -1;
+    for (size_t i = 0; i < csv->header.size(); ++i) {
+        if (csv->header[i] == "c") {
+            cColumn = static_cast<int>(i);
+        }
+    }
+    const int numPositions = static_cast<int>(xColumns.size());
+    std::vector<int> classes;
+    std::vector<double> probability;
+    std::vector<std::string> conditions;
+    const auto where = [&](size_t row, const std::string& column) {
+        return path + ":" + std::to_string(csv->lineNumbers[row]) + " column '" + column + "'";
+    };
+    for (size_t row = 0; row < csv->rows.size(); ++row) {
+        for (int d = 0; d < numPositions; ++d) {
+            Result<long long> x = io::fieldAsInt(*csv, row, xColumns[d]);
+            if (!x) {
+                return x.error();
+            }
+            if (*x < 0 || *x >= numClasses) {
+                return invalidArgument(where(row, "x" + std::to_string(d + 1)), std::to_string(*x),
+                                       "a class index must lie in 0.." +
+                                           std::to_string(numClasses - 1) +
+                                           " (K = " + std::to_string(numClasses) + " from π)");
+            }
+            classes.push_back(static_cast<int>(*x));
+        }
+        Result<double> p = io::fieldAsDouble(*csv, row, *pColumn);
+        if (!p) {
+            return p.error();
+        }
+        if (*p < 0.0) {
+            return invalidArgument(where(row, "p"), csv->rows[row][*pColumn],
+                                   "a probability must be ≥ 0");
+        }
+        probability.push_back(*p);
+        if (cColumn >= 0) {
+            conditions.push_back(csv->rows[row][cColumn]);
+        }
+    }
+    Result<CategoricalTable> table = makeCategoricalTable(numPositions, numClasses, classes,
+                                                          probability, conditions);
+    if (!table) {
+        Error error = table.error();
+        error.field = path + (error.field == "p" ? " column 'p'" : "");
+        return error;
+    }
+    return table;
+}
+
+Result<CategoricalTable> readCategoricalTable(const std::string& path, int numClasses) {
+    Result<std::string> text = io::readTextFile(path);
+    if (!text) {
+        return text.error();
+    }
+    return parseCategoricalTable(*text, path, numClasses);
+}
+
+}  // namespace core::data

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+#include "core/data/gaussian_data.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+#include "core/io/csv.h"
+
+namespace core::data {
+namespace {
+
+bool isNumber(const std::string& text) {
+    if (text.empty()) {
+        return false;
+    }
+    errno = 0;
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    return end == text.c_str() + text.size() && errno != ERANGE && std::isfinite(v);
+}
+
+Result<double> parseParameter(const std::string& key, const std::string& text) {
+    if (!isNumber(text)) {
+        return invalidArgument("data " + key, text, "a finite number is expected");
+    }
+    return std::strtod(text.c_str(), nullptr);
+}
+
+}  // namespace
+
+Result<Matrix> readGaussianPointsCsv(const std::string& path) {
+    Result<io::CsvTable> table = io::readCsv(path, /*hasHeader=*/false);
+    if (!table) {
+        return table.error();
+    }
+    size_t first = 0;
+    if (!table->rows.empty()) {
+        bool numeric = true;
+        for (const std::string& field : table->rows.front()) {
+            numeric = numeric && isNumber(field);
+        }
+        first = numeric ? 0 : 1;  // a header line
+    }
+    if (table->rows.size() <= first) {
+        return makeError(ErrorCode::ParseError, path, "", "the file holds no data rows");
+    }
+    const Eigen::Index d = static_cast<Eigen::Index>(table->rows.front().size());
+    Matrix points(d, static_cast<Eigen::Index>(table->rows.size() - first));
+    for (size_t r = first; r < table->rows.size(); ++r) {
+        for (Eigen::Index c = 0; c < d; ++c) {
+            Result<double> v = io::fieldAsDouble(*table, r, static_cast<size_t>(c));
+            if (!v) {
+                return v.error();
+            }
+            points(c, static_cast<Eigen::Index>(r - first)) = *v;
+        }
+    }
+    return points;
+}
+
+Result<std::shared_ptr<model::GaussianOracle>> gaussianOracleFromSpec(const std::string& spec) {
+    const size_t colon = spec.find(':');
+    const std::string kind = spec.substr(0, colon);
+    const std::string rest = colon == std::string::npos ? std::string() : spec.substr(colon + 1);
+    if (kind == "gaussian") {
+        int d = 2;
+        double s = 1.0;
+        double m = 0.0;
+        std::stringstream stream(rest);
+        std::string part;
+        while (std::getline(stream, part, ',')) {
+            if (part.empty()) {
+                continue;
+            }
+            const size_t eq = part.find('=');
+            const std::string key = part.substr(0, eq);
+            const std::string value = eq == std::string::npos ? std::string() : part.substr(eq + 1);
+            Result<double> number = parseParameter(key, value);
+            if (!number) {
+                return number.error();
+            }
+            if (key == "d") {
+                if (*number < 1 || *number > 1e6 || *number != std::floor(*number)) {
+                    return invalidArgument("data d", value, "a whole dimension ≥ 1 is expected");
+                }
+                d = static_cast<int>(*number);
+            } else if (key == "s") {
+                s = *number;
+            } else if (key == "m") {
+                m = *number;
+            } else {
+                return invalidArgument("data", part, "gaussian: takes d=, s= and m=");
+            }
+        }
+        Result<std::shared_ptr<model::IsotropicGaussianOracle>> oracle =
+            model::IsotropicGaussianOracle::create(Vector::Constant(d, m), s);
+        if (!oracle) {
+            return oracle.error();
+        }
+        return std::shared_ptr<model::GaussianOracle>(*oracle);
+    }
+    if (kind == "gmm") {
+        Result<std::shared_ptr<model::GaussianMixtureOracle>> oracle =
+            model::GaussianMixtureOracle::fromJsonFile(rest);
+        if (!oracle) {
+            return oracle.error();
+        }
+        return std::shared_ptr<model::GaussianOracle>(*oracle);
+    }
+    if (kind == "csv") {
+        Result<Matrix> points = readGaussianPointsCsv(rest);
+        if (!points) {
+            return points.error();
+        }
+        Result<std::shared_ptr<model::EmpiricalOracle>> oracle =
+            model::EmpiricalOracle::create(std::move(points).value());
+        if (!oracle) {
+            return oracle.error();
+        }
+        return std::shared_ptr<model::GaussianOracle>(*oracle);
+    }
+    return invalidArgument("data", spec, "expected gaussian:d=D,s=S, gmm:FILE.json or csv:FILE");
+}
+
+}  // namespace core::data

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "core/model/gaussian_oracles.h"
+#include "core/util/eigen_types.h"
+#include "core/util/result.h"
+
+// Data sets for the Gaussian engine and the spec strings the CLI and projects use for them.
+namespace core::data {
+
+// Reads a CSV of data points, one row per point, all columns numeric. A first line that is
+// not numeric is taken as a header. Returns d×P (one point per column); errors name file:line.
+Result<Matrix> readGaussianPointsCsv(const std::string& path);
+
+// The exact oracle for a data spec:
+//   gaussian:d=D,s=S[,m=M]  N(M·1, S²I) in D dimensions (M defaults to 0);
+//   gmm:FILE.json           a Gaussian mixture (GaussianMixtureOracle::fromJsonFile);
+//   csv:FILE                the empirical distribution of the file's rows.
+Result<std::shared_ptr<model::GaussianOracle>> gaussianOracleFromSpec(const std::string& spec);
+
+}  // namespace core::data

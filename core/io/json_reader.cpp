@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: MIT
+#include "core/io/json_reader.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+#include "core/io/csv.h"
+
+namespace core::io {
+namespace {
+
+constexpr int kMaxDepth = 64;
+
+class Parser {
+public:
+    Parser(const std::string& text, const std::string& path) : m_text(text), m_path(path) {}
+
+    Result<JsonValue> parseDocument() {
+        JsonValue value;
+        if (!parseValue(value, 0)) {
+            return m_error;
+        }
+        skipSpace();
+        if (m_pos != m_text.size()) {
+            fail("unexpected text after the JSON value");
+            return m_error;
+        }
+        return value;
+    }
+
+private:
+    bool fail(const std::string& message) {
+        int line = 1;
+        int column = 1;
+        for (size_t i = 0; i < m_pos && i < m_text.size(); ++i) {
+            if (m_text[i] == '\n') {
+                ++line;
+                column = 1;
+            } else {
+                ++column;
+            }
+        }
+        m_error = makeError(ErrorCode::ParseError,
+                            m_path + ":" + std::to_string(line) + ":" + std::to_string(column), "",
+                            message);
+        return false;
+    }
+
+    void skipSpace() {
+        while (m_pos < m_text.size() && (m_text[m_pos] == ' ' || m_text[m_pos] == '\t' ||
+                                         m_text[m_pos] == '\n' || m_text[m_pos] == '\r')) {
+            ++m_pos;
+        }
+    }
+
+    bool literal(const char* word) {
+        const std::string w(word);
+        if (m_text.compare(m_pos, w.size(), w) != 0) {
+            return fail("unknown literal");
+        }
+        m_pos += w.size();
+        return true;
+    }
+
+    bool parseValue(JsonValue& out, int depth) {
+        if (depth > kMaxDepth) {
+            return fail("nesting is too deep");
+        }
+        skipSpace();
+        if (m_pos >= m_text.size()) {
+            return fail("unexpected end of file");
+        }
+        const char c = m_text[m_pos];
+        if (c == '{') {
+            return parseObject(out, depth);
+        }
+        if (c == '[') {
+            return parseArray(out, depth);
+        }
+        if (c == '"') {
+            out.type = JsonValue::Type::String;
+            return parseString(out.string);
+        }
+        if (c == 't') {
+            out.type = JsonValue::Type::Bool;
+            out.boolean = true;
+            return literal("true");
+        }
+        if (c == 'f') {
+            out.type = JsonValue::Type::Bool;
+            return literal("false");
+        }
+        if (c == 'n') {
+            out.type = JsonValue::Type::Null;
+            return literal("null");
+        }
+        return parseNumber(out);
+    }
+
+    bool parseNumber(JsonValue& out) {
+        const size_t start = m_pos;
+        while (m_pos < m_text.size() &&
+               (std::isdigit(static_cast<unsigned char>(m_text[m_pos])) || m_text[m_pos] == '-' ||
+                m_text[m_pos] == '+' || m_text[m_pos] == '.' || m_text[m_pos] == 'e' ||
+                m_text[m_pos] == 'E')) {
+            ++m_pos;
+        }
+        if (start == m_pos) {
+            return fail("a value is expected");
+        }
+        const std::string token = m_text.substr(start, m_pos - start);
+        errno = 0;
+        char* end = nullptr;
+        const double v = std::strtod(token.c_str(), &end);
+        if (end != token.c_str() + token.size() || errno == ERANGE || !std::isfinite(v)) {
+            m_pos = start;
+            return fail("'" + token + "' is not a finite number");
+        }
+        out.type = JsonValue::Type::Number;
+        out.number = v;
+        return true;
+    }
+
+    bool parseString(std::string& out) {
+        ++m_pos;  // opening quote
+        out.clear();
+        while (m_pos < m_text.size()) {
+            const char c = m_text[m_pos++];
+            if (c == '"') {
+                return true;
+            }
+            if (c == '\\') {
+                if (m_pos >= m_text.size()) {
+                    break;
+                }
+                const char e = m_text[m_pos++];
+                switch (e) {
+                    case '"': out += '"'; break;
+                    case '\\': out += '\\'; break;
+                    case '/': out += '/'; break;
+                    case 'b': out += '\b'; break;
+                    case 'f': out += '\f'; break;
+                    case 'n': out += '\n'; break;
+                    case 'r': out += '\r'; break;
+                    case 't': out += '\t'; break;
+                    case 'u': {
+                        if (m_pos + 4 > m_text.size()) {
+                            return fail("a short \\u escape");
+                        }
+                        const unsigned code = static_cast<unsigned>(
+                            std::strtoul(m_text.substr(m_pos, 4).c_str(), nullptr, 16));
+                        m_pos += 4;
+                        // Basic Multilingual Plane only, as UTF-8; enough for names in specs.
+                        if (code < 0x80) {
+                            out += static_cast<char>(code);
+                        } else if (code < 0x800) {
+                            out += static_cast<char>(0xC0 | (code >> 6));
+                            out += static_cast<char>(0x80 | (code & 0x3F));
+                        } else {
+                            out += static_cast<char>(0xE0 | (code >> 12));
+                            out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+                            out += static_cast<char>(0x80 | (code & 0x3F));
+                        }
+                        break;
+                    }
+                    default: return fail("an unknown escape in a string");
+                }
+            } else {
+                out += c;
+            }
+        }
+        return fail("a string is not closed");
+    }
+
+    bool parseArray(JsonValue& out, int depth) {
+        out.type = JsonValue::Type::Array;
+        ++m_pos;
+        skipSpace();
+        if (m_pos < m_text.size() && m_text[m_pos] == ']') {
+            ++m_pos;
+            return true;
+        }
+        while (true) {
+            JsonValue element;
+            if (!parseValue(element, depth + 1)) {
+                return false;
+            }
+            out.array.push_back(std::move(element));
+            skipSpace();
+            if (m_pos < m_text.size() && m_text[m_pos] == ',') {
+                ++m_pos;
+                continue;
+            }
+            if (m_pos < m_text.size() && m_text[m_pos] == ']') {
+                ++m_pos;
+                return true;
+            }
+            return fail("',' or ']' expected in an array");
+        }
+    }
+
+    bool parseObject(JsonValue& out, int depth) {
+        out.type = JsonValue::Type::Object;
+        ++m_pos;
+        skipSpace();
+        if (m_pos < m_text.size() && m_text[m_pos] == '}') {
+            ++m_pos;
+            return true;
+        }
+        while (true) {
+            skipSpace();
+            if (m_pos >= m_text.size() || m_text[m_pos] != '"') {
+                return fail("a member name in quotes expected");
+            }
+            std::string key;
+            if (!parseString(key)) {
+                return false;
+            }
+            skipSpace();
+            if (m_pos >= m_text.size() || m_text[m_pos] != ':') {
+                return fail("':' expected after a member name");
+            }
+            ++m_pos;
+            JsonValue member;
+            if (!parseValue(member, depth + 1)) {
+                return false;
+            }
+            out.object.emplace_back(std::move(key), std::move(member));
+            skipSpace();
+            if (m_pos < m_text.size() && m_text[m_pos] == ',') {
+                ++m_pos;
+                continue;
+            }
+            if (m_pos < m_text.size() && m_text[m_pos] == '}') {
+                ++m_pos;
+                return true;
+            }
+            return fail("',' or '}' expected in an object");
+        }
+    }
+
+    const std::string& m_text;
+    const std::string& m_path;
+    size_t m_pos = 0;
+    Error m_error;
+};
+
+}  // namespace
+
+const JsonValue* JsonValue::find(const std::string& key) const {
+    for (const auto& [name, value] : object) {
+        if (name == key) {
+            return &value;
+        }
+    }
+    return nullptr;
+}
+
+Result<JsonValue> parseJson(const std::string& text, const std::string& path) {
+    return Parser(text, path).parseDocument();
+}
+
+Result<JsonValue> readJsonFile(const std::string& path) {
+    Result<std::string> text = readTextFile(path);
+    if (!text) {
+        return text.error();
+    }
+    return parseJson(*text, path);
+}
+
+}  // namespace core::io

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+
+#include "core/util/eigen_types.h"
+#include "core/util/rng.h"
+
+// The one ε/score model interface of the Gaussian engine (MATH.md B.2, B.7). Exact oracles
+// implement it today; a trained network plugs in behind it later.
+namespace core::model {
+
+// The noise level a model is asked about: timestep n (1-based) with its ᾱ_n and β̄_n, passed
+// explicitly so oracles need no schedule and continuous-time callers (B.8) can use any level.
+struct NoiseLevel {
+    int timestep = 1;        // n, 1..N (what a network is conditioned on)
+    double alphaBar = 1.0;   // ᾱ_n
+    double betaBar = 0.0;    // β̄_n = 1 − ᾱ_n, kept separately for its small-n digits
+};
+
+class GaussianEpsModel {
+public:
+    virtual ~GaussianEpsModel() = default;
+
+    // Data dimension d.
+    virtual int dimension() const = 0;
+
+    // ε_θ(x, n) for a batch: x is d×B (one point per column), eps is a caller-owned d×B buffer.
+    // Must be safe to call concurrently from several threads (const, no shared scratch).
+    // The score is s_n(x) = −ε_θ(x, n)/√β̄_n (MATH.md B.2).
+    virtual void predictEps(const ConstMatrixRef& x, const NoiseLevel& level,
+                            MatrixRef eps) const = 0;
+};
+
+// Where data points x_0 come from (Γ estimation, NLL, the oracle's own data).
+class GaussianDataSampler {
+public:
+    virtual ~GaussianDataSampler() = default;
+
+    virtual int dimension() const = 0;
+
+    // Writes data point number `index` into `out` (length d). Random draws come from `rng`,
+    // which the caller keys by (seed, index, purpose), so the result is deterministic.
+    virtual void sampleData(uint64_t index, CounterRng& rng, VectorRef out) const = 0;
+
+    // Σ_i Var[x_0,i]/d, the data's total variance per dimension (MATH.md B.4, Section 5).
+    virtual double variancePerDimension() const = 0;
+};
+
+}  // namespace core::model

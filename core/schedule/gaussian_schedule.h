@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/util/result.h"
+
+// Gaussian noise schedules of MATH.md B.1: β_n for n = 1..N and the derived tables ᾱ_n, β̄_n.
+// Timesteps are 1-based as in the Analytic-DPM code; index 0 stands for the data (ᾱ_0 = 1).
+namespace core::schedule {
+
+enum class GaussianScheduleKind { Linear, Cosine, ScaledLinear, Sigmoid, Custom };
+
+// An immutable β table with its cumulative products. Built only by the functions below, which
+// validate it, so every value is finite and β_n ∈ (0, 1).
+class GaussianSchedule {
+public:
+    GaussianSchedule() = default;
+
+    int numSteps() const { return static_cast<int>(m_beta.size()) - 1; }
+    // β_n, n = 1..N.
+    double beta(int n) const { return m_beta[n]; }
+    // ᾱ_n = Π_{i≤n}(1 − β_i), n = 0..N (ᾱ_0 = 1).
+    double alphaBar(int n) const { return m_alphaBar[n]; }
+    // β̄_n = 1 − ᾱ_n, computed as −expm1(log ᾱ_n) so it keeps its digits for small n.
+    double betaBar(int n) const { return m_betaBar[n]; }
+    // log ᾱ_n = Σ log1p(−β_i).
+    double logAlphaBar(int n) const { return m_logAlphaBar[n]; }
+
+    // Pair quantities for 0 ≤ s < t ≤ N (MATH.md B.1), each computed from log ᾱ differences.
+    // α_{t|s} = ᾱ_t/ᾱ_s.
+    double alphaTS(int s, int t) const;
+    // β_{t|s} = 1 − α_{t|s}.
+    double betaTS(int s, int t) const;
+    // β̃_{s|t} = β_{t|s}·β̄_s/β̄_t (0 for s = 0).
+    double betaTildeST(int s, int t) const;
+
+    const std::vector<double>& betas() const { return m_beta; }  // entry 0 is 0 (unused)
+
+    // The only constructor path: validates β_1..β_N (finite, in (0, 1), N ≥ 1).
+    static Result<GaussianSchedule> fromBetas(const std::vector<double>& betas,
+                                              const std::string& field = "beta");
+
+private:
+    std::vector<double> m_beta;         // N + 1 entries, m_beta[0] = 0
+    std::vector<double> m_alphaBar;     // N + 1 entries
+    std::vector<double> m_betaBar;      // N + 1 entries
+    std::vector<double> m_logAlphaBar;  // N + 1 entries
+};
+
+// linear: β_n = linspace(c·1e−4, c·0.02, N)[n−1] with c = 1000/N.
+Result<GaussianSchedule> linearSchedule(int numSteps);
+// cosine (Nichol & Dhariwal 2021): β_n = min(1 − f(n/N)/f((n−1)/N), 0.999).
+Result<GaussianSchedule> cosineSchedule(int numSteps);
+// scaled-linear: β_n = linspace(√b0, √b1, N)² (Stable Diffusion's defaults 0.00085, 0.012).
+Result<GaussianSchedule> scaledLinearSchedule(int numSteps,
+                                              double betaStart = 0.00085,
+                                              double betaEnd = 0.012);
+// sigmoid (GeoDiff, diffusers' "sigmoid"): β_n = b0 + (b1 − b0)·σ(linspace(−6, 6, N)[n−1]).
+Result<GaussianSchedule> sigmoidSchedule(int numSteps,
+                                         double betaStart = 1e-4,
+                                         double betaEnd = 0.02);
+// custom: a CSV with a `beta` column (β_1..β_N in order) or an `alpha_bar` column (a
+// decreasing ᾱ_1..ᾱ_N in (0, 1), converted by β_n = 1 − ᾱ_n/ᾱ_{n−1}). An optional `n` column
+// must read 1..N. Errors name the file and line.
+Result<GaussianSchedule> customScheduleFromCsv(const std::string& path);
+
+// A schedule from its command-line/project spec: "linear", "cosine", "scaled-linear",
+// "sigmoid" (built for numSteps) or "csv:FILE" (N is the file's length; numSteps, when > 0,
+// must agree with it).
+Result<GaussianSchedule> gaussianScheduleFromSpec(const std::string& spec, int numSteps);
+
+}  // namespace core::schedule

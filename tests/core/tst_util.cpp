@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+// Tests of core/util: the counter-based RNG, the parallel funnel, Progress and Result.
+#include <QTest>
+
+#include <atomic>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include "core/util/parallel.h"
+#include "core/util/progress.h"
+#include "core/util/result.h"
+#include "core/util/rng.h"
+#include "tests/support/test_support.h"
+
+class tst_Util : public QObject {
+    Q_OBJECT
+
+private slots:
+    void philoxKnownAnswers_data();
+    void philoxKnownAnswers();
+    void rngIsAPureFunctionOfItsKey();
+    void uniformMoments();
+    void normalMoments();
+    void categoricalFrequencies();
+    void parallelSumSameForAnyThreadCount_data();
+    void parallelSumSameForAnyThreadCount();
+    void parallelForVisitsEveryIndexOnce();
+    void parallelForRethrowsTheFirstBlockError();
+    void progressCancelIsSticky();
+    void resultCarriesValueOrError();
+};
+
+// Known-answer vectors of Philox4x32-10 from the Random123 distribution (kat_vectors).
+void tst_Util::philoxKnownAnswers_data() {
+    QTest::addColumn<QList<uint>>("counter");
+    QTest::addColumn<QList<uint>>("key");
+    QTest::addColumn<QList<uint>>("expected");
+    QTest::newRow("zeros") << QList<uint>{0, 0, 0, 0} << QList<uint>{0, 0}
+                           << QList<uint>{0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u};
+    QTest::newRow("ones") << QList<uint>{0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu}
+                          << QList<uint>{0xffffffffu, 0xffffffffu}
+                          << QList<uint>{0x408f276du, 0x41c83b0eu, 0xa20bc7c6u, 0x6d5451fdu};
+    QTest::newRow("pi") << QList<uint>{0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u}
+                        << QList<uint>{0xa4093822u, 0x299f31d0u}
+                        << QList<uint>{0xd16cfe09u, 0x94fdccebu, 0x5001e420u, 0x24126ea1u};
+}
+
+void tst_Util::philoxKnownAnswers() {
+    QFETCH(QList<uint>, counter);
+    QFETCH(QList<uint>, key);
+    QFETCH(QList<uint>, expected);
+    const auto out = core::CounterRng::philox({counter[0], counter[1], counter[2], counter[3]},
+                                              {key[0], key[1]});
+    for (int i = 0; i < 4; ++i) {
+        QCOMPARE(out[i], expected[i]);
+    }
+}
+
+void tst_Util::rngIsAPureFunctionOfItsKey() {
+    core::CounterRng a(42, 7, 3);
+    core::CounterRng b(42, 7, 3);
+    core::CounterRng otherStream(42, 8, 3);
+    core::CounterRng otherStep(42, 7, 4);
+    core::CounterRng otherSeed(43, 7, 3);
+    for (int i = 0; i < 16; ++i) {
+        const uint64_t x = a.nextU64();
+        QCOMPARE(x, b.nextU64());
+        QVERIFY(x != otherStream.nextU64());
+        QVERIFY(x != otherStep.nextU64());
+        QVERIFY(x != otherSeed.nextU64());
+    }
+}
+
+// Mean 1/2 and variance 1/12; with n = 200000 the standard error of the mean is
+// sqrt(1/12/n) ≈ 6.5e−4, so 5 standard errors is 3.2e−3 (fails by chance with p < 1e−6).
+void tst_Util::uniformMoments() {
+    const int n = 200000;
+    double sum = 0.0;
+    double sumSq = 0.0;
+    for (int i = 0; i < n; ++i) {
+        core::CounterRng rng(1, static_cast<uint64_t>(i), 0);
+        const double u = rng.uniform();
+        QVERIFY(u > 0.0 && u < 1.0);
+        sum += u;
+        sumSq += u * u;
+    }
+    const double mean = sum / n;
+    DS_COMPARE_ABS(mean, 0.5, 5 * std::sqrt(1.0 / 12.0 / n));
+    DS_COMPARE_ABS(sumSq / n - mean * mean, 1.0 / 12.0, 5 * std::sqrt(1.0 / 180.0 / n));
+}
+
+// Mean 0, variance 1, fourth moment 3; standard errors sqrt(1/n), sqrt(2/n), sqrt(96/n).
+void tst_Util::normalMoments() {
+    const int n = 200000;
+    double m1 = 0.0;
+    double m2 = 0.0;
+    double m4 = 0.0;
+    core::CounterRng rng(5, 0, 0);
+    for (int i = 0; i < n; ++i) {
+        const double z = rng.normal();
+        m1 += z;
+        m2 += z * z;
+        m4 += z * z * z * z;
+    }
+    DS_COMPARE_ABS(m1 / n, 0.0, 5 * std::sqrt(1.0 / n));
+    DS_COMPARE_ABS(m2 / n, 1.0, 5 * std::sqrt(2.0 / n));
+    DS_COMPARE_ABS(m4 / n, 3.0, 5 * std::sqrt(96.0 / n));
+}
+
+// Pearson chi-square with 3 degrees of freedom: P(χ² > 21.1) = 1e−4.
+void tst_Util::categoricalFrequencies() {
+    const std::vector<double> p = {0.1, 0.0, 0.2, 0.3, 0.4};
+    std::vector<int> counts(p.size(), 0);
+    const int n = 100000;
+    for (int i = 0; i < n; ++i) {
+        core::CounterRng rng(9, static_cast<uint64_t>(i), 1);
+        ++counts[static_cast<size_t>(rng.categorical(p))];
+    }
+    QCOMPARE(counts[1], 0);
+    double chiSquare = 0.0;
+    for (size_t k = 0; k < p.size(); ++k) {
+        if (p[k] > 0) {
+            const double expected = p[k] * n;
+            chiSquare += (counts[k] - expected) * (counts[k] - expected) / expected;
+        }
+    }
+    QVERIFY2(chiSquare < 21.1, qPrintable(QString("chi-square %1").arg(chiSquare)));
+}
+
+void tst_Util::parallelSumSameForAnyThreadCount_data() {
+    QTest::addColumn<int>("n");
+    QTest::addColumn<int>("blockSize");
+    QTest::newRow("empty") << 0 << 16;
+    QTest::newRow("one block") << 10 << 16;
+    QTest::newRow("ragged") << 1001 << 16;
+    QTest::newRow("many") << 100000 << 7;
+}
+
+// Summands of very different magnitudes make the result depend on the order of addition, so
+// equality across thread counts shows the fixed block order.
+void tst_Util::parallelSumSameForAnyThreadCount() {
+    QFETCH(int, n);
+    QFETCH(int, blockSize);
+    auto partial = [](int64_t begin, int64_t end) {
+        double s = 0.0;
+        for (int64_t i = begin; i < end; ++i) {
+            s += (i % 3 == 0 ? 1e16 : 1.0) * std::sin(static_cast<double>(i));
+        }
+        return s;
+    };
+    const double one = core::parallelSum(n, blockSize, {.numThreads = 1}, partial);
+    const double two = core::parallelSum(n, blockSize, {.numThreads = 2}, partial);
+    const double four = core::parallelSum(n, blockSize, {.numThreads = 4}, partial);
+    QCOMPARE(two, one);
+    QCOMPARE(four, one);
+    if (n == 0) {
+        QCOMPARE(one, 0.0);
+    }
+}
+
+void tst_Util::parallelForVisitsEveryIndexOnce() {
+    const int n = 10007;
+    std::vector<std::atomic<int>> visits(n);
+    core::parallelFor(n, {.numThreads = 2}, [&](int64_t i) { visits[i].fetch_add(1); }, 13);
+    for (int i = 0; i < n; ++i) {
+        QCOMPARE(visits[i].load(), 1);
+    }
+}
+
+void tst_Util::parallelForRethrowsTheFirstBlockError() {
+    bool caught = false;
+    try {
+        core::parallelForBlocks(100, 10, {.numThreads = 2}, [](int64_t block, int64_t, int64_t) {
+            if (block == 3 || block == 7) {
+                throw std::runtime_error("block " + std::to_string(block));
+            }
+        });
+    } catch (const std::runtime_error& e) {
+        caught = true;
+        QCOMPARE(QString(e.what()), QString("block 3"));
+    }
+    QVERIFY(caught);
+}
+
+namespace {
+class AbortAfter : public core::ProgressObserver {
+public:
+    explicit AbortAfter(int calls) : m_calls(calls) {}
+    core::Control onProgress(double fraction, const std::string&) override {
+        lastFraction = fraction;
+        return --m_calls > 0 ? core::Control::Continue : core::Control::Abort;
+    }
+    double lastFraction = -1.0;
+
+private:
+    int m_calls;
+};
+}  // namespace
+
+void tst_Util::progressCancelIsSticky() {
+    AbortAfter observer(1);
+    core::Progress progress(&observer, "test");
+    progress.setTotal(4);
+    progress.advance(2);
+    QVERIFY(!progress.poll(true));
+    QCOMPARE(observer.lastFraction, 0.5);
+    QVERIFY(progress.cancelled());
+    QVERIFY(!progress.advance());
+
+    core::Progress silent;
+    QVERIFY(silent.advance());
+    silent.cancel();
+    QVERIFY(!silent.advance());
+}
+
+void tst_Util::resultCarriesValueOrError() {
+    core::Result<int> good = 3;
+    QVERIFY(good.ok());
+    QCOMPARE(*good, 3);
+    core::Result<int> bad = core::invalidArgument("pi[2]", "-0.1", "must not be negative");
+    QVERIFY(!bad.ok());
+    QCOMPARE(QString::fromStdString(bad.error().toString()),
+             QString("pi[2] = -0.1: must not be negative"));
+    core::Status fine;
+    QVERIFY(fine.ok());
+}
+
+QTEST_GUILESS_MAIN(tst_Util)
+#include "tst_util.moc"
