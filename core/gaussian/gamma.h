@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/model/gaussian_eps_model.h"
+#include "core/schedule/gaussian_schedule.h"
+#include "core/util/parallel.h"
+#include "core/util/progress.h"
+#include "core/util/result.h"
+
+// Γ, the mean squared score (MATH.md B.3), by Monte Carlo: Γ_n = (1/M) Σ_m ‖s_n(x_{n,m})‖²/d
+// with x_{n,m} = √ᾱ_n x_0⁽ᵐ⁾ + √β̄_n ε. Computed once per model and data set, reused for every
+// trajectory and forward process.
+namespace core::gaussian {
+
+struct GammaParams {
+    int numSamples = 100;         // M, Monte Carlo samples per timestep
+    uint64_t seed = 0;            // the RNG key: draws are keyed (seed, m, n)
+    std::vector<int> timesteps;   // which n to estimate, increasing; empty = all 1..N
+    int batchSize = 64;           // points per model call (also the unit of parallel work)
+    ParallelOptions parallel;     // thread count; results do not depend on it
+
+    Status validate(int numSteps) const;
+};
+
+struct GammaEstimate {
+    std::vector<int> timesteps;         // the estimated n, increasing
+    std::vector<double> gamma;          // Γ_n per entry of `timesteps`
+    std::vector<double> standardError;  // Monte Carlo standard error of Γ_n
+    std::vector<double> msEps;          // β̄_n Γ_n = (1/M) Σ ‖ε_θ‖²/d, the paper code's `ms_eps`
+    int numSamples = 0;                 // M
+};
+
+// Estimates Γ on params.timesteps. x_0⁽ᵐ⁾ is the same data point for every n, ε is fresh per
+// (m, n). Deterministic per seed whatever the thread count. Fails with Cancelled when the
+// progress token is cancelled and with NumericalError on a non-finite value.
+Result<GammaEstimate> estimateGamma(const model::GaussianEpsModel& model,
+                                    const model::GaussianDataSampler& data,
+                                    const schedule::GaussianSchedule& schedule,
+                                    const GammaParams& params,
+                                    Progress* progress = nullptr);
+
+// The full table Γ_0..Γ_N (entry 0 unused, 0) from an estimate on any subset of timesteps that
+// contains 1 and N; the gaps are interpolated linearly in n (MATH.md B.8).
+Result<std::vector<double>> gammaTable(const GammaEstimate& estimate, int numSteps);
+
+// The same from a full ms_eps table (entry 0 unused): Γ_n = ms_eps_n/β̄_n.
+std::vector<double> gammaFromMsEps(const std::vector<double>& msEps,
+                                   const schedule::GaussianSchedule& schedule);
+std::vector<double> msEpsFromGamma(const std::vector<double>& gamma,
+                                   const schedule::GaussianSchedule& schedule);
+
+}  // namespace core::gaussian
