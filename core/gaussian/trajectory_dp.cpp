@@ -281,7 +281,7 @@ Result<ResolvedTrajectory> resolveTrajectory(const std::string& spec,
             }
             start = comma + 1;
         }
-        if (Status s = trajectory::validateTrajectory(ts, 1, numSteps, "trajectory"); !s) {
+        if (Status s = validateGaussianTrajectory(ts, numSteps); !s) {
             return s.error();
         }
         resolved.timesteps = std::move(ts);

@@ -42,6 +42,16 @@ Status validateGammaTable(const schedule::GaussianSchedule& schedule,
     return {};
 }
 
+Status validateGaussianTrajectory(const std::vector<int>& trajectory, int numSteps) {
+    if (!trajectory.empty() && trajectory.back() > numSteps) {
+        return invalidArgument("trajectory", std::to_string(trajectory.back()),
+                               "timesteps must not exceed N = " + std::to_string(numSteps));
+    }
+    return trajectory::validateTrajectory(trajectory, 1,
+                                          trajectory.empty() ? numSteps : trajectory.back(),
+                                          "trajectory");
+}
+
 double posteriorVarianceEstimate(const schedule::GaussianSchedule& schedule,
                                  const std::vector<double>& gamma,
                                  int t) {
@@ -111,9 +121,7 @@ Result<std::vector<PairVariance>> trajectoryVariances(const schedule::GaussianSc
     if (Status s = range.validate(); !s) {
         return s.error();
     }
-    if (Status s = trajectory::validateTrajectory(trajectory, 1, schedule.numSteps(),
-                                                  "trajectory");
-        !s) {
+    if (Status s = validateGaussianTrajectory(trajectory, schedule.numSteps()); !s) {
         return s.error();
     }
     std::vector<PairVariance> pairs;

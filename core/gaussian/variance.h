@@ -87,6 +87,10 @@ double firstPairClipThreshold(double y);
 std::vector<double> expectedPosteriorVariances(const schedule::GaussianSchedule& schedule,
                                                const std::vector<double>& gamma);
 
+// Checks a Gaussian trajectory: τ_1 = 1 < … < τ_K ≤ N, K ≥ 2 (quadratic trajectories end
+// before N; sampling then starts from x_{τ_K} ~ N(0, I)).
+Status validateGaussianTrajectory(const std::vector<int>& trajectory, int numSteps);
+
 // Checks a Γ table against a schedule: N + 1 entries, Γ_1..Γ_N finite and ≥ 0.
 Status validateGammaTable(const schedule::GaussianSchedule& schedule,
                           const std::vector<double>& gamma);

@@ -26,11 +26,22 @@ LogColumn logForwardColumn(const Vector& pi, double betaT, int j) {
 
 }  // namespace
 
-TableOracle::TableOracle(const data::CategoricalTable& table, const Vector& pi)
+TableOracle::~TableOracle() = default;
+TableOracle::TableOracle(TableOracle&&) noexcept = default;
+
+bool TableOracle::factorised() const {
+    return m_numPositions == 1 || m_mode == TableOracleMode::IndependentPositions;
+}
+
+TableOracle::TableOracle(const data::CategoricalTable& table, const Vector& pi, TableOracleMode mode)
     : m_numClasses(table.numClasses),
       m_numPositions(table.numPositions),
       m_numConditions(table.numConditions()),
+      m_mode(mode),
       m_pi(pi) {
+    if (m_numPositions > 1 && mode == TableOracleMode::JointPosterior) {
+        m_joint = std::make_unique<EmpiricalOracle>(EmpiricalOracle::fromTable(table, pi));
+    }
     assert(pi.size() == table.numClasses);
     for (int c = 0; c < m_numConditions; ++c) {
         for (int d = 0; d < m_numPositions; ++d) {
@@ -74,6 +85,10 @@ void TableOracle::predict(std::span<const int> xt,
                           int condition,
                           const DenoiserTime& time,
                           std::span<double> out) const {
+    if (m_joint) {
+        m_joint->predict(xt, condition, time, out);
+        return;
+    }
     for (int d = 0; d < m_numPositions; ++d) {
         predictPosition(d, xt[d], condition, time,
                         out.subspan(static_cast<size_t>(d) * m_numClasses, m_numClasses));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "core/data/categorical_table.h"
@@ -10,12 +11,28 @@
 // Exact denoisers of the categorical process (MATH.md A.4), posteriors in log space.
 namespace core::model {
 
-// Table oracle: F(i | j, c, t) ∝ p_0(i | c) P₀,ₜ[i, j], per position from the table's marginal
-// of that position (for D > 1 a factorised model: each position's exact marginal posterior).
+class EmpiricalOracle;
+
+// How a table oracle treats D > 1 positions.
+enum class TableOracleMode {
+    // F_d(i | x_t) = P(X_0,d = i | X_t = x_t, c): each position's exact marginal of the joint
+    // posterior over the table's rows, given the whole x_t (MATH.md A.4/A.5, "the factorised
+    // model using each position's exact marginal posterior"). For D = 1 it is A.4 exactly.
+    JointPosterior,
+    // F_d(i | x_t,d) ∝ p_0,d(i | c) P₀,ₜ[i, x_t,d]: each position alone, ignoring the others.
+    // A cheaper, cruder model (its negative ELBO is Σ_d H(X_0,d) on every trajectory).
+    IndependentPositions,
+};
+
+// Table oracle (MATH.md A.4): F(i | j, c, t) ∝ p_0(i | c) P₀,ₜ[i, j], in log space.
 class TableOracle final : public CategoricalDenoiser {
 public:
     // pi must have table.numClasses entries.
-    TableOracle(const data::CategoricalTable& table, const Vector& pi);
+    TableOracle(const data::CategoricalTable& table,
+                const Vector& pi,
+                TableOracleMode mode = TableOracleMode::JointPosterior);
+    ~TableOracle() override;
+    TableOracle(TableOracle&&) noexcept;
 
     int numClasses() const override { return m_numClasses; }
     int numPositions() const override { return m_numPositions; }
@@ -24,7 +41,8 @@ public:
                  int condition,
                  const DenoiserTime& time,
                  std::span<double> out) const override;
-    bool factorised() const override { return true; }
+    // Tabulable per (position, class) for D = 1 or in IndependentPositions mode.
+    bool factorised() const override;
     void predictPosition(int position,
                          int xt,
                          int condition,
@@ -35,8 +53,10 @@ private:
     int m_numClasses;
     int m_numPositions;
     int m_numConditions;
+    TableOracleMode m_mode;
     Vector m_pi;
     std::vector<Vector> m_logMarginal;  // [condition·D + d] → log p_0,d(· | c)
+    std::unique_ptr<EmpiricalOracle> m_joint;    // JointPosterior mode with D > 1
 };
 
 // Empirical oracle: posterior weights w_m ∝ weight_m [c_m = c] Π_d P₀,ₜ[x_m,d, x_t,d] over a

@@ -18,6 +18,8 @@ enum class BetaCurveKind { Linear, Cosine, Power, Custom, InformationLinear };
 struct ControlPoint {
     double t = 0.0;     // time in [0, 1], strictly increasing along the list
     double beta = 0.0;  // β(t) in [0, 1], nondecreasing along the list
+
+    bool operator==(const ControlPoint&) const = default;
 };
 
 class BetaCurve {

@@ -3,42 +3,31 @@
 
 #include <QChart>
 #include <QChartView>
-#include <QLabel>
-#include <QVBoxLayout>
 
-#include "core/io/csv.h"
+#include <cmath>
 
 namespace ui::charts {
 
 ChartPanel::ChartPanel(const QString& title, QWidget* parent)
-    : QWidget(parent), m_chart(new QChart), m_view(new QChartView), m_message(new QLabel) {
-    setWindowTitle(title);
+    : ViewPanel(title, parent), m_chart(new QChart), m_view(new QChartView) {
     m_chart->setTitle(title);
     m_chart->setAnimationOptions(QChart::NoAnimation);  // frames stream; animation would lag
     m_chart->legend()->setAlignment(Qt::AlignBottom);
     m_view->setChart(m_chart);
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_message->setWordWrap(true);
-    m_message->hide();
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_view, 1);
-    layout->addWidget(m_message);
+    setBody(m_view);
 }
 
-void ChartPanel::setMessage(const QString& message, bool isError) {
-    m_message->setText(message);
-    m_message->setStyleSheet(isError ? "color: #b00020; padding: 4px;" : "padding: 4px;");
-    m_message->setVisible(!message.isEmpty());
-}
-
-QString ChartPanel::exportCsv(const QString& path) const {
-    if (m_data.columns.empty()) {
-        return "this chart has no data yet";
+QList<QPointF> toPoints(const std::vector<double>& x, const std::vector<double>& y) {
+    QList<QPointF> points;
+    const size_t n = std::min(x.size(), y.size());
+    points.reserve(static_cast<qsizetype>(n));
+    for (size_t i = 0; i < n; ++i) {
+        if (std::isfinite(x[i]) && std::isfinite(y[i])) {
+            points.append(QPointF(x[i], y[i]));
+        }
     }
-    const core::Status status = core::io::writeFileAtomically(
-        path.toStdString(), core::io::formatCsv(m_data.header, m_data.columns));
-    return status ? QString() : QString::fromStdString(status.error().toString());
+    return points;
 }
 
 }  // namespace ui::charts

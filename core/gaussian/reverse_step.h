@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cmath>
+
+#include "core/gaussian/variance.h"
+#include "core/schedule/gaussian_schedule.h"
+#include "core/util/eigen_types.h"
+
+// Pieces of a reverse step shared by the NLL and the samplers (MATH.md B.2, B.4).
+namespace core::gaussian {
+
+// x̂_0(x_t) = x_t/√ᾱ_t − √(1/ᾱ_t − 1)·ε_θ, clamped to [a, b] (B.2). Written into x0.
+inline void predictX0(const schedule::GaussianSchedule& schedule,
+                      int t,
+                      const ConstMatrixRef& xt,
+                      const ConstMatrixRef& eps,
+                      const DataRange& range,
+                      MatrixRef x0) {
+    const double alphaBar = schedule.alphaBar(t);
+    const double a = 1.0 / std::sqrt(alphaBar);
+    const double b = std::sqrt(schedule.betaBar(t) / alphaBar);
+    x0 = (a * xt - b * eps).cwiseMax(range.low).cwiseMin(range.high);
+}
+
+// DDPM posterior-mean coefficients (B.4): μ = c0·x̂_0 + ct·x_t with
+// c0 = β_{t|s}·√ᾱ_s/β̄_t and ct = √α_{t|s}·β̄_s/β̄_t.
+struct DdpmMeanCoefficients {
+    double c0 = 0.0;
+    double ct = 0.0;
+};
+inline DdpmMeanCoefficients ddpmMeanCoefficients(const schedule::GaussianSchedule& schedule,
+                                                 int s,
+                                                 int t) {
+    const double betaBarT = schedule.betaBar(t);
+    return {schedule.betaTS(s, t) * std::sqrt(schedule.alphaBar(s)) / betaBarT,
+            std::sqrt(schedule.alphaTS(s, t)) * schedule.betaBar(s) / betaBarT};
+}
+
+// Σ_dims KL(N(m₀, v₀) ‖ N(m₁, v₁)) for one column pair (B.6), nats.
+inline double gaussianKlSum(const Eigen::Ref<const Vector>& m0,
+                            double v0,
+                            const Eigen::Ref<const Vector>& m1,
+                            double v1) {
+    const double d = static_cast<double>(m0.size());
+    return 0.5 * (d * (v0 / v1 + std::log(v1 / v0) - 1.0) +
+                  (m0 - m1).squaredNorm() / v1);
+}
+
+}  // namespace core::gaussian

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/gaussian/variance.h"
+#include "core/model/gaussian_eps_model.h"
+#include "core/schedule/gaussian_schedule.h"
+#include "core/util/parallel.h"
+#include "core/util/progress.h"
+#include "core/util/result.h"
+
+// Reverse samplers on a trajectory (MATH.md B.2, B.4): DDPM, DDIM(η), Analytic-DDPM and
+// Analytic-DDIM. Work for any d: 2-D particles and flattened images alike.
+namespace core::gaussian {
+
+enum class SamplerKind {
+    Ddpm,          // η = 1, DDPM mean, σ² = β̃ or β (ddpmVariance)
+    Ddim,          // η, DDIM mean, σ² = λ² = η²β̃
+    AnalyticDdpm,  // η = 1, DDPM mean, the analytic σ² (needs Γ)
+    AnalyticDdim,  // η, DDIM mean, the analytic σ² (needs Γ)
+};
+
+// "ddpm", "ddim", "analytic-ddpm", "analytic-ddim".
+Result<SamplerKind> parseSamplerKind(const std::string& name);
+
+struct SamplerParams {
+    SamplerKind kind = SamplerKind::AnalyticDdpm;          // which sampler
+    double eta = 0.0;                                      // η of the DDIM kinds, in [0, 1]
+    BaselineVariance ddpmVariance = BaselineVariance::Small;  // σ² of plain DDPM
+    double clipFirst = 0.0;     // y of App. F.2 (cap σ² of (τ_1, τ_2)); 0 = no cap
+    DataRange range;            // x̂_0 is clamped to it
+    int count = 16;             // B, number of samples
+    uint64_t seed = 0;          // draws keyed (seed, sample, timestep)
+    bool recordFrames = false;  // keep x after every step (animation)
+    int batchSize = 64;         // samples per model call (the unit of parallel work)
+    ParallelOptions parallel;   // results do not depend on it
+
+    Status validate() const;
+};
+
+struct SampleResult {
+    Matrix samples;                 // d×B, the decoder's output x_0
+    std::vector<int> frameSteps;    // τ_K, …, τ_1, 0: the timestep each frame shows
+    std::vector<Matrix> frames;     // d×B per entry of frameSteps (when recorded)
+    std::vector<double> sigma2;     // σ² used per pair, in sampling order
+};
+
+// Runs the sampler from x_{τ_K} ~ N(0, I) down the trajectory, then the decoder step (0, τ_1)
+// which outputs its mean with no noise. `gamma` (table, entry 0 unused) is read only by the
+// analytic kinds. Deterministic per seed whatever the thread count.
+Result<SampleResult> sampleReverse(const model::GaussianEpsModel& model,
+                                   const schedule::GaussianSchedule& schedule,
+                                   const std::vector<double>& gamma,
+                                   const std::vector<int>& trajectory,
+                                   const SamplerParams& params,
+                                   Progress* progress = nullptr);
+
+}  // namespace core::gaussian

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QJsonObject>
+#include <QString>
+
+#include <cstdint>
+#include <vector>
+
+#include "core/categorical/reverse_kernel.h"
+#include "core/schedule/beta_curve.h"
+#include "core/util/result.h"
+
+// Every parameter of the categorical explorer (issue 5 "Categorical panels"). A plain value:
+// panels copy it, edit the copy and hand it back whole through an undo command.
+namespace ui::document {
+
+enum class CategoricalTrajectory { Even, Dp, List };
+
+struct CategoricalParams {
+    int numClasses = 4;                        // K, 2..256
+    std::vector<double> pi;                    // prior π, K entries summing to 1
+    QString schedule = "cosine";               // linear | cosine | power | custom | info-linear
+    double powerExponent = 2.0;                // p of the power schedule
+    std::vector<core::schedule::ControlPoint> controlPoints;  // custom schedule, inner points
+    int numSteps = 100;                        // N, the grid 0, 1/N, …, 1
+    // P(X_0 = class | C = condition): one column of K probabilities per condition.
+    std::vector<std::vector<double>> table;
+    std::vector<QString> conditionNames;       // one label per column of `table`
+    int condition = 0;                         // the condition C shown and sampled
+    CategoricalTrajectory trajectory = CategoricalTrajectory::Even;
+    int pathSteps = 10;                        // K of the even or DP trajectory
+    std::vector<int> trajectoryList;           // typed list of grid nodes 0..N
+    core::categorical::KernelForm kernel = core::categorical::KernelForm::Closed;
+    int numChains = 300;                       // chains drawn in the Trajectories view
+    uint64_t seed = 1;                         // RNG key of every sampler
+
+    bool operator==(const CategoricalParams&) const = default;
+
+    // The example the app starts with: K = 4, a non-uniform π, a two-condition table.
+    static CategoricalParams example();
+
+    // Checks every field; the error's field names the parameter as the panels do
+    // ("pi[2]", "table[1][0]", "controlPoints[0]", "trajectoryList[3]").
+    core::Status validate() const;
+
+    // The β(t) curve these parameters describe (info-linear needs the data: it is solved for
+    // the selected condition's table).
+    core::Result<core::schedule::BetaCurve> betaCurve() const;
+
+    // Resizes π, the table and the control points for a new K, keeping what fits and
+    // renormalising.
+    CategoricalParams withNumClasses(int k) const;
+
+    QJsonObject toJson() const;
+    // Reads what toJson wrote; errors name the JSON path ("categorical.pi[2]").
+    static core::Result<CategoricalParams> fromJson(const QJsonObject& json);
+};
+
+}  // namespace ui::document

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+#include "ui/document/project_document.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+#include <QUndoCommand>
+
+namespace ui::document {
+
+// One undoable edit of the categorical parameters; drags merge into one step.
+class SetCategoricalCommand : public QUndoCommand {
+public:
+    SetCategoricalCommand(ProjectDocument* document,
+                          CategoricalParams before,
+                          CategoricalParams after,
+                          const QString& text,
+                          int mergeId)
+        : QUndoCommand(text),
+          m_document(document),
+          m_before(std::move(before)),
+          m_after(std::move(after)),
+          m_mergeId(mergeId) {}
+
+    void redo() override { m_document->applyCategorical(m_after); }
+    void undo() override { m_document->applyCategorical(m_before); }
+    int id() const override { return m_mergeId == 0 ? -1 : m_mergeId; }
+    bool mergeWith(const QUndoCommand* other) override {
+        if (other->id() != id()) {
+            return false;
+        }
+        m_after = static_cast<const SetCategoricalCommand*>(other)->m_after;
+        return true;
+    }
+
+private:
+    ProjectDocument* m_document;
+    CategoricalParams m_before;
+    CategoricalParams m_after;
+    int m_mergeId;
+};
+
+QByteArray projectToJson(const Project& project) {
+    QJsonObject root;
+    root["format"] = "diffuscope-project";
+    root["formatVersion"] = kProjectFormatVersion;
+    root["process"] = project.process == ProcessKind::Categorical ? "categorical" : "gaussian";
+    root["categorical"] = project.categorical.toJson();
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+core::Result<Project> projectFromJson(const QByteArray& bytes, const QString& path) {
+    const std::string where = path.toStdString();
+    QJsonParseError parseError;
+    const QJsonDocument json = QJsonDocument::fromJson(bytes, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        return core::makeError(core::ErrorCode::ParseError, where,
+                               "offset " + std::to_string(parseError.offset),
+                               "not a valid project file (" +
+                                   parseError.errorString().toStdString() +
+                                   "); the file may be truncated");
+    }
+    const QJsonObject root = json.object();
+    if (root.value("format").toString() != "diffuscope-project") {
+        return core::makeError(core::ErrorCode::ParseError, where, "",
+                               "not a Diffuscope project file");
+    }
+    const int version = root.value("formatVersion").toInt(-1);
+    if (version < 1) {
+        return core::makeError(core::ErrorCode::ParseError, where + ": formatVersion", "",
+                               "the format version is missing");
+    }
+    if (version > kProjectFormatVersion) {
+        return core::makeError(core::ErrorCode::Unsupported, where + ": formatVersion",
+                               std::to_string(version),
+                               "the file was written by a newer Diffuscope (this one reads "
+                               "version " + std::to_string(kProjectFormatVersion) + ")");
+    }
+    Project project;
+    const QString process = root.value("process").toString();
+    if (process == "categorical") {
+        project.process = ProcessKind::Categorical;
+    } else if (process == "gaussian") {
+        project.process = ProcessKind::Gaussian;
+    } else {
+        return core::makeError(core::ErrorCode::ParseError, where + ": process",
+                               process.toStdString(), "expected categorical or gaussian");
+    }
+    auto categorical = CategoricalParams::fromJson(root.value("categorical").toObject());
+    if (!categorical) {
+        core::Error error = categorical.error();
+        error.field = where + ": " + error.field;
+        return error;
+    }
+    project.categorical = *categorical;
+    return project;
+}
+
+ProjectDocument::ProjectDocument(QObject* parent) : QObject(parent) {}
+
+core::Status ProjectDocument::setCategorical(const CategoricalParams& params,
+                                             const QString& text,
+                                             int mergeId) {
+    if (auto valid = params.validate(); !valid) {
+        return valid;
+    }
+    if (params == m_project.categorical) {
+        return {};
+    }
+    m_undo.push(new SetCategoricalCommand(this, m_project.categorical, params, text, mergeId));
+    return {};
+}
+
+void ProjectDocument::applyCategorical(const CategoricalParams& params) {
+    m_project.categorical = params;
+    emit categoricalChanged();
+}
+
+void ProjectDocument::setProcess(ProcessKind process) {
+    if (m_project.process != process) {
+        m_project.process = process;
+        emit processChanged();
+    }
+}
+
+void ProjectDocument::newProject() {
+    m_project = Project{};
+    m_undo.clear();
+    m_filePath.clear();
+    emit filePathChanged(m_filePath);
+    emit projectReplaced();
+}
+
+core::Status ProjectDocument::open(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        return core::makeError(core::ErrorCode::IoError, path.toStdString(), "",
+                               "cannot open the file: " + file.errorString().toStdString());
+    }
+    auto project = projectFromJson(file.readAll(), path);
+    if (!project) {
+        return project.error();
+    }
+    m_project = *project;
+    m_undo.clear();
+    m_filePath = path;
+    emit filePathChanged(m_filePath);
+    emit projectReplaced();
+    return {};
+}
+
+namespace {
+core::Status writeAtomically(const QString& path, const QByteArray& bytes) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        return core::makeError(core::ErrorCode::IoError, path.toStdString(), "",
+                               "cannot write the file: " + file.errorString().toStdString());
+    }
+    file.write(bytes);
+    if (!file.commit()) {
+        return core::makeError(core::ErrorCode::IoError, path.toStdString(), "",
+                               "writing the file failed: " + file.errorString().toStdString());
+    }
+    return {};
+}
+}  // namespace
+
+core::Status ProjectDocument::saveAs(const QString& path) {
+    if (auto status = writeAtomically(path, projectToJson(m_project)); !status) {
+        return status;
+    }
+    m_undo.setClean();
+    if (m_filePath != path) {
+        m_filePath = path;
+        emit filePathChanged(m_filePath);
+    }
+    return {};
+}
+
+core::Status ProjectDocument::writeRecoveryCopy(const QString& path) const {
+    return writeAtomically(path, projectToJson(m_project));
+}
+
+}  // namespace ui::document

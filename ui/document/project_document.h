@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+
+#include "core/util/result.h"
+#include "ui/document/categorical_params.h"
+
+// The project: every parameter the user sets, the undo stack of their edits and the file they
+// live in (DESIGN.md "Data flow in the GUI"). Panels edit it only through setCategorical(),
+// which pushes an undo command; views listen to categoricalChanged().
+namespace ui::document {
+
+enum class ProcessKind { Categorical, Gaussian };
+
+struct Project {
+    ProcessKind process = ProcessKind::Categorical;
+    CategoricalParams categorical = CategoricalParams::example();
+    bool operator==(const Project&) const = default;
+};
+
+// The project file format: JSON with a version; files from a newer version are refused.
+constexpr int kProjectFormatVersion = 1;
+QByteArray projectToJson(const Project& project);
+core::Result<Project> projectFromJson(const QByteArray& bytes, const QString& path);
+
+class ProjectDocument : public QObject {
+    Q_OBJECT
+public:
+    explicit ProjectDocument(QObject* parent = nullptr);
+
+    const Project& project() const { return m_project; }
+    const CategoricalParams& categorical() const { return m_project.categorical; }
+    QUndoStack* undoStack() { return &m_undo; }
+    const QString& filePath() const { return m_filePath; }
+    bool isModified() const { return !m_undo.isClean(); }
+
+    // Replaces the categorical parameters through an undo command named `text`. Invalid
+    // parameters are refused (the error is returned, nothing changes). Consecutive edits with
+    // the same nonzero mergeId (a drag) collapse into one undo step.
+    core::Status setCategorical(const CategoricalParams& params, const QString& text, int mergeId = 0);
+    void setProcess(ProcessKind process);
+
+    // Starts a new project with the example parameters; clears undo.
+    void newProject();
+    // Replaces the project by the file's; on any error the document is left unchanged.
+    core::Status open(const QString& path);
+    // Writes the project atomically; marks the document clean on success.
+    core::Status saveAs(const QString& path);
+
+    // Writes a recovery copy (not marking the document clean).
+    core::Status writeRecoveryCopy(const QString& path) const;
+
+signals:
+    void categoricalChanged();
+    void processChanged();
+    void projectReplaced();  // new or opened: every view refreshes
+    void filePathChanged(const QString& path);
+
+private:
+    friend class SetCategoricalCommand;
+    void applyCategorical(const CategoricalParams& params);
+
+    Project m_project;
+    QUndoStack m_undo;
+    QString m_filePath;
+};
+
+}  // namespace ui::document
