@@ -1,8 +1,315 @@
 // SPDX-License-Identifier: MIT
-// PLACEHOLDER until the categorical engine lands (replaced by its owner).
+// `diffuscope kernel` and `diffuscope categorical`: the categorical engine (MATH.md part A)
+// from the command line.
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
 #include "app/cli/commands.h"
+#include "app/cli/json_writer.h"
+#include "app/cli/terminal_progress.h"
+#include "core/categorical/information.h"
+#include "core/categorical/prior.h"
+#include "core/categorical/reverse_kernel.h"
+#include "core/data/categorical_table.h"
+#include "core/io/csv.h"
+#include "core/model/categorical_oracles.h"
+#include "core/trajectory/least_cost_path.h"
 
 namespace app::cli {
-int runKernel(const Args&) { return fail("kernel: not built yet"); }
-int runCategorical(const Args&) { return fail("categorical: not built yet"); }
+namespace {
+
+using core::Result;
+
+std::string number(double v) { return JsonWriter::formatNumber(v); }
+
+// F.csv: K rows of K numbers, no header; row j = F(· | j). Rows are normalised.
+Result<core::Matrix> readDenoiserRows(const std::string& path, int numClasses) {
+    Result<core::io::CsvTable> csv = core::io::readCsv(path, false);
+    if (!csv) {
+        return csv.error();
+    }
+    if (static_cast<int>(csv->rows.size()) != numClasses || static_cast<int>(csv->rows[0].size()) != numClasses) {
+        return core::invalidArgument(path, std::to_string(csv->rows.size()) + "x" + std::to_string(csv->rows[0].size()),
+                                     "the denoiser must have K = " + std::to_string(numClasses) +
+                                         " rows of K numbers (K from --pi)");
+    }
+    core::Matrix f(numClasses, numClasses);
+    for (int j = 0; j < numClasses; ++j) {
+        double sum = 0.0;
+        for (int i = 0; i < numClasses; ++i) {
+            Result<double> v = core::io::fieldAsDouble(*csv, j, i);
+            if (!v) {
+                return v.error();
+            }
+            if (*v < 0.0) {
+                return core::invalidArgument(path + ":" + std::to_string(csv->lineNumbers[j]) + " column " +
+                                                 std::to_string(i + 1),
+                                             csv->rows[j][i], "a probability must be ≥ 0");
+            }
+            f(j, i) = *v;
+            sum += *v;
+        }
+        if (!(sum > 0.0)) {
+            return core::invalidArgument(path + ":" + std::to_string(csv->lineNumbers[j]), "0",
+                                         "a row of F must have positive mass");
+        }
+        f.row(j) /= sum;  // the closed form assumes F_j sums to 1 (MATH.md A.2)
+    }
+    return f;
+}
+
+Result<double> betaOption(const Args& args, const std::string& key) {
+    Result<std::string> text = args.require(key);
+    if (!text) {
+        return text.error();
+    }
+    Result<double> beta = parseDouble(*text, "--" + key);
+    if (!beta) {
+        return beta.error();
+    }
+    if (*beta < 0.0 || *beta > 1.0) {
+        return core::invalidArgument("--" + key, *text, "β must lie in [0, 1]");
+    }
+    return beta;
+}
+
+}  // namespace
+
+int runKernel(const Args& args) {
+    if (core::Status known = args.checkKnown({"pi", "beta-s", "beta-t", "denoiser", "form"}); !known) {
+        return fail(known.error());
+    }
+    Result<std::string> piSpec = args.require("pi");
+    if (!piSpec) {
+        return fail(piSpec.error());
+    }
+    Result<core::Vector> pi = core::categorical::parsePrior(*piSpec, "--pi");
+    if (!pi) {
+        return fail(pi.error());
+    }
+    Result<double> betaS = betaOption(args, "beta-s");
+    if (!betaS) {
+        return fail(betaS.error());
+    }
+    Result<double> betaT = betaOption(args, "beta-t");
+    if (!betaT) {
+        return fail(betaT.error());
+    }
+    if (*betaS > *betaT) {
+        return fail(core::invalidArgument("--beta-s", args.get("beta-s"),
+                                          "β_s must not exceed β_t = " + args.get("beta-t")));
+    }
+    Result<core::categorical::KernelForm> form =
+        core::categorical::parseKernelForm(args.get("form", "closed"), "--form");
+    if (!form) {
+        return fail(form.error());
+    }
+    Result<std::string> denoiserPath = args.require("denoiser");
+    if (!denoiserPath) {
+        return fail(denoiserPath.error());
+    }
+    Result<core::Matrix> f = readDenoiserRows(*denoiserPath, static_cast<int>(pi->size()));
+    if (!f) {
+        return fail(f.error());
+    }
+    const core::Matrix q = core::categorical::reverseKernelMatrix(*form, *f, *pi, *betaS, *betaT);
+    std::ostringstream out;
+    for (Eigen::Index j = 0; j < q.rows(); ++j) {
+        for (Eigen::Index k = 0; k < q.cols(); ++k) {
+            out << (k > 0 ? "," : "") << number(q(j, k));
+        }
+        out << '\n';
+    }
+    std::cout << out.str();
+    return 0;
+}
+
+int runCategorical(const Args& args) {
+    using namespace core::categorical;
+    if (core::Status known = args.checkKnown({"table", "pi", "schedule", "steps", "condition", "dp",
+                                              "samples", "seed", "threads", "format"});
+        !known) {
+        return fail(known.error());
+    }
+    const std::string format = args.get("format", "json");
+    if (format != "json" && format != "csv") {
+        return fail(core::makeError(core::ErrorCode::ParseError, "--format", format, "expected json or csv"));
+    }
+    Result<std::string> piSpec = args.require("pi");
+    if (!piSpec) {
+        return fail(piSpec.error());
+    }
+    Result<core::Vector> pi = parsePrior(*piSpec, "--pi");
+    if (!pi) {
+        return fail(pi.error());
+    }
+    Result<std::string> tablePath = args.require("table");
+    if (!tablePath) {
+        return fail(tablePath.error());
+    }
+    Result<core::data::CategoricalTable> table =
+        core::data::readCategoricalTable(*tablePath, static_cast<int>(pi->size()));
+    if (!table) {
+        return fail(table.error());
+    }
+    int condition = -1;
+    if (args.has("condition")) {
+        Result<int> index = table->conditionIndex(args.get("condition"), "--condition");
+        if (!index) {
+            return fail(index.error());
+        }
+        condition = *index;
+    }
+    Result<int> steps = args.getInt("steps", 0);
+    if (!steps) {
+        return fail(steps.error());
+    }
+    if (!args.has("steps")) {
+        return fail(core::makeError(core::ErrorCode::ParseError, "--steps", "", "this option is required"));
+    }
+    if (*steps < 1 || *steps > 100000) {
+        return fail(core::invalidArgument("--steps", args.get("steps"), "N must lie in 1..100000"));
+    }
+    Result<int> dp = args.getInt("dp", 0);
+    if (!dp) {
+        return fail(dp.error());
+    }
+    if (args.has("dp") && (*dp < 1 || *dp > *steps)) {
+        return fail(core::invalidArgument("--dp", args.get("dp"),
+                                          "K must lie in 1..N = " + std::to_string(*steps)));
+    }
+    Result<long long> samples = args.getInt64("samples", 0);
+    if (!samples) {
+        return fail(samples.error());
+    }
+    if (*samples < 0 || (args.has("samples") && *samples < 2)) {
+        return fail(core::invalidArgument("--samples", args.get("samples"), "M must be ≥ 2"));
+    }
+    Result<long long> seed = args.getInt64("seed", 0);
+    if (!seed) {
+        return fail(seed.error());
+    }
+    Result<int> threads = args.getInt("threads", core::hardwareThreads());
+    if (!threads) {
+        return fail(threads.error());
+    }
+    if (*threads < 1) {
+        return fail(core::invalidArgument("--threads", args.get("threads"), "must be ≥ 1"));
+    }
+    Result<std::string> scheduleSpec = args.require("schedule");
+    if (!scheduleSpec) {
+        return fail(scheduleSpec.error());
+    }
+    const core::data::CategoricalTable& data = *table;
+    const core::Vector& prior = *pi;
+    Result<core::schedule::BetaCurve> curve = core::schedule::parseBetaCurve(
+        *scheduleSpec,
+        [&data, &prior, condition](double beta) { return tableMutualInformation(data, prior, beta, condition); },
+        "--schedule");
+    if (!curve) {
+        return fail(curve.error());
+    }
+    const TimeGrid grid = evenTimeGrid(*curve, *steps);
+    if (core::Status valid = validateTimeGrid(grid, "--schedule"); !valid) {
+        return fail(valid.error());
+    }
+    const InformationCurves curves = informationCurves(data, prior, grid, condition);
+
+    core::model::TableOracle oracle(data, prior);
+    TerminalProgress terminal;
+    core::Progress progress(&terminal, "step costs");
+    const StepCostOptions costOptions{.condition = condition,
+                                      .samples = *samples,
+                                      .seed = static_cast<uint64_t>(*seed),
+                                      .parallel = {*threads},
+                                      .progress = &progress};
+    Result<StepCosts> costs = computeStepCosts(data, oracle, prior, grid,
+                                               args.has("dp") ? CostPairs::All : CostPairs::Consecutive,
+                                               costOptions);
+    if (!costs) {
+        core::Error error = costs.error();
+        if (error.field == "samples") {
+            error.field = "--samples";
+        }
+        return fail(error);
+    }
+    std::vector<double> stepCosts;
+    std::vector<double> stepErrors;
+    double elbo = 0.0;
+    double elboVariance = 0.0;
+    for (int n = 1; n <= *steps; ++n) {
+        stepCosts.push_back(costs->cost(n - 1, n));
+        stepErrors.push_back(costs->standardError(n - 1, n));
+        elbo += stepCosts.back();
+        elboVariance += stepErrors.back() * stepErrors.back();  // columns use independent draws
+    }
+    core::trajectory::LeastCostPath path;
+    if (args.has("dp")) {
+        progress.setStage("trajectory");
+        Result<core::trajectory::LeastCostPath> best =
+            core::trajectory::leastCostPath(costs->cost, *dp, {*threads}, &progress);
+        if (!best) {
+            return fail(best.error());
+        }
+        path = *best;
+    }
+
+    std::ostringstream out;
+    if (format == "json") {
+        JsonWriter json(out);
+        json.beginObject();
+        json.key("t").array(curves.t);
+        json.key("beta").array(curves.beta);
+        json.key("mutual_information").array(curves.mutualInformation);
+        json.key("impurity").array(curves.impurity);
+        json.key("step_costs").array(stepCosts);
+        json.key("elbo").value(elbo);
+        if (costs->monteCarlo) {
+            json.key("step_costs_stderr").array(stepErrors);
+            json.key("elbo_stderr").value(std::sqrt(elboVariance));
+            json.key("samples").value(static_cast<long long>(*samples));
+            json.key("seed").value(static_cast<long long>(*seed));
+        }
+        if (args.has("dp")) {
+            std::vector<double> times;
+            for (int node : path.nodes) {
+                times.push_back(grid.t[node]);
+            }
+            json.key("dp").beginObject();
+            json.key("K").value(*dp);
+            json.key("trajectory").array(times);
+            json.key("cost").value(path.cost);
+            json.endObject();
+        }
+        json.endObject();
+    } else {
+        // One row per grid time; step_cost (J(n−1, n)) is empty at n = 0.
+        out << "t,beta,mutual_information,impurity,step_cost" << (costs->monteCarlo ? ",step_cost_stderr" : "")
+            << (args.has("dp") ? ",on_dp_path" : "") << '\n';
+        size_t onPath = 0;
+        for (int n = 0; n <= *steps; ++n) {
+            out << number(curves.t[n]) << ',' << number(curves.beta[n]) << ','
+                << number(curves.mutualInformation[n]) << ',' << number(curves.impurity[n]) << ','
+                << (n > 0 ? number(stepCosts[n - 1]) : "");
+            if (costs->monteCarlo) {
+                out << ',' << (n > 0 ? number(stepErrors[n - 1]) : "");
+            }
+            if (args.has("dp")) {
+                const bool on = onPath < path.nodes.size() && path.nodes[onPath] == n;
+                onPath += on ? 1 : 0;
+                out << ',' << (on ? 1 : 0);
+            }
+            out << '\n';
+        }
+        out << "# elbo," << number(elbo) << '\n';
+        if (args.has("dp")) {
+            out << "# dp_cost," << number(path.cost) << '\n';
+        }
+    }
+    std::cout << out.str();
+    return 0;
+}
+
 }  // namespace app::cli

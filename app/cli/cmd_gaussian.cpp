@@ -1,10 +1,563 @@
 // SPDX-License-Identifier: MIT
-// PLACEHOLDER until the Gaussian engine lands (replaced by its owner).
+// The Analytic-DPM subcommands (MATH.md part B): gamma, variance, nll, sample.
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
 #include "app/cli/commands.h"
+#include "app/cli/json_writer.h"
+#include "app/cli/terminal_progress.h"
+#include "core/data/gaussian_data.h"
+#include "core/gaussian/gamma.h"
+#include "core/gaussian/nll.h"
+#include "core/gaussian/sampler.h"
+#include "core/gaussian/trajectory_dp.h"
+#include "core/gaussian/variance.h"
+#include "core/io/csv.h"
+#include "core/io/gamma_file.h"
+#include "core/schedule/gaussian_schedule.h"
 
 namespace app::cli {
-int runGamma(const Args&) { return fail("gamma: not built yet"); }
-int runVariance(const Args&) { return fail("variance: not built yet"); }
-int runNll(const Args&) { return fail("nll: not built yet"); }
-int runSample(const Args&) { return fail("sample: not built yet"); }
+namespace {
+
+using core::Result;
+
+// Shared options of the four subcommands.
+struct Common {
+    core::schedule::GaussianSchedule schedule;
+    std::shared_ptr<core::model::GaussianOracle> oracle;
+    core::gaussian::DataRange range;
+    int threads = 1;
+};
+
+Result<core::schedule::GaussianSchedule> loadSchedule(const Args& args) {
+    Result<int> steps = args.getInt("steps", 1000);
+    if (!steps) {
+        return steps.error();
+    }
+    return core::schedule::gaussianScheduleFromSpec(args.get("schedule", "linear"), *steps);
+}
+
+Result<core::gaussian::DataRange> loadRange(const Args& args) {
+    core::gaussian::DataRange range;
+    if (args.has("data-range")) {
+        Result<std::vector<double>> values = parseDoubleList(args.get("data-range"), "--data-range");
+        if (!values) {
+            return values.error();
+        }
+        if (values->size() != 2) {
+            return core::invalidArgument("--data-range", args.get("data-range"), "expected A,B");
+        }
+        range = {(*values)[0], (*values)[1]};
+    }
+    if (core::Status s = range.validate(); !s) {
+        return s.error();
+    }
+    return range;
+}
+
+Result<std::shared_ptr<core::model::GaussianOracle>> loadOracle(const Args& args) {
+    Result<std::string> data = args.require("data");
+    if (!data) {
+        return data.error();
+    }
+    const std::string model = args.get("model", "oracle");
+    if (model != "oracle") {
+        return core::makeError(core::ErrorCode::Unsupported, "--model", model,
+                               "only the exact oracle is available in this build");
+    }
+    return core::data::gaussianOracleFromSpec(*data);
+}
+
+Result<Common> loadCommon(const Args& args, bool needsData) {
+    Common common;
+    Result<core::schedule::GaussianSchedule> schedule = loadSchedule(args);
+    if (!schedule) {
+        return schedule.error();
+    }
+    common.schedule = std::move(schedule).value();
+    Result<core::gaussian::DataRange> range = loadRange(args);
+    if (!range) {
+        return range.error();
+    }
+    common.range = *range;
+    Result<int> threads = args.getInt("threads", 1);
+    if (!threads) {
+        return threads.error();
+    }
+    if (*threads < 1) {
+        return core::invalidArgument("--threads", args.get("threads"), "must be at least 1");
+    }
+    common.threads = *threads;
+    if (needsData) {
+        Result<std::shared_ptr<core::model::GaussianOracle>> oracle = loadOracle(args);
+        if (!oracle) {
+            return oracle.error();
+        }
+        common.oracle = *oracle;
+    }
+    return common;
+}
+
+// Γ on all N timesteps from the oracle (M samples, Denoising estimator: exact for oracles).
+Result<std::vector<double>> oracleGamma(const Common& common,
+                                        int samples,
+                                        uint64_t seed,
+                                        const std::vector<int>& timesteps) {
+    TerminalProgress observer;
+    core::Progress progress(&observer, "gamma");
+    core::gaussian::GammaParams params{.numSamples = samples,
+                                       .seed = seed,
+                                       .timesteps = timesteps,
+                                       .estimator = core::gaussian::GammaEstimator::Denoising,
+                                       .parallel = {.numThreads = common.threads}};
+    Result<core::gaussian::GammaEstimate> estimate = core::gaussian::estimateGamma(
+        *common.oracle, *common.oracle, common.schedule, params, &progress);
+    if (!estimate) {
+        return estimate.error();
+    }
+    return core::gaussian::gammaTable(*estimate, common.schedule.numSteps());
+}
+
+Result<core::gaussian::DpVariant> parseDpVariant(const std::string& text) {
+    if (text == "clipped") {
+        return core::gaussian::DpVariant::Clipped;
+    }
+    if (text == "segmented") {
+        return core::gaussian::DpVariant::Segmented;
+    }
+    return core::invalidArgument("--dp-variant", text, "expected clipped or segmented");
+}
+
+// Γ for a trajectory spec: needed on all n for dp:K, on the trajectory's n otherwise.
+Result<std::vector<double>> gammaForTrajectory(const Common& common,
+                                               const std::string& spec,
+                                               int samples,
+                                               uint64_t seed) {
+    std::vector<int> timesteps;
+    if (spec.rfind("dp:", 0) != 0) {
+        Result<core::gaussian::ResolvedTrajectory> t =
+            core::gaussian::resolveTrajectory(spec, common.schedule, nullptr);
+        if (!t) {
+            return t.error();
+        }
+        timesteps = t->timesteps;
+        if (timesteps.back() != common.schedule.numSteps()) {
+            timesteps.push_back(common.schedule.numSteps());  // gammaTable needs n = N
+        }
+    }
+    return oracleGamma(common, samples, seed, timesteps);
+}
+
+void writeIntArray(JsonWriter& json, const std::vector<int>& values) { json.array(values); }
+
+}  // namespace
+
+int runGamma(const Args& args) {
+    if (core::Status s = args.checkKnown({"data", "model", "schedule", "steps", "samples", "seed",
+                                          "out", "threads", "estimator", "data-range"});
+        !s) {
+        return fail(s.error());
+    }
+    Result<Common> common = loadCommon(args, true);
+    if (!common) {
+        return fail(common.error());
+    }
+    Result<std::string> out = args.require("out");
+    if (!out) {
+        return fail(out.error());
+    }
+    Result<int> samples = args.getInt("samples", 100);
+    Result<long long> seed = args.getInt64("seed", 0);
+    if (!samples || !seed) {
+        return fail(!samples ? samples.error() : seed.error());
+    }
+    const std::string estimatorName = args.get("estimator", "score");
+    if (estimatorName != "score" && estimatorName != "denoising") {
+        return fail(core::invalidArgument("--estimator", estimatorName,
+                                          "expected score or denoising"));
+    }
+    TerminalProgress observer;
+    core::Progress progress(&observer, "gamma");
+    core::gaussian::GammaParams params{
+        .numSamples = *samples,
+        .seed = static_cast<uint64_t>(*seed),
+        .estimator = estimatorName == "score" ? core::gaussian::GammaEstimator::Score
+                                              : core::gaussian::GammaEstimator::Denoising,
+        .parallel = {.numThreads = common->threads}};
+    Result<core::gaussian::GammaEstimate> estimate = core::gaussian::estimateGamma(
+        *common->oracle, *common->oracle, common->schedule, params, &progress);
+    if (!estimate) {
+        return fail(estimate.error());
+    }
+    Result<std::vector<double>> table = core::gaussian::gammaTable(*estimate,
+                                                                   common->schedule.numSteps());
+    if (!table) {
+        return fail(table.error());
+    }
+    // NPY holds ms_eps as the paper's code writes it; CSV holds Γ.
+    const bool npy = out->size() >= 4 && out->compare(out->size() - 4, 4, ".npy") == 0;
+    const core::Status written =
+        npy ? core::io::writeGammaNpy(*out, core::gaussian::msEpsFromGamma(*table,
+                                                                           common->schedule))
+            : core::io::writeGammaCsv(*out, *table, core::io::GammaKind::Gamma);
+    if (!written) {
+        return fail(written.error());
+    }
+    std::cout << "wrote " << *out << ": " << (npy ? "ms_eps" : "gamma") << " for N = "
+              << common->schedule.numSteps() << ", M = " << *samples << '\n';
+    return 0;
+}
+
+int runVariance(const Args& args) {
+    if (core::Status s = args.checkKnown({"schedule", "steps", "gamma", "gamma-kind", "forward",
+                                          "trajectory", "dp-variant", "data-range", "clip-first",
+                                          "format", "threads"});
+        !s) {
+        return fail(s.error());
+    }
+    Result<Common> common = loadCommon(args, false);
+    if (!common) {
+        return fail(common.error());
+    }
+    Result<std::string> gammaPath = args.require("gamma");
+    Result<std::string> spec = args.require("trajectory");
+    if (!gammaPath || !spec) {
+        return fail(!gammaPath ? gammaPath.error() : spec.error());
+    }
+    const std::string kindName = args.get("gamma-kind", "");
+    core::io::GammaKind kind = core::io::GammaKind::MsEps;  // NPY default: the paper's layout
+    const core::io::GammaKind* required = nullptr;
+    if (!kindName.empty()) {
+        if (kindName != "gamma" && kindName != "ms_eps") {
+            return fail(core::invalidArgument("--gamma-kind", kindName, "expected gamma or ms_eps"));
+        }
+        kind = kindName == "gamma" ? core::io::GammaKind::Gamma : core::io::GammaKind::MsEps;
+        required = &kind;
+    }
+    Result<core::io::GammaFile> file =
+        core::io::readGammaFile(*gammaPath, common->schedule.numSteps(), kind, required);
+    if (!file) {
+        return fail(file.error());
+    }
+    const std::vector<double> gamma =
+        file->kind == core::io::GammaKind::Gamma
+            ? file->values
+            : core::gaussian::gammaFromMsEps(file->values, common->schedule);
+    // --forward ddpm|ddim|eta:V
+    const std::string forwardText = args.get("forward", "ddpm");
+    core::gaussian::ForwardProcess forward{1.0};
+    if (forwardText == "ddim") {
+        forward.eta = 0.0;
+    } else if (forwardText.rfind("eta:", 0) == 0) {
+        Result<double> eta = parseDouble(forwardText.substr(4), "--forward");
+        if (!eta) {
+            return fail(eta.error());
+        }
+        forward.eta = *eta;
+    } else if (forwardText != "ddpm") {
+        return fail(core::invalidArgument("--forward", forwardText, "expected ddpm, ddim or eta:V"));
+    }
+    if (core::Status s = forward.validate(); !s) {
+        return fail(s.error());
+    }
+    Result<core::gaussian::DpVariant> variant = parseDpVariant(args.get("dp-variant", "clipped"));
+    if (!variant) {
+        return fail(variant.error());
+    }
+    Result<double> clipFirst = args.getDouble("clip-first", 0.0);
+    if (!clipFirst || *clipFirst < 0.0) {
+        return fail(!clipFirst ? clipFirst.error()
+                               : core::invalidArgument("--clip-first", args.get("clip-first"),
+                                                       "y must be ≥ 0"));
+    }
+    const std::string format = args.get("format", "json");
+    if (format != "json" && format != "csv") {
+        return fail(core::invalidArgument("--format", format, "expected json or csv"));
+    }
+    core::gaussian::DpOptions options{.variant = *variant,
+                                      .range = common->range,
+                                      .parallel = {.numThreads = common->threads}};
+    TerminalProgress observer;
+    core::Progress progress(&observer, "trajectory");
+    Result<core::gaussian::ResolvedTrajectory> trajectory =
+        core::gaussian::resolveTrajectory(*spec, common->schedule, &gamma, options, &progress);
+    if (!trajectory) {
+        return fail(trajectory.error());
+    }
+    Result<std::vector<core::gaussian::PairVariance>> pairs = core::gaussian::trajectoryVariances(
+        common->schedule, gamma, trajectory->timesteps, forward, common->range);
+    if (!pairs) {
+        return fail(pairs.error());
+    }
+    if (*clipFirst > 0.0 && !pairs->empty()) {
+        pairs->back().sigma2 =
+            std::min(pairs->back().sigma2, core::gaussian::firstPairClipThreshold(*clipFirst));
+    }
+    const std::vector<int> over = core::gaussian::gammaOverBound(common->schedule, gamma);
+    if (!trajectory->note.empty()) {
+        std::cerr << "note: " << trajectory->note << '\n';
+    }
+    if (!over.empty()) {
+        std::cerr << "warning: β̄_nΓ_n > 1 at " << over.size() << " timesteps (first n = "
+                  << over.front() << "); see gamma_over_bound\n";
+    }
+    if (format == "csv") {
+        std::cout << "s,t,lambda2,sigma2_unclipped,lower,upper,upper_bounded,sigma2\n";
+        char line[512];
+        for (const auto& p : *pairs) {
+            std::snprintf(line, sizeof line, "%d,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", p.s,
+                          p.t, p.lambda2, p.sigma2Unclipped, p.lower, p.upper, p.upperBounded,
+                          p.sigma2);
+            std::cout << line;
+        }
+        return 0;
+    }
+    JsonWriter json(std::cout);
+    json.beginObject();
+    json.key("trajectory");
+    writeIntArray(json, trajectory->timesteps);
+    json.key("forward").value(forward.eta);
+    json.key("gamma_kind").value(core::io::gammaKindName(file->kind));
+    json.key("pairs").beginArray();
+    for (const auto& p : *pairs) {
+        json.beginObject();
+        json.key("s").value(p.s);
+        json.key("t").value(p.t);
+        json.key("lambda2").value(p.lambda2);
+        json.key("sigma2_unclipped").value(p.sigma2Unclipped);
+        json.key("lower").value(p.lower);
+        json.key("upper").value(p.upper);
+        json.key("upper_bounded").value(p.upperBounded);
+        json.key("sigma2").value(p.sigma2);
+        json.endObject();
+    }
+    json.endArray();
+    if (trajectory->hasCost) {
+        json.key("cost").value(trajectory->cost);
+    }
+    if (!trajectory->note.empty()) {
+        json.key("note").value(trajectory->note);
+    }
+    json.key("gamma_over_bound");
+    writeIntArray(json, over);
+    json.endObject();
+    return 0;
+}
+
+int runNll(const Args& args) {
+    if (core::Status s = args.checkKnown({"data", "model", "schedule", "steps", "trajectory",
+                                          "variance", "levels", "samples", "gamma-samples",
+                                          "seed", "format", "threads", "data-range",
+                                          "dp-variant"});
+        !s) {
+        return fail(s.error());
+    }
+    Result<Common> common = loadCommon(args, true);
+    if (!common) {
+        return fail(common.error());
+    }
+    Result<std::string> spec = args.require("trajectory");
+    if (!spec) {
+        return fail(spec.error());
+    }
+    Result<int> samples = args.getInt("samples", 1000);
+    Result<int> gammaSamples = args.getInt("gamma-samples", 100);
+    Result<int> levels = args.getInt("levels", 256);
+    Result<long long> seed = args.getInt64("seed", 0);
+    if (!samples || !gammaSamples || !levels || !seed) {
+        return fail(!samples        ? samples.error()
+                    : !gammaSamples ? gammaSamples.error()
+                    : !levels       ? levels.error()
+                                    : seed.error());
+    }
+    const std::string varianceName = args.get("variance", "analytic");
+    core::gaussian::NllVariance variance = core::gaussian::NllVariance::Analytic;
+    if (varianceName == "small") {
+        variance = core::gaussian::NllVariance::Small;
+    } else if (varianceName == "large") {
+        variance = core::gaussian::NllVariance::Large;
+    } else if (varianceName != "analytic") {
+        return fail(core::invalidArgument("--variance", varianceName,
+                                          "expected analytic, small or large"));
+    }
+    if (args.get("format", "json") != "json") {
+        return fail(core::invalidArgument("--format", args.get("format"), "nll writes json"));
+    }
+    Result<core::gaussian::DpVariant> variant = parseDpVariant(args.get("dp-variant", "clipped"));
+    if (!variant) {
+        return fail(variant.error());
+    }
+    std::vector<double> gamma;
+    const bool needsGamma = variance == core::gaussian::NllVariance::Analytic ||
+                            spec->rfind("dp:", 0) == 0;
+    if (needsGamma) {
+        Result<std::vector<double>> g = gammaForTrajectory(*common, *spec, *gammaSamples,
+                                                           static_cast<uint64_t>(*seed) + 1);
+        if (!g) {
+            return fail(g.error());
+        }
+        gamma = std::move(g).value();
+    }
+    core::gaussian::DpOptions options{.variant = *variant,
+                                      .range = common->range,
+                                      .parallel = {.numThreads = common->threads}};
+    Result<core::gaussian::ResolvedTrajectory> trajectory = core::gaussian::resolveTrajectory(
+        *spec, common->schedule, needsGamma ? &gamma : nullptr, options);
+    if (!trajectory) {
+        return fail(trajectory.error());
+    }
+    TerminalProgress observer;
+    core::Progress progress(&observer, "nll");
+    core::gaussian::NllParams params{.variance = variance,
+                                     .levels = *levels,
+                                     .range = common->range,
+                                     .numSamples = *samples,
+                                     .seed = static_cast<uint64_t>(*seed),
+                                     .parallel = {.numThreads = common->threads}};
+    Result<core::gaussian::NllResult> nll =
+        core::gaussian::negativeElbo(*common->oracle, *common->oracle, common->schedule, gamma,
+                                     trajectory->timesteps, params, &progress);
+    if (!nll) {
+        return fail(nll.error());
+    }
+    JsonWriter json(std::cout);
+    json.beginObject();
+    json.key("bpd").value(nll->bitsPerDim);
+    json.key("standard_error").value(nll->standardError);
+    json.key("variance").value(varianceName);
+    json.key("trajectory");
+    writeIntArray(json, trajectory->timesteps);
+    json.key("prior").value(nll->prior.bitsPerDim);
+    json.key("decoder").value(nll->decoder.bitsPerDim);
+    json.key("terms").beginArray();
+    for (const auto& term : nll->pairs) {
+        json.beginObject();
+        json.key("s").value(term.s);
+        json.key("t").value(term.t);
+        json.key("bpd").value(term.bitsPerDim);
+        json.endObject();
+    }
+    json.endArray();
+    json.endObject();
+    return 0;
+}
+
+int runSample(const Args& args) {
+    if (core::Status s = args.checkKnown({"data", "model", "schedule", "steps", "sampler",
+                                          "trajectory", "count", "seed", "out", "eta",
+                                          "clip-first", "variance", "gamma-samples", "frames",
+                                          "threads", "data-range", "dp-variant"});
+        !s) {
+        return fail(s.error());
+    }
+    Result<Common> common = loadCommon(args, true);
+    if (!common) {
+        return fail(common.error());
+    }
+    Result<std::string> spec = args.require("trajectory");
+    Result<std::string> out = args.require("out");
+    if (!spec || !out) {
+        return fail(!spec ? spec.error() : out.error());
+    }
+    Result<core::gaussian::SamplerKind> kind =
+        core::gaussian::parseSamplerKind(args.get("sampler", "analytic-ddpm"));
+    if (!kind) {
+        return fail(kind.error());
+    }
+    Result<int> count = args.getInt("count", 16);
+    Result<long long> seed = args.getInt64("seed", 0);
+    Result<double> eta = args.getDouble("eta", 0.0);
+    Result<double> clipFirst = args.getDouble("clip-first", 0.0);
+    Result<int> gammaSamples = args.getInt("gamma-samples", 100);
+    if (!count || !seed || !eta || !clipFirst || !gammaSamples) {
+        return fail(!count ? count.error()
+                    : !seed ? seed.error()
+                    : !eta  ? eta.error()
+                    : !clipFirst ? clipFirst.error()
+                                 : gammaSamples.error());
+    }
+    const std::string varianceName = args.get("variance", "small");
+    if (varianceName != "small" && varianceName != "large") {
+        return fail(core::invalidArgument("--variance", varianceName, "expected small or large"));
+    }
+    Result<core::gaussian::DpVariant> variant = parseDpVariant(args.get("dp-variant", "clipped"));
+    if (!variant) {
+        return fail(variant.error());
+    }
+    const bool analytic = *kind == core::gaussian::SamplerKind::AnalyticDdpm ||
+                          *kind == core::gaussian::SamplerKind::AnalyticDdim;
+    std::vector<double> gamma;
+    if (analytic || spec->rfind("dp:", 0) == 0) {
+        Result<std::vector<double>> g = gammaForTrajectory(*common, *spec, *gammaSamples,
+                                                           static_cast<uint64_t>(*seed) + 1);
+        if (!g) {
+            return fail(g.error());
+        }
+        gamma = std::move(g).value();
+    }
+    core::gaussian::DpOptions options{.variant = *variant,
+                                      .range = common->range,
+                                      .parallel = {.numThreads = common->threads}};
+    Result<core::gaussian::ResolvedTrajectory> trajectory = core::gaussian::resolveTrajectory(
+        *spec, common->schedule, gamma.empty() ? nullptr : &gamma, options);
+    if (!trajectory) {
+        return fail(trajectory.error());
+    }
+    const bool frames = args.has("frames");
+    core::gaussian::SamplerParams params{
+        .kind = *kind,
+        .eta = *eta,
+        .ddpmVariance = varianceName == "small" ? core::gaussian::BaselineVariance::Small
+                                                : core::gaussian::BaselineVariance::Large,
+        .clipFirst = *clipFirst,
+        .range = common->range,
+        .count = *count,
+        .seed = static_cast<uint64_t>(*seed),
+        .recordFrames = frames,
+        .parallel = {.numThreads = common->threads}};
+    TerminalProgress observer;
+    core::Progress progress(&observer, "sample");
+    Result<core::gaussian::SampleResult> result = core::gaussian::sampleReverse(
+        *common->oracle, common->schedule, gamma, trajectory->timesteps, params, &progress);
+    if (!result) {
+        return fail(result.error());
+    }
+    // CSV: one row per sample (x1..xd); with --frames, every frame with its timestep.
+    std::ostringstream text;
+    const int d = static_cast<int>(result->samples.rows());
+    if (frames) {
+        text << "frame,t,sample";
+    }
+    for (int i = 0; i < d; ++i) {
+        text << (frames || i > 0 ? "," : "") << 'x' << (i + 1);
+    }
+    text << '\n';
+    char number[32];
+    auto writeMatrix = [&](const core::Matrix& m, int frame, int t) {
+        for (Eigen::Index b = 0; b < m.cols(); ++b) {
+            if (frames) {
+                text << frame << ',' << t << ',' << b;
+            }
+            for (int i = 0; i < d; ++i) {
+                std::snprintf(number, sizeof number, "%.17g", m(i, b));
+                text << (frames || i > 0 ? "," : "") << number;
+            }
+            text << '\n';
+        }
+    };
+    if (frames) {
+        for (size_t f = 0; f < result->frames.size(); ++f) {
+            writeMatrix(result->frames[f], static_cast<int>(f), result->frameSteps[f]);
+        }
+    } else {
+        writeMatrix(result->samples, 0, 0);
+    }
+    if (core::Status s = core::io::writeFileAtomically(*out, text.str()); !s) {
+        return fail(s.error());
+    }
+    std::cout << "wrote " << *count << " samples to " << *out << '\n';
+    return 0;
+}
+
 }  // namespace app::cli

@@ -24,6 +24,8 @@ Analytic-DPM (MATH.md part B):
   nll          --data D --model oracle --schedule S --steps N --trajectory T --variance V
   sample       --data D --model oracle --sampler S --trajectory T --count B --seed X --out FILE
 
+  export       --view trajectories|schedule|step-costs|matrices|kernels|animation|all
+               --out FILE [--project FILE] [--width W --height H --dpi D]
   help         this text
 
 Errors are one line on stderr and exit code 2.

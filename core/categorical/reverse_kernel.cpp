@@ -73,16 +73,16 @@ void reverseKernelClosed(const ConstVectorRef& f,
         setDelta(j, out);
         return;
     }
-    // Limit: s = 0, the last reverse step draws from F directly.
-    if (betaS <= 0.0) {
-        out = f;
-        finish(j, out);
-        return;
-    }
     const double dj = 1.0 - betaT + betaT * pi[j];
     // Limit: d_j = 0 (β_t = 1 and π_j = 0): state j is unreachable.
     if (!(dj > 0.0)) {
         setDelta(j, out);
+        return;
+    }
+    // Limit: s = 0, the last reverse step draws from F directly.
+    if (betaS <= 0.0) {
+        out = f;
+        finish(j, out);
         return;
     }
     // Limit: t = 1, the prior step: q_j = (1 − β_s) F_j + β_s π.
@@ -113,6 +113,7 @@ void reverseKernelDirect(const ConstVectorRef& f,
     assert(f.size() == pi.size() && out.size() == pi.size());
     const Eigen::Index numClasses = pi.size();
     const double keep = keepProbability(betaS, betaT);
+    const double noise = noiseProbability(betaS, betaT);
     out.setZero();
     for (Eigen::Index i = 0; i < numClasses; ++i) {
         const double denominator = forwardEntry(pi, betaT, i, j);
@@ -122,7 +123,7 @@ void reverseKernelDirect(const ConstVectorRef& f,
         }
         const double weight = f[i] / denominator;
         for (Eigen::Index k = 0; k < numClasses; ++k) {
-            out[k] += weight * forwardEntry(pi, betaS, i, k) * stepEntry(pi, keep, k, j);
+            out[k] += weight * forwardEntry(pi, betaS, i, k) * stepEntry(pi, keep, noise, k, j);
         }
     }
     finish(j, out);
@@ -141,7 +142,7 @@ void reverseKernelD3pm(const ConstVectorRef& f,
     }
     // p(x_s = k | x_t = j) ∝ (F_j P₀,ₛ)[k] · P_{s,t}[k, j], O(K).
     const double keep = keepProbability(betaS, betaT);
-    out = ((1.0 - betaS) * f + betaS * pi) * ((1.0 - keep) * pi[j]);
+    out = ((1.0 - betaS) * f + betaS * pi) * (noiseProbability(betaS, betaT) * pi[j]);
     out[j] += ((1.0 - betaS) * f[j] + betaS * pi[j]) * keep;
     finish(j, out);
 }

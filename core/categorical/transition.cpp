@@ -15,6 +15,13 @@ double keepProbability(double betaS, double betaT) {
     return (1.0 - betaT) / (1.0 - betaS);
 }
 
+double noiseProbability(double betaS, double betaT) {
+    if (betaS >= 1.0 || betaT <= betaS) {
+        return 0.0;
+    }
+    return (betaT - betaS) / (1.0 - betaS);
+}
+
 void applyTransition(const ConstVectorRef& p,
                      const ConstVectorRef& pi,
                      double betaS,
@@ -22,7 +29,7 @@ void applyTransition(const ConstVectorRef& p,
                      VectorRef out) {
     assert(p.size() == pi.size() && out.size() == pi.size());
     const double keep = keepProbability(betaS, betaT);
-    out = keep * p + (1.0 - keep) * pi;
+    out = keep * p + noiseProbability(betaS, betaT) * pi;
 }
 
 Matrix denseForward(const ConstVectorRef& pi, double betaT) {
@@ -36,7 +43,7 @@ Matrix denseStep(const ConstVectorRef& pi, double betaS, double betaT) {
     const Eigen::Index k = pi.size();
     const double keep = keepProbability(betaS, betaT);
     Matrix p = keep * Matrix::Identity(k, k);
-    p.rowwise() += (1.0 - keep) * pi.transpose();
+    p.rowwise() += noiseProbability(betaS, betaT) * pi.transpose();
     return p;
 }
 
@@ -62,7 +69,7 @@ void forwardPosterior(const ConstVectorRef& pi,
         return;
     }
     // Only k = i (kept since 0) and k = j (kept since s) and the π part carry mass.
-    const double toJ = (1.0 - keep) * pi[j];
+    const double toJ = noiseProbability(betaS, betaT) * pi[j];
     out = (betaS * toJ / denominator) * pi;
     out[i] += (1.0 - betaS) * toJ / denominator;
     out[j] += forwardEntry(pi, betaS, i, j) * keep / denominator;

@@ -13,6 +13,10 @@ namespace core::categorical {
 // β_s = 1 (then β_t = 1) gives 1: the state is already π-distributed and nothing changes.
 double keepProbability(double betaS, double betaT);
 
+// β_{s,t} = (β_t − β_s)/(1 − β_s), the resample probability of a step, as one quotient so that
+// it keeps full relative precision when it is tiny (1 − keep would not). β_s = 1 gives 0.
+double noiseProbability(double betaS, double betaT);
+
 // out = p P_{s,t} = keep·p + (1 − keep)·π for a row distribution p (MATH.md A.1, O(K)).
 // out may alias p.
 void applyTransition(const ConstVectorRef& p,
@@ -26,9 +30,9 @@ inline double forwardEntry(const ConstVectorRef& pi, double betaT, Eigen::Index 
     return (i == j ? 1.0 - betaT : 0.0) + betaT * pi[j];
 }
 
-// P_{s,t}[k, j] = keep δ_kj + (1 − keep) π_j, one entry, O(1).
-inline double stepEntry(const ConstVectorRef& pi, double keep, Eigen::Index k, Eigen::Index j) {
-    return (k == j ? keep : 0.0) + (1.0 - keep) * pi[j];
+// P_{s,t}[k, j] = keep δ_kj + β_{s,t} π_j, one entry, O(1).
+inline double stepEntry(const ConstVectorRef& pi, double keep, double noise, Eigen::Index k, Eigen::Index j) {
+    return (k == j ? keep : 0.0) + noise * pi[j];
 }
 
 // Dense P₀,ₜ (K×K), for drawing and tests.

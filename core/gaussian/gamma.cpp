@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/gaussian/gamma.h"
 
+#include <array>
 #include <atomic>
 #include <cmath>
 
@@ -62,7 +63,8 @@ Result<GammaEstimate> estimateGamma(const model::GaussianEpsModel& model,
         double mean = 0.0;
         double m2 = 0.0;
     };
-    std::vector<Partial> partials(static_cast<size_t>(numItems));
+    // Two accumulators per item: [0] the Score form, [1] the Denoising form.
+    std::vector<std::array<Partial, 2>> partials(static_cast<size_t>(numItems));
     std::atomic<bool> stop{false};
     if (progress != nullptr) {
         progress->setTotal(numItems);
@@ -80,26 +82,32 @@ Result<GammaEstimate> estimateGamma(const model::GaussianEpsModel& model,
         const double sqrtAlphaBar = std::sqrt(level.alphaBar);
         const double sqrtBetaBar = std::sqrt(level.betaBar);
         Matrix x(d, end - begin);
+        Matrix noise(d, end - begin);
         Vector x0(d);
         for (int64_t m = begin; m < end; ++m) {
             CounterRng dataRng(params.seed, rngStream(RngPurpose::Data, m), 0);
             data.sampleData(static_cast<uint64_t>(m), dataRng, x0);
             CounterRng noiseRng(params.seed, rngStream(RngPurpose::GammaNoise, m), n);
             for (int i = 0; i < d; ++i) {
-                x(i, m - begin) = sqrtAlphaBar * x0[i] + sqrtBetaBar * noiseRng.normal();
+                noise(i, m - begin) = noiseRng.normal();
+                x(i, m - begin) = sqrtAlphaBar * x0[i] + sqrtBetaBar * noise(i, m - begin);
             }
         }
         Matrix eps(d, end - begin);
         model.predictEps(x, level, eps);
-        Partial p;
+        std::array<Partial, 2> ps;
         for (Eigen::Index j = 0; j < eps.cols(); ++j) {
-            const double value = eps.col(j).squaredNorm() / d;
-            p.count += 1.0;
-            const double delta = value - p.mean;
-            p.mean += delta / p.count;
-            p.m2 += delta * (value - p.mean);
+            const double values[2] = {eps.col(j).squaredNorm() / d,
+                                      1.0 - (eps.col(j) - noise.col(j)).squaredNorm() / d};
+            for (int k = 0; k < 2; ++k) {
+                Partial& p = ps[k];
+                p.count += 1.0;
+                const double delta = values[k] - p.mean;
+                p.mean += delta / p.count;
+                p.m2 += delta * (values[k] - p.mean);
+            }
         }
-        partials[static_cast<size_t>(item)] = p;
+        partials[static_cast<size_t>(item)] = ps;
         if (progress != nullptr && !progress->advance()) {
             stop.store(true);
         }
@@ -112,15 +120,21 @@ Result<GammaEstimate> estimateGamma(const model::GaussianEpsModel& model,
     estimate.standardError.resize(numOut);
     estimate.msEps.resize(numOut);
     for (size_t j = 0; j < numOut; ++j) {
-        Partial total;
-        for (int64_t b = 0; b < blocksPerStep; ++b) {
-            const Partial& p = partials[j * static_cast<size_t>(blocksPerStep) + b];
-            const double count = total.count + p.count;
-            const double delta = p.mean - total.mean;
-            total.mean += delta * p.count / count;
-            total.m2 += p.m2 + delta * delta * total.count * p.count / count;
-            total.count = count;
+        std::array<Partial, 2> totals;
+        for (int k = 0; k < 2; ++k) {
+            Partial& total = totals[k];
+            for (int64_t b = 0; b < blocksPerStep; ++b) {
+                const Partial& p = partials[j * static_cast<size_t>(blocksPerStep) + b][k];
+                const double count = total.count + p.count;
+                const double delta = p.mean - total.mean;
+                total.mean += delta * p.count / count;
+                total.m2 += p.m2 + delta * delta * total.count * p.count / count;
+                total.count = count;
+            }
         }
+        const bool denoising = params.estimator == GammaEstimator::Denoising &&
+                               totals[1].m2 < totals[0].m2;
+        const Partial& total = totals[denoising ? 1 : 0];
         const int n = estimate.timesteps[j];
         const double betaBar = schedule.betaBar(n);
         const double variance = total.m2 / (total.count - 1.0);

@@ -15,11 +15,22 @@
 // trajectory and forward process.
 namespace core::gaussian {
 
+// How each Monte Carlo term is formed (both estimate the same Γ_n for an exact oracle).
+enum class GammaEstimator {
+    Score,      // B.3 as written: ‖ε_θ(x_n)‖²/d, valid for any model (the paper's estimator)
+    Denoising,  // exact oracles only: per timestep, whichever of ‖ε_θ‖²/d and
+                // 1 − ‖ε_θ(x_n) − ε‖²/d has the smaller sample variance (same draws). Tweedie:
+                // E‖ε‖² = E‖ε_θ‖² + E‖ε − ε_θ‖² when ε_θ = E[ε|x_n], so both are unbiased;
+                // the second's error shrinks with 1 − β̄_nΓ_n where the first's does not
+                // (large n, small d), the first wins at small n.
+};
+
 struct GammaParams {
     int numSamples = 100;         // M, Monte Carlo samples per timestep
     uint64_t seed = 0;            // the RNG key: draws are keyed (seed, m, n)
     std::vector<int> timesteps;   // which n to estimate, increasing; empty = all 1..N
     int batchSize = 64;           // points per model call (also the unit of parallel work)
+    GammaEstimator estimator = GammaEstimator::Score;  // see GammaEstimator
     ParallelOptions parallel;     // thread count; results do not depend on it
 
     Status validate(int numSteps) const;

@@ -1,35 +1,480 @@
 // SPDX-License-Identifier: MIT
 #include "ui/main/main_window.h"
 
+#include <QAction>
 #include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QToolBar>
+#include <QStandardItemModel>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+#include "ui/animation/animation_export.h"
+#include "ui/animation/chains_view.h"
+#include "ui/animation/time_bar.h"
+#include "ui/charts/chart_export.h"
+#include "ui/document/project_document.h"
+#include "ui/main/categorical_explorer.h"
+#include "ui/panels/categorical_panel.h"
+#include "ui/views/kernel_comparison_view.h"
+#include "ui/views/matrices_view.h"
+#include "ui/views/schedule_view.h"
+#include "ui/views/step_cost_view.h"
 
 namespace ui {
+namespace {
+constexpr int kAutosaveMs = 30000;
+constexpr int kMaxRecentFiles = 8;
+const char* kProjectFilter = "Diffuscope projects (*.diffuscope.json *.json)";
+}  // namespace
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
-    setWindowTitle("Diffuscope");
-    auto* label = new QLabel("Diffuscope", this);
-    label->setAlignment(Qt::AlignCenter);
-    setCentralWidget(label);
+MainWindow::MainWindow(QWidget* parent, const QString& recoveryPath)
+    : QMainWindow(parent),
+      m_document(new document::ProjectDocument(this)),
+      m_explorer(new CategoricalExplorer(m_document, this)),
+      m_tabs(new QTabWidget),
+      m_timeBar(new animation::TimeBar),
+      m_panel(new panels::CategoricalPanel(m_document)),
+      m_process(new QComboBox),
+      m_progress(new QProgressBar),
+      m_cancel(new QPushButton("Cancel")),
+      m_jobLabel(new QLabel),
+      m_recoveryPath(recoveryPath) {
+    // Central views.
+    m_tabs->addTab(m_explorer->chainsView(), "Trajectories");
+    auto* scheduleSplit = new QSplitter(Qt::Vertical);
+    scheduleSplit->addWidget(m_explorer->scheduleView());
+    scheduleSplit->addWidget(m_explorer->stepCostView());
+    scheduleSplit->setStretchFactor(0, 3);
+    scheduleSplit->setStretchFactor(1, 2);
+    m_tabs->addTab(scheduleSplit, "Schedule && information");
+    m_tabs->addTab(m_explorer->matricesView(), "Matrices");
+    m_tabs->addTab(m_explorer->kernelView(), "Kernel comparison");
+    auto* central = new QWidget;
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->addWidget(m_tabs, 1);
+    centralLayout->addWidget(m_timeBar);
+    setCentralWidget(central);
+
+    // Process switch.
+    auto* toolbar = addToolBar("Process");
+    toolbar->setObjectName("processToolBar");
+    toolbar->setMovable(false);
+    toolbar->addWidget(new QLabel(" Process: "));
+    m_process->addItem("Categorical diffusion");
+    m_process->addItem("Gaussian diffusion (Analytic-DPM)");
+    // The Gaussian explorer's views are not in the window yet; its engine is on the CLI.
+    if (auto* model = qobject_cast<QStandardItemModel*>(m_process->model())) {
+        model->item(1)->setEnabled(false);
+    }
+    m_process->setToolTip("The Gaussian (Analytic-DPM) views come with the next release; its "
+                          "engine is available from the command line (diffuscope help).");
+    toolbar->addWidget(m_process);
+
+    createDocks();
     createMenus();
-    statusBar()->showMessage("Ready");
+
+    // Status bar: job progress with a cancel button.
+    m_progress->setRange(0, 1000);
+    m_progress->setMaximumWidth(220);
+    m_progress->hide();
+    m_cancel->hide();
+    m_cancel->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_cancel->setToolTip("Cancel the running computation (Esc)");
+    statusBar()->addPermanentWidget(m_jobLabel);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancel);
+    connect(m_cancel, &QPushButton::clicked, m_explorer, &CategoricalExplorer::cancelJobs);
+    for (jobs::JobRunner* runner : {m_explorer->costRunner(), m_explorer->chainRunner()}) {
+        connect(runner, &jobs::JobRunner::started, this, [this](const QString& name) {
+            m_jobLabel->setText(name + "…");
+            m_progress->setValue(0);
+            m_progress->show();
+            m_cancel->show();
+        });
+        connect(runner, &jobs::JobRunner::progressChanged, this,
+                [this](int permille, const QString&) { m_progress->setValue(permille); });
+        auto done = [this](const QString& name, const QString& message) {
+            if (!m_explorer->costRunner()->isRunning() && !m_explorer->chainRunner()->isRunning()) {
+                m_progress->hide();
+                m_cancel->hide();
+                m_jobLabel->clear();
+            }
+            statusBar()->showMessage(message.isEmpty() ? name + " done" : message, 4000);
+        };
+        connect(runner, &jobs::JobRunner::finished, this, [=](const QString& n) { done(n, {}); });
+        connect(runner, &jobs::JobRunner::cancelled, this,
+                [=](const QString& n) { done(n, n + " cancelled"); });
+        connect(runner, &jobs::JobRunner::failed, this,
+                [=](const QString& n, const QString& m) { done(n, n + " failed: " + m); });
+    }
+    connect(m_explorer, &CategoricalExplorer::jobMessage, this,
+            [this](const QString& message, bool) { statusBar()->showMessage(message, 8000); });
+
+    // Time bar ↔ explorer.
+    connect(m_explorer, &CategoricalExplorer::stepsChanged, m_timeBar, &animation::TimeBar::setNumSteps);
+    connect(m_timeBar, &animation::TimeBar::positionChanged, m_explorer, &CategoricalExplorer::setPosition);
+    connect(m_timeBar, &animation::TimeBar::directionChanged, this, [this](bool reverse) {
+        m_explorer->chainsView()->setDirection(reverse ? animation::Direction::Reverse
+                                                       : animation::Direction::Forward);
+        m_explorer->setPosition(m_timeBar->position());
+    });
+    connect(m_timeBar, &animation::TimeBar::seedEdited, this, [this](qulonglong seed) {
+        auto p = m_document->categorical();
+        p.seed = seed;
+        m_document->setCategorical(p, "Change seed");
+    });
+    auto syncSeed = [this] { m_timeBar->setSeed(m_document->categorical().seed); };
+    connect(m_document, &document::ProjectDocument::categoricalChanged, this, syncSeed);
+    connect(m_document, &document::ProjectDocument::projectReplaced, this, syncSeed);
+    syncSeed();
+    m_timeBar->setNumSteps(static_cast<int>(m_explorer->trajectory().size()) - 1);
+
+    connect(m_document->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &document::ProjectDocument::filePathChanged, this, &MainWindow::updateTitle);
+    updateTitle();
+
+    m_autosave.setInterval(kAutosaveMs);
+    connect(&m_autosave, &QTimer::timeout, this, &MainWindow::autosave);
+    m_autosave.start();
+    statusBar()->showMessage("Example project: K = 4, a non-uniform π and two conditions.", 6000);
+}
+
+MainWindow::~MainWindow() {
+    m_explorer->cancelJobs();
+    // Stop the jobs before the views they update are destroyed with the window.
+    delete m_explorer;
+    // A clean exit leaves no recovery copy behind.
+    QFile::remove(recoveryPath());
+}
+
+void MainWindow::createDocks() {
+    auto* dock = new QDockWidget("Parameters", this);
+    dock->setObjectName("parametersDock");
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(m_panel);
+    scroll->setMinimumWidth(330);
+    dock->setWidget(scroll);
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
 }
 
 void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu("&File");
-    file->addAction("&Quit", QKeySequence::Quit, qApp, &QApplication::quit);
+    file->addAction("&New", QKeySequence::New, this, [this] {
+        if (maybeSave()) {
+            m_document->newProject();
+        }
+    });
+    file->addAction("&Open…", QKeySequence::Open, this, [this] {
+        if (!maybeSave()) {
+            return;
+        }
+        const QString path = QFileDialog::getOpenFileName(this, "Open project", {}, kProjectFilter);
+        if (!path.isEmpty()) {
+            openFile(path);
+        }
+    });
+    m_recentMenu = file->addMenu("Open &recent");
+    updateRecentMenu();
+    file->addAction("&Save", QKeySequence::Save, this, [this] { save(); });
+    file->addAction("Save &as…", QKeySequence::SaveAs, this, [this] { saveAs(); });
+    file->addSeparator();
+    file->addAction("&Export view…", QKeySequence(Qt::CTRL | Qt::Key_E), this,
+                    &MainWindow::exportCurrentView);
+    file->addAction("Export &all views…", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this,
+                    &MainWindow::exportAllViews);
+    file->addAction("Export a&nimation…", QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_E), this,
+                    &MainWindow::exportAnimation);
+    file->addSeparator();
+    file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu("&Edit");
+    QAction* undo = m_document->undoStack()->createUndoAction(this, "&Undo");
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_document->undoStack()->createRedoAction(this, "&Redo");
+    redo->setShortcuts({QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    QMenu* view = menuBar()->addMenu("&View");
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        view->addAction(m_tabs->tabText(i).replace("&&", "&"), QKeySequence(Qt::ALT | (Qt::Key_1 + i)),
+                        this, [this, i] { m_tabs->setCurrentIndex(i); });
+    }
+
+    QMenu* play = menuBar()->addMenu("&Play");
+    QAction* toggle = play->addAction("Play / pause", m_timeBar, &animation::TimeBar::togglePlay);
+    toggle->setShortcut(QKeySequence(Qt::Key_Space));
+    QAction* forward = play->addAction("Step forward", m_timeBar, &animation::TimeBar::stepForward);
+    forward->setShortcut(QKeySequence(Qt::Key_Right));
+    QAction* back = play->addAction("Step back", m_timeBar, &animation::TimeBar::stepBackward);
+    back->setShortcut(QKeySequence(Qt::Key_Left));
+    for (QAction* a : {toggle, forward, back}) {
+        // Only when no text field has focus: Space and arrows edit text there.
+        a->setShortcutContext(Qt::WindowShortcut);
+    }
+
     QMenu* help = menuBar()->addMenu("&Help");
     help->addAction("&About Diffuscope", this, [this] {
         QMessageBox::about(
             this, "About Diffuscope",
-            "<p><b>Diffuscope</b> — an explorer for diffusion processes.</p>"
-            "<p>Categorical diffusion with the closed-form reverse kernel of the categorical "
-            "diffusion derivation, and Gaussian diffusion with the analytic optimal reverse "
-            "variance of Analytic-DPM (Bao et al., ICLR 2022).</p>");
+            QString("<p><b>Diffuscope %1</b> — an explorer for diffusion processes.</p>"
+                    "<p><b>Categorical diffusion</b>: the forward process P₀,ₜ = (1 − βₜ)I + "
+                    "βₜ1πᵀ and the closed-form reverse kernel that turns a denoiser "
+                    "F(i | j, C, t) = P(X₀ = i | Xₜ = j, C) into P(Xₛ | Xₜ), after the categorical "
+                    "diffusion derivation this project started from.</p>"
+                    "<p><b>Analytic-DPM</b>: the analytic optimal reverse variance and the "
+                    "optimal trajectory of Bao, Li, Zhu and Zhang, <i>Analytic-DPM: an Analytic "
+                    "Estimate of the Optimal Reverse Variance in Diffusion Probabilistic "
+                    "Models</i>, ICLR 2022.</p>")
+                .arg(QApplication::applicationVersion()));
     });
+}
+
+void MainWindow::updateTitle() {
+    const QString name = m_document->filePath().isEmpty()
+                             ? QString("Example project")
+                             : QFileInfo(m_document->filePath()).fileName();
+    setWindowTitle(QString("%1%2 — Diffuscope").arg(name, m_document->isModified() ? " *" : ""));
+}
+
+void MainWindow::updateRecentMenu() {
+    if (m_recentMenu == nullptr) {
+        return;
+    }
+    m_recentMenu->clear();
+    const QStringList files = QSettings().value("recentFiles").toStringList();
+    for (const QString& path : files) {
+        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] {
+            if (maybeSave()) {
+                openFile(path);
+            }
+        })->setToolTip(path);
+    }
+    m_recentMenu->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::addRecentFile(const QString& path) {
+    QSettings settings;
+    QStringList files = settings.value("recentFiles").toStringList();
+    files.removeAll(path);
+    files.prepend(path);
+    while (files.size() > kMaxRecentFiles) {
+        files.removeLast();
+    }
+    settings.setValue("recentFiles", files);
+    updateRecentMenu();
+}
+
+bool MainWindow::openFile(const QString& path) {
+    const core::Status status = m_document->open(path);
+    if (!status) {
+        QMessageBox::warning(this, "Open project",
+                             QString("The project was not opened.\n\n%1")
+                                 .arg(QString::fromStdString(status.error().toString())));
+        return false;
+    }
+    addRecentFile(path);
+    statusBar()->showMessage("Opened " + path, 4000);
+    return true;
+}
+
+bool MainWindow::save() {
+    if (m_document->filePath().isEmpty()) {
+        return saveAs();
+    }
+    const core::Status status = m_document->saveAs(m_document->filePath());
+    if (!status) {
+        QMessageBox::warning(this, "Save project", QString::fromStdString(status.error().toString()));
+        return false;
+    }
+    statusBar()->showMessage("Saved " + m_document->filePath(), 4000);
+    return true;
+}
+
+bool MainWindow::saveAs() {
+    QString path = QFileDialog::getSaveFileName(this, "Save project", "project.diffuscope.json",
+                                                kProjectFilter);
+    if (path.isEmpty()) {
+        return false;
+    }
+    if (!path.endsWith(".json")) {
+        path += ".diffuscope.json";
+    }
+    const core::Status status = m_document->saveAs(path);
+    if (!status) {
+        QMessageBox::warning(this, "Save project", QString::fromStdString(status.error().toString()));
+        return false;
+    }
+    addRecentFile(path);
+    return true;
+}
+
+bool MainWindow::maybeSave() {
+    if (!m_document->isModified()) {
+        return true;
+    }
+    const auto answer = QMessageBox::question(
+        this, "Unsaved changes", "The project has unsaved changes. Save them first?",
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Save) {
+        return save();
+    }
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (maybeSave()) {
+        event->accept();
+    } else {
+        event->ignore();
+    }
+}
+
+QString MainWindow::recoveryPath() const {
+    if (!m_recoveryPath.isEmpty()) {
+        return m_recoveryPath;
+    }
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    QDir().mkpath(dir);
+    return dir + "/recovery.diffuscope.json";
+}
+
+void MainWindow::autosave() {
+    if (m_document->isModified()) {
+        const core::Status status = m_document->writeRecoveryCopy(recoveryPath());
+        if (!status) {
+            statusBar()->showMessage("Autosave failed: " +
+                                         QString::fromStdString(status.error().toString()),
+                                     8000);
+        }
+    }
+}
+
+void MainWindow::offerRecovery() {
+    const QString path = recoveryPath();
+    if (!QFileInfo::exists(path)) {
+        return;
+    }
+    const auto answer = QMessageBox::question(
+        this, "Recover project",
+        "Diffuscope did not close cleanly last time. Restore the unsaved project it was "
+        "working on?",
+        QMessageBox::Yes | QMessageBox::No);
+    if (answer == QMessageBox::Yes) {
+        if (m_document->open(path)) {
+            // The recovered project has no file of its own yet.
+            statusBar()->showMessage("Recovered the unsaved project; save it under a name.", 8000);
+        }
+    }
+    QFile::remove(path);
+}
+
+namespace {
+charts::ViewPanel* currentPanel(QTabWidget* tabs) {
+    QWidget* page = tabs->currentWidget();
+    if (auto* panel = qobject_cast<charts::ViewPanel*>(page)) {
+        return panel;
+    }
+    // A split page: export its first view (each view of a split is in "Export all").
+    return page->findChild<charts::ViewPanel*>();
+}
+}  // namespace
+
+void MainWindow::exportCurrentView() {
+    charts::ViewPanel* panel = currentPanel(m_tabs);
+    QString selected;
+    QString path = QFileDialog::getSaveFileName(
+        this, "Export view", panel->title().toLower().replace(' ', '-').remove('&') + ".png",
+        "PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf);;Data as CSV (*.csv)",
+        &selected);
+    if (path.isEmpty()) {
+        return;
+    }
+    QString error;
+    if (path.endsWith(".csv", Qt::CaseInsensitive)) {
+        error = panel->exportCsv(path);
+    } else {
+        int dpi = 96;
+        if (path.endsWith(".png", Qt::CaseInsensitive) || !path.contains('.')) {
+            bool ok = false;
+            dpi = QInputDialog::getInt(this, "Export PNG", "Resolution (DPI):", 192, 48, 600, 48, &ok);
+            if (!ok) {
+                return;
+            }
+        }
+        error = charts::exportWidget(panel, path, {.size = panel->size().expandedTo({800, 500}), .dpi = dpi});
+    }
+    if (!error.isEmpty()) {
+        QMessageBox::warning(this, "Export", error);
+    } else {
+        statusBar()->showMessage("Exported " + path, 4000);
+    }
+}
+
+void MainWindow::exportAllViews() {
+    const QString dir = QFileDialog::getExistingDirectory(this, "Export all views to");
+    if (dir.isEmpty()) {
+        return;
+    }
+    QStringList errors;
+    for (auto& [name, panel] : m_explorer->views()) {
+        for (const char* ext : {"png", "svg", "pdf"}) {
+            const QString e = charts::exportWidget(panel, QString("%1/%2.%3").arg(dir, name, ext),
+                                                   {.size = {1200, 800}, .dpi = 144});
+            if (!e.isEmpty()) errors << e;
+        }
+        const QString e = panel->exportCsv(QString("%1/%2.csv").arg(dir, name));
+        if (!e.isEmpty()) errors << name + ": " + e;
+    }
+    if (!errors.isEmpty()) {
+        QMessageBox::warning(this, "Export all views", errors.join('\n'));
+    } else {
+        statusBar()->showMessage("Exported every view to " + dir, 4000);
+    }
+}
+
+void MainWindow::exportAnimation() {
+    const QString path = QFileDialog::getSaveFileName(
+        this, "Export animation", "trajectories.gif",
+        "Animated GIF (*.gif);;PNG frame sequence (*.png)");
+    if (path.isEmpty()) {
+        return;
+    }
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    QString error;
+    if (path.endsWith(".png", Qt::CaseInsensitive)) {
+        error = animation::exportAnimationFrames(m_explorer->chainsView(), path.chopped(4));
+    } else {
+        error = animation::exportAnimationGif(m_explorer->chainsView(),
+                                              path.endsWith(".gif") ? path : path + ".gif");
+    }
+    QApplication::restoreOverrideCursor();
+    if (!error.isEmpty()) {
+        QMessageBox::warning(this, "Export animation", error);
+    } else {
+        statusBar()->showMessage("Exported " + path, 4000);
+    }
 }
 
 }  // namespace ui

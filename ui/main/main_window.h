@@ -2,17 +2,83 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QPointer>
+#include <QTimer>
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QTabWidget;
+
+namespace ui::document {
+class ProjectDocument;
+}
+namespace ui::animation {
+class TimeBar;
+}
+namespace ui::panels {
+class CategoricalPanel;
+}
 
 namespace ui {
 
-// The application window: menus, the central views and the status bar.
+class CategoricalExplorer;
+
+// The application window (issue 5): a process switch, the parameter dock, the views in tabs,
+// the time bar, and a status bar with job progress and a cancel button. File, Edit, View and
+// Help menus with shortcuts; autosave of a recovery copy every 30 s.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    explicit MainWindow(QWidget* parent = nullptr);
+    // recoveryPath: where the autosave copy goes (empty: the standard app-data location).
+    explicit MainWindow(QWidget* parent = nullptr, const QString& recoveryPath = {});
+    ~MainWindow() override;
+
+    document::ProjectDocument* document() const { return m_document; }
+    CategoricalExplorer* explorer() const { return m_explorer; }
+    animation::TimeBar* timeBar() const { return m_timeBar; }
+    panels::CategoricalPanel* categoricalPanel() const { return m_panel; }
+    QTabWidget* tabs() const { return m_tabs; }
+
+    // Opens a project file; shows the error in a message box and changes nothing on failure.
+    bool openFile(const QString& path);
+    // Offers the recovery copy of a session that did not end cleanly.
+    void offerRecovery();
+    // Writes the recovery copy now (the 30 s timer calls it when the project changed).
+    void autosave();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
 
 private:
     void createMenus();
+    void createDocks();
+    void updateTitle();
+    void updateRecentMenu();
+    void addRecentFile(const QString& path);
+    bool maybeSave();
+    bool save();
+    bool saveAs();
+    void exportCurrentView();
+    void exportAllViews();
+    void exportAnimation();
+    QString recoveryPath() const;
+
+    document::ProjectDocument* m_document;
+    CategoricalExplorer* m_explorer;
+    QTabWidget* m_tabs;
+    animation::TimeBar* m_timeBar;
+    panels::CategoricalPanel* m_panel;
+    QComboBox* m_process;
+    QProgressBar* m_progress;
+    QPushButton* m_cancel;
+    QLabel* m_jobLabel;
+    QMenu* m_recentMenu = nullptr;
+    QTimer m_autosave;
+    QString m_recoveryPath;
 };
 
 }  // namespace ui

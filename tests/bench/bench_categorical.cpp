@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+// Throughput of the categorical engine (issue 2): forward/reverse chain-steps per second,
+// closed vs direct reverse kernel, and the trajectory DP. Counters report per-chain-step rates.
+#include <benchmark/benchmark.h>
+
+#include "core/categorical/reverse_kernel.h"
+#include "core/categorical/sampler.h"
+#include "core/data/categorical_table.h"
+#include "core/model/categorical_oracles.h"
+#include "core/trajectory/least_cost_path.h"
+#include "core/util/rng.h"
+
+using namespace core;
+using namespace core::categorical;
+
+namespace {
+
+data::CategoricalTable randomTable(int numPositions, int numClasses, int rows) {
+    CounterRng rng(1, 0, 0);
+    std::vector<int> classes;
+    std::vector<double> p;
+    for (int r = 0; r < rows; ++r) {
+        for (int d = 0; d < numPositions; ++d) {
+            classes.push_back(static_cast<int>(rng.uniform() * (numClasses - 1)));
+        }
+        p.push_back(1.0 / rows);
+    }
+    return *data::makeCategoricalTable(numPositions, numClasses, classes, p);
+}
+
+// args: chains, D, K, steps per iteration (of an N = 1000 grid), threads.
+void BM_Forward(benchmark::State& state) {
+    const int64_t chains = state.range(0);
+    const int d = static_cast<int>(state.range(1));
+    const int k = static_cast<int>(state.range(2));
+    const int steps = static_cast<int>(state.range(3));
+    const Vector pi = Vector::Constant(k, 1.0 / k);
+    const TimeGrid grid = evenTimeGrid(schedule::linearCurve(), steps);
+    std::vector<int> x0(static_cast<size_t>(chains * d), 0);
+    for (auto _ : state) {
+        Result<SampleResult> r = sampleForward(x0, d, pi, grid, {.seed = 1, .parallel = {static_cast<int>(state.range(4))}});
+        benchmark::DoNotOptimize(r->states.data());
+    }
+    state.counters["chain_steps/s"] = benchmark::Counter(static_cast<double>(chains) * d * steps, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_Reverse(benchmark::State& state) {
+    const int64_t chains = state.range(0);
+    const int d = static_cast<int>(state.range(1));
+    const int k = static_cast<int>(state.range(2));
+    const int steps = static_cast<int>(state.range(3));
+    const Vector pi = Vector::Constant(k, 1.0 / k);
+    const data::CategoricalTable table = randomTable(d, k, 64);
+    model::TableOracle oracle(table, pi, model::TableOracleMode::IndependentPositions);
+    const TimeGrid grid = evenTimeGrid(schedule::linearCurve(), steps);
+    for (auto _ : state) {
+        Result<SampleResult> r = sampleReverse(oracle, static_cast<int>(chains), pi, grid, {.seed = 1, .parallel = {static_cast<int>(state.range(4))}});
+        benchmark::DoNotOptimize(r->states.data());
+    }
+    state.counters["chain_steps/s"] = benchmark::Counter(static_cast<double>(chains) * d * steps, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_Kernel(benchmark::State& state) {
+    const int k = static_cast<int>(state.range(0));
+    const KernelForm form = state.range(1) == 0 ? KernelForm::Closed : KernelForm::Direct;
+    CounterRng rng(3, 0, 0);
+    Vector pi(k);
+    Matrix f(k, k);
+    for (int i = 0; i < k; ++i) {
+        pi[i] = rng.uniform();
+        for (int j = 0; j < k; ++j) {
+            f(i, j) = rng.uniform();
+        }
+        f.row(i) /= f.row(i).sum();
+    }
+    pi /= pi.sum();
+    for (auto _ : state) {
+        Matrix q = reverseKernelMatrix(form, f, pi, 0.3, 0.6);
+        benchmark::DoNotOptimize(q.data());
+    }
+    state.SetLabel(form == KernelForm::Closed ? "closed, K x K kernel" : "direct, K x K kernel");
+}
+
+void BM_Dp(benchmark::State& state) {
+    const int n = 1000;
+    const int k = static_cast<int>(state.range(0));
+    Matrix cost(n + 1, n + 1);
+    CounterRng rng(5, 0, 0);
+    for (int b = 0; b <= n; ++b) {
+        for (int a = 0; a <= n; ++a) {
+            cost(a, b) = rng.uniform() * std::abs(b - a);
+        }
+    }
+    for (auto _ : state) {
+        if (k > 0) {
+            benchmark::DoNotOptimize(trajectory::leastCostPath(cost, k, {static_cast<int>(state.range(1))})->cost);
+        } else {
+            benchmark::DoNotOptimize(trajectory::leastCostPathsUpTo(cost, n, {static_cast<int>(state.range(1))})->size());
+        }
+    }
+    state.SetLabel(k > 0 ? "one K" : "all K");
+}
+
+}  // namespace
+
+// D = 1, K = 16, 10⁶ chains, 50 steps of an N = 1000-sized run per iteration; D = 64, K = 17
+// with 10⁵ chains (10⁶ would need 0.5 GB of state).
+BENCHMARK(BM_Forward)->Args({1000000, 1, 16, 50, 1})->Args({1000000, 1, 16, 50, 2})
+    ->Args({100000, 64, 17, 20, 1})->Args({100000, 64, 17, 20, 2})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Reverse)->Args({1000000, 1, 16, 50, 1})->Args({1000000, 1, 16, 50, 2})
+    ->Args({100000, 64, 17, 20, 1})->Args({100000, 64, 17, 20, 2})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Kernel)->Args({256, 0})->Args({256, 1})->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Dp)->Args({100, 1})->Args({100, 2})->Args({0, 2})->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+BENCHMARK_MAIN();

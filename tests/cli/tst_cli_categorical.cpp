@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+// Round trips of `diffuscope kernel` and `diffuscope categorical` (issue 2, command line).
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include "core/categorical/prior.h"
+#include "core/categorical/reverse_kernel.h"
+#include "tests/support/cli_runner.h"
+#include "tests/support/test_support.h"
+
+using test_support::dataPath;
+using test_support::runCli;
+
+class tst_CliCategorical : public QObject {
+    Q_OBJECT
+
+private slots:
+    void kernelMatchesCore_data();
+    void kernelMatchesCore();
+    void categoricalJson();
+    void categoricalCsv();
+    void errors_data();
+    void errors();
+};
+
+void tst_CliCategorical::kernelMatchesCore_data() {
+    QTest::addColumn<QString>("form");
+    QTest::newRow("closed") << "closed";
+    QTest::newRow("direct") << "direct";
+    QTest::newRow("d3pm") << "d3pm";
+}
+
+// The printed rows parse back to exactly the core's kernel (17 significant digits).
+void tst_CliCategorical::kernelMatchesCore() {
+    QFETCH(QString, form);
+    const test_support::CliResult r = runCli({"kernel", "--pi", "0.2,0.3,0.5", "--beta-s", "0.25", "--beta-t", "0.75",
+                                              "--denoiser", dataPath("categorical_denoiser_k3.csv"), "--form", form});
+    QCOMPARE(r.exitCode, 0);
+    const QStringList lines = r.out.trimmed().split('\n');
+    QCOMPARE(lines.size(), 3);
+    core::Matrix f(3, 3);
+    f << 0.5, 0.3, 0.2, 0.1, 0.8, 0.1, 0.2, 0.2, 0.6;
+    const core::Vector pi = *core::categorical::parsePrior("0.2,0.3,0.5");
+    const core::Matrix q = core::categorical::reverseKernelMatrix(
+        *core::categorical::parseKernelForm(form.toStdString()), f, pi, 0.25, 0.75);
+    for (int j = 0; j < 3; ++j) {
+        const QStringList fields = lines[j].split(',');
+        QCOMPARE(fields.size(), 3);
+        for (int k = 0; k < 3; ++k) {
+            QCOMPARE(fields[k].toDouble(), q(j, k));
+        }
+    }
+}
+
+void tst_CliCategorical::categoricalJson() {
+    const test_support::CliResult r = runCli({"categorical", "--table", dataPath("categorical_a5_joint.csv"), "--pi",
+                                              "uniform:3", "--schedule", "linear", "--steps", "20", "--dp", "5",
+                                              "--threads", "2", "--format", "json"});
+    QCOMPARE(r.exitCode, 0);
+    const QJsonObject json = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(json["t"].toArray().size(), 21);
+    QCOMPARE(json["beta"].toArray().size(), 21);
+    QCOMPARE(json["mutual_information"].toArray().size(), 21);
+    QCOMPARE(json["impurity"].toArray().size(), 21);
+    const QJsonArray costs = json["step_costs"].toArray();
+    QCOMPARE(costs.size(), 20);
+    double sum = 0.0;
+    for (const auto& c : costs) {
+        sum += c.toDouble();
+    }
+    DS_COMPARE_ABS(json["elbo"].toDouble(), sum, 1e-12);
+    const QJsonObject dp = json["dp"].toObject();
+    QCOMPARE(dp["K"].toInt(), 5);
+    const QJsonArray trajectory = dp["trajectory"].toArray();
+    QCOMPARE(trajectory.size(), 6);
+    const double expected[] = {0.0, 0.1, 0.2, 0.35, 0.55, 1.0};
+    for (int k = 0; k < 6; ++k) {
+        DS_COMPARE_ABS(trajectory[k].toDouble(), expected[k], 1e-12);
+    }
+    QVERIFY(dp["cost"].toDouble() > json["elbo"].toDouble());
+}
+
+// CSV: one row per grid time; with a condition and D = 1 the ELBO is H(X_0 | C = b) = ln 2.
+void tst_CliCategorical::categoricalCsv() {
+    const test_support::CliResult r = runCli({"categorical", "--table", dataPath("categorical_table_d1.csv"), "--pi",
+                                              "uniform:4", "--schedule", "power:2.0", "--steps", "8", "--condition", "b",
+                                              "--format", "csv"});
+    QCOMPARE(r.exitCode, 0);
+    const QStringList lines = r.out.trimmed().split('\n');
+    QCOMPARE(lines[0], QString("t,beta,mutual_information,impurity,step_cost"));
+    QCOMPARE(lines.size(), 1 + 9 + 1);
+    QVERIFY(lines.last().startsWith("# elbo,"));
+    DS_COMPARE_ABS(lines.last().section(',', 1).toDouble(), std::log(2.0), 1e-12);
+    DS_COMPARE_ABS(lines[1].section(',', 2, 2).toDouble(), std::log(2.0), 1e-15);
+}
+
+void tst_CliCategorical::errors_data() {
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("expected");  // a substring of the one-line error
+    const QString table = dataPath("categorical_table_d1.csv");
+    QTest::newRow("negative pi") << QStringList{"categorical", "--table", table, "--pi", "0.6,0.5,-0.1", "--schedule", "linear", "--steps", "4"}
+                                 << "--pi[2] = -0.10000000000000001: a probability must be ≥ 0";
+    QTest::newRow("table not a number") << QStringList{"categorical", "--table", dataPath("categorical_table_bad.csv"), "--pi", "uniform:2", "--schedule", "linear", "--steps", "4"}
+                                        << "categorical_table_bad.csv:4 column 'p' = abc: not a number";
+    QTest::newRow("unknown schedule") << QStringList{"categorical", "--table", table, "--pi", "uniform:4", "--schedule", "square", "--steps", "4"}
+                                      << "--schedule = square: unknown schedule";
+    QTest::newRow("bad condition") << QStringList{"categorical", "--table", table, "--pi", "uniform:4", "--schedule", "linear", "--steps", "4", "--condition", "z"}
+                                   << "--condition = z: no such condition";
+    QTest::newRow("dp too large") << QStringList{"categorical", "--table", table, "--pi", "uniform:4", "--schedule", "linear", "--steps", "4", "--dp", "5"}
+                                  << "--dp = 5: K must lie in 1..N = 4";
+    QTest::newRow("class out of range") << QStringList{"categorical", "--table", table, "--pi", "uniform:3", "--schedule", "linear", "--steps", "4"}
+                                        << "column 'x1' = 3: a class index must lie in 0..2";
+    QTest::newRow("kernel beta order") << QStringList{"kernel", "--pi", "uniform:3", "--beta-s", "0.8", "--beta-t", "0.5", "--denoiser", dataPath("categorical_denoiser_k3.csv")}
+                                       << "--beta-s = 0.8: β_s must not exceed β_t";
+    QTest::newRow("kernel K mismatch") << QStringList{"kernel", "--pi", "uniform:4", "--beta-s", "0.2", "--beta-t", "0.5", "--denoiser", dataPath("categorical_denoiser_k3.csv")}
+                                       << "the denoiser must have K = 4 rows";
+    QTest::newRow("kernel form") << QStringList{"kernel", "--pi", "uniform:3", "--beta-s", "0.2", "--beta-t", "0.5", "--denoiser", dataPath("categorical_denoiser_k3.csv"), "--form", "exact"}
+                                 << "--form = exact: unknown kernel form";
+}
+
+// Bad input: exit 2 and one line on stderr naming what and where.
+void tst_CliCategorical::errors() {
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, expected);
+    const test_support::CliResult r = runCli(arguments);
+    QCOMPARE(r.exitCode, 2);
+    QCOMPARE(r.err.trimmed().count('\n'), 0);
+    QVERIFY2(r.err.contains(expected), qPrintable(r.err));
+    QVERIFY(r.out.isEmpty());
+}
+
+QTEST_GUILESS_MAIN(tst_CliCategorical)
+#include "tst_cli_categorical.moc"

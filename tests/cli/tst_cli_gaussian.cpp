@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "tests/support/cli_runner.h"
+#include "tests/support/test_support.h"
+
+using test_support::runCli;
+
+class tst_CliGaussian : public QObject {
+    Q_OBJECT
+
+private slots:
+    void gammaThenVariance_data();
+    void gammaThenVariance();
+    void nll();
+    void sample();
+    void errors_data();
+    void errors();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void tst_CliGaussian::gammaThenVariance_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("trajectory");
+    QTest::newRow("csv-even") << "g.csv" << "even:10";
+    QTest::newRow("npy-dp") << "g.npy" << "dp:10";
+    QTest::newRow("csv-list") << "g.csv" << "list:1,10,100,200";
+}
+
+// gamma writes a file, variance reads it back: pairs from (τ_{K−1}, τ_K) down to (τ_1, τ_2).
+void tst_CliGaussian::gammaThenVariance() {
+    QFETCH(QString, file);
+    QFETCH(QString, trajectory);
+    const QString path = m_dir.path() + "/" + file;
+    auto gamma = runCli({"gamma", "--data", "gaussian:d=2,s=0.5", "--model", "oracle",
+                         "--schedule", "linear", "--steps", "200", "--samples", "50", "--seed",
+                         "3", "--out", path, "--estimator", "denoising"});
+    QVERIFY2(gamma.exitCode == 0, qPrintable(gamma.err));
+    auto variance = runCli({"variance", "--schedule", "linear", "--steps", "200", "--gamma", path,
+                            "--trajectory", trajectory, "--format", "json", "--clip-first", "1"});
+    QVERIFY2(variance.exitCode == 0, qPrintable(variance.err));
+    const QJsonObject json = QJsonDocument::fromJson(variance.out.toUtf8()).object();
+    const QJsonArray taus = json["trajectory"].toArray();
+    const QJsonArray pairs = json["pairs"].toArray();
+    QCOMPARE(pairs.size(), taus.size() - 1);
+    QCOMPARE(pairs.first().toObject()["t"].toInt(), taus.last().toInt());
+    QCOMPARE(pairs.last().toObject()["s"].toInt(), 1);
+    for (const auto& p : pairs) {
+        const QJsonObject o = p.toObject();
+        QVERIFY(o["sigma2"].toDouble() >= o["lower"].toDouble());
+        QVERIFY(o["sigma2"].toDouble() <= o["upper"].toDouble() * (1 + 1e-12));
+    }
+    QVERIFY(pairs.last().toObject()["sigma2"].toDouble() <= 9.663e-5);
+    QVERIFY(json.contains("gamma_over_bound"));
+    QCOMPARE(json.contains("cost"), trajectory.startsWith("dp"));
+}
+
+void tst_CliGaussian::nll() {
+    const QString gmm = test_support::dataPath("gaussian_mixture_2d.json");
+    double previous = 0.0;
+    for (const QString variance : {"analytic", "large"}) {
+        auto result = runCli({"nll", "--data", "gmm:" + gmm, "--model", "oracle", "--schedule",
+                              "linear", "--steps", "1000", "--trajectory", "even:10",
+                              "--variance", variance, "--levels", "256", "--samples", "300",
+                              "--seed", "4", "--format", "json"});
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        const QJsonObject json = QJsonDocument::fromJson(result.out.toUtf8()).object();
+        QCOMPARE(json["terms"].toArray().size(), 9);
+        const double bpd = json["bpd"].toDouble();
+        QVERIFY(bpd > 0.0);
+        if (variance == QLatin1String("large")) {
+            QVERIFY(previous < bpd);  // analytic below β (same seed: common random numbers)
+        }
+        previous = bpd;
+    }
+}
+
+void tst_CliGaussian::sample() {
+    const QString out = m_dir.path() + "/s.csv";
+    auto result = runCli({"sample", "--data", "gaussian:d=3,s=0.2", "--model", "oracle",
+                          "--sampler", "analytic-ddpm", "--trajectory", "even:20", "--count",
+                          "10", "--seed", "5", "--out", out, "--threads", "2"});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QFile file(out);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(file.readAll()).trimmed().split('\n');
+    QCOMPARE(lines.size(), 11);
+    QCOMPARE(lines.first(), QString("x1,x2,x3"));
+}
+
+void tst_CliGaussian::errors_data() {
+    QTest::addColumn<QStringList>("arguments");
+    QTest::newRow("missing-gamma") << QStringList{"variance", "--trajectory", "even:5"};
+    QTest::newRow("bad-trajectory") << QStringList{"variance", "--gamma", "/nonexistent.csv",
+                                                    "--trajectory", "even:5"};
+    QTest::newRow("bad-data") << QStringList{"gamma", "--data", "cube:3", "--out", "/tmp/x.csv"};
+    QTest::newRow("bad-sampler") << QStringList{"sample", "--data", "gaussian:d=2,s=1",
+                                                 "--sampler", "euler", "--trajectory", "even:5",
+                                                 "--out", "/tmp/x.csv"};
+    QTest::newRow("unknown-option") << QStringList{"nll", "--data", "gaussian:d=2,s=1",
+                                                    "--trajectory", "even:5", "--step", "3"};
+}
+
+void tst_CliGaussian::errors() {
+    QFETCH(QStringList, arguments);
+    auto result = runCli(arguments);
+    QCOMPARE(result.exitCode, 2);
+    QCOMPARE(result.err.trimmed().count('\n'), 0);  // one line
+    QVERIFY(!result.err.isEmpty());
+}
+
+QTEST_GUILESS_MAIN(tst_CliGaussian)
+#include "tst_cli_gaussian.moc"

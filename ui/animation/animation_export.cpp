@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+#include "ui/animation/animation_export.h"
+
+#include <QImage>
+#include <QPainter>
+#include <QSaveFile>
+
+#include <functional>
+
+#include "ui/animation/chains_view.h"
+#include "ui/charts/gif_writer.h"
+
+namespace ui::animation {
+namespace {
+
+// Renders every frame of the animation and hands it to `sink`; stops at the first error.
+QString forEachFrame(ChainsView* view,
+                     const AnimationExportOptions& options,
+                     const std::function<QString(const QImage&, int)>& sink) {
+    if (view == nullptr || view->numSteps() == 0) {
+        return "the animation has no frames yet";
+    }
+    if (options.framesPerStep < 1 || options.framesPerStep > 60) {
+        return QString("frames per step %1: must lie in 1..60").arg(options.framesPerStep);
+    }
+    const QSize oldSize = view->size();
+    const double oldPosition = view->position();
+    view->resize(options.size);
+    const int steps = view->numSteps();
+    const int total = steps * options.framesPerStep + 1;
+    QString error;
+    for (int i = 0; i < total && error.isEmpty(); ++i) {
+        view->setPosition(static_cast<double>(i) / options.framesPerStep);
+        QImage image(options.size, QImage::Format_RGB32);
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        view->render(&painter);
+        painter.end();
+        error = sink(image, i);
+    }
+    view->setPosition(oldPosition);
+    view->resize(oldSize);
+    return error;
+}
+
+}  // namespace
+
+QString exportAnimationGif(ChainsView* view, const QString& path,
+                           const AnimationExportOptions& options) {
+    charts::GifWriter writer(options.delayCs);
+    const QString error = forEachFrame(view, options, [&](const QImage& image, int) {
+        writer.addFrame(image);
+        return QString();
+    });
+    return error.isEmpty() ? writer.save(path) : error;
+}
+
+QString exportAnimationFrames(ChainsView* view, const QString& prefix,
+                              const AnimationExportOptions& options) {
+    return forEachFrame(view, options, [&](const QImage& image, int index) {
+        const QString path = QString("%1_%2.png").arg(prefix).arg(index, 4, 10, QChar('0'));
+        QSaveFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit()) {
+            return QString("%1: cannot write the frame (%2)").arg(path, file.errorString());
+        }
+        return QString();
+    });
+}
+
+}  // namespace ui::animation

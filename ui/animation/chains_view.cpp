@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+#include "ui/animation/chains_view.h"
+
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ui::animation {
+
+// Paints lanes, dots and bars; all geometry comes from the view's frames and position.
+class ChainCanvas : public QWidget {
+public:
+    explicit ChainCanvas(ChainsView* view) : QWidget(view), m_view(view) {
+        setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+        setMinimumSize(300, 200);
+    }
+    QSize sizeHint() const override { return {900, 560}; }
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+
+private:
+    ChainsView* m_view;
+};
+
+namespace {
+
+// A fixed pseudo-random offset in [0, 1) per chain, so a dot keeps its place in its lane.
+double jitter(int chain, int salt) {
+    uint64_t x = static_cast<uint64_t>(chain) * 0x9E3779B97F4A7C15ULL + salt * 0xBF58476D1CE4E5B9ULL;
+    x ^= x >> 31;
+    x *= 0x94D049BB133111EBULL;
+    x ^= x >> 29;
+    return static_cast<double>(x >> 11) * 0x1.0p-53;
+}
+
+QColor classColor(int k) {
+    // Golden-ratio hues: neighbours differ, readable on a projector.
+    return QColor::fromHsvF(static_cast<float>(std::fmod(k * 0.61803398875, 1.0)), 0.65f, 0.85f);
+}
+
+}  // namespace
+
+void ChainCanvas::paintEvent(QPaintEvent*) {
+    QPainter painter(this);
+    painter.fillRect(rect(), Qt::white);
+    painter.setRenderHint(QPainter::Antialiasing);
+    const auto& chains = m_view->m_chains;
+    const int k = m_view->m_numClasses;
+    if (!chains || k == 0 || chains->forward.empty()) {
+        painter.setPen(Qt::gray);
+        painter.drawText(rect(), Qt::AlignCenter, "Sampling chains…");
+        return;
+    }
+    const int m = static_cast<int>(chains->nodes.size()) - 1;
+    const bool forward = m_view->m_direction == Direction::Forward;
+    const auto& frames = forward ? chains->forward : chains->reverse;
+    const auto& exact = forward ? chains->forwardMarginals : chains->reverseMarginals;
+    // Position p in steps; the frames shown are a → b with fraction f.
+    const double p = std::clamp(m_view->m_position, 0.0, static_cast<double>(m));
+    const int step = std::min(static_cast<int>(std::floor(p)), std::max(0, m - 1));
+    const double f = m == 0 ? 0.0 : p - step;
+    const int nodeA = forward ? step : m - step;
+    const int nodeB = forward ? std::min(m, step + 1) : std::max(0, m - step - 1);
+    const int shownNode = f < 0.5 ? nodeA : nodeB;
+
+    const double top = 34.0;
+    const double bottom = height() - 10.0;
+    const double laneHeight = (bottom - top) / k;
+    const double left = 46.0;
+    const double barsWidth = std::min(220.0, width() * 0.25);
+    const double lanesRight = width() - barsWidth - 24.0;
+    const double barsLeft = lanesRight + 16.0;
+
+    // Title.
+    QFont bold = font();
+    bold.setBold(true);
+    painter.setFont(bold);
+    painter.setPen(Qt::black);
+    const double t = chains->times[shownNode];
+    painter.drawText(QRectF(left, 4, lanesRight - left, 24), Qt::AlignLeft | Qt::AlignVCenter,
+                     QString("%1   t = %2   (step %3 of %4)")
+                         .arg(forward ? "Forward: data → π" : "Reverse: π → data")
+                         .arg(t, 0, 'f', 3)
+                         .arg(static_cast<int>(std::round(p)))
+                         .arg(m));
+    painter.drawText(QRectF(barsLeft, 4, barsWidth, 24), Qt::AlignLeft | Qt::AlignVCenter,
+                     "marginal / chains");
+    painter.setFont(font());
+
+    // Lanes.
+    for (int c = 0; c < k; ++c) {
+        const QRectF lane(left, top + c * laneHeight, lanesRight - left, laneHeight);
+        painter.fillRect(lane, c % 2 == 0 ? QColor(246, 247, 250) : QColor(236, 238, 243));
+        if (laneHeight >= 12.0) {
+            painter.setPen(Qt::darkGray);
+            painter.drawText(QRectF(0, lane.top(), left - 6, laneHeight),
+                             Qt::AlignRight | Qt::AlignVCenter, QString::number(c));
+        }
+    }
+
+    // Dots: glide from lane a to lane b; coloured by where the chain started (forward) or
+    // where it ends (reverse), so mixing is visible.
+    const auto& statesA = frames[nodeA];
+    const auto& statesB = frames[nodeB];
+    const auto& colourStates = frames[0];  // node 0: x_0 where forward starts, reverse ends
+    const int chainsCount = static_cast<int>(statesA.size());
+    const double radius = std::clamp(laneHeight * 0.12, 2.0, 4.5);
+    painter.setPen(Qt::NoPen);
+    // Ease the glide so a step reads as a jump, not a drift.
+    const double eased = f * f * (3.0 - 2.0 * f);
+    for (int b = 0; b < chainsCount; ++b) {
+        const double ya = top + (statesA[b] + 0.15 + 0.7 * jitter(b, 2)) * laneHeight;
+        const double yb = top + (statesB[b] + 0.15 + 0.7 * jitter(b, 2)) * laneHeight;
+        const double x = left + 6.0 + jitter(b, 1) * (lanesRight - left - 12.0);
+        const double y = ya + (yb - ya) * eased;
+        painter.setBrush(classColor(colourStates[b]));
+        painter.drawEllipse(QPointF(x, y), radius, radius);
+    }
+
+    // Bars: exact marginal outlined, chains' histogram filled.
+    const std::vector<double> histogram = m_view->histogram(shownNode);
+    const core::Vector& marginal = exact[shownNode];
+    double maxValue = 1e-12;
+    for (int c = 0; c < k; ++c) {
+        maxValue = std::max({maxValue, marginal[c], histogram[c]});
+    }
+    for (int c = 0; c < k; ++c) {
+        const double y = top + c * laneHeight + laneHeight * 0.15;
+        const double h = laneHeight * 0.7;
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(QColor(31, 119, 180, 150));
+        painter.drawRect(QRectF(barsLeft, y, histogram[c] / maxValue * barsWidth, h));
+        painter.setBrush(Qt::NoBrush);
+        painter.setPen(QPen(QColor(214, 39, 40), 2));
+        painter.drawRect(QRectF(barsLeft, y, marginal[c] / maxValue * barsWidth, h));
+    }
+}
+
+ChainsView::ChainsView(QWidget* parent) : ViewPanel("Trajectories", parent) {
+    m_canvas = new ChainCanvas(this);
+    setBody(m_canvas);
+    setToolTip("Each dot is one chain; its colour is the class it starts from (forward) or "
+               "ends in (reverse). Red outlines: the exact marginal; blue bars: the chains.");
+}
+
+void ChainsView::setChains(std::shared_ptr<const jobs::CategoricalChains> chains, int numClasses) {
+    m_chains = std::move(chains);
+    m_numClasses = numClasses;
+    m_position = std::clamp(m_position, 0.0, static_cast<double>(numSteps()));
+    updateData();
+    m_canvas->update();
+}
+
+void ChainsView::setDirection(Direction direction) {
+    m_direction = direction;
+    updateData();
+    m_canvas->update();
+}
+
+void ChainsView::setPosition(double position) {
+    m_position = position;
+    m_canvas->update();
+}
+
+int ChainsView::numSteps() const {
+    return m_chains ? std::max(0, static_cast<int>(m_chains->nodes.size()) - 1) : 0;
+}
+
+int ChainsView::currentNode() const {
+    const int m = numSteps();
+    const int step = static_cast<int>(std::lround(std::clamp(m_position, 0.0, double(m))));
+    return m_direction == Direction::Forward ? step : m - step;
+}
+
+std::vector<double> ChainsView::histogram(int node) const {
+    std::vector<double> counts(static_cast<size_t>(m_numClasses), 0.0);
+    if (!m_chains) {
+        return counts;
+    }
+    const auto& frames = m_direction == Direction::Forward ? m_chains->forward : m_chains->reverse;
+    if (node < 0 || node >= static_cast<int>(frames.size()) || frames[node].empty()) {
+        return counts;
+    }
+    for (int s : frames[node]) {
+        if (s >= 0 && s < m_numClasses) {
+            counts[s] += 1.0;
+        }
+    }
+    for (double& c : counts) {
+        c /= static_cast<double>(frames[node].size());
+    }
+    return counts;
+}
+
+void ChainsView::updateData() {
+    if (!m_chains) {
+        return;
+    }
+    // Per node and class: the exact marginal and the chains' frequency.
+    charts::ChartData data;
+    data.header = {"node", "t", "class", "exact", "chains"};
+    data.columns.assign(5, {});
+    const auto& exact =
+        m_direction == Direction::Forward ? m_chains->forwardMarginals : m_chains->reverseMarginals;
+    for (size_t n = 0; n < m_chains->nodes.size(); ++n) {
+        const auto h = histogram(static_cast<int>(n));
+        for (int c = 0; c < m_numClasses; ++c) {
+            data.columns[0].push_back(m_chains->nodes[n]);
+            data.columns[1].push_back(m_chains->times[n]);
+            data.columns[2].push_back(c);
+            data.columns[3].push_back(exact[n][c]);
+            data.columns[4].push_back(h[c]);
+        }
+    }
+    setData(std::move(data));
+}
+
+}  // namespace ui::animation

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <memory>
+
+#include "ui/charts/view_panel.h"
+#include "ui/jobs/categorical_jobs.h"
+
+// The "Trajectories" view of the categorical explorer (issue 5, view 1): K horizontal lanes,
+// one dot per chain moving between lanes step by step, and beside them the exact marginal as
+// an outlined bar with the chains' histogram filled over it. It replays recorded frames: the
+// position may be fractional (dots glide between lanes), and scrubbing never recomputes.
+namespace ui::animation {
+
+enum class Direction { Forward, Reverse };
+
+class ChainCanvas;
+
+class ChainsView : public charts::ViewPanel {
+    Q_OBJECT
+public:
+    explicit ChainsView(QWidget* parent = nullptr);
+
+    void setChains(std::shared_ptr<const jobs::CategoricalChains> chains, int numClasses);
+    void setDirection(Direction direction);
+    // Animation position in steps, 0..M: forward shows node ⌊p⌋ → ⌊p⌋+1, reverse node M − p.
+    void setPosition(double position);
+
+    Direction direction() const { return m_direction; }
+    double position() const { return m_position; }
+    int numSteps() const;
+    // The grid node shown at the current position, and the chains' histogram there.
+    int currentNode() const;
+    std::vector<double> histogram(int node) const;
+
+private:
+    void updateData();
+
+    std::shared_ptr<const jobs::CategoricalChains> m_chains;
+    int m_numClasses = 0;
+    Direction m_direction = Direction::Reverse;
+    double m_position = 0.0;
+    ChainCanvas* m_canvas;
+    friend class ChainCanvas;
+};
+
+}  // namespace ui::animation

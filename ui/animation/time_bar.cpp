@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+#include "ui/animation/time_bar.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStyle>
+#include <QToolButton>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ui::animation {
+namespace {
+// The slider has this many ticks per step, so scrubbing can stop between steps.
+constexpr int kTicksPerStep = 20;
+// At 1× a whole animation takes about this long, whatever its number of steps.
+constexpr double kSecondsPerAnimation = 8.0;
+}  // namespace
+
+TimeBar::TimeBar(QWidget* parent)
+    : QWidget(parent),
+      m_play(new QToolButton),
+      m_back(new QToolButton),
+      m_forward(new QToolButton),
+      m_slider(new QSlider(Qt::Horizontal)),
+      m_label(new QLabel),
+      m_speed(new QComboBox),
+      m_direction(new QComboBox),
+      m_seed(new QSpinBox) {
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(6, 2, 6, 2);
+    m_play->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+    m_play->setToolTip("Play / pause (Space)");
+    m_back->setIcon(style()->standardIcon(QStyle::SP_MediaSeekBackward));
+    m_back->setToolTip("One step back (Left)");
+    m_forward->setIcon(style()->standardIcon(QStyle::SP_MediaSeekForward));
+    m_forward->setToolTip("One step forward (Right)");
+    m_slider->setToolTip("Scrub through the recorded steps");
+    m_label->setMinimumWidth(90);
+    for (double s : {0.25, 0.5, 1.0, 2.0, 4.0}) {
+        m_speed->addItem(QString("%1×").arg(s), s);
+    }
+    m_speed->setCurrentIndex(2);
+    m_speed->setToolTip("Playback speed");
+    m_direction->addItem("Reverse: π → data", true);
+    m_direction->addItem("Forward: data → π", false);
+    m_direction->setToolTip("Which process the Trajectories view plays");
+    m_seed->setRange(0, 2147483647);
+    m_seed->setToolTip("Random seed of the samplers (results are identical for a given seed)");
+    layout->addWidget(m_back);
+    layout->addWidget(m_play);
+    layout->addWidget(m_forward);
+    layout->addWidget(m_slider, 1);
+    layout->addWidget(m_label);
+    layout->addWidget(new QLabel("speed"));
+    layout->addWidget(m_speed);
+    layout->addWidget(m_direction);
+    layout->addWidget(new QLabel("seed"));
+    layout->addWidget(m_seed);
+
+    m_timer.setInterval(16);
+    m_timer.setTimerType(Qt::PreciseTimer);
+    connect(&m_timer, &QTimer::timeout, this, &TimeBar::onTick);
+    connect(m_play, &QToolButton::clicked, this, &TimeBar::togglePlay);
+    connect(m_back, &QToolButton::clicked, this, &TimeBar::stepBackward);
+    connect(m_forward, &QToolButton::clicked, this, &TimeBar::stepForward);
+    connect(m_slider, &QSlider::valueChanged, this, [this](int value) {
+        if (std::lround(m_position * kTicksPerStep) != value) {
+            setPosition(static_cast<double>(value) / kTicksPerStep);
+        }
+    });
+    connect(m_direction, &QComboBox::currentIndexChanged, this, [this] {
+        emit directionChanged(reverseDirection());
+        setPosition(0.0);
+    });
+    connect(m_seed, &QSpinBox::editingFinished, this,
+            [this] { emit seedEdited(static_cast<qulonglong>(m_seed->value())); });
+    updateLabel();
+}
+
+bool TimeBar::reverseDirection() const { return m_direction->currentData().toBool(); }
+
+void TimeBar::setNumSteps(int steps) {
+    m_steps = std::max(0, steps);
+    m_slider->setRange(0, m_steps * kTicksPerStep);
+    setPosition(std::min(m_position, static_cast<double>(m_steps)));
+}
+
+void TimeBar::setSeed(qulonglong seed) {
+    QSignalBlocker block(m_seed);
+    m_seed->setValue(static_cast<int>(std::min<qulonglong>(seed, 2147483647)));
+}
+
+void TimeBar::togglePlay() {
+    if (m_timer.isActive()) {
+        m_timer.stop();
+        m_play->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+        setPosition(std::round(m_position));  // come to rest on a step
+        return;
+    }
+    if (m_position >= m_steps) {
+        setPosition(0.0);
+    }
+    m_clock.start();
+    m_timer.start();
+    m_play->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
+}
+
+void TimeBar::stepForward() { setPosition(std::floor(m_position + 1e-9) + 1.0); }
+
+void TimeBar::stepBackward() { setPosition(std::ceil(m_position - 1e-9) - 1.0); }
+
+void TimeBar::setPosition(double position) {
+    m_position = std::clamp(position, 0.0, static_cast<double>(m_steps));
+    {
+        QSignalBlocker block(m_slider);
+        m_slider->setValue(static_cast<int>(std::lround(m_position * kTicksPerStep)));
+    }
+    updateLabel();
+    emit positionChanged(m_position);
+}
+
+void TimeBar::onTick() {
+    // Advance by wall-clock time so the speed holds even when a frame is late.
+    const double seconds = m_clock.restart() / 1000.0;
+    const double stepsPerSecond =
+        std::max(1.0, m_steps / kSecondsPerAnimation) * m_speed->currentData().toDouble();
+    const double next = m_position + seconds * stepsPerSecond;
+    if (next >= m_steps) {
+        setPosition(m_steps);
+        togglePlay();
+        return;
+    }
+    setPosition(next);
+}
+
+void TimeBar::updateLabel() {
+    m_label->setText(QString("step %1 / %2").arg(static_cast<int>(std::round(m_position))).arg(m_steps));
+}
+
+}  // namespace ui::animation

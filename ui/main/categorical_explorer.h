@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+
+#include <memory>
+#include <vector>
+
+#include "ui/document/categorical_setup.h"
+#include "ui/document/project_document.h"
+#include "ui/jobs/categorical_jobs.h"
+#include "ui/jobs/job_runner.h"
+
+// Connects the document to the categorical views (DESIGN.md "Data flow in the GUI"): an edit
+// rebuilds the setup and refreshes the cheap views at once; the step costs with the DP path and
+// the sampled chains run as jobs, coalesced by a short timer so a drag starts one job, not many.
+// The main window and the headless `export` subcommand share it.
+namespace ui::charts {
+class ViewPanel;
+}
+namespace ui::animation {
+class ChainsView;
+}
+namespace ui::views {
+class KernelComparisonView;
+class MatricesView;
+class ScheduleView;
+class StepCostView;
+}  // namespace ui::views
+
+namespace ui {
+
+class CategoricalExplorer : public QObject {
+    Q_OBJECT
+public:
+    explicit CategoricalExplorer(document::ProjectDocument* document, QObject* parent = nullptr);
+    ~CategoricalExplorer() override;
+
+    animation::ChainsView* chainsView() const;
+    views::ScheduleView* scheduleView() const;
+    views::StepCostView* stepCostView() const;
+    views::MatricesView* matricesView() const;
+    views::KernelComparisonView* kernelView() const;
+    // Every view with its export name: trajectories, schedule, step-costs, matrices, kernels.
+    std::vector<std::pair<QString, charts::ViewPanel*>> views() const;
+
+    std::shared_ptr<const document::CategoricalSetup> setup() const { return m_setup; }
+    // The trajectory in use (grid nodes): even, typed, or the DP path once it is known.
+    const std::vector<int>& trajectory() const { return m_trajectory; }
+    std::shared_ptr<const jobs::CategoricalCosts> costs() const { return m_costs; }
+    std::shared_ptr<const jobs::CategoricalChains> chains() const { return m_chainsData; }
+
+    jobs::JobRunner* costRunner() { return &m_costRunner; }
+    jobs::JobRunner* chainRunner() { return &m_chainRunner; }
+
+    // The animation position in steps (0..M), shown by the time-dependent views.
+    void setPosition(double position);
+    // Starts any pending job now and blocks until all jobs are done (headless use and tests).
+    void waitForJobs();
+    // Cancels every running job.
+    void cancelJobs();
+
+signals:
+    // The number of animation steps changed (a new trajectory).
+    void stepsChanged(int numSteps);
+    void jobMessage(const QString& message, bool isError);
+
+private:
+    void onParamsChanged();
+    void startJobs();
+    void startChains();
+    void applyTrajectory(const std::vector<int>& nodes);
+
+    document::ProjectDocument* m_document;
+    std::shared_ptr<const document::CategoricalSetup> m_setup;
+    std::shared_ptr<const jobs::CategoricalCosts> m_costs;
+    std::shared_ptr<const jobs::CategoricalChains> m_chainsData;
+    std::vector<int> m_trajectory;
+    double m_position = 0.0;
+
+    // Guarded: the window that shows the views owns and may delete them first.
+    QPointer<animation::ChainsView> m_chains;
+    QPointer<views::ScheduleView> m_schedule;
+    QPointer<views::StepCostView> m_stepCosts;
+    QPointer<views::MatricesView> m_matrices;
+    QPointer<views::KernelComparisonView> m_kernels;
+
+    jobs::JobRunner m_costRunner;
+    jobs::JobRunner m_chainRunner;
+    QTimer m_coalesce;
+};
+
+}  // namespace ui

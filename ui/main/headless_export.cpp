@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+#include "ui/main/headless_export.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QMap>
+
+#include <iostream>
+
+#include "ui/animation/animation_export.h"
+#include "ui/animation/chains_view.h"
+#include "ui/charts/chart_export.h"
+#include "ui/document/project_document.h"
+#include "ui/main/categorical_explorer.h"
+
+namespace ui {
+namespace {
+
+int fail(const QString& message) {
+    std::cerr << "diffuscope: " << message.toStdString() << '\n';
+    return 2;
+}
+
+// Exports one view to `path` by its extension (png, svg, pdf, csv).
+QString exportView(charts::ViewPanel* panel, const QString& path, const charts::ExportOptions& options) {
+    if (path.endsWith(".csv", Qt::CaseInsensitive)) {
+        return panel->exportCsv(path);
+    }
+    return charts::exportWidget(panel, path, options);
+}
+
+}  // namespace
+
+int runHeadlessExport(const QStringList& arguments) {
+    QMap<QString, QString> options;
+    for (int i = 0; i < arguments.size(); ++i) {
+        const QString& word = arguments[i];
+        if (!word.startsWith("--") || i + 1 >= arguments.size()) {
+            return fail(QString("export: unexpected argument '%1'").arg(word));
+        }
+        options[word.mid(2)] = arguments[++i];
+    }
+    for (const QString& key : options.keys()) {
+        if (!QStringList{"project", "view", "out", "width", "height", "dpi"}.contains(key)) {
+            return fail(QString("--%1: unknown option for 'export'").arg(key));
+        }
+    }
+    if (!options.contains("view") || !options.contains("out")) {
+        return fail("export: --view and --out are required");
+    }
+    bool okW = true, okH = true, okD = true;
+    charts::ExportOptions exportOptions;
+    exportOptions.size = QSize(options.value("width", "1200").toInt(&okW),
+                               options.value("height", "800").toInt(&okH));
+    exportOptions.dpi = options.value("dpi", "96").toInt(&okD);
+    if (!okW || !okH || !okD) {
+        return fail("export: --width, --height and --dpi take whole numbers");
+    }
+
+    document::ProjectDocument document;
+    if (options.contains("project")) {
+        if (auto status = document.open(options["project"]); !status) {
+            return fail(QString::fromStdString(status.error().toString()));
+        }
+    }
+    CategoricalExplorer explorer(&document);
+    explorer.waitForJobs();
+    explorer.setPosition(static_cast<double>(explorer.trajectory().size() - 1));
+
+    const QString view = options["view"];
+    const QString out = options["out"];
+    QString error;
+    if (view == "animation") {
+        animation::AnimationExportOptions animationOptions;
+        animationOptions.size = exportOptions.size;
+        error = out.endsWith(".png", Qt::CaseInsensitive)
+                    ? animation::exportAnimationFrames(explorer.chainsView(), out.chopped(4),
+                                                       animationOptions)
+                    : animation::exportAnimationGif(explorer.chainsView(), out, animationOptions);
+    } else if (view == "all") {
+        if (!QDir().mkpath(out)) {
+            return fail(out + ": cannot create the folder");
+        }
+        for (auto& [name, panel] : explorer.views()) {
+            for (const char* ext : {"png", "svg", "pdf", "csv"}) {
+                const QString e = exportView(panel, QString("%1/%2.%3").arg(out, name, ext), exportOptions);
+                if (!e.isEmpty() && error.isEmpty()) {
+                    error = name + ": " + e;
+                }
+            }
+        }
+    } else {
+        charts::ViewPanel* panel = nullptr;
+        QStringList names;
+        for (auto& [name, candidate] : explorer.views()) {
+            names << name;
+            if (name == view) {
+                panel = candidate;
+            }
+        }
+        if (panel == nullptr) {
+            return fail(QString("--view = %1: unknown view (one of %2, animation, all)")
+                            .arg(view, names.join(", ")));
+        }
+        error = exportView(panel, out, exportOptions);
+    }
+    if (!error.isEmpty()) {
+        return fail(error);
+    }
+    std::cout << "wrote " << out.toStdString() << '\n';
+    return 0;
+}
+
+}  // namespace ui

@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: MIT
+#include "ui/panels/categorical_panel.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "ui/panels/pi_editor.h"
+#include "ui/panels/schedule_editor.h"
+
+namespace ui::panels {
+
+using document::CategoricalParams;
+using document::CategoricalTrajectory;
+
+namespace {
+
+// Merge ids: consecutive drag steps of one control collapse into one undo step.
+constexpr int kMergePiDrag = 101;
+constexpr int kMergeScheduleDrag = 102;
+
+QString joinNumbers(const std::vector<double>& values) {
+    QStringList parts;
+    for (double v : values) {
+        parts << QString::number(v, 'g', 10);
+    }
+    return parts.join(", ");
+}
+
+}  // namespace
+
+CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget* parent)
+    : QWidget(parent), m_document(document) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+
+    // Classes and prior.
+    auto* priorBox = new QGroupBox("Classes and prior π");
+    auto* priorLayout = new QVBoxLayout(priorBox);
+    auto* kRow = new QFormLayout;
+    m_numClasses = new QSpinBox;
+    m_numClasses->setRange(2, 256);
+    m_numClasses->setToolTip("K, the number of classes (2..256).");
+    kRow->addRow("K", m_numClasses);
+    priorLayout->addLayout(kRow);
+    priorLayout->addWidget(errorLabel("K"));
+    m_piBars = new ProbabilityBars;
+    priorLayout->addWidget(m_piBars);
+    auto* piRow = new QHBoxLayout;
+    m_piText = new QLineEdit;
+    m_piText->setToolTip("π as a comma list; it must be non-negative and sum to 1.");
+    auto* presets = new QToolButton;
+    presets->setText("Presets");
+    presets->setPopupMode(QToolButton::InstantPopup);
+    auto* presetMenu = new QMenu(presets);
+    presets->setMenu(presetMenu);
+    piRow->addWidget(m_piText, 1);
+    piRow->addWidget(presets);
+    priorLayout->addLayout(piRow);
+    m_piSum = new QLabel;
+    priorLayout->addWidget(m_piSum);
+    priorLayout->addWidget(errorLabel("pi"));
+    layout->addWidget(priorBox);
+
+    // Schedule.
+    auto* scheduleBox = new QGroupBox("Schedule β(t)");
+    auto* scheduleLayout = new QVBoxLayout(scheduleBox);
+    auto* scheduleForm = new QFormLayout;
+    m_schedule = new QComboBox;
+    m_schedule->addItem("linear: β = t", "linear");
+    m_schedule->addItem("cosine", "cosine");
+    m_schedule->addItem("power: β = tᵖ", "power");
+    m_schedule->addItem("custom (drag points)", "custom");
+    m_schedule->addItem("information-linear", "info-linear");
+    m_schedule->setToolTip("The noise schedule; information-linear makes I(X₀;Xₜ) fall "
+                           "linearly in t for the current data.");
+    m_exponent = new QDoubleSpinBox;
+    m_exponent->setRange(0.05, 20.0);
+    m_exponent->setSingleStep(0.25);
+    m_exponent->setDecimals(3);
+    m_exponent->setToolTip("The exponent p of β(t) = tᵖ.");
+    m_numSteps = new QSpinBox;
+    m_numSteps->setRange(1, 10000);
+    m_numSteps->setToolTip("N, the number of grid steps t = 0, 1/N, …, 1.");
+    scheduleForm->addRow("kind", m_schedule);
+    scheduleForm->addRow("p", m_exponent);
+    scheduleForm->addRow("steps N", m_numSteps);
+    scheduleLayout->addLayout(scheduleForm);
+    m_curveEditor = new ScheduleCurveEditor;
+    scheduleLayout->addWidget(m_curveEditor);
+    scheduleLayout->addWidget(errorLabel("schedule"));
+    scheduleLayout->addWidget(errorLabel("N"));
+    layout->addWidget(scheduleBox);
+
+    // Data.
+    auto* dataBox = new QGroupBox("Data P(X₀ | C)");
+    auto* dataLayout = new QVBoxLayout(dataBox);
+    m_table = new QTableWidget;
+    m_table->setToolTip("Rows are classes, columns are conditions; each column sums to 1.");
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_table->setMinimumHeight(120);
+    dataLayout->addWidget(m_table);
+    auto* tableButtons = new QHBoxLayout;
+    auto* addCondition = new QPushButton("Add condition");
+    auto* removeCondition = new QPushButton("Remove");
+    auto* normalise = new QPushButton("Normalise");
+    normalise->setToolTip("Scale each column so it sums to 1.");
+    tableButtons->addWidget(addCondition);
+    tableButtons->addWidget(removeCondition);
+    tableButtons->addWidget(normalise);
+    dataLayout->addLayout(tableButtons);
+    auto* conditionForm = new QFormLayout;
+    m_condition = new QComboBox;
+    m_condition->setToolTip("The condition C whose data the views show and the chains sample.");
+    conditionForm->addRow("condition C", m_condition);
+    dataLayout->addLayout(conditionForm);
+    dataLayout->addWidget(errorLabel("table"));
+    layout->addWidget(dataBox);
+
+    // Sampling.
+    auto* samplingBox = new QGroupBox("Reverse process");
+    auto* samplingForm = new QFormLayout(samplingBox);
+    m_trajectory = new QComboBox;
+    m_trajectory->addItem("even", "even");
+    m_trajectory->addItem("DP-optimal", "dp");
+    m_trajectory->addItem("typed list", "list");
+    m_trajectory->setToolTip("Which grid nodes the reverse chain visits.");
+    m_pathSteps = new QSpinBox;
+    m_pathSteps->setRange(1, 10000);
+    m_pathSteps->setToolTip("K, the number of denoising steps.");
+    m_trajectoryList = new QLineEdit;
+    m_trajectoryList->setPlaceholderText("0, 10, 40, 100");
+    m_trajectoryList->setToolTip("Grid nodes from 0 to N, strictly increasing.");
+    m_kernel = new QComboBox;
+    m_kernel->addItem("closed form (source)", "closed");
+    m_kernel->addItem("D3PM-style (comparison)", "d3pm");
+    m_kernel->setToolTip("The closed form reproduces the data exactly; the D3PM-style "
+                         "parameterisation does not for non-absorbing π.");
+    m_numChains = new QSpinBox;
+    m_numChains->setRange(1, 5000);
+    m_numChains->setToolTip("Chains drawn in the Trajectories view.");
+    samplingForm->addRow("trajectory", m_trajectory);
+    samplingForm->addRow("steps K", m_pathSteps);
+    samplingForm->addRow("nodes", m_trajectoryList);
+    samplingForm->addRow("kernel", m_kernel);
+    samplingForm->addRow("chains", m_numChains);
+    samplingForm->addRow(errorLabel("trajectory"));
+    layout->addWidget(samplingBox);
+    layout->addStretch(1);
+
+    // Wiring: every widget edits a copy of the document's params.
+    auto params = [this] { return m_document->categorical(); };
+    connect(m_numClasses, &QSpinBox::valueChanged, this, [=, this](int k) {
+        if (!m_refreshing) {
+            apply(params().withNumClasses(k), "Change K", "K");
+        }
+    });
+    connect(m_piBars, &ProbabilityBars::valuesEdited, this,
+            [=, this](const std::vector<double>& values, bool) {
+                CategoricalParams p = params();
+                p.pi = values;
+                apply(p, "Drag π", "pi", kMergePiDrag);
+            });
+    connect(m_piText, &QLineEdit::editingFinished, this, [this] { editPiText(m_piText->text()); });
+    presetMenu->addAction("Uniform", this, [=, this] {
+        CategoricalParams p = params();
+        p.pi.assign(p.numClasses, 1.0 / p.numClasses);
+        apply(p, "π uniform", "pi");
+    });
+    presetMenu->addAction("Absorbing (mask = last class)", this, [=, this] {
+        CategoricalParams p = params();
+        p.pi.assign(p.numClasses, 0.0);
+        p.pi.back() = 1.0;
+        apply(p, "π absorbing", "pi");
+    });
+    presetMenu->addAction("Data marginal", this, [=, this] {
+        CategoricalParams p = params();
+        p.pi.assign(p.numClasses, 0.0);
+        for (const auto& column : p.table) {
+            for (int k = 0; k < p.numClasses; ++k) {
+                p.pi[k] += column[k] / p.table.size();
+            }
+        }
+        apply(p, "π = data marginal", "pi");
+    });
+    connect(m_schedule, &QComboBox::currentIndexChanged, this, [=, this] {
+        if (m_refreshing) return;
+        CategoricalParams p = params();
+        p.schedule = m_schedule->currentData().toString();
+        apply(p, "Change schedule", "schedule");
+    });
+    connect(m_exponent, &QDoubleSpinBox::valueChanged, this, [=, this](double v) {
+        if (m_refreshing) return;
+        CategoricalParams p = params();
+        p.powerExponent = v;
+        apply(p, "Change exponent", "schedule");
+    });
+    connect(m_curveEditor, &ScheduleCurveEditor::controlPointsEdited, this,
+            [=, this](const std::vector<core::schedule::ControlPoint>& points, bool) {
+                CategoricalParams p = params();
+                p.controlPoints = points;
+                apply(p, "Drag control point", "schedule", kMergeScheduleDrag);
+            });
+    connect(m_numSteps, &QSpinBox::valueChanged, this, [=, this](int n) {
+        if (m_refreshing) return;
+        CategoricalParams p = params();
+        p.numSteps = n;
+        p.pathSteps = std::min(p.pathSteps, n);
+        if (p.trajectory == CategoricalTrajectory::List) {
+            p.trajectory = CategoricalTrajectory::Even;  // a typed list is tied to the old N
+        }
+        apply(p, "Change N", "N");
+    });
+    connect(m_table, &QTableWidget::cellChanged, this, [this](int row, int column) {
+        if (!m_refreshing) {
+            editTableCell(row, column, m_table->item(row, column)->text());
+        }
+    });
+    connect(addCondition, &QPushButton::clicked, this, [=, this] {
+        CategoricalParams p = params();
+        p.table.push_back(std::vector<double>(p.numClasses, 1.0 / p.numClasses));
+        p.conditionNames.push_back(QString(QChar('A' + static_cast<int>(p.table.size()) - 1)));
+        apply(p, "Add condition", "table");
+    });
+    connect(removeCondition, &QPushButton::clicked, this, [=, this] {
+        CategoricalParams p = params();
+        if (p.table.size() <= 1) {
+            showError("table", "the data needs at least one condition");
+            return;
+        }
+        p.table.erase(p.table.begin() + p.condition);
+        p.conditionNames.erase(p.conditionNames.begin() + p.condition);
+        p.condition = std::min<int>(p.condition, static_cast<int>(p.table.size()) - 1);
+        apply(p, "Remove condition", "table");
+    });
+    connect(normalise, &QPushButton::clicked, this, [=, this] {
+        CategoricalParams p = params();
+        for (auto& column : p.table) {
+            double sum = 0.0;
+            for (double v : column) sum += std::max(0.0, v);
+            for (double& v : column) v = sum > 0 ? std::max(0.0, v) / sum : 1.0 / p.numClasses;
+        }
+        apply(p, "Normalise data", "table");
+    });
+    connect(m_condition, &QComboBox::currentIndexChanged, this, [=, this](int index) {
+        if (m_refreshing || index < 0) return;
+        CategoricalParams p = params();
+        p.condition = index;
+        apply(p, "Change condition", "table");
+    });
+    connect(m_trajectory, &QComboBox::currentIndexChanged, this, [=, this] {
+        if (m_refreshing) return;
+        CategoricalParams p = params();
+        const QString kind = m_trajectory->currentData().toString();
+        if (kind == "list") {
+            if (p.trajectoryList.empty()) {
+                p.trajectoryList = {0, p.numSteps};
+            }
+            p.trajectory = CategoricalTrajectory::List;
+        } else {
+            p.trajectory = kind == "dp" ? CategoricalTrajectory::Dp : CategoricalTrajectory::Even;
+        }
+        apply(p, "Change trajectory", "trajectory");
+    });
+    connect(m_pathSteps, &QSpinBox::valueChanged, this, [=, this](int k) {
+        if (m_refreshing) return;
+        CategoricalParams p = params();
+        p.pathSteps = k;
+        apply(p, "Change steps K", "trajectory");
+    });
+    connect(m_trajectoryList, &QLineEdit::editingFinished, this,
+            [this] { editTrajectoryList(m_trajectoryList->text()); });
+    connect(m_kernel, &QComboBox::currentIndexChanged, this, [=, this] {
+        if (m_refreshing) return;
+        CategoricalParams p = params();
+        auto form = core::categorical::parseKernelForm(m_kernel->currentData().toString().toStdString());
+        p.kernel = form ? *form : core::categorical::KernelForm::Closed;
+        apply(p, "Change kernel", "trajectory");
+    });
+    connect(m_numChains, &QSpinBox::valueChanged, this, [=, this](int b) {
+        if (m_refreshing) return;
+        CategoricalParams p = params();
+        p.numChains = b;
+        apply(p, "Change chains", "trajectory");
+    });
+
+    connect(m_document, &document::ProjectDocument::categoricalChanged, this,
+            &CategoricalPanel::onDocumentChanged);
+    connect(m_document, &document::ProjectDocument::projectReplaced, this,
+            &CategoricalPanel::onDocumentChanged);
+    onDocumentChanged();
+}
+
+QLabel* CategoricalPanel::errorLabel(const QString& field) {
+    auto* label = new QLabel;
+    label->setWordWrap(true);
+    label->setStyleSheet("color: #b00020;");
+    label->hide();
+    m_errors[field] = label;
+    return label;
+}
+
+void CategoricalPanel::showError(const QString& field, const QString& message) {
+    auto it = m_errors.find(field);
+    if (it == m_errors.end()) {
+        return;
+    }
+    it->second->setText(message);
+    it->second->setVisible(!message.isEmpty());
+}
+
+QString CategoricalPanel::fieldError(const QString& field) const {
+    auto it = m_errors.find(field);
+    return it == m_errors.end() || it->second->isHidden() ? QString() : it->second->text();
+}
+
+bool CategoricalPanel::apply(const CategoricalParams& params,
+                             const QString& text,
+                             const QString& field,
+                             int mergeId) {
+    const core::Status status = m_document->setCategorical(params, text, mergeId);
+    if (!status) {
+        showError(field, QString::fromStdString(status.error().toString()));
+        // Put the widgets back to what the document holds, keeping the message.
+        const QString message = fieldError(field);
+        onDocumentChanged();
+        showError(field, message);
+        return false;
+    }
+    showError(field, {});
+    return true;
+}
+
+void CategoricalPanel::editPiText(const QString& text) {
+    CategoricalParams p = m_document->categorical();
+    std::vector<double> values;
+    const QStringList parts = text.split(',', Qt::SkipEmptyParts);
+    for (int i = 0; i < parts.size(); ++i) {
+        bool ok = false;
+        const double v = parts[i].trimmed().toDouble(&ok);
+        if (!ok) {
+            showError("pi", QString("pi[%1] = %2: not a number").arg(i).arg(parts[i].trimmed()));
+            return;
+        }
+        values.push_back(v);
+    }
+    if (static_cast<int>(values.size()) != p.numClasses) {
+        showError("pi", QString("π has %1 entries but K = %2").arg(values.size()).arg(p.numClasses));
+        return;
+    }
+    p.pi = values;
+    apply(p, "Edit π", "pi");
+}
+
+void CategoricalPanel::editTableCell(int row, int column, const QString& text) {
+    CategoricalParams p = m_document->categorical();
+    bool ok = false;
+    const double v = text.trimmed().toDouble(&ok);
+    if (!ok) {
+        showError("table", QString("table[%1][%2] = %3: not a number").arg(column).arg(row).arg(text));
+        refreshTable();
+        return;
+    }
+    if (column < 0 || column >= static_cast<int>(p.table.size()) || row < 0 ||
+        row >= p.numClasses) {
+        return;
+    }
+    p.table[column][row] = v;
+    apply(p, "Edit data", "table");
+}
+
+void CategoricalPanel::editTrajectoryList(const QString& text) {
+    CategoricalParams p = m_document->categorical();
+    std::vector<int> nodes;
+    const QStringList parts = text.split(',', Qt::SkipEmptyParts);
+    for (int i = 0; i < parts.size(); ++i) {
+        bool ok = false;
+        const int v = parts[i].trimmed().toInt(&ok);
+        if (!ok) {
+            showError("trajectory",
+                      QString("trajectoryList[%1] = %2: not a whole number").arg(i).arg(parts[i]));
+            return;
+        }
+        nodes.push_back(v);
+    }
+    p.trajectoryList = nodes;
+    p.trajectory = CategoricalTrajectory::List;
+    apply(p, "Edit trajectory", "trajectory");
+}
+
+void CategoricalPanel::refreshTable() {
+    const CategoricalParams& p = m_document->categorical();
+    const bool old = m_refreshing;
+    m_refreshing = true;
+    m_table->setRowCount(p.numClasses);
+    m_table->setColumnCount(static_cast<int>(p.table.size()));
+    QStringList headers;
+    for (const QString& name : p.conditionNames) {
+        headers << QString("C = %1").arg(name);
+    }
+    m_table->setHorizontalHeaderLabels(headers);
+    for (int c = 0; c < static_cast<int>(p.table.size()); ++c) {
+        for (int k = 0; k < p.numClasses; ++k) {
+            auto* item = m_table->item(k, c);
+            if (item == nullptr) {
+                item = new QTableWidgetItem;
+                m_table->setItem(k, c, item);
+            }
+            item->setText(QString::number(p.table[c][k], 'g', 8));
+        }
+    }
+    m_refreshing = old;
+}
+
+void CategoricalPanel::onDocumentChanged() {
+    const CategoricalParams& p = m_document->categorical();
+    m_refreshing = true;
+    m_numClasses->setValue(p.numClasses);
+    m_piBars->setValues(p.pi);
+    m_piText->setText(joinNumbers(p.pi));
+    double sum = 0.0;
+    for (double v : p.pi) sum += v;
+    m_piSum->setText(QString("Σπ = %1").arg(sum, 0, 'g', 12));
+    m_schedule->setCurrentIndex(std::max(0, m_schedule->findData(p.schedule)));
+    m_exponent->setValue(p.powerExponent);
+    m_exponent->setEnabled(p.schedule == "power");
+    m_numSteps->setValue(p.numSteps);
+    if (auto curve = p.betaCurve(); curve) {
+        m_curveEditor->setCurve(*curve);
+    }
+    m_curveEditor->setControlPoints(p.controlPoints, p.schedule == "custom");
+    refreshTable();
+    m_condition->clear();
+    for (const QString& name : p.conditionNames) {
+        m_condition->addItem(name);
+    }
+    m_condition->setCurrentIndex(p.condition);
+    const char* kind = p.trajectory == CategoricalTrajectory::Dp     ? "dp"
+                       : p.trajectory == CategoricalTrajectory::List ? "list"
+                                                                     : "even";
+    m_trajectory->setCurrentIndex(m_trajectory->findData(kind));
+    m_pathSteps->setMaximum(p.numSteps);
+    m_pathSteps->setValue(p.pathSteps);
+    m_pathSteps->setEnabled(p.trajectory != CategoricalTrajectory::List);
+    QStringList nodes;
+    for (int n : p.trajectoryList) nodes << QString::number(n);
+    m_trajectoryList->setText(nodes.join(", "));
+    m_trajectoryList->setEnabled(p.trajectory == CategoricalTrajectory::List);
+    m_kernel->setCurrentIndex(std::max(0, m_kernel->findData(core::categorical::kernelFormName(p.kernel))));
+    m_numChains->setValue(p.numChains);
+    m_refreshing = false;
+    for (auto& [field, label] : m_errors) {
+        label->hide();
+    }
+}
+
+}  // namespace ui::panels

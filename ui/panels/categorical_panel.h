@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QWidget>
+
+#include "ui/document/project_document.h"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QTableWidget;
+
+// The parameter editors of the categorical explorer (issue 5, "Categorical panels"). Every
+// edit builds a new CategoricalParams and hands it to the document as one undo command; input
+// the document refuses is marked beside its field with the message and never applied.
+namespace ui::panels {
+
+class ProbabilityBars;
+class ScheduleCurveEditor;
+
+class CategoricalPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit CategoricalPanel(document::ProjectDocument* document, QWidget* parent = nullptr);
+
+    // The error shown beside a field ("pi", "schedule", "table", "trajectory", "K", "N"),
+    // empty when it is fine; for tests.
+    QString fieldError(const QString& field) const;
+
+    // Entry points the widgets use, public so tests can drive the panel like a user.
+    void editPiText(const QString& text);
+    void editTableCell(int row, int column, const QString& text);
+    void editTrajectoryList(const QString& text);
+
+private slots:
+    void onDocumentChanged();
+
+private:
+    // Applies params through the document; shows the error under `field` when refused.
+    bool apply(const document::CategoricalParams& params,
+               const QString& text,
+               const QString& field,
+               int mergeId = 0);
+    void showError(const QString& field, const QString& message);
+    QLabel* errorLabel(const QString& field);
+    void refreshTable();
+
+    document::ProjectDocument* m_document;
+    bool m_refreshing = false;
+
+    QSpinBox* m_numClasses;
+    ProbabilityBars* m_piBars;
+    QLineEdit* m_piText;
+    QLabel* m_piSum;
+    QComboBox* m_schedule;
+    QDoubleSpinBox* m_exponent;
+    ScheduleCurveEditor* m_curveEditor;
+    QSpinBox* m_numSteps;
+    QTableWidget* m_table;
+    QComboBox* m_condition;
+    QComboBox* m_trajectory;
+    QSpinBox* m_pathSteps;
+    QLineEdit* m_trajectoryList;
+    QComboBox* m_kernel;
+    QSpinBox* m_numChains;
+    std::map<QString, QLabel*> m_errors;
+};
+
+}  // namespace ui::panels

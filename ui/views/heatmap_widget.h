@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QWidget>
+
+#include <functional>
+
+#include "core/util/eigen_types.h"
+
+// A K×K matrix drawn as coloured cells (0 → dark, 1 → bright, a perceptual map) with row and
+// column indices; hovering a cell shows a tooltip from a provider (value and formula).
+namespace ui::views {
+
+// The colour of a value in [0, 1] on a viridis-like map (clamped).
+QColor heatColor(double value);
+
+class HeatmapWidget : public QWidget {
+    Q_OBJECT
+public:
+    using TooltipProvider = std::function<QString(int row, int column)>;
+
+    explicit HeatmapWidget(QWidget* parent = nullptr);
+
+    void setMatrix(const core::Matrix& matrix, const QString& title, const QString& axes);
+    void setTooltipProvider(TooltipProvider provider) { m_tooltip = std::move(provider); }
+    const core::Matrix& matrix() const { return m_matrix; }
+    // The cell under a widget position, or (−1, −1).
+    QPoint cellAt(const QPoint& position) const;
+
+    QSize sizeHint() const override { return {320, 340}; }
+    QSize minimumSizeHint() const override { return {160, 180}; }
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+
+private:
+    QRectF gridRect() const;
+
+    core::Matrix m_matrix;
+    QString m_title;
+    QString m_axes;
+    TooltipProvider m_tooltip;
+};
+
+// A vertical colour bar for values 0..1.
+class ColorBar : public QWidget {
+    Q_OBJECT
+public:
+    explicit ColorBar(QWidget* parent = nullptr);
+    QSize sizeHint() const override { return {70, 300}; }
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+};
+
+}  // namespace ui::views

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+#include "ui/views/matrices_view.h"
+
+#include <QHBoxLayout>
+
+#include "core/categorical/reverse_kernel.h"
+#include "core/categorical/transition.h"
+#include "ui/views/heatmap_widget.h"
+
+namespace ui::views {
+namespace {
+QString num(double v) { return QString::number(v, 'g', 6); }
+}  // namespace
+
+MatricesView::MatricesView(QWidget* parent)
+    : ViewPanel("Matrices", parent),
+      m_forward(new HeatmapWidget),
+      m_step(new HeatmapWidget),
+      m_reverse(new HeatmapWidget) {
+    auto* body = new QWidget;
+    auto* layout = new QHBoxLayout(body);
+    layout->addWidget(m_forward, 1);
+    layout->addWidget(m_step, 1);
+    layout->addWidget(m_reverse, 1);
+    layout->addWidget(new ColorBar);
+    setBody(body);
+    m_forward->setTooltipProvider([this](int r, int c) { return forwardFormula(r, c); });
+    m_step->setTooltipProvider([this](int r, int c) { return stepFormula(r, c); });
+    m_reverse->setTooltipProvider([this](int r, int c) { return reverseFormula(r, c); });
+    setToolTip("Hover a cell to see where its value comes from.");
+}
+
+void MatricesView::setSetup(std::shared_ptr<const document::CategoricalSetup> setup) {
+    m_setup = std::move(setup);
+    recompute();
+}
+
+void MatricesView::setStep(int nodeS, int nodeT) {
+    m_nodeS = nodeS;
+    m_nodeT = nodeT;
+    recompute();
+}
+
+void MatricesView::recompute() {
+    if (!m_setup) {
+        return;
+    }
+    const auto& s = *m_setup;
+    const int n = s.grid.numSteps();
+    m_nodeT = std::clamp(m_nodeT, 0, n);
+    m_nodeS = std::clamp(m_nodeS, 0, m_nodeT);
+    const double betaS = s.grid.beta[m_nodeS];
+    const double betaT = s.grid.beta[m_nodeT];
+    const int k = s.params.numClasses;
+    m_p0t = core::categorical::denseForward(s.pi, betaT);
+    m_pst = core::categorical::denseStep(s.pi, betaS, betaT);
+    m_f.resize(k, k);
+    core::Vector row(k);
+    const core::model::DenoiserTime time{s.grid.t[m_nodeT], betaT};
+    for (int j = 0; j < k; ++j) {
+        s.oracle->predictPosition(0, j, s.params.condition, time, {row.data(), row.size()});
+        m_f.row(j) = row.transpose();
+    }
+    m_q = core::categorical::reverseKernelMatrix(s.params.kernel, m_f, s.pi, betaS, betaT);
+    const QString ts = QString("s = %1, t = %2").arg(s.grid.t[m_nodeS], 0, 'f', 3)
+                           .arg(s.grid.t[m_nodeT], 0, 'f', 3);
+    m_forward->setMatrix(m_p0t, QString("P₀,ₜ   (β_t = %1)").arg(num(betaT)),
+                         "row i = x₀, column j = xₜ");
+    m_step->setMatrix(m_pst, QString("Pₛ,ₜ   (%1)").arg(ts), "row k = xₛ, column j = xₜ");
+    m_reverse->setMatrix(
+        m_q,
+        QString("Q = P(Xₛ | Xₜ)   (%1 kernel)")
+            .arg(s.params.kernel == core::categorical::KernelForm::D3pm ? "D3PM-style"
+                                                                        : "closed-form"),
+        "row j = xₜ, column k = xₛ");
+
+    charts::ChartData data;
+    data.header = {"row", "column", "P0t", "Pst", "F", "Q"};
+    data.columns.assign(6, {});
+    for (int r = 0; r < k; ++r) {
+        for (int c = 0; c < k; ++c) {
+            data.columns[0].push_back(r);
+            data.columns[1].push_back(c);
+            data.columns[2].push_back(m_p0t(r, c));
+            data.columns[3].push_back(m_pst(r, c));
+            data.columns[4].push_back(m_f(r, c));
+            data.columns[5].push_back(m_q(r, c));
+        }
+    }
+    setData(std::move(data));
+    setMessage(QString("Step %1 → %2 of the grid (%3); condition %4.")
+                   .arg(m_nodeT)
+                   .arg(m_nodeS)
+                   .arg(ts)
+                   .arg(s.params.conditionNames[s.params.condition]));
+}
+
+QString MatricesView::forwardFormula(int i, int j) const {
+    if (!m_setup || i >= m_p0t.rows() || j >= m_p0t.cols()) {
+        return {};
+    }
+    const double betaT = m_setup->grid.beta[m_nodeT];
+    return QString("<b>P₀,ₜ[%1, %2] = %3</b><br>= (1 − β_t)·δ<sub>ij</sub> + β_t·π<sub>j</sub>"
+                   "<br>= (1 − %4)·%5 + %4·%6")
+        .arg(i).arg(j).arg(num(m_p0t(i, j)), num(betaT), i == j ? "1" : "0",
+                                num(m_setup->pi[j]));
+}
+
+QString MatricesView::stepFormula(int k, int j) const {
+    if (!m_setup || k >= m_pst.rows() || j >= m_pst.cols()) {
+        return {};
+    }
+    const double betaS = m_setup->grid.beta[m_nodeS];
+    const double betaT = m_setup->grid.beta[m_nodeT];
+    const double keep = core::categorical::keepProbability(betaS, betaT);
+    return QString("<b>Pₛ,ₜ[%1, %2] = %3</b><br>= keep·δ<sub>kj</sub> + (1 − keep)·π<sub>j</sub>,"
+                   " keep = (1 − β_t)/(1 − β_s)<br>keep = (1 − %4)/(1 − %5) = %6"
+                   "<br>= %6·%7 + %8·%9")
+        .arg(k).arg(j).arg(num(m_pst(k, j)), num(betaT), num(betaS), num(keep),
+                                k == j ? "1" : "0", num(1.0 - keep), num(m_setup->pi[j]));
+}
+
+QString MatricesView::reverseFormula(int j, int k) const {
+    if (!m_setup || j >= m_q.rows() || k >= m_q.cols()) {
+        return {};
+    }
+    const double bs = m_setup->grid.beta[m_nodeS];
+    const double bt = m_setup->grid.beta[m_nodeT];
+    const double pij = m_setup->pi[j];
+    const double pik = m_setup->pi[k];
+    const double fjk = m_f(j, k);
+    const double fjj = m_f(j, j);
+    if (m_setup->params.kernel == core::categorical::KernelForm::D3pm) {
+        return QString("<b>Q[%1, %2] = %3</b><br>D3PM-style: ∝ Σ<sub>i</sub> F<sub>j</sub>[i]·"
+                       "P₀,ₛ[i, k]·Pₛ,ₜ[k, j], normalised over k (no division by P₀,ₜ[i, j])")
+            .arg(j).arg(k).arg(num(m_q(j, k)));
+    }
+    if (bt <= 0.0 || bt == bs) {
+        return QString("<b>Q[%1, %2] = %3</b><br>no noise between s and t: q<sub>j</sub> = "
+                       "δ<sub>j</sub>").arg(j).arg(k).arg(num(m_q(j, k)));
+    }
+    const double d = 1.0 - bt + bt * pij;
+    const double a = (bt - bs) / bt;
+    const double b = (bt - bs) * bs / ((1.0 - bs) * bt);
+    const double c = bs * (1.0 - bt) / ((1.0 - bs) * bt);
+    return QString("<b>Q[%1, %2] = q<sub>j</sub>[k] = %3</b> (closed form, MATH.md A.2)<br>"
+                   "= (β_t − β_s)/β_t · F<sub>j</sub>[k]<br>"
+                   "+ (β_t − β_s)β_s/((1 − β_s)β_t) · ((1 − β_t)(1 − F<sub>j</sub>[j]) + "
+                   "β_t π<sub>j</sub>)/d<sub>j</sub> · π<sub>k</sub><br>"
+                   "+ β_s(1 − β_t)/((1 − β_s)β_t) · (1 + (β_t − β_s)F<sub>j</sub>[j]/"
+                   "d<sub>j</sub>) · δ<sub>jk</sub><br>"
+                   "with β_s = %4, β_t = %5, F<sub>j</sub>[k] = %6, F<sub>j</sub>[j] = %7, "
+                   "π<sub>j</sub> = %8, π<sub>k</sub> = %9, d<sub>j</sub> = %10<br>"
+                   "= %11·%6 + %12·%13·%9 + %14·%15·%16")
+        .arg(j).arg(k).arg(num(m_q(j, k)), num(bs), num(bt), num(fjk), num(fjj), num(pij),
+                                num(pik), num(d))
+        .arg(num(a), num(b), num(((1.0 - bt) * (1.0 - fjj) + bt * pij) / d), num(c),
+             num(1.0 + (bt - bs) * fjj / d), j == k ? "1" : "0");
+}
+
+}  // namespace ui::views

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+#include "ui/views/schedule_view.h"
+
+#include <QChart>
+#include <QLineSeries>
+#include <QPen>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <cmath>
+
+namespace ui::views {
+namespace {
+constexpr double kLn2 = 0.69314718055994530942;
+}
+
+ScheduleView::ScheduleView(QWidget* parent)
+    : ChartPanel("Schedule & information", parent),
+      m_beta(new QLineSeries),
+      m_keep(new QLineSeries),
+      m_information(new QLineSeries),
+      m_impurity(new QLineSeries),
+      m_markers(new QScatterSeries),
+      m_cursor(new QLineSeries),
+      m_axisT(new QValueAxis),
+      m_axisProbability(new QValueAxis),
+      m_axisBits(new QValueAxis) {
+    m_beta->setName("β(t)");
+    m_keep->setName("1 − β(t)");
+    m_information->setName("I(X₀;Xₜ) [bits, right axis]");
+    m_impurity->setName("impurity Gₜ");
+    m_markers->setName("trajectory nodes");
+    m_cursor->setName("time slider");
+    m_beta->setPen(QPen(QColor("#1f77b4"), 2));
+    m_keep->setPen(QPen(QColor("#1f77b4"), 1.5, Qt::DashLine));
+    m_information->setPen(QPen(QColor("#d62728"), 2.5));
+    m_impurity->setPen(QPen(QColor("#2ca02c"), 2));
+    m_markers->setMarkerSize(9);
+    m_markers->setColor(QColor("#d62728"));
+    m_markers->setBorderColor(Qt::white);
+    m_cursor->setPen(QPen(QColor(0, 0, 0, 110), 1, Qt::DotLine));
+
+    m_axisT->setTitleText("t");
+    m_axisT->setRange(0.0, 1.0);
+    m_axisProbability->setTitleText("probability");
+    m_axisProbability->setRange(0.0, 1.0);
+    m_axisBits->setTitleText("bits");
+    chart()->addAxis(m_axisT, Qt::AlignBottom);
+    chart()->addAxis(m_axisProbability, Qt::AlignLeft);
+    chart()->addAxis(m_axisBits, Qt::AlignRight);
+    for (QLineSeries* s : {m_beta, m_keep, m_impurity, m_cursor}) {
+        chart()->addSeries(s);
+        s->attachAxis(m_axisT);
+        s->attachAxis(m_axisProbability);
+    }
+    for (QXYSeries* s : std::initializer_list<QXYSeries*>{m_information, m_markers}) {
+        chart()->addSeries(s);
+        s->attachAxis(m_axisT);
+        s->attachAxis(m_axisBits);
+    }
+    setToolTip("β(t) and the keep probability on the left axis; the mutual information "
+               "between the data and its noisy version, in bits, on the right axis.");
+}
+
+void ScheduleView::setSetup(std::shared_ptr<const document::CategoricalSetup> setup) {
+    m_setup = std::move(setup);
+    if (!m_setup) {
+        return;
+    }
+    const auto& s = *m_setup;
+    m_curves = core::categorical::informationCurves(s.table, s.pi, s.grid, s.params.condition);
+    std::vector<double> keep(m_curves.beta.size());
+    std::vector<double> bits(m_curves.mutualInformation.size());
+    for (size_t n = 0; n < keep.size(); ++n) {
+        keep[n] = 1.0 - m_curves.beta[n];
+        bits[n] = m_curves.mutualInformation[n] / kLn2;
+    }
+    m_beta->replace(charts::toPoints(m_curves.t, m_curves.beta));
+    m_keep->replace(charts::toPoints(m_curves.t, keep));
+    m_information->replace(charts::toPoints(m_curves.t, bits));
+    m_impurity->replace(charts::toPoints(m_curves.t, m_curves.impurity));
+    double maxBits = 0.0;
+    for (double b : bits) {
+        maxBits = std::isfinite(b) ? std::max(maxBits, b) : maxBits;
+    }
+    m_axisBits->setRange(0.0, std::max(0.05, maxBits * 1.05));
+    setData({{"t", "beta", "keep", "mutual_information_bits", "impurity"},
+             {m_curves.t, m_curves.beta, keep, bits, m_curves.impurity}});
+    setMessage(QString("H(X₀ | C = %1) = %2 bits")
+                   .arg(s.params.conditionNames[s.params.condition])
+                   .arg(bits.empty() ? 0.0 : bits.front(), 0, 'f', 4));
+}
+
+void ScheduleView::setTrajectory(const std::vector<int>& nodes, const QString& label) {
+    m_markers->setName(label);
+    QList<QPointF> points;
+    const auto& t = m_curves.t;
+    for (int n : nodes) {
+        if (n >= 0 && n < static_cast<int>(t.size())) {
+            points.append(QPointF(t[n], m_curves.mutualInformation[n] / kLn2));
+        }
+    }
+    m_markers->replace(points);
+}
+
+void ScheduleView::setCursorTime(double t) {
+    m_cursor->replace({QPointF(t, 0.0), QPointF(t, 1.0)});
+}
+
+}  // namespace ui::views

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "core/categorical/information.h"
+#include "ui/charts/chart_panel.h"
+#include "ui/document/categorical_setup.h"
+
+class QLineSeries;
+class QScatterSeries;
+class QValueAxis;
+
+// The "Schedule & information" view of the categorical explorer (issue 5, view 2): β(t), the
+// keep probability 1 − β(t), I(X_0;X_t) in bits, the impurity G_t, markers at the chosen
+// trajectory's nodes and a cursor at the time slider's node.
+namespace ui::views {
+
+class ScheduleView : public charts::ChartPanel {
+    Q_OBJECT
+public:
+    explicit ScheduleView(QWidget* parent = nullptr);
+
+    // Recomputes the cheap curves (O(N K²)) from the setup.
+    void setSetup(std::shared_ptr<const document::CategoricalSetup> setup);
+    // The nodes of the trajectory in use (even, typed or DP), drawn as markers.
+    void setTrajectory(const std::vector<int>& nodes, const QString& label);
+    // The time cursor, a grid node index.
+    void setCursorTime(double t);
+
+    const core::categorical::InformationCurves& curves() const { return m_curves; }
+
+private:
+    std::shared_ptr<const document::CategoricalSetup> m_setup;
+    core::categorical::InformationCurves m_curves;
+    QLineSeries* m_beta;
+    QLineSeries* m_keep;
+    QLineSeries* m_information;
+    QLineSeries* m_impurity;
+    QScatterSeries* m_markers;
+    QLineSeries* m_cursor;
+    QValueAxis* m_axisT;
+    QValueAxis* m_axisProbability;
+    QValueAxis* m_axisBits;
+};
+
+}  // namespace ui::views

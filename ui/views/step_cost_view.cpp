@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+#include "ui/views/step_cost_view.h"
+
+#include <QChart>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <cmath>
+
+namespace ui::views {
+
+StepCostView::StepCostView(QWidget* parent)
+    : ChartPanel("Step costs and ELBO", parent),
+      m_costs(new QLineSeries),
+      m_dp(new QScatterSeries),
+      m_even(new QScatterSeries),
+      m_axisT(new QValueAxis),
+      m_axisCost(new QValueAxis) {
+    m_costs->setName("J(n − 1, n) [nats]");
+    m_costs->setPen(QPen(QColor("#9467bd"), 2));
+    m_dp->setName("DP path nodes");
+    m_dp->setColor(QColor("#d62728"));
+    m_dp->setMarkerSize(10);
+    m_even->setName("even path nodes");
+    m_even->setColor(QColor("#7f7f7f"));
+    m_even->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    m_even->setMarkerSize(7);
+    m_axisT->setTitleText("t");
+    m_axisT->setRange(0.0, 1.0);
+    m_axisCost->setTitleText("nats");
+    chart()->addAxis(m_axisT, Qt::AlignBottom);
+    chart()->addAxis(m_axisCost, Qt::AlignLeft);
+    for (QXYSeries* s : std::initializer_list<QXYSeries*>{m_costs, m_even, m_dp}) {
+        chart()->addSeries(s);
+        s->attachAxis(m_axisT);
+        s->attachAxis(m_axisCost);
+    }
+    setToolTip("The KL cost of each grid step; the DP picks the K-step path of least total cost "
+               "(the negative ELBO).");
+}
+
+void StepCostView::clear(const QString& reason) {
+    m_costs->clear();
+    m_dp->clear();
+    m_even->clear();
+    setData({});
+    setMessage(reason);
+}
+
+void StepCostView::setCosts(std::shared_ptr<const jobs::CategoricalCosts> costs,
+                            const std::vector<double>& gridTimes) {
+    if (!costs) {
+        return;
+    }
+    const int n = static_cast<int>(gridTimes.size()) - 1;
+    std::vector<double> t, j;
+    double top = 0.0;
+    for (int b = 1; b <= n; ++b) {
+        t.push_back(gridTimes[b]);
+        j.push_back(costs->costs.cost(b - 1, b));
+        top = std::max(top, j.back());
+    }
+    m_costs->replace(charts::toPoints(t, j));
+    // Markers sit on the curve at the node's step cost (node 0 has none: draw it at 0).
+    auto markers = [&](const std::vector<int>& nodes) {
+        QList<QPointF> points;
+        for (int node : nodes) {
+            points.append(QPointF(gridTimes[node], node == 0 ? 0.0 : costs->costs.cost(node - 1, node)));
+        }
+        return points;
+    };
+    m_dp->replace(markers(costs->dpNodes));
+    m_even->replace(markers(costs->evenNodes));
+    m_axisCost->setRange(0.0, std::max(1e-6, top * 1.1));
+    setData({{"t", "step_cost_nats"}, {t, j}});
+    const int k = static_cast<int>(costs->dpNodes.size()) - 1;
+    QString message = QString("Negative ELBO (nats): even %1 steps %2 · DP %1 steps %3 · "
+                              "all %4 steps %5")
+                          .arg(k)
+                          .arg(costs->elboEven, 0, 'f', 4)
+                          .arg(costs->elboDp, 0, 'f', 4)
+                          .arg(n)
+                          .arg(costs->elboFull, 0, 'f', 4);
+    if (std::abs(costs->elboEven - costs->elboDp) < 1e-9 * std::max(1.0, costs->elboEven)) {
+        message += "\nEvery path costs the same here: with one position and the exact denoiser "
+                   "the reverse chain is exact (MATH.md A.5).";
+    }
+    setMessage(message);
+}
+
+}  // namespace ui::views
