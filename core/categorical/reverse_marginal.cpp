@@ -34,7 +34,7 @@ Result<std::vector<Vector>> reverseMarginals(const model::CategoricalDenoiser& d
         const model::DenoiserTime time{grid.t[n], grid.beta[n]};
         for (int j = 0; j < k; ++j) {
             if (denoiser.factorised()) {
-                denoiser.predictPosition(position, j, condition, time, {row.data(), row.size()});
+                denoiser.predictPosition(position, j, condition, time, {row.data(), static_cast<size_t>(row.size())});
             } else {
                 xt[0] = j;
                 denoiser.predict(xt, condition, time, prediction);

@@ -169,7 +169,7 @@ int ChainsView::numSteps() const {
     return m_chains ? std::max(0, static_cast<int>(m_chains->nodes.size()) - 1) : 0;
 }
 
-int ChainsView::currentNode() const {
+int ChainsView::currentFrame() const {
     const int m = numSteps();
     const int step = static_cast<int>(std::lround(std::clamp(m_position, 0.0, double(m))));
     return m_direction == Direction::Forward ? step : m - step;

@@ -29,9 +29,10 @@ public:
     Direction direction() const { return m_direction; }
     double position() const { return m_position; }
     int numSteps() const;
-    // The grid node shown at the current position, and the chains' histogram there.
-    int currentNode() const;
-    std::vector<double> histogram(int node) const;
+    // The frame (index into the trajectory) shown at the current position, and the chains'
+    // histogram at a frame.
+    int currentFrame() const;
+    std::vector<double> histogram(int frame) const;
 
 private:
     void updateData();

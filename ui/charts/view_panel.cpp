@@ -27,7 +27,7 @@ void ViewPanel::setMessage(const QString& message, bool isError) {
     m_message->setVisible(!message.isEmpty());
 }
 
-QString ViewPanel::message() const { return m_message->isVisible() ? m_message->text() : QString(); }
+QString ViewPanel::message() const { return m_message->isHidden() ? QString() : m_message->text(); }
 
 QString ViewPanel::exportCsv(const QString& path) const {
     if (m_data.columns.empty()) {

@@ -140,7 +140,9 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryPath)
     connect(m_timeBar, &animation::TimeBar::seedEdited, this, [this](qulonglong seed) {
         auto p = m_document->categorical();
         p.seed = seed;
-        m_document->setCategorical(p, "Change seed");
+        if (auto status = m_document->setCategorical(p, "Change seed"); !status) {
+            statusBar()->showMessage(QString::fromStdString(status.error().toString()), 6000);
+        }
     });
     auto syncSeed = [this] { m_timeBar->setSeed(m_document->categorical().seed); };
     connect(m_document, &document::ProjectDocument::categoricalChanged, this, syncSeed);

@@ -45,7 +45,9 @@ QRectF HeatmapWidget::gridRect() const {
     const double top = 40.0;
     const double left = 34.0;
     const double side = std::max(10.0, std::min(width() - left - 10.0, height() - top - 28.0));
-    return {left + (width() - left - 10.0 - side) / 2.0, top, side, side};
+    // Centred in the space left below the titles.
+    return {left + (width() - left - 10.0 - side) / 2.0,
+            top + std::max(0.0, (height() - top - 28.0 - side) / 2.0), side, side};
 }
 
 QPoint HeatmapWidget::cellAt(const QPoint& position) const {
@@ -67,9 +69,11 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
     QFont titleFont = font();
     titleFont.setBold(true);
     painter.setFont(titleFont);
-    painter.drawText(QRectF(0, 2, width(), 20), Qt::AlignHCenter | Qt::AlignVCenter, m_title);
+    painter.drawText(QRectF(0, grid.top() - 38, width(), 20), Qt::AlignHCenter | Qt::AlignVCenter,
+                     m_title);
     painter.setFont(font());
-    painter.drawText(QRectF(0, 20, width(), 18), Qt::AlignHCenter | Qt::AlignVCenter, m_axes);
+    painter.drawText(QRectF(0, grid.top() - 20, width(), 18), Qt::AlignHCenter | Qt::AlignVCenter,
+                     m_axes);
     const int k = static_cast<int>(m_matrix.rows());
     if (k == 0) {
         return;
@@ -83,7 +87,10 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
             const QColor color = heatColor(v);
             painter.fillRect(rect, color);
             if (showValues) {
-                painter.setPen(color.lightnessF() > 0.55 ? Qt::black : Qt::white);
+                // Relative luminance decides the text colour, so it reads on every cell.
+                const double luminance =
+                    0.2126 * color.redF() + 0.7152 * color.greenF() + 0.0722 * color.blueF();
+                painter.setPen(luminance > 0.45 ? Qt::black : Qt::white);
                 painter.drawText(rect, Qt::AlignCenter, QString::number(v, 'f', 3));
             }
         }

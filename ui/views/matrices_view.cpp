@@ -58,7 +58,7 @@ void MatricesView::recompute() {
     core::Vector row(k);
     const core::model::DenoiserTime time{s.grid.t[m_nodeT], betaT};
     for (int j = 0; j < k; ++j) {
-        s.oracle->predictPosition(0, j, s.params.condition, time, {row.data(), row.size()});
+        s.oracle->predictPosition(0, j, s.params.condition, time, {row.data(), static_cast<size_t>(row.size())});
         m_f.row(j) = row.transpose();
     }
     m_q = core::categorical::reverseKernelMatrix(s.params.kernel, m_f, s.pi, betaS, betaT);
@@ -88,7 +88,8 @@ void MatricesView::recompute() {
         }
     }
     setData(std::move(data));
-    setMessage(QString("Step %1 → %2 of the grid (%3); condition %4.")
+    setMessage(QString("Reverse step from grid node %1 to grid node %2 (%3); condition C = %4. "
+                       "Hover a cell for its formula.")
                    .arg(m_nodeT)
                    .arg(m_nodeS)
                    .arg(ts)

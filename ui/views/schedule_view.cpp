@@ -2,6 +2,8 @@
 #include "ui/views/schedule_view.h"
 
 #include <QChart>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QPen>
 #include <QScatterSeries>
@@ -58,6 +60,10 @@ ScheduleView::ScheduleView(QWidget* parent)
         s->attachAxis(m_axisT);
         s->attachAxis(m_axisBits);
     }
+    // The cursor is a guide, not data: keep it out of the legend.
+    for (QLegendMarker* marker : chart()->legend()->markers(m_cursor)) {
+        marker->setVisible(false);
+    }
     setToolTip("β(t) and the keep probability on the left axis; the mutual information "
                "between the data and its noisy version, in bits, on the right axis.");
 }
@@ -84,6 +90,7 @@ void ScheduleView::setSetup(std::shared_ptr<const document::CategoricalSetup> se
         maxBits = std::isfinite(b) ? std::max(maxBits, b) : maxBits;
     }
     m_axisBits->setRange(0.0, std::max(0.05, maxBits * 1.05));
+    m_axisBits->applyNiceNumbers();
     setData({{"t", "beta", "keep", "mutual_information_bits", "impurity"},
              {m_curves.t, m_curves.beta, keep, bits, m_curves.impurity}});
     setMessage(QString("H(X₀ | C = %1) = %2 bits")

@@ -73,6 +73,7 @@ void StepCostView::setCosts(std::shared_ptr<const jobs::CategoricalCosts> costs,
     m_dp->replace(markers(costs->dpNodes));
     m_even->replace(markers(costs->evenNodes));
     m_axisCost->setRange(0.0, std::max(1e-6, top * 1.1));
+    m_axisCost->applyNiceNumbers();
     setData({{"t", "step_cost_nats"}, {t, j}});
     const int k = static_cast<int>(costs->dpNodes.size()) - 1;
     QString message = QString("Negative ELBO (nats): even %1 steps %2 · DP %1 steps %3 · "

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: MIT
+// Tests of the categorical explorer's views and panel under the offscreen platform: the views
+// show the core's numbers, render non-blank, export (PNG/SVG/PDF/CSV/GIF) and stay usable
+// while jobs are cancelled; the panel edits the document and refuses bad input.
+#include <QChart>
+#include <QImage>
+#include <QImageReader>
+#include <QLineSeries>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "core/categorical/information.h"
+#include "core/categorical/reverse_marginal.h"
+#include "ui/animation/animation_export.h"
+#include "ui/animation/chains_view.h"
+#include "ui/animation/time_bar.h"
+#include "ui/charts/chart_export.h"
+#include "ui/document/project_document.h"
+#include "ui/main/categorical_explorer.h"
+#include "ui/main/main_window.h"
+#include "ui/panels/categorical_panel.h"
+#include "ui/views/kernel_comparison_view.h"
+#include "ui/views/matrices_view.h"
+#include "ui/views/schedule_view.h"
+#include "ui/views/step_cost_view.h"
+#include "tests/support/test_support.h"
+
+using ui::document::CategoricalParams;
+
+namespace {
+
+// Distinct colours in a coarse sample of the widget: a blank view has one or two.
+int distinctColours(QWidget* widget) {
+    widget->resize(900, 600);
+    QImage image(widget->size(), QImage::Format_RGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    widget->render(&painter);
+    painter.end();
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 5) {
+        for (int x = 0; x < image.width(); x += 5) {
+            colours.insert(image.pixel(x, y) & 0xF0F0F0);
+        }
+    }
+    return static_cast<int>(colours.size());
+}
+
+}  // namespace
+
+class tst_CategoricalExplorer : public QObject {
+    Q_OBJECT
+
+private slots:
+    void scheduleViewShowsTheCoreCurves();
+    void kernelViewMatchesExactPropagation();
+    void matricesHoverShowsTheFormula();
+    void chainsFollowTheTrajectory();
+    void dpTrajectoryArrivesFromTheJob();
+    void everyViewRendersSomething();
+    void exportsDecode();
+    void panelEditsAndUndo();
+    void panelRefusesBadInput();
+    void cancelLeavesTheUiUsable();
+    void mainWindowOpensWithTheExample();
+};
+
+void tst_CategoricalExplorer::scheduleViewShowsTheCoreCurves() {
+    ui::document::ProjectDocument document;
+    ui::CategoricalExplorer explorer(&document);
+    explorer.waitForJobs();
+    const auto setup = explorer.setup();
+    const auto expected =
+        core::categorical::informationCurves(setup->table, setup->pi, setup->grid, 0);
+    const auto& data = explorer.scheduleView()->data();
+    QCOMPARE(data.header[3], std::string("mutual_information_bits"));
+    for (size_t n = 0; n < expected.t.size(); ++n) {
+        QCOMPARE(data.columns[1][n], expected.beta[n]);
+        DS_COMPARE_ABS(data.columns[3][n], expected.mutualInformation[n] / std::log(2.0), 1e-15);
+        QCOMPARE(data.columns[4][n], expected.impurity[n]);
+    }
+    // The curve on screen is the same numbers.
+    const auto series = explorer.scheduleView()->chart()->series();
+    auto* info = qobject_cast<QLineSeries*>(series.at(4));
+    QVERIFY(info != nullptr);
+    QCOMPARE(info->count(), static_cast<int>(expected.t.size()));
+    DS_COMPARE_ABS(info->at(0).y(), expected.mutualInformation[0] / std::log(2.0), 1e-12);
+}
+
+void tst_CategoricalExplorer::kernelViewMatchesExactPropagation() {
+    ui::document::ProjectDocument document;
+    ui::CategoricalExplorer explorer(&document);
+    explorer.waitForJobs();
+    const auto setup = explorer.setup();
+    const auto grid = core::categorical::subGrid(setup->grid, explorer.trajectory());
+    const auto d3pm = core::categorical::reverseMarginals(
+        *setup->oracle, 0, 0, setup->pi, grid, core::categorical::KernelForm::D3pm);
+    QVERIFY(d3pm.ok());
+    const double kl = core::categorical::klDivergence(setup->dataMarginal, d3pm->front());
+    QCOMPARE(explorer.kernelView()->klD3pm(), kl);
+    QVERIFY(kl > 1e-3);                                 // the D3PM-style kernel misses the data
+    QVERIFY(explorer.kernelView()->klClosed() < 1e-12);  // the closed form does not
+}
+
+void tst_CategoricalExplorer::matricesHoverShowsTheFormula() {
+    ui::document::ProjectDocument document;
+    ui::CategoricalExplorer explorer(&document);
+    explorer.matricesView()->setStep(30, 60);
+    const QString forward = explorer.matricesView()->forwardFormula(1, 2);
+    const double betaT = explorer.setup()->grid.beta[60];
+    QVERIFY2(forward.contains(QString::number(betaT, 'g', 6)), qPrintable(forward));
+    const QString reverse = explorer.matricesView()->reverseFormula(2, 2);
+    QVERIFY2(reverse.contains("closed form"), qPrintable(reverse));
+    QVERIFY(reverse.contains(QString::number(explorer.matricesView()->reverseMatrix()(2, 2), 'g', 6)));
+    // Every row of Q is a probability vector.
+    const core::Matrix& q = explorer.matricesView()->reverseMatrix();
+    for (int j = 0; j < q.rows(); ++j) {
+        DS_COMPARE_ABS(q.row(j).sum(), 1.0, 1e-12);
+    }
+}
+
+void tst_CategoricalExplorer::chainsFollowTheTrajectory() {
+    ui::document::ProjectDocument document;
+    ui::CategoricalExplorer explorer(&document);
+    explorer.waitForJobs();
+    const auto chains = explorer.chains();
+    QVERIFY(chains != nullptr);
+    const auto& p = document.categorical();
+    QCOMPARE(chains->nodes, explorer.trajectory());
+    QCOMPARE(chains->forward.size(), explorer.trajectory().size());
+    for (const auto& frame : chains->reverse) {
+        QCOMPARE(static_cast<int>(frame.size()), p.numChains);
+    }
+    // Scrubbing never recomputes: the same frames object serves every position.
+    explorer.setPosition(3.5);
+    explorer.setPosition(1.0);
+    QCOMPARE(explorer.chains(), chains);
+    // Reverse playback: one step in, the chains sit at the last-but-one trajectory node.
+    QCOMPARE(explorer.chainsView()->currentFrame(), explorer.chainsView()->numSteps() - 1);
+}
+
+void tst_CategoricalExplorer::dpTrajectoryArrivesFromTheJob() {
+    ui::document::ProjectDocument document;
+    ui::CategoricalExplorer explorer(&document);
+    CategoricalParams p = document.categorical();
+    p.trajectory = ui::document::CategoricalTrajectory::Dp;
+    p.kernel = core::categorical::KernelForm::D3pm;  // costs differ between paths
+    p.pathSteps = 5;
+    p.numSteps = 40;
+    QVERIFY(document.setCategorical(p, "DP").ok());
+    explorer.waitForJobs();
+    const auto costs = explorer.costs();
+    QVERIFY(costs != nullptr);
+    QCOMPARE(explorer.trajectory(), costs->dpNodes);
+    QCOMPARE(explorer.chains()->nodes, costs->dpNodes);
+    QVERIFY(costs->elboDp <= costs->elboEven + 1e-12);
+    QVERIFY2(explorer.stepCostView()->message().contains("DP 5 steps"),
+             qPrintable(explorer.stepCostView()->message()));
+}
+
+void tst_CategoricalExplorer::everyViewRendersSomething() {
+    ui::document::ProjectDocument document;
+    ui::CategoricalExplorer explorer(&document);
+    explorer.waitForJobs();
+    explorer.setPosition(4.0);
+    for (auto& [name, view] : explorer.views()) {
+        const int colours = distinctColours(view);
+        QVERIFY2(colours > 8, qPrintable(QString("%1 has only %2 colours").arg(name).arg(colours)));
+    }
+}
+
+void tst_CategoricalExplorer::exportsDecode() {
+    QTemporaryDir dir;
+    ui::document::ProjectDocument document;
+    ui::CategoricalExplorer explorer(&document);
+    explorer.waitForJobs();
+    for (auto& [name, view] : explorer.views()) {
+        const QString png = dir.filePath(name + ".png");
+        QCOMPARE(ui::charts::exportWidget(view, png, {.size = {800, 500}}), QString());
+        QCOMPARE(QImage(png).size(), QSize(800, 500));
+        QCOMPARE(view->exportCsv(dir.filePath(name + ".csv")), QString());
+        QVERIFY(QFile(dir.filePath(name + ".csv")).size() > 20);
+    }
+    const QString gif = dir.filePath("trajectories.gif");
+    QCOMPARE(ui::animation::exportAnimationGif(explorer.chainsView(), gif,
+                                               {.size = {400, 260}, .framesPerStep = 2}),
+             QString());
+    QImageReader reader(gif);
+    QVERIFY(reader.canRead());
+    QCOMPARE(reader.format(), QByteArray("gif"));
+    const int expectedFrames = static_cast<int>(explorer.trajectory().size() - 1) * 2 + 1;
+    QCOMPARE(reader.imageCount(), expectedFrames);
+    QCOMPARE(reader.read().size(), QSize(400, 260));
+    QCOMPARE(ui::animation::exportAnimationFrames(explorer.chainsView(), dir.filePath("frame"),
+                                                  {.size = {200, 120}, .framesPerStep = 1}),
+             QString());
+    QVERIFY(!QImage(dir.filePath("frame_0000.png")).isNull());
+    QVERIFY(!QImage(dir.filePath(QString("frame_%1.png").arg(expectedFrames / 2, 4, 10, QChar('0')))).isNull());
+}
+
+void tst_CategoricalExplorer::panelEditsAndUndo() {
+    ui::document::ProjectDocument document;
+    ui::panels::CategoricalPanel panel(&document);
+    const CategoricalParams before = document.categorical();
+    panel.editPiText("0.25, 0.25, 0.25, 0.25");
+    QCOMPARE(document.categorical().pi, (std::vector<double>{0.25, 0.25, 0.25, 0.25}));
+    panel.editTableCell(0, 1, "0.3");  // column 1 no longer sums to 1: refused
+    QVERIFY(!panel.fieldError("table").isEmpty());
+    panel.editTrajectoryList("0, 10, 55, 100");
+    QCOMPARE(document.categorical().trajectoryList, (std::vector<int>{0, 10, 55, 100}));
+    QCOMPARE(document.undoStack()->count(), 2);
+    document.undoStack()->undo();
+    document.undoStack()->undo();
+    QVERIFY(document.categorical() == before);
+}
+
+void tst_CategoricalExplorer::panelRefusesBadInput() {
+    ui::document::ProjectDocument document;
+    ui::panels::CategoricalPanel panel(&document);
+    const CategoricalParams before = document.categorical();
+    panel.editPiText("0.5, 0.2, 0.2, 0.2");
+    QVERIFY2(panel.fieldError("pi").contains("sum"), qPrintable(panel.fieldError("pi")));
+    panel.editPiText("0.5, abc, 0.2, 0.2");
+    QVERIFY2(panel.fieldError("pi").contains("pi[1]"), qPrintable(panel.fieldError("pi")));
+    panel.editPiText("0.5, 0.5");
+    QVERIFY2(panel.fieldError("pi").contains("K = 4"), qPrintable(panel.fieldError("pi")));
+    panel.editTrajectoryList("0, 50, 40, 100");
+    QVERIFY2(panel.fieldError("trajectory").contains("trajectoryList[2]"),
+             qPrintable(panel.fieldError("trajectory")));
+    QVERIFY(document.categorical() == before);
+    QCOMPARE(document.undoStack()->count(), 0);
+}
+
+void tst_CategoricalExplorer::cancelLeavesTheUiUsable() {
+    ui::document::ProjectDocument document;
+    ui::CategoricalExplorer explorer(&document);
+    explorer.waitForJobs();
+    CategoricalParams p = document.categorical().withNumClasses(30);
+    p.numSteps = 400;  // a cost matrix of a few seconds
+    p.trajectory = ui::document::CategoricalTrajectory::Dp;
+    QVERIFY(document.setCategorical(p, "big").ok());
+    QSignalSpy cancelled(explorer.costRunner(), &ui::jobs::JobRunner::cancelled);
+    QTest::qWait(150);  // the coalescing timer fires and the job starts
+    QVERIFY(explorer.costRunner()->isRunning());
+    explorer.cancelJobs();
+    QVERIFY(cancelled.wait(5000));
+    // Still usable: a smaller edit computes to the end.
+    p.numSteps = 30;
+    p.pathSteps = 5;
+    QVERIFY(document.setCategorical(p, "small").ok());
+    explorer.waitForJobs();
+    QVERIFY(explorer.costs() != nullptr);
+    QCOMPARE(explorer.trajectory().size(), size_t{6});
+}
+
+void tst_CategoricalExplorer::mainWindowOpensWithTheExample() {
+    QTemporaryDir dir;
+    ui::MainWindow window(nullptr, dir.filePath("recovery.json"));
+    window.resize(1200, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.explorer()->waitForJobs();
+    QCOMPARE(window.tabs()->count(), 4);
+    QCOMPARE(window.document()->categorical().numClasses, 4);
+    window.timeBar()->setPosition(2.0);
+    QCOMPARE(window.explorer()->chainsView()->position(), 2.0);
+    // An edit is autosaved as a recovery copy, which a new window offers back.
+    CategoricalParams p = window.document()->categorical();
+    p.numSteps = 77;
+    QVERIFY(window.document()->setCategorical(p, "edit").ok());
+    window.autosave();
+    QVERIFY(QFile::exists(dir.filePath("recovery.json")));
+    ui::document::ProjectDocument recovered;
+    QVERIFY(recovered.open(dir.filePath("recovery.json")).ok());
+    QCOMPARE(recovered.categorical().numSteps, 77);
+}
+
+QTEST_MAIN(tst_CategoricalExplorer)
+#include "tst_categorical_explorer.moc"
