@@ -48,28 +48,40 @@ Result<Tables> sweep(const Matrix& cost,
     if (progress != nullptr) {
         progress->setTotal(maxEdges);
     }
+    // Layers with little work run inline: a parallel region costs more than it saves there.
+    constexpr int64_t kMinParallelWork = 1 << 16;
     for (int k = 1; k <= maxEdges; ++k) {
-        const std::vector<double>& previous = tables.best[k - 1];
+        const Eigen::Map<const Vector> previous(tables.best[k - 1].data(), m);
         std::vector<double>& current = tables.best[k];
         std::vector<int>& from = tables.from[k];
+        const int64_t columns = m - k;
+        const int64_t work = columns * (m - k);
+        const ParallelOptions layerParallel{work >= kMinParallelWork ? parallel.numThreads : 1};
         // Node n needs at least k edges behind it, and k − 1 edges need nodes ≥ k − 1.
-        parallelFor(
-            m - k, parallel,
-            [&](int64_t offset) {
+        parallelForBlocks(columns, 32, layerParallel, [&](int64_t, int64_t begin, int64_t end) {
+            Vector candidate(m);
+            for (int64_t offset = begin; offset < end; ++offset) {
                 const int n = k + static_cast<int>(offset);
-                double bestCost = kInf;
+                const int length = n - (k - 1);
+                // cost is column-major, so the column of predecessors is contiguous: the sum
+                // and the minimum vectorise; the first index reaching the minimum keeps ties
+                // at the smallest s.
+                auto segment = candidate.head(length);
+                segment.noalias() = previous.segment(k - 1, length) + cost.col(n).segment(k - 1, length);
+                const double bestCost = segment.minCoeff();
                 int bestFrom = -1;
-                for (int s = k - 1; s < n; ++s) {
-                    const double candidate = previous[s] + cost(s, n);
-                    if (candidate < bestCost) {  // strict: ties keep the smallest s
-                        bestCost = candidate;
-                        bestFrom = s;
+                if (bestCost < kInf) {
+                    for (int i = 0; i < length; ++i) {
+                        if (segment[i] == bestCost) {
+                            bestFrom = k - 1 + i;
+                            break;
+                        }
                     }
                 }
                 current[n] = bestCost;
                 from[n] = bestFrom;
-            },
-            32);
+            }
+        });
         if (progress != nullptr && !progress->advance()) {
             return makeError(ErrorCode::Cancelled, "", "", "the trajectory search was cancelled");
         }
