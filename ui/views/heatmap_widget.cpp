@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/heatmap_widget.h"
 
-#include <QMouseEvent>
+#include <QHelpEvent>
 #include <QPainter>
 #include <QToolTip>
 
@@ -106,13 +106,21 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
     }
 }
 
-void HeatmapWidget::mouseMoveEvent(QMouseEvent* event) {
-    const QPoint cell = cellAt(event->position().toPoint());
+bool HeatmapWidget::event(QEvent* event) {
+    if (event->type() != QEvent::ToolTip) {
+        return QWidget::event(event);
+    }
+    auto* help = static_cast<QHelpEvent*>(event);
+    const QPoint cell = cellAt(help->pos());
     if (cell.x() < 0 || !m_tooltip) {
         QToolTip::hideText();
-        return;
+        event->ignore();
+    } else {
+        QToolTip::showText(help->globalPos(),
+                           "<p style='white-space:nowrap'>" + m_tooltip(cell.y(), cell.x()) + "</p>",
+                           this);
     }
-    QToolTip::showText(event->globalPosition().toPoint(), m_tooltip(cell.y(), cell.x()), this);
+    return true;
 }
 
 ColorBar::ColorBar(QWidget* parent) : QWidget(parent) {

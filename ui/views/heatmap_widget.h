@@ -32,7 +32,9 @@ public:
 
 protected:
     void paintEvent(QPaintEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
+    // Tooltip events carry the cell formula; handled here so the panel's own tooltip does not
+    // replace it.
+    bool event(QEvent* event) override;
 
 private:
     QRectF gridRect() const;
