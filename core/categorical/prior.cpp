@@ -8,13 +8,6 @@
 namespace core::categorical {
 namespace {
 
-std::string formatValue(double v) {
-    std::ostringstream out;
-    out.precision(17);
-    out << v;
-    return out.str();
-}
-
 Result<int> parseClassCount(const std::string& text, const std::string& field, const std::string& spec) {
     char* end = nullptr;
     errno = 0;

@@ -10,13 +10,6 @@
 namespace core::data {
 namespace {
 
-std::string formatValue(double v) {
-    std::ostringstream out;
-    out.precision(17);
-    out << v;
-    return out.str();
-}
-
 // Checks probabilities and normalises per condition. `where(row)` names a row in errors.
 template <typename Where>
 Status normalise(CategoricalTable& table, const Where& where) {

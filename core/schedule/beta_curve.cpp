@@ -11,13 +11,6 @@
 namespace core::schedule {
 namespace {
 
-std::string formatValue(double v) {
-    std::ostringstream out;
-    out.precision(17);
-    out << v;
-    return out.str();
-}
-
 // Fritsch & Carlson (1980), "Monotone piecewise cubic interpolation": three-point slopes,
 // zeroed at flat secants and scaled back into the monotonicity region α² + β² ≤ 9.
 std::vector<double> fritschCarlsonSlopes(const std::vector<double>& x, const std::vector<double>& y) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cassert>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <variant>
@@ -38,6 +39,14 @@ struct Error {
         return s + message;
     }
 };
+
+// A double as error-message text, with all 17 significant digits so the value can be found.
+inline std::string formatValue(double v) {
+    std::ostringstream out;
+    out.precision(17);
+    out << v;
+    return out.str();
+}
 
 inline Error makeError(ErrorCode code,
                        std::string field,
