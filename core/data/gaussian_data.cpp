@@ -114,8 +114,8 @@ Result<std::shared_ptr<model::GaussianOracle>> gaussianOracleFromSpec(const std:
         if (!points) {
             return points.error();
         }
-        Result<std::shared_ptr<model::EmpiricalOracle>> oracle =
-            model::EmpiricalOracle::create(std::move(points).value());
+        Result<std::shared_ptr<model::GaussianEmpiricalOracle>> oracle =
+            model::GaussianEmpiricalOracle::create(std::move(points).value());
         if (!oracle) {
             return oracle.error();
         }

@@ -40,7 +40,7 @@ TableOracle::TableOracle(const data::CategoricalTable& table, const Vector& pi, 
       m_mode(mode),
       m_pi(pi) {
     if (m_numPositions > 1 && mode == TableOracleMode::JointPosterior) {
-        m_joint = std::make_unique<EmpiricalOracle>(EmpiricalOracle::fromTable(table, pi));
+        m_joint = std::make_unique<CategoricalEmpiricalOracle>(CategoricalEmpiricalOracle::fromTable(table, pi));
     }
     assert(pi.size() == table.numClasses);
     for (int c = 0; c < m_numConditions; ++c) {
@@ -95,7 +95,7 @@ void TableOracle::predict(std::span<const int> xt,
     }
 }
 
-EmpiricalOracle::EmpiricalOracle(int numPositions,
+CategoricalEmpiricalOracle::CategoricalEmpiricalOracle(int numPositions,
                                  const Vector& pi,
                                  std::vector<int> examples,
                                  std::vector<int> conditions,
@@ -112,11 +112,11 @@ EmpiricalOracle::EmpiricalOracle(int numPositions,
     }
 }
 
-EmpiricalOracle EmpiricalOracle::fromTable(const data::CategoricalTable& table, const Vector& pi) {
-    return EmpiricalOracle(table.numPositions, pi, table.classes, table.condition, table.probability);
+CategoricalEmpiricalOracle CategoricalEmpiricalOracle::fromTable(const data::CategoricalTable& table, const Vector& pi) {
+    return CategoricalEmpiricalOracle(table.numPositions, pi, table.classes, table.condition, table.probability);
 }
 
-void EmpiricalOracle::predict(std::span<const int> xt,
+void CategoricalEmpiricalOracle::predict(std::span<const int> xt,
                               int condition,
                               const DenoiserTime& time,
                               std::span<double> out) const {

@@ -11,7 +11,7 @@
 // Exact denoisers of the categorical process (MATH.md A.4), posteriors in log space.
 namespace core::model {
 
-class EmpiricalOracle;
+class CategoricalEmpiricalOracle;
 
 // How a table oracle treats D > 1 positions.
 enum class TableOracleMode {
@@ -56,24 +56,24 @@ private:
     TableOracleMode m_mode;
     Vector m_pi;
     std::vector<Vector> m_logMarginal;  // [condition·D + d] → log p_0,d(· | c)
-    std::unique_ptr<EmpiricalOracle> m_joint;    // JointPosterior mode with D > 1
+    std::unique_ptr<CategoricalEmpiricalOracle> m_joint;    // JointPosterior mode with D > 1
 };
 
 // Empirical oracle: posterior weights w_m ∝ weight_m [c_m = c] Π_d P₀,ₜ[x_m,d, x_t,d] over a
 // data set (log space); F at position d is Σ_m w_m δ(x_m,d). With equal weights it is the
 // exact optimum of A.3 for the data set; with the table's probabilities as weights it is the
 // exact joint posterior of a table (not factorised).
-class EmpiricalOracle final : public CategoricalDenoiser {
+class CategoricalEmpiricalOracle final : public CategoricalDenoiser {
 public:
     // examples: M×D row-major classes; conditions: M condition indices (empty: all 0);
     // weights: M nonnegative weights (empty: all equal).
-    EmpiricalOracle(int numPositions,
+    CategoricalEmpiricalOracle(int numPositions,
                     const Vector& pi,
                     std::vector<int> examples,
                     std::vector<int> conditions = {},
                     std::vector<double> weights = {});
     // The exact joint posterior of a table.
-    static EmpiricalOracle fromTable(const data::CategoricalTable& table, const Vector& pi);
+    static CategoricalEmpiricalOracle fromTable(const data::CategoricalTable& table, const Vector& pi);
 
     int numClasses() const override { return static_cast<int>(m_pi.size()); }
     int numPositions() const override { return m_numPositions; }

@@ -337,7 +337,7 @@ std::string GaussianMixtureOracle::describe() const {
 
 // ---------------------------------------------------------------- empirical data set
 
-Result<std::shared_ptr<EmpiricalOracle>> EmpiricalOracle::create(Matrix points) {
+Result<std::shared_ptr<GaussianEmpiricalOracle>> GaussianEmpiricalOracle::create(Matrix points) {
     if (points.rows() < 1 || points.cols() < 1) {
         return invalidArgument("data", std::to_string(points.cols()) + " points",
                                "the data set is empty");
@@ -345,13 +345,13 @@ Result<std::shared_ptr<EmpiricalOracle>> EmpiricalOracle::create(Matrix points) 
     if (!points.allFinite()) {
         return invalidArgument("data", "", "the data set holds a non-finite value");
     }
-    return std::shared_ptr<EmpiricalOracle>(new EmpiricalOracle(std::move(points)));
+    return std::shared_ptr<GaussianEmpiricalOracle>(new GaussianEmpiricalOracle(std::move(points)));
 }
 
-EmpiricalOracle::EmpiricalOracle(Matrix points)
+GaussianEmpiricalOracle::GaussianEmpiricalOracle(Matrix points)
     : m_points(std::move(points)), m_squaredNorms(m_points.colwise().squaredNorm().transpose()) {}
 
-void EmpiricalOracle::predictEps(const ConstMatrixRef& x,
+void GaussianEmpiricalOracle::predictEps(const ConstMatrixRef& x,
                                  const NoiseLevel& level,
                                  MatrixRef eps) const {
     // B.7: w_m ∝ exp(−‖x − √ᾱ x⁽ᵐ⁾‖²/(2β̄)); ε = (x − √ᾱ Σ w_m x⁽ᵐ⁾)/√β̄.
@@ -371,16 +371,16 @@ void EmpiricalOracle::predictEps(const ConstMatrixRef& x,
     eps = (x - sqrtAlphaBar * eps) / std::sqrt(level.betaBar);
 }
 
-void EmpiricalOracle::sampleData(uint64_t index, CounterRng&, VectorRef out) const {
+void GaussianEmpiricalOracle::sampleData(uint64_t index, CounterRng&, VectorRef out) const {
     out = m_points.col(static_cast<Eigen::Index>(index % static_cast<uint64_t>(m_points.cols())));
 }
 
-double EmpiricalOracle::variancePerDimension() const {
+double GaussianEmpiricalOracle::variancePerDimension() const {
     const Vector mean = m_points.rowwise().mean();
     return (m_points.colwise() - mean).squaredNorm() / static_cast<double>(m_points.size());
 }
 
-std::string EmpiricalOracle::describe() const {
+std::string GaussianEmpiricalOracle::describe() const {
     return "empirical: " + std::to_string(numPoints()) + " points in d=" +
            std::to_string(dimension());
 }

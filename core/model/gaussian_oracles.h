@@ -88,10 +88,10 @@ private:
 
 // A finite data set {x⁽ᵐ⁾}: q_n = (1/P) Σ N(√ᾱ_n x⁽ᵐ⁾, β̄_n I); softmax weights in log space.
 // Data point `index` is x⁽index mod P⁾ (deterministic, no random draw).
-class EmpiricalOracle final : public GaussianOracle {
+class GaussianEmpiricalOracle final : public GaussianOracle {
 public:
     // points is d×P (one data point per column), P ≥ 1, all finite.
-    static Result<std::shared_ptr<EmpiricalOracle>> create(Matrix points);
+    static Result<std::shared_ptr<GaussianEmpiricalOracle>> create(Matrix points);
 
     int dimension() const override { return static_cast<int>(m_points.rows()); }
     int numPoints() const { return static_cast<int>(m_points.cols()); }
@@ -102,7 +102,7 @@ public:
     std::string describe() const override;
 
 private:
-    explicit EmpiricalOracle(Matrix points);
+    explicit GaussianEmpiricalOracle(Matrix points);
     Matrix m_points;
     Vector m_squaredNorms;
 };

@@ -34,7 +34,7 @@ std::shared_ptr<model::GaussianOracle> makeOracle(bool mixture, int d) {
     for (Eigen::Index j = 0; j < points.size(); ++j) {
         points.data()[j] = rng.uniform() * 2.0 - 1.0;
     }
-    return *model::EmpiricalOracle::create(points);
+    return *model::GaussianEmpiricalOracle::create(points);
 }
 
 // Γ with M = 1000 on 20 of the N = 1000 timesteps; items = score evaluations.

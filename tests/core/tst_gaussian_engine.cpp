@@ -273,7 +273,7 @@ void tst_GaussianEngine::mixtureScoreIsGradient() {
 void tst_GaussianEngine::empiricalOracle() {
     Matrix points(2, 1);
     points << 0.25, -0.5;
-    auto oracle = model::EmpiricalOracle::create(points);
+    auto oracle = model::GaussianEmpiricalOracle::create(points);
     DS_VERIFY_OK(oracle);
     const model::NoiseLevel level{10, 0.8, 0.2};
     Matrix noise(2, 1);
@@ -286,7 +286,7 @@ void tst_GaussianEngine::empiricalOracle() {
     // Many points far apart behave like the nearest one at small noise (softmax in log space).
     Matrix many(2, 3);
     many << 0.0, 1.0, -1.0, 0.0, 1.0, 1.0;
-    auto three = model::EmpiricalOracle::create(many);
+    auto three = model::GaussianEmpiricalOracle::create(many);
     DS_VERIFY_OK(three);
     const model::NoiseLevel tiny{1, 1.0 - 1e-8, 1e-8};
     Matrix probe(2, 1);
