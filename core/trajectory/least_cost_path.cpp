@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/trajectory/least_cost_path.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -30,7 +31,8 @@ Status checkCostMatrix(const Matrix& cost) {
 }
 
 // Forward sweep: best[k][n] is the least cost of reaching node n with k edges, from[k][n] the
-// predecessor. Layers run in sequence, the columns of a layer in parallel (STYLE.md §4).
+// predecessor. Within a block of columns the layers run in sequence, the columns of a layer in
+// parallel (STYLE.md §4).
 struct Tables {
     std::vector<std::vector<double>> best;
     std::vector<std::vector<int>> from;
@@ -45,43 +47,52 @@ Result<Tables> sweep(const Matrix& cost,
     tables.best.assign(static_cast<size_t>(maxEdges) + 1, std::vector<double>(m, kInf));
     tables.from.assign(static_cast<size_t>(maxEdges) + 1, std::vector<int>(m, -1));
     tables.best[0][0] = 0.0;
+    // Cache blocking: the cost matrix (8 MB at N = 1000) is read one block of columns at a
+    // time, and every layer k runs over that block while it sits in cache; layer by layer over
+    // the whole matrix would stream it from memory K times. Column n at layer k needs layer
+    // k − 1 at nodes s < n only, which earlier blocks and this block's previous layer provide.
+    constexpr int kBlockColumns = 128;
+    // Layers with little work in a block run inline: a parallel region costs more there.
+    constexpr int64_t kMinParallelWork = 1 << 14;
+    const int numColumnBlocks = (m - 1 + kBlockColumns - 1) / kBlockColumns;
     if (progress != nullptr) {
-        progress->setTotal(maxEdges);
+        progress->setTotal(numColumnBlocks);
     }
-    // Layers with little work run inline: a parallel region costs more than it saves there.
-    constexpr int64_t kMinParallelWork = 1 << 16;
-    for (int k = 1; k <= maxEdges; ++k) {
-        const Eigen::Map<const Vector> previous(tables.best[k - 1].data(), m);
-        std::vector<double>& current = tables.best[k];
-        std::vector<int>& from = tables.from[k];
-        const int64_t columns = m - k;
-        const int64_t work = columns * (m - k);
-        const ParallelOptions layerParallel{work >= kMinParallelWork ? parallel.numThreads : 1};
-        // Node n needs at least k edges behind it, and k − 1 edges need nodes ≥ k − 1.
-        parallelForBlocks(columns, 32, layerParallel, [&](int64_t, int64_t begin, int64_t end) {
-            Vector candidate(m);
-            for (int64_t offset = begin; offset < end; ++offset) {
-                const int n = k + static_cast<int>(offset);
-                const int length = n - (k - 1);
-                // cost is column-major, so the column of predecessors is contiguous: the sum
-                // and the minimum vectorise; the first index reaching the minimum keeps ties
-                // at the smallest s.
-                auto segment = candidate.head(length);
-                segment.noalias() = previous.segment(k - 1, length) + cost.col(n).segment(k - 1, length);
-                const double bestCost = segment.minCoeff();
-                int bestFrom = -1;
-                if (bestCost < kInf) {
-                    for (int i = 0; i < length; ++i) {
-                        if (segment[i] == bestCost) {
-                            bestFrom = k - 1 + i;
-                            break;
+    for (int blockStart = 1; blockStart < m; blockStart += kBlockColumns) {
+        const int blockEnd = std::min(m, blockStart + kBlockColumns);
+        for (int k = 1; k <= maxEdges && k < blockEnd; ++k) {
+            // Node n needs at least k edges behind it, and k − 1 edges need nodes ≥ k − 1.
+            const int first = std::max(blockStart, k);
+            const int64_t columns = blockEnd - first;
+            const int64_t work = columns * (blockEnd - k);
+            const ParallelOptions layerParallel{work >= kMinParallelWork ? parallel.numThreads : 1};
+            const Eigen::Map<const Vector> previous(tables.best[k - 1].data(), m);
+            std::vector<double>& current = tables.best[k];
+            std::vector<int>& from = tables.from[k];
+            parallelForBlocks(columns, 16, layerParallel, [&](int64_t, int64_t begin, int64_t end) {
+                for (int64_t offset = begin; offset < end; ++offset) {
+                    const int n = first + static_cast<int>(offset);
+                    const int length = n - (k - 1);
+                    // The predecessors' column is contiguous (column-major): the fused
+                    // sum-and-minimum vectorises without a temporary; a second scan, stopping
+                    // at the first index that reaches the minimum, keeps ties at the smallest s.
+                    const auto previousSegment = previous.segment(k - 1, length);
+                    const auto costSegment = cost.col(n).segment(k - 1, length);
+                    const double bestCost = (previousSegment + costSegment).minCoeff();
+                    int bestFrom = -1;
+                    if (bestCost < kInf) {
+                        for (int i = 0; i < length; ++i) {
+                            if (previousSegment[i] + costSegment[i] == bestCost) {
+                                bestFrom = k - 1 + i;
+                                break;
+                            }
                         }
                     }
+                    current[n] = bestCost;
+                    from[n] = bestFrom;
                 }
-                current[n] = bestCost;
-                from[n] = bestFrom;
-            }
-        });
+            });
+        }
         if (progress != nullptr && !progress->advance()) {
             return makeError(ErrorCode::Cancelled, "", "", "the trajectory search was cancelled");
         }
