@@ -22,8 +22,66 @@ protected:
     void paintEvent(QPaintEvent*) override;
 
 private:
+    // D > 1: each chain as a small image (8×8 for the digits), classes as grey levels.
+    void paintImages(QPainter& painter,
+                     const std::vector<int>& states,
+                     int numPositions,
+                     int numClasses,
+                     bool forward,
+                     double position,
+                     int steps,
+                     double t);
+
     ChainsView* m_view;
 };
+
+void ChainCanvas::paintImages(QPainter& painter,
+                              const std::vector<int>& states,
+                              int numPositions,
+                              int numClasses,
+                              bool forward,
+                              double position,
+                              int steps,
+                              double t) {
+    QFont bold = font();
+    bold.setBold(true);
+    painter.setFont(bold);
+    painter.setPen(Qt::black);
+    painter.drawText(QRectF(12, 4, width() - 24, 24), Qt::AlignLeft | Qt::AlignVCenter,
+                     QString("%1   t = %2   (step %3 of %4)")
+                         .arg(forward ? "Forward: data → π" : "Reverse: π → data")
+                         .arg(t, 0, 'f', 3)
+                         .arg(static_cast<int>(std::round(position)))
+                         .arg(steps));
+    painter.setFont(font());
+    // Square images when D is a square (8×8 digits), else one row of D cells.
+    const int side = static_cast<int>(std::lround(std::sqrt(static_cast<double>(numPositions))));
+    const int columns = side * side == numPositions ? side : numPositions;
+    const int rows = side * side == numPositions ? side : 1;
+    const int chains = static_cast<int>(states.size()) / numPositions;
+    const int shown = std::min(chains, 64);
+    const int perRow = std::max(1, static_cast<int>(std::ceil(std::sqrt(shown * 1.6))));
+    const int gridRows = (shown + perRow - 1) / perRow;
+    const double top = 34.0;
+    const double cellW = (width() - 24.0) / perRow;
+    const double cellH = (height() - top - 8.0) / std::max(1, gridRows);
+    const double pixel = std::max(1.0, std::min((cellW - 8.0) / columns, (cellH - 8.0) / rows));
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    for (int b = 0; b < shown; ++b) {
+        const double x0 = 12.0 + (b % perRow) * cellW + (cellW - pixel * columns) / 2.0;
+        const double y0 = top + (b / perRow) * cellH + (cellH - pixel * rows) / 2.0;
+        for (int d = 0; d < numPositions; ++d) {
+            const int value = states[static_cast<size_t>(b) * numPositions + d];
+            // Class 0 is the background (white), the top class black, as ink on paper.
+            const int grey = 255 - value * 255 / std::max(1, numClasses - 1);
+            painter.fillRect(QRectF(x0 + (d % columns) * pixel, y0 + (d / columns) * pixel,
+                                    pixel + 0.5, pixel + 0.5),
+                             QColor(grey, grey, grey));
+        }
+        painter.setPen(QColor(200, 200, 205));
+        painter.drawRect(QRectF(x0 - 1, y0 - 1, pixel * columns + 1, pixel * rows + 1));
+    }
+}
 
 namespace {
 
@@ -65,6 +123,12 @@ void ChainCanvas::paintEvent(QPaintEvent*) {
     const int nodeA = forward ? step : m - step;
     const int nodeB = forward ? std::min(m, step + 1) : std::max(0, m - step - 1);
     const int shownNode = f < 0.5 ? nodeA : nodeB;
+
+    if (chains->numPositions > 1) {
+        paintImages(painter, frames[shownNode], chains->numPositions, k, forward, p, m,
+                    chains->times[shownNode]);
+        return;
+    }
 
     const double top = 34.0;
     const double bottom = height() - 10.0;

@@ -3,6 +3,7 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/categorical/information.h"
@@ -131,11 +132,20 @@ core::Status CategoricalParams::validate() const {
     if (numSteps < 1 || numSteps > kMaxSteps) {
         return invalidArgument("N", std::to_string(numSteps), "N must lie in 1..10000");
     }
-    if (table.empty() || table.size() != conditionNames.size()) {
+    if (dataSource == CategoricalData::Digits &&
+        (digitLevels < 2 || digitLevels > 17 || numClasses != digitLevels)) {
+        return invalidArgument("levels", std::to_string(digitLevels),
+                               "the digits need 2..17 levels and K = levels");
+    }
+    if (dataSource == CategoricalData::CsvFile && csvPath.isEmpty()) {
+        return invalidArgument("data", "", "choose a table file");
+    }
+    if (dataSource == CategoricalData::Table &&
+        (table.empty() || table.size() != conditionNames.size())) {
         return invalidArgument("table", std::to_string(table.size()) + " conditions",
                                "the data table needs at least one condition, each named");
     }
-    for (size_t c = 0; c < table.size(); ++c) {
+    for (size_t c = 0; dataSource == CategoricalData::Table && c < table.size(); ++c) {
         if (static_cast<int>(table[c].size()) != numClasses) {
             return invalidArgument("table[" + std::to_string(c) + "]",
                                    std::to_string(table[c].size()) + " entries",
@@ -147,8 +157,11 @@ core::Status CategoricalParams::validate() const {
             return valid.error();
         }
     }
-    if (condition < 0 || condition >= static_cast<int>(table.size())) {
+    if (condition < 0 || condition >= static_cast<int>(conditionNames.size())) {
         return invalidArgument("condition", std::to_string(condition), "no such condition");
+    }
+    if (position < 0) {
+        return invalidArgument("position", std::to_string(position), "no such position");
     }
     if (pathSteps < 1 || pathSteps > numSteps) {
         return invalidArgument("steps", std::to_string(pathSteps),
@@ -176,7 +189,8 @@ core::Status CategoricalParams::validate() const {
     return {};
 }
 
-core::Result<core::schedule::BetaCurve> CategoricalParams::betaCurve() const {
+core::Result<core::schedule::BetaCurve> CategoricalParams::betaCurve(
+    const std::function<double(double)>& information) const {
     if (schedule == "linear") {
         return core::schedule::linearCurve();
     }
@@ -190,16 +204,26 @@ core::Result<core::schedule::BetaCurve> CategoricalParams::betaCurve() const {
         return core::schedule::customCurve(controlPoints);
     }
     if (schedule == "info-linear") {
-        if (condition < 0 || condition >= static_cast<int>(table.size())) {
-            return invalidArgument("condition", std::to_string(condition), "no such condition");
+        if (!information) {
+            return invalidArgument("schedule", "info-linear", "needs the data to be loaded");
         }
-        core::Vector p0 = Eigen::Map<const core::Vector>(table[condition].data(), numClasses);
-        core::Vector prior = Eigen::Map<const core::Vector>(pi.data(), numClasses);
-        return core::schedule::informationLinearCurve([p0, prior](double beta) {
-            return core::categorical::mutualInformation(p0, prior, beta);
-        });
+        return core::schedule::informationLinearCurve(information);
     }
     return invalidArgument("schedule", schedule.toStdString(), "unknown schedule");
+}
+
+CategoricalParams CategoricalParams::withDigits(int levels) const {
+    CategoricalParams p = withNumClasses(levels);
+    p.dataSource = CategoricalData::Digits;
+    p.digitLevels = levels;
+    p.conditionNames.clear();
+    for (int label = 0; label <= 9; ++label) {
+        p.conditionNames.push_back(QString::number(label));
+    }
+    p.condition = std::clamp(condition, 0, 9);
+    p.position = 27;  // a pixel near the centre, where the strokes are
+    p.numChains = std::min(numChains, 64);
+    return p;
 }
 
 CategoricalParams CategoricalParams::withNumClasses(int k) const {
@@ -243,13 +267,24 @@ QJsonObject CategoricalParams::toJson() const {
     }
     o["controlPoints"] = points;
     o["numSteps"] = numSteps;
+    o["dataSource"] = dataSource == CategoricalData::Digits    ? "digits"
+                      : dataSource == CategoricalData::CsvFile ? "csv"
+                                                               : "table";
+    o["digitLevels"] = digitLevels;
+    o["csvPath"] = csvPath;
+    o["position"] = position;
+    QJsonArray names;
+    for (const QString& name : conditionNames) {
+        names.append(name);
+    }
+    o["conditionNames"] = names;
     QJsonArray tableArray;
     for (size_t c = 0; c < table.size(); ++c) {
         QJsonArray column;
         for (double v : table[c]) {
             column.append(v);
         }
-        tableArray.append(QJsonObject{{"name", conditionNames[c]}, {"p", column}});
+        tableArray.append(QJsonObject{{"p", column}});
     }
     o["table"] = tableArray;
     o["condition"] = condition;
@@ -296,13 +331,34 @@ core::Result<CategoricalParams> CategoricalParams::fromJson(const QJsonObject& o
     auto steps = read.integer(o, "numSteps");
     if (!steps) return steps.error();
     p.numSteps = *steps;
+    auto source = read.string(o, "dataSource");
+    if (!source) return source.error();
+    if (*source == "table") {
+        p.dataSource = CategoricalData::Table;
+    } else if (*source == "digits") {
+        p.dataSource = CategoricalData::Digits;
+    } else if (*source == "csv") {
+        p.dataSource = CategoricalData::CsvFile;
+    } else {
+        return core::makeError(core::ErrorCode::ParseError, "categorical.dataSource",
+                               source->toStdString(), "expected table, digits or csv");
+    }
+    auto levels = read.integer(o, "digitLevels");
+    if (!levels) return levels.error();
+    p.digitLevels = *levels;
+    p.csvPath = o.value("csvPath").toString();
+    auto position = read.integer(o, "position");
+    if (!position) return position.error();
+    p.position = *position;
     const QJsonArray tableArray = o.value("table").toArray();
     for (int c = 0; c < tableArray.size(); ++c) {
         const QJsonObject column = tableArray[c].toObject();
         auto probabilities = read.numbers(column.value("p"), QString("table[%1].p").arg(c));
         if (!probabilities) return probabilities.error();
         p.table.push_back(*probabilities);
-        p.conditionNames.push_back(column.value("name").toString());
+    }
+    for (const QJsonValue& name : o.value("conditionNames").toArray()) {
+        p.conditionNames.push_back(name.toString());
     }
     auto condition = read.integer(o, "condition");
     if (!condition) return condition.error();

@@ -5,6 +5,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "core/categorical/reverse_kernel.h"
@@ -17,6 +18,13 @@ namespace ui::document {
 
 enum class CategoricalTrajectory { Even, Dp, List };
 
+// Where the data distribution comes from.
+enum class CategoricalData {
+    Table,    // the small table in the project: P(X_0 | C), D = 1
+    Digits,   // the bundled 8×8 digits quantised to L levels: D = 64, K = L, C = the label
+    CsvFile,  // a table file with columns x1..xD, p[, c]
+};
+
 struct CategoricalParams {
     int numClasses = 4;                        // K, 2..256
     std::vector<double> pi;                    // prior π, K entries summing to 1
@@ -24,15 +32,19 @@ struct CategoricalParams {
     double powerExponent = 2.0;                // p of the power schedule
     std::vector<core::schedule::ControlPoint> controlPoints;  // custom schedule, inner points
     int numSteps = 100;                        // N, the grid 0, 1/N, …, 1
-    // P(X_0 = class | C = condition): one column of K probabilities per condition.
+    CategoricalData dataSource = CategoricalData::Table;
+    int digitLevels = 4;                       // L for the digits (2, 4, 8 or 17); then K = L
+    QString csvPath;                           // the table file for CsvFile
+    // P(X_0 = class | C = condition): one column of K probabilities per condition (Table).
     std::vector<std::vector<double>> table;
-    std::vector<QString> conditionNames;       // one label per column of `table`
+    std::vector<QString> conditionNames;       // one label per condition of the data
     int condition = 0;                         // the condition C shown and sampled
     CategoricalTrajectory trajectory = CategoricalTrajectory::Even;
     int pathSteps = 10;                        // K of the even or DP trajectory
     std::vector<int> trajectoryList;           // typed list of grid nodes 0..N
     core::categorical::KernelForm kernel = core::categorical::KernelForm::Closed;
     int numChains = 300;                       // chains drawn in the Trajectories view
+    int position = 0;                          // the position shown per position when D > 1
     uint64_t seed = 1;                         // RNG key of every sampler
 
     bool operator==(const CategoricalParams&) const = default;
@@ -44,9 +56,13 @@ struct CategoricalParams {
     // ("pi[2]", "table[1][0]", "controlPoints[0]", "trajectoryList[3]").
     core::Status validate() const;
 
-    // The β(t) curve these parameters describe (info-linear needs the data: it is solved for
-    // the selected condition's table).
-    core::Result<core::schedule::BetaCurve> betaCurve() const;
+    // The β(t) curve; info-linear is solved from `information` (I(X_0;X_t) as a function of
+    // β_t for the selected data), which the caller builds from the data (CategoricalSetup).
+    core::Result<core::schedule::BetaCurve> betaCurve(
+        const std::function<double(double)>& information) const;
+
+    // These parameters switched to the digits with L levels: K = L, conditions = labels 0..9.
+    CategoricalParams withDigits(int levels) const;
 
     // Resizes π, the table and the control points for a new K, keeping what fits and
     // renormalising.

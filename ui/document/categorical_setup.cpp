@@ -1,9 +1,68 @@
 // SPDX-License-Identifier: MIT
 #include "ui/document/categorical_setup.h"
 
+#include "core/categorical/information.h"
 #include "core/trajectory/least_cost_path.h"
+#include "ui/document/bundled_data.h"
 
 namespace ui::document {
+
+namespace {
+
+// The data table the parameters describe.
+core::Result<core::data::CategoricalTable> buildTable(const CategoricalParams& p) {
+    if (p.dataSource == CategoricalData::CsvFile) {
+        return core::data::readCategoricalTable(p.csvPath.toStdString(), p.numClasses);
+    }
+    std::vector<int> classes;
+    std::vector<double> probability;
+    std::vector<std::string> conditions;
+    if (p.dataSource == CategoricalData::Digits) {
+        const auto& digits = bundledDigits();
+        if (!digits) {
+            return digits.error();
+        }
+        // The training images, equally likely within their label.
+        auto quantised = core::data::quantiseDigits(digits->pixels, p.digitLevels);
+        if (!quantised) {
+            return quantised.error();
+        }
+        std::vector<int> perLabel(10, 0);
+        for (int i = 0; i < digits->numTrain(); ++i) {
+            ++perLabel[digits->labels[i]];
+        }
+        for (int i = 0; i < digits->numTrain(); ++i) {
+            const int label = digits->labels[i];
+            classes.insert(classes.end(), quantised->begin() + i * core::data::kDigitsPixels,
+                           quantised->begin() + (i + 1) * core::data::kDigitsPixels);
+            probability.push_back(1.0 / perLabel[label]);
+            conditions.push_back(std::to_string(label));
+        }
+        return core::data::makeCategoricalTable(core::data::kDigitsPixels, p.numClasses,
+                                                std::move(classes), std::move(probability),
+                                                std::move(conditions));
+    }
+    for (size_t c = 0; c < p.table.size(); ++c) {
+        for (int k = 0; k < p.numClasses; ++k) {
+            classes.push_back(k);
+            probability.push_back(p.table[c][k]);
+            // Conditions are told apart by index so that two equal labels stay two columns.
+            conditions.push_back(std::to_string(c));
+        }
+    }
+    return core::data::makeCategoricalTable(1, p.numClasses, std::move(classes),
+                                            std::move(probability), std::move(conditions));
+}
+
+}  // namespace
+
+bool CategoricalSetup::exactCosts() const {
+    double states = 1.0;
+    for (int d = 0; d < table.numPositions; ++d) {
+        states *= params.numClasses;
+    }
+    return table.numPositions == 1 || states <= 1e6;
+}
 
 core::Result<std::shared_ptr<const CategoricalSetup>> CategoricalSetup::build(
     const CategoricalParams& p) {
@@ -14,32 +73,41 @@ core::Result<std::shared_ptr<const CategoricalSetup>> CategoricalSetup::build(
     setup->params = p;
     setup->pi = Eigen::Map<const core::Vector>(p.pi.data(), p.numClasses);
     setup->pi /= setup->pi.sum();
-    auto curve = p.betaCurve();
+    auto table = buildTable(p);
+    if (!table) {
+        return table.error();
+    }
+    setup->table = std::move(table).value();
+    if (p.condition >= setup->table.numConditions()) {
+        return core::invalidArgument("condition", std::to_string(p.condition),
+                                     "the data has " +
+                                         std::to_string(setup->table.numConditions()) +
+                                         " conditions");
+    }
+    if (p.position >= setup->table.numPositions) {
+        return core::invalidArgument("position", std::to_string(p.position),
+                                     "the data has " +
+                                         std::to_string(setup->table.numPositions) + " positions");
+    }
+    const auto* tablePtr = &setup->table;
+    const core::Vector pi = setup->pi;
+    const int condition = p.condition;
+    auto curve = p.betaCurve([tablePtr, pi, condition](double beta) {
+        return core::categorical::tableMutualInformation(*tablePtr, pi, beta, condition);
+    });
     if (!curve) {
         return curve.error();
     }
     setup->curve = *curve;
     setup->grid = core::categorical::evenTimeGrid(setup->curve, p.numSteps);
-
-    std::vector<int> classes;
-    std::vector<double> probability;
-    std::vector<std::string> conditions;
-    for (size_t c = 0; c < p.table.size(); ++c) {
-        for (int k = 0; k < p.numClasses; ++k) {
-            classes.push_back(k);
-            probability.push_back(p.table[c][k]);
-            // Conditions are told apart by index so that two equal labels stay two columns.
-            conditions.push_back(std::to_string(c));
-        }
-    }
-    auto table = core::data::makeCategoricalTable(1, p.numClasses, std::move(classes),
-                                                  std::move(probability), std::move(conditions));
-    if (!table) {
-        return table.error();
-    }
-    setup->table = std::move(table).value();
     setup->oracle = std::make_shared<core::model::TableOracle>(setup->table, setup->pi);
-    setup->dataMarginal = setup->table.marginal(p.condition, 0);
+    setup->positionOracle =
+        setup->table.numPositions == 1
+            ? setup->oracle
+            : std::make_shared<core::model::TableOracle>(
+                  setup->table, setup->pi, core::model::TableOracleMode::IndependentPositions);
+    setup->position = p.position;
+    setup->dataMarginal = setup->table.marginal(p.condition, p.position);
     return std::shared_ptr<const CategoricalSetup>(std::move(setup));
 }
 

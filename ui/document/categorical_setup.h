@@ -22,9 +22,18 @@ struct CategoricalSetup {
     core::Vector pi;                           // K
     core::schedule::BetaCurve curve;           // β(t)
     core::categorical::TimeGrid grid;          // t_n = n/N, n = 0..N
-    core::data::CategoricalTable table;        // D = 1, one row per (condition, class)
-    std::shared_ptr<const core::model::TableOracle> oracle;  // exact F for the table
-    core::Vector dataMarginal;                 // p_0(· | selected condition)
+    core::data::CategoricalTable table;        // the data: D positions, rows per condition
+    // The exact F for the table: for D > 1 each position's marginal of the joint posterior.
+    std::shared_ptr<const core::model::TableOracle> oracle;
+    // A factorised model for the per-position views (matrices, kernel comparison): for D = 1
+    // the same as `oracle`; for D > 1 each position on its own.
+    std::shared_ptr<const core::model::TableOracle> positionOracle;
+    int position = 0;                          // the position those views show
+    core::Vector dataMarginal;                 // p_0(· | selected condition) at `position`
+
+    int numPositions() const { return table.numPositions; }
+    // Whether exact step costs over every pair are affordable (D = 1, or K^D ≤ 10⁶).
+    bool exactCosts() const;
 
     // Builds everything; fails with the parameter's error if the params are invalid.
     static core::Result<std::shared_ptr<const CategoricalSetup>> build(const CategoricalParams& p);

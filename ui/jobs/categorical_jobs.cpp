@@ -5,11 +5,22 @@
 #include "core/trajectory/least_cost_path.h"
 #include "core/util/rng.h"
 
+#include <limits>
+
 namespace ui::jobs {
+
+namespace {
+// Monte Carlo samples per step cost when x_t cannot be enumerated (the digits).
+constexpr int64_t kMonteCarloSamples = 64;
+}  // namespace
 
 double categoricalCostWork(const document::CategoricalParams& params) {
     const double n = params.numSteps;
     const double k = params.numClasses;
+    if (params.dataSource == document::CategoricalData::Digits) {
+        // Consecutive pairs only: samples × (rows of one label × 64 positions) per step.
+        return n * kMonteCarloSamples * 150.0 * 64.0;
+    }
     return n * (n + 1) / 2.0 * k * k * k;
 }
 
@@ -23,9 +34,16 @@ core::Result<CategoricalCosts> computeCategoricalCosts(const document::Categoric
     options.form = setup.params.kernel;
     options.parallel.numThreads = numThreads;
     options.progress = &progress;
-    auto costs = core::categorical::computeStepCosts(setup.table, *setup.oracle, setup.pi,
-                                                     setup.grid,
-                                                     core::categorical::CostPairs::All, options);
+    result.dpAvailable = setup.exactCosts();
+    if (!result.dpAvailable) {
+        options.samples = kMonteCarloSamples;
+        options.seed = setup.params.seed;
+    }
+    auto costs = core::categorical::computeStepCosts(
+        setup.table, *setup.oracle, setup.pi, setup.grid,
+        result.dpAvailable ? core::categorical::CostPairs::All
+                           : core::categorical::CostPairs::Consecutive,
+        options);
     if (!costs) {
         return costs.error();
     }
@@ -36,6 +54,17 @@ core::Result<CategoricalCosts> computeCategoricalCosts(const document::Categoric
         return even.error();
     }
     result.evenNodes = *even;
+    std::vector<int> full(static_cast<size_t>(setup.params.numSteps) + 1);
+    for (int n = 0; n <= setup.params.numSteps; ++n) {
+        full[n] = n;
+    }
+    result.elboFull = core::categorical::negativeElbo(result.costs.cost, full);
+    if (!result.dpAvailable) {
+        result.dpNodes = result.evenNodes;
+        result.elboEven = std::numeric_limits<double>::quiet_NaN();
+        result.elboDp = std::numeric_limits<double>::quiet_NaN();
+        return result;
+    }
     progress.setStage("trajectory search");
     auto path = core::trajectory::leastCostPath(result.costs.cost, setup.params.pathSteps,
                                                 {.numThreads = numThreads}, &progress);
@@ -45,11 +74,6 @@ core::Result<CategoricalCosts> computeCategoricalCosts(const document::Categoric
     result.dpNodes = path->nodes;
     result.elboEven = core::categorical::negativeElbo(result.costs.cost, result.evenNodes);
     result.elboDp = path->cost;
-    std::vector<int> full(static_cast<size_t>(setup.params.numSteps) + 1);
-    for (int n = 0; n <= setup.params.numSteps; ++n) {
-        full[n] = n;
-    }
-    result.elboFull = core::categorical::negativeElbo(result.costs.cost, full);
     return result;
 }
 
@@ -84,15 +108,22 @@ core::Result<CategoricalChains> sampleCategoricalChains(const document::Categori
     progress.setStage("sampling chains");
     progress.setTotal(2);
 
-    // x_0 from the data of the selected condition; stream = chain, step = a constant apart
-    // from the samplers' steps so the draws never coincide.
+    // x_0: a row of the data drawn for the selected condition; stream = chain, step = a
+    // constant apart from the samplers' steps so the draws never coincide.
     constexpr uint64_t kDataStep = 0xDA7A;
-    std::vector<int> x0(static_cast<size_t>(p.numChains));
-    const std::vector<double> p0(setup.dataMarginal.data(),
-                                 setup.dataMarginal.data() + setup.dataMarginal.size());
+    const auto& table = setup.table;
+    const int d = table.numPositions;
+    chains.numPositions = d;
+    chains.position = setup.position;
+    std::vector<double> rowWeights(static_cast<size_t>(table.numRows()), 0.0);
+    for (int r = 0; r < table.numRows(); ++r) {
+        rowWeights[r] = table.condition[r] == p.condition ? table.probability[r] : 0.0;
+    }
+    std::vector<int> x0(static_cast<size_t>(p.numChains) * d);
     for (int b = 0; b < p.numChains; ++b) {
         core::CounterRng rng(p.seed, static_cast<uint64_t>(b), kDataStep);
-        x0[b] = rng.categorical(p0);
+        const int row = rng.categorical(rowWeights);
+        std::copy(table.row(row), table.row(row) + d, x0.begin() + static_cast<size_t>(b) * d);
     }
 
     chains.forward.assign(static_cast<size_t>(m) + 1, {});
@@ -103,7 +134,7 @@ core::Result<CategoricalChains> sampleCategoricalChains(const document::Categori
     options.form = p.kernel;
     options.observer = &forwardRecorder;
     options.progress = &progress;
-    auto forward = core::categorical::sampleForward(x0, 1, setup.pi, grid, options);
+    auto forward = core::categorical::sampleForward(x0, d, setup.pi, grid, options);
     if (!forward) {
         return forward.error();
     }
@@ -129,8 +160,8 @@ core::Result<CategoricalChains> sampleCategoricalChains(const document::Categori
         chains.forwardMarginals.push_back(
             core::categorical::marginalAt(setup.dataMarginal, setup.pi, grid.beta[n]));
     }
-    auto exact = core::categorical::reverseMarginals(*setup.oracle, 0, p.condition, setup.pi,
-                                                     grid, p.kernel);
+    auto exact = core::categorical::reverseMarginals(*setup.positionOracle, setup.position,
+                                                     p.condition, setup.pi, grid, p.kernel);
     if (!exact) {
         return exact.error();
     }

@@ -14,7 +14,10 @@
 namespace ui::jobs {
 
 struct CategoricalCosts {
-    core::categorical::StepCosts costs;  // J(a, b) for every a < b on the N-step grid
+    // J(a, b) for every a < b on the N-step grid when dpAvailable; otherwise only the
+    // consecutive J(n − 1, n), Monte Carlo estimates (K^D too large to enumerate).
+    core::categorical::StepCosts costs;
+    bool dpAvailable = true;
     std::vector<int> evenNodes;          // the even K-step path
     std::vector<int> dpNodes;            // the least-cost K-step path
     double elboEven = 0.0;               // negative ELBO of the even path (nats)
@@ -23,7 +26,8 @@ struct CategoricalCosts {
 };
 
 // Step costs for all pairs, the DP path with params.pathSteps steps and the ELBOs (MATH.md A.5,
-// B.5). Fails when cancelled. O(N² K³) for a table oracle.
+// B.5); O(N² K³) for D = 1. When K^D is beyond enumeration (the digits) only the consecutive
+// costs are estimated by Monte Carlo, and the DP is not available. Fails when cancelled.
 core::Result<CategoricalCosts> computeCategoricalCosts(const document::CategoricalSetup& setup,
                                                        core::Progress& progress,
                                                        int numThreads);
@@ -36,6 +40,8 @@ struct CategoricalChains {
     std::vector<double> times;                                // t at each node
     std::vector<std::vector<int>> forward;                    // [node] → B states, data → π
     std::vector<std::vector<int>> reverse;                    // [node] → B states, π → data
+    int numPositions = 1;                                     // D (frames hold B × D states)
+    int position = 0;                                         // position of the marginals
     std::vector<core::Vector> forwardMarginals;               // exact p_t at each node
     std::vector<core::Vector> reverseMarginals;               // exact reverse marginal
 };

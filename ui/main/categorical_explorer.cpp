@@ -77,6 +77,7 @@ void CategoricalExplorer::onParamsChanged() {
         return;
     }
     m_setup = *setup;
+    emit curveChanged(m_setup->curve);
     // Cheap views at once: O(N K²) curves and K×K matrices.
     m_schedule->setSetup(m_setup);
     m_matrices->setSetup(m_setup);
@@ -137,6 +138,11 @@ void CategoricalExplorer::startJobs() {
             }
             m_costs = costs;
             m_stepCosts->setCosts(costs, setup->grid.t);
+            if (setup->params.trajectory == document::CategoricalTrajectory::Dp &&
+                !costs->dpAvailable) {
+                emit jobMessage("The DP needs exact step costs between every pair of steps, out "
+                                "of reach for this data: the even trajectory is used.", false);
+            }
             if (setup->params.trajectory == document::CategoricalTrajectory::Dp &&
                 costs->dpNodes != m_trajectory) {
                 applyTrajectory(costs->dpNodes);

@@ -66,6 +66,8 @@ signals:
     // The number of animation steps changed (a new trajectory).
     void stepsChanged(int numSteps);
     void jobMessage(const QString& message, bool isError);
+    // A new setup was built (every edit); its β(t) curve for the schedule editor.
+    void curveChanged(const core::schedule::BetaCurve& curve);
 
 private:
     void onParamsChanged();

@@ -129,6 +129,11 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryPath)
     connect(m_explorer, &CategoricalExplorer::jobMessage, this,
             [this](const QString& message, bool) { statusBar()->showMessage(message, 8000); });
 
+    connect(m_explorer, &CategoricalExplorer::curveChanged, m_panel,
+            &panels::CategoricalPanel::setCurvePreview);
+    if (m_explorer->setup()) {
+        m_panel->setCurvePreview(m_explorer->setup()->curve);
+    }
     // Time bar ↔ explorer.
     connect(m_explorer, &CategoricalExplorer::stepsChanged, m_timeBar, &animation::TimeBar::setNumSteps);
     connect(m_timeBar, &animation::TimeBar::positionChanged, m_explorer, &CategoricalExplorer::setPosition);

@@ -3,6 +3,8 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -16,6 +18,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "core/data/categorical_table.h"
 #include "ui/panels/pi_editor.h"
 #include "ui/panels/schedule_editor.h"
 
@@ -106,12 +109,37 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
     // Data.
     auto* dataBox = new QGroupBox("Data P(X₀ | C)");
     auto* dataLayout = new QVBoxLayout(dataBox);
+    auto* sourceForm = new QFormLayout;
+    m_dataSource = new QComboBox;
+    m_dataSource->addItem("table (edit below)", "table");
+    m_dataSource->addItem("8×8 digits", "digits");
+    m_dataSource->addItem("table file (CSV)…", "csv");
+    m_dataSource->setToolTip("The data: a small table, the bundled handwritten digits (64 "
+                             "positions, conditioned on the label), or a CSV table file with "
+                             "columns x1..xD, p and optionally c.");
+    m_levels = new QComboBox;
+    for (int levels : {2, 4, 8, 17}) {
+        m_levels->addItem(QString::number(levels), levels);
+    }
+    m_levels->setToolTip("Grey levels of the digits: the number of classes K.");
+    m_csvLabel = new QLabel;
+    m_csvLabel->setWordWrap(true);
+    m_position = new QSpinBox;
+    m_position->setToolTip("With several positions (pixels), the matrices and the kernel "
+                           "comparison show this one.");
+    sourceForm->addRow("source", m_dataSource);
+    sourceForm->addRow("levels", m_levels);
+    sourceForm->addRow("file", m_csvLabel);
+    sourceForm->addRow("position", m_position);
+    dataLayout->addLayout(sourceForm);
     m_table = new QTableWidget;
     m_table->setToolTip("Rows are classes, columns are conditions; each column sums to 1.");
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_table->setMinimumHeight(120);
     dataLayout->addWidget(m_table);
-    auto* tableButtons = new QHBoxLayout;
+    m_tableButtons = new QWidget;
+    auto* tableButtons = new QHBoxLayout(m_tableButtons);
+    tableButtons->setContentsMargins(0, 0, 0, 0);
     auto* addCondition = new QPushButton("Add condition");
     auto* removeCondition = new QPushButton("Remove");
     auto* normalise = new QPushButton("Normalise");
@@ -119,7 +147,7 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
     tableButtons->addWidget(addCondition);
     tableButtons->addWidget(removeCondition);
     tableButtons->addWidget(normalise);
-    dataLayout->addLayout(tableButtons);
+    dataLayout->addWidget(m_tableButtons);
     auto* conditionForm = new QFormLayout;
     m_condition = new QComboBox;
     m_condition->setToolTip("The condition C whose data the views show and the chains sample.");
@@ -252,6 +280,41 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
             for (double& v : column) v = sum > 0 ? std::max(0.0, v) / sum : 1.0 / p.numClasses;
         }
         apply(p, "Normalise data", "table");
+    });
+    connect(m_dataSource, &QComboBox::currentIndexChanged, this, [=, this] {
+        if (m_refreshing) return;
+        const QString source = m_dataSource->currentData().toString();
+        if (source == "digits") {
+            apply(params().withDigits(m_levels->currentData().toInt()), "Use the digits", "table");
+        } else if (source == "csv") {
+            const QString path = QFileDialog::getOpenFileName(this, "Open a table file", {},
+                                                              "CSV tables (*.csv);;All files (*)");
+            if (path.isEmpty()) {
+                onDocumentChanged();
+                return;
+            }
+            chooseCsvFile(path);
+        } else {
+            CategoricalParams p = params();
+            CategoricalParams example = CategoricalParams::example();
+            p.dataSource = document::CategoricalData::Table;
+            p = p.withNumClasses(example.numClasses);
+            p.table = example.table;
+            p.conditionNames = example.conditionNames;
+            p.condition = 0;
+            p.position = 0;
+            apply(p, "Use the table", "table");
+        }
+    });
+    connect(m_levels, &QComboBox::currentIndexChanged, this, [=, this] {
+        if (m_refreshing) return;
+        apply(params().withDigits(m_levels->currentData().toInt()), "Change levels", "table");
+    });
+    connect(m_position, &QSpinBox::valueChanged, this, [=, this](int position) {
+        if (m_refreshing) return;
+        CategoricalParams p = params();
+        p.position = position;
+        apply(p, "Change position", "table");
     });
     connect(m_condition, &QComboBox::currentIndexChanged, this, [=, this](int index) {
         if (m_refreshing || index < 0) return;
@@ -399,15 +462,45 @@ void CategoricalPanel::editTrajectoryList(const QString& text) {
     apply(p, "Edit trajectory", "trajectory");
 }
 
+void CategoricalPanel::chooseCsvFile(const QString& path) {
+    // Read the file once here for its shape (K, D, conditions); the setup reads it again.
+    CategoricalParams p = m_document->categorical();
+    auto table = core::data::readCategoricalTable(path.toStdString(), 256);
+    if (!table) {
+        showError("table", QString::fromStdString(table.error().toString()));
+        onDocumentChanged();
+        showError("table", QString::fromStdString(table.error().toString()));
+        return;
+    }
+    int maxClass = 1;
+    for (int c : table->classes) {
+        maxClass = std::max(maxClass, c);
+    }
+    p = p.withNumClasses(std::max(p.numClasses, maxClass + 1));
+    p.dataSource = document::CategoricalData::CsvFile;
+    p.csvPath = path;
+    p.conditionNames.clear();
+    for (const std::string& name : table->conditionNames) {
+        p.conditionNames.push_back(QString::fromStdString(name.empty() ? "all" : name));
+    }
+    p.condition = 0;
+    p.position = 0;
+    apply(p, "Use a table file", "table");
+}
+
+void CategoricalPanel::setCurvePreview(const core::schedule::BetaCurve& curve) {
+    m_curveEditor->setCurve(curve);
+}
+
 void CategoricalPanel::refreshTable() {
     const CategoricalParams& p = m_document->categorical();
     const bool old = m_refreshing;
     m_refreshing = true;
-    m_table->setRowCount(p.numClasses);
+    m_table->setRowCount(p.table.empty() ? 0 : p.numClasses);
     m_table->setColumnCount(static_cast<int>(p.table.size()));
     QStringList headers;
-    for (const QString& name : p.conditionNames) {
-        headers << QString("C = %1").arg(name);
+    for (size_t c = 0; c < p.table.size() && c < p.conditionNames.size(); ++c) {
+        headers << QString("C = %1").arg(p.conditionNames[c]);
     }
     m_table->setHorizontalHeaderLabels(headers);
     for (int c = 0; c < static_cast<int>(p.table.size()); ++c) {
@@ -436,9 +529,27 @@ void CategoricalPanel::onDocumentChanged() {
     m_exponent->setValue(p.powerExponent);
     m_exponent->setEnabled(p.schedule == "power");
     m_numSteps->setValue(p.numSteps);
-    if (auto curve = p.betaCurve(); curve) {
-        m_curveEditor->setCurve(*curve);
+    if (auto curve = p.betaCurve({}); curve) {
+        m_curveEditor->setCurve(*curve);  // info-linear arrives from the explorer
     }
+    const bool isTable = p.dataSource == document::CategoricalData::Table;
+    const char* source = p.dataSource == document::CategoricalData::Digits    ? "digits"
+                         : p.dataSource == document::CategoricalData::CsvFile ? "csv"
+                                                                              : "table";
+    m_dataSource->setCurrentIndex(m_dataSource->findData(source));
+    m_levels->setCurrentIndex(std::max(0, m_levels->findData(p.digitLevels)));
+    m_levels->setEnabled(p.dataSource == document::CategoricalData::Digits);
+    m_csvLabel->setText(p.dataSource == document::CategoricalData::CsvFile
+                            ? QFileInfo(p.csvPath).fileName()
+                            : QString("—"));
+    m_csvLabel->setToolTip(p.csvPath);
+    const int positions = p.dataSource == document::CategoricalData::Digits ? 64 : 1024;
+    m_position->setRange(0, positions - 1);
+    m_position->setValue(p.position);
+    m_position->setEnabled(!isTable);
+    m_table->setVisible(isTable);
+    m_tableButtons->setVisible(isTable);
+    m_numClasses->setEnabled(p.dataSource != document::CategoricalData::Digits);
     m_curveEditor->setControlPoints(p.controlPoints, p.schedule == "custom");
     refreshTable();
     m_condition->clear();

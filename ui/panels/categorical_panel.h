@@ -33,6 +33,13 @@ public:
     void editPiText(const QString& text);
     void editTableCell(int row, int column, const QString& text);
     void editTrajectoryList(const QString& text);
+    // Switches the data to a table file (as the file dialog does).
+    void chooseCsvFile(const QString& path);
+
+public slots:
+    // The β(t) curve of the current setup (info-linear depends on the data, so the explorer
+    // that builds it sends it here).
+    void setCurvePreview(const core::schedule::BetaCurve& curve);
 
 private slots:
     void onDocumentChanged();
@@ -58,6 +65,11 @@ private:
     QDoubleSpinBox* m_exponent;
     ScheduleCurveEditor* m_curveEditor;
     QSpinBox* m_numSteps;
+    QComboBox* m_dataSource;
+    QComboBox* m_levels;
+    QLabel* m_csvLabel;
+    QSpinBox* m_position;
+    QWidget* m_tableButtons;
     QTableWidget* m_table;
     QComboBox* m_condition;
     QComboBox* m_trajectory;

@@ -43,9 +43,11 @@ void KernelComparisonView::setSetup(std::shared_ptr<const document::CategoricalS
     }
     const auto& s = *setup;
     const auto grid = core::categorical::subGrid(s.grid, trajectory);
-    auto closed = core::categorical::reverseMarginals(*s.oracle, 0, s.params.condition, s.pi, grid,
+    auto closed = core::categorical::reverseMarginals(*s.positionOracle, s.position,
+                                                      s.params.condition, s.pi, grid,
                                                       core::categorical::KernelForm::Closed);
-    auto d3pm = core::categorical::reverseMarginals(*s.oracle, 0, s.params.condition, s.pi, grid,
+    auto d3pm = core::categorical::reverseMarginals(*s.positionOracle, s.position,
+                                                    s.params.condition, s.pi, grid,
                                                     core::categorical::KernelForm::D3pm);
     if (!closed || !d3pm) {
         setMessage(QString::fromStdString((closed ? d3pm.error() : closed.error()).toString()),
@@ -83,11 +85,15 @@ void KernelComparisonView::setSetup(std::shared_ptr<const document::CategoricalS
     m_klClosed = core::categorical::klDivergence(p0, endClosed);
     m_klD3pm = core::categorical::klDivergence(p0, endD3pm);
     setData({{"class", "data", "closed_form", "d3pm"}, {classes, c0, c1, c2}});
-    setMessage(QString("After %1 reverse steps: KL(data ‖ closed form) = %2 nats, "
+    const QString where = s.numPositions() > 1
+                              ? QString(" (position %1, each position on its own)").arg(s.position)
+                              : QString();
+    setMessage(QString("After %1 reverse steps%4: KL(data ‖ closed form) = %2 nats, "
                        "KL(data ‖ D3PM-style) = %3 nats.")
                    .arg(grid.numSteps())
                    .arg(m_klClosed, 0, 'g', 3)
-                   .arg(m_klD3pm, 0, 'g', 3));
+                   .arg(m_klD3pm, 0, 'g', 3)
+                   .arg(where));
 }
 
 }  // namespace ui::views

@@ -58,7 +58,8 @@ void MatricesView::recompute() {
     core::Vector row(k);
     const core::model::DenoiserTime time{s.grid.t[m_nodeT], betaT};
     for (int j = 0; j < k; ++j) {
-        s.oracle->predictPosition(0, j, s.params.condition, time, {row.data(), static_cast<size_t>(row.size())});
+        s.positionOracle->predictPosition(s.position, j, s.params.condition, time,
+                                          {row.data(), static_cast<size_t>(row.size())});
         m_f.row(j) = row.transpose();
     }
     m_q = core::categorical::reverseKernelMatrix(s.params.kernel, m_f, s.pi, betaS, betaT);
@@ -88,12 +89,19 @@ void MatricesView::recompute() {
         }
     }
     setData(std::move(data));
-    setMessage(QString("Reverse step from grid node %1 to grid node %2 (%3); condition C = %4. "
-                       "Hover a cell for its formula.")
+    QString where;
+    if (s.numPositions() > 1) {
+        where = QString(" Position %1 of %2, with its own marginal posterior as F.")
+                    .arg(s.position)
+                    .arg(s.numPositions());
+    }
+    setMessage(QString("Reverse step from grid node %1 to grid node %2 (%3); condition C = %4."
+                       "%5 Hover a cell for its formula.")
                    .arg(m_nodeT)
                    .arg(m_nodeS)
                    .arg(ts)
-                   .arg(s.params.conditionNames[s.params.condition]));
+                   .arg(s.params.conditionNames[s.params.condition])
+                   .arg(where));
 }
 
 QString MatricesView::forwardFormula(int i, int j) const {

@@ -70,12 +70,20 @@ void StepCostView::setCosts(std::shared_ptr<const jobs::CategoricalCosts> costs,
         }
         return points;
     };
-    m_dp->replace(markers(costs->dpNodes));
+    m_dp->replace(costs->dpAvailable ? markers(costs->dpNodes) : QList<QPointF>{});
     m_even->replace(markers(costs->evenNodes));
     m_axisCost->setRange(0.0, std::max(1e-6, top * 1.1));
     m_axisCost->applyNiceNumbers();
     setData({{"t", "step_cost_nats"}, {t, j}});
     const int k = static_cast<int>(costs->dpNodes.size()) - 1;
+    if (!costs->dpAvailable) {
+        setMessage(QString("Monte Carlo estimates (the positions' joint states are too many to "
+                           "enumerate). Negative ELBO of all %1 steps: %2 nats. The DP needs "
+                           "every pair of steps and is not computed for this data.")
+                       .arg(n)
+                       .arg(costs->elboFull, 0, 'f', 4));
+        return;
+    }
     QString message = QString("Negative ELBO (nats): even %1 steps %2 · DP %1 steps %3 · "
                               "all %4 steps %5")
                           .arg(k)

@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/data/digits.h"
+#include "core/util/result.h"
+
+// Data sets compiled into the application (Qt resources), parsed once on first use.
+namespace ui::document {
+
+// The 8×8 digits (resources/data/digits.csv.gz, CC BY 4.0; see resources/data/README.md).
+const core::Result<core::data::Digits>& bundledDigits();
+
+}  // namespace ui::document
