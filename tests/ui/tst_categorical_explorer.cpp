@@ -3,6 +3,7 @@
 // show the core's numbers, render non-blank, export (PNG/SVG/PDF/CSV/GIF) and stay usable
 // while jobs are cancelled; the panel edits the document and refuses bad input.
 #include <QChart>
+#include <QFile>
 #include <QImage>
 #include <QImageReader>
 #include <QLineSeries>
@@ -11,6 +12,8 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <set>
 
 #include "core/categorical/information.h"
 #include "core/categorical/reverse_marginal.h"
@@ -66,6 +69,8 @@ private slots:
     void panelRefusesBadInput();
     void cancelLeavesTheUiUsable();
     void mainWindowOpensWithTheExample();
+    void digitsReverseChainsEndOnTrainingImages();
+    void tableFileWithTwoPositions();
 };
 
 void tst_CategoricalExplorer::scheduleViewShowsTheCoreCurves() {
@@ -276,6 +281,75 @@ void tst_CategoricalExplorer::mainWindowOpensWithTheExample() {
     ui::document::ProjectDocument recovered;
     QVERIFY(recovered.open(dir.filePath("recovery.json")).ok());
     QCOMPARE(recovered.categorical().numSteps, 77);
+}
+
+// With the exact (memorising) oracle of the training images, reverse chains end on training
+// images of the requested label: at t_1 = 0.04 of a cosine schedule β ≈ 0.004, so the posterior
+// over images is all but certain. 90% is a loose bound for 40 chains (observed: all of them).
+void tst_CategoricalExplorer::digitsReverseChainsEndOnTrainingImages() {
+    ui::document::ProjectDocument document;
+    ui::CategoricalExplorer explorer(&document);
+    CategoricalParams p = document.categorical().withDigits(4);
+    p.numSteps = 50;
+    p.pathSteps = 25;
+    p.numChains = 40;
+    p.condition = 3;
+    QVERIFY(document.setCategorical(p, "digits").ok());
+    explorer.waitForJobs();
+    const auto setup = explorer.setup();
+    QCOMPARE(setup->numPositions(), 64);
+    const auto chains = explorer.chains();
+    QVERIFY(chains != nullptr);
+    QCOMPARE(chains->numPositions, 64);
+    const std::vector<int>& final = chains->reverse.front();
+    QCOMPARE(static_cast<int>(final.size()), 40 * 64);
+    std::set<std::vector<int>> threes;
+    for (int r = 0; r < setup->table.numRows(); ++r) {
+        if (setup->table.condition[r] == 3) {
+            threes.insert(std::vector<int>(setup->table.row(r), setup->table.row(r) + 64));
+        }
+    }
+    int matches = 0;
+    for (int b = 0; b < 40; ++b) {
+        matches += threes.count(std::vector<int>(final.begin() + b * 64, final.begin() + (b + 1) * 64));
+    }
+    QVERIFY2(matches >= 36, qPrintable(QString("%1 of 40 chains end on a training 3").arg(matches)));
+    // The step costs are Monte Carlo estimates and the DP is refused, not faked.
+    QVERIFY(explorer.costs() != nullptr);
+    QVERIFY(!explorer.costs()->dpAvailable);
+    QVERIFY(explorer.stepCostView()->message().contains("Monte Carlo"));
+    QVERIFY(distinctColours(explorer.chainsView()) > 2);
+}
+
+// A CSV table with D = 2: exact costs by enumeration, a DP path, per-position views.
+void tst_CategoricalExplorer::tableFileWithTwoPositions() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("joint.csv");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("x1,x2,p\n0,0,0.4\n1,1,0.3\n2,2,0.2\n0,2,0.1\n");
+    file.close();
+    ui::document::ProjectDocument document;
+    ui::CategoricalExplorer explorer(&document);
+    ui::panels::CategoricalPanel panel(&document);
+    CategoricalParams p = document.categorical().withNumClasses(3);
+    p.pi = {1.0 / 3, 1.0 / 3, 1.0 / 3};
+    p.numSteps = 20;
+    p.pathSteps = 5;
+    p.trajectory = ui::document::CategoricalTrajectory::Dp;
+    QVERIFY(document.setCategorical(p, "K = 3").ok());
+    panel.chooseCsvFile(path);
+    QCOMPARE(panel.fieldError("table"), QString());
+    QCOMPARE(document.categorical().dataSource, ui::document::CategoricalData::CsvFile);
+    explorer.waitForJobs();
+    QCOMPARE(explorer.setup()->numPositions(), 2);
+    QVERIFY(explorer.costs()->dpAvailable);
+    QCOMPARE(explorer.trajectory(), explorer.costs()->dpNodes);
+    QVERIFY(explorer.costs()->elboDp <= explorer.costs()->elboEven + 1e-12);
+    // A missing file is refused with its name, and the document keeps the working table.
+    panel.chooseCsvFile(dir.filePath("missing.csv"));
+    QVERIFY(panel.fieldError("table").contains("missing.csv"));
+    QCOMPARE(document.categorical().csvPath, path);
 }
 
 QTEST_MAIN(tst_CategoricalExplorer)

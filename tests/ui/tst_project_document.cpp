@@ -24,12 +24,16 @@ CategoricalParams everythingChanged() {
     p.numSteps = 37;
     p.table = {{0.2, 0.2, 0.2, 0.2, 0.2}, {0.5, 0.1, 0.1, 0.1, 0.2}, {0.0, 0.0, 1.0, 0.0, 0.0}};
     p.conditionNames = {"first", "second", "third \"quoted\""};
+    p.digitLevels = 8;
     p.condition = 2;
     p.trajectory = CategoricalTrajectory::List;
     p.pathSteps = 4;
     p.trajectoryList = {0, 3, 20, 37};
     p.kernel = core::categorical::KernelForm::D3pm;
     p.numChains = 123;
+    p.dataSource = ui::document::CategoricalData::CsvFile;
+    p.csvPath = "/some/where/table.csv";
+    p.position = 1;
     p.seed = 18446744073709551557ULL;  // the largest 64-bit prime: needs all 64 bits
     return p;
 }
