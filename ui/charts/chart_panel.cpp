@@ -9,11 +9,12 @@
 namespace ui::charts {
 
 ChartPanel::ChartPanel(const QString& title, QWidget* parent)
-    : ViewPanel(title, parent), m_chart(new QChart), m_view(new QChartView) {
+    // The view is built around our chart: QChartView() would make a default chart that
+    // setChart() later releases without deleting.
+    : ViewPanel(title, parent), m_chart(new QChart), m_view(new QChartView(m_chart)) {
     m_chart->setTitle(title);
     m_chart->setAnimationOptions(QChart::NoAnimation);  // frames stream; animation would lag
     m_chart->legend()->setAlignment(Qt::AlignBottom);
-    m_view->setChart(m_chart);
     m_view->setRenderHint(QPainter::Antialiasing);
     setBody(m_view);
 }

@@ -54,6 +54,13 @@ public:
         }
         return static_cast<int>(*v);
     }
+    // Fields added after the first files were written: absent means the default.
+    core::Result<int> integerOr(const QJsonObject& o, const char* key, int fallback) const {
+        return o.contains(key) ? integer(o, key) : core::Result<int>(fallback);
+    }
+    core::Result<QString> stringOr(const QJsonObject& o, const char* key, QString fallback) const {
+        return o.contains(key) ? string(o, key) : core::Result<QString>(std::move(fallback));
+    }
     core::Result<QString> string(const QJsonObject& o, const char* key) const {
         const QJsonValue v = o.value(key);
         if (!v.isString()) {
@@ -331,7 +338,7 @@ core::Result<CategoricalParams> CategoricalParams::fromJson(const QJsonObject& o
     auto steps = read.integer(o, "numSteps");
     if (!steps) return steps.error();
     p.numSteps = *steps;
-    auto source = read.string(o, "dataSource");
+    auto source = read.stringOr(o, "dataSource", "table");
     if (!source) return source.error();
     if (*source == "table") {
         p.dataSource = CategoricalData::Table;
@@ -343,11 +350,11 @@ core::Result<CategoricalParams> CategoricalParams::fromJson(const QJsonObject& o
         return core::makeError(core::ErrorCode::ParseError, "categorical.dataSource",
                                source->toStdString(), "expected table, digits or csv");
     }
-    auto levels = read.integer(o, "digitLevels");
+    auto levels = read.integerOr(o, "digitLevels", 4);
     if (!levels) return levels.error();
     p.digitLevels = *levels;
     p.csvPath = o.value("csvPath").toString();
-    auto position = read.integer(o, "position");
+    auto position = read.integerOr(o, "position", 0);
     if (!position) return position.error();
     p.position = *position;
     const QJsonArray tableArray = o.value("table").toArray();
@@ -359,6 +366,12 @@ core::Result<CategoricalParams> CategoricalParams::fromJson(const QJsonObject& o
     }
     for (const QJsonValue& name : o.value("conditionNames").toArray()) {
         p.conditionNames.push_back(name.toString());
+    }
+    if (!o.contains("conditionNames")) {
+        // Early files named each table column in place.
+        for (const QJsonValue& column : tableArray) {
+            p.conditionNames.push_back(column.toObject().value("name").toString());
+        }
     }
     auto condition = read.integer(o, "condition");
     if (!condition) return condition.error();

@@ -166,6 +166,10 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryPath)
 }
 
 MainWindow::~MainWindow() {
+    // The document outlives this destructor (a child QObject): its last signals must not reach
+    // a half-destroyed window.
+    m_document->disconnect(this);
+    m_document->undoStack()->disconnect(this);
     m_explorer->cancelJobs();
     // Stop the jobs before the views they update are destroyed with the window.
     delete m_explorer;
