@@ -286,18 +286,19 @@ double mutualInformation(const ConstVectorRef& p0, const ConstVectorRef& pi, dou
 }
 
 double impurity(const ConstVectorRef& p0, const ConstVectorRef& pi, double betaT) {
-    // Σ_j p_t[j] Σ_i F(i|j)² = Σ_j Σ_i (p_0[i] P₀,ₜ[i,j])² / p_t[j].
+    // Σ_j p_t[j] Σ_i F(i|j)² = Σ_j Σ_i (p_0[i] P₀,ₜ[i,j])² / p_t[j]. With the structure of
+    // P₀,ₜ the inner sum is (β_t π_j)² Σ_i p_0[i]² + p_0[j]² ((1 − β_t)² + 2(1 − β_t) β_t π_j),
+    // so the whole is O(K) (the GUI recomputes it at every grid time on every edit).
     const Vector pt = marginalAt(p0, pi, betaT);
+    const double sumSquares = p0.squaredNorm();
+    const double keep = 1.0 - betaT;
     double purity = 0.0;
     for (Eigen::Index j = 0; j < pi.size(); ++j) {
         if (!(pt[j] > 0.0)) {
             continue;
         }
-        double s = 0.0;
-        for (Eigen::Index i = 0; i < p0.size(); ++i) {
-            const double joint = p0[i] * forwardEntry(pi, betaT, i, j);
-            s += joint * joint;
-        }
+        const double noise = betaT * pi[j];
+        const double s = noise * noise * sumSquares + p0[j] * p0[j] * keep * (keep + 2.0 * noise);
         purity += s / pt[j];
     }
     return std::max(0.0, 1.0 - purity);

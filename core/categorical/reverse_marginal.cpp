@@ -7,12 +7,12 @@
 
 namespace core::categorical {
 
-Result<std::vector<Vector>> reverseMarginals(const model::CategoricalDenoiser& denoiser,
-                                             int position,
-                                             int condition,
-                                             const Vector& pi,
-                                             const TimeGrid& grid,
-                                             KernelForm form) {
+Result<std::vector<std::vector<Vector>>> reverseMarginals(const model::CategoricalDenoiser& denoiser,
+                                                          int position,
+                                                          int condition,
+                                                          const Vector& pi,
+                                                          const TimeGrid& grid,
+                                                          const std::vector<KernelForm>& forms) {
     if (!denoiser.factorised() && denoiser.numPositions() != 1) {
         return invalidArgument("denoiser", "", "exact reverse marginals need a factorised model");
     }
@@ -24,8 +24,11 @@ Result<std::vector<Vector>> reverseMarginals(const model::CategoricalDenoiser& d
     }
     const int k = denoiser.numClasses();
     const int m = grid.numSteps();
-    std::vector<Vector> marginals(static_cast<size_t>(m) + 1, Vector::Zero(k));
-    marginals[m] = pi;
+    std::vector<std::vector<Vector>> marginals(
+        forms.size(), std::vector<Vector>(static_cast<size_t>(m) + 1, Vector::Zero(k)));
+    for (auto& perForm : marginals) {
+        perForm[m] = pi;
+    }
     Matrix f(k, k);
     Vector row(k);
     std::vector<int> xt(static_cast<size_t>(denoiser.numPositions()), 0);
@@ -34,7 +37,8 @@ Result<std::vector<Vector>> reverseMarginals(const model::CategoricalDenoiser& d
         const model::DenoiserTime time{grid.t[n], grid.beta[n]};
         for (int j = 0; j < k; ++j) {
             if (denoiser.factorised()) {
-                denoiser.predictPosition(position, j, condition, time, {row.data(), static_cast<size_t>(row.size())});
+                denoiser.predictPosition(position, j, condition, time,
+                                         {row.data(), static_cast<size_t>(row.size())});
             } else {
                 xt[0] = j;
                 denoiser.predict(xt, condition, time, prediction);
@@ -42,10 +46,25 @@ Result<std::vector<Vector>> reverseMarginals(const model::CategoricalDenoiser& d
             }
             f.row(j) = row.transpose() / row.sum();
         }
-        const Matrix q = reverseKernelMatrix(form, f, pi, grid.beta[n - 1], grid.beta[n]);
-        marginals[n - 1] = (marginals[n].transpose() * q).transpose();
+        for (size_t form = 0; form < forms.size(); ++form) {
+            const Matrix q = reverseKernelMatrix(forms[form], f, pi, grid.beta[n - 1], grid.beta[n]);
+            marginals[form][n - 1] = (marginals[form][n].transpose() * q).transpose();
+        }
     }
     return marginals;
+}
+
+Result<std::vector<Vector>> reverseMarginals(const model::CategoricalDenoiser& denoiser,
+                                             int position,
+                                             int condition,
+                                             const Vector& pi,
+                                             const TimeGrid& grid,
+                                             KernelForm form) {
+    auto all = reverseMarginals(denoiser, position, condition, pi, grid, std::vector{form});
+    if (!all) {
+        return all.error();
+    }
+    return std::move(all->front());
 }
 
 double klDivergence(const ConstVectorRef& p, const ConstVectorRef& q) {

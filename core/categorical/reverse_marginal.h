@@ -24,6 +24,15 @@ Result<std::vector<Vector>> reverseMarginals(const model::CategoricalDenoiser& d
                                              const TimeGrid& grid,
                                              KernelForm form);
 
+// The same for several kernel forms at once, sharing the denoiser's predictions (the costly
+// part): entry f holds the marginals for forms[f].
+Result<std::vector<std::vector<Vector>>> reverseMarginals(const model::CategoricalDenoiser& denoiser,
+                                                          int position,
+                                                          int condition,
+                                                          const Vector& pi,
+                                                          const TimeGrid& grid,
+                                                          const std::vector<KernelForm>& forms);
+
 // KL(p ‖ q) in nats, +inf where p has mass that q does not.
 double klDivergence(const ConstVectorRef& p, const ConstVectorRef& q);
 

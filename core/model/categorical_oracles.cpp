@@ -45,7 +45,8 @@ TableOracle::TableOracle(const data::CategoricalTable& table, const Vector& pi, 
     assert(pi.size() == table.numClasses);
     for (int c = 0; c < m_numConditions; ++c) {
         for (int d = 0; d < m_numPositions; ++d) {
-            m_logMarginal.push_back(table.marginal(c, d).array().log().matrix());
+            m_marginal.push_back(table.marginal(c, d));
+            m_logMarginal.push_back(m_marginal.back().array().log().matrix());
         }
     }
 }
@@ -71,9 +72,14 @@ void TableOracle::predictPosition(int position,
         }
         return;
     }
+    // exp(log p_0(i) + c − max) = p_0(i)·exp(c − max) with c one of two column values: two
+    // exponentials instead of K, the same numbers up to rounding (exp(c − max) ≤ 1/max_i p_0(i)).
+    const Vector& prior = m_marginal[static_cast<size_t>(condition) * m_numPositions + position];
+    const double scaleOther = std::exp(column.other - maxLog);
+    const double scaleSame = std::exp(column.same - maxLog);
     double sum = 0.0;
     for (int i = 0; i < m_numClasses; ++i) {
-        out[i] = std::exp(out[i] - maxLog);
+        out[i] = prior[i] * (i == xt ? scaleSame : scaleOther);
         sum += out[i];
     }
     for (int i = 0; i < m_numClasses; ++i) {

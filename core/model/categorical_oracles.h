@@ -56,6 +56,7 @@ private:
     TableOracleMode m_mode;
     Vector m_pi;
     std::vector<Vector> m_logMarginal;  // [condition·D + d] → log p_0,d(· | c)
+    std::vector<Vector> m_marginal;     // the same, exponentiated once
     std::unique_ptr<CategoricalEmpiricalOracle> m_joint;    // JointPosterior mode with D > 1
 };
 

@@ -5,10 +5,14 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFormLayout>
+#include <QSpinBox>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
@@ -402,6 +406,40 @@ void MainWindow::offerRecovery() {
 }
 
 namespace {
+
+// Asks for the image size and, for PNG, the resolution; false when cancelled.
+bool askExportOptions(QWidget* parent, const QString& path, charts::ExportOptions* options) {
+    QDialog dialog(parent);
+    dialog.setWindowTitle("Export options");
+    auto* form = new QFormLayout(&dialog);
+    auto* width = new QSpinBox;
+    auto* height = new QSpinBox;
+    auto* dpi = new QSpinBox;
+    width->setRange(16, 16384);
+    height->setRange(16, 16384);
+    dpi->setRange(24, 1200);
+    width->setValue(options->size.width());
+    height->setValue(options->size.height());
+    dpi->setValue(192);
+    width->setSuffix(" px");
+    height->setSuffix(" px");
+    dpi->setToolTip("96 is the screen; 192 or 300 for print (PNG only).");
+    dpi->setEnabled(charts::withImageExtension(path).endsWith(".png", Qt::CaseInsensitive));
+    form->addRow("width", width);
+    form->addRow("height", height);
+    form->addRow("resolution (DPI)", dpi);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    form->addRow(buttons);
+    if (dialog.exec() != QDialog::Accepted) {
+        return false;
+    }
+    options->size = QSize(width->value(), height->value());
+    options->dpi = dpi->value();
+    return true;
+}
+
 charts::ViewPanel* currentPanel(QTabWidget* tabs) {
     QWidget* page = tabs->currentWidget();
     if (auto* panel = qobject_cast<charts::ViewPanel*>(page)) {
@@ -426,15 +464,11 @@ void MainWindow::exportCurrentView() {
     if (path.endsWith(".csv", Qt::CaseInsensitive)) {
         error = panel->exportCsv(path);
     } else {
-        int dpi = 96;
-        if (path.endsWith(".png", Qt::CaseInsensitive) || !path.contains('.')) {
-            bool ok = false;
-            dpi = QInputDialog::getInt(this, "Export PNG", "Resolution (DPI):", 192, 48, 600, 48, &ok);
-            if (!ok) {
-                return;
-            }
+        charts::ExportOptions options{.size = panel->size().expandedTo({800, 500}), .dpi = 96};
+        if (!askExportOptions(this, path, &options)) {
+            return;
         }
-        error = charts::exportWidget(panel, path, {.size = panel->size().expandedTo({800, 500}), .dpi = dpi});
+        error = charts::exportWidget(panel, path, options);
     }
     if (!error.isEmpty()) {
         QMessageBox::warning(this, "Export", error);

@@ -14,6 +14,7 @@
 #include <QMenu>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -159,6 +160,15 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
     // Sampling.
     auto* samplingBox = new QGroupBox("Reverse process");
     auto* samplingForm = new QFormLayout(samplingBox);
+    auto* model = new QComboBox;
+    model->addItem("exact oracle");
+    model->addItem("checkpoint…");
+    if (auto* items = qobject_cast<QStandardItemModel*>(model->model())) {
+        items->item(1)->setEnabled(false);  // learned denoisers arrive with the models work
+    }
+    model->setToolTip("The denoiser F: the exact posterior of the data (what a network that "
+                      "memorises its data would learn). Trained checkpoints are not supported "
+                      "yet.");
     m_trajectory = new QComboBox;
     m_trajectory->addItem("even", "even");
     m_trajectory->addItem("DP-optimal", "dp");
@@ -178,6 +188,7 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
     m_numChains = new QSpinBox;
     m_numChains->setRange(1, 5000);
     m_numChains->setToolTip("Chains drawn in the Trajectories view.");
+    samplingForm->addRow("model", model);
     samplingForm->addRow("trajectory", m_trajectory);
     samplingForm->addRow("steps K", m_pathSteps);
     samplingForm->addRow("nodes", m_trajectoryList);

@@ -43,20 +43,16 @@ void KernelComparisonView::setSetup(std::shared_ptr<const document::CategoricalS
     }
     const auto& s = *setup;
     const auto grid = core::categorical::subGrid(s.grid, trajectory);
-    auto closed = core::categorical::reverseMarginals(*s.positionOracle, s.position,
-                                                      s.params.condition, s.pi, grid,
-                                                      core::categorical::KernelForm::Closed);
-    auto d3pm = core::categorical::reverseMarginals(*s.positionOracle, s.position,
-                                                    s.params.condition, s.pi, grid,
-                                                    core::categorical::KernelForm::D3pm);
-    if (!closed || !d3pm) {
-        setMessage(QString::fromStdString((closed ? d3pm.error() : closed.error()).toString()),
-                   true);
+    auto both = core::categorical::reverseMarginals(
+        *s.positionOracle, s.position, s.params.condition, s.pi, grid,
+        std::vector{core::categorical::KernelForm::Closed, core::categorical::KernelForm::D3pm});
+    if (!both) {
+        setMessage(QString::fromStdString(both.error().toString()), true);
         return;
     }
     const core::Vector& p0 = s.dataMarginal;
-    const core::Vector& endClosed = closed->front();
-    const core::Vector& endD3pm = d3pm->front();
+    const core::Vector& endClosed = (*both)[0].front();
+    const core::Vector& endD3pm = (*both)[1].front();
     const int k = s.params.numClasses;
     QStringList categories;
     QList<qreal> data, closedValues, d3pmValues;

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+// Responsiveness of the categorical explorer (issue 5), measured with the real widgets under
+// the offscreen platform. Built, never run by CTest. Prints:
+//   1. an edit of π at K = 64, N = 1000 → every cheap view updated (document, setup, schedule,
+//      matrices and kernel views, the parameter panel): median and 95th percentile;
+//   2. one animation frame of the Trajectories view: 500 chains (D = 1) and 64 digit images;
+//   3. the longest stall of the event loop while a step-cost job runs.
+// Usage: QT_QPA_PLATFORM=offscreen build/tests/bench_responsiveness
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QPainter>
+#include <QTimer>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+#include "ui/animation/chains_view.h"
+#include "ui/document/project_document.h"
+#include "ui/main/categorical_explorer.h"
+#include "ui/panels/categorical_panel.h"
+#include "ui/panels/pi_editor.h"
+
+namespace {
+
+struct Stats {
+    double median;
+    double p95;
+    double max;
+};
+
+Stats stats(std::vector<double> ms) {
+    std::sort(ms.begin(), ms.end());
+    const auto at = [&](double q) { return ms[static_cast<size_t>(q * (ms.size() - 1))]; };
+    return {at(0.5), at(0.95), ms.back()};
+}
+
+void piDrag(bool withPanel) {
+    ui::document::ProjectDocument document;
+    std::unique_ptr<ui::panels::CategoricalPanel> panel;
+    if (withPanel) {
+        panel = std::make_unique<ui::panels::CategoricalPanel>(&document);
+    }
+    ui::CategoricalExplorer explorer(&document);
+    auto p = document.categorical().withNumClasses(64);
+    p.numSteps = 1000;
+    p.pathSteps = 100;
+    if (!document.setCategorical(p, "K = 64").ok()) {
+        std::printf("setup failed\n");
+        return;
+    }
+    explorer.cancelJobs();  // only the synchronous path is timed
+    std::vector<double> ms;
+    for (int i = 0; i < 200; ++i) {
+        auto drag = document.categorical();
+        drag.pi = ui::panels::ProbabilityBars::withEntry(drag.pi, 3, 0.02 + 0.0002 * i);
+        QElapsedTimer timer;
+        timer.start();
+        (void)document.setCategorical(drag, "Drag π", 101);  // synchronous slots run here
+        ms.push_back(timer.nsecsElapsed() / 1e6);
+        explorer.cancelJobs();
+    }
+    const Stats s = stats(ms);
+    std::printf("pi drag, K = 64, N = 1000, 200 edits, views%s: median %.2f ms, p95 %.2f ms, "
+                "max %.2f ms\n",
+                withPanel ? " and panel" : " only", s.median, s.p95, s.max);
+}
+
+void frames(const char* label, ui::document::CategoricalParams params) {
+    ui::document::ProjectDocument document;
+    ui::CategoricalExplorer explorer(&document);
+    if (!document.setCategorical(params, "frames").ok()) {
+        std::printf("setup failed\n");
+        return;
+    }
+    explorer.waitForJobs();
+    auto* view = explorer.chainsView();
+    view->resize(1100, 700);
+    QImage image(view->size(), QImage::Format_RGB32);
+    std::vector<double> ms;
+    const int steps = view->numSteps();
+    for (int i = 0; i < 240; ++i) {
+        view->setPosition(std::fmod(i * 0.07, static_cast<double>(steps)));
+        QElapsedTimer timer;
+        timer.start();
+        QPainter painter(&image);
+        view->render(&painter);
+        painter.end();
+        ms.push_back(timer.nsecsElapsed() / 1e6);
+    }
+    const Stats s = stats(ms);
+    std::printf("%s: frame median %.2f ms, p95 %.2f ms (%.0f fps possible at the median)\n", label,
+                s.median, s.p95, 1000.0 / s.median);
+}
+
+void stallDuringJob() {
+    ui::document::ProjectDocument document;
+    ui::CategoricalExplorer explorer(&document);
+    auto p = document.categorical().withNumClasses(30);
+    p.numSteps = 400;
+    p.trajectory = ui::document::CategoricalTrajectory::Dp;
+    (void)document.setCategorical(p, "big");
+    QElapsedTimer clock;
+    clock.start();
+    qint64 last = 0;
+    qint64 worst = 0;
+    QTimer ticker;
+    ticker.setInterval(5);
+    QObject::connect(&ticker, &QTimer::timeout, [&] {
+        const qint64 now = clock.nsecsElapsed();
+        worst = std::max(worst, now - last);
+        last = now;
+    });
+    ticker.start();
+    last = clock.nsecsElapsed();
+    QElapsedTimer job;
+    job.start();
+    while (job.elapsed() < 100 || explorer.costRunner()->isRunning() ||
+           explorer.chainRunner()->isRunning()) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    }
+    std::printf("event loop during a %.1f s step-cost job (K = 30, N = 400): longest gap %.1f ms\n",
+                job.elapsed() / 1000.0, worst / 1e6);
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+    QApplication app(argc, argv);
+    piDrag(false);
+    piDrag(true);
+    auto chains = ui::document::CategoricalParams::example();
+    chains.numChains = 500;
+    frames("Trajectories, 500 chains, K = 4", chains);
+    auto digits = ui::document::CategoricalParams::example().withDigits(4);
+    digits.numChains = 64;
+    digits.numSteps = 50;
+    digits.pathSteps = 25;
+    frames("Trajectories, 64 digit images", digits);
+    stallDuringJob();
+    return 0;
+}
