@@ -41,7 +41,9 @@ int main(int argc, char* argv[]) {
     if (argc > 1 && std::strcmp(argv[1], "export") == 0) {
         return runExport(argc, argv);
     }
-    if (argc > 1) {
+    // `diffuscope project.diffuscope.json` opens the GUI with that project.
+    const bool openProject = argc == 2 && std::string(argv[1]).ends_with(".json");
+    if (argc > 1 && !openProject) {
         return app::cli::dispatch(std::vector<std::string>(argv + 1, argv + argc));
     }
     QApplication application(argc, argv);
@@ -49,6 +51,9 @@ int main(int argc, char* argv[]) {
     ui::MainWindow window;
     window.resize(1400, 880);
     window.show();
+    if (openProject) {
+        window.openFile(QString::fromLocal8Bit(argv[1]));
+    }
     // After the event loop starts, so the question appears over the window.
     QTimer::singleShot(0, &window, &ui::MainWindow::offerRecovery);
     return QApplication::exec();

@@ -12,6 +12,7 @@ const char* usage() {
 
 Usage:
   diffuscope                      open the GUI with the example project
+  diffuscope FILE.json            open the GUI with a project file
   diffuscope <command> [options]  run headless
 
 Categorical diffusion (MATH.md part A):
