@@ -5,7 +5,7 @@ DIFFUSCOPE_PACKAGES=(
     build-essential cmake ninja-build pkg-config
     qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
     libeigen3-dev libbenchmark-dev libgif-dev zlib1g-dev
-    xvfb xauth
+    fonts-dejavu-core xvfb xauth
 )
 
 diffuscope_install_deps() {
