@@ -149,6 +149,39 @@ Result<std::vector<double>> gammaForTrajectory(const Common& common,
     return oracleGamma(common, samples, seed, timesteps);
 }
 
+// Γ (when the variance or a dp: trajectory needs it) and the resolved trajectory: the shared
+// first half of `nll` and `sample`. gamma stays empty when not needed.
+struct TrajectoryWithGamma {
+    std::vector<double> gamma;
+    core::gaussian::ResolvedTrajectory trajectory;
+};
+
+Result<TrajectoryWithGamma> resolveWithGamma(const Common& common,
+                                             const std::string& spec,
+                                             bool varianceNeedsGamma,
+                                             int gammaSamples,
+                                             uint64_t gammaSeed,
+                                             core::gaussian::DpVariant variant) {
+    TrajectoryWithGamma result;
+    if (varianceNeedsGamma || spec.rfind("dp:", 0) == 0) {
+        Result<std::vector<double>> g = gammaForTrajectory(common, spec, gammaSamples, gammaSeed);
+        if (!g) {
+            return g.error();
+        }
+        result.gamma = std::move(g).value();
+    }
+    core::gaussian::DpOptions options{.variant = variant,
+                                      .range = common.range,
+                                      .parallel = {.numThreads = common.threads}};
+    Result<core::gaussian::ResolvedTrajectory> trajectory = core::gaussian::resolveTrajectory(
+        spec, common.schedule, result.gamma.empty() ? nullptr : &result.gamma, options);
+    if (!trajectory) {
+        return trajectory.error();
+    }
+    result.trajectory = std::move(trajectory).value();
+    return result;
+}
+
 void writeIntArray(JsonWriter& json, const std::vector<int>& values) { json.array(values); }
 
 }  // namespace
@@ -388,25 +421,14 @@ int runNll(const Args& args) {
     if (!variant) {
         return fail(variant.error());
     }
-    std::vector<double> gamma;
-    const bool needsGamma = variance == core::gaussian::NllVariance::Analytic ||
-                            spec->rfind("dp:", 0) == 0;
-    if (needsGamma) {
-        Result<std::vector<double>> g = gammaForTrajectory(*common, *spec, *gammaSamples,
-                                                           static_cast<uint64_t>(*seed) + 1);
-        if (!g) {
-            return fail(g.error());
-        }
-        gamma = std::move(g).value();
+    Result<TrajectoryWithGamma> resolved =
+        resolveWithGamma(*common, *spec, variance == core::gaussian::NllVariance::Analytic,
+                         *gammaSamples, static_cast<uint64_t>(*seed) + 1, *variant);
+    if (!resolved) {
+        return fail(resolved.error());
     }
-    core::gaussian::DpOptions options{.variant = *variant,
-                                      .range = common->range,
-                                      .parallel = {.numThreads = common->threads}};
-    Result<core::gaussian::ResolvedTrajectory> trajectory = core::gaussian::resolveTrajectory(
-        *spec, common->schedule, needsGamma ? &gamma : nullptr, options);
-    if (!trajectory) {
-        return fail(trajectory.error());
-    }
+    const std::vector<double>& gamma = resolved->gamma;
+    const core::gaussian::ResolvedTrajectory* trajectory = &resolved->trajectory;
     TerminalProgress observer;
     core::Progress progress(&observer, "nll");
     core::gaussian::NllParams params{.variance = variance,
@@ -487,23 +509,13 @@ int runSample(const Args& args) {
     }
     const bool analytic = *kind == core::gaussian::SamplerKind::AnalyticDdpm ||
                           *kind == core::gaussian::SamplerKind::AnalyticDdim;
-    std::vector<double> gamma;
-    if (analytic || spec->rfind("dp:", 0) == 0) {
-        Result<std::vector<double>> g = gammaForTrajectory(*common, *spec, *gammaSamples,
-                                                           static_cast<uint64_t>(*seed) + 1);
-        if (!g) {
-            return fail(g.error());
-        }
-        gamma = std::move(g).value();
+    Result<TrajectoryWithGamma> resolved = resolveWithGamma(
+        *common, *spec, analytic, *gammaSamples, static_cast<uint64_t>(*seed) + 1, *variant);
+    if (!resolved) {
+        return fail(resolved.error());
     }
-    core::gaussian::DpOptions options{.variant = *variant,
-                                      .range = common->range,
-                                      .parallel = {.numThreads = common->threads}};
-    Result<core::gaussian::ResolvedTrajectory> trajectory = core::gaussian::resolveTrajectory(
-        *spec, common->schedule, gamma.empty() ? nullptr : &gamma, options);
-    if (!trajectory) {
-        return fail(trajectory.error());
-    }
+    const std::vector<double>& gamma = resolved->gamma;
+    const core::gaussian::ResolvedTrajectory* trajectory = &resolved->trajectory;
     const bool frames = args.has("frames");
     core::gaussian::SamplerParams params{
         .kind = *kind,
