@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "core/data/toys.h"
 #include "core/io/csv.h"
 
 namespace core::data {
@@ -121,7 +122,21 @@ Result<std::shared_ptr<model::GaussianOracle>> gaussianOracleFromSpec(const std:
         }
         return std::shared_ptr<model::GaussianOracle>(*oracle);
     }
-    return invalidArgument("data", spec, "expected gaussian:d=D,s=S, gmm:FILE.json or csv:FILE");
+    if (kind == "toy") {
+        // A 2-D toy (core/data/toys.h) as the empirical distribution of its points.
+        Result<Matrix> points = toyFromSpec(spec);
+        if (!points) {
+            return points.error();
+        }
+        Result<std::shared_ptr<model::GaussianEmpiricalOracle>> oracle =
+            model::GaussianEmpiricalOracle::create(std::move(points).value());
+        if (!oracle) {
+            return oracle.error();
+        }
+        return std::shared_ptr<model::GaussianOracle>(*oracle);
+    }
+    return invalidArgument("data", spec,
+                           "expected gaussian:d=D,s=S, gmm:FILE.json, csv:FILE or toy:NAME");
 }
 
 }  // namespace core::data

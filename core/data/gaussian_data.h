@@ -18,7 +18,8 @@ Result<Matrix> readGaussianPointsCsv(const std::string& path);
 // The exact oracle for a data spec:
 //   gaussian:d=D,s=S[,m=M]  N(M·1, S²I) in D dimensions (M defaults to 0);
 //   gmm:FILE.json           a Gaussian mixture (GaussianMixtureOracle::fromJsonFile);
-//   csv:FILE                the empirical distribution of the file's rows.
+//   csv:FILE                the empirical distribution of the file's rows;
+//   toy:NAME[,n=,seed=]     the empirical distribution of a 2-D toy (core/data/toys.h).
 Result<std::shared_ptr<model::GaussianOracle>> gaussianOracleFromSpec(const std::string& spec);
 
 }  // namespace core::data

@@ -13,6 +13,7 @@ using ConstVectorRef = Eigen::Ref<const Vector>;
 using MatrixRef = Eigen::Ref<Matrix>;
 using ConstMatrixRef = Eigen::Ref<const Matrix>;
 
+using Vector2 = Eigen::Vector2d;
 using VectorF = Eigen::VectorXf;
 using MatrixF = Eigen::MatrixXf;
 
