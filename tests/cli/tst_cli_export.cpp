@@ -69,16 +69,20 @@ void tst_CliExport::exportsAProjectFile() {
       "categorical": {"numClasses": 2, "pi": [0.5, 0.5], "schedule": "linear",
       "powerExponent": 2, "controlPoints": [], "numSteps": 5,
       "table": [{"name": "A", "p": [0.9, 0.1]}], "condition": 0, "trajectory": "even",
-      "pathSteps": 5, "trajectoryList": [], "kernel": "closed", "numChains": 50, "seed": "3"}})");
+      "pathSteps": 5, "trajectoryList": [], "kernel": "closed", "numChains": 50, "seed": "3"},
+      "gaussian": {"numSteps": 100, "gammaSamples": 20, "pathSteps": 5, "data": "toy:ring,n=200"}})");
     file.close();
     const auto result = runCli({"export", "--project", project, "--view", "all", "--out",
                                 dir.filePath("views")});
     QVERIFY2(result.exitCode == 0, qPrintable(result.err));
     const QStringList files = QDir(dir.filePath("views")).entryList(QDir::Files);
-    QCOMPARE(files.size(), 5 * 4);  // five views × png, svg, pdf, csv
+    QCOMPARE(files.size(), 7 * 4);  // seven views × png, svg, pdf, csv
     QFile schedule(dir.filePath("views/schedule.csv"));
     QVERIFY(schedule.open(QIODevice::ReadOnly));
     QCOMPARE(schedule.readAll().count('\n'), 7);  // header + 6 grid times
+    QFile variance(dir.filePath("views/variance.csv"));
+    QVERIFY(variance.open(QIODevice::ReadOnly));
+    QCOMPARE(variance.readAll().count('\n'), 5);  // header + K − 1 = 4 pairs
 }
 
 void tst_CliExport::errorsAreOneLine_data() {

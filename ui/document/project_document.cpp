@@ -9,35 +9,38 @@
 
 namespace ui::document {
 
-// One undoable edit of the categorical parameters; drags merge into one step.
-class SetCategoricalCommand : public QUndoCommand {
+// One undoable edit of one process's parameters; drags merge into one step.
+template <typename Params>
+class SetParamsCommand : public QUndoCommand {
 public:
-    SetCategoricalCommand(ProjectDocument* document,
-                          CategoricalParams before,
-                          CategoricalParams after,
-                          const QString& text,
-                          int mergeId)
+    SetParamsCommand(ProjectDocument* document,
+                     Params before,
+                     Params after,
+                     const QString& text,
+                     int mergeId)
         : QUndoCommand(text),
           m_document(document),
           m_before(std::move(before)),
           m_after(std::move(after)),
           m_mergeId(mergeId) {}
 
-    void redo() override { m_document->applyCategorical(m_after); }
-    void undo() override { m_document->applyCategorical(m_before); }
+    void redo() override { m_document->apply(m_after); }
+    void undo() override { m_document->apply(m_before); }
     int id() const override { return m_mergeId == 0 ? -1 : m_mergeId; }
     bool mergeWith(const QUndoCommand* other) override {
-        if (other->id() != id()) {
+        // Ids are shared between the two processes' commands: compare the types too.
+        const auto* same = dynamic_cast<const SetParamsCommand*>(other);
+        if (same == nullptr || other->id() != id()) {
             return false;
         }
-        m_after = static_cast<const SetCategoricalCommand*>(other)->m_after;
+        m_after = same->m_after;
         return true;
     }
 
 private:
     ProjectDocument* m_document;
-    CategoricalParams m_before;
-    CategoricalParams m_after;
+    Params m_before;
+    Params m_after;
     int m_mergeId;
 };
 
@@ -47,6 +50,7 @@ QByteArray projectToJson(const Project& project) {
     root["formatVersion"] = kProjectFormatVersion;
     root["process"] = project.process == ProcessKind::Categorical ? "categorical" : "gaussian";
     root["categorical"] = project.categorical.toJson();
+    root["gaussian"] = project.gaussian.toJson();
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
@@ -94,6 +98,13 @@ core::Result<Project> projectFromJson(const QByteArray& bytes, const QString& pa
         return error;
     }
     project.categorical = *categorical;
+    auto gaussian = GaussianParams::fromJson(root.value("gaussian").toObject());
+    if (!gaussian) {
+        core::Error error = gaussian.error();
+        error.field = where + ": " + error.field;
+        return error;
+    }
+    project.gaussian = *gaussian;
     return project;
 }
 
@@ -108,13 +119,33 @@ core::Status ProjectDocument::setCategorical(const CategoricalParams& params,
     if (params == m_project.categorical) {
         return {};
     }
-    m_undo.push(new SetCategoricalCommand(this, m_project.categorical, params, text, mergeId));
+    m_undo.push(new SetParamsCommand<CategoricalParams>(this, m_project.categorical, params, text,
+                                                        mergeId));
     return {};
 }
 
-void ProjectDocument::applyCategorical(const CategoricalParams& params) {
+core::Status ProjectDocument::setGaussian(const GaussianParams& params,
+                                          const QString& text,
+                                          int mergeId) {
+    if (auto valid = params.validate(); !valid) {
+        return valid;
+    }
+    if (params == m_project.gaussian) {
+        return {};
+    }
+    m_undo.push(
+        new SetParamsCommand<GaussianParams>(this, m_project.gaussian, params, text, mergeId));
+    return {};
+}
+
+void ProjectDocument::apply(const CategoricalParams& params) {
     m_project.categorical = params;
     emit categoricalChanged();
+}
+
+void ProjectDocument::apply(const GaussianParams& params) {
+    m_project.gaussian = params;
+    emit gaussianChanged();
 }
 
 void ProjectDocument::setProcess(ProcessKind process) {

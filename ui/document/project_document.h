@@ -7,6 +7,7 @@
 
 #include "core/util/result.h"
 #include "ui/document/categorical_params.h"
+#include "ui/document/gaussian_params.h"
 
 // The project: every parameter the user sets, the undo stack of their edits and the file they
 // live in (DESIGN.md "Data flow in the GUI"). Panels edit it only through setCategorical(),
@@ -18,6 +19,7 @@ enum class ProcessKind { Categorical, Gaussian };
 struct Project {
     ProcessKind process = ProcessKind::Categorical;
     CategoricalParams categorical = CategoricalParams::example();
+    GaussianParams gaussian = GaussianParams::example();
     bool operator==(const Project&) const = default;
 };
 
@@ -33,6 +35,7 @@ public:
 
     const Project& project() const { return m_project; }
     const CategoricalParams& categorical() const { return m_project.categorical; }
+    const GaussianParams& gaussian() const { return m_project.gaussian; }
     QUndoStack* undoStack() { return &m_undo; }
     const QString& filePath() const { return m_filePath; }
     bool isModified() const { return !m_undo.isClean(); }
@@ -41,6 +44,8 @@ public:
     // parameters are refused (the error is returned, nothing changes). Consecutive edits with
     // the same nonzero mergeId (a drag) collapse into one undo step.
     core::Status setCategorical(const CategoricalParams& params, const QString& text, int mergeId = 0);
+    // The same for the Gaussian parameters.
+    core::Status setGaussian(const GaussianParams& params, const QString& text, int mergeId = 0);
     void setProcess(ProcessKind process);
 
     // Starts a new project with the example parameters; clears undo.
@@ -55,13 +60,16 @@ public:
 
 signals:
     void categoricalChanged();
+    void gaussianChanged();
     void processChanged();
     void projectReplaced();  // new or opened: every view refreshes
     void filePathChanged(const QString& path);
 
 private:
-    friend class SetCategoricalCommand;
-    void applyCategorical(const CategoricalParams& params);
+    template <typename Params>
+    friend class SetParamsCommand;
+    void apply(const CategoricalParams& params);
+    void apply(const GaussianParams& params);
 
     Project m_project;
     QUndoStack m_undo;

@@ -5,6 +5,8 @@
 #include <QFileInfo>
 #include <QMap>
 
+#include <memory>
+
 #include <iostream>
 
 #include "ui/animation/animation_export.h"
@@ -12,6 +14,7 @@
 #include "ui/charts/chart_export.h"
 #include "ui/document/project_document.h"
 #include "ui/main/categorical_explorer.h"
+#include "ui/main/gaussian_explorer.h"
 
 namespace ui {
 namespace {
@@ -64,10 +67,22 @@ int runHeadlessExport(const QStringList& arguments) {
         }
     }
     CategoricalExplorer explorer(&document);
+    const QString view = options["view"];
+    // The Gaussian views estimate Γ (seconds): only when one of them is asked for.
+    std::unique_ptr<GaussianExplorer> gaussian;
+    if (view == "all" || view == "gamma" || view == "variance") {
+        gaussian = std::make_unique<GaussianExplorer>(&document);
+        gaussian->waitForJobs();
+    }
     explorer.waitForJobs();
     explorer.setPosition(static_cast<double>(explorer.trajectory().size() - 1));
+    auto allViews = explorer.views();
+    if (gaussian) {
+        for (auto& entry : gaussian->views()) {
+            allViews.push_back(entry);
+        }
+    }
 
-    const QString view = options["view"];
     const QString out = options["out"];
     QString error;
     if (view == "animation") {
@@ -81,7 +96,7 @@ int runHeadlessExport(const QStringList& arguments) {
         if (!QDir().mkpath(out)) {
             return fail(out + ": cannot create the folder");
         }
-        for (auto& [name, panel] : explorer.views()) {
+        for (auto& [name, panel] : allViews) {
             for (const char* ext : {"png", "svg", "pdf", "csv"}) {
                 const QString e = exportView(panel, QString("%1/%2.%3").arg(out, name, ext), exportOptions);
                 if (!e.isEmpty() && error.isEmpty()) {
@@ -92,14 +107,15 @@ int runHeadlessExport(const QStringList& arguments) {
     } else {
         charts::ViewPanel* panel = nullptr;
         QStringList names;
-        for (auto& [name, candidate] : explorer.views()) {
+        for (auto& [name, candidate] : allViews) {
             names << name;
             if (name == view) {
                 panel = candidate;
             }
         }
         if (panel == nullptr) {
-            return fail(QString("--view = %1: unknown view (one of %2, animation, all)")
+            return fail(QString("--view = %1: unknown view (one of %2, gamma, variance, "
+                                "animation, all)")
                             .arg(view, names.join(", ")));
         }
         error = exportView(panel, out, exportOptions);

@@ -26,7 +26,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
-#include <QStandardItemModel>
+#include <QStackedWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -36,11 +36,15 @@
 #include "ui/charts/chart_export.h"
 #include "ui/document/project_document.h"
 #include "ui/main/categorical_explorer.h"
+#include "ui/main/gaussian_explorer.h"
+#include "ui/panels/gaussian_panel.h"
 #include "ui/panels/categorical_panel.h"
+#include "ui/views/gamma_view.h"
 #include "ui/views/kernel_comparison_view.h"
 #include "ui/views/matrices_view.h"
 #include "ui/views/schedule_view.h"
 #include "ui/views/step_cost_view.h"
+#include "ui/views/variance_view.h"
 
 namespace ui {
 namespace {
@@ -53,7 +57,12 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryPath)
     : QMainWindow(parent),
       m_document(new document::ProjectDocument(this)),
       m_explorer(new CategoricalExplorer(m_document, this)),
+      m_gaussianExplorer(new GaussianExplorer(m_document, this)),
       m_tabs(new QTabWidget),
+      m_gaussianTabs(new QTabWidget),
+      m_centralStack(new QStackedWidget),
+      m_panelStack(new QStackedWidget),
+      m_gaussianPanel(new panels::GaussianPanel(m_document)),
       m_timeBar(new animation::TimeBar),
       m_panel(new panels::CategoricalPanel(m_document)),
       m_process(new QComboBox),
@@ -71,12 +80,16 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryPath)
     m_tabs->addTab(scheduleSplit, "Schedule && information");
     m_tabs->addTab(m_explorer->matricesView(), "Matrices");
     m_tabs->addTab(m_explorer->kernelView(), "Kernel comparison");
-    auto* central = new QWidget;
-    auto* centralLayout = new QVBoxLayout(central);
+    auto* categoricalPage = new QWidget;
+    auto* centralLayout = new QVBoxLayout(categoricalPage);
     centralLayout->setContentsMargins(0, 0, 0, 0);
     centralLayout->addWidget(m_tabs, 1);
     centralLayout->addWidget(m_timeBar);
-    setCentralWidget(central);
+    m_gaussianTabs->addTab(m_gaussianExplorer->gammaView(), "Γ");
+    m_gaussianTabs->addTab(m_gaussianExplorer->varianceView(), "Variance");
+    m_centralStack->addWidget(categoricalPage);
+    m_centralStack->addWidget(m_gaussianTabs);
+    setCentralWidget(m_centralStack);
 
     // Process switch.
     auto* toolbar = addToolBar("Process");
@@ -85,13 +98,19 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryPath)
     toolbar->addWidget(new QLabel(" Process: "));
     m_process->addItem("Categorical diffusion");
     m_process->addItem("Gaussian diffusion (Analytic-DPM)");
-    // The Gaussian explorer's views are not in the window yet; its engine is on the CLI.
-    if (auto* model = qobject_cast<QStandardItemModel*>(m_process->model())) {
-        model->item(1)->setEnabled(false);
-    }
-    m_process->setToolTip("The Gaussian (Analytic-DPM) views come with the next release; its "
-                          "engine is available from the command line (diffuscope help).");
+    m_process->setToolTip("Categorical diffusion (the closed-form reverse kernel) or Gaussian "
+                          "diffusion (Analytic-DPM: Γ, the optimal variance and the DP "
+                          "trajectory). Ctrl+1 / Ctrl+2.");
     toolbar->addWidget(m_process);
+    connect(m_process, &QComboBox::currentIndexChanged, this, [this](int index) {
+        m_document->setProcess(index == 1 ? document::ProcessKind::Gaussian
+                                          : document::ProcessKind::Categorical);
+    });
+    auto syncProcess = [this] {
+        showProcess(m_document->project().process == document::ProcessKind::Gaussian ? 1 : 0);
+    };
+    connect(m_document, &document::ProjectDocument::processChanged, this, syncProcess);
+    connect(m_document, &document::ProjectDocument::projectReplaced, this, syncProcess);
 
     createDocks();
     createMenus();
@@ -107,30 +126,14 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryPath)
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
     connect(m_cancel, &QPushButton::clicked, m_explorer, &CategoricalExplorer::cancelJobs);
-    for (jobs::JobRunner* runner : {m_explorer->costRunner(), m_explorer->chainRunner()}) {
-        connect(runner, &jobs::JobRunner::started, this, [this](const QString& name) {
-            m_jobLabel->setText(name + "…");
-            m_progress->setValue(0);
-            m_progress->show();
-            m_cancel->show();
-        });
-        connect(runner, &jobs::JobRunner::progressChanged, this,
-                [this](int permille, const QString&) { m_progress->setValue(permille); });
-        auto done = [this](const QString& name, const QString& message) {
-            if (!m_explorer->costRunner()->isRunning() && !m_explorer->chainRunner()->isRunning()) {
-                m_progress->hide();
-                m_cancel->hide();
-                m_jobLabel->clear();
-            }
-            statusBar()->showMessage(message.isEmpty() ? name + " done" : message, 4000);
-        };
-        connect(runner, &jobs::JobRunner::finished, this, [=](const QString& n) { done(n, {}); });
-        connect(runner, &jobs::JobRunner::cancelled, this,
-                [=](const QString& n) { done(n, n + " cancelled"); });
-        connect(runner, &jobs::JobRunner::failed, this,
-                [=](const QString& n, const QString& m) { done(n, n + " failed: " + m); });
+    connect(m_cancel, &QPushButton::clicked, m_gaussianExplorer, &GaussianExplorer::cancelJobs);
+    for (jobs::JobRunner* runner : {m_explorer->costRunner(), m_explorer->chainRunner(),
+                                    m_gaussianExplorer->runner()}) {
+        connectJobRunner(runner);
     }
     connect(m_explorer, &CategoricalExplorer::jobMessage, this,
+            [this](const QString& message, bool) { statusBar()->showMessage(message, 8000); });
+    connect(m_gaussianExplorer, &GaussianExplorer::jobMessage, this,
             [this](const QString& message, bool) { statusBar()->showMessage(message, 8000); });
 
     connect(m_explorer, &CategoricalExplorer::curveChanged, m_panel,
@@ -175,10 +178,52 @@ MainWindow::~MainWindow() {
     m_document->disconnect(this);
     m_document->undoStack()->disconnect(this);
     m_explorer->cancelJobs();
+    m_gaussianExplorer->cancelJobs();
     // Stop the jobs before the views they update are destroyed with the window.
     delete m_explorer;
+    delete m_gaussianExplorer;
     // A clean exit leaves no recovery copy behind.
     QFile::remove(recoveryPath());
+}
+
+void MainWindow::connectJobRunner(jobs::JobRunner* runner) {
+    connect(runner, &jobs::JobRunner::started, this, [this](const QString& name) {
+        m_jobLabel->setText(name + "…");
+        m_progress->setValue(0);
+        m_progress->show();
+        m_cancel->show();
+    });
+    connect(runner, &jobs::JobRunner::progressChanged, this,
+            [this](int permille, const QString&) { m_progress->setValue(permille); });
+    auto done = [this](const QString& name, const QString& message) {
+        if (!m_explorer->costRunner()->isRunning() && !m_explorer->chainRunner()->isRunning() &&
+            !m_gaussianExplorer->runner()->isRunning()) {
+            m_progress->hide();
+            m_cancel->hide();
+            m_jobLabel->clear();
+        }
+        statusBar()->showMessage(message.isEmpty() ? name + " done" : message, 4000);
+    };
+    connect(runner, &jobs::JobRunner::finished, this, [=](const QString& n) { done(n, {}); });
+    connect(runner, &jobs::JobRunner::cancelled, this,
+            [=](const QString& n) { done(n, n + " cancelled"); });
+    connect(runner, &jobs::JobRunner::failed, this,
+            [=](const QString& n, const QString& m) { done(n, n + " failed: " + m); });
+}
+
+void MainWindow::showProcess(int index) {
+    {
+        QSignalBlocker block(m_process);
+        m_process->setCurrentIndex(index);
+    }
+    m_centralStack->setCurrentIndex(index);
+    m_panelStack->setCurrentIndex(index);
+}
+
+QTabWidget* MainWindow::tabs() const { return m_centralStack->currentIndex() == 1 ? m_gaussianTabs : m_tabs; }
+
+std::vector<std::pair<QString, charts::ViewPanel*>> MainWindow::currentViews() const {
+    return m_centralStack->currentIndex() == 1 ? m_gaussianExplorer->views() : m_explorer->views();
 }
 
 void MainWindow::createDocks() {
@@ -187,7 +232,9 @@ void MainWindow::createDocks() {
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     auto* scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
-    scroll->setWidget(m_panel);
+    m_panelStack->addWidget(m_panel);
+    m_panelStack->addWidget(m_gaussianPanel);
+    scroll->setWidget(m_panelStack);
     scroll->setMinimumWidth(330);
     dock->setWidget(scroll);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
@@ -232,9 +279,16 @@ void MainWindow::createMenus() {
     edit->addAction(redo);
 
     QMenu* view = menuBar()->addMenu("&View");
-    for (int i = 0; i < m_tabs->count(); ++i) {
-        view->addAction(m_tabs->tabText(i).replace("&&", "&"), QKeySequence(Qt::ALT | (Qt::Key_1 + i)),
-                        this, [this, i] { m_tabs->setCurrentIndex(i); });
+    view->addAction("&Categorical diffusion", QKeySequence(Qt::CTRL | Qt::Key_1), this,
+                    [this] { m_document->setProcess(document::ProcessKind::Categorical); });
+    view->addAction("&Gaussian diffusion", QKeySequence(Qt::CTRL | Qt::Key_2), this,
+                    [this] { m_document->setProcess(document::ProcessKind::Gaussian); });
+    view->addSeparator();
+    for (int i = 0; i < 5; ++i) {
+        view->addAction(QString("View %1").arg(i + 1), QKeySequence(Qt::ALT | (Qt::Key_1 + i)),
+                        this, [this, i] {
+                            if (i < tabs()->count()) tabs()->setCurrentIndex(i);
+                        });
     }
 
     QMenu* play = menuBar()->addMenu("&Play");
@@ -451,7 +505,7 @@ charts::ViewPanel* currentPanel(QTabWidget* tabs) {
 }  // namespace
 
 void MainWindow::exportCurrentView() {
-    charts::ViewPanel* panel = currentPanel(m_tabs);
+    charts::ViewPanel* panel = currentPanel(tabs());
     QString selected;
     QString path = QFileDialog::getSaveFileName(
         this, "Export view", panel->title().toLower().replace(' ', '-').remove('&') + ".png",
@@ -483,7 +537,7 @@ void MainWindow::exportAllViews() {
         return;
     }
     QStringList errors;
-    for (auto& [name, panel] : m_explorer->views()) {
+    for (auto& [name, panel] : currentViews()) {
         for (const char* ext : {"png", "svg", "pdf"}) {
             const QString e = charts::exportWidget(panel, QString("%1/%2.%3").arg(dir, name, ext),
                                                    {.size = {1200, 800}, .dpi = 144});

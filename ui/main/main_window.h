@@ -5,6 +5,10 @@
 #include <QPointer>
 #include <QTimer>
 
+#include <vector>
+
+#include "ui/jobs/job_runner.h"
+
 class QAction;
 class QComboBox;
 class QLabel;
@@ -21,11 +25,17 @@ class TimeBar;
 }
 namespace ui::panels {
 class CategoricalPanel;
+class GaussianPanel;
 }
+namespace ui::charts {
+class ViewPanel;
+}
+class QStackedWidget;
 
 namespace ui {
 
 class CategoricalExplorer;
+class GaussianExplorer;
 
 // The application window (issue 5): a process switch, the parameter dock, the views in tabs,
 // the time bar, and a status bar with job progress and a cancel button. File, Edit, View and
@@ -39,9 +49,13 @@ public:
 
     document::ProjectDocument* document() const { return m_document; }
     CategoricalExplorer* explorer() const { return m_explorer; }
+    GaussianExplorer* gaussianExplorer() const { return m_gaussianExplorer; }
     animation::TimeBar* timeBar() const { return m_timeBar; }
     panels::CategoricalPanel* categoricalPanel() const { return m_panel; }
-    QTabWidget* tabs() const { return m_tabs; }
+    // The view tabs of the process shown.
+    QTabWidget* tabs() const;
+    // Shows the categorical or the Gaussian explorer (the process switch).
+    void showProcess(int index);
 
     // Opens a project file; shows the error in a message box and changes nothing on failure.
     bool openFile(const QString& path);
@@ -66,10 +80,17 @@ private:
     void exportAllViews();
     void exportAnimation();
     QString recoveryPath() const;
+    void connectJobRunner(jobs::JobRunner* runner);
+    std::vector<std::pair<QString, charts::ViewPanel*>> currentViews() const;
 
     document::ProjectDocument* m_document;
     CategoricalExplorer* m_explorer;
+    GaussianExplorer* m_gaussianExplorer;
     QTabWidget* m_tabs;
+    QTabWidget* m_gaussianTabs;
+    QStackedWidget* m_centralStack;
+    QStackedWidget* m_panelStack;
+    panels::GaussianPanel* m_gaussianPanel;
     animation::TimeBar* m_timeBar;
     panels::CategoricalPanel* m_panel;
     QComboBox* m_process;

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+// Tests of the Gaussian explorer's first views: the Variance view shows the core's σ² and bounds,
+// the Γ view the estimate; Γ is reused when only the trajectory changes; the panel refuses a bad
+// data spec; the parameters round-trip through project files.
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "core/data/gaussian_data.h"
+#include "core/gaussian/gamma.h"
+#include "core/gaussian/variance.h"
+#include "ui/document/project_document.h"
+#include "ui/main/gaussian_explorer.h"
+#include "ui/main/main_window.h"
+#include "ui/panels/gaussian_panel.h"
+#include "ui/views/gamma_view.h"
+#include "ui/views/variance_view.h"
+#include "tests/support/test_support.h"
+
+using ui::document::GaussianParams;
+
+namespace {
+// Small enough for the sanitizer build: N = 100, M = 30.
+GaussianParams smallParams() {
+    GaussianParams p;
+    p.numSteps = 100;
+    p.gammaSamples = 30;
+    p.pathSteps = 8;
+    p.data = "toy:ring,n=300";
+    return p;
+}
+}  // namespace
+
+class tst_GaussianExplorer : public QObject {
+    Q_OBJECT
+
+private slots:
+    void varianceViewEqualsTheCore_data();
+    void varianceViewEqualsTheCore();
+    void gammaIsReusedWhenOnlyTheTrajectoryChanges();
+    void panelRefusesABadDataSpec();
+    void paramsRoundTripAndValidate();
+    void processSwitchShowsTheGaussianViews();
+};
+
+void tst_GaussianExplorer::varianceViewEqualsTheCore_data() {
+    QTest::addColumn<QString>("trajectory");
+    QTest::addColumn<double>("eta");
+    QTest::newRow("dp ddpm") << "dp" << 1.0;
+    QTest::newRow("even ddim") << "even" << 0.0;
+    QTest::newRow("quadratic eta 0.5") << "quadratic" << 0.5;
+}
+
+void tst_GaussianExplorer::varianceViewEqualsTheCore() {
+    QFETCH(QString, trajectory);
+    QFETCH(double, eta);
+    ui::document::ProjectDocument document;
+    ui::GaussianExplorer explorer(&document);
+    GaussianParams p = smallParams();
+    p.trajectory = trajectory;
+    p.eta = eta;
+    QVERIFY(document.setGaussian(p, "small").ok());
+    explorer.waitForJobs();
+    const auto results = explorer.results();
+    QVERIFY(results != nullptr);
+    QVERIFY(results->params == p);
+    // The core's variances on the same trajectory, from the same Γ.
+    core::gaussian::ForwardProcess forward;
+    forward.eta = eta;
+    const auto pairs = core::gaussian::trajectoryVariances(results->schedule, results->gamma,
+                                                           results->trajectory.timesteps, forward);
+    DS_VERIFY_OK(pairs);
+    const auto& data = explorer.varianceView()->data();
+    QCOMPARE(data.columns[0].size(), pairs->size());
+    for (const auto& pair : *pairs) {
+        // The view sorts by t; find the row of this pair.
+        const auto row = std::find(data.columns[1].begin(), data.columns[1].end(), pair.t) -
+                         data.columns[1].begin();
+        QVERIFY(row < static_cast<long>(data.columns[1].size()));
+        QCOMPARE(data.columns[2][row], pair.sigma2);
+        QCOMPARE(data.columns[4][row], pair.lower);
+        QCOMPARE(data.columns[5][row], pair.upper);
+        QCOMPARE(data.columns[6][row], pair.upperBounded);
+        QVERIFY(pair.sigma2 >= pair.lower && pair.sigma2 <= std::min(pair.upper, pair.upperBounded));
+    }
+    QCOMPARE(results->trajectory.timesteps.size(), size_t{8});
+    QCOMPARE(results->trajectory.timesteps.back(), trajectory == "quadratic" ? 81 : 100);
+}
+
+void tst_GaussianExplorer::gammaIsReusedWhenOnlyTheTrajectoryChanges() {
+    ui::document::ProjectDocument document;
+    ui::GaussianExplorer explorer(&document);
+    QVERIFY(document.setGaussian(smallParams(), "small").ok());
+    explorer.waitForJobs();
+    const auto first = explorer.results();
+    // The Γ view shows the estimate itself.
+    const auto& gammaData = explorer.gammaView()->data();
+    QCOMPARE(gammaData.columns[1], first->estimate.gamma);
+    QCOMPARE(gammaData.columns[2], first->estimate.standardError);
+    GaussianParams p = smallParams();
+    p.pathSteps = 5;
+    p.trajectory = "even";
+    QVERIFY(document.setGaussian(p, "K").ok());
+    explorer.waitForJobs();
+    const auto second = explorer.results();
+    QVERIFY(second != first);
+    QCOMPARE(second->gamma, first->gamma);  // the same numbers, not a new Monte Carlo draw
+    QCOMPARE(second->trajectory.timesteps.size(), size_t{5});
+    // A new seed draws a new estimate.
+    p.seed = 99;
+    QVERIFY(document.setGaussian(p, "seed").ok());
+    explorer.waitForJobs();
+    QVERIFY(explorer.results()->gamma != first->gamma);
+}
+
+void tst_GaussianExplorer::panelRefusesABadDataSpec() {
+    ui::document::ProjectDocument document;
+    ui::panels::GaussianPanel panel(&document);
+    const GaussianParams before = document.gaussian();
+    panel.editDataSpec("gmm:/nonexistent/mixture.json");
+    QVERIFY2(panel.fieldError("data").contains("/nonexistent/mixture.json"),
+             qPrintable(panel.fieldError("data")));
+    panel.editDataSpec("toy:spiral");
+    QVERIFY(panel.fieldError("data").contains("spiral"));
+    QVERIFY(document.gaussian() == before);
+    panel.editDataSpec("toy:checkerboard,n=500");
+    QCOMPARE(panel.fieldError("data"), QString());
+    QCOMPARE(document.gaussian().data, QString("toy:checkerboard,n=500"));
+    document.undoStack()->undo();
+    QVERIFY(document.gaussian() == before);
+}
+
+void tst_GaussianExplorer::paramsRoundTripAndValidate() {
+    GaussianParams p = smallParams();
+    p.schedule = "cosine";
+    p.eta = 0.25;
+    p.denoisingEstimator = false;
+    p.seed = 18446744073709551557ULL;
+    const auto back = GaussianParams::fromJson(p.toJson());
+    DS_VERIFY_OK(back);
+    QVERIFY(*back == p);
+    // A project without a "gaussian" object opens with the defaults.
+    QVERIFY(GaussianParams::fromJson({}).ok());
+    GaussianParams bad = p;
+    bad.pathSteps = 1000;
+    QCOMPARE(QString::fromStdString(bad.validate().error().field), QString("K"));
+    bad = p;
+    bad.eta = 1.5;
+    QCOMPARE(QString::fromStdString(bad.validate().error().field), QString("eta"));
+    QJsonObject wrongType = p.toJson();
+    wrongType["numSteps"] = "many";
+    QVERIFY(!GaussianParams::fromJson(wrongType).ok());
+}
+
+void tst_GaussianExplorer::processSwitchShowsTheGaussianViews() {
+    QTemporaryDir dir;
+    ui::MainWindow window(nullptr, dir.filePath("recovery.json"));
+    QVERIFY(window.document()->setGaussian(smallParams(), "small").ok());
+    window.document()->setProcess(ui::document::ProcessKind::Gaussian);
+    QCOMPARE(window.tabs()->count(), 2);
+    window.gaussianExplorer()->waitForJobs();
+    QVERIFY(window.gaussianExplorer()->results() != nullptr);
+    // The process is part of the project file.
+    const QString path = dir.filePath("p.json");
+    QVERIFY(window.document()->saveAs(path).ok());
+    ui::document::ProjectDocument reopened;
+    QVERIFY(reopened.open(path).ok());
+    QVERIFY(reopened.project().process == ui::document::ProcessKind::Gaussian);
+    QVERIFY(reopened.gaussian() == smallParams());
+    window.document()->setProcess(ui::document::ProcessKind::Categorical);
+    QCOMPARE(window.tabs()->count(), 4);
+}
+
+QTEST_MAIN(tst_GaussianExplorer)
+#include "tst_gaussian_explorer.moc"

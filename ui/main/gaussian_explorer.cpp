@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+#include "ui/main/gaussian_explorer.h"
+
+#include <QCoreApplication>
+
+#include <stdexcept>
+
+#include "core/data/gaussian_data.h"
+#include "core/util/parallel.h"
+#include "ui/views/gamma_view.h"
+#include "ui/views/variance_view.h"
+
+namespace ui {
+namespace {
+
+constexpr int kCoalesceMs = 40;
+
+// Γ depends on these parameters only; the rest (η, trajectory, K) reuse it.
+bool sameGammaInputs(const document::GaussianParams& a, const document::GaussianParams& b) {
+    return a.schedule == b.schedule && a.numSteps == b.numSteps && a.data == b.data &&
+           a.gammaSamples == b.gammaSamples && a.denoisingEstimator == b.denoisingEstimator &&
+           a.seed == b.seed;
+}
+
+std::runtime_error failure(const core::Error& error) { return std::runtime_error(error.toString()); }
+
+}  // namespace
+
+GaussianExplorer::GaussianExplorer(document::ProjectDocument* document, QObject* parent)
+    : QObject(parent),
+      m_document(document),
+      m_gamma(new views::GammaView),
+      m_variance(new views::VarianceView) {
+    m_coalesce.setSingleShot(true);
+    m_coalesce.setInterval(kCoalesceMs);
+    connect(&m_coalesce, &QTimer::timeout, this, &GaussianExplorer::startJob);
+    connect(m_document, &document::ProjectDocument::gaussianChanged, this,
+            &GaussianExplorer::onParamsChanged);
+    connect(m_document, &document::ProjectDocument::projectReplaced, this,
+            &GaussianExplorer::onParamsChanged);
+    connect(&m_runner, &jobs::JobRunner::failed, this,
+            [this](const QString& name, const QString& message) {
+                m_gamma->setMessage(name + ": " + message, true);
+                m_variance->setMessage(name + ": " + message, true);
+                emit jobMessage(name + ": " + message, true);
+            });
+    onParamsChanged();
+}
+
+GaussianExplorer::~GaussianExplorer() {
+    cancelJobs();
+    for (auto& [name, view] : views()) {
+        if (view != nullptr && view->parent() == nullptr) {
+            delete view;
+        }
+    }
+}
+
+views::GammaView* GaussianExplorer::gammaView() const { return m_gamma; }
+views::VarianceView* GaussianExplorer::varianceView() const { return m_variance; }
+
+std::vector<std::pair<QString, charts::ViewPanel*>> GaussianExplorer::views() const {
+    return {{"gamma", m_gamma}, {"variance", m_variance}};
+}
+
+void GaussianExplorer::onParamsChanged() { m_coalesce.start(); }
+
+void GaussianExplorer::startJob() {
+    const document::GaussianParams params = m_document->gaussian();
+    std::shared_ptr<const GaussianResults> previous = m_results;
+    const int threads = core::hardwareThreads();
+    m_gamma->setMessage(previous && sameGammaInputs(previous->params, params)
+                            ? m_gamma->message()
+                            : QString("Estimating Γ with M = %1 samples per timestep…")
+                                  .arg(params.gammaSamples));
+    m_runner.start("Γ and variances", [params, previous, threads, this](core::Progress& progress)
+                                           -> std::function<void()> {
+        auto results = std::make_shared<GaussianResults>();
+        results->params = params;
+        auto schedule =
+            core::schedule::gaussianScheduleFromSpec(params.schedule.toStdString(), params.numSteps);
+        if (!schedule) throw failure(schedule.error());
+        results->schedule = *schedule;
+        if (previous && sameGammaInputs(previous->params, params)) {
+            results->estimate = previous->estimate;
+            results->gamma = previous->gamma;
+            results->dataVariance = previous->dataVariance;
+        } else {
+            auto oracle = core::data::gaussianOracleFromSpec(params.data.toStdString());
+            if (!oracle) throw failure(oracle.error());
+            core::gaussian::GammaParams gammaParams;
+            gammaParams.numSamples = params.gammaSamples;
+            gammaParams.seed = params.seed;
+            gammaParams.estimator = params.denoisingEstimator
+                                        ? core::gaussian::GammaEstimator::Denoising
+                                        : core::gaussian::GammaEstimator::Score;
+            gammaParams.parallel.numThreads = threads;
+            progress.setStage("estimating Γ");
+            const core::model::GaussianEpsModel& model = **oracle;
+            const core::model::GaussianDataSampler& data = **oracle;
+            auto estimate = core::gaussian::estimateGamma(model, data, results->schedule,
+                                                          gammaParams, &progress);
+            if (!estimate) {
+                if (estimate.error().code == core::ErrorCode::Cancelled) return {};
+                throw failure(estimate.error());
+            }
+            results->estimate = *estimate;
+            auto table = core::gaussian::gammaTable(results->estimate, params.numSteps);
+            if (!table) throw failure(table.error());
+            results->gamma = *table;
+            results->dataVariance = data.variancePerDimension();
+        }
+        core::gaussian::DpOptions options;
+        options.parallel.numThreads = threads;
+        auto trajectory = core::gaussian::resolveTrajectory(
+            params.trajectorySpec(), results->schedule, &results->gamma, options);
+        if (!trajectory) throw failure(trajectory.error());
+        results->trajectory = *trajectory;
+        core::gaussian::ForwardProcess forward;
+        forward.eta = params.eta;
+        auto pairs = core::gaussian::trajectoryVariances(results->schedule, results->gamma,
+                                                         results->trajectory.timesteps, forward);
+        if (!pairs) throw failure(pairs.error());
+        results->pairs = *pairs;
+        std::shared_ptr<const GaussianResults> done = std::move(results);
+        return [this, done] {
+            if (!(done->params == m_document->gaussian())) {
+                return;  // a newer request is on its way
+            }
+            m_results = done;
+            m_gamma->setEstimate(done->schedule, done->estimate, done->dataVariance);
+            QString label = QString::fromStdString(done->trajectory.kind);
+            if (!done->trajectory.gammaOverBound.empty()) {
+                label += QString(" (Γ over its bound at %1 timesteps)")
+                             .arg(done->trajectory.gammaOverBound.size());
+            }
+            m_variance->setPairs(done->schedule, done->pairs, label);
+        };
+    });
+}
+
+void GaussianExplorer::waitForJobs() {
+    if (m_coalesce.isActive()) {
+        m_coalesce.stop();
+        startJob();
+    }
+    m_runner.waitForFinished();
+    QCoreApplication::processEvents();
+}
+
+void GaussianExplorer::cancelJobs() {
+    m_coalesce.stop();
+    m_runner.cancel();
+}
+
+}  // namespace ui

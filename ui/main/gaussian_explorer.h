@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+
+#include <memory>
+#include <vector>
+
+#include "core/gaussian/gamma.h"
+#include "core/gaussian/trajectory_dp.h"
+#include "core/gaussian/variance.h"
+#include "core/schedule/gaussian_schedule.h"
+#include "ui/document/project_document.h"
+#include "ui/jobs/job_runner.h"
+
+namespace ui::charts {
+class ViewPanel;
+}
+namespace ui::views {
+class GammaView;
+class VarianceView;
+}  // namespace ui::views
+
+namespace ui {
+
+// The Gaussian explorer's results for one set of parameters: Γ (estimated once per schedule,
+// data set and Monte Carlo setting, then reused), the trajectory and its variances.
+struct GaussianResults {
+    document::GaussianParams params;
+    core::schedule::GaussianSchedule schedule;
+    core::gaussian::GammaEstimate estimate;    // Γ on n = 1..N with standard errors
+    std::vector<double> gamma;                 // N + 1 entries, entry 0 unused
+    double dataVariance = 0.0;                 // Σ Var[x_0,i]/d
+    core::gaussian::ResolvedTrajectory trajectory;
+    std::vector<core::gaussian::PairVariance> pairs;
+};
+
+// Connects the document's Gaussian parameters to the Γ and Variance views: every edit starts a
+// job (coalesced), which re-estimates Γ only when the schedule, data or Monte Carlo settings
+// changed, then resolves the trajectory (even, quadratic or DP) and its variances.
+class GaussianExplorer : public QObject {
+    Q_OBJECT
+public:
+    explicit GaussianExplorer(document::ProjectDocument* document, QObject* parent = nullptr);
+    ~GaussianExplorer() override;
+
+    views::GammaView* gammaView() const;
+    views::VarianceView* varianceView() const;
+    // Every view with its export name: gamma, variance.
+    std::vector<std::pair<QString, charts::ViewPanel*>> views() const;
+
+    jobs::JobRunner* runner() { return &m_runner; }
+    std::shared_ptr<const GaussianResults> results() const { return m_results; }
+
+    void waitForJobs();
+    void cancelJobs();
+
+signals:
+    void jobMessage(const QString& message, bool isError);
+
+private:
+    void onParamsChanged();
+    void startJob();
+
+    document::ProjectDocument* m_document;
+    std::shared_ptr<const GaussianResults> m_results;
+    QPointer<views::GammaView> m_gamma;
+    QPointer<views::VarianceView> m_variance;
+    jobs::JobRunner m_runner;
+    QTimer m_coalesce;
+};
+
+}  // namespace ui

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: MIT
+#include "ui/panels/gaussian_panel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include "core/data/gaussian_data.h"
+
+namespace ui::panels {
+
+using document::GaussianParams;
+
+GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* parent)
+    : QWidget(parent), m_document(document) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+
+    auto* processBox = new QGroupBox("Process");
+    auto* processForm = new QFormLayout(processBox);
+    m_schedule = new QComboBox;
+    for (const char* kind : {"linear", "cosine", "scaled-linear", "sigmoid"}) {
+        m_schedule->addItem(kind, kind);
+    }
+    m_schedule->setToolTip("The β_n schedule (MATH.md B.1); linear with N = 1000 is DDPM's.");
+    m_numSteps = new QSpinBox;
+    m_numSteps->setRange(2, 10000);
+    m_numSteps->setToolTip("N, the number of timesteps.");
+    m_forward = new QComboBox;
+    m_forward->addItem("DDPM (η = 1)", 1.0);
+    m_forward->addItem("DDIM (η = 0)", 0.0);
+    m_forward->addItem("η …", -1.0);
+    m_forward->setToolTip("The forward process on the trajectory: λ² = η²β̃ (MATH.md B.2).");
+    m_eta = new QDoubleSpinBox;
+    m_eta->setRange(0.0, 1.0);
+    m_eta->setSingleStep(0.1);
+    m_eta->setDecimals(3);
+    processForm->addRow("schedule", m_schedule);
+    processForm->addRow("steps N", m_numSteps);
+    processForm->addRow("forward", m_forward);
+    processForm->addRow("η", m_eta);
+    processForm->addRow(errorLabel("process"));
+    layout->addWidget(processBox);
+
+    auto* dataBox = new QGroupBox("Data and model");
+    auto* dataForm = new QFormLayout(dataBox);
+    m_data = new QComboBox;
+    m_data->addItem("two moons", "toy:moons,n=2000");
+    m_data->addItem("checkerboard", "toy:checkerboard,n=2000");
+    m_data->addItem("swiss roll", "toy:swissroll,n=2000");
+    m_data->addItem("ring", "toy:ring,n=2000");
+    m_data->addItem("Gaussian N(0, 0.5² I), d = 2", "gaussian:d=2,s=0.5");
+    m_data->addItem("other (type a spec)", QString());
+    m_data->setToolTip("The data; the model is its exact oracle (the score of the noisy data).");
+    m_dataSpec = new QLineEdit;
+    m_dataSpec->setToolTip("A data spec: toy:NAME[,n=,seed=], gaussian:d=D,s=S, gmm:FILE.json or "
+                           "csv:FILE (press Enter).");
+    auto* model = new QLabel("exact oracle");
+    model->setToolTip("Trained checkpoints are not supported in this view yet.");
+    dataForm->addRow("data", m_data);
+    dataForm->addRow("spec", m_dataSpec);
+    dataForm->addRow("model", model);
+    dataForm->addRow(errorLabel("data"));
+    layout->addWidget(dataBox);
+
+    auto* gammaBox = new QGroupBox("Γ estimate");
+    auto* gammaForm = new QFormLayout(gammaBox);
+    m_samples = new QSpinBox;
+    m_samples->setRange(1, 100000);
+    m_samples->setToolTip("M, Monte Carlo samples per timestep (MATH.md B.3).");
+    m_denoising = new QCheckBox("low-variance estimator");
+    m_denoising->setToolTip("For exact oracles: per timestep the lower-variance of two unbiased "
+                            "estimators; in low dimension the plain one can exceed its bound.");
+    m_seed = new QSpinBox;
+    m_seed->setRange(0, 2147483647);
+    gammaForm->addRow("samples M", m_samples);
+    gammaForm->addRow("", m_denoising);
+    gammaForm->addRow("seed", m_seed);
+    gammaForm->addRow(errorLabel("gamma"));
+    layout->addWidget(gammaBox);
+
+    auto* trajectoryBox = new QGroupBox("Trajectory");
+    auto* trajectoryForm = new QFormLayout(trajectoryBox);
+    m_trajectory = new QComboBox;
+    m_trajectory->addItem("DP-optimal", "dp");
+    m_trajectory->addItem("even", "even");
+    m_trajectory->addItem("quadratic", "quadratic");
+    m_trajectory->setToolTip("Which K timesteps the reverse process visits (MATH.md B.5).");
+    m_pathSteps = new QSpinBox;
+    m_pathSteps->setRange(2, 10000);
+    m_pathSteps->setToolTip("K, the number of timesteps (denoiser evaluations).");
+    trajectoryForm->addRow("kind", m_trajectory);
+    trajectoryForm->addRow("timesteps K", m_pathSteps);
+    trajectoryForm->addRow(errorLabel("trajectory"));
+    layout->addWidget(trajectoryBox);
+    layout->addStretch(1);
+
+    auto params = [this] { return m_document->gaussian(); };
+    connect(m_schedule, &QComboBox::currentIndexChanged, this, [=, this] {
+        if (m_refreshing) return;
+        GaussianParams p = params();
+        p.schedule = m_schedule->currentData().toString();
+        apply(p, "Change schedule", "process");
+    });
+    connect(m_numSteps, &QSpinBox::editingFinished, this, [=, this] {
+        GaussianParams p = params();
+        p.numSteps = m_numSteps->value();
+        p.pathSteps = std::min(p.pathSteps, p.numSteps);
+        apply(p, "Change N", "process");
+    });
+    connect(m_forward, &QComboBox::currentIndexChanged, this, [=, this] {
+        if (m_refreshing) return;
+        const double eta = m_forward->currentData().toDouble();
+        GaussianParams p = params();
+        p.eta = eta >= 0.0 ? eta : m_eta->value();
+        apply(p, "Change forward process", "process");
+    });
+    connect(m_eta, &QDoubleSpinBox::editingFinished, this, [=, this] {
+        GaussianParams p = params();
+        p.eta = m_eta->value();
+        apply(p, "Change η", "process");
+    });
+    connect(m_data, &QComboBox::currentIndexChanged, this, [=, this] {
+        if (m_refreshing) return;
+        const QString spec = m_data->currentData().toString();
+        if (!spec.isEmpty()) {
+            editDataSpec(spec);
+        } else {
+            m_dataSpec->setFocus();
+        }
+    });
+    connect(m_dataSpec, &QLineEdit::returnPressed, this,
+            [this] { editDataSpec(m_dataSpec->text().trimmed()); });
+    connect(m_samples, &QSpinBox::editingFinished, this, [=, this] {
+        GaussianParams p = params();
+        p.gammaSamples = m_samples->value();
+        apply(p, "Change M", "gamma");
+    });
+    connect(m_denoising, &QCheckBox::toggled, this, [=, this](bool on) {
+        if (m_refreshing) return;
+        GaussianParams p = params();
+        p.denoisingEstimator = on;
+        apply(p, "Change Γ estimator", "gamma");
+    });
+    connect(m_seed, &QSpinBox::editingFinished, this, [=, this] {
+        GaussianParams p = params();
+        p.seed = static_cast<uint64_t>(m_seed->value());
+        apply(p, "Change seed", "gamma");
+    });
+    connect(m_trajectory, &QComboBox::currentIndexChanged, this, [=, this] {
+        if (m_refreshing) return;
+        GaussianParams p = params();
+        p.trajectory = m_trajectory->currentData().toString();
+        apply(p, "Change trajectory", "trajectory");
+    });
+    connect(m_pathSteps, &QSpinBox::valueChanged, this, [=, this](int k) {
+        if (m_refreshing) return;
+        GaussianParams p = params();
+        p.pathSteps = k;
+        apply(p, "Change K", "trajectory");
+    });
+    connect(m_document, &document::ProjectDocument::gaussianChanged, this,
+            &GaussianPanel::onDocumentChanged);
+    connect(m_document, &document::ProjectDocument::projectReplaced, this,
+            &GaussianPanel::onDocumentChanged);
+    onDocumentChanged();
+}
+
+QLabel* GaussianPanel::errorLabel(const QString& field) {
+    auto* label = new QLabel;
+    label->setWordWrap(true);
+    label->setStyleSheet("color: #b00020;");
+    label->hide();
+    m_errors[field] = label;
+    return label;
+}
+
+void GaussianPanel::showError(const QString& field, const QString& message) {
+    if (auto it = m_errors.find(field); it != m_errors.end()) {
+        it->second->setText(message);
+        it->second->setVisible(!message.isEmpty());
+    }
+}
+
+QString GaussianPanel::fieldError(const QString& field) const {
+    auto it = m_errors.find(field);
+    return it == m_errors.end() || it->second->isHidden() ? QString() : it->second->text();
+}
+
+bool GaussianPanel::apply(const GaussianParams& params, const QString& text, const QString& field) {
+    const core::Status status = m_document->setGaussian(params, text);
+    if (!status) {
+        const QString message = QString::fromStdString(status.error().toString());
+        onDocumentChanged();
+        showError(field, message);
+        return false;
+    }
+    showError(field, {});
+    return true;
+}
+
+void GaussianPanel::editDataSpec(const QString& spec) {
+    // Build the oracle once here so a bad spec or file is refused before it reaches the document.
+    auto oracle = core::data::gaussianOracleFromSpec(spec.toStdString());
+    if (!oracle) {
+        onDocumentChanged();
+        showError("data", QString::fromStdString(oracle.error().toString()));
+        return;
+    }
+    GaussianParams p = m_document->gaussian();
+    p.data = spec;
+    apply(p, "Change data", "data");
+}
+
+void GaussianPanel::onDocumentChanged() {
+    const GaussianParams& p = m_document->gaussian();
+    m_refreshing = true;
+    m_schedule->setCurrentIndex(std::max(0, m_schedule->findData(p.schedule)));
+    m_numSteps->setValue(p.numSteps);
+    const int forward = p.eta == 1.0 ? 0 : p.eta == 0.0 ? 1 : 2;
+    m_forward->setCurrentIndex(forward);
+    m_eta->setValue(p.eta);
+    m_eta->setEnabled(forward == 2);
+    const int data = m_data->findData(p.data);
+    m_data->setCurrentIndex(data >= 0 ? data : m_data->count() - 1);
+    m_dataSpec->setText(p.data);
+    m_samples->setValue(p.gammaSamples);
+    m_denoising->setChecked(p.denoisingEstimator);
+    m_seed->setValue(static_cast<int>(std::min<uint64_t>(p.seed, 2147483647)));
+    m_trajectory->setCurrentIndex(std::max(0, m_trajectory->findData(p.trajectory)));
+    m_pathSteps->setMaximum(p.numSteps);
+    m_pathSteps->setValue(p.pathSteps);
+    m_refreshing = false;
+    for (auto& [field, label] : m_errors) {
+        label->hide();
+    }
+}
+
+}  // namespace ui::panels

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QWidget>
+
+#include <map>
+
+#include "ui/document/project_document.h"
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+// The parameter editors of the Gaussian explorer (issue 6, "Gaussian panels", the part the Γ and
+// Variance views need): schedule and N, forward process (DDPM, DDIM or η), data, Γ's Monte Carlo
+// setting and the trajectory. Edits go to the document as undo commands; refused input is marked
+// beside its field.
+namespace ui::panels {
+
+class GaussianPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit GaussianPanel(document::ProjectDocument* document, QWidget* parent = nullptr);
+
+    QString fieldError(const QString& field) const;
+    // As typing a data spec and pressing Enter (for tests).
+    void editDataSpec(const QString& spec);
+
+private slots:
+    void onDocumentChanged();
+
+private:
+    bool apply(const document::GaussianParams& params, const QString& text, const QString& field);
+    QLabel* errorLabel(const QString& field);
+    void showError(const QString& field, const QString& message);
+
+    document::ProjectDocument* m_document;
+    bool m_refreshing = false;
+    QComboBox* m_schedule;
+    QSpinBox* m_numSteps;
+    QComboBox* m_forward;
+    QDoubleSpinBox* m_eta;
+    QComboBox* m_data;
+    QLineEdit* m_dataSpec;
+    QSpinBox* m_samples;
+    QCheckBox* m_denoising;
+    QSpinBox* m_seed;
+    QComboBox* m_trajectory;
+    QSpinBox* m_pathSteps;
+    std::map<QString, QLabel*> m_errors;
+};
+
+}  // namespace ui::panels

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+#include "ui/views/gamma_view.h"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QValueAxis>
+
+#include <cmath>
+
+#include "core/gaussian/variance.h"
+
+namespace ui::views {
+namespace {
+// Log axes cannot show 0 or negatives: such points are dropped (STYLE.md §7), not shifted.
+QList<QPointF> positivePoints(const std::vector<double>& x, const std::vector<double>& y) {
+    QList<QPointF> points;
+    for (size_t i = 0; i < std::min(x.size(), y.size()); ++i) {
+        if (std::isfinite(y[i]) && y[i] > 0.0) {
+            points.append(QPointF(x[i], y[i]));
+        }
+    }
+    return points;
+}
+}  // namespace
+
+GammaView::GammaView(QWidget* parent)
+    : ChartPanel("Γ — the mean squared score", parent),
+      m_gamma(new QLineSeries),
+      m_bandLow(new QLineSeries),
+      m_bandHigh(new QLineSeries),
+      m_band(new QAreaSeries(m_bandHigh, m_bandLow)),
+      m_covariance(new QLineSeries),
+      m_dataVariance(new QLineSeries),
+      m_axisN(new QValueAxis),
+      m_axisGamma(new QLogValueAxis),
+      m_axisVariance(new QLogValueAxis) {
+    m_gamma->setName("Γₙ (oracle, Monte Carlo)");
+    m_gamma->setPen(QPen(QColor("#1f77b4"), 2));
+    m_band->setName("± 2 standard errors");
+    m_band->setBrush(QColor(31, 119, 180, 60));
+    m_band->setPen(Qt::NoPen);
+    m_covariance->setName("E Cov[x₀|xₙ] per dimension (right axis)");
+    m_covariance->setPen(QPen(QColor("#d62728"), 2));
+    m_dataVariance->setName("data variance per dimension");
+    m_dataVariance->setPen(QPen(QColor("#d62728"), 1.5, Qt::DashLine));
+    m_axisN->setTitleText("timestep n");
+    m_axisN->setLabelFormat("%d");
+    m_axisGamma->setTitleText("Γₙ");
+    m_axisGamma->setBase(10);
+    m_axisGamma->setLabelFormat("%g");
+    m_axisVariance->setTitleText("variance");
+    m_axisVariance->setBase(10);
+    m_axisVariance->setLabelFormat("%g");
+    chart()->addAxis(m_axisN, Qt::AlignBottom);
+    chart()->addAxis(m_axisGamma, Qt::AlignLeft);
+    chart()->addAxis(m_axisVariance, Qt::AlignRight);
+    chart()->addSeries(m_band);
+    chart()->addSeries(m_gamma);
+    for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{m_band, m_gamma}) {
+        s->attachAxis(m_axisN);
+        s->attachAxis(m_axisGamma);
+    }
+    for (QLineSeries* s : {m_covariance, m_dataVariance}) {
+        chart()->addSeries(s);
+        s->attachAxis(m_axisN);
+        s->attachAxis(m_axisVariance);
+    }
+    setToolTip("Γₙ = E‖∇log qₙ(xₙ)‖²/d, estimated once per data set and model (MATH.md B.3); "
+               "(β̄ₙ/ᾱₙ)(1 − β̄ₙΓₙ) is the average posterior variance of x₀ (Section 5).");
+}
+
+void GammaView::clear(const QString& reason) {
+    for (QLineSeries* s : {m_gamma, m_bandLow, m_bandHigh, m_covariance, m_dataVariance}) {
+        s->clear();
+    }
+    setData({});
+    setMessage(reason);
+}
+
+void GammaView::setEstimate(const core::schedule::GaussianSchedule& schedule,
+                            const core::gaussian::GammaEstimate& estimate,
+                            double dataVariance) {
+    const size_t count = estimate.timesteps.size();
+    std::vector<double> n(count), low(count), high(count);
+    for (size_t i = 0; i < count; ++i) {
+        n[i] = estimate.timesteps[i];
+        low[i] = estimate.gamma[i] - 2.0 * estimate.standardError[i];
+        high[i] = estimate.gamma[i] + 2.0 * estimate.standardError[i];
+    }
+    // Section 5: E Cov[x_0|x_n] per dimension from Γ, on the estimated timesteps.
+    std::vector<double> full(static_cast<size_t>(schedule.numSteps()) + 1, 0.0);
+    for (size_t i = 0; i < count; ++i) {
+        full[estimate.timesteps[i]] = estimate.gamma[i];
+    }
+    const std::vector<double> covarianceAll = core::gaussian::expectedPosteriorVariances(schedule, full);
+    std::vector<double> covariance(count);
+    for (size_t i = 0; i < count; ++i) {
+        covariance[i] = covarianceAll[estimate.timesteps[i]];
+    }
+    m_gamma->replace(positivePoints(n, estimate.gamma));
+    m_bandLow->replace(positivePoints(n, low));
+    m_bandHigh->replace(positivePoints(n, high));
+    m_covariance->replace(positivePoints(n, covariance));
+    m_dataVariance->replace({QPointF(1, dataVariance), QPointF(schedule.numSteps(), dataVariance)});
+    m_axisN->setRange(1, schedule.numSteps());
+    double gMin = 1e300, gMax = 0.0, vMin = dataVariance, vMax = dataVariance;
+    for (size_t i = 0; i < count; ++i) {
+        if (low[i] > 0) gMin = std::min(gMin, low[i]);
+        gMax = std::max(gMax, high[i]);
+        if (covariance[i] > 0) vMin = std::min(vMin, covariance[i]);
+        vMax = std::max(vMax, covariance[i]);
+    }
+    if (gMax > 0) {
+        m_axisGamma->setRange(gMin / 1.5, gMax * 1.5);
+    }
+    m_axisVariance->setRange(std::max(vMin, 1e-12) / 1.5, vMax * 1.5);
+    setData({{"n", "gamma", "standard_error", "ms_eps", "posterior_variance_per_dim"},
+             {n, estimate.gamma, estimate.standardError, estimate.msEps, covariance}});
+    setMessage(QString("M = %1 samples per timestep. E Cov[x₀|xₙ] rises from 0 towards the "
+                       "data variance %2 as the noise grows.")
+                   .arg(estimate.numSamples)
+                   .arg(dataVariance, 0, 'g', 4));
+}
+
+}  // namespace ui::views
