@@ -76,7 +76,7 @@ void tst_CliExport::exportsAProjectFile() {
                                 dir.filePath("views")});
     QVERIFY2(result.exitCode == 0, qPrintable(result.err));
     const QStringList files = QDir(dir.filePath("views")).entryList(QDir::Files);
-    QCOMPARE(files.size(), 7 * 4);  // seven views × png, svg, pdf, csv
+    QCOMPARE(files.size(), 8 * 4);  // eight views × png, svg, pdf, csv
     QFile schedule(dir.filePath("views/schedule.csv"));
     QVERIFY(schedule.open(QIODevice::ReadOnly));
     QCOMPARE(schedule.readAll().count('\n'), 7);  // header + 6 grid times

@@ -9,6 +9,7 @@
 
 #include "core/data/gaussian_data.h"
 #include "core/gaussian/gamma.h"
+#include "core/gaussian/trajectory_dp.h"
 #include "core/gaussian/variance.h"
 #include "ui/document/project_document.h"
 #include "ui/main/gaussian_explorer.h"
@@ -85,6 +86,10 @@ void tst_GaussianExplorer::varianceViewEqualsTheCore() {
         QVERIFY(pair.sigma2 >= pair.lower && pair.sigma2 <= std::min(pair.upper, pair.upperBounded));
     }
     QCOMPARE(results->trajectory.timesteps.size(), size_t{8});
+    // The DP path costs least among the three kinds on the same Γ (quadratic may have fewer
+    // nodes, but never a smaller ΣJ than the optimum for its own count, which is ≥ the DP's).
+    const double dp = core::gaussian::trajectoryCost(results->cost, results->dpTimesteps);
+    QVERIFY(dp <= core::gaussian::trajectoryCost(results->cost, results->evenTimesteps) + 1e-12);
     QCOMPARE(results->trajectory.timesteps.back(), trajectory == "quadratic" ? 81 : 100);
 }
 
@@ -158,7 +163,7 @@ void tst_GaussianExplorer::processSwitchShowsTheGaussianViews() {
     ui::MainWindow window(nullptr, dir.filePath("recovery.json"));
     QVERIFY(window.document()->setGaussian(smallParams(), "small").ok());
     window.document()->setProcess(ui::document::ProcessKind::Gaussian);
-    QCOMPARE(window.tabs()->count(), 2);
+    QCOMPARE(window.tabs()->count(), 3);
     window.gaussianExplorer()->waitForJobs();
     QVERIFY(window.gaussianExplorer()->results() != nullptr);
     // The process is part of the project file.

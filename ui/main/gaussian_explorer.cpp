@@ -8,6 +8,7 @@
 #include "core/data/gaussian_data.h"
 #include "core/util/parallel.h"
 #include "ui/views/gamma_view.h"
+#include "ui/views/gaussian_trajectory_view.h"
 #include "ui/views/variance_view.h"
 
 namespace ui {
@@ -30,7 +31,8 @@ GaussianExplorer::GaussianExplorer(document::ProjectDocument* document, QObject*
     : QObject(parent),
       m_document(document),
       m_gamma(new views::GammaView),
-      m_variance(new views::VarianceView) {
+      m_variance(new views::VarianceView),
+      m_trajectory(new views::GaussianTrajectoryView) {
     m_coalesce.setSingleShot(true);
     m_coalesce.setInterval(kCoalesceMs);
     connect(&m_coalesce, &QTimer::timeout, this, &GaussianExplorer::startJob);
@@ -58,9 +60,10 @@ GaussianExplorer::~GaussianExplorer() {
 
 views::GammaView* GaussianExplorer::gammaView() const { return m_gamma; }
 views::VarianceView* GaussianExplorer::varianceView() const { return m_variance; }
+views::GaussianTrajectoryView* GaussianExplorer::trajectoryView() const { return m_trajectory; }
 
 std::vector<std::pair<QString, charts::ViewPanel*>> GaussianExplorer::views() const {
-    return {{"gamma", m_gamma}, {"variance", m_variance}};
+    return {{"gamma", m_gamma}, {"variance", m_variance}, {"gaussian-trajectory", m_trajectory}};
 }
 
 void GaussianExplorer::onParamsChanged() { m_coalesce.start(); }
@@ -122,6 +125,24 @@ void GaussianExplorer::startJob() {
                                                          results->trajectory.timesteps, forward);
         if (!pairs) throw failure(pairs.error());
         results->pairs = *pairs;
+        // The Trajectory view's rows and matrix: all three kinds at this K on the same Γ.
+        auto cost = core::gaussian::dpCostMatrix(results->schedule, results->gamma, {},
+                                                 {.numThreads = threads});
+        if (!cost) throw failure(cost.error());
+        results->cost = std::move(cost).value();
+        const std::string k = std::to_string(params.pathSteps);
+        for (auto [spec, out] : {std::pair{"dp:" + k, &results->dpTimesteps},
+                                 std::pair{"even:" + k, &results->evenTimesteps},
+                                 std::pair{"quadratic:" + k, &results->quadraticTimesteps}}) {
+            if (spec.rfind(params.trajectory.toStdString(), 0) == 0) {
+                *out = results->trajectory.timesteps;  // already resolved
+                continue;
+            }
+            auto resolved = core::gaussian::resolveTrajectory(spec, results->schedule,
+                                                              &results->gamma, options);
+            if (!resolved) throw failure(resolved.error());
+            *out = resolved->timesteps;
+        }
         std::shared_ptr<const GaussianResults> done = std::move(results);
         return [this, done] {
             if (!(done->params == m_document->gaussian())) {
@@ -135,6 +156,14 @@ void GaussianExplorer::startJob() {
                              .arg(done->trajectory.gammaOverBound.size());
             }
             m_variance->setPairs(done->schedule, done->pairs, label);
+            views::GaussianTrajectoryView::Rows rows;
+            rows.dp = done->dpTimesteps;
+            rows.even = done->evenTimesteps;
+            rows.quadratic = done->quadraticTimesteps;
+            rows.costDp = core::gaussian::trajectoryCost(done->cost, rows.dp);
+            rows.costEven = core::gaussian::trajectoryCost(done->cost, rows.even);
+            rows.costQuadratic = core::gaussian::trajectoryCost(done->cost, rows.quadratic);
+            m_trajectory->setTrajectories(done->cost, rows);
         };
     });
 }

@@ -20,6 +20,7 @@ class ViewPanel;
 }
 namespace ui::views {
 class GammaView;
+class GaussianTrajectoryView;
 class VarianceView;
 }  // namespace ui::views
 
@@ -35,6 +36,8 @@ struct GaussianResults {
     double dataVariance = 0.0;                 // Σ Var[x_0,i]/d
     core::gaussian::ResolvedTrajectory trajectory;
     std::vector<core::gaussian::PairVariance> pairs;
+    core::Matrix cost;                         // the DP cost matrix J (N×N)
+    std::vector<int> dpTimesteps, evenTimesteps, quadraticTimesteps;  // K each (quadratic: ≤ K)
 };
 
 // Connects the document's Gaussian parameters to the Γ and Variance views: every edit starts a
@@ -48,7 +51,8 @@ public:
 
     views::GammaView* gammaView() const;
     views::VarianceView* varianceView() const;
-    // Every view with its export name: gamma, variance.
+    views::GaussianTrajectoryView* trajectoryView() const;
+    // Every view with its export name: gamma, variance, gaussian-trajectory.
     std::vector<std::pair<QString, charts::ViewPanel*>> views() const;
 
     jobs::JobRunner* runner() { return &m_runner; }
@@ -68,6 +72,7 @@ private:
     std::shared_ptr<const GaussianResults> m_results;
     QPointer<views::GammaView> m_gamma;
     QPointer<views::VarianceView> m_variance;
+    QPointer<views::GaussianTrajectoryView> m_trajectory;
     jobs::JobRunner m_runner;
     QTimer m_coalesce;
 };

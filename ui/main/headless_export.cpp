@@ -70,7 +70,7 @@ int runHeadlessExport(const QStringList& arguments) {
     const QString view = options["view"];
     // The Gaussian views estimate Γ (seconds): only when one of them is asked for.
     std::unique_ptr<GaussianExplorer> gaussian;
-    if (view == "all" || view == "gamma" || view == "variance") {
+    if (view == "all" || view == "gamma" || view == "variance" || view == "gaussian-trajectory") {
         gaussian = std::make_unique<GaussianExplorer>(&document);
         gaussian->waitForJobs();
     }
@@ -115,7 +115,7 @@ int runHeadlessExport(const QStringList& arguments) {
         }
         if (panel == nullptr) {
             return fail(QString("--view = %1: unknown view (one of %2, gamma, variance, "
-                                "animation, all)")
+                                "gaussian-trajectory, animation, all)")
                             .arg(view, names.join(", ")));
         }
         error = exportView(panel, out, exportOptions);

@@ -40,6 +40,7 @@
 #include "ui/panels/gaussian_panel.h"
 #include "ui/panels/categorical_panel.h"
 #include "ui/views/gamma_view.h"
+#include "ui/views/gaussian_trajectory_view.h"
 #include "ui/views/kernel_comparison_view.h"
 #include "ui/views/matrices_view.h"
 #include "ui/views/schedule_view.h"
@@ -87,6 +88,7 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryPath)
     centralLayout->addWidget(m_timeBar);
     m_gaussianTabs->addTab(m_gaussianExplorer->gammaView(), "Γ");
     m_gaussianTabs->addTab(m_gaussianExplorer->varianceView(), "Variance");
+    m_gaussianTabs->addTab(m_gaussianExplorer->trajectoryView(), "Trajectory");
     m_centralStack->addWidget(categoricalPage);
     m_centralStack->addWidget(m_gaussianTabs);
     setCentralWidget(m_centralStack);
