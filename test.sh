@@ -15,6 +15,9 @@ cmake --build build -j"$jobs"
 echo "== Tests (Release)"
 ctest --test-dir build -j"$jobs" --output-on-failure
 
+echo "== Fuzz: the safetensors loader, 10^6 libFuzzer executions (clang)"
+tests/fuzz/run_fuzz.sh -max_total_time=180 2>&1 | tail -n 4
+
 echo "== ASan + UBSan build"
 # -O1 with line tables only: sanitizer reports keep file:line, and the build stays quick.
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g1" \

@@ -2,7 +2,7 @@
 # Installs what Diffuscope needs to build, test and run, with Debian 12's apt-get.
 # Sourced by ./run.sh and ./test.sh; does nothing when everything is already installed.
 DIFFUSCOPE_PACKAGES=(
-    build-essential cmake ninja-build pkg-config
+    build-essential cmake ninja-build pkg-config clang
     qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
     libeigen3-dev libbenchmark-dev libgif-dev zlib1g-dev
     fonts-dejavu-core xvfb xauth

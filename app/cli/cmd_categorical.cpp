@@ -9,6 +9,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/json_writer.h"
 #include "app/cli/terminal_progress.h"
+#include "core/model/checkpoint.h"
 #include "core/categorical/information.h"
 #include "core/categorical/prior.h"
 #include "core/categorical/reverse_kernel.h"
@@ -129,7 +130,7 @@ int runKernel(const Args& args) {
 int runCategorical(const Args& args) {
     using namespace core::categorical;
     if (core::Status known = args.checkKnown({"table", "pi", "schedule", "steps", "condition", "dp",
-                                              "samples", "seed", "threads", "format"});
+                                              "samples", "seed", "threads", "format", "model"});
         !known) {
         return fail(known.error());
     }
@@ -217,7 +218,28 @@ int runCategorical(const Args& args) {
     }
     const InformationCurves curves = informationCurves(data, prior, grid, condition);
 
+    // The denoiser: the table's exact oracle, or a trained network (--model FILE.safetensors).
     core::model::TableOracle oracle(data, prior);
+    const core::model::CategoricalDenoiser* denoiser = &oracle;
+    std::shared_ptr<const core::model::CategoricalMlpDenoiser> network;
+    if (const std::string model = args.get("model", "oracle"); model != "oracle") {
+        Result<core::model::LoadedModel> loaded = core::model::loadMlpCheckpoint(model);
+        if (!loaded) {
+            return fail(loaded.error());
+        }
+        if (!loaded->categorical) {
+            return fail(core::invalidArgument("--model", model, "the checkpoint is not a categorical model"));
+        }
+        network = loaded->categorical;
+        if (network->numClasses() != data.numClasses || network->numPositions() != data.numPositions) {
+            return fail(core::invalidArgument(
+                "--model", model,
+                "the model has K = " + std::to_string(network->numClasses()) + ", D = " +
+                    std::to_string(network->numPositions()) + "; the table K = " +
+                    std::to_string(data.numClasses) + ", D = " + std::to_string(data.numPositions)));
+        }
+        denoiser = network.get();
+    }
     TerminalProgress terminal;
     core::Progress progress(&terminal, "step costs");
     const StepCostOptions costOptions{.condition = condition,
@@ -225,7 +247,7 @@ int runCategorical(const Args& args) {
                                       .seed = static_cast<uint64_t>(*seed),
                                       .parallel = {*threads},
                                       .progress = &progress};
-    Result<StepCosts> costs = computeStepCosts(data, oracle, prior, grid,
+    Result<StepCosts> costs = computeStepCosts(data, *denoiser, prior, grid,
                                                args.has("dp") ? CostPairs::All : CostPairs::Consecutive,
                                                costOptions);
     if (!costs) {

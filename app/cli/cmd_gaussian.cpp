@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
+#include "core/model/checkpoint.h"
 #include "app/cli/json_writer.h"
 #include "app/cli/terminal_progress.h"
 #include "core/data/gaussian_data.h"
@@ -25,7 +26,10 @@ using core::Result;
 // Shared options of the four subcommands.
 struct Common {
     core::schedule::GaussianSchedule schedule;
-    std::shared_ptr<core::model::GaussianOracle> oracle;
+    std::shared_ptr<core::model::GaussianOracle> oracle;  // the data (and the exact model)
+    // The ε-model: the oracle, or a network from --model FILE.safetensors.
+    std::shared_ptr<const core::model::GaussianEpsModel> model;
+    bool exactModel = true;  // the denoising Γ estimator is valid for exact oracles only
     core::gaussian::DataRange range;
     int threads = 1;
 };
@@ -61,12 +65,31 @@ Result<std::shared_ptr<core::model::GaussianOracle>> loadOracle(const Args& args
     if (!data) {
         return data.error();
     }
-    const std::string model = args.get("model", "oracle");
-    if (model != "oracle") {
-        return core::makeError(core::ErrorCode::Unsupported, "--model", model,
-                               "only the exact oracle is available in this build");
-    }
     return core::data::gaussianOracleFromSpec(*data);
+}
+
+// --model: "oracle" (the default) or a Gaussian checkpoint for the schedule's N.
+Result<std::shared_ptr<const core::model::GaussianEpsModel>> loadModel(
+    const Args& args, const std::shared_ptr<core::model::GaussianOracle>& oracle, int numSteps) {
+    const std::string model = args.get("model", "oracle");
+    if (model == "oracle") {
+        return std::shared_ptr<const core::model::GaussianEpsModel>(oracle);
+    }
+    Result<core::model::LoadedModel> loaded = core::model::loadMlpCheckpoint(model, numSteps);
+    if (!loaded) {
+        return loaded.error();
+    }
+    if (!loaded->gaussian) {
+        return core::invalidArgument("--model", model, "the checkpoint is not a Gaussian model");
+    }
+    const core::model::GaussianEpsModel& network = *loaded->gaussian;
+    const core::model::GaussianDataSampler& data = *oracle;
+    if (network.dimension() != data.dimension()) {
+        return core::invalidArgument("--model", model,
+                                     "the model has dimension " + std::to_string(network.dimension()) +
+                                         ", the data " + std::to_string(data.dimension()));
+    }
+    return std::shared_ptr<const core::model::GaussianEpsModel>(loaded->gaussian);
 }
 
 Result<Common> loadCommon(const Args& args, bool needsData) {
@@ -95,6 +118,13 @@ Result<Common> loadCommon(const Args& args, bool needsData) {
             return oracle.error();
         }
         common.oracle = *oracle;
+        Result<std::shared_ptr<const core::model::GaussianEpsModel>> model =
+            loadModel(args, common.oracle, common.schedule.numSteps());
+        if (!model) {
+            return model.error();
+        }
+        common.model = *model;
+        common.exactModel = args.get("model", "oracle") == "oracle";
     }
     return common;
 }
@@ -109,10 +139,12 @@ Result<std::vector<double>> oracleGamma(const Common& common,
     core::gaussian::GammaParams params{.numSamples = samples,
                                        .seed = seed,
                                        .timesteps = timesteps,
-                                       .estimator = core::gaussian::GammaEstimator::Denoising,
+                                       .estimator = common.exactModel
+                                                        ? core::gaussian::GammaEstimator::Denoising
+                                                        : core::gaussian::GammaEstimator::Score,
                                        .parallel = {.numThreads = common.threads}};
     Result<core::gaussian::GammaEstimate> estimate = core::gaussian::estimateGamma(
-        *common.oracle, *common.oracle, common.schedule, params, &progress);
+        *common.model, *common.oracle, common.schedule, params, &progress);
     if (!estimate) {
         return estimate.error();
     }
@@ -218,8 +250,12 @@ int runGamma(const Args& args) {
         .estimator = estimatorName == "score" ? core::gaussian::GammaEstimator::Score
                                               : core::gaussian::GammaEstimator::Denoising,
         .parallel = {.numThreads = common->threads}};
+    if (!common->exactModel && estimatorName == "denoising") {
+        return fail(core::invalidArgument("--estimator", estimatorName,
+                                          "the denoising estimator needs the exact oracle"));
+    }
     Result<core::gaussian::GammaEstimate> estimate = core::gaussian::estimateGamma(
-        *common->oracle, *common->oracle, common->schedule, params, &progress);
+        *common->model, *common->oracle, common->schedule, params, &progress);
     if (!estimate) {
         return fail(estimate.error());
     }
@@ -438,7 +474,7 @@ int runNll(const Args& args) {
                                      .seed = static_cast<uint64_t>(*seed),
                                      .parallel = {.numThreads = common->threads}};
     Result<core::gaussian::NllResult> nll =
-        core::gaussian::negativeElbo(*common->oracle, *common->oracle, common->schedule, gamma,
+        core::gaussian::negativeElbo(*common->model, *common->oracle, common->schedule, gamma,
                                      trajectory->timesteps, params, &progress);
     if (!nll) {
         return fail(nll.error());
@@ -531,7 +567,7 @@ int runSample(const Args& args) {
     TerminalProgress observer;
     core::Progress progress(&observer, "sample");
     Result<core::gaussian::SampleResult> result = core::gaussian::sampleReverse(
-        *common->oracle, common->schedule, gamma, trajectory->timesteps, params, &progress);
+        *common->model, common->schedule, gamma, trajectory->timesteps, params, &progress);
     if (!result) {
         return fail(result.error());
     }

@@ -17,6 +17,10 @@ int runVariance(const Args& args);
 int runNll(const Args& args);
 int runSample(const Args& args);
 
+// Checkpoints (issue 4): cmd_info.cpp, cmd_train.cpp.
+int runInfo(const Args& args);
+int runTrain(const Args& args);
+
 // Runs the subcommand named by argv[0]; unknown names are an error.
 int dispatch(const std::vector<std::string>& argv);
 

@@ -25,7 +25,12 @@ Analytic-DPM (MATH.md part B):
   nll          --data D --model oracle --schedule S --steps N --trajectory T --variance V
   sample       --data D --model oracle --sampler S --trajectory T --count B --seed X --out FILE
 
-  export       --view trajectories|schedule|step-costs|matrices|kernels|animation|all
+  train        --process categorical|gaussian --data digits:levels=4|toy:moons|gmm:FILE|csv:FILE
+               [--arch mlp:width=256,depth=3] --steps S --batch B --lr X --seed N --out MODEL
+  info         MODEL.safetensors   a checkpoint's metadata and tensors (name, dtype, shape)
+
+  export       --view trajectories|schedule|step-costs|matrices|kernels|gamma|variance|
+               gaussian-trajectory|animation|all
                --out FILE [--project FILE] [--width W --height H --dpi D]
   help         this text
 
@@ -38,6 +43,7 @@ int dispatch(const std::vector<std::string>& argv) {
     static const std::map<std::string, Command> kCommands = {
         {"kernel", runKernel},   {"categorical", runCategorical}, {"gamma", runGamma},
         {"variance", runVariance}, {"nll", runNll},               {"sample", runSample},
+        {"info", runInfo},         {"train", runTrain},
     };
     if (argv.empty() || argv[0] == "help" || argv[0] == "--help" || argv[0] == "-h") {
         std::cout << usage();

@@ -15,6 +15,15 @@ class JsonValue {
 public:
     enum class Type { Null, Bool, Number, String, Array, Object };
 
+    // Declared here, defined in the .cpp: clang with libstdc++ 12 cannot instantiate
+    // std::pair<std::string, JsonValue> inside the class otherwise (C++20 conditional explicit).
+    JsonValue();
+    JsonValue(const JsonValue&);
+    JsonValue(JsonValue&&) noexcept;
+    JsonValue& operator=(const JsonValue&);
+    JsonValue& operator=(JsonValue&&) noexcept;
+    ~JsonValue();
+
     Type type = Type::Null;
     bool boolean = false;
     double number = 0.0;

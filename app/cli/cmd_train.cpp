@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: MIT
+// `diffuscope train`: trains an MLP denoiser (issue 4) and saves it as a safetensors checkpoint.
+#include <iostream>
+
+#include "app/cli/commands.h"
+#include "app/cli/terminal_progress.h"
+#include "core/categorical/prior.h"
+#include "core/data/digits.h"
+#include "core/data/gaussian_data.h"
+#include "core/data/toys.h"
+#include "core/model/checkpoint.h"
+#include "core/model/trainer.h"
+#include "core/schedule/beta_curve.h"
+#include "core/schedule/gaussian_schedule.h"
+#include "core/util/parallel.h"
+
+namespace app::cli {
+namespace {
+
+using core::Result;
+
+// "mlp:width=512,depth=3[,activation=gelu][,norm=1]" → the architecture fields it sets.
+Result<core::model::MlpConfig> parseArchitecture(const std::string& spec) {
+    core::model::MlpConfig config;
+    config.width = 256;
+    config.depth = 3;
+    if (spec.rfind("mlp", 0) != 0) {
+        return core::invalidArgument("--arch", spec, "expected mlp:width=W,depth=D");
+    }
+    std::string rest = spec.size() > 4 ? spec.substr(4) : std::string();
+    size_t start = 0;
+    while (start < rest.size()) {
+        const size_t comma = rest.find(',', start);
+        const std::string part = rest.substr(start, comma == std::string::npos ? std::string::npos
+                                                                                 : comma - start);
+        start = comma == std::string::npos ? rest.size() : comma + 1;
+        const size_t eq = part.find('=');
+        const std::string key = part.substr(0, eq);
+        const std::string value = eq == std::string::npos ? "" : part.substr(eq + 1);
+        if (key == "activation") {
+            auto activation = core::model::parseActivation(value, "--arch activation");
+            if (!activation) return activation.error();
+            config.activation = *activation;
+            continue;
+        }
+        auto number = parseInt(value, "--arch " + key);
+        if (!number) return number.error();
+        if (key == "width") config.width = static_cast<int>(*number);
+        else if (key == "depth") config.depth = static_cast<int>(*number);
+        else if (key == "norm") config.layerNorm = *number != 0;
+        else if (key == "temb") config.timeEmbedding = static_cast<int>(*number);
+        else return core::invalidArgument("--arch", part, "takes width=, depth=, activation=, norm=, temb=");
+    }
+    return config;
+}
+
+Result<core::model::TrainParams> parseTrainParams(const Args& args) {
+    core::model::TrainParams params;
+    auto steps = args.getInt("steps", 2000);
+    auto batch = args.getInt("batch", 128);
+    auto lr = args.getDouble("lr", 1e-3);
+    auto seed = args.getInt64("seed", 0);
+    auto threads = args.getInt("threads", core::hardwareThreads());
+    auto warmup = args.getInt("warmup", 100);
+    auto every = args.getInt("eval-every", 500);
+    for (const core::Error* e : {steps ? nullptr : &steps.error(), batch ? nullptr : &batch.error(),
+                                 lr ? nullptr : &lr.error(), seed ? nullptr : &seed.error(),
+                                 threads ? nullptr : &threads.error(),
+                                 warmup ? nullptr : &warmup.error(),
+                                 every ? nullptr : &every.error()}) {
+        if (e != nullptr) return *e;
+    }
+    params.steps = *steps;
+    params.batch = *batch;
+    params.learningRate = *lr;
+    params.seed = static_cast<uint64_t>(*seed);
+    params.parallel.numThreads = *threads;
+    params.warmupSteps = std::min(*warmup, std::max(0, *steps / 10));
+    params.evalEvery = *every;
+    if (auto valid = params.validate(); !valid) return valid.error();
+    return params;
+}
+
+void printSummary(const core::model::TrainSummary& summary, const std::string& out) {
+    for (const auto& point : summary.heldOut) {
+        std::cout << "step " << point.step << ": held-out loss " << point.loss << '\n';
+    }
+    std::cout << (summary.cancelled ? "cancelled after " : "trained ") << summary.stepsDone
+              << " steps in " << summary.elapsedSeconds << " s; final train loss "
+              << summary.finalTrainLoss << "; wrote " << out << '\n';
+}
+
+int trainCategorical(const Args& args, const std::string& data, const std::string& out) {
+    if (data.rfind("digits", 0) != 0) {
+        return fail(core::invalidArgument("--data", data,
+                                          "categorical training reads digits:levels=L"));
+    }
+    int levels = 4;
+    if (const size_t at = data.find("levels="); at != std::string::npos) {
+        auto parsed = parseInt(data.substr(at + 7), "--data levels");
+        if (!parsed) return fail(parsed.error());
+        levels = static_cast<int>(*parsed);
+    }
+    const std::string digitsPath = args.get("digits", DIFFUSCOPE_DIGITS_PATH);
+    auto digits = core::data::readDigits(digitsPath);
+    if (!digits) return fail(digits.error());
+    auto classes = core::data::quantiseDigits(digits->pixels, levels);
+    if (!classes) return fail(classes.error());
+    const int d = core::data::kDigitsPixels;
+    const int split = digits->numTrain();
+    core::model::CategoricalDataset train, heldOut;
+    train.rows.assign(classes->begin(), classes->begin() + static_cast<size_t>(split) * d);
+    train.labels.assign(digits->labels.begin(), digits->labels.begin() + split);
+    heldOut.rows.assign(classes->begin() + static_cast<size_t>(split) * d, classes->end());
+    heldOut.labels.assign(digits->labels.begin() + split, digits->labels.end());
+
+    auto pi = core::categorical::parsePrior(args.get("pi", "uniform:" + std::to_string(levels)), "--pi");
+    if (!pi) return fail(pi.error());
+    if (pi->size() != levels) {
+        return fail(core::invalidArgument("--pi", args.get("pi"), "π needs K = levels entries"));
+    }
+    const std::string scheduleSpec = args.get("schedule", "cosine");
+    auto beta = core::schedule::parseBetaCurve(scheduleSpec, {}, "--schedule");
+    if (!beta) return fail(beta.error());
+    auto architecture = parseArchitecture(args.get("arch", "mlp:width=256,depth=3"));
+    if (!architecture) return fail(architecture.error());
+    auto params = parseTrainParams(args);
+    if (!params) return fail(params.error());
+
+    core::model::CategoricalProcess process{levels, d, 10, *pi, *beta};
+    TerminalProgress observer;
+    core::Progress progress(&observer, "train");
+    auto result = core::model::trainCategorical(process, train, heldOut, *architecture, *params,
+                                                &progress);
+    if (!result) return fail(result.error());
+    core::io::CheckpointInfo info;
+    info.process = "categorical";
+    info.numClasses = levels;
+    info.numPositions = d;
+    info.numConditions = 10;
+    info.pi.assign(pi->data(), pi->data() + pi->size());
+    info.schedule = scheduleSpec;
+    info.dataSet = data;
+    info.trainingSteps = result->summary.stepsDone;
+    info.trainLoss = result->summary.finalTrainLoss;
+    info.heldOutLoss = result->summary.heldOut.empty() ? std::nan("") : result->summary.heldOut.back().loss;
+    info.seed = params->seed;
+    if (auto saved = core::model::saveMlpCheckpoint(out, result->model.mlp(), info); !saved) {
+        return fail(saved.error());
+    }
+    printSummary(result->summary, out);
+    return 0;
+}
+
+int trainGaussian(const Args& args, const std::string& data, const std::string& out) {
+    auto numSteps = args.getInt("num-steps", 1000);
+    if (!numSteps) return fail(numSteps.error());
+    const std::string scheduleSpec = args.get("schedule", "linear");
+    auto schedule = core::schedule::gaussianScheduleFromSpec(scheduleSpec, *numSteps);
+    if (!schedule) return fail(schedule.error());
+    auto count = args.getInt("points", 4000);
+    if (!count) return fail(count.error());
+    core::Matrix train, heldOut;
+    if (data.rfind("toy:", 0) == 0) {
+        auto points = core::data::toyFromSpec(data);
+        if (!points) return fail(points.error());
+        train = *points;
+        // Held-out points: the same toy under another seed.
+        auto toy = core::data::parseToy(data.substr(4, data.find(',') == std::string::npos
+                                                            ? std::string::npos
+                                                            : data.find(',') - 4));
+        heldOut = core::data::makeToy(*toy, std::max(1, static_cast<int>(train.cols() / 10)), 0xBEEF);
+    } else {
+        auto oracle = core::data::gaussianOracleFromSpec(data);
+        if (!oracle) return fail(oracle.error());
+        const core::model::GaussianDataSampler& sampler = **oracle;
+        const int d = sampler.dimension();
+        train.resize(d, *count);
+        heldOut.resize(d, std::max(1, *count / 10));
+        for (int i = 0; i < train.cols(); ++i) {
+            core::CounterRng rng(1, static_cast<uint64_t>(i), 0xDA7A);
+            core::Vector x(d);
+            sampler.sampleData(static_cast<uint64_t>(i), rng, x);
+            train.col(i) = x;
+        }
+        for (int i = 0; i < heldOut.cols(); ++i) {
+            core::CounterRng rng(2, static_cast<uint64_t>(i), 0xDA7A);
+            core::Vector x(d);
+            sampler.sampleData(static_cast<uint64_t>(i), rng, x);
+            heldOut.col(i) = x;
+        }
+    }
+    auto architecture = parseArchitecture(args.get("arch", "mlp:width=128,depth=3"));
+    if (!architecture) return fail(architecture.error());
+    auto params = parseTrainParams(args);
+    if (!params) return fail(params.error());
+    TerminalProgress observer;
+    core::Progress progress(&observer, "train");
+    auto result = core::model::trainGaussian(*schedule, train, heldOut, *architecture, *params,
+                                             &progress);
+    if (!result) return fail(result.error());
+    core::io::CheckpointInfo info;
+    info.process = "gaussian";
+    info.numPositions = static_cast<int>(train.rows());
+    info.schedule = scheduleSpec + ",N=" + std::to_string(*numSteps);
+    info.dataSet = data;
+    info.trainingSteps = result->summary.stepsDone;
+    info.trainLoss = result->summary.finalTrainLoss;
+    info.heldOutLoss = result->summary.heldOut.empty() ? std::nan("") : result->summary.heldOut.back().loss;
+    info.seed = params->seed;
+    if (auto saved = core::model::saveMlpCheckpoint(out, result->model.mlp(), info); !saved) {
+        return fail(saved.error());
+    }
+    printSummary(result->summary, out);
+    return 0;
+}
+
+}  // namespace
+
+int runTrain(const Args& args) {
+    if (auto known = args.checkKnown({"process", "data", "arch", "steps", "batch", "lr", "seed",
+                                      "out", "threads", "schedule", "pi", "num-steps", "points",
+                                      "warmup", "eval-every", "digits"});
+        !known) {
+        return fail(known.error());
+    }
+    auto process = args.require("process");
+    auto data = args.require("data");
+    auto out = args.require("out");
+    if (!process) return fail(process.error());
+    if (!data) return fail(data.error());
+    if (!out) return fail(out.error());
+    if (*process == "categorical") return trainCategorical(args, *data, *out);
+    if (*process == "gaussian") return trainGaussian(args, *data, *out);
+    return fail(core::invalidArgument("--process", *process, "expected categorical or gaussian"));
+}
+
+}  // namespace app::cli

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+#include "core/model/checkpoint.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "core/io/json_reader.h"
+#include "core/io/safetensors.h"
+
+namespace core::model {
+namespace {
+
+Error checkpointError(const std::string& path, const std::string& field, const std::string& message) {
+    return makeError(ErrorCode::ParseError, path + (field.empty() ? "" : ": " + field), "", message);
+}
+
+// N from a Gaussian schedule field such as "linear,N=1000".
+int stepsFromSchedule(const std::string& schedule) {
+    const size_t at = schedule.find("N=");
+    return at == std::string::npos ? 0 : std::atoi(schedule.c_str() + at + 2);
+}
+
+}  // namespace
+
+std::string architectureToJson(const MlpConfig& c) {
+    std::ostringstream out;
+    out << "{\"kind\":\"mlp\",\"inputs\":" << c.inputs << ",\"outputs\":" << c.outputs
+        << ",\"width\":" << c.width << ",\"depth\":" << c.depth << ",\"activation\":\""
+        << activationName(c.activation) << "\",\"layer_norm\":" << (c.layerNorm ? "true" : "false")
+        << ",\"time_embedding\":" << c.timeEmbedding << ",\"time_scale\":" << formatValue(c.timeScale)
+        << ",\"num_conditions\":" << c.numConditions
+        << ",\"condition_embedding\":" << c.conditionEmbedding << "}";
+    return out.str();
+}
+
+Result<MlpConfig> architectureFromJson(const std::string& json) {
+    auto value = io::parseJson(json, "architecture");
+    if (!value) {
+        return value.error();
+    }
+    if (!value->isObject()) {
+        return invalidArgument("architecture", json, "a JSON object is expected");
+    }
+    const io::JsonValue* kind = value->find("kind");
+    if (kind == nullptr || kind->type != io::JsonValue::Type::String || kind->string != "mlp") {
+        return invalidArgument("architecture.kind", json, "only \"mlp\" networks are supported");
+    }
+    MlpConfig config;
+    auto integer = [&](const char* key, int& out) -> Status {
+        const io::JsonValue* v = value->find(key);
+        if (v == nullptr) {
+            return invalidArgument(std::string("architecture.") + key, "", "missing");
+        }
+        if (!v->isNumber() || v->number != std::floor(v->number) || std::abs(v->number) > 1e9) {
+            return invalidArgument(std::string("architecture.") + key, "", "a whole number is expected");
+        }
+        out = static_cast<int>(v->number);
+        return {};
+    };
+    for (auto [key, field] : {std::pair{"inputs", &config.inputs}, std::pair{"outputs", &config.outputs},
+                              std::pair{"width", &config.width}, std::pair{"depth", &config.depth},
+                              std::pair{"time_embedding", &config.timeEmbedding},
+                              std::pair{"num_conditions", &config.numConditions},
+                              std::pair{"condition_embedding", &config.conditionEmbedding}}) {
+        if (Status s = integer(key, *field); !s) {
+            return s.error();
+        }
+    }
+    if (const io::JsonValue* scale = value->find("time_scale"); scale != nullptr && scale->isNumber()) {
+        config.timeScale = scale->number;
+    }
+    if (const io::JsonValue* norm = value->find("layer_norm"); norm != nullptr) {
+        config.layerNorm = norm->type == io::JsonValue::Type::Bool && norm->boolean;
+    }
+    const io::JsonValue* activation = value->find("activation");
+    if (activation == nullptr || activation->type != io::JsonValue::Type::String) {
+        return invalidArgument("architecture.activation", "", "silu or gelu is expected");
+    }
+    auto parsed = parseActivation(activation->string, "architecture.activation");
+    if (!parsed) {
+        return parsed.error();
+    }
+    config.activation = *parsed;
+    if (Status s = config.validate(); !s) {
+        return s.error();
+    }
+    return config;
+}
+
+Status saveMlpCheckpoint(const std::string& path, const Mlp& mlp, io::CheckpointInfo info) {
+    info.architecture = architectureToJson(mlp.config());
+    io::Checkpoint checkpoint;
+    checkpoint.metadata = io::toMetadata(info);
+    for (NamedTensor& tensor : mlp.parameters()) {
+        checkpoint.set(tensor.name, io::makeF32Tensor(tensor.shape, std::move(tensor.data)));
+    }
+    return io::writeSafetensors(path, checkpoint);
+}
+
+Result<LoadedModel> loadMlpCheckpoint(const std::string& path, int numSteps) {
+    auto checkpoint = io::readSafetensors(path);
+    if (!checkpoint) {
+        return checkpoint.error();
+    }
+    auto info = io::checkpointInfoFromMetadata(checkpoint->metadata, path);
+    if (!info) {
+        return info.error();
+    }
+    if (info->process != "categorical" && info->process != "gaussian") {
+        return checkpointError(path, "process", "the metadata must say process categorical or gaussian");
+    }
+    if (info->architecture.empty()) {
+        return checkpointError(path, "architecture", "the metadata has no architecture");
+    }
+    auto config = architectureFromJson(info->architecture);
+    if (!config) {
+        core::Error error = config.error();
+        error.field = path + ": " + error.field;
+        return error;
+    }
+    if (Status finite = io::checkFinite(*checkpoint, path); !finite) {
+        return finite.error();
+    }
+    auto mlp = Mlp::create(*config, 0);
+    if (!mlp) {
+        return mlp.error();
+    }
+    std::vector<NamedTensor> tensors;
+    for (const auto& [name, tensor] : checkpoint->tensors) {
+        tensors.push_back({name, tensor.shape, tensor.data});
+    }
+    if (Status set = mlp->setParameters(tensors); !set) {
+        core::Error error = set.error();
+        error.field = path + ": " + error.field;
+        return error;
+    }
+    LoadedModel loaded;
+    loaded.info = *info;
+    if (info->process == "categorical") {
+        auto model = CategoricalMlpDenoiser::create(std::move(mlp).value(), info->numClasses,
+                                                    info->numPositions);
+        if (!model) {
+            return model.error();
+        }
+        loaded.categorical = std::make_shared<const CategoricalMlpDenoiser>(std::move(model).value());
+    } else {
+        const int steps = numSteps > 0 ? numSteps : stepsFromSchedule(info->schedule);
+        if (steps < 1) {
+            return checkpointError(path, "schedule", "N is unknown: the schedule field needs ,N=…");
+        }
+        auto model = GaussianMlpEpsModel::create(std::move(mlp).value(), steps);
+        if (!model) {
+            return model.error();
+        }
+        loaded.gaussian = std::make_shared<const GaussianMlpEpsModel>(std::move(model).value());
+    }
+    return loaded;
+}
+
+}  // namespace core::model

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "core/io/checkpoint_metadata.h"
+#include "core/model/mlp.h"
+#include "core/model/mlp_denoisers.h"
+#include "core/util/result.h"
+
+// Trained denoisers as safetensors checkpoints (issue 4): the MLP's tensors under their
+// PyTorch names (core/model/mlp.h) and the metadata of core/io/checkpoint_metadata.h, with the
+// architecture as JSON: {"kind":"mlp","inputs":…,"outputs":…,"width":…,"depth":…,
+// "activation":"silu","layer_norm":false,"time_embedding":32,"time_scale":1000,
+// "num_conditions":…,"condition_embedding":32}.
+namespace core::model {
+
+// The architecture as the JSON text stored under "architecture", and back. Errors name the key.
+std::string architectureToJson(const MlpConfig& config);
+Result<MlpConfig> architectureFromJson(const std::string& json);
+
+// Writes the network and `info` (its architecture field is filled in here) atomically.
+Status saveMlpCheckpoint(const std::string& path, const Mlp& mlp, io::CheckpointInfo info);
+
+// A loaded checkpoint: its metadata and the model for its process (exactly one is set).
+struct LoadedModel {
+    io::CheckpointInfo info;
+    std::shared_ptr<const CategoricalMlpDenoiser> categorical;
+    std::shared_ptr<const GaussianMlpEpsModel> gaussian;
+};
+
+// Reads and checks a checkpoint: metadata, architecture, every tensor's name and shape, finite
+// weights. `numSteps` is N for a Gaussian model (0: from the metadata's schedule field "N=").
+// Errors name the file and the problem.
+Result<LoadedModel> loadMlpCheckpoint(const std::string& path, int numSteps = 0);
+
+}  // namespace core::model

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+// `diffuscope train` writes checkpoints that `info` reads and that the engine subcommands use
+// through --model; bad requests are one-line errors.
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "core/model/checkpoint.h"
+#include "tests/support/cli_runner.h"
+
+using test_support::runCli;
+
+class tst_CliTrain : public QObject {
+    Q_OBJECT
+
+private slots:
+    void categoricalDigitsCheckpoint();
+    void gaussianToyCheckpointDrivesTheEngine();
+    void errors_data();
+    void errors();
+};
+
+void tst_CliTrain::categoricalDigitsCheckpoint() {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("digits.safetensors");
+    const auto trained = runCli({"train", "--process", "categorical", "--data", "digits:levels=2",
+                                 "--arch", "mlp:width=16,depth=1", "--steps", "20", "--batch", "8",
+                                 "--seed", "3", "--threads", "1", "--eval-every", "10", "--out", out});
+    QVERIFY2(trained.exitCode == 0, qPrintable(trained.err));
+    QVERIFY(trained.out.contains("held-out loss"));
+    const auto info = runCli({"info", out});
+    QVERIFY2(info.exitCode == 0, qPrintable(info.err));
+    QVERIFY(info.out.contains("process = categorical"));
+    QVERIFY(info.out.contains("num_positions = 64"));
+    QVERIFY(info.out.contains("training_steps = 20"));
+    const auto loaded = core::model::loadMlpCheckpoint(out.toStdString());
+    QVERIFY(loaded.ok());
+    QCOMPARE(loaded->categorical->numClasses(), 2);
+    std::vector<double> f(64 * 2);
+    loaded->categorical->predict(std::vector<int>(64, 1), 7, {0.5, 0.5}, f);
+    for (int d = 0; d < 64; ++d) {
+        QVERIFY(std::abs(f[2 * d] + f[2 * d + 1] - 1.0) < 1e-9);
+    }
+    // The categorical engine with the network: a 64-position table needs Monte Carlo costs.
+    QString table = "";
+    for (int d = 1; d <= 64; ++d) table += QString("x%1,").arg(d);
+    table += "p\n";
+    for (int r = 0; r < 2; ++r) {
+        for (int d = 0; d < 64; ++d) table += QString("%1,").arg((d + r) % 2);
+        table += "0.5\n";
+    }
+    QFile file(dir.filePath("table.csv"));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(table.toUtf8());
+    file.close();
+    const auto costs = runCli({"categorical", "--table", dir.filePath("table.csv"), "--pi", "uniform:2",
+                               "--schedule", "cosine", "--steps", "4", "--samples", "8", "--seed",
+                               "1", "--model", out, "--format", "json"});
+    QVERIFY2(costs.exitCode == 0, qPrintable(costs.err));
+    QVERIFY(costs.out.contains("\"elbo\""));
+}
+
+void tst_CliTrain::gaussianToyCheckpointDrivesTheEngine() {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("ring.safetensors");
+    const auto trained = runCli({"train", "--process", "gaussian", "--data", "toy:ring,n=400",
+                                 "--arch", "mlp:width=16,depth=1", "--steps", "30", "--batch", "16",
+                                 "--num-steps", "50", "--seed", "1", "--threads", "1", "--out", out});
+    QVERIFY2(trained.exitCode == 0, qPrintable(trained.err));
+    const auto sample = runCli({"sample", "--data", "toy:ring,n=400", "--model", out, "--steps",
+                                "50", "--sampler", "ddpm", "--trajectory", "even:5", "--count", "4",
+                                "--seed", "2", "--out", dir.filePath("s.csv")});
+    QVERIFY2(sample.exitCode == 0, qPrintable(sample.err));
+    QFile samples(dir.filePath("s.csv"));
+    QVERIFY(samples.open(QIODevice::ReadOnly));
+    QCOMPARE(samples.readAll().count('\n'), 5);  // header + 4 points
+    const auto nll = runCli({"nll", "--data", "toy:ring,n=400", "--model", out, "--steps", "50",
+                             "--trajectory", "even:5", "--variance", "analytic", "--levels", "256",
+                             "--samples", "10", "--gamma-samples", "10", "--seed", "1",
+                             "--format", "json"});
+    QVERIFY2(nll.exitCode == 0, qPrintable(nll.err));
+    QVERIFY(nll.out.contains("\"bpd\""));
+    // A missing checkpoint is a one-line error naming the file.
+    const auto wrong = runCli({"gamma", "--data", "toy:ring", "--model", dir.filePath("missing.safetensors"),
+                               "--steps", "50", "--samples", "5", "--seed", "1", "--out",
+                               dir.filePath("g.csv")});
+    QCOMPARE(wrong.exitCode, 2);
+    QVERIFY(wrong.err.contains("missing.safetensors"));
+}
+
+void tst_CliTrain::errors_data() {
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("no process") << QStringList{"--data", "toy:moons", "--out", "x"} << "--process";
+    QTest::newRow("bad process") << QStringList{"--process", "other", "--data", "toy:moons", "--out", "x"}
+                                 << "categorical or gaussian";
+    QTest::newRow("bad lr") << QStringList{"--process", "gaussian", "--data", "toy:moons", "--lr",
+                                           "-1", "--out", "x"}
+                            << "learningRate";
+    QTest::newRow("bad arch") << QStringList{"--process", "gaussian", "--data", "toy:moons", "--arch",
+                                             "cnn", "--out", "x"}
+                              << "--arch";
+    QTest::newRow("categorical toy") << QStringList{"--process", "categorical", "--data", "toy:moons",
+                                                    "--out", "x"}
+                                     << "digits";
+}
+
+void tst_CliTrain::errors() {
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, expected);
+    const auto result = runCli(QStringList{"train"} + arguments);
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(result.err.contains(expected), qPrintable(result.err));
+    QCOMPARE(result.err.count('\n'), 1);
+}
+
+QTEST_GUILESS_MAIN(tst_CliTrain)
+#include "tst_cli_train.moc"
