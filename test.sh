@@ -16,7 +16,7 @@ echo "== Tests (Release)"
 ctest --test-dir build -j"$jobs" --output-on-failure
 
 echo "== Fuzz: the safetensors loader, 10^6 libFuzzer executions (clang)"
-tests/fuzz/run_fuzz.sh -max_total_time=180 2>&1 | tail -n 4
+tests/fuzz/run_fuzz.sh -max_total_time=180 2>&1 | tail -n 12
 
 echo "== ASan + UBSan build"
 # -O1 with line tables only: sanitizer reports keep file:line, and the build stays quick.
