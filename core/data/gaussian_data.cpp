@@ -110,21 +110,9 @@ Result<std::shared_ptr<model::GaussianOracle>> gaussianOracleFromSpec(const std:
         }
         return std::shared_ptr<model::GaussianOracle>(*oracle);
     }
-    if (kind == "csv") {
-        Result<Matrix> points = readGaussianPointsCsv(rest);
-        if (!points) {
-            return points.error();
-        }
-        Result<std::shared_ptr<model::GaussianEmpiricalOracle>> oracle =
-            model::GaussianEmpiricalOracle::create(std::move(points).value());
-        if (!oracle) {
-            return oracle.error();
-        }
-        return std::shared_ptr<model::GaussianOracle>(*oracle);
-    }
-    if (kind == "toy") {
-        // A 2-D toy (core/data/toys.h) as the empirical distribution of its points.
-        Result<Matrix> points = toyFromSpec(spec);
+    // A file's rows, or a 2-D toy's points (core/data/toys.h), as an empirical distribution.
+    if (kind == "csv" || kind == "toy") {
+        Result<Matrix> points = kind == "csv" ? readGaussianPointsCsv(rest) : toyFromSpec(spec);
         if (!points) {
             return points.error();
         }

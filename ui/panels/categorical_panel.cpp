@@ -376,28 +376,13 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
     onDocumentChanged();
 }
 
-QLabel* CategoricalPanel::errorLabel(const QString& field) {
-    auto* label = new QLabel;
-    label->setWordWrap(true);
-    label->setStyleSheet("color: #b00020;");
-    label->hide();
-    m_errors[field] = label;
-    return label;
-}
+QLabel* CategoricalPanel::errorLabel(const QString& field) { return m_errors.create(field); }
 
 void CategoricalPanel::showError(const QString& field, const QString& message) {
-    auto it = m_errors.find(field);
-    if (it == m_errors.end()) {
-        return;
-    }
-    it->second->setText(message);
-    it->second->setVisible(!message.isEmpty());
+    m_errors.show(field, message);
 }
 
-QString CategoricalPanel::fieldError(const QString& field) const {
-    auto it = m_errors.find(field);
-    return it == m_errors.end() || it->second->isHidden() ? QString() : it->second->text();
-}
+QString CategoricalPanel::fieldError(const QString& field) const { return m_errors.message(field); }
 
 bool CategoricalPanel::apply(const CategoricalParams& params,
                              const QString& text,
@@ -582,9 +567,7 @@ void CategoricalPanel::onDocumentChanged() {
     m_kernel->setCurrentIndex(std::max(0, m_kernel->findData(core::categorical::kernelFormName(p.kernel))));
     m_numChains->setValue(p.numChains);
     m_refreshing = false;
-    for (auto& [field, label] : m_errors) {
-        label->hide();
-    }
+    m_errors.hideAll();
 }
 
 }  // namespace ui::panels

@@ -4,6 +4,7 @@
 #include <QWidget>
 
 #include "ui/document/project_document.h"
+#include "ui/panels/field_errors.h"
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -77,7 +78,7 @@ private:
     QLineEdit* m_trajectoryList;
     QComboBox* m_kernel;
     QSpinBox* m_numChains;
-    std::map<QString, QLabel*> m_errors;
+    FieldErrors m_errors;
 };
 
 }  // namespace ui::panels

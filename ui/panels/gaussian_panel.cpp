@@ -172,26 +172,13 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     onDocumentChanged();
 }
 
-QLabel* GaussianPanel::errorLabel(const QString& field) {
-    auto* label = new QLabel;
-    label->setWordWrap(true);
-    label->setStyleSheet("color: #b00020;");
-    label->hide();
-    m_errors[field] = label;
-    return label;
-}
+QLabel* GaussianPanel::errorLabel(const QString& field) { return m_errors.create(field); }
 
 void GaussianPanel::showError(const QString& field, const QString& message) {
-    if (auto it = m_errors.find(field); it != m_errors.end()) {
-        it->second->setText(message);
-        it->second->setVisible(!message.isEmpty());
-    }
+    m_errors.show(field, message);
 }
 
-QString GaussianPanel::fieldError(const QString& field) const {
-    auto it = m_errors.find(field);
-    return it == m_errors.end() || it->second->isHidden() ? QString() : it->second->text();
-}
+QString GaussianPanel::fieldError(const QString& field) const { return m_errors.message(field); }
 
 bool GaussianPanel::apply(const GaussianParams& params, const QString& text, const QString& field) {
     const core::Status status = m_document->setGaussian(params, text);
@@ -237,9 +224,7 @@ void GaussianPanel::onDocumentChanged() {
     m_pathSteps->setMaximum(p.numSteps);
     m_pathSteps->setValue(p.pathSteps);
     m_refreshing = false;
-    for (auto& [field, label] : m_errors) {
-        label->hide();
-    }
+    m_errors.hideAll();
 }
 
 }  // namespace ui::panels

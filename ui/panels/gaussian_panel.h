@@ -6,6 +6,7 @@
 #include <map>
 
 #include "ui/document/project_document.h"
+#include "ui/panels/field_errors.h"
 
 class QCheckBox;
 class QComboBox;
@@ -50,7 +51,7 @@ private:
     QSpinBox* m_seed;
     QComboBox* m_trajectory;
     QSpinBox* m_pathSteps;
-    std::map<QString, QLabel*> m_errors;
+    FieldErrors m_errors;
 };
 
 }  // namespace ui::panels

@@ -30,8 +30,8 @@ QList<QPointF> positivePoints(const std::vector<double>& x, const std::vector<do
 GammaView::GammaView(QWidget* parent)
     : ChartPanel("Γ — the mean squared score", parent),
       m_gamma(new QLineSeries),
-      m_bandLow(new QLineSeries),
-      m_bandHigh(new QLineSeries),
+      m_bandLow(new QLineSeries(this)),  // QAreaSeries does not own its edges
+      m_bandHigh(new QLineSeries(this)),  // QAreaSeries does not own its edges
       m_band(new QAreaSeries(m_bandHigh, m_bandLow)),
       m_covariance(new QLineSeries),
       m_dataVariance(new QLineSeries),

@@ -16,8 +16,8 @@ namespace ui::views {
 VarianceView::VarianceView(QWidget* parent)
     : ChartPanel("Optimal reverse variance and its bounds", parent),
       m_sigma2(new QLineSeries),
-      m_lower(new QLineSeries),
-      m_upper(new QLineSeries),
+      m_lower(new QLineSeries(this)),  // QAreaSeries does not own its edges
+      m_upper(new QLineSeries(this)),  // QAreaSeries does not own its edges
       m_band(new QAreaSeries(m_upper, m_lower)),
       m_small(new QLineSeries),
       m_large(new QLineSeries),
