@@ -65,7 +65,7 @@ Result<std::shared_ptr<core::model::GaussianOracle>> loadOracle(const Args& args
     if (!data) {
         return data.error();
     }
-    return core::data::gaussianOracleFromSpec(*data);
+    return gaussianDataFromSpec(args, *data);
 }
 
 // --model: "oracle" (the default) or a Gaussian checkpoint for the schedule's N.
@@ -218,8 +218,20 @@ void writeIntArray(JsonWriter& json, const std::vector<int>& values) { json.arra
 
 }  // namespace
 
+Result<std::shared_ptr<core::model::GaussianOracle>> gaussianDataFromSpec(const Args& args,
+                                                                          const std::string& spec) {
+    if (!core::data::isDigitsSpec(spec)) {
+        return core::data::gaussianOracleFromSpec(spec);
+    }
+    Result<core::data::Digits> digits = core::data::readDigits(args.get("digits", DIFFUSCOPE_DIGITS_PATH));
+    if (!digits) {
+        return digits.error();
+    }
+    return core::data::gaussianOracleFromSpec(spec, &*digits);
+}
+
 int runGamma(const Args& args) {
-    if (core::Status s = args.checkKnown({"data", "model", "schedule", "steps", "samples", "seed",
+    if (core::Status s = args.checkKnown({"digits", "data", "model", "schedule", "steps", "samples", "seed",
                                           "out", "threads", "estimator", "data-range"});
         !s) {
         return fail(s.error());
@@ -415,7 +427,7 @@ int runVariance(const Args& args) {
 }
 
 int runNll(const Args& args) {
-    if (core::Status s = args.checkKnown({"data", "model", "schedule", "steps", "trajectory",
+    if (core::Status s = args.checkKnown({"digits", "data", "model", "schedule", "steps", "trajectory",
                                           "variance", "levels", "samples", "gamma-samples",
                                           "seed", "format", "threads", "data-range",
                                           "dp-variant"});
@@ -502,7 +514,7 @@ int runNll(const Args& args) {
 }
 
 int runSample(const Args& args) {
-    if (core::Status s = args.checkKnown({"data", "model", "schedule", "steps", "sampler",
+    if (core::Status s = args.checkKnown({"digits", "data", "model", "schedule", "steps", "sampler",
                                           "trajectory", "count", "seed", "out", "eta",
                                           "clip-first", "variance", "gamma-samples", "frames",
                                           "threads", "data-range", "dp-variant"});

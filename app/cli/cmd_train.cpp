@@ -5,6 +5,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/terminal_progress.h"
 #include "core/categorical/prior.h"
+#include "core/data/categorical_rows.h"
 #include "core/data/digits.h"
 #include "core/data/gaussian_data.h"
 #include "core/data/toys.h"
@@ -90,29 +91,69 @@ void printSummary(const core::model::TrainSummary& summary, const std::string& o
               << summary.finalTrainLoss << "; wrote " << out << '\n';
 }
 
-int trainCategorical(const Args& args, const std::string& data, const std::string& out) {
+// The categorical training data: digits:levels=L (D = 64, the label as condition, the fixed
+// test split held out) or csv:FILE (core/data/categorical_rows.h; the last tenth held out).
+struct CategoricalData {
+    core::model::CategoricalDataset train, heldOut;
+    int numClasses = 0, numPositions = 0, numConditions = 0;
+};
+
+Result<CategoricalData> loadCategoricalData(const Args& args, const std::string& data) {
+    CategoricalData out;
+    if (data.rfind("csv:", 0) == 0) {
+        int classes = 0;
+        if (args.has("classes")) {
+            auto k = args.getInt("classes", 0);
+            if (!k) return k.error();
+            classes = *k;
+        }
+        auto rows = core::data::readCategoricalRows(data.substr(4), classes);
+        if (!rows) return rows.error();
+        if (rows->size() < 2) {
+            return core::invalidArgument("--data", data, "training needs at least 2 rows");
+        }
+        core::data::CategoricalRows train, heldOut;
+        core::data::splitHeldOut(*rows, train, heldOut);
+        out.train = {train.rows, train.labels};
+        out.heldOut = {heldOut.rows, heldOut.labels};
+        out.numClasses = rows->numClasses;
+        out.numPositions = rows->numPositions;
+        out.numConditions = rows->numConditions;
+        return out;
+    }
     if (data.rfind("digits", 0) != 0) {
-        return fail(core::invalidArgument("--data", data,
-                                          "categorical training reads digits:levels=L"));
+        return core::invalidArgument("--data", data,
+                                     "categorical training reads digits:levels=L or csv:FILE");
     }
     int levels = 4;
     if (const size_t at = data.find("levels="); at != std::string::npos) {
         auto parsed = parseInt(data.substr(at + 7), "--data levels");
-        if (!parsed) return fail(parsed.error());
+        if (!parsed) return parsed.error();
         levels = static_cast<int>(*parsed);
     }
-    const std::string digitsPath = args.get("digits", DIFFUSCOPE_DIGITS_PATH);
-    auto digits = core::data::readDigits(digitsPath);
-    if (!digits) return fail(digits.error());
+    auto digits = core::data::readDigits(args.get("digits", DIFFUSCOPE_DIGITS_PATH));
+    if (!digits) return digits.error();
     auto classes = core::data::quantiseDigits(digits->pixels, levels);
-    if (!classes) return fail(classes.error());
+    if (!classes) return classes.error();
     const int d = core::data::kDigitsPixels;
     const int split = digits->numTrain();
-    core::model::CategoricalDataset train, heldOut;
-    train.rows.assign(classes->begin(), classes->begin() + static_cast<size_t>(split) * d);
-    train.labels.assign(digits->labels.begin(), digits->labels.begin() + split);
-    heldOut.rows.assign(classes->begin() + static_cast<size_t>(split) * d, classes->end());
-    heldOut.labels.assign(digits->labels.begin() + split, digits->labels.end());
+    out.train.rows.assign(classes->begin(), classes->begin() + static_cast<size_t>(split) * d);
+    out.train.labels.assign(digits->labels.begin(), digits->labels.begin() + split);
+    out.heldOut.rows.assign(classes->begin() + static_cast<size_t>(split) * d, classes->end());
+    out.heldOut.labels.assign(digits->labels.begin() + split, digits->labels.end());
+    out.numClasses = levels;
+    out.numPositions = d;
+    out.numConditions = 10;
+    return out;
+}
+
+int trainCategorical(const Args& args, const std::string& data, const std::string& out) {
+    auto loaded = loadCategoricalData(args, data);
+    if (!loaded) return fail(loaded.error());
+    const int levels = loaded->numClasses;
+    const int d = loaded->numPositions;
+    const core::model::CategoricalDataset& train = loaded->train;
+    const core::model::CategoricalDataset& heldOut = loaded->heldOut;
 
     auto pi = core::categorical::parsePrior(args.get("pi", "uniform:" + std::to_string(levels)), "--pi");
     if (!pi) return fail(pi.error());
@@ -127,7 +168,7 @@ int trainCategorical(const Args& args, const std::string& data, const std::strin
     auto params = parseTrainParams(args);
     if (!params) return fail(params.error());
 
-    core::model::CategoricalProcess process{levels, d, 10, *pi, *beta};
+    core::model::CategoricalProcess process{levels, d, loaded->numConditions, *pi, *beta};
     TerminalProgress observer;
     core::Progress progress(&observer, "train");
     auto result = core::model::trainCategorical(process, train, heldOut, *architecture, *params,
@@ -137,7 +178,7 @@ int trainCategorical(const Args& args, const std::string& data, const std::strin
     info.process = "categorical";
     info.numClasses = levels;
     info.numPositions = d;
-    info.numConditions = 10;
+    info.numConditions = loaded->numConditions;
     info.pi.assign(pi->data(), pi->data() + pi->size());
     info.schedule = scheduleSpec;
     info.dataSet = data;
@@ -170,8 +211,14 @@ int trainGaussian(const Args& args, const std::string& data, const std::string& 
                                                             ? std::string::npos
                                                             : data.find(',') - 4));
         heldOut = core::data::makeToy(*toy, std::max(1, static_cast<int>(train.cols() / 10)), 0xBEEF);
+    } else if (core::data::isDigitsSpec(data)) {
+        // The digits' own split: train on the training images, hold out the test images.
+        auto digits = core::data::readDigits(args.get("digits", DIFFUSCOPE_DIGITS_PATH));
+        if (!digits) return fail(digits.error());
+        train = core::data::digitsPoints(*digits, true);
+        heldOut = core::data::digitsPoints(*digits, false);
     } else {
-        auto oracle = core::data::gaussianOracleFromSpec(data);
+        auto oracle = gaussianDataFromSpec(args, data);
         if (!oracle) return fail(oracle.error());
         const core::model::GaussianDataSampler& sampler = **oracle;
         const int d = sampler.dimension();
@@ -220,7 +267,7 @@ int trainGaussian(const Args& args, const std::string& data, const std::string& 
 int runTrain(const Args& args) {
     if (auto known = args.checkKnown({"process", "data", "arch", "steps", "batch", "lr", "seed",
                                       "out", "threads", "schedule", "pi", "num-steps", "points",
-                                      "warmup", "eval-every", "digits"});
+                                      "warmup", "eval-every", "digits", "classes"});
         !known) {
         return fail(known.error());
     }

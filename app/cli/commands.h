@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <memory>
+#include <string>
+
 #include "app/cli/args.h"
+#include "core/model/gaussian_oracles.h"
+#include "core/util/result.h"
 
 // The headless subcommands. Each prints its result on stdout and returns 0, or prints one
 // line on stderr and returns kExitError (2).
@@ -16,6 +21,11 @@ int runGamma(const Args& args);
 int runVariance(const Args& args);
 int runNll(const Args& args);
 int runSample(const Args& args);
+
+// A Gaussian data spec's oracle (core/data/gaussian_data.h); "digits" reads the file given by
+// --digits (default: the copy in the source tree).
+core::Result<std::shared_ptr<core::model::GaussianOracle>> gaussianDataFromSpec(
+    const Args& args, const std::string& spec);
 
 // Checkpoints (issue 4): cmd_info.cpp, cmd_train.cpp.
 int runInfo(const Args& args);

@@ -61,7 +61,23 @@ Result<Matrix> readGaussianPointsCsv(const std::string& path) {
     return points;
 }
 
-Result<std::shared_ptr<model::GaussianOracle>> gaussianOracleFromSpec(const std::string& spec) {
+bool isDigitsSpec(const std::string& spec) { return spec.rfind("digits", 0) == 0; }
+
+Matrix digitsPoints(const Digits& digits, bool trainSplit) {
+    const int first = trainSplit ? 0 : digits.numTrain();
+    const int last = trainSplit ? digits.numTrain() : digits.numImages();
+    Matrix points(kDigitsPixels, std::max(0, last - first));
+    for (int i = first; i < last; ++i) {
+        const int* image = digits.image(i);
+        for (int p = 0; p < kDigitsPixels; ++p) {
+            points(p, i - first) = image[p] / 8.0 - 1.0;  // scaleDigits: the 17-level grid
+        }
+    }
+    return points;
+}
+
+Result<std::shared_ptr<model::GaussianOracle>> gaussianOracleFromSpec(const std::string& spec,
+                                                                      const Digits* digits) {
     const size_t colon = spec.find(':');
     const std::string kind = spec.substr(0, colon);
     const std::string rest = colon == std::string::npos ? std::string() : spec.substr(colon + 1);
@@ -123,8 +139,22 @@ Result<std::shared_ptr<model::GaussianOracle>> gaussianOracleFromSpec(const std:
         }
         return std::shared_ptr<model::GaussianOracle>(*oracle);
     }
-    return invalidArgument("data", spec,
-                           "expected gaussian:d=D,s=S, gmm:FILE.json, csv:FILE or toy:NAME");
+    if (kind == "digits") {
+        if (rest != "" && rest != "train" && rest != "test") {
+            return invalidArgument("data", spec, "digits takes :train or :test");
+        }
+        if (digits == nullptr) {
+            return invalidArgument("data", spec, "the digits data set is not available here");
+        }
+        Result<std::shared_ptr<model::GaussianEmpiricalOracle>> oracle =
+            model::GaussianEmpiricalOracle::create(digitsPoints(*digits, rest != "test"));
+        if (!oracle) {
+            return oracle.error();
+        }
+        return std::shared_ptr<model::GaussianOracle>(*oracle);
+    }
+    return invalidArgument(
+        "data", spec, "expected gaussian:d=D,s=S, gmm:FILE.json, csv:FILE, toy:NAME or digits");
 }
 
 }  // namespace core::data

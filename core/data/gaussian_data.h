@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "core/data/digits.h"
 #include "core/model/gaussian_oracles.h"
 #include "core/util/eigen_types.h"
 #include "core/util/result.h"
@@ -19,7 +20,16 @@ Result<Matrix> readGaussianPointsCsv(const std::string& path);
 //   gaussian:d=D,s=S[,m=M]  N(M·1, S²I) in D dimensions (M defaults to 0);
 //   gmm:FILE.json           a Gaussian mixture (GaussianMixtureOracle::fromJsonFile);
 //   csv:FILE                the empirical distribution of the file's rows;
-//   toy:NAME[,n=,seed=]     the empirical distribution of a 2-D toy (core/data/toys.h).
-Result<std::shared_ptr<model::GaussianOracle>> gaussianOracleFromSpec(const std::string& spec);
+//   toy:NAME[,n=,seed=]     the empirical distribution of a 2-D toy (core/data/toys.h);
+//   digits[:train|test]     the 8×8 digits on [−1, 1] (64 dimensions), the training split by
+//                           default; needs `digits` (the caller owns where they come from).
+Result<std::shared_ptr<model::GaussianOracle>> gaussianOracleFromSpec(
+    const std::string& spec, const Digits* digits = nullptr);
+
+// Whether the spec is a digits spec (so the caller knows to supply the digits).
+bool isDigitsSpec(const std::string& spec);
+
+// The digits of one split on [−1, 1]: 64×M, one image per column (row-major pixels).
+Matrix digitsPoints(const Digits& digits, bool trainSplit);
 
 }  // namespace core::data

@@ -16,6 +16,8 @@ class tst_CliTrain : public QObject {
 private slots:
     void categoricalDigitsCheckpoint();
     void gaussianToyCheckpointDrivesTheEngine();
+    void categoricalCsvCheckpoint();
+    void gaussianDigitsCheckpoint();
     void errors_data();
     void errors();
 };
@@ -86,6 +88,51 @@ void tst_CliTrain::gaussianToyCheckpointDrivesTheEngine() {
                                dir.filePath("g.csv")});
     QCOMPARE(wrong.exitCode, 2);
     QVERIFY(wrong.err.contains("missing.safetensors"));
+}
+
+// A user's CSV of categorical rows with labels: K and the conditions come from the file.
+void tst_CliTrain::categoricalCsvCheckpoint() {
+    QTemporaryDir dir;
+    QFile file(dir.filePath("rows.csv"));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("a,b,c,label\n");
+    for (int i = 0; i < 40; ++i) {
+        file.write(QString("%1,%2,%3,%4\n").arg(i % 3).arg((i + 1) % 3).arg(i % 2).arg(i % 2).toUtf8());
+    }
+    file.close();
+    const QString out = dir.filePath("rows.safetensors");
+    const auto trained = runCli({"train", "--process", "categorical", "--data",
+                                 "csv:" + dir.filePath("rows.csv"), "--arch", "mlp:width=8,depth=1",
+                                 "--steps", "10", "--batch", "4", "--threads", "1", "--out", out});
+    QVERIFY2(trained.exitCode == 0, qPrintable(trained.err));
+    const auto loaded = core::model::loadMlpCheckpoint(out.toStdString());
+    QVERIFY(loaded.ok());
+    QCOMPARE(loaded->categorical->numClasses(), 3);
+    QCOMPARE(loaded->info.numPositions, 3);
+    QCOMPARE(loaded->info.numConditions, 2);
+    // A class outside the given K names the file, line and column.
+    const auto bad = runCli({"train", "--process", "categorical", "--data",
+                             "csv:" + dir.filePath("rows.csv"), "--classes", "2", "--out", out});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY2(bad.err.contains("rows.csv:3 column 2"), qPrintable(bad.err));
+}
+
+// Gaussian digits: 64 dimensions, held out on the fixed test split.
+void tst_CliTrain::gaussianDigitsCheckpoint() {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("digits.safetensors");
+    const auto trained = runCli({"train", "--process", "gaussian", "--data", "digits", "--arch",
+                                 "mlp:width=16,depth=1", "--steps", "5", "--batch", "8",
+                                 "--num-steps", "100", "--threads", "1", "--out", out});
+    QVERIFY2(trained.exitCode == 0, qPrintable(trained.err));
+    const auto sample = runCli({"sample", "--data", "digits", "--model", out, "--steps", "100",
+                                "--sampler", "ddim", "--trajectory", "even:4", "--count", "3",
+                                "--seed", "2", "--out", dir.filePath("s.csv")});
+    QVERIFY2(sample.exitCode == 0, qPrintable(sample.err));
+    QFile samples(dir.filePath("s.csv"));
+    QVERIFY(samples.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = samples.readAll().split('\n');
+    QCOMPARE(lines.front().count(',') + 1, 64);
 }
 
 void tst_CliTrain::errors_data() {

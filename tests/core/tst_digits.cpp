@@ -10,6 +10,7 @@
 #include <numeric>
 
 #include "core/data/digits.h"
+#include "core/data/gaussian_data.h"
 #include "tests/support/test_support.h"
 
 namespace {
@@ -37,6 +38,7 @@ private slots:
     void quantisation_data();
     void quantisation();
     void scaling();
+    void gaussianDigitsSpec();
     void badFiles_data();
     void badFiles();
 };
@@ -59,6 +61,35 @@ void tst_Digits::bundledFileMatchesIndependentCounts() {
         ++counts[label];
     }
     QCOMPARE(counts, expected);
+}
+
+// The "digits" Gaussian data spec: the split's images on [−1, 1], column by column; its mean
+// equals the pixel sums of the bundled file (all pixels 561718 over 1797 images).
+void tst_Digits::gaussianDigitsSpec() {
+    const auto digits =
+        core::data::readDigits(DIFFUSCOPE_SOURCE_DIR "/resources/data/digits.csv.gz");
+    DS_VERIFY_OK(digits);
+    const core::Matrix train = core::data::digitsPoints(*digits, true);
+    const core::Matrix test = core::data::digitsPoints(*digits, false);
+    QCOMPARE(train.rows(), 64);
+    QCOMPARE(train.cols(), 1500);
+    QCOMPARE(test.cols(), 297);
+    QCOMPARE(train(5, 0), digits->image(0)[5] / 8.0 - 1.0);
+    QCOMPARE(test(63, 296), digits->image(1796)[63] / 8.0 - 1.0);
+    // Σ (v/8 − 1) over every pixel of both splits = 561718/8 − 1797·64.
+    QVERIFY(std::abs(train.sum() + test.sum() - (561718.0 / 8.0 - 1797.0 * 64.0)) < 1e-6);
+
+    auto oracle = core::data::gaussianOracleFromSpec("digits", &*digits);
+    DS_VERIFY_OK(oracle);
+    const core::model::GaussianDataSampler& sampler = **oracle;
+    QCOMPARE(sampler.dimension(), 64);
+    auto testOracle = core::data::gaussianOracleFromSpec("digits:test", &*digits);
+    DS_VERIFY_OK(testOracle);
+    // Without the digits, or with an unknown split, the spec is refused with a reason.
+    auto missing = core::data::gaussianOracleFromSpec("digits");
+    QVERIFY(!missing);
+    QVERIFY(missing.error().message.find("not available") != std::string::npos);
+    QVERIFY(!core::data::gaussianOracleFromSpec("digits:validation", &*digits));
 }
 
 void tst_Digits::quantisation_data() {
