@@ -133,16 +133,14 @@ Result<CategoricalData> loadCategoricalData(const Args& args, const std::string&
     }
     auto digits = core::data::readDigits(args.get("digits", DIFFUSCOPE_DIGITS_PATH));
     if (!digits) return digits.error();
-    auto classes = core::data::quantiseDigits(digits->pixels, levels);
-    if (!classes) return classes.error();
-    const int d = core::data::kDigitsPixels;
-    const int split = digits->numTrain();
-    out.train.rows.assign(classes->begin(), classes->begin() + static_cast<size_t>(split) * d);
-    out.train.labels.assign(digits->labels.begin(), digits->labels.begin() + split);
-    out.heldOut.rows.assign(classes->begin() + static_cast<size_t>(split) * d, classes->end());
-    out.heldOut.labels.assign(digits->labels.begin() + split, digits->labels.end());
+    auto train = core::data::quantisedSplit(*digits, levels, true);
+    if (!train) return train.error();
+    auto heldOut = core::data::quantisedSplit(*digits, levels, false);
+    if (!heldOut) return heldOut.error();
+    out.train = {train->rows, train->labels};
+    out.heldOut = {heldOut->rows, heldOut->labels};
     out.numClasses = levels;
-    out.numPositions = d;
+    out.numPositions = core::data::kDigitsPixels;
     out.numConditions = 10;
     return out;
 }
@@ -201,42 +199,15 @@ int trainGaussian(const Args& args, const std::string& data, const std::string& 
     if (!schedule) return fail(schedule.error());
     auto count = args.getInt("points", 4000);
     if (!count) return fail(count.error());
-    core::Matrix train, heldOut;
-    if (data.rfind("toy:", 0) == 0) {
-        auto points = core::data::toyFromSpec(data);
-        if (!points) return fail(points.error());
-        train = *points;
-        // Held-out points: the same toy under another seed.
-        auto toy = core::data::parseToy(data.substr(4, data.find(',') == std::string::npos
-                                                            ? std::string::npos
-                                                            : data.find(',') - 4));
-        heldOut = core::data::makeToy(*toy, std::max(1, static_cast<int>(train.cols() / 10)), 0xBEEF);
-    } else if (core::data::isDigitsSpec(data)) {
-        // The digits' own split: train on the training images, hold out the test images.
-        auto digits = core::data::readDigits(args.get("digits", DIFFUSCOPE_DIGITS_PATH));
+    Result<core::data::Digits> digits = core::data::Digits{};
+    if (core::data::isDigitsSpec(data)) {
+        digits = core::data::readDigits(args.get("digits", DIFFUSCOPE_DIGITS_PATH));
         if (!digits) return fail(digits.error());
-        train = core::data::digitsPoints(*digits, true);
-        heldOut = core::data::digitsPoints(*digits, false);
-    } else {
-        auto oracle = gaussianDataFromSpec(args, data);
-        if (!oracle) return fail(oracle.error());
-        const core::model::GaussianDataSampler& sampler = **oracle;
-        const int d = sampler.dimension();
-        train.resize(d, *count);
-        heldOut.resize(d, std::max(1, *count / 10));
-        for (int i = 0; i < train.cols(); ++i) {
-            core::CounterRng rng(1, static_cast<uint64_t>(i), 0xDA7A);
-            core::Vector x(d);
-            sampler.sampleData(static_cast<uint64_t>(i), rng, x);
-            train.col(i) = x;
-        }
-        for (int i = 0; i < heldOut.cols(); ++i) {
-            core::CounterRng rng(2, static_cast<uint64_t>(i), 0xDA7A);
-            core::Vector x(d);
-            sampler.sampleData(static_cast<uint64_t>(i), rng, x);
-            heldOut.col(i) = x;
-        }
     }
+    auto points = core::data::gaussianTrainingData(data, *count, &*digits);
+    if (!points) return fail(points.error());
+    const core::Matrix& train = points->train;
+    const core::Matrix& heldOut = points->heldOut;
     auto architecture = parseArchitecture(args.get("arch", "mlp:width=128,depth=3"));
     if (!architecture) return fail(architecture.error());
     auto params = parseTrainParams(args);

@@ -30,6 +30,7 @@ core::Result<std::shared_ptr<core::model::GaussianOracle>> gaussianDataFromSpec(
 // Checkpoints (issue 4): cmd_info.cpp, cmd_train.cpp.
 int runInfo(const Args& args);
 int runTrain(const Args& args);
+int runEvaluate(const Args& args);  // cmd_evaluate.cpp
 
 // Runs the subcommand named by argv[0]; unknown names are an error.
 int dispatch(const std::vector<std::string>& argv);

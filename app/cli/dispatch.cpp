@@ -28,6 +28,8 @@ Analytic-DPM (MATH.md part B):
   train        --process categorical|gaussian --data digits:levels=4|toy:moons|gmm:FILE|csv:FILE
                [--arch mlp:width=256,depth=3] --steps S --batch B --lr X --seed N --out MODEL
   info         MODEL.safetensors   a checkpoint's metadata and tensors (name, dtype, shape)
+  evaluate     --model DIGITS.safetensors [--per-class 200] [--steps 50] [--seed S]
+               a conditional categorical digits model: generation accuracy and bits/dim
 
   export       --view trajectories|schedule|step-costs|matrices|kernels|gamma|variance|
                gaussian-trajectory|animation|all
@@ -43,7 +45,7 @@ int dispatch(const std::vector<std::string>& argv) {
     static const std::map<std::string, Command> kCommands = {
         {"kernel", runKernel},   {"categorical", runCategorical}, {"gamma", runGamma},
         {"variance", runVariance}, {"nll", runNll},               {"sample", runSample},
-        {"info", runInfo},         {"train", runTrain},
+        {"info", runInfo},         {"train", runTrain},             {"evaluate", runEvaluate},
     };
     if (argv.empty() || argv[0] == "help" || argv[0] == "--help" || argv[0] == "-h") {
         std::cout << usage();

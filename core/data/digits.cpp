@@ -127,4 +127,37 @@ std::vector<double> scaleDigits(const std::vector<int>& pixels) {
     return values;
 }
 
+Result<QuantisedDigits> quantisedSplit(const Digits& digits, int levels, bool trainSplit) {
+    auto classes = quantiseDigits(digits.pixels, levels);
+    if (!classes) return classes.error();
+    const size_t split = static_cast<size_t>(digits.numTrain());
+    QuantisedDigits out;
+    const auto rowsBegin = classes->begin() + (trainSplit ? 0 : split * kDigitsPixels);
+    const auto rowsEnd = trainSplit ? classes->begin() + split * kDigitsPixels : classes->end();
+    out.rows.assign(rowsBegin, rowsEnd);
+    out.labels.assign(digits.labels.begin() + (trainSplit ? 0 : split),
+                      trainSplit ? digits.labels.begin() + split : digits.labels.end());
+    return out;
+}
+
+Result<CategoricalTable> digitsTable(const QuantisedDigits& split, int levels) {
+    std::vector<int> perLabel(10, 0);
+    for (int label : split.labels) ++perLabel[label];
+    std::vector<int> classes;
+    std::vector<double> probability;
+    std::vector<std::string> conditions;
+    classes.reserve(split.rows.size());
+    for (int label = 0; label < 10; ++label) {
+        for (size_t i = 0; i < split.labels.size(); ++i) {
+            if (split.labels[i] != label) continue;
+            classes.insert(classes.end(), split.rows.begin() + i * kDigitsPixels,
+                           split.rows.begin() + (i + 1) * kDigitsPixels);
+            probability.push_back(1.0 / perLabel[label]);
+            conditions.push_back(std::to_string(label));
+        }
+    }
+    return makeCategoricalTable(kDigitsPixels, levels, std::move(classes), std::move(probability),
+                                std::move(conditions));
+}
+
 }  // namespace core::data

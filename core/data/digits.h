@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/data/categorical_table.h"
 #include "core/util/result.h"
 
 // The bundled 8×8 handwritten digits (resources/data/digits.csv.gz; UCI "Optical Recognition
@@ -35,6 +36,18 @@ Result<Digits> readDigits(const std::string& path);
 // The categorical view: intensity v in 0..16 → class ⌊v·L/17⌋ in 0..L−1 (L = 17 keeps v).
 // L must lie in 2..17.
 Result<std::vector<int>> quantiseDigits(const std::vector<int>& pixels, int levels);
+
+// One split (train: the first numTrain() images, else the rest) quantised to L levels:
+// rows M×64 row-major classes, and the M labels.
+struct QuantisedDigits {
+    std::vector<int> rows;
+    std::vector<int> labels;
+};
+Result<QuantisedDigits> quantisedSplit(const Digits& digits, int levels, bool trainSplit);
+
+// A split as a categorical table: D = 64, K = levels, condition c = label c (rows ordered by
+// label, so conditions are "0".."9" in that order), images equally likely within their label.
+Result<CategoricalTable> digitsTable(const QuantisedDigits& split, int levels);
 
 // The Gaussian view: v in 0..16 → v/8 − 1 in [−1, 1] (the 17-level grid).
 std::vector<double> scaleDigits(const std::vector<int>& pixels);

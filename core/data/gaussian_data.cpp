@@ -8,6 +8,7 @@
 
 #include "core/data/toys.h"
 #include "core/io/csv.h"
+#include "core/util/rng.h"
 
 namespace core::data {
 namespace {
@@ -155,6 +156,50 @@ Result<std::shared_ptr<model::GaussianOracle>> gaussianOracleFromSpec(const std:
     }
     return invalidArgument(
         "data", spec, "expected gaussian:d=D,s=S, gmm:FILE.json, csv:FILE, toy:NAME or digits");
+}
+
+Result<GaussianTrainingData> gaussianTrainingData(const std::string& spec, int count,
+                                                  const Digits* digits) {
+    GaussianTrainingData out;
+    if (isDigitsSpec(spec)) {
+        if (digits == nullptr) {
+            return invalidArgument("data", spec, "the digits data set is not available here");
+        }
+        out.train = digitsPoints(*digits, true);
+        out.heldOut = digitsPoints(*digits, false);
+        return out;
+    }
+    if (spec.rfind("toy:", 0) == 0) {
+        Result<Matrix> points = toyFromSpec(spec);
+        if (!points) return points.error();
+        out.train = std::move(points).value();
+        const size_t comma = spec.find(',');
+        Result<Toy> toy = parseToy(spec.substr(4, comma == std::string::npos ? std::string::npos
+                                                                             : comma - 4));
+        if (!toy) return toy.error();
+        out.heldOut = makeToy(*toy, std::max(1, static_cast<int>(out.train.cols() / 10)), 0xBEEF);
+        return out;
+    }
+    if (count < 1) {
+        return invalidArgument("points", std::to_string(count), "at least one point is needed");
+    }
+    Result<std::shared_ptr<model::GaussianOracle>> oracle = gaussianOracleFromSpec(spec, digits);
+    if (!oracle) return oracle.error();
+    const model::GaussianDataSampler& sampler = **oracle;
+    const int d = sampler.dimension();
+    auto draw = [&](int points, uint64_t key) {
+        Matrix m(d, points);
+        Vector x(d);
+        for (int i = 0; i < points; ++i) {
+            CounterRng rng(key, static_cast<uint64_t>(i), 0xDA7A);
+            sampler.sampleData(static_cast<uint64_t>(i), rng, x);
+            m.col(i) = x;
+        }
+        return m;
+    };
+    out.train = draw(count, 1);
+    out.heldOut = draw(std::max(1, count / 10), 2);
+    return out;
 }
 
 }  // namespace core::data

@@ -26,6 +26,17 @@ Result<Matrix> readGaussianPointsCsv(const std::string& path);
 Result<std::shared_ptr<model::GaussianOracle>> gaussianOracleFromSpec(
     const std::string& spec, const Digits* digits = nullptr);
 
+// Training data for a Gaussian denoiser (d×M train and held-out points) from a data spec:
+// digits → the fixed train/test split; toy:… → its points, held out: the same toy under another
+// seed (a tenth as many); anything else → `count` points drawn from the spec's distribution and
+// count/10 more under another key. Deterministic.
+struct GaussianTrainingData {
+    Matrix train;
+    Matrix heldOut;
+};
+Result<GaussianTrainingData> gaussianTrainingData(const std::string& spec, int count,
+                                                  const Digits* digits = nullptr);
+
 // Whether the spec is a digits spec (so the caller knows to supply the digits).
 bool isDigitsSpec(const std::string& spec);
 

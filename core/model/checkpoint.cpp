@@ -98,7 +98,16 @@ Status saveMlpCheckpoint(const std::string& path, const Mlp& mlp, io::Checkpoint
 }
 
 Result<LoadedModel> loadMlpCheckpoint(const std::string& path, int numSteps) {
-    auto checkpoint = io::readSafetensors(path);
+    return loadMlpCheckpoint(io::readSafetensors(path), path, numSteps);
+}
+
+Result<LoadedModel> parseMlpCheckpoint(std::string_view bytes, const std::string& path,
+                                       int numSteps) {
+    return loadMlpCheckpoint(io::parseSafetensors(bytes, path), path, numSteps);
+}
+
+Result<LoadedModel> loadMlpCheckpoint(Result<io::Checkpoint> checkpoint, const std::string& path,
+                                      int numSteps) {
     if (!checkpoint) {
         return checkpoint.error();
     }

@@ -3,8 +3,10 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "core/io/checkpoint_metadata.h"
+#include "core/io/safetensors.h"
 #include "core/model/mlp.h"
 #include "core/model/mlp_denoisers.h"
 #include "core/util/result.h"
@@ -34,5 +36,11 @@ struct LoadedModel {
 // weights. `numSteps` is N for a Gaussian model (0: from the metadata's schedule field "N=").
 // Errors name the file and the problem.
 Result<LoadedModel> loadMlpCheckpoint(const std::string& path, int numSteps = 0);
+// The same for a file already in memory (the app's bundled checkpoints); `path` names it.
+Result<LoadedModel> parseMlpCheckpoint(std::string_view bytes, const std::string& path,
+                                       int numSteps = 0);
+// The same for a parsed (or failed) safetensors file.
+Result<LoadedModel> loadMlpCheckpoint(Result<io::Checkpoint> checkpoint, const std::string& path,
+                                      int numSteps);
 
 }  // namespace core::model

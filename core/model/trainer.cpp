@@ -154,6 +154,7 @@ Result<Trained> runTraining(const Problem& problem, const MlpConfig& config,
     auto recordHeldOut = [&](int step) {
         if (evalCount > 0) {
             summary.heldOut.push_back({step, evaluate(problem, emaNet(), params, evalCount)});
+            if (params.onLoss) params.onLoss(summary.heldOut.back(), true);
         }
     };
 
@@ -183,6 +184,7 @@ Result<Trained> runTraining(const Problem& problem, const MlpConfig& config,
                                  "; try a smaller learning rate");
         }
         summary.trainLoss.push_back(loss);
+        if (params.onLoss) params.onLoss({step + 1, loss}, false);
 
         // AdamW (Loshchilov & Hutter 2019, PyTorch's torch.optim.AdamW) and the EMA, per
         // parameter; the block gradients are summed in block order, so any thread count agrees.

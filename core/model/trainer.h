@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "core/model/mlp.h"
@@ -27,6 +28,12 @@ constexpr int kTrainBlock = 16;  // examples per gradient block (the unit of par
 
 enum class LrSchedule { Constant, Cosine };
 
+struct LossPoint {
+    int step = 0;       // optimiser steps done when evaluated
+    double loss = 0.0;  // mean loss per example (categorical: nats summed over positions;
+                        // Gaussian: ‖ε − ε_θ‖²/d)
+};
+
 struct TrainParams {
     int steps = 2000;                 // optimiser steps (≥ 1)
     int batch = 128;                  // examples per step (≥ 1)
@@ -44,15 +51,12 @@ struct TrainParams {
     int evalExamples = 0;             // held-out examples used per evaluation (0: all)
     uint64_t seed = 0;                // init and every random draw
     ParallelOptions parallel;         // threads over the batch
+    // Called on the training thread after every step (heldOut false: that step's mini-batch
+    // loss) and every held-out evaluation (true), for live loss curves; may be empty.
+    std::function<void(const LossPoint& point, bool heldOut)> onLoss;
 
     // Errors name the field ("learningRate", "batch", ...).
     Status validate() const;
-};
-
-struct LossPoint {
-    int step = 0;       // optimiser steps done when evaluated
-    double loss = 0.0;  // mean loss per example (categorical: nats summed over positions;
-                        // Gaussian: ‖ε − ε_θ‖²/d)
 };
 
 struct TrainSummary {

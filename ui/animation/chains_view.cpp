@@ -25,6 +25,7 @@ private:
     // D > 1: each chain as a small image (8×8 for the digits), classes as grey levels.
     void paintImages(QPainter& painter,
                      const std::vector<int>& states,
+                     const std::vector<float>* preview,
                      int numPositions,
                      int numClasses,
                      bool forward,
@@ -37,6 +38,7 @@ private:
 
 void ChainCanvas::paintImages(QPainter& painter,
                               const std::vector<int>& states,
+                              const std::vector<float>* preview,
                               int numPositions,
                               int numClasses,
                               bool forward,
@@ -48,38 +50,49 @@ void ChainCanvas::paintImages(QPainter& painter,
     painter.setFont(bold);
     painter.setPen(Qt::black);
     painter.drawText(QRectF(12, 4, width() - 24, 24), Qt::AlignLeft | Qt::AlignVCenter,
-                     QString("%1   t = %2   (step %3 of %4)")
+                     QString("%1   t = %2   (step %3 of %4)%5")
                          .arg(forward ? "Forward: data → π" : "Reverse: π → data")
                          .arg(t, 0, 'f', 3)
                          .arg(static_cast<int>(std::round(position)))
-                         .arg(steps));
+                         .arg(steps)
+                         .arg(preview != nullptr ? "   each sample xₜ | the denoiser's x̂₀ = E[X₀|xₜ]"
+                                                 : ""));
     painter.setFont(font());
     // Square images when D is a square (8×8 digits), else one row of D cells.
     const int side = static_cast<int>(std::lround(std::sqrt(static_cast<double>(numPositions))));
     const int columns = side * side == numPositions ? side : numPositions;
     const int rows = side * side == numPositions ? side : 1;
     const int chains = static_cast<int>(states.size()) / numPositions;
-    const int shown = std::min(chains, 64);
+    const int shown = std::min(chains, jobs::kPreviewChains);
+    const int panes = preview != nullptr ? 2 : 1;  // sample, and its x̂_0 beside it
     const int perRow = std::max(1, static_cast<int>(std::ceil(std::sqrt(shown * 1.6))));
     const int gridRows = (shown + perRow - 1) / perRow;
     const double top = 34.0;
     const double cellW = (width() - 24.0) / perRow;
     const double cellH = (height() - top - 8.0) / std::max(1, gridRows);
-    const double pixel = std::max(1.0, std::min((cellW - 8.0) / columns, (cellH - 8.0) / rows));
+    const double pixel =
+        std::max(1.0, std::min((cellW - 8.0 * panes) / (columns * panes), (cellH - 8.0) / rows));
     painter.setRenderHint(QPainter::Antialiasing, false);
     for (int b = 0; b < shown; ++b) {
-        const double x0 = 12.0 + (b % perRow) * cellW + (cellW - pixel * columns) / 2.0;
+        const double paneW = pixel * columns + 4.0;
+        const double x0 = 12.0 + (b % perRow) * cellW + (cellW - paneW * panes + 4.0) / 2.0;
         const double y0 = top + (b / perRow) * cellH + (cellH - pixel * rows) / 2.0;
-        for (int d = 0; d < numPositions; ++d) {
-            const int value = states[static_cast<size_t>(b) * numPositions + d];
-            // Class 0 is the background (white), the top class black, as ink on paper.
-            const int grey = 255 - value * 255 / std::max(1, numClasses - 1);
-            painter.fillRect(QRectF(x0 + (d % columns) * pixel, y0 + (d / columns) * pixel,
-                                    pixel + 0.5, pixel + 0.5),
-                             QColor(grey, grey, grey));
+        for (int pane = 0; pane < panes; ++pane) {
+            const double left = x0 + pane * paneW;
+            for (int d = 0; d < numPositions; ++d) {
+                const size_t at = static_cast<size_t>(b) * numPositions + d;
+                const double value = pane == 0 ? states[at] : (*preview)[at];
+                // Class 0 is the background (white), the top class black, as ink on paper.
+                const int grey = std::clamp(
+                    static_cast<int>(std::lround(255.0 - value * 255.0 / std::max(1, numClasses - 1))),
+                    0, 255);
+                painter.fillRect(QRectF(left + (d % columns) * pixel, y0 + (d / columns) * pixel,
+                                        pixel + 0.5, pixel + 0.5),
+                                 QColor(grey, grey, grey));
+            }
+            painter.setPen(pane == 0 ? QColor(200, 200, 205) : QColor(120, 160, 220));
+            painter.drawRect(QRectF(left - 1, y0 - 1, pixel * columns + 1, pixel * rows + 1));
         }
-        painter.setPen(QColor(200, 200, 205));
-        painter.drawRect(QRectF(x0 - 1, y0 - 1, pixel * columns + 1, pixel * rows + 1));
     }
 }
 
@@ -125,7 +138,10 @@ void ChainCanvas::paintEvent(QPaintEvent*) {
     const int shownNode = f < 0.5 ? nodeA : nodeB;
 
     if (chains->numPositions > 1) {
-        paintImages(painter, frames[shownNode], chains->numPositions, k, forward, p, m,
+        const bool withPreview = !forward && !chains->preview.empty();
+        paintImages(painter, frames[shownNode],
+                    withPreview ? &chains->preview[shownNode] : nullptr, chains->numPositions, k,
+                    forward, p, m,
                     chains->times[shownNode]);
         return;
     }

@@ -3,6 +3,8 @@
 
 #include <QFile>
 
+#include "core/data/gaussian_data.h"
+
 namespace ui::document {
 
 const core::Result<core::data::Digits>& bundledDigits() {
@@ -22,6 +24,18 @@ const core::Result<core::data::Digits>& bundledDigits() {
         return core::data::parseDigits(*text, path);
     }();
     return digits;
+}
+
+core::Result<std::shared_ptr<core::model::GaussianOracle>> gaussianDataOracle(const QString& spec) {
+    const std::string text = spec.toStdString();
+    if (!core::data::isDigitsSpec(text)) {
+        return core::data::gaussianOracleFromSpec(text);
+    }
+    const auto& digits = bundledDigits();
+    if (!digits) {
+        return digits.error();
+    }
+    return core::data::gaussianOracleFromSpec(text, &*digits);
 }
 
 }  // namespace ui::document

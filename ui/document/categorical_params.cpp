@@ -279,6 +279,9 @@ QJsonObject CategoricalParams::toJson() const {
                                                                : "table";
     o["digitLevels"] = digitLevels;
     o["csvPath"] = csvPath;
+    if (!model.isEmpty()) {
+        o["model"] = model;
+    }
     o["position"] = position;
     QJsonArray names;
     for (const QString& name : conditionNames) {
@@ -354,6 +357,7 @@ core::Result<CategoricalParams> CategoricalParams::fromJson(const QJsonObject& o
     if (!levels) return levels.error();
     p.digitLevels = *levels;
     p.csvPath = o.value("csvPath").toString();
+    p.model = o.value("model").toString();
     auto position = read.integerOr(o, "position", 0);
     if (!position) return position.error();
     p.position = *position;

@@ -46,6 +46,9 @@ struct CategoricalParams {
     int numChains = 300;                       // chains drawn in the Trajectories view
     int position = 0;                          // the position shown per position when D > 1
     uint64_t seed = 1;                         // RNG key of every sampler
+    // The denoiser F: empty for the exact oracle of the data, else a categorical checkpoint
+    // (absolute in memory; stored relative to the project file when it can be).
+    QString model;
 
     bool operator==(const CategoricalParams&) const = default;
 

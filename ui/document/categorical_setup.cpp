@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/document/categorical_setup.h"
 
+#include "ui/document/model_files.h"
+
 #include "core/categorical/information.h"
 #include "core/trajectory/least_cost_path.h"
 #include "ui/document/bundled_data.h"
@@ -23,24 +25,11 @@ core::Result<core::data::CategoricalTable> buildTable(const CategoricalParams& p
             return digits.error();
         }
         // The training images, equally likely within their label.
-        auto quantised = core::data::quantiseDigits(digits->pixels, p.digitLevels);
-        if (!quantised) {
-            return quantised.error();
+        auto split = core::data::quantisedSplit(*digits, p.digitLevels, true);
+        if (!split) {
+            return split.error();
         }
-        std::vector<int> perLabel(10, 0);
-        for (int i = 0; i < digits->numTrain(); ++i) {
-            ++perLabel[digits->labels[i]];
-        }
-        for (int i = 0; i < digits->numTrain(); ++i) {
-            const int label = digits->labels[i];
-            classes.insert(classes.end(), quantised->begin() + i * core::data::kDigitsPixels,
-                           quantised->begin() + (i + 1) * core::data::kDigitsPixels);
-            probability.push_back(1.0 / perLabel[label]);
-            conditions.push_back(std::to_string(label));
-        }
-        return core::data::makeCategoricalTable(core::data::kDigitsPixels, p.numClasses,
-                                                std::move(classes), std::move(probability),
-                                                std::move(conditions));
+        return core::data::digitsTable(*split, p.digitLevels);
     }
     for (size_t c = 0; c < p.table.size(); ++c) {
         for (int k = 0; k < p.numClasses; ++k) {
@@ -106,6 +95,20 @@ core::Result<std::shared_ptr<const CategoricalSetup>> CategoricalSetup::build(
             ? setup->oracle
             : std::make_shared<core::model::TableOracle>(
                   setup->table, setup->pi, core::model::TableOracleMode::IndependentPositions);
+    setup->denoiser = setup->oracle;
+    if (!p.model.isEmpty()) {
+        // A checkpoint that cannot be used leaves the exact oracle in place with a message, so
+        // a project whose model file moved still opens and shows everything else.
+        auto network = loadCategoricalModel(p.model, setup->table.numClasses,
+                                            setup->table.numPositions,
+                                            setup->table.numConditions());
+        if (network) {
+            setup->denoiser = *network;
+            setup->usesNetwork = true;
+        } else {
+            setup->modelError = QString::fromStdString(network.error().toString());
+        }
+    }
     setup->position = p.position;
     setup->dataMarginal = setup->table.marginal(p.condition, p.position);
     return std::shared_ptr<const CategoricalSetup>(std::move(setup));

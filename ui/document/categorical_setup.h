@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QString>
+
 #include <memory>
 #include <vector>
 
@@ -28,6 +30,11 @@ struct CategoricalSetup {
     // A factorised model for the per-position views (matrices, kernel comparison): for D = 1
     // the same as `oracle`; for D > 1 each position on its own.
     std::shared_ptr<const core::model::TableOracle> positionOracle;
+    // The denoiser F the samplers and step costs use: the network of params.model when it
+    // loads and fits the data, else `oracle` (then modelError says why).
+    std::shared_ptr<const core::model::CategoricalDenoiser> denoiser;
+    bool usesNetwork = false;
+    QString modelError;
     int position = 0;                          // the position those views show
     core::Vector dataMarginal;                 // p_0(· | selected condition) at `position`
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/document/gaussian_params.h"
 
+#include <QJsonArray>
+
 #include <cmath>
 
 namespace ui::document {
@@ -33,7 +35,38 @@ core::Status GaussianParams::validate() const {
         return invalidArgument("K", std::to_string(pathSteps),
                                "K must lie in 2..N = " + std::to_string(numSteps));
     }
+    if (!importedGamma.empty()) {
+        if (static_cast<int>(importedGamma.size()) != numSteps) {
+            return invalidArgument("gamma", std::to_string(importedGamma.size()),
+                                   "the imported Γ has " + std::to_string(importedGamma.size()) +
+                                       " entries but N = " + std::to_string(numSteps));
+        }
+        for (size_t i = 0; i < importedGamma.size(); ++i) {
+            if (!std::isfinite(importedGamma[i]) || importedGamma[i] < 0.0) {
+                return invalidArgument("gamma[" + std::to_string(i + 1) + "]",
+                                       core::formatValue(importedGamma[i]),
+                                       "Γ must be finite and ≥ 0");
+            }
+        }
+    }
     return {};
+}
+
+QString GaussianParams::gammaKey() const {
+    QString key = QString("%1|%2|%3|%4|%5|%6|%7")
+                      .arg(schedule)
+                      .arg(numSteps)
+                      .arg(data, model)
+                      .arg(gammaSamples)
+                      .arg(denoisingEstimator ? "denoising" : "score")
+                      .arg(seed);
+    if (!importedGamma.empty()) {
+        // The values themselves: two imports of different files must not share a result.
+        QByteArray bytes(reinterpret_cast<const char*>(importedGamma.data()),
+                         static_cast<qsizetype>(importedGamma.size() * sizeof(double)));
+        key += "|import:" + QString::number(qHash(bytes), 16);
+    }
+    return key;
 }
 
 std::string GaussianParams::trajectorySpec() const {
@@ -41,7 +74,7 @@ std::string GaussianParams::trajectorySpec() const {
 }
 
 QJsonObject GaussianParams::toJson() const {
-    return {{"schedule", schedule},
+    QJsonObject o{{"schedule", schedule},
             {"numSteps", numSteps},
             {"eta", eta},
             {"data", data},
@@ -50,6 +83,16 @@ QJsonObject GaussianParams::toJson() const {
             {"trajectory", trajectory},
             {"pathSteps", pathSteps},
             {"seed", QString::number(seed)}};  // 64 bits do not fit a JSON double
+    if (!model.isEmpty()) {
+        o["model"] = model;
+    }
+    if (!importedGamma.empty()) {
+        QJsonArray values;
+        for (double v : importedGamma) values.append(v);
+        o["importedGamma"] = values;
+        o["importedGammaName"] = importedGammaName;
+    }
+    return o;
 }
 
 core::Result<GaussianParams> GaussianParams::fromJson(const QJsonObject& o) {
@@ -84,7 +127,9 @@ core::Result<GaussianParams> GaussianParams::fromJson(const QJsonObject& o) {
                            readNumber("eta", p.eta), readString("data", p.data),
                            readInt("gammaSamples", p.gammaSamples),
                            readString("trajectory", p.trajectory),
-                           readInt("pathSteps", p.pathSteps), readString("seed", seed)}) {
+                           readInt("pathSteps", p.pathSteps), readString("seed", seed),
+                           readString("model", p.model),
+                           readString("importedGammaName", p.importedGammaName)}) {
         if (!s) return s.error();
     }
     if (o.contains("denoisingEstimator")) {
@@ -92,6 +137,20 @@ core::Result<GaussianParams> GaussianParams::fromJson(const QJsonObject& o) {
             return error("denoisingEstimator", "true or false is expected");
         }
         p.denoisingEstimator = o.value("denoisingEstimator").toBool();
+    }
+    if (o.contains("importedGamma")) {
+        if (!o.value("importedGamma").isArray()) {
+            return error("importedGamma", "an array of numbers is expected");
+        }
+        const QJsonArray values = o.value("importedGamma").toArray();
+        for (qsizetype i = 0; i < values.size(); ++i) {
+            if (!values[i].isDouble()) {
+                return core::makeError(core::ErrorCode::ParseError,
+                                       "gaussian.importedGamma[" + std::to_string(i) + "]", "",
+                                       "a number is expected");
+            }
+            p.importedGamma.push_back(values[i].toDouble());
+        }
     }
     bool ok = false;
     p.seed = seed.toULongLong(&ok);

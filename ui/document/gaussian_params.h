@@ -5,6 +5,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <vector>
 
 #include "core/util/result.h"
 
@@ -23,6 +24,12 @@ struct GaussianParams {
     QString trajectory = "dp";             // even | quadratic | dp (B.5)
     int pathSteps = 10;                    // K, the number of timesteps
     uint64_t seed = 1;                     // RNG key of the Γ estimate
+    // The ε-model: empty for the exact oracle of the data, else a checkpoint file (absolute in
+    // memory; the project file stores it relative to itself when it can).
+    QString model;
+    // An imported Γ (Γ_1..Γ_N, N entries) used instead of estimating; empty: estimate.
+    std::vector<double> importedGamma;
+    QString importedGammaName;             // the file it came from (shown, not re-read)
 
     bool operator==(const GaussianParams&) const = default;
 
@@ -31,6 +38,9 @@ struct GaussianParams {
     core::Status validate() const;
     // "even:K", "quadratic:K" or "dp:K" for core::gaussian::resolveTrajectory.
     std::string trajectorySpec() const;
+    // Identifies what Γ depends on (schedule, N, data, model, M, estimator, seed, import), so a
+    // Γ computed for one set of parameters is reused for another with the same key.
+    QString gammaKey() const;
 
     QJsonObject toJson() const;
     static core::Result<GaussianParams> fromJson(const QJsonObject& json);

@@ -3,7 +3,12 @@
 
 #include <QFile>
 #include <QJsonDocument>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonObject>
+
+#include <cmath>
 #include <QSaveFile>
 #include <QUndoCommand>
 
@@ -44,13 +49,95 @@ private:
     int m_mergeId;
 };
 
-QByteArray projectToJson(const Project& project) {
+namespace {
+
+// A file path as the project file stores it: relative to the project's folder when the file
+// lies in it or below (so a folder of project + models can be moved), else unchanged.
+QString storedPath(const QString& file, const QString& projectPath) {
+    if (file.isEmpty() || projectPath.isEmpty() || file.startsWith(':') ||
+        QDir::isRelativePath(file)) {
+        return file;
+    }
+    const QString relative = QFileInfo(projectPath).absoluteDir().relativeFilePath(file);
+    return relative.startsWith("..") ? file : relative;
+}
+
+// The inverse: relative paths are relative to the project's folder.
+QString resolvedPath(const QString& stored, const QString& projectPath) {
+    if (stored.isEmpty() || stored.startsWith(':') || !QDir::isRelativePath(stored) ||
+        projectPath.isEmpty()) {
+        return stored;
+    }
+    return QDir::cleanPath(QFileInfo(projectPath).absoluteDir().filePath(stored));
+}
+
+QJsonArray doubles(const std::vector<double>& values) {
+    QJsonArray array;
+    for (double v : values) array.append(v);
+    return array;
+}
+
+QJsonObject gammaCacheToJson(const GammaCache& cache) {
+    QJsonArray timesteps;
+    for (int n : cache.estimate.timesteps) timesteps.append(n);
+    return {{"key", cache.key},
+            {"timesteps", timesteps},
+            {"gamma", doubles(cache.estimate.gamma)},
+            {"standardError", doubles(cache.estimate.standardError)},
+            {"msEps", doubles(cache.estimate.msEps)},
+            {"numSamples", cache.estimate.numSamples},
+            {"dataVariance", cache.dataVariance}};
+}
+
+// A damaged cache is dropped (Γ is then estimated again), never an error: it is derived data.
+GammaCache gammaCacheFromJson(const QJsonObject& o) {
+    GammaCache cache;
+    const QJsonArray timesteps = o.value("timesteps").toArray();
+    const QJsonArray gamma = o.value("gamma").toArray();
+    const QJsonArray se = o.value("standardError").toArray();
+    const QJsonArray msEps = o.value("msEps").toArray();
+    if (timesteps.isEmpty() || gamma.size() != timesteps.size() || se.size() != timesteps.size() ||
+        msEps.size() != timesteps.size()) {
+        return {};
+    }
+    int previous = 0;
+    for (qsizetype i = 0; i < timesteps.size(); ++i) {
+        const double n = timesteps[i].toDouble(-1);
+        const double g = gamma[i].toDouble(-1);
+        const double e = se[i].toDouble(-1);
+        if (n <= previous || n != std::floor(n) || !(g >= 0) || !std::isfinite(g) || !(e >= 0) ||
+            !std::isfinite(e)) {
+            return {};
+        }
+        previous = static_cast<int>(n);
+        cache.estimate.timesteps.push_back(previous);
+        cache.estimate.gamma.push_back(g);
+        cache.estimate.standardError.push_back(e);
+        cache.estimate.msEps.push_back(msEps[i].toDouble());
+    }
+    cache.estimate.numSamples = o.value("numSamples").toInt();
+    cache.dataVariance = o.value("dataVariance").toDouble();
+    cache.key = o.value("key").toString();
+    return cache;
+}
+
+}  // namespace
+
+QByteArray projectToJson(const Project& project, const QString& path) {
     QJsonObject root;
     root["format"] = "diffuscope-project";
     root["formatVersion"] = kProjectFormatVersion;
     root["process"] = project.process == ProcessKind::Categorical ? "categorical" : "gaussian";
-    root["categorical"] = project.categorical.toJson();
-    root["gaussian"] = project.gaussian.toJson();
+    CategoricalParams categorical = project.categorical;
+    categorical.model = storedPath(categorical.model, path);
+    categorical.csvPath = storedPath(categorical.csvPath, path);
+    GaussianParams gaussian = project.gaussian;
+    gaussian.model = storedPath(gaussian.model, path);
+    root["categorical"] = categorical.toJson();
+    root["gaussian"] = gaussian.toJson();
+    if (!project.gammaCache.key.isEmpty()) {
+        root["gammaCache"] = gammaCacheToJson(project.gammaCache);
+    }
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
@@ -98,6 +185,8 @@ core::Result<Project> projectFromJson(const QByteArray& bytes, const QString& pa
         return error;
     }
     project.categorical = *categorical;
+    project.categorical.model = resolvedPath(project.categorical.model, path);
+    project.categorical.csvPath = resolvedPath(project.categorical.csvPath, path);
     auto gaussian = GaussianParams::fromJson(root.value("gaussian").toObject());
     if (!gaussian) {
         core::Error error = gaussian.error();
@@ -105,6 +194,10 @@ core::Result<Project> projectFromJson(const QByteArray& bytes, const QString& pa
         return error;
     }
     project.gaussian = *gaussian;
+    project.gaussian.model = resolvedPath(project.gaussian.model, path);
+    if (root.value("gammaCache").isObject()) {
+        project.gammaCache = gammaCacheFromJson(root.value("gammaCache").toObject());
+    }
     return project;
 }
 
@@ -198,7 +291,7 @@ core::Status writeAtomically(const QString& path, const QByteArray& bytes) {
 }  // namespace
 
 core::Status ProjectDocument::saveAs(const QString& path) {
-    if (auto status = writeAtomically(path, projectToJson(m_project)); !status) {
+    if (auto status = writeAtomically(path, projectToJson(m_project, path)); !status) {
         return status;
     }
     m_undo.setClean();

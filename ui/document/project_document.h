@@ -5,6 +5,7 @@
 #include <QString>
 #include <QUndoStack>
 
+#include "core/gaussian/gamma.h"
 #include "core/util/result.h"
 #include "ui/document/categorical_params.h"
 #include "ui/document/gaussian_params.h"
@@ -16,16 +17,30 @@ namespace ui::document {
 
 enum class ProcessKind { Categorical, Gaussian };
 
+// A Γ estimate kept with the project, so that a reopened project shows it without
+// recomputing. Not an edit: it is derived data, replaced whenever a new estimate finishes.
+struct GammaCache {
+    QString key;                               // GaussianParams::gammaKey() it belongs to
+    core::gaussian::GammaEstimate estimate;    // Γ_n with standard errors
+    double dataVariance = 0.0;                 // Σ Var[x_0,i]/d of the data
+    bool operator==(const GammaCache& o) const {
+        return key == o.key && estimate.gamma == o.estimate.gamma;
+    }
+};
+
 struct Project {
     ProcessKind process = ProcessKind::Categorical;
     CategoricalParams categorical = CategoricalParams::example();
     GaussianParams gaussian = GaussianParams::example();
+    GammaCache gammaCache;
     bool operator==(const Project&) const = default;
 };
 
 // The project file format: JSON with a version; files from a newer version are refused.
+// File paths inside (models, CSV tables) are written relative to `path`'s folder when they lie
+// in it or below, and read back relative to it.
 constexpr int kProjectFormatVersion = 1;
-QByteArray projectToJson(const Project& project);
+QByteArray projectToJson(const Project& project, const QString& path = {});
 core::Result<Project> projectFromJson(const QByteArray& bytes, const QString& path);
 
 class ProjectDocument : public QObject {
@@ -47,6 +62,8 @@ public:
     // The same for the Gaussian parameters.
     core::Status setGaussian(const GaussianParams& params, const QString& text, int mergeId = 0);
     void setProcess(ProcessKind process);
+    // Keeps a finished Γ estimate with the project (saved with it; not an undo step).
+    void setGammaCache(GammaCache cache) { m_project.gammaCache = std::move(cache); }
 
     // Starts a new project with the example parameters; clears undo.
     void newProject();

@@ -40,7 +40,7 @@ core::Result<CategoricalCosts> computeCategoricalCosts(const document::Categoric
         options.seed = setup.params.seed;
     }
     auto costs = core::categorical::computeStepCosts(
-        setup.table, *setup.oracle, setup.pi, setup.grid,
+        setup.table, *setup.denoiser, setup.pi, setup.grid,
         result.dpAvailable ? core::categorical::CostPairs::All
                            : core::categorical::CostPairs::Consecutive,
         options);
@@ -147,13 +147,43 @@ core::Result<CategoricalChains> sampleCategoricalChains(const document::Categori
     options.observer = &reverseRecorder;
     // A different seed stream for the reverse chains, so they are not the forward chains' twins.
     options.seed = p.seed ^ 0x5EED5EED5EED5EEDULL;
-    auto reverse = core::categorical::sampleReverse(*setup.oracle, p.numChains, setup.pi, grid,
+    auto reverse = core::categorical::sampleReverse(*setup.denoiser, p.numChains, setup.pi, grid,
                                                     options);
     if (!reverse) {
         return reverse.error();
     }
     if (reverse->cancelled || !progress.advance()) {
         return core::makeError(core::ErrorCode::Cancelled, "", "", "sampling was cancelled");
+    }
+
+    if (d > 1) {
+        // The x̂_0 preview: the denoiser's E[X_0 | x_t] per position for the chains the image
+        // grid shows, at every node (x_0 itself at node 0, where F is a point mass).
+        const int shown = std::min(p.numChains, kPreviewChains);
+        const int k = setup.table.numClasses;
+        chains.preview.assign(static_cast<size_t>(m) + 1, {});
+        std::vector<double> f(static_cast<size_t>(d) * k);
+        for (int n = 0; n <= m; ++n) {
+            auto& out = chains.preview[n];
+            out.resize(static_cast<size_t>(shown) * d);
+            const auto& states = chains.reverse[n];
+            for (int b = 0; b < shown; ++b) {
+                const std::span<const int> xt(states.data() + static_cast<size_t>(b) * d, d);
+                if (n == 0) {
+                    std::copy(xt.begin(), xt.end(), out.begin() + static_cast<size_t>(b) * d);
+                    continue;
+                }
+                setup.denoiser->predict(xt, p.condition, {grid.t[n], grid.beta[n]}, f);
+                for (int j = 0; j < d; ++j) {
+                    double mean = 0.0;
+                    for (int c = 0; c < k; ++c) mean += c * f[static_cast<size_t>(j) * k + c];
+                    out[static_cast<size_t>(b) * d + j] = static_cast<float>(mean);
+                }
+            }
+            if (progress.cancelled()) {
+                return core::makeError(core::ErrorCode::Cancelled, "", "", "sampling was cancelled");
+            }
+        }
     }
 
     for (int n = 0; n <= m; ++n) {

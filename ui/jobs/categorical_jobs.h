@@ -44,7 +44,13 @@ struct CategoricalChains {
     int position = 0;                                         // position of the marginals
     std::vector<core::Vector> forwardMarginals;               // exact p_t at each node
     std::vector<core::Vector> reverseMarginals;               // exact reverse marginal
+    // D > 1: [node] → the first kPreviewChains reverse chains' x̂_0 = E[X_0 | x_t] per
+    // position under the denoiser (classes as real numbers), what the image grid shows beside
+    // each sample.
+    std::vector<std::vector<float>> preview;
 };
+
+constexpr int kPreviewChains = 64;
 
 // Samples params.numChains forward chains (x_0 from the data of the selected condition) and as
 // many reverse chains (x_1 from π, the chosen kernel and the exact denoiser) along the

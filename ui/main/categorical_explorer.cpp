@@ -77,6 +77,10 @@ void CategoricalExplorer::onParamsChanged() {
         return;
     }
     m_setup = *setup;
+    if (!m_setup->modelError.isEmpty()) {
+        // The project still opens: the exact oracle stands in, and the user is told why.
+        emit jobMessage("Model: " + m_setup->modelError + " — using the exact oracle.", true);
+    }
     emit curveChanged(m_setup->curve);
     // Cheap views at once: O(N K²) curves and K×K matrices.
     m_schedule->setSetup(m_setup);

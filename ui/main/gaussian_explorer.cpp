@@ -3,9 +3,13 @@
 
 #include <QCoreApplication>
 
+#include <optional>
 #include <stdexcept>
 
 #include "core/data/gaussian_data.h"
+#include "core/io/gamma_file.h"
+#include "ui/document/bundled_data.h"
+#include "ui/document/model_files.h"
 #include "core/util/parallel.h"
 #include "ui/views/gamma_view.h"
 #include "ui/views/gaussian_trajectory_view.h"
@@ -15,13 +19,6 @@ namespace ui {
 namespace {
 
 constexpr int kCoalesceMs = 40;
-
-// Γ depends on these parameters only; the rest (η, trajectory, K) reuse it.
-bool sameGammaInputs(const document::GaussianParams& a, const document::GaussianParams& b) {
-    return a.schedule == b.schedule && a.numSteps == b.numSteps && a.data == b.data &&
-           a.gammaSamples == b.gammaSamples && a.denoisingEstimator == b.denoisingEstimator &&
-           a.seed == b.seed;
-}
 
 std::runtime_error failure(const core::Error& error) { return std::runtime_error(error.toString()); }
 
@@ -72,47 +69,98 @@ void GaussianExplorer::startJob() {
     const document::GaussianParams params = m_document->gaussian();
     std::shared_ptr<const GaussianResults> previous = m_results;
     const int threads = core::hardwareThreads();
-    m_gamma->setMessage(previous && sameGammaInputs(previous->params, params)
+    const document::GammaCache cache = m_document->project().gammaCache;
+    m_gamma->setMessage(previous && previous->params.gammaKey() == params.gammaKey()
                             ? m_gamma->message()
                             : QString("Estimating Γ with M = %1 samples per timestep…")
                                   .arg(params.gammaSamples));
-    m_runner.start("Γ and variances", [params, previous, threads, this](core::Progress& progress)
-                                           -> std::function<void()> {
+    m_runner.start("Γ and variances", [params, previous, cache, threads, this](
+                                           core::Progress& progress) -> std::function<void()> {
         auto results = std::make_shared<GaussianResults>();
         results->params = params;
         auto schedule =
             core::schedule::gaussianScheduleFromSpec(params.schedule.toStdString(), params.numSteps);
         if (!schedule) throw failure(schedule.error());
         results->schedule = *schedule;
-        if (previous && sameGammaInputs(previous->params, params)) {
-            results->estimate = previous->estimate;
-            results->gamma = previous->gamma;
-            results->dataVariance = previous->dataVariance;
-        } else {
-            auto oracle = core::data::gaussianOracleFromSpec(params.data.toStdString());
-            if (!oracle) throw failure(oracle.error());
+        auto oracle = document::gaussianDataOracle(params.data);
+        if (!oracle) throw failure(oracle.error());
+        results->data = *oracle;
+        results->model = *oracle;
+        const core::model::GaussianDataSampler& data = **oracle;
+        if (!params.model.isEmpty()) {
+            // A checkpoint that cannot be used (missing, wrong N or d) leaves the exact oracle
+            // in place with a message, so the rest of the project still works.
+            auto network = document::loadGaussianModel(params.model, params.numSteps, data.dimension());
+            if (network) {
+                results->model = *network;
+            } else {
+                results->modelError = QString::fromStdString(network.error().toString());
+            }
+        }
+        const bool useNetwork = results->modelError.isEmpty() && !params.model.isEmpty();
+        // Γ of an ε-model on the data; the denoising estimator assumes an exact model.
+        auto estimate = [&](const core::model::GaussianEpsModel& model, bool exact)
+            -> std::optional<core::gaussian::GammaEstimate> {
             core::gaussian::GammaParams gammaParams;
             gammaParams.numSamples = params.gammaSamples;
             gammaParams.seed = params.seed;
-            gammaParams.estimator = params.denoisingEstimator
+            gammaParams.estimator = params.denoisingEstimator && exact
                                         ? core::gaussian::GammaEstimator::Denoising
                                         : core::gaussian::GammaEstimator::Score;
             gammaParams.parallel.numThreads = threads;
-            progress.setStage("estimating Γ");
-            const core::model::GaussianEpsModel& model = **oracle;
-            const core::model::GaussianDataSampler& data = **oracle;
-            auto estimate = core::gaussian::estimateGamma(model, data, results->schedule,
-                                                          gammaParams, &progress);
-            if (!estimate) {
-                if (estimate.error().code == core::ErrorCode::Cancelled) return {};
-                throw failure(estimate.error());
+            auto result = core::gaussian::estimateGamma(model, data, results->schedule,
+                                                        gammaParams, &progress);
+            if (!result) {
+                if (result.error().code == core::ErrorCode::Cancelled) return std::nullopt;
+                throw failure(result.error());
             }
-            results->estimate = *estimate;
-            auto table = core::gaussian::gammaTable(results->estimate, params.numSteps);
-            if (!table) throw failure(table.error());
-            results->gamma = *table;
-            results->dataVariance = data.variancePerDimension();
+            return *result;
+        };
+        const QString key = params.gammaKey();
+        results->dataVariance = data.variancePerDimension();
+        if (previous && previous->params.gammaKey() == key &&
+            previous->modelError == results->modelError) {
+            results->estimate = previous->estimate;
+            results->gammaSource = previous->gammaSource;
+        } else if (!params.importedGamma.empty()) {
+            auto& e = results->estimate;
+            for (int n = 1; n <= params.numSteps; ++n) {
+                e.timesteps.push_back(n);
+                e.gamma.push_back(params.importedGamma[n - 1]);
+                e.standardError.push_back(0.0);
+                e.msEps.push_back(results->schedule.betaBar(n) * params.importedGamma[n - 1]);
+            }
+            results->gammaSource = "imported from " + params.importedGammaName.toStdString();
+        } else if (cache.key == key && results->modelError.isEmpty()) {
+            results->estimate = cache.estimate;  // saved with the project
+            results->gammaSource = "saved with the project";
+        } else {
+            progress.setStage("estimating Γ");
+            auto e = estimate(*results->model, !useNetwork);
+            if (!e) return {};
+            results->estimate = *e;
+            results->gammaSource = "estimated";
         }
+        results->fromCache = results->gammaSource != "estimated";
+        // With a network, the exact oracle's Γ too, for the overlay (reused like Γ).
+        if (useNetwork) {
+            document::GaussianParams oracleParams = params;
+            oracleParams.model.clear();
+            oracleParams.importedGamma.clear();
+            const QString oracleKey = oracleParams.gammaKey();
+            if (previous && previous->oracleKey == oracleKey) {
+                results->oracleEstimate = previous->oracleEstimate;
+            } else {
+                progress.setStage("estimating the oracle's Γ");
+                auto e = estimate(**oracle, true);
+                if (!e) return {};
+                results->oracleEstimate = *e;
+            }
+            results->oracleKey = oracleKey;
+        }
+        auto table = core::gaussian::gammaTable(results->estimate, params.numSteps);
+        if (!table) throw failure(table.error());
+        results->gamma = *table;
         core::gaussian::DpOptions options;
         options.parallel.numThreads = threads;
         auto trajectory = core::gaussian::resolveTrajectory(
@@ -149,7 +197,18 @@ void GaussianExplorer::startJob() {
                 return;  // a newer request is on its way
             }
             m_results = done;
-            m_gamma->setEstimate(done->schedule, done->estimate, done->dataVariance);
+            if (done->gammaSource == "estimated" && done->modelError.isEmpty()) {
+                m_document->setGammaCache({done->params.gammaKey(), done->estimate, done->dataVariance});
+            }
+            m_gamma->setEstimate(done->schedule, done->estimate, done->dataVariance,
+                                 done->oracleEstimate ? "network" : "oracle",
+                                 done->oracleEstimate ? &*done->oracleEstimate : nullptr);
+            if (!done->modelError.isEmpty()) {
+                emit jobMessage("Model: " + done->modelError + " — using the exact oracle.", true);
+                m_gamma->setMessage("Model: " + done->modelError + " — using the exact oracle.", true);
+            } else if (done->gammaSource != "estimated") {
+                m_gamma->setMessage(m_gamma->message() + " Γ " + QString::fromStdString(done->gammaSource) + ".");
+            }
             QString label = QString::fromStdString(done->trajectory.kind);
             if (!done->trajectory.gammaOverBound.empty()) {
                 label += QString(" (Γ over its bound at %1 timesteps)")
@@ -166,6 +225,20 @@ void GaussianExplorer::startJob() {
             m_trajectory->setTrajectories(done->cost, rows);
         };
     });
+}
+
+QString GaussianExplorer::exportGamma(const QString& path) const {
+    if (!m_results) {
+        return "Γ is not computed yet";
+    }
+    const bool npy = path.endsWith(".npy", Qt::CaseInsensitive);
+    std::vector<double> values = m_results->gamma;
+    if (npy) {  // the Analytic-DPM code's convention: ms_eps_n = β̄_n Γ_n
+        for (size_t n = 1; n < values.size(); ++n) values[n] *= m_results->schedule.betaBar(static_cast<int>(n));
+    }
+    const core::Status status = core::io::writeGammaFile(
+        path.toStdString(), values, npy ? core::io::GammaKind::MsEps : core::io::GammaKind::Gamma);
+    return status ? QString() : QString::fromStdString(status.error().toString());
 }
 
 void GaussianExplorer::waitForJobs() {

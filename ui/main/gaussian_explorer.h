@@ -6,11 +6,14 @@
 #include <QTimer>
 
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "core/gaussian/gamma.h"
 #include "core/gaussian/trajectory_dp.h"
 #include "core/gaussian/variance.h"
+#include "core/model/gaussian_oracles.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "ui/document/project_document.h"
 #include "ui/jobs/job_runner.h"
@@ -31,7 +34,14 @@ namespace ui {
 struct GaussianResults {
     document::GaussianParams params;
     core::schedule::GaussianSchedule schedule;
+    std::shared_ptr<core::model::GaussianOracle> data;          // the data (and exact oracle)
+    std::shared_ptr<const core::model::GaussianEpsModel> model;  // oracle or network
+    QString modelError;                        // why params.model is not used (empty: it is)
     core::gaussian::GammaEstimate estimate;    // Γ on n = 1..N with standard errors
+    std::string gammaSource;                   // estimated | imported from F | saved with …
+    bool fromCache = false;                    // Γ was not estimated by this job
+    std::optional<core::gaussian::GammaEstimate> oracleEstimate;  // with a network: the oracle's
+    QString oracleKey;                         // gammaKey() of oracleEstimate
     std::vector<double> gamma;                 // N + 1 entries, entry 0 unused
     double dataVariance = 0.0;                 // Σ Var[x_0,i]/d
     core::gaussian::ResolvedTrajectory trajectory;
@@ -57,6 +67,9 @@ public:
 
     jobs::JobRunner* runner() { return &m_runner; }
     std::shared_ptr<const GaussianResults> results() const { return m_results; }
+
+    // Writes Γ (CSV n,gamma or NPY of ms_eps by extension); an empty string or the reason.
+    QString exportGamma(const QString& path) const;
 
     void waitForJobs();
     void cancelJobs();

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/categorical_panel.h"
 
+#include "ui/document/categorical_setup.h"
+#include "ui/document/model_files.h"
+
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
@@ -160,15 +163,31 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
     // Sampling.
     auto* samplingBox = new QGroupBox("Reverse process");
     auto* samplingForm = new QFormLayout(samplingBox);
-    auto* model = new QComboBox;
-    model->addItem("exact oracle");
-    model->addItem("checkpoint…");
-    if (auto* items = qobject_cast<QStandardItemModel*>(model->model())) {
-        items->item(1)->setEnabled(false);  // learned denoisers arrive with the models work
-    }
-    model->setToolTip("The denoiser F: the exact posterior of the data (what a network that "
-                      "memorises its data would learn). Trained checkpoints are not supported "
-                      "yet.");
+    m_model = new QComboBox;
+    m_model->addItem("exact oracle", QString());
+    m_model->setToolTip("The denoiser F: the exact posterior of the data (what a network that "
+                        "memorises its data would learn), or a trained network (a .safetensors "
+                        "checkpoint; you can also drop one on the window).");
+    auto* openModel = new QPushButton("Open…");
+    openModel->setToolTip("Load a categorical checkpoint trained for this K, D and conditions.");
+    auto* trainModel = new QPushButton("Train…");
+    trainModel->setToolTip("Train a network on this data and schedule, then use it.");
+    auto* modelRow = new QHBoxLayout;
+    modelRow->addWidget(m_model, 1);
+    modelRow->addWidget(openModel);
+    modelRow->addWidget(trainModel);
+    connect(m_model, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_refreshing) return;
+        CategoricalParams p = m_document->categorical();
+        p.model = m_model->currentData().toString();
+        apply(p, p.model.isEmpty() ? "Use the exact oracle" : "Use a checkpoint", "model");
+    });
+    connect(openModel, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, "Open a categorical checkpoint",
+                                                          {}, "Checkpoints (*.safetensors)");
+        if (!path.isEmpty()) loadModel(path);
+    });
+    connect(trainModel, &QPushButton::clicked, this, [this] { emit trainRequested(); });
     m_trajectory = new QComboBox;
     m_trajectory->addItem("even", "even");
     m_trajectory->addItem("DP-optimal", "dp");
@@ -188,7 +207,8 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
     m_numChains = new QSpinBox;
     m_numChains->setRange(1, 5000);
     m_numChains->setToolTip("Chains drawn in the Trajectories view.");
-    samplingForm->addRow("model", model);
+    samplingForm->addRow("model", modelRow);
+    samplingForm->addRow(errorLabel("model"));
     samplingForm->addRow("trajectory", m_trajectory);
     samplingForm->addRow("steps K", m_pathSteps);
     samplingForm->addRow("nodes", m_trajectoryList);
@@ -512,9 +532,33 @@ void CategoricalPanel::refreshTable() {
     m_refreshing = old;
 }
 
+bool CategoricalPanel::loadModel(const QString& path) {
+    CategoricalParams p = m_document->categorical();
+    auto setup = document::CategoricalSetup::build(p);
+    if (!setup) {
+        showError("model", QString::fromStdString(setup.error().toString()));
+        return false;
+    }
+    const auto& table = (*setup)->table;
+    auto network = document::loadCategoricalModel(path, table.numClasses, table.numPositions,
+                                                   table.numConditions());
+    if (!network) {
+        showError("model", QString::fromStdString(network.error().toString()));
+        return false;
+    }
+    p.model = path.startsWith(':') ? path : QFileInfo(path).absoluteFilePath();
+    return apply(p, "Use a checkpoint", "model");
+}
+
 void CategoricalPanel::onDocumentChanged() {
     const CategoricalParams& p = m_document->categorical();
     m_refreshing = true;
+    while (m_model->count() > 1) m_model->removeItem(1);
+    if (!p.model.isEmpty()) {
+        m_model->addItem(QFileInfo(p.model).fileName(), p.model);
+        m_model->setItemData(1, p.model, Qt::ToolTipRole);
+    }
+    m_model->setCurrentIndex(p.model.isEmpty() ? 0 : 1);
     m_numClasses->setValue(p.numClasses);
     m_piBars->setValues(p.pi);
     m_piText->setText(joinNumbers(p.pi));

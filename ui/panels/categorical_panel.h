@@ -36,6 +36,12 @@ public:
     void editTrajectoryList(const QString& text);
     // Switches the data to a table file (as the file dialog does).
     void chooseCsvFile(const QString& path);
+    // Uses a categorical checkpoint as the denoiser after checking it fits K, D and the
+    // conditions of the data; false and a message beside the field when it does not.
+    bool loadModel(const QString& path);
+
+signals:
+    void trainRequested();
 
 public slots:
     // The β(t) curve of the current setup (info-linear depends on the data, so the explorer
@@ -73,6 +79,7 @@ private:
     QWidget* m_tableButtons;
     QTableWidget* m_table;
     QComboBox* m_condition;
+    QComboBox* m_model;
     QComboBox* m_trajectory;
     QSpinBox* m_pathSteps;
     QLineEdit* m_trajectoryList;

@@ -11,7 +11,15 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-#include "core/data/gaussian_data.h"
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QPushButton>
+
+#include "core/io/gamma_file.h"
+#include "core/schedule/gaussian_schedule.h"
+#include "ui/document/bundled_data.h"
+#include "ui/document/model_files.h"
 
 namespace ui::panels {
 
@@ -56,16 +64,27 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     m_data->addItem("swiss roll", "toy:swissroll,n=2000");
     m_data->addItem("ring", "toy:ring,n=2000");
     m_data->addItem("Gaussian N(0, 0.5² I), d = 2", "gaussian:d=2,s=0.5");
+    m_data->addItem("8×8 digits (64-D, training split)", "digits");
     m_data->addItem("other (type a spec)", QString());
     m_data->setToolTip("The data; the model is its exact oracle (the score of the noisy data).");
     m_dataSpec = new QLineEdit;
-    m_dataSpec->setToolTip("A data spec: toy:NAME[,n=,seed=], gaussian:d=D,s=S, gmm:FILE.json or "
-                           "csv:FILE (press Enter).");
-    auto* model = new QLabel("exact oracle");
-    model->setToolTip("Trained checkpoints are not supported in this view yet.");
+    m_dataSpec->setToolTip("A data spec: toy:NAME[,n=,seed=], gaussian:d=D,s=S, gmm:FILE.json, "
+                           "csv:FILE or digits[:test] (press Enter).");
+    m_model = new QComboBox;
+    m_model->addItem("exact oracle", QString());
+    m_model->setToolTip("The ε-model: the exact oracle of the data, or a trained network "
+                        "(a .safetensors checkpoint; you can also drop one on the window).");
+    auto* openModel = new QPushButton("Open…");
+    openModel->setToolTip("Load a Gaussian checkpoint trained for this N and data dimension.");
+    auto* trainModel = new QPushButton("Train…");
+    trainModel->setToolTip("Train a network on this data and schedule, then use it.");
+    auto* modelRow = new QHBoxLayout;
+    modelRow->addWidget(m_model, 1);
+    modelRow->addWidget(openModel);
+    modelRow->addWidget(trainModel);
     dataForm->addRow("data", m_data);
     dataForm->addRow("spec", m_dataSpec);
-    dataForm->addRow("model", model);
+    dataForm->addRow("model", modelRow);
     dataForm->addRow(errorLabel("data"));
     layout->addWidget(dataBox);
 
@@ -82,6 +101,22 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     gammaForm->addRow("samples M", m_samples);
     gammaForm->addRow("", m_denoising);
     gammaForm->addRow("seed", m_seed);
+    m_gammaSource = new QLabel;
+    m_gammaSource->setWordWrap(true);
+    auto* importGamma = new QPushButton("Import…");
+    importGamma->setToolTip("Use Γ from a file instead of estimating it: CSV with columns n,gamma "
+                            "or n,ms_eps, or an NPY array of ms_eps as the Analytic-DPM code saves "
+                            "it (length N + 1, entry 0 unused, or N).");
+    auto* exportGamma = new QPushButton("Export…");
+    exportGamma->setToolTip("Write the current Γ as CSV (n,gamma) or NPY (ms_eps, length N + 1).");
+    m_estimateGamma = new QPushButton("Estimate");
+    m_estimateGamma->setToolTip("Drop the imported Γ and estimate it with M samples.");
+    auto* gammaRow = new QHBoxLayout;
+    gammaRow->addWidget(importGamma);
+    gammaRow->addWidget(exportGamma);
+    gammaRow->addWidget(m_estimateGamma);
+    gammaForm->addRow("source", m_gammaSource);
+    gammaForm->addRow("file", gammaRow);
     gammaForm->addRow(errorLabel("gamma"));
     layout->addWidget(gammaBox);
 
@@ -110,7 +145,10 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     });
     connect(m_numSteps, &QSpinBox::editingFinished, this, [=, this] {
         GaussianParams p = params();
+        if (p.numSteps == m_numSteps->value()) return;
         p.numSteps = m_numSteps->value();
+        p.importedGamma.clear();  // it was for the old N
+        p.importedGammaName.clear();
         p.pathSteps = std::min(p.pathSteps, p.numSteps);
         apply(p, "Change N", "process");
     });
@@ -137,6 +175,30 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     });
     connect(m_dataSpec, &QLineEdit::returnPressed, this,
             [this] { editDataSpec(m_dataSpec->text().trimmed()); });
+    connect(m_model, &QComboBox::currentIndexChanged, this, [=, this] {
+        if (m_refreshing) return;
+        GaussianParams p = params();
+        p.model = m_model->currentData().toString();
+        apply(p, p.model.isEmpty() ? "Use the exact oracle" : "Use a checkpoint", "data");
+    });
+    connect(openModel, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, "Open a Gaussian checkpoint", {},
+                                                          "Checkpoints (*.safetensors)");
+        if (!path.isEmpty()) loadModel(path);
+    });
+    connect(trainModel, &QPushButton::clicked, this, [this] { emit trainRequested(); });
+    connect(importGamma, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, "Import Γ", {},
+                                                          "Γ files (*.csv *.npy)");
+        if (!path.isEmpty()) importGammaFile(path);
+    });
+    connect(exportGamma, &QPushButton::clicked, this, [this] { emit exportGammaRequested(); });
+    connect(m_estimateGamma, &QPushButton::clicked, this, [=, this] {
+        GaussianParams p = params();
+        p.importedGamma.clear();
+        p.importedGammaName.clear();
+        apply(p, "Estimate Γ", "gamma");
+    });
     connect(m_samples, &QSpinBox::editingFinished, this, [=, this] {
         GaussianParams p = params();
         p.gammaSamples = m_samples->value();
@@ -194,7 +256,7 @@ bool GaussianPanel::apply(const GaussianParams& params, const QString& text, con
 
 void GaussianPanel::editDataSpec(const QString& spec) {
     // Build the oracle once here so a bad spec or file is refused before it reaches the document.
-    auto oracle = core::data::gaussianOracleFromSpec(spec.toStdString());
+    auto oracle = document::gaussianDataOracle(spec);
     if (!oracle) {
         onDocumentChanged();
         showError("data", QString::fromStdString(oracle.error().toString()));
@@ -203,6 +265,46 @@ void GaussianPanel::editDataSpec(const QString& spec) {
     GaussianParams p = m_document->gaussian();
     p.data = spec;
     apply(p, "Change data", "data");
+}
+
+bool GaussianPanel::loadModel(const QString& path) {
+    GaussianParams p = m_document->gaussian();
+    auto data = document::gaussianDataOracle(p.data);
+    if (!data) {
+        showError("data", QString::fromStdString(data.error().toString()));
+        return false;
+    }
+    const core::model::GaussianDataSampler& sampler = **data;
+    auto network = document::loadGaussianModel(path, p.numSteps, sampler.dimension());
+    if (!network) {
+        showError("data", QString::fromStdString(network.error().toString()));
+        return false;
+    }
+    p.model = QFileInfo(path).absoluteFilePath();
+    if (path.startsWith(':')) p.model = path;  // a bundled checkpoint
+    return apply(p, "Use a checkpoint", "data");
+}
+
+bool GaussianPanel::importGammaFile(const QString& path) {
+    GaussianParams p = m_document->gaussian();
+    auto file = core::io::readGammaFile(path.toStdString(), p.numSteps, core::io::GammaKind::MsEps);
+    if (!file) {
+        showError("gamma", QString::fromStdString(file.error().toString()));
+        return false;
+    }
+    auto schedule = core::schedule::gaussianScheduleFromSpec(p.schedule.toStdString(), p.numSteps);
+    if (!schedule) {
+        showError("gamma", QString::fromStdString(schedule.error().toString()));
+        return false;
+    }
+    p.importedGamma.assign(file->values.begin() + 1, file->values.end());
+    if (file->kind == core::io::GammaKind::MsEps) {
+        for (int n = 1; n <= p.numSteps; ++n) {
+            p.importedGamma[n - 1] /= schedule->betaBar(n);  // ms_eps_n = β̄_n Γ_n
+        }
+    }
+    p.importedGammaName = QFileInfo(path).fileName();
+    return apply(p, "Import Γ", "gamma");
 }
 
 void GaussianPanel::onDocumentChanged() {
@@ -217,7 +319,17 @@ void GaussianPanel::onDocumentChanged() {
     const int data = m_data->findData(p.data);
     m_data->setCurrentIndex(data >= 0 ? data : m_data->count() - 1);
     m_dataSpec->setText(p.data);
+    while (m_model->count() > 1) m_model->removeItem(1);
+    if (!p.model.isEmpty()) {
+        m_model->addItem(QFileInfo(p.model).fileName(), p.model);
+        m_model->setItemData(1, p.model, Qt::ToolTipRole);
+    }
+    m_model->setCurrentIndex(p.model.isEmpty() ? 0 : 1);
     m_samples->setValue(p.gammaSamples);
+    m_gammaSource->setText(p.importedGamma.empty()
+                               ? QString("estimated (M samples per timestep)")
+                               : QString("imported from %1").arg(p.importedGammaName));
+    m_estimateGamma->setEnabled(!p.importedGamma.empty());
     m_denoising->setChecked(p.denoisingEstimator);
     m_seed->setValue(static_cast<int>(std::min<uint64_t>(p.seed, 2147483647)));
     m_trajectory->setCurrentIndex(std::max(0, m_trajectory->findData(p.trajectory)));

@@ -13,6 +13,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QSpinBox;
 
 // The parameter editors of the Gaussian explorer (issue 6, "Gaussian panels", the part the Γ and
@@ -29,6 +30,15 @@ public:
     QString fieldError(const QString& field) const;
     // As typing a data spec and pressing Enter (for tests).
     void editDataSpec(const QString& spec);
+    // Uses the checkpoint (after checking it fits N and the data); false and a message beside
+    // the field when it does not. Also what dropping a file on the window does.
+    bool loadModel(const QString& path);
+    // Reads a Γ file (CSV by its header, NPY as ms_eps) for this N and uses it.
+    bool importGammaFile(const QString& path);
+
+signals:
+    void trainRequested();
+    void exportGammaRequested();
 
 private slots:
     void onDocumentChanged();
@@ -46,6 +56,9 @@ private:
     QDoubleSpinBox* m_eta;
     QComboBox* m_data;
     QLineEdit* m_dataSpec;
+    QComboBox* m_model;
+    QLabel* m_gammaSource;
+    QPushButton* m_estimateGamma;
     QSpinBox* m_samples;
     QCheckBox* m_denoising;
     QSpinBox* m_seed;

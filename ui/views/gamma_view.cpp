@@ -30,6 +30,7 @@ QList<QPointF> positivePoints(const std::vector<double>& x, const std::vector<do
 GammaView::GammaView(QWidget* parent)
     : ChartPanel("Γ — the mean squared score", parent),
       m_gamma(new QLineSeries),
+      m_oracle(new QLineSeries),
       m_bandLow(new QLineSeries(this)),  // QAreaSeries does not own its edges
       m_bandHigh(new QLineSeries(this)),  // QAreaSeries does not own its edges
       m_band(new QAreaSeries(m_bandHigh, m_bandLow)),
@@ -40,6 +41,8 @@ GammaView::GammaView(QWidget* parent)
       m_axisVariance(new QLogValueAxis) {
     m_gamma->setName("Γₙ (oracle, Monte Carlo)");
     m_gamma->setPen(QPen(QColor("#1f77b4"), 2));
+    m_oracle->setName("Γₙ (exact oracle)");
+    m_oracle->setPen(QPen(QColor("#2ca02c"), 1.5, Qt::DashLine));
     m_band->setName("± 2 standard errors");
     m_band->setBrush(QColor(31, 119, 180, 60));
     m_band->setPen(Qt::NoPen);
@@ -60,7 +63,8 @@ GammaView::GammaView(QWidget* parent)
     chart()->addAxis(m_axisVariance, Qt::AlignRight);
     chart()->addSeries(m_band);
     chart()->addSeries(m_gamma);
-    for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{m_band, m_gamma}) {
+    chart()->addSeries(m_oracle);
+    for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{m_band, m_gamma, m_oracle}) {
         s->attachAxis(m_axisN);
         s->attachAxis(m_axisGamma);
     }
@@ -74,7 +78,7 @@ GammaView::GammaView(QWidget* parent)
 }
 
 void GammaView::clear(const QString& reason) {
-    for (QLineSeries* s : {m_gamma, m_bandLow, m_bandHigh, m_covariance, m_dataVariance}) {
+    for (QLineSeries* s : {m_gamma, m_oracle, m_bandLow, m_bandHigh, m_covariance, m_dataVariance}) {
         s->clear();
     }
     setData({});
@@ -83,7 +87,9 @@ void GammaView::clear(const QString& reason) {
 
 void GammaView::setEstimate(const core::schedule::GaussianSchedule& schedule,
                             const core::gaussian::GammaEstimate& estimate,
-                            double dataVariance) {
+                            double dataVariance,
+                            const QString& source,
+                            const core::gaussian::GammaEstimate* oracle) {
     const size_t count = estimate.timesteps.size();
     std::vector<double> n(count), low(count), high(count);
     for (size_t i = 0; i < count; ++i) {
@@ -101,7 +107,15 @@ void GammaView::setEstimate(const core::schedule::GaussianSchedule& schedule,
     for (size_t i = 0; i < count; ++i) {
         covariance[i] = covarianceAll[estimate.timesteps[i]];
     }
+    m_gamma->setName(QString("Γₙ (%1, Monte Carlo)").arg(source));
     m_gamma->replace(positivePoints(n, estimate.gamma));
+    std::vector<double> oracleN, oracleGamma;
+    if (oracle != nullptr) {
+        oracleN.assign(oracle->timesteps.begin(), oracle->timesteps.end());
+        oracleGamma = oracle->gamma;
+    }
+    m_oracle->replace(positivePoints(oracleN, oracleGamma));
+    m_oracle->setVisible(oracle != nullptr);
     m_bandLow->replace(positivePoints(n, low));
     m_bandHigh->replace(positivePoints(n, high));
     m_covariance->replace(positivePoints(n, covariance));
@@ -114,12 +128,21 @@ void GammaView::setEstimate(const core::schedule::GaussianSchedule& schedule,
         if (covariance[i] > 0) vMin = std::min(vMin, covariance[i]);
         vMax = std::max(vMax, covariance[i]);
     }
+    for (double g : oracleGamma) {
+        if (g > 0) gMin = std::min(gMin, g);
+        gMax = std::max(gMax, g);
+    }
     if (gMax > 0) {
         m_axisGamma->setRange(gMin / 1.5, gMax * 1.5);
     }
     m_axisVariance->setRange(std::max(vMin, 1e-12) / 1.5, vMax * 1.5);
-    setData({{"n", "gamma", "standard_error", "ms_eps", "posterior_variance_per_dim"},
-             {n, estimate.gamma, estimate.standardError, estimate.msEps, covariance}});
+    charts::ChartData data{{"n", "gamma", "standard_error", "ms_eps", "posterior_variance_per_dim"},
+                           {n, estimate.gamma, estimate.standardError, estimate.msEps, covariance}};
+    if (oracle != nullptr) {
+        data.header.push_back("oracle_gamma");
+        data.columns.push_back(oracleGamma);
+    }
+    setData(std::move(data));
     setMessage(QString("M = %1 samples per timestep. E Cov[x₀|xₙ] rises from 0 towards the "
                        "data variance %2 as the noise grows.")
                    .arg(estimate.numSamples)

@@ -22,14 +22,19 @@ class GammaView : public charts::ChartPanel {
 public:
     explicit GammaView(QWidget* parent = nullptr);
 
-    // estimate: Γ on every n = 1..N; dataVariance: Σ Var[x_0,i]/d of the data.
+    // estimate: Γ on every n = 1..N of `source` ("oracle" or "network"); dataVariance:
+    // Σ Var[x_0,i]/d of the data; oracle (may be null): the exact oracle's Γ, drawn dashed
+    // beside a network's so the two can be compared.
     void setEstimate(const core::schedule::GaussianSchedule& schedule,
                      const core::gaussian::GammaEstimate& estimate,
-                     double dataVariance);
+                     double dataVariance,
+                     const QString& source = "oracle",
+                     const core::gaussian::GammaEstimate* oracle = nullptr);
     void clear(const QString& reason);
 
 private:
     QLineSeries* m_gamma;
+    QLineSeries* m_oracle;
     QLineSeries* m_bandLow;
     QLineSeries* m_bandHigh;
     QAreaSeries* m_band;

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QString>
+
+#include <memory>
+
+#include "core/model/checkpoint.h"
+#include "core/util/result.h"
+
+// Checkpoint files as the app opens them: a path on disk or a bundled ":/models/…" resource.
+// Loaded models are kept (keyed by path, size and modification time), so re-running a job after
+// an edit does not re-read the file; safe to call from job threads.
+namespace ui::document {
+
+using LoadedModelPtr = std::shared_ptr<const core::model::LoadedModel>;
+
+// Reads and checks the checkpoint; errors name the file and the problem.
+core::Result<LoadedModelPtr> loadModelFile(const QString& path);
+
+// The Gaussian network of `path` for the explorer's N and data dimension d: the checkpoint must
+// be a Gaussian model trained for the same N and d (the message says which differs).
+core::Result<std::shared_ptr<const core::model::GaussianEpsModel>> loadGaussianModel(
+    const QString& path, int numSteps, int dimension);
+
+// The categorical network of `path` for K classes, D positions and C conditions.
+core::Result<std::shared_ptr<const core::model::CategoricalDenoiser>> loadCategoricalModel(
+    const QString& path, int numClasses, int numPositions, int numConditions);
+
+// The checkpoints bundled with the app (resources/models, trained by `diffuscope train`).
+inline const char* kBundledDigitsCategorical = ":/models/digits-categorical-l4.safetensors";
+inline const char* kBundledDigitsGaussian = ":/models/digits-gaussian.safetensors";
+inline const char* kBundledMoons = ":/models/moons-gaussian.safetensors";
+
+}  // namespace ui::document

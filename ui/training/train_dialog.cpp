@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: MIT
+#include "ui/training/train_dialog.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTimer>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <QPointer>
+
+#include <atomic>
+#include <cmath>
+#include <stdexcept>
+
+#include "core/data/digits.h"
+#include "core/data/gaussian_data.h"
+#include "core/model/checkpoint.h"
+#include "core/schedule/gaussian_schedule.h"
+#include "core/util/parallel.h"
+#include "core/util/rng.h"
+#include "ui/document/bundled_data.h"
+#include "ui/document/categorical_setup.h"
+
+namespace ui::training {
+namespace {
+
+constexpr int kCategoricalExamples = 4000;  // drawn from a table's distribution
+constexpr int kGaussianPoints = 4000;       // drawn from a distribution with no fixed points
+
+// Examples of the categorical data: the digits' own split, or rows drawn from the table's
+// P(x_0 | c) for conditions drawn uniformly (held out: another draw).
+core::Result<core::model::CategoricalTrainResult> trainCategoricalProject(
+    const document::CategoricalParams& params, const core::model::MlpConfig& architecture,
+    const core::model::TrainParams& trainParams, core::Progress* progress,
+    core::io::CheckpointInfo& info) {
+    auto setup = document::CategoricalSetup::build(params);
+    if (!setup) return setup.error();
+    const auto& table = (*setup)->table;
+    core::model::CategoricalDataset train, heldOut;
+    if (params.dataSource == document::CategoricalData::Digits) {
+        const auto& digits = document::bundledDigits();
+        if (!digits) return digits.error();
+        auto a = core::data::quantisedSplit(*digits, params.digitLevels, true);
+        auto b = core::data::quantisedSplit(*digits, params.digitLevels, false);
+        if (!a) return a.error();
+        if (!b) return b.error();
+        train = {a->rows, a->labels};
+        heldOut = {b->rows, b->labels};
+        info.dataSet = "digits:levels=" + std::to_string(params.digitLevels);
+    } else {
+        const int conditions = table.numConditions();
+        auto draw = [&](int count, uint64_t key, core::model::CategoricalDataset& out) {
+            for (int i = 0; i < count; ++i) {
+                core::CounterRng rng(trainParams.seed ^ key, static_cast<uint64_t>(i), 0);
+                const int c = static_cast<int>(rng.uniform() * conditions) % conditions;
+                std::vector<double> weights(static_cast<size_t>(table.numRows()), 0.0);
+                for (int r = 0; r < table.numRows(); ++r) {
+                    weights[r] = table.condition[r] == c ? table.probability[r] : 0.0;
+                }
+                const int row = rng.categorical(weights);
+                out.rows.insert(out.rows.end(), table.row(row), table.row(row) + table.numPositions);
+                out.labels.push_back(c);
+            }
+        };
+        draw(kCategoricalExamples, 0x7A11, train);
+        draw(kCategoricalExamples / 10, 0x4E1D, heldOut);
+        info.dataSet = params.dataSource == document::CategoricalData::CsvFile
+                           ? "table:" + params.csvPath.toStdString()
+                           : "project table";
+    }
+    core::model::CategoricalProcess process{table.numClasses, table.numPositions,
+                                            table.numConditions(), (*setup)->pi, (*setup)->curve};
+    info.process = "categorical";
+    info.numClasses = table.numClasses;
+    info.numPositions = table.numPositions;
+    info.numConditions = table.numConditions();
+    info.pi.assign((*setup)->pi.data(), (*setup)->pi.data() + (*setup)->pi.size());
+    info.schedule = (*setup)->curve.spec();
+    return core::model::trainCategorical(process, train, heldOut, architecture, trainParams,
+                                         progress);
+}
+
+// The training job's progress: per-mille to the dialog's bar, and a stop request that ends the
+// run early while keeping its result (JobRunner's own cancel would drop the result).
+class StopObserver final : public core::ProgressObserver {
+public:
+    StopObserver(std::shared_ptr<std::atomic<bool>> stop, QProgressBar* bar)
+        : m_stop(std::move(stop)), m_bar(bar) {}
+    core::Control onProgress(double fraction, const std::string&) override {
+        if (m_stop->load()) return core::Control::Abort;
+        QMetaObject::invokeMethod(
+            m_bar, [bar = m_bar, v = static_cast<int>(fraction * 1000.0)] { bar->setValue(v); },
+            Qt::QueuedConnection);
+        return core::Control::Continue;
+    }
+
+private:
+    std::shared_ptr<std::atomic<bool>> m_stop;
+    QPointer<QProgressBar> m_bar;
+};
+
+}  // namespace
+
+core::Result<core::model::TrainSummary> runTraining(const TrainRequest& request,
+                                                    core::Progress* progress) {
+    core::io::CheckpointInfo info;
+    info.seed = request.params.seed;
+    if (request.outputPath.isEmpty()) {
+        return core::invalidArgument("output", "", "choose where to save the checkpoint");
+    }
+    if (request.process == document::ProcessKind::Categorical) {
+        auto result = trainCategoricalProject(request.project.categorical, request.architecture,
+                                              request.params, progress, info);
+        if (!result) return result.error();
+        info.trainingSteps = result->summary.stepsDone;
+        info.trainLoss = result->summary.finalTrainLoss;
+        if (!result->summary.heldOut.empty()) info.heldOutLoss = result->summary.heldOut.back().loss;
+        if (auto saved = core::model::saveMlpCheckpoint(request.outputPath.toStdString(),
+                                                        result->model.mlp(), info);
+            !saved) {
+            return saved.error();
+        }
+        return result->summary;
+    }
+    const document::GaussianParams& g = request.project.gaussian;
+    auto schedule = core::schedule::gaussianScheduleFromSpec(g.schedule.toStdString(), g.numSteps);
+    if (!schedule) return schedule.error();
+    const auto& digits = document::bundledDigits();
+    auto data = core::data::gaussianTrainingData(g.data.toStdString(), kGaussianPoints,
+                                                 digits ? &*digits : nullptr);
+    if (!data) return data.error();
+    auto result = core::model::trainGaussian(*schedule, data->train, data->heldOut,
+                                             request.architecture, request.params, progress);
+    if (!result) return result.error();
+    info.process = "gaussian";
+    info.numPositions = static_cast<int>(data->train.rows());
+    info.schedule = g.schedule.toStdString() + ",N=" + std::to_string(g.numSteps);
+    info.dataSet = g.data.toStdString();
+    info.trainingSteps = result->summary.stepsDone;
+    info.trainLoss = result->summary.finalTrainLoss;
+    if (!result->summary.heldOut.empty()) info.heldOutLoss = result->summary.heldOut.back().loss;
+    if (auto saved = core::model::saveMlpCheckpoint(request.outputPath.toStdString(),
+                                                    result->model.mlp(), info);
+        !saved) {
+        return saved.error();
+    }
+    return result->summary;
+}
+
+TrainDialog::TrainDialog(const document::Project& project, document::ProcessKind process,
+                         QWidget* parent)
+    : QDialog(parent),
+      m_project(project),
+      m_process(process),
+      m_losses(std::make_shared<LossBuffer>()) {
+    const bool categorical = process == document::ProcessKind::Categorical;
+    setWindowTitle(categorical ? "Train a categorical denoiser" : "Train a Gaussian ε-model");
+    auto* layout = new QVBoxLayout(this);
+    auto* form = new QFormLayout;
+    auto spin = [](int low, int high, int value, const QString& tip) {
+        auto* box = new QSpinBox;
+        box->setRange(low, high);
+        box->setValue(value);
+        box->setToolTip(tip);
+        return box;
+    };
+    const bool digits = categorical
+                            ? project.categorical.dataSource == document::CategoricalData::Digits
+                            : core::data::isDigitsSpec(project.gaussian.data.toStdString());
+    m_width = spin(4, 4096, digits ? 256 : 128, "Hidden units per layer.");
+    m_depth = spin(1, 16, 3, "Residual blocks.");
+    m_steps = spin(1, 1000000, digits ? 20000 : 5000, "Optimiser steps (AdamW, cosine schedule).");
+    m_batch = spin(1, 65536, 128, "Examples per step.");
+    m_learningRate = new QDoubleSpinBox;
+    m_learningRate->setDecimals(5);
+    m_learningRate->setRange(1e-5, 1.0);
+    m_learningRate->setSingleStep(1e-4);
+    m_learningRate->setValue(1e-3);
+    m_learningRate->setToolTip("Peak learning rate after the warm-up.");
+    m_seed = spin(0, 2147483647, 1, "Initialisation and every random draw.");
+    m_output = new QLineEdit(categorical ? "categorical-model.safetensors" : "gaussian-model.safetensors");
+    m_output->setToolTip("Where the checkpoint is saved (safetensors; written atomically).");
+    auto* browse = new QPushButton("…");
+    auto* outputRow = new QHBoxLayout;
+    outputRow->addWidget(m_output, 1);
+    outputRow->addWidget(browse);
+    form->addRow("width", m_width);
+    form->addRow("depth", m_depth);
+    form->addRow("steps", m_steps);
+    form->addRow("batch", m_batch);
+    form->addRow("learning rate", m_learningRate);
+    form->addRow("seed", m_seed);
+    form->addRow("save to", outputRow);
+    layout->addLayout(form);
+
+    auto* chart = new QChart;
+    chart->setTitle("Loss");
+    m_trainSeries = new QLineSeries;
+    m_trainSeries->setName("training (mean of 20 steps)");
+    m_heldOutSeries = new QLineSeries;
+    m_heldOutSeries->setName("held out (EMA weights)");
+    m_heldOutSeries->setPointsVisible(true);
+    m_axisStep = new QValueAxis;
+    m_axisStep->setTitleText("step");
+    m_axisStep->setLabelFormat("%d");
+    m_axisLoss = new QValueAxis;
+    m_axisLoss->setTitleText(categorical ? "cross-entropy (nats per example)" : "‖ε − ε_θ‖²/d");
+    chart->addAxis(m_axisStep, Qt::AlignBottom);
+    chart->addAxis(m_axisLoss, Qt::AlignLeft);
+    for (QLineSeries* s : {m_trainSeries, m_heldOutSeries}) {
+        chart->addSeries(s);
+        s->attachAxis(m_axisStep);
+        s->attachAxis(m_axisLoss);
+    }
+    m_axisStep->setRange(0, m_steps->value());
+    auto* view = new QChartView(chart);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumSize(480, 260);
+    layout->addWidget(view, 1);
+
+    m_progress = new QProgressBar;
+    m_progress->setRange(0, 1000);
+    m_status = new QLabel("Set the fields and press Train.");
+    m_status->setWordWrap(true);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_status);
+    auto* buttons = new QDialogButtonBox;
+    m_start = buttons->addButton("Train", QDialogButtonBox::AcceptRole);
+    m_cancel = buttons->addButton("Cancel training", QDialogButtonBox::RejectRole);
+    m_close = buttons->addButton(QDialogButtonBox::Close);
+    m_cancel->setEnabled(false);
+    m_cancel->setToolTip("Stop now; the weights reached so far are saved and can be used (Esc).");
+    layout->addWidget(buttons);
+
+    m_poll = new QTimer(this);
+    m_poll->setInterval(100);
+    connect(m_poll, &QTimer::timeout, this, &TrainDialog::pollLosses);
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, "Save the checkpoint", m_output->text(),
+                                                          "Checkpoints (*.safetensors)");
+        if (!path.isEmpty()) m_output->setText(path);
+    });
+    connect(m_start, &QPushButton::clicked, this, &TrainDialog::start);
+    connect(m_cancel, &QPushButton::clicked, this, &TrainDialog::cancel);
+    connect(m_close, &QPushButton::clicked, this, [this] {
+        cancel();
+        m_runner.waitForFinished();
+        accept();
+    });
+    connect(this, &QDialog::rejected, this, [this] {
+        cancel();  // Esc or the window's close box: stop, and still save
+        m_runner.waitForFinished();
+    });
+    connect(&m_runner, &jobs::JobRunner::failed, this, [this](const QString&, const QString& message) {
+        m_status->setText("Training failed: " + message);
+        setRunning(false);
+    });
+    connect(&m_runner, &jobs::JobRunner::cancelled, this, [this](const QString&) {
+        setRunning(false);
+    });
+}
+
+TrainDialog::~TrainDialog() {
+    if (m_stop) m_stop->store(true);
+    m_runner.cancel();
+    m_runner.waitForFinished();
+}
+
+TrainRequest TrainDialog::request() const {
+    TrainRequest r;
+    r.process = m_process;
+    r.project = m_project;
+    r.architecture.width = m_width->value();
+    r.architecture.depth = m_depth->value();
+    r.params.steps = m_steps->value();
+    r.params.batch = m_batch->value();
+    r.params.learningRate = m_learningRate->value();
+    r.params.seed = static_cast<uint64_t>(m_seed->value());
+    r.params.warmupSteps = std::min(100, r.params.steps / 10);
+    r.params.evalEvery = std::max(1, r.params.steps / 20);
+    r.params.parallel.numThreads = core::hardwareThreads();
+    r.outputPath = m_output->text().trimmed();
+    return r;
+}
+
+void TrainDialog::setOutputPath(const QString& path) { m_output->setText(path); }
+void TrainDialog::setSteps(int steps) { m_steps->setValue(steps); }
+void TrainDialog::setWidth(int width) { m_width->setValue(width); }
+void TrainDialog::setBatch(int batch) { m_batch->setValue(batch); }
+
+void TrainDialog::setRunning(bool running) {
+    m_start->setEnabled(!running);
+    m_cancel->setEnabled(running);
+    for (QWidget* w : std::initializer_list<QWidget*>{m_width, m_depth, m_steps, m_batch,
+                                                      m_learningRate, m_seed, m_output}) {
+        w->setEnabled(!running);
+    }
+    if (running) {
+        m_poll->start();
+    } else {
+        m_poll->stop();
+        pollLosses();
+    }
+}
+
+void TrainDialog::start() {
+    TrainRequest r = request();
+    if (auto valid = r.params.validate(); !valid) {
+        m_status->setText(QString::fromStdString(valid.error().toString()));
+        return;
+    }
+    if (r.outputPath.isEmpty()) {
+        m_status->setText("Choose where to save the checkpoint.");
+        return;
+    }
+    {
+        std::lock_guard lock(m_losses->mutex);
+        for (auto* v : {&m_losses->train, &m_losses->heldOut, &m_losses->pendingTrain,
+                        &m_losses->pendingHeldOut}) {
+            v->clear();
+        }
+    }
+    m_maxLoss = 0.0;
+    m_trainSeries->clear();
+    m_heldOutSeries->clear();
+    m_axisStep->setRange(0, r.params.steps);
+    std::weak_ptr<LossBuffer> buffer = m_losses;
+    r.params.onLoss = [buffer](const core::model::LossPoint& point, bool heldOut) {
+        if (auto b = buffer.lock()) {
+            std::lock_guard lock(b->mutex);
+            (heldOut ? b->pendingHeldOut : b->pendingTrain).push_back(point);
+        }
+    };
+    m_status->setText("Training…");
+    setRunning(true);
+    m_stop = std::make_shared<std::atomic<bool>>(false);
+    m_runner.start("training", [this, r, stop = m_stop, bar = m_progress](
+                                   core::Progress& jobProgress) -> std::function<void()> {
+        StopObserver observer(stop, bar);
+        core::Progress progress(&observer, "training");
+        auto summary = runTraining(r, &progress);
+        (void)jobProgress;
+        if (!summary) throw std::runtime_error(summary.error().toString());
+        const core::model::TrainSummary done = *summary;
+        const QString path = r.outputPath;
+        return [this, done, path] {
+            const double last = done.heldOut.empty() ? std::nan("") : done.heldOut.back().loss;
+            m_status->setText(QString("%1 %2 steps in %3 s; held-out loss %4. Saved %5.")
+                                  .arg(done.cancelled ? "Cancelled after" : "Trained")
+                                  .arg(done.stepsDone)
+                                  .arg(done.elapsedSeconds, 0, 'f', 1)
+                                  .arg(last, 0, 'g', 5)
+                                  .arg(path));
+            setRunning(false);
+            emit modelSaved(path);
+        };
+    });
+}
+
+void TrainDialog::cancel() {
+    // The trainer stops at its next step and returns the EMA weights so far, which are saved:
+    // the job finishes normally with summary.cancelled set.
+    if (m_runner.isRunning()) {
+        m_status->setText("Stopping after the current step…");
+        m_stop->store(true);
+    }
+}
+
+std::vector<core::model::LossPoint> TrainDialog::trainLosses() const {
+    std::lock_guard lock(m_losses->mutex);
+    std::vector<core::model::LossPoint> all = m_losses->train;
+    all.insert(all.end(), m_losses->pendingTrain.begin(), m_losses->pendingTrain.end());
+    return all;
+}
+
+QString TrainDialog::status() const { return m_status->text(); }
+
+void TrainDialog::pollLosses() {
+    std::vector<core::model::LossPoint> train, heldOut;
+    {
+        std::lock_guard lock(m_losses->mutex);
+        train.swap(m_losses->pendingTrain);
+        heldOut.swap(m_losses->pendingHeldOut);
+        m_losses->train.insert(m_losses->train.end(), train.begin(), train.end());
+        m_losses->heldOut.insert(m_losses->heldOut.end(), heldOut.begin(), heldOut.end());
+    }
+    // The training curve as means of 20 steps: one point per 20 keeps the chart light.
+    constexpr int kWindow = 20;
+    const auto& all = m_losses->train;
+    const size_t done = static_cast<size_t>(m_trainSeries->count()) * kWindow;
+    for (size_t start = done; start + kWindow <= all.size(); start += kWindow) {
+        double sum = 0.0;
+        for (size_t i = start; i < start + kWindow; ++i) sum += all[i].loss;
+        const double mean = sum / kWindow;
+        m_trainSeries->append(all[start + kWindow - 1].step, mean);
+        m_maxLoss = std::max(m_maxLoss, mean);
+    }
+    for (const auto& point : heldOut) {
+        m_heldOutSeries->append(point.step, point.loss);
+        m_maxLoss = std::max(m_maxLoss, point.loss);
+    }
+    if (m_maxLoss > 0.0) m_axisLoss->setRange(0.0, m_maxLoss * 1.05);
+}
+
+}  // namespace ui::training
