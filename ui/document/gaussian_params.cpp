@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include <QStringList>
+
 namespace ui::document {
 
 using core::invalidArgument;
@@ -33,6 +35,19 @@ core::Status GaussianParams::validate() const {
         return invalidArgument("K", std::to_string(pathSteps),
                                "K must lie in 2..N = " + std::to_string(numSteps));
     }
+    const QStringList samplers{"ddpm", "ddim", "analytic-ddpm", "analytic-ddim"};
+    if (!samplers.contains(sampler)) {
+        return invalidArgument("sampler", sampler.toStdString(),
+                               "expected ddpm, ddim, analytic-ddpm or analytic-ddim");
+    }
+    if (compareSampler != "none" && !samplers.contains(compareSampler)) {
+        return invalidArgument("compareSampler", compareSampler.toStdString(),
+                               "expected none, ddpm, ddim, analytic-ddpm or analytic-ddim");
+    }
+    if (particleCount < 1 || particleCount > 20000) {
+        return invalidArgument("particles", std::to_string(particleCount),
+                               "the particle count must lie in 1..20000");
+    }
     return {};
 }
 
@@ -49,7 +64,11 @@ QJsonObject GaussianParams::toJson() const {
             {"denoisingEstimator", denoisingEstimator},
             {"trajectory", trajectory},
             {"pathSteps", pathSteps},
-            {"seed", QString::number(seed)}};  // 64 bits do not fit a JSON double
+            {"seed", QString::number(seed)},  // 64 bits do not fit a JSON double
+            {"sampler", sampler},
+            {"compareSampler", compareSampler},
+            {"clipFirst", clipFirst},
+            {"particleCount", particleCount}};
 }
 
 core::Result<GaussianParams> GaussianParams::fromJson(const QJsonObject& o) {
@@ -84,14 +103,19 @@ core::Result<GaussianParams> GaussianParams::fromJson(const QJsonObject& o) {
                            readNumber("eta", p.eta), readString("data", p.data),
                            readInt("gammaSamples", p.gammaSamples),
                            readString("trajectory", p.trajectory),
-                           readInt("pathSteps", p.pathSteps), readString("seed", seed)}) {
+                           readInt("pathSteps", p.pathSteps), readString("seed", seed),
+                           readString("sampler", p.sampler),
+                           readString("compareSampler", p.compareSampler),
+                           readInt("particleCount", p.particleCount)}) {
         if (!s) return s.error();
     }
-    if (o.contains("denoisingEstimator")) {
-        if (!o.value("denoisingEstimator").isBool()) {
-            return error("denoisingEstimator", "true or false is expected");
+    for (auto [key, out] : {std::pair{"denoisingEstimator", &p.denoisingEstimator},
+                            std::pair{"clipFirst", &p.clipFirst}}) {
+        if (!o.contains(key)) continue;
+        if (!o.value(key).isBool()) {
+            return error(key, "true or false is expected");
         }
-        p.denoisingEstimator = o.value("denoisingEstimator").toBool();
+        *out = o.value(key).toBool();
     }
     bool ok = false;
     p.seed = seed.toULongLong(&ok);
