@@ -163,7 +163,7 @@ void tst_GaussianExplorer::processSwitchShowsTheGaussianViews() {
     ui::MainWindow window(nullptr, dir.filePath("recovery.json"));
     QVERIFY(window.document()->setGaussian(smallParams(), "small").ok());
     window.document()->setProcess(ui::document::ProcessKind::Gaussian);
-    QCOMPARE(window.tabs()->count(), 3);
+    QCOMPARE(window.tabs()->count(), 4);
     window.gaussianExplorer()->waitForJobs();
     QVERIFY(window.gaussianExplorer()->results() != nullptr);
     // The process is part of the project file.

@@ -9,6 +9,7 @@
 #include "core/util/parallel.h"
 #include "ui/views/gamma_view.h"
 #include "ui/views/gaussian_trajectory_view.h"
+#include "ui/views/particles_view.h"
 #include "ui/views/variance_view.h"
 
 namespace ui {
@@ -32,7 +33,8 @@ GaussianExplorer::GaussianExplorer(document::ProjectDocument* document, QObject*
       m_document(document),
       m_gamma(new views::GammaView),
       m_variance(new views::VarianceView),
-      m_trajectory(new views::GaussianTrajectoryView) {
+      m_trajectory(new views::GaussianTrajectoryView),
+      m_particles(new views::ParticlesView) {
     m_coalesce.setSingleShot(true);
     m_coalesce.setInterval(kCoalesceMs);
     connect(&m_coalesce, &QTimer::timeout, this, &GaussianExplorer::startJob);
@@ -44,6 +46,7 @@ GaussianExplorer::GaussianExplorer(document::ProjectDocument* document, QObject*
             [this](const QString& name, const QString& message) {
                 m_gamma->setMessage(name + ": " + message, true);
                 m_variance->setMessage(name + ": " + message, true);
+                m_particles->clear(name + ": " + message);
                 emit jobMessage(name + ": " + message, true);
             });
     onParamsChanged();
@@ -61,9 +64,13 @@ GaussianExplorer::~GaussianExplorer() {
 views::GammaView* GaussianExplorer::gammaView() const { return m_gamma; }
 views::VarianceView* GaussianExplorer::varianceView() const { return m_variance; }
 views::GaussianTrajectoryView* GaussianExplorer::trajectoryView() const { return m_trajectory; }
+views::ParticlesView* GaussianExplorer::particlesView() const { return m_particles; }
 
 std::vector<std::pair<QString, charts::ViewPanel*>> GaussianExplorer::views() const {
-    return {{"gamma", m_gamma}, {"variance", m_variance}, {"gaussian-trajectory", m_trajectory}};
+    return {{"particles", m_particles},
+            {"gamma", m_gamma},
+            {"variance", m_variance},
+            {"gaussian-trajectory", m_trajectory}};
 }
 
 void GaussianExplorer::onParamsChanged() { m_coalesce.start(); }
@@ -84,13 +91,16 @@ void GaussianExplorer::startJob() {
             core::schedule::gaussianScheduleFromSpec(params.schedule.toStdString(), params.numSteps);
         if (!schedule) throw failure(schedule.error());
         results->schedule = *schedule;
-        if (previous && sameGammaInputs(previous->params, params)) {
+        if (previous && previous->oracle && sameGammaInputs(previous->params, params)) {
             results->estimate = previous->estimate;
             results->gamma = previous->gamma;
             results->dataVariance = previous->dataVariance;
+            results->oracle = previous->oracle;
+            results->gammaReused = true;
         } else {
             auto oracle = core::data::gaussianOracleFromSpec(params.data.toStdString());
             if (!oracle) throw failure(oracle.error());
+            results->oracle = *oracle;
             core::gaussian::GammaParams gammaParams;
             gammaParams.numSamples = params.gammaSamples;
             gammaParams.seed = params.seed;
@@ -143,6 +153,18 @@ void GaussianExplorer::startJob() {
             if (!resolved) throw failure(resolved.error());
             *out = resolved->timesteps;
         }
+        // The particles fail on their own (shown in their view), never the Γ and variance views.
+        auto particles = jobs::computeParticleFrames(*results->oracle, results->schedule,
+                                                     results->gamma, results->trajectory.timesteps,
+                                                     params, progress, threads);
+        if (particles) {
+            results->particles =
+                std::make_shared<const jobs::ParticleFrames>(std::move(particles).value());
+        } else if (particles.error().code == core::ErrorCode::Cancelled) {
+            return {};
+        } else {
+            results->particlesError = QString::fromStdString(particles.error().toString());
+        }
         std::shared_ptr<const GaussianResults> done = std::move(results);
         return [this, done] {
             if (!(done->params == m_document->gaussian())) {
@@ -164,6 +186,11 @@ void GaussianExplorer::startJob() {
             rows.costEven = core::gaussian::trajectoryCost(done->cost, rows.even);
             rows.costQuadratic = core::gaussian::trajectoryCost(done->cost, rows.quadratic);
             m_trajectory->setTrajectories(done->cost, rows);
+            if (done->particles) {
+                m_particles->setFrames(done->particles);
+            } else {
+                m_particles->clear(done->particlesError);
+            }
         };
     });
 }

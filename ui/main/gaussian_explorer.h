@@ -11,9 +11,11 @@
 #include "core/gaussian/gamma.h"
 #include "core/gaussian/trajectory_dp.h"
 #include "core/gaussian/variance.h"
+#include "core/model/gaussian_oracles.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "ui/document/project_document.h"
 #include "ui/jobs/job_runner.h"
+#include "ui/jobs/particle_jobs.h"
 
 namespace ui::charts {
 class ViewPanel;
@@ -21,6 +23,7 @@ class ViewPanel;
 namespace ui::views {
 class GammaView;
 class GaussianTrajectoryView;
+class ParticlesView;
 class VarianceView;
 }  // namespace ui::views
 
@@ -38,11 +41,16 @@ struct GaussianResults {
     std::vector<core::gaussian::PairVariance> pairs;
     core::Matrix cost;                         // the DP cost matrix J (N×N)
     std::vector<int> dpTimesteps, evenTimesteps, quadraticTimesteps;  // K each (quadratic: ≤ K)
+    std::shared_ptr<const core::model::GaussianOracle> oracle;  // the data's exact oracle
+    bool gammaReused = false;                  // Γ (and the oracle) came from the previous result
+    std::shared_ptr<const jobs::ParticleFrames> particles;  // the Particles view (null on error)
+    QString particlesError;                    // why particles is null
 };
 
-// Connects the document's Gaussian parameters to the Γ and Variance views: every edit starts a
-// job (coalesced), which re-estimates Γ only when the schedule, data or Monte Carlo settings
-// changed, then resolves the trajectory (even, quadratic or DP) and its variances.
+// Connects the document's Gaussian parameters to the Particles, Γ, Variance and Trajectory
+// views: every edit starts a job (coalesced), which re-estimates Γ only when the schedule, data
+// or Monte Carlo settings changed, then resolves the trajectory (even, quadratic or DP), its
+// variances and the particle frames of both samplers.
 class GaussianExplorer : public QObject {
     Q_OBJECT
 public:
@@ -52,7 +60,8 @@ public:
     views::GammaView* gammaView() const;
     views::VarianceView* varianceView() const;
     views::GaussianTrajectoryView* trajectoryView() const;
-    // Every view with its export name: gamma, variance, gaussian-trajectory.
+    views::ParticlesView* particlesView() const;
+    // Every view with its export name: particles, gamma, variance, gaussian-trajectory.
     std::vector<std::pair<QString, charts::ViewPanel*>> views() const;
 
     jobs::JobRunner* runner() { return &m_runner; }
@@ -73,6 +82,7 @@ private:
     QPointer<views::GammaView> m_gamma;
     QPointer<views::VarianceView> m_variance;
     QPointer<views::GaussianTrajectoryView> m_trajectory;
+    QPointer<views::ParticlesView> m_particles;
     jobs::JobRunner m_runner;
     QTimer m_coalesce;
 };

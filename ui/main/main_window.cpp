@@ -41,6 +41,7 @@
 #include "ui/panels/categorical_panel.h"
 #include "ui/views/gamma_view.h"
 #include "ui/views/gaussian_trajectory_view.h"
+#include "ui/views/particles_view.h"
 #include "ui/views/kernel_comparison_view.h"
 #include "ui/views/matrices_view.h"
 #include "ui/views/schedule_view.h"
@@ -86,6 +87,7 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryPath)
     centralLayout->setContentsMargins(0, 0, 0, 0);
     centralLayout->addWidget(m_tabs, 1);
     centralLayout->addWidget(m_timeBar);
+    m_gaussianTabs->addTab(m_gaussianExplorer->particlesView(), "Particles");
     m_gaussianTabs->addTab(m_gaussianExplorer->gammaView(), "Γ");
     m_gaussianTabs->addTab(m_gaussianExplorer->varianceView(), "Variance");
     m_gaussianTabs->addTab(m_gaussianExplorer->trajectoryView(), "Trajectory");
