@@ -4,6 +4,7 @@
 // forward frames follow q(x_n|x_0); the view paints; d = 64 shows images; changing only the
 // sampler reuses Γ.
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QImage>
 #include <QSignalSpy>
 #include <QTest>
@@ -59,6 +60,7 @@ private slots:
     void rendersNonBlank();
     void imageDataShowsAGrid();
     void onlySamplerChangeReusesGamma();
+    void cancelStopsTheParticlesPromptly();
     void panelEditsTheSampler();
 };
 
@@ -310,6 +312,7 @@ void tst_ParticlesView::onlySamplerChangeReusesGamma() {
     explorer.waitForJobs();
     const auto first = explorer.results();
     QVERIFY(first != nullptr && first->particles != nullptr);
+    QSignalSpy started(explorer.runner(), &ui::jobs::JobRunner::started);
     for (auto edit : {+[](GaussianParams& p) { p.sampler = "ddpm"; },
                       +[](GaussianParams& p) { p.compareSampler = "analytic-ddim"; },
                       +[](GaussianParams& p) { p.clipFirst = false; },
@@ -325,6 +328,11 @@ void tst_ParticlesView::onlySamplerChangeReusesGamma() {
         QCOMPARE(next->estimate.gamma, first->estimate.gamma);
         QVERIFY(next->particles != nullptr && next->particles != first->particles);
     }
+    // Only the particles were sampled again: no Γ, trajectory or variance job ran.
+    QCOMPARE(started.count(), 4);
+    for (const auto& arguments : started) {
+        QCOMPARE(arguments.at(0).toString(), QString("Particles"));
+    }
     QCOMPARE(explorer.particlesView()->frames()->count, 50);
     QCOMPARE(explorer.particlesView()->frames()->samplerA, std::string("ddpm"));
     // The data changing does estimate Γ again.
@@ -333,6 +341,27 @@ void tst_ParticlesView::onlySamplerChangeReusesGamma() {
     QVERIFY(document.setGaussian(p, "data").ok());
     explorer.waitForJobs();
     QVERIFY(!explorer.results()->gammaReused);
+}
+
+void tst_ParticlesView::cancelStopsTheParticlesPromptly() {
+    ui::document::ProjectDocument document;
+    ui::GaussianExplorer explorer(&document);
+    GaussianParams p = smallParams();
+    p.data = "toy:moons,n=2000";
+    QVERIFY(document.setGaussian(p, "moons").ok());
+    explorer.waitForJobs();
+    // 20000 particles through an empirical oracle of 2000 points: seconds of work.
+    p.particleCount = 20000;
+    QVERIFY(document.setGaussian(p, "many").ok());
+    QTRY_VERIFY(explorer.runner()->isRunning());
+    QTest::qWait(100);
+    QElapsedTimer timer;
+    timer.start();
+    explorer.cancelJobs();
+    explorer.runner()->waitForFinished();
+    QVERIFY2(timer.elapsed() < 1000, qPrintable(QString::number(timer.elapsed())));
+    QCOMPARE(explorer.particlesView()->message(), QString("Particle sampling cancelled."));
+    QCOMPARE(explorer.results()->params.particleCount, 300);  // the old frames stay
 }
 
 void tst_ParticlesView::panelEditsTheSampler() {

@@ -16,12 +16,22 @@ namespace ui {
 namespace {
 
 constexpr int kCoalesceMs = 40;
+const QString kParticlesJob = "Particles";
 
 // Γ depends on these parameters only; the rest (η, trajectory, K) reuse it.
 bool sameGammaInputs(const document::GaussianParams& a, const document::GaussianParams& b) {
     return a.schedule == b.schedule && a.numSteps == b.numSteps && a.data == b.data &&
            a.gammaSamples == b.gammaSamples && a.denoisingEstimator == b.denoisingEstimator &&
            a.seed == b.seed;
+}
+
+// The Particles view's settings: only the particles depend on them.
+bool sameExceptSampler(document::GaussianParams a, const document::GaussianParams& b) {
+    a.sampler = b.sampler;
+    a.compareSampler = b.compareSampler;
+    a.clipFirst = b.clipFirst;
+    a.particleCount = b.particleCount;
+    return a == b;
 }
 
 std::runtime_error failure(const core::Error& error) { return std::runtime_error(error.toString()); }
@@ -49,6 +59,13 @@ GaussianExplorer::GaussianExplorer(document::ProjectDocument* document, QObject*
                 m_particles->clear(name + ": " + message);
                 emit jobMessage(name + ": " + message, true);
             });
+    // The particles keep their last frames while new ones are sampled; the footer says so.
+    connect(&m_runner, &jobs::JobRunner::started, this, [this](const QString& name) {
+        if (name == kParticlesJob) m_particles->setMessage("Sampling particles…");
+    });
+    connect(&m_runner, &jobs::JobRunner::cancelled, this, [this](const QString& name) {
+        if (name == kParticlesJob) m_particles->setMessage("Particle sampling cancelled.");
+    });
     onParamsChanged();
 }
 
@@ -78,6 +95,10 @@ void GaussianExplorer::onParamsChanged() { m_coalesce.start(); }
 void GaussianExplorer::startJob() {
     const document::GaussianParams params = m_document->gaussian();
     std::shared_ptr<const GaussianResults> previous = m_results;
+    if (previous && previous->oracle && sameExceptSampler(previous->params, params)) {
+        startParticlesJob(previous);  // Γ, trajectory and variances stay as they are
+        return;
+    }
     const int threads = core::hardwareThreads();
     m_gamma->setMessage(previous && sameGammaInputs(previous->params, params)
                             ? m_gamma->message()
@@ -153,18 +174,6 @@ void GaussianExplorer::startJob() {
             if (!resolved) throw failure(resolved.error());
             *out = resolved->timesteps;
         }
-        // The particles fail on their own (shown in their view), never the Γ and variance views.
-        auto particles = jobs::computeParticleFrames(*results->oracle, results->schedule,
-                                                     results->gamma, results->trajectory.timesteps,
-                                                     params, progress, threads);
-        if (particles) {
-            results->particles =
-                std::make_shared<const jobs::ParticleFrames>(std::move(particles).value());
-        } else if (particles.error().code == core::ErrorCode::Cancelled) {
-            return {};
-        } else {
-            results->particlesError = QString::fromStdString(particles.error().toString());
-        }
         std::shared_ptr<const GaussianResults> done = std::move(results);
         return [this, done] {
             if (!(done->params == m_document->gaussian())) {
@@ -186,6 +195,40 @@ void GaussianExplorer::startJob() {
             rows.costEven = core::gaussian::trajectoryCost(done->cost, rows.even);
             rows.costQuadratic = core::gaussian::trajectoryCost(done->cost, rows.quadratic);
             m_trajectory->setTrajectories(done->cost, rows);
+            // Chained, so the views above show before the particles are sampled.
+            startParticlesJob(done);
+        };
+    });
+}
+
+void GaussianExplorer::startParticlesJob(std::shared_ptr<const GaussianResults> base) {
+    const document::GaussianParams params = m_document->gaussian();
+    const int threads = core::hardwareThreads();
+    m_runner.start(kParticlesJob, [params, base, threads, this](core::Progress& progress)
+                                    -> std::function<void()> {
+        auto results = std::make_shared<GaussianResults>(*base);
+        results->params = params;
+        if (base->params != params) {
+            results->gammaReused = true;  // only the sampler settings changed
+        }
+        // The particles fail on their own (shown in their view), never the other views.
+        auto particles = jobs::computeParticleFrames(*results->oracle, results->schedule,
+                                                     results->gamma, results->trajectory.timesteps,
+                                                     params, progress, threads);
+        if (particles) {
+            results->particles =
+                std::make_shared<const jobs::ParticleFrames>(std::move(particles).value());
+        } else if (particles.error().code == core::ErrorCode::Cancelled) {
+            return {};
+        } else {
+            results->particlesError = QString::fromStdString(particles.error().toString());
+        }
+        std::shared_ptr<const GaussianResults> done = std::move(results);
+        return [this, done] {
+            if (!(done->params == m_document->gaussian())) {
+                return;  // a newer request is on its way
+            }
+            m_results = done;
             if (done->particles) {
                 m_particles->setFrames(done->particles);
             } else {

@@ -42,7 +42,7 @@ struct GaussianResults {
     core::Matrix cost;                         // the DP cost matrix J (N×N)
     std::vector<int> dpTimesteps, evenTimesteps, quadraticTimesteps;  // K each (quadratic: ≤ K)
     std::shared_ptr<const core::model::GaussianOracle> oracle;  // the data's exact oracle
-    bool gammaReused = false;                  // Γ (and the oracle) came from the previous result
+    bool gammaReused = false;                  // Γ (and the oracle) came from an earlier result
     std::shared_ptr<const jobs::ParticleFrames> particles;  // the Particles view (null on error)
     QString particlesError;                    // why particles is null
 };
@@ -76,6 +76,8 @@ signals:
 private:
     void onParamsChanged();
     void startJob();
+    // Samples the particle frames on `base`'s Γ and trajectory, for the document's parameters.
+    void startParticlesJob(std::shared_ptr<const GaussianResults> base);
 
     document::ProjectDocument* m_document;
     std::shared_ptr<const GaussianResults> m_results;
