@@ -43,7 +43,7 @@ struct GaussianResults {
     std::vector<int> dpTimesteps, evenTimesteps, quadraticTimesteps;  // K each (quadratic: ≤ K)
     std::shared_ptr<const core::model::GaussianOracle> oracle;  // the data's exact oracle
     bool gammaReused = false;                  // Γ (and the oracle) came from an earlier result
-    std::shared_ptr<const jobs::ParticleFrames> particles;  // the Particles view (null on error)
+    std::shared_ptr<const jobs::ParticleFrames> particles;  // null until sampled, or on error
     QString particlesError;                    // why particles is null
 };
 
