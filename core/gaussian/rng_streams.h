@@ -14,6 +14,7 @@ enum class RngPurpose : uint64_t {
     NllNoise = 3,     // ε for the NLL terms (step t)
     SamplerInit = 4,  // x_N of a sampler (step 0)
     SamplerNoise = 5, // the reverse step's noise (step s)
+    ForwardNoise = 6, // the forward chain's noise along a trajectory (step t)
 };
 
 inline uint64_t rngStream(RngPurpose purpose, uint64_t index) {

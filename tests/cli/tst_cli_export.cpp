@@ -70,19 +70,23 @@ void tst_CliExport::exportsAProjectFile() {
       "powerExponent": 2, "controlPoints": [], "numSteps": 5,
       "table": [{"name": "A", "p": [0.9, 0.1]}], "condition": 0, "trajectory": "even",
       "pathSteps": 5, "trajectoryList": [], "kernel": "closed", "numChains": 50, "seed": "3"},
-      "gaussian": {"numSteps": 100, "gammaSamples": 20, "pathSteps": 5, "data": "toy:ring,n=200"}})");
+      "gaussian": {"numSteps": 100, "gammaSamples": 20, "pathSteps": 5, "data": "toy:ring,n=200",
+      "particleCount": 40}})");
     file.close();
     const auto result = runCli({"export", "--project", project, "--view", "all", "--out",
                                 dir.filePath("views")});
     QVERIFY2(result.exitCode == 0, qPrintable(result.err));
     const QStringList files = QDir(dir.filePath("views")).entryList(QDir::Files);
-    QCOMPARE(files.size(), 8 * 4);  // eight views × png, svg, pdf, csv
+    QCOMPARE(files.size(), 9 * 4);  // nine views × png, svg, pdf, csv
     QFile schedule(dir.filePath("views/schedule.csv"));
     QVERIFY(schedule.open(QIODevice::ReadOnly));
     QCOMPARE(schedule.readAll().count('\n'), 7);  // header + 6 grid times
     QFile variance(dir.filePath("views/variance.csv"));
     QVERIFY(variance.open(QIODevice::ReadOnly));
     QCOMPARE(variance.readAll().count('\n'), 5);  // header + K − 1 = 4 pairs
+    QFile particles(dir.filePath("views/particles.csv"));
+    QVERIFY(particles.open(QIODevice::ReadOnly));
+    QCOMPARE(particles.readAll().count('\n'), 41);  // header + 40 final samples per sampler
 }
 
 void tst_CliExport::errorsAreOneLine_data() {

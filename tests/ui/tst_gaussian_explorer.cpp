@@ -2,6 +2,7 @@
 // Tests of the Gaussian explorer's first views: the Variance view shows the core's σ² and bounds,
 // the Γ view the estimate; Γ is reused when only the trajectory changes; the panel refuses a bad
 // data spec; the parameters round-trip through project files.
+#include <QAction>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -16,6 +17,7 @@
 #include "ui/main/main_window.h"
 #include "ui/panels/gaussian_panel.h"
 #include "ui/views/gamma_view.h"
+#include "ui/views/particles_view.h"
 #include "ui/views/variance_view.h"
 #include "tests/support/test_support.h"
 
@@ -163,9 +165,21 @@ void tst_GaussianExplorer::processSwitchShowsTheGaussianViews() {
     ui::MainWindow window(nullptr, dir.filePath("recovery.json"));
     QVERIFY(window.document()->setGaussian(smallParams(), "small").ok());
     window.document()->setProcess(ui::document::ProcessKind::Gaussian);
-    QCOMPARE(window.tabs()->count(), 3);
+    QCOMPARE(window.tabs()->count(), 4);
+    QCOMPARE(window.tabs()->tabText(0), QString("Particles"));
     window.gaussianExplorer()->waitForJobs();
     QVERIFY(window.gaussianExplorer()->results() != nullptr);
+    // Space plays the particles while the Gaussian process is shown.
+    ui::views::ParticlesView* particles = window.gaussianExplorer()->particlesView();
+    QAction* play = nullptr;
+    for (QAction* action : window.findChildren<QAction*>()) {
+        if (action->text() == "Play / pause") play = action;
+    }
+    QVERIFY(play != nullptr);
+    play->trigger();
+    QVERIFY(particles->isPlaying());
+    play->trigger();
+    QVERIFY(!particles->isPlaying());
     // The process is part of the project file.
     const QString path = dir.filePath("p.json");
     QVERIFY(window.document()->saveAs(path).ok());

@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include <QStringList>
+
 namespace ui::document {
 
 using core::invalidArgument;
@@ -49,6 +51,19 @@ core::Status GaussianParams::validate() const {
             }
         }
     }
+    const QStringList samplers{"ddpm", "ddim", "analytic-ddpm", "analytic-ddim"};
+    if (!samplers.contains(sampler)) {
+        return invalidArgument("sampler", sampler.toStdString(),
+                               "expected ddpm, ddim, analytic-ddpm or analytic-ddim");
+    }
+    if (compareSampler != "none" && !samplers.contains(compareSampler)) {
+        return invalidArgument("compareSampler", compareSampler.toStdString(),
+                               "expected none, ddpm, ddim, analytic-ddpm or analytic-ddim");
+    }
+    if (particleCount < 1 || particleCount > 20000) {
+        return invalidArgument("particles", std::to_string(particleCount),
+                               "the particle count must lie in 1..20000");
+    }
     return {};
 }
 
@@ -82,7 +97,11 @@ QJsonObject GaussianParams::toJson() const {
             {"denoisingEstimator", denoisingEstimator},
             {"trajectory", trajectory},
             {"pathSteps", pathSteps},
-            {"seed", QString::number(seed)}};  // 64 bits do not fit a JSON double
+            {"seed", QString::number(seed)},  // 64 bits do not fit a JSON double
+            {"sampler", sampler},
+            {"compareSampler", compareSampler},
+            {"clipFirst", clipFirst},
+            {"particleCount", particleCount}};
     if (!model.isEmpty()) {
         o["model"] = model;
     }
@@ -129,14 +148,19 @@ core::Result<GaussianParams> GaussianParams::fromJson(const QJsonObject& o) {
                            readString("trajectory", p.trajectory),
                            readInt("pathSteps", p.pathSteps), readString("seed", seed),
                            readString("model", p.model),
-                           readString("importedGammaName", p.importedGammaName)}) {
+                           readString("importedGammaName", p.importedGammaName),
+                           readString("sampler", p.sampler),
+                           readString("compareSampler", p.compareSampler),
+                           readInt("particleCount", p.particleCount)}) {
         if (!s) return s.error();
     }
-    if (o.contains("denoisingEstimator")) {
-        if (!o.value("denoisingEstimator").isBool()) {
-            return error("denoisingEstimator", "true or false is expected");
+    for (auto [key, out] : {std::pair{"denoisingEstimator", &p.denoisingEstimator},
+                            std::pair{"clipFirst", &p.clipFirst}}) {
+        if (!o.contains(key)) continue;
+        if (!o.value(key).isBool()) {
+            return error(key, "true or false is expected");
         }
-        p.denoisingEstimator = o.value("denoisingEstimator").toBool();
+        *out = o.value(key).toBool();
     }
     if (o.contains("importedGamma")) {
         if (!o.value("importedGamma").isArray()) {

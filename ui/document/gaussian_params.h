@@ -14,6 +14,10 @@
 // edited through undo commands like CategoricalParams.
 namespace ui::document {
 
+// y of the App. F.2 clip when clipFirst is on: σ²_{τ_1|τ_2} ≤ (y·(2/255)·√(π/2))². The CLI's
+// `sample --clip-first` takes y with no default cap; y = 1 is the tighter of the paper's values.
+inline constexpr double kClipFirstY = 1.0;
+
 struct GaussianParams {
     QString schedule = "linear";           // linear | cosine | scaled-linear | sigmoid (MATH.md B.1)
     int numSteps = 1000;                   // N
@@ -23,7 +27,11 @@ struct GaussianParams {
     bool denoisingEstimator = true;        // the lower-variance Γ estimator for exact oracles
     QString trajectory = "dp";             // even | quadratic | dp (B.5)
     int pathSteps = 10;                    // K, the number of timesteps
-    uint64_t seed = 1;                     // RNG key of the Γ estimate
+    uint64_t seed = 1;                     // RNG key of the Γ estimate and the particles
+    QString sampler = "analytic-ddpm";     // ddpm | ddim | analytic-ddpm | analytic-ddim (B.4)
+    QString compareSampler = "ddpm";       // the Particles view's right pane, or "none"
+    bool clipFirst = true;                 // App. F.2: cap σ² of (τ_1, τ_2) at kClipFirstY
+    int particleCount = 500;               // particles of the Particles view, 1..20000
     // The ε-model: empty for the exact oracle of the data, else a checkpoint file (absolute in
     // memory; the project file stores it relative to itself when it can).
     QString model;
@@ -34,7 +42,8 @@ struct GaussianParams {
     bool operator==(const GaussianParams&) const = default;
 
     static GaussianParams example() { return {}; }
-    // Checks every field; errors name it ("N", "eta", "data", "M", "K", "trajectory").
+    // Checks every field; errors name it ("N", "eta", "data", "M", "K", "trajectory",
+    // "sampler", "compareSampler", "particles").
     core::Status validate() const;
     // "even:K", "quadratic:K" or "dp:K" for core::gaussian::resolveTrajectory.
     std::string trajectorySpec() const;

@@ -13,12 +13,23 @@
 #include "core/util/parallel.h"
 #include "ui/views/gamma_view.h"
 #include "ui/views/gaussian_trajectory_view.h"
+#include "ui/views/particles_view.h"
 #include "ui/views/variance_view.h"
 
 namespace ui {
 namespace {
 
 constexpr int kCoalesceMs = 40;
+const QString kParticlesJob = "Particles";
+
+// The Particles view's settings: only the particles depend on them.
+bool sameExceptSampler(document::GaussianParams a, const document::GaussianParams& b) {
+    a.sampler = b.sampler;
+    a.compareSampler = b.compareSampler;
+    a.clipFirst = b.clipFirst;
+    a.particleCount = b.particleCount;
+    return a == b;
+}
 
 std::runtime_error failure(const core::Error& error) { return std::runtime_error(error.toString()); }
 
@@ -29,7 +40,8 @@ GaussianExplorer::GaussianExplorer(document::ProjectDocument* document, QObject*
       m_document(document),
       m_gamma(new views::GammaView),
       m_variance(new views::VarianceView),
-      m_trajectory(new views::GaussianTrajectoryView) {
+      m_trajectory(new views::GaussianTrajectoryView),
+      m_particles(new views::ParticlesView) {
     m_coalesce.setSingleShot(true);
     m_coalesce.setInterval(kCoalesceMs);
     connect(&m_coalesce, &QTimer::timeout, this, &GaussianExplorer::startJob);
@@ -41,8 +53,16 @@ GaussianExplorer::GaussianExplorer(document::ProjectDocument* document, QObject*
             [this](const QString& name, const QString& message) {
                 m_gamma->setMessage(name + ": " + message, true);
                 m_variance->setMessage(name + ": " + message, true);
+                m_particles->clear(name + ": " + message);
                 emit jobMessage(name + ": " + message, true);
             });
+    // The particles keep their last frames while new ones are sampled; the footer says so.
+    connect(&m_runner, &jobs::JobRunner::started, this, [this](const QString& name) {
+        if (name == kParticlesJob) m_particles->setMessage("Sampling particles…");
+    });
+    connect(&m_runner, &jobs::JobRunner::cancelled, this, [this](const QString& name) {
+        if (name == kParticlesJob) m_particles->setMessage("Particle sampling cancelled.");
+    });
     onParamsChanged();
 }
 
@@ -58,9 +78,13 @@ GaussianExplorer::~GaussianExplorer() {
 views::GammaView* GaussianExplorer::gammaView() const { return m_gamma; }
 views::VarianceView* GaussianExplorer::varianceView() const { return m_variance; }
 views::GaussianTrajectoryView* GaussianExplorer::trajectoryView() const { return m_trajectory; }
+views::ParticlesView* GaussianExplorer::particlesView() const { return m_particles; }
 
 std::vector<std::pair<QString, charts::ViewPanel*>> GaussianExplorer::views() const {
-    return {{"gamma", m_gamma}, {"variance", m_variance}, {"gaussian-trajectory", m_trajectory}};
+    return {{"particles", m_particles},
+            {"gamma", m_gamma},
+            {"variance", m_variance},
+            {"gaussian-trajectory", m_trajectory}};
 }
 
 void GaussianExplorer::onParamsChanged() { m_coalesce.start(); }
@@ -68,6 +92,10 @@ void GaussianExplorer::onParamsChanged() { m_coalesce.start(); }
 void GaussianExplorer::startJob() {
     const document::GaussianParams params = m_document->gaussian();
     std::shared_ptr<const GaussianResults> previous = m_results;
+    if (previous && previous->data && sameExceptSampler(previous->params, params)) {
+        startParticlesJob(previous);  // Γ, trajectory and variances stay as they are
+        return;
+    }
     const int threads = core::hardwareThreads();
     const document::GammaCache cache = m_document->project().gammaCache;
     m_gamma->setMessage(previous && previous->params.gammaKey() == params.gammaKey()
@@ -122,6 +150,7 @@ void GaussianExplorer::startJob() {
             previous->modelError == results->modelError) {
             results->estimate = previous->estimate;
             results->gammaSource = previous->gammaSource;
+            results->gammaReused = true;
         } else if (!params.importedGamma.empty()) {
             auto& e = results->estimate;
             for (int n = 1; n <= params.numSteps; ++n) {
@@ -223,6 +252,45 @@ void GaussianExplorer::startJob() {
             rows.costEven = core::gaussian::trajectoryCost(done->cost, rows.even);
             rows.costQuadratic = core::gaussian::trajectoryCost(done->cost, rows.quadratic);
             m_trajectory->setTrajectories(done->cost, rows);
+            // Chained, so the views above show before the particles are sampled.
+            startParticlesJob(done);
+        };
+    });
+}
+
+void GaussianExplorer::startParticlesJob(std::shared_ptr<const GaussianResults> base) {
+    const document::GaussianParams params = m_document->gaussian();
+    const int threads = core::hardwareThreads();
+    m_runner.start(kParticlesJob, [params, base, threads, this](core::Progress& progress)
+                                    -> std::function<void()> {
+        auto results = std::make_shared<GaussianResults>(*base);
+        results->params = params;
+        if (base->params != params) {
+            results->gammaReused = true;  // only the sampler settings changed
+        }
+        // The particles fail on their own (shown in their view), never the other views.
+        auto particles = jobs::computeParticleFrames(*results->model, *results->data, results->schedule,
+                                                     results->gamma, results->trajectory.timesteps,
+                                                     params, progress, threads);
+        if (particles) {
+            results->particles =
+                std::make_shared<const jobs::ParticleFrames>(std::move(particles).value());
+        } else if (particles.error().code == core::ErrorCode::Cancelled) {
+            return {};
+        } else {
+            results->particlesError = QString::fromStdString(particles.error().toString());
+        }
+        std::shared_ptr<const GaussianResults> done = std::move(results);
+        return [this, done] {
+            if (!(done->params == m_document->gaussian())) {
+                return;  // a newer request is on its way
+            }
+            m_results = done;
+            if (done->particles) {
+                m_particles->setFrames(done->particles);
+            } else {
+                m_particles->clear(done->particlesError);
+            }
         };
     });
 }

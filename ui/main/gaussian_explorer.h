@@ -17,6 +17,7 @@
 #include "core/schedule/gaussian_schedule.h"
 #include "ui/document/project_document.h"
 #include "ui/jobs/job_runner.h"
+#include "ui/jobs/particle_jobs.h"
 
 namespace ui::charts {
 class ViewPanel;
@@ -24,6 +25,7 @@ class ViewPanel;
 namespace ui::views {
 class GammaView;
 class GaussianTrajectoryView;
+class ParticlesView;
 class VarianceView;
 }  // namespace ui::views
 
@@ -48,11 +50,15 @@ struct GaussianResults {
     std::vector<core::gaussian::PairVariance> pairs;
     core::Matrix cost;                         // the DP cost matrix J (N×N)
     std::vector<int> dpTimesteps, evenTimesteps, quadraticTimesteps;  // K each (quadratic: ≤ K)
+    bool gammaReused = false;                  // Γ came from an earlier result
+    std::shared_ptr<const jobs::ParticleFrames> particles;  // null until sampled, or on error
+    QString particlesError;                    // why particles is null
 };
 
-// Connects the document's Gaussian parameters to the Γ and Variance views: every edit starts a
-// job (coalesced), which re-estimates Γ only when the schedule, data or Monte Carlo settings
-// changed, then resolves the trajectory (even, quadratic or DP) and its variances.
+// Connects the document's Gaussian parameters to the Particles, Γ, Variance and Trajectory
+// views: every edit starts a job (coalesced), which re-estimates Γ only when the schedule, data
+// or Monte Carlo settings changed, then resolves the trajectory (even, quadratic or DP), its
+// variances and the particle frames of both samplers.
 class GaussianExplorer : public QObject {
     Q_OBJECT
 public:
@@ -62,7 +68,8 @@ public:
     views::GammaView* gammaView() const;
     views::VarianceView* varianceView() const;
     views::GaussianTrajectoryView* trajectoryView() const;
-    // Every view with its export name: gamma, variance, gaussian-trajectory.
+    views::ParticlesView* particlesView() const;
+    // Every view with its export name: particles, gamma, variance, gaussian-trajectory.
     std::vector<std::pair<QString, charts::ViewPanel*>> views() const;
 
     jobs::JobRunner* runner() { return &m_runner; }
@@ -80,12 +87,15 @@ signals:
 private:
     void onParamsChanged();
     void startJob();
+    // Samples the particle frames on `base`'s Γ and trajectory, for the document's parameters.
+    void startParticlesJob(std::shared_ptr<const GaussianResults> base);
 
     document::ProjectDocument* m_document;
     std::shared_ptr<const GaussianResults> m_results;
     QPointer<views::GammaView> m_gamma;
     QPointer<views::VarianceView> m_variance;
     QPointer<views::GaussianTrajectoryView> m_trajectory;
+    QPointer<views::ParticlesView> m_particles;
     jobs::JobRunner m_runner;
     QTimer m_coalesce;
 };

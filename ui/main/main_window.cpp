@@ -41,6 +41,7 @@
 #include "ui/panels/categorical_panel.h"
 #include "ui/views/gamma_view.h"
 #include "ui/views/gaussian_trajectory_view.h"
+#include "ui/views/particles_view.h"
 #include "ui/views/kernel_comparison_view.h"
 #include "ui/views/matrices_view.h"
 #include "ui/views/schedule_view.h"
@@ -86,6 +87,7 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryPath)
     centralLayout->setContentsMargins(0, 0, 0, 0);
     centralLayout->addWidget(m_tabs, 1);
     centralLayout->addWidget(m_timeBar);
+    m_gaussianTabs->addTab(m_gaussianExplorer->particlesView(), "Particles");
     m_gaussianTabs->addTab(m_gaussianExplorer->gammaView(), "Γ");
     m_gaussianTabs->addTab(m_gaussianExplorer->varianceView(), "Variance");
     m_gaussianTabs->addTab(m_gaussianExplorer->trajectoryView(), "Trajectory");
@@ -294,11 +296,33 @@ void MainWindow::createMenus() {
     }
 
     QMenu* play = menuBar()->addMenu("&Play");
-    QAction* toggle = play->addAction("Play / pause", m_timeBar, &animation::TimeBar::togglePlay);
+    // The Gaussian process has its player in the Particles view.
+    auto particles = [this] {
+        return m_centralStack->currentIndex() == 1 ? m_gaussianExplorer->particlesView() : nullptr;
+    };
+    QAction* toggle = play->addAction("Play / pause", this, [this, particles] {
+        if (auto* p = particles()) {
+            p->setPlaying(!p->isPlaying());
+        } else {
+            m_timeBar->togglePlay();
+        }
+    });
     toggle->setShortcut(QKeySequence(Qt::Key_Space));
-    QAction* forward = play->addAction("Step forward", m_timeBar, &animation::TimeBar::stepForward);
+    QAction* forward = play->addAction("Step forward", this, [this, particles] {
+        if (auto* p = particles()) {
+            p->setFrame(p->frame() + 1);
+        } else {
+            m_timeBar->stepForward();
+        }
+    });
     forward->setShortcut(QKeySequence(Qt::Key_Right));
-    QAction* back = play->addAction("Step back", m_timeBar, &animation::TimeBar::stepBackward);
+    QAction* back = play->addAction("Step back", this, [this, particles] {
+        if (auto* p = particles()) {
+            p->setFrame(p->frame() - 1);
+        } else {
+            m_timeBar->stepBackward();
+        }
+    });
     back->setShortcut(QKeySequence(Qt::Key_Left));
     for (QAction* a : {toggle, forward, back}) {
         // Only when no text field has focus: Space and arrows edit text there.

@@ -134,6 +134,35 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     trajectoryForm->addRow("timesteps K", m_pathSteps);
     trajectoryForm->addRow(errorLabel("trajectory"));
     layout->addWidget(trajectoryBox);
+
+    auto* samplerBox = new QGroupBox("Sampler");
+    auto* samplerForm = new QFormLayout(samplerBox);
+    m_sampler = new QComboBox;
+    m_sampler->setObjectName("sampler");
+    m_compareSampler = new QComboBox;
+    m_compareSampler->setObjectName("compareSampler");
+    m_compareSampler->addItem("none", "none");
+    for (const char* kind : {"analytic-ddpm", "analytic-ddim", "ddpm", "ddim"}) {
+        m_sampler->addItem(kind, kind);
+        m_compareSampler->addItem(kind, kind);
+    }
+    m_sampler->setToolTip("The Particles view's left pane (MATH.md B.4): DDPM uses σ² = β̃, DDIM "
+                          "λ² = η²β̃ with the η above; the analytic kinds the optimal σ² from Γ.");
+    m_compareSampler->setToolTip("The right pane, sampled from the same noise x_τK; none hides it.");
+    m_clipFirst = new QCheckBox("clip the first step (App. F.2)");
+    m_clipFirst->setToolTip(QString("Cap σ² of the last reverse pair (τ_1, τ_2) at "
+                                    "(y·(2/255)·√(π/2))² with y = %1, as the paper does when "
+                                    "sampling.")
+                                .arg(document::kClipFirstY));
+    m_particles = new QSpinBox;
+    m_particles->setRange(1, 20000);
+    m_particles->setToolTip("Particles per sampler (image data: the first 36 are sampled and shown).");
+    samplerForm->addRow("sampler A", m_sampler);
+    samplerForm->addRow("compare B", m_compareSampler);
+    samplerForm->addRow("", m_clipFirst);
+    samplerForm->addRow("particles", m_particles);
+    samplerForm->addRow(errorLabel("sampler"));
+    layout->addWidget(samplerBox);
     layout->addStretch(1);
 
     auto params = [this] { return m_document->gaussian(); };
@@ -226,6 +255,29 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
         GaussianParams p = params();
         p.pathSteps = k;
         apply(p, "Change K", "trajectory");
+    });
+    connect(m_sampler, &QComboBox::currentIndexChanged, this, [=, this] {
+        if (m_refreshing) return;
+        GaussianParams p = params();
+        p.sampler = m_sampler->currentData().toString();
+        apply(p, "Change sampler", "sampler");
+    });
+    connect(m_compareSampler, &QComboBox::currentIndexChanged, this, [=, this] {
+        if (m_refreshing) return;
+        GaussianParams p = params();
+        p.compareSampler = m_compareSampler->currentData().toString();
+        apply(p, "Change compared sampler", "sampler");
+    });
+    connect(m_clipFirst, &QCheckBox::toggled, this, [=, this](bool on) {
+        if (m_refreshing) return;
+        GaussianParams p = params();
+        p.clipFirst = on;
+        apply(p, "Change first-step clip", "sampler");
+    });
+    connect(m_particles, &QSpinBox::editingFinished, this, [=, this] {
+        GaussianParams p = params();
+        p.particleCount = m_particles->value();
+        apply(p, "Change particle count", "sampler");
     });
     connect(m_document, &document::ProjectDocument::gaussianChanged, this,
             &GaussianPanel::onDocumentChanged);
@@ -335,6 +387,10 @@ void GaussianPanel::onDocumentChanged() {
     m_trajectory->setCurrentIndex(std::max(0, m_trajectory->findData(p.trajectory)));
     m_pathSteps->setMaximum(p.numSteps);
     m_pathSteps->setValue(p.pathSteps);
+    m_sampler->setCurrentIndex(std::max(0, m_sampler->findData(p.sampler)));
+    m_compareSampler->setCurrentIndex(std::max(0, m_compareSampler->findData(p.compareSampler)));
+    m_clipFirst->setChecked(p.clipFirst);
+    m_particles->setValue(p.particleCount);
     m_refreshing = false;
     m_errors.hideAll();
 }

@@ -18,7 +18,7 @@ class QSpinBox;
 
 // The parameter editors of the Gaussian explorer (issue 6, "Gaussian panels", the part the Γ and
 // Variance views need): schedule and N, forward process (DDPM, DDIM or η), data, Γ's Monte Carlo
-// setting and the trajectory. Edits go to the document as undo commands; refused input is marked
+// setting, the trajectory and the samplers of the Particles view. Edits go to the document as undo commands; refused input is marked
 // beside its field.
 namespace ui::panels {
 
@@ -64,6 +64,10 @@ private:
     QSpinBox* m_seed;
     QComboBox* m_trajectory;
     QSpinBox* m_pathSteps;
+    QComboBox* m_sampler;
+    QComboBox* m_compareSampler;
+    QCheckBox* m_clipFirst;
+    QSpinBox* m_particles;
     FieldErrors m_errors;
 };
 

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: MIT
+// Tests of the Gaussian Particles view (issue 6): the sampler settings round-trip and validate;
+// both panes start from the same noise and end where core::gaussian::sampleReverse ends; the
+// forward frames follow q(x_n|x_0); the view paints; d = 64 shows images; changing only the
+// sampler reuses Γ.
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <cmath>
+
+#include "core/data/gaussian_data.h"
+#include "core/gaussian/sampler.h"
+#include "ui/document/project_document.h"
+#include "ui/main/gaussian_explorer.h"
+#include "ui/panels/gaussian_panel.h"
+#include "ui/views/particles_view.h"
+#include "tests/support/test_support.h"
+
+using ui::document::GaussianParams;
+
+namespace {
+
+// Small enough for the sanitizer build: N = 100, M = 30, K = 8.
+GaussianParams smallParams() {
+    GaussianParams p;
+    p.numSteps = 100;
+    p.gammaSamples = 30;
+    p.pathSteps = 8;
+    p.data = "gaussian:d=2,s=0.5";
+    p.particleCount = 300;
+    return p;
+}
+
+// Pixels that differ from the white background.
+int inkedPixels(const QImage& image) {
+    int count = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x) {
+            if (image.pixel(x, y) != qRgb(255, 255, 255)) ++count;
+        }
+    }
+    return count;
+}
+
+}  // namespace
+
+class tst_ParticlesView : public QObject {
+    Q_OBJECT
+
+private slots:
+    void paramsRoundTrip();
+    void paramsValidate_data();
+    void paramsValidate();
+    void panesShareNoiseAndMatchTheCore_data();
+    void panesShareNoiseAndMatchTheCore();
+    void forwardFramesFollowTheMarginal();
+    void rendersNonBlank();
+    void imageDataShowsAGrid();
+    void onlySamplerChangeReusesGamma();
+    void cancelStopsTheParticlesPromptly();
+    void panelEditsTheSampler();
+};
+
+void tst_ParticlesView::paramsRoundTrip() {
+    GaussianParams p = smallParams();
+    p.sampler = "analytic-ddim";
+    p.compareSampler = "none";
+    p.clipFirst = false;
+    p.particleCount = 20000;
+    const auto back = GaussianParams::fromJson(p.toJson());
+    DS_VERIFY_OK(back);
+    QVERIFY(*back == p);
+    // The new fields are optional on read: an older project gets the defaults.
+    QJsonObject old = p.toJson();
+    for (const char* key : {"sampler", "compareSampler", "clipFirst", "particleCount"}) {
+        old.remove(key);
+    }
+    const auto defaults = GaussianParams::fromJson(old);
+    DS_VERIFY_OK(defaults);
+    QCOMPARE(defaults->sampler, QString("analytic-ddpm"));
+    QCOMPARE(defaults->compareSampler, QString("ddpm"));
+    QCOMPARE(defaults->clipFirst, true);
+    QCOMPARE(defaults->particleCount, 500);
+    QJsonObject wrongType = p.toJson();
+    wrongType["clipFirst"] = "yes";
+    QVERIFY(!GaussianParams::fromJson(wrongType).ok());
+    wrongType = p.toJson();
+    wrongType["particleCount"] = 2.5;
+    QVERIFY(!GaussianParams::fromJson(wrongType).ok());
+}
+
+void tst_ParticlesView::paramsValidate_data() {
+    QTest::addColumn<QString>("sampler");
+    QTest::addColumn<QString>("compareSampler");
+    QTest::addColumn<int>("particles");
+    QTest::addColumn<QString>("field");  // empty: valid
+    QTest::newRow("defaults") << "analytic-ddpm" << "ddpm" << 500 << "";
+    QTest::newRow("ddim vs none") << "ddim" << "none" << 1 << "";
+    QTest::newRow("most particles") << "ddpm" << "analytic-ddim" << 20000 << "";
+    QTest::newRow("unknown sampler") << "euler" << "ddpm" << 500 << "sampler";
+    QTest::newRow("none is no sampler A") << "none" << "ddpm" << 500 << "sampler";
+    QTest::newRow("unknown compare") << "ddpm" << "heun" << 500 << "compareSampler";
+    QTest::newRow("no particles") << "ddpm" << "ddpm" << 0 << "particles";
+    QTest::newRow("too many particles") << "ddpm" << "ddpm" << 20001 << "particles";
+}
+
+void tst_ParticlesView::paramsValidate() {
+    QFETCH(QString, sampler);
+    QFETCH(QString, compareSampler);
+    QFETCH(int, particles);
+    QFETCH(QString, field);
+    GaussianParams p = smallParams();
+    p.sampler = sampler;
+    p.compareSampler = compareSampler;
+    p.particleCount = particles;
+    const core::Status status = p.validate();
+    if (field.isEmpty()) {
+        QVERIFY(status.ok());
+        return;
+    }
+    QVERIFY(!status.ok());
+    QCOMPARE(QString::fromStdString(status.error().field), field);
+    // A project file with the bad value is refused with the field named.
+    const auto read = GaussianParams::fromJson(p.toJson());
+    QVERIFY(!read.ok());
+    QCOMPARE(QString::fromStdString(read.error().field), "gaussian." + field);
+}
+
+void tst_ParticlesView::panesShareNoiseAndMatchTheCore_data() {
+    QTest::addColumn<QString>("samplerA");
+    QTest::addColumn<QString>("samplerB");
+    QTest::addColumn<double>("eta");
+    QTest::addColumn<bool>("clip");
+    QTest::newRow("analytic-ddpm vs ddpm") << "analytic-ddpm" << "ddpm" << 1.0 << true;
+    QTest::newRow("analytic-ddim vs ddim, eta 0") << "analytic-ddim" << "ddim" << 0.0 << false;
+    QTest::newRow("ddim eta 0.5 vs analytic-ddpm") << "ddim" << "analytic-ddpm" << 0.5 << true;
+}
+
+void tst_ParticlesView::panesShareNoiseAndMatchTheCore() {
+    QFETCH(QString, samplerA);
+    QFETCH(QString, samplerB);
+    QFETCH(double, eta);
+    QFETCH(bool, clip);
+    ui::document::ProjectDocument document;
+    ui::GaussianExplorer explorer(&document);
+    GaussianParams p = smallParams();
+    p.sampler = samplerA;
+    p.compareSampler = samplerB;
+    p.eta = eta;
+    p.clipFirst = clip;
+    p.seed = 7;
+    QVERIFY(document.setGaussian(p, "small").ok());
+    explorer.waitForJobs();
+    const auto results = explorer.results();
+    QVERIFY(results != nullptr && results->params == p);
+    ui::views::ParticlesView* view = explorer.particlesView();
+    QVERIFY2(view->frames() != nullptr, qPrintable(view->message()));
+    QVERIFY(view->comparing());
+    const int k = static_cast<int>(results->trajectory.timesteps.size());
+    QCOMPARE(view->frameCount(), 2 * (k + 1));
+    // Frame k + 1 is the first reverse frame, x_{τ_K}: the same noise in both panes.
+    view->setFrame(k + 1);
+    QCOMPARE(view->frameLabel(), QString("reverse n = %1").arg(results->trajectory.timesteps.back()));
+    const core::Matrix* startA = view->particles(0, k + 1);
+    const core::Matrix* startB = view->particles(1, k + 1);
+    QVERIFY(startA != nullptr && startB != nullptr);
+    QCOMPARE(startA->cols(), Eigen::Index{300});
+    QVERIFY(*startA == *startB);
+    // The final samples equal the core sampler called directly, from an oracle built here, the
+    // explorer's Γ and trajectory, and the parameters spelled out (F.2 clip with y = 1).
+    auto oracle = core::data::gaussianOracleFromSpec("gaussian:d=2,s=0.5");
+    DS_VERIFY_OK(oracle);
+    const auto& data = view->data();
+    QCOMPARE(data.columns.size(), size_t{4});
+    for (int pane = 0; pane < 2; ++pane) {
+        const QString name = pane == 0 ? samplerA : samplerB;
+        auto kind = core::gaussian::parseSamplerKind(name.toStdString());
+        DS_VERIFY_OK(kind);
+        core::gaussian::SamplerParams direct{.kind = *kind,
+                                             .eta = eta,
+                                             .clipFirst = clip ? 1.0 : 0.0,
+                                             .count = 300,
+                                             .seed = 7};
+        auto expected = core::gaussian::sampleReverse(**oracle, results->schedule, results->gamma,
+                                                      results->trajectory.timesteps, direct);
+        DS_VERIFY_OK(expected);
+        const core::Matrix* last = view->particles(pane, view->frameCount() - 1);
+        QVERIFY(last != nullptr);
+        QVERIFY(*last == expected->samples);
+        // CSV export: x and y of this pane's final samples.
+        QCOMPARE(QString::fromStdString(data.header[2 * pane]),
+                 QString("%1_%2_x").arg(pane == 0 ? "A" : "B", name));
+        for (int b = 0; b < 300; ++b) {
+            QCOMPARE(data.columns[2 * pane][b], expected->samples(0, b));
+            QCOMPARE(data.columns[2 * pane + 1][b], expected->samples(1, b));
+        }
+    }
+}
+
+void tst_ParticlesView::forwardFramesFollowTheMarginal() {
+    ui::document::ProjectDocument document;
+    ui::GaussianExplorer explorer(&document);
+    GaussianParams p = smallParams();
+    p.particleCount = 20000;
+    p.trajectory = "even";
+    QVERIFY(document.setGaussian(p, "many particles").ok());
+    explorer.waitForJobs();
+    const auto results = explorer.results();
+    ui::views::ParticlesView* view = explorer.particlesView();
+    QVERIFY2(view->frames() != nullptr, qPrintable(view->message()));
+    const auto& forward = view->frames()->forward;
+    QCOMPARE(forward.frameSteps.front(), 0);
+    QCOMPARE(forward.frameSteps.back(), 100);
+    for (size_t f = 0; f < forward.frames.size(); ++f) {
+        const int n = forward.frameSteps[f];
+        const core::Matrix& x = forward.frames[f];
+        QCOMPARE(x.cols(), Eigen::Index{20000});
+        // q(x_n) = N(0, (ᾱ_n·0.25 + β̄_n) I) for data N(0, 0.5² I) (MATH.md B.7). Pooling both
+        // coordinates gives M = 40000 independent values: the sample variance has relative
+        // standard error √(2/(M − 1)) ≈ 0.0071 and the mean standard error √(v/M); allow 5 of each.
+        const double v = results->schedule.alphaBar(n) * 0.25 + results->schedule.betaBar(n);
+        const double m = static_cast<double>(x.size());
+        const double mean = x.mean();
+        const double variance = (x.array() - mean).square().sum() / (m - 1.0);
+        DS_COMPARE_ABS(mean, 0.0, 5.0 * std::sqrt(v / m));
+        DS_COMPARE_ABS(variance / v, 1.0, 5.0 * std::sqrt(2.0 / (m - 1.0)));
+    }
+    // Every particle moves continuously: consecutive frames are correlated, not redrawn.
+    const core::Matrix& a = forward.frames[1];
+    const core::Matrix& b = forward.frames[2];
+    const double correlation = ((a.array() - a.mean()) * (b.array() - b.mean())).mean() /
+                               std::sqrt((a.array() - a.mean()).square().mean() *
+                                         (b.array() - b.mean()).square().mean());
+    QVERIFY2(correlation > 0.5, qPrintable(QString::number(correlation)));
+}
+
+void tst_ParticlesView::rendersNonBlank() {
+    ui::document::ProjectDocument document;
+    ui::GaussianExplorer explorer(&document);
+    QVERIFY(document.setGaussian(smallParams(), "small").ok());
+    explorer.waitForJobs();
+    ui::views::ParticlesView* view = explorer.particlesView();
+    view->resize(900, 600);
+    for (int frame : {0, view->frameCount() / 2, view->frameCount() - 1}) {
+        view->setFrame(frame);
+        const QImage image = view->grab().toImage();
+        // Density, axes and dots: well over 2% of the pixels.
+        QVERIFY2(inkedPixels(image) > image.width() * image.height() / 50,
+                 qPrintable(QString::number(inkedPixels(image))));
+    }
+    // Pane B drawn in red: present when comparing, gone with compareSampler = none.
+    auto redPixels = [&] {
+        const QImage image = view->grab().toImage();
+        int count = 0;
+        for (int y = 0; y < image.height(); ++y) {
+            for (int x = 0; x < image.width(); ++x) {
+                const QColor c = image.pixelColor(x, y);
+                if (c.red() > c.green() + 60 && c.red() > c.blue() + 60) ++count;
+            }
+        }
+        return count;
+    };
+    QVERIFY(redPixels() > 100);
+    GaussianParams p = smallParams();
+    p.compareSampler = "none";
+    QVERIFY(document.setGaussian(p, "none").ok());
+    explorer.waitForJobs();
+    QVERIFY(!view->comparing());
+    QVERIFY(view->particles(1, view->frameCount() - 1) == nullptr);
+    QCOMPARE(view->data().columns.size(), size_t{2});
+    QCOMPARE(redPixels(), 0);
+}
+
+void tst_ParticlesView::imageDataShowsAGrid() {
+    ui::document::ProjectDocument document;
+    ui::GaussianExplorer explorer(&document);
+    GaussianParams p = smallParams();
+    p.data = "gaussian:d=64,s=0.5";
+    QVERIFY(document.setGaussian(p, "d = 64").ok());
+    explorer.waitForJobs();
+    ui::views::ParticlesView* view = explorer.particlesView();
+    QVERIFY2(view->frames() != nullptr, qPrintable(view->message()));
+    QVERIFY(view->showsImages());
+    const core::Matrix* last = view->particles(0, view->frameCount() - 1);
+    QVERIFY(last != nullptr);
+    QCOMPARE(last->rows(), Eigen::Index{64});
+    QCOMPARE(last->cols(), Eigen::Index{ui::jobs::kMaxParticleImages});
+    QCOMPARE(view->data().columns.size(), size_t{128});
+    QCOMPARE(QString::fromStdString(view->data().header[63]), QString("A_analytic-ddpm_x64"));
+    view->resize(900, 600);
+    const QImage image = view->grab().toImage();
+    // 36 images of 8×8 grey cells per pane: many mid-grey pixels.
+    int grey = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x) {
+            const QColor c = image.pixelColor(x, y);
+            if (c.red() == c.green() && c.green() == c.blue() && c.red() > 20 && c.red() < 235) {
+                ++grey;
+            }
+        }
+    }
+    QVERIFY2(grey > image.width() * image.height() / 10, qPrintable(QString::number(grey)));
+}
+
+void tst_ParticlesView::onlySamplerChangeReusesGamma() {
+    ui::document::ProjectDocument document;
+    ui::GaussianExplorer explorer(&document);
+    QVERIFY(document.setGaussian(smallParams(), "small").ok());
+    explorer.waitForJobs();
+    const auto first = explorer.results();
+    QVERIFY(first != nullptr && first->particles != nullptr);
+    QSignalSpy started(explorer.runner(), &ui::jobs::JobRunner::started);
+    for (auto edit : {+[](GaussianParams& p) { p.sampler = "ddpm"; },
+                      +[](GaussianParams& p) { p.compareSampler = "analytic-ddim"; },
+                      +[](GaussianParams& p) { p.clipFirst = false; },
+                      +[](GaussianParams& p) { p.particleCount = 50; }}) {
+        GaussianParams p = document.gaussian();
+        edit(p);
+        QVERIFY(document.setGaussian(p, "sampler").ok());
+        explorer.waitForJobs();
+        const auto next = explorer.results();
+        QVERIFY(next != first && next->params == p);
+        QVERIFY(next->gammaReused);
+        QVERIFY(next->data == first->data);  // the same job result, not rebuilt
+        QCOMPARE(next->estimate.gamma, first->estimate.gamma);
+        QVERIFY(next->particles != nullptr && next->particles != first->particles);
+    }
+    // Only the particles were sampled again: no Γ, trajectory or variance job ran.
+    QCOMPARE(started.count(), 4);
+    for (const auto& arguments : started) {
+        QCOMPARE(arguments.at(0).toString(), QString("Particles"));
+    }
+    QCOMPARE(explorer.particlesView()->frames()->count, 50);
+    QCOMPARE(explorer.particlesView()->frames()->samplerA, std::string("ddpm"));
+    // The data changing does estimate Γ again.
+    GaussianParams p = document.gaussian();
+    p.data = "gaussian:d=2,s=0.3";
+    QVERIFY(document.setGaussian(p, "data").ok());
+    explorer.waitForJobs();
+    QVERIFY(!explorer.results()->gammaReused);
+}
+
+void tst_ParticlesView::cancelStopsTheParticlesPromptly() {
+    ui::document::ProjectDocument document;
+    ui::GaussianExplorer explorer(&document);
+    GaussianParams p = smallParams();
+    p.data = "toy:moons,n=2000";
+    QVERIFY(document.setGaussian(p, "moons").ok());
+    explorer.waitForJobs();
+    // 20000 particles through an empirical oracle of 2000 points: seconds of work.
+    p.particleCount = 20000;
+    QVERIFY(document.setGaussian(p, "many").ok());
+    QTRY_VERIFY(explorer.runner()->isRunning());
+    QTest::qWait(100);
+    QElapsedTimer timer;
+    timer.start();
+    explorer.cancelJobs();
+    explorer.runner()->waitForFinished();
+    QVERIFY2(timer.elapsed() < 1000, qPrintable(QString::number(timer.elapsed())));
+    QCOMPARE(explorer.particlesView()->message(), QString("Particle sampling cancelled."));
+    QCOMPARE(explorer.results()->params.particleCount, 300);  // the old frames stay
+}
+
+void tst_ParticlesView::panelEditsTheSampler() {
+    ui::document::ProjectDocument document;
+    ui::panels::GaussianPanel panel(&document);
+    const GaussianParams before = document.gaussian();
+    auto* sampler = panel.findChild<QComboBox*>("sampler");
+    auto* compare = panel.findChild<QComboBox*>("compareSampler");
+    QVERIFY(sampler != nullptr && compare != nullptr);
+    QCOMPARE(sampler->currentData().toString(), before.sampler);
+    sampler->setCurrentIndex(sampler->findData("ddim"));
+    QCOMPARE(document.gaussian().sampler, QString("ddim"));
+    compare->setCurrentIndex(compare->findData("none"));
+    QCOMPARE(document.gaussian().compareSampler, QString("none"));
+    document.undoStack()->undo();
+    document.undoStack()->undo();
+    QVERIFY(document.gaussian() == before);
+    QCOMPARE(sampler->currentData().toString(), before.sampler);
+}
+
+QTEST_MAIN(tst_ParticlesView)
+#include "tst_particles_view.moc"

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QImage>
+#include <QTimer>
+
+#include <memory>
+
+#include "ui/charts/view_panel.h"
+#include "ui/jobs/particle_jobs.h"
+
+class QLabel;
+class QPushButton;
+class QSlider;
+
+// The Particles view of the Gaussian explorer (issue 6): two panes side by side (sampler A |
+// sampler B, B hidden when the document's compareSampler is "none"). Each shows the particles
+// of one frame over the data density: first the forward process x_0 → x_{τ_K}, then reverse
+// sampling from the same x_{τ_K} for both samplers back to x_0. Image data (d a square) are
+// drawn as a grid of the first samples. Frames are precomputed; the slider never recomputes.
+namespace ui::views {
+
+class ParticleCanvas;
+
+class ParticlesView : public charts::ViewPanel {
+    Q_OBJECT
+public:
+    explicit ParticlesView(QWidget* parent = nullptr);
+
+    void setFrames(std::shared_ptr<const jobs::ParticleFrames> frames);
+    void clear(const QString& reason);
+    std::shared_ptr<const jobs::ParticleFrames> frames() const { return m_frames; }
+
+    // Forward frames 0..K, then reverse frames K+1..2K+1.
+    int frameCount() const;
+    int frame() const { return m_frame; }
+    void setFrame(int frame);
+    // "forward n = …" or "reverse n = …" for the current frame.
+    QString frameLabel() const;
+    // The d×B particles of pane 0 (A) or 1 (B) at `frame`; nullptr when absent.
+    const core::Matrix* particles(int pane, int frame) const;
+    bool comparing() const;
+    bool showsImages() const;
+
+    void setPlaying(bool playing);
+    bool isPlaying() const { return m_timer.isActive(); }
+
+private:
+    void updateControls();
+
+    std::shared_ptr<const jobs::ParticleFrames> m_frames;
+    QImage m_density;  // grey, built once per result
+    int m_frame = 0;
+    ParticleCanvas* m_canvas;
+    QPushButton* m_play;
+    QSlider* m_slider;
+    QLabel* m_label;
+    QTimer m_timer;
+    friend class ParticleCanvas;
+};
+
+}  // namespace ui::views
