@@ -30,7 +30,7 @@ Analytic-DPM (MATH.md part B):
   info         MODEL.safetensors   a checkpoint's metadata and tensors (name, dtype, shape)
 
   export       --view trajectories|schedule|step-costs|matrices|kernels|gamma|variance|
-               gaussian-trajectory|animation|all
+               gaussian-trajectory|compare|animation|all
                --out FILE [--project FILE] [--width W --height H --dpi D]
   help         this text
 

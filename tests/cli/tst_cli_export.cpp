@@ -76,13 +76,19 @@ void tst_CliExport::exportsAProjectFile() {
                                 dir.filePath("views")});
     QVERIFY2(result.exitCode == 0, qPrintable(result.err));
     const QStringList files = QDir(dir.filePath("views")).entryList(QDir::Files);
-    QCOMPARE(files.size(), 8 * 4);  // eight views × png, svg, pdf, csv
+    QCOMPARE(files.size(), 9 * 4);  // nine views × png, svg, pdf, csv
     QFile schedule(dir.filePath("views/schedule.csv"));
     QVERIFY(schedule.open(QIODevice::ReadOnly));
     QCOMPARE(schedule.readAll().count('\n'), 7);  // header + 6 grid times
     QFile variance(dir.filePath("views/variance.csv"));
     QVERIFY(variance.open(QIODevice::ReadOnly));
     QCOMPARE(variance.readAll().count('\n'), 5);  // header + K − 1 = 4 pairs
+    // The Compare view: its longest column is the categorical curve's 201 times (N = 100).
+    QFile compare(dir.filePath("views/compare.csv"));
+    QVERIFY(compare.open(QIODevice::ReadOnly));
+    const QByteArray compareCsv = compare.readAll();
+    QVERIFY(compareCsv.startsWith("t_categorical,categorical_fraction,t_gaussian"));
+    QCOMPARE(compareCsv.count('\n'), 202);  // header + 201 rows
 }
 
 void tst_CliExport::errorsAreOneLine_data() {

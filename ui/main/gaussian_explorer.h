@@ -19,9 +19,11 @@ namespace ui::charts {
 class ViewPanel;
 }
 namespace ui::views {
+class CompareView;
 class GammaView;
 class GaussianTrajectoryView;
 class VarianceView;
+struct NllCurves;
 }  // namespace ui::views
 
 namespace ui {
@@ -40,9 +42,12 @@ struct GaussianResults {
     std::vector<int> dpTimesteps, evenTimesteps, quadraticTimesteps;  // K each (quadratic: ≤ K)
 };
 
-// Connects the document's Gaussian parameters to the Γ and Variance views: every edit starts a
-// job (coalesced), which re-estimates Γ only when the schedule, data or Monte Carlo settings
-// changed, then resolves the trajectory (even, quadratic or DP) and its variances.
+// Connects the document's Gaussian parameters to the Γ, Variance and Trajectory views: every edit
+// starts a job (coalesced), which re-estimates Γ only when the schedule, data or Monte Carlo
+// settings changed, then resolves the trajectory (even, quadratic or DP) and its variances. The
+// NLL-against-K curves are a second job, started on request only (its own runner, so that an
+// edit's Γ job and the long NLL job do not cancel each other). It also owns the Compare view,
+// which follows both the categorical and the Gaussian parameters.
 class GaussianExplorer : public QObject {
     Q_OBJECT
 public:
@@ -52,11 +57,19 @@ public:
     views::GammaView* gammaView() const;
     views::VarianceView* varianceView() const;
     views::GaussianTrajectoryView* trajectoryView() const;
-    // Every view with its export name: gamma, variance, gaussian-trajectory.
+    views::CompareView* compareView() const;
+    // Every view with its export name: gamma, variance, gaussian-trajectory, compare.
     std::vector<std::pair<QString, charts::ViewPanel*>> views() const;
 
     jobs::JobRunner* runner() { return &m_runner; }
+    jobs::JobRunner* nllRunner() { return &m_nllRunner; }
     std::shared_ptr<const GaussianResults> results() const { return m_results; }
+    // The last NLL-against-K curves (null until computed) and the inputs they were computed for.
+    std::shared_ptr<const views::NllCurves> nllCurves() const { return m_nll; }
+    const document::GaussianParams& nllParams() const { return m_nllParams; }
+
+    // Starts the NLL-against-K job on the current results (the Trajectory view's button).
+    void computeNllVsK();
 
     void waitForJobs();
     void cancelJobs();
@@ -66,14 +79,20 @@ signals:
 
 private:
     void onParamsChanged();
+    void onCategoricalChanged();
     void startJob();
+    void updateNllStale();
 
     document::ProjectDocument* m_document;
     std::shared_ptr<const GaussianResults> m_results;
     QPointer<views::GammaView> m_gamma;
     QPointer<views::VarianceView> m_variance;
     QPointer<views::GaussianTrajectoryView> m_trajectory;
+    QPointer<views::CompareView> m_compare;
     jobs::JobRunner m_runner;
+    jobs::JobRunner m_nllRunner;
+    std::shared_ptr<const views::NllCurves> m_nll;
+    document::GaussianParams m_nllParams;
     QTimer m_coalesce;
 };
 

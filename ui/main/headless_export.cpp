@@ -70,7 +70,8 @@ int runHeadlessExport(const QStringList& arguments) {
     const QString view = options["view"];
     // The Gaussian views estimate Γ (seconds): only when one of them is asked for.
     std::unique_ptr<GaussianExplorer> gaussian;
-    if (view == "all" || view == "gamma" || view == "variance" || view == "gaussian-trajectory") {
+    if (view == "all" || view == "gamma" || view == "variance" || view == "gaussian-trajectory" ||
+        view == "compare") {
         gaussian = std::make_unique<GaussianExplorer>(&document);
         gaussian->waitForJobs();
     }
@@ -115,7 +116,7 @@ int runHeadlessExport(const QStringList& arguments) {
         }
         if (panel == nullptr) {
             return fail(QString("--view = %1: unknown view (one of %2, gamma, variance, "
-                                "gaussian-trajectory, animation, all)")
+                                "gaussian-trajectory, compare, animation, all)")
                             .arg(view, names.join(", ")));
         }
         error = exportView(panel, out, exportOptions);
