@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/gaussian/channel_information.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -21,6 +22,32 @@ std::vector<double> gaussianChannelInformation(const schedule::GaussianSchedule&
         information[static_cast<size_t>(n)] = sum;
     }
     return information;
+}
+
+std::vector<double> gaussianInformationFraction(const schedule::GaussianSchedule& schedule,
+                                                const std::vector<double>& variances,
+                                                const std::vector<double>& entropies) {
+    const int numSteps = schedule.numSteps();
+    std::vector<double> fraction(static_cast<size_t>(numSteps) + 1, 0.0);
+    double total = 0.0;
+    for (double h : entropies) {
+        total += std::max(0.0, h);
+    }
+    if (!(total > 0.0)) {
+        return fraction;
+    }
+    fraction[0] = 1.0;
+    const size_t d = std::min(variances.size(), entropies.size());
+    for (int n = 1; n <= numSteps; ++n) {
+        const double snr = schedule.alphaBar(n) / schedule.betaBar(n);
+        double sum = 0.0;
+        for (size_t i = 0; i < d; ++i) {
+            const double channel = variances[i] > 0.0 ? 0.5 * std::log1p(snr * variances[i]) : 0.0;
+            sum += std::min(channel, std::max(0.0, entropies[i]));
+        }
+        fraction[static_cast<size_t>(n)] = sum / total;
+    }
+    return fraction;
 }
 
 std::vector<double> signalToNoise(const schedule::GaussianSchedule& schedule) {

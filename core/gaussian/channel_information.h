@@ -17,6 +17,15 @@ namespace core::gaussian {
 std::vector<double> gaussianChannelInformation(const schedule::GaussianSchedule& schedule,
                                                const std::vector<double>& variances);
 
+// The fraction of the data's information the channel can still carry at n = 0..N:
+// Σ_i min(½ log(1 + ᾱ_n v_i/β̄_n), H_i) / Σ_i H_i, with H_i the entropy of dimension i of discrete
+// data (nats). For discrete x_0,i, I(x_0,i; x_n,i) ≤ H_i, and for any x_0,i of variance v_i it is
+// at most the Gaussian-channel value, so each term bounds the true information from above.
+// Entry 0 is 1 (infinite SNR); it falls to about ᾱ_N v/(2β̄_N H) at n = N. 0 when Σ H_i = 0.
+std::vector<double> gaussianInformationFraction(const schedule::GaussianSchedule& schedule,
+                                                const std::vector<double>& variances,
+                                                const std::vector<double>& entropies);
+
 // The signal-to-noise ratio ᾱ_n/β̄_n for n = 0..N (entry 0 is +inf).
 std::vector<double> signalToNoise(const schedule::GaussianSchedule& schedule);
 

@@ -83,7 +83,7 @@ void tst_CliExport::exportsAProjectFile() {
     QFile variance(dir.filePath("views/variance.csv"));
     QVERIFY(variance.open(QIODevice::ReadOnly));
     QCOMPARE(variance.readAll().count('\n'), 5);  // header + K − 1 = 4 pairs
-    // The Compare view: its longest column is the categorical curve's 201 times (N = 100).
+    // The Compare view: its longest column is the categorical curve's 201 times (N + 1 = 101).
     QFile compare(dir.filePath("views/compare.csv"));
     QVERIFY(compare.open(QIODevice::ReadOnly));
     const QByteArray compareCsv = compare.readAll();

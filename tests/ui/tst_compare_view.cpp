@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Tests of the Compare view (issue 6, view 5): both information curves equal an independent
 // computation from the digits (a direct double sum over the joint for the categorical fraction,
-// the closed-form Gaussian-channel information with std::log for the Gaussian one), start at 1,
+// the closed-form Gaussian-channel information with std::log, capped at each pixel's entropy
+// counted from the raw intensities, for the Gaussian one), start at 1,
 // end at about 0 and never rise; the view follows the document, draws something, exports its
 // columns and shows an error instead of crashing on a bad schedule.
 #include <QFile>
@@ -155,7 +156,8 @@ void tst_CompareView::curvesEqualAnIndependentComputation() {
         DS_COMPARE_ABS(curves->categorical[k], information / entropySum, 1e-10);
     }
 
-    // Gaussian: Σ_i ½ log(1 + ᾱ_n v_i/β̄_n) relative to n = 1, v_i from the scaled pixels.
+    // Gaussian: Σ_i min(½ log(1 + ᾱ_n v_i/β̄_n), H_i)/Σ_i H_i, v_i from the scaled pixels and
+    // H_i from the 17 raw intensities.
     auto schedule = core::schedule::gaussianScheduleFromSpec(gaussianSchedule.toStdString(), numSteps);
     DS_VERIFY_OK(schedule);
     std::vector<double> variance(64, 0.0);
@@ -169,24 +171,32 @@ void tst_CompareView::curvesEqualAnIndependentComputation() {
         const double mean = sum / data->numImages();
         variance[d] = squares / data->numImages() - mean * mean;
     }
-    auto channel = [&](int n) {
+    const auto intensities = pixelFrequencies(*data, 17);
+    double pixelEntropy = 0.0;
+    for (const auto& p : intensities) {
+        pixelEntropy += directEntropy(p);
+    }
+    DS_COMPARE_REL(curves->entropyNats, pixelEntropy, 1e-12);
+    auto channel = [&](int n, bool capped) {
         double total = 0.0;
-        for (double v : variance) {
-            total += 0.5 * std::log(1.0 + schedule->alphaBar(n) * v / schedule->betaBar(n));
+        for (int d = 0; d < 64; ++d) {
+            const double i = 0.5 * std::log(1.0 + schedule->alphaBar(n) * variance[d] /
+                                                      schedule->betaBar(n));
+            total += capped ? std::min(i, directEntropy(intensities[d])) : i;
         }
         return total;
     };
-    QCOMPARE(static_cast<int>(curves->gaussian.size()), numSteps);
-    for (int n : {1, 2, numSteps / 4, numSteps / 2, numSteps - 1}) {
-        DS_COMPARE_ABS(curves->gaussianT[n - 1], static_cast<double>(n) / numSteps, 1e-15);
-        DS_COMPARE_REL(curves->gaussianNats[n - 1], channel(n), 1e-9);
-        DS_COMPARE_ABS(curves->gaussian[n - 1], channel(n) / channel(1), 1e-9);
+    QCOMPARE(static_cast<int>(curves->gaussian.size()), numSteps + 1);
+    for (int n : {1, 2, numSteps / 4, numSteps / 2, numSteps - 1, numSteps}) {
+        DS_COMPARE_ABS(curves->gaussianT[n], static_cast<double>(n) / numSteps, 1e-15);
+        DS_COMPARE_REL(curves->gaussianNats[n], channel(n, false), 1e-9);
+        DS_COMPARE_ABS(curves->gaussian[n], channel(n, true) / pixelEntropy, 1e-9);
     }
 
     // Both start at 1, end at about 0 and never rise.
     DS_COMPARE_ABS(curves->categorical.front(), 1.0, 1e-12);
     DS_COMPARE_ABS(curves->categorical.back(), 0.0, 1e-12);
-    DS_COMPARE_ABS(curves->gaussian.front(), 1.0, 1e-15);
+    QCOMPARE(curves->gaussian.front(), 1.0);  // t = 0: infinite SNR, every pixel's entropy
     DS_COMPARE_ABS(curves->gaussian.back(), 0.0, 1e-3);
     for (const auto* curve : {&curves->categorical, &curves->gaussian}) {
         for (size_t i = 1; i < curve->size(); ++i) {
@@ -222,7 +232,7 @@ void tst_CompareView::followsTheDocument() {
     }
     QVERIFY(listed);
     auto* view = explorer.compareView();
-    QCOMPARE(static_cast<int>(view->curves().gaussian.size()), document.gaussian().numSteps);
+    QCOMPARE(static_cast<int>(view->curves().gaussian.size()), document.gaussian().numSteps + 1);
     QCOMPARE(view->curves().levels, 4);
     const auto before = view->curves().categorical;
     // A categorical edit: the digits at 8 levels with a linear schedule.
@@ -235,9 +245,9 @@ void tst_CompareView::followsTheDocument() {
     GaussianParams g = document.gaussian();
     g.numSteps = 300;
     QVERIFY(document.setGaussian(g, "N").ok());
-    QCOMPARE(static_cast<int>(view->curves().gaussian.size()), 300);
+    QCOMPARE(static_cast<int>(view->curves().gaussian.size()), 301);
     document.undoStack()->undo();
-    QCOMPARE(static_cast<int>(view->curves().gaussian.size()), 1000);
+    QCOMPARE(static_cast<int>(view->curves().gaussian.size()), 1001);
     explorer.cancelJobs();
 }
 
@@ -265,7 +275,7 @@ void tst_CompareView::rendersAndExports() {
         file.readLine();
         ++rows;
     }
-    QCOMPARE(rows, 1000);  // the longest column, the Gaussian one
+    QCOMPARE(rows, 1001);  // the longest column, the Gaussian one (n = 0..N)
 }
 
 void tst_CompareView::badScheduleShowsAnError() {

@@ -22,8 +22,9 @@ namespace {
 constexpr int kCoalesceMs = 40;
 
 // The NLL-against-K sweep (issue 6, view 4): K values on a log scale, clipped to [2, N]; a fixed
-// held-out draw so that the curves are reproducible and comparable across K (common random
-// numbers: every K sees the same points and the same noise at a shared timestep).
+// draw from the data's oracle (for toy: and csv: data, its own points) so that the curves are
+// reproducible and comparable across K (common random numbers: every K sees the same points and
+// the same noise at a shared timestep).
 constexpr int kNllKs[] = {2, 5, 10, 25, 50, 100, 200, 500, 1000};
 constexpr int kNllPoints = 1000;
 constexpr uint64_t kNllSeed = 20221;

@@ -91,19 +91,30 @@ core::Result<CompareCurves> computeCompareCurves(const document::CategoricalPara
         const double delta = scaled[i] - mean[i % core::data::kDigitsPixels];
         variance[i % core::data::kDigitsPixels] += delta * delta / count;
     }
+    // The 17-level entropy of each pixel: the digits are discrete, so no channel can carry more.
+    std::vector<double> entropies;
+    for (const core::Vector& p0 : core::categorical::positionMarginals(
+             digits.pixels, core::data::kDigitsPixels, core::data::kDigitsMaxIntensity + 1)) {
+        entropies.push_back(core::categorical::entropy(p0));
+    }
+    // Normalisation: Σ_i min(I_i(n), H_i)/Σ_i H_i. Dividing by I(1) instead would make the curve
+    // depend on N (β_1 sets the first SNR) and measure resolution below the 17 grey levels that
+    // the data does not have; capping at H_i reads as "fraction of the pixels' entropy left", the
+    // categorical curve's own measure, is exactly 1 at t = 0 (infinite SNR) and ≈ 0 at t = 1.
+    const std::vector<double> fraction =
+        core::gaussian::gaussianInformationFraction(*schedule, variance, entropies);
     const std::vector<double> information =
         core::gaussian::gaussianChannelInformation(*schedule, variance);
     const std::vector<double> snr = core::gaussian::signalToNoise(*schedule);
-    // A continuous x_0 carries infinite information at t = 0 (I(0) = ∞), so no fraction of
-    // "all of it" exists; the first noisy step n = 1 is the finite reference instead. Both
-    // curves then start at 1 and fall to 0 (the Gaussian to ~ᾱ_N v/β̄_N, about 1e−5 relative).
-    const double reference = information.size() > 1 ? information[1] : 0.0;
-    if (!(reference > 0.0)) {
+    for (double h : entropies) {
+        curves.entropyNats += h;
+    }
+    if (!(curves.entropyNats > 0.0)) {
         return core::invalidArgument("digits", "", "every pixel is constant");
     }
-    for (int n = 1; n < static_cast<int>(information.size()); ++n) {
+    for (int n = 0; n < static_cast<int>(fraction.size()); ++n) {
         curves.gaussianT.push_back(static_cast<double>(n) / gaussian.numSteps);
-        curves.gaussian.push_back(information[n] / reference);
+        curves.gaussian.push_back(fraction[n]);
         curves.gaussianNats.push_back(information[n]);
         curves.snr.push_back(snr[n]);
     }
@@ -119,7 +130,7 @@ CompareView::CompareView(QWidget* parent)
       m_axisFraction(new QValueAxis),
       m_axisSnr(new QLogValueAxis) {
     m_categoricalSeries->setName("categorical: Σ I(X₀;Xₜ) / Σ H(X₀)");
-    m_gaussianSeries->setName("Gaussian: Σ ½ log(1 + ᾱₙvᵢ/β̄ₙ), relative to n = 1");
+    m_gaussianSeries->setName("Gaussian: Σ min(½ log(1 + ᾱₙvᵢ/β̄ₙ), Hᵢ) / Σ Hᵢ");
     m_snrSeries->setName("Gaussian SNR ᾱₙ/β̄ₙ [right axis]");
     m_categoricalSeries->setPen(QPen(QColor("#9467bd"), 2.5));
     m_gaussianSeries->setPen(QPen(QColor("#ff7f0e"), 2.5));
@@ -193,16 +204,19 @@ void CompareView::setParams(const document::CategoricalParams& categorical,
         QString("Same data, the %1 digits. Categorical: %2 levels, π %3, β(t) “%4”; the fraction "
                 "Σ I(X₀;Xₜ)/Σ H(X₀) over the 64 pixels, each pixel treated separately with its "
                 "own marginal (correlations between pixels ignored). Gaussian: scaled to "
-                "[−1, 1], “%5” at N = %6; Σ ½ log(1 + ᾱₙvᵢ/β̄ₙ) with vᵢ each pixel's variance "
-                "(exact for Gaussian pixels, an upper bound otherwise), divided by its value at "
-                "n = 1 (%7 nats), because a continuous x₀ holds infinite information at t = 0.")
+                "[−1, 1], “%5” at N = %6, t = n/N; per pixel the Gaussian-channel information "
+                "½ log(1 + ᾱₙvᵢ/β̄ₙ) (vᵢ the pixel's variance; exact for Gaussian pixels, an upper "
+                "bound otherwise) capped at the pixel's 17-level entropy Hᵢ, which no channel can "
+                "exceed for discrete data, summed and divided by Σ Hᵢ = %7 nats. Normalising by "
+                "the first step instead would depend on N and count resolution finer than the "
+                "data's grey levels.")
             .arg(c.numImages)
             .arg(c.levels)
             .arg(c.documentPrior ? QString("from the project") : QString("uniform"))
             .arg(categorical.schedule)
             .arg(gaussian.schedule)
             .arg(gaussian.numSteps)
-            .arg(c.gaussianNats.empty() ? 0.0 : c.gaussianNats.front(), 0, 'f', 1));
+            .arg(c.entropyNats, 0, 'f', 1));
 }
 
 }  // namespace ui::views

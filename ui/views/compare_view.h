@@ -18,7 +18,8 @@ class QValueAxis;
 // document's β(t) on the digits quantised to L levels, the fraction of information left
 // Σ_d I(X_0,d;X_t,d)/Σ_d H(X_0,d) (MATH.md A.5, each pixel on its own). Gaussian: the
 // document's schedule at N on the digits scaled to [−1, 1], the Gaussian-channel information
-// Σ_i ½ log(1 + ᾱ_n v_i/β̄_n) relative to its value at n = 1, at t = n/N; and the SNR ᾱ_n/β̄_n.
+// ½ log(1 + ᾱ_n v_i/β̄_n) per pixel capped at the pixel's entropy H_i, Σ_i min(·, H_i)/Σ_i H_i,
+// at t = n/N; and the SNR ᾱ_n/β̄_n.
 namespace ui::views {
 
 struct CompareCurves {
@@ -27,10 +28,11 @@ struct CompareCurves {
     int numImages = 0;                 // digits used (all of them)
     std::vector<double> categoricalT;  // t = k/kCategoricalPoints, k = 0..kCategoricalPoints
     std::vector<double> categorical;   // fraction of information left, 1 → 0
-    std::vector<double> gaussianT;     // t = n/N, n = 1..N
-    std::vector<double> gaussian;      // I(n)/I(1), 1 → ≈0
-    std::vector<double> gaussianNats;  // I(n), nats summed over the 64 pixels
-    std::vector<double> snr;           // ᾱ_n/β̄_n
+    std::vector<double> gaussianT;     // t = n/N, n = 0..N
+    std::vector<double> gaussian;      // Σ_i min(I_i(n), H_i)/Σ_i H_i, 1 → ≈0
+    std::vector<double> gaussianNats;  // Σ_i I_i(n) uncapped, nats (+inf at n = 0)
+    std::vector<double> snr;           // ᾱ_n/β̄_n (+inf at n = 0)
+    double entropyNats = 0.0;          // Σ_i H_i, the pixels' 17-level entropies
 };
 
 constexpr int kCategoricalPoints = 200;

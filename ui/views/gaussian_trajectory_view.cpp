@@ -119,7 +119,8 @@ GaussianTrajectoryView::GaussianTrajectoryView(QWidget* parent)
       m_nllStatus(new QLabel),
       m_nllChart(new QChart),
       m_axisK(new QLogValueAxis),
-      m_axisBits(new QValueAxis) {
+      m_axisBits(new QValueAxis),
+      m_axisBitsLog(new QLogValueAxis) {
     auto* body = new QWidget;
     auto* layout = new QVBoxLayout(body);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -137,8 +138,8 @@ GaussianTrajectoryView::GaussianTrajectoryView(QWidget* parent)
     setBody(body);
 
     m_nllStatus->setWordWrap(true);
-    m_nllStatus->setText("Not computed yet: the negative ELBO of 1000 held-out points per K "
-                         "takes a job (cancel with Esc).");
+    m_nllStatus->setText("Not computed yet: the negative ELBO of 1000 points from the data's "
+                         "oracle for every K is a job of seconds to a minute (cancel with Esc).");
     m_nllButton->setToolTip("Evaluates the negative ELBO (MATH.md B.6) on the even and DP "
                             "trajectories for K = 2 … 1000 (up to N) with the analytic σ², β̃ and "
                             "β, reusing the Γ estimate.");
@@ -152,8 +153,13 @@ GaussianTrajectoryView::GaussianTrajectoryView(QWidget* parent)
     m_axisK->setRange(1.5, 1500.0);
     m_axisBits->setTitleText("bits/dim");
     m_axisBits->setRange(0.0, 1.0);
+    m_axisBitsLog->setTitleText("bits/dim");
+    m_axisBitsLog->setBase(10.0);
+    m_axisBitsLog->setLabelFormat("%g");
+    m_axisBitsLog->setVisible(false);
     m_nllChart->addAxis(m_axisK, Qt::AlignBottom);
     m_nllChart->addAxis(m_axisBits, Qt::AlignLeft);
+    m_nllChart->addAxis(m_axisBitsLog, Qt::AlignLeft);
     for (int kind = 0; kind < 2; ++kind) {
         for (int v = 0; v < 3; ++v) {
             QColor fill = kKindColours[kind];
@@ -183,6 +189,8 @@ GaussianTrajectoryView::GaussianTrajectoryView(QWidget* parent)
         }
     }
     m_nllChart->legend()->setAlignment(Qt::AlignRight);
+    // Line markers in the legend, so that the dash pattern (the variance) can be read there.
+    m_nllChart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     setToolTip("The DP picks the K timesteps whose summed cost ΣJ (the KL up to constants, "
                "MATH.md B.5) is least; each step (s, t) of the path is a cell of the matrix.");
 }
@@ -206,15 +214,18 @@ void GaussianTrajectoryView::setNllCurves(const NllCurves& curves) {
             const auto& bits = curves.bitsPerDim[kind][v];
             const auto& se = curves.standardError[kind][v];
             for (size_t i = 0; i < curves.ks.size() && i < bits.size() && i < se.size(); ++i) {
-                // Nothing non-finite is plotted (the core reports such a cell as an error).
-                if (!std::isfinite(bits[i]) || !std::isfinite(se[i])) {
+                // Nothing non-finite or non-positive is plotted (the axis may be logarithmic;
+                // a negative ELBO of discrete data is positive anyway).
+                if (!std::isfinite(bits[i]) || !std::isfinite(se[i]) || bits[i] <= 0.0) {
                     continue;
                 }
                 const double k = curves.ks[i];
                 line.append(QPointF(k, bits[i]));
                 upper.append(QPointF(k, bits[i] + 2.0 * se[i]));
-                lower.append(QPointF(k, bits[i] - 2.0 * se[i]));
-                low = std::min(low, bits[i] - 2.0 * se[i]);
+                if (bits[i] - 2.0 * se[i] > 0.0) {
+                    lower.append(QPointF(k, bits[i] - 2.0 * se[i]));
+                }
+                low = std::min(low, bits[i]);
                 high = std::max(high, bits[i] + 2.0 * se[i]);
             }
             m_nllLines[kind][v]->replace(line);
@@ -223,15 +234,39 @@ void GaussianTrajectoryView::setNllCurves(const NllCurves& curves) {
         }
     }
     if (low <= high) {
+        // β̃ with few steps costs hundreds of bits/dim against a handful for the others: a log
+        // axis then, so that the good curves stay apart.
+        useLogBits(high > 10.0 * low);
         const double margin = 0.05 * std::max(high - low, 1e-3);
         m_axisBits->setRange(std::max(0.0, low - margin), high + margin);
         m_axisBits->applyNiceNumbers();
+        m_axisBitsLog->setRange(low / 1.1, high * 1.1);
     }
     if (!curves.ks.empty()) {
         m_axisK->setRange(curves.ks.front() * 0.8, curves.ks.back() * 1.25);
     }
     setNllStale(false);
     updateData();
+}
+
+void GaussianTrajectoryView::useLogBits(bool log) {
+    QAbstractAxis* from = log ? static_cast<QAbstractAxis*>(m_axisBits) : m_axisBitsLog;
+    QAbstractAxis* to = log ? static_cast<QAbstractAxis*>(m_axisBitsLog) : m_axisBits;
+    if (to->isVisible()) {
+        return;
+    }
+    for (int kind = 0; kind < 2; ++kind) {
+        for (int v = 0; v < 3; ++v) {
+            for (QAbstractSeries* series :
+                 {static_cast<QAbstractSeries*>(m_nllLines[kind][v]),
+                  static_cast<QAbstractSeries*>(m_nllBands[kind][v])}) {
+                series->detachAxis(from);
+                series->attachAxis(to);
+            }
+        }
+    }
+    from->setVisible(false);
+    to->setVisible(true);
 }
 
 void GaussianTrajectoryView::setNllStale(bool stale) {
@@ -250,8 +285,8 @@ void GaussianTrajectoryView::setNllStale(bool stale) {
     m_nllStatus->setText(
         stale ? QString("Stale: computed for other schedule, data or Γ settings; press the button "
                         "to recompute.")
-              : QString("%1 held-out points from the data's oracle (seed %2), 256 levels in "
-                        "[−1, 1]; %3 s.")
+              : QString("%1 points drawn from the data's oracle (seed %2; for toy: and csv: data "
+                        "these are the data set's own points), 256 levels in [−1, 1]; %3 s.")
                     .arg(m_nll.numPoints)
                     .arg(m_nll.seed)
                     .arg(m_nll.seconds, 0, 'f', 1));

@@ -33,7 +33,7 @@ struct NllCurves {
     std::array<std::array<std::vector<double>, 3>, 2> bitsPerDim;  // negative ELBO, bits/dim
     std::array<std::array<std::vector<double>, 3>, 2> standardError;  // its Monte Carlo SE
     std::array<std::vector<std::vector<int>>, 2> trajectories;  // [kind][K index] timesteps
-    int numPoints = 0;        // held-out points drawn from the data's oracle
+    int numPoints = 0;        // points drawn from the data's oracle (an empirical one: its own)
     uint64_t seed = 0;        // their RNG key
     double seconds = 0.0;     // how long the job took
 };
@@ -72,6 +72,7 @@ signals:
 private:
     friend class TrajectoryCanvas;
     void updateData();
+    void useLogBits(bool log);
 
     TrajectoryCanvas* m_canvas;
     QPushButton* m_nllButton;
@@ -79,6 +80,7 @@ private:
     QChart* m_nllChart;
     QLogValueAxis* m_axisK;
     QValueAxis* m_axisBits;
+    QLogValueAxis* m_axisBitsLog;  // used when the values span more than a decade (β̃ at small K)
     std::array<std::array<QLineSeries*, 3>, 2> m_nllLines{};
     std::array<std::array<QAreaSeries*, 3>, 2> m_nllBands{};
     NllCurves m_nll;
