@@ -30,7 +30,9 @@ namespace {
 
 // I(X_0;X_t) for one pixel as the plain double sum Σ_i Σ_j p(i) P(j|i) log(P(j|i)/p_t(j)),
 // with P(j|i) = (1 − β)δ_ij + βπ_j written out entry by entry (not the O(K) form of the core).
-double directInformation(const std::vector<double>& p0, const std::vector<double>& pi, double beta) {
+double directInformation(const std::vector<double>& p0,
+                         const std::vector<double>& pi,
+                         double beta) {
     const size_t k = p0.size();
     std::vector<double> pt(k, 0.0);
     for (size_t i = 0; i < k; ++i) {
@@ -158,7 +160,8 @@ void tst_CompareView::curvesEqualAnIndependentComputation() {
 
     // Gaussian: Σ_i min(½ log(1 + ᾱ_n v_i/β̄_n), H_i)/Σ_i H_i, v_i from the scaled pixels and
     // H_i from the 17 raw intensities.
-    auto schedule = core::schedule::gaussianScheduleFromSpec(gaussianSchedule.toStdString(), numSteps);
+    auto schedule =
+        core::schedule::gaussianScheduleFromSpec(gaussianSchedule.toStdString(), numSteps);
     DS_VERIFY_OK(schedule);
     std::vector<double> variance(64, 0.0);
     for (int d = 0; d < 64; ++d) {

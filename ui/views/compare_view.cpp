@@ -71,7 +71,8 @@ core::Result<CompareCurves> computeCompareCurves(const document::CategoricalPara
     for (int k = 0; k <= kCategoricalPoints; ++k) {
         const double t = static_cast<double>(k) / kCategoricalPoints;
         curves.categoricalT.push_back(t);
-        curves.categorical.push_back(core::categorical::informationFraction(marginals, pi, (*beta)(t)));
+        curves.categorical.push_back(
+            core::categorical::informationFraction(marginals, pi, (*beta)(t)));
     }
 
     // Gaussian side: per-pixel variances of the scaled digits (over all images).
