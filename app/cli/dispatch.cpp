@@ -32,7 +32,7 @@ Analytic-DPM (MATH.md part B):
                a conditional categorical digits model: generation accuracy and bits/dim
 
   export       --view trajectories|schedule|step-costs|matrices|kernels|gamma|variance|
-               gaussian-trajectory|animation|all
+               gaussian-trajectory|compare|animation|all
                --out FILE [--project FILE] [--width W --height H --dpi D]
   help         this text
 

@@ -285,6 +285,38 @@ double mutualInformation(const ConstVectorRef& p0, const ConstVectorRef& pi, dou
     return std::max(0.0, entropy(marginalAt(p0, pi, betaT)) - conditional);
 }
 
+std::vector<Vector> positionMarginals(const std::vector<int>& classes,
+                                      int numPositions,
+                                      int numClasses) {
+    std::vector<Vector> marginals(static_cast<size_t>(std::max(0, numPositions)),
+                                  Vector::Zero(std::max(1, numClasses)));
+    if (numPositions <= 0 || numClasses <= 0) {
+        return marginals;
+    }
+    for (size_t i = 0; i < classes.size(); ++i) {
+        const int c = classes[i];
+        if (c >= 0 && c < numClasses) {
+            marginals[i % static_cast<size_t>(numPositions)][c] += 1.0;
+        }
+    }
+    for (Vector& p : marginals) {
+        const double total = p.sum();
+        p = total > 0.0 ? Vector(p / total) : Vector::Constant(numClasses, 1.0 / numClasses);
+    }
+    return marginals;
+}
+
+double informationFraction(const std::vector<Vector>& marginals, const Vector& pi, double betaT) {
+    double information = 0.0;
+    double entropySum = 0.0;
+    for (const Vector& p0 : marginals) {
+        information += mutualInformation(p0, pi, betaT);
+        entropySum += entropy(p0);
+    }
+    // Constant positions add 0 to both sums, so they neither count nor divide by zero.
+    return entropySum > 0.0 ? std::clamp(information / entropySum, 0.0, 1.0) : 0.0;
+}
+
 double impurity(const ConstVectorRef& p0, const ConstVectorRef& pi, double betaT) {
     // Σ_j p_t[j] Σ_i F(i|j)² = Σ_j Σ_i (p_0[i] P₀,ₜ[i,j])² / p_t[j]. With the structure of
     // P₀,ₜ the inner sum is (β_t π_j)² Σ_i p_0[i]² + p_0[j]² ((1 − β_t)² + 2(1 − β_t) β_t π_j),

@@ -35,6 +35,17 @@ double tableMutualInformation(const data::CategoricalTable& table,
 // Σ over positions of G_t for the table.
 double tableImpurity(const data::CategoricalTable& table, const Vector& pi, double betaT, int condition = -1);
 
+// Per-position class frequencies of a data set: `classes` holds numExamples × numPositions
+// classes in 0..K−1, row-major (out-of-range classes are ignored). One p_0 of length K per
+// position; a position with no valid example gets the uniform distribution.
+std::vector<Vector> positionMarginals(const std::vector<int>& classes,
+                                      int numPositions,
+                                      int numClasses);
+// The fraction of information left at β_t with every position treated as its own channel
+// (A.5 per position, correlations between positions ignored):
+// Σ_d I(X_0,d;X_t,d) / Σ_d H(X_0,d). 1 at β_t = 0 and 0 at β_t = 1; 0 if no position varies.
+double informationFraction(const std::vector<Vector>& marginals, const Vector& pi, double betaT);
+
 struct InformationCurves {
     std::vector<double> t;                  // grid times
     std::vector<double> beta;               // β at the grid times

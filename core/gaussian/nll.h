@@ -61,6 +61,22 @@ Result<NllResult> negativeElbo(const model::GaussianEpsModel& model,
                                const NllParams& params,
                                Progress* progress = nullptr);
 
+// negativeElbo for many trajectories and reverse variances at once (the NLL-against-K sweep):
+// results[k][v] equals negativeElbo(..., trajectories[k], params with variances[v]) (params.
+// variance is ignored), but each distinct timestep costs one model call per point instead of one
+// per trajectory and variance. That holds because the noise of the term at t is keyed by
+// (seed, point, t) whatever the trajectory, and a pair term depends on x̂_0(x_t) only through
+// ‖x_0 − x̂_0‖². Memory: two doubles per (distinct timestep, point). Cancellable via progress.
+Result<std::vector<std::vector<NllResult>>> negativeElboSweep(
+    const model::GaussianEpsModel& model,
+    const model::GaussianDataSampler& data,
+    const schedule::GaussianSchedule& schedule,
+    const std::vector<double>& gamma,
+    const std::vector<std::vector<int>>& trajectories,
+    const std::vector<NllVariance>& variances,
+    const NllParams& params,
+    Progress* progress = nullptr);
+
 // log of the discretised Gaussian probability of grid value x with the given mean and
 // standard deviation (B.6); exposed for tests.
 double logDiscretizedGaussian(double x, double mean, double stddev, double halfWidth,

@@ -77,7 +77,7 @@ void tst_CliExport::exportsAProjectFile() {
                                 dir.filePath("views")});
     QVERIFY2(result.exitCode == 0, qPrintable(result.err));
     const QStringList files = QDir(dir.filePath("views")).entryList(QDir::Files);
-    QCOMPARE(files.size(), 9 * 4);  // nine views × png, svg, pdf, csv
+    QCOMPARE(files.size(), 10 * 4);  // ten views × png, svg, pdf, csv
     QFile schedule(dir.filePath("views/schedule.csv"));
     QVERIFY(schedule.open(QIODevice::ReadOnly));
     QCOMPARE(schedule.readAll().count('\n'), 7);  // header + 6 grid times
@@ -87,6 +87,12 @@ void tst_CliExport::exportsAProjectFile() {
     QFile particles(dir.filePath("views/particles.csv"));
     QVERIFY(particles.open(QIODevice::ReadOnly));
     QCOMPARE(particles.readAll().count('\n'), 41);  // header + 40 final samples per sampler
+    // The Compare view: its longest column is the categorical curve's 201 times (N + 1 = 101).
+    QFile compare(dir.filePath("views/compare.csv"));
+    QVERIFY(compare.open(QIODevice::ReadOnly));
+    const QByteArray compareCsv = compare.readAll();
+    QVERIFY(compareCsv.startsWith("t_categorical,categorical_fraction,t_gaussian"));
+    QCOMPARE(compareCsv.count('\n'), 202);  // header + 201 rows
 }
 
 void tst_CliExport::errorsAreOneLine_data() {

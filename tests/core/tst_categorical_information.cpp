@@ -47,6 +47,8 @@ private slots:
     void handComputed_data();
     void handComputed();
     void curveEnds();
+    void informationFractionLimits_data();
+    void informationFractionLimits();
     void informationLinearSchedule();
     void degenerateD1();
     void exactMatchesMonteCarlo();
@@ -106,6 +108,47 @@ void tst_CategoricalInformation::curveEnds() {
 }
 
 // MATH.md A.6: information-linear β(t) gives I(X_0;X_t) = (1 − t) I(X_0;X_0) on the grid.
+void tst_CategoricalInformation::informationFractionLimits_data() {
+    QTest::addColumn<double>("beta");
+    QTest::addColumn<double>("expected");  // < 0: strictly between 0 and 1
+    QTest::newRow("beta 0 keeps everything") << 0.0 << 1.0;
+    QTest::newRow("beta 1 keeps nothing") << 1.0 << 0.0;
+    QTest::newRow("beta 1e-9") << 1e-9 << -1.0;
+    QTest::newRow("beta 0.5") << 0.5 << -1.0;
+    QTest::newRow("beta 1 - 1e-9") << 1.0 - 1e-9 << -1.0;
+}
+
+// Σ_d I_d / Σ_d H_d over positions: the ends of the schedule, a constant position that adds
+// nothing to either sum, and counts turned into marginals.
+void tst_CategoricalInformation::informationFractionLimits() {
+    QFETCH(double, beta);
+    QFETCH(double, expected);
+    // Three positions, K = 3, four examples; position 2 is constant (H = 0).
+    const std::vector<int> classes = {0, 1, 2,  //
+                                      1, 1, 2,  //
+                                      2, 0, 2,  //
+                                      0, 0, 2};
+    const auto marginals = positionMarginals(classes, 3, 3);
+    QCOMPARE(marginals.size(), size_t{3});
+    DS_COMPARE_ABS(marginals[0][0], 0.5, 1e-15);
+    DS_COMPARE_ABS(marginals[0][2], 0.25, 1e-15);
+    DS_COMPARE_ABS(marginals[1][1], 0.5, 1e-15);
+    DS_COMPARE_ABS(marginals[2][2], 1.0, 1e-15);
+    Vector pi(3);
+    pi << 0.2, 0.3, 0.5;
+    const double fraction = informationFraction(marginals, pi, beta);
+    if (expected >= 0.0) {
+        DS_COMPARE_ABS(fraction, expected, 1e-12);
+    } else {
+        QVERIFY2(fraction > 0.0 && fraction < 1.0, qPrintable(QString::number(fraction, 'g', 17)));
+        // The constant position changes nothing.
+        const std::vector<Vector> varying = {marginals[0], marginals[1]};
+        DS_COMPARE_ABS(informationFraction(varying, pi, beta), fraction, 1e-15);
+    }
+    // Only constant positions: no information to lose, and no division by zero.
+    QCOMPARE(informationFraction({marginals[2]}, pi, beta), 0.0);
+}
+
 void tst_CategoricalInformation::informationLinearSchedule() {
     const data::CategoricalTable table = readTable("categorical_a5_joint.csv", 3);
     const Vector pi = *parsePrior("0.2,0.3,0.5");

@@ -84,6 +84,7 @@ private slots:
     void mixtureScoreIsGradient();
     void empiricalOracle();
     void analyticNllIsLowestForGaussian();
+    void nllSweepEqualsSingleCalls();
     void paperClaimsOnMixture_data();
     void paperClaimsOnMixture();
     void threadsGiveIdenticalResults();
@@ -324,6 +325,48 @@ void tst_GaussianEngine::analyticNllIsLowestForGaussian() {
         const auto [mean, se] = pairedDifference(analytic, results[v]);
         QVERIFY2(mean < -4.0 * se, qPrintable(QString("Δ = %1 ± %2").arg(mean).arg(se)));
     }
+}
+
+// The sweep shares model calls between trajectories and variances but must give exactly what
+// one negativeElbo call per cell gives (same noise keys, same batches, same arithmetic).
+void tst_GaussianEngine::nllSweepEqualsSingleCalls() {
+    auto sched = schedule::linearSchedule(200);
+    DS_VERIFY_OK(sched);
+    auto mixture = testMixture();
+    QVERIFY(mixture != nullptr);
+    auto gamma = gaussian::estimateGamma(*mixture, *mixture, *sched, {.numSamples = 40, .seed = 3});
+    DS_VERIFY_OK(gamma);
+    auto table = gaussian::gammaTable(*gamma, 200);
+    DS_VERIFY_OK(table);
+    auto even = trajectory::gaussianEvenTrajectory(200, 7);
+    DS_VERIFY_OK(even);
+    const std::vector<std::vector<int>> trajectories = {*even, {1, 2, 50, 51, 200}, {1, 101}};
+    const std::vector<gaussian::NllVariance> variances = {gaussian::NllVariance::Large,
+                                                          gaussian::NllVariance::Analytic};
+    gaussian::NllParams params{.numSamples = 150, .seed = 9, .batchSize = 32};
+    auto sweep = gaussian::negativeElboSweep(*mixture, *mixture, *sched, *table, trajectories,
+                                             variances, params);
+    DS_VERIFY_OK(sweep);
+    QCOMPARE(sweep->size(), trajectories.size());
+    for (size_t k = 0; k < trajectories.size(); ++k) {
+        QCOMPARE((*sweep)[k].size(), variances.size());
+        for (size_t v = 0; v < variances.size(); ++v) {
+            params.variance = variances[v];
+            auto single = gaussian::negativeElbo(*mixture, *mixture, *sched, *table,
+                                                 trajectories[k], params);
+            DS_VERIFY_OK(single);
+            const auto& cell = (*sweep)[k][v];
+            QCOMPARE(cell.bitsPerDim, single->bitsPerDim);
+            QCOMPARE(cell.standardError, single->standardError);
+            QCOMPARE(cell.perPoint, single->perPoint);
+            QCOMPARE(cell.pairs.size(), single->pairs.size());
+            QCOMPARE(cell.decoder.nats, single->decoder.nats);
+        }
+    }
+    // A bad trajectory is an error, not a crash.
+    QVERIFY(!gaussian::negativeElboSweep(*mixture, *mixture, *sched, *table, {{1, 300}},
+                                         variances, params)
+                 .ok());
 }
 
 void tst_GaussianEngine::paperClaimsOnMixture_data() {

@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: MIT
 // Tests of the Gaussian explorer's first views: the Variance view shows the core's σ² and bounds,
 // the Γ view the estimate; Γ is reused when only the trajectory changes; the panel refuses a bad
-// data spec; the parameters round-trip through project files.
+// data spec; the parameters round-trip through project files. The NLL-against-K job equals the
+// core's negativeElbo, fills six finite curves, can be cancelled and goes stale with Γ's inputs.
 #include <QAction>
+#include <QFile>
+#include <QLineSeries>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QElapsedTimer>
 #include <QTest>
 
 #include "core/data/gaussian_data.h"
 #include "core/gaussian/gamma.h"
+#include "core/gaussian/nll.h"
 #include "core/gaussian/trajectory_dp.h"
 #include "core/gaussian/variance.h"
 #include "ui/document/project_document.h"
@@ -18,6 +24,7 @@
 #include "ui/panels/gaussian_panel.h"
 #include "ui/views/gamma_view.h"
 #include "ui/views/particles_view.h"
+#include "ui/views/gaussian_trajectory_view.h"
 #include "ui/views/variance_view.h"
 #include "tests/support/test_support.h"
 
@@ -45,6 +52,8 @@ private slots:
     void panelRefusesABadDataSpec();
     void paramsRoundTripAndValidate();
     void processSwitchShowsTheGaussianViews();
+    void nllVsKEqualsTheCore();
+    void nllVsKCancelLeavesTheViewUsable();
 };
 
 void tst_GaussianExplorer::varianceViewEqualsTheCore_data() {
@@ -165,7 +174,7 @@ void tst_GaussianExplorer::processSwitchShowsTheGaussianViews() {
     ui::MainWindow window(nullptr, dir.filePath("recovery.json"));
     QVERIFY(window.document()->setGaussian(smallParams(), "small").ok());
     window.document()->setProcess(ui::document::ProcessKind::Gaussian);
-    QCOMPARE(window.tabs()->count(), 4);
+    QCOMPARE(window.tabs()->count(), 5);  // Particles, Γ, Variance, Trajectory, Compare
     QCOMPARE(window.tabs()->tabText(0), QString("Particles"));
     window.gaussianExplorer()->waitForJobs();
     QVERIFY(window.gaussianExplorer()->results() != nullptr);
@@ -189,6 +198,109 @@ void tst_GaussianExplorer::processSwitchShowsTheGaussianViews() {
     QVERIFY(reopened.gaussian() == smallParams());
     window.document()->setProcess(ui::document::ProcessKind::Categorical);
     QCOMPARE(window.tabs()->count(), 4);
+}
+
+void tst_GaussianExplorer::nllVsKEqualsTheCore() {
+    ui::document::ProjectDocument document;
+    ui::GaussianExplorer explorer(&document);
+    QVERIFY(document.setGaussian(smallParams(), "small").ok());
+    explorer.waitForJobs();
+    const auto results = explorer.results();
+    QVERIFY(results != nullptr);
+    QElapsedTimer timer;
+    timer.start();
+    explorer.trajectoryView()->nllButton()->click();  // as the user does
+    QVERIFY(explorer.nllRunner()->isRunning());
+    QVERIFY(!explorer.trajectoryView()->nllButton()->isEnabled());
+    explorer.waitForJobs();
+    qInfo("NLL vs K at N = 100 (ring, 300 points): %lld ms", timer.elapsed());
+    const auto curves = explorer.nllCurves();
+    QVERIFY(curves != nullptr);
+    QVERIFY(explorer.trajectoryView()->nllButton()->isEnabled());
+    QCOMPARE(curves->ks, (std::vector<int>{2, 5, 10, 25, 50, 100}));
+    // Six lines, one point per K, all finite.
+    const auto series = explorer.trajectoryView()->nllSeries();
+    QCOMPARE(series.size(), 6);
+    for (QLineSeries* line : series) {
+        QCOMPARE(line->count(), 6);
+        for (const QPointF& point : line->points()) {
+            QVERIFY(std::isfinite(point.y()) && point.y() > 0.0);
+        }
+    }
+    for (int kind = 0; kind < 2; ++kind) {
+        for (int v = 0; v < 3; ++v) {
+            QCOMPARE(curves->bitsPerDim[kind][v].size(), size_t{6});
+            for (double se : curves->standardError[kind][v]) {
+                QVERIFY(std::isfinite(se) && se >= 0.0);
+            }
+        }
+    }
+    // One cell against the core called directly: K = 10, the DP path, the analytic σ².
+    auto dp = core::gaussian::dpTrajectory(results->schedule, results->gamma, 10);
+    DS_VERIFY_OK(dp);
+    QCOMPARE(curves->trajectories[1][2], dp->timesteps);
+    auto oracle = core::data::gaussianOracleFromSpec(smallParams().data.toStdString());
+    DS_VERIFY_OK(oracle);
+    core::gaussian::NllParams params{.variance = core::gaussian::NllVariance::Analytic,
+                                     .numSamples = curves->numPoints,
+                                     .seed = curves->seed};
+    auto direct = core::gaussian::negativeElbo(**oracle, **oracle, results->schedule,
+                                               results->gamma, dp->timesteps, params);
+    DS_VERIFY_OK(direct);
+    QCOMPARE(curves->bitsPerDim[1][0][2], direct->bitsPerDim);
+    QCOMPARE(curves->standardError[1][0][2], direct->standardError);
+    // And one even cell with β (large): K = 25.
+    params.variance = core::gaussian::NllVariance::Large;
+    direct = core::gaussian::negativeElbo(**oracle, **oracle, results->schedule, results->gamma,
+                                          curves->trajectories[0][3], params);
+    DS_VERIFY_OK(direct);
+    QCOMPARE(curves->bitsPerDim[0][2][3], direct->bitsPerDim);
+    // The CSV carries the table.
+    QTemporaryDir dir;
+    const QString path = dir.filePath("trajectory.csv");
+    QCOMPARE(explorer.trajectoryView()->exportCsv(path), QString());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString header = QString::fromUtf8(file.readLine()).trimmed();
+    for (const char* column : {"timestep", "nll_K", "nll_even_analytic_bpd", "nll_even_small_se",
+                               "nll_dp_large_bpd", "nll_dp_analytic_se"}) {
+        QVERIFY2(header.split(',').contains(column), qPrintable(header));
+    }
+    // K and η do not change the curves; the Γ seed does, and undoing it makes them current again.
+    QVERIFY(!explorer.trajectoryView()->nllStale());
+    GaussianParams p = smallParams();
+    p.pathSteps = 4;
+    p.eta = 0.0;
+    QVERIFY(document.setGaussian(p, "K").ok());
+    QVERIFY(!explorer.trajectoryView()->nllStale());
+    p.seed = 7;
+    QVERIFY(document.setGaussian(p, "seed").ok());
+    QVERIFY(explorer.trajectoryView()->nllStale());
+    document.undoStack()->undo();
+    QVERIFY(!explorer.trajectoryView()->nllStale());
+    explorer.waitForJobs();
+}
+
+void tst_GaussianExplorer::nllVsKCancelLeavesTheViewUsable() {
+    ui::document::ProjectDocument document;
+    ui::GaussianExplorer explorer(&document);
+    QVERIFY(document.setGaussian(smallParams(), "small").ok());
+    explorer.waitForJobs();
+    QSignalSpy cancelled(explorer.nllRunner(), &ui::jobs::JobRunner::cancelled);
+    explorer.computeNllVsK();
+    QElapsedTimer timer;
+    timer.start();
+    explorer.cancelJobs();
+    explorer.waitForJobs();
+    QVERIFY(timer.elapsed() < 2000);
+    QCOMPARE(cancelled.count(), 1);
+    QVERIFY(explorer.nllCurves() == nullptr);
+    QVERIFY(explorer.trajectoryView()->nllButton()->isEnabled());
+    // The view still works: compute again, to the end.
+    explorer.computeNllVsK();
+    explorer.waitForJobs();
+    QVERIFY(explorer.nllCurves() != nullptr);
+    QCOMPARE(explorer.trajectoryView()->nllSeries().front()->count(), 6);
 }
 
 QTEST_MAIN(tst_GaussianExplorer)

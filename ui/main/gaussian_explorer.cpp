@@ -2,6 +2,8 @@
 #include "ui/main/gaussian_explorer.h"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QPushButton>
 
 #include <optional>
 #include <stdexcept>
@@ -10,7 +12,10 @@
 #include "core/io/gamma_file.h"
 #include "ui/document/bundled_data.h"
 #include "ui/document/model_files.h"
+#include "core/gaussian/nll.h"
+#include "core/trajectory/least_cost_path.h"
 #include "core/util/parallel.h"
+#include "ui/views/compare_view.h"
 #include "ui/views/gamma_view.h"
 #include "ui/views/gaussian_trajectory_view.h"
 #include "ui/views/particles_view.h"
@@ -31,6 +36,23 @@ bool sameExceptSampler(document::GaussianParams a, const document::GaussianParam
     return a == b;
 }
 
+// The NLL-against-K sweep (issue 6, view 4): K values on a log scale, clipped to [2, N]; a fixed
+// draw from the data's oracle (for toy: and csv: data, its own points) so that the curves are
+// reproducible and comparable across K (common random numbers: every K sees the same points and
+// the same noise at a shared timestep).
+constexpr int kNllKs[] = {2, 5, 10, 25, 50, 100, 200, 500, 1000};
+constexpr int kNllPoints = 1000;
+constexpr uint64_t kNllSeed = 20221;
+// The order of NllCurves' variance index.
+const std::vector<core::gaussian::NllVariance> kNllVariances = {
+    core::gaussian::NllVariance::Analytic, core::gaussian::NllVariance::Small,
+    core::gaussian::NllVariance::Large};
+
+// Γ depends on these parameters only; the rest (η, trajectory, K) reuse it.
+bool sameGammaInputs(const document::GaussianParams& a, const document::GaussianParams& b) {
+    return a.gammaKey() == b.gammaKey();
+}
+
 std::runtime_error failure(const core::Error& error) { return std::runtime_error(error.toString()); }
 
 }  // namespace
@@ -41,7 +63,8 @@ GaussianExplorer::GaussianExplorer(document::ProjectDocument* document, QObject*
       m_gamma(new views::GammaView),
       m_variance(new views::VarianceView),
       m_trajectory(new views::GaussianTrajectoryView),
-      m_particles(new views::ParticlesView) {
+      m_particles(new views::ParticlesView),
+      m_compare(new views::CompareView) {
     m_coalesce.setSingleShot(true);
     m_coalesce.setInterval(kCoalesceMs);
     connect(&m_coalesce, &QTimer::timeout, this, &GaussianExplorer::startJob);
@@ -49,6 +72,34 @@ GaussianExplorer::GaussianExplorer(document::ProjectDocument* document, QObject*
             &GaussianExplorer::onParamsChanged);
     connect(m_document, &document::ProjectDocument::projectReplaced, this,
             &GaussianExplorer::onParamsChanged);
+    connect(m_document, &document::ProjectDocument::categoricalChanged, this,
+            &GaussianExplorer::onCategoricalChanged);
+    connect(m_document, &document::ProjectDocument::projectReplaced, this,
+            &GaussianExplorer::onCategoricalChanged);
+    connect(m_trajectory, &views::GaussianTrajectoryView::nllRequested, this,
+            &GaussianExplorer::computeNllVsK);
+    connect(&m_nllRunner, &jobs::JobRunner::started, this, [this] {
+        m_trajectory->setNllStatus("Computing the NLL against K…", true);
+    });
+    connect(&m_nllRunner, &jobs::JobRunner::progressChanged, this,
+            [this](int permille, const QString& stage) {
+                m_trajectory->setNllStatus(QString("Computing the NLL against K: %1 (%2%)…")
+                                               .arg(stage)
+                                               .arg(permille / 10),
+                                           true);
+            });
+    connect(&m_nllRunner, &jobs::JobRunner::finished, this,
+            [this] { m_trajectory->nllButton()->setEnabled(true); });
+    connect(&m_nllRunner, &jobs::JobRunner::cancelled, this, [this] {
+        m_trajectory->setNllStatus(m_nll ? "Cancelled; the curves shown are the previous ones."
+                                         : "Cancelled.",
+                                   false);
+    });
+    connect(&m_nllRunner, &jobs::JobRunner::failed, this,
+            [this](const QString& name, const QString& message) {
+                m_trajectory->setNllStatus(name + " failed: " + message, false);
+                emit jobMessage(name + ": " + message, true);
+            });
     connect(&m_runner, &jobs::JobRunner::failed, this,
             [this](const QString& name, const QString& message) {
                 m_gamma->setMessage(name + ": " + message, true);
@@ -64,6 +115,7 @@ GaussianExplorer::GaussianExplorer(document::ProjectDocument* document, QObject*
         if (name == kParticlesJob) m_particles->setMessage("Particle sampling cancelled.");
     });
     onParamsChanged();
+    onCategoricalChanged();
 }
 
 GaussianExplorer::~GaussianExplorer() {
@@ -79,15 +131,120 @@ views::GammaView* GaussianExplorer::gammaView() const { return m_gamma; }
 views::VarianceView* GaussianExplorer::varianceView() const { return m_variance; }
 views::GaussianTrajectoryView* GaussianExplorer::trajectoryView() const { return m_trajectory; }
 views::ParticlesView* GaussianExplorer::particlesView() const { return m_particles; }
+views::CompareView* GaussianExplorer::compareView() const { return m_compare; }
 
 std::vector<std::pair<QString, charts::ViewPanel*>> GaussianExplorer::views() const {
     return {{"particles", m_particles},
             {"gamma", m_gamma},
             {"variance", m_variance},
-            {"gaussian-trajectory", m_trajectory}};
+            {"gaussian-trajectory", m_trajectory},
+            {"compare", m_compare}};
 }
 
-void GaussianExplorer::onParamsChanged() { m_coalesce.start(); }
+void GaussianExplorer::onParamsChanged() {
+    m_coalesce.start();
+    updateNllStale();
+    // Cheap (a closed form over N steps and 64 pixels): recomputed at once, on this thread.
+    m_compare->setParams(m_document->categorical(), m_document->gaussian());
+}
+
+void GaussianExplorer::onCategoricalChanged() {
+    m_compare->setParams(m_document->categorical(), m_document->gaussian());
+}
+
+void GaussianExplorer::updateNllStale() {
+    // Only Γ's inputs matter: the sweep covers every K and both kinds, and the NLL is of the
+    // DDPM forward process whatever η is.
+    if (m_nll) {
+        m_trajectory->setNllStale(!sameGammaInputs(m_nllParams, m_document->gaussian()));
+    }
+}
+
+void GaussianExplorer::computeNllVsK() {
+    std::shared_ptr<const GaussianResults> results = m_results;
+    if (!results || !sameGammaInputs(results->params, m_document->gaussian())) {
+        m_trajectory->setNllStatus("Wait for Γ of the current parameters, then press again.",
+                                   false);
+        return;
+    }
+    const int threads = core::hardwareThreads();
+    m_nllRunner.start("NLL vs K", [results, threads, this](core::Progress& progress)
+                                      -> std::function<void()> {
+        QElapsedTimer timer;
+        timer.start();
+        const int numSteps = results->params.numSteps;
+        auto curves = std::make_shared<views::NllCurves>();
+        for (int k : kNllKs) {
+            if (k >= 2 && k <= numSteps) {
+                curves->ks.push_back(k);
+            }
+        }
+        if (curves->ks.empty()) {
+            throw std::runtime_error("N is below 2: no trajectory to evaluate");
+        }
+        // The digits are evaluated on their test split (on the 17-level grid); other data on
+        // the data set's own distribution.
+        const bool digits = core::data::isDigitsSpec(results->params.data.toStdString());
+        auto heldOut = digits ? document::gaussianDataOracle("digits:test")
+                              : core::Result<std::shared_ptr<core::model::GaussianOracle>>(results->data);
+        if (!heldOut) throw failure(heldOut.error());
+        // One O(K_max·N²) DP sweep gives the optimal path for every K.
+        progress.setStage("DP paths");
+        core::gaussian::DpOptions options;
+        options.parallel.numThreads = threads;
+        auto dp = core::gaussian::dpTrajectoriesUpTo(results->schedule, results->gamma,
+                                                     curves->ks.back(), options, &progress);
+        if (!dp) {
+            if (dp.error().code == core::ErrorCode::Cancelled) return {};
+            throw failure(dp.error());
+        }
+        std::vector<std::vector<int>> trajectories;
+        for (int k : curves->ks) {
+            auto even = core::trajectory::gaussianEvenTrajectory(numSteps, k);
+            if (!even) throw failure(even.error());
+            curves->trajectories[0].push_back(*even);
+            curves->trajectories[1].push_back((*dp)[static_cast<size_t>(k - 2)].timesteps);
+        }
+        for (const auto& kind : curves->trajectories) {
+            trajectories.insert(trajectories.end(), kind.begin(), kind.end());
+        }
+        progress.setStage("negative ELBO");
+        core::gaussian::NllParams params;
+        params.numSamples = kNllPoints;
+        params.seed = kNllSeed;
+        params.parallel.numThreads = threads;
+        if (digits) params.levels = core::data::kDigitsMaxIntensity + 1;
+        const core::model::GaussianEpsModel& model = *results->model;
+        const core::model::GaussianDataSampler& data = **heldOut;
+        auto sweep = core::gaussian::negativeElboSweep(model, data, results->schedule,
+                                                       results->gamma, trajectories,
+                                                       kNllVariances, params, &progress);
+        if (!sweep) {
+            if (sweep.error().code == core::ErrorCode::Cancelled) return {};
+            throw failure(sweep.error());
+        }
+        const size_t numK = curves->ks.size();
+        for (size_t kind = 0; kind < 2; ++kind) {
+            for (size_t v = 0; v < kNllVariances.size(); ++v) {
+                for (size_t i = 0; i < numK; ++i) {
+                    const auto& cell = (*sweep)[kind * numK + i][v];
+                    curves->bitsPerDim[kind][v].push_back(cell.bitsPerDim);
+                    curves->standardError[kind][v].push_back(cell.standardError);
+                }
+            }
+        }
+        curves->numPoints = kNllPoints;
+        curves->seed = kNllSeed;
+        curves->seconds = timer.elapsed() / 1000.0;
+        std::shared_ptr<const views::NllCurves> done = std::move(curves);
+        return [this, done, results] {
+            m_nll = done;
+            m_nllParams = results->params;
+            m_trajectory->setNllCurves(*done);
+            updateNllStale();
+        };
+    });
+}
 
 void GaussianExplorer::startJob() {
     const document::GaussianParams params = m_document->gaussian();
@@ -315,12 +472,14 @@ void GaussianExplorer::waitForJobs() {
         startJob();
     }
     m_runner.waitForFinished();
+    m_nllRunner.waitForFinished();
     QCoreApplication::processEvents();
 }
 
 void GaussianExplorer::cancelJobs() {
     m_coalesce.stop();
     m_runner.cancel();
+    m_nllRunner.cancel();
 }
 
 }  // namespace ui

@@ -23,10 +23,12 @@ namespace ui::charts {
 class ViewPanel;
 }
 namespace ui::views {
+class CompareView;
 class GammaView;
 class GaussianTrajectoryView;
 class ParticlesView;
 class VarianceView;
+struct NllCurves;
 }  // namespace ui::views
 
 namespace ui {
@@ -56,9 +58,12 @@ struct GaussianResults {
 };
 
 // Connects the document's Gaussian parameters to the Particles, Γ, Variance and Trajectory
-// views: every edit starts a job (coalesced), which re-estimates Γ only when the schedule, data
-// or Monte Carlo settings changed, then resolves the trajectory (even, quadratic or DP), its
-// variances and the particle frames of both samplers.
+// views: every edit starts a job (coalesced), which re-estimates Γ only when the schedule, data,
+// model or Monte Carlo settings changed, then resolves the trajectory (even, quadratic or DP),
+// its variances and the particle frames of both samplers. The NLL-against-K curves are a second
+// job, started on request only (its own runner, so that an edit's Γ job and the long NLL job do
+// not cancel each other). It also owns the Compare view, which follows both the categorical and
+// the Gaussian parameters.
 class GaussianExplorer : public QObject {
     Q_OBJECT
 public:
@@ -69,11 +74,19 @@ public:
     views::VarianceView* varianceView() const;
     views::GaussianTrajectoryView* trajectoryView() const;
     views::ParticlesView* particlesView() const;
-    // Every view with its export name: particles, gamma, variance, gaussian-trajectory.
+    views::CompareView* compareView() const;
+    // Every view with its export name: particles, gamma, variance, gaussian-trajectory, compare.
     std::vector<std::pair<QString, charts::ViewPanel*>> views() const;
 
     jobs::JobRunner* runner() { return &m_runner; }
+    jobs::JobRunner* nllRunner() { return &m_nllRunner; }
     std::shared_ptr<const GaussianResults> results() const { return m_results; }
+    // The last NLL-against-K curves (null until computed) and the inputs they were computed for.
+    std::shared_ptr<const views::NllCurves> nllCurves() const { return m_nll; }
+    const document::GaussianParams& nllParams() const { return m_nllParams; }
+
+    // Starts the NLL-against-K job on the current results (the Trajectory view's button).
+    void computeNllVsK();
 
     // Writes Γ (CSV n,gamma or NPY of ms_eps by extension); an empty string or the reason.
     QString exportGamma(const QString& path) const;
@@ -86,9 +99,11 @@ signals:
 
 private:
     void onParamsChanged();
+    void onCategoricalChanged();
     void startJob();
     // Samples the particle frames on `base`'s Γ and trajectory, for the document's parameters.
     void startParticlesJob(std::shared_ptr<const GaussianResults> base);
+    void updateNllStale();
 
     document::ProjectDocument* m_document;
     std::shared_ptr<const GaussianResults> m_results;
@@ -96,7 +111,11 @@ private:
     QPointer<views::VarianceView> m_variance;
     QPointer<views::GaussianTrajectoryView> m_trajectory;
     QPointer<views::ParticlesView> m_particles;
+    QPointer<views::CompareView> m_compare;
     jobs::JobRunner m_runner;
+    jobs::JobRunner m_nllRunner;
+    std::shared_ptr<const views::NllCurves> m_nll;
+    document::GaussianParams m_nllParams;
     QTimer m_coalesce;
 };
 

@@ -71,7 +71,7 @@ int runHeadlessExport(const QStringList& arguments) {
     // The Gaussian views estimate Γ (seconds): only when one of them is asked for.
     std::unique_ptr<GaussianExplorer> gaussian;
     if (view == "all" || view == "particles" || view == "gamma" || view == "variance" ||
-        view == "gaussian-trajectory") {
+        view == "gaussian-trajectory" || view == "compare") {
         gaussian = std::make_unique<GaussianExplorer>(&document);
         gaussian->waitForJobs();
     }
@@ -116,7 +116,7 @@ int runHeadlessExport(const QStringList& arguments) {
         }
         if (panel == nullptr) {
             return fail(QString("--view = %1: unknown view (one of %2, particles, gamma, "
-                                "variance, gaussian-trajectory, animation, all)")
+                                "variance, gaussian-trajectory, compare, animation, all)")
                             .arg(view, names.join(", ")));
         }
         error = exportView(panel, out, exportOptions);

@@ -40,6 +40,7 @@
 #include "ui/panels/gaussian_panel.h"
 #include "ui/panels/categorical_panel.h"
 #include "ui/views/gamma_view.h"
+#include "ui/views/compare_view.h"
 #include "ui/views/gaussian_trajectory_view.h"
 #include "ui/views/particles_view.h"
 #include "ui/views/kernel_comparison_view.h"
@@ -91,6 +92,7 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryPath)
     m_gaussianTabs->addTab(m_gaussianExplorer->gammaView(), "Γ");
     m_gaussianTabs->addTab(m_gaussianExplorer->varianceView(), "Variance");
     m_gaussianTabs->addTab(m_gaussianExplorer->trajectoryView(), "Trajectory");
+    m_gaussianTabs->addTab(m_gaussianExplorer->compareView(), "Compare");
     m_centralStack->addWidget(categoricalPage);
     m_centralStack->addWidget(m_gaussianTabs);
     setCentralWidget(m_centralStack);
@@ -132,7 +134,8 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryPath)
     connect(m_cancel, &QPushButton::clicked, m_explorer, &CategoricalExplorer::cancelJobs);
     connect(m_cancel, &QPushButton::clicked, m_gaussianExplorer, &GaussianExplorer::cancelJobs);
     for (jobs::JobRunner* runner : {m_explorer->costRunner(), m_explorer->chainRunner(),
-                                    m_gaussianExplorer->runner()}) {
+                                    m_gaussianExplorer->runner(),
+                                    m_gaussianExplorer->nllRunner()}) {
         connectJobRunner(runner);
     }
     connect(m_explorer, &CategoricalExplorer::jobMessage, this,
@@ -201,7 +204,8 @@ void MainWindow::connectJobRunner(jobs::JobRunner* runner) {
             [this](int permille, const QString&) { m_progress->setValue(permille); });
     auto done = [this](const QString& name, const QString& message) {
         if (!m_explorer->costRunner()->isRunning() && !m_explorer->chainRunner()->isRunning() &&
-            !m_gaussianExplorer->runner()->isRunning()) {
+            !m_gaussianExplorer->runner()->isRunning() &&
+            !m_gaussianExplorer->nllRunner()->isRunning()) {
             m_progress->hide();
             m_cancel->hide();
             m_jobLabel->clear();

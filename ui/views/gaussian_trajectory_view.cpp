@@ -1,8 +1,20 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/gaussian_trajectory_view.h"
 
+#include <QAreaSeries>
+#include <QChart>
+#include <QChartView>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
 #include <QPainter>
 #include <QPainterPath>
+#include <QPushButton>
+#include <QValueAxis>
+#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +26,7 @@ namespace ui::views {
 class TrajectoryCanvas : public QWidget {
 public:
     explicit TrajectoryCanvas(GaussianTrajectoryView* view) : QWidget(view), m_view(view) {
-        setMinimumSize(300, 300);
+        setMinimumSize(300, 260);
     }
 
 protected:
@@ -91,11 +103,227 @@ void TrajectoryCanvas::paintEvent(QPaintEvent*) {
     }
 }
 
+namespace {
+const char* const kKindNames[2] = {"even", "DP"};
+const char* const kVarianceNames[3] = {"analytic σ²", "β̃", "β"};
+const char* const kKindIds[2] = {"even", "dp"};
+const char* const kVarianceIds[3] = {"analytic", "small", "large"};
+const QColor kKindColours[2] = {QColor("#1f77b4"), QColor("#d62728")};
+const Qt::PenStyle kVarianceStyles[3] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine};
+}  // namespace
+
 GaussianTrajectoryView::GaussianTrajectoryView(QWidget* parent)
-    : ViewPanel("Trajectory", parent), m_canvas(new TrajectoryCanvas(this)) {
-    setBody(m_canvas);
+    : ViewPanel("Trajectory", parent),
+      m_canvas(new TrajectoryCanvas(this)),
+      m_nllButton(new QPushButton("Compute NLL vs K")),
+      m_nllStatus(new QLabel),
+      m_nllChart(new QChart),
+      m_axisK(new QLogValueAxis),
+      m_axisBits(new QValueAxis),
+      m_axisBitsLog(new QLogValueAxis) {
+    auto* body = new QWidget;
+    auto* layout = new QVBoxLayout(body);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(m_canvas, 3);
+    auto* row = new QHBoxLayout;
+    row->setContentsMargins(8, 0, 8, 0);
+    row->addWidget(m_nllButton);
+    row->addWidget(m_nllStatus, 1);
+    layout->addLayout(row);
+    auto* chartView = new QChartView(m_nllChart);
+    chartView->setRenderHint(QPainter::Antialiasing);
+    chartView->setMinimumHeight(240);
+    layout->addWidget(chartView, 2);
+    setBody(body);
+
+    m_nllStatus->setWordWrap(true);
+    m_nllStatus->setText("Not computed yet: the negative ELBO of 1000 points from the data's "
+                         "oracle for every K is a job of seconds to a minute (cancel with Esc).");
+    m_nllButton->setToolTip("Evaluates the negative ELBO (MATH.md B.6) on the even and DP "
+                            "trajectories for K = 2 … 1000 (up to N) with the analytic σ², β̃ and "
+                            "β, reusing the Γ estimate.");
+    connect(m_nllButton, &QPushButton::clicked, this, &GaussianTrajectoryView::nllRequested);
+
+    m_nllChart->setAnimationOptions(QChart::NoAnimation);
+    m_nllChart->setTitle("Negative ELBO against K (bands: ±2 SE)");
+    m_axisK->setBase(10.0);
+    m_axisK->setLabelFormat("%g");
+    m_axisK->setTitleText("K (denoiser evaluations)");
+    m_axisK->setRange(1.5, 1500.0);
+    m_axisBits->setTitleText("bits/dim");
+    m_axisBits->setRange(0.0, 1.0);
+    m_axisBitsLog->setTitleText("bits/dim");
+    m_axisBitsLog->setBase(10.0);
+    m_axisBitsLog->setLabelFormat("%g");
+    m_axisBitsLog->setVisible(false);
+    m_nllChart->addAxis(m_axisK, Qt::AlignBottom);
+    m_nllChart->addAxis(m_axisBits, Qt::AlignLeft);
+    m_nllChart->addAxis(m_axisBitsLog, Qt::AlignLeft);
+    for (int kind = 0; kind < 2; ++kind) {
+        for (int v = 0; v < 3; ++v) {
+            QColor fill = kKindColours[kind];
+            fill.setAlpha(40);
+            // QAreaSeries does not own its edges: parent them to the view.
+            auto* upper = new QLineSeries(this);
+            auto* lower = new QLineSeries(this);
+            auto* band = new QAreaSeries(upper, lower);
+            band->setName(QString("±2 SE %1, %2").arg(kKindNames[kind], kVarianceNames[v]));
+            band->setPen(Qt::NoPen);
+            band->setBrush(fill);
+            m_nllChart->addSeries(band);
+            band->attachAxis(m_axisK);
+            band->attachAxis(m_axisBits);
+            for (QLegendMarker* marker : m_nllChart->legend()->markers(band)) {
+                marker->setVisible(false);  // the bands are read with their line
+            }
+            m_nllBands[kind][v] = band;
+            auto* line = new QLineSeries;
+            line->setName(QString("%1, %2").arg(kKindNames[kind], kVarianceNames[v]));
+            line->setPen(QPen(kKindColours[kind], 2, kVarianceStyles[v]));
+            line->setPointsVisible(true);
+            m_nllChart->addSeries(line);
+            line->attachAxis(m_axisK);
+            line->attachAxis(m_axisBits);
+            m_nllLines[kind][v] = line;
+        }
+    }
+    m_nllChart->legend()->setAlignment(Qt::AlignRight);
+    // Line markers in the legend, so that the dash pattern (the variance) can be read there.
+    m_nllChart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     setToolTip("The DP picks the K timesteps whose summed cost ΣJ (the KL up to constants, "
                "MATH.md B.5) is least; each step (s, t) of the path is a cell of the matrix.");
+}
+
+QList<QLineSeries*> GaussianTrajectoryView::nllSeries() const {
+    QList<QLineSeries*> list;
+    for (const auto& kind : m_nllLines) {
+        for (QLineSeries* line : kind) {
+            list.append(line);
+        }
+    }
+    return list;
+}
+
+void GaussianTrajectoryView::setNllCurves(const NllCurves& curves) {
+    m_nll = curves;
+    double low = 1e300, high = -1e300;
+    for (int kind = 0; kind < 2; ++kind) {
+        for (int v = 0; v < 3; ++v) {
+            QList<QPointF> line, upper, lower;
+            const auto& bits = curves.bitsPerDim[kind][v];
+            const auto& se = curves.standardError[kind][v];
+            for (size_t i = 0; i < curves.ks.size() && i < bits.size() && i < se.size(); ++i) {
+                // Nothing non-finite or non-positive is plotted (the axis may be logarithmic;
+                // a negative ELBO of discrete data is positive anyway).
+                if (!std::isfinite(bits[i]) || !std::isfinite(se[i]) || bits[i] <= 0.0) {
+                    continue;
+                }
+                const double k = curves.ks[i];
+                line.append(QPointF(k, bits[i]));
+                upper.append(QPointF(k, bits[i] + 2.0 * se[i]));
+                if (bits[i] - 2.0 * se[i] > 0.0) {
+                    lower.append(QPointF(k, bits[i] - 2.0 * se[i]));
+                }
+                low = std::min(low, bits[i]);
+                high = std::max(high, bits[i] + 2.0 * se[i]);
+            }
+            m_nllLines[kind][v]->replace(line);
+            m_nllBands[kind][v]->upperSeries()->replace(upper);
+            m_nllBands[kind][v]->lowerSeries()->replace(lower);
+        }
+    }
+    if (low <= high) {
+        // β̃ with few steps costs hundreds of bits/dim against a handful for the others: a log
+        // axis then, so that the good curves stay apart.
+        useLogBits(high > 10.0 * low);
+        const double margin = 0.05 * std::max(high - low, 1e-3);
+        m_axisBits->setRange(std::max(0.0, low - margin), high + margin);
+        m_axisBits->applyNiceNumbers();
+        m_axisBitsLog->setRange(low / 1.1, high * 1.1);
+    }
+    if (!curves.ks.empty()) {
+        m_axisK->setRange(curves.ks.front() * 0.8, curves.ks.back() * 1.25);
+    }
+    setNllStale(false);
+    updateData();
+}
+
+void GaussianTrajectoryView::useLogBits(bool log) {
+    QAbstractAxis* from = log ? static_cast<QAbstractAxis*>(m_axisBits) : m_axisBitsLog;
+    QAbstractAxis* to = log ? static_cast<QAbstractAxis*>(m_axisBitsLog) : m_axisBits;
+    if (to->isVisible()) {
+        return;
+    }
+    for (int kind = 0; kind < 2; ++kind) {
+        for (int v = 0; v < 3; ++v) {
+            for (QAbstractSeries* series :
+                 {static_cast<QAbstractSeries*>(m_nllLines[kind][v]),
+                  static_cast<QAbstractSeries*>(m_nllBands[kind][v])}) {
+                series->detachAxis(from);
+                series->attachAxis(to);
+            }
+        }
+    }
+    from->setVisible(false);
+    to->setVisible(true);
+}
+
+void GaussianTrajectoryView::setNllStale(bool stale) {
+    m_nllStale = stale;
+    // Faded curves: still readable for comparison, clearly not the current parameters'.
+    const qreal opacity = stale ? 0.3 : 1.0;
+    for (int kind = 0; kind < 2; ++kind) {
+        for (int v = 0; v < 3; ++v) {
+            m_nllLines[kind][v]->setOpacity(opacity);
+            m_nllBands[kind][v]->setOpacity(opacity);
+        }
+    }
+    if (m_nll.ks.empty()) {
+        return;
+    }
+    m_nllStatus->setText(
+        stale ? QString("Stale: computed for other schedule, data or Γ settings; press the button "
+                        "to recompute.")
+              : QString("%1 points drawn from the data's oracle (seed %2; for toy: and csv: data "
+                        "these are the data set's own points), 256 levels in [−1, 1]; %3 s.")
+                    .arg(m_nll.numPoints)
+                    .arg(m_nll.seed)
+                    .arg(m_nll.seconds, 0, 'f', 1));
+}
+
+void GaussianTrajectoryView::setNllStatus(const QString& status, bool running) {
+    m_nllButton->setEnabled(!running);
+    m_nllStatus->setText(status);
+}
+
+void GaussianTrajectoryView::updateData() {
+    charts::ChartData table;
+    table.header = {"trajectory (0 dp, 1 even, 2 quadratic)", "timestep"};
+    std::vector<double> kind, step;
+    for (auto [id, steps] :
+         {std::pair{0, &m_rows.dp}, std::pair{1, &m_rows.even}, std::pair{2, &m_rows.quadratic}}) {
+        for (int n : *steps) {
+            kind.push_back(id);
+            step.push_back(n);
+        }
+    }
+    table.columns = {kind, step};
+    // The NLL table, one row per K (columns of their own length, as ChartData allows).
+    if (!m_nll.ks.empty()) {
+        table.header.push_back("nll_K");
+        table.columns.emplace_back(m_nll.ks.begin(), m_nll.ks.end());
+        for (int k = 0; k < 2; ++k) {
+            for (int v = 0; v < 3; ++v) {
+                const std::string name = std::string("nll_") + kKindIds[k] + "_" + kVarianceIds[v];
+                table.header.push_back(name + "_bpd");
+                table.columns.push_back(m_nll.bitsPerDim[k][v]);
+                table.header.push_back(name + "_se");
+                table.columns.push_back(m_nll.standardError[k][v]);
+            }
+        }
+    }
+    setData(std::move(table));
 }
 
 void GaussianTrajectoryView::setTrajectories(const core::Matrix& cost, const Rows& rows) {
@@ -128,14 +356,7 @@ void GaussianTrajectoryView::setTrajectories(const core::Matrix& cost, const Row
             }
         }
     }
-    std::vector<double> kind, step;
-    for (auto [id, steps] : {std::pair{0, &rows.dp}, std::pair{1, &rows.even}, std::pair{2, &rows.quadratic}}) {
-        for (int n : *steps) {
-            kind.push_back(id);
-            step.push_back(n);
-        }
-    }
-    setData({{"trajectory (0 dp, 1 even, 2 quadratic)", "timestep"}, {kind, step}});
+    updateData();
     setMessage(QString("ΣJ along each path, the KL up to constants (MATH.md B.5): DP %1, even %2, "
                        "quadratic %3.")
                    .arg(rows.costDp, 0, 'f', 4)

@@ -3,17 +3,40 @@
 
 #include <QImage>
 
+#include <array>
 #include <vector>
 
 #include "core/util/eigen_types.h"
 #include "ui/charts/view_panel.h"
 
+class QAreaSeries;
+class QChart;
+class QLabel;
+class QLineSeries;
+class QLogValueAxis;
+class QPushButton;
+class QValueAxis;
+
 // The Trajectory view of the Gaussian explorer (issue 6, view 4, first part): the DP-chosen
 // timesteps against the even and quadratic ones as rows of ticks over 1..N, and the DP's cost
-// matrix J(s, t) as a heatmap (log colour scale) with the chosen path drawn on it.
+// matrix J(s, t) as a heatmap (log colour scale) with the chosen path drawn on it; below them
+// (view 4, second part) the negative ELBO in bits/dim against K for the even and DP trajectories
+// and three reverse variances, computed on request by a job (the button emits nllRequested()).
 namespace ui::views {
 
 class TrajectoryCanvas;
+
+// The NLL-against-K table: entries [kind][variance][K index], kind 0 even, 1 DP; variance
+// 0 analytic σ², 1 β̃ (small), 2 β (large), the order of kNllVariances in the explorer.
+struct NllCurves {
+    std::vector<int> ks;                                         // the K values, increasing
+    std::array<std::array<std::vector<double>, 3>, 2> bitsPerDim;  // negative ELBO, bits/dim
+    std::array<std::array<std::vector<double>, 3>, 2> standardError;  // its Monte Carlo SE
+    std::array<std::vector<std::vector<int>>, 2> trajectories;  // [kind][K index] timesteps
+    int numPoints = 0;        // points drawn from the data's oracle (an empirical one: its own)
+    uint64_t seed = 0;        // their RNG key
+    double seconds = 0.0;     // how long the job took
+};
 
 class GaussianTrajectoryView : public charts::ViewPanel {
     Q_OBJECT
@@ -31,9 +54,37 @@ public:
     // cost: the N×N matrix of core::gaussian::dpCostMatrix (node n − 1 = timestep n).
     void setTrajectories(const core::Matrix& cost, const Rows& rows);
 
+    // Shows the NLL-against-K curves (replacing older ones, clearing the stale mark).
+    void setNllCurves(const NllCurves& curves);
+    // Marks the curves as computed for other parameters (drawn faded) or current again.
+    void setNllStale(bool stale);
+    bool nllStale() const { return m_nllStale; }
+    // While the job runs the button is disabled; `status` goes beside it.
+    void setNllStatus(const QString& status, bool running);
+    // The series of the NLL chart, for tests: six lines named "<kind>, <variance>".
+    QList<QLineSeries*> nllSeries() const;
+    QPushButton* nllButton() const { return m_nllButton; }
+
+signals:
+    // The user asked for the NLL-against-K curves.
+    void nllRequested();
+
 private:
     friend class TrajectoryCanvas;
+    void updateData();
+    void useLogBits(bool log);
+
     TrajectoryCanvas* m_canvas;
+    QPushButton* m_nllButton;
+    QLabel* m_nllStatus;
+    QChart* m_nllChart;
+    QLogValueAxis* m_axisK;
+    QValueAxis* m_axisBits;
+    QLogValueAxis* m_axisBitsLog;  // used when the values span more than a decade (β̃ at small K)
+    std::array<std::array<QLineSeries*, 3>, 2> m_nllLines{};
+    std::array<std::array<QAreaSeries*, 3>, 2> m_nllBands{};
+    NllCurves m_nll;
+    bool m_nllStale = false;
     QImage m_heatmap;  // N×N downsampled to at most 512×512, upper triangle
     int m_numSteps = 0;
     Rows m_rows;

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+#include "ui/views/compare_view.h"
+
+#include <QChart>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPen>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/categorical/information.h"
+#include "core/gaussian/channel_information.h"
+#include "core/schedule/gaussian_schedule.h"
+#include "ui/document/bundled_data.h"
+
+namespace ui::views {
+namespace {
+
+// Only these fields change the curves; a new seed or chain count must not redraw them.
+bool sameInputs(const document::CategoricalParams& a,
+                const document::GaussianParams& ga,
+                const document::CategoricalParams& b,
+                const document::GaussianParams& gb) {
+    return a.schedule == b.schedule && a.powerExponent == b.powerExponent &&
+           a.controlPoints == b.controlPoints && a.dataSource == b.dataSource &&
+           a.digitLevels == b.digitLevels && a.pi == b.pi && a.numClasses == b.numClasses &&
+           ga.schedule == gb.schedule && ga.numSteps == gb.numSteps;
+}
+
+}  // namespace
+
+core::Result<CompareCurves> computeCompareCurves(const document::CategoricalParams& categorical,
+                                                 const document::GaussianParams& gaussian,
+                                                 const core::data::Digits& digits) {
+    if (digits.numImages() == 0) {
+        return core::invalidArgument("digits", "", "the digits data set is empty");
+    }
+    CompareCurves curves;
+    curves.numImages = digits.numImages();
+    // Categorical side: L levels, π from the document when it describes the digits.
+    const bool onDigits = categorical.dataSource == document::CategoricalData::Digits;
+    curves.levels = onDigits ? categorical.digitLevels : 4;
+    auto classes = core::data::quantiseDigits(digits.pixels, curves.levels);
+    if (!classes) {
+        return classes.error();
+    }
+    core::Vector pi = core::Vector::Constant(curves.levels, 1.0 / curves.levels);
+    if (onDigits && static_cast<int>(categorical.pi.size()) == curves.levels) {
+        pi = Eigen::Map<const core::Vector>(categorical.pi.data(), curves.levels);
+        if (!(pi.minCoeff() >= 0.0) || !(pi.sum() > 0.0)) {
+            return core::invalidArgument("pi", "", "π must be a probability vector");
+        }
+        pi /= pi.sum();
+        curves.documentPrior = true;
+    }
+    const std::vector<core::Vector> marginals =
+        core::categorical::positionMarginals(*classes, core::data::kDigitsPixels, curves.levels);
+    // info-linear is solved on these same pixels, so that curve reads 1 − t by construction.
+    auto beta = categorical.betaCurve([&marginals, &pi](double betaT) {
+        double sum = 0.0;
+        for (const core::Vector& p0 : marginals) {
+            sum += core::categorical::mutualInformation(p0, pi, betaT);
+        }
+        return sum;
+    });
+    if (!beta) {
+        return beta.error();
+    }
+    for (int k = 0; k <= kCategoricalPoints; ++k) {
+        const double t = static_cast<double>(k) / kCategoricalPoints;
+        curves.categoricalT.push_back(t);
+        curves.categorical.push_back(
+            core::categorical::informationFraction(marginals, pi, (*beta)(t)));
+    }
+
+    // Gaussian side: per-pixel variances of the scaled digits (over all images).
+    auto schedule = core::schedule::gaussianScheduleFromSpec(gaussian.schedule.toStdString(),
+                                                             gaussian.numSteps);
+    if (!schedule) {
+        return schedule.error();
+    }
+    const std::vector<double> scaled = core::data::scaleDigits(digits.pixels);
+    std::vector<double> mean(core::data::kDigitsPixels, 0.0);
+    std::vector<double> variance(core::data::kDigitsPixels, 0.0);
+    const double count = digits.numImages();
+    for (size_t i = 0; i < scaled.size(); ++i) {
+        mean[i % core::data::kDigitsPixels] += scaled[i] / count;
+    }
+    for (size_t i = 0; i < scaled.size(); ++i) {
+        const double delta = scaled[i] - mean[i % core::data::kDigitsPixels];
+        variance[i % core::data::kDigitsPixels] += delta * delta / count;
+    }
+    // The 17-level entropy of each pixel: the digits are discrete, so no channel can carry more.
+    std::vector<double> entropies;
+    for (const core::Vector& p0 : core::categorical::positionMarginals(
+             digits.pixels, core::data::kDigitsPixels, core::data::kDigitsMaxIntensity + 1)) {
+        entropies.push_back(core::categorical::entropy(p0));
+    }
+    // Normalisation: Σ_i min(I_i(n), H_i)/Σ_i H_i. Dividing by I(1) instead would make the curve
+    // depend on N (β_1 sets the first SNR) and measure resolution below the 17 grey levels that
+    // the data does not have; capping at H_i reads as "fraction of the pixels' entropy left", the
+    // categorical curve's own measure, is exactly 1 at t = 0 (infinite SNR) and ≈ 0 at t = 1.
+    const std::vector<double> fraction =
+        core::gaussian::gaussianInformationFraction(*schedule, variance, entropies);
+    const std::vector<double> information =
+        core::gaussian::gaussianChannelInformation(*schedule, variance);
+    const std::vector<double> snr = core::gaussian::signalToNoise(*schedule);
+    for (double h : entropies) {
+        curves.entropyNats += h;
+    }
+    if (!(curves.entropyNats > 0.0)) {
+        return core::invalidArgument("digits", "", "every pixel is constant");
+    }
+    for (int n = 0; n < static_cast<int>(fraction.size()); ++n) {
+        curves.gaussianT.push_back(static_cast<double>(n) / gaussian.numSteps);
+        curves.gaussian.push_back(fraction[n]);
+        curves.gaussianNats.push_back(information[n]);
+        curves.snr.push_back(snr[n]);
+    }
+    return curves;
+}
+
+CompareView::CompareView(QWidget* parent)
+    : ChartPanel("Compare", parent),
+      m_categoricalSeries(new QLineSeries),
+      m_gaussianSeries(new QLineSeries),
+      m_snrSeries(new QLineSeries),
+      m_axisT(new QValueAxis),
+      m_axisFraction(new QValueAxis),
+      m_axisSnr(new QLogValueAxis) {
+    m_categoricalSeries->setName("categorical: Σ I(X₀;Xₜ) / Σ H(X₀)");
+    m_gaussianSeries->setName("Gaussian: Σ min(½ log(1 + ᾱₙvᵢ/β̄ₙ), Hᵢ) / Σ Hᵢ");
+    m_snrSeries->setName("Gaussian SNR ᾱₙ/β̄ₙ [right axis]");
+    m_categoricalSeries->setPen(QPen(QColor("#9467bd"), 2.5));
+    m_gaussianSeries->setPen(QPen(QColor("#ff7f0e"), 2.5));
+    m_snrSeries->setPen(QPen(QColor(120, 120, 120), 1.5, Qt::DashLine));
+    m_axisT->setTitleText("t (categorical t; Gaussian n/N)");
+    m_axisT->setRange(0.0, 1.0);
+    m_axisFraction->setTitleText("fraction of information left");
+    m_axisFraction->setRange(0.0, 1.05);
+    m_axisSnr->setTitleText("SNR");
+    m_axisSnr->setBase(10.0);
+    m_axisSnr->setLabelFormat("%.0e");
+    chart()->addAxis(m_axisT, Qt::AlignBottom);
+    chart()->addAxis(m_axisFraction, Qt::AlignLeft);
+    chart()->addAxis(m_axisSnr, Qt::AlignRight);
+    for (QLineSeries* s : {m_categoricalSeries, m_gaussianSeries}) {
+        chart()->addSeries(s);
+        s->attachAxis(m_axisT);
+        s->attachAxis(m_axisFraction);
+    }
+    chart()->addSeries(m_snrSeries);
+    m_snrSeries->attachAxis(m_axisT);
+    m_snrSeries->attachAxis(m_axisSnr);
+    setToolTip("How fast each process destroys the same data (the 8×8 digits): the fraction of "
+               "information left against time, categorical and Gaussian on one axis.");
+}
+
+void CompareView::setParams(const document::CategoricalParams& categorical,
+                            const document::GaussianParams& gaussian) {
+    if (m_hasInputs && sameInputs(categorical, gaussian, m_categorical, m_gaussian)) {
+        return;
+    }
+    m_hasInputs = true;
+    m_categorical = categorical;
+    m_gaussian = gaussian;
+    const auto& digits = document::bundledDigits();
+    core::Result<CompareCurves> curves =
+        digits ? computeCompareCurves(categorical, gaussian, *digits)
+               : core::Result<CompareCurves>(digits.error());
+    if (!curves) {
+        m_curves = {};
+        for (QLineSeries* s : {m_categoricalSeries, m_gaussianSeries, m_snrSeries}) {
+            s->clear();
+        }
+        setData({});
+        setMessage("Compare: " + QString::fromStdString(curves.error().toString()), true);
+        return;
+    }
+    m_curves = std::move(curves).value();
+    const auto& c = m_curves;
+    m_categoricalSeries->replace(charts::toPoints(c.categoricalT, c.categorical));
+    m_gaussianSeries->replace(charts::toPoints(c.gaussianT, c.gaussian));
+    // A log axis: non-positive values are dropped, never shifted by an epsilon.
+    QList<QPointF> snr;
+    double low = 1e300, high = 0.0;
+    for (size_t i = 0; i < c.snr.size(); ++i) {
+        if (std::isfinite(c.snr[i]) && c.snr[i] > 0.0) {
+            snr.append(QPointF(c.gaussianT[i], c.snr[i]));
+            low = std::min(low, c.snr[i]);
+            high = std::max(high, c.snr[i]);
+        }
+    }
+    m_snrSeries->replace(snr);
+    if (!snr.isEmpty()) {
+        m_axisSnr->setRange(std::pow(10.0, std::floor(std::log10(low))),
+                            std::pow(10.0, std::ceil(std::log10(high))));
+    }
+    setData({{"t_categorical", "categorical_fraction", "t_gaussian", "gaussian_fraction",
+              "gaussian_information_nats", "gaussian_snr"},
+             {c.categoricalT, c.categorical, c.gaussianT, c.gaussian, c.gaussianNats, c.snr}});
+    setMessage(
+        QString("Same data, the %1 digits. Categorical: %2 levels, π %3, β(t) “%4”; the fraction "
+                "Σ I(X₀;Xₜ)/Σ H(X₀) over the 64 pixels, each pixel treated separately with its "
+                "own marginal (correlations between pixels ignored). Gaussian: scaled to "
+                "[−1, 1], “%5” at N = %6, t = n/N; per pixel the Gaussian-channel information "
+                "½ log(1 + ᾱₙvᵢ/β̄ₙ) (vᵢ the pixel's variance; exact for Gaussian pixels, an upper "
+                "bound otherwise) capped at the pixel's 17-level entropy Hᵢ, which no channel can "
+                "exceed for discrete data, summed and divided by Σ Hᵢ = %7 nats. Normalising by "
+                "the first step instead would depend on N and count resolution finer than the "
+                "data's grey levels.")
+            .arg(c.numImages)
+            .arg(c.levels)
+            .arg(c.documentPrior ? QString("from the project") : QString("uniform"))
+            .arg(categorical.schedule)
+            .arg(gaussian.schedule)
+            .arg(gaussian.numSteps)
+            .arg(c.entropyNats, 0, 'f', 1));
+}
+
+}  // namespace ui::views

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <vector>
+
+#include "core/data/digits.h"
+#include "core/util/result.h"
+#include "ui/charts/chart_panel.h"
+#include "ui/document/categorical_params.h"
+#include "ui/document/gaussian_params.h"
+
+class QLineSeries;
+class QLogValueAxis;
+class QValueAxis;
+
+// The Compare view of the Gaussian explorer (issue 6, view 5): how fast each process destroys
+// the same data, the bundled 8×8 digits, on one time axis t ∈ [0, 1]. Categorical: the
+// document's β(t) on the digits quantised to L levels, the fraction of information left
+// Σ_d I(X_0,d;X_t,d)/Σ_d H(X_0,d) (MATH.md A.5, each pixel on its own). Gaussian: the
+// document's schedule at N on the digits scaled to [−1, 1], the Gaussian-channel information
+// ½ log(1 + ᾱ_n v_i/β̄_n) per pixel capped at the pixel's entropy H_i, Σ_i min(·, H_i)/Σ_i H_i,
+// at t = n/N; and the SNR ᾱ_n/β̄_n.
+namespace ui::views {
+
+struct CompareCurves {
+    int levels = 4;                    // L, the categorical quantisation of the digits
+    bool documentPrior = false;        // π from the document (digits data), else uniform over L
+    int numImages = 0;                 // digits used (all of them)
+    std::vector<double> categoricalT;  // t = k/kCategoricalPoints, k = 0..kCategoricalPoints
+    std::vector<double> categorical;   // fraction of information left, 1 → 0
+    std::vector<double> gaussianT;     // t = n/N, n = 0..N
+    std::vector<double> gaussian;      // Σ_i min(I_i(n), H_i)/Σ_i H_i, 1 → ≈0
+    std::vector<double> gaussianNats;  // Σ_i I_i(n) uncapped, nats (+inf at n = 0)
+    std::vector<double> snr;           // ᾱ_n/β̄_n (+inf at n = 0)
+    double entropyNats = 0.0;          // Σ_i H_i, the pixels' 17-level entropies
+};
+
+constexpr int kCategoricalPoints = 200;
+
+// The curves for these parameters on `digits` (the computation behind the view, for tests).
+// Fails with the parameter's error when a schedule is invalid.
+core::Result<CompareCurves> computeCompareCurves(const document::CategoricalParams& categorical,
+                                                 const document::GaussianParams& gaussian,
+                                                 const core::data::Digits& digits);
+
+class CompareView : public charts::ChartPanel {
+    Q_OBJECT
+public:
+    explicit CompareView(QWidget* parent = nullptr);
+
+    // Recomputes (about a millisecond; the digits are parsed once per process) when an input
+    // of the curves changed; other edits are ignored.
+    void setParams(const document::CategoricalParams& categorical,
+                   const document::GaussianParams& gaussian);
+    const CompareCurves& curves() const { return m_curves; }
+
+private:
+    CompareCurves m_curves;
+    bool m_hasInputs = false;
+    document::CategoricalParams m_categorical;
+    document::GaussianParams m_gaussian;
+    QLineSeries* m_categoricalSeries;
+    QLineSeries* m_gaussianSeries;
+    QLineSeries* m_snrSeries;
+    QValueAxis* m_axisT;
+    QValueAxis* m_axisFraction;
+    QLogValueAxis* m_axisSnr;
+};
+
+}  // namespace ui::views
