@@ -29,7 +29,13 @@ struct Common {
     std::shared_ptr<core::model::GaussianOracle> oracle;  // the data (and the exact model)
     // The ε-model: the oracle, or a network from --model FILE.safetensors.
     std::shared_ptr<const core::model::GaussianEpsModel> model;
+    // The data Γ is estimated on (--gamma-data; default: the oracle's): a network is evaluated
+    // on held-out data but its Γ comes from the training data, as in the paper.
+    std::shared_ptr<core::model::GaussianOracle> gammaData;
     bool exactModel = true;  // the denoising Γ estimator is valid for exact oracles only
+    // nll and sample: --estimator score|denoising|error; by default denoising for the oracle,
+    // score (B.3 as written) for a network.
+    core::gaussian::GammaEstimator gammaEstimator = core::gaussian::GammaEstimator::Denoising;
     core::gaussian::DataRange range;
     int threads = 1;
 };
@@ -125,6 +131,31 @@ Result<Common> loadCommon(const Args& args, bool needsData) {
         }
         common.model = *model;
         common.exactModel = args.get("model", "oracle") == "oracle";
+        const std::string estimator = args.get("estimator", common.exactModel ? "denoising" : "score");
+        if (estimator == "score") {
+            common.gammaEstimator = core::gaussian::GammaEstimator::Score;
+        } else if (estimator == "error") {
+            common.gammaEstimator = core::gaussian::GammaEstimator::Error;
+        } else if (estimator == "denoising" && common.exactModel) {
+            common.gammaEstimator = core::gaussian::GammaEstimator::Denoising;
+        } else {
+            return core::invalidArgument("--estimator", estimator,
+                                         "expected score, error or (for the oracle) denoising");
+        }
+        common.gammaData = common.oracle;
+        if (args.has("gamma-data")) {
+            auto gammaData = gaussianDataFromSpec(args, args.get("gamma-data"));
+            if (!gammaData) {
+                return gammaData.error();
+            }
+            const core::model::GaussianDataSampler& a = **gammaData;
+            const core::model::GaussianDataSampler& b = *common.oracle;
+            if (a.dimension() != b.dimension()) {
+                return core::invalidArgument("--gamma-data", args.get("gamma-data"),
+                                             "its dimension differs from --data's");
+            }
+            common.gammaData = *gammaData;
+        }
     }
     return common;
 }
@@ -139,12 +170,10 @@ Result<std::vector<double>> oracleGamma(const Common& common,
     core::gaussian::GammaParams params{.numSamples = samples,
                                        .seed = seed,
                                        .timesteps = timesteps,
-                                       .estimator = common.exactModel
-                                                        ? core::gaussian::GammaEstimator::Denoising
-                                                        : core::gaussian::GammaEstimator::Score,
+                                       .estimator = common.gammaEstimator,
                                        .parallel = {.numThreads = common.threads}};
     Result<core::gaussian::GammaEstimate> estimate = core::gaussian::estimateGamma(
-        *common.model, *common.oracle, common.schedule, params, &progress);
+        *common.model, *common.gammaData, common.schedule, params, &progress);
     if (!estimate) {
         return estimate.error();
     }
@@ -250,7 +279,7 @@ int runGamma(const Args& args) {
         return fail(!samples ? samples.error() : seed.error());
     }
     const std::string estimatorName = args.get("estimator", "score");
-    if (estimatorName != "score" && estimatorName != "denoising") {
+    if (estimatorName != "score" && estimatorName != "denoising" && estimatorName != "error") {
         return fail(core::invalidArgument("--estimator", estimatorName,
                                           "expected score or denoising"));
     }
@@ -259,8 +288,9 @@ int runGamma(const Args& args) {
     core::gaussian::GammaParams params{
         .numSamples = *samples,
         .seed = static_cast<uint64_t>(*seed),
-        .estimator = estimatorName == "score" ? core::gaussian::GammaEstimator::Score
-                                              : core::gaussian::GammaEstimator::Denoising,
+        .estimator = estimatorName == "score"   ? core::gaussian::GammaEstimator::Score
+                     : estimatorName == "error" ? core::gaussian::GammaEstimator::Error
+                                                : core::gaussian::GammaEstimator::Denoising,
         .parallel = {.numThreads = common->threads}};
     if (!common->exactModel && estimatorName == "denoising") {
         return fail(core::invalidArgument("--estimator", estimatorName,
@@ -428,7 +458,7 @@ int runVariance(const Args& args) {
 
 int runNll(const Args& args) {
     if (core::Status s = args.checkKnown({"digits", "data", "model", "schedule", "steps", "trajectory",
-                                          "variance", "levels", "samples", "gamma-samples",
+                                          "variance", "levels", "samples", "gamma-samples", "gamma-data", "estimator",
                                           "seed", "format", "threads", "data-range",
                                           "dp-variant"});
         !s) {
@@ -516,7 +546,7 @@ int runNll(const Args& args) {
 int runSample(const Args& args) {
     if (core::Status s = args.checkKnown({"digits", "data", "model", "schedule", "steps", "sampler",
                                           "trajectory", "count", "seed", "out", "eta",
-                                          "clip-first", "variance", "gamma-samples", "frames",
+                                          "clip-first", "variance", "gamma-samples", "frames", "estimator",
                                           "threads", "data-range", "dp-variant"});
         !s) {
         return fail(s.error());

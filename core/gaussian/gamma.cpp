@@ -132,8 +132,9 @@ Result<GammaEstimate> estimateGamma(const model::GaussianEpsModel& model,
                 total.count = count;
             }
         }
-        const bool denoising = params.estimator == GammaEstimator::Denoising &&
-                               totals[1].m2 < totals[0].m2;
+        const bool denoising = params.estimator == GammaEstimator::Error ||
+                               (params.estimator == GammaEstimator::Denoising &&
+                                totals[1].m2 < totals[0].m2);
         const Partial& total = totals[denoising ? 1 : 0];
         const int n = estimate.timesteps[j];
         const double betaBar = schedule.betaBar(n);

@@ -23,6 +23,11 @@ enum class GammaEstimator {
                 // E‖ε‖² = E‖ε_θ‖² + E‖ε − ε_θ‖² when ε_θ = E[ε|x_n], so both are unbiased;
                 // the second's error shrinks with 1 − β̄_nΓ_n where the first's does not
                 // (large n, small d), the first wins at small n.
+    Error,      // any model: 1 − ‖ε_θ(x_n) − ε‖²/d always. For an exact oracle it is unbiased
+                // for β̄_nΓ_n; for a network it puts the network's own error E‖ε − ε_θ‖²/d into
+                // v = (β̄_n/ᾱ_n)(1 − β̄_nΓ_n), which is the optimal variance for an imperfect
+                // mean (Bao et al. 2022, "Estimating the optimal covariance with imperfect
+                // mean"), and it never exceeds its bound β̄_nΓ_n ≤ 1.
 };
 
 struct GammaParams {

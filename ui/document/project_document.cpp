@@ -9,6 +9,8 @@
 #include <QJsonObject>
 
 #include <cmath>
+
+#include "ui/document/model_files.h"
 #include <QSaveFile>
 #include <QUndoCommand>
 
@@ -248,12 +250,49 @@ void ProjectDocument::setProcess(ProcessKind process) {
     }
 }
 
-void ProjectDocument::newProject() {
-    m_project = Project{};
+void ProjectDocument::newProject() { loadExample(Project{}); }
+
+void ProjectDocument::loadExample(const Project& project) {
+    m_project = project;
     m_undo.clear();
     m_filePath.clear();
     emit filePathChanged(m_filePath);
     emit projectReplaced();
+}
+
+std::vector<Example> examples() {
+    std::vector<Example> out;
+    out.push_back({"Categorical: a two-condition table (K = 4)", Project{}});
+    {
+        Project p;
+        p.categorical = CategoricalParams::example().withDigits(4);
+        p.categorical.pi.assign(4, 0.25);  // what the bundled network was trained with
+        p.categorical.schedule = "cosine";
+        p.categorical.numSteps = 50;
+        p.categorical.pathSteps = 50;
+        p.categorical.condition = 3;
+        p.categorical.model = kBundledDigitsCategorical;
+        out.push_back({"Categorical: 8×8 digits (L = 4) with the trained network", p});
+    }
+    {
+        Project p;
+        p.process = ProcessKind::Gaussian;
+        p.gaussian.data = "toy:moons,n=4000";  // the network's training points
+        p.gaussian.model = kBundledMoons;
+        p.gaussian.gammaSamples = 50;
+        out.push_back({"Gaussian: two moons with the trained network", p});
+    }
+    {
+        Project p;
+        p.process = ProcessKind::Gaussian;
+        p.gaussian.data = "digits";
+        p.gaussian.model = kBundledDigitsGaussian;
+        p.gaussian.gammaSamples = 20;
+        p.gaussian.pathSteps = 25;
+        p.gaussian.particleCount = 36;
+        out.push_back({"Gaussian: 8×8 digits with the trained network", p});
+    }
+    return out;
 }
 
 core::Status ProjectDocument::open(const QString& path) {

@@ -5,6 +5,8 @@
 #include <QString>
 #include <QUndoStack>
 
+#include <vector>
+
 #include "core/gaussian/gamma.h"
 #include "core/util/result.h"
 #include "ui/document/categorical_params.h"
@@ -43,6 +45,13 @@ constexpr int kProjectFormatVersion = 1;
 QByteArray projectToJson(const Project& project, const QString& path = {});
 core::Result<Project> projectFromJson(const QByteArray& bytes, const QString& path);
 
+// The example projects of File ▸ Examples, three of them with the bundled trained networks.
+struct Example {
+    QString title;
+    Project project;
+};
+std::vector<Example> examples();
+
 class ProjectDocument : public QObject {
     Q_OBJECT
 public:
@@ -67,6 +76,8 @@ public:
 
     // Starts a new project with the example parameters; clears undo.
     void newProject();
+    // Starts an unsaved project from an example; clears undo.
+    void loadExample(const Project& project);
     // Replaces the project by the file's; on any error the document is left unchanged.
     core::Status open(const QString& path);
     // Writes the project atomically; marks the document clean on success.

@@ -10,6 +10,10 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QUrl>
+#include <QMimeData>
+#include <QDropEvent>
+#include <QDragEnterEvent>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QSpinBox>
@@ -36,7 +40,9 @@
 #include "ui/charts/chart_export.h"
 #include "ui/document/project_document.h"
 #include "ui/main/categorical_explorer.h"
+#include "ui/document/model_files.h"
 #include "ui/main/gaussian_explorer.h"
+#include "ui/training/train_dialog.h"
 #include "ui/panels/gaussian_panel.h"
 #include "ui/panels/categorical_panel.h"
 #include "ui/views/gamma_view.h"
@@ -120,6 +126,10 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryPath)
 
     createDocks();
     createMenus();
+    setAcceptDrops(true);  // a .safetensors dropped anywhere loads as the model
+    connect(m_gaussianPanel, &panels::GaussianPanel::trainRequested, this, &MainWindow::showTrainDialog);
+    connect(m_panel, &panels::CategoricalPanel::trainRequested, this, &MainWindow::showTrainDialog);
+    connect(m_gaussianPanel, &panels::GaussianPanel::exportGammaRequested, this, &MainWindow::exportGamma);
 
     // Status bar: job progress with a cancel button.
     m_progress->setRange(0, 1000);
@@ -266,6 +276,14 @@ void MainWindow::createMenus() {
     });
     m_recentMenu = file->addMenu("Open &recent");
     updateRecentMenu();
+    QMenu* examples = file->addMenu("E&xamples");
+    for (const document::Example& example : document::examples()) {
+        examples->addAction(example.title, this, [this, project = example.project] {
+            if (maybeSave()) {
+                m_document->loadExample(project);
+            }
+        });
+    }
     file->addAction("&Save", QKeySequence::Save, this, [this] { save(); });
     file->addAction("Save &as…", QKeySequence::SaveAs, this, [this] { saveAs(); });
     file->addSeparator();
@@ -275,6 +293,15 @@ void MainWindow::createMenus() {
                     &MainWindow::exportAllViews);
     file->addAction("Export a&nimation…", QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_E), this,
                     &MainWindow::exportAnimation);
+    file->addAction("Export &Γ…", this, &MainWindow::exportGamma);
+    file->addSeparator();
+    file->addAction("Open a &model checkpoint…", QKeySequence(Qt::CTRL | Qt::Key_M), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, "Open a model checkpoint", {},
+                                                          "Checkpoints (*.safetensors)");
+        if (!path.isEmpty()) loadModel(path);
+    });
+    file->addAction("&Train a model…", QKeySequence(Qt::CTRL | Qt::Key_T), this,
+                    &MainWindow::showTrainDialog);
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
 
@@ -427,6 +454,69 @@ bool MainWindow::saveAs() {
     }
     addRecentFile(path);
     return true;
+}
+
+bool MainWindow::loadModel(const QString& path) {
+    // The checkpoint's own metadata says which process it is for.
+    auto loaded = document::loadModelFile(path);
+    if (!loaded) {
+        QMessageBox::warning(this, "Model", QString::fromStdString(loaded.error().toString()));
+        return false;
+    }
+    const bool gaussian = (*loaded)->gaussian != nullptr;
+    m_document->setProcess(gaussian ? document::ProcessKind::Gaussian
+                                    : document::ProcessKind::Categorical);
+    const bool ok = gaussian ? m_gaussianPanel->loadModel(path) : m_panel->loadModel(path);
+    statusBar()->showMessage(ok ? "Using the model " + QFileInfo(path).fileName()
+                                : "The model does not fit the current data (see the panel).",
+                             5000);
+    return ok;
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    for (const QUrl& url : event->mimeData()->urls()) {
+        if (url.isLocalFile() && url.toLocalFile().endsWith(".safetensors", Qt::CaseInsensitive)) {
+            event->acceptProposedAction();
+            return;
+        }
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    for (const QUrl& url : event->mimeData()->urls()) {
+        if (url.isLocalFile() && url.toLocalFile().endsWith(".safetensors", Qt::CaseInsensitive)) {
+            event->acceptProposedAction();
+            loadModel(url.toLocalFile());
+            return;
+        }
+    }
+}
+
+void MainWindow::showTrainDialog() {
+    const auto process = m_document->project().process;
+    auto* dialog = new training::TrainDialog(m_document->project(), process, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    const QString folder = m_document->filePath().isEmpty()
+                               ? QDir::currentPath()
+                               : QFileInfo(m_document->filePath()).absolutePath();
+    dialog->setOutputPath(QDir(folder).filePath(process == document::ProcessKind::Gaussian
+                                                    ? "gaussian-model.safetensors"
+                                                    : "categorical-model.safetensors"));
+    connect(dialog, &training::TrainDialog::modelSaved, this,
+            [this](const QString& path) { loadModel(path); });
+    dialog->show();
+}
+
+void MainWindow::exportGamma() {
+    const QString path = QFileDialog::getSaveFileName(this, "Export Γ", "gamma.csv",
+                                                      "Γ as CSV (*.csv);;ms_eps as NPY (*.npy)");
+    if (path.isEmpty()) return;
+    const QString error = m_gaussianExplorer->exportGamma(path);
+    if (!error.isEmpty()) {
+        QMessageBox::warning(this, "Export Γ", error);
+    } else {
+        statusBar()->showMessage("Wrote " + path, 5000);
+    }
 }
 
 bool MainWindow::maybeSave() {

@@ -59,6 +59,12 @@ public:
 
     // Opens a project file; shows the error in a message box and changes nothing on failure.
     bool openFile(const QString& path);
+    // Uses a checkpoint as the model of its process (switching to it); what dropping a
+    // .safetensors file on the window does. False, with a message, when it does not fit.
+    bool loadModel(const QString& path);
+    // Opens the Train dialog for the current process and data.
+    void showTrainDialog();
+    panels::GaussianPanel* gaussianPanel() const { return m_gaussianPanel; }
     // Offers the recovery copy of a session that did not end cleanly.
     void offerRecovery();
     // Writes the recovery copy now (the 30 s timer calls it when the project changed).
@@ -66,6 +72,8 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
     void createMenus();
@@ -79,6 +87,7 @@ private:
     void exportCurrentView();
     void exportAllViews();
     void exportAnimation();
+    void exportGamma();
     QString recoveryPath() const;
     void connectJobRunner(jobs::JobRunner* runner);
     std::vector<std::pair<QString, charts::ViewPanel*>> currentViews() const;
