@@ -281,7 +281,7 @@ int runGamma(const Args& args) {
     const std::string estimatorName = args.get("estimator", "score");
     if (estimatorName != "score" && estimatorName != "denoising" && estimatorName != "error") {
         return fail(core::invalidArgument("--estimator", estimatorName,
-                                          "expected score or denoising"));
+                                          "expected score, error or denoising"));
     }
     TerminalProgress observer;
     core::Progress progress(&observer, "gamma");

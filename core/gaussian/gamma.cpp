@@ -3,6 +3,7 @@
 
 #include <array>
 #include <atomic>
+#include <algorithm>
 #include <cmath>
 
 #include "core/gaussian/rng_streams.h"
@@ -132,15 +133,19 @@ Result<GammaEstimate> estimateGamma(const model::GaussianEpsModel& model,
                 total.count = count;
             }
         }
+        // With few samples the error form's mean can fall below 0 (where β̄_nΓ_n is small it
+        // is 1 minus a χ²_d/d draw); Γ is a mean square, so the score form (never negative)
+        // is taken then, and the Error estimator is floored at 0 (v then reaches its cap).
         const bool denoising = params.estimator == GammaEstimator::Error ||
                                (params.estimator == GammaEstimator::Denoising &&
-                                totals[1].m2 < totals[0].m2);
+                                totals[1].m2 < totals[0].m2 && totals[1].mean >= 0.0);
         const Partial& total = totals[denoising ? 1 : 0];
         const int n = estimate.timesteps[j];
         const double betaBar = schedule.betaBar(n);
         const double variance = total.m2 / (total.count - 1.0);
-        estimate.msEps[j] = total.mean;
-        estimate.gamma[j] = total.mean / betaBar;
+        const double mean = std::max(0.0, total.mean);
+        estimate.msEps[j] = mean;
+        estimate.gamma[j] = mean / betaBar;
         estimate.standardError[j] = std::sqrt(variance / total.count) / betaBar;
         if (!std::isfinite(estimate.gamma[j]) || !std::isfinite(estimate.standardError[j])) {
             return makeError(ErrorCode::NumericalError, "Γ_" + std::to_string(n),

@@ -91,6 +91,7 @@ private slots:
     void samplersRunAndRecordFrames();
     void cancelReturnsPromptly();
     void gammaTableInterpolates();
+    void fewSamplesNeverGiveANegativeGamma();
 };
 
 void tst_GaussianEngine::gammaMatchesGaussianClosedForm_data() {
@@ -525,6 +526,34 @@ void tst_GaussianEngine::gammaTableInterpolates() {
     DS_COMPARE_ABS((*table)[7], 1.6, 1e-15);
     estimate.timesteps = {2, 5, 10};
     QVERIFY(!gaussian::gammaTable(estimate, 10).ok());
+}
+
+
+// With M = 4 in d = 2 the error form 1 − ‖ε_θ − ε‖²/d of small n is 1 minus a χ²₂/2 draw and
+// often negative, and its sample variance can still look the smaller: Γ must stay ≥ 0 (the
+// score form is taken then; the Error estimator is floored at 0). Before the fix the project of
+// tst_models_gui failed with "Γ_139 = −1.29". Every n of N = 1000 and 20 seeds: thousands of
+// chances for a negative draw; the test checks that some existed, so it cannot pass vacuously.
+void tst_GaussianEngine::fewSamplesNeverGiveANegativeGamma() {
+    auto sched = schedule::linearSchedule(1000);
+    DS_VERIFY_OK(sched);
+    auto oracle = isotropic(2, 0.0, 0.5);
+    QVERIFY(oracle);
+    int negativeErrorForms = 0;
+    for (uint64_t seed = 1; seed <= 20; ++seed) {
+        for (auto estimator : {gaussian::GammaEstimator::Denoising, gaussian::GammaEstimator::Error}) {
+            auto estimate = gaussian::estimateGamma(
+                *oracle, *oracle, *sched, {.numSamples = 4, .seed = seed, .estimator = estimator});
+            DS_VERIFY_OK(estimate);
+            for (size_t j = 0; j < estimate->gamma.size(); ++j) {
+                QVERIFY(estimate->gamma[j] >= 0.0);
+                QVERIFY(estimate->msEps[j] >= 0.0);
+                negativeErrorForms += estimator == gaussian::GammaEstimator::Error &&
+                                      estimate->gamma[j] == 0.0;
+            }
+        }
+    }
+    QVERIFY(negativeErrorForms > 0);
 }
 
 QTEST_GUILESS_MAIN(tst_GaussianEngine)

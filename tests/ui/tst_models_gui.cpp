@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: MIT
+// Models and Γ files in the GUI (issue 6): dropping a checkpoint on the window loads it for its
+// process and every Gaussian view then uses the network; a checkpoint that does not fit, or a
+// corrupt one, is refused with a reason and changes nothing; a training run started from the
+// Train dialog can be cancelled and still leaves a checkpoint that loads; an imported Γ file
+// drives the Γ, Variance and Trajectory views exactly as the core computes from the same
+// numbers; the project file keeps the checkpoint's path relative to itself, and a project whose
+// checkpoint has gone missing still opens, on the exact oracle, saying why.
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUrl>
+#include <cmath>
+#include <set>
+
+#include "core/gaussian/trajectory_dp.h"
+#include "core/gaussian/variance.h"
+#include "core/io/gamma_file.h"
+#include "core/schedule/gaussian_schedule.h"
+#include "tests/support/test_support.h"
+#include "ui/document/model_files.h"
+#include "ui/document/project_document.h"
+#include "ui/main/categorical_explorer.h"
+#include "ui/main/gaussian_explorer.h"
+#include "ui/main/main_window.h"
+#include "ui/panels/categorical_panel.h"
+#include "ui/panels/gaussian_panel.h"
+#include "ui/training/train_dialog.h"
+#include "ui/views/gamma_view.h"
+#include "ui/views/gaussian_trajectory_view.h"
+#include "ui/views/variance_view.h"
+
+using ui::document::GaussianParams;
+
+namespace {
+
+const QString kModels = DIFFUSCOPE_SOURCE_DIR "/resources/models/";
+
+// The moons network was trained for N = 1000 on 2-D data; a few Γ samples keep the job short.
+GaussianParams moonsParams() {
+    GaussianParams p;
+    p.numSteps = 1000;
+    p.data = "toy:moons,n=500";
+    p.gammaSamples = 4;
+    p.pathSteps = 6;
+    p.particleCount = 20;
+    return p;
+}
+
+// A copy of a bundled checkpoint in `dir` (a real file, as a user would drop).
+QString copyModel(const QTemporaryDir& dir, const QString& name, const QString& as = {}) {
+    const QString target = dir.filePath(as.isEmpty() ? name : as);
+    QFile::remove(target);
+    return QFile::copy(kModels + name, target) ? target : QString();
+}
+
+// Sends a drag-enter and a drop of `path` to the window; returns whether the enter was accepted.
+bool dropFile(QWidget* window, const QString& path) {
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(path)});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(window, &enter);
+    if (!enter.isAccepted()) return false;
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(window, &drop);
+    return true;
+}
+
+// The number of distinct colours in a widget's rendering: a blank view has one or two.
+int distinctColours(QWidget* widget) {
+    widget->resize(800, 500);
+    const QImage image = widget->grab().toImage();
+    std::set<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 3) {
+        for (int x = 0; x < image.width(); x += 3) colours.insert(image.pixel(x, y));
+    }
+    return static_cast<int>(colours.size());
+}
+
+}  // namespace
+
+class tst_ModelsGui : public QObject {
+    Q_OBJECT
+
+private slots:
+    void droppedGaussianCheckpointDrivesTheViews();
+    void checkpointsThatDoNotFitAreRefused();
+    void cancelledTrainingLeavesALoadableCheckpoint();
+    void importedGammaDrivesTheViews_data();
+    void importedGammaDrivesTheViews();
+    void projectKeepsTheCheckpointRelativeAndSurvivesItsLoss();
+};
+
+void tst_ModelsGui::droppedGaussianCheckpointDrivesTheViews() {
+    QTemporaryDir dir;
+    ui::MainWindow window(nullptr, dir.filePath("recovery.json"));
+    QVERIFY(window.document()->setGaussian(moonsParams(), "moons").ok());
+    const QString path = copyModel(dir, "moons-gaussian.safetensors");
+    QVERIFY(!path.isEmpty());
+    // Only checkpoints are taken: a dragged text file is not accepted.
+    QFile text(dir.filePath("notes.txt"));
+    QVERIFY(text.open(QIODevice::WriteOnly));
+    text.close();
+    QVERIFY(!dropFile(&window, text.fileName()));
+    QVERIFY(window.document()->gaussian().model.isEmpty());
+
+    QVERIFY(dropFile(&window, path));
+    QVERIFY(window.document()->project().process == ui::document::ProcessKind::Gaussian);
+    QCOMPARE(window.document()->gaussian().model, QFileInfo(path).absoluteFilePath());
+    window.gaussianExplorer()->waitForJobs();
+    const auto results = window.gaussianExplorer()->results();
+    QVERIFY(results != nullptr);
+    QVERIFY2(results->modelError.isEmpty(), qPrintable(results->modelError));
+    QVERIFY(results->model.get() !=
+            static_cast<const core::model::GaussianEpsModel*>(results->data.get()));
+    // The Γ view shows the network's estimate, with the oracle's beside it for comparison.
+    QVERIFY(results->oracleEstimate.has_value());
+    QCOMPARE(window.gaussianExplorer()->gammaView()->data().columns[1], results->estimate.gamma);
+    QVERIFY(results->estimate.gamma != results->oracleEstimate->gamma);
+    for (auto* view : {static_cast<QWidget*>(window.gaussianExplorer()->gammaView()),
+                       static_cast<QWidget*>(window.gaussianExplorer()->varianceView()),
+                       static_cast<QWidget*>(window.gaussianExplorer()->trajectoryView())}) {
+        QVERIFY(distinctColours(view) > 20);
+    }
+    // One undo step returns to the oracle.
+    window.document()->undoStack()->undo();
+    QVERIFY(window.document()->gaussian().model.isEmpty());
+}
+
+void tst_ModelsGui::checkpointsThatDoNotFitAreRefused() {
+    QTemporaryDir dir;
+    ui::MainWindow window(nullptr, dir.filePath("recovery.json"));
+    GaussianParams p = moonsParams();
+    p.numSteps = 500;  // the network was trained for N = 1000
+    QVERIFY(window.document()->setGaussian(p, "N").ok());
+    const QString moons = copyModel(dir, "moons-gaussian.safetensors");
+    QVERIFY(!window.gaussianPanel()->loadModel(moons));
+    QVERIFY2(window.gaussianPanel()->fieldError("data").contains("1000"),
+             qPrintable(window.gaussianPanel()->fieldError("data")));
+    QVERIFY(window.document()->gaussian() == p);
+    // The 64-D digits network does not fit 2-D data.
+    p.numSteps = 1000;
+    QVERIFY(window.document()->setGaussian(p, "N").ok());
+    QVERIFY(!window.gaussianPanel()->loadModel(copyModel(dir, "digits-gaussian.safetensors")));
+    QVERIFY(window.gaussianPanel()->fieldError("data").contains("64"));
+    QVERIFY(window.document()->gaussian().model.isEmpty());
+    // The categorical digits network does not fit the example table (K = 4 but D = 1).
+    const ui::document::CategoricalParams before = window.document()->categorical();
+    QVERIFY(
+        !window.categoricalPanel()->loadModel(copyModel(dir, "digits-categorical-l4.safetensors")));
+    QVERIFY(window.categoricalPanel()->fieldError("model").contains("64"));
+    QVERIFY(window.document()->categorical() == before);
+    // A truncated checkpoint: the reason names the file.
+    const QString truncated = dir.filePath("truncated.safetensors");
+    {
+        QFile in(moons);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QFile out(truncated);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(in.read(in.size() / 2));
+    }
+    auto loaded = ui::document::loadModelFile(truncated);
+    QVERIFY(!loaded.ok());
+    QVERIFY2(QString::fromStdString(loaded.error().toString()).contains("truncated.safetensors"),
+             loaded.error().toString().c_str());
+    QVERIFY(!window.gaussianPanel()->loadModel(truncated));
+    QVERIFY(window.document()->gaussian().model.isEmpty());
+}
+
+// Cancel during a long run: the job stops early, the weights reached so far are written and
+// load as a model for the same N and d, and the dialog reports how far it got.
+void tst_ModelsGui::cancelledTrainingLeavesALoadableCheckpoint() {
+    QTemporaryDir dir;
+    ui::document::Project project;
+    project.process = ui::document::ProcessKind::Gaussian;
+    project.gaussian = moonsParams();
+    ui::training::TrainDialog dialog(project, ui::document::ProcessKind::Gaussian);
+    const QString path = dir.filePath("cancelled.safetensors");
+    dialog.setOutputPath(path);
+    dialog.setSteps(1000000);
+    dialog.setWidth(16);
+    dialog.setBatch(16);
+    QSignalSpy saved(&dialog, &ui::training::TrainDialog::modelSaved);
+    dialog.start();
+    QVERIFY(dialog.isRunning());
+    QTRY_VERIFY_WITH_TIMEOUT(dialog.trainLosses().size() >= 3, 60000);
+    dialog.cancel();
+    dialog.waitForFinished();
+    QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, 30000);
+    QCOMPARE(saved.at(0).at(0).toString(), path);
+    QVERIFY2(dialog.status().startsWith("Cancelled after"), qPrintable(dialog.status()));
+    auto loaded = ui::document::loadModelFile(path);
+    DS_VERIFY_OK(loaded);
+    QVERIFY((*loaded)->info.trainingSteps >= 3);
+    QVERIFY((*loaded)->info.trainingSteps < 1000000);
+    QVERIFY(std::isfinite((*loaded)->info.trainLoss));
+    DS_VERIFY_OK(ui::document::loadGaussianModel(path, 1000, 2));
+    // The file is complete: no temporary file is left beside it.
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"cancelled.safetensors"});
+}
+
+void tst_ModelsGui::importedGammaDrivesTheViews_data() {
+    QTest::addColumn<QString>("file");
+    QTest::newRow("gamma.csv") << "gamma.csv";
+    QTest::newRow("ms_eps.npy") << "ms_eps.npy";
+}
+
+// For x_0 ~ N(0, s²I), x_n ~ N(0, (ᾱ_n s² + β̄_n) I): the mean squared score is exactly
+// Γ_n = 1/(ᾱ_n s² + β̄_n). Importing that table must give the views what the core computes from
+// it: the same Γ, the same σ² and bounds on the trajectory, the same DP path.
+void tst_ModelsGui::importedGammaDrivesTheViews() {
+    QFETCH(QString, file);
+    QTemporaryDir dir;
+    ui::document::ProjectDocument document;
+    ui::GaussianExplorer explorer(&document);
+    ui::panels::GaussianPanel panel(&document);
+    GaussianParams p;
+    p.numSteps = 200;
+    p.data = "gaussian:d=2,s=0.5";
+    p.gammaSamples = 2;
+    p.pathSteps = 7;
+    p.particleCount = 10;
+    QVERIFY(document.setGaussian(p, "setup").ok());
+    explorer.waitForJobs();
+    auto schedule = core::schedule::gaussianScheduleFromSpec("linear", p.numSteps);
+    DS_VERIFY_OK(schedule);
+    std::vector<double> gamma(p.numSteps + 1, 0.0), msEps(p.numSteps + 1, 0.0);
+    for (int n = 1; n <= p.numSteps; ++n) {
+        gamma[n] = 1.0 / (schedule->alphaBar(n) * 0.25 + schedule->betaBar(n));
+        msEps[n] = schedule->betaBar(n) * gamma[n];
+    }
+    const QString path = dir.filePath(file);
+    if (file.endsWith(".csv")) {
+        DS_VERIFY_OK(
+            core::io::writeGammaCsv(path.toStdString(), gamma, core::io::GammaKind::Gamma));
+    } else {
+        DS_VERIFY_OK(core::io::writeGammaNpy(path.toStdString(), msEps));
+    }
+    QVERIFY2(panel.importGammaFile(path), qPrintable(panel.fieldError("gamma")));
+    explorer.waitForJobs();
+    const auto results = explorer.results();
+    QCOMPARE(results->gammaSource, "imported from " + file.toStdString());
+    for (int n = 1; n <= p.numSteps; ++n) {
+        DS_COMPARE_REL(results->gamma[n], gamma[n], 1e-14);
+    }
+    const auto& shown = explorer.gammaView()->data();
+    for (int n = 1; n <= p.numSteps; ++n) {
+        DS_COMPARE_REL(shown.columns[1][n - 1], gamma[n], 1e-14);
+    }
+    // The DP path and the variances, recomputed by the core from the closed-form table.
+    auto dp = core::gaussian::dpTrajectory(*schedule, gamma, p.pathSteps);
+    DS_VERIFY_OK(dp);
+    QCOMPARE(results->trajectory.timesteps, dp->timesteps);
+    QCOMPARE(results->dpTimesteps, dp->timesteps);
+    auto pairs = core::gaussian::trajectoryVariances(*schedule, gamma, dp->timesteps, {});
+    DS_VERIFY_OK(pairs);
+    const auto& variance = explorer.varianceView()->data();
+    QCOMPARE(variance.columns[2].size(), pairs->size());
+    for (const auto& pair : *pairs) {
+        const auto row = std::find(variance.columns[1].begin(), variance.columns[1].end(), pair.t) -
+                         variance.columns[1].begin();
+        QVERIFY(row < static_cast<long>(variance.columns[1].size()));
+        DS_COMPARE_REL(variance.columns[2][row], pair.sigma2, 1e-12);
+        DS_COMPARE_REL(variance.columns[4][row], pair.lower, 1e-12);
+        DS_COMPARE_REL(variance.columns[5][row], pair.upper, 1e-12);
+    }
+    // A corrupt file is refused and the imported table stays.
+    QFile bad(dir.filePath("bad.csv"));
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write("n,gamma\n1,0.5\n2,nan\n");
+    bad.close();
+    QVERIFY(!panel.importGammaFile(bad.fileName()));
+    QVERIFY(panel.fieldError("gamma").contains("bad.csv"));
+    QCOMPARE(document.gaussian().importedGammaName, file);
+    // Estimating again drops the imported table (one undo step brings it back).
+    document.undoStack()->undo();
+    QVERIFY(document.gaussian().importedGamma.empty());
+    document.undoStack()->redo();
+    QCOMPARE(document.gaussian().importedGamma.size(), size_t(p.numSteps));
+}
+
+void tst_ModelsGui::projectKeepsTheCheckpointRelativeAndSurvivesItsLoss() {
+    QTemporaryDir dir;
+    QVERIFY(QDir(dir.path()).mkpath("project/models"));
+    const QString model =
+        copyModel(dir, "moons-gaussian.safetensors", "project/models/moons.safetensors");
+    QVERIFY(!model.isEmpty());
+    const QString projectPath = dir.filePath("project/moons.diffuscope.json");
+    {
+        ui::document::ProjectDocument document;
+        ui::panels::GaussianPanel panel(&document);
+        QVERIFY(document.setGaussian(moonsParams(), "moons").ok());
+        QVERIFY2(panel.loadModel(model), qPrintable(panel.fieldError("data")));
+        document.setProcess(ui::document::ProcessKind::Gaussian);
+        DS_VERIFY_OK(document.saveAs(projectPath));
+    }
+    QFile saved(projectPath);
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    const QJsonObject json = QJsonDocument::fromJson(saved.readAll()).object();
+    QCOMPARE(json["gaussian"].toObject()["model"].toString(), QString("models/moons.safetensors"));
+    saved.close();
+
+    // The folder moves: the project still finds its checkpoint.
+    QVERIFY(QDir().rename(dir.filePath("project"), dir.filePath("moved")));
+    ui::document::ProjectDocument moved;
+    ui::GaussianExplorer explorer(&moved);
+    DS_VERIFY_OK(moved.open(dir.filePath("moved/moons.diffuscope.json")));
+    QCOMPARE(moved.gaussian().model,
+             QDir::cleanPath(dir.filePath("moved/models/moons.safetensors")));
+    explorer.waitForJobs();
+    QVERIFY2(explorer.results()->modelError.isEmpty(), qPrintable(explorer.results()->modelError));
+
+    // The checkpoint is deleted: the project opens, the oracle stands in and the reason is given.
+    QVERIFY(QFile::remove(dir.filePath("moved/models/moons.safetensors")));
+    ui::document::ProjectDocument lost;
+    ui::GaussianExplorer lostExplorer(&lost);
+    QSignalSpy messages(&lostExplorer, &ui::GaussianExplorer::jobMessage);
+    DS_VERIFY_OK(lost.open(dir.filePath("moved/moons.diffuscope.json")));
+    lostExplorer.waitForJobs();
+    const auto results = lostExplorer.results();
+    QVERIFY(results != nullptr);
+    QVERIFY(results->modelError.contains("moons.safetensors"));
+    QVERIFY(results->model.get() ==
+            static_cast<const core::model::GaussianEpsModel*>(results->data.get()));
+    QVERIFY(!results->gamma.empty() && std::isfinite(results->gamma[1]));
+    bool told = false;
+    for (const auto& message : messages)
+        told |= message.at(0).toString().contains("moons.safetensors");
+    QVERIFY(told);
+}
+
+QTEST_MAIN(tst_ModelsGui)
+#include "tst_models_gui.moc"
