@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "core/data/gaussian_data.h"
 
+#include <array>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
+#include <string_view>
 
 #include "core/data/toys.h"
 #include "core/io/csv.h"
@@ -30,7 +33,145 @@ Result<double> parseParameter(const std::string& key, const std::string& text) {
     return std::strtod(text.c_str(), nullptr);
 }
 
+constexpr std::string_view kMixturePrefix = "mixture:";
+
+std::string_view trimmed(std::string_view text) {
+    const size_t first = text.find_first_not_of(" \t");
+    if (first == std::string_view::npos) {
+        return {};
+    }
+    return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
+// std::from_chars, unlike strtod, ignores the locale and reads back to_chars' digits exactly.
+bool parseFinite(std::string_view text, double& out) {
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, out);
+    return !text.empty() && ec == std::errc() && ptr == end && std::isfinite(out);
+}
+
+// The pieces of `text` between `separator`s (as many as separators + 1).
+std::vector<std::string_view> split(std::string_view text, char separator) {
+    std::vector<std::string_view> parts;
+    size_t start = 0;
+    for (size_t at = text.find(separator); at != std::string_view::npos;
+         at = text.find(separator, start)) {
+        parts.push_back(text.substr(start, at - start));
+        start = at + 1;
+    }
+    parts.push_back(text.substr(start));
+    return parts;
+}
+
+Result<MixtureComponent2d> parseMixtureComponent(std::string_view text, size_t k) {
+    const std::string field = "data mixture[" + std::to_string(k) + "]";
+    if (trimmed(text).empty()) {
+        return invalidArgument(field, "", "the component is empty; expected w,mx,my,s");
+    }
+    const std::vector<std::string_view> parts = split(text, ',');
+    if (parts.size() != 4) {
+        return invalidArgument(field, std::string(text),
+                               "a component is 4 numbers w,mx,my,s; found " +
+                                   std::to_string(parts.size()) + " fields");
+    }
+    static constexpr std::array<const char*, 4> kNames{"weight", "mx", "my", "s"};
+    std::array<double, 4> values{};
+    for (size_t i = 0; i < parts.size(); ++i) {
+        if (!parseFinite(trimmed(parts[i]), values[i])) {
+            return invalidArgument(field + "." + kNames[i], std::string(trimmed(parts[i])),
+                                   "a finite number is expected");
+        }
+    }
+    const MixtureComponent2d c{values[0], values[1], values[2], values[3]};
+    if (!(c.weight > 0.0)) {
+        return invalidArgument(field + ".weight", std::string(trimmed(parts[0])),
+                               "the weight must be > 0");
+    }
+    // s² is what the oracle uses: it must neither underflow to 0 nor overflow.
+    const double variance = c.stddev * c.stddev;
+    if (!(c.stddev > 0.0 && variance > 0.0 && std::isfinite(variance))) {
+        return invalidArgument(field + ".s", std::string(trimmed(parts[3])),
+                               "the standard deviation must be > 0");
+    }
+    return c;
+}
+
 }  // namespace
+
+bool isMixtureSpec(const std::string& spec) { return spec.starts_with(kMixturePrefix); }
+
+Result<std::vector<MixtureComponent2d>> parseMixtureSpec(const std::string& spec) {
+    if (!isMixtureSpec(spec)) {
+        return invalidArgument("data", spec, "a mixture spec starts with mixture:");
+    }
+    const std::string_view list = std::string_view(spec).substr(kMixturePrefix.size());
+    if (trimmed(list).empty()) {
+        return invalidArgument("data", spec,
+                               "a mixture needs 1 to " + std::to_string(kMaxMixtureComponents) +
+                                   " components w,mx,my,s separated by ;");
+    }
+    const std::vector<std::string_view> parts = split(list, ';');
+    if (parts.size() > static_cast<size_t>(kMaxMixtureComponents)) {
+        return invalidArgument(
+            "data", std::to_string(parts.size()) + " components",
+            "a mixture has at most " + std::to_string(kMaxMixtureComponents) + " components");
+    }
+    std::vector<MixtureComponent2d> components;
+    double totalWeight = 0.0;
+    for (size_t k = 0; k < parts.size(); ++k) {
+        Result<MixtureComponent2d> c = parseMixtureComponent(parts[k], k);
+        if (!c) {
+            return c.error();
+        }
+        totalWeight += c->weight;
+        components.push_back(*c);
+    }
+    // The oracle normalises by the sum, which must itself be a finite number.
+    if (!std::isfinite(totalWeight)) {
+        return invalidArgument("data mixture weights", formatValue(totalWeight),
+                               "the sum of the weights must be finite");
+    }
+    return components;
+}
+
+std::string formatMixtureSpec(std::span<const MixtureComponent2d> components) {
+    std::string out(kMixturePrefix);
+    // 24 characters hold any double's shortest form ("-2.2250738585072014e-308" is 24).
+    std::array<char, 32> buffer{};
+    auto append = [&](double v) {
+        out.append(buffer.data(),
+                   std::to_chars(buffer.data(), buffer.data() + buffer.size(), v).ptr);
+    };
+    for (size_t k = 0; k < components.size(); ++k) {
+        const MixtureComponent2d& c = components[k];
+        if (k > 0) {
+            out += ';';
+        }
+        append(c.weight);
+        out += ',';
+        append(c.meanX);
+        out += ',';
+        append(c.meanY);
+        out += ',';
+        append(c.stddev);
+    }
+    return out;
+}
+
+Result<std::shared_ptr<model::GaussianMixtureOracle>> mixtureOracle(
+    std::span<const MixtureComponent2d> components) {
+    std::vector<model::GaussianComponent> list;
+    list.reserve(components.size());
+    for (const MixtureComponent2d& c : components) {
+        model::GaussianComponent g;
+        g.weight = c.weight;
+        g.mean = Vector2(c.meanX, c.meanY);
+        g.diagonal = Vector::Constant(2, c.stddev * c.stddev);
+        g.isDiagonal = true;
+        list.push_back(std::move(g));
+    }
+    return model::GaussianMixtureOracle::create(std::move(list));
+}
 
 Result<Matrix> readGaussianPointsCsv(const std::string& path) {
     Result<io::CsvTable> table = io::readCsv(path, /*hasHeader=*/false);
@@ -127,6 +268,17 @@ Result<std::shared_ptr<model::GaussianOracle>> gaussianOracleFromSpec(const std:
         }
         return std::shared_ptr<model::GaussianOracle>(*oracle);
     }
+    if (kind == "mixture") {
+        Result<std::vector<MixtureComponent2d>> components = parseMixtureSpec(spec);
+        if (!components) {
+            return components.error();
+        }
+        Result<std::shared_ptr<model::GaussianMixtureOracle>> oracle = mixtureOracle(*components);
+        if (!oracle) {
+            return oracle.error();
+        }
+        return std::shared_ptr<model::GaussianOracle>(*oracle);
+    }
     // A file's rows, or a 2-D toy's points (core/data/toys.h), as an empirical distribution.
     if (kind == "csv" || kind == "toy") {
         Result<Matrix> points = kind == "csv" ? readGaussianPointsCsv(rest) : toyFromSpec(spec);
@@ -155,7 +307,9 @@ Result<std::shared_ptr<model::GaussianOracle>> gaussianOracleFromSpec(const std:
         return std::shared_ptr<model::GaussianOracle>(*oracle);
     }
     return invalidArgument(
-        "data", spec, "expected gaussian:d=D,s=S, gmm:FILE.json, csv:FILE, toy:NAME or digits");
+        "data", spec,
+        "expected gaussian:d=D,s=S, gmm:FILE.json, mixture:w,mx,my,s;…, csv:FILE, "
+        "toy:NAME or digits");
 }
 
 Result<GaussianTrainingData> gaussianTrainingData(const std::string& spec, int count,

@@ -16,17 +16,30 @@
 #include <QHBoxLayout>
 #include <QPushButton>
 
+#include "core/data/gaussian_data.h"
 #include "core/io/gamma_file.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "ui/document/bundled_data.h"
 #include "ui/document/model_files.h"
+#include "ui/panels/mixture_editor.h"
 
 namespace ui::panels {
 
 using document::GaussianParams;
 
+namespace {
+
+// Merge ids of mixture drags: each drag takes the next one, so the steps of one drag collapse
+// into one undo step and two drags in a row stay two.
+constexpr int kFirstMixtureDragId = 1000;
+
+// The data combo's mixture preset: three components on the editor's plane.
+const char* kDefaultMixture = "mixture:0.4,-1.2,-0.6,0.45;0.35,1.2,-0.6,0.45;0.25,0,1.1,0.35";
+
+}  // namespace
+
 GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document) {
+    : QWidget(parent), m_document(document), m_mixtureDragId(kFirstMixtureDragId) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
 
@@ -59,17 +72,23 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     auto* dataBox = new QGroupBox("Data and model");
     auto* dataForm = new QFormLayout(dataBox);
     m_data = new QComboBox;
+    m_data->setObjectName("data");
     m_data->addItem("two moons", "toy:moons,n=2000");
     m_data->addItem("checkerboard", "toy:checkerboard,n=2000");
     m_data->addItem("swiss roll", "toy:swissroll,n=2000");
     m_data->addItem("ring", "toy:ring,n=2000");
     m_data->addItem("Gaussian N(0, 0.5² I), d = 2", "gaussian:d=2,s=0.5");
     m_data->addItem("8×8 digits (64-D, training split)", "digits");
+    m_data->addItem("Gaussian mixture (drag on the plane)", kDefaultMixture);
     m_data->addItem("other (type a spec)", QString());
     m_data->setToolTip("The data; the model is its exact oracle (the score of the noisy data).");
     m_dataSpec = new QLineEdit;
-    m_dataSpec->setToolTip("A data spec: toy:NAME[,n=,seed=], gaussian:d=D,s=S, gmm:FILE.json, "
-                           "csv:FILE or digits[:test] (press Enter).");
+    m_dataSpec->setToolTip(
+        "A data spec: toy:NAME[,n=,seed=], gaussian:d=D,s=S, gmm:FILE.json, "
+        "mixture:w,mx,my,s;… (2-D, up to 16 components, weights normalised), "
+        "csv:FILE or digits[:test] (press Enter).");
+    m_mixture = new MixtureEditor;
+    m_mixture->setObjectName("mixtureEditor");
     m_model = new QComboBox;
     m_model->addItem("exact oracle", QString());
     m_model->setToolTip("The ε-model: the exact oracle of the data, or a trained network "
@@ -84,6 +103,7 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     modelRow->addWidget(trainModel);
     dataForm->addRow("data", m_data);
     dataForm->addRow("spec", m_dataSpec);
+    dataForm->addRow(m_mixture);
     dataForm->addRow("model", modelRow);
     dataForm->addRow(errorLabel("data"));
     layout->addWidget(dataBox);
@@ -204,6 +224,16 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     });
     connect(m_dataSpec, &QLineEdit::returnPressed, this,
             [this] { editDataSpec(m_dataSpec->text().trimmed()); });
+    connect(m_mixture, &MixtureEditor::specDragged, this,
+            [this](const QString& spec, const QString& text, bool finished) {
+                if (finished) {
+                    ++m_mixtureDragId;
+                } else {
+                    applyDataSpec(spec, text, m_mixtureDragId);
+                }
+            });
+    connect(m_mixture, &MixtureEditor::specEdited, this,
+            [this](const QString& spec, const QString& text) { applyDataSpec(spec, text, 0); });
     connect(m_model, &QComboBox::currentIndexChanged, this, [=, this] {
         if (m_refreshing) return;
         GaussianParams p = params();
@@ -294,8 +324,11 @@ void GaussianPanel::showError(const QString& field, const QString& message) {
 
 QString GaussianPanel::fieldError(const QString& field) const { return m_errors.message(field); }
 
-bool GaussianPanel::apply(const GaussianParams& params, const QString& text, const QString& field) {
-    const core::Status status = m_document->setGaussian(params, text);
+bool GaussianPanel::apply(const GaussianParams& params,
+                          const QString& text,
+                          const QString& field,
+                          int mergeId) {
+    const core::Status status = m_document->setGaussian(params, text, mergeId);
     if (!status) {
         const QString message = QString::fromStdString(status.error().toString());
         onDocumentChanged();
@@ -306,17 +339,19 @@ bool GaussianPanel::apply(const GaussianParams& params, const QString& text, con
     return true;
 }
 
-void GaussianPanel::editDataSpec(const QString& spec) {
+void GaussianPanel::editDataSpec(const QString& spec) { applyDataSpec(spec, "Change data", 0); }
+
+bool GaussianPanel::applyDataSpec(const QString& spec, const QString& text, int mergeId) {
     // Build the oracle once here so a bad spec or file is refused before it reaches the document.
     auto oracle = document::gaussianDataOracle(spec);
     if (!oracle) {
         onDocumentChanged();
         showError("data", QString::fromStdString(oracle.error().toString()));
-        return;
+        return false;
     }
     GaussianParams p = m_document->gaussian();
     p.data = spec;
-    apply(p, "Change data", "data");
+    return apply(p, text, "data", mergeId);
 }
 
 bool GaussianPanel::loadModel(const QString& path) {
@@ -369,8 +404,15 @@ void GaussianPanel::onDocumentChanged() {
     m_eta->setValue(p.eta);
     m_eta->setEnabled(forward == 2);
     const int data = m_data->findData(p.data);
-    m_data->setCurrentIndex(data >= 0 ? data : m_data->count() - 1);
+    const auto mixture = core::data::parseMixtureSpec(p.data.toStdString());
+    m_data->setCurrentIndex(data >= 0 ? data
+                            : mixture ? m_data->findData(kDefaultMixture)
+                                      : m_data->count() - 1);
     m_dataSpec->setText(p.data);
+    if (mixture) {
+        m_mixture->setComponents(*mixture);
+    }
+    m_mixture->setVisible(mixture.ok());
     while (m_model->count() > 1) m_model->removeItem(1);
     if (!p.model.isEmpty()) {
         m_model->addItem(QFileInfo(p.model).fileName(), p.model);

@@ -17,10 +17,13 @@ class QPushButton;
 class QSpinBox;
 
 // The parameter editors of the Gaussian explorer (issue 6, "Gaussian panels", the part the Γ and
-// Variance views need): schedule and N, forward process (DDPM, DDIM or η), data, Γ's Monte Carlo
-// setting, the trajectory and the samplers of the Particles view. Edits go to the document as undo commands; refused input is marked
-// beside its field.
+// Variance views need): schedule and N, forward process (DDPM, DDIM or η), data (with a plane
+// editor for `mixture:` data), Γ's Monte Carlo setting, the trajectory and the samplers of the
+// Particles view. Edits go to the document as undo commands; refused input is marked beside its
+// field.
 namespace ui::panels {
+
+class MixtureEditor;
 
 class GaussianPanel : public QWidget {
     Q_OBJECT
@@ -30,6 +33,8 @@ public:
     QString fieldError(const QString& field) const;
     // As typing a data spec and pressing Enter (for tests).
     void editDataSpec(const QString& spec);
+    // The plane editor shown while the data is a `mixture:` spec.
+    MixtureEditor* mixtureEditor() const { return m_mixture; }
     // Uses the checkpoint (after checking it fits N and the data); false and a message beside
     // the field when it does not. Also what dropping a file on the window does.
     bool loadModel(const QString& path);
@@ -44,7 +49,11 @@ private slots:
     void onDocumentChanged();
 
 private:
-    bool apply(const document::GaussianParams& params, const QString& text, const QString& field);
+    bool apply(const document::GaussianParams& params,
+               const QString& text,
+               const QString& field,
+               int mergeId = 0);
+    bool applyDataSpec(const QString& spec, const QString& text, int mergeId);
     QLabel* errorLabel(const QString& field);
     void showError(const QString& field, const QString& message);
 
@@ -56,6 +65,8 @@ private:
     QDoubleSpinBox* m_eta;
     QComboBox* m_data;
     QLineEdit* m_dataSpec;
+    MixtureEditor* m_mixture;
+    int m_mixtureDragId;  // the merge id of the current (or next) mixture drag
     QComboBox* m_model;
     QLabel* m_gammaSource;
     QPushButton* m_estimateGamma;
