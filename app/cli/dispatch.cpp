@@ -21,9 +21,13 @@ Categorical diffusion (MATH.md part A):
                [--samples M --seed S] [--threads T] --format json|csv
 Analytic-DPM (MATH.md part B):
   gamma        --data D --model oracle --schedule S --steps N --samples M --seed X --out FILE
+               [--estimator score|denoising|error]
   variance     --schedule S --steps N --gamma FILE --trajectory T [--forward ddpm|ddim|eta:V]
   nll          --data D --model oracle --schedule S --steps N --trajectory T --variance V
   sample       --data D --model oracle --sampler S --trajectory T --count B --seed X --out FILE
+               D is toy:moons|checkerboard|swissroll|ring[,n=,seed=], gaussian:d=D,s=S,
+               gmm:FILE.json, mixture:w,mx,my,s;… (2-D), csv:FILE or digits[:test];
+               --model oracle or MODEL.safetensors
 
   train        --process categorical|gaussian --data digits:levels=4|toy:moons|gmm:FILE|csv:FILE
                [--arch mlp:width=256,depth=3] --steps S --batch B --lr X --seed N --out MODEL
@@ -31,8 +35,8 @@ Analytic-DPM (MATH.md part B):
   evaluate     --model DIGITS.safetensors [--per-class 200] [--steps 50] [--seed S]
                a conditional categorical digits model: generation accuracy and bits/dim
 
-  export       --view trajectories|schedule|step-costs|matrices|kernels|gamma|variance|
-               gaussian-trajectory|compare|animation|all
+  export       --view trajectories|schedule|step-costs|matrices|kernels|particles|gamma|
+               variance|gaussian-trajectory|compare|animation|all
                --out FILE [--project FILE] [--width W --height H --dpi D]
   help         this text
 

@@ -18,6 +18,7 @@ private slots:
     void gammaThenVariance();
     void nll();
     void sample();
+    void errorEstimatorStaysWithinTheBound();
     void errors_data();
     void errors();
 
@@ -82,6 +83,30 @@ void tst_CliGaussian::nll() {
     }
 }
 
+// --estimator error: 1 − ‖ε_θ − ε‖²/d, so β̄_nΓ_n ≤ 1 at every n (never over the bound) and
+// never below 0; on an inline mixture, which the CLI reads like any other data spec.
+void tst_CliGaussian::errorEstimatorStaysWithinTheBound() {
+    const QString path = m_dir.path() + "/error.csv";
+    auto gamma = runCli({"gamma", "--data", "mixture:0.5,-1,0,0.3;0.5,1,0.5,0.2", "--model",
+                         "oracle", "--schedule", "linear", "--steps", "300", "--samples", "8",
+                         "--seed", "2", "--out", path, "--estimator", "error"});
+    QVERIFY2(gamma.exitCode == 0, qPrintable(gamma.err));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(file.readAll()).trimmed().split('\n');
+    QCOMPARE(lines.size(), 301);
+    QCOMPARE(lines.first(), QString("n,gamma"));
+    // The linear schedule's ends (B.1), scaled by 1000/N as for N ≠ 1000.
+    const double beta1 = 1e-4 * 1000.0 / 300.0, beta300 = 0.02 * 1000.0 / 300.0;
+    double alphaBar = 1.0;
+    for (int n = 1; n <= 300; ++n) {
+        alphaBar *= 1.0 - (beta1 + (beta300 - beta1) * (n - 1) / 299.0);
+        const double value = lines[n].split(',')[1].toDouble();
+        QVERIFY(value >= 0.0);
+        QVERIFY2(value * (1.0 - alphaBar) <= 1.0 + 1e-12, qPrintable(lines[n]));
+    }
+}
+
 void tst_CliGaussian::sample() {
     const QString out = m_dir.path() + "/s.csv";
     auto result = runCli({"sample", "--data", "gaussian:d=3,s=0.2", "--model", "oracle",
@@ -106,6 +131,13 @@ void tst_CliGaussian::errors_data() {
                                                  "--out", "/tmp/x.csv"};
     QTest::newRow("unknown-option") << QStringList{"nll", "--data", "gaussian:d=2,s=1",
                                                     "--trajectory", "even:5", "--step", "3"};
+    QTest::newRow("bad-estimator") << QStringList{"nll", "--data", "gaussian:d=2,s=1",
+                                                   "--trajectory", "even:5", "--estimator", "mc"};
+    QTest::newRow("gamma-data-dimension")
+        << QStringList{"nll", "--data", "gaussian:d=2,s=1", "--gamma-data", "gaussian:d=3,s=1",
+                       "--trajectory", "even:5"};
+    QTest::newRow("bad-mixture") << QStringList{"sample", "--data", "mixture:1,0,0,-1",
+                                                 "--trajectory", "even:5", "--out", "/tmp/x.csv"};
 }
 
 void tst_CliGaussian::errors() {
