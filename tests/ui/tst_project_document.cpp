@@ -47,6 +47,7 @@ private slots:
     void exampleIsValid();
     void editsAreUndoable();
     void dragsMergeIntoOneUndoStep();
+    void dragsEndAtRelease();
     void invalidParamsAreRefused_data();
     void invalidParamsAreRefused();
     void saveOpenRoundTrip();
@@ -94,6 +95,46 @@ void tst_ProjectDocument::dragsMergeIntoOneUndoStep() {
     QCOMPARE(document.undoStack()->count(), 1);
     document.undoStack()->undo();
     QVERIFY(document.categorical() == before);
+}
+
+// A drag ends with endDrag: the next drag with the same id is its own step, also after an undo
+// (when the step below it came from an earlier drag); a drag back to where it began is no step.
+void tst_ProjectDocument::dragsEndAtRelease() {
+    ProjectDocument document;
+    auto drag = [&](double to) {
+        for (int i = 1; i <= 3; ++i) {
+            CategoricalParams p = document.categorical();
+            const double x = p.pi[0] + (to - p.pi[0]) * i / 3.0;
+            p.pi = {x, 0.3, 0.2, 0.5 - x};
+            QVERIFY(document.setCategorical(p, "Drag π", 7).ok());
+        }
+        document.endDrag();
+    };
+    const CategoricalParams start = document.categorical();
+    drag(0.35);
+    const CategoricalParams afterFirst = document.categorical();
+    drag(0.25);
+    QCOMPARE(document.undoStack()->count(), 2);
+    document.undoStack()->undo();
+    QVERIFY(document.categorical() == afterFirst);
+    drag(0.3);  // replaces the undone drag, does not join the first
+    QCOMPARE(document.undoStack()->count(), 2);
+    document.undoStack()->undo();
+    QVERIFY(document.categorical() == afterFirst);
+    document.undoStack()->undo();
+    QVERIFY(document.categorical() == start);
+    // There and back within one drag: nothing to undo.
+    ProjectDocument fresh;
+    const CategoricalParams origin = fresh.categorical();
+    for (const std::vector<double>& pi :
+         {std::vector<double>{0.35, 0.3, 0.2, 0.15}, std::vector<double>{0.3, 0.3, 0.2, 0.2}, origin.pi}) {
+        CategoricalParams p = fresh.categorical();
+        p.pi = pi;
+        QVERIFY(fresh.setCategorical(p, "Drag π", 7).ok());
+    }
+    fresh.endDrag();
+    QVERIFY(fresh.categorical() == origin);
+    QCOMPARE(fresh.undoStack()->count(), 0);
 }
 
 void tst_ProjectDocument::invalidParamsAreRefused_data() {

@@ -1,31 +1,37 @@
 // SPDX-License-Identifier: MIT
 #include "ui/document/project_document.h"
 
-#include <QFile>
-#include <QJsonDocument>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
-
+#include <QSaveFile>
+#include <QUndoCommand>
 #include <cmath>
 
 #include "ui/document/model_files.h"
-#include <QSaveFile>
-#include <QUndoCommand>
 
 namespace ui::document {
 
-// One undoable edit of one process's parameters; drags merge into one step.
-template <typename Params>
-class SetParamsCommand : public QUndoCommand {
+// An undo step that later steps with its merge id may join until the drag that made it ends.
+class MergeableCommand : public QUndoCommand {
 public:
-    SetParamsCommand(ProjectDocument* document,
-                     Params before,
-                     Params after,
-                     const QString& text,
-                     int mergeId)
-        : QUndoCommand(text),
+    using QUndoCommand::QUndoCommand;
+    void closeMerging() { m_closed = true; }
+
+protected:
+    bool m_closed = false;
+};
+
+// One undoable edit of one process's parameters; the steps of one drag merge into one.
+template <typename Params>
+class SetParamsCommand : public MergeableCommand {
+public:
+    SetParamsCommand(
+        ProjectDocument* document, Params before, Params after, const QString& text, int mergeId)
+        : MergeableCommand(text),
           m_document(document),
           m_before(std::move(before)),
           m_after(std::move(after)),
@@ -37,10 +43,12 @@ public:
     bool mergeWith(const QUndoCommand* other) override {
         // Ids are shared between the two processes' commands: compare the types too.
         const auto* same = dynamic_cast<const SetParamsCommand*>(other);
-        if (same == nullptr || other->id() != id()) {
+        if (m_closed || same == nullptr || other->id() != id()) {
             return false;
         }
         m_after = same->m_after;
+        // A drag back to where it started is no step at all: QUndoStack then drops it.
+        setObsolete(m_after == m_before);
         return true;
     }
 
@@ -148,11 +156,10 @@ core::Result<Project> projectFromJson(const QByteArray& bytes, const QString& pa
     QJsonParseError parseError;
     const QJsonDocument json = QJsonDocument::fromJson(bytes, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
-        return core::makeError(core::ErrorCode::ParseError, where,
-                               "offset " + std::to_string(parseError.offset),
-                               "not a valid project file (" +
-                                   parseError.errorString().toStdString() +
-                                   "); the file may be truncated");
+        return core::makeError(
+            core::ErrorCode::ParseError, where, "offset " + std::to_string(parseError.offset),
+            "not a valid project file (" + parseError.errorString().toStdString() +
+                "); the file may be truncated");
     }
     const QJsonObject root = json.object();
     if (root.value("format").toString() != "diffuscope-project") {
@@ -168,7 +175,8 @@ core::Result<Project> projectFromJson(const QByteArray& bytes, const QString& pa
         return core::makeError(core::ErrorCode::Unsupported, where + ": formatVersion",
                                std::to_string(version),
                                "the file was written by a newer Diffuscope (this one reads "
-                               "version " + std::to_string(kProjectFormatVersion) + ")");
+                               "version " +
+                                   std::to_string(kProjectFormatVersion) + ")");
     }
     Project project;
     const QString process = root.value("process").toString();
@@ -204,6 +212,14 @@ core::Result<Project> projectFromJson(const QByteArray& bytes, const QString& pa
 }
 
 ProjectDocument::ProjectDocument(QObject* parent) : QObject(parent) {}
+
+void ProjectDocument::endDrag() {
+    if (m_undo.index() == 0) return;
+    // Only our own commands are pushed on this stack.
+    auto* top = static_cast<MergeableCommand*>(
+        const_cast<QUndoCommand*>(m_undo.command(m_undo.index() - 1)));
+    top->closeMerging();
+}
 
 core::Status ProjectDocument::setCategorical(const CategoricalParams& params,
                                              const QString& text,

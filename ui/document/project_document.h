@@ -70,6 +70,9 @@ public:
     core::Status setCategorical(const CategoricalParams& params, const QString& text, int mergeId = 0);
     // The same for the Gaussian parameters.
     core::Status setGaussian(const GaussianParams& params, const QString& text, int mergeId = 0);
+    // Ends a drag: the next edit with the same merge id starts a new undo step (also after an
+    // undo, when the step below the new one came from an earlier drag).
+    void endDrag();
     void setProcess(ProcessKind process);
     // Keeps a finished Γ estimate with the project (saved with it; not an undo step).
     void setGammaCache(GammaCache cache) { m_project.gammaCache = std::move(cache); }

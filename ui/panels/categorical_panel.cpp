@@ -226,10 +226,11 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
         }
     });
     connect(m_piBars, &ProbabilityBars::valuesEdited, this,
-            [=, this](const std::vector<double>& values, bool) {
+            [=, this](const std::vector<double>& values, bool finished) {
                 CategoricalParams p = params();
                 p.pi = values;
                 apply(p, "Drag π", "pi", kMergePiDrag);
+                if (finished) m_document->endDrag();
             });
     connect(m_piText, &QLineEdit::editingFinished, this, [this] { editPiText(m_piText->text()); });
     presetMenu->addAction("Uniform", this, [=, this] {
@@ -266,10 +267,11 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
         apply(p, "Change exponent", "schedule");
     });
     connect(m_curveEditor, &ScheduleCurveEditor::controlPointsEdited, this,
-            [=, this](const std::vector<core::schedule::ControlPoint>& points, bool) {
+            [=, this](const std::vector<core::schedule::ControlPoint>& points, bool finished) {
                 CategoricalParams p = params();
                 p.controlPoints = points;
                 apply(p, "Drag control point", "schedule", kMergeScheduleDrag);
+                if (finished) m_document->endDrag();
             });
     connect(m_numSteps, &QSpinBox::valueChanged, this, [=, this](int n) {
         if (m_refreshing) return;

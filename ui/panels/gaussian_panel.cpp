@@ -29,9 +29,8 @@ using document::GaussianParams;
 
 namespace {
 
-// Merge ids of mixture drags: each drag takes the next one, so the steps of one drag collapse
-// into one undo step and two drags in a row stay two.
-constexpr int kFirstMixtureDragId = 1000;
+// The merge id of mixture drags: the steps of one drag collapse into one undo step.
+constexpr int kMergeMixtureDrag = 201;
 
 // The data combo's mixture preset: three components on the editor's plane.
 const char* kDefaultMixture = "mixture:0.4,-1.2,-0.6,0.45;0.35,1.2,-0.6,0.45;0.25,0,1.1,0.35";
@@ -39,7 +38,7 @@ const char* kDefaultMixture = "mixture:0.4,-1.2,-0.6,0.45;0.35,1.2,-0.6,0.45;0.2
 }  // namespace
 
 GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document), m_mixtureDragId(kFirstMixtureDragId) {
+    : QWidget(parent), m_document(document) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
 
@@ -227,9 +226,9 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     connect(m_mixture, &MixtureEditor::specDragged, this,
             [this](const QString& spec, const QString& text, bool finished) {
                 if (finished) {
-                    ++m_mixtureDragId;
+                    m_document->endDrag();
                 } else {
-                    applyDataSpec(spec, text, m_mixtureDragId);
+                    applyDataSpec(spec, text, kMergeMixtureDrag);
                 }
             });
     connect(m_mixture, &MixtureEditor::specEdited, this,

@@ -66,7 +66,6 @@ private:
     QComboBox* m_data;
     QLineEdit* m_dataSpec;
     MixtureEditor* m_mixture;
-    int m_mixtureDragId;  // the merge id of the current (or next) mixture drag
     QComboBox* m_model;
     QLabel* m_gammaSource;
     QPushButton* m_estimateGamma;
