@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `diffuscope train`: trains an MLP denoiser (issue 4) and saves it as a safetensors checkpoint.
+#include <atomic>
+#include <csignal>
 #include <iostream>
 
 #include "app/cli/commands.h"
@@ -86,9 +88,58 @@ void printSummary(const core::model::TrainSummary& summary, const std::string& o
     for (const auto& point : summary.heldOut) {
         std::cout << "step " << point.step << ": held-out loss " << point.loss << '\n';
     }
-    std::cout << (summary.cancelled ? "cancelled after " : "trained ") << summary.stepsDone
+    std::cout << (summary.cancelled ? "stopped after " : "trained ") << summary.stepsDone
               << " steps in " << summary.elapsedSeconds << " s; final train loss "
               << summary.finalTrainLoss << "; wrote " << out << '\n';
+    if (summary.cancelled) {
+        std::cout << "to continue, run the same command with --resume " << out << '\n';
+    }
+}
+
+// Ctrl+C during training stops at the next step and saves a checkpoint that can be resumed.
+std::atomic<bool> g_interrupted{false};
+
+class InterruptGuard {
+public:
+    InterruptGuard() { m_previous = std::signal(SIGINT, [](int) { g_interrupted.store(true); }); }
+    ~InterruptGuard() { std::signal(SIGINT, m_previous); }
+
+private:
+    void (*m_previous)(int);
+};
+
+// Said once the Ctrl+C handler is in place (scripts and tests wait for this line).
+void announce(const core::model::TrainParams& params) {
+    std::cout << "training " << params.steps << " steps"
+              << (params.resume ? " from step " + std::to_string(params.resume->stepsDone) : "")
+              << "; Ctrl+C stops and saves a checkpoint that --resume continues" << std::endl;
+}
+
+// --resume FILE: the training state saved by a stopped run of the same process, data and
+// schedule (null without --resume). The training parameters are checked by the trainer.
+Result<std::shared_ptr<const core::model::TrainState>> loadResume(const Args& args,
+                                                                  const std::string& process,
+                                                                  const std::string& data,
+                                                                  const std::string& schedule) {
+    if (!args.has("resume")) return std::shared_ptr<const core::model::TrainState>();
+    const std::string path = args.get("resume");
+    auto loaded = core::model::loadMlpCheckpoint(path);
+    if (!loaded) return loaded.error();
+    if (loaded->trainState == nullptr) {
+        return core::invalidArgument("--resume", path,
+                                     "the checkpoint holds no training state (only a stopped run's, "
+                                     "or one saved with --save-state, does)");
+    }
+    for (auto [key, saved, now] : {std::tuple{"process", loaded->info.process, process},
+                                   std::tuple{"data", loaded->info.dataSet, data},
+                                   std::tuple{"schedule", loaded->info.schedule, schedule}}) {
+        if (saved != now) {
+            return core::invalidArgument("--resume", path,
+                                         std::string("it was trained with ") + key + " '" + saved +
+                                             "', not '" + now + "'");
+        }
+    }
+    return loaded->trainState;
 }
 
 // The categorical training data: digits:levels=L (D = 64, the label as condition, the fixed
@@ -166,8 +217,14 @@ int trainCategorical(const Args& args, const std::string& data, const std::strin
     auto params = parseTrainParams(args);
     if (!params) return fail(params.error());
 
+    auto resume = loadResume(args, "categorical", data, scheduleSpec);
+    if (!resume) return fail(resume.error());
+    params->resume = resume->get();
+
     core::model::CategoricalProcess process{levels, d, loaded->numConditions, *pi, *beta};
-    TerminalProgress observer;
+    InterruptGuard interrupt;
+    announce(*params);
+    TerminalProgress observer(&g_interrupted);
     core::Progress progress(&observer, "train");
     auto result = core::model::trainCategorical(process, train, heldOut, *architecture, *params,
                                                 &progress);
@@ -184,7 +241,10 @@ int trainCategorical(const Args& args, const std::string& data, const std::strin
     info.trainLoss = result->summary.finalTrainLoss;
     info.heldOutLoss = result->summary.heldOut.empty() ? std::nan("") : result->summary.heldOut.back().loss;
     info.seed = params->seed;
-    if (auto saved = core::model::saveMlpCheckpoint(out, result->model.mlp(), info); !saved) {
+    const bool keepState = result->summary.cancelled || args.has("save-state");
+    if (auto saved = core::model::saveMlpCheckpoint(out, result->model.mlp(), info,
+                                                    keepState ? &result->state : nullptr);
+        !saved) {
         return fail(saved.error());
     }
     printSummary(result->summary, out);
@@ -212,7 +272,13 @@ int trainGaussian(const Args& args, const std::string& data, const std::string& 
     if (!architecture) return fail(architecture.error());
     auto params = parseTrainParams(args);
     if (!params) return fail(params.error());
-    TerminalProgress observer;
+    const std::string scheduleName = scheduleSpec + ",N=" + std::to_string(*numSteps);
+    auto resume = loadResume(args, "gaussian", data, scheduleName);
+    if (!resume) return fail(resume.error());
+    params->resume = resume->get();
+    InterruptGuard interrupt;
+    announce(*params);
+    TerminalProgress observer(&g_interrupted);
     core::Progress progress(&observer, "train");
     auto result = core::model::trainGaussian(*schedule, train, heldOut, *architecture, *params,
                                              &progress);
@@ -220,13 +286,16 @@ int trainGaussian(const Args& args, const std::string& data, const std::string& 
     core::io::CheckpointInfo info;
     info.process = "gaussian";
     info.numPositions = static_cast<int>(train.rows());
-    info.schedule = scheduleSpec + ",N=" + std::to_string(*numSteps);
+    info.schedule = scheduleName;
     info.dataSet = data;
     info.trainingSteps = result->summary.stepsDone;
     info.trainLoss = result->summary.finalTrainLoss;
     info.heldOutLoss = result->summary.heldOut.empty() ? std::nan("") : result->summary.heldOut.back().loss;
     info.seed = params->seed;
-    if (auto saved = core::model::saveMlpCheckpoint(out, result->model.mlp(), info); !saved) {
+    const bool keepState = result->summary.cancelled || args.has("save-state");
+    if (auto saved = core::model::saveMlpCheckpoint(out, result->model.mlp(), info,
+                                                    keepState ? &result->state : nullptr);
+        !saved) {
         return fail(saved.error());
     }
     printSummary(result->summary, out);
@@ -238,7 +307,8 @@ int trainGaussian(const Args& args, const std::string& data, const std::string& 
 int runTrain(const Args& args) {
     if (auto known = args.checkKnown({"process", "data", "arch", "steps", "batch", "lr", "seed",
                                       "out", "threads", "schedule", "pi", "num-steps", "points",
-                                      "warmup", "eval-every", "digits", "classes"});
+                                      "warmup", "eval-every", "digits", "classes", "resume",
+                                      "save-state"});
         !known) {
         return fail(known.error());
     }

@@ -31,6 +31,7 @@ Analytic-DPM (MATH.md part B):
 
   train        --process categorical|gaussian --data digits:levels=4|toy:moons|gmm:FILE|csv:FILE
                [--arch mlp:width=256,depth=3] --steps S --batch B --lr X --seed N --out MODEL
+               [--resume STOPPED] [--save-state]   Ctrl+C stops and saves a resumable checkpoint
   info         MODEL.safetensors   a checkpoint's metadata and tensors (name, dtype, shape)
   evaluate     --model DIGITS.safetensors [--per-class 200] [--steps 50] [--seed S]
                a conditional categorical digits model: generation accuracy and bits/dim

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <string>
 
@@ -13,7 +14,9 @@ namespace app::cli {
 
 class TerminalProgress : public core::ProgressObserver {
 public:
-    TerminalProgress() : m_enabled(isatty(STDERR_FILENO) != 0) {}
+    // stop (may be null): when it becomes true the computation is asked to stop.
+    explicit TerminalProgress(const std::atomic<bool>* stop = nullptr)
+        : m_enabled(isatty(STDERR_FILENO) != 0), m_stop(stop) {}
     ~TerminalProgress() override {
         if (m_enabled && m_drawn) {
             std::fputs("\r\033[K", stderr);
@@ -21,6 +24,9 @@ public:
     }
 
     core::Control onProgress(double fraction, const std::string& stage) override {
+        if (m_stop != nullptr && m_stop->load()) {
+            return core::Control::Abort;
+        }
         if (m_enabled) {
             constexpr int kWidth = 40;
             const int filled = static_cast<int>(fraction * kWidth);
@@ -36,6 +42,7 @@ public:
 
 private:
     bool m_enabled;
+    const std::atomic<bool>* m_stop;
     bool m_drawn = false;
 };
 

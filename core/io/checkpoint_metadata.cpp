@@ -61,6 +61,7 @@ std::map<std::string, std::string> toMetadata(const CheckpointInfo& info) {
     m["train_loss"] = numberText(info.trainLoss);
     m["held_out_loss"] = numberText(info.heldOutLoss);
     m["seed"] = std::to_string(info.seed);
+    if (!info.trainParams.empty()) m["train_params"] = info.trainParams;
     return m;
 }
 
@@ -131,6 +132,13 @@ Result<CheckpointInfo> checkpointInfoFromMetadata(
                                 (json ? std::string() : " (" + json.error().message + ")"));
         }
         info.architecture = *v;
+    }
+    if (const std::string* v = text("train_params")) {
+        Result<JsonValue> json = parseJson(*v, "train_params");
+        if (!json || !json->isObject()) {
+            return badValue(path, "train_params", v->substr(0, 60), "expected a JSON object");
+        }
+        info.trainParams = *v;
     }
     for (const char* key : {"train_loss", "held_out_loss"}) {
         const std::string* v = text(key);

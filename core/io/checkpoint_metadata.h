@@ -33,6 +33,8 @@ struct CheckpointInfo {
     double trainLoss = std::numeric_limits<double>::quiet_NaN();    // "train_loss"; NaN = null
     double heldOutLoss = std::numeric_limits<double>::quiet_NaN();  // "held_out_loss"
     uint64_t seed = 0;         // "seed"
+    std::string trainParams;   // "train_params": the training run's parameters as JSON
+                               // (core/model/trainer.h trainParamsToJson); empty when absent
 };
 
 // The metadata strings for `info` (non-finite losses become "null").

@@ -14,6 +14,14 @@ Error checkpointError(const std::string& path, const std::string& field, const s
     return makeError(ErrorCode::ParseError, path + (field.empty() ? "" : ": " + field), "", message);
 }
 
+// The tensors of a resumable checkpoint's training state (saveMlpCheckpoint).
+constexpr const char* kStateOnline = "train_state.online";
+constexpr const char* kStateMoment1 = "train_state.moment1";
+constexpr const char* kStateMoment2 = "train_state.moment2";
+constexpr const char* kStateLoss = "train_state.train_loss";
+
+bool isStateTensor(const std::string& name) { return name.rfind("train_state.", 0) == 0; }
+
 // N from a Gaussian schedule field such as "linear,N=1000".
 int stepsFromSchedule(const std::string& schedule) {
     const size_t at = schedule.find("N=");
@@ -87,12 +95,25 @@ Result<MlpConfig> architectureFromJson(const std::string& json) {
     return config;
 }
 
-Status saveMlpCheckpoint(const std::string& path, const Mlp& mlp, io::CheckpointInfo info) {
+Status saveMlpCheckpoint(const std::string& path, const Mlp& mlp, io::CheckpointInfo info,
+                         const TrainState* state) {
     info.architecture = architectureToJson(mlp.config());
+    if (state != nullptr) {
+        info.trainingSteps = state->stepsDone;
+        info.trainParams = state->trainParams;
+    }
     io::Checkpoint checkpoint;
     checkpoint.metadata = io::toMetadata(info);
     for (NamedTensor& tensor : mlp.parameters()) {
         checkpoint.set(tensor.name, io::makeF32Tensor(tensor.shape, std::move(tensor.data)));
+    }
+    if (state != nullptr) {
+        const int64_t p = mlp.numParameters();
+        checkpoint.set(kStateOnline, io::makeF32Tensor({p}, state->online));
+        checkpoint.set(kStateMoment1, io::makeF32Tensor({p}, state->moment1));
+        checkpoint.set(kStateMoment2, io::makeF32Tensor({p}, state->moment2));
+        checkpoint.set(kStateLoss, io::makeF64Tensor({static_cast<int64_t>(state->trainLoss.size())},
+                                                     state->trainLoss));
     }
     return io::writeSafetensors(path, checkpoint);
 }
@@ -135,8 +156,13 @@ Result<LoadedModel> loadMlpCheckpoint(Result<io::Checkpoint> checkpoint, const s
         return mlp.error();
     }
     std::vector<NamedTensor> tensors;
+    bool hasState = false;
     for (const auto& [name, tensor] : checkpoint->tensors) {
-        tensors.push_back({name, tensor.shape, tensor.data});
+        if (isStateTensor(name)) {
+            hasState = true;
+        } else {
+            tensors.push_back({name, tensor.shape, tensor.data});
+        }
     }
     if (Status set = mlp->setParameters(tensors); !set) {
         core::Error error = set.error();
@@ -145,6 +171,34 @@ Result<LoadedModel> loadMlpCheckpoint(Result<io::Checkpoint> checkpoint, const s
     }
     LoadedModel loaded;
     loaded.info = *info;
+    if (hasState) {
+        // Every part must be there with the network's parameter count and the run's step count.
+        auto state = std::make_shared<TrainState>();
+        const int64_t p = mlp->numParameters();
+        for (auto [name, out] : {std::pair{kStateOnline, &state->online},
+                                 std::pair{kStateMoment1, &state->moment1},
+                                 std::pair{kStateMoment2, &state->moment2}}) {
+            const io::Tensor* t = checkpoint->find(name);
+            if (t == nullptr || t->shape != std::vector<int64_t>{p}) {
+                return checkpointError(path, name, "the training state needs this tensor with shape [" +
+                                                       std::to_string(p) + "]");
+            }
+            *out = t->data;
+        }
+        const io::Tensor* loss = checkpoint->find(kStateLoss);
+        if (loss == nullptr || loss->dtype != io::DType::F64 ||
+            loss->shape != std::vector<int64_t>{info->trainingSteps} || info->trainParams.empty()) {
+            return checkpointError(path, kStateLoss,
+                                   "the training state needs an F64 loss history of training_steps = " +
+                                       std::to_string(info->trainingSteps) +
+                                       " entries and train_params in the metadata");
+        }
+        state->trainLoss = loss->data64;
+        state->stepsDone = static_cast<int>(info->trainingSteps);
+        state->trainParams = info->trainParams;
+        state->ema.assign(mlp->flat().begin(), mlp->flat().end());
+        loaded.trainState = std::move(state);
+    }
     if (info->process == "categorical") {
         auto model = CategoricalMlpDenoiser::create(std::move(mlp).value(), info->numClasses,
                                                     info->numPositions);

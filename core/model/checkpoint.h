@@ -9,6 +9,7 @@
 #include "core/io/safetensors.h"
 #include "core/model/mlp.h"
 #include "core/model/mlp_denoisers.h"
+#include "core/model/train_state.h"
 #include "core/util/result.h"
 
 // Trained denoisers as safetensors checkpoints (issue 4): the MLP's tensors under their
@@ -22,14 +23,20 @@ namespace core::model {
 std::string architectureToJson(const MlpConfig& config);
 Result<MlpConfig> architectureFromJson(const std::string& json);
 
-// Writes the network and `info` (its architecture field is filled in here) atomically.
-Status saveMlpCheckpoint(const std::string& path, const Mlp& mlp, io::CheckpointInfo info);
+// Writes the network and `info` (its architecture field is filled in here) atomically. With a
+// `state`, a stopped run can be resumed from the file: its online weights and AdamW moments are
+// added as F32 tensors train_state.{online,moment1,moment2} [P] and its loss history as F64
+// train_state.train_loss [steps] (the EMA weights are the model's own), with
+// training_steps = state->stepsDone and train_params = state->trainParams.
+Status saveMlpCheckpoint(const std::string& path, const Mlp& mlp, io::CheckpointInfo info,
+                         const TrainState* state = nullptr);
 
 // A loaded checkpoint: its metadata and the model for its process (exactly one is set).
 struct LoadedModel {
     io::CheckpointInfo info;
     std::shared_ptr<const CategoricalMlpDenoiser> categorical;
     std::shared_ptr<const GaussianMlpEpsModel> gaussian;
+    std::shared_ptr<const TrainState> trainState;  // set when the file can be resumed from
 };
 
 // Reads and checks a checkpoint: metadata, architecture, every tensor's name and shape, finite

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <functional>
 #include <numbers>
+#include <sstream>
 
 #include "core/util/rng.h"
 
@@ -117,7 +118,31 @@ double evaluate(const Problem& problem, const Mlp& net, const TrainParams& param
 struct Trained {
     Mlp net;  // EMA weights
     TrainSummary summary;
+    TrainState state;
 };
+
+// The resume state fits this run: same parameter count, same trajectory-deciding parameters.
+Status checkResume(const TrainState& state, const TrainParams& params, int64_t numParams) {
+    const auto n = static_cast<size_t>(numParams);
+    if (state.online.size() != n || state.ema.size() != n || state.moment1.size() != n ||
+        state.moment2.size() != n) {
+        return invalidArgument("resume", std::to_string(state.online.size()) + " parameters",
+                               "the saved state is for another network (this one has " +
+                                   std::to_string(numParams) + " parameters)");
+    }
+    if (state.trainParams != trainParamsToJson(params)) {
+        return invalidArgument("resume", state.trainParams,
+                               "the run was started with other training parameters; resume with "
+                               "the same ones (these: " + trainParamsToJson(params) + ")");
+    }
+    if (state.stepsDone < 0 || state.stepsDone >= params.steps ||
+        state.trainLoss.size() != static_cast<size_t>(state.stepsDone)) {
+        return invalidArgument("resume", std::to_string(state.stepsDone) + " steps done",
+                               "nothing is left to train (or the loss history is incomplete) for " +
+                                   std::to_string(params.steps) + " steps");
+    }
+    return {};
+}
 
 Result<Trained> runTraining(const Problem& problem, const MlpConfig& config,
                             const TrainParams& params, Progress* progress) {
@@ -131,6 +156,21 @@ Result<Trained> runTraining(const Problem& problem, const MlpConfig& config,
     std::vector<float> ema(net.flat().begin(), net.flat().end());
     std::vector<float> moment1(static_cast<size_t>(numParams), 0.0f);
     std::vector<float> moment2(static_cast<size_t>(numParams), 0.0f);
+    int firstStep = 0;
+    TrainSummary summary;
+    if (params.resume != nullptr) {
+        const TrainState& state = *params.resume;
+        if (Status s = checkResume(state, params, numParams); !s) {
+            return s.error();
+        }
+        std::copy(state.online.begin(), state.online.end(), net.flat().begin());
+        ema = state.ema;
+        moment1 = state.moment1;
+        moment2 = state.moment2;
+        firstStep = state.stepsDone;
+        summary.trainLoss = state.trainLoss;
+        summary.stepsDone = firstStep;
+    }
     const int64_t batch = params.batch;
     const int64_t blocks = numBlocks(batch, kTrainBlock);
     std::vector<std::vector<float>> blockGrad(static_cast<size_t>(blocks),
@@ -141,10 +181,10 @@ Result<Trained> runTraining(const Problem& problem, const MlpConfig& config,
                                   ? std::min<int64_t>(params.evalExamples, problem.numHeldOut)
                                   : problem.numHeldOut;
 
-    TrainSummary summary;
     summary.trainLoss.reserve(static_cast<size_t>(params.steps));
     if (progress != nullptr) {
         progress->setTotal(params.steps);
+        progress->advance(firstStep);
     }
     auto emaNet = [&] {
         Mlp copy = net;
@@ -158,7 +198,7 @@ Result<Trained> runTraining(const Problem& problem, const MlpConfig& config,
         }
     };
 
-    for (int step = 0; step < params.steps; ++step) {
+    for (int step = firstStep; step < params.steps; ++step) {
         if (progress != nullptr && !progress->poll()) {
             summary.cancelled = true;
             break;
@@ -234,7 +274,16 @@ Result<Trained> runTraining(const Problem& problem, const MlpConfig& config,
     summary.finalTrainLoss = window > 0 ? tail / static_cast<double>(window) : 0.0;
     summary.elapsedSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return Trained{emaNet(), std::move(summary)};
+    TrainState state{.stepsDone = summary.stepsDone,
+                     .online = std::vector<float>(net.flat().begin(), net.flat().end()),
+                     .ema = std::move(ema),
+                     .moment1 = std::move(moment1),
+                     .moment2 = std::move(moment2),
+                     .trainLoss = summary.trainLoss,
+                     .trainParams = trainParamsToJson(params)};
+    Mlp emaWeights = net;
+    std::copy(state.ema.begin(), state.ema.end(), emaWeights.flat().begin());
+    return Trained{std::move(emaWeights), std::move(summary), std::move(state)};
 }
 
 Status validateArchitecture(const MlpConfig& architecture) {
@@ -290,6 +339,21 @@ Status TrainParams::validate() const {
                                "at least one thread is needed");
     }
     return {};
+}
+
+std::string trainParamsToJson(const TrainParams& p) {
+    std::ostringstream out;
+    out << "{\"steps\":" << p.steps << ",\"batch\":" << p.batch
+        << ",\"learning_rate\":" << formatValue(p.learningRate) << ",\"lr_schedule\":\""
+        << (p.schedule == LrSchedule::Cosine ? "cosine" : "constant")
+        << "\",\"warmup\":" << p.warmupSteps << ",\"adam_beta1\":" << formatValue(p.adamBeta1)
+        << ",\"adam_beta2\":" << formatValue(p.adamBeta2)
+        << ",\"adam_epsilon\":" << formatValue(p.adamEpsilon)
+        << ",\"weight_decay\":" << formatValue(p.weightDecay)
+        << ",\"ema_decay\":" << formatValue(p.emaDecay)
+        << ",\"condition_dropout\":" << formatValue(p.conditionDropout) << ",\"seed\":" << p.seed
+        << "}";
+    return out.str();
 }
 
 double learningRateAt(const TrainParams& params, int step) {
@@ -412,7 +476,8 @@ Result<CategoricalTrainResult> trainCategorical(const CategoricalProcess& proces
     if (!model) {
         return model.error();
     }
-    return CategoricalTrainResult{std::move(model).value(), std::move(trained->summary)};
+    return CategoricalTrainResult{std::move(model).value(), std::move(trained->summary),
+                                  std::move(trained->state)};
 }
 
 Result<GaussianTrainResult> trainGaussian(const schedule::GaussianSchedule& schedule,
@@ -475,7 +540,8 @@ Result<GaussianTrainResult> trainGaussian(const schedule::GaussianSchedule& sche
     if (!model) {
         return model.error();
     }
-    return GaussianTrainResult{std::move(model).value(), std::move(trained->summary)};
+    return GaussianTrainResult{std::move(model).value(), std::move(trained->summary),
+                               std::move(trained->state)};
 }
 
 }  // namespace core::model

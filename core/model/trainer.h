@@ -7,6 +7,7 @@
 
 #include "core/model/mlp.h"
 #include "core/model/mlp_denoisers.h"
+#include "core/model/train_state.h"
 #include "core/schedule/beta_curve.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "core/util/eigen_types.h"
@@ -54,6 +55,10 @@ struct TrainParams {
     // Called on the training thread after every step (heldOut false: that step's mini-batch
     // loss) and every held-out evaluation (true), for live loss curves; may be empty.
     std::function<void(const LossPoint& point, bool heldOut)> onLoss;
+    // Continue a stopped run from its state (null: start afresh). Every other field must be
+    // what the stopped run had (checked through trainParamsToJson); the result is then
+    // bit-identical to a run that never stopped.
+    const TrainState* resume = nullptr;
 
     // Errors name the field ("learningRate", "batch", ...).
     Status validate() const;
@@ -87,11 +92,13 @@ struct CategoricalProcess {
 struct CategoricalTrainResult {
     CategoricalMlpDenoiser model;   // with the EMA weights
     TrainSummary summary;
+    TrainState state;               // to resume from (saved with a stopped run's checkpoint)
 };
 
 struct GaussianTrainResult {
     GaussianMlpEpsModel model;      // with the EMA weights
     TrainSummary summary;
+    TrainState state;
 };
 
 // Minimises E[Σ_d −log F_θ(x_0,d | x_t, C, t)] (MATH.md A.3): t ~ U(0, 1), x_t,d kept with
@@ -115,6 +122,11 @@ Result<GaussianTrainResult> trainGaussian(const schedule::GaussianSchedule& sche
                                           const MlpConfig& architecture,
                                           const TrainParams& params,
                                           Progress* progress = nullptr);
+
+// The fields that decide a run's trajectory, as JSON (steps, batch, learning rate and its
+// schedule, warm-up, AdamW, EMA, dropout, seed): stored in checkpoints so a resume can check it
+// repeats them.
+std::string trainParamsToJson(const TrainParams& params);
 
 // The learning rate of step s (0-based) under params (warm-up, then constant or cosine).
 double learningRateAt(const TrainParams& params, int step);

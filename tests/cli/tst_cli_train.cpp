@@ -2,8 +2,11 @@
 // `diffuscope train` writes checkpoints that `info` reads and that the engine subcommands use
 // through --model; bad requests are one-line errors.
 #include <QFile>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <csignal>
 
 #include "core/model/checkpoint.h"
 #include "tests/support/cli_runner.h"
@@ -18,6 +21,7 @@ private slots:
     void gaussianToyCheckpointDrivesTheEngine();
     void categoricalCsvCheckpoint();
     void gaussianDigitsCheckpoint();
+    void ctrlCStopsAndResumeFinishesTheRun();
     void errors_data();
     void errors();
 };
@@ -133,6 +137,62 @@ void tst_CliTrain::gaussianDigitsCheckpoint() {
     QVERIFY(samples.open(QIODevice::ReadOnly));
     const QList<QByteArray> lines = samples.readAll().split('\n');
     QCOMPARE(lines.front().count(',') + 1, 64);
+}
+
+// Ctrl+C (SIGINT) during `train` stops it after the current step and writes a checkpoint with
+// the optimiser's state; the same command with --resume finishes the run, and its network is
+// the one an uninterrupted run gives, bit for bit. A finished checkpoint cannot be resumed.
+void tst_CliTrain::ctrlCStopsAndResumeFinishesTheRun() {
+    QTemporaryDir dir;
+    const QString stopped = dir.filePath("stopped.safetensors");
+    const QStringList command{"train", "--process", "gaussian", "--data", "toy:moons,n=300",
+                              "--arch", "mlp:width=16,depth=2", "--steps", "60000", "--batch",
+                              "16", "--seed", "4", "--eval-every", "20000"};
+    QProcess process;
+    process.setProgram(QStringLiteral(DIFFUSCOPE_BINARY));
+    process.setArguments(command + QStringList{"--out", stopped});
+    process.start();
+    // The first line says the handler is in place; then let it train a little and interrupt.
+    QTRY_VERIFY_WITH_TIMEOUT(process.canReadLine() || process.waitForReadyRead(100), 60000);
+    QVERIFY(process.readLine().startsWith("training 60000 steps"));
+    QTest::qWait(200);
+    QCOMPARE(::kill(static_cast<pid_t>(process.processId()), SIGINT), 0);
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), 0);
+    const QString said = QString::fromUtf8(process.readAllStandardOutput());
+    QVERIFY2(said.contains("stopped after") && said.contains("--resume"), qPrintable(said));
+    auto partial = core::model::loadMlpCheckpoint(stopped.toStdString());
+    QVERIFY(partial.ok());
+    QVERIFY(partial->trainState != nullptr);
+    QVERIFY(partial->info.trainingSteps > 0 && partial->info.trainingSteps < 60000);
+
+    const QString resumed = dir.filePath("resumed.safetensors");
+    const auto finish = runCli(command + QStringList{"--resume", stopped, "--out", resumed});
+    QVERIFY2(finish.exitCode == 0, qPrintable(finish.err));
+    QVERIFY(finish.out.contains("from step " + QString::number(partial->info.trainingSteps)));
+    const QString whole = dir.filePath("whole.safetensors");
+    const auto once = runCli(command + QStringList{"--out", whole});
+    QVERIFY2(once.exitCode == 0, qPrintable(once.err));
+    auto a = core::model::loadMlpCheckpoint(resumed.toStdString());
+    auto b = core::model::loadMlpCheckpoint(whole.toStdString());
+    QVERIFY(a.ok() && b.ok());
+    QCOMPARE(a->info.trainingSteps, 60000);
+    QVERIFY(a->trainState == nullptr);
+    const auto wa = a->gaussian->mlp().flat();
+    const auto wb = b->gaussian->mlp().flat();
+    QVERIFY(std::equal(wa.begin(), wa.end(), wb.begin(), wb.end()));
+    QCOMPARE(a->info.trainLoss, b->info.trainLoss);
+
+    // Refusals: a finished checkpoint has no state; another data set is another run.
+    const auto noState = runCli(command + QStringList{"--resume", whole, "--out", dir.filePath("x")});
+    QCOMPARE(noState.exitCode, 2);
+    QVERIFY(noState.err.contains("no training state"));
+    QStringList otherData = command;
+    otherData[4] = "toy:ring,n=300";
+    const auto other = runCli(otherData + QStringList{"--resume", stopped, "--out", dir.filePath("y")});
+    QCOMPARE(other.exitCode, 2);
+    QVERIFY2(other.err.contains("toy:moons,n=300"), qPrintable(other.err));
 }
 
 void tst_CliTrain::errors_data() {

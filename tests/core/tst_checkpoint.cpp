@@ -6,6 +6,10 @@
 
 #include "core/io/safetensors.h"
 #include "core/model/checkpoint.h"
+#include "core/model/trainer.h"
+#include "core/schedule/beta_curve.h"
+#include "core/schedule/gaussian_schedule.h"
+#include "core/util/rng.h"
 #include "tests/support/test_support.h"
 
 using namespace core::model;
@@ -32,6 +36,9 @@ private slots:
     void categoricalRoundTripPredictsTheSame();
     void gaussianRoundTripPredictsTheSame();
     void tamperedFilesAreRefused();
+    void resumedTrainingEqualsAnUninterruptedRun_data();
+    void resumedTrainingEqualsAnUninterruptedRun();
+    void resumeRefusesAnotherRun();
 };
 
 void tst_Checkpoint::architectureRoundTrip() {
@@ -136,6 +143,191 @@ void tst_Checkpoint::tamperedFilesAreRefused() {
     const std::string noProcessPath = dir.filePath("np.safetensors").toStdString();
     DS_VERIFY_OK(core::io::writeSafetensors(noProcessPath, noProcess));
     QVERIFY(!loadMlpCheckpoint(noProcessPath).ok());
+}
+
+namespace {
+
+// Stops the run after exactly `after` steps: the loss callback of step `after` cancels, and the
+// trainer checks the token once that step is complete.
+struct StopAfter {
+    explicit StopAfter(int steps) : after(steps) {}
+    core::Progress progress;
+    int after;
+    void attach(TrainParams& params) {
+        params.onLoss = [this](const LossPoint& point, bool heldOut) {
+            if (!heldOut && point.step == after) progress.cancel();
+        };
+    }
+};
+
+TrainParams resumeParams() {
+    TrainParams p;
+    p.steps = 40;
+    p.batch = 24;  // two blocks of kTrainBlock, one partial
+    p.warmupSteps = 5;
+    p.evalEvery = 10;
+    p.weightDecay = 0.01;
+    p.seed = 5;
+    p.parallel.numThreads = 2;
+    return p;
+}
+
+MlpConfig resumeArchitecture() {
+    MlpConfig c;
+    c.width = 12;
+    c.depth = 2;
+    c.timeEmbedding = 8;
+    c.conditionEmbedding = 4;
+    return c;
+}
+
+// One training run of either process on fixed small data; `stop` (may be null) stops it early.
+struct Run {
+    TrainSummary summary;
+    TrainState state;
+    Mlp net;
+};
+core::Result<Run> trainOnce(bool categorical, TrainParams params, StopAfter* stop) {
+    if (stop != nullptr) stop->attach(params);
+    core::Progress* progress = stop != nullptr ? &stop->progress : nullptr;
+    if (categorical) {
+        CategoricalDataset data;
+        for (int m = 0; m < 60; ++m) {
+            core::CounterRng rng(3, static_cast<uint64_t>(m), 0);
+            data.rows.push_back(m % 3);
+            data.rows.push_back(static_cast<int>(rng.uniform() * 3));
+            data.labels.push_back(m % 2);
+        }
+        const CategoricalProcess process{.numClasses = 3, .numPositions = 2, .numConditions = 2,
+                                         .pi = core::Vector::Constant(3, 1.0 / 3.0),
+                                         .beta = core::schedule::cosineCurve()};
+        auto r = trainCategorical(process, data, data, resumeArchitecture(), params, progress);
+        if (!r) return r.error();
+        return Run{r->summary, r->state, r->model.mlp()};
+    }
+    auto schedule = core::schedule::linearSchedule(100);
+    if (!schedule) return schedule.error();
+    core::Matrix points(2, 80);
+    for (int m = 0; m < 80; ++m) {
+        core::CounterRng rng(4, static_cast<uint64_t>(m), 0);
+        points(0, m) = rng.normal();
+        points(1, m) = 0.5 * rng.normal() + 1.0;
+    }
+    auto r = trainGaussian(*schedule, points, points.leftCols(20), resumeArchitecture(), params, progress);
+    if (!r) return r.error();
+    return Run{r->summary, r->state, r->model.mlp()};
+}
+
+}  // namespace
+
+void tst_Checkpoint::resumedTrainingEqualsAnUninterruptedRun_data() {
+    QTest::addColumn<bool>("categorical");
+    QTest::addColumn<int>("stopAfter");
+    QTest::newRow("categorical, stopped after 1") << true << 1;
+    QTest::newRow("categorical, stopped after 17") << true << 17;
+    QTest::newRow("gaussian, stopped after 20 (an evaluation step)") << false << 20;
+    QTest::newRow("gaussian, stopped after 39") << false << 39;
+}
+
+// Stop after k steps, save the checkpoint with its state, load it from the file and resume: the
+// weights, every loss and the held-out evaluations equal those of a run that never stopped, bit
+// for bit (AdamW's moments, the EMA and the online weights all carry over; draws are keyed by
+// step).
+void tst_Checkpoint::resumedTrainingEqualsAnUninterruptedRun() {
+    QFETCH(bool, categorical);
+    QFETCH(int, stopAfter);
+    QTemporaryDir dir;
+    auto whole = trainOnce(categorical, resumeParams(), nullptr);
+    DS_VERIFY_OK(whole);
+    StopAfter stop(stopAfter);
+    auto first = trainOnce(categorical, resumeParams(), &stop);
+    DS_VERIFY_OK(first);
+    QVERIFY(first->summary.cancelled);
+    QCOMPARE(first->summary.stepsDone, stopAfter);
+    const std::string path = dir.filePath("stopped.safetensors").toStdString();
+    core::io::CheckpointInfo info;
+    info.process = categorical ? "categorical" : "gaussian";
+    info.numClasses = categorical ? 3 : 0;
+    info.numPositions = categorical ? 2 : 2;
+    info.numConditions = categorical ? 2 : 0;
+    info.schedule = categorical ? "cosine" : "linear,N=100";
+    DS_VERIFY_OK(saveMlpCheckpoint(path, first->net, info, &first->state));
+    auto loaded = loadMlpCheckpoint(path);
+    DS_VERIFY_OK(loaded);
+    QVERIFY(loaded->trainState != nullptr);
+    QCOMPARE(loaded->trainState->stepsDone, stopAfter);
+    QCOMPARE(loaded->info.trainingSteps, stopAfter);
+    QVERIFY(loaded->trainState->online == first->state.online);
+    QVERIFY(loaded->trainState->ema == first->state.ema);
+    QVERIFY(loaded->trainState->trainLoss == first->state.trainLoss);  // F64: exact
+
+    TrainParams params = resumeParams();
+    params.resume = loaded->trainState.get();
+    auto resumed = trainOnce(categorical, params, nullptr);
+    DS_VERIFY_OK(resumed);
+    QVERIFY(!resumed->summary.cancelled);
+    QCOMPARE(resumed->summary.stepsDone, 40);
+    QVERIFY(resumed->summary.trainLoss == whole->summary.trainLoss);
+    QCOMPARE(resumed->summary.finalTrainLoss, whole->summary.finalTrainLoss);
+    const std::vector<float> a(whole->net.flat().begin(), whole->net.flat().end());
+    const std::vector<float> b(resumed->net.flat().begin(), resumed->net.flat().end());
+    QVERIFY(a == b);
+    QVERIFY(resumed->state.moment2 == whole->state.moment2);
+    // The held-out evaluations after the stop are the uninterrupted run's.
+    QVERIFY(!resumed->summary.heldOut.empty());
+    QCOMPARE(resumed->summary.heldOut.back().step, 40);
+    QCOMPARE(resumed->summary.heldOut.back().loss, whole->summary.heldOut.back().loss);
+    // And the stopped network really is another one (the comparison above can fail).
+    QVERIFY(std::vector<float>(first->net.flat().begin(), first->net.flat().end()) != a);
+}
+
+void tst_Checkpoint::resumeRefusesAnotherRun() {
+    StopAfter stop(8);
+    auto first = trainOnce(false, resumeParams(), &stop);
+    DS_VERIFY_OK(first);
+    // Another learning rate: the trajectory would differ, so the trainer says what it expected.
+    TrainParams params = resumeParams();
+    params.learningRate = 2e-3;
+    params.resume = &first->state;
+    auto other = trainOnce(false, params, nullptr);
+    QVERIFY(!other.ok());
+    QCOMPARE(other.error().field, std::string("resume"));
+    QVERIFY2(other.error().message.find("other training parameters") != std::string::npos,
+             other.error().message.c_str());
+    // Nothing left to do.
+    params = resumeParams();
+    params.steps = 8;
+    TrainState done = first->state;
+    done.trainParams = trainParamsToJson(params);
+    params.resume = &done;
+    QVERIFY(!trainOnce(false, params, nullptr).ok());
+    // A state of another network size.
+    params = resumeParams();
+    TrainState shorter = first->state;
+    shorter.online.pop_back();
+    params.resume = &shorter;
+    auto wrongSize = trainOnce(false, params, nullptr);
+    QVERIFY(!wrongSize.ok());
+    QVERIFY(wrongSize.error().message.find("another network") != std::string::npos);
+    // A file whose state lacks a part is refused on loading, naming the tensor.
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("partial.safetensors").toStdString();
+    core::io::CheckpointInfo info;
+    info.process = "gaussian";
+    info.numPositions = 2;
+    info.schedule = "linear,N=100";
+    DS_VERIFY_OK(saveMlpCheckpoint(path, first->net, info, &first->state));
+    auto file = core::io::readSafetensors(path);
+    DS_VERIFY_OK(file);
+    auto& tensors = file->tensors;
+    tensors.erase(std::remove_if(tensors.begin(), tensors.end(),
+                                 [](const auto& t) { return t.first == "train_state.moment2"; }),
+                  tensors.end());
+    DS_VERIFY_OK(core::io::writeSafetensors(path, *file));
+    auto partial = loadMlpCheckpoint(path);
+    QVERIFY(!partial.ok());
+    QVERIFY2(partial.error().toString().find("train_state.moment2") != std::string::npos,
+             partial.error().toString().c_str());
 }
 
 QTEST_GUILESS_MAIN(tst_Checkpoint)

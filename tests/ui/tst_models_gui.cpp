@@ -2,7 +2,7 @@
 // Models and Γ files in the GUI (issue 6): dropping a checkpoint on the window loads it for its
 // process and every Gaussian view then uses the network; a checkpoint that does not fit, or a
 // corrupt one, is refused with a reason and changes nothing; a training run started from the
-// Train dialog can be cancelled and still leaves a checkpoint that loads; an imported Γ file
+// Train dialog can be cancelled, leaves a checkpoint that loads, and can be resumed; an imported Γ file
 // drives the Γ, Variance and Trajectory views exactly as the core computes from the same
 // numbers; the project file keeps the checkpoint's path relative to itself, and a project whose
 // checkpoint has gone missing still opens, on the exact oracle, saying why.
@@ -23,6 +23,7 @@
 #include "core/gaussian/trajectory_dp.h"
 #include "core/gaussian/variance.h"
 #include "core/io/gamma_file.h"
+#include "core/model/checkpoint.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "tests/support/test_support.h"
 #include "ui/document/model_files.h"
@@ -92,7 +93,7 @@ class tst_ModelsGui : public QObject {
 private slots:
     void droppedGaussianCheckpointDrivesTheViews();
     void checkpointsThatDoNotFitAreRefused();
-    void cancelledTrainingLeavesALoadableCheckpoint();
+    void cancelledTrainingCanBeResumed();
     void importedGammaDrivesTheViews_data();
     void importedGammaDrivesTheViews();
     void projectKeepsTheCheckpointRelativeAndSurvivesItsLoss();
@@ -174,9 +175,10 @@ void tst_ModelsGui::checkpointsThatDoNotFitAreRefused() {
     QVERIFY(window.document()->gaussian().model.isEmpty());
 }
 
-// Cancel during a long run: the job stops early, the weights reached so far are written and
-// load as a model for the same N and d, and the dialog reports how far it got.
-void tst_ModelsGui::cancelledTrainingLeavesALoadableCheckpoint() {
+// Cancel during a run: the job stops early, the weights reached so far are written and load as
+// a model for the same N and d, with the optimiser's state; Resume then finishes the run, and
+// the result equals, weight for weight, a run that was never stopped.
+void tst_ModelsGui::cancelledTrainingCanBeResumed() {
     QTemporaryDir dir;
     ui::document::Project project;
     project.process = ui::document::ProcessKind::Gaussian;
@@ -184,7 +186,9 @@ void tst_ModelsGui::cancelledTrainingLeavesALoadableCheckpoint() {
     ui::training::TrainDialog dialog(project, ui::document::ProcessKind::Gaussian);
     const QString path = dir.filePath("cancelled.safetensors");
     dialog.setOutputPath(path);
-    dialog.setSteps(1000000);
+    QVERIFY(!dialog.canResume());
+    constexpr int kSteps = 40000;  // about 1.5 s for this tiny network in a Release build
+    dialog.setSteps(kSteps);
     dialog.setWidth(16);
     dialog.setBatch(16);
     QSignalSpy saved(&dialog, &ui::training::TrainDialog::modelSaved);
@@ -196,14 +200,41 @@ void tst_ModelsGui::cancelledTrainingLeavesALoadableCheckpoint() {
     QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, 30000);
     QCOMPARE(saved.at(0).at(0).toString(), path);
     QVERIFY2(dialog.status().startsWith("Cancelled after"), qPrintable(dialog.status()));
-    auto loaded = ui::document::loadModelFile(path);
-    DS_VERIFY_OK(loaded);
-    QVERIFY((*loaded)->info.trainingSteps >= 3);
-    QVERIFY((*loaded)->info.trainingSteps < 1000000);
-    QVERIFY(std::isfinite((*loaded)->info.trainLoss));
+    auto stopped = ui::document::loadModelFile(path);
+    DS_VERIFY_OK(stopped);
+    const long long stepsDone = (*stopped)->info.trainingSteps;
+    QVERIFY(stepsDone >= 3);
+    QVERIFY2(stepsDone < kSteps, "the run ended before the cancel arrived");
+    QVERIFY(std::isfinite((*stopped)->info.trainLoss));
+    QVERIFY((*stopped)->trainState != nullptr);
     DS_VERIFY_OK(ui::document::loadGaussianModel(path, 1000, 2));
     // The file is complete: no temporary file is left beside it.
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"cancelled.safetensors"});
+
+    // Resume, with fields changed in between: the stopped run's own settings are restored.
+    QVERIFY(dialog.canResume());
+    dialog.setWidth(32);
+    dialog.resume();
+    QVERIFY(dialog.isRunning());
+    dialog.waitForFinished();
+    QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 2, 60000);
+    QVERIFY2(dialog.status().startsWith("Trained"), qPrintable(dialog.status()));
+    auto finished = core::model::loadMlpCheckpoint(path.toStdString());
+    DS_VERIFY_OK(finished);
+    QCOMPARE(finished->info.trainingSteps, kSteps);
+    QVERIFY(finished->trainState == nullptr);  // a finished run keeps no optimiser state
+    QVERIFY(!dialog.canResume());
+    // The whole run at once, from the same fields.
+    ui::training::TrainRequest request = dialog.request();
+    request.outputPath = dir.filePath("whole.safetensors");
+    auto whole = ui::training::runTraining(request, nullptr);
+    DS_VERIFY_OK(whole);
+    auto reference = core::model::loadMlpCheckpoint(request.outputPath.toStdString());
+    DS_VERIFY_OK(reference);
+    const auto a = reference->gaussian->mlp().flat();
+    const auto b = finished->gaussian->mlp().flat();
+    QVERIFY(std::equal(a.begin(), a.end(), b.begin(), b.end()));
+    QCOMPARE(finished->info.trainLoss, reference->info.trainLoss);
 }
 
 void tst_ModelsGui::importedGammaDrivesTheViews_data() {

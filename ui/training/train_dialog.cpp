@@ -6,6 +6,7 @@
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -26,6 +27,7 @@
 
 #include "core/data/digits.h"
 #include "core/data/gaussian_data.h"
+#include "core/io/json_reader.h"
 #include "core/model/checkpoint.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "core/util/parallel.h"
@@ -117,19 +119,25 @@ core::Result<core::model::TrainSummary> runTraining(const TrainRequest& request,
                                                     core::Progress* progress) {
     core::io::CheckpointInfo info;
     info.seed = request.params.seed;
+    core::model::TrainParams params = request.params;
+    params.resume = request.resume.get();
+    // A stopped run keeps its optimiser state in the file, so that it can be resumed.
+    auto save = [&](const core::model::Mlp& mlp, const core::model::TrainSummary& summary,
+                    const core::model::TrainState& state) -> core::Status {
+        info.trainingSteps = summary.stepsDone;
+        info.trainLoss = summary.finalTrainLoss;
+        if (!summary.heldOut.empty()) info.heldOutLoss = summary.heldOut.back().loss;
+        return core::model::saveMlpCheckpoint(request.outputPath.toStdString(), mlp, info,
+                                              summary.cancelled ? &state : nullptr);
+    };
     if (request.outputPath.isEmpty()) {
         return core::invalidArgument("output", "", "choose where to save the checkpoint");
     }
     if (request.process == document::ProcessKind::Categorical) {
         auto result = trainCategoricalProject(request.project.categorical, request.architecture,
-                                              request.params, progress, info);
+                                              params, progress, info);
         if (!result) return result.error();
-        info.trainingSteps = result->summary.stepsDone;
-        info.trainLoss = result->summary.finalTrainLoss;
-        if (!result->summary.heldOut.empty()) info.heldOutLoss = result->summary.heldOut.back().loss;
-        if (auto saved = core::model::saveMlpCheckpoint(request.outputPath.toStdString(),
-                                                        result->model.mlp(), info);
-            !saved) {
+        if (auto saved = save(result->model.mlp(), result->summary, result->state); !saved) {
             return saved.error();
         }
         return result->summary;
@@ -142,18 +150,13 @@ core::Result<core::model::TrainSummary> runTraining(const TrainRequest& request,
                                                  digits ? &*digits : nullptr);
     if (!data) return data.error();
     auto result = core::model::trainGaussian(*schedule, data->train, data->heldOut,
-                                             request.architecture, request.params, progress);
+                                             request.architecture, params, progress);
     if (!result) return result.error();
     info.process = "gaussian";
     info.numPositions = static_cast<int>(data->train.rows());
     info.schedule = g.schedule.toStdString() + ",N=" + std::to_string(g.numSteps);
     info.dataSet = g.data.toStdString();
-    info.trainingSteps = result->summary.stepsDone;
-    info.trainLoss = result->summary.finalTrainLoss;
-    if (!result->summary.heldOut.empty()) info.heldOutLoss = result->summary.heldOut.back().loss;
-    if (auto saved = core::model::saveMlpCheckpoint(request.outputPath.toStdString(),
-                                                    result->model.mlp(), info);
-        !saved) {
+    if (auto saved = save(result->model.mlp(), result->summary, result->state); !saved) {
         return saved.error();
     }
     return result->summary;
@@ -238,6 +241,10 @@ TrainDialog::TrainDialog(const document::Project& project, document::ProcessKind
     layout->addWidget(m_status);
     auto* buttons = new QDialogButtonBox;
     m_start = buttons->addButton("Train", QDialogButtonBox::AcceptRole);
+    m_resume = buttons->addButton("Resume", QDialogButtonBox::ActionRole);
+    m_resume->setToolTip("Continue the stopped run saved in the checkpoint file with its own "
+                         "settings; the result equals a run that never stopped.");
+    m_resume->setEnabled(false);
     m_cancel = buttons->addButton("Cancel training", QDialogButtonBox::RejectRole);
     m_close = buttons->addButton(QDialogButtonBox::Close);
     m_cancel->setEnabled(false);
@@ -253,6 +260,8 @@ TrainDialog::TrainDialog(const document::Project& project, document::ProcessKind
         if (!path.isEmpty()) m_output->setText(path);
     });
     connect(m_start, &QPushButton::clicked, this, &TrainDialog::start);
+    connect(m_resume, &QPushButton::clicked, this, &TrainDialog::resume);
+    connect(m_output, &QLineEdit::textChanged, this, [this] { updateResumable(); });
     connect(m_cancel, &QPushButton::clicked, this, &TrainDialog::cancel);
     connect(m_close, &QPushButton::clicked, this, [this] {
         cancel();
@@ -270,6 +279,7 @@ TrainDialog::TrainDialog(const document::Project& project, document::ProcessKind
     connect(&m_runner, &jobs::JobRunner::cancelled, this, [this](const QString&) {
         setRunning(false);
     });
+    updateResumable();
 }
 
 TrainDialog::~TrainDialog() {
@@ -300,8 +310,52 @@ void TrainDialog::setSteps(int steps) { m_steps->setValue(steps); }
 void TrainDialog::setWidth(int width) { m_width->setValue(width); }
 void TrainDialog::setBatch(int batch) { m_batch->setValue(batch); }
 
+void TrainDialog::updateResumable() {
+    m_resumeFrom.reset();
+    const QString path = m_output->text().trimmed();
+    if (!m_runner.isRunning() && !path.isEmpty() && QFileInfo::exists(path)) {
+        auto loaded = core::model::loadMlpCheckpoint(path.toStdString());
+        const bool sameProcess =
+            loaded && (loaded->info.process == "categorical") ==
+                          (m_process == document::ProcessKind::Categorical);
+        if (sameProcess && loaded->trainState != nullptr) {
+            m_resumeFrom = loaded->trainState;
+            m_resumeArchitecture = loaded->info.architecture;
+        }
+    }
+    m_resume->setEnabled(m_resumeFrom != nullptr);
+    m_resume->setText(m_resumeFrom ? QString("Resume from step %1").arg(m_resumeFrom->stepsDone)
+                                   : QString("Resume"));
+}
+
+bool TrainDialog::canResume() const { return m_resumeFrom != nullptr; }
+
+void TrainDialog::resume() {
+    if (!m_resumeFrom) return;
+    // The stopped run's own settings, so that the trainer's check passes and the result equals
+    // an uninterrupted run.
+    auto params = core::io::parseJson(m_resumeFrom->trainParams, "train_params");
+    auto architecture = core::model::architectureFromJson(m_resumeArchitecture);
+    if (!params || !architecture) {
+        m_status->setText("The checkpoint's training settings cannot be read.");
+        return;
+    }
+    auto number = [&](const char* key, double fallback) {
+        const core::io::JsonValue* v = params->find(key);
+        return v != nullptr && v->isNumber() ? v->number : fallback;
+    };
+    m_width->setValue(architecture->width);
+    m_depth->setValue(architecture->depth);
+    m_steps->setValue(static_cast<int>(number("steps", m_steps->value())));
+    m_batch->setValue(static_cast<int>(number("batch", m_batch->value())));
+    m_learningRate->setValue(number("learning_rate", m_learningRate->value()));
+    m_seed->setValue(static_cast<int>(number("seed", m_seed->value())));
+    launch(m_resumeFrom);
+}
+
 void TrainDialog::setRunning(bool running) {
     m_start->setEnabled(!running);
+    if (running) m_resume->setEnabled(false);
     m_cancel->setEnabled(running);
     for (QWidget* w : std::initializer_list<QWidget*>{m_width, m_depth, m_steps, m_batch,
                                                       m_learningRate, m_seed, m_output}) {
@@ -315,8 +369,11 @@ void TrainDialog::setRunning(bool running) {
     }
 }
 
-void TrainDialog::start() {
+void TrainDialog::start() { launch(nullptr); }
+
+void TrainDialog::launch(std::shared_ptr<const core::model::TrainState> resumeFrom) {
     TrainRequest r = request();
+    r.resume = std::move(resumeFrom);
     if (auto valid = r.params.validate(); !valid) {
         m_status->setText(QString::fromStdString(valid.error().toString()));
         return;
@@ -336,6 +393,13 @@ void TrainDialog::start() {
     m_trainSeries->clear();
     m_heldOutSeries->clear();
     m_axisStep->setRange(0, r.params.steps);
+    if (r.resume) {
+        // The curve continues the stopped run's.
+        std::lock_guard lock(m_losses->mutex);
+        for (size_t i = 0; i < r.resume->trainLoss.size(); ++i) {
+            m_losses->pendingTrain.push_back({static_cast<int>(i) + 1, r.resume->trainLoss[i]});
+        }
+    }
     std::weak_ptr<LossBuffer> buffer = m_losses;
     r.params.onLoss = [buffer](const core::model::LossPoint& point, bool heldOut) {
         if (auto b = buffer.lock()) {
@@ -343,7 +407,8 @@ void TrainDialog::start() {
             (heldOut ? b->pendingHeldOut : b->pendingTrain).push_back(point);
         }
     };
-    m_status->setText("Training…");
+    m_status->setText(r.resume ? QString("Resuming from step %1…").arg(r.resume->stepsDone)
+                               : QString("Training…"));
     setRunning(true);
     m_stop = std::make_shared<std::atomic<bool>>(false);
     m_runner.start("training", [this, r, stop = m_stop, bar = m_progress](
@@ -364,6 +429,7 @@ void TrainDialog::start() {
                                   .arg(last, 0, 'g', 5)
                                   .arg(path));
             setRunning(false);
+            updateResumable();
             emit modelSaved(path);
         };
     });

@@ -35,6 +35,8 @@ struct TrainRequest {
     core::model::MlpConfig architecture;  // width, depth, activation
     core::model::TrainParams params;      // steps, batch, learning rate, seed
     QString outputPath;
+    // The state of a stopped run to continue (null: a new run); params must be that run's.
+    std::shared_ptr<const core::model::TrainState> resume;
 };
 
 // The whole run, for the job (and tests): builds the data set, trains, saves. Returns the
@@ -58,6 +60,10 @@ public:
     void setBatch(int batch);
 
     void start();
+    // Continues the stopped run whose checkpoint is at the output path, with its settings.
+    void resume();
+    // Whether the output path holds a stopped run of this process (Resume is enabled).
+    bool canResume() const;
     void cancel();
     bool isRunning() const { return m_runner.isRunning(); }
     void waitForFinished() { m_runner.waitForFinished(); }
@@ -72,6 +78,8 @@ signals:
 private:
     void pollLosses();
     void setRunning(bool running);
+    void launch(std::shared_ptr<const core::model::TrainState> resumeFrom);
+    void updateResumable();
 
     document::Project m_project;
     document::ProcessKind m_process;
@@ -85,6 +93,7 @@ private:
     QProgressBar* m_progress;
     QLabel* m_status;
     QPushButton* m_start;
+    QPushButton* m_resume;
     QPushButton* m_cancel;
     QPushButton* m_close;
     QLineSeries* m_trainSeries;
@@ -102,6 +111,8 @@ private:
     std::shared_ptr<LossBuffer> m_losses;
     std::shared_ptr<std::atomic<bool>> m_stop;
     double m_maxLoss = 0.0;
+    std::shared_ptr<const core::model::TrainState> m_resumeFrom;  // what Resume continues
+    std::string m_resumeArchitecture;                               // its architecture JSON
 };
 
 }  // namespace ui::training
