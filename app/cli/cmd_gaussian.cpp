@@ -34,7 +34,8 @@ struct Common {
     std::shared_ptr<core::model::GaussianOracle> gammaData;
     bool exactModel = true;  // the denoising Γ estimator is valid for exact oracles only
     // nll and sample: --estimator score|denoising|error; by default denoising for the oracle,
-    // score (B.3 as written) for a network.
+    // error for a network (with score, a Monte Carlo Γ in low dimension exceeds its bound at
+    // hundreds of timesteps and the DP trajectory collapses through them).
     core::gaussian::GammaEstimator gammaEstimator = core::gaussian::GammaEstimator::Denoising;
     core::gaussian::DataRange range;
     int threads = 1;
@@ -131,7 +132,7 @@ Result<Common> loadCommon(const Args& args, bool needsData) {
         }
         common.model = *model;
         common.exactModel = args.get("model", "oracle") == "oracle";
-        const std::string estimator = args.get("estimator", common.exactModel ? "denoising" : "score");
+        const std::string estimator = args.get("estimator", common.exactModel ? "denoising" : "error");
         if (estimator == "score") {
             common.gammaEstimator = core::gaussian::GammaEstimator::Score;
         } else if (estimator == "error") {

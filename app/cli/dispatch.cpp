@@ -38,7 +38,7 @@ Analytic-DPM (MATH.md part B):
 
   export       --view trajectories|schedule|step-costs|matrices|kernels|particles|gamma|
                variance|gaussian-trajectory|compare|animation|all
-               --out FILE [--project FILE] [--width W --height H --dpi D]
+               --out FILE [--project FILE | --example 1..4] [--width W --height H --dpi D]
   help         this text
 
 Errors are one line on stderr and exit code 2.

@@ -125,6 +125,10 @@ void tst_ModelsGui::droppedGaussianCheckpointDrivesTheViews() {
     QVERIFY(results->oracleEstimate.has_value());
     QCOMPARE(window.gaussianExplorer()->gammaView()->data().columns[1], results->estimate.gamma);
     QVERIFY(results->estimate.gamma != results->oracleEstimate->gamma);
+    // A network's Γ uses the error form, which never exceeds its bound: with the score form and
+    // M = 4 in 2-D most timesteps would, and the DP would jump through them at no cost.
+    QVERIFY(core::gaussian::gammaOverBound(results->schedule, results->gamma).empty());
+    QVERIFY(core::gaussian::trajectoryCost(results->cost, results->dpTimesteps) > 0.0);
     for (auto* view : {static_cast<QWidget*>(window.gaussianExplorer()->gammaView()),
                        static_cast<QWidget*>(window.gaussianExplorer()->varianceView()),
                        static_cast<QWidget*>(window.gaussianExplorer()->trajectoryView())}) {

@@ -289,9 +289,12 @@ void GaussianExplorer::startJob() {
             core::gaussian::GammaParams gammaParams;
             gammaParams.numSamples = params.gammaSamples;
             gammaParams.seed = params.seed;
-            gammaParams.estimator = params.denoisingEstimator && exact
-                                        ? core::gaussian::GammaEstimator::Denoising
-                                        : core::gaussian::GammaEstimator::Score;
+            // The low-variance choice: for an exact oracle the better of two unbiased forms;
+            // for a network the error form, which never exceeds the bound (with the score form
+            // and M ~ 50 in 2-D, hundreds of timesteps do, and the DP routes through them).
+            gammaParams.estimator = !params.denoisingEstimator ? core::gaussian::GammaEstimator::Score
+                                    : exact ? core::gaussian::GammaEstimator::Denoising
+                                            : core::gaussian::GammaEstimator::Error;
             gammaParams.parallel.numThreads = threads;
             auto result = core::gaussian::estimateGamma(model, data, results->schedule,
                                                         gammaParams, &progress);

@@ -44,7 +44,7 @@ int runHeadlessExport(const QStringList& arguments) {
         options[word.mid(2)] = arguments[++i];
     }
     for (const QString& key : options.keys()) {
-        if (!QStringList{"project", "view", "out", "width", "height", "dpi"}.contains(key)) {
+        if (!QStringList{"project", "example", "view", "out", "width", "height", "dpi"}.contains(key)) {
             return fail(QString("--%1: unknown option for 'export'").arg(key));
         }
     }
@@ -61,10 +61,25 @@ int runHeadlessExport(const QStringList& arguments) {
     }
 
     document::ProjectDocument document;
+    if (options.contains("project") && options.contains("example")) {
+        return fail("export: give --project or --example, not both");
+    }
     if (options.contains("project")) {
         if (auto status = document.open(options["project"]); !status) {
             return fail(QString::fromStdString(status.error().toString()));
         }
+    }
+    if (options.contains("example")) {
+        // File ▸ Examples, numbered from 1 in menu order.
+        const auto examples = document::examples();
+        bool ok = false;
+        const int index = options["example"].toInt(&ok);
+        if (!ok || index < 1 || index > static_cast<int>(examples.size())) {
+            return fail(QString("--example: '%1' is not 1..%2 (the File ▸ Examples entries)")
+                            .arg(options["example"])
+                            .arg(examples.size()));
+        }
+        document.loadExample(examples[static_cast<size_t>(index - 1)].project);
     }
     CategoricalExplorer explorer(&document);
     const QString view = options["view"];

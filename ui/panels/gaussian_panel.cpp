@@ -113,8 +113,10 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     m_samples->setRange(1, 100000);
     m_samples->setToolTip("M, Monte Carlo samples per timestep (MATH.md B.3).");
     m_denoising = new QCheckBox("low-variance estimator");
-    m_denoising->setToolTip("For exact oracles: per timestep the lower-variance of two unbiased "
-                            "estimators; in low dimension the plain one can exceed its bound.");
+    m_denoising->setToolTip("Off: Γ from ‖ε_θ‖²/d as in the paper, which in low dimension can "
+                            "exceed its bound. On, for the exact oracle: per timestep the "
+                            "lower-variance of that and 1 − ‖ε_θ − ε‖²/d (both unbiased); for a "
+                            "network: the second, which also puts the network's own error into σ².");
     m_seed = new QSpinBox;
     m_seed->setRange(0, 2147483647);
     gammaForm->addRow("samples M", m_samples);
