@@ -26,6 +26,8 @@
 #include "core/model/checkpoint.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "tests/support/test_support.h"
+#include "ui/document/bundled_data.h"
+#include "ui/document/categorical_setup.h"
 #include "ui/document/model_files.h"
 #include "ui/document/project_document.h"
 #include "ui/main/categorical_explorer.h"
@@ -97,6 +99,7 @@ private slots:
     void importedGammaDrivesTheViews_data();
     void importedGammaDrivesTheViews();
     void projectKeepsTheCheckpointRelativeAndSurvivesItsLoss();
+    void examplesUseTheirBundledNetworks();
 };
 
 void tst_ModelsGui::droppedGaussianCheckpointDrivesTheViews() {
@@ -369,6 +372,41 @@ void tst_ModelsGui::projectKeepsTheCheckpointRelativeAndSurvivesItsLoss() {
     for (const auto& message : messages)
         told |= message.at(0).toString().contains("moons.safetensors");
     QVERIFY(told);
+}
+
+// File ▸ Examples: each project is valid, and each bundled network it names loads and fits its
+// data (the same checks the explorers make before using it).
+void tst_ModelsGui::examplesUseTheirBundledNetworks() {
+    const auto examples = ui::document::examples();
+    QCOMPARE(examples.size(), size_t{4});
+    int networks = 0;
+    for (const auto& example : examples) {
+        const ui::document::Project& p = example.project;
+        DS_VERIFY_OK(p.categorical.validate());
+        DS_VERIFY_OK(p.gaussian.validate());
+        if (!p.categorical.model.isEmpty()) {
+            auto setup = ui::document::CategoricalSetup::build(p.categorical);
+            DS_VERIFY_OK(setup);
+            QVERIFY2((*setup)->modelError.isEmpty(), qPrintable((*setup)->modelError));
+            QVERIFY((*setup)->denoiser.get() != static_cast<const void*>((*setup)->oracle.get()));
+            ++networks;
+        }
+        if (!p.gaussian.model.isEmpty()) {
+            auto data = ui::document::gaussianDataOracle(p.gaussian.data);
+            DS_VERIFY_OK(data);
+            const core::model::GaussianDataSampler& sampler = **data;
+            DS_VERIFY_OK(ui::document::loadGaussianModel(p.gaussian.model, p.gaussian.numSteps,
+                                                         sampler.dimension()));
+            ++networks;
+        }
+        // The menu opens it as an unsaved project with nothing to undo.
+        ui::document::ProjectDocument document;
+        document.loadExample(p);
+        QVERIFY(document.project().process == p.process);
+        QCOMPARE(document.undoStack()->count(), 0);
+        QVERIFY(document.filePath().isEmpty());
+    }
+    QCOMPARE(networks, 3);
 }
 
 QTEST_MAIN(tst_ModelsGui)
