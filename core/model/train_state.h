@@ -12,12 +12,12 @@ namespace core::model {
 
 struct TrainState {
     int stepsDone = 0;
-    std::vector<float> online;     // the weights being optimised (flat, Mlp::flat order)
-    std::vector<float> ema;        // their EMA (the weights a checkpoint's model has)
-    std::vector<float> moment1;    // AdamW's first moment
-    std::vector<float> moment2;    // AdamW's second moment
-    std::vector<double> trainLoss; // the mini-batch loss of each of the stepsDone steps
-    std::string trainParams;       // trainParamsToJson of the run (what a resume must repeat)
+    std::vector<float> online;      // the weights being optimised (flat, Mlp::flat order)
+    std::vector<float> ema;         // their EMA (the weights a checkpoint's model has)
+    std::vector<float> moment1;     // AdamW's first moment
+    std::vector<float> moment2;     // AdamW's second moment
+    std::vector<double> trainLoss;  // the mini-batch loss of each of the stepsDone steps
+    std::string trainParams;        // trainParamsToJson of the run (what a resume must repeat)
 };
 
 }  // namespace core::model

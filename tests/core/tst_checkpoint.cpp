@@ -198,7 +198,9 @@ core::Result<Run> trainOnce(bool categorical, TrainParams params, StopAfter* sto
             data.rows.push_back(static_cast<int>(rng.uniform() * 3));
             data.labels.push_back(m % 2);
         }
-        const CategoricalProcess process{.numClasses = 3, .numPositions = 2, .numConditions = 2,
+        const CategoricalProcess process{.numClasses = 3,
+                                         .numPositions = 2,
+                                         .numConditions = 2,
                                          .pi = core::Vector::Constant(3, 1.0 / 3.0),
                                          .beta = core::schedule::cosineCurve()};
         auto r = trainCategorical(process, data, data, resumeArchitecture(), params, progress);
@@ -213,7 +215,8 @@ core::Result<Run> trainOnce(bool categorical, TrainParams params, StopAfter* sto
         points(0, m) = rng.normal();
         points(1, m) = 0.5 * rng.normal() + 1.0;
     }
-    auto r = trainGaussian(*schedule, points, points.leftCols(20), resumeArchitecture(), params, progress);
+    auto r = trainGaussian(*schedule, points, points.leftCols(20), resumeArchitecture(), params,
+                           progress);
     if (!r) return r.error();
     return Run{r->summary, r->state, r->model.mlp()};
 }

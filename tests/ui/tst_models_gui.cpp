@@ -2,8 +2,8 @@
 // Models and Γ files in the GUI (issue 6): dropping a checkpoint on the window loads it for its
 // process and every Gaussian view then uses the network; a checkpoint that does not fit, or a
 // corrupt one, is refused with a reason and changes nothing; a training run started from the
-// Train dialog can be cancelled, leaves a checkpoint that loads, and can be resumed; an imported Γ file
-// drives the Γ, Variance and Trajectory views exactly as the core computes from the same
+// Train dialog can be cancelled, leaves a checkpoint that loads, and can be resumed; an imported Γ
+// file drives the Γ, Variance and Trajectory views exactly as the core computes from the same
 // numbers; the project file keeps the checkpoint's path relative to itself, and a project whose
 // checkpoint has gone missing still opens, on the exact oracle, saying why.
 #include <QDir>
