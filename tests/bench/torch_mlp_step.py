@@ -32,7 +32,9 @@ libblas3 installed that is the (slow, single-threaded) reference BLAS. To measur
 OpenBLAS without changing the system, unpack Debian's libopenblas0-pthread and put its
 openblas-pthread directory first:
   LD_LIBRARY_PATH=/path/usr/lib/x86_64-linux-gnu/openblas-pthread /usr/bin/python3 tests/bench/torch_mlp_step.py
-The first line of the output names the BLAS that was loaded.
+The first line of the output names the BLAS that was loaded. With OpenBLAS's pthread pool
+beside torch's OpenMP threads, add OMP_WAIT_POLICY=PASSIVE for the 2-thread figure: otherwise
+the spinning OpenMP workers and OpenBLAS's threads fight over the 2 cores (3-4x slower).
 """
 
 import argparse

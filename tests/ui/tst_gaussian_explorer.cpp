@@ -54,6 +54,7 @@ private slots:
     void processSwitchShowsTheGaussianViews();
     void nllVsKEqualsTheCore();
     void nllVsKCancelLeavesTheViewUsable();
+    void typedTrajectoryList();
 };
 
 void tst_GaussianExplorer::varianceViewEqualsTheCore_data() {
@@ -301,6 +302,38 @@ void tst_GaussianExplorer::nllVsKCancelLeavesTheViewUsable() {
     explorer.waitForJobs();
     QVERIFY(explorer.nllCurves() != nullptr);
     QCOMPARE(explorer.trajectoryView()->nllSeries().front()->count(), 6);
+}
+
+// A typed list of timesteps: refused with the core's reason when it is not strictly increasing
+// from 1 to N; otherwise the Variance view's pairs are exactly its consecutive steps, and the
+// list survives the project file.
+void tst_GaussianExplorer::typedTrajectoryList() {
+    ui::document::ProjectDocument document;
+    ui::GaussianExplorer explorer(&document);
+    ui::panels::GaussianPanel panel(&document);
+    QVERIFY(document.setGaussian(smallParams(), "small").ok());
+    const GaussianParams before = document.gaussian();
+    panel.editTrajectoryList("1,40,30,100");
+    QVERIFY2(!panel.fieldError("trajectory").isEmpty(), "a decreasing list was accepted");
+    panel.editTrajectoryList("1,20,x,100");
+    QVERIFY(panel.fieldError("trajectory").contains("x"));
+    panel.editTrajectoryList("2,50,100");  // must start at 1
+    QVERIFY(!panel.fieldError("trajectory").isEmpty());
+    QVERIFY(document.gaussian() == before);
+    panel.editTrajectoryList("1, 7, 30, 64, 100");
+    QCOMPARE(panel.fieldError("trajectory"), QString());
+    QCOMPARE(document.gaussian().trajectoryList, QString("1,7,30,64,100"));
+    explorer.waitForJobs();
+    const auto results = explorer.results();
+    QCOMPARE(results->trajectory.timesteps, (std::vector<int>{1, 7, 30, 64, 100}));
+    QCOMPARE(explorer.varianceView()->data().columns[1].size(), size_t{4});
+    // The other kinds are compared at the list's K = 5.
+    QCOMPARE(results->dpTimesteps.size(), size_t{5});
+    auto back = GaussianParams::fromJson(document.gaussian().toJson());
+    DS_VERIFY_OK(back);
+    QVERIFY(*back == document.gaussian());
+    document.undoStack()->undo();
+    QVERIFY(document.gaussian() == before);
 }
 
 QTEST_MAIN(tst_GaussianExplorer)

@@ -7,6 +7,9 @@
 
 #include <QStringList>
 
+#include "core/gaussian/trajectory_dp.h"
+#include "core/schedule/gaussian_schedule.h"
+
 namespace ui::document {
 
 using core::invalidArgument;
@@ -29,9 +32,17 @@ core::Status GaussianParams::validate() const {
     if (gammaSamples < 1 || gammaSamples > 100000) {
         return invalidArgument("M", std::to_string(gammaSamples), "M must lie in 1..100000");
     }
-    if (trajectory != "even" && trajectory != "quadratic" && trajectory != "dp") {
+    if (trajectory != "even" && trajectory != "quadratic" && trajectory != "dp" &&
+        trajectory != "list") {
         return invalidArgument("trajectory", trajectory.toStdString(),
-                               "expected even, quadratic or dp");
+                               "expected even, quadratic, dp or list");
+    }
+    if (trajectory == "list") {
+        // The core's own check: whole timesteps, strictly increasing, from 1 to N.
+        auto steps = core::schedule::gaussianScheduleFromSpec(schedule.toStdString(), numSteps);
+        if (!steps) return steps.error();
+        auto resolved = core::gaussian::resolveTrajectory(trajectorySpec(), *steps, nullptr);
+        if (!resolved) return resolved.error();
     }
     if (pathSteps < 2 || pathSteps > numSteps) {
         return invalidArgument("K", std::to_string(pathSteps),
@@ -85,6 +96,7 @@ QString GaussianParams::gammaKey() const {
 }
 
 std::string GaussianParams::trajectorySpec() const {
+    if (trajectory == "list") return "list:" + trajectoryList.toStdString();
     return trajectory.toStdString() + ":" + std::to_string(pathSteps);
 }
 
@@ -104,6 +116,9 @@ QJsonObject GaussianParams::toJson() const {
             {"particleCount", particleCount}};
     if (!model.isEmpty()) {
         o["model"] = model;
+    }
+    if (!trajectoryList.isEmpty()) {
+        o["trajectoryList"] = trajectoryList;
     }
     if (!importedGamma.empty()) {
         QJsonArray values;
@@ -146,6 +161,7 @@ core::Result<GaussianParams> GaussianParams::fromJson(const QJsonObject& o) {
                            readNumber("eta", p.eta), readString("data", p.data),
                            readInt("gammaSamples", p.gammaSamples),
                            readString("trajectory", p.trajectory),
+                           readString("trajectoryList", p.trajectoryList),
                            readInt("pathSteps", p.pathSteps), readString("seed", seed),
                            readString("model", p.model),
                            readString("importedGammaName", p.importedGammaName),

@@ -25,8 +25,9 @@ struct GaussianParams {
     QString data = "toy:moons,n=2000";     // a data spec of core/data/gaussian_data.h
     int gammaSamples = 200;                // M, Monte Carlo samples per timestep (B.3)
     bool denoisingEstimator = true;        // the lower-variance Γ estimator for exact oracles
-    QString trajectory = "dp";             // even | quadratic | dp (B.5)
-    int pathSteps = 10;                    // K, the number of timesteps
+    QString trajectory = "dp";             // even | quadratic | dp (B.5) | list (typed)
+    int pathSteps = 10;                    // K, the number of timesteps (not for list)
+    QString trajectoryList;                // list: the timesteps typed, "1,10,…,N"
     uint64_t seed = 1;                     // RNG key of the Γ estimate and the particles
     QString sampler = "analytic-ddpm";     // ddpm | ddim | analytic-ddpm | analytic-ddim (B.4)
     QString compareSampler = "ddpm";       // the Particles view's right pane, or "none"

@@ -367,7 +367,10 @@ void GaussianExplorer::startJob() {
                                                  {.numThreads = threads});
         if (!cost) throw failure(cost.error());
         results->cost = std::move(cost).value();
-        const std::string k = std::to_string(params.pathSteps);
+        // A typed list is compared with the other kinds at its own number of timesteps.
+        const std::string k = std::to_string(params.trajectory == "list"
+                                                 ? static_cast<int>(results->trajectory.timesteps.size())
+                                                 : params.pathSteps);
         for (auto [spec, out] : {std::pair{"dp:" + k, &results->dpTimesteps},
                                  std::pair{"even:" + k, &results->evenTimesteps},
                                  std::pair{"quadratic:" + k, &results->quadraticTimesteps}}) {

@@ -19,6 +19,7 @@
 #include "core/data/gaussian_data.h"
 #include "core/io/gamma_file.h"
 #include "core/schedule/gaussian_schedule.h"
+#include "core/trajectory/least_cost_path.h"
 #include "ui/document/bundled_data.h"
 #include "ui/document/model_files.h"
 #include "ui/panels/mixture_editor.h"
@@ -147,12 +148,18 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     m_trajectory->addItem("DP-optimal", "dp");
     m_trajectory->addItem("even", "even");
     m_trajectory->addItem("quadratic", "quadratic");
+    m_trajectory->addItem("typed list", "list");
     m_trajectory->setToolTip("Which K timesteps the reverse process visits (MATH.md B.5).");
+    m_trajectoryList = new QLineEdit;
+    m_trajectoryList->setObjectName("trajectoryList");
+    m_trajectoryList->setToolTip("The timesteps, strictly increasing from 1 to N, e.g. "
+                                 "1,10,50,200,1000 (press Enter).");
     m_pathSteps = new QSpinBox;
     m_pathSteps->setRange(2, 10000);
     m_pathSteps->setToolTip("K, the number of timesteps (denoiser evaluations).");
     trajectoryForm->addRow("kind", m_trajectory);
     trajectoryForm->addRow("timesteps K", m_pathSteps);
+    trajectoryForm->addRow("timesteps", m_trajectoryList);
     trajectoryForm->addRow(errorLabel("trajectory"));
     layout->addWidget(trajectoryBox);
 
@@ -279,8 +286,17 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
         if (m_refreshing) return;
         GaussianParams p = params();
         p.trajectory = m_trajectory->currentData().toString();
+        if (p.trajectory == "list" && p.trajectoryList.isEmpty()) {
+            // Start from the even trajectory of the current K, to edit.
+            auto even = core::trajectory::gaussianEvenTrajectory(p.numSteps, p.pathSteps);
+            QStringList steps;
+            for (int t : even ? *even : std::vector<int>{1, p.numSteps}) steps << QString::number(t);
+            p.trajectoryList = steps.join(',');
+        }
         apply(p, "Change trajectory", "trajectory");
     });
+    connect(m_trajectoryList, &QLineEdit::returnPressed, this,
+            [this] { editTrajectoryList(m_trajectoryList->text()); });
     connect(m_pathSteps, &QSpinBox::valueChanged, this, [=, this](int k) {
         if (m_refreshing) return;
         GaussianParams p = params();
@@ -353,6 +369,13 @@ bool GaussianPanel::applyDataSpec(const QString& spec, const QString& text, int 
     GaussianParams p = m_document->gaussian();
     p.data = spec;
     return apply(p, text, "data", mergeId);
+}
+
+void GaussianPanel::editTrajectoryList(const QString& text) {
+    GaussianParams p = m_document->gaussian();
+    p.trajectory = "list";
+    p.trajectoryList = text.simplified().remove(' ');
+    apply(p, "Type the timesteps", "trajectory");
 }
 
 bool GaussianPanel::loadModel(const QString& path) {
@@ -430,6 +453,9 @@ void GaussianPanel::onDocumentChanged() {
     m_trajectory->setCurrentIndex(std::max(0, m_trajectory->findData(p.trajectory)));
     m_pathSteps->setMaximum(p.numSteps);
     m_pathSteps->setValue(p.pathSteps);
+    m_pathSteps->setEnabled(p.trajectory != "list");
+    m_trajectoryList->setText(p.trajectoryList);
+    m_trajectoryList->setEnabled(p.trajectory == "list");
     m_sampler->setCurrentIndex(std::max(0, m_sampler->findData(p.sampler)));
     m_compareSampler->setCurrentIndex(std::max(0, m_compareSampler->findData(p.compareSampler)));
     m_clipFirst->setChecked(p.clipFirst);

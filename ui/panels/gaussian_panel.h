@@ -38,6 +38,8 @@ public:
     // Uses the checkpoint (after checking it fits N and the data); false and a message beside
     // the field when it does not. Also what dropping a file on the window does.
     bool loadModel(const QString& path);
+    // Uses the typed timesteps as the trajectory; refused with the reason beside the field.
+    void editTrajectoryList(const QString& text);
     // Reads a Γ file (CSV by its header, NPY as ms_eps) for this N and uses it.
     bool importGammaFile(const QString& path);
 
@@ -74,6 +76,7 @@ private:
     QSpinBox* m_seed;
     QComboBox* m_trajectory;
     QSpinBox* m_pathSteps;
+    QLineEdit* m_trajectoryList;
     QComboBox* m_sampler;
     QComboBox* m_compareSampler;
     QCheckBox* m_clipFirst;
