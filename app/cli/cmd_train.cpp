@@ -66,7 +66,10 @@ Result<core::model::TrainParams> parseTrainParams(const Args& args) {
     auto threads = args.getInt("threads", core::hardwareThreads());
     auto warmup = args.getInt("warmup", 100);
     auto every = args.getInt("eval-every", 500);
-    for (const core::Error* e : {steps ? nullptr : &steps.error(), batch ? nullptr : &batch.error(),
+    auto decay = args.getDouble("weight-decay", 0.0);
+    auto dropout = args.getDouble("condition-dropout", 0.0);
+    for (const core::Error* e : {decay ? nullptr : &decay.error(), dropout ? nullptr : &dropout.error(),
+                                 steps ? nullptr : &steps.error(), batch ? nullptr : &batch.error(),
                                  lr ? nullptr : &lr.error(), seed ? nullptr : &seed.error(),
                                  threads ? nullptr : &threads.error(),
                                  warmup ? nullptr : &warmup.error(),
@@ -80,6 +83,8 @@ Result<core::model::TrainParams> parseTrainParams(const Args& args) {
     params.parallel.numThreads = *threads;
     params.warmupSteps = std::min(*warmup, std::max(0, *steps / 10));
     params.evalEvery = *every;
+    params.weightDecay = *decay;
+    params.conditionDropout = *dropout;
     if (auto valid = params.validate(); !valid) return valid.error();
     return params;
 }
@@ -308,7 +313,7 @@ int runTrain(const Args& args) {
     if (auto known = args.checkKnown({"process", "data", "arch", "steps", "batch", "lr", "seed",
                                       "out", "threads", "schedule", "pi", "num-steps", "points",
                                       "warmup", "eval-every", "digits", "classes", "resume",
-                                      "save-state"});
+                                      "save-state", "weight-decay", "condition-dropout"});
         !known) {
         return fail(known.error());
     }

@@ -184,7 +184,10 @@ TrainDialog::TrainDialog(const document::Project& project, document::ProcessKind
                             : core::data::isDigitsSpec(project.gaussian.data.toStdString());
     m_width = spin(4, 4096, digits ? 256 : 128, "Hidden units per layer.");
     m_depth = spin(1, 16, 3, "Residual blocks.");
-    m_steps = spin(1, 1000000, digits ? 20000 : 5000, "Optimiser steps (AdamW, cosine schedule).");
+    // The digits' defaults are the bundled networks' (the categorical one memorises its 1500
+    // images when trained much longer).
+    const int defaultSteps = !digits ? 5000 : categorical ? 2000 : 20000;
+    m_steps = spin(1, 1000000, defaultSteps, "Optimiser steps (AdamW, cosine schedule).");
     m_batch = spin(1, 65536, 128, "Examples per step.");
     m_learningRate = new QDoubleSpinBox;
     m_learningRate->setDecimals(5);
