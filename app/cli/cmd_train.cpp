@@ -246,6 +246,7 @@ int trainCategorical(const Args& args, const std::string& data, const std::strin
     info.trainLoss = result->summary.finalTrainLoss;
     info.heldOutLoss = result->summary.heldOut.empty() ? std::nan("") : result->summary.heldOut.back().loss;
     info.seed = params->seed;
+    info.trainParams = core::model::trainParamsToJson(*params);
     const bool keepState = result->summary.cancelled || args.has("save-state");
     if (auto saved = core::model::saveMlpCheckpoint(out, result->model.mlp(), info,
                                                     keepState ? &result->state : nullptr);
@@ -297,6 +298,7 @@ int trainGaussian(const Args& args, const std::string& data, const std::string& 
     info.trainLoss = result->summary.finalTrainLoss;
     info.heldOutLoss = result->summary.heldOut.empty() ? std::nan("") : result->summary.heldOut.back().loss;
     info.seed = params->seed;
+    info.trainParams = core::model::trainParamsToJson(*params);
     const bool keepState = result->summary.cancelled || args.has("save-state");
     if (auto saved = core::model::saveMlpCheckpoint(out, result->model.mlp(), info,
                                                     keepState ? &result->state : nullptr);

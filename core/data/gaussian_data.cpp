@@ -136,12 +136,7 @@ Result<std::vector<MixtureComponent2d>> parseMixtureSpec(const std::string& spec
 
 std::string formatMixtureSpec(std::span<const MixtureComponent2d> components) {
     std::string out(kMixturePrefix);
-    // 24 characters hold any double's shortest form ("-2.2250738585072014e-308" is 24).
-    std::array<char, 32> buffer{};
-    auto append = [&](double v) {
-        out.append(buffer.data(),
-                   std::to_chars(buffer.data(), buffer.data() + buffer.size(), v).ptr);
-    };
+    auto append = [&](double v) { out += shortestText(v); };
     for (size_t k = 0; k < components.size(); ++k) {
         const MixtureComponent2d& c = components[k];
         if (k > 0) {

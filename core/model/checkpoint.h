@@ -28,6 +28,8 @@ Result<MlpConfig> architectureFromJson(const std::string& json);
 // added as F32 tensors train_state.{online,moment1,moment2} [P] and its loss history as F64
 // train_state.train_loss [steps] (the EMA weights are the model's own), with
 // training_steps = state->stepsDone and train_params = state->trainParams.
+// `train` and the Train dialog store train_params in every checkpoint, so a file says how it
+// was made.
 Status saveMlpCheckpoint(const std::string& path, const Mlp& mlp, io::CheckpointInfo info,
                          const TrainState* state = nullptr);
 

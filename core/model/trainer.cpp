@@ -344,14 +344,14 @@ Status TrainParams::validate() const {
 std::string trainParamsToJson(const TrainParams& p) {
     std::ostringstream out;
     out << "{\"steps\":" << p.steps << ",\"batch\":" << p.batch
-        << ",\"learning_rate\":" << formatValue(p.learningRate) << ",\"lr_schedule\":\""
+        << ",\"learning_rate\":" << shortestText(p.learningRate) << ",\"lr_schedule\":\""
         << (p.schedule == LrSchedule::Cosine ? "cosine" : "constant")
-        << "\",\"warmup\":" << p.warmupSteps << ",\"adam_beta1\":" << formatValue(p.adamBeta1)
-        << ",\"adam_beta2\":" << formatValue(p.adamBeta2)
-        << ",\"adam_epsilon\":" << formatValue(p.adamEpsilon)
-        << ",\"weight_decay\":" << formatValue(p.weightDecay)
-        << ",\"ema_decay\":" << formatValue(p.emaDecay)
-        << ",\"condition_dropout\":" << formatValue(p.conditionDropout) << ",\"seed\":" << p.seed
+        << "\",\"warmup\":" << p.warmupSteps << ",\"adam_beta1\":" << shortestText(p.adamBeta1)
+        << ",\"adam_beta2\":" << shortestText(p.adamBeta2)
+        << ",\"adam_epsilon\":" << shortestText(p.adamEpsilon)
+        << ",\"weight_decay\":" << shortestText(p.weightDecay)
+        << ",\"ema_decay\":" << shortestText(p.emaDecay)
+        << ",\"condition_dropout\":" << shortestText(p.conditionDropout) << ",\"seed\":" << p.seed
         << "}";
     return out.str();
 }

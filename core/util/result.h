@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <array>
 #include <cassert>
+#include <charconv>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -39,6 +41,13 @@ struct Error {
         return s + message;
     }
 };
+
+// A double in the fewest digits that read back to it exactly (std::to_chars; 0.9, not
+// 0.90000000000000002), independent of the locale: for files and specs.
+inline std::string shortestText(double v) {
+    std::array<char, 32> buffer{};  // any double's shortest form fits in 24 characters
+    return std::string(buffer.data(), std::to_chars(buffer.data(), buffer.data() + buffer.size(), v).ptr);
+}
 
 // A double as error-message text, with all 17 significant digits so the value can be found.
 inline std::string formatValue(double v) {

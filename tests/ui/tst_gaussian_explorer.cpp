@@ -5,6 +5,7 @@
 // core's negativeElbo, fills six finite curves, can be cancelled and goes stale with Γ's inputs.
 #include <QAction>
 #include <QFile>
+#include <QFileInfo>
 #include <QLineSeries>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -55,6 +56,7 @@ private slots:
     void nllVsKEqualsTheCore();
     void nllVsKCancelLeavesTheViewUsable();
     void typedTrajectoryList();
+    void customScheduleTable();
 };
 
 void tst_GaussianExplorer::varianceViewEqualsTheCore_data() {
@@ -334,6 +336,60 @@ void tst_GaussianExplorer::typedTrajectoryList() {
     QVERIFY(*back == document.gaussian());
     document.undoStack()->undo();
     QVERIFY(document.gaussian() == before);
+}
+
+// A custom β table: its length becomes N, the explorer's schedule is the table's, a bad table
+// is refused beside the field, and the project stores the file relative to itself.
+void tst_GaussianExplorer::customScheduleTable() {
+    QTemporaryDir dir;
+    const QString table = dir.filePath("betas.csv");
+    {
+        QFile file(table);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("n,beta\n");
+        for (int n = 1; n <= 60; ++n) {
+            file.write(QByteArray::number(n) + "," + QByteArray::number(0.001 + 0.004 * n) + "\n");
+        }
+    }
+    ui::document::ProjectDocument document;
+    ui::GaussianExplorer explorer(&document);
+    ui::panels::GaussianPanel panel(&document);
+    QVERIFY(document.setGaussian(smallParams(), "small").ok());
+    QVERIFY2(panel.loadScheduleFile(table), qPrintable(panel.fieldError("process")));
+    QCOMPARE(document.gaussian().numSteps, 60);
+    QVERIFY(document.gaussian().pathSteps <= 60);
+    explorer.waitForJobs();
+    const auto results = explorer.results();
+    QCOMPARE(results->schedule.numSteps(), 60);
+    double alphaBar = 1.0;
+    for (int n = 1; n <= 60; ++n) {
+        alphaBar *= 1.0 - (0.001 + 0.004 * n);
+        DS_COMPARE_REL(results->schedule.alphaBar(n), alphaBar, 1e-12);
+    }
+    QCOMPARE(results->trajectory.timesteps.back(), 60);
+    // A table that is not a schedule (β ≥ 1) changes nothing.
+    const QString bad = dir.filePath("bad.csv");
+    {
+        QFile file(bad);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("n,beta\n1,0.5\n2,1.5\n");
+    }
+    const GaussianParams before = document.gaussian();
+    QVERIFY(!panel.loadScheduleFile(bad));
+    QVERIFY(panel.fieldError("process").contains("bad.csv"));
+    QVERIFY(document.gaussian() == before);
+    // Saved beside the table: stored as "csv:betas.csv", and read back to the full path.
+    const QString project = dir.filePath("p.json");
+    DS_VERIFY_OK(document.saveAs(project));
+    QFile saved(project);
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    QVERIFY(saved.readAll().contains("\"csv:betas.csv\""));
+    ui::document::ProjectDocument reopened;
+    DS_VERIFY_OK(reopened.open(project));
+    QCOMPARE(reopened.gaussian().schedule, "csv:" + QFileInfo(table).absoluteFilePath());
+    document.undoStack()->undo();
+    QCOMPARE(document.gaussian().schedule, QString("linear"));
+    QCOMPARE(document.gaussian().numSteps, 100);
 }
 
 QTEST_MAIN(tst_GaussianExplorer)

@@ -15,7 +15,10 @@ namespace ui::document {
 using core::invalidArgument;
 
 core::Status GaussianParams::validate() const {
-    if (schedule != "linear" && schedule != "cosine" && schedule != "scaled-linear" &&
+    // A custom table ("csv:FILE") is read by the panel before it is applied and by the job;
+    // here only its form is checked, so that a project whose file moved still opens.
+    const bool custom = schedule.startsWith("csv:") && schedule.size() > 4;
+    if (!custom && schedule != "linear" && schedule != "cosine" && schedule != "scaled-linear" &&
         schedule != "sigmoid") {
         return invalidArgument("schedule", schedule.toStdString(),
                                "expected linear, cosine, scaled-linear or sigmoid");
@@ -39,7 +42,7 @@ core::Status GaussianParams::validate() const {
     }
     if (trajectory == "list") {
         // The core's own check: whole timesteps, strictly increasing, from 1 to N.
-        auto steps = core::schedule::gaussianScheduleFromSpec(schedule.toStdString(), numSteps);
+        auto steps = core::schedule::gaussianScheduleFromSpec("linear", numSteps);  // N only
         if (!steps) return steps.error();
         auto resolved = core::gaussian::resolveTrajectory(trajectorySpec(), *steps, nullptr);
         if (!resolved) return resolved.error();

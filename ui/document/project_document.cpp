@@ -143,6 +143,9 @@ QByteArray projectToJson(const Project& project, const QString& path) {
     categorical.csvPath = storedPath(categorical.csvPath, path);
     GaussianParams gaussian = project.gaussian;
     gaussian.model = storedPath(gaussian.model, path);
+    if (gaussian.schedule.startsWith("csv:")) {
+        gaussian.schedule = "csv:" + storedPath(gaussian.schedule.mid(4), path);
+    }
     root["categorical"] = categorical.toJson();
     root["gaussian"] = gaussian.toJson();
     if (!project.gammaCache.key.isEmpty()) {
@@ -205,6 +208,9 @@ core::Result<Project> projectFromJson(const QByteArray& bytes, const QString& pa
     }
     project.gaussian = *gaussian;
     project.gaussian.model = resolvedPath(project.gaussian.model, path);
+    if (project.gaussian.schedule.startsWith("csv:")) {
+        project.gaussian.schedule = "csv:" + resolvedPath(project.gaussian.schedule.mid(4), path);
+    }
     if (root.value("gammaCache").isObject()) {
         project.gammaCache = gammaCacheFromJson(root.value("gammaCache").toObject());
     }

@@ -49,7 +49,10 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     for (const char* kind : {"linear", "cosine", "scaled-linear", "sigmoid"}) {
         m_schedule->addItem(kind, kind);
     }
-    m_schedule->setToolTip("The β_n schedule (MATH.md B.1); linear with N = 1000 is DDPM's.");
+    m_schedule->addItem("custom table…", "csv:");
+    m_schedule->setToolTip("The β_n schedule (MATH.md B.1); linear with N = 1000 is DDPM's. A "
+                           "custom table is a CSV with a beta column (β_1..β_N) or an alpha_bar "
+                           "column; its length sets N.");
     m_numSteps = new QSpinBox;
     m_numSteps->setRange(2, 10000);
     m_numSteps->setToolTip("N, the number of timesteps.");
@@ -194,10 +197,17 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     layout->addStretch(1);
 
     auto params = [this] { return m_document->gaussian(); };
-    connect(m_schedule, &QComboBox::currentIndexChanged, this, [=, this] {
-        if (m_refreshing) return;
+    // activated, not currentIndexChanged: choosing "custom" again picks another file.
+    connect(m_schedule, &QComboBox::activated, this, [=, this] {
+        const QString kind = m_schedule->currentData().toString();
+        if (kind == "csv:") {
+            const QString path = QFileDialog::getOpenFileName(this, "A custom β schedule", {},
+                                                              "CSV tables (*.csv)");
+            if (path.isEmpty() || !loadScheduleFile(path)) onDocumentChanged();  // back to the current one
+            return;
+        }
         GaussianParams p = params();
-        p.schedule = m_schedule->currentData().toString();
+        p.schedule = kind;
         apply(p, "Change schedule", "process");
     });
     connect(m_numSteps, &QSpinBox::editingFinished, this, [=, this] {
@@ -371,6 +381,24 @@ bool GaussianPanel::applyDataSpec(const QString& spec, const QString& text, int 
     return apply(p, text, "data", mergeId);
 }
 
+bool GaussianPanel::loadScheduleFile(const QString& path) {
+    auto schedule = core::schedule::customScheduleFromCsv(path.toStdString());
+    if (!schedule) {
+        showError("process", QString::fromStdString(schedule.error().toString()));
+        return false;
+    }
+    GaussianParams p = m_document->gaussian();
+    p.schedule = "csv:" + QFileInfo(path).absoluteFilePath();
+    if (p.numSteps != schedule->numSteps()) {
+        p.numSteps = schedule->numSteps();  // the table's length is N
+        p.importedGamma.clear();
+        p.importedGammaName.clear();
+        p.pathSteps = std::min(p.pathSteps, p.numSteps);
+        if (p.trajectory == "list") p.trajectory = "even";  // the typed list was for the old N
+    }
+    return apply(p, "Use a custom schedule", "process");
+}
+
 void GaussianPanel::editTrajectoryList(const QString& text) {
     GaussianParams p = m_document->gaussian();
     p.trajectory = "list";
@@ -421,7 +449,13 @@ bool GaussianPanel::importGammaFile(const QString& path) {
 void GaussianPanel::onDocumentChanged() {
     const GaussianParams& p = m_document->gaussian();
     m_refreshing = true;
-    m_schedule->setCurrentIndex(std::max(0, m_schedule->findData(p.schedule)));
+    const bool custom = p.schedule.startsWith("csv:");
+    m_schedule->setCurrentIndex(custom ? m_schedule->findData("csv:")
+                                       : std::max(0, m_schedule->findData(p.schedule)));
+    m_schedule->setItemText(m_schedule->findData("csv:"),
+                            custom ? "custom: " + QFileInfo(p.schedule.mid(4)).fileName()
+                                   : QString("custom table…"));
+    m_numSteps->setEnabled(!custom);  // a table's length is its N
     m_numSteps->setValue(p.numSteps);
     const int forward = p.eta == 1.0 ? 0 : p.eta == 0.0 ? 1 : 2;
     m_forward->setCurrentIndex(forward);

@@ -38,6 +38,9 @@ public:
     // Uses the checkpoint (after checking it fits N and the data); false and a message beside
     // the field when it does not. Also what dropping a file on the window does.
     bool loadModel(const QString& path);
+    // Uses a CSV table of β_n (or ᾱ_n) as the schedule, N from its length; false, with the
+    // reason beside the field, when it cannot be read.
+    bool loadScheduleFile(const QString& path);
     // Uses the typed timesteps as the trajectory; refused with the reason beside the field.
     void editTrajectoryList(const QString& text);
     // Reads a Γ file (CSV by its header, NPY as ms_eps) for this N and uses it.

@@ -119,6 +119,7 @@ core::Result<core::model::TrainSummary> runTraining(const TrainRequest& request,
                                                     core::Progress* progress) {
     core::io::CheckpointInfo info;
     info.seed = request.params.seed;
+    info.trainParams = core::model::trainParamsToJson(request.params);
     core::model::TrainParams params = request.params;
     params.resume = request.resume.get();
     // A stopped run keeps its optimiser state in the file, so that it can be resumed.
