@@ -331,6 +331,10 @@ void tst_GaussianExplorer::typedTrajectoryList() {
     QCOMPARE(explorer.varianceView()->data().columns[1].size(), size_t{4});
     // The other kinds are compared at the list's K = 5.
     QCOMPARE(results->dpTimesteps.size(), size_t{5});
+    // The Trajectory view adds the list as a fourth row (id 3 in its CSV), beside the DP one.
+    const auto& rows = explorer.trajectoryView()->data();
+    QCOMPARE(std::count(rows.columns[0].begin(), rows.columns[0].end(), 3.0), 5L);
+    QCOMPARE(std::count(rows.columns[0].begin(), rows.columns[0].end(), 0.0), 5L);
     auto back = GaussianParams::fromJson(document.gaussian().toJson());
     DS_VERIFY_OK(back);
     QVERIFY(*back == document.gaussian());

@@ -414,6 +414,10 @@ void GaussianExplorer::startJob() {
             rows.costDp = core::gaussian::trajectoryCost(done->cost, rows.dp);
             rows.costEven = core::gaussian::trajectoryCost(done->cost, rows.even);
             rows.costQuadratic = core::gaussian::trajectoryCost(done->cost, rows.quadratic);
+            if (done->params.trajectory == "list") {
+                rows.typed = done->trajectory.timesteps;
+                rows.costTyped = core::gaussian::trajectoryCost(done->cost, rows.typed);
+            }
             m_trajectory->setTrajectories(done->cost, rows);
             // Chained, so the views above show before the particles are sampled.
             startParticlesJob(done);

@@ -59,9 +59,11 @@ void TrajectoryCanvas::paintEvent(QPaintEvent*) {
     };
     const Row tickRows[] = {{"DP-optimal", &rows.dp, rows.costDp, QColor("#d62728")},
                             {"even", &rows.even, rows.costEven, QColor("#1f77b4")},
-                            {"quadratic", &rows.quadratic, rows.costQuadratic, QColor("#2ca02c")}};
+                            {"quadratic", &rows.quadratic, rows.costQuadratic, QColor("#2ca02c")},
+                            {"typed list", &rows.typed, rows.costTyped, QColor("#9467bd")}};
     double y = 14.0;
     for (const Row& row : tickRows) {
+        if (row.steps->empty()) continue;  // the typed row only when a list is in use
         painter.setPen(Qt::black);
         painter.drawText(QRectF(4, y - 2, left - 10, 18), Qt::AlignRight | Qt::AlignVCenter,
                          QString("%1  ΣJ %2").arg(row.label).arg(row.cost, 0, 'f', 3));
@@ -299,10 +301,10 @@ void GaussianTrajectoryView::setNllStatus(const QString& status, bool running) {
 
 void GaussianTrajectoryView::updateData() {
     charts::ChartData table;
-    table.header = {"trajectory (0 dp, 1 even, 2 quadratic)", "timestep"};
+    table.header = {"trajectory (0 dp, 1 even, 2 quadratic, 3 typed list)", "timestep"};
     std::vector<double> kind, step;
-    for (auto [id, steps] :
-         {std::pair{0, &m_rows.dp}, std::pair{1, &m_rows.even}, std::pair{2, &m_rows.quadratic}}) {
+    for (auto [id, steps] : {std::pair{0, &m_rows.dp}, std::pair{1, &m_rows.even},
+                             std::pair{2, &m_rows.quadratic}, std::pair{3, &m_rows.typed}}) {
         for (int n : *steps) {
             kind.push_back(id);
             step.push_back(n);
@@ -358,10 +360,12 @@ void GaussianTrajectoryView::setTrajectories(const core::Matrix& cost, const Row
     }
     updateData();
     setMessage(QString("ΣJ along each path, the KL up to constants (MATH.md B.5): DP %1, even %2, "
-                       "quadratic %3.")
+                       "quadratic %3%4.")
                    .arg(rows.costDp, 0, 'f', 4)
                    .arg(rows.costEven, 0, 'f', 4)
-                   .arg(rows.costQuadratic, 0, 'f', 4));
+                   .arg(rows.costQuadratic, 0, 'f', 4)
+                   .arg(rows.typed.empty() ? QString()
+                                           : QString(", typed list %1").arg(rows.costTyped, 0, 'f', 4)));
     m_canvas->update();
 }
 

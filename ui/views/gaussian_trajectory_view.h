@@ -50,6 +50,8 @@ public:
         double costDp = 0.0;         // Σ J along each path
         double costEven = 0.0;
         double costQuadratic = 0.0;
+        std::vector<int> typed;      // a typed list, when it is the trajectory in use
+        double costTyped = 0.0;
     };
     // cost: the N×N matrix of core::gaussian::dpCostMatrix (node n − 1 = timestep n).
     void setTrajectories(const core::Matrix& cost, const Rows& rows);
