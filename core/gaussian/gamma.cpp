@@ -156,6 +156,74 @@ Result<GammaEstimate> estimateGamma(const model::GaussianEpsModel& model,
     return estimate;
 }
 
+namespace {
+
+// Forwards a chunk's cancel checks to the whole run's token.
+class CancelWith final : public ProgressObserver {
+public:
+    explicit CancelWith(Progress* outer) : m_outer(outer) {}
+    Control onProgress(double, const std::string&) override {
+        return m_outer == nullptr || m_outer->poll() ? Control::Continue : Control::Abort;
+    }
+
+private:
+    Progress* m_outer;
+};
+
+}  // namespace
+
+Result<GammaEstimate> estimateGammaResumable(const model::GaussianEpsModel& model,
+                                             const model::GaussianDataSampler& data,
+                                             const schedule::GaussianSchedule& schedule,
+                                             const GammaParams& params,
+                                             GammaEstimate& partial,
+                                             Progress* progress,
+                                             int chunk) {
+    const int numSteps = schedule.numSteps();
+    if (!params.timesteps.empty() || chunk < 1) {
+        return invalidArgument("timesteps", std::to_string(params.timesteps.size()),
+                               "a resumable estimate covers every n, in chunks of at least 1");
+    }
+    const int done = static_cast<int>(partial.timesteps.size());
+    for (int j = 0; j < done; ++j) {
+        if (partial.timesteps[j] != j + 1 || partial.numSamples != params.numSamples) {
+            return invalidArgument("partial", std::to_string(done) + " timesteps",
+                                   "the earlier estimate must hold n = 1..k with the same M");
+        }
+    }
+    if (done > numSteps) {
+        return invalidArgument("partial", std::to_string(done), "more timesteps than N");
+    }
+    partial.numSamples = params.numSamples;
+    const int64_t blocks = numBlocks(params.numSamples, params.batchSize);
+    if (progress != nullptr) {
+        progress->setTotal(static_cast<int64_t>(numSteps) * blocks);
+        progress->advance(static_cast<int64_t>(done) * blocks);
+    }
+    CancelWith observer(progress);
+    for (int first = done + 1; first <= numSteps; first += chunk) {
+        GammaParams part = params;
+        for (int n = first; n <= std::min(numSteps, first + chunk - 1); ++n) {
+            part.timesteps.push_back(n);
+        }
+        Progress inner(&observer);
+        Result<GammaEstimate> estimate = estimateGamma(model, data, schedule, part, &inner);
+        if (!estimate) {
+            return estimate.error();  // Cancelled included: `partial` keeps the finished chunks
+        }
+        for (auto [to, from] : {std::pair{&partial.gamma, &estimate->gamma},
+                                std::pair{&partial.standardError, &estimate->standardError},
+                                std::pair{&partial.msEps, &estimate->msEps}}) {
+            to->insert(to->end(), from->begin(), from->end());
+        }
+        partial.timesteps.insert(partial.timesteps.end(), part.timesteps.begin(), part.timesteps.end());
+        if (progress != nullptr && !progress->advance(static_cast<int64_t>(part.timesteps.size()) * blocks)) {
+            return makeError(ErrorCode::Cancelled, "", "", "the Γ estimation was cancelled");
+        }
+    }
+    return partial;
+}
+
 Result<std::vector<double>> gammaTable(const GammaEstimate& estimate, int numSteps) {
     const auto& ts = estimate.timesteps;
     if (ts.empty() || ts.front() != 1 || ts.back() != numSteps ||

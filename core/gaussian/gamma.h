@@ -60,6 +60,20 @@ Result<GammaEstimate> estimateGamma(const model::GaussianEpsModel& model,
 
 // The full table Γ_0..Γ_N (entry 0 unused, 0) from an estimate on any subset of timesteps that
 // contains 1 and N; the gaps are interpolated linearly in n (MATH.md B.8).
+// Estimates Γ on every n = 1..N in chunks of `chunk` timesteps, continuing `partial` (the
+// estimates of n = 1..k from an earlier call that was cancelled; empty to start afresh) and
+// appending each finished chunk to it. On a cancel it returns Cancelled and `partial` keeps
+// what was finished, so a later call resumes there; the finished estimate is exactly what
+// estimateGamma gives in one call (draws are keyed by (seed, m, n)). params.timesteps must be
+// empty.
+Result<GammaEstimate> estimateGammaResumable(const model::GaussianEpsModel& model,
+                                             const model::GaussianDataSampler& data,
+                                             const schedule::GaussianSchedule& schedule,
+                                             const GammaParams& params,
+                                             GammaEstimate& partial,
+                                             Progress* progress = nullptr,
+                                             int chunk = 50);
+
 Result<std::vector<double>> gammaTable(const GammaEstimate& estimate, int numSteps);
 
 // The same from a full ms_eps table (entry 0 unused): Γ_n = ms_eps_n/β̄_n.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <QTest>
 
+#include <atomic>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -60,6 +61,25 @@ std::pair<double, double> pairedDifference(const gaussian::NllResult& a,
     return {mean, std::sqrt(squares / (m - 1.0) / m)};
 }
 
+// The oracle, cancelling `progress` at its `call`-th prediction.
+class CancelOnCall final : public model::GaussianEpsModel {
+public:
+    CancelOnCall(const model::GaussianEpsModel& inner, Progress& progress, int call)
+        : m_inner(inner), m_progress(progress), m_call(call) {}
+    int dimension() const override { return m_inner.dimension(); }
+    void predictEps(const ConstMatrixRef& x, const model::NoiseLevel& level,
+                    MatrixRef eps) const override {
+        if (++m_calls == m_call) m_progress.cancel();
+        m_inner.predictEps(x, level, eps);
+    }
+
+private:
+    const model::GaussianEpsModel& m_inner;
+    Progress& m_progress;
+    int m_call;
+    mutable std::atomic<int> m_calls{0};
+};
+
 class AbortAfter : public ProgressObserver {
 public:
     Control onProgress(double, const std::string&) override {
@@ -92,6 +112,7 @@ private slots:
     void cancelReturnsPromptly();
     void gammaTableInterpolates();
     void fewSamplesNeverGiveANegativeGamma();
+    void resumedGammaEqualsOneRun();
 };
 
 void tst_GaussianEngine::gammaMatchesGaussianClosedForm_data() {
@@ -554,6 +575,57 @@ void tst_GaussianEngine::fewSamplesNeverGiveANegativeGamma() {
         }
     }
     QVERIFY(negativeErrorForms > 0);
+}
+
+// A Γ estimate cancelled part-way keeps its finished chunks; resuming finishes the rest, and the
+// result equals one uninterrupted estimateGamma bit for bit (draws are keyed by (seed, m, n)).
+void tst_GaussianEngine::resumedGammaEqualsOneRun() {
+    auto sched = schedule::linearSchedule(300);
+    DS_VERIFY_OK(sched);
+    auto oracle = isotropic(3, 0.1, 0.6);
+    QVERIFY(oracle);
+    const gaussian::GammaParams params{.numSamples = 40, .seed = 8,
+                                       .estimator = gaussian::GammaEstimator::Denoising,
+                                       .parallel = {.numThreads = 2}};
+    auto whole = gaussian::estimateGamma(*oracle, *oracle, *sched, params);
+    DS_VERIFY_OK(whole);
+    // Cancelled before it starts: nothing is done, nothing is lost.
+    gaussian::GammaEstimate partial;
+    {
+        Progress cancelled;
+        cancelled.cancel();
+        auto r = gaussian::estimateGammaResumable(*oracle, *oracle, *sched, params, partial, &cancelled, 25);
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().code, ErrorCode::Cancelled);
+        QVERIFY(partial.timesteps.empty());
+    }
+    // Cancelled part-way, by the model's 30th call (one call per timestep, as M < batchSize),
+    // in chunks of 7: the chunks before it are kept, and at most the one it fell in.
+    {
+        Progress progress;
+        CancelOnCall model(*oracle, progress, 30);
+        auto r = gaussian::estimateGammaResumable(model, *oracle, *sched, params, partial, &progress, 7);
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().code, ErrorCode::Cancelled);
+    }
+    const size_t kept = partial.timesteps.size();
+    QVERIFY2(kept >= 28 && kept <= 35, qPrintable(QString::number(kept)));
+    QCOMPARE(kept % 7, size_t{0});
+    for (size_t j = 0; j < kept; ++j) {
+        QCOMPARE(partial.timesteps[j], static_cast<int>(j) + 1);
+        QCOMPARE(partial.gamma[j], whole->gamma[j]);
+    }
+    // Resumed with another chunk size: the same numbers as one run.
+    auto resumed = gaussian::estimateGammaResumable(*oracle, *oracle, *sched, params, partial, nullptr, 50);
+    DS_VERIFY_OK(resumed);
+    QCOMPARE(resumed->timesteps, whole->timesteps);
+    QVERIFY(resumed->gamma == whole->gamma);
+    QVERIFY(resumed->standardError == whole->standardError);
+    QVERIFY(resumed->msEps == whole->msEps);
+    // A partial estimate with another M is refused.
+    gaussian::GammaEstimate other = *whole;
+    other.numSamples = 41;
+    QVERIFY(!gaussian::estimateGammaResumable(*oracle, *oracle, *sched, params, other).ok());
 }
 
 QTEST_GUILESS_MAIN(tst_GaussianEngine)

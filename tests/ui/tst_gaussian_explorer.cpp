@@ -19,7 +19,10 @@
 #include "core/gaussian/nll.h"
 #include "core/gaussian/trajectory_dp.h"
 #include "core/gaussian/variance.h"
+#include "core/schedule/gaussian_schedule.h"
+#include "ui/document/bundled_data.h"
 #include "ui/document/project_document.h"
+#include "ui/jobs/job_runner.h"
 #include "ui/main/gaussian_explorer.h"
 #include "ui/main/main_window.h"
 #include "ui/panels/gaussian_panel.h"
@@ -57,6 +60,7 @@ private slots:
     void nllVsKCancelLeavesTheViewUsable();
     void typedTrajectoryList();
     void customScheduleTable();
+    void cancelledGammaResumes();
 };
 
 void tst_GaussianExplorer::varianceViewEqualsTheCore_data() {
@@ -394,6 +398,51 @@ void tst_GaussianExplorer::customScheduleTable() {
     document.undoStack()->undo();
     QCOMPARE(document.gaussian().schedule, QString("linear"));
     QCOMPARE(document.gaussian().numSteps, 100);
+}
+
+// Cancel the Γ job part-way, then edit only the trajectory: the next job resumes the estimate
+// where it stopped, and Γ equals one uninterrupted core estimate exactly.
+void tst_GaussianExplorer::cancelledGammaResumes() {
+    ui::document::ProjectDocument document;
+    ui::GaussianExplorer explorer(&document);
+    GaussianParams p;
+    p.numSteps = 1000;
+    p.data = "gaussian:d=2,s=0.5";
+    p.gammaSamples = 6000;  // about a second in a Release build
+    p.pathSteps = 5;
+    p.particleCount = 10;
+    int permille = 0;
+    connect(explorer.runner(), &ui::jobs::JobRunner::progressChanged, this,
+            [&](int value, const QString&) { permille = value; });
+    QVERIFY(document.setGaussian(p, "big").ok());
+    QTRY_VERIFY_WITH_TIMEOUT(permille > 0, 60000);
+    explorer.cancelJobs();
+    explorer.runner()->waitForFinished();
+    QCoreApplication::processEvents();
+    QVERIFY(explorer.results() == nullptr);  // nothing finished
+    p.pathSteps = 6;  // the same Γ key
+    QVERIFY(document.setGaussian(p, "K").ok());
+    explorer.waitForJobs();
+    const auto results = explorer.results();
+    QVERIFY(results != nullptr);
+    qInfo("resumed after n = %d", results->gammaResumedAfter);
+    // Part-way, or (when the cancel came in a later stage) all of it: none is estimated again.
+    QVERIFY2(results->gammaResumedAfter > 0, "the second job started afresh");
+    QVERIFY(results->gammaResumedAfter <= 1000);
+    QVERIFY(explorer.gammaView()->message().contains(results->gammaResumedAfter < 1000
+                                                         ? "Resumed after n ="
+                                                         : "Kept from a run cancelled"));
+    auto oracle = ui::document::gaussianDataOracle(p.data);
+    DS_VERIFY_OK(oracle);
+    auto schedule = core::schedule::gaussianScheduleFromSpec("linear", 1000);
+    DS_VERIFY_OK(schedule);
+    auto whole = core::gaussian::estimateGamma(
+        **oracle, **oracle, *schedule,
+        {.numSamples = 6000, .seed = p.seed, .estimator = core::gaussian::GammaEstimator::Denoising,
+         .parallel = {.numThreads = 2}});
+    DS_VERIFY_OK(whole);
+    QVERIFY(results->estimate.gamma == whole->gamma);
+    QVERIFY(results->estimate.standardError == whole->standardError);
 }
 
 QTEST_MAIN(tst_GaussianExplorer)

@@ -284,7 +284,10 @@ void GaussianExplorer::startJob() {
         }
         const bool useNetwork = results->modelError.isEmpty() && !params.model.isEmpty();
         // Γ of an ε-model on the data; the denoising estimator assumes an exact model.
-        auto estimate = [&](const core::model::GaussianEpsModel& model, bool exact)
+        // A cancelled estimate keeps its finished timesteps (per Γ key) and the next job for the
+        // same key resumes there, with exactly the numbers of one uninterrupted run.
+        auto estimate = [&, partials = m_partialGammas](const core::model::GaussianEpsModel& model,
+                                                        bool exact, const QString& key)
             -> std::optional<core::gaussian::GammaEstimate> {
             core::gaussian::GammaParams gammaParams;
             gammaParams.numSamples = params.gammaSamples;
@@ -296,11 +299,31 @@ void GaussianExplorer::startJob() {
                                     : exact ? core::gaussian::GammaEstimator::Denoising
                                             : core::gaussian::GammaEstimator::Error;
             gammaParams.parallel.numThreads = threads;
-            auto result = core::gaussian::estimateGamma(model, data, results->schedule,
-                                                        gammaParams, &progress);
+            core::gaussian::GammaEstimate partial;
+            {
+                std::lock_guard lock(partials->mutex);
+                if (auto it = partials->byKey.find(key); it != partials->byKey.end()) {
+                    partial = std::move(it->second);
+                    partials->byKey.erase(it);
+                }
+            }
+            const int resumedAfter = static_cast<int>(partial.timesteps.size());
+            auto result = core::gaussian::estimateGammaResumable(model, data, results->schedule,
+                                                                 gammaParams, partial, &progress);
             if (!result) {
-                if (result.error().code == core::ErrorCode::Cancelled) return std::nullopt;
-                throw failure(result.error());
+                if (result.error().code != core::ErrorCode::Cancelled) throw failure(result.error());
+                if (!partial.timesteps.empty()) {
+                    std::lock_guard lock(partials->mutex);
+                    partials->byKey[key] = std::move(partial);
+                }
+                return std::nullopt;
+            }
+            if (resumedAfter > 0) results->gammaResumedAfter = resumedAfter;
+            {
+                // Kept until this job's results are shown: a cancel in a later stage (the DP,
+                // the oracle's Γ) then loses none of it.
+                std::lock_guard lock(partials->mutex);
+                partials->byKey[key] = *result;
             }
             return *result;
         };
@@ -325,7 +348,7 @@ void GaussianExplorer::startJob() {
             results->gammaSource = "saved with the project";
         } else {
             progress.setStage("estimating Γ");
-            auto e = estimate(*results->model, !useNetwork);
+            auto e = estimate(*results->model, !useNetwork, key);
             if (!e) return {};
             results->estimate = *e;
             results->gammaSource = "estimated";
@@ -341,7 +364,7 @@ void GaussianExplorer::startJob() {
                 results->oracleEstimate = previous->oracleEstimate;
             } else {
                 progress.setStage("estimating the oracle's Γ");
-                auto e = estimate(**oracle, true);
+                auto e = estimate(**oracle, true, oracleKey);
                 if (!e) return {};
                 results->oracleEstimate = *e;
             }
@@ -389,6 +412,11 @@ void GaussianExplorer::startJob() {
                 return;  // a newer request is on its way
             }
             m_results = done;
+            {
+                std::lock_guard lock(m_partialGammas->mutex);
+                m_partialGammas->byKey.erase(done->params.gammaKey());
+                m_partialGammas->byKey.erase(done->oracleKey);
+            }
             if (done->gammaSource == "estimated" && done->modelError.isEmpty()) {
                 m_document->setGammaCache({done->params.gammaKey(), done->estimate, done->dataVariance});
             }
@@ -400,6 +428,13 @@ void GaussianExplorer::startJob() {
                 m_gamma->setMessage("Model: " + done->modelError + " — using the exact oracle.", true);
             } else if (done->gammaSource != "estimated") {
                 m_gamma->setMessage(m_gamma->message() + " Γ " + QString::fromStdString(done->gammaSource) + ".");
+            } else if (done->gammaResumedAfter > 0) {
+                m_gamma->setMessage(
+                    m_gamma->message() +
+                    (done->gammaResumedAfter < done->params.numSteps
+                         ? QString(" Resumed after n = %1, where a cancel had stopped it.")
+                               .arg(done->gammaResumedAfter)
+                         : QString(" Kept from a run cancelled after Γ was done.")));
             }
             QString label = QString::fromStdString(done->trajectory.kind);
             if (!done->trajectory.gammaOverBound.empty()) {

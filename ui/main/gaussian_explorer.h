@@ -5,7 +5,9 @@
 #include <QPointer>
 #include <QTimer>
 
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,6 +55,7 @@ struct GaussianResults {
     core::Matrix cost;                         // the DP cost matrix J (N×N)
     std::vector<int> dpTimesteps, evenTimesteps, quadraticTimesteps;  // K each (quadratic: ≤ K)
     bool gammaReused = false;                  // Γ came from an earlier result
+    int gammaResumedAfter = 0;                 // > 0: the estimate continued a cancelled one
     std::shared_ptr<const jobs::ParticleFrames> particles;  // null until sampled, or on error
     QString particlesError;                    // why particles is null
 };
@@ -112,6 +115,13 @@ private:
     QPointer<views::GaussianTrajectoryView> m_trajectory;
     QPointer<views::ParticlesView> m_particles;
     QPointer<views::CompareView> m_compare;
+    // Γ estimates of jobs not yet shown, by Γ key: the timesteps finished so far (all of them
+    // when a cancel came after Γ), for the next job to continue.
+    struct PartialGammas {
+        std::mutex mutex;
+        std::map<QString, core::gaussian::GammaEstimate> byKey;
+    };
+    std::shared_ptr<PartialGammas> m_partialGammas = std::make_shared<PartialGammas>();
     jobs::JobRunner m_runner;
     jobs::JobRunner m_nllRunner;
     std::shared_ptr<const views::NllCurves> m_nll;
