@@ -135,14 +135,9 @@ Result<std::shared_ptr<const core::model::TrainState>> loadResume(const Args& ar
                                      "the checkpoint holds no training state (only a stopped run's, "
                                      "or one saved with --save-state, does)");
     }
-    for (auto [key, saved, now] : {std::tuple{"process", loaded->info.process, process},
-                                   std::tuple{"data", loaded->info.dataSet, data},
-                                   std::tuple{"schedule", loaded->info.schedule, schedule}}) {
-        if (saved != now) {
-            return core::invalidArgument("--resume", path,
-                                         std::string("it was trained with ") + key + " '" + saved +
-                                             "', not '" + now + "'");
-        }
+    if (core::Status same = core::model::sameRun(*loaded->trainState, process, data, schedule);
+        !same) {
+        return core::invalidArgument("--resume", path, same.error().message);
     }
     return loaded->trainState;
 }

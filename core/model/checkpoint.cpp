@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <sstream>
+#include <tuple>
 
 #include "core/io/json_reader.h"
 #include "core/io/safetensors.h"
@@ -118,6 +119,20 @@ Status saveMlpCheckpoint(const std::string& path, const Mlp& mlp, io::Checkpoint
     return io::writeSafetensors(path, checkpoint);
 }
 
+Status sameRun(const TrainState& state, const std::string& process, const std::string& dataSet,
+               const std::string& schedule) {
+    for (auto [key, saved, now] : {std::tuple{"process", &state.process, &process},
+                                   std::tuple{"data", &state.dataSet, &dataSet},
+                                   std::tuple{"schedule", &state.schedule, &schedule}}) {
+        if (*saved != *now) {
+            return invalidArgument("resume", *now,
+                                   std::string("the stopped run was trained with ") + key + " '" +
+                                       *saved + "', not '" + *now + "'");
+        }
+    }
+    return {};
+}
+
 Result<LoadedModel> loadMlpCheckpoint(const std::string& path, int numSteps) {
     return loadMlpCheckpoint(io::readSafetensors(path), path, numSteps);
 }
@@ -196,6 +211,9 @@ Result<LoadedModel> loadMlpCheckpoint(Result<io::Checkpoint> checkpoint, const s
         state->trainLoss = loss->data64;
         state->stepsDone = static_cast<int>(info->trainingSteps);
         state->trainParams = info->trainParams;
+        state->process = info->process;
+        state->dataSet = info->dataSet;
+        state->schedule = info->schedule;
         state->ema.assign(mlp->flat().begin(), mlp->flat().end());
         loaded.trainState = std::move(state);
     }

@@ -48,6 +48,12 @@ Result<LoadedModel> loadMlpCheckpoint(const std::string& path, int numSteps = 0)
 // The same for a file already in memory (the app's bundled checkpoints); `path` names it.
 Result<LoadedModel> parseMlpCheckpoint(std::string_view bytes, const std::string& path,
                                        int numSteps = 0);
+// Whether `state` (from a loaded checkpoint) belongs to a run of this process, data set and
+// schedule; the error names the first that differs. The training parameters are checked by the
+// trainer itself.
+Status sameRun(const TrainState& state, const std::string& process, const std::string& dataSet,
+               const std::string& schedule);
+
 // The same for a parsed (or failed) safetensors file.
 Result<LoadedModel> loadMlpCheckpoint(Result<io::Checkpoint> checkpoint, const std::string& path,
                                       int numSteps);

@@ -18,6 +18,11 @@ struct TrainState {
     std::vector<float> moment2;     // AdamW's second moment
     std::vector<double> trainLoss;  // the mini-batch loss of each of the stepsDone steps
     std::string trainParams;        // trainParamsToJson of the run (what a resume must repeat)
+    // The checkpoint's process, data set and schedule: a resume must train the same process on
+    // the same data and schedule (sameRun in checkpoint.h). Empty for a state not yet saved.
+    std::string process;
+    std::string dataSet;
+    std::string schedule;
 };
 
 }  // namespace core::model

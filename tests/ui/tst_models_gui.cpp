@@ -218,6 +218,19 @@ void tst_ModelsGui::cancelledTrainingCanBeResumed() {
     // The file is complete: no temporary file is left beside it.
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"cancelled.safetensors"});
 
+    // A resume on other data is refused before any training, naming what differs.
+    {
+        ui::training::TrainRequest other = dialog.request();
+        other.project.gaussian.data = "toy:ring,n=500";
+        other.outputPath = dir.filePath("other.safetensors");
+        other.resume = (*stopped)->trainState;
+        auto refused = ui::training::runTraining(other, nullptr);
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.error().message.find("toy:moons,n=500") != std::string::npos,
+                 refused.error().toString().c_str());
+        QVERIFY(!QFile::exists(other.outputPath));
+    }
+
     // Resume, with fields changed in between: the stopped run's own settings are restored.
     QVERIFY(dialog.canResume());
     dialog.setWidth(32);

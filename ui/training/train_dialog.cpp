@@ -90,6 +90,13 @@ core::Result<core::model::CategoricalTrainResult> trainCategoricalProject(
     info.numConditions = table.numConditions();
     info.pi.assign((*setup)->pi.data(), (*setup)->pi.data() + (*setup)->pi.size());
     info.schedule = (*setup)->curve.spec();
+    if (trainParams.resume != nullptr) {
+        if (auto same = core::model::sameRun(*trainParams.resume, "categorical", info.dataSet,
+                                             info.schedule);
+            !same) {
+            return same.error();
+        }
+    }
     return core::model::trainCategorical(process, train, heldOut, architecture, trainParams,
                                          progress);
 }
@@ -150,13 +157,19 @@ core::Result<core::model::TrainSummary> runTraining(const TrainRequest& request,
     auto data = core::data::gaussianTrainingData(g.data.toStdString(), kGaussianPoints,
                                                  digits ? &*digits : nullptr);
     if (!data) return data.error();
-    auto result = core::model::trainGaussian(*schedule, data->train, data->heldOut,
-                                             request.architecture, params, progress);
-    if (!result) return result.error();
     info.process = "gaussian";
     info.numPositions = static_cast<int>(data->train.rows());
     info.schedule = g.schedule.toStdString() + ",N=" + std::to_string(g.numSteps);
     info.dataSet = g.data.toStdString();
+    if (params.resume != nullptr) {
+        if (auto same = core::model::sameRun(*params.resume, "gaussian", info.dataSet, info.schedule);
+            !same) {
+            return same.error();
+        }
+    }
+    auto result = core::model::trainGaussian(*schedule, data->train, data->heldOut,
+                                             request.architecture, params, progress);
+    if (!result) return result.error();
     if (auto saved = save(result->model.mlp(), result->summary, result->state); !saved) {
         return saved.error();
     }
