@@ -51,19 +51,7 @@ std::string where(const CsvTable& table, size_t row, size_t column) {
 
 }  // namespace
 
-Result<std::string> readTextFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        return makeError(ErrorCode::IoError, path, "",
-                         std::string("cannot open the file: ") + std::strerror(errno));
-    }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad()) {
-        return makeError(ErrorCode::IoError, path, "", "reading the file failed");
-    }
-    return buffer.str();
-}
+Result<std::string> readTextFile(const std::string& path) { return readRegularFile(path); }
 
 Result<CsvTable> parseCsv(const std::string& text, const std::string& path, bool hasHeader) {
     CsvTable table;
@@ -152,30 +140,6 @@ Result<long long> fieldAsInt(const CsvTable& table, size_t row, size_t column) {
                          "not a whole number");
     }
     return value;
-}
-
-Status writeFileAtomically(const std::string& path, const std::string& contents) {
-    const std::string temporary = path + ".tmp-" + std::to_string(::getpid());
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out) {
-            return makeError(ErrorCode::IoError, path, "",
-                             std::string("cannot create the file: ") + std::strerror(errno));
-        }
-        out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
-        out.flush();
-        if (!out) {
-            out.close();
-            std::remove(temporary.c_str());
-            return makeError(ErrorCode::IoError, path, "", "writing the file failed");
-        }
-    }
-    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-        const std::string reason = std::strerror(errno);
-        std::remove(temporary.c_str());
-        return makeError(ErrorCode::IoError, path, "", "cannot replace the file: " + reason);
-    }
-    return {};
 }
 
 }  // namespace core::io

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/io/file_io.h"
 #include "core/util/result.h"
 
 // Plain CSV files: a header line, then rows of comma-separated fields. Lines starting with '#'
@@ -29,12 +30,8 @@ Result<int> findColumn(const CsvTable& table, const std::string& name);
 Result<double> fieldAsDouble(const CsvTable& table, size_t row, size_t column);
 Result<long long> fieldAsInt(const CsvTable& table, size_t row, size_t column);
 
-// Reads a file into memory; an IoError naming the path if it cannot.
+// Reads a regular file of at most kMaxInputFileBytes into memory (readRegularFile).
 Result<std::string> readTextFile(const std::string& path);
-
-// Writes `contents` to a temporary file beside `path`, then renames it over `path`, so a
-// reader never sees a half-written file and a failed write leaves the old file intact.
-Status writeFileAtomically(const std::string& path, const std::string& contents);
 
 }  // namespace core::io
 

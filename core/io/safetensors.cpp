@@ -513,7 +513,7 @@ Result<Checkpoint> parseSafetensors(std::string_view bytes, const std::string& p
 }
 
 Result<Checkpoint> readSafetensors(const std::string& path) {
-    Result<std::string> bytes = readTextFile(path);
+    Result<std::string> bytes = readRegularFile(path, kMaxCheckpointFileBytes);
     if (!bytes) {
         return bytes.error();
     }

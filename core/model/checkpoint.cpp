@@ -133,6 +133,52 @@ Status sameRun(const TrainState& state, const std::string& process, const std::s
     return {};
 }
 
+Status checkGaussianFit(const LoadedModel& model, const std::string& path, int numSteps,
+                        int dimension) {
+    const auto refuse = [&](const std::string& message) {
+        return invalidArgument(path, "", message);
+    };
+    if (!model.gaussian) {
+        return refuse("a categorical checkpoint: a Gaussian set-up needs a Gaussian one");
+    }
+    const int trained = stepsFromSchedule(model.info.schedule);
+    if (trained < 1) {
+        return refuse("the checkpoint's schedule '" + model.info.schedule +
+                      "' does not say N (…,N=…), so its fit cannot be checked");
+    }
+    if (trained != numSteps) {
+        return refuse("the network was trained for N = " + std::to_string(trained) +
+                      " (schedule " + model.info.schedule + ") but N = " +
+                      std::to_string(numSteps) + " here; set N to match");
+    }
+    if (model.gaussian->dimension() != dimension) {
+        return refuse("the network has dimension " + std::to_string(model.gaussian->dimension()) +
+                      " but the data have " + std::to_string(dimension));
+    }
+    return {};
+}
+
+Status checkCategoricalFit(const LoadedModel& model, const std::string& path, int numClasses,
+                           int numPositions, int numConditions) {
+    const auto refuse = [&](const std::string& message) {
+        return invalidArgument(path, "", message);
+    };
+    if (!model.categorical) {
+        return refuse("a Gaussian checkpoint: a categorical set-up needs a categorical one");
+    }
+    const io::CheckpointInfo& info = model.info;
+    if (info.numClasses != numClasses || info.numPositions != numPositions) {
+        return refuse("the network is for K = " + std::to_string(info.numClasses) + ", D = " +
+                      std::to_string(info.numPositions) + " but the data have K = " +
+                      std::to_string(numClasses) + ", D = " + std::to_string(numPositions));
+    }
+    if (info.numConditions != 0 && info.numConditions != numConditions) {
+        return refuse("the network knows " + std::to_string(info.numConditions) +
+                      " conditions but the data have " + std::to_string(numConditions));
+    }
+    return {};
+}
+
 Result<LoadedModel> loadMlpCheckpoint(const std::string& path, int numSteps) {
     return loadMlpCheckpoint(io::readSafetensors(path), path, numSteps);
 }

@@ -54,6 +54,16 @@ Result<LoadedModel> parseMlpCheckpoint(std::string_view bytes, const std::string
 Status sameRun(const TrainState& state, const std::string& process, const std::string& dataSet,
                const std::string& schedule);
 
+// Whether a loaded checkpoint fits the set-up it is about to serve, the one check shared by the
+// command line and the GUI. The error names the file and what differs: the process, N (a
+// Gaussian network's schedule must say N and it must equal `numSteps`), the dimension, K, D, or
+// the number of condition labels (a conditional network needs the data's, an unconditional one
+// serves any).
+Status checkGaussianFit(const LoadedModel& model, const std::string& path, int numSteps,
+                        int dimension);
+Status checkCategoricalFit(const LoadedModel& model, const std::string& path, int numClasses,
+                           int numPositions, int numConditions);
+
 // The same for a parsed (or failed) safetensors file.
 Result<LoadedModel> loadMlpCheckpoint(Result<io::Checkpoint> checkpoint, const std::string& path,
                                       int numSteps);

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: MIT
+#include "core/io/file_io.h"
+
+#include <atomic>
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace core::io {
+namespace {
+
+Error ioError(const std::string& path, const std::string& message) {
+    return makeError(ErrorCode::IoError, path, "", message);
+}
+
+std::string errnoText(int error) { return std::strerror(error); }
+
+// What a non-regular file is, for the message.
+std::string kindOf(mode_t mode) {
+    if (S_ISDIR(mode)) {
+        return "a folder";
+    }
+    if (S_ISCHR(mode) || S_ISBLK(mode)) {
+        return "a device";
+    }
+    if (S_ISFIFO(mode)) {
+        return "a FIFO (named pipe)";
+    }
+    if (S_ISSOCK(mode)) {
+        return "a socket";
+    }
+    return "not a regular file";
+}
+
+std::string folderOf(const std::string& path) {
+    const size_t slash = path.find_last_of('/');
+    if (slash == std::string::npos) {
+        return ".";
+    }
+    return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// The file a write to `path` replaces: `path` itself, or the target of a link to a regular
+// file. Refuses everything that is not (or would not become) a regular file.
+Result<std::string> writeTarget(const std::string& path) {
+    if (path.empty()) {
+        return ioError("output path", "the path is empty");
+    }
+    struct stat link {};
+    if (::lstat(path.c_str(), &link) != 0) {
+        if (errno != ENOENT) {
+            return ioError(path, "cannot write here: " + errnoText(errno));
+        }
+        struct stat folder {};
+        const std::string parent = folderOf(path);
+        if (::stat(parent.c_str(), &folder) != 0 || !S_ISDIR(folder.st_mode)) {
+            return ioError(path, "cannot write here: the folder " + parent + " does not exist");
+        }
+        return path;
+    }
+    if (S_ISLNK(link.st_mode)) {
+        struct stat target {};
+        if (::stat(path.c_str(), &target) != 0) {
+            return ioError(path, "is a symbolic link whose target does not exist; refusing to "
+                                 "replace the link");
+        }
+        if (!S_ISREG(target.st_mode)) {
+            return ioError(path, "is a symbolic link to " + kindOf(target.st_mode) +
+                                     ", not to a regular file; refusing to write to it");
+        }
+        char resolved[PATH_MAX];
+        if (::realpath(path.c_str(), resolved) == nullptr) {
+            return ioError(path, "cannot resolve the symbolic link: " + errnoText(errno));
+        }
+        return std::string(resolved);
+    }
+    if (!S_ISREG(link.st_mode)) {
+        return ioError(path, "is " + kindOf(link.st_mode) +
+                                 ", not a regular file; refusing to write to it");
+    }
+    return path;
+}
+
+// A unique name beside `target` (same folder, hence same file system, so rename is atomic).
+std::string temporaryName(const std::string& target) {
+    static std::atomic<unsigned> counter{0};
+    return target + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+}
+
+}  // namespace
+
+std::string formatBytes(double bytes) {
+    const char* units[] = {"bytes", "kB", "MB", "GB", "TB", "PB"};
+    int unit = 0;
+    while (bytes >= 1000.0 && unit < 5) {
+        bytes /= 1000.0;
+        ++unit;
+    }
+    char buffer[48];
+    if (unit == 0) {
+        std::snprintf(buffer, sizeof buffer, "%.0f bytes", bytes);
+    } else {
+        std::snprintf(buffer, sizeof buffer, bytes < 10 ? "%.1f %s" : "%.0f %s", bytes,
+                      units[unit]);
+    }
+    return buffer;
+}
+
+Result<std::string> readRegularFile(const std::string& path, uint64_t maxBytes) {
+    if (path.empty()) {
+        return ioError("input path", "the path is empty");
+    }
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0) {
+        return ioError(path, "cannot open the file: " + errnoText(errno));
+    }
+    if (!S_ISREG(info.st_mode)) {
+        return ioError(path, "is " + kindOf(info.st_mode) + ", not a regular file");
+    }
+    const auto tooLarge = [&](uint64_t size) {
+        return ioError(path, "the file is " + formatBytes(static_cast<double>(size)) +
+                                 ", more than the limit of " +
+                                 formatBytes(static_cast<double>(maxBytes)) + " for this input");
+    };
+    if (static_cast<uint64_t>(info.st_size) > maxBytes) {
+        return tooLarge(static_cast<uint64_t>(info.st_size));
+    }
+    // O_NONBLOCK: if the path was swapped for a FIFO since the stat, open does not wait for a
+    // writer; the fstat below then refuses it.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        return ioError(path, "cannot open the file: " + errnoText(errno));
+    }
+    struct stat opened {};
+    if (::fstat(fd, &opened) != 0 || !S_ISREG(opened.st_mode)) {
+        ::close(fd);
+        return ioError(path, "is " + kindOf(opened.st_mode) + ", not a regular file");
+    }
+    if (static_cast<uint64_t>(opened.st_size) > maxBytes) {
+        ::close(fd);
+        return tooLarge(static_cast<uint64_t>(opened.st_size));
+    }
+    std::string contents;
+    contents.resize(static_cast<size_t>(opened.st_size));
+    size_t done = 0;
+    char extra[4096];
+    while (true) {
+        char* into = done < contents.size() ? contents.data() + done : extra;
+        const size_t room = done < contents.size() ? contents.size() - done : sizeof extra;
+        const ssize_t got = ::read(fd, into, room);
+        if (got < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            const int error = errno;
+            ::close(fd);
+            return ioError(path, "reading the file failed: " + errnoText(error));
+        }
+        if (got == 0) {
+            break;
+        }
+        if (into == extra) {  // the file grew while being read
+            if (done + static_cast<size_t>(got) > maxBytes) {
+                ::close(fd);
+                return tooLarge(done + static_cast<size_t>(got));
+            }
+            contents.append(extra, static_cast<size_t>(got));
+        }
+        done += static_cast<size_t>(got);
+    }
+    ::close(fd);
+    contents.resize(done);  // the file may also have shrunk
+    return contents;
+}
+
+Status checkWritablePath(const std::string& path) {
+    Result<std::string> target = writeTarget(path);
+    if (!target) {
+        return target.error();
+    }
+    return {};
+}
+
+Status writeFileAtomically(const std::string& path, const std::string& contents) {
+    Result<std::string> resolved = writeTarget(path);
+    if (!resolved) {
+        return resolved.error();
+    }
+    const std::string& target = *resolved;
+    // Keep the permissions of the file being replaced; a new file gets 0666 less the umask.
+    mode_t mode = 0666;
+    struct stat existing {};
+    const bool replacing = ::stat(target.c_str(), &existing) == 0;
+    if (replacing) {
+        mode = existing.st_mode & 07777;
+    }
+    const std::string temporary = temporaryName(target);
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+    if (fd < 0) {
+        return ioError(path, "cannot create the file: " + errnoText(errno));
+    }
+    const auto abandon = [&](const std::string& reason) {
+        ::close(fd);
+        ::unlink(temporary.c_str());
+        return ioError(path, reason + "; the previous file, if any, is unchanged");
+    };
+    size_t written = 0;
+    while (written < contents.size()) {
+        const ssize_t n = ::write(fd, contents.data() + written, contents.size() - written);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return abandon("writing the file failed after " +
+                           formatBytes(static_cast<double>(written)) + " of " +
+                           formatBytes(static_cast<double>(contents.size())) + ": " +
+                           errnoText(errno));
+        }
+        if (n == 0) {
+            return abandon("writing the file failed: no bytes were accepted");
+        }
+        written += static_cast<size_t>(n);
+    }
+    if (replacing) {
+        (void)::fchmod(fd, mode);  // open's mode is masked by the umask; keep the old one
+    }
+    if (::fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
+        return abandon("flushing the file to disk failed: " + errnoText(errno));
+    }
+    struct stat written_info {};
+    if (::fstat(fd, &written_info) != 0 ||
+        static_cast<uint64_t>(written_info.st_size) != contents.size()) {
+        return abandon("the written file has " +
+                       formatBytes(static_cast<double>(written_info.st_size)) + " instead of " +
+                       formatBytes(static_cast<double>(contents.size())));
+    }
+    if (::close(fd) != 0) {
+        const int error = errno;
+        ::unlink(temporary.c_str());
+        return ioError(path, "closing the file failed: " + errnoText(error) +
+                                 "; the previous file, if any, is unchanged");
+    }
+    if (::rename(temporary.c_str(), target.c_str()) != 0) {
+        const int error = errno;
+        ::unlink(temporary.c_str());
+        return ioError(path, "cannot replace the file: " + errnoText(error) +
+                                 "; the previous file, if any, is unchanged");
+    }
+    // Make the rename itself durable; a failure here cannot be undone and does not lose data.
+    const int folder = ::open(folderOf(target).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (folder >= 0) {
+        (void)::fsync(folder);
+        ::close(folder);
+    }
+    return {};
+}
+
+}  // namespace core::io
