@@ -10,6 +10,7 @@
 #include "app/cli/commands.h"
 #include "ui/main/headless_export.h"
 #include "ui/main/main_window.h"
+#include "ui/main/safe_application.h"
 
 namespace {
 
@@ -46,7 +47,7 @@ int main(int argc, char* argv[]) {
     if (argc > 1 && !openProject) {
         return app::cli::dispatch(std::vector<std::string>(argv + 1, argv + argc));
     }
-    QApplication application(argc, argv);
+    ui::SafeApplication application(argc, argv);  // an escaping exception becomes a message
     describeApplication();
     ui::MainWindow window;
     window.resize(1400, 880);

@@ -263,7 +263,7 @@ void tst_CategoricalExplorer::cancelLeavesTheUiUsable() {
 
 void tst_CategoricalExplorer::mainWindowOpensWithTheExample() {
     QTemporaryDir dir;
-    ui::MainWindow window(nullptr, dir.filePath("recovery.json"));
+    ui::MainWindow window(nullptr, dir.path());
     window.resize(1200, 800);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -277,9 +277,9 @@ void tst_CategoricalExplorer::mainWindowOpensWithTheExample() {
     p.numSteps = 77;
     QVERIFY(window.document()->setCategorical(p, "edit").ok());
     window.autosave();
-    QVERIFY(QFile::exists(dir.filePath("recovery.json")));
+    QVERIFY(QFile::exists(window.recoveryPath()));
     ui::document::ProjectDocument recovered;
-    QVERIFY(recovered.open(dir.filePath("recovery.json")).ok());
+    QVERIFY(recovered.open(window.recoveryPath()).ok());
     QCOMPARE(recovered.categorical().numSteps, 77);
 }
 

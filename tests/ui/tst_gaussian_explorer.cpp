@@ -178,7 +178,7 @@ void tst_GaussianExplorer::paramsRoundTripAndValidate() {
 
 void tst_GaussianExplorer::processSwitchShowsTheGaussianViews() {
     QTemporaryDir dir;
-    ui::MainWindow window(nullptr, dir.filePath("recovery.json"));
+    ui::MainWindow window(nullptr, dir.path());
     QVERIFY(window.document()->setGaussian(smallParams(), "small").ok());
     window.document()->setProcess(ui::document::ProcessKind::Gaussian);
     QCOMPARE(window.tabs()->count(), 5);  // Particles, Γ, Variance, Trajectory, Compare

@@ -104,7 +104,7 @@ private slots:
 
 void tst_ModelsGui::droppedGaussianCheckpointDrivesTheViews() {
     QTemporaryDir dir;
-    ui::MainWindow window(nullptr, dir.filePath("recovery.json"));
+    ui::MainWindow window(nullptr, dir.path());
     QVERIFY(window.document()->setGaussian(moonsParams(), "moons").ok());
     const QString path = copyModel(dir, "moons-gaussian.safetensors");
     QVERIFY(!path.isEmpty());
@@ -144,7 +144,7 @@ void tst_ModelsGui::droppedGaussianCheckpointDrivesTheViews() {
 
 void tst_ModelsGui::checkpointsThatDoNotFitAreRefused() {
     QTemporaryDir dir;
-    ui::MainWindow window(nullptr, dir.filePath("recovery.json"));
+    ui::MainWindow window(nullptr, dir.path());
     GaussianParams p = moonsParams();
     p.numSteps = 500;  // the network was trained for N = 1000
     QVERIFY(window.document()->setGaussian(p, "N").ok());

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "ui/animation/animation_export.h"
 
+#include <QBuffer>
 #include <QImage>
 #include <QPainter>
-#include <QSaveFile>
 
 #include <functional>
 
+#include "core/io/file_io.h"
 #include "ui/animation/chains_view.h"
 #include "ui/charts/gif_writer.h"
 
@@ -59,11 +60,15 @@ QString exportAnimationFrames(ChainsView* view, const QString& prefix,
                               const AnimationExportOptions& options) {
     return forEachFrame(view, options, [&](const QImage& image, int index) {
         const QString path = QString("%1_%2.png").arg(prefix).arg(index, 4, 10, QChar('0'));
-        QSaveFile file(path);
-        if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit()) {
-            return QString("%1: cannot write the frame (%2)").arg(path, file.errorString());
+        QByteArray bytes;
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
+        if (!image.save(&buffer, "PNG")) {
+            return path + ": encoding the PNG frame failed";
         }
-        return QString();
+        const core::Status status = core::io::writeFileAtomically(
+            path.toStdString(), std::string(bytes.constData(), static_cast<size_t>(bytes.size())));
+        return status ? QString() : QString::fromStdString(status.error().toString());
     });
 }
 

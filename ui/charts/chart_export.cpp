@@ -6,10 +6,11 @@
 #include <QLayout>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QWidget>
 #include <QBuffer>
+
+#include "core/io/file_io.h"
 
 namespace ui::charts {
 
@@ -40,16 +41,11 @@ private:
     QSize m_old;
 };
 
+// Whole or not at all: a full disk or a device path leaves any previous file as it was.
 QString saveBytes(const QString& path, const QByteArray& bytes) {
-    QSaveFile file(path);  // writes a temporary file and renames it on commit
-    if (!file.open(QIODevice::WriteOnly)) {
-        return QString("%1: cannot write the file (%2)").arg(path, file.errorString());
-    }
-    file.write(bytes);
-    if (!file.commit()) {
-        return QString("%1: writing the file failed (%2)").arg(path, file.errorString());
-    }
-    return {};
+    const core::Status status = core::io::writeFileAtomically(
+        path.toStdString(), std::string(bytes.constData(), static_cast<size_t>(bytes.size())));
+    return status ? QString() : QString::fromStdString(status.error().toString());
 }
 
 }  // namespace

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/gif_writer.h"
 
-#include <QSaveFile>
-
 #include <gif_lib.h>
 
 #include <cstring>
+
+#include "core/io/file_io.h"
 
 namespace ui::charts {
 namespace {
@@ -100,13 +100,10 @@ QString GifWriter::save(const QString& path) const {
     if (!ok) {
         return QString("GIF encoder: %1").arg(GifErrorString(lastError != 0 ? lastError : error));
     }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        return QString("%1: cannot write the file (%2)").arg(path, file.errorString());
-    }
-    file.write(bytes);
-    if (!file.commit()) {
-        return QString("%1: writing the file failed (%2)").arg(path, file.errorString());
+    const core::Status status = core::io::writeFileAtomically(
+        path.toStdString(), std::string(bytes.constData(), static_cast<size_t>(bytes.size())));
+    if (!status) {
+        return QString::fromStdString(status.error().toString());
     }
     return {};
 }

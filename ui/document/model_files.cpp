@@ -8,6 +8,8 @@
 #include <map>
 #include <mutex>
 
+#include "core/io/file_io.h"
+
 namespace ui::document {
 namespace {
 
@@ -47,14 +49,24 @@ core::Result<LoadedModelPtr> loadModelFile(const QString& path) {
             return it->second.model;
         }
     }
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        return core::makeError(core::ErrorCode::IoError, path.toStdString(), "",
-                               "cannot open the file: " + file.errorString().toStdString());
+    std::string bytes;
+    if (path.startsWith(':')) {
+        // A bundled network: compiled into the program, of known size.
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly)) {
+            return core::makeError(core::ErrorCode::IoError, path.toStdString(), "",
+                                   "cannot open the file: " + file.errorString().toStdString());
+        }
+        bytes = file.readAll().toStdString();
+    } else {
+        // Refuses devices, FIFOs and oversize files before allocating anything.
+        auto read = core::io::readRegularFile(path.toStdString(), core::io::kMaxCheckpointFileBytes);
+        if (!read) {
+            return read.error();
+        }
+        bytes = std::move(read).value();
     }
-    const QByteArray bytes = file.readAll();
-    auto loaded = core::model::parseMlpCheckpoint(
-        std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())), path.toStdString());
+    auto loaded = core::model::parseMlpCheckpoint(bytes, path.toStdString());
     if (!loaded) {
         return loaded.error();
     }

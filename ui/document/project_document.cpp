@@ -2,15 +2,14 @@
 #include "ui/document/project_document.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 #include <QUndoCommand>
 #include <cmath>
 
+#include "core/io/file_io.h"
 #include "ui/document/model_files.h"
 
 namespace ui::document {
@@ -131,6 +130,35 @@ GammaCache gammaCacheFromJson(const QJsonObject& o) {
     return cache;
 }
 
+// A JSON value as it appears in the file, for error messages.
+std::string jsonValueText(const QJsonValue& value) {
+    switch (value.type()) {
+    case QJsonValue::Double: return core::shortestText(value.toDouble());
+    case QJsonValue::String: return "\"" + value.toString().toStdString() + "\"";
+    case QJsonValue::Bool: return value.toBool() ? "true" : "false";
+    case QJsonValue::Null: return "null";
+    case QJsonValue::Array: return "an array";
+    case QJsonValue::Object: return "an object";
+    default: return "";
+    }
+}
+
+// Far above any project (parameters and a Γ cache), far below what would hurt to load.
+constexpr uint64_t kMaxProjectFileBytes = 64ull << 20;
+
+core::Result<Project> readProjectFile(const QString& path) {
+    auto bytes = core::io::readRegularFile(path.toStdString(), kMaxProjectFileBytes);
+    if (!bytes) {
+        return bytes.error();
+    }
+    return projectFromJson(QByteArray::fromStdString(*bytes), path);
+}
+
+core::Status writeAtomically(const QString& path, const QByteArray& bytes) {
+    return core::io::writeFileAtomically(
+        path.toStdString(), std::string(bytes.constData(), static_cast<size_t>(bytes.size())));
+}
+
 }  // namespace
 
 QByteArray projectToJson(const Project& project, const QString& path) {
@@ -169,14 +197,21 @@ core::Result<Project> projectFromJson(const QByteArray& bytes, const QString& pa
         return core::makeError(core::ErrorCode::ParseError, where, "",
                                "not a Diffuscope project file");
     }
-    const int version = root.value("formatVersion").toInt(-1);
-    if (version < 1) {
+    const QJsonValue versionValue = root.value("formatVersion");
+    if (versionValue.isUndefined()) {
         return core::makeError(core::ErrorCode::ParseError, where + ": formatVersion", "",
                                "the format version is missing");
     }
-    if (version > kProjectFormatVersion) {
+    const double versionNumber = versionValue.toDouble(-1);
+    if (!versionValue.isDouble() || versionNumber < 1 || versionNumber != std::floor(versionNumber)) {
+        return core::makeError(core::ErrorCode::ParseError, where + ": formatVersion",
+                               jsonValueText(versionValue),
+                               "must be a whole number from 1 to " +
+                                   std::to_string(kProjectFormatVersion));
+    }
+    if (versionNumber > kProjectFormatVersion) {
         return core::makeError(core::ErrorCode::Unsupported, where + ": formatVersion",
-                               std::to_string(version),
+                               core::shortestText(versionNumber),
                                "the file was written by a newer Diffuscope (this one reads "
                                "version " +
                                    std::to_string(kProjectFormatVersion) + ")");
@@ -318,12 +353,7 @@ std::vector<Example> examples() {
 }
 
 core::Status ProjectDocument::open(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        return core::makeError(core::ErrorCode::IoError, path.toStdString(), "",
-                               "cannot open the file: " + file.errorString().toStdString());
-    }
-    auto project = projectFromJson(file.readAll(), path);
+    auto project = readProjectFile(path);
     if (!project) {
         return project.error();
     }
@@ -335,21 +365,20 @@ core::Status ProjectDocument::open(const QString& path) {
     return {};
 }
 
-namespace {
-core::Status writeAtomically(const QString& path, const QByteArray& bytes) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        return core::makeError(core::ErrorCode::IoError, path.toStdString(), "",
-                               "cannot write the file: " + file.errorString().toStdString());
+core::Status ProjectDocument::recover(const QString& path) {
+    auto project = readProjectFile(path);
+    if (!project) {
+        return project.error();
     }
-    file.write(bytes);
-    if (!file.commit()) {
-        return core::makeError(core::ErrorCode::IoError, path.toStdString(), "",
-                               "writing the file failed: " + file.errorString().toStdString());
-    }
+    m_project = *project;
+    m_undo.clear();
+    // Recovered work exists in no file of its own: untitled and unsaved until saved.
+    m_undo.resetClean();
+    m_filePath.clear();
+    emit filePathChanged(m_filePath);
+    emit projectReplaced();
     return {};
 }
-}  // namespace
 
 core::Status ProjectDocument::saveAs(const QString& path) {
     if (auto status = writeAtomically(path, projectToJson(m_project, path)); !status) {
@@ -360,6 +389,7 @@ core::Status ProjectDocument::saveAs(const QString& path) {
         m_filePath = path;
         emit filePathChanged(m_filePath);
     }
+    emit saved(path);
     return {};
 }
 

@@ -83,7 +83,11 @@ public:
     void loadExample(const Project& project);
     // Replaces the project by the file's; on any error the document is left unchanged.
     core::Status open(const QString& path);
-    // Writes the project atomically; marks the document clean on success.
+    // Loads a recovery copy as an untitled, modified project (so saving asks for a name and
+    // closing asks to save); on any error the document is left unchanged.
+    core::Status recover(const QString& path);
+    // Writes the project atomically (all or nothing: on failure the previous file is intact)
+    // and marks the document clean on success; on failure it stays modified.
     core::Status saveAs(const QString& path);
 
     // Writes a recovery copy (not marking the document clean).
@@ -95,6 +99,7 @@ signals:
     void processChanged();
     void projectReplaced();  // new or opened: every view refreshes
     void filePathChanged(const QString& path);
+    void saved(const QString& path);  // after a successful saveAs()
 
 private:
     template <typename Params>

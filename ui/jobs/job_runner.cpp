@@ -5,6 +5,7 @@
 #include <QtConcurrent>
 
 #include <exception>
+#include <new>
 
 namespace ui::jobs {
 namespace {
@@ -111,8 +112,23 @@ void JobRunner::onFinished() {
         } else if (outcome.cancelled || m_watcher.isCanceled() || !outcome.apply) {
             emit cancelled(name);
         } else {
-            outcome.apply();
-            emit finished(name);
+            // Applying a result builds views on the GUI thread; a failure there (e.g. out of
+            // memory) is this job's failure, not the program's end.
+            QString error;
+            try {
+                outcome.apply();
+            } catch (const std::bad_alloc&) {
+                error = "out of memory while showing the result";
+            } catch (const std::exception& e) {
+                error = QString::fromUtf8(e.what());
+            } catch (...) {
+                error = "unknown error while showing the result";
+            }
+            if (error.isEmpty()) {
+                emit finished(name);
+            } else {
+                emit failed(name, error);
+            }
         }
     } else {
         emit cancelled(name);

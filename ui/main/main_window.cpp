@@ -39,6 +39,7 @@
 #include "ui/animation/time_bar.h"
 #include "ui/charts/chart_export.h"
 #include "ui/document/project_document.h"
+#include "ui/document/recovery_store.h"
 #include "ui/main/categorical_explorer.h"
 #include "ui/document/model_files.h"
 #include "ui/main/gaussian_explorer.h"
@@ -62,7 +63,7 @@ constexpr int kMaxRecentFiles = 8;
 const char* kProjectFilter = "Diffuscope projects (*.diffuscope.json *.json)";
 }  // namespace
 
-MainWindow::MainWindow(QWidget* parent, const QString& recoveryPath)
+MainWindow::MainWindow(QWidget* parent, const QString& recoveryFolder)
     : QMainWindow(parent),
       m_document(new document::ProjectDocument(this)),
       m_explorer(new CategoricalExplorer(m_document, this)),
@@ -78,7 +79,7 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryPath)
       m_progress(new QProgressBar),
       m_cancel(new QPushButton("Cancel")),
       m_jobLabel(new QLabel),
-      m_recoveryPath(recoveryPath) {
+      m_recovery(std::make_unique<document::RecoveryStore>(recoveryFolder)) {
     // Central views.
     m_tabs->addTab(m_explorer->chainsView(), "Trajectories");
     auto* scheduleSplit = new QSplitter(Qt::Vertical);
@@ -181,6 +182,16 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryPath)
 
     connect(m_document->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
     connect(m_document, &document::ProjectDocument::filePathChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &document::ProjectDocument::projectReplaced, this, [this] {
+        m_recovered = false;
+        updateTitle();
+    });
+    // Saved work needs no recovery copy (a recovered one included).
+    connect(m_document, &document::ProjectDocument::saved, this, [this] {
+        m_recovery->removeCopy();
+        m_recovered = false;
+        updateTitle();
+    });
     updateTitle();
 
     m_autosave.setInterval(kAutosaveMs);
@@ -199,8 +210,11 @@ MainWindow::~MainWindow() {
     // Stop the jobs before the views they update are destroyed with the window.
     delete m_explorer;
     delete m_gaussianExplorer;
-    // A clean exit leaves no recovery copy behind.
-    QFile::remove(recoveryPath());
+    // Saved or discarded work leaves no recovery copy behind; unsaved work keeps it (the lock is
+    // released, so the next start offers it).
+    if (!m_document->isModified()) {
+        m_recovery->removeCopy();
+    }
 }
 
 void MainWindow::connectJobRunner(jobs::JobRunner* runner) {
@@ -378,9 +392,10 @@ void MainWindow::createMenus() {
 }
 
 void MainWindow::updateTitle() {
-    const QString name = m_document->filePath().isEmpty()
-                             ? QString("Example project")
-                             : QFileInfo(m_document->filePath()).fileName();
+    const QString name = !m_document->filePath().isEmpty()
+                             ? QFileInfo(m_document->filePath()).fileName()
+                             : m_recovered ? QString("Recovered project (unsaved)")
+                                           : QString("Example project");
     setWindowTitle(QString("%1%2 — Diffuscope").arg(name, m_document->isModified() ? " *" : ""));
 }
 
@@ -453,6 +468,7 @@ bool MainWindow::saveAs() {
         return false;
     }
     addRecentFile(path);
+    statusBar()->showMessage("Saved " + path, 4000);
     return true;
 }
 
@@ -529,7 +545,11 @@ bool MainWindow::maybeSave() {
     if (answer == QMessageBox::Save) {
         return save();
     }
-    return answer == QMessageBox::Discard;
+    if (answer == QMessageBox::Discard) {
+        m_recovery->removeCopy();  // an explicit discard
+        return true;
+    }
+    return false;
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
@@ -540,18 +560,11 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     }
 }
 
-QString MainWindow::recoveryPath() const {
-    if (!m_recoveryPath.isEmpty()) {
-        return m_recoveryPath;
-    }
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-    QDir().mkpath(dir);
-    return dir + "/recovery.diffuscope.json";
-}
+QString MainWindow::recoveryPath() const { return m_recovery->copyPath(); }
 
 void MainWindow::autosave() {
     if (m_document->isModified()) {
-        const core::Status status = m_document->writeRecoveryCopy(recoveryPath());
+        const core::Status status = m_recovery->write(document::projectToJson(m_document->project()));
         if (!status) {
             statusBar()->showMessage("Autosave failed: " +
                                          QString::fromStdString(status.error().toString()),
@@ -560,23 +573,57 @@ void MainWindow::autosave() {
     }
 }
 
+QStringList MainWindow::recoveryCopies() const { return m_recovery->orphans(); }
+
 void MainWindow::offerRecovery() {
-    const QString path = recoveryPath();
-    if (!QFileInfo::exists(path)) {
+    const QStringList copies = recoveryCopies();
+    if (copies.isEmpty()) {
         return;
     }
-    const auto answer = QMessageBox::question(
-        this, "Recover project",
-        "Diffuscope did not close cleanly last time. Restore the unsaved project it was "
-        "working on?",
-        QMessageBox::Yes | QMessageBox::No);
-    if (answer == QMessageBox::Yes) {
-        if (m_document->open(path)) {
-            // The recovered project has no file of its own yet.
-            statusBar()->showMessage("Recovered the unsaved project; save it under a name.", 8000);
-        }
+    QMessageBox box(QMessageBox::Question, "Recover project",
+                    "Diffuscope did not close cleanly last time. Restore the unsaved project it "
+                    "was working on?",
+                    QMessageBox::NoButton, this);
+    box.setInformativeText(
+        QString("Saved %1.").arg(QFileInfo(copies.first()).lastModified().toString()));
+    QPushButton* restore = box.addButton("Restore", QMessageBox::AcceptRole);
+    QPushButton* discard = box.addButton("Discard", QMessageBox::DestructiveRole);
+    box.addButton("Not now", QMessageBox::RejectRole);  // kept for the next start
+    box.setDefaultButton(restore);
+    box.exec();
+    if (box.clickedButton() == restore) {
+        restoreRecovery(copies.first());
+    } else if (box.clickedButton() == discard) {
+        discardRecovery(copies.first());
     }
-    QFile::remove(path);
+}
+
+bool MainWindow::restoreRecovery(const QString& path) {
+    if (const core::Status adopted = m_recovery->adopt(path); !adopted) {
+        QMessageBox::warning(this, "Recover project",
+                             QString::fromStdString(adopted.error().toString()));
+        return false;
+    }
+    if (const core::Status status = m_document->recover(path); !status) {
+        m_recovery->release();  // unreadable here; keep the copy rather than delete it
+        QMessageBox::warning(this, "Recover project",
+                             QString("The recovery copy was not restored.\n\n%1")
+                                 .arg(QString::fromStdString(status.error().toString())));
+        return false;
+    }
+    m_recovered = true;
+    updateTitle();
+    statusBar()->showMessage("Recovered the unsaved project; save it under a name.", 8000);
+    return true;
+}
+
+bool MainWindow::discardRecovery(const QString& path) {
+    if (const core::Status status = m_recovery->discard(path); !status) {
+        QMessageBox::warning(this, "Recover project",
+                             QString::fromStdString(status.error().toString()));
+        return false;
+    }
+    return true;
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include <QPointer>
 #include <QTimer>
 
+#include <memory>
 #include <vector>
 
 #include "ui/jobs/job_runner.h"
@@ -19,6 +20,7 @@ class QTabWidget;
 
 namespace ui::document {
 class ProjectDocument;
+class RecoveryStore;
 }
 namespace ui::animation {
 class TimeBar;
@@ -43,8 +45,8 @@ class GaussianExplorer;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    // recoveryPath: where the autosave copy goes (empty: the standard app-data location).
-    explicit MainWindow(QWidget* parent = nullptr, const QString& recoveryPath = {});
+    // recoveryFolder: where recovery copies live (empty: RecoveryStore::defaultFolder()).
+    explicit MainWindow(QWidget* parent = nullptr, const QString& recoveryFolder = {});
     ~MainWindow() override;
 
     document::ProjectDocument* document() const { return m_document; }
@@ -65,10 +67,20 @@ public:
     // Opens the Train dialog for the current process and data.
     void showTrainDialog();
     panels::GaussianPanel* gaussianPanel() const { return m_gaussianPanel; }
-    // Offers the recovery copy of a session that did not end cleanly.
+    // Offers the newest recovery copy left by an instance that did not end cleanly (never one
+    // whose instance is still running): restore, discard, or keep it for later.
     void offerRecovery();
-    // Writes the recovery copy now (the 30 s timer calls it when the project changed).
+    // The recovery copies whose instance is no longer running, newest first.
+    QStringList recoveryCopies() const;
+    // Loads a recovery copy as an untitled, unsaved project; the copy is kept (and becomes
+    // this window's) until the project is saved or explicitly discarded.
+    bool restoreRecovery(const QString& path);
+    // Deletes a recovery copy the user chose to discard.
+    bool discardRecovery(const QString& path);
+    // Writes this window's recovery copy now (the 30 s timer calls it when the project changed).
     void autosave();
+    // This window's recovery copy (it exists only once autosave wrote it).
+    QString recoveryPath() const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -88,7 +100,6 @@ private:
     void exportAllViews();
     void exportAnimation();
     void exportGamma();
-    QString recoveryPath() const;
     void connectJobRunner(jobs::JobRunner* runner);
     std::vector<std::pair<QString, charts::ViewPanel*>> currentViews() const;
 
@@ -108,7 +119,8 @@ private:
     QLabel* m_jobLabel;
     QMenu* m_recentMenu = nullptr;
     QTimer m_autosave;
-    QString m_recoveryPath;
+    std::unique_ptr<document::RecoveryStore> m_recovery;
+    bool m_recovered = false;  // the project came from a recovery copy and was not saved yet
 };
 
 }  // namespace ui

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+#include "ui/main/safe_application.h"
+
+#include <QMessageBox>
+#include <QTimer>
+
+#include <exception>
+#include <new>
+
+namespace ui {
+
+bool SafeApplication::notify(QObject* receiver, QEvent* event) {
+    try {
+        return QApplication::notify(receiver, event);
+    } catch (const std::bad_alloc&) {
+        report("Out of memory: the last action needed more memory than is available and was "
+               "abandoned.");
+    } catch (const std::exception& e) {
+        report(QString("The last action failed: %1").arg(QString::fromUtf8(e.what())));
+    } catch (...) {
+        report("The last action failed with an unknown error.");
+    }
+    return false;
+}
+
+void SafeApplication::report(const QString& message) {
+    ++m_caught;
+    qWarning("%s", qPrintable(message));
+    if (m_reporting) {
+        return;
+    }
+    // Shown from the event loop, not from inside the failed handler's stack.
+    m_reporting = true;
+    QTimer::singleShot(0, this, [this, message] {
+        QMessageBox::warning(activeWindow(), "Diffuscope",
+                             message + "\n\nThe project is still open; save your work.");
+        m_reporting = false;
+    });
+}
+
+}  // namespace ui
