@@ -81,6 +81,28 @@ core::Result<double> Args::getDouble(const std::string& key, double fallback) co
     return parseDouble(get(key), "--" + key);
 }
 
+core::Result<int> Args::getBounded(const std::string& key, int fallback,
+                                   const core::limits::IntRange& range) const {
+    if (!has(key)) {
+        return fallback;
+    }
+    return parseBounded(get(key), "--" + key, range);
+}
+
+core::Result<int> parseBounded(const std::string& text, const std::string& field,
+                               const core::limits::IntRange& range) {
+    core::Result<long long> value = parseInt(text, field);
+    if (!value) {
+        return value.error();
+    }
+    if (core::Status s = core::limits::checkRange(range, field, *value); !s) {
+        core::Error error = s.error();
+        error.value = text;
+        return error;
+    }
+    return static_cast<int>(*value);
+}
+
 core::Status Args::checkKnown(const std::vector<std::string>& known) const {
     for (const auto& [key, value] : m_options) {
         bool found = false;
@@ -102,8 +124,14 @@ core::Result<double> parseDouble(const std::string& text, const std::string& fie
     errno = 0;
     char* end = nullptr;
     const double value = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() + text.size() || errno == ERANGE) {
+    if (end != text.c_str() + text.size()) {
         return core::makeError(core::ErrorCode::ParseError, field, text, "not a number");
+    }
+    // ERANGE also flags underflow: a denormal such as 1e-310 is a number like any other (as in
+    // every other reader); only an overflow to ±HUGE_VAL is refused.
+    if (errno == ERANGE && std::isinf(value)) {
+        return core::makeError(core::ErrorCode::ParseError, field, text,
+                               "the number is too large for a double");
     }
     if (!std::isfinite(value)) {
         return core::makeError(core::ErrorCode::ParseError, field, text,
@@ -120,9 +148,13 @@ core::Result<long long> parseInt(const std::string& text, const std::string& fie
     errno = 0;
     char* end = nullptr;
     const long long value = std::strtoll(text.c_str(), &end, 10);
-    if (end != text.c_str() + text.size() || errno == ERANGE) {
+    if (errno == ERANGE) {
         return core::makeError(core::ErrorCode::ParseError, field, text,
-                               "not a whole number");
+                               "the number is too large");
+    }
+    if (end != text.c_str() + text.size()) {
+        return core::makeError(core::ErrorCode::ParseError, field, text,
+                               "not a whole number (write digits only, e.g. 1000000, not 1e6)");
     }
     return value;
 }
@@ -163,6 +195,11 @@ core::Result<std::vector<int>> parseIntList(const std::string& text, const std::
         core::Result<long long> v = parseInt(parts[i], field + "[" + std::to_string(i) + "]");
         if (!v) {
             return v.error();
+        }
+        if (*v < -2147483647LL || *v > 2147483647LL) {
+            return core::makeError(core::ErrorCode::ParseError,
+                                   field + "[" + std::to_string(i) + "]", parts[i],
+                                   "the number is too large");
         }
         values.push_back(static_cast<int>(*v));
     }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/util/limits.h"
 #include "core/util/result.h"
 
 // Command-line arguments of a subcommand: `--key value` pairs, bare `--flag`s and positionals.
@@ -24,6 +25,10 @@ public:
     core::Result<int> getInt(const std::string& key, int fallback) const;
     core::Result<long long> getInt64(const std::string& key, long long fallback) const;
     core::Result<double> getDouble(const std::string& key, double fallback) const;
+    // The value of --key (or `fallback`), read as a 64-bit integer and refused, naming the
+    // option, the value and the range, unless it lies in `range` (core/util/limits.h).
+    core::Result<int> getBounded(const std::string& key, int fallback,
+                                 const core::limits::IntRange& range) const;
     const std::vector<std::string>& positionals() const { return m_positionals; }
     // An error naming the first option not in `known` (catches typos such as --step for --steps).
     core::Status checkKnown(const std::vector<std::string>& known) const;
@@ -37,6 +42,9 @@ private:
 // Strict number parsing shared by the subcommands: the whole text must be a finite number.
 core::Result<double> parseDouble(const std::string& text, const std::string& field);
 core::Result<long long> parseInt(const std::string& text, const std::string& field);
+// `text` as a whole number within `range`; the error names `field`, the text and the range.
+core::Result<int> parseBounded(const std::string& text, const std::string& field,
+                               const core::limits::IntRange& range);
 // "1,2.5,3" → numbers; "a:b" style specs are split by the callers.
 core::Result<std::vector<double>> parseDoubleList(const std::string& text, const std::string& field);
 core::Result<std::vector<int>> parseIntList(const std::string& text, const std::string& field);
@@ -46,5 +54,7 @@ int fail(const core::Error& error);
 int fail(const std::string& message);
 
 constexpr int kExitError = 2;
+// A run stopped by Ctrl+C (128 + SIGINT, as shells report it), after saving what it reached.
+constexpr int kExitInterrupted = 130;
 
 }  // namespace app::cli

@@ -38,7 +38,6 @@ Result<core::Matrix> readDenoiserRows(const std::string& path, int numClasses) {
     }
     core::Matrix f(numClasses, numClasses);
     for (int j = 0; j < numClasses; ++j) {
-        double sum = 0.0;
         for (int i = 0; i < numClasses; ++i) {
             Result<double> v = core::io::fieldAsDouble(*csv, j, i);
             if (!v) {
@@ -50,13 +49,16 @@ Result<core::Matrix> readDenoiserRows(const std::string& path, int numClasses) {
                                              csv->rows[j][i], "a probability must be ≥ 0");
             }
             f(j, i) = *v;
-            sum += *v;
         }
-        if (!(sum > 0.0)) {
+        // Scale by the largest entry before summing: a row of 1e308s would overflow to inf and
+        // normalise to zeros. The closed form assumes F_j sums to 1.
+        const double largest = f.row(j).maxCoeff();
+        if (!(largest > 0.0)) {
             return core::invalidArgument(path + ":" + std::to_string(csv->lineNumbers[j]), "0",
                                          "a row of F must have positive mass");
         }
-        f.row(j) /= sum;  // the closed form assumes F_j sums to 1 (MATH.md A.2)
+        f.row(j) /= largest;
+        f.row(j) /= f.row(j).sum();
     }
     return f;
 }
@@ -163,7 +165,7 @@ int runCategorical(const Args& args) {
         }
         condition = *index;
     }
-    Result<int> steps = args.getInt("steps", 0);
+    Result<int> steps = args.getBounded("steps", 0, core::limits::kSteps);
     if (!steps) {
         return fail(steps.error());
     }
@@ -192,7 +194,7 @@ int runCategorical(const Args& args) {
     if (!seed) {
         return fail(seed.error());
     }
-    Result<int> threads = args.getInt("threads", core::hardwareThreads());
+    Result<int> threads = args.getBounded("threads", core::hardwareThreads(), core::limits::kThreads);
     if (!threads) {
         return fail(threads.error());
     }
@@ -227,17 +229,12 @@ int runCategorical(const Args& args) {
         if (!loaded) {
             return fail(loaded.error());
         }
-        if (!loaded->categorical) {
-            return fail(core::invalidArgument("--model", model, "the checkpoint is not a categorical model"));
+        if (core::Status fits = core::model::checkCategoricalFit(
+                *loaded, model, data.numClasses, data.numPositions, data.numConditions());
+            !fits) {
+            return fail(fits.error());
         }
         network = loaded->categorical;
-        if (network->numClasses() != data.numClasses || network->numPositions() != data.numPositions) {
-            return fail(core::invalidArgument(
-                "--model", model,
-                "the model has K = " + std::to_string(network->numClasses()) + ", D = " +
-                    std::to_string(network->numPositions()) + "; the table K = " +
-                    std::to_string(data.numClasses) + ", D = " + std::to_string(data.numPositions)));
-        }
         denoiser = network.get();
     }
     TerminalProgress terminal;
@@ -254,6 +251,8 @@ int runCategorical(const Args& args) {
         core::Error error = costs.error();
         if (error.field == "samples") {
             error.field = "--samples";
+        } else if (error.field == "N") {
+            error.field = "--steps";
         }
         return fail(error);
     }

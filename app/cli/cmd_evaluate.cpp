@@ -52,12 +52,12 @@ int runEvaluate(const Args& args) {
     }
     auto modelPath = args.require("model");
     if (!modelPath) return fail(modelPath.error());
-    auto perClass = args.getInt("per-class", 200);
-    auto steps = args.getInt("steps", 50);
+    auto perClass = args.getBounded("per-class", 200, core::limits::kSamples);
+    auto steps = args.getBounded("steps", 50, core::limits::kSteps);
     auto seed = args.getInt64("seed", 1);
-    auto elboSteps = args.getInt("elbo-steps", 50);
-    auto elboSamples = args.getInt("elbo-samples", 256);
-    auto threads = args.getInt("threads", core::hardwareThreads());
+    auto elboSteps = args.getBounded("elbo-steps", 50, core::limits::kSteps);
+    auto elboSamples = args.getBounded("elbo-samples", 256, core::limits::kSamples);
+    auto threads = args.getBounded("threads", core::hardwareThreads(), core::limits::kThreads);
     for (const core::Error* e : {perClass ? nullptr : &perClass.error(), steps ? nullptr : &steps.error(),
                                  seed ? nullptr : &seed.error(), elboSteps ? nullptr : &elboSteps.error(),
                                  elboSamples ? nullptr : &elboSamples.error(),

@@ -42,7 +42,7 @@ struct Common {
 };
 
 Result<core::schedule::GaussianSchedule> loadSchedule(const Args& args) {
-    Result<int> steps = args.getInt("steps", 1000);
+    Result<int> steps = args.getBounded("steps", 1000, core::limits::kSteps);
     if (!steps) {
         return steps.error();
     }
@@ -82,19 +82,14 @@ Result<std::shared_ptr<const core::model::GaussianEpsModel>> loadModel(
     if (model == "oracle") {
         return std::shared_ptr<const core::model::GaussianEpsModel>(oracle);
     }
-    Result<core::model::LoadedModel> loaded = core::model::loadMlpCheckpoint(model, numSteps);
+    Result<core::model::LoadedModel> loaded = core::model::loadMlpCheckpoint(model);
     if (!loaded) {
         return loaded.error();
     }
-    if (!loaded->gaussian) {
-        return core::invalidArgument("--model", model, "the checkpoint is not a Gaussian model");
-    }
-    const core::model::GaussianEpsModel& network = *loaded->gaussian;
     const core::model::GaussianDataSampler& data = *oracle;
-    if (network.dimension() != data.dimension()) {
-        return core::invalidArgument("--model", model,
-                                     "the model has dimension " + std::to_string(network.dimension()) +
-                                         ", the data " + std::to_string(data.dimension()));
+    if (core::Status fits = core::model::checkGaussianFit(*loaded, model, numSteps, data.dimension());
+        !fits) {
+        return fits.error();
     }
     return std::shared_ptr<const core::model::GaussianEpsModel>(loaded->gaussian);
 }
@@ -111,7 +106,7 @@ Result<Common> loadCommon(const Args& args, bool needsData) {
         return range.error();
     }
     common.range = *range;
-    Result<int> threads = args.getInt("threads", 1);
+    Result<int> threads = args.getBounded("threads", 1, core::limits::kThreads);
     if (!threads) {
         return threads.error();
     }
@@ -274,7 +269,10 @@ int runGamma(const Args& args) {
     if (!out) {
         return fail(out.error());
     }
-    Result<int> samples = args.getInt("samples", 100);
+    if (core::Status writable = core::io::checkWritablePath(*out); !writable) {
+        return fail(writable.error());
+    }
+    Result<int> samples = args.getBounded("samples", 100, core::limits::kGammaSamples);
     Result<long long> seed = args.getInt64("seed", 0);
     if (!samples || !seed) {
         return fail(!samples ? samples.error() : seed.error());
@@ -473,9 +471,9 @@ int runNll(const Args& args) {
     if (!spec) {
         return fail(spec.error());
     }
-    Result<int> samples = args.getInt("samples", 1000);
-    Result<int> gammaSamples = args.getInt("gamma-samples", 100);
-    Result<int> levels = args.getInt("levels", 256);
+    Result<int> samples = args.getBounded("samples", 1000, core::limits::kSamples);
+    Result<int> gammaSamples = args.getBounded("gamma-samples", 100, core::limits::kGammaSamples);
+    Result<int> levels = args.getBounded("levels", 256, core::limits::kLevels);
     Result<long long> seed = args.getInt64("seed", 0);
     if (!samples || !gammaSamples || !levels || !seed) {
         return fail(!samples        ? samples.error()
@@ -566,11 +564,11 @@ int runSample(const Args& args) {
     if (!kind) {
         return fail(kind.error());
     }
-    Result<int> count = args.getInt("count", 16);
+    Result<int> count = args.getBounded("count", 16, core::limits::kParticles);
     Result<long long> seed = args.getInt64("seed", 0);
     Result<double> eta = args.getDouble("eta", 0.0);
     Result<double> clipFirst = args.getDouble("clip-first", 0.0);
-    Result<int> gammaSamples = args.getInt("gamma-samples", 100);
+    Result<int> gammaSamples = args.getBounded("gamma-samples", 100, core::limits::kGammaSamples);
     if (!count || !seed || !eta || !clipFirst || !gammaSamples) {
         return fail(!count ? count.error()
                     : !seed ? seed.error()
@@ -596,6 +594,22 @@ int runSample(const Args& args) {
     const std::vector<double>& gamma = resolved->gamma;
     const core::gaussian::ResolvedTrajectory* trajectory = &resolved->trajectory;
     const bool frames = args.has("frames");
+    {
+        // The samples (and with --frames one copy per step) as doubles, and their CSV text.
+        const core::model::GaussianDataSampler& data = *common->oracle;
+        const double copies = frames ? trajectory->timesteps.size() + 1.0 : 1.0;
+        if (core::Status fits = core::limits::checkMemory(
+                "--count", std::to_string(*count),
+                "count × d × " + std::string(frames ? "(K + 1) frames × " : "") +
+                    "(8 bytes + 25 characters of text)",
+                33.0 * *count * data.dimension() * copies);
+            !fits) {
+            return fail(fits.error());
+        }
+    }
+    if (core::Status writable = core::io::checkWritablePath(*out); !writable) {
+        return fail(writable.error());
+    }
     core::gaussian::SamplerParams params{
         .kind = *kind,
         .eta = *eta,

@@ -11,6 +11,7 @@
 #include "core/data/digits.h"
 #include "core/data/gaussian_data.h"
 #include "core/data/toys.h"
+#include "core/io/file_io.h"
 #include "core/model/checkpoint.h"
 #include "core/model/trainer.h"
 #include "core/schedule/beta_curve.h"
@@ -21,6 +22,8 @@ namespace app::cli {
 namespace {
 
 using core::Result;
+
+constexpr core::limits::IntRange kNormFlag{"norm (0 or 1)", 0, 1};
 
 // "mlp:width=512,depth=3[,activation=gelu][,norm=1]" → the architecture fields it sets.
 Result<core::model::MlpConfig> parseArchitecture(const std::string& spec) {
@@ -46,26 +49,34 @@ Result<core::model::MlpConfig> parseArchitecture(const std::string& spec) {
             config.activation = *activation;
             continue;
         }
-        auto number = parseInt(value, "--arch " + key);
+        const core::limits::IntRange* range = key == "width"   ? &core::limits::kWidth
+                                              : key == "depth" ? &core::limits::kDepth
+                                              : key == "temb"  ? &core::limits::kEmbedding
+                                              : key == "norm"  ? &kNormFlag
+                                                               : nullptr;
+        if (range == nullptr) {
+            return core::invalidArgument("--arch", part,
+                                         "takes width=, depth=, activation=, norm=, temb=");
+        }
+        auto number = parseBounded(value, "--arch " + key, *range);
         if (!number) return number.error();
-        if (key == "width") config.width = static_cast<int>(*number);
-        else if (key == "depth") config.depth = static_cast<int>(*number);
+        if (key == "width") config.width = *number;
+        else if (key == "depth") config.depth = *number;
         else if (key == "norm") config.layerNorm = *number != 0;
-        else if (key == "temb") config.timeEmbedding = static_cast<int>(*number);
-        else return core::invalidArgument("--arch", part, "takes width=, depth=, activation=, norm=, temb=");
+        else config.timeEmbedding = *number;
     }
     return config;
 }
 
 Result<core::model::TrainParams> parseTrainParams(const Args& args) {
     core::model::TrainParams params;
-    auto steps = args.getInt("steps", 2000);
-    auto batch = args.getInt("batch", 128);
+    auto steps = args.getBounded("steps", 2000, core::limits::kTrainingSteps);
+    auto batch = args.getBounded("batch", 128, core::limits::kBatch);
     auto lr = args.getDouble("lr", 1e-3);
     auto seed = args.getInt64("seed", 0);
-    auto threads = args.getInt("threads", core::hardwareThreads());
-    auto warmup = args.getInt("warmup", 100);
-    auto every = args.getInt("eval-every", 500);
+    auto threads = args.getBounded("threads", core::hardwareThreads(), core::limits::kThreads);
+    auto warmup = args.getBounded("warmup", 100, core::limits::kTrainingInterval);
+    auto every = args.getBounded("eval-every", 500, core::limits::kTrainingInterval);
     auto decay = args.getDouble("weight-decay", 0.0);
     auto dropout = args.getDouble("condition-dropout", 0.0);
     for (const core::Error* e : {decay ? nullptr : &decay.error(), dropout ? nullptr : &dropout.error(),
@@ -87,6 +98,20 @@ Result<core::model::TrainParams> parseTrainParams(const Args& args) {
     params.conditionDropout = *dropout;
     if (auto valid = params.validate(); !valid) return valid.error();
     return params;
+}
+
+// Refuses a network and batch whose training would not fit in memory, before any data is drawn:
+// weights, AdamW moments, online and EMA copies (5 float copies of width²·depth), and the
+// activations and their gradients of one batch (about 4·depth + 4 vectors of width floats).
+core::Status checkTrainingMemory(const core::model::MlpConfig& config, int batch, int inputs) {
+    const double width = config.width;
+    const double parameters = width * (width * 2.0 * config.depth + inputs + 2.0 * width);
+    const double bytes = 4.0 * (5.0 * parameters + batch * width * (4.0 * config.depth + 4.0));
+    return core::limits::checkMemory(
+        "--batch", std::to_string(batch),
+        "4 bytes × (5 × " + std::to_string(static_cast<long long>(parameters)) +
+            " parameters + batch × width × (4·depth + 4) activations)",
+        bytes);
 }
 
 void printSummary(const core::model::TrainSummary& summary, const std::string& out) {
@@ -154,7 +179,7 @@ Result<CategoricalData> loadCategoricalData(const Args& args, const std::string&
     if (data.rfind("csv:", 0) == 0) {
         int classes = 0;
         if (args.has("classes")) {
-            auto k = args.getInt("classes", 0);
+            auto k = args.getBounded("classes", 0, core::limits::kClasses);
             if (!k) return k.error();
             classes = *k;
         }
@@ -216,6 +241,9 @@ int trainCategorical(const Args& args, const std::string& data, const std::strin
     if (!architecture) return fail(architecture.error());
     auto params = parseTrainParams(args);
     if (!params) return fail(params.error());
+    if (auto fits = checkTrainingMemory(*architecture, params->batch, levels * d); !fits) {
+        return fail(fits.error());
+    }
 
     auto resume = loadResume(args, "categorical", data, scheduleSpec);
     if (!resume) return fail(resume.error());
@@ -249,16 +277,16 @@ int trainCategorical(const Args& args, const std::string& data, const std::strin
         return fail(saved.error());
     }
     printSummary(result->summary, out);
-    return 0;
+    return result->summary.cancelled ? kExitInterrupted : 0;
 }
 
 int trainGaussian(const Args& args, const std::string& data, const std::string& out) {
-    auto numSteps = args.getInt("num-steps", 1000);
+    auto numSteps = args.getBounded("num-steps", 1000, core::limits::kSteps);
     if (!numSteps) return fail(numSteps.error());
     const std::string scheduleSpec = args.get("schedule", "linear");
     auto schedule = core::schedule::gaussianScheduleFromSpec(scheduleSpec, *numSteps);
     if (!schedule) return fail(schedule.error());
-    auto count = args.getInt("points", 4000);
+    auto count = args.getBounded("points", 4000, core::limits::kSamples);
     if (!count) return fail(count.error());
     Result<core::data::Digits> digits = core::data::Digits{};
     if (core::data::isDigitsSpec(data)) {
@@ -273,6 +301,11 @@ int trainGaussian(const Args& args, const std::string& data, const std::string& 
     if (!architecture) return fail(architecture.error());
     auto params = parseTrainParams(args);
     if (!params) return fail(params.error());
+    if (auto fits = checkTrainingMemory(*architecture, params->batch,
+                                        static_cast<int>(train.rows()));
+        !fits) {
+        return fail(fits.error());
+    }
     const std::string scheduleName = scheduleSpec + ",N=" + std::to_string(*numSteps);
     auto resume = loadResume(args, "gaussian", data, scheduleName);
     if (!resume) return fail(resume.error());
@@ -301,7 +334,7 @@ int trainGaussian(const Args& args, const std::string& data, const std::string& 
         return fail(saved.error());
     }
     printSummary(result->summary, out);
-    return 0;
+    return result->summary.cancelled ? kExitInterrupted : 0;
 }
 
 }  // namespace
@@ -320,6 +353,10 @@ int runTrain(const Args& args) {
     if (!process) return fail(process.error());
     if (!data) return fail(data.error());
     if (!out) return fail(out.error());
+    // Minutes of training must not end in "cannot write": check the output first.
+    if (auto writable = core::io::checkWritablePath(*out); !writable) {
+        return fail(writable.error());
+    }
     if (*process == "categorical") return trainCategorical(args, *data, *out);
     if (*process == "gaussian") return trainGaussian(args, *data, *out);
     return fail(core::invalidArgument("--process", *process, "expected categorical or gaussian"));

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/categorical/transition.h"
+#include "core/util/limits.h"
 #include "core/util/rng.h"
 
 namespace core::categorical {
@@ -409,6 +410,13 @@ Result<StepCosts> computeStepCosts(const data::CategoricalTable& table,
                                    "Monte Carlo samples");
     }
     const int numSteps = grid.numSteps();
+    const double cells = (numSteps + 1.0) * (numSteps + 1.0);
+    if (Status s = limits::checkMemory("N", std::to_string(numSteps),
+                                       "two (N+1)·(N+1)·8-byte matrices (costs and errors)",
+                                       2.0 * 8.0 * cells);
+        !s) {
+        return s.error();
+    }
     StepCosts result;
     result.monteCarlo = monteCarlo;
     result.cost = Matrix::Constant(numSteps + 1, numSteps + 1, kInf);

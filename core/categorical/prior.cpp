@@ -5,18 +5,20 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "core/util/limits.h"
+
 namespace core::categorical {
 namespace {
 
 Result<int> parseClassCount(const std::string& text, const std::string& field, const std::string& spec) {
     char* end = nullptr;
     errno = 0;
-    const long k = std::strtol(text.c_str(), &end, 10);
+    const long long k = std::strtoll(text.c_str(), &end, 10);
     if (text.empty() || end != text.c_str() + text.size() || errno != 0) {
         return makeError(ErrorCode::ParseError, field, spec, "the number of classes K is not an integer");
     }
-    if (k < 2 || k > 1000000) {
-        return invalidArgument(field, spec, "the number of classes K must lie in 2..1000000");
+    if (Status s = limits::checkRange(limits::kClasses, field, k); !s) {
+        return invalidArgument(field, spec, s.error().message);
     }
     return static_cast<int>(k);
 }
@@ -27,6 +29,11 @@ Result<Vector> validatePrior(const std::vector<double>& entries, const std::stri
     if (entries.size() < 2) {
         return invalidArgument(field, std::to_string(entries.size()) + " entries",
                                "π needs at least 2 classes");
+    }
+    if (entries.size() > static_cast<size_t>(limits::kClasses.max)) {
+        return invalidArgument(field, std::to_string(entries.size()) + " entries",
+                               "π has at most K = " + std::to_string(limits::kClasses.max) +
+                                   " classes");
     }
     double sum = 0.0;
     for (size_t i = 0; i < entries.size(); ++i) {

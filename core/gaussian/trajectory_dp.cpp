@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "core/gaussian/trajectory_dp.h"
 
+#include <cerrno>
 #include <cmath>
 #include <limits>
 
 #include "core/trajectory/least_cost_path.h"
+#include "core/util/limits.h"
 
 namespace core::gaussian {
 namespace {
@@ -53,6 +55,12 @@ Result<Matrix> dpCostMatrix(const schedule::GaussianSchedule& schedule,
         return s.error();
     }
     const int numSteps = schedule.numSteps();
+    if (Status s = limits::checkMemory("N", std::to_string(numSteps),
+                                       "the N·N·8-byte cost matrix",
+                                       8.0 * numSteps * static_cast<double>(numSteps));
+        !s) {
+        return s.error();
+    }
     Matrix cost = Matrix::Constant(numSteps, numSteps, kInf);
     // With λ² = β̃_{s|t}: c/λ² = ᾱ_s β_{t|s}/(β̄_s β̄_t) and ᾱ_s β_{t|s} = ᾱ_s − ᾱ_t, so
     // J = log1p((ᾱ_s − ᾱ_t)·v_t/(β̄_s β̄_t)): one log1p per entry (the GUI's live path).
@@ -211,10 +219,16 @@ Result<ResolvedTrajectory> resolveTrajectory(const std::string& spec,
     ResolvedTrajectory resolved;
     resolved.kind = kind;
     auto parseK = [&](int& k) -> Status {
+        errno = 0;
         char* end = nullptr;
-        const long value = std::strtol(rest.c_str(), &end, 10);
-        if (rest.empty() || end != rest.c_str() + rest.size()) {
+        const long long value = std::strtoll(rest.c_str(), &end, 10);
+        if (rest.empty() || end != rest.c_str() + rest.size() || errno == ERANGE) {
             return invalidArgument("trajectory", spec, "expected " + kind + ":K with a whole K");
+        }
+        if (value < 2 || value > numSteps) {  // checked in 64 bits: the cast below is exact
+            return invalidArgument("K", rest,
+                                   "the number of timesteps must lie in 2..N = " +
+                                       std::to_string(numSteps));
         }
         k = static_cast<int>(value);
         return checkNumNodes(k, numSteps);
@@ -270,10 +284,21 @@ Result<ResolvedTrajectory> resolveTrajectory(const std::string& spec,
             const std::string part = rest.substr(start, comma == std::string::npos
                                                             ? std::string::npos
                                                             : comma - start);
+            errno = 0;
             char* end = nullptr;
-            const long value = std::strtol(part.c_str(), &end, 10);
-            if (part.empty() || end != part.c_str() + part.size()) {
+            const long long value = std::strtoll(part.c_str(), &end, 10);
+            if (part.empty() || end != part.c_str() + part.size() || errno == ERANGE) {
                 return invalidArgument("trajectory", part, "a list of whole timesteps expected");
+            }
+            if (value < 1 || value > numSteps) {
+                return invalidArgument("trajectory", part,
+                                       "a timestep must lie between 1 and N = " +
+                                           std::to_string(numSteps));
+            }
+            if (ts.size() >= static_cast<size_t>(numSteps)) {
+                return invalidArgument("trajectory", spec.substr(0, 40) + "…",
+                                       "a list has at most N = " + std::to_string(numSteps) +
+                                           " timesteps");
             }
             ts.push_back(static_cast<int>(value));
             if (comma == std::string::npos) {

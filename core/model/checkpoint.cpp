@@ -172,7 +172,9 @@ Status checkCategoricalFit(const LoadedModel& model, const std::string& path, in
                       std::to_string(info.numPositions) + " but the data have K = " +
                       std::to_string(numClasses) + ", D = " + std::to_string(numPositions));
     }
-    if (info.numConditions != 0 && info.numConditions != numConditions) {
+    // Data without labels (one implicit condition) use a conditional network's "no condition"
+    // row; labelled data need the network's own labels.
+    if (info.numConditions != 0 && numConditions > 1 && info.numConditions != numConditions) {
         return refuse("the network knows " + std::to_string(info.numConditions) +
                       " conditions but the data have " + std::to_string(numConditions));
     }

@@ -57,8 +57,8 @@ Status sameRun(const TrainState& state, const std::string& process, const std::s
 // Whether a loaded checkpoint fits the set-up it is about to serve, the one check shared by the
 // command line and the GUI. The error names the file and what differs: the process, N (a
 // Gaussian network's schedule must say N and it must equal `numSteps`), the dimension, K, D, or
-// the number of condition labels (a conditional network needs the data's, an unconditional one
-// serves any).
+// the number of condition labels (labelled data need a network with the same labels or an
+// unconditional one; unlabelled data, one implicit condition, are served by any network).
 Status checkGaussianFit(const LoadedModel& model, const std::string& path, int numSteps,
                         int dimension);
 Status checkCategoricalFit(const LoadedModel& model, const std::string& path, int numClasses,

@@ -22,6 +22,8 @@ inline constexpr IntRange kPositions{"the number of positions D", 1, 4096};
 inline constexpr IntRange kConditions{"the number of condition labels", 0, 1000};
 inline constexpr IntRange kDimension{"the data dimension d", 1, 65'536};
 inline constexpr IntRange kSamples{"the number of samples", 1, 10'000'000};
+inline constexpr IntRange kGammaSamples{"the number of Monte Carlo samples of Γ", 2, 10'000'000};
+inline constexpr IntRange kLevels{"the number of quantisation levels", 2, 65'536};
 inline constexpr IntRange kParticles{"the number of particles", 1, 10'000'000};
 inline constexpr IntRange kChains{"the number of chains", 1, 10'000'000};
 inline constexpr IntRange kBatch{"the batch size", 1, 65'536};
@@ -29,6 +31,7 @@ inline constexpr IntRange kWidth{"the network width", 1, 8192};
 inline constexpr IntRange kDepth{"the network depth", 1, 64};
 inline constexpr IntRange kEmbedding{"an embedding size", 0, 8192};
 inline constexpr IntRange kTrainingSteps{"the number of training steps", 1, 100'000'000};
+inline constexpr IntRange kTrainingInterval{"a number of training steps", 0, 100'000'000};
 inline constexpr IntRange kThreads{"the number of threads", 1, 256};
 inline constexpr IntRange kCsvColumns{"the number of columns of a CSV file", 1, 65'536};
 

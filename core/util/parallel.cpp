@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/util/parallel.h"
 
+#include "core/util/limits.h"
+
 #include <algorithm>
 #include <exception>
 #include <thread>
@@ -42,7 +44,10 @@ void parallelForBlocks(int64_t n,
         }
     };
 #ifdef DIFFUSCOPE_HAVE_OPENMP
-    const int threads = std::max(1, options.numThreads);
+    // Callers refuse more than limits::kThreads; the clamp keeps a forgotten check from asking
+    // OpenMP for 100 000 threads (which crashes inside libgomp).
+    const int threads = static_cast<int>(
+        std::clamp<long long>(options.numThreads, 1, limits::kThreads.max));
     if (threads > 1 && blocks > 1) {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
         for (int64_t b = 0; b < blocks; ++b) {

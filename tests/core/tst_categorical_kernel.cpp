@@ -100,7 +100,7 @@ void tst_CategoricalKernel::badPriors_data() {
     QTest::newRow("sum beyond 1e-9") << "0.5,0.500000002" << "--pi[1] = 0.50000000200000005: the entries of π sum to 1.0000000020000002, not 1 (tolerance 1e-9)";
     QTest::newRow("text") << "0.5,abc" << "--pi[1] = abc: not a number";
     QTest::newRow("one class") << "1" << "--pi = 1 entries: π needs at least 2 classes";
-    QTest::newRow("uniform:1") << "uniform:1" << "--pi = uniform:1: the number of classes K must lie in 2..1000000";
+    QTest::newRow("uniform:1") << "uniform:1" << "--pi = uniform:1: the number of classes K must lie between 2 and 256";
     QTest::newRow("kind") << "gauss:3" << "--pi = gauss:3: unknown prior (expected uniform:K, absorbing:K or a comma list)";
 }
 

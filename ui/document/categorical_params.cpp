@@ -8,6 +8,7 @@
 
 #include "core/categorical/information.h"
 #include "core/categorical/prior.h"
+#include "core/util/limits.h"
 #include "core/data/categorical_table.h"
 
 namespace ui::document {
@@ -397,7 +398,15 @@ core::Result<CategoricalParams> CategoricalParams::fromJson(const QJsonObject& o
     p.pathSteps = *pathSteps;
     auto list = read.numbers(o.value("trajectoryList"), "trajectoryList");
     if (!list) return list.error();
-    for (double n : *list) {
+    for (size_t k = 0; k < list->size(); ++k) {
+        // Checked before the cast: 1e300 must not become −2147483648.
+        const double n = (*list)[k];
+        if (n != std::floor(n) || n < 0.0 || n > core::limits::kSteps.max) {
+            return core::invalidArgument(
+                "categorical.trajectoryList[" + std::to_string(k) + "]", core::shortestText(n),
+                "a step between 0 and " + std::to_string(core::limits::kSteps.max) +
+                    " is expected");
+        }
         p.trajectoryList.push_back(static_cast<int>(n));
     }
     auto kernel = read.string(o, "kernel");

@@ -12,6 +12,7 @@
 #include "ui/animation/animation_export.h"
 #include "ui/animation/chains_view.h"
 #include "ui/charts/chart_export.h"
+#include "ui/document/categorical_setup.h"
 #include "ui/document/project_document.h"
 #include "ui/main/categorical_explorer.h"
 #include "ui/main/gaussian_explorer.h"
@@ -81,16 +82,35 @@ int runHeadlessExport(const QStringList& arguments) {
         }
         document.loadExample(examples[static_cast<size_t>(index - 1)].project);
     }
+    // The whole project is checked before anything is written: a set-up that fails, a model
+    // that would be replaced by the exact oracle, or a job that fails ends the export with the
+    // reason, instead of some files being written and others not, or wrong figures.
+    if (auto setup = document::CategoricalSetup::build(document.categorical()); !setup) {
+        return fail(QString::fromStdString(setup.error().toString()));
+    } else if (!(*setup)->modelError.isEmpty()) {
+        return fail("model: " + (*setup)->modelError);
+    }
+    QStringList problems;
+    const auto collect = [&problems](const QString& message, bool isError) {
+        if (isError) {
+            problems << message;
+        }
+    };
     CategoricalExplorer explorer(&document);
+    QObject::connect(&explorer, &CategoricalExplorer::jobMessage, collect);
     const QString view = options["view"];
     // The Gaussian views estimate Γ (seconds): only when one of them is asked for.
     std::unique_ptr<GaussianExplorer> gaussian;
     if (view == "all" || view == "particles" || view == "gamma" || view == "variance" ||
         view == "gaussian-trajectory" || view == "compare") {
         gaussian = std::make_unique<GaussianExplorer>(&document);
+        QObject::connect(gaussian.get(), &GaussianExplorer::jobMessage, collect);
         gaussian->waitForJobs();
     }
     explorer.waitForJobs();
+    if (!problems.isEmpty()) {
+        return fail(problems.front() + " (nothing was written)");
+    }
     explorer.setPosition(static_cast<double>(explorer.trajectory().size() - 1));
     auto allViews = explorer.views();
     if (gaussian) {

@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: MIT
+// The command line as a hostile user meets it: special files, huge numbers, numbers that wrap
+// around in 32 bits, requests that cannot fit in memory, a full disk. Each case must end with
+// exit code 2 and one line naming what and where, quickly, with no file lost.
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <functional>
+
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tests/support/cli_runner.h"
+
+using test_support::CliResult;
+using test_support::runCli;
+
+namespace {
+
+// Runs the binary with the size of any file it writes limited to `maxFileBytes` (RLIMIT_FSIZE):
+// a write past it fails with EFBIG, as on a full disk, with no privileges needed.
+CliResult runWithFileSizeLimit(const QStringList& arguments, rlim_t maxFileBytes) {
+    QProcess process;
+    process.setProgram(QStringLiteral(DIFFUSCOPE_BINARY));
+    process.setArguments(arguments);
+    process.setChildProcessModifier([maxFileBytes] {
+        ::signal(SIGXFSZ, SIG_IGN);  // otherwise the write kills the process instead of failing
+        const rlimit limit{maxFileBytes, maxFileBytes};
+        ::setrlimit(RLIMIT_FSIZE, &limit);
+    });
+    process.start();
+    CliResult result;
+    if (!process.waitForFinished(120000)) {
+        process.kill();
+        process.waitForFinished();
+        result.err = "timed out";
+        return result;
+    }
+    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    result.out = QString::fromUtf8(process.readAllStandardOutput());
+    result.err = QString::fromUtf8(process.readAllStandardError());
+    return result;
+}
+
+QByteArray readAll(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+void writeFile(const QString& path, const QByteArray& bytes) {
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QCOMPARE(file.write(bytes), bytes.size());
+}
+
+// Names of files in `dir` other than `keep` (left-over temporary files).
+QStringList strayFiles(const QString& dir, const QStringList& keep) {
+    QStringList stray;
+    for (const QString& name : QDir(dir).entryList(QDir::Files | QDir::System)) {
+        if (!keep.contains(name)) {
+            stray << name;
+        }
+    }
+    return stray;
+}
+
+}  // namespace
+
+class tst_CliHostile : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void refusedWithOneLine_data();
+    void refusedWithOneLine();
+    void aLinkToARegularFileIsWrittenThrough();
+    void fullDiskKeepsTheOldFile_data();
+    void fullDiskKeepsTheOldFile();
+    void realFullFileSystem();
+    void checkpointMustFitTheSchedule();
+    void hugeDenoiserRowsNormaliseExactly();
+    void trainChecksItsOutputFirst();
+    void exportValidatesTheProjectBeforeWriting();
+
+private:
+    QTemporaryDir m_dir;
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+    QStringList substitute(QStringList arguments) const;
+};
+
+void tst_CliHostile::initTestCase() {
+    QVERIFY(m_dir.isValid());
+    QCOMPARE(::mkfifo(path("fifo").toLocal8Bit().constData(), 0600), 0);
+    QVERIFY(QDir().mkdir(path("folder")));
+    QVERIFY(QFile::link("/dev/zero", path("zero-link")));
+    QVERIFY(QFile::link(path("missing"), path("dangling")));
+    writeFile(path("gamma.csv"), [] {
+        QByteArray csv = "n,gamma\n";
+        for (int n = 1; n <= 1000; ++n) {
+            csv += QByteArray::number(n) + ",1\n";
+        }
+        return csv;
+    }());
+    writeFile(path("table.csv"), "x1,p\n0,0.5\n1,0.3\n2,0.2\n");
+}
+
+QStringList tst_CliHostile::substitute(QStringList arguments) const {
+    for (QString& a : arguments) {
+        a.replace("@DIR/", m_dir.path() + "/");
+    }
+    return arguments;
+}
+
+void tst_CliHostile::refusedWithOneLine_data() {
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QStringList>("expected");  // every one must appear in the message
+    const QStringList gaussian{"--data", "gaussian:d=2,s=0.5"};
+    const QStringList table{"categorical", "--table", "@DIR/table.csv", "--pi", "uniform:3",
+                            "--schedule", "cosine"};
+
+    // Special files as inputs: refused at once, never read until memory runs out, never waited on.
+    QTest::newRow("table /dev/zero")
+        << QStringList{"categorical", "--table", "/dev/zero", "--pi", "uniform:3", "--schedule",
+                       "cosine", "--steps", "10"}
+        << QStringList{"/dev/zero", "is a device, not a regular file"};
+    QTest::newRow("table FIFO")
+        << QStringList{"categorical", "--table", "@DIR/fifo", "--pi", "uniform:3", "--schedule",
+                       "cosine", "--steps", "10"}
+        << QStringList{"fifo", "FIFO"};
+    QTest::newRow("table folder")
+        << QStringList{"categorical", "--table", "@DIR/folder", "--pi", "uniform:3", "--schedule",
+                       "cosine", "--steps", "10"}
+        << QStringList{"folder", "is a folder"};
+    QTest::newRow("Γ link to /dev/zero")
+        << QStringList{"variance", "--steps", "1000", "--gamma", "@DIR/zero-link.csv",
+                       "--trajectory", "even:10"}
+        << QStringList{"zero-link.csv"};
+    QTest::newRow("model /dev/urandom")
+        << (QStringList{"sample"} + gaussian +
+            QStringList{"--model", "/dev/urandom", "--trajectory", "even:10", "--out",
+                        "@DIR/s.csv"})
+        << QStringList{"/dev/urandom", "is a device"};
+    QTest::newRow("data csv FIFO")
+        << QStringList{"nll", "--data", "csv:@DIR/fifo", "--trajectory", "even:10"}
+        << QStringList{"fifo", "FIFO"};
+    QTest::newRow("schedule custom /dev/zero")
+        << QStringList{"categorical", "--table", "@DIR/table.csv", "--pi", "uniform:3",
+                       "--schedule", "custom:/dev/zero", "--steps", "10"}
+        << QStringList{"/dev/zero", "not a regular file"};
+
+    // Outputs that are not regular files are refused, and nothing is replaced.
+    QTest::newRow("out /dev/null")
+        << (QStringList{"sample"} + gaussian +
+            QStringList{"--trajectory", "even:10", "--out", "/dev/null"})
+        << QStringList{"/dev/null", "is a device", "refusing"};
+    QTest::newRow("out FIFO")
+        << (QStringList{"gamma"} + gaussian + QStringList{"--steps", "100", "--out", "@DIR/fifo"})
+        << QStringList{"fifo", "FIFO", "refusing"};
+    QTest::newRow("out link to /dev/zero")
+        << (QStringList{"gamma"} + gaussian +
+            QStringList{"--steps", "100", "--out", "@DIR/zero-link"})
+        << QStringList{"zero-link", "symbolic link to a device"};
+    QTest::newRow("out dangling link")
+        << (QStringList{"gamma"} + gaussian + QStringList{"--steps", "100", "--out", "@DIR/dangling"})
+        << QStringList{"dangling", "target does not exist"};
+    QTest::newRow("out folder missing")
+        << (QStringList{"gamma"} + gaussian +
+            QStringList{"--steps", "100", "--out", "@DIR/no/such/g.csv"})
+        << QStringList{"no/such/g.csv", "does not exist"};
+
+    // 64-bit parsing and range checks: nothing wraps around to a small number.
+    QTest::newRow("list wraps")
+        << QStringList{"variance", "--steps", "1000", "--gamma", "@DIR/gamma.csv",
+                       "--trajectory", "list:1,4294967306,100"}
+        << QStringList{"4294967306", "between 1 and N = 1000"};
+    QTest::newRow("even wraps")
+        << QStringList{"variance", "--steps", "1000", "--gamma", "@DIR/gamma.csv",
+                       "--trajectory", "even:4294967306"}
+        << QStringList{"4294967306", "2..N = 1000"};
+    QTest::newRow("width wraps")
+        << QStringList{"train", "--process", "gaussian", "--data", "toy:moons", "--arch",
+                       "mlp:width=4294967304", "--out", "@DIR/m.safetensors"}
+        << QStringList{"--arch width", "4294967304", "between 1 and 8192"};
+    QTest::newRow("threads 100000 categorical")
+        << (table + QStringList{"--steps", "10", "--threads", "100000"})
+        << QStringList{"--threads", "100000", "between 1 and 256"};
+    QTest::newRow("threads 100000 train")
+        << QStringList{"train", "--process", "gaussian", "--data", "toy:moons", "--threads",
+                       "100000", "--out", "@DIR/m.safetensors"}
+        << QStringList{"--threads", "100000", "between 1 and 256"};
+
+    // Resources refused before anything is allocated, with the reason.
+    QTest::newRow("steps 2^31 − 1")
+        << (QStringList{"gamma"} + gaussian +
+            QStringList{"--steps", "2147483647", "--out", "@DIR/g.csv"})
+        << QStringList{"--steps", "2147483647", "between 1 and 100000"};
+    QTest::newRow("count 10^9")
+        << (QStringList{"sample"} + gaussian +
+            QStringList{"--trajectory", "even:10", "--count", "1000000000", "--out",
+                        "@DIR/s.csv"})
+        << QStringList{"--count", "1000000000", "between 1 and 10000000"};
+    QTest::newRow("count 10^7 with frames")
+        << (QStringList{"sample"} + gaussian +
+            QStringList{"--trajectory", "even:10", "--count", "10000000", "--frames", "1",
+                        "--out", "@DIR/s.csv"})
+        << QStringList{"--count", "10000000", "GB of memory", "more than"};
+    QTest::newRow("samples 10^9")
+        << (QStringList{"nll"} + gaussian +
+            QStringList{"--trajectory", "even:10", "--samples", "1000000000"})
+        << QStringList{"--samples", "1000000000", "between 1 and 10000000"};
+    QTest::newRow("samples 1e9 as text")
+        << (QStringList{"nll"} + gaussian + QStringList{"--trajectory", "even:10", "--samples", "1e9"})
+        << QStringList{"--samples", "1e9", "not a whole number"};
+    QTest::newRow("steps 30000 with the DP")
+        << (table + QStringList{"--steps", "30000", "--dp", "4"})
+        << QStringList{"--steps", "30000", "14 GB", "more than the 4.0 GB"};
+    QTest::newRow("Gaussian DP at N = 100000")
+        << (QStringList{"nll"} + gaussian +
+            QStringList{"--steps", "100000", "--trajectory", "dp:10", "--gamma-samples", "2"})
+        << QStringList{"N = 100000", "80 GB", "more than the 4.0 GB"};
+    QTest::newRow("batch 10^9")
+        << QStringList{"train", "--process", "gaussian", "--data", "toy:moons", "--batch",
+                       "1000000000", "--out", "@DIR/m.safetensors"}
+        << QStringList{"--batch", "1000000000", "between 1 and 65536"};
+    QTest::newRow("a batch that cannot fit")
+        << QStringList{"train", "--process", "gaussian", "--data", "toy:moons", "--batch",
+                       "65536", "--arch", "mlp:width=8192,depth=64", "--out",
+                       "@DIR/m.safetensors"}
+        << QStringList{"--batch", "65536", "GB of memory"};
+    QTest::newRow("K = 10^6")
+        << QStringList{"kernel", "--pi", "uniform:1000000", "--beta-s", "0.1", "--beta-t", "0.2",
+                       "--denoiser", "@DIR/table.csv"}
+        << QStringList{"--pi", "uniform:1000000", "between 2 and 256"};
+
+    // Messages name the option the user typed.
+    QTest::newRow("gamma-samples 1")
+        << (QStringList{"nll"} + gaussian + QStringList{"--trajectory", "even:10", "--gamma-samples", "1"})
+        << QStringList{"--gamma-samples = 1", "between 2 and"};
+}
+
+void tst_CliHostile::refusedWithOneLine() {
+    QFETCH(QStringList, arguments);
+    QFETCH(QStringList, expected);
+    QElapsedTimer timer;
+    timer.start();
+    const CliResult result = runCli(substitute(arguments), 30000);
+    QVERIFY2(result.err != "timed out", "the command hung");
+    QCOMPARE(result.exitCode, 2);
+    const QString message = result.err.trimmed();
+    QVERIFY2(!message.contains('\n'), qPrintable("not one line: " + message));
+    for (const QString& part : expected) {
+        QVERIFY2(message.contains(part), qPrintable("'" + part + "' not in: " + message));
+    }
+    // Refused up front: no allocation of gigabytes, no reading until memory runs out.
+    QVERIFY2(timer.elapsed() < 10000, qPrintable(QString::number(timer.elapsed()) + " ms"));
+    QVERIFY(QFileInfo(path("dangling")).isSymLink());
+    QVERIFY(QFileInfo(path("zero-link")).isSymLink());
+    QVERIFY(QFileInfo(path("fifo")).exists() && !QFileInfo(path("fifo")).isFile());
+}
+
+// A link to a regular file is kept: the write replaces its target.
+void tst_CliHostile::aLinkToARegularFileIsWrittenThrough() {
+    QTemporaryDir dir;
+    writeFile(dir.filePath("target.csv"), "old\n");
+    QVERIFY(QFile::link(dir.filePath("target.csv"), dir.filePath("link.csv")));
+    const CliResult result = runCli({"gamma", "--data", "gaussian:d=2,s=0.5", "--steps", "100",
+                                     "--samples", "4", "--out", dir.filePath("link.csv")});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QVERIFY(QFileInfo(dir.filePath("link.csv")).isSymLink());
+    QVERIFY(readAll(dir.filePath("target.csv")).startsWith("n,gamma\n"));
+}
+
+void tst_CliHostile::fullDiskKeepsTheOldFile_data() {
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("file");
+    QTest::newRow("gamma csv") << QStringList{"gamma", "--data", "gaussian:d=2,s=0.5", "--steps",
+                                              "1000", "--samples", "4", "--out"}
+                               << "g.csv";
+    QTest::newRow("sample csv") << QStringList{"sample", "--data", "gaussian:d=2,s=0.5",
+                                               "--trajectory", "even:10", "--count", "2000",
+                                               "--out"}
+                                << "s.csv";
+    QTest::newRow("export png") << QStringList{"export", "--view", "schedule", "--out"}
+                                << "schedule.png";
+    QTest::newRow("export gif") << QStringList{"export", "--view", "animation", "--out"}
+                                << "chains.gif";
+    QTest::newRow("train checkpoint")
+        << QStringList{"train", "--process", "gaussian", "--data", "toy:moons,n=200", "--arch",
+                       "mlp:width=64,depth=2", "--steps", "5", "--batch", "8", "--out"}
+        << "m.safetensors";
+}
+
+// Every writer checks its bytes: with room for only 4 kB, the write fails with the reason, the
+// exit code is 2, and the previous file is still there, byte for byte, with no stray temporary.
+void tst_CliHostile::fullDiskKeepsTheOldFile() {
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, file);
+    QTemporaryDir dir;
+    const QString out = dir.filePath(file);
+    const QByteArray previous = "the previous version, which must survive\n";
+    writeFile(out, previous);
+    const CliResult result = runWithFileSizeLimit(arguments + QStringList{out}, 4096);
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(result.err.contains(file) && result.err.contains("File too large") &&
+                 result.err.contains("unchanged"),
+             qPrintable(result.err));
+    QVERIFY2(!result.out.contains("wrote"), qPrintable(result.out));
+    QCOMPARE(readAll(out), previous);
+    QCOMPARE(strayFiles(dir.path(), {file}), QStringList());
+}
+
+// The same on a real file system that is full (a 64 kB tmpfs; needs root, skipped otherwise).
+void tst_CliHostile::realFullFileSystem() {
+    QTemporaryDir dir;
+    const QString mountPoint = dir.filePath("small");
+    QVERIFY(QDir().mkdir(mountPoint));
+    if (::geteuid() != 0 ||
+        QProcess::execute("mount", {"-t", "tmpfs", "-o", "size=64k", "tmpfs", mountPoint}) != 0) {
+        QSKIP("mounting a small tmpfs needs root");
+    }
+    const auto unmount = qScopeGuard([&] { QProcess::execute("umount", {mountPoint}); });
+    const QString out = mountPoint + "/g.csv";
+    const QByteArray previous(20000, 'x');
+    writeFile(out, previous);
+    writeFile(mountPoint + "/filler", QByteArray(36000, 'f'));  // leaves < 16 kB free
+    const CliResult result = runCli({"gamma", "--data", "gaussian:d=2,s=0.5", "--steps", "1000",
+                                     "--samples", "4", "--out", out});
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(result.err.contains("No space left on device"), qPrintable(result.err));
+    QCOMPARE(readAll(out), previous);
+    QCOMPARE(strayFiles(mountPoint, {"g.csv", "filler"}), QStringList());
+}
+
+// A checkpoint trained for N = 100 is refused at N = 200, naming both (it used to run).
+void tst_CliHostile::checkpointMustFitTheSchedule() {
+    QTemporaryDir dir;
+    const QString model = dir.filePath("m.safetensors");
+    const CliResult trained = runCli({"train", "--process", "gaussian", "--data", "toy:moons,n=200",
+                                      "--arch", "mlp:width=8,depth=1", "--steps", "2", "--batch",
+                                      "4", "--num-steps", "100", "--out", model});
+    QVERIFY2(trained.exitCode == 0, qPrintable(trained.err));
+    const CliResult wrong = runCli({"sample", "--data", "toy:moons", "--model", model, "--steps",
+                                    "200", "--trajectory", "even:10", "--out",
+                                    dir.filePath("s.csv")});
+    QCOMPARE(wrong.exitCode, 2);
+    QVERIFY2(wrong.err.contains("m.safetensors") && wrong.err.contains("N = 100") &&
+                 wrong.err.contains("N = 200"),
+             qPrintable(wrong.err));
+    const CliResult right = runCli({"sample", "--data", "toy:moons", "--model", model, "--steps",
+                                    "100", "--trajectory", "even:10", "--out",
+                                    dir.filePath("s.csv")});
+    QVERIFY2(right.exitCode == 0, qPrintable(right.err));
+}
+
+// F rows of 1e308 overflow a plain sum; they must give the same kernel as rows of 1.
+void tst_CliHostile::hugeDenoiserRowsNormaliseExactly() {
+    QTemporaryDir dir;
+    writeFile(dir.filePath("big.csv"), "1e308,1e308,1e308\n1e308,2e307,1e308\n0,0,1e308\n");
+    writeFile(dir.filePath("small.csv"), "1,1,1\n1,0.2,1\n0,0,1\n");
+    const QStringList common{"kernel", "--pi", "0.5,0.3,0.2", "--beta-s", "0.3", "--beta-t", "0.6",
+                             "--denoiser"};
+    const CliResult big = runCli(common + QStringList{dir.filePath("big.csv")});
+    const CliResult small = runCli(common + QStringList{dir.filePath("small.csv")});
+    QVERIFY2(big.exitCode == 0, qPrintable(big.err));
+    QVERIFY2(small.exitCode == 0, qPrintable(small.err));
+    QCOMPARE(big.out, small.out);
+    QVERIFY(!big.out.contains("nan") && big.out.contains('1'));
+}
+
+// `train` refuses an output it could not write before training for minutes.
+void tst_CliHostile::trainChecksItsOutputFirst() {
+    QElapsedTimer timer;
+    timer.start();
+    const CliResult result = runCli({"train", "--process", "gaussian", "--data", "toy:moons",
+                                     "--steps", "100000000", "--out", path("no/such/m.safetensors")});
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(result.err.contains("no/such/m.safetensors") && result.err.contains("does not exist"),
+             qPrintable(result.err));
+    QVERIFY(timer.elapsed() < 10000);
+}
+
+// A project whose model cannot be loaded is refused before any file is written (it used to fall
+// back to the exact oracle silently, or write some views and then fail).
+void tst_CliHostile::exportValidatesTheProjectBeforeWriting() {
+    QTemporaryDir dir;
+    const QString projectFile = dir.filePath("p.diffuscope.json");
+    const CliResult example = runCli({"export", "--example", "3", "--view", "schedule", "--out",
+                                      dir.filePath("first.png")});
+    QVERIFY2(example.exitCode == 0, qPrintable(example.err));
+    // The moons example with its bundled network replaced by a path that is not a checkpoint.
+    QFile source(QString(DIFFUSCOPE_SOURCE_DIR) + "/tests/data/moons_bad_model.diffuscope.json");
+    for (const QString& model : {QString("../../../../etc/passwd"), QString("/dev/zero")}) {
+        QByteArray project = source.open(QIODevice::ReadOnly) ? source.readAll() : QByteArray();
+        source.close();
+        QVERIFY(!project.isEmpty());
+        project.replace("@MODEL", model.toUtf8());
+        writeFile(projectFile, project);
+        const QString out = dir.filePath("figures");
+        const CliResult result = runCli({"export", "--project", projectFile, "--view", "all",
+                                         "--out", out});
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains("model", Qt::CaseInsensitive) &&
+                     result.err.contains(QFileInfo(model).fileName()),
+                 qPrintable(result.err));
+        QVERIFY2(!QFileInfo::exists(out) || QDir(out).isEmpty(), "files were written");
+    }
+}
+
+QTEST_GUILESS_MAIN(tst_CliHostile)
+#include "tst_cli_hostile.moc"
