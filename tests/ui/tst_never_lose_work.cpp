@@ -369,6 +369,25 @@ void tst_NeverLoseWork::discardRemovesTheCopy() {
     QVERIFY(window.discardRecovery(copies.first()));
     QVERIFY(!QFile::exists(copies.first()));
     QVERIFY(window.recoveryCopies().isEmpty());
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList());  // no lock left either
+
+    // A crash with no copy (the work had been saved) leaves a stale lock: the next start
+    // tidies it away.
+    QVERIFY(crashedInstance(dir.path(), "{}") > 0);
+    for (const QString& name : QDir(dir.path()).entryList({"*.json"}, QDir::Files)) {
+        QVERIFY(QFile::remove(dir.filePath(name)));
+    }
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1);
+    ui::MainWindow next(nullptr, dir.path());
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList());
+
+    // Undoing back to the saved state needs no copy.
+    QVERIFY(next.document()->setCategorical(edited(12), "edit").ok());
+    next.autosave();
+    QVERIFY(QFile::exists(next.recoveryPath()));
+    next.document()->undoStack()->undo();
+    next.autosave();
+    QVERIFY(!QFile::exists(next.recoveryPath()));
 }
 
 void tst_NeverLoseWork::runningInstanceCopyIsNeverOffered() {

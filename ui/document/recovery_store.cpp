@@ -33,6 +33,15 @@ core::Error recoveryError(const QString& path, const std::string& message) {
 RecoveryStore::RecoveryStore(const QString& folder)
     : m_folder(folder.isEmpty() ? defaultFolder() : folder) {
     startFreshCopy();
+    // A crash after the copy was removed (saved work) leaves only a stale lock: tidy it away.
+    const QDir dir(m_folder);
+    for (const QString& name : dir.entryList({"recovery*.lock"}, QDir::Files)) {
+        QString copy = dir.filePath(name);
+        copy.chop(5);  // ".lock"
+        if (!QFileInfo::exists(copy + kCopySuffix)) {
+            lockFor(copy + kCopySuffix)->tryLock(0);  // taken only when stale; unlock deletes it
+        }
+    }
 }
 
 RecoveryStore::~RecoveryStore() = default;

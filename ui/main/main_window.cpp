@@ -563,13 +563,14 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 QString MainWindow::recoveryPath() const { return m_recovery->copyPath(); }
 
 void MainWindow::autosave() {
-    if (m_document->isModified()) {
-        const core::Status status = m_recovery->write(document::projectToJson(m_document->project()));
-        if (!status) {
-            statusBar()->showMessage("Autosave failed: " +
-                                         QString::fromStdString(status.error().toString()),
-                                     8000);
-        }
+    if (!m_document->isModified()) {
+        m_recovery->removeCopy();  // e.g. edits undone back to the saved state
+        return;
+    }
+    const core::Status status = m_recovery->write(document::projectToJson(m_document->project()));
+    if (!status) {
+        statusBar()->showMessage(
+            "Autosave failed: " + QString::fromStdString(status.error().toString()), 8000);
     }
 }
 
