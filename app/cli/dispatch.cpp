@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
+#include <cerrno>
+#include <cstring>
 #include <exception>
 #include <iostream>
 #include <map>
+#include <new>
 
 #include "app/cli/commands.h"
 
@@ -65,7 +68,18 @@ int dispatch(const std::vector<std::string>& argv) {
         return fail(args.error());
     }
     try {
-        return it->second(*args);
+        const int code = it->second(*args);
+        // Results printed on stdout count as much as files: redirected to a full disk, the
+        // failed write must not end in exit code 0.
+        std::cout.flush();
+        if (!std::cout) {
+            return fail(std::string("standard output: writing the result failed (") +
+                        std::strerror(errno) + ")");
+        }
+        return code;
+    } catch (const std::bad_alloc&) {
+        return fail("out of memory: the request needs more memory than this machine has; "
+                    "use fewer samples, steps or particles");
     } catch (const std::exception& e) {
         // A subcommand must never end in an uncaught exception: report it as one line.
         return fail(std::string("internal error: ") + e.what());

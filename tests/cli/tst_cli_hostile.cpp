@@ -86,6 +86,7 @@ private slots:
     void checkpointMustFitTheSchedule();
     void hugeDenoiserRowsNormaliseExactly();
     void trainChecksItsOutputFirst();
+    void aFullStandardOutputFails();
     void exportValidatesTheProjectBeforeWriting();
 
 private:
@@ -383,6 +384,21 @@ void tst_CliHostile::trainChecksItsOutputFirst() {
     QVERIFY2(result.err.contains("no/such/m.safetensors") && result.err.contains("does not exist"),
              qPrintable(result.err));
     QVERIFY(timer.elapsed() < 10000);
+}
+
+// Results on stdout redirected to a full disk (/dev/full) end in exit code 2, not 0.
+void tst_CliHostile::aFullStandardOutputFails() {
+    QProcess process;
+    process.setProgram(QStringLiteral(DIFFUSCOPE_BINARY));
+    process.setArguments({"categorical", "--table", path("table.csv"), "--pi", "uniform:3",
+                          "--schedule", "cosine", "--steps", "20"});
+    process.setStandardOutputFile("/dev/full");
+    process.start();
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), 2);
+    const QString err = QString::fromUtf8(process.readAllStandardError());
+    QVERIFY2(err.contains("standard output") && err.contains("No space left on device"),
+             qPrintable(err));
 }
 
 // A project whose model cannot be loaded is refused before any file is written (it used to fall
