@@ -29,10 +29,6 @@ std::map<QString, CacheEntry>& cache() {
     return entries;
 }
 
-core::Error modelError(const QString& path, const std::string& message) {
-    return core::makeError(core::ErrorCode::InvalidArgument, path.toStdString(), "", message);
-}
-
 }  // namespace
 
 core::Result<LoadedModelPtr> loadModelFile(const QString& path) {
@@ -76,46 +72,28 @@ core::Result<LoadedModelPtr> loadModelFile(const QString& path) {
     return LoadedModelPtr(model);
 }
 
+// The fit checks are the core's, shared with the command line.
 core::Result<std::shared_ptr<const core::model::GaussianEpsModel>> loadGaussianModel(
     const QString& path, int numSteps, int dimension) {
     auto loaded = loadModelFile(path);
     if (!loaded) return loaded.error();
-    const auto& network = (*loaded)->gaussian;
-    if (!network) {
-        return modelError(path, "a categorical checkpoint: the Gaussian explorer needs a Gaussian one");
+    if (auto fits = core::model::checkGaussianFit(**loaded, path.toStdString(), numSteps, dimension);
+        !fits) {
+        return fits.error();
     }
-    if (network->numSteps() != numSteps) {
-        return modelError(path, "the network was trained for N = " +
-                                    std::to_string(network->numSteps()) + " (schedule " +
-                                    (*loaded)->info.schedule + "); set N to match");
-    }
-    if (network->dimension() != dimension) {
-        return modelError(path, "the network has dimension " + std::to_string(network->dimension()) +
-                                    " but the data have " + std::to_string(dimension));
-    }
-    return std::shared_ptr<const core::model::GaussianEpsModel>(network);
+    return std::shared_ptr<const core::model::GaussianEpsModel>((*loaded)->gaussian);
 }
 
 core::Result<std::shared_ptr<const core::model::CategoricalDenoiser>> loadCategoricalModel(
     const QString& path, int numClasses, int numPositions, int numConditions) {
     auto loaded = loadModelFile(path);
     if (!loaded) return loaded.error();
-    const auto& network = (*loaded)->categorical;
-    if (!network) {
-        return modelError(path, "a Gaussian checkpoint: the categorical explorer needs a categorical one");
+    if (auto fits = core::model::checkCategoricalFit(**loaded, path.toStdString(), numClasses,
+                                                     numPositions, numConditions);
+        !fits) {
+        return fits.error();
     }
-    const auto& info = (*loaded)->info;
-    if (info.numClasses != numClasses || info.numPositions != numPositions) {
-        return modelError(path, "the network is for K = " + std::to_string(info.numClasses) +
-                                    ", D = " + std::to_string(info.numPositions) +
-                                    " but the data have K = " + std::to_string(numClasses) +
-                                    ", D = " + std::to_string(numPositions));
-    }
-    if (info.numConditions != 0 && info.numConditions != numConditions) {
-        return modelError(path, "the network knows " + std::to_string(info.numConditions) +
-                                    " conditions but the data have " + std::to_string(numConditions));
-    }
-    return std::shared_ptr<const core::model::CategoricalDenoiser>(network);
+    return std::shared_ptr<const core::model::CategoricalDenoiser>((*loaded)->categorical);
 }
 
 }  // namespace ui::document
