@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "core/io/csv.h"
+#include "core/util/limits.h"
 
 namespace core::data {
 namespace {
@@ -36,8 +37,20 @@ Result<CategoricalRows> parseCategoricalRows(const std::string& text, const std:
         !std::all_of(table->rows.front().begin(), table->rows.front().end(), isInteger)) {
         first = 1;  // a header
         const auto& header = table->rows.front();
+        const std::string headerAt = path + ":" + std::to_string(table->lineNumbers.front());
+        if (Status distinct = io::checkDistinctColumns(header, headerAt); !distinct) {
+            return distinct.error();
+        }
         for (size_t c = 0; c < header.size(); ++c) {
-            if (header[c] == "label" || header[c] == "c") labelColumn = static_cast<int>(c);
+            if (header[c] != "label" && header[c] != "c") continue;
+            if (labelColumn >= 0) {
+                return makeError(ErrorCode::ParseError, headerAt,
+                                 header[labelColumn] + ", " + header[c],
+                                 "two label columns, at positions " +
+                                     std::to_string(labelColumn + 1) + " and " +
+                                     std::to_string(c + 1) + "; keep one");
+            }
+            labelColumn = static_cast<int>(c);
         }
     }
     if (table->rows.size() <= first) {
@@ -48,6 +61,11 @@ Result<CategoricalRows> parseCategoricalRows(const std::string& text, const std:
     out.numPositions = columns - (labelColumn >= 0 ? 1 : 0);
     if (out.numPositions < 1) {
         return makeError(ErrorCode::ParseError, path, "", "no position columns besides the label");
+    }
+    if (out.numPositions > limits::kPositions.max) {
+        return invalidArgument(path + " positions", std::to_string(out.numPositions),
+                               "more than " + std::to_string(limits::kPositions.max) +
+                                   " positions, the limit");
     }
     int largest = 0;
     for (size_t r = first; r < table->rows.size(); ++r) {

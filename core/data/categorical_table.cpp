@@ -4,8 +4,12 @@
 #include <cmath>
 #include <map>
 #include <sstream>
+#include <string_view>
+#include <unordered_map>
 
 #include "core/io/csv.h"
+#include "core/io/reader_text.h"
+#include "core/util/limits.h"
 
 namespace core::data {
 namespace {
@@ -33,9 +37,10 @@ Status normalise(CategoricalTable& table, const Where& where) {
     }
     for (size_t c = 0; c < sums.size(); ++c) {
         if (std::abs(sums[c] - 1.0) > kTableSumTolerance) {
-            const std::string label = table.conditionNames[c].empty()
-                                          ? std::string("the table")
-                                          : "condition '" + table.conditionNames[c] + "'";
+            const std::string label =
+                table.conditionNames[c].empty()
+                    ? std::string("the table")
+                    : "condition '" + io::printable(table.conditionNames[c]) + "'";
             return invalidArgument(where(-1, "p"), formatValue(sums[c]),
                                    "the probabilities of " + label +
                                        " sum to this value, not 1 (tolerance 1e-9)");
@@ -45,6 +50,11 @@ Status normalise(CategoricalTable& table, const Where& where) {
         table.probability[r] /= sums[table.condition[r]];
     }
     return {};
+}
+
+std::string tooManyConditions() {
+    return "more than " + std::to_string(limits::kConditions.max) +
+           " distinct condition labels, the limit";
 }
 
 }  // namespace
@@ -59,7 +69,9 @@ Result<int> CategoricalTable::conditionIndex(const std::string& label, const std
     for (const std::string& name : conditionNames) {
         known += (known.empty() ? "" : ", ") + name;
     }
-    return invalidArgument(field, label, "no such condition in the table (known: " + known + ")");
+    return invalidArgument(field, io::printable(label),
+                           "no such condition in the table (known: " + io::printable(known, 400) +
+                               ")");
 }
 
 Vector CategoricalTable::marginal(int c, int position) const {
@@ -108,18 +120,21 @@ Result<CategoricalTable> makeCategoricalTable(int numPositions,
     if (conditions.empty()) {
         table.conditionNames = {""};
     } else {
+        // A hash of the labels seen so far: linear in the rows however many labels there are.
+        std::unordered_map<std::string, int> indexOf;
         for (size_t r = 0; r < conditions.size(); ++r) {
-            int index = -1;
-            for (size_t c = 0; c < table.conditionNames.size(); ++c) {
-                if (table.conditionNames[c] == conditions[r]) {
-                    index = static_cast<int>(c);
+            const auto [at, inserted] =
+                indexOf.emplace(conditions[r], static_cast<int>(table.conditionNames.size()));
+            if (inserted) {
+                if (static_cast<long long>(table.conditionNames.size()) >=
+                    limits::kConditions.max) {
+                    return invalidArgument("row " + std::to_string(r) + " c",
+                                           io::printable(conditions[r]),
+                                           tooManyConditions());
                 }
-            }
-            if (index < 0) {
-                index = static_cast<int>(table.conditionNames.size());
                 table.conditionNames.push_back(conditions[r]);
             }
-            table.condition[r] = index;
+            table.condition[r] = at->second;
         }
     }
     Status status = normalise(table, [](int r, const std::string& column) {
@@ -138,20 +153,20 @@ Result<CategoricalTable> parseCategoricalTable(const std::string& text,
     if (!csv) {
         return csv.error();
     }
-    // Columns x1..xD must be consecutive names; D is how many exist.
+    // Columns x1..xD must be consecutive names; D is how many exist. The names are distinct
+    // (parseCsv checks), so one hash of them finds every column in linear time.
+    std::unordered_map<std::string_view, int> columnOf;
+    columnOf.reserve(csv->header.size());
+    for (size_t i = 0; i < csv->header.size(); ++i) {
+        columnOf.emplace(csv->header[i], static_cast<int>(i));
+    }
     std::vector<int> xColumns;
     for (int d = 1;; ++d) {
-        const std::string name = "x" + std::to_string(d);
-        int found = -1;
-        for (size_t i = 0; i < csv->header.size(); ++i) {
-            if (csv->header[i] == name) {
-                found = static_cast<int>(i);
-            }
-        }
-        if (found < 0) {
+        const auto found = columnOf.find("x" + std::to_string(d));
+        if (found == columnOf.end()) {
             break;
         }
-        xColumns.push_back(found);
+        xColumns.push_back(found->second);
     }
     if (xColumns.empty()) {
         return makeError(ErrorCode::ParseError, path, "x1",
@@ -161,13 +176,16 @@ Result<CategoricalTable> parseCategoricalTable(const std::string& text,
     if (!pColumn) {
         return pColumn.error();
     }
-    int cColumn = -1;
-    for (size_t i = 0; i < csv->header.size(); ++i) {
-        if (csv->header[i] == "c") {
-            cColumn = static_cast<int>(i);
-        }
-    }
+    const auto cFound = columnOf.find("c");
+    const int cColumn = cFound == columnOf.end() ? -1 : cFound->second;
     const int numPositions = static_cast<int>(xColumns.size());
+    if (numPositions > limits::kPositions.max) {
+        return invalidArgument(path + ":" + std::to_string(csv->headerLine) + " columns x1..xD",
+                               std::to_string(numPositions),
+                               "more than " + std::to_string(limits::kPositions.max) +
+                                   " positions, the limit");
+    }
+    std::unordered_map<std::string_view, int> labels;
     std::vector<int> classes;
     std::vector<double> probability;
     std::vector<std::string> conditions;
@@ -193,12 +211,18 @@ Result<CategoricalTable> parseCategoricalTable(const std::string& text,
             return p.error();
         }
         if (*p < 0.0) {
-            return invalidArgument(where(row, "p"), csv->rows[row][*pColumn],
+            return invalidArgument(where(row, "p"), io::printable(csv->rows[row][*pColumn]),
                                    "a probability must be ≥ 0");
         }
         probability.push_back(*p);
         if (cColumn >= 0) {
-            conditions.push_back(csv->rows[row][cColumn]);
+            const std::string& label = csv->rows[row][cColumn];
+            // Refused here, where the line is known, rather than in makeCategoricalTable.
+            if (labels.emplace(label, 0).second &&
+                static_cast<long long>(labels.size()) > limits::kConditions.max) {
+                return invalidArgument(where(row, "c"), io::printable(label), tooManyConditions());
+            }
+            conditions.push_back(label);
         }
     }
     Result<CategoricalTable> table = makeCategoricalTable(numPositions, numClasses, classes,

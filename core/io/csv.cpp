@@ -9,29 +9,36 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <string_view>
+#include <unordered_map>
 
 #include <unistd.h>
+
+#include "core/io/reader_text.h"
+#include "core/util/limits.h"
 
 namespace core::io {
 namespace {
 
-std::string trim(const std::string& s) {
+std::string_view trim(std::string_view s) {
     const size_t begin = s.find_first_not_of(" \t\r");
-    if (begin == std::string::npos) {
+    if (begin == std::string_view::npos) {
         return {};
     }
     const size_t end = s.find_last_not_of(" \t\r");
     return s.substr(begin, end - begin + 1);
 }
 
-std::vector<std::string> splitFields(const std::string& line) {
+std::vector<std::string> splitFields(std::string_view line, size_t count) {
     std::vector<std::string> fields;
+    fields.reserve(count);
     size_t start = 0;
     while (true) {
         const size_t comma = line.find(',', start);
-        fields.push_back(trim(line.substr(start, comma == std::string::npos ? std::string::npos
-                                                                             : comma - start)));
-        if (comma == std::string::npos) {
+        fields.emplace_back(trim(line.substr(start, comma == std::string_view::npos
+                                                        ? std::string_view::npos
+                                                        : comma - start)));
+        if (comma == std::string_view::npos) {
             break;
         }
         start = comma + 1;
@@ -42,7 +49,7 @@ std::vector<std::string> splitFields(const std::string& line) {
 std::string where(const CsvTable& table, size_t row, size_t column) {
     std::string s = table.path + ":" + std::to_string(table.lineNumbers[row]);
     if (column < table.header.size()) {
-        s += " column '" + table.header[column] + "'";
+        s += " column '" + printable(table.header[column]) + "'";
     } else {
         s += " column " + std::to_string(column + 1);
     }
@@ -56,20 +63,37 @@ Result<std::string> readTextFile(const std::string& path) { return readRegularFi
 Result<CsvTable> parseCsv(const std::string& text, const std::string& path, bool hasHeader) {
     CsvTable table;
     table.path = path;
-    std::istringstream in(text);
-    std::string line;
+    const std::string_view all = withoutBom(text);
     int lineNumber = 0;
     bool headerRead = !hasHeader;
     size_t width = 0;
-    while (std::getline(in, line)) {
+    for (size_t start = 0; start < all.size();) {
+        const size_t newline = all.find('\n', start);
+        const size_t end = newline == std::string_view::npos ? all.size() : newline;
+        const std::string_view line = all.substr(start, end - start);
+        start = end + 1;
         ++lineNumber;
-        const std::string trimmed = trim(line);
+        const std::string_view trimmed = trim(line);
         if (trimmed.empty() || trimmed[0] == '#') {
             continue;
         }
-        std::vector<std::string> fields = splitFields(trimmed);
+        // Counted before splitting, so a huge line is refused before it is allocated.
+        const size_t count =
+            static_cast<size_t>(std::count(trimmed.begin(), trimmed.end(), ',')) + 1;
+        if (count > static_cast<size_t>(limits::kCsvColumns.max)) {
+            return makeError(ErrorCode::ParseError, path + ":" + std::to_string(lineNumber),
+                             std::to_string(count) + " fields",
+                             "more than " + std::to_string(limits::kCsvColumns.max) +
+                                 " columns, the limit of a CSV file");
+        }
+        std::vector<std::string> fields = splitFields(trimmed, count);
         if (!headerRead) {
+            const std::string where = path + ":" + std::to_string(lineNumber);
+            if (Status distinct = checkDistinctColumns(fields, where); !distinct) {
+                return distinct.error();
+            }
             table.header = std::move(fields);
+            table.headerLine = lineNumber;
             width = table.header.size();
             headerRead = true;
             continue;
@@ -96,6 +120,24 @@ Result<CsvTable> parseCsv(const std::string& text, const std::string& path, bool
     return table;
 }
 
+Status checkDistinctColumns(const std::vector<std::string>& names, const std::string& where) {
+    std::unordered_map<std::string_view, size_t> first;
+    first.reserve(names.size());
+    for (size_t i = 0; i < names.size(); ++i) {
+        if (names[i].empty()) {
+            continue;  // cannot be looked up by name, so it is never ambiguous
+        }
+        const auto [at, inserted] = first.emplace(names[i], i);
+        if (!inserted) {
+            return makeError(ErrorCode::ParseError,
+                             where + " column '" + printable(names[i]) + "'", "",
+                             "the column name appears twice, at positions " +
+                                 std::to_string(at->second + 1) + " and " + std::to_string(i + 1));
+        }
+    }
+    return {};
+}
+
 Result<CsvTable> readCsv(const std::string& path, bool hasHeader) {
     Result<std::string> text = readTextFile(path);
     if (!text) {
@@ -110,8 +152,8 @@ Result<int> findColumn(const CsvTable& table, const std::string& name) {
             return static_cast<int>(i);
         }
     }
-    return makeError(ErrorCode::ParseError, table.path, name,
-                     "the header has no column named '" + name + "'");
+    return makeError(ErrorCode::ParseError, table.path, printable(name),
+                     "the header has no column named '" + printable(name) + "'");
 }
 
 Result<double> fieldAsDouble(const CsvTable& table, size_t row, size_t column) {
@@ -120,11 +162,11 @@ Result<double> fieldAsDouble(const CsvTable& table, size_t row, size_t column) {
     char* end = nullptr;
     const double value = std::strtod(text.c_str(), &end);
     if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE) {
-        return makeError(ErrorCode::ParseError, where(table, row, column), text,
+        return makeError(ErrorCode::ParseError, where(table, row, column), printable(text),
                          "not a number");
     }
     if (!std::isfinite(value)) {
-        return makeError(ErrorCode::ParseError, where(table, row, column), text,
+        return makeError(ErrorCode::ParseError, where(table, row, column), printable(text),
                          "the number must be finite");
     }
     return value;
@@ -136,7 +178,7 @@ Result<long long> fieldAsInt(const CsvTable& table, size_t row, size_t column) {
     char* end = nullptr;
     const long long value = std::strtoll(text.c_str(), &end, 10);
     if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE) {
-        return makeError(ErrorCode::ParseError, where(table, row, column), text,
+        return makeError(ErrorCode::ParseError, where(table, row, column), printable(text),
                          "not a whole number");
     }
     return value;
@@ -163,7 +205,9 @@ std::string formatCsv(const std::vector<std::string>& header,
             if (c > 0) {
                 out += ',';
             }
-            if (r < columns[c].size()) {
+            // A value that is not finite (the SNR at n = 0, say) is an empty cell: "inf" and
+            // "nan" are not numbers to most readers of CSV.
+            if (r < columns[c].size() && std::isfinite(columns[c][r])) {
                 std::snprintf(buffer, sizeof buffer, "%.17g", columns[c][r]);
                 out += buffer;
             }

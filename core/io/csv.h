@@ -8,7 +8,8 @@
 #include "core/util/result.h"
 
 // Plain CSV files: a header line, then rows of comma-separated fields. Lines starting with '#'
-// and blank lines are skipped. Errors name the file, the line and the column.
+// and blank lines are skipped, as is a UTF-8 byte order mark. Errors name the file, the line and
+// the column. At most limits::kCsvColumns columns; header names must be distinct.
 namespace core::io {
 
 struct CsvTable {
@@ -16,12 +17,18 @@ struct CsvTable {
     std::vector<std::string> header;            // column names, trimmed
     std::vector<std::vector<std::string>> rows; // fields, trimmed; every row has header.size()
     std::vector<int> lineNumbers;               // 1-based line of each row in the file
+    int headerLine = 0;                         // 1-based line of the header (0: none)
 };
 
 // Reads `path`. `hasHeader` false treats every line as data (header stays empty, and rows must
-// still have equal lengths). A ragged row is an error naming its line.
+// still have equal lengths). A ragged row is an error naming its line; so is a line of more
+// than limits::kCsvColumns fields, and a header that repeats a column name.
 Result<CsvTable> readCsv(const std::string& path, bool hasHeader = true);
 Result<CsvTable> parseCsv(const std::string& text, const std::string& path, bool hasHeader = true);
+
+// Refuses a repeated non-empty name among `names` (a header): the error names `where` (e.g.
+// "file.csv:1"), the column and both 1-based positions. Linear in the number of names.
+Status checkDistinctColumns(const std::vector<std::string>& names, const std::string& where);
 
 // The column index of `name` in the header, or an error naming the file and the column.
 Result<int> findColumn(const CsvTable& table, const std::string& name);
@@ -37,7 +44,8 @@ Result<std::string> readTextFile(const std::string& path);
 
 namespace core::io {
 
-// Formats named numeric columns of equal length as CSV (header line, 17 significant digits).
+// Formats named numeric columns as CSV (header line, 17 significant digits). A shorter column,
+// and a value that is not finite, leave an empty cell.
 std::string formatCsv(const std::vector<std::string>& header,
                       const std::vector<std::vector<double>>& columns);
 

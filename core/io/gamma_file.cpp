@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "core/io/csv.h"
+#include "core/io/reader_text.h"
 
 namespace core::io {
 namespace {
@@ -24,17 +25,30 @@ Status checkValues(const std::string& path, const std::vector<double>& values) {
     for (size_t n = 1; n < values.size(); ++n) {
         if (!(std::isfinite(values[n]) && values[n] >= 0.0)) {
             return makeError(ErrorCode::ParseError, path + ": n = " + std::to_string(n),
-                             std::to_string(values[n]),
+                             formatValue(values[n]),
                              "Γ values must be finite and non-negative");
         }
     }
     return {};
 }
 
-Result<GammaFile> readCsvGamma(const std::string& path,
-                               int expectedSteps,
-                               const GammaKind* requiredKind) {
-    Result<CsvTable> table = readCsv(path);
+Status checkSteps(int expectedSteps) {
+    if (expectedSteps < 1) {
+        return invalidArgument("N", std::to_string(expectedSteps), "needs at least 1 timestep");
+    }
+    return {};
+}
+
+}  // namespace
+
+Result<GammaFile> parseGammaCsv(const std::string& text,
+                                const std::string& path,
+                                int expectedSteps,
+                                const GammaKind* requiredKind) {
+    if (Status s = checkSteps(expectedSteps); !s) {
+        return s.error();
+    }
+    Result<CsvTable> table = parseCsv(text, path);
     if (!table) {
         return table.error();
     }
@@ -43,16 +57,25 @@ Result<GammaFile> readCsvGamma(const std::string& path,
         return nColumn.error();
     }
     GammaFile file;
-    int valueColumn = -1;
+    int gammaColumn = -1;
+    int msEpsColumn = -1;
     for (size_t c = 0; c < table->header.size(); ++c) {
         if (table->header[c] == "gamma") {
-            valueColumn = static_cast<int>(c);
-            file.kind = GammaKind::Gamma;
+            gammaColumn = static_cast<int>(c);
         } else if (table->header[c] == "ms_eps") {
-            valueColumn = static_cast<int>(c);
-            file.kind = GammaKind::MsEps;
+            msEpsColumn = static_cast<int>(c);
         }
     }
+    if (gammaColumn >= 0 && msEpsColumn >= 0) {
+        // Which one holds the values would be a guess; they differ by the factor β̄_n.
+        return makeError(
+            ErrorCode::ParseError, path + ":" + std::to_string(table->headerLine), "gamma, ms_eps",
+            "a Γ file holds either a 'gamma' column (position " + std::to_string(gammaColumn + 1) +
+                ") or an 'ms_eps' column (position " + std::to_string(msEpsColumn + 1) +
+                "), not both");
+    }
+    const int valueColumn = gammaColumn >= 0 ? gammaColumn : msEpsColumn;
+    file.kind = gammaColumn >= 0 ? GammaKind::Gamma : GammaKind::MsEps;
     if (valueColumn < 0) {
         return corrupt(path, "a Γ file needs a 'gamma' or an 'ms_eps' column");
     }
@@ -89,12 +112,13 @@ Result<GammaFile> readCsvGamma(const std::string& path,
 }
 
 // NPY format 1.0–3.0 (numpy.lib.format): magic, version, header length, a Python dict literal.
-Result<GammaFile> readNpyGamma(const std::string& path, int expectedSteps, GammaKind kind) {
-    Result<std::string> bytes = readTextFile(path);
-    if (!bytes) {
-        return bytes.error();
+Result<GammaFile> parseGammaNpy(const std::string& data,
+                                const std::string& path,
+                                int expectedSteps,
+                                GammaKind kind) {
+    if (Status s = checkSteps(expectedSteps); !s) {
+        return s.error();
     }
-    const std::string& data = *bytes;
     if (data.size() < 10 || data.compare(0, 6, "\x93NUMPY") != 0) {
         return corrupt(path, "not an NPY file (bad magic)");
     }
@@ -138,6 +162,9 @@ Result<GammaFile> readNpyGamma(const std::string& path, int expectedSteps, Gamma
         return corrupt(path, "the NPY header has no shape");
     }
     const size_t shapeEnd = header.find(')', shapeAt);
+    if (shapeEnd == std::string::npos) {
+        return corrupt(path, "the NPY header's shape has no closing ')'");
+    }
     const std::string shape = header.substr(shapeAt + 10, shapeEnd - shapeAt - 10);
     char* end = nullptr;
     const long long length = std::strtoll(shape.c_str(), &end, 10);
@@ -147,20 +174,25 @@ Result<GammaFile> readNpyGamma(const std::string& path, int expectedSteps, Gamma
         tail.pop_back();
     }
     if (end == shape.c_str() || !tail.empty() || length < 1) {
-        return corrupt(path, "the NPY array must be one-dimensional, shape (" + shape + ")");
+        return corrupt(path, "the NPY array must be one-dimensional, shape (" + printable(shape) +
+                                 ")");
     }
-    if (data.size() - offset != static_cast<size_t>(length) * itemSize) {
+    // Compared by division: length · itemSize may not fit in size_t.
+    const size_t dataBytes = data.size() - offset;
+    if (dataBytes % itemSize != 0 ||
+        dataBytes / itemSize != static_cast<unsigned long long>(length)) {
         return corrupt(path, "the NPY data is truncated or too long: " +
                                  std::to_string(data.size() - offset) + " bytes for " +
                                  std::to_string(length) + " values");
     }
     size_t skip = 0;
-    if (length == expectedSteps + 1) {
+    const long long steps = expectedSteps;
+    if (length == steps + 1) {
         skip = 1;  // the paper code's layout: entry 0 unused
-    } else if (length != expectedSteps) {
+    } else if (length != steps) {
         return corrupt(path, "holds " + std::to_string(length) + " values, expected N = " +
-                                 std::to_string(expectedSteps) + " or N + 1 = " +
-                                 std::to_string(expectedSteps + 1));
+                                 std::to_string(steps) + " or N + 1 = " +
+                                 std::to_string(steps + 1));
     }
     GammaFile file;
     file.kind = kind;
@@ -183,8 +215,6 @@ Result<GammaFile> readNpyGamma(const std::string& path, int expectedSteps, Gamma
     return file;
 }
 
-}  // namespace
-
 const char* gammaKindName(GammaKind kind) {
     return kind == GammaKind::Gamma ? "gamma" : "ms_eps";
 }
@@ -193,16 +223,22 @@ Result<GammaFile> readGammaFile(const std::string& path,
                                 int expectedSteps,
                                 GammaKind npyKind,
                                 const GammaKind* requiredKind) {
-    if (expectedSteps < 1) {
-        return invalidArgument("N", std::to_string(expectedSteps), "needs at least 1 timestep");
+    if (Status s = checkSteps(expectedSteps); !s) {
+        return s.error();
     }
-    if (endsWith(path, ".npy")) {
-        return readNpyGamma(path, expectedSteps, requiredKind != nullptr ? *requiredKind
-                                                                          : npyKind);
+    const bool npy = endsWith(path, ".npy");
+    if (!npy && !endsWith(path, ".csv")) {
+        return invalidArgument("gamma", path, "a Γ file must end in .csv or .npy");
     }
-    if (endsWith(path, ".csv")) {
-        return readCsvGamma(path, expectedSteps, requiredKind);
+    Result<std::string> bytes = readTextFile(path);
+    if (!bytes) {
+        return bytes.error();
     }
+    if (npy) {
+        return parseGammaNpy(*bytes, path, expectedSteps,
+                             requiredKind != nullptr ? *requiredKind : npyKind);
+    }
+    return parseGammaCsv(*bytes, path, expectedSteps, requiredKind);
     return invalidArgument("gamma", path, "a Γ file must end in .csv or .npy");
 }
 

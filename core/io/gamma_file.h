@@ -6,9 +6,9 @@
 
 #include "core/util/result.h"
 
-// Γ files (MATH.md B.3): CSV with columns `n,gamma` or `n,ms_eps` (n = 1..N), and NPY arrays
-// (float32 or float64, little-endian, 1-D) of length N + 1 with entry 0 unused — as the
-// Analytic-DPM code saves `ms_eps` — or of length N. ms_eps_n = β̄_n Γ_n.
+// Γ files (MATH.md B.3): CSV with columns `n,gamma` or `n,ms_eps` (n = 1..N; never both), and
+// NPY arrays (float32 or float64, little-endian, 1-D) of length N + 1 with entry 0 unused — as
+// the Analytic-DPM code saves `ms_eps` — or of length N. ms_eps_n = β̄_n Γ_n.
 namespace core::io {
 
 enum class GammaKind {
@@ -31,6 +31,17 @@ Result<GammaFile> readGammaFile(const std::string& path,
                                 int expectedSteps,
                                 GammaKind npyKind,
                                 const GammaKind* requiredKind = nullptr);
+
+// The same for bytes already in memory (what readGammaFile reads); `path` only names them in
+// messages.
+Result<GammaFile> parseGammaCsv(const std::string& text,
+                                const std::string& path,
+                                int expectedSteps,
+                                const GammaKind* requiredKind = nullptr);
+Result<GammaFile> parseGammaNpy(const std::string& bytes,
+                                const std::string& path,
+                                int expectedSteps,
+                                GammaKind kind);
 
 // Writes N values (values[1..N]; values[0] is ignored) atomically: CSV `n,<kind>` with 17
 // significant digits, or NPY float64 (or float32) of length N + 1 with entry 0 = 0.

@@ -5,8 +5,10 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <unordered_map>
 
 #include "core/io/csv.h"
+#include "core/io/reader_text.h"
 
 namespace core::io {
 namespace {
@@ -18,6 +20,7 @@ public:
     Parser(const std::string& text, const std::string& path) : m_text(text), m_path(path) {}
 
     Result<JsonValue> parseDocument() {
+        m_pos = m_text.size() - withoutBom(m_text).size();
         JsonValue value;
         if (!parseValue(value, 0)) {
             return m_error;
@@ -31,10 +34,11 @@ public:
     }
 
 private:
-    bool fail(const std::string& message) {
+    // "line:column" (1-based, columns in bytes) of the byte at `pos`.
+    std::string lineColumn(size_t pos) const {
         int line = 1;
         int column = 1;
-        for (size_t i = 0; i < m_pos && i < m_text.size(); ++i) {
+        for (size_t i = 0; i < pos && i < m_text.size(); ++i) {
             if (m_text[i] == '\n') {
                 ++line;
                 column = 1;
@@ -42,10 +46,32 @@ private:
                 ++column;
             }
         }
-        m_error = makeError(ErrorCode::ParseError,
-                            m_path + ":" + std::to_string(line) + ":" + std::to_string(column), "",
+        return std::to_string(line) + ":" + std::to_string(column);
+    }
+
+    bool fail(const std::string& message, const std::string& value = "") {
+        m_error = makeError(ErrorCode::ParseError, m_path + ":" + lineColumn(m_pos), value,
                             message);
         return false;
+    }
+
+    // Four hex digits at m_pos (a \u escape), or false.
+    bool hex4(unsigned& code) {
+        if (m_pos + 4 > m_text.size()) {
+            return fail("a short \\u escape");
+        }
+        code = 0;
+        for (int i = 0; i < 4; ++i) {
+            const char h = m_text[m_pos + i];
+            if (!std::isxdigit(static_cast<unsigned char>(h))) {
+                return fail("a \\u escape needs four hex digits");
+            }
+            code = code * 16 + static_cast<unsigned>(std::isdigit(static_cast<unsigned char>(h))
+                                                         ? h - '0'
+                                                         : (h | 0x20) - 'a' + 10);
+        }
+        m_pos += 4;
+        return true;
     }
 
     void skipSpace() {
@@ -146,20 +172,39 @@ private:
                     case 'r': out += '\r'; break;
                     case 't': out += '\t'; break;
                     case 'u': {
-                        if (m_pos + 4 > m_text.size()) {
-                            return fail("a short \\u escape");
+                        unsigned code = 0;
+                        if (!hex4(code)) {
+                            return false;
                         }
-                        const unsigned code = static_cast<unsigned>(
-                            std::strtoul(m_text.substr(m_pos, 4).c_str(), nullptr, 16));
-                        m_pos += 4;
-                        // Basic Multilingual Plane only, as UTF-8; enough for names in specs.
+                        if (code >= 0xD800 && code <= 0xDBFF) {
+                            // A UTF-16 surrogate pair: the low half must follow as \uDC00..DFFF.
+                            unsigned low = 0;
+                            if (m_text.compare(m_pos, 2, "\\u") != 0) {
+                                return fail("a lone UTF-16 surrogate in a \\u escape");
+                            }
+                            m_pos += 2;
+                            if (!hex4(low)) {
+                                return false;
+                            }
+                            if (low < 0xDC00 || low > 0xDFFF) {
+                                return fail("a lone UTF-16 surrogate in a \\u escape");
+                            }
+                            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+                        } else if (code >= 0xDC00 && code <= 0xDFFF) {
+                            return fail("a lone UTF-16 surrogate in a \\u escape");
+                        }
                         if (code < 0x80) {
                             out += static_cast<char>(code);
                         } else if (code < 0x800) {
                             out += static_cast<char>(0xC0 | (code >> 6));
                             out += static_cast<char>(0x80 | (code & 0x3F));
-                        } else {
+                        } else if (code < 0x10000) {
                             out += static_cast<char>(0xE0 | (code >> 12));
+                            out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+                            out += static_cast<char>(0x80 | (code & 0x3F));
+                        } else {
+                            out += static_cast<char>(0xF0 | (code >> 18));
+                            out += static_cast<char>(0x80 | ((code >> 12) & 0x3F));
                             out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
                             out += static_cast<char>(0x80 | (code & 0x3F));
                         }
@@ -167,6 +212,9 @@ private:
                     }
                     default: return fail("an unknown escape in a string");
                 }
+            } else if (static_cast<unsigned char>(c) < 0x20) {
+                --m_pos;
+                return fail("a control character inside a string (it must be escaped)");
             } else {
                 out += c;
             }
@@ -209,14 +257,24 @@ private:
             ++m_pos;
             return true;
         }
+        // Where each name was first seen: a repeated name is refused, since readers that take
+        // the first and readers that take the last would see different files.
+        std::unordered_map<std::string, size_t> seen;
         while (true) {
             skipSpace();
             if (m_pos >= m_text.size() || m_text[m_pos] != '"') {
                 return fail("a member name in quotes expected");
             }
+            const size_t keyAt = m_pos;
             std::string key;
             if (!parseString(key)) {
                 return false;
+            }
+            if (const auto [at, inserted] = seen.emplace(key, keyAt); !inserted) {
+                m_pos = keyAt;
+                return fail("the member name appears twice in an object (first at " +
+                                lineColumn(at->second) + ")",
+                            "\"" + printable(key) + "\"");
             }
             skipSpace();
             if (m_pos >= m_text.size() || m_text[m_pos] != ':') {

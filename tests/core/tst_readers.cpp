@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: MIT
+// Strictness of the file readers shared by the CLI, the GUI and the projects: ambiguous files
+// (repeated JSON members, repeated CSV columns, a Γ file with both kinds of column) are refused
+// with one line naming the file, the place and the value; a leading UTF-8 BOM is skipped; every
+// message stays on one line whatever bytes the file holds; and hostile sizes (10⁶ columns,
+// 3·10⁵ condition labels) are refused or read in linear time. Also the regressions that the
+// fuzzers in tests/fuzz found.
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <string>
+
+#include "core/data/categorical_rows.h"
+#include "core/data/categorical_table.h"
+#include "core/io/csv.h"
+#include "core/io/gamma_file.h"
+#include "core/io/json_reader.h"
+#include "core/io/reader_text.h"
+#include "core/model/gaussian_oracles.h"
+#include "tests/support/test_support.h"
+
+class tst_Readers : public QObject {
+    Q_OBJECT
+
+private slots:
+    void jsonDuplicateMemberRefused();
+    void mixtureJsonDuplicateMemberRefused();
+    void jsonStrings();
+    void byteOrderMarkSkipped();
+    void gammaCsvWithBothColumnsRefused();
+    void duplicateColumnsRefused_data();
+    void duplicateColumnsRefused();
+    void messagesStayOnOneLine_data();
+    void messagesStayOnOneLine();
+    void millionColumnHeaderRefusedQuickly();
+    void widestHeaderReadInLinearTime();
+    void manyConditionLabelsRefusedQuickly();
+    void thousandConditionLabelsRead();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+namespace {
+
+// The time limit of the size tests: linear readers take a tenth of it, the quadratic ones took
+// minutes. Sanitizer builds run several times slower.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr qint64 kQuickMs = 4000;
+#else
+constexpr qint64 kQuickMs = 1000;
+#endif
+
+QString messageOf(const core::Error& error) { return QString::fromStdString(error.toString()); }
+
+// An NPY v1 file with `header` (the dict text, padded by us) and `payload` after it.
+std::string npyBytes(const std::string& header, const std::string& payload = {}) {
+    std::string out = "\x93NUMPY";
+    out += '\x01';
+    out += '\x00';
+    out += static_cast<char>(header.size() & 0xFF);
+    out += static_cast<char>((header.size() >> 8) & 0xFF);
+    return out + header + payload;
+}
+
+}  // namespace
+
+void tst_Readers::jsonDuplicateMemberRefused() {
+    const auto json = core::io::parseJson("{\n  \"a\": 1,\n  \"b\": {\"c\": 2},\n  \"a\": 3\n}",
+                                          "spec.json");
+    QVERIFY(!json.ok());
+    const QString message = messageOf(json.error());
+    // The second "a" is on line 4, column 3; the first on line 2, column 3.
+    QVERIFY2(message.startsWith("spec.json:4:3 = \"a\": "), qPrintable(message));
+    QVERIFY2(message.contains("twice") && message.contains("2:3"), qPrintable(message));
+    // The same name in different objects is fine.
+    DS_VERIFY_OK(core::io::parseJson("{\"a\": {\"a\": 1}, \"b\": [{\"a\": 2}, {\"a\": 3}]}", "x"));
+}
+
+void tst_Readers::mixtureJsonDuplicateMemberRefused() {
+    // gmm:FILE.json would otherwise take one of the two weights silently.
+    const std::string path = (m_dir.path() + "/mix.json").toStdString();
+    DS_VERIFY_OK(core::io::writeFileAtomically(
+        path, "{\"components\": [\n"
+              "  {\"weight\": 1, \"mean\": [0, 0], \"variance\": 1},\n"
+              "  {\"weight\": 1, \"mean\": [1, 0], \"weight\": 3, \"variance\": 1}\n"
+              "]}\n"));
+    const auto oracle = core::model::GaussianMixtureOracle::fromJsonFile(path);
+    QVERIFY(!oracle.ok());
+    const QString message = messageOf(oracle.error());
+    QVERIFY2(message.startsWith(QString::fromStdString(path) + ":3:33 = \"weight\": ") &&
+                 message.contains("first at 3:4"),
+             qPrintable(message));
+}
+
+void tst_Readers::jsonStrings() {
+    auto json = core::io::parseJson(R"(["\u00e9", "\ud83d\ude00", "a\/b"])", "s.json");
+    DS_VERIFY_OK(json);
+    QCOMPARE(json->array[0].string, std::string("\xC3\xA9"));
+    QCOMPARE(json->array[1].string, std::string("\xF0\x9F\x98\x80"));
+    QCOMPARE(json->array[2].string, std::string("a/b"));
+    for (const char* bad : {R"(["\u12zz"])", R"(["\ud83d"])", R"(["\ude00"])", "[\"a\nb\"]"}) {
+        json = core::io::parseJson(bad, "s.json");
+        QVERIFY2(!json.ok(), bad);
+        QVERIFY2(messageOf(json.error()).startsWith("s.json:"), bad);
+    }
+}
+
+void tst_Readers::byteOrderMarkSkipped() {
+    const std::string bom = "\xEF\xBB\xBF";
+    auto csv = core::io::parseCsv(bom + "n,gamma\n1,2\n", "g.csv");
+    DS_VERIFY_OK(csv);
+    QCOMPARE(csv->header.front(), std::string("n"));
+    auto gamma = core::io::parseGammaCsv(bom + "n,gamma\n1,2\n", "g.csv", 1);
+    DS_VERIFY_OK(gamma);
+    QCOMPARE(gamma->values[1], 2.0);
+    auto table = core::data::parseCategoricalTable(bom + "x1,p\n0,0.5\n1,0.5\n", "t.csv", 2);
+    DS_VERIFY_OK(table);
+    auto rows = core::data::parseCategoricalRows(bom + "x,label\n0,1\n", "r.csv");
+    DS_VERIFY_OK(rows);
+    QCOMPARE(rows->numConditions, 2);
+    auto json = core::io::parseJson(bom + "{\"a\": 1}", "a.json");
+    DS_VERIFY_OK(json);
+    QVERIFY(json->find("a") != nullptr);
+    // Only at the start: elsewhere it is an ordinary (bad) character.
+    QVERIFY(!core::io::parseJson("{\"a\": " + bom + "1}", "a.json").ok());
+}
+
+void tst_Readers::gammaCsvWithBothColumnsRefused() {
+    const auto gamma = core::io::parseGammaCsv("# Γ\nn,gamma,ms_eps\n1,2,3\n", "g.csv", 1);
+    QVERIFY(!gamma.ok());
+    const QString message = messageOf(gamma.error());
+    QVERIFY2(message.startsWith("g.csv:2 = gamma, ms_eps: "), qPrintable(message));
+    QVERIFY2(message.contains("position 2") && message.contains("position 3"),
+             qPrintable(message));
+}
+
+void tst_Readers::duplicateColumnsRefused_data() {
+    QTest::addColumn<int>("reader");  // 0 parseCsv, 1 table, 2 rows, 3 Γ CSV
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("expected");  // the start of the one-line message
+    QTest::addColumn<QString>("positions");
+    QTest::newRow("csv") << 0 << "a,b,a\n1,2,3\n" << "f.csv:1 column 'a': " << "1 and 3";
+    QTest::newRow("table-x1") << 1 << "# t\nx1,x2,p,x1\n0,0,1,0\n" << "f.csv:2 column 'x1': "
+                              << "1 and 4";
+    QTest::newRow("table-p") << 1 << "x1,p,p\n0,1,1\n" << "f.csv:1 column 'p': " << "2 and 3";
+    QTest::newRow("rows") << 2 << "x,y,x\n0,1,0\n" << "f.csv:1 column 'x': " << "1 and 3";
+    QTest::newRow("rows-two-labels") << 2 << "x,label,c\n0,1,0\n" << "f.csv:1 = label, c: "
+                                     << "2 and 3";
+    QTest::newRow("gamma-n") << 3 << "n,gamma,n\n1,2,1\n" << "f.csv:1 column 'n': " << "1 and 3";
+}
+
+void tst_Readers::duplicateColumnsRefused() {
+    QFETCH(int, reader);
+    QFETCH(QString, text);
+    QFETCH(QString, expected);
+    QFETCH(QString, positions);
+    const std::string t = text.toStdString();
+    core::Error error;
+    if (reader == 0) {
+        auto r = core::io::parseCsv(t, "f.csv");
+        QVERIFY(!r.ok());
+        error = r.error();
+    } else if (reader == 1) {
+        auto r = core::data::parseCategoricalTable(t, "f.csv", 4);
+        QVERIFY(!r.ok());
+        error = r.error();
+    } else if (reader == 2) {
+        auto r = core::data::parseCategoricalRows(t, "f.csv");
+        QVERIFY(!r.ok());
+        error = r.error();
+    } else {
+        auto r = core::io::parseGammaCsv(t, "f.csv", 1);
+        QVERIFY(!r.ok());
+        error = r.error();
+    }
+    const QString message = messageOf(error);
+    QVERIFY2(message.startsWith(expected), qPrintable(message));
+    QVERIFY2(message.contains(positions), qPrintable(message));
+}
+
+void tst_Readers::messagesStayOnOneLine_data() {
+    QTest::addColumn<int>("reader");  // 0 NPY Γ, 1 CSV Γ, 2 table, 3 JSON
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("expected");  // a part of the message
+    // The shape has no ')': the message used to quote the rest of the header, newline included.
+    QTest::newRow("npy-shape-unclosed")
+        << 0 << QByteArray::fromStdString(npyBytes(
+                    "{'descr': '<f8', 'fortran_order': False, 'shape': (3,\n"))
+        << "closing ')'";
+    QTest::newRow("npy-shape-control")
+        << 0 << QByteArray::fromStdString(npyBytes(
+                    "{'descr': '<f8', 'fortran_order': False, 'shape': (3,\r\x1b[2J4), }\n"))
+        << "shape (3,\\r\\x1b[2J4)";
+    QTest::newRow("csv-field") << 1 << QByteArray("n,gamma\n1,2\x07\x1b\n") << "2\\x07\\x1b";
+    QTest::newRow("csv-header") << 1 << QByteArray("n,gamma,a\rb,a\rb\n1,2,3,4\n")
+                               << "'a\\rb'";
+    QTest::newRow("table-label")
+        << 2 << QByteArray("x1,p,c\n0,0.5,a\x0b\n1,0.25,a\x0b\n") << "condition 'a\\x0b'";
+    QTest::newRow("json-key") << 3 << QByteArray(R"({"a\nb": 1, "a\nb": 2})") << "\"a\\nb\"";
+}
+
+void tst_Readers::messagesStayOnOneLine() {
+    QFETCH(int, reader);
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, expected);
+    const std::string b = bytes.toStdString();
+    core::Error error;
+    if (reader == 0) {
+        auto r = core::io::parseGammaNpy(b, "g.npy", 3, core::io::GammaKind::MsEps);
+        QVERIFY(!r.ok());
+        error = r.error();
+    } else if (reader == 1) {
+        auto r = core::io::parseGammaCsv(b, "g.csv", 1);
+        QVERIFY(!r.ok());
+        error = r.error();
+    } else if (reader == 2) {
+        auto r = core::data::parseCategoricalTable(b, "t.csv", 2);
+        QVERIFY(!r.ok());
+        error = r.error();
+    } else {
+        auto r = core::io::parseJson(b, "a.json");
+        QVERIFY(!r.ok());
+        error = r.error();
+    }
+    const std::string message = error.toString();
+    for (const char c : message) {
+        QVERIFY2(static_cast<unsigned char>(c) >= 0x20 && c != 0x7F, message.c_str());
+    }
+    QVERIFY2(QString::fromStdString(message).contains(expected), message.c_str());
+}
+
+void tst_Readers::millionColumnHeaderRefusedQuickly() {
+    std::string text;
+    for (int i = 0; i < 1'000'000; ++i) {
+        text += (i == 0 ? "x" : ",x") + std::to_string(i + 1);
+    }
+    text += "\n";
+    QElapsedTimer timer;
+    timer.start();
+    auto csv = core::io::parseCsv(text, "wide.csv");
+    auto table = core::data::parseCategoricalTable(text, "wide.csv", 2);
+    auto rows = core::data::parseCategoricalRows(text, "wide.csv");
+    const qint64 ms = timer.elapsed();
+    QVERIFY(!csv.ok() && !table.ok() && !rows.ok());
+    for (const core::Error& error : {csv.error(), table.error(), rows.error()}) {
+        const QString message = messageOf(error);
+        QVERIFY2(message.startsWith("wide.csv:1 = 1000000 fields: ") &&
+                     message.contains("65536"),
+                 qPrintable(message));
+    }
+    QVERIFY2(ms < kQuickMs, qPrintable(QString("%1 ms").arg(ms)));
+}
+
+void tst_Readers::widestHeaderReadInLinearTime() {
+    // 65 536 distinct columns x1..x65536: the table reader looked each xd up by a scan of the
+    // header (4·10⁹ comparisons); now it is refused by the positions limit after a linear pass.
+    std::string header;
+    std::string row;
+    for (int i = 0; i < 65'536; ++i) {
+        header += (i == 0 ? "x" : ",x") + std::to_string(i + 1);
+        row += i == 0 ? "0" : ",0";
+    }
+    QElapsedTimer timer;
+    timer.start();
+    auto csv = core::io::parseCsv(header + "\n" + row + "\n", "w.csv");
+    DS_VERIFY_OK(csv);
+    QCOMPARE(csv->header.size(), size_t(65'536));
+    std::string withP = header;
+    withP.replace(withP.rfind(','), std::string::npos, ",p");
+    auto table = core::data::parseCategoricalTable(withP + "\n" + row + "\n", "w.csv", 2);
+    QVERIFY(!table.ok());
+    const QString message = messageOf(table.error());
+    QVERIFY2(message.startsWith("w.csv:1 columns x1..xD = 65535: ") && message.contains("4096"),
+             qPrintable(message));
+    const qint64 ms = timer.elapsed();
+    QVERIFY2(ms < kQuickMs, qPrintable(QString("%1 ms").arg(ms)));
+}
+
+void tst_Readers::manyConditionLabelsRefusedQuickly() {
+    // 3·10⁵ distinct labels: each one was searched for among all before it.
+    std::string text = "x1,p,c\n";
+    std::vector<std::string> labels;
+    for (int i = 0; i < 300'000; ++i) {
+        labels.push_back("L" + std::to_string(i));
+        text += "0,1," + labels.back() + "\n";
+    }
+    QElapsedTimer timer;
+    timer.start();
+    auto table = core::data::parseCategoricalTable(text, "c.csv", 2);
+    QVERIFY(!table.ok());
+    QString message = messageOf(table.error());
+    // The 1001st label, on line 1002.
+    QVERIFY2(message.startsWith("c.csv:1002 column 'c' = L1000: ") && message.contains("1000"),
+             qPrintable(message));
+    auto made = core::data::makeCategoricalTable(1, 2, std::vector<int>(labels.size(), 0),
+                                                 std::vector<double>(labels.size(), 1.0), labels);
+    QVERIFY(!made.ok());
+    message = messageOf(made.error());
+    QVERIFY2(message.startsWith("row 1000 c = L1000: ") && message.contains("1000"),
+             qPrintable(message));
+    const qint64 ms = timer.elapsed();
+    QVERIFY2(ms < kQuickMs, qPrintable(QString("%1 ms").arg(ms)));
+}
+
+void tst_Readers::thousandConditionLabelsRead() {
+    std::string text = "x1,p,c\n";
+    for (int i = 0; i < 1000; ++i) {
+        text += "0,0.5,L" + std::to_string(i) + "\n1,0.5,L" + std::to_string(i) + "\n";
+    }
+    auto table = core::data::parseCategoricalTable(text, "c.csv", 2);
+    DS_VERIFY_OK(table);
+    QCOMPARE(table->numConditions(), 1000);
+    QCOMPARE(table->condition.back(), 999);
+    auto index = table->conditionIndex("L500");
+    DS_VERIFY_OK(index);
+    QCOMPARE(*index, 500);
+}
+
+QTEST_GUILESS_MAIN(tst_Readers)
+#include "tst_readers.moc"
