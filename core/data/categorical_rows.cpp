@@ -41,16 +41,15 @@ Result<CategoricalRows> parseCategoricalRows(const std::string& text, const std:
         if (Status distinct = io::checkDistinctColumns(header, headerAt); !distinct) {
             return distinct.error();
         }
-        for (size_t c = 0; c < header.size(); ++c) {
-            if (header[c] != "label" && header[c] != "c") continue;
-            if (labelColumn >= 0) {
-                return makeError(ErrorCode::ParseError, headerAt,
-                                 header[labelColumn] + ", " + header[c],
-                                 "two label columns, at positions " +
-                                     std::to_string(labelColumn + 1) + " and " +
-                                     std::to_string(c + 1) + "; keep one");
+        // The labels are the column named "label", else the one named "c" (with both, "c" is
+        // an ordinary position, as in a table with columns a, b, c and label). Names are
+        // distinct (checked above), so there is at most one of each.
+        for (const char* name : {"label", "c"}) {
+            const auto it = std::find(header.begin(), header.end(), name);
+            if (it != header.end()) {
+                labelColumn = static_cast<int>(it - header.begin());
+                break;
             }
-            labelColumn = static_cast<int>(c);
         }
     }
     if (table->rows.size() <= first) {

@@ -24,6 +24,7 @@ class tst_Readers : public QObject {
     Q_OBJECT
 
 private slots:
+    void labelColumnBeforeC();
     void jsonDuplicateMemberRefused();
     void mixtureJsonDuplicateMemberRefused();
     void jsonStrings();
@@ -65,6 +66,19 @@ std::string npyBytes(const std::string& header, const std::string& payload = {})
 }
 
 }  // namespace
+
+// With both a "label" and a "c" column, "label" holds the labels and "c" is a position.
+void tst_Readers::labelColumnBeforeC() {
+    auto both = core::data::parseCategoricalRows("a,c,label\n0,1,1\n1,0,0\n", "r.csv");
+    DS_VERIFY_OK(both);
+    QCOMPARE(both->numPositions, 2);
+    QCOMPARE(both->rows, (std::vector<int>{0, 1, 1, 0}));
+    QCOMPARE(both->labels, (std::vector<int>{1, 0}));
+    auto onlyC = core::data::parseCategoricalRows("a,c\n0,1\n1,0\n", "r.csv");
+    DS_VERIFY_OK(onlyC);
+    QCOMPARE(onlyC->numPositions, 1);
+    QCOMPARE(onlyC->labels, (std::vector<int>{1, 0}));
+}
 
 void tst_Readers::jsonDuplicateMemberRefused() {
     const auto json = core::io::parseJson("{\n  \"a\": 1,\n  \"b\": {\"c\": 2},\n  \"a\": 3\n}",
@@ -146,8 +160,6 @@ void tst_Readers::duplicateColumnsRefused_data() {
                               << "1 and 4";
     QTest::newRow("table-p") << 1 << "x1,p,p\n0,1,1\n" << "f.csv:1 column 'p': " << "2 and 3";
     QTest::newRow("rows") << 2 << "x,y,x\n0,1,0\n" << "f.csv:1 column 'x': " << "1 and 3";
-    QTest::newRow("rows-two-labels") << 2 << "x,label,c\n0,1,0\n" << "f.csv:1 = label, c: "
-                                     << "2 and 3";
     QTest::newRow("gamma-n") << 3 << "n,gamma,n\n1,2,1\n" << "f.csv:1 column 'n': " << "1 and 3";
 }
 

@@ -153,6 +153,7 @@ private slots:
     void formatVersionMessagesNameTheValue_data();
     void formatVersionMessagesNameTheValue();
     void escapingExceptionsBecomeMessages();
+    void valuesFromTheFileCannotBreakTheMessage();
 };
 
 void tst_NeverLoseWork::saveOnFullDiskKeepsTheOldFile() {
@@ -529,6 +530,20 @@ void tst_NeverLoseWork::formatVersionMessagesNameTheValue() {
     auto none = ui::document::projectFromJson(missing, "where.json");
     QVERIFY(!none.ok());
     QVERIFY(QString::fromStdString(none.error().toString()).contains("missing"));
+}
+
+// Found by the project-file fuzzer: a value with a newline was copied raw into the message.
+void tst_NeverLoseWork::valuesFromTheFileCannotBreakTheMessage() {
+    QByteArray bytes = ui::document::projectToJson({});
+    QVERIFY(bytes.contains("\"process\": \"categorical\""));
+    bytes.replace("\"process\": \"categorical\"", "\"process\": \"categorical\n\u0007\"");
+    auto project = ui::document::projectFromJson(bytes, "where.json");
+    QVERIFY(!project.ok());
+    const QString message = QString::fromStdString(project.error().toString());
+    QVERIFY2(message.startsWith("where.json: process = categorical\\n\\x07:"), qPrintable(message));
+    for (const QChar c : message) {
+        QVERIFY2(c.unicode() >= 0x20, qPrintable(message));
+    }
 }
 
 void tst_NeverLoseWork::escapingExceptionsBecomeMessages() {

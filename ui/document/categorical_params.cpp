@@ -8,8 +8,8 @@
 
 #include "core/categorical/information.h"
 #include "core/categorical/prior.h"
-#include "core/util/limits.h"
 #include "core/data/categorical_table.h"
+#include "core/util/limits.h"
 
 namespace ui::document {
 namespace {
