@@ -23,7 +23,7 @@ bool isNumber(const std::string& text) {
     errno = 0;
     char* end = nullptr;
     const double v = std::strtod(text.c_str(), &end);
-    return end == text.c_str() + text.size() && errno != ERANGE && std::isfinite(v);
+    return end == text.c_str() + text.size() && std::isfinite(v);  // denormals are numbers
 }
 
 Result<double> parseParameter(const std::string& key, const std::string& text) {

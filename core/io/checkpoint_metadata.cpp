@@ -148,7 +148,7 @@ Result<CheckpointInfo> checkpointInfoFromMetadata(
         errno = 0;
         char* end = nullptr;
         const double d = std::strtod(v->c_str(), &end);
-        if (v->empty() || end != v->c_str() + v->size() || errno == ERANGE || !std::isfinite(d)) {
+        if (v->empty() || end != v->c_str() + v->size() || !std::isfinite(d)) {
             return badValue(path, key, *v, "expected a finite number or null");
         }
         (std::string(key) == "train_loss" ? info.trainLoss : info.heldOutLoss) = d;

@@ -161,7 +161,9 @@ Result<double> fieldAsDouble(const CsvTable& table, size_t row, size_t column) {
     errno = 0;
     char* end = nullptr;
     const double value = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE) {
+    // An underflow (ERANGE with a denormal or zero result) is a number like any other; an
+    // overflow is caught as not finite below.
+    if (text.empty() || end != text.c_str() + text.size()) {
         return makeError(ErrorCode::ParseError, where(table, row, column), printable(text),
                          "not a number");
     }

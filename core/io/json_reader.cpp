@@ -140,7 +140,7 @@ private:
         errno = 0;
         char* end = nullptr;
         const double v = std::strtod(token.c_str(), &end);
-        if (end != token.c_str() + token.size() || errno == ERANGE || !std::isfinite(v)) {
+        if (end != token.c_str() + token.size() || !std::isfinite(v)) {
             m_pos = start;
             return fail("'" + token + "' is not a finite number");
         }

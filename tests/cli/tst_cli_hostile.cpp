@@ -87,6 +87,7 @@ private slots:
     void hugeDenoiserRowsNormaliseExactly();
     void trainChecksItsOutputFirst();
     void aFullStandardOutputFails();
+    void denormalsAreNumbersEverywhere();
     void exportValidatesTheProjectBeforeWriting();
 
 private:
@@ -399,6 +400,17 @@ void tst_CliHostile::aFullStandardOutputFails() {
     const QString err = QString::fromUtf8(process.readAllStandardError());
     QVERIFY2(err.contains("standard output") && err.contains("No space left on device"),
              qPrintable(err));
+}
+
+// 1e-310 underflows to a denormal: a number in an option as in a file (one reader had called it
+// "not a number").
+void tst_CliHostile::denormalsAreNumbersEverywhere() {
+    QTemporaryDir dir;
+    writeFile(dir.filePath("f.csv"), "1,1e-310,1\n1,1,1\n1e-310,1,1\n");
+    const CliResult result = runCli({"kernel", "--pi", "uniform:3", "--beta-s", "1e-310",
+                                     "--beta-t", "0.5", "--denoiser", dir.filePath("f.csv")});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QCOMPARE(result.out.count('\n'), 3);
 }
 
 // A project whose model cannot be loaded is refused before any file is written (it used to fall
