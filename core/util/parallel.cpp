@@ -1,24 +1,133 @@
 // SPDX-License-Identifier: MIT
 #include "core/util/parallel.h"
 
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <sched.h>
+
 #include "core/util/limits.h"
 
-#include <algorithm>
-#include <exception>
-#include <thread>
-
-#ifdef DIFFUSCOPE_HAVE_OPENMP
-#include <omp.h>
-#endif
-
 namespace core {
+namespace {
+
+// True on a thread that is running blocks of a parallel loop: a loop started from inside one
+// runs inline, so nested loops never wait for the pool they occupy.
+thread_local bool t_insideLoop = false;
+
+// The workers behind parallelForBlocks. They sleep on a condition variable between loops and
+// never spin: on a machine shared with other programs (and with the GUI's own thread) a
+// spinning team steals the cores the loop needs, and OpenMP's spin-then-sleep barriers made
+// two threads up to ten times slower than one there. The pool serves one loop at a time; a
+// loop started while it is busy (another job's) runs on its caller's thread alone. Blocks are
+// fixed by n and the block size, so the thread that runs a block never changes a result.
+class WorkerPool {
+public:
+    static WorkerPool& instance() {
+        static WorkerPool pool;
+        return pool;
+    }
+
+    ~WorkerPool() {
+        {
+            std::lock_guard lock(m_mutex);
+            m_stop = true;
+        }
+        m_wake.notify_all();
+        for (std::thread& worker : m_workers) {
+            worker.join();
+        }
+    }
+
+    // Runs runBlock(b) for every b in [0, blocks) on the caller and up to helpers - 1 workers.
+    // Returns false, having run nothing, when another loop holds the pool.
+    bool run(int64_t blocks, int helpers, const std::function<void(int64_t)>& runBlock) {
+        {
+            std::unique_lock lock(m_mutex);
+            if (m_busy) {
+                return false;
+            }
+            m_busy = true;
+            while (static_cast<int>(m_workers.size()) < helpers) {
+                m_workers.emplace_back([this] { workerLoop(); });
+            }
+            m_job = &runBlock;
+            m_blocks = blocks;
+            m_next.store(0, std::memory_order_relaxed);
+            m_seats = helpers;
+            ++m_generation;
+        }
+        m_wake.notify_all();
+        takeBlocks(runBlock, blocks);
+        std::unique_lock lock(m_mutex);
+        m_seats = 0;  // no worker joins a loop whose blocks are all taken
+        m_done.wait(lock, [this] { return m_inside == 0; });
+        m_job = nullptr;
+        m_busy = false;
+        return true;
+    }
+
+private:
+    void takeBlocks(const std::function<void(int64_t)>& runBlock, int64_t blocks) {
+        const bool wasInside = t_insideLoop;
+        t_insideLoop = true;
+        for (int64_t b = m_next.fetch_add(1); b < blocks; b = m_next.fetch_add(1)) {
+            runBlock(b);
+        }
+        t_insideLoop = wasInside;
+    }
+
+    void workerLoop() {
+        uint64_t seen = 0;
+        std::unique_lock lock(m_mutex);
+        while (true) {
+            m_wake.wait(lock, [&] { return m_stop || (m_generation != seen && m_seats > 0); });
+            if (m_stop) {
+                return;
+            }
+            seen = m_generation;
+            --m_seats;
+            ++m_inside;
+            const std::function<void(int64_t)>* job = m_job;
+            const int64_t blocks = m_blocks;
+            lock.unlock();
+            takeBlocks(*job, blocks);
+            lock.lock();
+            if (--m_inside == 0) {
+                m_done.notify_all();
+            }
+        }
+    }
+
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::condition_variable m_done;
+    std::vector<std::thread> m_workers;
+    const std::function<void(int64_t)>* m_job = nullptr;
+    int64_t m_blocks = 0;
+    std::atomic<int64_t> m_next{0};
+    uint64_t m_generation = 0;
+    int m_seats = 0;   // workers that may still join the current loop
+    int m_inside = 0;  // workers running blocks of it
+    bool m_busy = false;
+    bool m_stop = false;
+};
+
+}  // namespace
 
 int hardwareThreads() {
-#ifdef DIFFUSCOPE_HAVE_OPENMP
-    return std::max(1, omp_get_num_procs());
-#else
+    // The cores this process may run on (taskset, cgroups' cpusets), not all the machine's.
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (::sched_getaffinity(0, sizeof set, &set) == 0) {
+        return std::max(1, CPU_COUNT(&set));
+    }
     return std::max(1u, std::thread::hardware_concurrency());
-#endif
 }
 
 void parallelForBlocks(int64_t n,
@@ -32,9 +141,9 @@ void parallelForBlocks(int64_t n,
         blockSize = 1;
     }
     const int64_t blocks = numBlocks(n, blockSize);
-    // No exception may leave an OpenMP region: keep one slot per block, rethrow the first.
+    // No exception may cross threads: one slot per block, the first (by block) rethrown here.
     std::vector<std::exception_ptr> errors(static_cast<size_t>(blocks));
-    auto runBlock = [&](int64_t b) {
+    const std::function<void(int64_t)> runBlock = [&](int64_t b) {
         const int64_t begin = b * blockSize;
         const int64_t end = std::min(n, begin + blockSize);
         try {
@@ -43,27 +152,16 @@ void parallelForBlocks(int64_t n,
             errors[static_cast<size_t>(b)] = std::current_exception();
         }
     };
-#ifdef DIFFUSCOPE_HAVE_OPENMP
-    // Callers refuse more than limits::kThreads; the clamp keeps a forgotten check from asking
-    // OpenMP for 100 000 threads (which crashes inside libgomp).
+    // Callers refuse more than limits::kThreads; the clamp guards against a forgotten check.
     const int threads = static_cast<int>(
-        std::clamp<long long>(options.numThreads, 1, limits::kThreads.max));
-    if (threads > 1 && blocks > 1) {
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-        for (int64_t b = 0; b < blocks; ++b) {
-            runBlock(b);
-        }
-    } else {
+        std::min<long long>({std::max(1, options.numThreads), limits::kThreads.max, blocks}));
+    const bool parallel =
+        threads > 1 && !t_insideLoop && WorkerPool::instance().run(blocks, threads - 1, runBlock);
+    if (!parallel) {
         for (int64_t b = 0; b < blocks; ++b) {
             runBlock(b);
         }
     }
-#else
-    (void)options;
-    for (int64_t b = 0; b < blocks; ++b) {
-        runBlock(b);
-    }
-#endif
     for (const auto& error : errors) {
         if (error) {
             std::rethrow_exception(error);

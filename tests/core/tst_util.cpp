@@ -3,8 +3,10 @@
 #include <QTest>
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "core/util/parallel.h"
@@ -27,6 +29,8 @@ private slots:
     void parallelSumSameForAnyThreadCount();
     void parallelForVisitsEveryIndexOnce();
     void parallelForRethrowsTheFirstBlockError();
+    void parallelLoopsUseSeveralThreads();
+    void nestedAndConcurrentLoopsFinish();
     void progressCancelIsSticky();
     void resultCarriesValueOrError();
 };
@@ -181,6 +185,66 @@ void tst_Util::parallelForRethrowsTheFirstBlockError() {
         QCOMPARE(QString(e.what()), QString("block 3"));
     }
     QVERIFY(caught);
+}
+
+// Two threads really run blocks: a block waits (bounded) until another block has started, which
+// only a second thread can do.
+void tst_Util::parallelLoopsUseSeveralThreads() {
+    std::atomic<int> started{0};
+    std::atomic<bool> sawOther{false};
+    core::parallelForBlocks(2, 1, {.numThreads = 2}, [&](int64_t, int64_t, int64_t) {
+        started.fetch_add(1);
+        for (int i = 0; i < 2000 && started.load() < 2; ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+        sawOther = sawOther || started.load() == 2;
+    });
+    QVERIFY(sawOther.load());
+    QCOMPARE(core::hardwareThreads() >= 1, true);
+}
+
+// A loop inside a loop runs inline; loops started at once from several threads all finish
+// with every index visited once (the pool serves one, the others run on their callers).
+void tst_Util::nestedAndConcurrentLoopsFinish() {
+    const int outer = 37;
+    const int inner = 101;
+    std::vector<std::atomic<int>> visits(outer * inner);
+    core::parallelFor(outer, {.numThreads = 2}, [&](int64_t i) {
+        core::parallelFor(inner, {.numThreads = 2},
+                          [&](int64_t j) { visits[i * inner + j].fetch_add(1); }, 7);
+    }, 3);
+    for (auto& v : visits) {
+        QCOMPARE(v.load(), 1);
+    }
+    std::vector<double> sums(4);
+    std::vector<std::thread> callers;
+    for (int c = 0; c < 4; ++c) {
+        callers.emplace_back([&, c] {
+            for (int repeat = 0; repeat < 50; ++repeat) {
+                sums[c] = core::parallelSum(10000, 97, {.numThreads = 2},
+                                            [](int64_t begin, int64_t end) {
+                                                double s = 0.0;
+                                                for (int64_t i = begin; i < end; ++i) {
+                                                    s += 1.0 / (1.0 + i);
+                                                }
+                                                return s;
+                                            });
+            }
+        });
+    }
+    for (auto& t : callers) {
+        t.join();
+    }
+    const double one = core::parallelSum(10000, 97, {.numThreads = 1}, [](int64_t b, int64_t e) {
+        double s = 0.0;
+        for (int64_t i = b; i < e; ++i) {
+            s += 1.0 / (1.0 + i);
+        }
+        return s;
+    });
+    for (double s : sums) {
+        QCOMPARE(s, one);  // bit-identical, whichever thread ran which block
+    }
 }
 
 namespace {
