@@ -43,6 +43,7 @@
 #include "ui/main/categorical_explorer.h"
 #include "ui/document/model_files.h"
 #include "ui/main/gaussian_explorer.h"
+#include "ui/main/math_help.h"
 #include "ui/training/train_dialog.h"
 #include "ui/panels/gaussian_panel.h"
 #include "ui/panels/categorical_panel.h"
@@ -375,6 +376,17 @@ void MainWindow::createMenus() {
     }
 
     QMenu* help = menuBar()->addMenu("&Help");
+    QAction* mathematics = help->addAction("&Mathematics", this, [this] {
+        auto* dialog = findChild<MathHelpDialog*>();
+        if (dialog == nullptr) {
+            dialog = new MathHelpDialog(this);
+            dialog->showPage("README.md");
+        }
+        dialog->show();
+        dialog->raise();
+        dialog->activateWindow();
+    });
+    mathematics->setShortcut(QKeySequence::HelpContents);  // F1
     help->addAction("&About Diffuscope", this, [this] {
         QMessageBox::about(
             this, "About Diffuscope",

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+// Help ▸ Mathematics: the docs/ pages are compiled in, every page renders, every link between
+// the pages reaches an existing page and, with a #fragment, an existing section; F1 opens the
+// dialog from the main window. DIFFUSCOPE_SCREENSHOT_DIR=DIR saves a picture of each page.
+#include <QAction>
+#include <QDir>
+#include <QFile>
+#include <QMenuBar>
+#include <QRegularExpression>
+#include <QScrollBar>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBlock>
+#include <QTextDocument>
+
+#include "ui/main/main_window.h"
+#include "ui/main/math_help.h"
+
+namespace {
+
+const QStringList kPages = {"README.md", "categorical.md", "gaussian.md", "conventions.md"};
+
+// The GitHub anchors of a page's Markdown headings.
+QStringList anchorsOf(const QString& page) {
+    QFile file(":/docs/" + page);
+    if (!file.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    QStringList anchors;
+    const QStringList lines = QString::fromUtf8(file.readAll()).split('\n');
+    for (const QString& line : lines) {
+        static const QRegularExpression heading("^#{1,6} (.*)$");
+        if (const auto m = heading.match(line); m.hasMatch()) {
+            anchors << ui::headingAnchor(m.captured(1));
+        }
+    }
+    return anchors;
+}
+
+}  // namespace
+
+class tst_MathHelp : public QObject {
+    Q_OBJECT
+private slots:
+    void anchorsFollowGitHub();
+    void everyLinkResolves();
+    void pagesRenderWithAnchors();
+    void f1OpensTheDialog();
+};
+
+void tst_MathHelp::anchorsFollowGitHub() {
+    QCOMPARE(ui::headingAnchor("Optimal variance"), QString("optimal-variance"));
+    QCOMPARE(ui::headingAnchor("The DP cost, clipped"), QString("the-dp-cost-clipped"));
+    QCOMPARE(ui::headingAnchor("gamma output"), QString("gamma-output"));
+}
+
+void tst_MathHelp::everyLinkResolves() {
+    static const QRegularExpression link(R"(\]\(([^)\s]+)\))");
+    int checked = 0;
+    for (const QString& page : kPages) {
+        QFile file(":/docs/" + page);
+        QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(page));
+        const QString text = QString::fromUtf8(file.readAll());
+        for (auto it = link.globalMatch(text); it.hasNext();) {
+            const QString target = it.next().captured(1);
+            if (target.startsWith("http")) {
+                continue;
+            }
+            const QString targetPage = target.section('#', 0, 0).isEmpty() ? page
+                                                                            : target.section('#', 0, 0);
+            QVERIFY2(kPages.contains(targetPage), qPrintable(page + ": " + target));
+            const QString fragment = target.section('#', 1);
+            if (!fragment.isEmpty()) {
+                QVERIFY2(anchorsOf(targetPage).contains(fragment), qPrintable(page + ": " + target));
+            }
+            ++checked;
+        }
+    }
+    QVERIFY(checked > 20);
+}
+
+void tst_MathHelp::pagesRenderWithAnchors() {
+    ui::MathHelpDialog dialog;
+    dialog.resize(900, 700);
+    dialog.show();
+    const QString shots = qEnvironmentVariable("DIFFUSCOPE_SCREENSHOT_DIR");
+    for (const QString& page : kPages) {
+        dialog.showPage(page);
+        QTextDocument* document = dialog.browser()->document();
+        QVERIFY2(document->blockCount() > 10, qPrintable(page));
+        QVERIFY2(!document->toPlainText().contains("]("), qPrintable(page));  // links parsed
+        int headings = 0;
+        for (QTextBlock b = document->begin(); b.isValid(); b = b.next()) {
+            headings += b.blockFormat().headingLevel() > 0 ? 1 : 0;
+        }
+        QVERIFY2(headings >= 2, qPrintable(page));
+        if (!shots.isEmpty()) {
+            QVERIFY(dialog.grab().save(QDir(shots).filePath(QString(page).replace(".md", ".png"))));
+        }
+    }
+    // A link to a section of another page scrolls there.
+    dialog.showPage("README.md");
+    dialog.browser()->setSource(QUrl("gaussian.md#nll"));
+    QCOMPARE(dialog.browser()->source().fileName(), QString("gaussian.md"));
+    QVERIFY(dialog.browser()->verticalScrollBar()->value() > 0);
+    QVERIFY(dialog.browser()->document()->toPlainText().contains("bits per dimension"));
+    if (!shots.isEmpty()) {
+        QVERIFY(dialog.grab().save(QDir(shots).filePath("gaussian-nll.png")));
+    }
+    dialog.browser()->backward();
+    QCOMPARE(dialog.browser()->source().fileName(), QString("README.md"));
+}
+
+void tst_MathHelp::f1OpensTheDialog() {
+    QTemporaryDir dir;
+    ui::MainWindow window(nullptr, dir.path());
+    QAction* mathematics = nullptr;
+    for (QAction* menu : window.menuBar()->actions()) {
+        for (QAction* action : menu->menu() != nullptr ? menu->menu()->actions() : QList<QAction*>{}) {
+            if (action->text() == "&Mathematics") {
+                mathematics = action;
+            }
+        }
+    }
+    QVERIFY(mathematics != nullptr);
+    QCOMPARE(mathematics->shortcut(), QKeySequence(QKeySequence::HelpContents));
+    mathematics->trigger();
+    auto* dialog = window.findChild<ui::MathHelpDialog*>();
+    QVERIFY(dialog != nullptr);
+    QVERIFY(dialog->isVisible());
+    QCOMPARE(dialog->browser()->source().fileName(), QString("README.md"));
+    mathematics->trigger();  // the same dialog again, not a second one
+    QCOMPARE(window.findChildren<ui::MathHelpDialog*>().size(), 1);
+}
+
+QTEST_MAIN(tst_MathHelp)
+#include "tst_math_help.moc"
