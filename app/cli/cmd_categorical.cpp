@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `diffuscope kernel` and `diffuscope categorical`: the categorical engine (MATH.md part A)
+// `diffuscope kernel` and `diffuscope categorical`: the categorical engine (docs/categorical.md)
 // from the command line.
 #include <cmath>
 #include <cstdio>

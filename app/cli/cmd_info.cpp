@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `diffuscope info MODEL.safetensors`: a checkpoint's metadata and tensors (issue 4).
+// `diffuscope info MODEL.safetensors`: a checkpoint's metadata and tensors.
 #include <iostream>
 
 #include "app/cli/commands.h"

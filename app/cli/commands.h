@@ -12,11 +12,11 @@
 // line on stderr and returns kExitError (2).
 namespace app::cli {
 
-// Categorical diffusion (MATH.md part A): cmd_categorical.cpp.
+// Categorical diffusion (docs/categorical.md): cmd_categorical.cpp.
 int runKernel(const Args& args);
 int runCategorical(const Args& args);
 
-// Analytic-DPM (MATH.md part B): cmd_gaussian.cpp.
+// Analytic-DPM (docs/gaussian.md): cmd_gaussian.cpp.
 int runGamma(const Args& args);
 int runVariance(const Args& args);
 int runNll(const Args& args);
@@ -27,7 +27,7 @@ int runSample(const Args& args);
 core::Result<std::shared_ptr<core::model::GaussianOracle>> gaussianDataFromSpec(
     const Args& args, const std::string& spec);
 
-// Checkpoints (issue 4): cmd_info.cpp, cmd_train.cpp.
+// Checkpoints: cmd_info.cpp, cmd_train.cpp.
 int runInfo(const Args& args);
 int runTrain(const Args& args);
 int runEvaluate(const Args& args);  // cmd_evaluate.cpp

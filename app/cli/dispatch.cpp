@@ -18,11 +18,11 @@ Usage:
   diffuscope FILE.json            open the GUI with a project file
   diffuscope <command> [options]  run headless
 
-Categorical diffusion (MATH.md part A):
+Categorical diffusion (docs/categorical.md):
   kernel       --pi P --beta-s X --beta-t Y --denoiser F.csv [--form closed|direct|d3pm]
   categorical  --table T.csv --pi P --schedule S --steps N [--condition C] [--dp K]
                [--samples M --seed S] [--threads T] --format json|csv
-Analytic-DPM (MATH.md part B):
+Analytic-DPM (docs/gaussian.md):
   gamma        --data D --model oracle --schedule S --steps N --samples M --seed X --out FILE
                [--estimator score|denoising|error]
   variance     --schedule S --steps N --gamma FILE --trajectory T [--forward ddpm|ddim|eta:V]
@@ -44,6 +44,8 @@ Analytic-DPM (MATH.md part B):
                --out FILE [--project FILE | --example 1..4] [--width W --height H --dpi D]
   help         this text
 
+The formulas, defaults and output columns are in docs/ (README.md, categorical.md,
+gaussian.md, conventions.md) beside this program's source, and in the GUI's Help ▸ Mathematics.
 Errors are one line on stderr and exit code 2.
 )";
 }

@@ -13,9 +13,10 @@
 #include "core/util/progress.h"
 #include "core/util/result.h"
 
-// Information and likelihood of the categorical process for table data (MATH.md A.5). All
-// quantities are in nats. With a table that has conditions, `condition` selects one; −1
-// averages over the conditions with equal weights (the conditional versions, e.g. I(X_0;X_t|C)).
+// Information and likelihood of the categorical process for table data
+// (docs/categorical.md#information). All quantities are in nats. With a table that has conditions,
+// `condition` selects one; −1 averages over the conditions with equal weights (the conditional
+// versions, e.g. I(X_0;X_t|C)).
 namespace core::categorical {
 
 // Shannon entropy of a probability vector (0 log 0 = 0).
@@ -79,12 +80,13 @@ struct StepCosts {
     bool monteCarlo = false;  // true if the values are estimates
 };
 
-// Step costs of MATH.md A.5 on the grid for the data `table` and the model `denoiser`:
-// J(a, b) = E KL(q(x_a | x_b, x_0) ‖ q_F(x_a | x_b)) for a ≥ 1 and J(0, b) = E[−log q_F(x_0|x_b)]
-// (= E[−log F] for the closed form), summed over positions. Exact when options.samples = 0:
-// a factorised denoiser is reduced to per-position sums (O(D K³) per pair, any K^D); a joint
-// denoiser enumerates x_b when K^D ≤ maxEnumeration, else it is an error asking for samples.
-// With samples > 0, Monte Carlo over (x_0, x_b), keyed by (seed, sample, b), with standard errors.
+// Step costs of docs/categorical.md#step-costs on the grid for the data `table` and the model
+// `denoiser`: J(a, b) = E KL(q(x_a | x_b, x_0) ‖ q_F(x_a | x_b)) for a ≥ 1 and J(0, b) = E[−log
+// q_F(x_0|x_b)] (= E[−log F] for the closed form), summed over positions. Exact when
+// options.samples = 0: a factorised denoiser is reduced to per-position sums (O(D K³) per pair, any
+// K^D); a joint denoiser enumerates x_b when K^D ≤ maxEnumeration, else it is an error asking for
+// samples. With samples > 0, Monte Carlo over (x_0, x_b), keyed by (seed, sample, b), with standard
+// errors.
 Result<StepCosts> computeStepCosts(const data::CategoricalTable& table,
                                    const model::CategoricalDenoiser& denoiser,
                                    const Vector& pi,
@@ -92,7 +94,8 @@ Result<StepCosts> computeStepCosts(const data::CategoricalTable& table,
                                    CostPairs pairs,
                                    const StepCostOptions& options);
 
-// Negative ELBO L(τ) = Σ_k J(τ_{k−1}, τ_k) of a path of grid nodes (MATH.md A.5).
+// Negative ELBO L(τ) = Σ_k J(τ_{k−1}, τ_k) of a path of grid nodes
+// (docs/categorical.md#negative-elbo).
 double negativeElbo(const Matrix& cost, const std::vector<int>& nodes);
 
 }  // namespace core::categorical

@@ -7,7 +7,8 @@
 #include "core/util/eigen_types.h"
 #include "core/util/result.h"
 
-// The prior π of the categorical process (MATH.md A.1): a probability vector over K classes.
+// The prior π of the categorical process (docs/categorical.md#prior): a probability vector over K
+// classes.
 namespace core::categorical {
 
 // Tolerance on Σπ − 1 below which a prior is renormalised silently; beyond it is an error.

@@ -25,7 +25,8 @@ void finish(Eigen::Index j, VectorRef out) {
     out /= sum;
 }
 
-// 1 − F_j[j] as the sum of the off-diagonal entries (MATH.md A.2, precision).
+// 1 − F_j[j] as the sum of the off-diagonal entries (docs/categorical.md#reverse-kernel,
+// precision).
 double offDiagonalMass(const ConstVectorRef& f, Eigen::Index j) {
     double mass = 0.0;
     for (Eigen::Index i = 0; i < f.size(); ++i) {
@@ -91,7 +92,8 @@ void reverseKernelClosed(const ConstVectorRef& f,
         finish(j, out);
         return;
     }
-    // MATH.md A.2, closed form; the keep ratio (1−β_t)/(1−β_s) is one quotient.
+    // docs/categorical.md#reverse-kernel, closed form; the keep ratio (1−β_t)/(1−β_s) is one
+    // quotient.
     const double keep = (1.0 - betaT) / (1.0 - betaS);
     const double removed = (betaT - betaS) / betaT;
     const double fjj = f[j];

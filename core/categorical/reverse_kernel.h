@@ -7,7 +7,7 @@
 #include "core/util/result.h"
 
 // The reverse kernel q_j[k] = P(X_s = k | X_t = j) given a denoiser prediction F_j =
-// F(· | j, C, t) (MATH.md A.2).
+// F(· | j, C, t) (docs/categorical.md#reverse-kernel).
 namespace core::categorical {
 
 enum class KernelForm {
@@ -22,8 +22,9 @@ const char* kernelFormName(KernelForm form);
 
 // Writes q_j (size K) for class j. `f` is F_j and must sum to 1 (normalise model outputs first);
 // 0 ≤ β_s ≤ β_t ≤ 1. The result is clamped at 0 and renormalised, so it is always a probability
-// vector. Every limit case of MATH.md A.2 has its own branch: β_t = β_s → δ_j; β_s = 0 → F_j;
-// β_t = 1 → (1−β_s)F_j + β_s π; d_j = 1 − β_t + β_t π_j = 0 → δ_j. out must not alias f or pi.
+// vector. Every limit case of docs/categorical.md#reverse-kernel has its own branch: β_t = β_s →
+// δ_j; β_s = 0 → F_j; β_t = 1 → (1−β_s)F_j + β_s π; d_j = 1 − β_t + β_t π_j = 0 → δ_j. out must not
+// alias f or pi.
 void reverseKernel(KernelForm form,
                    const ConstVectorRef& f,
                    Eigen::Index j,

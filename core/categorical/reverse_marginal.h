@@ -10,9 +10,10 @@
 #include "core/util/result.h"
 
 // The exact distribution of reverse sampling at every node, by propagating distributions
-// instead of chains (MATH.md A.2): p_M = π, then p_{k−1} = p_k Q_k with Q_k[j, ·] = q_j for the
-// pair (t_{k−1}, t_k). With the exact F and the closed form, p_k equals the forward marginal
-// p_0 P₀,ₜ at every node; with the D3PM-style kernel it does not (the Kernel comparison view).
+// instead of chains (docs/categorical.md#reverse-sampling): p_M = π, then p_{k−1} = p_k Q_k with
+// Q_k[j, ·] = q_j for the pair (t_{k−1}, t_k). With the exact F and the closed form, p_k equals the
+// forward marginal p_0 P₀,ₜ at every node; with the D3PM-style kernel it does not (the Kernel
+// comparison view).
 namespace core::categorical {
 
 // Marginals of one position of a factorised denoiser (D = 1 for a table oracle). Entry n is

@@ -13,9 +13,10 @@
 #include "core/util/progress.h"
 #include "core/util/result.h"
 
-// Forward and reverse samplers of the categorical process over any trajectory (MATH.md A.1,
-// A.2) for B chains × D positions. Every draw comes from CounterRng keyed by (seed, stream,
-// node), never by thread, so the samples are identical for any thread count.
+// Forward and reverse samplers of the categorical process over any trajectory
+// (docs/categorical.md#forward-process, #reverse-sampling) for B chains × D positions. Every draw
+// comes from CounterRng keyed by (seed, stream, node), never by thread, so the samples are
+// identical for any thread count.
 namespace core::categorical {
 
 // One frame of an animation: the states of all chains at one node of the trajectory.
@@ -69,19 +70,19 @@ struct SampleResult {
 };
 
 // Forward chains from x_0 (B × D classes): at each step keep the class with probability
-// (1 − β_t)/(1 − β_s), else redraw from π (MATH.md A.1). A random draw happens only where a
-// chain jumps: after each jump one uniform u fixes the next jump node, the first m with
-// 1 − β_m < u (1 − β_n). Streams are chain·D + d; the draw at node n uses step n.
+// (1 − β_t)/(1 − β_s), else redraw from π (docs/categorical.md#forward-process). A random draw
+// happens only where a chain jumps: after each jump one uniform u fixes the next jump node, the
+// first m with 1 − β_m < u (1 − β_n). Streams are chain·D + d; the draw at node n uses step n.
 Result<SampleResult> sampleForward(std::span<const int> x0,
                                    int numPositions,
                                    const Vector& pi,
                                    const TimeGrid& grid,
                                    const SamplerOptions& options);
 
-// Reverse chains (MATH.md A.2): x_M ~ π, then x_{n−1} ~ q_{x_n} for n = M..1 with the chosen
-// kernel form and the denoiser's F. Stream = chain; the draw of x_n uses step n. With a
-// factorised denoiser (any table oracle, or D = 1 with any denoiser) the kernel depends only on
-// (position, class, step) and is tabulated once per step.
+// Reverse chains (docs/categorical.md#reverse-sampling): x_M ~ π, then x_{n−1} ~ q_{x_n} for
+// n = M..1 with the chosen kernel form and the denoiser's F. Stream = chain; the draw of x_n uses
+// step n. With a factorised denoiser (any table oracle, or D = 1 with any denoiser) the kernel
+// depends only on (position, class, step) and is tabulated once per step.
 Result<SampleResult> sampleReverse(const model::CategoricalDenoiser& denoiser,
                                    int numChains,
                                    const Vector& pi,

@@ -8,7 +8,7 @@
 #include "core/util/result.h"
 
 // A trajectory of the categorical process with its noise levels: nodes 0 = t_0 < … < t_M = 1
-// and β at each node (MATH.md A.2, reverse sampling over a trajectory).
+// and β at each node (docs/categorical.md#reverse-sampling).
 namespace core::categorical {
 
 struct TimeGrid {

@@ -6,7 +6,7 @@
 
 #include "core/util/result.h"
 
-// Categorical training data from a user's CSV file (issue 4): one example per row, D integer
+// Categorical training data from a user's CSV file: one example per row, D integer
 // classes, optionally a label column. A first line that is not all integers is a header; a
 // header column named "label" (or "c") is the condition, every other column is a position.
 namespace core::data {

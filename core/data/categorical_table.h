@@ -7,7 +7,7 @@
 #include "core/util/eigen_types.h"
 #include "core/util/result.h"
 
-// A categorical data distribution given as a table (issue 2): a CSV with a header, columns
+// A categorical data distribution given as a table: a CSV with a header, columns
 // x1..xD (class indices 0..K−1), p, and optionally c (a condition label). The probabilities of
 // each condition sum to 1.
 namespace core::data {

@@ -8,7 +8,7 @@
 #include "core/util/eigen_types.h"
 #include "core/util/result.h"
 
-// 2-D toy data sets for the Gaussian process (issue 4), scaled to about [−1, 1]². Point i is
+// 2-D toy data sets for the Gaussian process, scaled to about [−1, 1]². Point i is
 // drawn from CounterRng(seed, i, ·) alone, so a data set is deterministic per seed and the
 // first m points of a larger set are the set of m points.
 namespace core::data {

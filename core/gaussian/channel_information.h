@@ -5,8 +5,9 @@
 
 #include "core/schedule/gaussian_schedule.h"
 
-// How much a Gaussian forward process x_n = √ᾱ_n x_0 + √β̄_n ε (MATH.md B.2) leaves of its
-// data, per dimension, for the Compare view: the Gaussian channel's mutual information.
+// How much a Gaussian forward process x_n = √ᾱ_n x_0 + √β̄_n ε (docs/gaussian.md#forward-process)
+// leaves of its data, per dimension, for the Compare view: the Gaussian channel's mutual
+// information.
 namespace core::gaussian {
 
 // I(n) = Σ_i ½ log(1 + ᾱ_n v_i/β̄_n) in nats for n = 0..N, with v_i the data's variance in

@@ -11,8 +11,8 @@
 #include "core/util/progress.h"
 #include "core/util/result.h"
 
-// The forward process as particles (MATH.md B.1, B.2): data points x_0 carried along a
-// trajectory 0 < τ_1 < … < τ_K, for the Particles view's forward frames.
+// The forward process as particles (docs/gaussian.md#forward-process): data points x_0 carried
+// along a trajectory 0 < τ_1 < … < τ_K, for the Particles view's forward frames.
 namespace core::gaussian {
 
 struct ForwardSampleParams {

@@ -10,14 +10,14 @@
 #include "core/util/progress.h"
 #include "core/util/result.h"
 
-// Γ, the mean squared score (MATH.md B.3), by Monte Carlo: Γ_n = (1/M) Σ_m ‖s_n(x_{n,m})‖²/d
-// with x_{n,m} = √ᾱ_n x_0⁽ᵐ⁾ + √β̄_n ε. Computed once per model and data set, reused for every
-// trajectory and forward process.
+// Γ, the mean squared score (docs/gaussian.md#gamma), by Monte Carlo: Γ_n = (1/M) Σ_m
+// ‖s_n(x_{n,m})‖²/d with x_{n,m} = √ᾱ_n x_0⁽ᵐ⁾ + √β̄_n ε. Computed once per model and data set,
+// reused for every trajectory and forward process.
 namespace core::gaussian {
 
 // How each Monte Carlo term is formed (both estimate the same Γ_n for an exact oracle).
 enum class GammaEstimator {
-    Score,      // B.3 as written: ‖ε_θ(x_n)‖²/d, valid for any model (the paper's estimator)
+    Score,      // Γ as the paper defines it: ‖ε_θ(x_n)‖²/d, valid for any model
     Denoising,  // exact oracles only: per timestep, whichever of ‖ε_θ‖²/d and
                 // 1 − ‖ε_θ(x_n) − ε‖²/d has the smaller sample variance (same draws). Tweedie:
                 // E‖ε‖² = E‖ε_θ‖² + E‖ε − ε_θ‖² when ε_θ = E[ε|x_n], so both are unbiased;
@@ -59,7 +59,7 @@ Result<GammaEstimate> estimateGamma(const model::GaussianEpsModel& model,
                                     Progress* progress = nullptr);
 
 // The full table Γ_0..Γ_N (entry 0 unused, 0) from an estimate on any subset of timesteps that
-// contains 1 and N; the gaps are interpolated linearly in n (MATH.md B.8).
+// contains 1 and N; the gaps are interpolated linearly in n (docs/gaussian.md#gamma-interpolation).
 // Estimates Γ on every n = 1..N in chunks of `chunk` timesteps, continuing `partial` (the
 // estimates of n = 1..k from an earlier call that was cancelled; empty to start afresh) and
 // appending each finished chunk to it. On a cancel it returns Cancelled and `partial` keeps

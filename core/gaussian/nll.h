@@ -11,8 +11,8 @@
 #include "core/util/progress.h"
 #include "core/util/result.h"
 
-// The negative ELBO in bits per dimension (MATH.md B.6) of the DDPM forward process (λ² = β̃)
-// on a trajectory, for data on an L-level grid in [a, b].
+// The negative ELBO in bits per dimension (docs/gaussian.md#nll) of the DDPM forward process
+// (λ² = β̃) on a trajectory, for data on an L-level grid in [a, b].
 namespace core::gaussian {
 
 enum class NllVariance {

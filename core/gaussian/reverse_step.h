@@ -7,7 +7,7 @@
 #include "core/schedule/gaussian_schedule.h"
 #include "core/util/eigen_types.h"
 
-// Pieces of a reverse step shared by the NLL and the samplers (MATH.md B.2, B.4).
+// Pieces of a reverse step shared by the NLL and the samplers (docs/gaussian.md#reverse-samplers).
 namespace core::gaussian {
 
 // x̂_0(x_t) = x_t/√ᾱ_t − √(1/ᾱ_t − 1)·ε_θ, clamped to [a, b] (B.2). Written into x0.

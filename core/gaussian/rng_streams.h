@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-// Stream keys of the Gaussian engine's counter-based draws (DESIGN.md "Determinism"): every
+// Stream keys of the Gaussian engine's counter-based draws: every
 // draw is keyed by (seed, purpose + sample index, timestep), so the computations below never
 // share numbers by accident and the same seed gives the same numbers whatever the threads.
 namespace core::gaussian {

@@ -12,8 +12,8 @@
 #include "core/util/progress.h"
 #include "core/util/result.h"
 
-// Reverse samplers on a trajectory (MATH.md B.2, B.4): DDPM, DDIM(η), Analytic-DDPM and
-// Analytic-DDIM. Work for any d: 2-D particles and flattened images alike.
+// Reverse samplers on a trajectory (docs/gaussian.md#reverse-samplers): DDPM, DDIM(η),
+// Analytic-DDPM and Analytic-DDIM. Work for any d: 2-D particles and flattened images alike.
 namespace core::gaussian {
 
 enum class SamplerKind {

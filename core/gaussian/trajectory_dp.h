@@ -11,9 +11,9 @@
 #include "core/util/progress.h"
 #include "core/util/result.h"
 
-// Trajectories of the Gaussian process (MATH.md B.5): the least-cost DP over the analytic
-// cost J(s, t) = log(σ²_{s|t}/λ²_{s|t}) with λ² = β̃ (DDPM forward), plus a resolver for the
-// even / quadratic / dp / list specs used by the CLI and projects.
+// Trajectories of the Gaussian process (docs/gaussian.md#trajectories): the least-cost DP over the
+// analytic cost J(s, t) = log(σ²_{s|t}/λ²_{s|t}) with λ² = β̃ (DDPM forward), plus a resolver for
+// the even / quadratic / dp / list specs used by the CLI and projects.
 namespace core::gaussian {
 
 // Timesteps n with β̄_n Γ_n > 1 (`ms_eps` > 1): Γ exceeds its bound there, clipping makes every

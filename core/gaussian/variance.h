@@ -6,8 +6,8 @@
 #include "core/schedule/gaussian_schedule.h"
 #include "core/util/result.h"
 
-// The optimal reverse variance and its bounds (MATH.md B.4; Bao et al. 2022, Theorems 1–2,
-// Corollary 1) on any trajectory and for any forward process λ² = η²β̃ (B.2).
+// The optimal reverse variance and its bounds (docs/gaussian.md#optimal-variance; Bao et al. 2022,
+// Theorems 1–2, Corollary 1) on any trajectory and for any forward process λ² = η²β̃ (B.2).
 // Γ tables are indexed by n = 0..N with entry 0 unused (see gamma.h).
 namespace core::gaussian {
 

@@ -9,7 +9,7 @@
 
 #include "core/util/result.h"
 
-// Typed access to the `__metadata__` of a Diffuscope checkpoint (issue 4). safetensors allows
+// Typed access to the `__metadata__` of a Diffuscope checkpoint. safetensors allows
 // only string values, so numbers are written as JSON numbers in text (17 significant digits),
 // lists as JSON arrays and the architecture as a JSON object, each under the key named beside
 // its field below.

@@ -6,9 +6,9 @@
 
 #include "core/util/result.h"
 
-// Γ files (MATH.md B.3): CSV with columns `n,gamma` or `n,ms_eps` (n = 1..N; never both), and
-// NPY arrays (float32 or float64, little-endian, 1-D) of length N + 1 with entry 0 unused — as
-// the Analytic-DPM code saves `ms_eps` — or of length N. ms_eps_n = β̄_n Γ_n.
+// Γ files (docs/gaussian.md#gamma): CSV with columns `n,gamma` or `n,ms_eps` (n = 1..N; never
+// both), and NPY arrays (float32 or float64, little-endian, 1-D) of length N + 1 with entry 0
+// unused — as the Analytic-DPM code saves `ms_eps` — or of length N. ms_eps_n = β̄_n Γ_n.
 namespace core::io {
 
 enum class GammaKind {

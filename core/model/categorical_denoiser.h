@@ -3,7 +3,7 @@
 
 #include <span>
 
-// The denoiser interface of the categorical process (MATH.md A.2–A.4): given x_t at D
+// The denoiser interface of the categorical process (docs/categorical.md#denoiser): given x_t at D
 // positions, a condition c and the time t, predict F(· | x_t, c, t) = P(X_0 = · | X_t = x_t, C = c)
 // for every position. Exact oracles (categorical_oracles.h) and, later, networks implement it.
 namespace core::model {

@@ -11,7 +11,8 @@ namespace {
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
-// log P₀,ₜ[i, j] for i = j and for i ≠ j (MATH.md A.1): the only two values in column j.
+// log P₀,ₜ[i, j] for i = j and for i ≠ j (docs/categorical.md#forward-process): the only two values
+// in column j.
 struct LogColumn {
     double same;
     double other;
@@ -58,7 +59,8 @@ void TableOracle::predictPosition(int position,
                                   std::span<double> out) const {
     const Vector& logPrior = m_logMarginal[static_cast<size_t>(condition) * m_numPositions + position];
     const LogColumn column = logForwardColumn(m_pi, time.betaT, xt);
-    // MATH.md A.4: F(i | j) ∝ p_0(i) P₀,ₜ[i, j], normalised with a max shift.
+    // docs/categorical.md#exact-denoisers: F(i | j) ∝ p_0(i) P₀,ₜ[i, j], normalised with a max
+    // shift.
     double maxLog = kNegInf;
     for (int i = 0; i < m_numClasses; ++i) {
         const double v = logPrior[i] + (i == xt ? column.same : column.other);
@@ -132,7 +134,8 @@ void CategoricalEmpiricalOracle::predict(std::span<const int> xt,
     for (int d = 0; d < m_numPositions; ++d) {
         columns[d] = logForwardColumn(m_pi, time.betaT, xt[d]);
     }
-    // MATH.md A.4: log w_m = log weight_m + Σ_d log P₀,ₜ[x_m,d, x_t,d], then a max shift.
+    // docs/categorical.md#exact-denoisers: log w_m = log weight_m + Σ_d log P₀,ₜ[x_m,d, x_t,d],
+    // then a max shift.
     std::vector<double> logW(count, kNegInf);
     double maxLog = kNegInf;
     for (size_t m = 0; m < count; ++m) {

@@ -8,7 +8,8 @@
 #include "core/model/categorical_denoiser.h"
 #include "core/util/eigen_types.h"
 
-// Exact denoisers of the categorical process (MATH.md A.4), posteriors in log space.
+// Exact denoisers of the categorical process (docs/categorical.md#exact-denoisers), posteriors in
+// log space.
 namespace core::model {
 
 class CategoricalEmpiricalOracle;
@@ -16,15 +17,17 @@ class CategoricalEmpiricalOracle;
 // How a table oracle treats D > 1 positions.
 enum class TableOracleMode {
     // F_d(i | x_t) = P(X_0,d = i | X_t = x_t, c): each position's exact marginal of the joint
-    // posterior over the table's rows, given the whole x_t (MATH.md A.4/A.5, "the factorised
-    // model using each position's exact marginal posterior"). For D = 1 it is A.4 exactly.
+    // posterior over the table's rows, given the whole x_t (docs/categorical.md#exact-denoisers:
+    // the factorised model using each position's exact marginal posterior). For D = 1 it is the
+    // table oracle exactly.
     JointPosterior,
     // F_d(i | x_t,d) ∝ p_0,d(i | c) P₀,ₜ[i, x_t,d]: each position alone, ignoring the others.
     // A cheaper, cruder model (its negative ELBO is Σ_d H(X_0,d) on every trajectory).
     IndependentPositions,
 };
 
-// Table oracle (MATH.md A.4): F(i | j, c, t) ∝ p_0(i | c) P₀,ₜ[i, j], in log space.
+// Table oracle (docs/categorical.md#exact-denoisers): F(i | j, c, t) ∝ p_0(i | c) P₀,ₜ[i, j], in
+// log space.
 class TableOracle final : public CategoricalDenoiser {
 public:
     // pi must have table.numClasses entries.

@@ -12,7 +12,7 @@
 #include "core/model/train_state.h"
 #include "core/util/result.h"
 
-// Trained denoisers as safetensors checkpoints (issue 4): the MLP's tensors under their
+// Trained denoisers as safetensors checkpoints: the MLP's tensors under their
 // PyTorch names (core/model/mlp.h) and the metadata of core/io/checkpoint_metadata.h, with the
 // architecture as JSON: {"kind":"mlp","inputs":…,"outputs":…,"width":…,"depth":…,
 // "activation":"silu","layer_norm":false,"time_embedding":32,"time_scale":1000,

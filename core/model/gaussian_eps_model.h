@@ -6,8 +6,8 @@
 #include "core/util/eigen_types.h"
 #include "core/util/rng.h"
 
-// The one ε/score model interface of the Gaussian engine (MATH.md B.2, B.7). Exact oracles
-// implement it today; a trained network plugs in behind it later.
+// The one ε/score model interface of the Gaussian engine (docs/gaussian.md#predictions). Exact
+// oracles implement it today; a trained network plugs in behind it later.
 namespace core::model {
 
 // The noise level a model is asked about: timestep n (1-based) with its ᾱ_n and β̄_n, passed
@@ -27,7 +27,7 @@ public:
 
     // ε_θ(x, n) for a batch: x is d×B (one point per column), eps is a caller-owned d×B buffer.
     // Must be safe to call concurrently from several threads (const, no shared scratch).
-    // The score is s_n(x) = −ε_θ(x, n)/√β̄_n (MATH.md B.2).
+    // The score is s_n(x) = −ε_θ(x, n)/√β̄_n (docs/gaussian.md#forward-process).
     virtual void predictEps(const ConstMatrixRef& x, const NoiseLevel& level,
                             MatrixRef eps) const = 0;
 };
@@ -43,7 +43,8 @@ public:
     // which the caller keys by (seed, index, purpose), so the result is deterministic.
     virtual void sampleData(uint64_t index, CounterRng& rng, VectorRef out) const = 0;
 
-    // Σ_i Var[x_0,i]/d, the data's total variance per dimension (MATH.md B.4, Section 5).
+    // Σ_i Var[x_0,i]/d, the data's total variance per dimension
+    // (docs/gaussian.md#posterior-variance).
     virtual double variancePerDimension() const = 0;
 };
 

@@ -8,9 +8,9 @@
 #include "core/model/gaussian_eps_model.h"
 #include "core/util/result.h"
 
-// Exact ε/score oracles of MATH.md B.7. Each is both the model and the sampler of the data it is
-// exact for, so Γ estimated with it is exact up to Monte Carlo error. All are immutable after
-// construction and safe to share between threads.
+// Exact ε/score oracles of docs/gaussian.md#exact-oracles. Each is both the model and the sampler
+// of the data it is exact for, so Γ estimated with it is exact up to Monte Carlo error. All are
+// immutable after construction and safe to share between threads.
 namespace core::model {
 
 class GaussianOracle : public GaussianEpsModel, public GaussianDataSampler {

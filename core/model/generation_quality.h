@@ -10,7 +10,7 @@
 #include "core/util/parallel.h"
 #include "core/util/result.h"
 
-// How well a conditional categorical denoiser generates the digits (issue 4's quality bar):
+// How well a conditional categorical denoiser generates the digits:
 // reverse-sample `perClass` images for each label, and let a nearest-class-mean classifier
 // fitted on the real training images say which digit each one shows.
 namespace core::model {

@@ -161,7 +161,7 @@ Result<BasicMlp<Scalar>> BasicMlp<Scalar>::create(const MlpConfig& config, uint6
     mlp.m_outB = add("output.bias", {config.outputs});
     mlp.m_params.assign(static_cast<size_t>(offset), Scalar(0));
 
-    // Deterministic init, one counter-based stream per tensor (STYLE.md §4), PyTorch's defaults.
+    // Deterministic init, one counter-based stream per tensor, PyTorch's defaults.
     for (size_t k = 0; k < mlp.m_layout.size(); ++k) {
         const TensorSpec& spec = mlp.m_layout[k];
         CounterRng rng(seed, k, 0);

@@ -10,8 +10,8 @@
 
 #include "core/util/result.h"
 
-// A residual MLP with manual gradients, the network behind the learned denoisers of issue 4
-// (DESIGN.md "Double for analysis, float for networks": `Mlp` is float32; `MlpDouble` is the same
+// A residual MLP with manual gradients, the network behind the learned denoisers
+// (double for analysis, float for networks: `Mlp` is float32; `MlpDouble` is the same
 // code in double, used as the finite-difference reference in tests).
 //
 // Architecture (batches are column-major: one example per column):

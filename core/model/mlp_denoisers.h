@@ -8,14 +8,14 @@
 #include "core/model/mlp.h"
 #include "core/util/result.h"
 
-// Learned denoisers (issue 4): an Mlp behind the engines' model interfaces, so reverse sampling,
+// Learned denoisers: an Mlp behind the engines' model interfaces, so reverse sampling,
 // step costs, Γ, σ², the DP and the NLL work with a network exactly as with an oracle.
 namespace core::model {
 
-// F_θ(· | x_t, c, t) of MATH.md A.3: the network sees one-hot x_t at every position (D·K inputs,
-// position d, class k at input d·K + k), temb(t) and the condition embedding, and outputs D·K
-// logits; F at position d is the softmax of logits d·K .. d·K+K−1. Not factorised: every
-// position's prediction depends on the whole x_t.
+// F_θ(· | x_t, c, t) (docs/categorical.md#training): the network sees one-hot x_t at every position
+// (D·K inputs, position d, class k at input d·K + k), temb(t) and the condition embedding, and
+// outputs D·K logits; F at position d is the softmax of logits d·K .. d·K+K−1. Not factorised:
+// every position's prediction depends on the whole x_t.
 class CategoricalMlpDenoiser final : public CategoricalDenoiser {
 public:
     // mlp must have inputs = outputs = numPositions·numClasses (K ≥ 2, D ≥ 1); errors name the
@@ -50,8 +50,8 @@ private:
     int m_numPositions;
 };
 
-// ε_θ(x_n, n) of MATH.md B.2: the network sees x_n (d inputs) and temb(n/N); outputs d values.
-// A conditional network is asked with its noCondition() index.
+// ε_θ(x_n, n) (docs/gaussian.md#training): the network sees x_n (d inputs) and temb(n/N); outputs d
+// values. A conditional network is asked with its noCondition() index.
 class GaussianMlpEpsModel final : public GaussianEpsModel {
 public:
     // mlp must have inputs = outputs = d; numSteps N ≥ 1 is the schedule it was trained on.

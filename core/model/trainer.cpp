@@ -37,7 +37,8 @@ struct Problem {
 };
 
 // Loss of each column and dOut = scale·∂loss/∂out. Cross-entropy per position over K logits
-// (MATH.md A.3, summed over positions); mean squared error ‖out − target‖²/d (B.2).
+// (docs/categorical.md#training, summed over positions); mean squared error ‖out − target‖²/d
+// (docs/gaussian.md#training).
 double lossAndGradient(const Problem& problem, const MatrixF& out, const MatrixF& target,
                        double scale, MatrixF* dOut) {
     double total = 0.0;
@@ -526,7 +527,7 @@ Result<GaussianTrainResult> trainGaussian(const schedule::GaussianSchedule& sche
         condition = 0;
         t = GaussianMlpEpsModel::networkTime(n, numSteps);
         for (int i = 0; i < d; ++i) {
-            // x_n = √ᾱ_n x_0 + √β̄_n ε (MATH.md B.2); the target is ε.
+            // x_n = √ᾱ_n x_0 + √β̄_n ε (docs/gaussian.md#forward-process); the target is ε.
             const double eps = rng.normal();
             x[i] = static_cast<float>(a * set(i, m) + s * eps);
             target[i] = static_cast<float>(eps);

@@ -15,8 +15,9 @@
 #include "core/util/progress.h"
 #include "core/util/result.h"
 
-// Training the learned denoisers (issue 4): mini-batch AdamW on the categorical cross-entropy of
-// MATH.md A.3 or the ε mean-squared error of B.2, with EMA weights and held-out evaluation.
+// Training the learned denoisers: mini-batch AdamW on the categorical cross-entropy of
+// docs/categorical.md#training or the ε mean-squared error of docs/gaussian.md#training, with
+// EMA weights and held-out evaluation.
 //
 // Determinism: every random draw of step s, batch slot i comes from CounterRng keyed by
 // (seed, step, slot) (held-out draws by (seed, example)), and the batch is split into fixed
@@ -80,7 +81,8 @@ struct CategoricalDataset {
     int size(int numPositions) const { return static_cast<int>(rows.size()) / numPositions; }
 };
 
-// The forward process the categorical denoiser is trained for (MATH.md A.1).
+// The forward process the categorical denoiser is trained for
+// (docs/categorical.md#forward-process).
 struct CategoricalProcess {
     int numClasses = 2;           // K
     int numPositions = 1;         // D
@@ -101,10 +103,10 @@ struct GaussianTrainResult {
     TrainState state;
 };
 
-// Minimises E[Σ_d −log F_θ(x_0,d | x_t, C, t)] (MATH.md A.3): t ~ U(0, 1), x_t,d kept with
-// probability 1 − β(t) and otherwise drawn from π, independently per position. `architecture`
-// gives width, depth, activation, layer norm and embedding sizes; inputs, outputs and
-// numConditions are set from `process`. Errors: invalid params or architecture, data of the
+// Minimises E[Σ_d −log F_θ(x_0,d | x_t, C, t)] (docs/categorical.md#training): t ~ U(0, 1), x_t,d
+// kept with probability 1 − β(t) and otherwise drawn from π, independently per position.
+// `architecture` gives width, depth, activation, layer norm and embedding sizes; inputs, outputs
+// and numConditions are set from `process`. Errors: invalid params or architecture, data of the
 // wrong shape or out of range (field "train"/"heldOut"), a non-finite loss (NumericalError).
 // A cancel through `progress` returns the EMA weights so far with summary.cancelled = true.
 Result<CategoricalTrainResult> trainCategorical(const CategoricalProcess& process,
@@ -114,8 +116,8 @@ Result<CategoricalTrainResult> trainCategorical(const CategoricalProcess& proces
                                                 const TrainParams& params,
                                                 Progress* progress = nullptr);
 
-// Minimises E‖ε − ε_θ(√ᾱ_n x_0 + √β̄_n ε, n)‖²/d (MATH.md B.2), n ~ U{1..N}, ε ~ N(0, I).
-// train and heldOut are d×M (one point per column); heldOut may have 0 columns (no evaluation).
+// Minimises E‖ε − ε_θ(√ᾱ_n x_0 + √β̄_n ε, n)‖²/d (docs/gaussian.md#training), n ~ U{1..N}, ε ~ N(0,
+// I). train and heldOut are d×M (one point per column); heldOut may have 0 columns (no evaluation).
 Result<GaussianTrainResult> trainGaussian(const schedule::GaussianSchedule& schedule,
                                           const Matrix& train,
                                           const Matrix& heldOut,

@@ -8,8 +8,9 @@
 
 #include "core/util/result.h"
 
-// β(t) curves of the categorical process (MATH.md A.6): nondecreasing maps [0,1] → [0,1] with
-// β(0) = 0 and β(1) = 1 exactly. A BetaCurve is a small immutable value, cheap to copy.
+// β(t) curves of the categorical process (docs/categorical.md#schedules): nondecreasing maps [0,1]
+// → [0,1] with β(0) = 0 and β(1) = 1 exactly. A BetaCurve is a small immutable value, cheap to
+// copy.
 namespace core::schedule {
 
 enum class BetaCurveKind { Linear, Cosine, Power, Custom, InformationLinear };
@@ -59,9 +60,10 @@ Result<BetaCurve> powerCurve(double exponent);
 // Errors (field "points[i]") for NaN, t outside [0,1], t not strictly increasing, β outside
 // [0,1] or decreasing, β(0) ≠ 0, β(1) ≠ 1.
 Result<BetaCurve> customCurve(std::vector<ControlPoint> points);
-// β(t) solving I(β) = (1 − t)·I(0) by bisection (MATH.md A.6, information-linear), where
-// `information` is the (summed) mutual information I(X_0;X_t) as a function of β_t; it must be
-// nonincreasing with I(1) = 0. Error if I(0) ≤ 0 (data without entropy).
+// β(t) solving I(β) = (1 − t)·I(0) by bisection (docs/categorical.md#schedules,
+// information-linear), where `information` is the (summed) mutual information I(X_0;X_t) as a
+// function of β_t; it must be nonincreasing with I(1) = 0. Error if I(0) ≤ 0 (data without
+// entropy).
 Result<BetaCurve> informationLinearCurve(std::function<double(double)> information);
 
 // Reads a custom curve from a CSV file with a header containing columns `t` and `beta`.
@@ -76,7 +78,7 @@ Result<BetaCurve> parseBetaCurve(const std::string& spec,
 // Checks that a tabulated curve is usable: finite, within [0,1], nondecreasing, ends 0 and 1.
 Status validateBetaValues(const std::vector<double>& betas, const std::string& field);
 
-// The registry of β(t) kinds for combo boxes and help texts (STYLE.md §4, ScheduleRegistry).
+// The registry of β(t) kinds for combo boxes and help texts.
 struct BetaCurveInfo {
     BetaCurveKind kind;        // the kind
     std::string id;            // spec prefix: "linear", "power", ...

@@ -6,8 +6,9 @@
 
 #include "core/util/result.h"
 
-// Gaussian noise schedules of MATH.md B.1: β_n for n = 1..N and the derived tables ᾱ_n, β̄_n.
-// Timesteps are 1-based as in the Analytic-DPM code; index 0 stands for the data (ᾱ_0 = 1).
+// Gaussian noise schedules of docs/gaussian.md#schedules: β_n for n = 1..N and the derived tables
+// ᾱ_n, β̄_n. Timesteps are 1-based as in the Analytic-DPM code; index 0 stands for the data
+// (ᾱ_0 = 1).
 namespace core::schedule {
 
 enum class GaussianScheduleKind { Linear, Cosine, ScaledLinear, Sigmoid, Custom };
@@ -28,7 +29,8 @@ public:
     // log ᾱ_n = Σ log1p(−β_i).
     double logAlphaBar(int n) const { return m_logAlphaBar[n]; }
 
-    // Pair quantities for 0 ≤ s < t ≤ N (MATH.md B.1), each computed from log ᾱ differences.
+    // Pair quantities for 0 ≤ s < t ≤ N (docs/gaussian.md#schedules), each computed from log ᾱ
+    // differences.
     // α_{t|s} = ᾱ_t/ᾱ_s.
     double alphaTS(int s, int t) const;
     // β_{t|s} = 1 − α_{t|s}.

@@ -32,7 +32,7 @@ Status checkCostMatrix(const Matrix& cost) {
 
 // Forward sweep: best[k][n] is the least cost of reaching node n with k edges, from[k][n] the
 // predecessor. Within a block of columns the layers run in sequence, the columns of a layer in
-// parallel (STYLE.md §4).
+// parallel.
 struct Tables {
     std::vector<std::vector<double>> best;
     std::vector<std::vector<int>> from;

@@ -8,10 +8,10 @@
 #include "core/util/progress.h"
 #include "core/util/result.h"
 
-// The least-cost-path DP of MATH.md B.5 (Watson et al. 2021; Analytic-DPM `_solve_fn_dp`),
-// shared by both processes. Nodes are 0..M−1; a path starts at node 0, ends at node M−1 and
-// takes exactly E edges through increasing nodes. The categorical process uses nodes 0..N
-// (M = N + 1, E = K steps); the Gaussian process uses timesteps 1..N as nodes 0..N−1
+// The least-cost-path DP of docs/conventions.md#dp-cost (Watson et al. 2021; Analytic-DPM
+// `_solve_fn_dp`), shared by both processes. Nodes are 0..M−1; a path starts at node 0, ends at
+// node M−1 and takes exactly E edges through increasing nodes. The categorical process uses nodes
+// 0..N (M = N + 1, E = K steps); the Gaussian process uses timesteps 1..N as nodes 0..N−1
 // (M = N, E = K − 1 transitions between its K nodes).
 namespace core::trajectory {
 
@@ -34,7 +34,7 @@ Result<std::vector<LeastCostPath>> leastCostPathsUpTo(const Matrix& cost,
                                                       const ParallelOptions& parallel = {},
                                                       Progress* progress = nullptr);
 
-// Even trajectory of MATH.md B.5 for the Gaussian process: K timesteps in 1..N,
+// Even trajectory of docs/gaussian.md#trajectories for the Gaussian process: K timesteps in 1..N,
 // stride (N − 1)/(K − 1) accumulated in float64 and rounded half to even.
 Result<std::vector<int>> gaussianEvenTrajectory(int numSteps, int numNodes);
 
@@ -43,7 +43,8 @@ struct QuadraticTrajectory {
     int duplicatesRemoved = 0;   // how many of the K requested nodes collapsed onto others
 };
 
-// Quadratic trajectory of MATH.md B.5: u = linspace(0, √(0.8 N), K)², τ = ⌊u⌋ + 1, deduplicated.
+// Quadratic trajectory of docs/gaussian.md#trajectories: u = linspace(0, √(0.8 N), K)², τ = ⌊u⌋ +
+// 1, deduplicated.
 Result<QuadraticTrajectory> gaussianQuadraticTrajectory(int numSteps, int numNodes);
 
 // Categorical even path 0 = τ_0 < … < τ_K = N on the grid 0..N: τ_k = round(k·N/K).

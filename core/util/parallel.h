@@ -5,7 +5,7 @@
 #include <functional>
 #include <vector>
 
-// The one home of parallelism in core (STYLE.md §4). Work over [0, n) is split into fixed
+// The one home of parallelism in core. Work over [0, n) is split into fixed
 // blocks whose boundaries depend only on n and the block size, never on the thread count, so
 // per-block results combined in block order are identical for 1 and N threads.
 namespace core {

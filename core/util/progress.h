@@ -8,7 +8,7 @@
 #include <mutex>
 #include <string>
 
-// Progress reporting and cancellation for long computations (STYLE.md §5, Ceres-style callback).
+// Progress reporting and cancellation for long computations (a Ceres-style callback).
 namespace core {
 
 enum class Control { Continue, Abort };

@@ -9,7 +9,7 @@
 #include <utility>
 #include <variant>
 
-// Failures are values (STYLE.md §5): a Result<T> holds either a T or an Error that names the
+// Failures are values: a Result<T> holds either a T or an Error that names the
 // field and the offending value, so the UI can show the message beside the field.
 namespace core {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <span>
 
-// Counter-based random numbers (DESIGN.md "Determinism"): every draw is a pure function of
+// Counter-based random numbers: every draw is a pure function of
 // (seed, stream, step, index), so results do not depend on the thread count or order.
 // The generator is Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3",
 // SC 2011): key = seed, counter = (index, step, stream).

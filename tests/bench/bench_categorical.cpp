@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Throughput of the categorical engine (issue 2): forward/reverse chain-steps per second,
+// Throughput of the categorical engine: forward/reverse chain-steps per second,
 // closed vs direct reverse kernel, and the trajectory DP. Counters report per-chain-step rates.
 #include <benchmark/benchmark.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Analytic-DPM benchmarks (issue 3). Run: build/tests/bench_gaussian
+// Analytic-DPM benchmarks. Run: build/tests/bench_gaussian
 #include <benchmark/benchmark.h>
 
 #include <memory>

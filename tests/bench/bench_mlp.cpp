@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Training throughput of the learned denoisers (issue 4), in training examples per second:
+// Training throughput of the learned denoisers, in training examples per second:
 // the categorical digits MLP (D = 64, K = 4, width 256, depth 3, conditional on 10 labels) and a
 // 2-D Gaussian ε-MLP (width 128, depth 3), each with 1 and 2 threads. The data are synthetic
 // (throughput does not depend on the values). Args: threads.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Responsiveness of the categorical explorer (issue 5), measured with the real widgets under
+// Responsiveness of the categorical explorer, measured with the real widgets under
 // the offscreen platform. Built, never run by CTest. Prints:
 //   1. an edit of π at K = 64, N = 1000 → every cheap view updated (document, setup, schedule,
 //      matrices and kernel views, the parameter panel): median and 95th percentile;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Round trips of `diffuscope kernel` and `diffuscope categorical` (issue 2, command line).
+// Round trips of `diffuscope kernel` and `diffuscope categorical`.
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>

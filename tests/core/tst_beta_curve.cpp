@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// β(t) curves of MATH.md A.6: values, invariants, Fritsch–Carlson monotonicity, validation.
+// β(t) curves of docs/categorical.md#schedules: values, invariants, Fritsch–Carlson monotonicity,
+// validation.
 #include <QTest>
 
 #include <cmath>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The checkpoints shipped in resources/models (issue 4): they load, say what they were trained
+// The checkpoints shipped in resources/models: they load, say what they were trained
 // on, and work — the categorical digits network generates digits a nearest-class-mean classifier
 // recognises, the moons network samples points on the moons.
 #include <QTest>
@@ -48,7 +48,7 @@ void tst_BundledModels::metadataSaysWhatTheyAre() {
     QCOMPARE(moons->info.dataSet, std::string("toy:moons,n=4000"));
 }
 
-// Issue 4's bar: ≥ 85% of 200 samples per class at 50 even steps are labelled with their class
+// The quality bar: ≥ 85% of 200 samples per class at 50 even steps are labelled with their class
 // by a nearest-class-mean classifier fitted on the real training images. The observed accuracy
 // is 0.935 for this seed; with 2000 draws its standard error is ≈ 0.0055, so 0.85 is 15 SE
 // below: a failure means the model or the sampler broke, not bad luck.

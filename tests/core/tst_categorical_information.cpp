@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Information curves, step costs, negative ELBO and the trajectory DP of MATH.md A.5–A.6.
+// Information curves, step costs, negative ELBO and the trajectory DP of
+// docs/categorical.md.
 #include <QTest>
 
 #include <cmath>
@@ -13,7 +14,8 @@
 #include "core/util/rng.h"
 #include "tests/support/test_support.h"
 
-// MATH.md A.5 figures are matched to these tolerances only (see categorical_a5_joint.csv).
+// The reference figures of an earlier draft of the specification are matched to these
+// tolerances only (see categorical_a5_joint.csv).
 #define A5_TOLERANCE_NLL 2e-4
 #define A5_TOLERANCE 5e-3
 
@@ -107,7 +109,8 @@ void tst_CategoricalInformation::curveEnds() {
     }
 }
 
-// MATH.md A.6: information-linear β(t) gives I(X_0;X_t) = (1 − t) I(X_0;X_0) on the grid.
+// docs/categorical.md#schedules: information-linear β(t) gives I(X_0;X_t) = (1 − t) I(X_0;X_0) on
+// the grid.
 void tst_CategoricalInformation::informationFractionLimits_data() {
     QTest::addColumn<double>("beta");
     QTest::addColumn<double>("expected");  // < 0: strictly between 0 and 1
@@ -163,8 +166,8 @@ void tst_CategoricalInformation::informationLinearSchedule() {
     }
 }
 
-// MATH.md A.5, degenerate case: D = 1 with the exact F gives J(a, b) = I_a − I_b and the same
-// cost H(X_0) for every trajectory.
+// docs/categorical.md#degenerate-case: D = 1 with the exact F gives J(a, b) = I_a − I_b and the
+// same cost H(X_0) for every trajectory.
 void tst_CategoricalInformation::degenerateD1() {
     const data::CategoricalTable table = *data::makeCategoricalTable(1, 4, {0, 1, 2, 3}, {0.1, 0.2, 0.3, 0.4});
     const Vector pi = *parsePrior("0.1,0.1,0.1,0.7");
@@ -214,7 +217,7 @@ void tst_CategoricalInformation::enumerationLimit() {
     QCOMPARE(QString::fromStdString(costs.error().field), QString("samples"));
 }
 
-// MATH.md A.5 reference figures; see tests/data/categorical_a5_joint.csv for the table used
+// The earlier reference figures; see tests/data/categorical_a5_joint.csv for the table used
 // and why the figures are matched only to the stated tolerances.
 void tst_CategoricalInformation::referenceFiguresA5() {
     const data::CategoricalTable table = readTable("categorical_a5_joint.csv", 3);
@@ -229,7 +232,7 @@ void tst_CategoricalInformation::referenceFiguresA5() {
     DS_VERIFY_OK(best);
     const double even5 = negativeElbo(costs->cost, *trajectory::categoricalEvenTrajectory(20, 5));
     qInfo("A.5: NLL %.5f, 20-step ELBO %.5f, best 5-step %.5f, even 5-step %.5f", nll, elbo20, best->cost, even5);
-    // The optimal 5-step path is t = 0, .1, .2, .35, .55, 1 as MATH.md states.
+    // The optimal 5-step path is t = 0, .1, .2, .35, .55, 1 as the reference figures state.
     QVERIFY(best->nodes == (std::vector<int>{0, 2, 4, 7, 11, 20}));
     DS_COMPARE_ABS(nll, 1.6095, A5_TOLERANCE_NLL);
     DS_COMPARE_ABS(elbo20, 1.6472, A5_TOLERANCE);

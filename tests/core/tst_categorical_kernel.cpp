@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Transition algebra and reverse kernels of MATH.md A.1–A.2: prior parsing, Markov property,
-// closed form against the direct sum, every limit case, the D3PM-style comparison.
+// Transition algebra and reverse kernels of docs/categorical.md#forward-process: prior parsing,
+// Markov property, closed form against the direct sum, every limit case, the D3PM-style comparison.
 #include <QTest>
 
 #include <cmath>
@@ -16,7 +16,8 @@ using namespace core::categorical;
 
 namespace {
 
-// A random prior with `tiny` entries of 1e−9 (the precision corner of MATH.md A.2).
+// A random prior with `tiny` entries of 1e−9 (the precision corner of
+// docs/categorical.md#reverse-kernel).
 Vector randomPrior(int numClasses, uint64_t seed, int tiny) {
     CounterRng rng(seed, 1, 0);
     Vector pi(numClasses);
@@ -193,7 +194,8 @@ void tst_CategoricalKernel::closedMatchesDirect_data() {
     }
 }
 
-// MATH.md A.2: the closed form agrees with the direct sum to 1e−12 over the whole range.
+// docs/categorical.md#reverse-kernel: the closed form agrees with the direct sum to 1e−12 over the
+// whole range.
 void tst_CategoricalKernel::closedMatchesDirect() {
     QFETCH(int, numClasses);
     QFETCH(int, tiny);
@@ -228,7 +230,7 @@ void tst_CategoricalKernel::limitCases_data() {
     QTest::newRow("d_j = 0, s = 0") << "absorbing:4" << 0.0 << 1.0 << 0 << "delta";
 }
 
-// Every limit case of MATH.md A.2 returns its closed value, never NaN.
+// Every limit case of docs/categorical.md#reverse-kernel returns its closed value, never NaN.
 void tst_CategoricalKernel::limitCases() {
     QFETCH(QString, priorSpec);
     QFETCH(double, betaS);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Samplers of MATH.md A.1–A.2: exact ancestral reproduction by marginal propagation, the
-// D3PM-style kernel's failure, chi-square checks of the samplers, 1-vs-2-thread identity,
-// frames and cancellation.
+// Samplers of docs/categorical.md (forward process, reverse sampling): exact ancestral reproduction
+// by marginal propagation, the D3PM-style kernel's failure, chi-square checks of the samplers,
+// 1-vs-2-thread identity, frames and cancellation.
 #include <QTest>
 
 #include <cmath>
@@ -101,7 +101,8 @@ void tst_CategoricalSampler::ancestralReproduction_data() {
     QTest::newRow("absorbing-like N=20") << "0.000000001,0.000000001,0.000000001,0.999999997" << "linear" << 20;
 }
 
-// MATH.md A.2: with the exact F the closed-form chain reproduces p_0 exactly.
+// docs/categorical.md#reverse-kernel: with the exact F the closed-form chain reproduces p_0
+// exactly.
 void tst_CategoricalSampler::ancestralReproduction() {
     QFETCH(QString, priorSpec);
     QFETCH(QString, schedule);
@@ -115,8 +116,8 @@ void tst_CategoricalSampler::ancestralReproduction() {
     }
 }
 
-// MATH.md A.2: the D3PM-style kernel does not reproduce the data for uniform π (MATH.md quotes
-// errors of about 0.1 per class at N ≥ 5; the exact propagation here measures the error).
+// docs/categorical.md#reverse-kernel: the D3PM-style kernel does not reproduce the data for uniform
+// π (it misses by about 0.1 per class at N ≥ 5; the exact propagation here measures the error).
 void tst_CategoricalSampler::d3pmDoesNotReproduce() {
     const Vector pi = *parsePrior("uniform:4");
     const data::CategoricalTable table = tableD1();
@@ -165,8 +166,9 @@ void tst_CategoricalSampler::reverseChiSquare() {
     QVERIFY2(chi < 16.27, qPrintable(QString("chi-square %1").arg(chi)));
 }
 
-// Forward chains from x_0 = 0: at a node with β the class law is (1 − β)δ_0 + βπ (MATH.md A.1).
-// Same tolerance argument as above: 3 dof, 99.9% quantile 16.27.
+// Forward chains from x_0 = 0: at a node with β the class law is (1 − β)δ_0 + βπ
+// (docs/categorical.md#forward-process). Same tolerance argument as above: 3 dof, 99.9% quantile
+// 16.27.
 void tst_CategoricalSampler::forwardChiSquare() {
     const Vector pi = *parsePrior("0.1,0.2,0.3,0.4");
     const TimeGrid grid = evenTimeGrid(schedule::linearCurve(), 10);
@@ -197,7 +199,7 @@ void tst_CategoricalSampler::threadsGiveIdenticalSamples_data() {
     QTest::newRow("reverse D=2 independent") << "reverse2i";
 }
 
-// DESIGN.md "Determinism": the same seed gives the same samples for 1 and 2 threads.
+// Determinism: the same seed gives the same samples for 1 and 2 threads.
 void tst_CategoricalSampler::threadsGiveIdenticalSamples() {
     QFETCH(QString, which);
     const TimeGrid grid = evenTimeGrid(schedule::cosineCurve(), 12);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// core::gaussian::sampleForward: each frame follows q(x_n|x_0) = N(√ᾱ_n x_0, β̄_n I) (MATH.md
-// B.2), the result does not depend on the thread count, and a cancel returns Cancelled.
+// core::gaussian::sampleForward: each frame follows q(x_n|x_0) = N(√ᾱ_n x_0, β̄_n I)
+// (docs/gaussian.md#forward-process), the result does not depend on the thread count, and a cancel
+// returns Cancelled.
 #include <QTest>
 
 #include <cmath>

@@ -426,7 +426,7 @@ void tst_GaussianEngine::paperClaimsOnMixture() {
     auto dp = gaussian::dpTrajectory(*sched, *gamma, nodes);
     DS_VERIFY_OK(dp);
     // For large n the true β̄_nΓ_n is 1 − O(ᾱ_n), within Monte Carlo noise of 1, so even the
-    // exact oracle's estimate exceeds the bound at many n (MATH.md B.5 says it would not);
+    // exact oracle's estimate exceeds the bound at many n (docs/gaussian.md#gamma-bound);
     // the clipped cost absorbs it: every edge into such an n costs 0.
     qInfo("K = %d: %d timesteps over the bound, the first at n = %d", nodes,
           static_cast<int>(dp->gammaOverBound.size()),

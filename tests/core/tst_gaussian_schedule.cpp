@@ -21,9 +21,9 @@ private slots:
     void customCsv();
 };
 
-// MATH.md B.1: linear N = 1000 runs from 1e−4 to 0.02. ᾱ_N reference: Π_{n=1}^{1000}(1 − β_n)
-// with β_n = 1e−4 + (n − 1)(0.02 − 1e−4)/999, evaluated in 50-digit decimal arithmetic
-// (Python decimal): 4.0358297653756833148e−05; ᾱ_25 = 0.99155816287877310769.
+// docs/gaussian.md#schedules: linear N = 1000 runs from 1e−4 to 0.02. ᾱ_N reference:
+// Π_{n=1}^{1000}(1 − β_n) with β_n = 1e−4 + (n − 1)(0.02 − 1e−4)/999, evaluated in 50-digit decimal
+// arithmetic (Python decimal): 4.0358297653756833148e−05; ᾱ_25 = 0.99155816287877310769.
 void tst_GaussianSchedule::linearEndpoints() {
     auto schedule = core::schedule::linearSchedule(1000);
     DS_VERIFY_OK(schedule);

@@ -13,7 +13,7 @@
 
 namespace {
 
-// Exact Γ of N(0, s²I) data (MATH.md B.7) as a table with entry 0 unused.
+// Exact Γ of N(0, s²I) data (docs/gaussian.md#exact-oracles) as a table with entry 0 unused.
 std::vector<double> exactGaussianGamma(const core::schedule::GaussianSchedule& schedule, double s) {
     std::vector<double> gamma(static_cast<size_t>(schedule.numSteps()) + 1, 0.0);
     for (int n = 1; n <= schedule.numSteps(); ++n) {
@@ -70,7 +70,8 @@ private slots:
     void resolveSpecs();
 };
 
-// MATH.md B.5: N = 1000, K = 25 has exact ties 167.5 → 168, 500.5 → 500, 833.5 → 834.
+// docs/gaussian.md#trajectories: N = 1000, K = 25 has exact ties 167.5 → 168, 500.5 → 500,
+// 833.5 → 834.
 void tst_GaussianTrajectory::evenTies() {
     auto even = core::trajectory::gaussianEvenTrajectory(1000, 25);
     DS_VERIFY_OK(even);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Tests of the shared least-cost-path DP (MATH.md B.5) against brute-force enumeration.
+// Tests of the shared least-cost-path DP (docs/conventions.md#dp-cost) against brute-force
+// enumeration.
 #include <QTest>
 
 #include <cmath>

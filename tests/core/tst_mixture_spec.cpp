@@ -184,7 +184,7 @@ void tst_MixtureSpec::scoreEqualsClosedForm_data() {
     QTest::newRow("far out, large noise") << 2.5 << 2.0 << 0.05;
 }
 
-// q_n = Σ π_k N(√ᾱ m_k, c_k I) with c_k = ᾱ s_k² + β̄ (MATH.md B.7), so
+// q_n = Σ π_k N(√ᾱ m_k, c_k I) with c_k = ᾱ s_k² + β̄ (docs/gaussian.md#exact-oracles), so
 // score = Σ π_k N_k · (−(x − √ᾱ m_k)/c_k) / Σ π_k N_k and ε = −√β̄ · score.
 void tst_MixtureSpec::scoreEqualsClosedForm() {
     QFETCH(double, x);

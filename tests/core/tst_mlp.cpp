@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Tests of the learned denoisers (issue 4): the MLP's manual gradients against finite
+// Tests of the learned denoisers: the MLP's manual gradients against finite
 // differences, its named tensors, the two model adapters, and the trainer (determinism, thread
 // count, convergence to the exact oracles on tiny problems, cancel, parameter validation).
 #include <QTest>
@@ -580,8 +580,9 @@ void tst_Mlp::categoricalTrainingApproachesTheOracle() {
 }
 
 // Data N(0, s²I), d = 2, s = 0.5, linear schedule with N = 100. The optimum ε* is the oracle's,
-// with E‖ε − ε*‖²/d = 1 − β̄_n Γ_n, Γ_n = 1/(ᾱ_n s² + β̄_n) (MATH.md B.7), averaged over n.
-// Checks: (1) the excess E‖ε_θ − ε*‖²/d, measured on 20000 fresh (x_0, n, ε) draws, is below
+// with E‖ε − ε*‖²/d = 1 − β̄_n Γ_n, Γ_n = 1/(ᾱ_n s² + β̄_n) (docs/gaussian.md#exact-oracles),
+// averaged over n. Checks: (1) the excess E‖ε_θ − ε*‖²/d, measured on 20000 fresh (x_0, n, ε)
+// draws, is below
 // 0.01 (it is what separates the model's ε-MSE from the oracle's); (2) the trainer's held-out
 // loss (4000 examples, per-example s.d. ≲ 0.8, s.e. ≲ 0.013) is within 0.05 of the exact value.
 void tst_Mlp::gaussianTrainingApproachesTheOracle() {

@@ -85,8 +85,9 @@ void tst_ReverseMarginal::closedFormReproducesForwardMarginals() {
     }
 }
 
-// MATH.md A.2: given the exact F the D3PM-style kernel misses the data by about 0.1 per class
-// at N ≥ 5 for non-absorbing π; a miss of more than 0.01 somewhere is a safe margin.
+// docs/categorical.md#reverse-kernel: given the exact F the D3PM-style kernel misses the data by
+// about 0.1 per class at N ≥ 5 for non-absorbing π; a miss of more than 0.01 somewhere is a safe
+// margin.
 void tst_ReverseMarginal::d3pmMissesTheDataForUniformPi() {
     const int k = 4;
     const Fixture f = makeFixture(k, 7, true);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// libFuzzer target for the safetensors reader (issue 4): any byte string must give a Checkpoint
+// libFuzzer target for the safetensors reader: any byte string must give a Checkpoint
 // or an Error, never a crash, a sanitizer report or a huge allocation. A file that loads with
 // only F32/F64 tensors must also survive write → read unchanged, bit for bit.
 #include <cstdint>

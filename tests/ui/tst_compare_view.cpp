@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Tests of the Compare view (issue 6, view 5): both information curves equal an independent
+// Tests of the Compare view: both information curves equal an independent
 // computation from the digits (a direct double sum over the joint for the categorical fraction,
 // the closed-form Gaussian-channel information with std::log, capped at each pixel's entropy
 // counted from the raw intensities, for the Gaussian one), start at 1,

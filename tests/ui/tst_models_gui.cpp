@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Models and Γ files in the GUI (issue 6): dropping a checkpoint on the window loads it for its
+// Models and Γ files in the GUI: dropping a checkpoint on the window loads it for its
 // process and every Gaussian view then uses the network; a checkpoint that does not fit, or a
 // corrupt one, is refused with a reason and changes nothing; a training run started from the
 // Train dialog can be cancelled, leaves a checkpoint that loads, and can be resumed; an imported Γ

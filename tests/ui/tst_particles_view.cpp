@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Tests of the Gaussian Particles view (issue 6): the sampler settings round-trip and validate;
+// Tests of the Gaussian Particles view: the sampler settings round-trip and validate;
 // both panes start from the same noise and end where core::gaussian::sampleReverse ends; the
 // forward frames follow q(x_n|x_0); the view paints; d = 64 shows images; changing only the
 // sampler reuses Γ.
@@ -218,9 +218,10 @@ void tst_ParticlesView::forwardFramesFollowTheMarginal() {
         const int n = forward.frameSteps[f];
         const core::Matrix& x = forward.frames[f];
         QCOMPARE(x.cols(), Eigen::Index{20000});
-        // q(x_n) = N(0, (ᾱ_n·0.25 + β̄_n) I) for data N(0, 0.5² I) (MATH.md B.7). Pooling both
-        // coordinates gives M = 40000 independent values: the sample variance has relative
-        // standard error √(2/(M − 1)) ≈ 0.0071 and the mean standard error √(v/M); allow 5 of each.
+        // q(x_n) = N(0, (ᾱ_n·0.25 + β̄_n) I) for data N(0, 0.5² I)
+        // (docs/gaussian.md#exact-oracles). Pooling both coordinates gives M = 40000 independent
+        // values: the sample variance has relative standard error √(2/(M − 1)) ≈ 0.0071 and the
+        // mean standard error √(v/M); allow 5 of each.
         const double v = results->schedule.alphaBar(n) * 0.25 + results->schedule.betaBar(n);
         const double m = static_cast<double>(x.size());
         const double mean = x.mean();

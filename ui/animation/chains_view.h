@@ -6,7 +6,7 @@
 #include "ui/charts/view_panel.h"
 #include "ui/jobs/categorical_jobs.h"
 
-// The "Trajectories" view of the categorical explorer (issue 5, view 1): K horizontal lanes,
+// The "Trajectories" view of the categorical explorer: K horizontal lanes,
 // one dot per chain moving between lanes step by step, and beside them the exact marginal as
 // an outlined bar with the chains' histogram filled over it. It replays recorded frames: the
 // position may be fractional (dots glide between lanes), and scrubbing never recomputes.

@@ -11,7 +11,7 @@ class QSpinBox;
 class QToolButton;
 class QLabel;
 
-// The time slider with play/pause, step, speed, direction and seed (issue 5, main window).
+// The time slider with play/pause, step, speed, direction and seed.
 // It owns the animation clock: a 60 Hz timer advances a fractional position in steps, so dots
 // glide between lanes; the slider scrubs to any step at once. Positions are emitted, the views
 // replay recorded frames and never recompute.

@@ -6,7 +6,7 @@
 
 class QWidget;
 
-// Offscreen export of a chart widget (STYLE.md §7), shared by the GUI and the headless
+// Offscreen export of a chart widget, shared by the GUI and the headless
 // `export` subcommand: PNG at a chosen size and DPI, SVG, PDF. The format follows the file
 // extension; a missing extension gets ".png".
 namespace ui::charts {

@@ -11,7 +11,7 @@
 class QChart;
 class QChartView;
 
-// A view that is one Qt chart (STYLE.md §7): owns the QChartView with antialiasing and chart
+// A view that is one Qt chart: owns the QChartView with antialiasing and chart
 // animations off. Concrete charts create series and axes once and refresh them with replace().
 namespace ui::charts {
 

@@ -6,8 +6,8 @@
 
 #include <vector>
 
-// Animated GIF export with Debian's giflib (issue 5, "the Trajectories animation as an animated
-// GIF"). Frames are mapped to a fixed 252-colour palette (a 6×7×6 RGB cube), which keeps
+// Animated GIF export with Debian's giflib (the Trajectories animation as an animated
+// GIF). Frames are mapped to a fixed 252-colour palette (a 6×7×6 RGB cube), which keeps
 // chart colours recognisable and costs one table look-up per pixel.
 namespace ui::charts {
 

@@ -12,7 +12,7 @@
 #include "core/schedule/beta_curve.h"
 #include "core/util/result.h"
 
-// Every parameter of the categorical explorer (issue 5 "Categorical panels"). A plain value:
+// Every parameter of the categorical explorer. A plain value:
 // panels copy it, edit the copy and hand it back whole through an undo command.
 namespace ui::document {
 

@@ -19,9 +19,9 @@ namespace ui::document {
 inline constexpr double kClipFirstY = 1.0;
 
 struct GaussianParams {
-    QString schedule = "linear";           // linear | cosine | scaled-linear | sigmoid (MATH.md B.1)
+    QString schedule = "linear";           // linear | cosine | scaled-linear | sigmoid
     int numSteps = 1000;                   // N
-    double eta = 1.0;                      // λ² = η²β̃: 1 is DDPM, 0 is DDIM (MATH.md B.2)
+    double eta = 1.0;                      // λ² = η²β̃: 1 is DDPM, 0 is DDIM
     QString data = "toy:moons,n=2000";     // a data spec of core/data/gaussian_data.h
     int gammaSamples = 200;                // M, Monte Carlo samples per timestep (B.3)
     bool denoisingEstimator = true;        // the lower-variance Γ estimator for exact oracles

@@ -11,7 +11,7 @@
 #include "ui/document/project_file.h"
 
 // The project: every parameter the user sets, the undo stack of their edits and the file they
-// live in (DESIGN.md "Data flow in the GUI"). Panels edit it only through setCategorical(),
+// live in. Panels edit it only through setCategorical(),
 // which pushes an undo command; views listen to categoricalChanged().
 namespace ui::document {
 

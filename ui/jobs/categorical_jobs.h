@@ -25,9 +25,10 @@ struct CategoricalCosts {
     double elboFull = 0.0;               // … of the full N-step grid
 };
 
-// Step costs for all pairs, the DP path with params.pathSteps steps and the ELBOs (MATH.md A.5,
-// B.5); O(N² K³) for D = 1. When K^D is beyond enumeration (the digits) only the consecutive
-// costs are estimated by Monte Carlo, and the DP is not available. Fails when cancelled.
+// Step costs for all pairs, the DP path with params.pathSteps steps and the ELBOs
+// (docs/categorical.md#step-costs, docs/conventions.md#dp-cost); O(N² K³) for D = 1. When K^D is
+// beyond enumeration (the digits) only the consecutive costs are estimated by Monte Carlo, and the
+// DP is not available. Fails when cancelled.
 core::Result<CategoricalCosts> computeCategoricalCosts(const document::CategoricalSetup& setup,
                                                        core::Progress& progress,
                                                        int numThreads);

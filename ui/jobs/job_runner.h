@@ -9,7 +9,7 @@
 
 #include "core/util/progress.h"
 
-// The one seam between core computations and threads (STYLE.md §6). A job is one call to a
+// The one seam between core computations and threads. A job is one call to a
 // core function, run on a dedicated one-thread pool; its Progress token reports to the GUI and
 // aborts when the job is cancelled. The newest request wins: starting a job cancels the running
 // one and a stale result is dropped.

@@ -11,7 +11,7 @@
 #include "core/util/result.h"
 #include "ui/document/gaussian_params.h"
 
-// The Particles view's computation (issue 6): the forward process and two reverse samplers as
+// The Particles view's computation: the forward process and two reverse samplers as
 // particle frames, run by GaussianExplorer's job after Γ and the trajectory are known.
 namespace ui::jobs {
 

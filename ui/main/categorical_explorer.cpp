@@ -17,7 +17,7 @@ namespace {
 // Step-cost matrices beyond this many kernel evaluations (~10 s on one core) are not started
 // automatically: the view says why and how to make it smaller.
 constexpr double kMaxCostWork = 4e9;
-// Coalescing delay for edits that arrive in bursts (drags), STYLE.md §6.
+// Coalescing delay for edits that arrive in bursts (drags): one recomputation per burst.
 constexpr int kCoalesceMs = 40;
 }  // namespace
 

@@ -13,7 +13,7 @@
 #include "ui/jobs/categorical_jobs.h"
 #include "ui/jobs/job_runner.h"
 
-// Connects the document to the categorical views (DESIGN.md "Data flow in the GUI"): an edit
+// Connects the document to the categorical views: an edit
 // rebuilds the setup and refreshes the cheap views at once; the step costs with the DP path and
 // the sampled chains run as jobs, coalesced by a short timer so a drag starts one job, not many.
 // The main window and the headless `export` subcommand share it.

@@ -36,7 +36,7 @@ bool sameExceptSampler(document::GaussianParams a, const document::GaussianParam
     return a == b;
 }
 
-// The NLL-against-K sweep (issue 6, view 4): K values on a log scale, clipped to [2, N]; a fixed
+// The NLL-against-K sweep: K values on a log scale, clipped to [2, N]; a fixed
 // draw from the data's oracle (for toy: and csv: data, its own points) so that the curves are
 // reproducible and comparable across K (common random numbers: every K sees the same points and
 // the same noise at a shared timestep).

@@ -39,7 +39,7 @@ namespace ui {
 class CategoricalExplorer;
 class GaussianExplorer;
 
-// The application window (issue 5): a process switch, the parameter dock, the views in tabs,
+// The application window: a process switch, the parameter dock, the views in tabs,
 // the time bar, and a status bar with job progress and a cancel button. File, Edit, View and
 // Help menus with shortcuts; autosave of a recovery copy every 30 s.
 class MainWindow : public QMainWindow {

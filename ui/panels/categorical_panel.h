@@ -13,7 +13,7 @@ class QLineEdit;
 class QSpinBox;
 class QTableWidget;
 
-// The parameter editors of the categorical explorer (issue 5, "Categorical panels"). Every
+// The parameter editors of the categorical explorer. Every
 // edit builds a new CategoricalParams and hands it to the document as one undo command; input
 // the document refuses is marked beside its field with the message and never applied.
 namespace ui::panels {

@@ -6,7 +6,7 @@
 
 #include <map>
 
-// The error labels a panel shows beside its fields (STYLE.md §5: errors beside the field, not
+// The error labels a panel shows beside its fields (errors beside the field, not
 // in a dialog): one hidden red label per field name, created where the panel lays it out.
 namespace ui::panels {
 

@@ -50,7 +50,8 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
         m_schedule->addItem(kind, kind);
     }
     m_schedule->addItem("custom table…", "csv:");
-    m_schedule->setToolTip("The β_n schedule (MATH.md B.1); linear with N = 1000 is DDPM's. A "
+    m_schedule->setToolTip("The β_n schedule (Help ▸ Mathematics: gaussian.md#schedules); "
+                           "linear with N = 1000 is DDPM's. A "
                            "custom table is a CSV with a beta column (β_1..β_N) or an alpha_bar "
                            "column; its length sets N.");
     m_numSteps = new QSpinBox;
@@ -60,7 +61,8 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     m_forward->addItem("DDPM (η = 1)", 1.0);
     m_forward->addItem("DDIM (η = 0)", 0.0);
     m_forward->addItem("η …", -1.0);
-    m_forward->setToolTip("The forward process on the trajectory: λ² = η²β̃ (MATH.md B.2).");
+    m_forward->setToolTip("The forward process on the trajectory: λ² = η²β̃ (Help ▸ "
+                          "Mathematics: gaussian.md#forward-process).");
     m_eta = new QDoubleSpinBox;
     m_eta->setRange(0.0, 1.0);
     m_eta->setSingleStep(0.1);
@@ -115,7 +117,8 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     auto* gammaForm = new QFormLayout(gammaBox);
     m_samples = new QSpinBox;
     m_samples->setRange(1, 100000);
-    m_samples->setToolTip("M, Monte Carlo samples per timestep (MATH.md B.3).");
+    m_samples->setToolTip("M, Monte Carlo samples per timestep (Help ▸ Mathematics: "
+                          "gaussian.md#gamma).");
     m_denoising = new QCheckBox("low-variance estimator");
     m_denoising->setToolTip("Off: Γ from ‖ε_θ‖²/d as in the paper, which in low dimension can "
                             "exceed its bound. On, for the exact oracle: per timestep the "
@@ -152,7 +155,8 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     m_trajectory->addItem("even", "even");
     m_trajectory->addItem("quadratic", "quadratic");
     m_trajectory->addItem("typed list", "list");
-    m_trajectory->setToolTip("Which K timesteps the reverse process visits (MATH.md B.5).");
+    m_trajectory->setToolTip("Which K timesteps the reverse process visits (Help ▸ "
+                             "Mathematics: gaussian.md#trajectories).");
     m_trajectoryList = new QLineEdit;
     m_trajectoryList->setObjectName("trajectoryList");
     m_trajectoryList->setToolTip("The timesteps, strictly increasing from 1 to N, e.g. "
@@ -177,7 +181,8 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
         m_sampler->addItem(kind, kind);
         m_compareSampler->addItem(kind, kind);
     }
-    m_sampler->setToolTip("The Particles view's left pane (MATH.md B.4): DDPM uses σ² = β̃, DDIM "
+    m_sampler->setToolTip("The Particles view's left pane (Help ▸ Mathematics: "
+                          "gaussian.md#reverse-samplers): DDPM uses σ² = β̃, DDIM "
                           "λ² = η²β̃ with the η above; the analytic kinds the optimal σ² from Γ.");
     m_compareSampler->setToolTip("The right pane, sampled from the same noise x_τK; none hides it.");
     m_clipFirst = new QCheckBox("clip the first step (App. F.2)");

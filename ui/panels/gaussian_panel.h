@@ -16,7 +16,7 @@ class QLineEdit;
 class QPushButton;
 class QSpinBox;
 
-// The parameter editors of the Gaussian explorer (issue 6, "Gaussian panels", the part the Γ and
+// The parameter editors of the Gaussian explorer (the part the Γ and
 // Variance views need): schedule and N, forward process (DDPM, DDIM or η), data (with a plane
 // editor for `mixture:` data), Γ's Monte Carlo setting, the trajectory and the samplers of the
 // Particles view. Edits go to the document as undo commands; refused input is marked beside its

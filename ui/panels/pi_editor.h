@@ -5,7 +5,7 @@
 
 #include <vector>
 
-// Bars of a probability vector that can be dragged (issue 5, π editor). Dragging bar k sets
+// Bars of a probability vector that can be dragged. Dragging bar k sets
 // its value and rescales the other entries so the vector still sums to 1.
 namespace ui::panels {
 

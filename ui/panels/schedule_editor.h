@@ -7,7 +7,7 @@
 
 #include "core/schedule/beta_curve.h"
 
-// The β(t) curve with draggable control points (issue 5, schedule editor). The curve redraws
+// The β(t) curve with draggable control points. The curve redraws
 // live; for a custom schedule the inner control points can be dragged (kept monotone: a point
 // stays between its neighbours in t and in β), added by double-click and removed by
 // right-click. (0, 0) and (1, 1) are fixed.

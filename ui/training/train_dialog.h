@@ -23,7 +23,7 @@ class QTimer;
 class QLineSeries;
 class QValueAxis;
 
-// "Train…" (issue 6): trains a network on the data and schedule of the current project as a
+// "Train…": trains a network on the data and schedule of the current project as a
 // job, with a live loss curve, progress and Cancel, and saves the checkpoint atomically — a
 // cancelled run saves the weights reached so far, which load like any other checkpoint.
 namespace ui::training {

@@ -13,13 +13,13 @@ class QLineSeries;
 class QLogValueAxis;
 class QValueAxis;
 
-// The Compare view of the Gaussian explorer (issue 6, view 5): how fast each process destroys
+// The Compare view of the Gaussian explorer: how fast each process destroys
 // the same data, the bundled 8×8 digits, on one time axis t ∈ [0, 1]. Categorical: the
 // document's β(t) on the digits quantised to L levels, the fraction of information left
-// Σ_d I(X_0,d;X_t,d)/Σ_d H(X_0,d) (MATH.md A.5, each pixel on its own). Gaussian: the
-// document's schedule at N on the digits scaled to [−1, 1], the Gaussian-channel information
-// ½ log(1 + ᾱ_n v_i/β̄_n) per pixel capped at the pixel's entropy H_i, Σ_i min(·, H_i)/Σ_i H_i,
-// at t = n/N; and the SNR ᾱ_n/β̄_n.
+// Σ_d I(X_0,d;X_t,d)/Σ_d H(X_0,d) (docs/categorical.md#information, each pixel on its own).
+// Gaussian: the document's schedule at N on the digits scaled to [−1, 1], the Gaussian-channel
+// information ½ log(1 + ᾱ_n v_i/β̄_n) per pixel capped at the pixel's entropy H_i, Σ_i min(·,
+// H_i)/Σ_i H_i, at t = n/N; and the SNR ᾱ_n/β̄_n.
 namespace ui::views {
 
 struct CompareCurves {

@@ -15,7 +15,7 @@
 
 namespace ui::views {
 namespace {
-// Log axes cannot show 0 or negatives: such points are dropped (STYLE.md §7), not shifted.
+// Log axes cannot show 0 or negatives: such points are dropped, not shifted.
 QList<QPointF> positivePoints(const std::vector<double>& x, const std::vector<double>& y) {
     QList<QPointF> points;
     for (size_t i = 0; i < std::min(x.size(), y.size()); ++i) {
@@ -73,7 +73,8 @@ GammaView::GammaView(QWidget* parent)
         s->attachAxis(m_axisN);
         s->attachAxis(m_axisVariance);
     }
-    setToolTip("Γₙ = E‖∇log qₙ(xₙ)‖²/d, estimated once per data set and model (MATH.md B.3); "
+    setToolTip("Γₙ = E‖∇log qₙ(xₙ)‖²/d, estimated once per data set and model (Help ▸ "
+               "Mathematics: gaussian.md#gamma); "
                "(β̄ₙ/ᾱₙ)(1 − β̄ₙΓₙ) is the average posterior variance of x₀ (Section 5).");
 }
 

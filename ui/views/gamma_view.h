@@ -12,7 +12,7 @@ class QLineSeries;
 class QLogValueAxis;
 class QValueAxis;
 
-// The Γ view of the Gaussian explorer (issue 6, view 2): the mean squared score Γ_n with its
+// The Γ view of the Gaussian explorer: the mean squared score Γ_n with its
 // Monte Carlo band (± 2 standard errors) on a log axis, and beside it the per-dimension
 // E Cov[x_0 | x_n] that Γ implies against the data's variance (Section 5 of the paper).
 namespace ui::views {

@@ -142,7 +142,8 @@ GaussianTrajectoryView::GaussianTrajectoryView(QWidget* parent)
     m_nllStatus->setWordWrap(true);
     m_nllStatus->setText("Not computed yet: the negative ELBO of 1000 points from the data's "
                          "oracle for every K is a job of seconds to a minute (cancel with Esc).");
-    m_nllButton->setToolTip("Evaluates the negative ELBO (MATH.md B.6) on the even and DP "
+    m_nllButton->setToolTip("Evaluates the negative ELBO (Help ▸ Mathematics: gaussian.md#nll) "
+                            "on the even and DP "
                             "trajectories for K = 2 … 1000 (up to N) with the analytic σ², β̃ and "
                             "β, reusing the Γ estimate.");
     connect(m_nllButton, &QPushButton::clicked, this, &GaussianTrajectoryView::nllRequested);
@@ -194,7 +195,8 @@ GaussianTrajectoryView::GaussianTrajectoryView(QWidget* parent)
     // Line markers in the legend, so that the dash pattern (the variance) can be read there.
     m_nllChart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     setToolTip("The DP picks the K timesteps whose summed cost ΣJ (the KL up to constants, "
-               "MATH.md B.5) is least; each step (s, t) of the path is a cell of the matrix.");
+               "Help ▸ Mathematics: conventions.md#dp-cost) is least; each step (s, t) of the path "
+               "is a cell of the matrix.");
 }
 
 QList<QLineSeries*> GaussianTrajectoryView::nllSeries() const {
@@ -359,8 +361,8 @@ void GaussianTrajectoryView::setTrajectories(const core::Matrix& cost, const Row
         }
     }
     updateData();
-    setMessage(QString("ΣJ along each path, the KL up to constants (MATH.md B.5): DP %1, even %2, "
-                       "quadratic %3%4.")
+    setMessage(QString("ΣJ along each path, the KL up to constants (Help ▸ Mathematics: "
+                       "conventions.md#dp-cost): DP %1, even %2, quadratic %3%4.")
                    .arg(rows.costDp, 0, 'f', 4)
                    .arg(rows.costEven, 0, 'f', 4)
                    .arg(rows.costQuadratic, 0, 'f', 4)

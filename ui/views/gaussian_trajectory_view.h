@@ -17,7 +17,7 @@ class QLogValueAxis;
 class QPushButton;
 class QValueAxis;
 
-// The Trajectory view of the Gaussian explorer (issue 6, view 4, first part): the DP-chosen
+// The Trajectory view of the Gaussian explorer: the DP-chosen
 // timesteps against the even and quadratic ones as rows of ticks over 1..N, and the DP's cost
 // matrix J(s, t) as a heatmap (log colour scale) with the chosen path drawn on it; below them
 // (view 4, second part) the negative ELBO in bits/dim against K for the even and DP trajectories

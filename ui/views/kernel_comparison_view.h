@@ -12,7 +12,7 @@ class QBarSeries;
 class QBarCategoryAxis;
 class QValueAxis;
 
-// The "Kernel comparison" view (issue 5, view 4): the distribution that reverse sampling ends
+// The "Kernel comparison" view: the distribution that reverse sampling ends
 // with under the source's closed form and under the D3PM-style kernel, against the data
 // distribution, with their KL divergences. Exact (marginal propagation), not sampled.
 namespace ui::views {

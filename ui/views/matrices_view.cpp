@@ -152,7 +152,8 @@ QString MatricesView::reverseFormula(int j, int k) const {
     const double a = (bt - bs) / bt;
     const double b = (bt - bs) * bs / ((1.0 - bs) * bt);
     const double c = bs * (1.0 - bt) / ((1.0 - bs) * bt);
-    return QString("<b>Q[%1, %2] = q<sub>j</sub>[k] = %3</b> (closed form, MATH.md A.2)<br>"
+    return QString("<b>Q[%1, %2] = q<sub>j</sub>[k] = %3</b> (closed form, "
+                   "Help ▸ Mathematics: categorical.md#reverse-kernel)<br>"
                    "= (β_t − β_s)/β_t · F<sub>j</sub>[k]<br>"
                    "+ (β_t − β_s)β_s/((1 − β_s)β_t) · ((1 − β_t)(1 − F<sub>j</sub>[j]) + "
                    "β_t π<sub>j</sub>)/d<sub>j</sub> · π<sub>k</sub><br>"

@@ -6,7 +6,7 @@
 #include "ui/charts/view_panel.h"
 #include "ui/document/categorical_setup.h"
 
-// The "Matrices" view (issue 5, view 3): heatmaps of P₀,ₜ, P_{s,t} and the reverse matrix Q
+// The "Matrices" view: heatmaps of P₀,ₜ, P_{s,t} and the reverse matrix Q
 // (row j = q_j) for the step (s, t) at the time slider, with a colour bar. Hovering a cell
 // shows its value and the formula it came from with the numbers filled in.
 namespace ui::views {

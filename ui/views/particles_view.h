@@ -13,7 +13,7 @@ class QLabel;
 class QPushButton;
 class QSlider;
 
-// The Particles view of the Gaussian explorer (issue 6): two panes side by side (sampler A |
+// The Particles view of the Gaussian explorer: two panes side by side (sampler A |
 // sampler B, B hidden when the document's compareSampler is "none"). Each shows the particles
 // of one frame over the data density: first the forward process x_0 → x_{τ_K}, then reverse
 // sampling from the same x_{τ_K} for both samplers back to x_0. Image data (d a square) are

@@ -12,7 +12,7 @@ class QLineSeries;
 class QScatterSeries;
 class QValueAxis;
 
-// The "Schedule & information" view of the categorical explorer (issue 5, view 2): β(t), the
+// The "Schedule & information" view of the categorical explorer: β(t), the
 // keep probability 1 − β(t), I(X_0;X_t) in bits, the impurity G_t, markers at the chosen
 // trajectory's nodes and a cursor at the time slider's node.
 namespace ui::views {

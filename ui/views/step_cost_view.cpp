@@ -93,7 +93,8 @@ void StepCostView::setCosts(std::shared_ptr<const jobs::CategoricalCosts> costs,
                           .arg(costs->elboFull, 0, 'f', 4);
     if (std::abs(costs->elboEven - costs->elboDp) < 1e-9 * std::max(1.0, costs->elboEven)) {
         message += "\nEvery path costs the same here: with one position and the exact denoiser "
-                   "the reverse chain is exact (MATH.md A.5).";
+                   "the reverse chain is exact (Help ▸ Mathematics: "
+                   "categorical.md#degenerate-case).";
     }
     setMessage(message);
 }

@@ -11,8 +11,8 @@ class QScatterSeries;
 class QValueAxis;
 class QLogValueAxis;
 
-// Step costs J(n − 1, n) on the grid (MATH.md A.5) with the DP-chosen and the even paths'
-// nodes as markers, and the negative ELBO of both paths side by side (part of issue 5's
+// Step costs J(n − 1, n) on the grid (docs/categorical.md#step-costs) with the DP-chosen and the
+// even paths' nodes as markers, and the negative ELBO of both paths side by side (part of the
 // "Schedule & information" view).
 namespace ui::views {
 

@@ -54,7 +54,8 @@ VarianceView::VarianceView(QWidget* parent)
         s->attachAxis(m_axisT);
         s->attachAxis(m_axisVariance);
     }
-    setToolTip("σ² of every reverse step on the trajectory (MATH.md B.4): it always lies between "
+    setToolTip("σ² of every reverse step on the trajectory (Help ▸ Mathematics: "
+               "gaussian.md#optimal-variance): it always lies between "
                "λ² and the tighter upper bound; the DDPM choices are drawn for comparison.");
 }
 

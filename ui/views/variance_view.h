@@ -13,7 +13,7 @@ class QLogValueAxis;
 class QScatterSeries;
 class QValueAxis;
 
-// The Variance view of the Gaussian explorer (issue 6, view 3): on the current trajectory, the
+// The Variance view of the Gaussian explorer: on the current trajectory, the
 // analytic σ² (clipped) between its lower bound and the tighter of the two upper bounds (a
 // shaded band), the DDPM baselines β̃ and β, on a log scale; pairs where clipping was active
 // are marked.
