@@ -15,6 +15,57 @@ cmake --build build -j"$jobs"
 echo "== Tests (Release)"
 ctest --test-dir build -j"$jobs" --output-on-failure
 
+echo "== Installed tree: cmake --install into a temporary prefix, run with the sources out of reach"
+install_check() {
+    local tmp
+    tmp=$(mktemp -d)
+    cmake --install build --prefix "$tmp/prefix" >/dev/null
+    # The binary must not know the source tree: its data come from prefix/share/diffuscope.
+    if grep -q "$PWD/resources" "$tmp/prefix/bin/diffuscope"; then
+        echo "the installed binary holds the path $PWD/resources" >&2
+        exit 1
+    fi
+    mkdir -m 700 "$tmp/run"
+    local run=(env -i PATH=/usr/bin:/bin HOME="$tmp" XDG_RUNTIME_DIR="$tmp/run" QT_QPA_PLATFORM=offscreen
+        "$tmp/prefix/bin/diffuscope")
+    (
+        cd "$tmp"
+        "${run[@]}" help >/dev/null
+        # Without its share/diffuscope the digits are refused, naming where they were looked for.
+        mv "$tmp/prefix/share/diffuscope" "$tmp/moved"
+        if "${run[@]}" train --process gaussian --data digits --steps 1 --out "$tmp/y.safetensors" \
+            2>"$tmp/err"; then
+            echo "train found digits without share/diffuscope" >&2
+            exit 1
+        fi
+        grep -q "$tmp/prefix/share/diffuscope/data/digits.csv.gz" "$tmp/err"
+        mv "$tmp/moved" "$tmp/prefix/share/diffuscope"
+        "${run[@]}" train --process gaussian --data digits --steps 5 --batch 8 \
+            --arch mlp:width=8,depth=1 --out "$tmp/x.safetensors" >/dev/null
+        "${run[@]}" info "$tmp/prefix/share/diffuscope/models/moons-gaussian.safetensors" >/dev/null
+        "${run[@]}" export --example 3 --view schedule --out "$tmp/x.png" >/dev/null
+        test -s "$tmp/x.safetensors" && test -s "$tmp/x.png"
+    )
+    rm -rf "$tmp"
+    echo "installed tree OK"
+}
+install_check
+
+echo "== Debian package (cpack -G DEB; its contents are checked, it is not installed)"
+rm -f build/diffuscope_*.deb
+(cd build && cpack -G DEB >/dev/null)
+deb=$(ls build/diffuscope_*_*.deb)
+dpkg-deb --info "$deb" | grep -E "^ (Package|Version|Depends|Section):"
+contents=$(dpkg-deb --contents "$deb")
+for file in usr/bin/diffuscope usr/share/applications/diffuscope.desktop \
+    usr/share/mime/packages/diffuscope.xml usr/share/icons/hicolor/scalable/apps/diffuscope.svg \
+    usr/share/diffuscope/data/digits.csv.gz usr/share/diffuscope/models/moons-gaussian.safetensors \
+    usr/share/diffuscope/models/digits-gaussian.safetensors \
+    usr/share/diffuscope/models/digits-categorical-l4.safetensors; do
+    grep -q " \./$file\$" <<<"$contents" || { echo "$deb lacks $file" >&2; exit 1; }
+done
+echo "$deb: $(du -h "$deb" | cut -f1)"
+
 echo "== Fuzz: the readers (safetensors, CSV, Γ, JSON), 10^6 libFuzzer executions or 75 s each (clang)"
 tests/fuzz/run_fuzz.sh -max_total_time=75 2>&1 | grep -v '^\['
 

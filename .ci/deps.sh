@@ -6,6 +6,7 @@ DIFFUSCOPE_PACKAGES=(
     qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
     libeigen3-dev libbenchmark-dev libgif-dev zlib1g-dev
     fonts-dejavu-core xvfb xauth
+    dpkg-dev file  # cpack -G DEB: dpkg-shlibdeps works out the package's Depends
 )
 
 diffuscope_install_deps() {

@@ -10,6 +10,7 @@
 #include "app/cli/commands.h"
 #include "core/categorical/information.h"
 #include "core/categorical/time_grid.h"
+#include "core/data/bundled_files.h"
 #include "core/data/digits.h"
 #include "core/model/categorical_oracles.h"
 #include "core/model/checkpoint.h"
@@ -74,7 +75,7 @@ int runEvaluate(const Args& args) {
     auto curve = core::schedule::parseBetaCurve(info.schedule, {}, "schedule");
     if (!curve) return fail(curve.error());
     core::Vector pi = Eigen::Map<const core::Vector>(info.pi.data(), static_cast<Eigen::Index>(info.pi.size()));
-    auto digits = core::data::readDigits(args.get("digits", DIFFUSCOPE_DIGITS_PATH));
+    auto digits = core::data::readDigitsOrBundled(args.get("digits"));
     if (!digits) return fail(digits.error());
 
     const auto grid = core::categorical::evenTimeGrid(*curve, *steps);

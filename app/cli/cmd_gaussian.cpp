@@ -8,6 +8,7 @@
 #include "core/model/checkpoint.h"
 #include "app/cli/json_writer.h"
 #include "app/cli/terminal_progress.h"
+#include "core/data/bundled_files.h"
 #include "core/data/gaussian_data.h"
 #include "core/gaussian/gamma.h"
 #include "core/gaussian/nll.h"
@@ -248,7 +249,7 @@ Result<std::shared_ptr<core::model::GaussianOracle>> gaussianDataFromSpec(const 
     if (!core::data::isDigitsSpec(spec)) {
         return core::data::gaussianOracleFromSpec(spec);
     }
-    Result<core::data::Digits> digits = core::data::readDigits(args.get("digits", DIFFUSCOPE_DIGITS_PATH));
+    Result<core::data::Digits> digits = core::data::readDigitsOrBundled(args.get("digits"));
     if (!digits) {
         return digits.error();
     }

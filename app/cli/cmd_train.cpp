@@ -7,6 +7,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/terminal_progress.h"
 #include "core/categorical/prior.h"
+#include "core/data/bundled_files.h"
 #include "core/data/categorical_rows.h"
 #include "core/data/digits.h"
 #include "core/data/gaussian_data.h"
@@ -207,7 +208,7 @@ Result<CategoricalData> loadCategoricalData(const Args& args, const std::string&
         if (!parsed) return parsed.error();
         levels = static_cast<int>(*parsed);
     }
-    auto digits = core::data::readDigits(args.get("digits", DIFFUSCOPE_DIGITS_PATH));
+    auto digits = core::data::readDigitsOrBundled(args.get("digits"));
     if (!digits) return digits.error();
     auto train = core::data::quantisedSplit(*digits, levels, true);
     if (!train) return train.error();
@@ -290,7 +291,7 @@ int trainGaussian(const Args& args, const std::string& data, const std::string& 
     if (!count) return fail(count.error());
     Result<core::data::Digits> digits = core::data::Digits{};
     if (core::data::isDigitsSpec(data)) {
-        digits = core::data::readDigits(args.get("digits", DIFFUSCOPE_DIGITS_PATH));
+        digits = core::data::readDigitsOrBundled(args.get("digits"));
         if (!digits) return fail(digits.error());
     }
     auto points = core::data::gaussianTrainingData(data, *count, &*digits);
