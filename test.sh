@@ -66,7 +66,7 @@ for file in usr/bin/diffuscope usr/share/applications/diffuscope.desktop \
 done
 echo "$deb: $(du -h "$deb" | cut -f1)"
 
-echo "== Fuzz: the readers (safetensors, CSV, Γ, JSON), 10^6 libFuzzer executions or 75 s each (clang)"
+echo "== Fuzz: the readers (safetensors, CSV, Γ, JSON, project files), 10^6 libFuzzer executions or 75 s each (clang)"
 tests/fuzz/run_fuzz.sh -max_total_time=75 2>&1 | grep -v '^\['
 
 echo "== ASan + UBSan build"

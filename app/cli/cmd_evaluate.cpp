@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `diffuscope evaluate --model DIGITS.safetensors`: issue 4's quality figures for a conditional
+// `diffuscope evaluate --model DIGITS.safetensors`: the quality figures for a conditional
 // categorical digits model — how often a nearest-class-mean classifier recognises the label of
 // generated images, and the negative ELBO (bits/dim) on the test and training images beside the
 // exact (empirical) oracle's on the training images.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The Analytic-DPM subcommands (MATH.md part B): gamma, variance, nll, sample.
+// The Analytic-DPM subcommands (docs/gaussian.md): gamma, variance, nll, sample.
 #include <cstdio>
 #include <iostream>
 #include <sstream>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `diffuscope train`: trains an MLP denoiser (issue 4) and saves it as a safetensors checkpoint.
+// `diffuscope train`: trains an MLP denoiser and saves it as a safetensors checkpoint.
 #include <atomic>
 #include <csignal>
 #include <iostream>

@@ -180,6 +180,47 @@ Result<std::string> readRegularFile(const std::string& path, uint64_t maxBytes) 
     return contents;
 }
 
+Result<std::string> readRegularFileHead(const std::string& path, size_t count) {
+    struct stat info {};
+    if (path.empty() || ::stat(path.c_str(), &info) != 0) {
+        return ioError(path.empty() ? "input path" : path,
+                       path.empty() ? "the path is empty"
+                                    : "cannot open the file: " + errnoText(errno));
+    }
+    if (!S_ISREG(info.st_mode)) {
+        return ioError(path, "is " + kindOf(info.st_mode) + ", not a regular file");
+    }
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        return ioError(path, "cannot open the file: " + errnoText(errno));
+    }
+    struct stat opened {};
+    if (::fstat(fd, &opened) != 0 || !S_ISREG(opened.st_mode)) {
+        ::close(fd);
+        return ioError(path, "is " + kindOf(opened.st_mode) + ", not a regular file");
+    }
+    std::string head(count, '\0');
+    size_t done = 0;
+    while (done < count) {
+        const ssize_t got = ::read(fd, head.data() + done, count - done);
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got < 0) {
+            const int error = errno;
+            ::close(fd);
+            return ioError(path, "reading the file failed: " + errnoText(error));
+        }
+        if (got == 0) {
+            break;
+        }
+        done += static_cast<size_t>(got);
+    }
+    ::close(fd);
+    head.resize(done);
+    return head;
+}
+
 Status checkWritablePath(const std::string& path) {
     Result<std::string> target = writeTarget(path);
     if (!target) {

@@ -24,6 +24,10 @@ inline constexpr uint64_t kMaxCheckpointFileBytes = 2ull << 30;  // 2 GiB
 Result<std::string> readRegularFile(const std::string& path,
                                     uint64_t maxBytes = kMaxInputFileBytes);
 
+// The first `count` bytes of `path` (fewer if the file is shorter), with the same checks as
+// readRegularFile but no size limit: enough to recognise a file's kind before reading it all.
+Result<std::string> readRegularFileHead(const std::string& path, size_t count);
+
 // Whether `path` may be written: it does not exist yet (its folder does), or it is a regular
 // file, or a symbolic link to one (the link is kept and its target replaced). A device, FIFO,
 // socket, directory or dangling link is refused. Call before long work that ends in a write.

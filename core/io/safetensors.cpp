@@ -512,8 +512,30 @@ Result<Checkpoint> parseSafetensors(std::string_view bytes, const std::string& p
     return checkpoint;
 }
 
+Result<std::string> readSafetensorsBytes(const std::string& path) {
+    Result<std::string> head = readRegularFileHead(path, 9);
+    if (!head) {
+        return head.error();
+    }
+    if (head->size() == 9) {  // a shorter file is left to the parser's own message
+        uint64_t headerSize = 0;
+        std::memcpy(&headerSize, head->data(), 8);
+        // The parser's own messages, given before the rest of the file is read.
+        if (headerSize > kMaxSafetensorsHeaderBytes) {
+            return parseError(path + ": header length", std::to_string(headerSize),
+                              "the header is larger than the 100 MB limit (not a safetensors "
+                              "file?)");
+        }
+        if ((*head)[8] != '{') {
+            return parseError(path + ": header", headerSize == 0 ? "empty" : "",
+                              "the header does not start with '{' (not a safetensors file?)");
+        }
+    }
+    return readRegularFile(path, kMaxCheckpointFileBytes);
+}
+
 Result<Checkpoint> readSafetensors(const std::string& path) {
-    Result<std::string> bytes = readRegularFile(path, kMaxCheckpointFileBytes);
+    Result<std::string> bytes = readSafetensorsBytes(path);
     if (!bytes) {
         return bytes.error();
     }

@@ -73,6 +73,9 @@ constexpr uint64_t kMaxSafetensorsHeaderBytes = 100'000'000;
 // Reads and validates the file at `path`. Errors name the path, the tensor (or header field)
 // and the problem: ErrorCode::IoError when the file cannot be read, ParseError otherwise.
 Result<Checkpoint> readSafetensors(const std::string& path);
+// The bytes of a checkpoint file (at most kMaxCheckpointFileBytes), after its first bytes were
+// checked to start a safetensors file: a large file of anything else is refused at once.
+Result<std::string> readSafetensorsBytes(const std::string& path);
 // The same for bytes already in memory; `path` only labels the messages.
 Result<Checkpoint> parseSafetensors(std::string_view bytes, const std::string& path);
 

@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <csignal>
 #include <functional>
 
@@ -88,6 +89,7 @@ private slots:
     void trainChecksItsOutputFirst();
     void aFullStandardOutputFails();
     void denormalsAreNumbersEverywhere();
+    void exportedTablesHoldNumbersOnly();
     void exportValidatesTheProjectBeforeWriting();
 
 private:
@@ -110,6 +112,9 @@ void tst_CliHostile::initTestCase() {
         return csv;
     }());
     writeFile(path("table.csv"), "x1,p\n0,0.5\n1,0.3\n2,0.2\n");
+    // 1.5 GB of zeros (sparse: no disk space), under the checkpoint size limit.
+    QFile junk(path("junk.safetensors"));
+    QVERIFY(junk.open(QIODevice::WriteOnly) && junk.resize(1'500'000'000));
 }
 
 QStringList tst_CliHostile::substitute(QStringList arguments) const {
@@ -151,6 +156,11 @@ void tst_CliHostile::refusedWithOneLine_data() {
     QTest::newRow("data csv FIFO")
         << QStringList{"nll", "--data", "csv:@DIR/fifo", "--trajectory", "even:10"}
         << QStringList{"fifo", "FIFO"};
+    QTest::newRow("model of 1.5 GB junk")
+        << (QStringList{"sample"} + gaussian +
+            QStringList{"--model", "@DIR/junk.safetensors", "--trajectory", "even:10", "--out",
+                        "@DIR/s.csv"})
+        << QStringList{"junk.safetensors", "not a safetensors file"};
     QTest::newRow("schedule custom /dev/zero")
         << QStringList{"categorical", "--table", "@DIR/table.csv", "--pi", "uniform:3",
                        "--schedule", "custom:/dev/zero", "--steps", "10"}
@@ -411,6 +421,24 @@ void tst_CliHostile::denormalsAreNumbersEverywhere() {
                                      "--beta-t", "0.5", "--denoiser", dir.filePath("f.csv")});
     QVERIFY2(result.exitCode == 0, qPrintable(result.err));
     QCOMPARE(result.out.count('\n'), 3);
+}
+
+// Values that are not finite (the SNR and information at n = 0) are empty cells, not "inf".
+void tst_CliHostile::exportedTablesHoldNumbersOnly() {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("compare.csv");
+    const CliResult result = runCli({"export", "--view", "compare", "--out", out});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    const QList<QByteArray> lines = readAll(out).trimmed().split('\n');
+    QVERIFY(lines.size() > 2 && lines.front().startsWith("t_categorical,"));
+    for (qsizetype row = 1; row < lines.size(); ++row) {
+        for (const QByteArray& cell : lines[row].split(',')) {
+            bool number = cell.isEmpty();
+            const double value = number ? 0.0 : cell.toDouble(&number);
+            QVERIFY2(number && std::isfinite(value), lines[row].constData());
+        }
+    }
+    QVERIFY(lines[1].endsWith(",,"));  // n = 0: infinite information and SNR
 }
 
 // A project whose model cannot be loaded is refused before any file is written (it used to fall

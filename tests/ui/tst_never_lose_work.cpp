@@ -154,6 +154,7 @@ private slots:
     void formatVersionMessagesNameTheValue();
     void escapingExceptionsBecomeMessages();
     void valuesFromTheFileCannotBreakTheMessage();
+    void hugeNumbersInAListAreNamed();
 };
 
 void tst_NeverLoseWork::saveOnFullDiskKeepsTheOldFile() {
@@ -544,6 +545,19 @@ void tst_NeverLoseWork::valuesFromTheFileCannotBreakTheMessage() {
     for (const QChar c : message) {
         QVERIFY2(c.unicode() >= 0x20, qPrintable(message));
     }
+}
+
+// 1e300 in a list of steps was cast to int and reported as −2147483648.
+void tst_NeverLoseWork::hugeNumbersInAListAreNamed() {
+    QByteArray bytes = ui::document::projectToJson({});
+    QVERIFY(bytes.contains("\"trajectoryList\": ["));
+    bytes.replace("\"trajectoryList\": [", "\"trajectoryList\": [0, 1e300");
+    auto project = ui::document::projectFromJson(bytes, "where.json");
+    QVERIFY(!project.ok());
+    const QString message = QString::fromStdString(project.error().toString());
+    QVERIFY2(message.contains("categorical.trajectoryList[1] = 1e+300") &&
+                 message.contains("between 0 and 100000") && !message.contains("2147483648"),
+             qPrintable(message));
 }
 
 void tst_NeverLoseWork::escapingExceptionsBecomeMessages() {

@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "core/io/file_io.h"
+#include "core/io/safetensors.h"
 
 namespace ui::document {
 namespace {
@@ -56,7 +57,7 @@ core::Result<LoadedModelPtr> loadModelFile(const QString& path) {
         bytes = file.readAll().toStdString();
     } else {
         // Refuses devices, FIFOs and oversize files before allocating anything.
-        auto read = core::io::readRegularFile(path.toStdString(), core::io::kMaxCheckpointFileBytes);
+        auto read = core::io::readSafetensorsBytes(path.toStdString());
         if (!read) {
             return read.error();
         }
