@@ -14,7 +14,7 @@
 #include "core/data/digits.h"
 #include "core/model/categorical_oracles.h"
 #include "core/model/checkpoint.h"
-#include "core/model/generation_quality.h"
+#include "core/evaluation/generation_quality.h"
 #include "core/schedule/beta_curve.h"
 #include "core/util/parallel.h"
 
@@ -79,7 +79,7 @@ int runEvaluate(const Args& args) {
     if (!digits) return fail(digits.error());
 
     const auto grid = core::categorical::evenTimeGrid(*curve, *steps);
-    auto quality = core::model::digitsGenerationQuality(*loaded->categorical, *digits, levels, pi, grid,
+    auto quality = core::evaluation::digitsGenerationQuality(*loaded->categorical, *digits, levels, pi, grid,
                                                         *perClass, static_cast<uint64_t>(*seed),
                                                         {.numThreads = *threads});
     if (!quality) return fail(quality.error());

@@ -10,6 +10,7 @@
 #include "app/cli/terminal_progress.h"
 #include "core/data/bundled_files.h"
 #include "core/data/gaussian_data.h"
+#include "core/model/oracle_specs.h"
 #include "core/gaussian/gamma.h"
 #include "core/gaussian/nll.h"
 #include "core/gaussian/sampler.h"
@@ -247,13 +248,13 @@ void writeIntArray(JsonWriter& json, const std::vector<int>& values) { json.arra
 Result<std::shared_ptr<core::model::GaussianOracle>> gaussianDataFromSpec(const Args& args,
                                                                           const std::string& spec) {
     if (!core::data::isDigitsSpec(spec)) {
-        return core::data::gaussianOracleFromSpec(spec);
+        return core::model::gaussianOracleFromSpec(spec);
     }
     Result<core::data::Digits> digits = core::data::readDigitsOrBundled(args.get("digits"));
     if (!digits) {
         return digits.error();
     }
-    return core::data::gaussianOracleFromSpec(spec, &*digits);
+    return core::model::gaussianOracleFromSpec(spec, &*digits);
 }
 
 int runGamma(const Args& args) {

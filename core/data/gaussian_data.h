@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "core/data/digits.h"
-#include "core/model/gaussian_oracles.h"
 #include "core/util/eigen_types.h"
 #include "core/util/result.h"
 
@@ -17,17 +15,6 @@ namespace core::data {
 // Reads a CSV of data points, one row per point, all columns numeric. A first line that is
 // not numeric is taken as a header. Returns d×P (one point per column); errors name file:line.
 Result<Matrix> readGaussianPointsCsv(const std::string& path);
-
-// The exact oracle for a data spec:
-//   gaussian:d=D,s=S[,m=M]  N(M·1, S²I) in D dimensions (M defaults to 0);
-//   gmm:FILE.json           a Gaussian mixture (GaussianMixtureOracle::fromJsonFile);
-//   mixture:w,mx,my,s;…     an inline 2-D mixture of isotropic components (parseMixtureSpec);
-//   csv:FILE                the empirical distribution of the file's rows;
-//   toy:NAME[,n=,seed=]     the empirical distribution of a 2-D toy (core/data/toys.h);
-//   digits[:train|test]     the 8×8 digits on [−1, 1] (64 dimensions), the training split by
-//                           default; needs `digits` (the caller owns where they come from).
-Result<std::shared_ptr<model::GaussianOracle>> gaussianOracleFromSpec(
-    const std::string& spec, const Digits* digits = nullptr);
 
 // One component of an inline 2-D mixture: w·N((mx, my), s²I).
 struct MixtureComponent2d {
@@ -51,21 +38,6 @@ std::string formatMixtureSpec(std::span<const MixtureComponent2d> components);
 
 // Whether the spec is of the `mixture:` kind (it may still be invalid).
 bool isMixtureSpec(const std::string& spec);
-
-// The exact oracle of valid components (as parseMixtureSpec returns them).
-Result<std::shared_ptr<model::GaussianMixtureOracle>> mixtureOracle(
-    std::span<const MixtureComponent2d> components);
-
-// Training data for a Gaussian denoiser (d×M train and held-out points) from a data spec:
-// digits → the fixed train/test split; toy:… → its points, held out: the same toy under another
-// seed (a tenth as many); anything else → `count` points drawn from the spec's distribution and
-// count/10 more under another key. Deterministic.
-struct GaussianTrainingData {
-    Matrix train;
-    Matrix heldOut;
-};
-Result<GaussianTrainingData> gaussianTrainingData(const std::string& spec, int count,
-                                                  const Digits* digits = nullptr);
 
 // Whether the spec is a digits spec (so the caller knows to supply the digits).
 bool isDigitsSpec(const std::string& spec);

@@ -39,7 +39,4 @@ Status checkWritablePath(const std::string& path);
 // error names the path and the reason (e.g. "No space left on device").
 Status writeFileAtomically(const std::string& path, const std::string& contents);
 
-// A size in bytes for people: "34.4 GB", "512 MiB" style is avoided for one convention: SI.
-std::string formatBytes(double bytes);
-
 }  // namespace core::io

@@ -34,10 +34,15 @@ inline constexpr IntRange kTrainingSteps{"the number of training steps", 1, 100'
 inline constexpr IntRange kTrainingInterval{"a number of training steps", 0, 100'000'000};
 inline constexpr IntRange kThreads{"the number of threads", 1, 256};
 inline constexpr IntRange kCsvColumns{"the number of columns of a CSV file", 1, 65'536};
+// 256 MB of realistic numbers ("0.1234567,") is about 26 million cells.
+inline constexpr IntRange kCsvCells{"the number of cells of a CSV file", 1, 32'000'000};
 
 // The most memory one computation may ask for. Well above every example (the largest, the
 // N = 1000 cost matrices, take tens of MB) and below what a laptop has.
 inline constexpr double kMaxWorkingBytes = 4e9;
+
+// A size in bytes for people, in SI units: "512 bytes", "2.1 GB", "34 GB".
+std::string formatBytes(double bytes);
 
 // `value` within `range`, or an InvalidArgument naming `field`, the value and the range.
 Status checkRange(const IntRange& range, const std::string& field, long long value);

@@ -11,7 +11,7 @@
 #include "core/data/toys.h"
 #include "core/gaussian/sampler.h"
 #include "core/model/checkpoint.h"
-#include "core/model/generation_quality.h"
+#include "core/evaluation/generation_quality.h"
 #include "core/schedule/beta_curve.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "core/trajectory/least_cost_path.h"
@@ -61,7 +61,7 @@ void tst_BundledModels::categoricalDigitsGenerateRecognisableDigits() {
     DS_VERIFY_OK(curve);
     const core::Vector pi = core::Vector::Constant(4, 0.25);
     const auto grid = core::categorical::evenTimeGrid(*curve, 50);
-    auto quality = core::model::digitsGenerationQuality(*loaded->categorical, *digits, 4, pi, grid,
+    auto quality = core::evaluation::digitsGenerationQuality(*loaded->categorical, *digits, 4, pi, grid,
                                                         200, 1, {.numThreads = 2});
     DS_VERIFY_OK(quality);
     qInfo("generation accuracy %.3f (classifier on real test images %.3f)", quality->accuracy,
@@ -71,7 +71,7 @@ void tst_BundledModels::categoricalDigitsGenerateRecognisableDigits() {
     QVERIFY(quality->classifierTestAccuracy > 0.7);
     // A label-blind check that the test can fail: samples for label c classified against the
     // wrong label (c + 1) are rarely "right".
-    core::model::NearestClassMean classifier(core::data::quantisedSplit(*digits, 4, true)->rows,
+    core::evaluation::NearestClassMean classifier(core::data::quantisedSplit(*digits, 4, true)->rows,
                                              core::data::quantisedSplit(*digits, 4, true)->labels);
     int shifted = 0;
     for (int i = 0; i < 2000; ++i) {

@@ -11,6 +11,7 @@
 
 #include "core/data/digits.h"
 #include "core/data/gaussian_data.h"
+#include "core/model/oracle_specs.h"
 #include "tests/support/test_support.h"
 
 namespace {
@@ -79,17 +80,17 @@ void tst_Digits::gaussianDigitsSpec() {
     // Σ (v/8 − 1) over every pixel of both splits = 561718/8 − 1797·64.
     QVERIFY(std::abs(train.sum() + test.sum() - (561718.0 / 8.0 - 1797.0 * 64.0)) < 1e-6);
 
-    auto oracle = core::data::gaussianOracleFromSpec("digits", &*digits);
+    auto oracle = core::model::gaussianOracleFromSpec("digits", &*digits);
     DS_VERIFY_OK(oracle);
     const core::model::GaussianDataSampler& sampler = **oracle;
     QCOMPARE(sampler.dimension(), 64);
-    auto testOracle = core::data::gaussianOracleFromSpec("digits:test", &*digits);
+    auto testOracle = core::model::gaussianOracleFromSpec("digits:test", &*digits);
     DS_VERIFY_OK(testOracle);
     // Without the digits, or with an unknown split, the spec is refused with a reason.
-    auto missing = core::data::gaussianOracleFromSpec("digits");
+    auto missing = core::model::gaussianOracleFromSpec("digits");
     QVERIFY(!missing);
     QVERIFY(missing.error().message.find("not available") != std::string::npos);
-    QVERIFY(!core::data::gaussianOracleFromSpec("digits:validation", &*digits));
+    QVERIFY(!core::model::gaussianOracleFromSpec("digits:validation", &*digits));
 }
 
 void tst_Digits::quantisation_data() {

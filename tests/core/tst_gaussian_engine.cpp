@@ -9,6 +9,7 @@
 #include <QElapsedTimer>
 
 #include "core/data/gaussian_data.h"
+#include "core/model/oracle_specs.h"
 #include "core/gaussian/gamma.h"
 #include "core/gaussian/nll.h"
 #include "core/gaussian/sampler.h"
@@ -288,8 +289,8 @@ void tst_GaussianEngine::mixtureScoreIsGradient() {
         }
     }
     QVERIFY(!model::GaussianMixtureOracle::fromJsonFile("/nonexistent.json").ok());
-    QVERIFY(!core::data::gaussianOracleFromSpec("gaussian:d=2,s=-1").ok());
-    QVERIFY(!core::data::gaussianOracleFromSpec("gaussian:d=2,q=1").ok());
+    QVERIFY(!core::model::gaussianOracleFromSpec("gaussian:d=2,s=-1").ok());
+    QVERIFY(!core::model::gaussianOracleFromSpec("gaussian:d=2,q=1").ok());
 }
 
 // B.7: one data point is N(√ᾱ x, β̄) — its ε is exactly the noise that was added.

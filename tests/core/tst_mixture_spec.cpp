@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/data/gaussian_data.h"
+#include "core/model/oracle_specs.h"
 #include "tests/support/test_support.h"
 
 using core::data::MixtureComponent2d;
@@ -74,7 +75,7 @@ void tst_MixtureSpec::parsesBlanksAndUnnormalisedWeights() {
     DS_VERIFY_OK(parsed);
     QVERIFY((*parsed == Components{{2.0, 1.0, 0.0, 0.3}, {2.0, -1.0, 0.0, 0.3}}));
     QCOMPARE(core::data::formatMixtureSpec(*parsed), std::string("mixture:2,1,0,0.3;2,-1,0,0.3"));
-    const auto oracle = core::data::gaussianOracleFromSpec("mixture:1,0,0,0.5;3,1,1,0.5");
+    const auto oracle = core::model::gaussianOracleFromSpec("mixture:1,0,0,0.5;3,1,1,0.5");
     DS_VERIFY_OK(oracle);
     const core::model::GaussianEpsModel& model = **oracle;
     QCOMPARE(model.dimension(), 2);
@@ -169,7 +170,7 @@ void tst_MixtureSpec::errors() {
     QCOMPARE(QString::fromStdString(e.field), field);
     QCOMPARE(QString::fromStdString(e.value), value);
     QVERIFY(!e.message.empty());
-    const auto oracle = core::data::gaussianOracleFromSpec(spec.toStdString());
+    const auto oracle = core::model::gaussianOracleFromSpec(spec.toStdString());
     QVERIFY(!oracle);
     QCOMPARE(QString::fromStdString(oracle.error().field), field);
 }
@@ -214,7 +215,7 @@ void tst_MixtureSpec::scoreEqualsClosedForm() {
                              "mixture:5,-1,0,0.3;3,1,1,0.5;2,0.5,-1.5,0.8"}) {
         const auto components = core::data::parseMixtureSpec(spec);
         DS_VERIFY_OK(components);
-        const auto oracle = core::data::mixtureOracle(*components);
+        const auto oracle = core::model::mixtureOracle(*components);
         DS_VERIFY_OK(oracle);
         QCOMPARE((*oracle)->numComponents(), 3);
         const core::model::NoiseLevel level{

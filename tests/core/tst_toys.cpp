@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/data/gaussian_data.h"
+#include "core/model/oracle_specs.h"
 #include "core/data/toys.h"
 #include "tests/support/test_support.h"
 
@@ -88,7 +89,7 @@ void tst_Toys::specs_data() {
 void tst_Toys::specs() {
     QFETCH(QString, spec);
     QFETCH(bool, ok);
-    const auto oracle = core::data::gaussianOracleFromSpec(spec.toStdString());
+    const auto oracle = core::model::gaussianOracleFromSpec(spec.toStdString());
     QCOMPARE(oracle.ok(), ok);
     if (ok) {
         const core::model::GaussianEpsModel& model = **oracle;

@@ -15,6 +15,7 @@
 #include <QTest>
 
 #include "core/data/gaussian_data.h"
+#include "core/model/oracle_specs.h"
 #include "core/gaussian/gamma.h"
 #include "core/gaussian/nll.h"
 #include "core/gaussian/trajectory_dp.h"
@@ -246,7 +247,7 @@ void tst_GaussianExplorer::nllVsKEqualsTheCore() {
     auto dp = core::gaussian::dpTrajectory(results->schedule, results->gamma, 10);
     DS_VERIFY_OK(dp);
     QCOMPARE(curves->trajectories[1][2], dp->timesteps);
-    auto oracle = core::data::gaussianOracleFromSpec(smallParams().data.toStdString());
+    auto oracle = core::model::gaussianOracleFromSpec(smallParams().data.toStdString());
     DS_VERIFY_OK(oracle);
     core::gaussian::NllParams params{.variance = core::gaussian::NllVariance::Analytic,
                                      .numSamples = curves->numPoints,

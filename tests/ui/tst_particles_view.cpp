@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "core/data/gaussian_data.h"
+#include "core/model/oracle_specs.h"
 #include "core/gaussian/sampler.h"
 #include "ui/document/project_document.h"
 #include "ui/main/gaussian_explorer.h"
@@ -171,7 +172,7 @@ void tst_ParticlesView::panesShareNoiseAndMatchTheCore() {
     QVERIFY(*startA == *startB);
     // The final samples equal the core sampler called directly, from an oracle built here, the
     // explorer's Γ and trajectory, and the parameters spelled out (F.2 clip with y = 1).
-    auto oracle = core::data::gaussianOracleFromSpec("gaussian:d=2,s=0.5");
+    auto oracle = core::model::gaussianOracleFromSpec("gaussian:d=2,s=0.5");
     DS_VERIFY_OK(oracle);
     const auto& data = view->data();
     QCOMPARE(data.columns.size(), size_t{4});

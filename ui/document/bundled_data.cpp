@@ -4,6 +4,7 @@
 #include <QFile>
 
 #include "core/data/gaussian_data.h"
+#include "core/model/oracle_specs.h"
 
 namespace ui::document {
 
@@ -29,13 +30,13 @@ const core::Result<core::data::Digits>& bundledDigits() {
 core::Result<std::shared_ptr<core::model::GaussianOracle>> gaussianDataOracle(const QString& spec) {
     const std::string text = spec.toStdString();
     if (!core::data::isDigitsSpec(text)) {
-        return core::data::gaussianOracleFromSpec(text);
+        return core::model::gaussianOracleFromSpec(text);
     }
     const auto& digits = bundledDigits();
     if (!digits) {
         return digits.error();
     }
-    return core::data::gaussianOracleFromSpec(text, &*digits);
+    return core::model::gaussianOracleFromSpec(text, &*digits);
 }
 
 }  // namespace ui::document

@@ -15,7 +15,7 @@ namespace ui::document {
 // The 8×8 digits (resources/data/digits.csv.gz, CC BY 4.0; see resources/data/README.md).
 const core::Result<core::data::Digits>& bundledDigits();
 
-// core::data::gaussianOracleFromSpec with the bundled digits behind the "digits" spec.
+// core::model::gaussianOracleFromSpec with the bundled digits behind the "digits" spec.
 core::Result<std::shared_ptr<core::model::GaussianOracle>> gaussianDataOracle(const QString& spec);
 
 }  // namespace ui::document

@@ -11,6 +11,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/model/oracle_specs.h"
+
 namespace ui::panels {
 
 using core::data::MixtureComponent2d;
@@ -135,7 +137,7 @@ QString MixtureEditor::toolTipAt(const QPointF& position) const {
 
 void MixtureEditor::updateDensity() {
     m_density = QImage();
-    auto oracle = core::data::mixtureOracle(m_components);
+    auto oracle = core::model::mixtureOracle(m_components);
     if (oracle) {
         // log q_0 on a grid of cell centres (ᾱ = 1, β̄ = 0: the data itself), shaded by
         // √(q/max q) so that wide, low components stay visible beside narrow ones.

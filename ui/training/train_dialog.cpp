@@ -27,6 +27,7 @@
 
 #include "core/data/digits.h"
 #include "core/data/gaussian_data.h"
+#include "core/model/oracle_specs.h"
 #include "core/io/json_reader.h"
 #include "core/model/checkpoint.h"
 #include "core/schedule/gaussian_schedule.h"
@@ -154,7 +155,7 @@ core::Result<core::model::TrainSummary> runTraining(const TrainRequest& request,
     auto schedule = core::schedule::gaussianScheduleFromSpec(g.schedule.toStdString(), g.numSteps);
     if (!schedule) return schedule.error();
     const auto& digits = document::bundledDigits();
-    auto data = core::data::gaussianTrainingData(g.data.toStdString(), kGaussianPoints,
+    auto data = core::model::gaussianTrainingData(g.data.toStdString(), kGaussianPoints,
                                                  digits ? &*digits : nullptr);
     if (!data) return data.error();
     info.process = "gaussian";

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "core/model/generation_quality.h"
+#include "core/evaluation/generation_quality.h"
 
 #include <limits>
 
 #include "core/categorical/sampler.h"
 
-namespace core::model {
+namespace core::evaluation {
 
 constexpr int kLabels = 10;
 
@@ -92,4 +92,4 @@ Result<GenerationQuality> digitsGenerationQuality(const CategoricalDenoiser& den
     return quality;
 }
 
-}  // namespace core::model
+}  // namespace core::evaluation

@@ -13,7 +13,9 @@
 // How well a conditional categorical denoiser generates the digits:
 // reverse-sample `perClass` images for each label, and let a nearest-class-mean classifier
 // fitted on the real training images say which digit each one shows.
-namespace core::model {
+namespace core::evaluation {
+
+using model::CategoricalDenoiser;
 
 // Nearest class mean on 64-pixel images of classes 0..L−1 (Euclidean distance).
 class NearestClassMean {
@@ -47,4 +49,4 @@ Result<GenerationQuality> digitsGenerationQuality(const CategoricalDenoiser& den
                                                   uint64_t seed,
                                                   const ParallelOptions& parallel = {});
 
-}  // namespace core::model
+}  // namespace core::evaluation
