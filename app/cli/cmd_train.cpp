@@ -11,6 +11,7 @@
 #include "core/data/categorical_rows.h"
 #include "core/data/digits.h"
 #include "core/data/gaussian_data.h"
+#include "core/model/oracle_specs.h"
 #include "core/data/toys.h"
 #include "core/io/file_io.h"
 #include "core/model/checkpoint.h"
@@ -132,7 +133,14 @@ std::atomic<bool> g_interrupted{false};
 
 class InterruptGuard {
 public:
-    InterruptGuard() { m_previous = std::signal(SIGINT, [](int) { g_interrupted.store(true); }); }
+    // The first Ctrl+C asks for a stop after the current step; a second one ends the program
+    // at once (the default action), so a stuck save can still be interrupted.
+    InterruptGuard() {
+        m_previous = std::signal(SIGINT, [](int) {
+            g_interrupted.store(true);
+            std::signal(SIGINT, SIG_DFL);
+        });
+    }
     ~InterruptGuard() { std::signal(SIGINT, m_previous); }
 
 private:
@@ -204,9 +212,9 @@ Result<CategoricalData> loadCategoricalData(const Args& args, const std::string&
     }
     int levels = 4;
     if (const size_t at = data.find("levels="); at != std::string::npos) {
-        auto parsed = parseInt(data.substr(at + 7), "--data levels");
+        auto parsed = parseBounded(data.substr(at + 7), "--data levels", core::limits::kClasses);
         if (!parsed) return parsed.error();
-        levels = static_cast<int>(*parsed);
+        levels = *parsed;
     }
     auto digits = core::data::readDigitsOrBundled(args.get("digits"));
     if (!digits) return digits.error();
@@ -278,7 +286,8 @@ int trainCategorical(const Args& args, const std::string& data, const std::strin
         return fail(saved.error());
     }
     printSummary(result->summary, out);
-    return result->summary.cancelled ? kExitInterrupted : 0;
+    // A Ctrl+C that came after the last step (during the save, say) still says "interrupted".
+    return result->summary.cancelled || g_interrupted.load() ? kExitInterrupted : 0;
 }
 
 int trainGaussian(const Args& args, const std::string& data, const std::string& out) {
@@ -294,7 +303,7 @@ int trainGaussian(const Args& args, const std::string& data, const std::string& 
         digits = core::data::readDigitsOrBundled(args.get("digits"));
         if (!digits) return fail(digits.error());
     }
-    auto points = core::data::gaussianTrainingData(data, *count, &*digits);
+    auto points = core::model::gaussianTrainingData(data, *count, &*digits);
     if (!points) return fail(points.error());
     const core::Matrix& train = points->train;
     const core::Matrix& heldOut = points->heldOut;
@@ -335,7 +344,8 @@ int trainGaussian(const Args& args, const std::string& data, const std::string& 
         return fail(saved.error());
     }
     printSummary(result->summary, out);
-    return result->summary.cancelled ? kExitInterrupted : 0;
+    // A Ctrl+C that came after the last step (during the save, say) still says "interrupted".
+    return result->summary.cancelled || g_interrupted.load() ? kExitInterrupted : 0;
 }
 
 }  // namespace

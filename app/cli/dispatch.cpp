@@ -73,10 +73,12 @@ int dispatch(const std::vector<std::string>& argv) {
         const int code = it->second(*args);
         // Results printed on stdout count as much as files: redirected to a full disk, the
         // failed write must not end in exit code 0.
+        errno = 0;
         std::cout.flush();
         if (!std::cout) {
-            return fail(std::string("standard output: writing the result failed (") +
-                        std::strerror(errno) + ")");
+            const int error = errno;
+            return fail(std::string("standard output: writing the result failed") +
+                        (error != 0 ? std::string(" (") + std::strerror(error) + ")" : ""));
         }
         return code;
     } catch (const std::bad_alloc&) {

@@ -64,6 +64,15 @@ Result<CsvTable> parseCsv(const std::string& text, const std::string& path, bool
     CsvTable table;
     table.path = path;
     const std::string_view all = withoutBom(text);
+    // Each cell becomes a string of its own (32 bytes and up): a file of nothing but commas
+    // would need 30 times its size. Counted before anything is split.
+    const size_t cells = static_cast<size_t>(std::count(all.begin(), all.end(), ',')) +
+                         static_cast<size_t>(std::count(all.begin(), all.end(), '\n')) + 1;
+    if (cells > static_cast<size_t>(limits::kCsvCells.max)) {
+        return makeError(ErrorCode::InvalidArgument, path, std::to_string(cells) + " cells",
+                         "more than " + std::to_string(limits::kCsvCells.max) +
+                             " cells, the limit of a CSV file");
+    }
     int lineNumber = 0;
     bool headerRead = !hasHeader;
     size_t width = 0;

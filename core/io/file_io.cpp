@@ -13,8 +13,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/util/limits.h"
+
 namespace core::io {
 namespace {
+
+using limits::formatBytes;
 
 Error ioError(const std::string& path, const std::string& message) {
     return makeError(ErrorCode::IoError, path, "", message);
@@ -49,7 +53,7 @@ std::string folderOf(const std::string& path) {
 
 // The file a write to `path` replaces: `path` itself, or the target of a link to a regular
 // file. Refuses everything that is not (or would not become) a regular file.
-Result<std::string> writeTarget(const std::string& path) {
+Result<std::string> resolveTarget(const std::string& path) {
     if (path.empty()) {
         return ioError("output path", "the path is empty");
     }
@@ -88,6 +92,27 @@ Result<std::string> writeTarget(const std::string& path) {
     return path;
 }
 
+// resolveTarget, and the permissions the write will need, checked now so that long work does
+// not end in "cannot write": the folder must take a new file (the temporary one), and an
+// existing file must be writable (rename would replace even a write-protected one).
+Result<std::string> writeTarget(const std::string& path) {
+    Result<std::string> target = resolveTarget(path);
+    if (!target) {
+        return target;
+    }
+    const std::string folder = folderOf(*target);
+    if (::access(folder.c_str(), W_OK | X_OK) != 0) {
+        const int error = errno;
+        return ioError(path, "cannot write in the folder " + folder + ": " + errnoText(error));
+    }
+    if (::access(target->c_str(), F_OK) == 0 && ::access(target->c_str(), W_OK) != 0) {
+        const int error = errno;
+        return ioError(path, "the file is write-protected (" + errnoText(error) +
+                                 "); refusing to replace it");
+    }
+    return target;
+}
+
 // A unique name beside `target` (same folder, hence same file system, so rename is atomic).
 std::string temporaryName(const std::string& target) {
     static std::atomic<unsigned> counter{0};
@@ -95,23 +120,6 @@ std::string temporaryName(const std::string& target) {
 }
 
 }  // namespace
-
-std::string formatBytes(double bytes) {
-    const char* units[] = {"bytes", "kB", "MB", "GB", "TB", "PB"};
-    int unit = 0;
-    while (bytes >= 1000.0 && unit < 5) {
-        bytes /= 1000.0;
-        ++unit;
-    }
-    char buffer[48];
-    if (unit == 0) {
-        std::snprintf(buffer, sizeof buffer, "%.0f bytes", bytes);
-    } else {
-        std::snprintf(buffer, sizeof buffer, bytes < 10 ? "%.1f %s" : "%.0f %s", bytes,
-                      units[unit]);
-    }
-    return buffer;
-}
 
 Result<std::string> readRegularFile(const std::string& path, uint64_t maxBytes) {
     if (path.empty()) {
@@ -139,7 +147,12 @@ Result<std::string> readRegularFile(const std::string& path, uint64_t maxBytes) 
         return ioError(path, "cannot open the file: " + errnoText(errno));
     }
     struct stat opened {};
-    if (::fstat(fd, &opened) != 0 || !S_ISREG(opened.st_mode)) {
+    if (::fstat(fd, &opened) != 0) {
+        const int error = errno;
+        ::close(fd);
+        return ioError(path, "cannot read the file's status: " + errnoText(error));
+    }
+    if (!S_ISREG(opened.st_mode)) {
         ::close(fd);
         return ioError(path, "is " + kindOf(opened.st_mode) + ", not a regular file");
     }
@@ -195,7 +208,12 @@ Result<std::string> readRegularFileHead(const std::string& path, size_t count) {
         return ioError(path, "cannot open the file: " + errnoText(errno));
     }
     struct stat opened {};
-    if (::fstat(fd, &opened) != 0 || !S_ISREG(opened.st_mode)) {
+    if (::fstat(fd, &opened) != 0) {
+        const int error = errno;
+        ::close(fd);
+        return ioError(path, "cannot read the file's status: " + errnoText(error));
+    }
+    if (!S_ISREG(opened.st_mode)) {
         ::close(fd);
         return ioError(path, "is " + kindOf(opened.st_mode) + ", not a regular file");
     }
@@ -245,7 +263,8 @@ Status writeFileAtomically(const std::string& path, const std::string& contents)
     const std::string temporary = temporaryName(target);
     const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
     if (fd < 0) {
-        return ioError(path, "cannot create the file: " + errnoText(errno));
+        const int error = errno;
+        return ioError(path, "cannot create the file: " + errnoText(error));
     }
     const auto abandon = [&](const std::string& reason) {
         ::close(fd);
@@ -259,10 +278,11 @@ Status writeFileAtomically(const std::string& path, const std::string& contents)
             if (errno == EINTR) {
                 continue;
             }
+            const int error = errno;  // before anything else can change it
             return abandon("writing the file failed after " +
                            formatBytes(static_cast<double>(written)) + " of " +
                            formatBytes(static_cast<double>(contents.size())) + ": " +
-                           errnoText(errno));
+                           errnoText(error));
         }
         if (n == 0) {
             return abandon("writing the file failed: no bytes were accepted");
@@ -273,7 +293,8 @@ Status writeFileAtomically(const std::string& path, const std::string& contents)
         (void)::fchmod(fd, mode);  // open's mode is masked by the umask; keep the old one
     }
     if (::fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
-        return abandon("flushing the file to disk failed: " + errnoText(errno));
+        const int error = errno;
+        return abandon("flushing the file to disk failed: " + errnoText(error));
     }
     struct stat written_info {};
     if (::fstat(fd, &written_info) != 0 ||

@@ -52,10 +52,18 @@ public:
             if (m_busy) {
                 return false;
             }
-            m_busy = true;
-            while (static_cast<int>(m_workers.size()) < helpers) {
-                m_workers.emplace_back([this] { workerLoop(); });
+            try {
+                while (static_cast<int>(m_workers.size()) < helpers) {
+                    m_workers.emplace_back([this] { workerLoop(); });
+                }
+            } catch (...) {
+                // No more threads to be had (a process limit): use those that exist.
+                helpers = static_cast<int>(m_workers.size());
+                if (helpers == 0) {
+                    return false;
+                }
             }
+            m_busy = true;
             m_job = &runBlock;
             m_blocks = blocks;
             m_next.store(0, std::memory_order_relaxed);

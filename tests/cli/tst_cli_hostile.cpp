@@ -90,6 +90,7 @@ private slots:
     void aFullStandardOutputFails();
     void denormalsAreNumbersEverywhere();
     void exportedTablesHoldNumbersOnly();
+    void protectedOutputsAreRefusedBeforeWork();
     void exportValidatesTheProjectBeforeWriting();
 
 private:
@@ -439,6 +440,44 @@ void tst_CliHostile::exportedTablesHoldNumbersOnly() {
         }
     }
     QVERIFY(lines[1].endsWith(",,"));  // n = 0: infinite information and SNR
+}
+
+// A write-protected file is not replaced (rename would), and a folder that takes no new file is
+// refused before the work starts. Root may write anywhere, so as root the command runs as nobody.
+void tst_CliHostile::protectedOutputsAreRefusedBeforeWork() {
+    QTemporaryDir dir;
+    QVERIFY(::chmod(dir.path().toLocal8Bit().constData(), 0777) == 0);
+    const QString locked = dir.filePath("locked.csv");
+    writeFile(locked, "the previous version\n");
+    QVERIFY(::chmod(locked.toLocal8Bit().constData(), 0444) == 0);
+    QVERIFY(QDir().mkdir(dir.filePath("readonly")));
+    QVERIFY(::chmod(dir.filePath("readonly").toLocal8Bit().constData(), 0555) == 0);
+    const auto run = [](const QString& out) {
+        QProcess process;
+        process.setProgram(QStringLiteral(DIFFUSCOPE_BINARY));
+        process.setArguments({"gamma", "--data", "gaussian:d=2,s=0.5", "--steps", "100",
+                              "--samples", "4", "--out", out});
+        if (::geteuid() == 0) {
+            process.setChildProcessModifier([] {
+                if (::setgid(65534) != 0 || ::setuid(65534) != 0) {
+                    ::_exit(99);
+                }
+            });
+        }
+        process.start();
+        process.waitForFinished(60000);
+        return std::pair{process.exitCode(), QString::fromUtf8(process.readAllStandardError())};
+    };
+    const auto [lockedCode, lockedMessage] = run(locked);
+    QCOMPARE(lockedCode, 2);
+    QVERIFY2(lockedMessage.contains("locked.csv") && lockedMessage.contains("write-protected"),
+             qPrintable(lockedMessage));
+    QCOMPARE(readAll(locked), QByteArray("the previous version\n"));
+    const auto [folderCode, folderMessage] = run(dir.filePath("readonly/g.csv"));
+    QCOMPARE(folderCode, 2);
+    QVERIFY2(folderMessage.contains("cannot write in the folder") &&
+                 folderMessage.contains("Permission denied"),
+             qPrintable(folderMessage));
 }
 
 // A project whose model cannot be loaded is refused before any file is written (it used to fall

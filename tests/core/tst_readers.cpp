@@ -25,6 +25,7 @@ class tst_Readers : public QObject {
 
 private slots:
     void labelColumnBeforeC();
+    void aFileOfCommasIsRefusedBeforeSplitting();
     void jsonDuplicateMemberRefused();
     void mixtureJsonDuplicateMemberRefused();
     void jsonStrings();
@@ -66,6 +67,19 @@ std::string npyBytes(const std::string& header, const std::string& payload = {})
 }
 
 }  // namespace
+
+// 33 MB of commas would be 33 million strings (about 1 GB): refused from a count, at once.
+void tst_Readers::aFileOfCommasIsRefusedBeforeSplitting() {
+    const std::string commas(33'000'000, ',');
+    QElapsedTimer timer;
+    timer.start();
+    auto table = core::io::parseCsv(commas, "commas.csv");
+    QVERIFY(!table.ok());
+    const QString message = QString::fromStdString(table.error().toString());
+    QVERIFY2(message.startsWith("commas.csv = 33000001 cells: more than 32000000 cells"),
+             qPrintable(message));
+    QVERIFY(timer.elapsed() < 2000);
+}
 
 // With both a "label" and a "c" column, "label" holds the labels and "c" is a position.
 void tst_Readers::labelColumnBeforeC() {

@@ -10,6 +10,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QTemporaryDir>
+#include <QCloseEvent>
 #include <QTest>
 #include <QScopeGuard>
 #include <QTimer>
@@ -131,6 +132,12 @@ public:
         }
         return QObject::event(e);
     }
+};
+
+// A window whose close handler fails, as a save that runs out of memory would.
+class FailingCloseWidget : public QWidget {
+protected:
+    void closeEvent(QCloseEvent*) override { throw std::bad_alloc(); }
 };
 
 }  // namespace
@@ -587,6 +594,15 @@ void tst_NeverLoseWork::escapingExceptionsBecomeMessages() {
     });
     runner.waitForFinished();
     QVERIFY2(failure.contains("out of memory"), qPrintable(failure));
+
+    // A close whose handler fails leaves the window open (a close is accepted unless ignored).
+    FailingCloseWidget widget;
+    widget.show();
+    DialogAnswer closeAnswer;
+    answerNextDialog(&closeAnswer);
+    QVERIFY(!widget.close());
+    QVERIFY(widget.isVisible());
+    QTRY_VERIFY(closeAnswer.seen);
 }
 
 // The application under test is the GUI's own, with its safety net.

@@ -184,6 +184,12 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryFolder)
     connect(m_document->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
     connect(m_document, &document::ProjectDocument::filePathChanged, this, &MainWindow::updateTitle);
     connect(m_document, &document::ProjectDocument::projectReplaced, this, [this] {
+        // The discarded work is gone only now that another project replaced it; a cancelled
+        // Open keeps both the edits and their copy.
+        if (m_discardAnswered && !m_document->isModified()) {
+            m_recovery->removeCopy();
+        }
+        m_discardAnswered = false;
         m_recovered = false;
         updateTitle();
     });
@@ -558,14 +564,20 @@ bool MainWindow::maybeSave() {
         return save();
     }
     if (answer == QMessageBox::Discard) {
-        m_recovery->removeCopy();  // an explicit discard
+        // Deleted once the discard happens (the window closes, another project replaces this
+        // one), not before: the action that asked may still be cancelled.
+        m_discardAnswered = true;
         return true;
     }
     return false;
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    m_discardAnswered = false;
     if (maybeSave()) {
+        if (m_discardAnswered) {
+            m_recovery->removeCopy();  // an explicit discard
+        }
         event->accept();
     } else {
         event->ignore();

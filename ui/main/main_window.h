@@ -120,6 +120,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QTimer m_autosave;
     std::unique_ptr<document::RecoveryStore> m_recovery;
+    bool m_discardAnswered = false;  // "Discard" was the answer to the last unsaved-changes question
     bool m_recovered = false;  // the project came from a recovery copy and was not saved yet
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/main/safe_application.h"
 
+#include <QEvent>
 #include <QMessageBox>
 #include <QTimer>
 
@@ -12,13 +13,22 @@ namespace ui {
 bool SafeApplication::notify(QObject* receiver, QEvent* event) {
     try {
         return QApplication::notify(receiver, event);
-    } catch (const std::bad_alloc&) {
-        report("Out of memory: the last action needed more memory than is available and was "
-               "abandoned.");
-    } catch (const std::exception& e) {
-        report(QString("The last action failed: %1").arg(QString::fromUtf8(e.what())));
     } catch (...) {
-        report("The last action failed with an unknown error.");
+        // A window whose close handler failed (while saving, say) must stay open: a close
+        // event is accepted unless ignored.
+        if (event != nullptr && event->type() == QEvent::Close) {
+            event->ignore();
+        }
+        try {
+            throw;
+        } catch (const std::bad_alloc&) {
+            report("Out of memory: the last action needed more memory than is available and "
+                   "was abandoned.");
+        } catch (const std::exception& e) {
+            report(QString("The last action failed: %1").arg(QString::fromUtf8(e.what())));
+        } catch (...) {
+            report("The last action failed with an unknown error.");
+        }
     }
     return false;
 }
