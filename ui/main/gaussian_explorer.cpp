@@ -336,11 +336,15 @@ void GaussianExplorer::startJob() {
             results->gammaReused = true;
         } else if (!params.importedGamma.empty()) {
             auto& e = results->estimate;
+            std::vector<double> table{0.0};  // entry 0 unused, as in Γ files
+            table.insert(table.end(), params.importedGamma.begin(), params.importedGamma.end());
+            const std::vector<double> msEps =
+                core::gaussian::msEpsFromGamma(table, results->schedule);
             for (int n = 1; n <= params.numSteps; ++n) {
                 e.timesteps.push_back(n);
-                e.gamma.push_back(params.importedGamma[n - 1]);
+                e.gamma.push_back(table[n]);
                 e.standardError.push_back(0.0);
-                e.msEps.push_back(results->schedule.betaBar(n) * params.importedGamma[n - 1]);
+                e.msEps.push_back(msEps[n]);
             }
             results->gammaSource = "imported from " + params.importedGammaName.toStdString();
         } else if (cache.key == key && results->modelError.isEmpty()) {
@@ -502,10 +506,10 @@ QString GaussianExplorer::exportGamma(const QString& path) const {
         return "Γ is not computed yet";
     }
     const bool npy = path.endsWith(".npy", Qt::CaseInsensitive);
-    std::vector<double> values = m_results->gamma;
-    if (npy) {  // the Analytic-DPM code's convention: ms_eps_n = β̄_n Γ_n
-        for (size_t n = 1; n < values.size(); ++n) values[n] *= m_results->schedule.betaBar(static_cast<int>(n));
-    }
+    // NPY holds ms_eps_n = β̄_n Γ_n, as the Analytic-DPM code writes it; CSV holds Γ.
+    const std::vector<double> values =
+        npy ? core::gaussian::msEpsFromGamma(m_results->gamma, m_results->schedule)
+            : m_results->gamma;
     const core::Status status = core::io::writeGammaFile(
         path.toStdString(), values, npy ? core::io::GammaKind::MsEps : core::io::GammaKind::Gamma);
     return status ? QString() : QString::fromStdString(status.error().toString());

@@ -17,6 +17,7 @@
 #include <QPushButton>
 
 #include "core/data/gaussian_data.h"
+#include "core/gaussian/gamma.h"
 #include "core/io/gamma_file.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "core/trajectory/least_cost_path.h"
@@ -441,12 +442,10 @@ bool GaussianPanel::importGammaFile(const QString& path) {
         showError("gamma", QString::fromStdString(schedule.error().toString()));
         return false;
     }
-    p.importedGamma.assign(file->values.begin() + 1, file->values.end());
-    if (file->kind == core::io::GammaKind::MsEps) {
-        for (int n = 1; n <= p.numSteps; ++n) {
-            p.importedGamma[n - 1] /= schedule->betaBar(n);  // ms_eps_n = β̄_n Γ_n
-        }
-    }
+    const std::vector<double> gamma = file->kind == core::io::GammaKind::MsEps
+                                          ? core::gaussian::gammaFromMsEps(file->values, *schedule)
+                                          : file->values;
+    p.importedGamma.assign(gamma.begin() + 1, gamma.end());
     p.importedGammaName = QFileInfo(path).fileName();
     return apply(p, "Import Γ", "gamma");
 }
