@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/file_io.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <climits>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -121,10 +123,20 @@ std::string temporaryName(const std::string& target) {
 
 }  // namespace
 
-Result<std::string> readRegularFile(const std::string& path, uint64_t maxBytes) {
+namespace {
+
+// The first `count` bytes of `path` (all of it with SIZE_MAX), if it is a regular file of at
+// most `maxBytes`: checked with stat before opening, and with fstat after (O_NONBLOCK: a path
+// swapped for a FIFO in between neither blocks the open nor passes).
+Result<std::string> readRegular(const std::string& path, uint64_t maxBytes, size_t count) {
     if (path.empty()) {
         return ioError("input path", "the path is empty");
     }
+    const auto tooLarge = [&](uint64_t size) {
+        return ioError(path, "the file is " + formatBytes(static_cast<double>(size)) +
+                                 ", more than the limit of " +
+                                 formatBytes(static_cast<double>(maxBytes)) + " for this input");
+    };
     struct stat info {};
     if (::stat(path.c_str(), &info) != 0) {
         return ioError(path, "cannot open the file: " + errnoText(errno));
@@ -132,16 +144,9 @@ Result<std::string> readRegularFile(const std::string& path, uint64_t maxBytes) 
     if (!S_ISREG(info.st_mode)) {
         return ioError(path, "is " + kindOf(info.st_mode) + ", not a regular file");
     }
-    const auto tooLarge = [&](uint64_t size) {
-        return ioError(path, "the file is " + formatBytes(static_cast<double>(size)) +
-                                 ", more than the limit of " +
-                                 formatBytes(static_cast<double>(maxBytes)) + " for this input");
-    };
     if (static_cast<uint64_t>(info.st_size) > maxBytes) {
         return tooLarge(static_cast<uint64_t>(info.st_size));
     }
-    // O_NONBLOCK: if the path was swapped for a FIFO since the stat, open does not wait for a
-    // writer; the fstat below then refuses it.
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0) {
         return ioError(path, "cannot open the file: " + errnoText(errno));
@@ -152,26 +157,25 @@ Result<std::string> readRegularFile(const std::string& path, uint64_t maxBytes) 
         ::close(fd);
         return ioError(path, "cannot read the file's status: " + errnoText(error));
     }
-    if (!S_ISREG(opened.st_mode)) {
+    if (!S_ISREG(opened.st_mode) || static_cast<uint64_t>(opened.st_size) > maxBytes) {
         ::close(fd);
-        return ioError(path, "is " + kindOf(opened.st_mode) + ", not a regular file");
+        return S_ISREG(opened.st_mode)
+                   ? tooLarge(static_cast<uint64_t>(opened.st_size))
+                   : ioError(path, "is " + kindOf(opened.st_mode) + ", not a regular file");
     }
-    if (static_cast<uint64_t>(opened.st_size) > maxBytes) {
-        ::close(fd);
-        return tooLarge(static_cast<uint64_t>(opened.st_size));
-    }
-    std::string contents;
-    contents.resize(static_cast<size_t>(opened.st_size));
+    std::string contents(std::min(static_cast<size_t>(opened.st_size), count), '\0');
     size_t done = 0;
     char extra[4096];
-    while (true) {
-        char* into = done < contents.size() ? contents.data() + done : extra;
-        const size_t room = done < contents.size() ? contents.size() - done : sizeof extra;
+    while (done < count) {
+        // Past the size fstat gave, the file grew while being read: read on into `extra`.
+        const bool grown = done >= contents.size();
+        char* into = grown ? extra : contents.data() + done;
+        const size_t room = grown ? std::min(sizeof extra, count - done) : contents.size() - done;
         const ssize_t got = ::read(fd, into, room);
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
         if (got < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
             const int error = errno;
             ::close(fd);
             return ioError(path, "reading the file failed: " + errnoText(error));
@@ -179,7 +183,7 @@ Result<std::string> readRegularFile(const std::string& path, uint64_t maxBytes) 
         if (got == 0) {
             break;
         }
-        if (into == extra) {  // the file grew while being read
+        if (grown) {
             if (done + static_cast<size_t>(got) > maxBytes) {
                 ::close(fd);
                 return tooLarge(done + static_cast<size_t>(got));
@@ -193,50 +197,14 @@ Result<std::string> readRegularFile(const std::string& path, uint64_t maxBytes) 
     return contents;
 }
 
+}  // namespace
+
+Result<std::string> readRegularFile(const std::string& path, uint64_t maxBytes) {
+    return readRegular(path, maxBytes, SIZE_MAX);
+}
+
 Result<std::string> readRegularFileHead(const std::string& path, size_t count) {
-    struct stat info {};
-    if (path.empty() || ::stat(path.c_str(), &info) != 0) {
-        return ioError(path.empty() ? "input path" : path,
-                       path.empty() ? "the path is empty"
-                                    : "cannot open the file: " + errnoText(errno));
-    }
-    if (!S_ISREG(info.st_mode)) {
-        return ioError(path, "is " + kindOf(info.st_mode) + ", not a regular file");
-    }
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0) {
-        return ioError(path, "cannot open the file: " + errnoText(errno));
-    }
-    struct stat opened {};
-    if (::fstat(fd, &opened) != 0) {
-        const int error = errno;
-        ::close(fd);
-        return ioError(path, "cannot read the file's status: " + errnoText(error));
-    }
-    if (!S_ISREG(opened.st_mode)) {
-        ::close(fd);
-        return ioError(path, "is " + kindOf(opened.st_mode) + ", not a regular file");
-    }
-    std::string head(count, '\0');
-    size_t done = 0;
-    while (done < count) {
-        const ssize_t got = ::read(fd, head.data() + done, count - done);
-        if (got < 0 && errno == EINTR) {
-            continue;
-        }
-        if (got < 0) {
-            const int error = errno;
-            ::close(fd);
-            return ioError(path, "reading the file failed: " + errnoText(error));
-        }
-        if (got == 0) {
-            break;
-        }
-        done += static_cast<size_t>(got);
-    }
-    ::close(fd);
-    head.resize(done);
-    return head;
+    return readRegular(path, UINT64_MAX, count);
 }
 
 Status checkWritablePath(const std::string& path) {

@@ -27,26 +27,11 @@ namespace {
 // Runs the binary with the size of any file it writes limited to `maxFileBytes` (RLIMIT_FSIZE):
 // a write past it fails with EFBIG, as on a full disk, with no privileges needed.
 CliResult runWithFileSizeLimit(const QStringList& arguments, rlim_t maxFileBytes) {
-    QProcess process;
-    process.setProgram(QStringLiteral(DIFFUSCOPE_BINARY));
-    process.setArguments(arguments);
-    process.setChildProcessModifier([maxFileBytes] {
+    return runCli(arguments, 120000, [maxFileBytes] {
         ::signal(SIGXFSZ, SIG_IGN);  // otherwise the write kills the process instead of failing
         const rlimit limit{maxFileBytes, maxFileBytes};
         ::setrlimit(RLIMIT_FSIZE, &limit);
     });
-    process.start();
-    CliResult result;
-    if (!process.waitForFinished(120000)) {
-        process.kill();
-        process.waitForFinished();
-        result.err = "timed out";
-        return result;
-    }
-    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    result.out = QString::fromUtf8(process.readAllStandardOutput());
-    result.err = QString::fromUtf8(process.readAllStandardError());
-    return result;
 }
 
 QByteArray readAll(const QString& path) {
@@ -453,20 +438,15 @@ void tst_CliHostile::protectedOutputsAreRefusedBeforeWork() {
     QVERIFY(QDir().mkdir(dir.filePath("readonly")));
     QVERIFY(::chmod(dir.filePath("readonly").toLocal8Bit().constData(), 0555) == 0);
     const auto run = [](const QString& out) {
-        QProcess process;
-        process.setProgram(QStringLiteral(DIFFUSCOPE_BINARY));
-        process.setArguments({"gamma", "--data", "gaussian:d=2,s=0.5", "--steps", "100",
-                              "--samples", "4", "--out", out});
-        if (::geteuid() == 0) {
-            process.setChildProcessModifier([] {
-                if (::setgid(65534) != 0 || ::setuid(65534) != 0) {
+        const CliResult result = runCli(
+            {"gamma", "--data", "gaussian:d=2,s=0.5", "--steps", "100", "--samples", "4", "--out",
+             out},
+            60000, [] {
+                if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) {
                     ::_exit(99);
                 }
             });
-        }
-        process.start();
-        process.waitForFinished(60000);
-        return std::pair{process.exitCode(), QString::fromUtf8(process.readAllStandardError())};
+        return std::pair{result.exitCode, result.err};
     };
     const auto [lockedCode, lockedMessage] = run(locked);
     QCOMPARE(lockedCode, 2);

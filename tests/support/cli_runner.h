@@ -5,6 +5,8 @@
 #include <QStringList>
 #include <QTemporaryDir>
 
+#include <functional>
+
 // Runs the built `diffuscope` binary (its path comes from CMake) and collects its output.
 namespace test_support {
 
@@ -14,10 +16,15 @@ struct CliResult {
     QString err;
 };
 
-inline CliResult runCli(const QStringList& arguments, int timeoutMs = 120000) {
+// `childSetup`, when given, runs in the child before the binary starts (resource limits, a user).
+inline CliResult runCli(const QStringList& arguments, int timeoutMs = 120000,
+                        const std::function<void()>& childSetup = {}) {
     QProcess process;
     process.setProgram(QStringLiteral(DIFFUSCOPE_BINARY));
     process.setArguments(arguments);
+    if (childSetup) {
+        process.setChildProcessModifier(childSetup);
+    }
     process.start();
     CliResult result;
     if (!process.waitForFinished(timeoutMs)) {
