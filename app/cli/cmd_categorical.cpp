@@ -172,9 +172,6 @@ int runCategorical(const Args& args) {
     if (!args.has("steps")) {
         return fail(core::makeError(core::ErrorCode::ParseError, "--steps", "", "this option is required"));
     }
-    if (*steps < 1 || *steps > 100000) {
-        return fail(core::invalidArgument("--steps", args.get("steps"), "N must lie in 1..100000"));
-    }
     Result<int> dp = args.getInt("dp", 0);
     if (!dp) {
         return fail(dp.error());
