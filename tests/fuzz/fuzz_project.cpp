@@ -6,19 +6,19 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include <QByteArray>
+#include <string>
 
+#include "core/project/project_file.h"
 #include "tests/fuzz/fuzz_common.h"
-#include "ui/document/project_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    const QByteArray bytes(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
-    const QString path = "/fuzz/project.diffuscope.json";
-    const auto project = ui::document::projectFromJson(bytes, path);
+    const std::string bytes(reinterpret_cast<const char*>(data), size);
+    const std::string path = "/fuzz/project.diffuscope.json";
+    const auto project = core::project::projectFromJson(bytes, path);
     fuzz::check(project);
     if (project.ok()) {
-        const QByteArray written = ui::document::projectToJson(*project, path);
-        const auto again = ui::document::projectFromJson(written, path);
+        const std::string written = core::project::projectToJson(*project, path);
+        const auto again = core::project::projectFromJson(written, path);
         if (!again.ok() || !(*again == *project)) {
             std::abort();  // a project that does not reopen as it was saved
         }

@@ -17,6 +17,7 @@
 
 #include "core/categorical/information.h"
 #include "core/categorical/reverse_marginal.h"
+#include "tests/support/project_choices.h"
 #include "ui/animation/animation_export.h"
 #include "ui/animation/chains_view.h"
 #include "ui/animation/time_bar.h"
@@ -349,7 +350,7 @@ void tst_CategoricalExplorer::tableFileWithTwoPositions() {
     // A missing file is refused with its name, and the document keeps the working table.
     panel.chooseCsvFile(dir.filePath("missing.csv"));
     QVERIFY(panel.fieldError("table").contains("missing.csv"));
-    QCOMPARE(document.categorical().csvPath, path);
+    QCOMPARE(QString::fromStdString(document.categorical().csvPath), path);
 }
 
 QTEST_MAIN(tst_CategoricalExplorer)

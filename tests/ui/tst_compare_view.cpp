@@ -16,9 +16,10 @@
 #include "core/data/digits.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "tests/support/test_support.h"
+#include "tests/support/project_choices.h"
 #include "ui/document/bundled_data.h"
-#include "ui/document/categorical_params.h"
-#include "ui/document/gaussian_params.h"
+#include "ui/document/project_model.h"
+#include "ui/document/project_model.h"
 #include "ui/document/project_document.h"
 #include "ui/main/gaussian_explorer.h"
 #include "ui/views/compare_view.h"
@@ -128,10 +129,10 @@ void tst_CompareView::curvesEqualAnIndependentComputation() {
             c.pi[k] = (k + 1.0) / (levels * (levels + 1) / 2.0);
         }
     }
-    c.schedule = categoricalSchedule;
+    c.schedule = test_support::categoricalSchedule(categoricalSchedule);
     QVERIFY(c.validate().ok());
     GaussianParams g;
-    g.schedule = gaussianSchedule;
+    g.schedule = gaussianSchedule.toStdString();
     g.numSteps = numSteps;
     const auto curves = ui::views::computeCompareCurves(c, g, *data);
     DS_VERIFY_OK(curves);
@@ -217,7 +218,7 @@ void tst_CompareView::informationLinearGivesAStraightLine() {
     const auto& data = ui::document::bundledDigits();
     DS_VERIFY_OK(data);
     CategoricalParams c = CategoricalParams::example().withDigits(4);
-    c.schedule = "info-linear";
+    c.schedule = test_support::categoricalSchedule("info-linear");
     const auto curves = ui::views::computeCompareCurves(c, GaussianParams{}, *data);
     DS_VERIFY_OK(curves);
     for (size_t k = 0; k < curves->categoricalT.size(); k += 10) {
@@ -240,7 +241,7 @@ void tst_CompareView::followsTheDocument() {
     const auto before = view->curves().categorical;
     // A categorical edit: the digits at 8 levels with a linear schedule.
     CategoricalParams c = document.categorical().withDigits(8);
-    c.schedule = "linear";
+    c.schedule = test_support::categoricalSchedule("linear");
     QVERIFY(document.setCategorical(c, "digits").ok());
     QCOMPARE(view->curves().levels, 8);
     QVERIFY(view->curves().categorical != before);

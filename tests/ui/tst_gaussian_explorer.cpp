@@ -21,6 +21,7 @@
 #include "core/gaussian/trajectory_dp.h"
 #include "core/gaussian/variance.h"
 #include "core/schedule/gaussian_schedule.h"
+#include "tests/support/project_choices.h"
 #include "ui/document/bundled_data.h"
 #include "ui/document/project_document.h"
 #include "ui/jobs/job_runner.h"
@@ -78,7 +79,7 @@ void tst_GaussianExplorer::varianceViewEqualsTheCore() {
     ui::document::ProjectDocument document;
     ui::GaussianExplorer explorer(&document);
     GaussianParams p = smallParams();
-    p.trajectory = trajectory;
+    p.trajectory = test_support::gaussianTrajectory(trajectory);
     p.eta = eta;
     QVERIFY(document.setGaussian(p, "small").ok());
     explorer.waitForJobs();
@@ -124,7 +125,7 @@ void tst_GaussianExplorer::gammaIsReusedWhenOnlyTheTrajectoryChanges() {
     QCOMPARE(gammaData.columns[2], first->estimate.standardError);
     GaussianParams p = smallParams();
     p.pathSteps = 5;
-    p.trajectory = "even";
+    p.trajectory = ui::document::GaussianTrajectory::Even;
     QVERIFY(document.setGaussian(p, "K").ok());
     explorer.waitForJobs();
     const auto second = explorer.results();
@@ -150,7 +151,7 @@ void tst_GaussianExplorer::panelRefusesABadDataSpec() {
     QVERIFY(document.gaussian() == before);
     panel.editDataSpec("toy:checkerboard,n=500");
     QCOMPARE(panel.fieldError("data"), QString());
-    QCOMPARE(document.gaussian().data, QString("toy:checkerboard,n=500"));
+    QCOMPARE(QString::fromStdString(document.gaussian().data), QString("toy:checkerboard,n=500"));
     document.undoStack()->undo();
     QVERIFY(document.gaussian() == before);
 }
@@ -159,7 +160,7 @@ void tst_GaussianExplorer::paramsRoundTripAndValidate() {
     GaussianParams p = smallParams();
     p.schedule = "cosine";
     p.eta = 0.25;
-    p.denoisingEstimator = false;
+    p.estimator = ui::document::GammaEstimatorChoice::Score;
     p.seed = 18446744073709551557ULL;
     const auto back = GaussianParams::fromJson(p.toJson());
     DS_VERIFY_OK(back);
@@ -172,7 +173,7 @@ void tst_GaussianExplorer::paramsRoundTripAndValidate() {
     bad = p;
     bad.eta = 1.5;
     QCOMPARE(QString::fromStdString(bad.validate().error().field), QString("eta"));
-    QJsonObject wrongType = p.toJson();
+    core::io::Json wrongType = p.toJson();
     wrongType["numSteps"] = "many";
     QVERIFY(!GaussianParams::fromJson(wrongType).ok());
 }
@@ -247,7 +248,7 @@ void tst_GaussianExplorer::nllVsKEqualsTheCore() {
     auto dp = core::gaussian::dpTrajectory(results->schedule, results->gamma, 10);
     DS_VERIFY_OK(dp);
     QCOMPARE(curves->trajectories[1][2], dp->timesteps);
-    auto oracle = core::model::gaussianOracleFromSpec(smallParams().data.toStdString());
+    auto oracle = core::model::gaussianOracleFromSpec(smallParams().data);
     DS_VERIFY_OK(oracle);
     core::gaussian::NllParams params{.variance = core::gaussian::NllVariance::Analytic,
                                      .numSamples = curves->numPoints,
@@ -329,7 +330,7 @@ void tst_GaussianExplorer::typedTrajectoryList() {
     QVERIFY(document.gaussian() == before);
     panel.editTrajectoryList("1, 7, 30, 64, 100");
     QCOMPARE(panel.fieldError("trajectory"), QString());
-    QCOMPARE(document.gaussian().trajectoryList, QString("1,7,30,64,100"));
+    QCOMPARE(QString::fromStdString(document.gaussian().trajectoryList), QString("1,7,30,64,100"));
     explorer.waitForJobs();
     const auto results = explorer.results();
     QCOMPARE(results->trajectory.timesteps, (std::vector<int>{1, 7, 30, 64, 100}));
@@ -395,9 +396,9 @@ void tst_GaussianExplorer::customScheduleTable() {
     QVERIFY(saved.readAll().contains("\"csv:betas.csv\""));
     ui::document::ProjectDocument reopened;
     DS_VERIFY_OK(reopened.open(project));
-    QCOMPARE(reopened.gaussian().schedule, "csv:" + QFileInfo(table).absoluteFilePath());
+    QCOMPARE(QString::fromStdString(reopened.gaussian().schedule), "csv:" + QFileInfo(table).absoluteFilePath());
     document.undoStack()->undo();
-    QCOMPARE(document.gaussian().schedule, QString("linear"));
+    QCOMPARE(QString::fromStdString(document.gaussian().schedule), QString("linear"));
     QCOMPARE(document.gaussian().numSteps, 100);
 }
 
@@ -433,7 +434,7 @@ void tst_GaussianExplorer::cancelledGammaResumes() {
     QVERIFY(explorer.gammaView()->message().contains(results->gammaResumedAfter < 1000
                                                          ? "Resumed after n ="
                                                          : "Kept from a run cancelled"));
-    auto oracle = ui::document::gaussianDataOracle(p.data);
+    auto oracle = ui::document::gaussianDataOracle(QString::fromStdString(p.data));
     DS_VERIFY_OK(oracle);
     auto schedule = core::schedule::gaussianScheduleFromSpec("linear", 1000);
     DS_VERIFY_OK(schedule);

@@ -57,7 +57,7 @@ private slots:
 
 private:
     std::vector<MixtureComponent2d> documentComponents() const {
-        return componentsOf(m_document->gaussian().data);
+        return componentsOf(QString::fromStdString(m_document->gaussian().data));
     }
     // One pixel in plane units.
     double pixel() const { return 1.0 / (m_editor->toWidget(1, 0) - m_editor->toWidget(0, 0)).x(); }
@@ -76,7 +76,7 @@ void tst_MixtureEditor::init() {
     m_editor = m_panel->mixtureEditor();
     QVERIFY(m_editor != nullptr);
     m_panel->editDataSpec(kSpec);
-    QCOMPARE(m_document->gaussian().data, kSpec);
+    QCOMPARE(QString::fromStdString(m_document->gaussian().data), kSpec);
     QVERIFY(m_editor->isVisible());
     QVERIFY2(m_editor->width() >= 150 && m_editor->height() >= 150,
              qPrintable(QString("%1×%2").arg(m_editor->width()).arg(m_editor->height())));
@@ -103,18 +103,18 @@ void tst_MixtureEditor::dragMovesTheMeanInOneUndoStep() {
     QCOMPARE(m_document->undoStack()->count(), steps + 1);
 
     m_document->undoStack()->undo();
-    QCOMPARE(m_document->gaussian().data, kSpec);
+    QCOMPARE(QString::fromStdString(m_document->gaussian().data), kSpec);
     QVERIFY(m_editor->components() == componentsOf(kSpec));
     m_document->undoStack()->redo();
     QVERIFY(documentComponents() == after);
 
     // A second drag is a second undo step, not merged into the first.
-    const QString first = m_document->gaussian().data;
+    const QString first = QString::fromStdString(m_document->gaussian().data);
     drag(m_editor, m_editor->toWidget(1.0, 0.5), m_editor->toWidget(2.0, 2.0));
     QCOMPARE(m_document->undoStack()->count(), steps + 2);
     DS_COMPARE_ABS(documentComponents()[1].meanX, 2.0, pixel() + 1e-3);
     m_document->undoStack()->undo();
-    QCOMPARE(m_document->gaussian().data, first);
+    QCOMPARE(QString::fromStdString(m_document->gaussian().data), first);
 }
 
 void tst_MixtureEditor::rimAndCtrlDragChangeSAndWeight() {
@@ -144,7 +144,7 @@ void tst_MixtureEditor::wheelChangesS() {
     QApplication::sendEvent(m_editor, &wheel);
     QCOMPARE(documentComponents()[0].stddev, 0.44);
     m_document->undoStack()->undo();
-    QCOMPARE(m_document->gaussian().data, kSpec);
+    QCOMPARE(QString::fromStdString(m_document->gaussian().data), kSpec);
 }
 
 void tst_MixtureEditor::addAndRemoveComponents() {
@@ -189,7 +189,7 @@ void tst_MixtureEditor::addAndRemoveComponents() {
     QCOMPARE(m_document->undoStack()->count(), count);
     // Undo walks back through every edit to the starting spec.
     while (m_document->undoStack()->index() > steps) m_document->undoStack()->undo();
-    QCOMPARE(m_document->gaussian().data, kSpec);
+    QCOMPARE(QString::fromStdString(m_document->gaussian().data), kSpec);
     QVERIFY(m_editor->components() == componentsOf(kSpec));
 }
 
@@ -205,7 +205,7 @@ void tst_MixtureEditor::showsOnlyForMixturesAndRefusesInvalidSpecs() {
     m_panel->editDataSpec("mixture:1,0,0,1;1,2,2,-0.5");
     QVERIFY2(m_panel->fieldError("data").contains("mixture[1].s"),
              qPrintable(m_panel->fieldError("data")));
-    QCOMPARE(m_document->gaussian().data, kSpec);
+    QCOMPARE(QString::fromStdString(m_document->gaussian().data), kSpec);
     QCOMPARE(m_document->undoStack()->count(), steps);
     QVERIFY(m_editor->components() == componentsOf(kSpec));
 

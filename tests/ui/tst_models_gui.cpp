@@ -27,7 +27,7 @@
 #include "core/schedule/gaussian_schedule.h"
 #include "tests/support/test_support.h"
 #include "ui/document/bundled_data.h"
-#include "ui/document/categorical_setup.h"
+#include "ui/document/project_model.h"
 #include "ui/document/model_files.h"
 #include "ui/document/project_document.h"
 #include "ui/main/categorical_explorer.h"
@@ -113,15 +113,15 @@ void tst_ModelsGui::droppedGaussianCheckpointDrivesTheViews() {
     QVERIFY(text.open(QIODevice::WriteOnly));
     text.close();
     QVERIFY(!dropFile(&window, text.fileName()));
-    QVERIFY(window.document()->gaussian().model.isEmpty());
+    QVERIFY(window.document()->gaussian().model.empty());
 
     QVERIFY(dropFile(&window, path));
     QVERIFY(window.document()->project().process == ui::document::ProcessKind::Gaussian);
-    QCOMPARE(window.document()->gaussian().model, QFileInfo(path).absoluteFilePath());
+    QCOMPARE(QString::fromStdString(window.document()->gaussian().model), QFileInfo(path).absoluteFilePath());
     window.gaussianExplorer()->waitForJobs();
     const auto results = window.gaussianExplorer()->results();
     QVERIFY(results != nullptr);
-    QVERIFY2(results->modelError.isEmpty(), qPrintable(results->modelError));
+    QVERIFY2(results->modelError.empty(), results->modelError.c_str());
     QVERIFY(results->model.get() !=
             static_cast<const core::model::GaussianEpsModel*>(results->data.get()));
     // The Γ view shows the network's estimate, with the oracle's beside it for comparison.
@@ -139,7 +139,7 @@ void tst_ModelsGui::droppedGaussianCheckpointDrivesTheViews() {
     }
     // One undo step returns to the oracle.
     window.document()->undoStack()->undo();
-    QVERIFY(window.document()->gaussian().model.isEmpty());
+    QVERIFY(window.document()->gaussian().model.empty());
 }
 
 void tst_ModelsGui::checkpointsThatDoNotFitAreRefused() {
@@ -158,7 +158,7 @@ void tst_ModelsGui::checkpointsThatDoNotFitAreRefused() {
     QVERIFY(window.document()->setGaussian(p, "N").ok());
     QVERIFY(!window.gaussianPanel()->loadModel(copyModel(dir, "digits-gaussian.safetensors")));
     QVERIFY(window.gaussianPanel()->fieldError("data").contains("64"));
-    QVERIFY(window.document()->gaussian().model.isEmpty());
+    QVERIFY(window.document()->gaussian().model.empty());
     // The categorical digits network does not fit the example table (K = 4 but D = 1).
     const ui::document::CategoricalParams before = window.document()->categorical();
     QVERIFY(
@@ -179,7 +179,7 @@ void tst_ModelsGui::checkpointsThatDoNotFitAreRefused() {
     QVERIFY2(QString::fromStdString(loaded.error().toString()).contains("truncated.safetensors"),
              loaded.error().toString().c_str());
     QVERIFY(!window.gaussianPanel()->loadModel(truncated));
-    QVERIFY(window.document()->gaussian().model.isEmpty());
+    QVERIFY(window.document()->gaussian().model.empty());
 }
 
 // Cancel during a run: the job stops early, the weights reached so far are written and load as
@@ -329,7 +329,7 @@ void tst_ModelsGui::importedGammaDrivesTheViews() {
     bad.close();
     QVERIFY(!panel.importGammaFile(bad.fileName()));
     QVERIFY(panel.fieldError("gamma").contains("bad.csv"));
-    QCOMPARE(document.gaussian().importedGammaName, file);
+    QCOMPARE(QString::fromStdString(document.gaussian().importedGammaName), file);
     // Estimating again drops the imported table (one undo step brings it back).
     document.undoStack()->undo();
     QVERIFY(document.gaussian().importedGamma.empty());
@@ -363,10 +363,10 @@ void tst_ModelsGui::projectKeepsTheCheckpointRelativeAndSurvivesItsLoss() {
     ui::document::ProjectDocument moved;
     ui::GaussianExplorer explorer(&moved);
     DS_VERIFY_OK(moved.open(dir.filePath("moved/moons.diffuscope.json")));
-    QCOMPARE(moved.gaussian().model,
+    QCOMPARE(QString::fromStdString(moved.gaussian().model),
              QDir::cleanPath(dir.filePath("moved/models/moons.safetensors")));
     explorer.waitForJobs();
-    QVERIFY2(explorer.results()->modelError.isEmpty(), qPrintable(explorer.results()->modelError));
+    QVERIFY2(explorer.results()->modelError.empty(), explorer.results()->modelError.c_str());
 
     // The checkpoint is deleted: the project opens, the oracle stands in and the reason is given.
     QVERIFY(QFile::remove(dir.filePath("moved/models/moons.safetensors")));
@@ -377,7 +377,7 @@ void tst_ModelsGui::projectKeepsTheCheckpointRelativeAndSurvivesItsLoss() {
     lostExplorer.waitForJobs();
     const auto results = lostExplorer.results();
     QVERIFY(results != nullptr);
-    QVERIFY(results->modelError.contains("moons.safetensors"));
+    QVERIFY(results->modelError.find("moons.safetensors") != std::string::npos);
     QVERIFY(results->model.get() ==
             static_cast<const core::model::GaussianEpsModel*>(results->data.get()));
     QVERIFY(!results->gamma.empty() && std::isfinite(results->gamma[1]));
@@ -397,18 +397,18 @@ void tst_ModelsGui::examplesUseTheirBundledNetworks() {
         const ui::document::Project& p = example.project;
         DS_VERIFY_OK(p.categorical.validate());
         DS_VERIFY_OK(p.gaussian.validate());
-        if (!p.categorical.model.isEmpty()) {
-            auto setup = ui::document::CategoricalSetup::build(p.categorical);
+        if (!p.categorical.model.empty()) {
+            auto setup = ui::document::buildCategoricalSetup(p.categorical);
             DS_VERIFY_OK(setup);
-            QVERIFY2((*setup)->modelError.isEmpty(), qPrintable((*setup)->modelError));
+            QVERIFY2((*setup)->modelError.empty(), (*setup)->modelError.c_str());
             QVERIFY((*setup)->denoiser.get() != static_cast<const void*>((*setup)->oracle.get()));
             ++networks;
         }
-        if (!p.gaussian.model.isEmpty()) {
-            auto data = ui::document::gaussianDataOracle(p.gaussian.data);
+        if (!p.gaussian.model.empty()) {
+            auto data = ui::document::gaussianDataOracle(QString::fromStdString(p.gaussian.data));
             DS_VERIFY_OK(data);
             const core::model::GaussianDataSampler& sampler = **data;
-            DS_VERIFY_OK(ui::document::loadGaussianModel(p.gaussian.model, p.gaussian.numSteps,
+            DS_VERIFY_OK(ui::document::loadGaussianModel(QString::fromStdString(p.gaussian.model), p.gaussian.numSteps,
                                                          sampler.dimension()));
             ++networks;
         }

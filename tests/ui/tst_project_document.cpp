@@ -6,6 +6,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "tests/support/project_choices.h"
 #include "ui/document/project_document.h"
 
 using ui::document::CategoricalParams;
@@ -18,7 +19,7 @@ namespace {
 CategoricalParams everythingChanged() {
     CategoricalParams p = CategoricalParams::example().withNumClasses(5);
     p.pi = {0.1, 0.2, 0.3, 0.15, 0.25};
-    p.schedule = "custom";
+    p.schedule = test_support::categoricalSchedule("custom");
     p.powerExponent = 3.5;
     p.controlPoints = {{0.2, 0.05}, {0.5, 0.4}, {0.9, 0.95}};
     p.numSteps = 37;
@@ -160,7 +161,7 @@ void tst_ProjectDocument::invalidParamsAreRefused() {
     if (what == "pi-nan") p.pi = {0.5, 0.1, std::nan(""), 0.2};
     if (what == "table") p.table[1] = {1.0, 0.5, 0.25, 0.25};
     if (what == "schedule") {
-        p.schedule = "custom";
+        p.schedule = test_support::categoricalSchedule("custom");
         p.controlPoints = {{0.3, 0.5}, {0.6, 0.2}};
     }
     if (what == "list") {

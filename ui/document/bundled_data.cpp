@@ -4,7 +4,7 @@
 #include <QFile>
 
 #include "core/data/gaussian_data.h"
-#include "core/model/oracle_specs.h"
+#include "ui/document/project_model.h"
 
 namespace ui::document {
 
@@ -28,15 +28,7 @@ const core::Result<core::data::Digits>& bundledDigits() {
 }
 
 core::Result<std::shared_ptr<core::model::GaussianOracle>> gaussianDataOracle(const QString& spec) {
-    const std::string text = spec.toStdString();
-    if (!core::data::isDigitsSpec(text)) {
-        return core::model::gaussianOracleFromSpec(text);
-    }
-    const auto& digits = bundledDigits();
-    if (!digits) {
-        return digits.error();
-    }
-    return core::model::gaussianOracleFromSpec(text, &*digits);
+    return core::project::gaussianData(spec.toStdString(), appSources());
 }
 
 }  // namespace ui::document

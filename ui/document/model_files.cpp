@@ -10,6 +10,7 @@
 
 #include "core/io/file_io.h"
 #include "core/io/safetensors.h"
+#include "ui/document/project_model.h"
 
 namespace ui::document {
 namespace {
@@ -73,28 +74,15 @@ core::Result<LoadedModelPtr> loadModelFile(const QString& path) {
     return LoadedModelPtr(model);
 }
 
-// The fit checks are the core's, shared with the command line.
 core::Result<std::shared_ptr<const core::model::GaussianEpsModel>> loadGaussianModel(
     const QString& path, int numSteps, int dimension) {
-    auto loaded = loadModelFile(path);
-    if (!loaded) return loaded.error();
-    if (auto fits = core::model::checkGaussianFit(**loaded, path.toStdString(), numSteps, dimension);
-        !fits) {
-        return fits.error();
-    }
-    return std::shared_ptr<const core::model::GaussianEpsModel>((*loaded)->gaussian);
+    return core::project::gaussianNetwork(path.toStdString(), numSteps, dimension, appSources());
 }
 
 core::Result<std::shared_ptr<const core::model::CategoricalDenoiser>> loadCategoricalModel(
     const QString& path, int numClasses, int numPositions, int numConditions) {
-    auto loaded = loadModelFile(path);
-    if (!loaded) return loaded.error();
-    if (auto fits = core::model::checkCategoricalFit(**loaded, path.toStdString(), numClasses,
-                                                     numPositions, numConditions);
-        !fits) {
-        return fits.error();
-    }
-    return std::shared_ptr<const core::model::CategoricalDenoiser>((*loaded)->categorical);
+    return core::project::categoricalNetwork(path.toStdString(), numClasses, numPositions,
+                                             numConditions, appSources());
 }
 
 }  // namespace ui::document

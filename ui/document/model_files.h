@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "core/model/checkpoint.h"
+#include "core/project/setup_sources.h"
 #include "core/util/result.h"
 
 // Checkpoint files as the app opens them: a path on disk or a bundled ":/models/…" resource.
@@ -13,17 +14,14 @@
 // an edit does not re-read the file; safe to call from job threads.
 namespace ui::document {
 
-using LoadedModelPtr = std::shared_ptr<const core::model::LoadedModel>;
+using LoadedModelPtr = core::project::LoadedModelPtr;
 
 // Reads and checks the checkpoint; errors name the file and the problem.
 core::Result<LoadedModelPtr> loadModelFile(const QString& path);
 
-// The Gaussian network of `path` for the explorer's N and data dimension d: the checkpoint must
-// be a Gaussian model trained for the same N and d (the message says which differs).
+// The core's fit-checked loaders (core/project/setup_sources.h) with the app's sources.
 core::Result<std::shared_ptr<const core::model::GaussianEpsModel>> loadGaussianModel(
     const QString& path, int numSteps, int dimension);
-
-// The categorical network of `path` for K classes, D positions and C conditions.
 core::Result<std::shared_ptr<const core::model::CategoricalDenoiser>> loadCategoricalModel(
     const QString& path, int numClasses, int numPositions, int numConditions);
 

@@ -129,35 +129,13 @@ void ProjectDocument::loadExample(const Project& project) {
 
 std::vector<Example> examples() {
     std::vector<Example> out;
-    out.push_back({"Categorical: a two-condition table (K = 4)", Project{}});
-    {
-        Project p;
-        p.categorical = CategoricalParams::example().withDigits(4);
-        p.categorical.pi.assign(4, 0.25);  // what the bundled network was trained with
-        p.categorical.schedule = "cosine";
-        p.categorical.numSteps = 50;
-        p.categorical.pathSteps = 50;
-        p.categorical.condition = 3;
-        p.categorical.model = kBundledDigitsCategorical;
-        out.push_back({"Categorical: 8×8 digits (L = 4) with the trained network", p});
-    }
-    {
-        Project p;
-        p.process = ProcessKind::Gaussian;
-        p.gaussian.data = "toy:moons,n=4000";  // the network's training points
-        p.gaussian.model = kBundledMoons;
-        p.gaussian.gammaSamples = 50;
-        out.push_back({"Gaussian: two moons with the trained network", p});
-    }
-    {
-        Project p;
-        p.process = ProcessKind::Gaussian;
-        p.gaussian.data = "digits";
-        p.gaussian.model = kBundledDigitsGaussian;
-        p.gaussian.gammaSamples = 20;
-        p.gaussian.pathSteps = 25;
-        p.gaussian.particleCount = 36;
-        out.push_back({"Gaussian: 8×8 digits with the trained network", p});
+    for (int number = 1; number <= core::project::kNumExamples; ++number) {
+        // The GUI's bundled models are its Qt resources (":/models/…").
+        auto project = core::project::exampleProject(
+            number, [](const std::string& name) -> core::Result<std::string> {
+                return ":/" + name;
+            });
+        out.push_back({core::project::exampleTitle(number), *project});
     }
     return out;
 }
@@ -191,7 +169,7 @@ core::Status ProjectDocument::recover(const QString& path) {
 }
 
 core::Status ProjectDocument::saveAs(const QString& path) {
-    if (auto status = writeAtomically(path, projectToJson(m_project, path)); !status) {
+    if (auto status = writeAtomically(path, ui::document::projectToJson(m_project, path)); !status) {
         return status;
     }
     m_undo.setClean();
@@ -204,7 +182,7 @@ core::Status ProjectDocument::saveAs(const QString& path) {
 }
 
 core::Status ProjectDocument::writeRecoveryCopy(const QString& path) const {
-    return writeAtomically(path, projectToJson(m_project));
+    return writeAtomically(path, ui::document::projectToJson(m_project));
 }
 
 }  // namespace ui::document

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/util/result.h"
-#include "ui/document/project_file.h"
+#include "ui/document/project_model.h"
 
 // The project: every parameter the user sets, the undo stack of their edits and the file they
 // live in. Panels edit it only through setCategorical(),

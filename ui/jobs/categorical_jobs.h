@@ -7,7 +7,7 @@
 #include "core/categorical/sampler.h"
 #include "core/util/progress.h"
 #include "core/util/result.h"
-#include "ui/document/categorical_setup.h"
+#include "ui/document/project_model.h"
 
 // The categorical explorer's heavy computations, as plain functions a JobRunner runs off the
 // GUI thread (and tests call directly). Each takes the Progress token of its job.

@@ -54,16 +54,15 @@ core::Result<ParticleFrames> computeParticleFrames(const core::model::GaussianEp
                                                    const document::GaussianParams& params,
                                                    core::Progress& progress,
                                                    int numThreads) {
-    auto kindA = core::gaussian::parseSamplerKind(params.sampler.toStdString());
-    if (!kindA) return kindA.error();
+    const core::gaussian::SamplerKind kindA = params.sampler;
     ParticleFrames out;
     out.dimension = data.dimension();
     out.requested = params.particleCount;
     out.count = particleCountFor(params, out.dimension, static_cast<int>(trajectory.size()));
     out.images = out.dimension != 2 && isImageDimension(out.dimension);
-    out.samplerA = params.sampler.toStdString();
-    if (params.compareSampler != "none") {
-        out.samplerB = params.compareSampler.toStdString();
+    out.samplerA = core::project::choiceId(core::project::kSamplers, params.sampler);
+    if (params.compareSampler) {
+        out.samplerB = core::project::choiceId(core::project::kSamplers, *params.compareSampler);
     }
 
     progress.setStage("forward particles");
@@ -76,7 +75,7 @@ core::Result<ParticleFrames> computeParticleFrames(const core::model::GaussianEp
     // Same seed and count ⇒ both samplers start from the same x_{τ_K} and share step noise keys.
     progress.setStage("sampling " + out.samplerA);
     auto a = core::gaussian::sampleReverse(model, schedule, gamma, trajectory,
-                                           particleSamplerParams(params, *kindA, out.count,
+                                           particleSamplerParams(params, kindA, out.count,
                                                                  numThreads),
                                            &progress);
     if (!a) return a.error();

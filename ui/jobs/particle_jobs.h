@@ -9,7 +9,7 @@
 #include "core/model/gaussian_oracles.h"
 #include "core/util/progress.h"
 #include "core/util/result.h"
-#include "ui/document/gaussian_params.h"
+#include "ui/document/project_model.h"
 
 // The Particles view's computation: the forward process and two reverse samplers as
 // particle frames, run by GaussianExplorer's job after Γ and the trajectory are known.

@@ -70,16 +70,16 @@ std::vector<std::pair<QString, charts::ViewPanel*>> CategoricalExplorer::views()
 }
 
 void CategoricalExplorer::onParamsChanged() {
-    auto setup = document::CategoricalSetup::build(m_document->categorical());
+    auto setup = document::buildCategoricalSetup(m_document->categorical());
     if (!setup) {
         // The document only holds valid params; a failure here is a bug worth showing.
         emit jobMessage(QString::fromStdString(setup.error().toString()), true);
         return;
     }
     m_setup = *setup;
-    if (!m_setup->modelError.isEmpty()) {
+    if (!m_setup->modelError.empty()) {
         // The project still opens: the exact oracle stands in, and the user is told why.
-        emit jobMessage("Model: " + m_setup->modelError + " — using the exact oracle.", true);
+        emit jobMessage("Model: " + document::qs(m_setup->modelError) + " — using the exact oracle.", true);
     }
     emit curveChanged(m_setup->curve);
     // Cheap views at once: O(N K²) curves and K×K matrices.

@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "ui/document/categorical_setup.h"
+#include "ui/document/project_model.h"
 #include "ui/document/project_document.h"
 #include "ui/jobs/categorical_jobs.h"
 #include "ui/jobs/job_runner.h"

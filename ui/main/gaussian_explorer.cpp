@@ -184,7 +184,7 @@ void GaussianExplorer::computeNllVsK() {
         }
         // The digits are evaluated on their test split (on the 17-level grid); other data on
         // the data set's own distribution.
-        const bool digits = core::data::isDigitsSpec(results->params.data.toStdString());
+        const bool digits = core::data::isDigitsSpec(results->params.data);
         auto heldOut = digits ? document::gaussianDataOracle("digits:test")
                               : core::Result<std::shared_ptr<core::model::GaussianOracle>>(results->data);
         if (!heldOut) throw failure(heldOut.error());
@@ -263,41 +263,31 @@ void GaussianExplorer::startJob() {
                                            core::Progress& progress) -> std::function<void()> {
         auto results = std::make_shared<GaussianResults>();
         results->params = params;
-        auto schedule =
-            core::schedule::gaussianScheduleFromSpec(params.schedule.toStdString(), params.numSteps);
-        if (!schedule) throw failure(schedule.error());
-        results->schedule = *schedule;
-        auto oracle = document::gaussianDataOracle(params.data);
-        if (!oracle) throw failure(oracle.error());
-        results->data = *oracle;
-        results->model = *oracle;
-        const core::model::GaussianDataSampler& data = **oracle;
-        if (!params.model.isEmpty()) {
-            // A checkpoint that cannot be used (missing, wrong N or d) leaves the exact oracle
-            // in place with a message, so the rest of the project still works.
-            auto network = document::loadGaussianModel(params.model, params.numSteps, data.dimension());
-            if (network) {
-                results->model = *network;
-            } else {
-                results->modelError = QString::fromStdString(network.error().toString());
-            }
-        }
-        const bool useNetwork = results->modelError.isEmpty() && !params.model.isEmpty();
+        // The core's set-up, as the subcommands build it; a checkpoint that cannot be used
+        // (missing, wrong N or d) leaves the exact oracle in place with a message.
+        auto setup = core::project::GaussianSetup::build(params, document::appSources(), false);
+        if (!setup) throw failure(setup.error());
+        results->schedule = setup->schedule;
+        results->data = setup->data;
+        results->model = setup->model;
+        results->modelError = setup->modelError;
+        const auto& oracle = setup->data;
+        const core::model::GaussianDataSampler& data = *setup->data;
+        const bool useNetwork = setup->usesNetwork;
         // Γ of an ε-model on the data; the denoising estimator assumes an exact model.
         // A cancelled estimate keeps its finished timesteps (per Γ key) and the next job for the
         // same key resumes there, with exactly the numbers of one uninterrupted run.
         auto estimate = [&, partials = m_partialGammas](const core::model::GaussianEpsModel& model,
-                                                        bool exact, const QString& key)
+                                                        bool exact, const std::string& key)
             -> std::optional<core::gaussian::GammaEstimate> {
             core::gaussian::GammaParams gammaParams;
             gammaParams.numSamples = params.gammaSamples;
             gammaParams.seed = params.seed;
-            // The low-variance choice: for an exact oracle the better of two unbiased forms;
-            // for a network the error form, which never exceeds the bound (with the score form
-            // and M ~ 50 in 2-D, hundreds of timesteps do, and the DP routes through them).
-            gammaParams.estimator = !params.denoisingEstimator ? core::gaussian::GammaEstimator::Score
-                                    : exact ? core::gaussian::GammaEstimator::Denoising
-                                            : core::gaussian::GammaEstimator::Error;
+            // The project's choice; by default the denoising form for the exact oracle and
+            // the error form for a network.
+            auto estimator = core::project::resolveEstimator(params.estimator, exact);
+            if (!estimator) throw failure(estimator.error());
+            gammaParams.estimator = *estimator;
             gammaParams.parallel.numThreads = threads;
             core::gaussian::GammaEstimate partial;
             {
@@ -327,7 +317,7 @@ void GaussianExplorer::startJob() {
             }
             return *result;
         };
-        const QString key = params.gammaKey();
+        const std::string key = params.gammaKey();
         results->dataVariance = data.variancePerDimension();
         if (previous && previous->params.gammaKey() == key &&
             previous->modelError == results->modelError) {
@@ -346,8 +336,8 @@ void GaussianExplorer::startJob() {
                 e.standardError.push_back(0.0);
                 e.msEps.push_back(msEps[n]);
             }
-            results->gammaSource = "imported from " + params.importedGammaName.toStdString();
-        } else if (cache.key == key && results->modelError.isEmpty()) {
+            results->gammaSource = "imported from " + params.importedGammaName;
+        } else if (cache.key == key && results->modelError.empty()) {
             results->estimate = cache.estimate;  // saved with the project
             results->gammaSource = "saved with the project";
         } else {
@@ -363,12 +353,12 @@ void GaussianExplorer::startJob() {
             document::GaussianParams oracleParams = params;
             oracleParams.model.clear();
             oracleParams.importedGamma.clear();
-            const QString oracleKey = oracleParams.gammaKey();
+            const std::string oracleKey = oracleParams.gammaKey();
             if (previous && previous->oracleKey == oracleKey) {
                 results->oracleEstimate = previous->oracleEstimate;
             } else {
                 progress.setStage("estimating the oracle's Γ");
-                auto e = estimate(**oracle, true, oracleKey);
+                auto e = estimate(*oracle, true, oracleKey);
                 if (!e) return {};
                 results->oracleEstimate = *e;
             }
@@ -395,13 +385,14 @@ void GaussianExplorer::startJob() {
         if (!cost) throw failure(cost.error());
         results->cost = std::move(cost).value();
         // A typed list is compared with the other kinds at its own number of timesteps.
-        const std::string k = std::to_string(params.trajectory == "list"
+        const std::string k = std::to_string(params.trajectory == document::GaussianTrajectory::List
                                                  ? static_cast<int>(results->trajectory.timesteps.size())
                                                  : params.pathSteps);
         for (auto [spec, out] : {std::pair{"dp:" + k, &results->dpTimesteps},
                                  std::pair{"even:" + k, &results->evenTimesteps},
                                  std::pair{"quadratic:" + k, &results->quadraticTimesteps}}) {
-            if (spec.rfind(params.trajectory.toStdString(), 0) == 0) {
+            if (spec.rfind(core::project::choiceId(core::project::kGaussianTrajectories,
+                                                   params.trajectory) + ":", 0) == 0) {
                 *out = results->trajectory.timesteps;  // already resolved
                 continue;
             }
@@ -421,15 +412,17 @@ void GaussianExplorer::startJob() {
                 m_partialGammas->byKey.erase(done->params.gammaKey());
                 m_partialGammas->byKey.erase(done->oracleKey);
             }
-            if (done->gammaSource == "estimated" && done->modelError.isEmpty()) {
+            if (done->gammaSource == "estimated" && done->modelError.empty()) {
                 m_document->setGammaCache({done->params.gammaKey(), done->estimate, done->dataVariance});
             }
             m_gamma->setEstimate(done->schedule, done->estimate, done->dataVariance,
                                  done->oracleEstimate ? "network" : "oracle",
                                  done->oracleEstimate ? &*done->oracleEstimate : nullptr);
-            if (!done->modelError.isEmpty()) {
-                emit jobMessage("Model: " + done->modelError + " — using the exact oracle.", true);
-                m_gamma->setMessage("Model: " + done->modelError + " — using the exact oracle.", true);
+            if (!done->modelError.empty()) {
+                const QString message =
+                    "Model: " + document::qs(done->modelError) + " — using the exact oracle.";
+                emit jobMessage(message, true);
+                m_gamma->setMessage(message, true);
             } else if (done->gammaSource != "estimated") {
                 m_gamma->setMessage(m_gamma->message() + " Γ " + QString::fromStdString(done->gammaSource) + ".");
             } else if (done->gammaResumedAfter > 0) {
@@ -453,7 +446,7 @@ void GaussianExplorer::startJob() {
             rows.costDp = core::gaussian::trajectoryCost(done->cost, rows.dp);
             rows.costEven = core::gaussian::trajectoryCost(done->cost, rows.even);
             rows.costQuadratic = core::gaussian::trajectoryCost(done->cost, rows.quadratic);
-            if (done->params.trajectory == "list") {
+            if (done->params.trajectory == document::GaussianTrajectory::List) {
                 rows.typed = done->trajectory.timesteps;
                 rows.costTyped = core::gaussian::trajectoryCost(done->cost, rows.typed);
             }

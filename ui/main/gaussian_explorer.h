@@ -42,12 +42,12 @@ struct GaussianResults {
     core::schedule::GaussianSchedule schedule;
     std::shared_ptr<core::model::GaussianOracle> data;          // the data (and exact oracle)
     std::shared_ptr<const core::model::GaussianEpsModel> model;  // oracle or network
-    QString modelError;                        // why params.model is not used (empty: it is)
+    std::string modelError;                    // why params.model is not used (empty: it is)
     core::gaussian::GammaEstimate estimate;    // Γ on n = 1..N with standard errors
     std::string gammaSource;                   // estimated | imported from F | saved with …
     bool fromCache = false;                    // Γ was not estimated by this job
     std::optional<core::gaussian::GammaEstimate> oracleEstimate;  // with a network: the oracle's
-    QString oracleKey;                         // gammaKey() of oracleEstimate
+    std::string oracleKey;                     // gammaKey() of oracleEstimate
     std::vector<double> gamma;                 // N + 1 entries, entry 0 unused
     double dataVariance = 0.0;                 // Σ Var[x_0,i]/d
     core::gaussian::ResolvedTrajectory trajectory;
@@ -119,7 +119,7 @@ private:
     // when a cancel came after Γ), for the next job to continue.
     struct PartialGammas {
         std::mutex mutex;
-        std::map<QString, core::gaussian::GammaEstimate> byKey;
+        std::map<std::string, core::gaussian::GammaEstimate> byKey;
     };
     std::shared_ptr<PartialGammas> m_partialGammas = std::make_shared<PartialGammas>();
     jobs::JobRunner m_runner;

@@ -12,7 +12,7 @@
 #include "ui/animation/animation_export.h"
 #include "ui/animation/chains_view.h"
 #include "ui/charts/chart_export.h"
-#include "ui/document/categorical_setup.h"
+#include "ui/document/project_model.h"
 #include "ui/document/project_document.h"
 #include "ui/main/categorical_explorer.h"
 #include "ui/main/gaussian_explorer.h"
@@ -85,10 +85,10 @@ int runHeadlessExport(const QStringList& arguments) {
     // The whole project is checked before anything is written: a set-up that fails, a model
     // that would be replaced by the exact oracle, or a job that fails ends the export with the
     // reason, instead of some files being written and others not, or wrong figures.
-    if (auto setup = document::CategoricalSetup::build(document.categorical()); !setup) {
+    if (auto setup = document::buildCategoricalSetup(document.categorical()); !setup) {
         return fail(QString::fromStdString(setup.error().toString()));
-    } else if (!(*setup)->modelError.isEmpty()) {
-        return fail("model: " + (*setup)->modelError);
+    } else if (!(*setup)->modelError.empty()) {
+        return fail("model: " + document::qs((*setup)->modelError));
     }
     QStringList problems;
     const auto collect = [&problems](const QString& message, bool isError) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/categorical_panel.h"
 
-#include "ui/document/categorical_setup.h"
+#include "ui/document/project_model.h"
 #include "ui/document/model_files.h"
+#include "ui/panels/choice_combo.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -85,11 +86,7 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
     auto* scheduleLayout = new QVBoxLayout(scheduleBox);
     auto* scheduleForm = new QFormLayout;
     m_schedule = new QComboBox;
-    m_schedule->addItem("linear: β = t", "linear");
-    m_schedule->addItem("cosine", "cosine");
-    m_schedule->addItem("power: β = tᵖ", "power");
-    m_schedule->addItem("custom (drag points)", "custom");
-    m_schedule->addItem("information-linear", "info-linear");
+    addChoices(m_schedule, core::project::kCategoricalSchedules);
     m_schedule->setToolTip("The noise schedule; information-linear makes I(X₀;Xₜ) fall "
                            "linearly in t for the current data.");
     m_exponent = new QDoubleSpinBox;
@@ -115,9 +112,7 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
     auto* dataLayout = new QVBoxLayout(dataBox);
     auto* sourceForm = new QFormLayout;
     m_dataSource = new QComboBox;
-    m_dataSource->addItem("table (edit below)", "table");
-    m_dataSource->addItem("8×8 digits", "digits");
-    m_dataSource->addItem("table file (CSV)…", "csv");
+    addChoices(m_dataSource, core::project::kCategoricalDataSources);
     m_dataSource->setToolTip("The data: a small table, the bundled handwritten digits (64 "
                              "positions, conditioned on the label), or a CSV table file with "
                              "columns x1..xD, p and optionally c.");
@@ -179,8 +174,8 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
     connect(m_model, &QComboBox::currentIndexChanged, this, [this] {
         if (m_refreshing) return;
         CategoricalParams p = m_document->categorical();
-        p.model = m_model->currentData().toString();
-        apply(p, p.model.isEmpty() ? "Use the exact oracle" : "Use a checkpoint", "model");
+        p.model = m_model->currentData().toString().toStdString();
+        apply(p, p.model.empty() ? "Use the exact oracle" : "Use a checkpoint", "model");
     });
     connect(openModel, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, "Open a categorical checkpoint",
@@ -189,9 +184,7 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
     });
     connect(trainModel, &QPushButton::clicked, this, [this] { emit trainRequested(); });
     m_trajectory = new QComboBox;
-    m_trajectory->addItem("even", "even");
-    m_trajectory->addItem("DP-optimal", "dp");
-    m_trajectory->addItem("typed list", "list");
+    addChoices(m_trajectory, core::project::kCategoricalTrajectories);
     m_trajectory->setToolTip("Which grid nodes the reverse chain visits.");
     m_pathSteps = new QSpinBox;
     m_pathSteps->setRange(1, 10000);
@@ -257,7 +250,7 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
     connect(m_schedule, &QComboBox::currentIndexChanged, this, [=, this] {
         if (m_refreshing) return;
         CategoricalParams p = params();
-        p.schedule = m_schedule->currentData().toString();
+        p.schedule = chosen(m_schedule, core::project::kCategoricalSchedules);
         apply(p, "Change schedule", "schedule");
     });
     connect(m_exponent, &QDoubleSpinBox::valueChanged, this, [=, this](double v) {
@@ -291,7 +284,7 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
     connect(addCondition, &QPushButton::clicked, this, [=, this] {
         CategoricalParams p = params();
         p.table.push_back(std::vector<double>(p.numClasses, 1.0 / p.numClasses));
-        p.conditionNames.push_back(QString(QChar('A' + static_cast<int>(p.table.size()) - 1)));
+        p.conditionNames.push_back(std::string(1, static_cast<char>('A' + p.table.size() - 1)));
         apply(p, "Add condition", "table");
     });
     connect(removeCondition, &QPushButton::clicked, this, [=, this] {
@@ -496,10 +489,10 @@ void CategoricalPanel::chooseCsvFile(const QString& path) {
     }
     p = p.withNumClasses(std::max(p.numClasses, maxClass + 1));
     p.dataSource = document::CategoricalData::CsvFile;
-    p.csvPath = path;
+    p.csvPath = path.toStdString();
     p.conditionNames.clear();
     for (const std::string& name : table->conditionNames) {
-        p.conditionNames.push_back(QString::fromStdString(name.empty() ? "all" : name));
+        p.conditionNames.push_back(name.empty() ? "all" : name);
     }
     p.condition = 0;
     p.position = 0;
@@ -518,7 +511,7 @@ void CategoricalPanel::refreshTable() {
     m_table->setColumnCount(static_cast<int>(p.table.size()));
     QStringList headers;
     for (size_t c = 0; c < p.table.size() && c < p.conditionNames.size(); ++c) {
-        headers << QString("C = %1").arg(p.conditionNames[c]);
+        headers << QString("C = %1").arg(document::qs(p.conditionNames[c]));
     }
     m_table->setHorizontalHeaderLabels(headers);
     for (int c = 0; c < static_cast<int>(p.table.size()); ++c) {
@@ -536,7 +529,7 @@ void CategoricalPanel::refreshTable() {
 
 bool CategoricalPanel::loadModel(const QString& path) {
     CategoricalParams p = m_document->categorical();
-    auto setup = document::CategoricalSetup::build(p);
+    auto setup = document::buildCategoricalSetup(p);
     if (!setup) {
         showError("model", QString::fromStdString(setup.error().toString()));
         return false;
@@ -548,7 +541,7 @@ bool CategoricalPanel::loadModel(const QString& path) {
         showError("model", QString::fromStdString(network.error().toString()));
         return false;
     }
-    p.model = path.startsWith(':') ? path : QFileInfo(path).absoluteFilePath();
+    p.model = (path.startsWith(':') ? path : QFileInfo(path).absoluteFilePath()).toStdString();
     return apply(p, "Use a checkpoint", "model");
 }
 
@@ -556,35 +549,33 @@ void CategoricalPanel::onDocumentChanged() {
     const CategoricalParams& p = m_document->categorical();
     m_refreshing = true;
     while (m_model->count() > 1) m_model->removeItem(1);
-    if (!p.model.isEmpty()) {
-        m_model->addItem(QFileInfo(p.model).fileName(), p.model);
-        m_model->setItemData(1, p.model, Qt::ToolTipRole);
+    if (!p.model.empty()) {
+        const QString model = document::qs(p.model);
+        m_model->addItem(QFileInfo(model).fileName(), model);
+        m_model->setItemData(1, model, Qt::ToolTipRole);
     }
-    m_model->setCurrentIndex(p.model.isEmpty() ? 0 : 1);
+    m_model->setCurrentIndex(p.model.empty() ? 0 : 1);
     m_numClasses->setValue(p.numClasses);
     m_piBars->setValues(p.pi);
     m_piText->setText(joinNumbers(p.pi));
     double sum = 0.0;
     for (double v : p.pi) sum += v;
     m_piSum->setText(QString("Σπ = %1").arg(sum, 0, 'g', 12));
-    m_schedule->setCurrentIndex(std::max(0, m_schedule->findData(p.schedule)));
+    showChoice(m_schedule, core::project::kCategoricalSchedules, p.schedule);
     m_exponent->setValue(p.powerExponent);
-    m_exponent->setEnabled(p.schedule == "power");
+    m_exponent->setEnabled(p.schedule == core::schedule::BetaCurveKind::Power);
     m_numSteps->setValue(p.numSteps);
     if (auto curve = p.betaCurve({}); curve) {
         m_curveEditor->setCurve(*curve);  // info-linear arrives from the explorer
     }
     const bool isTable = p.dataSource == document::CategoricalData::Table;
-    const char* source = p.dataSource == document::CategoricalData::Digits    ? "digits"
-                         : p.dataSource == document::CategoricalData::CsvFile ? "csv"
-                                                                              : "table";
-    m_dataSource->setCurrentIndex(m_dataSource->findData(source));
+    showChoice(m_dataSource, core::project::kCategoricalDataSources, p.dataSource);
     m_levels->setCurrentIndex(std::max(0, m_levels->findData(p.digitLevels)));
     m_levels->setEnabled(p.dataSource == document::CategoricalData::Digits);
     m_csvLabel->setText(p.dataSource == document::CategoricalData::CsvFile
-                            ? QFileInfo(p.csvPath).fileName()
+                            ? QFileInfo(document::qs(p.csvPath)).fileName()
                             : QString("—"));
-    m_csvLabel->setToolTip(p.csvPath);
+    m_csvLabel->setToolTip(document::qs(p.csvPath));
     const int positions = p.dataSource == document::CategoricalData::Digits ? 64 : 1024;
     m_position->setRange(0, positions - 1);
     m_position->setValue(p.position);
@@ -592,11 +583,12 @@ void CategoricalPanel::onDocumentChanged() {
     m_table->setVisible(isTable);
     m_tableButtons->setVisible(isTable);
     m_numClasses->setEnabled(p.dataSource != document::CategoricalData::Digits);
-    m_curveEditor->setControlPoints(p.controlPoints, p.schedule == "custom");
+    m_curveEditor->setControlPoints(p.controlPoints,
+                                    p.schedule == core::schedule::BetaCurveKind::Custom);
     refreshTable();
     m_condition->clear();
-    for (const QString& name : p.conditionNames) {
-        m_condition->addItem(name);
+    for (const std::string& name : p.conditionNames) {
+        m_condition->addItem(document::qs(name));
     }
     m_condition->setCurrentIndex(p.condition);
     const char* kind = p.trajectory == CategoricalTrajectory::Dp     ? "dp"

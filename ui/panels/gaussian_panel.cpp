@@ -23,6 +23,7 @@
 #include "core/trajectory/least_cost_path.h"
 #include "ui/document/bundled_data.h"
 #include "ui/document/model_files.h"
+#include "ui/panels/choice_combo.h"
 #include "ui/panels/mixture_editor.h"
 
 namespace ui::panels {
@@ -120,15 +121,18 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     m_samples->setRange(1, 100000);
     m_samples->setToolTip("M, Monte Carlo samples per timestep (Help ▸ Mathematics: "
                           "gaussian.md#gamma).");
-    m_denoising = new QCheckBox("low-variance estimator");
-    m_denoising->setToolTip("Off: Γ from ‖ε_θ‖²/d as in the paper, which in low dimension can "
-                            "exceed its bound. On, for the exact oracle: per timestep the "
-                            "lower-variance of that and 1 − ‖ε_θ − ε‖²/d (both unbiased); for a "
-                            "network: the second, which also puts the network's own error into σ².");
+    m_estimator = new QComboBox;
+    m_estimator->setObjectName("estimator");
+    addChoices(m_estimator, core::project::kGammaEstimators);
+    m_estimator->setToolTip("How Γ's Monte Carlo terms are formed. Score: ‖ε_θ‖²/d as in the "
+                            "paper, which in low dimension can exceed its bound. Low-variance "
+                            "(the default), for the exact oracle: per timestep the lower-variance "
+                            "of that and 1 − ‖ε_θ − ε‖²/d (both unbiased); for a network: the "
+                            "second (error), which also puts the network's own error into σ².");
     m_seed = new QSpinBox;
     m_seed->setRange(0, 2147483647);
     gammaForm->addRow("samples M", m_samples);
-    gammaForm->addRow("", m_denoising);
+    gammaForm->addRow("estimator", m_estimator);
     gammaForm->addRow("seed", m_seed);
     m_gammaSource = new QLabel;
     m_gammaSource->setWordWrap(true);
@@ -152,10 +156,7 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     auto* trajectoryBox = new QGroupBox("Trajectory");
     auto* trajectoryForm = new QFormLayout(trajectoryBox);
     m_trajectory = new QComboBox;
-    m_trajectory->addItem("DP-optimal", "dp");
-    m_trajectory->addItem("even", "even");
-    m_trajectory->addItem("quadratic", "quadratic");
-    m_trajectory->addItem("typed list", "list");
+    addChoices(m_trajectory, core::project::kGaussianTrajectories);
     m_trajectory->setToolTip("Which K timesteps the reverse process visits (Help ▸ "
                              "Mathematics: gaussian.md#trajectories).");
     m_trajectoryList = new QLineEdit;
@@ -178,10 +179,8 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     m_compareSampler = new QComboBox;
     m_compareSampler->setObjectName("compareSampler");
     m_compareSampler->addItem("none", "none");
-    for (const char* kind : {"analytic-ddpm", "analytic-ddim", "ddpm", "ddim"}) {
-        m_sampler->addItem(kind, kind);
-        m_compareSampler->addItem(kind, kind);
-    }
+    addChoices(m_sampler, core::project::kSamplers);
+    addChoices(m_compareSampler, core::project::kSamplers);
     m_sampler->setToolTip("The Particles view's left pane (Help ▸ Mathematics: "
                           "gaussian.md#reverse-samplers): DDPM uses σ² = β̃, DDIM "
                           "λ² = η²β̃ with the η above; the analytic kinds the optimal σ² from Γ.");
@@ -213,7 +212,7 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
             return;
         }
         GaussianParams p = params();
-        p.schedule = kind;
+        p.schedule = kind.toStdString();
         apply(p, "Change schedule", "process");
     });
     connect(m_numSteps, &QSpinBox::editingFinished, this, [=, this] {
@@ -261,8 +260,8 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     connect(m_model, &QComboBox::currentIndexChanged, this, [=, this] {
         if (m_refreshing) return;
         GaussianParams p = params();
-        p.model = m_model->currentData().toString();
-        apply(p, p.model.isEmpty() ? "Use the exact oracle" : "Use a checkpoint", "data");
+        p.model = m_model->currentData().toString().toStdString();
+        apply(p, p.model.empty() ? "Use the exact oracle" : "Use a checkpoint", "data");
     });
     connect(openModel, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, "Open a Gaussian checkpoint", {},
@@ -287,10 +286,10 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
         p.gammaSamples = m_samples->value();
         apply(p, "Change M", "gamma");
     });
-    connect(m_denoising, &QCheckBox::toggled, this, [=, this](bool on) {
+    connect(m_estimator, &QComboBox::currentIndexChanged, this, [=, this] {
         if (m_refreshing) return;
         GaussianParams p = params();
-        p.denoisingEstimator = on;
+        p.estimator = chosen(m_estimator, core::project::kGammaEstimators);
         apply(p, "Change Γ estimator", "gamma");
     });
     connect(m_seed, &QSpinBox::editingFinished, this, [=, this] {
@@ -301,13 +300,13 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     connect(m_trajectory, &QComboBox::currentIndexChanged, this, [=, this] {
         if (m_refreshing) return;
         GaussianParams p = params();
-        p.trajectory = m_trajectory->currentData().toString();
-        if (p.trajectory == "list" && p.trajectoryList.isEmpty()) {
+        p.trajectory = chosen(m_trajectory, core::project::kGaussianTrajectories);
+        if (p.trajectory == document::GaussianTrajectory::List && p.trajectoryList.empty()) {
             // Start from the even trajectory of the current K, to edit.
             auto even = core::trajectory::gaussianEvenTrajectory(p.numSteps, p.pathSteps);
             QStringList steps;
             for (int t : even ? *even : std::vector<int>{1, p.numSteps}) steps << QString::number(t);
-            p.trajectoryList = steps.join(',');
+            p.trajectoryList = steps.join(',').toStdString();
         }
         apply(p, "Change trajectory", "trajectory");
     });
@@ -322,13 +321,16 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     connect(m_sampler, &QComboBox::currentIndexChanged, this, [=, this] {
         if (m_refreshing) return;
         GaussianParams p = params();
-        p.sampler = m_sampler->currentData().toString();
+        p.sampler = chosen(m_sampler, core::project::kSamplers);
         apply(p, "Change sampler", "sampler");
     });
     connect(m_compareSampler, &QComboBox::currentIndexChanged, this, [=, this] {
         if (m_refreshing) return;
         GaussianParams p = params();
-        p.compareSampler = m_compareSampler->currentData().toString();
+        p.compareSampler.reset();
+        if (m_compareSampler->currentData().toString() != "none") {
+            p.compareSampler = chosen(m_compareSampler, core::project::kSamplers);
+        }
         apply(p, "Change compared sampler", "sampler");
     });
     connect(m_clipFirst, &QCheckBox::toggled, this, [=, this](bool on) {
@@ -383,7 +385,7 @@ bool GaussianPanel::applyDataSpec(const QString& spec, const QString& text, int 
         return false;
     }
     GaussianParams p = m_document->gaussian();
-    p.data = spec;
+    p.data = spec.toStdString();
     return apply(p, text, "data", mergeId);
 }
 
@@ -394,27 +396,29 @@ bool GaussianPanel::loadScheduleFile(const QString& path) {
         return false;
     }
     GaussianParams p = m_document->gaussian();
-    p.schedule = "csv:" + QFileInfo(path).absoluteFilePath();
+    p.schedule = "csv:" + QFileInfo(path).absoluteFilePath().toStdString();
     if (p.numSteps != schedule->numSteps()) {
         p.numSteps = schedule->numSteps();  // the table's length is N
         p.importedGamma.clear();
         p.importedGammaName.clear();
         p.pathSteps = std::min(p.pathSteps, p.numSteps);
-        if (p.trajectory == "list") p.trajectory = "even";  // the typed list was for the old N
+        if (p.trajectory == document::GaussianTrajectory::List) {
+            p.trajectory = document::GaussianTrajectory::Even;  // the typed list was for the old N
+        }
     }
     return apply(p, "Use a custom schedule", "process");
 }
 
 void GaussianPanel::editTrajectoryList(const QString& text) {
     GaussianParams p = m_document->gaussian();
-    p.trajectory = "list";
-    p.trajectoryList = text.simplified().remove(' ');
+    p.trajectory = document::GaussianTrajectory::List;
+    p.trajectoryList = text.simplified().remove(' ').toStdString();
     apply(p, "Type the timesteps", "trajectory");
 }
 
 bool GaussianPanel::loadModel(const QString& path) {
     GaussianParams p = m_document->gaussian();
-    auto data = document::gaussianDataOracle(p.data);
+    auto data = document::gaussianDataOracle(document::qs(p.data));
     if (!data) {
         showError("data", QString::fromStdString(data.error().toString()));
         return false;
@@ -425,8 +429,8 @@ bool GaussianPanel::loadModel(const QString& path) {
         showError("data", QString::fromStdString(network.error().toString()));
         return false;
     }
-    p.model = QFileInfo(path).absoluteFilePath();
-    if (path.startsWith(':')) p.model = path;  // a bundled checkpoint
+    // A bundled checkpoint keeps its resource path.
+    p.model = (path.startsWith(':') ? path : QFileInfo(path).absoluteFilePath()).toStdString();
     return apply(p, "Use a checkpoint", "data");
 }
 
@@ -437,7 +441,7 @@ bool GaussianPanel::importGammaFile(const QString& path) {
         showError("gamma", QString::fromStdString(file.error().toString()));
         return false;
     }
-    auto schedule = core::schedule::gaussianScheduleFromSpec(p.schedule.toStdString(), p.numSteps);
+    auto schedule = core::schedule::gaussianScheduleFromSpec(p.schedule, p.numSteps);
     if (!schedule) {
         showError("gamma", QString::fromStdString(schedule.error().toString()));
         return false;
@@ -446,18 +450,19 @@ bool GaussianPanel::importGammaFile(const QString& path) {
                                           ? core::gaussian::gammaFromMsEps(file->values, *schedule)
                                           : file->values;
     p.importedGamma.assign(gamma.begin() + 1, gamma.end());
-    p.importedGammaName = QFileInfo(path).fileName();
+    p.importedGammaName = QFileInfo(path).fileName().toStdString();
     return apply(p, "Import Γ", "gamma");
 }
 
 void GaussianPanel::onDocumentChanged() {
     const GaussianParams& p = m_document->gaussian();
     m_refreshing = true;
-    const bool custom = p.schedule.startsWith("csv:");
+    const QString schedule = document::qs(p.schedule);
+    const bool custom = schedule.startsWith("csv:");
     m_schedule->setCurrentIndex(custom ? m_schedule->findData("csv:")
-                                       : std::max(0, m_schedule->findData(p.schedule)));
+                                       : std::max(0, m_schedule->findData(schedule)));
     m_schedule->setItemText(m_schedule->findData("csv:"),
-                            custom ? "custom: " + QFileInfo(p.schedule.mid(4)).fileName()
+                            custom ? "custom: " + QFileInfo(schedule.mid(4)).fileName()
                                    : QString("custom table…"));
     m_numSteps->setEnabled(!custom);  // a table's length is its N
     m_numSteps->setValue(p.numSteps);
@@ -465,37 +470,44 @@ void GaussianPanel::onDocumentChanged() {
     m_forward->setCurrentIndex(forward);
     m_eta->setValue(p.eta);
     m_eta->setEnabled(forward == 2);
-    const int data = m_data->findData(p.data);
-    const auto mixture = core::data::parseMixtureSpec(p.data.toStdString());
+    const QString dataSpec = document::qs(p.data);
+    const int data = m_data->findData(dataSpec);
+    const auto mixture = core::data::parseMixtureSpec(p.data);
     m_data->setCurrentIndex(data >= 0 ? data
                             : mixture ? m_data->findData(kDefaultMixture)
                                       : m_data->count() - 1);
-    m_dataSpec->setText(p.data);
+    m_dataSpec->setText(dataSpec);
     if (mixture) {
         m_mixture->setComponents(*mixture);
     }
     m_mixture->setVisible(mixture.ok());
     while (m_model->count() > 1) m_model->removeItem(1);
-    if (!p.model.isEmpty()) {
-        m_model->addItem(QFileInfo(p.model).fileName(), p.model);
-        m_model->setItemData(1, p.model, Qt::ToolTipRole);
+    if (!p.model.empty()) {
+        const QString model = document::qs(p.model);
+        m_model->addItem(QFileInfo(model).fileName(), model);
+        m_model->setItemData(1, model, Qt::ToolTipRole);
     }
-    m_model->setCurrentIndex(p.model.isEmpty() ? 0 : 1);
+    m_model->setCurrentIndex(p.model.empty() ? 0 : 1);
     m_samples->setValue(p.gammaSamples);
     m_gammaSource->setText(p.importedGamma.empty()
                                ? QString("estimated (M samples per timestep)")
-                               : QString("imported from %1").arg(p.importedGammaName));
+                               : QString("imported from %1").arg(document::qs(p.importedGammaName)));
     m_estimateGamma->setEnabled(!p.importedGamma.empty());
-    m_denoising->setChecked(p.denoisingEstimator);
+    showChoice(m_estimator, core::project::kGammaEstimators, p.estimator);
     m_seed->setValue(static_cast<int>(std::min<uint64_t>(p.seed, 2147483647)));
-    m_trajectory->setCurrentIndex(std::max(0, m_trajectory->findData(p.trajectory)));
+    showChoice(m_trajectory, core::project::kGaussianTrajectories, p.trajectory);
     m_pathSteps->setMaximum(p.numSteps);
     m_pathSteps->setValue(p.pathSteps);
-    m_pathSteps->setEnabled(p.trajectory != "list");
-    m_trajectoryList->setText(p.trajectoryList);
-    m_trajectoryList->setEnabled(p.trajectory == "list");
-    m_sampler->setCurrentIndex(std::max(0, m_sampler->findData(p.sampler)));
-    m_compareSampler->setCurrentIndex(std::max(0, m_compareSampler->findData(p.compareSampler)));
+    const bool list = p.trajectory == document::GaussianTrajectory::List;
+    m_pathSteps->setEnabled(!list);
+    m_trajectoryList->setText(document::qs(p.trajectoryList));
+    m_trajectoryList->setEnabled(list);
+    showChoice(m_sampler, core::project::kSamplers, p.sampler);
+    if (p.compareSampler) {
+        showChoice(m_compareSampler, core::project::kSamplers, *p.compareSampler);
+    } else {
+        m_compareSampler->setCurrentIndex(m_compareSampler->findData("none"));
+    }
     m_clipFirst->setChecked(p.clipFirst);
     m_particles->setValue(p.particleCount);
     m_refreshing = false;

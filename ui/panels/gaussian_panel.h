@@ -75,7 +75,7 @@ private:
     QLabel* m_gammaSource;
     QPushButton* m_estimateGamma;
     QSpinBox* m_samples;
-    QCheckBox* m_denoising;
+    QComboBox* m_estimator;
     QSpinBox* m_seed;
     QComboBox* m_trajectory;
     QSpinBox* m_pathSteps;

@@ -34,7 +34,7 @@
 #include "core/util/parallel.h"
 #include "core/util/rng.h"
 #include "ui/document/bundled_data.h"
-#include "ui/document/categorical_setup.h"
+#include "ui/document/project_model.h"
 
 namespace ui::training {
 namespace {
@@ -48,7 +48,7 @@ core::Result<core::model::CategoricalTrainResult> trainCategoricalProject(
     const document::CategoricalParams& params, const core::model::MlpConfig& architecture,
     const core::model::TrainParams& trainParams, core::Progress* progress,
     core::io::CheckpointInfo& info) {
-    auto setup = document::CategoricalSetup::build(params);
+    auto setup = document::buildCategoricalSetup(params);
     if (!setup) return setup.error();
     const auto& table = (*setup)->table;
     core::model::CategoricalDataset train, heldOut;
@@ -80,7 +80,7 @@ core::Result<core::model::CategoricalTrainResult> trainCategoricalProject(
         draw(kCategoricalExamples, 0x7A11, train);
         draw(kCategoricalExamples / 10, 0x4E1D, heldOut);
         info.dataSet = params.dataSource == document::CategoricalData::CsvFile
-                           ? "table:" + params.csvPath.toStdString()
+                           ? "table:" + params.csvPath
                            : "project table";
     }
     core::model::CategoricalProcess process{table.numClasses, table.numPositions,
@@ -152,16 +152,16 @@ core::Result<core::model::TrainSummary> runTraining(const TrainRequest& request,
         return result->summary;
     }
     const document::GaussianParams& g = request.project.gaussian;
-    auto schedule = core::schedule::gaussianScheduleFromSpec(g.schedule.toStdString(), g.numSteps);
+    auto schedule = core::schedule::gaussianScheduleFromSpec(g.schedule, g.numSteps);
     if (!schedule) return schedule.error();
     const auto& digits = document::bundledDigits();
-    auto data = core::model::gaussianTrainingData(g.data.toStdString(), kGaussianPoints,
+    auto data = core::model::gaussianTrainingData(g.data, kGaussianPoints,
                                                  digits ? &*digits : nullptr);
     if (!data) return data.error();
     info.process = "gaussian";
     info.numPositions = static_cast<int>(data->train.rows());
-    info.schedule = g.schedule.toStdString() + ",N=" + std::to_string(g.numSteps);
-    info.dataSet = g.data.toStdString();
+    info.schedule = g.schedule + ",N=" + std::to_string(g.numSteps);
+    info.dataSet = g.data;
     if (params.resume != nullptr) {
         if (auto same = core::model::sameRun(*params.resume, "gaussian", info.dataSet, info.schedule);
             !same) {
@@ -196,7 +196,7 @@ TrainDialog::TrainDialog(const document::Project& project, document::ProcessKind
     };
     const bool digits = categorical
                             ? project.categorical.dataSource == document::CategoricalData::Digits
-                            : core::data::isDigitsSpec(project.gaussian.data.toStdString());
+                            : core::data::isDigitsSpec(project.gaussian.data);
     m_width = spin(4, 4096, digits ? 256 : 128, "Hidden units per layer.");
     m_depth = spin(1, 16, 3, "Residual blocks.");
     // The digits' defaults are the bundled networks' (the categorical one memorises its 1500

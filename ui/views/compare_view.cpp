@@ -76,7 +76,7 @@ core::Result<CompareCurves> computeCompareCurves(const document::CategoricalPara
     }
 
     // Gaussian side: per-pixel variances of the scaled digits (over all images).
-    auto schedule = core::schedule::gaussianScheduleFromSpec(gaussian.schedule.toStdString(),
+    auto schedule = core::schedule::gaussianScheduleFromSpec(gaussian.schedule,
                                                              gaussian.numSteps);
     if (!schedule) {
         return schedule.error();
@@ -214,8 +214,8 @@ void CompareView::setParams(const document::CategoricalParams& categorical,
             .arg(c.numImages)
             .arg(c.levels)
             .arg(c.documentPrior ? QString("from the project") : QString("uniform"))
-            .arg(categorical.schedule)
-            .arg(gaussian.schedule)
+            .arg(document::qs(categorical.scheduleSpec()))
+            .arg(document::qs(gaussian.schedule))
             .arg(gaussian.numSteps)
             .arg(c.entropyNats, 0, 'f', 1));
 }

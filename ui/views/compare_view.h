@@ -6,8 +6,8 @@
 #include "core/data/digits.h"
 #include "core/util/result.h"
 #include "ui/charts/chart_panel.h"
-#include "ui/document/categorical_params.h"
-#include "ui/document/gaussian_params.h"
+#include "ui/document/project_model.h"
+#include "ui/document/project_model.h"
 
 class QLineSeries;
 class QLogValueAxis;

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "ui/charts/chart_panel.h"
-#include "ui/document/categorical_setup.h"
+#include "ui/document/project_model.h"
 
 class QBarSet;
 class QBarSeries;

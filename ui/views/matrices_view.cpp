@@ -100,7 +100,7 @@ void MatricesView::recompute() {
                    .arg(m_nodeT)
                    .arg(m_nodeS)
                    .arg(ts)
-                   .arg(s.params.conditionNames[s.params.condition])
+                   .arg(document::qs(s.params.conditionNames[s.params.condition]))
                    .arg(where));
 }
 

@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "ui/charts/view_panel.h"
-#include "ui/document/categorical_setup.h"
+#include "ui/document/project_model.h"
 
 // The "Matrices" view: heatmaps of P₀,ₜ, P_{s,t} and the reverse matrix Q
 // (row j = q_j) for the step (s, t) at the time slider, with a colour bar. Hovering a cell

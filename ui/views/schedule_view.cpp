@@ -94,7 +94,7 @@ void ScheduleView::setSetup(std::shared_ptr<const document::CategoricalSetup> se
     setData({{"t", "beta", "keep", "mutual_information_bits", "impurity"},
              {m_curves.t, m_curves.beta, keep, bits, m_curves.impurity}});
     setMessage(QString("H(X₀ | C = %1) = %2 bits")
-                   .arg(s.params.conditionNames[s.params.condition])
+                   .arg(document::qs(s.params.conditionNames[s.params.condition]))
                    .arg(bits.empty() ? 0.0 : bits.front(), 0, 'f', 4));
 }
 

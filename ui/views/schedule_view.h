@@ -6,7 +6,7 @@
 
 #include "core/categorical/information.h"
 #include "ui/charts/chart_panel.h"
-#include "ui/document/categorical_setup.h"
+#include "ui/document/project_model.h"
 
 class QLineSeries;
 class QScatterSeries;

@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QJsonObject>
-#include <QString>
-
 #include <cstdint>
 #include <functional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/categorical/reverse_kernel.h"
+#include "core/io/json.h"
 #include "core/schedule/beta_curve.h"
 #include "core/util/result.h"
 
-// Every parameter of the categorical explorer. A plain value:
-// panels copy it, edit the copy and hand it back whole through an undo command.
-namespace ui::document {
+// Every parameter of the categorical process, shared by the GUI's document and the command line.
+// A plain value: panels copy it, edit the copy and hand it back whole through an undo command.
+namespace core::project {
 
 enum class CategoricalTrajectory { Even, Dp, List };
 
@@ -25,30 +25,63 @@ enum class CategoricalData {
     CsvFile,  // a table file with columns x1..xD, p[, c]
 };
 
+// One choice of an enumerated parameter: its identifier in files and on the command line, and
+// the label the GUI shows. The GUI fills its combo boxes from these tables.
+template <typename Enum>
+struct Choice {
+    Enum value;
+    std::string_view id;
+    std::string_view label;
+};
+
+extern const std::vector<Choice<schedule::BetaCurveKind>> kCategoricalSchedules;
+extern const std::vector<Choice<CategoricalTrajectory>> kCategoricalTrajectories;
+extern const std::vector<Choice<CategoricalData>> kCategoricalDataSources;
+
+// The identifier of `value` in `choices`, and back (an error naming `field`, the text and the
+// identifiers accepted).
+template <typename Enum>
+std::string choiceId(const std::vector<Choice<Enum>>& choices, Enum value) {
+    for (const auto& c : choices) {
+        if (c.value == value) return std::string(c.id);
+    }
+    return {};
+}
+template <typename Enum>
+Result<Enum> parseChoice(const std::vector<Choice<Enum>>& choices, const std::string& text,
+                         const std::string& field) {
+    std::string accepted;
+    for (const auto& c : choices) {
+        if (c.id == text) return c.value;
+        accepted += (accepted.empty() ? "" : ", ") + std::string(c.id);
+    }
+    return invalidArgument(field, text, "expected one of " + accepted);
+}
+
 struct CategoricalParams {
     int numClasses = 4;                        // K, 2..256
     std::vector<double> pi;                    // prior π, K entries summing to 1
-    QString schedule = "cosine";               // linear | cosine | power | custom | info-linear
+    schedule::BetaCurveKind schedule = schedule::BetaCurveKind::Cosine;
     double powerExponent = 2.0;                // p of the power schedule
-    std::vector<core::schedule::ControlPoint> controlPoints;  // custom schedule, inner points
+    std::vector<schedule::ControlPoint> controlPoints;  // custom schedule, inner points
     int numSteps = 100;                        // N, the grid 0, 1/N, …, 1
     CategoricalData dataSource = CategoricalData::Table;
-    int digitLevels = 4;                       // L for the digits (2, 4, 8 or 17); then K = L
-    QString csvPath;                           // the table file for CsvFile
+    int digitLevels = 4;                       // L for the digits (2..17); then K = L
+    std::string csvPath;                       // the table file for CsvFile
     // P(X_0 = class | C = condition): one column of K probabilities per condition (Table).
     std::vector<std::vector<double>> table;
-    std::vector<QString> conditionNames;       // one label per condition of the data
+    std::vector<std::string> conditionNames;   // one label per condition of the data
     int condition = 0;                         // the condition C shown and sampled
     CategoricalTrajectory trajectory = CategoricalTrajectory::Even;
     int pathSteps = 10;                        // K of the even or DP trajectory
     std::vector<int> trajectoryList;           // typed list of grid nodes 0..N
-    core::categorical::KernelForm kernel = core::categorical::KernelForm::Closed;
+    categorical::KernelForm kernel = categorical::KernelForm::Closed;
     int numChains = 300;                       // chains drawn in the Trajectories view
     int position = 0;                          // the position shown per position when D > 1
     uint64_t seed = 1;                         // RNG key of every sampler
     // The denoiser F: empty for the exact oracle of the data, else a categorical checkpoint
     // (absolute in memory; stored relative to the project file when it can be).
-    QString model;
+    std::string model;
 
     bool operator==(const CategoricalParams&) const = default;
 
@@ -57,12 +90,14 @@ struct CategoricalParams {
 
     // Checks every field; the error's field names the parameter as the panels do
     // ("pi[2]", "table[1][0]", "controlPoints[0]", "trajectoryList[3]").
-    core::Status validate() const;
+    Status validate() const;
 
     // The β(t) curve; info-linear is solved from `information` (I(X_0;X_t) as a function of
     // β_t for the selected data), which the caller builds from the data (CategoricalSetup).
-    core::Result<core::schedule::BetaCurve> betaCurve(
-        const std::function<double(double)>& information) const;
+    Result<schedule::BetaCurve> betaCurve(const std::function<double(double)>& information) const;
+    // "linear", "cosine", "power:P", "custom", "info-linear": the schedule as the command line
+    // and checkpoints write it.
+    std::string scheduleSpec() const;
 
     // These parameters switched to the digits with L levels: K = L, conditions = labels 0..9.
     CategoricalParams withDigits(int levels) const;
@@ -71,9 +106,9 @@ struct CategoricalParams {
     // renormalising.
     CategoricalParams withNumClasses(int k) const;
 
-    QJsonObject toJson() const;
-    // Reads what toJson wrote; errors name the JSON path ("categorical.pi[2]").
-    static core::Result<CategoricalParams> fromJson(const QJsonObject& json);
+    io::Json toJson() const;
+    // Reads what toJson wrote; errors name the JSON path ("categorical.pi[2]") and the value.
+    static Result<CategoricalParams> fromJson(const io::Json& json);
 };
 
-}  // namespace ui::document
+}  // namespace core::project

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: MIT
+#include "core/project/gaussian_params.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "core/gaussian/trajectory_dp.h"
+#include "core/schedule/gaussian_schedule.h"
+
+namespace core::project {
+
+const std::vector<Choice<GaussianTrajectory>> kGaussianTrajectories = {
+    {GaussianTrajectory::Dp, "dp", "DP-optimal"},
+    {GaussianTrajectory::Even, "even", "even"},
+    {GaussianTrajectory::Quadratic, "quadratic", "quadratic"},
+    {GaussianTrajectory::List, "list", "typed list"},
+};
+
+const std::vector<Choice<gaussian::SamplerKind>> kSamplers = {
+    {gaussian::SamplerKind::AnalyticDdpm, "analytic-ddpm", "analytic-ddpm"},
+    {gaussian::SamplerKind::AnalyticDdim, "analytic-ddim", "analytic-ddim"},
+    {gaussian::SamplerKind::Ddpm, "ddpm", "ddpm"},
+    {gaussian::SamplerKind::Ddim, "ddim", "ddim"},
+};
+
+const std::vector<Choice<GammaEstimatorChoice>> kGammaEstimators = {
+    {GammaEstimatorChoice::Auto, "auto", "low-variance (default)"},
+    {GammaEstimatorChoice::Score, "score", "score ‖ε_θ‖²/d (paper)"},
+    {GammaEstimatorChoice::Denoising, "denoising", "denoising (exact oracle only)"},
+    {GammaEstimatorChoice::Error, "error", "error 1 − ‖ε_θ − ε‖²/d"},
+};
+
+const std::vector<Choice<std::string>> kGaussianSchedules = {
+    {"linear", "linear", "linear"},
+    {"cosine", "cosine", "cosine"},
+    {"scaled-linear", "scaled-linear", "scaled-linear"},
+    {"sigmoid", "sigmoid", "sigmoid"},
+};
+
+Result<gaussian::GammaEstimator> resolveEstimator(GammaEstimatorChoice choice, bool exactModel,
+                                                  const std::string& field) {
+    switch (choice) {
+        case GammaEstimatorChoice::Auto:
+            // For the oracle the better of two unbiased forms; for a network the error form,
+            // which never exceeds the bound (with the score form and M ~ 50 in 2-D, hundreds
+            // of timesteps do, and the DP trajectory routes through them).
+            return exactModel ? gaussian::GammaEstimator::Denoising
+                              : gaussian::GammaEstimator::Error;
+        case GammaEstimatorChoice::Score: return gaussian::GammaEstimator::Score;
+        case GammaEstimatorChoice::Error: return gaussian::GammaEstimator::Error;
+        case GammaEstimatorChoice::Denoising:
+            if (!exactModel) {
+                return invalidArgument(field, "denoising",
+                                       "the denoising estimator needs the exact oracle");
+            }
+            return gaussian::GammaEstimator::Denoising;
+    }
+    return invalidArgument(field, "", "unknown estimator");
+}
+
+Status GaussianParams::validate() const {
+    // A custom table ("csv:FILE") is read by the panel before it is applied and by the job;
+    // here only its form is checked, so that a project whose file moved still opens.
+    const bool custom = schedule.rfind("csv:", 0) == 0 && schedule.size() > 4;
+    if (!custom && choiceId(kGaussianSchedules, schedule).empty()) {
+        return invalidArgument("schedule", schedule,
+                               "expected linear, cosine, scaled-linear or sigmoid");
+    }
+    if (numSteps < 2 || numSteps > 10000) {
+        return invalidArgument("N", std::to_string(numSteps), "N must lie in 2..10000");
+    }
+    if (!(eta >= 0.0 && eta <= 1.0)) {
+        return invalidArgument("eta", formatValue(eta), "η must lie in [0, 1]");
+    }
+    if (data.empty()) {
+        return invalidArgument("data", "", "choose a data set");
+    }
+    if (gammaSamples < 1 || gammaSamples > 100000) {
+        return invalidArgument("M", std::to_string(gammaSamples), "M must lie in 1..100000");
+    }
+    if (trajectory == GaussianTrajectory::List) {
+        // The core's own check: whole timesteps, strictly increasing, from 1 to N.
+        auto steps = schedule::gaussianScheduleFromSpec("linear", numSteps);  // N only
+        if (!steps) return steps.error();
+        auto resolved = gaussian::resolveTrajectory(trajectorySpec(), *steps, nullptr);
+        if (!resolved) return resolved.error();
+    }
+    if (pathSteps < 2 || pathSteps > numSteps) {
+        return invalidArgument("K", std::to_string(pathSteps),
+                               "K must lie in 2..N = " + std::to_string(numSteps));
+    }
+    if (!importedGamma.empty()) {
+        if (static_cast<int>(importedGamma.size()) != numSteps) {
+            return invalidArgument("gamma", std::to_string(importedGamma.size()),
+                                   "the imported Γ has " + std::to_string(importedGamma.size()) +
+                                       " entries but N = " + std::to_string(numSteps));
+        }
+        for (size_t i = 0; i < importedGamma.size(); ++i) {
+            if (!std::isfinite(importedGamma[i]) || importedGamma[i] < 0.0) {
+                return invalidArgument("gamma[" + std::to_string(i + 1) + "]",
+                                       formatValue(importedGamma[i]), "Γ must be finite and ≥ 0");
+            }
+        }
+    }
+    if (particleCount < 1 || particleCount > 20000) {
+        return invalidArgument("particles", std::to_string(particleCount),
+                               "the particle count must lie in 1..20000");
+    }
+    return {};
+}
+
+namespace {
+
+// FNV-1a over the bytes: a stable fingerprint of the imported values for the Γ key.
+uint64_t fingerprint(const std::vector<double>& values) {
+    uint64_t hash = 14695981039346656037ull;
+    for (double v : values) {
+        unsigned char bytes[sizeof(double)];
+        std::memcpy(bytes, &v, sizeof v);
+        for (unsigned char b : bytes) {
+            hash = (hash ^ b) * 1099511628211ull;
+        }
+    }
+    return hash;
+}
+
+// The estimator as the Γ key has always written it (keys of saved caches stay valid).
+const char* estimatorKey(GammaEstimatorChoice choice) {
+    switch (choice) {
+        case GammaEstimatorChoice::Auto: return "denoising";
+        case GammaEstimatorChoice::Score: return "score";
+        case GammaEstimatorChoice::Denoising: return "denoising-only";
+        case GammaEstimatorChoice::Error: return "error";
+    }
+    return "";
+}
+
+}  // namespace
+
+std::string GaussianParams::gammaKey() const {
+    std::string key = schedule + "|" + std::to_string(numSteps) + "|" + data + "|" + model + "|" +
+                      std::to_string(gammaSamples) + "|" + estimatorKey(estimator) + "|" +
+                      std::to_string(seed);
+    if (!importedGamma.empty()) {
+        // The values themselves: two imports of different files must not share a result.
+        char hex[17];
+        std::snprintf(hex, sizeof hex, "%016llx",
+                      static_cast<unsigned long long>(fingerprint(importedGamma)));
+        key += std::string("|import:") + hex;
+    }
+    return key;
+}
+
+std::string GaussianParams::trajectorySpec() const {
+    if (trajectory == GaussianTrajectory::List) return "list:" + trajectoryList;
+    return choiceId(kGaussianTrajectories, trajectory) + ":" + std::to_string(pathSteps);
+}
+
+io::Json GaussianParams::toJson() const {
+    io::Json o = {{"schedule", schedule},
+                  {"numSteps", numSteps},
+                  {"eta", eta},
+                  {"data", data},
+                  {"gammaSamples", gammaSamples},
+                  {"estimator", choiceId(kGammaEstimators, estimator)},
+                  {"trajectory", choiceId(kGaussianTrajectories, trajectory)},
+                  {"pathSteps", pathSteps},
+                  {"seed", std::to_string(seed)},  // 64 bits do not fit a JSON double
+                  {"sampler", choiceId(kSamplers, sampler)},
+                  {"compareSampler",
+                   compareSampler ? choiceId(kSamplers, *compareSampler) : std::string("none")},
+                  {"clipFirst", clipFirst},
+                  {"particleCount", particleCount}};
+    if (!model.empty()) {
+        o["model"] = model;
+    }
+    if (!trajectoryList.empty()) {
+        o["trajectoryList"] = trajectoryList;
+    }
+    if (!importedGamma.empty()) {
+        o["importedGamma"] = importedGamma;
+        o["importedGammaName"] = importedGammaName;
+    }
+    return o;
+}
+
+namespace {
+
+template <typename Enum>
+Status readChoice(const io::JsonFields& read, const char* key,
+                  const std::vector<Choice<Enum>>& choices, Enum& out) {
+    if (!read.has(key)) return {};
+    auto text = read.string(key);
+    if (!text) return text.error();
+    auto value = parseChoice(choices, *text, read.prefix() + key);
+    if (!value) return value.error();
+    out = *value;
+    return {};
+}
+
+Status readSamplers(const io::JsonFields& read, GaussianParams& p) {
+    if (auto s = readChoice(read, "sampler", kSamplers, p.sampler); !s) return s;
+    if (!read.has("compareSampler")) return {};
+    auto text = read.string("compareSampler");
+    if (!text) return text.error();
+    if (*text == "none") {
+        p.compareSampler.reset();
+        return {};
+    }
+    auto kind = parseChoice(kSamplers, *text, read.prefix() + "compareSampler");
+    if (!kind) {
+        return invalidArgument(read.prefix() + "compareSampler", *text,
+                               "expected none, ddpm, ddim, analytic-ddpm or analytic-ddim");
+    }
+    p.compareSampler = *kind;
+    return {};
+}
+
+// "estimator", or the true/false "denoisingEstimator" of the first files (false was score).
+Status readEstimator(const io::JsonFields& read, GaussianParams& p) {
+    if (read.has("estimator")) return readChoice(read, "estimator", kGammaEstimators, p.estimator);
+    bool denoising = true;
+    if (auto s = read.booleanOr("denoisingEstimator", denoising); !s) return s;
+    p.estimator = denoising ? GammaEstimatorChoice::Auto : GammaEstimatorChoice::Score;
+    return {};
+}
+
+}  // namespace
+
+Result<GaussianParams> GaussianParams::fromJson(const io::Json& json) {
+    const io::JsonFields read(json, "gaussian.");
+    GaussianParams p;
+    for (Status s : {read.stringOr("schedule", p.schedule), read.integerOr("numSteps", p.numSteps),
+                     read.numberOr("eta", p.eta), read.stringOr("data", p.data),
+                     read.integerOr("gammaSamples", p.gammaSamples), readEstimator(read, p),
+                     readChoice(read, "trajectory", kGaussianTrajectories, p.trajectory),
+                     read.stringOr("trajectoryList", p.trajectoryList),
+                     read.integerOr("pathSteps", p.pathSteps), read.stringOr("model", p.model),
+                     read.stringOr("importedGammaName", p.importedGammaName), readSamplers(read, p),
+                     read.booleanOr("clipFirst", p.clipFirst),
+                     read.integerOr("particleCount", p.particleCount)}) {
+        if (!s) return s.error();
+    }
+    if (read.has("importedGamma")) {
+        auto values = read.numbers("importedGamma");
+        if (!values) return values.error();
+        p.importedGamma = *values;
+    }
+    if (read.has("seed")) {
+        auto seed = read.textUint64("seed");
+        if (!seed) return seed.error();
+        p.seed = *seed;
+    }
+    if (auto valid = p.validate(); !valid) {
+        Error e = valid.error();
+        e.field = "gaussian." + e.field;
+        return e;
+    }
+    return p;
+}
+
+}  // namespace core::project

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/gaussian/gamma.h"
+#include "core/gaussian/sampler.h"
+#include "core/io/json.h"
+#include "core/project/categorical_params.h"
+#include "core/util/result.h"
+
+// Every parameter of the Gaussian (Analytic-DPM) process that the views and subcommands share:
+// the schedule, the forward process, the data, the Γ estimate, the trajectory and the samplers.
+// A plain value, edited through undo commands like CategoricalParams.
+namespace core::project {
+
+// y of the App. F.2 clip when clipFirst is on: σ²_{τ_1|τ_2} ≤ (y·(2/255)·√(π/2))². The CLI's
+// `sample --clip-first` takes y with no default cap; y = 1 is the tighter of the paper's values.
+inline constexpr double kClipFirstY = 1.0;
+
+enum class GaussianTrajectory { Even, Quadratic, Dp, List };
+
+// How Γ's Monte Carlo terms are formed. Auto, the default everywhere (GUI, project files and
+// every subcommand): the denoising estimator for the exact oracle, the error estimator for a
+// network (see GammaEstimator).
+enum class GammaEstimatorChoice { Auto, Score, Denoising, Error };
+
+extern const std::vector<Choice<GaussianTrajectory>> kGaussianTrajectories;
+extern const std::vector<Choice<gaussian::SamplerKind>> kSamplers;
+extern const std::vector<Choice<GammaEstimatorChoice>> kGammaEstimators;
+// The Gaussian β schedules by name (a custom table is "csv:FILE").
+extern const std::vector<Choice<std::string>> kGaussianSchedules;
+
+// The estimator `choice` means for an exact oracle (`exactModel`) or a network; Denoising for a
+// network is refused naming `field`.
+Result<gaussian::GammaEstimator> resolveEstimator(GammaEstimatorChoice choice, bool exactModel,
+                                                  const std::string& field = "estimator");
+
+struct GaussianParams {
+    std::string schedule = "linear";       // linear | cosine | scaled-linear | sigmoid | csv:FILE
+    int numSteps = 1000;                   // N
+    double eta = 1.0;                      // λ² = η²β̃: 1 is DDPM, 0 is DDIM
+    std::string data = "toy:moons,n=2000"; // a data spec of core/data/gaussian_data.h
+    int gammaSamples = 200;                // M, Monte Carlo samples per timestep
+    GammaEstimatorChoice estimator = GammaEstimatorChoice::Auto;
+    GaussianTrajectory trajectory = GaussianTrajectory::Dp;
+    int pathSteps = 10;                    // K, the number of timesteps (not for list)
+    std::string trajectoryList;            // list: the timesteps typed, "1,10,…,N"
+    uint64_t seed = 1;                     // RNG key of the Γ estimate and the particles
+    gaussian::SamplerKind sampler = gaussian::SamplerKind::AnalyticDdpm;
+    // The Particles view's right pane; none hides it.
+    std::optional<gaussian::SamplerKind> compareSampler = gaussian::SamplerKind::Ddpm;
+    bool clipFirst = true;                 // App. F.2: cap σ² of (τ_1, τ_2) at kClipFirstY
+    int particleCount = 500;               // particles of the Particles view, 1..20000
+    // The ε-model: empty for the exact oracle of the data, else a checkpoint file (absolute in
+    // memory; the project file stores it relative to itself when it can).
+    std::string model;
+    // An imported Γ (Γ_1..Γ_N, N entries) used instead of estimating; empty: estimate.
+    std::vector<double> importedGamma;
+    std::string importedGammaName;         // the file it came from (shown, not re-read)
+
+    bool operator==(const GaussianParams&) const = default;
+
+    static GaussianParams example() { return {}; }
+    // Checks every field; errors name it ("N", "eta", "data", "M", "K", "trajectory",
+    // "sampler", "compareSampler", "particles") and the value.
+    Status validate() const;
+    // "even:K", "quadratic:K", "dp:K" or "list:…" for core::gaussian::resolveTrajectory.
+    std::string trajectorySpec() const;
+    // Identifies what Γ depends on (schedule, N, data, model, M, estimator, seed, import), so a
+    // Γ computed for one set of parameters is reused for another with the same key.
+    std::string gammaKey() const;
+
+    io::Json toJson() const;
+    // Every field is optional (absent → the default), so a project that never used the
+    // Gaussian explorer opens; present fields must have the right type.
+    static Result<GaussianParams> fromJson(const io::Json& json);
+};
+
+}  // namespace core::project
