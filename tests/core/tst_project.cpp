@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: MIT
+// core/project: the parameters' validation (errors name the field and the value), the project
+// file (round trip, old files, strict reading) and the set-up builders against direct builds.
+#include <QTest>
+
+#include <cmath>
+#include <fstream>
+#include <string>
+
+#include "core/categorical/information.h"
+#include "core/data/categorical_table.h"
+#include "core/io/json.h"
+#include "core/project/categorical_setup.h"
+#include "core/project/gaussian_setup.h"
+#include "core/project/project_file.h"
+#include "tests/support/test_support.h"
+
+using core::project::CategoricalParams;
+using core::project::GaussianParams;
+using core::project::Project;
+
+class tst_Project : public QObject {
+    Q_OBJECT
+private slots:
+    void categoricalErrorsNameFieldAndValue_data();
+    void categoricalErrorsNameFieldAndValue();
+    void gaussianErrorsNameFieldAndValue();
+    void fileRoundTripIsExact();
+    void relativePathsFollowTheProject();
+    void firstFilesStillOpen();
+    void duplicateKeysAreRefused();
+    void syntaxErrorsGiveLineAndColumn();
+    void choicesParseAndName();
+    void estimatorDefaultIsOneRule();
+    void examplesAreValid();
+    void categoricalSetupMatchesDirectBuild();
+    void gaussianSetupRefusesAMissingModelOnlyWhenStrict();
+};
+
+namespace {
+
+// "field = value" appears in the one-line message.
+void verifyNames(const core::Error& error, const std::string& field, const std::string& value) {
+    const std::string text = error.toString();
+    QVERIFY2(error.field == field, text.c_str());
+    QVERIFY2(error.value.find(value) != std::string::npos, text.c_str());
+}
+
+}  // namespace
+
+void tst_Project::categoricalErrorsNameFieldAndValue_data() {
+    QTest::addColumn<int>("which");
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("value");
+    QTest::newRow("K") << 0 << "K" << "300";
+    QTest::newRow("pi size") << 1 << "pi" << "3 entries";
+    QTest::newRow("N") << 2 << "N" << "0";
+    QTest::newRow("power") << 3 << "power" << "-1";
+    QTest::newRow("condition") << 4 << "condition" << "5";
+    QTest::newRow("steps") << 5 << "steps" << "101";
+    QTest::newRow("chains") << 6 << "chains" << "0";
+    QTest::newRow("list order") << 7 << "trajectoryList[2]" << "40";
+}
+
+void tst_Project::categoricalErrorsNameFieldAndValue() {
+    QFETCH(int, which);
+    QFETCH(QString, field);
+    QFETCH(QString, value);
+    CategoricalParams p = CategoricalParams::example();
+    QVERIFY(p.validate().ok());
+    switch (which) {
+        case 0: p.numClasses = 300; break;
+        case 1: p.pi = {0.5, 0.25, 0.25}; break;
+        case 2: p.numSteps = 0; break;
+        case 3: p.schedule = core::schedule::BetaCurveKind::Power; p.powerExponent = -1; break;
+        case 4: p.condition = 5; break;
+        case 5: p.pathSteps = 101; break;
+        case 6: p.numChains = 0; break;
+        case 7:
+            p.trajectory = core::project::CategoricalTrajectory::List;
+            p.trajectoryList = {0, 50, 40, 100};
+            break;
+    }
+    const core::Status status = p.validate();
+    QVERIFY(!status.ok());
+    verifyNames(status.error(), field.toStdString(), value.toStdString());
+    // The same value in a file: refused with the JSON path.
+    const auto read = CategoricalParams::fromJson(p.toJson());
+    QVERIFY(!read.ok());
+    verifyNames(read.error(), "categorical." + field.toStdString(), value.toStdString());
+}
+
+void tst_Project::gaussianErrorsNameFieldAndValue() {
+    GaussianParams p;
+    p.eta = 1.5;
+    verifyNames(p.validate().error(), "eta", "1.5");
+    p = {};
+    p.schedule = "quadratic";
+    verifyNames(p.validate().error(), "schedule", "quadratic");
+    p = {};
+    p.pathSteps = 2000;
+    verifyNames(p.validate().error(), "K", "2000");
+    p = {};
+    p.importedGamma.assign(1000, 0.5);
+    p.importedGamma[9] = -1.0;
+    verifyNames(p.validate().error(), "gamma[10]", "-1");
+    core::io::Json json = GaussianParams{}.toJson();
+    json["sampler"] = "euler";
+    verifyNames(GaussianParams::fromJson(json).error(), "gaussian.sampler", "euler");
+    json = GaussianParams{}.toJson();
+    json["estimator"] = "guess";
+    verifyNames(GaussianParams::fromJson(json).error(), "gaussian.estimator", "guess");
+    json = GaussianParams{}.toJson();
+    json["numSteps"] = "many";
+    verifyNames(GaussianParams::fromJson(json).error(), "gaussian.numSteps", "many");
+}
+
+void tst_Project::fileRoundTripIsExact() {
+    Project p;
+    p.process = core::project::ProcessKind::Gaussian;
+    p.categorical.schedule = core::schedule::BetaCurveKind::Custom;
+    p.categorical.seed = 18446744073709551557ull;  // needs all 64 bits
+    p.categorical.pi = {0.1, 0.2, 0.3, 0.4};
+    p.gaussian.estimator = core::project::GammaEstimatorChoice::Error;
+    p.gaussian.compareSampler.reset();
+    p.gaussian.trajectory = core::project::GaussianTrajectory::List;
+    p.gaussian.trajectoryList = "1,10,500,1000";
+    p.gaussian.importedGamma.assign(1000, 0.1 + 1e-17);
+    p.gaussian.importedGammaName = "ms_eps.npy";
+    p.gammaCache.key = "k";
+    p.gammaCache.estimate.timesteps = {1, 2};
+    p.gammaCache.estimate.gamma = {0.3, 1.0 / 3.0};
+    p.gammaCache.estimate.standardError = {0.01, 0.02};
+    p.gammaCache.estimate.msEps = {0.5, 0.25};
+    const std::string text = core::project::projectToJson(p, "/tmp/p.diffuscope.json");
+    auto back = core::project::projectFromJson(text, "/tmp/p.diffuscope.json");
+    DS_VERIFY_OK(back);
+    QVERIFY(*back == p);
+    QCOMPARE(back->categorical.seed, p.categorical.seed);
+    QCOMPARE(back->gammaCache.estimate.gamma[1], 1.0 / 3.0);
+}
+
+void tst_Project::relativePathsFollowTheProject() {
+    Project p;
+    p.gaussian.model = "/data/run/models/m.safetensors";
+    p.gaussian.schedule = "csv:/elsewhere/beta.csv";
+    const std::string text = core::project::projectToJson(p, "/data/run/p.json");
+    QVERIFY(text.find("\"model\": \"models/m.safetensors\"") != std::string::npos);
+    QVERIFY(text.find("\"csv:/elsewhere/beta.csv\"") != std::string::npos);
+    auto moved = core::project::projectFromJson(text, "/moved/p.json");
+    DS_VERIFY_OK(moved);
+    QCOMPARE(moved->gaussian.model, std::string("/moved/models/m.safetensors"));
+    QCOMPARE(moved->gaussian.schedule, std::string("csv:/elsewhere/beta.csv"));
+}
+
+void tst_Project::firstFilesStillOpen() {
+    // A version-1 file as the first releases wrote it: the estimator as true/false, condition
+    // names inside the table columns, no dataSource.
+    const std::string old = R"({
+        "format": "diffuscope-project", "formatVersion": 1, "process": "categorical",
+        "categorical": {"numClasses": 2, "pi": [0.5, 0.5], "schedule": "linear",
+            "powerExponent": 2, "controlPoints": [], "numSteps": 10,
+            "table": [{"name": "only", "p": [0.25, 0.75]}], "condition": 0,
+            "trajectory": "even", "pathSteps": 5, "trajectoryList": [], "kernel": "closed",
+            "numChains": 10, "seed": "3"},
+        "gaussian": {"denoisingEstimator": false}})";
+    auto p = core::project::projectFromJson(old, "old.json");
+    DS_VERIFY_OK(p);
+    QCOMPARE(p->categorical.conditionNames, std::vector<std::string>{"only"});
+    QVERIFY(p->gaussian.estimator == core::project::GammaEstimatorChoice::Score);
+    QCOMPARE(p->categorical.seed, uint64_t{3});
+}
+
+void tst_Project::duplicateKeysAreRefused() {
+    std::string text = core::project::projectToJson(Project{});
+    const size_t at = text.find("\"numClasses\": 4,");
+    QVERIFY(at != std::string::npos);
+    text.insert(at, "\"numClasses\": 3, ");
+    auto p = core::project::projectFromJson(text, "twice.json");
+    QVERIFY(!p.ok());
+    const std::string message = p.error().toString();
+    QVERIFY2(message.find("twice.json") != std::string::npos &&
+                 message.find("\"numClasses\"") != std::string::npos &&
+                 message.find("twice") != std::string::npos,
+             message.c_str());
+}
+
+void tst_Project::syntaxErrorsGiveLineAndColumn() {
+    auto json = core::io::parseJsonStrict("{\n  \"a\": 1,\n  \"b\": ]\n}", "f.json");
+    QVERIFY(!json.ok());
+    const std::string message = json.error().toString();
+    QVERIFY2(message.find("f.json") == 0 && message.find("line 3, column 8") != std::string::npos,
+             message.c_str());
+}
+
+void tst_Project::choicesParseAndName() {
+    using core::project::kSamplers;
+    for (const auto& choice : kSamplers) {
+        auto parsed = core::project::parseChoice(kSamplers, std::string(choice.id), "sampler");
+        DS_VERIFY_OK(parsed);
+        QVERIFY(*parsed == choice.value);
+        QCOMPARE(core::project::choiceId(kSamplers, choice.value), std::string(choice.id));
+        // The core's own parser agrees with the table.
+        auto core = core::gaussian::parseSamplerKind(std::string(choice.id));
+        DS_VERIFY_OK(core);
+        QVERIFY(*core == choice.value);
+    }
+    auto bad = core::project::parseChoice(kSamplers, "heun", "--sampler");
+    QVERIFY(!bad.ok());
+    verifyNames(bad.error(), "--sampler", "heun");
+}
+
+void tst_Project::estimatorDefaultIsOneRule() {
+    using core::gaussian::GammaEstimator;
+    using core::project::GammaEstimatorChoice;
+    QVERIFY(GaussianParams{}.estimator == GammaEstimatorChoice::Auto);
+    QVERIFY(*core::project::resolveEstimator(GammaEstimatorChoice::Auto, true) ==
+            GammaEstimator::Denoising);
+    QVERIFY(*core::project::resolveEstimator(GammaEstimatorChoice::Auto, false) ==
+            GammaEstimator::Error);
+    auto refused = core::project::resolveEstimator(GammaEstimatorChoice::Denoising, false,
+                                                   "--estimator");
+    QVERIFY(!refused.ok());
+    verifyNames(refused.error(), "--estimator", "denoising");
+}
+
+void tst_Project::examplesAreValid() {
+    for (int n = 1; n <= core::project::kNumExamples; ++n) {
+        auto p = core::project::exampleProject(
+            n, [](const std::string& name) -> core::Result<std::string> { return "/b/" + name; });
+        DS_VERIFY_OK(p);
+        DS_VERIFY_OK(p->categorical.validate());
+        DS_VERIFY_OK(p->gaussian.validate());
+        QVERIFY(std::string(core::project::exampleTitle(n)).size() > 10);
+    }
+    auto none = core::project::exampleProject(5, {});
+    QVERIFY(!none.ok());
+    verifyNames(none.error(), "example", "5");
+}
+
+void tst_Project::categoricalSetupMatchesDirectBuild() {
+    CategoricalParams p = CategoricalParams::example();
+    p.schedule = core::schedule::BetaCurveKind::InformationLinear;
+    auto setup = core::project::CategoricalSetup::build(p, core::project::fileSources());
+    DS_VERIFY_OK(setup);
+    // Built by hand from the same numbers: the table, π and the information-linear curve.
+    core::Vector pi(4);
+    pi << 0.4, 0.3, 0.2, 0.1;
+    auto table = core::data::makeCategoricalTable(1, 4, {0, 1, 2, 3, 0, 1, 2, 3},
+                                                  {0.05, 0.15, 0.3, 0.5, 0.6, 0.25, 0.1, 0.05},
+                                                  {"0", "0", "0", "0", "1", "1", "1", "1"});
+    DS_VERIFY_OK(table);
+    auto curve = core::schedule::informationLinearCurve([&](double beta) {
+        return core::categorical::tableMutualInformation(*table, pi, beta, 0);
+    });
+    DS_VERIFY_OK(curve);
+    for (int n = 0; n <= p.numSteps; ++n) {
+        const double t = static_cast<double>(n) / p.numSteps;
+        QCOMPARE((*setup)->grid.beta[n], (*curve)(t));
+    }
+    QCOMPARE((*setup)->dataMarginal(3), 0.5);
+    QVERIFY((*setup)->denoiser == (*setup)->oracle);
+}
+
+void tst_Project::gaussianSetupRefusesAMissingModelOnlyWhenStrict() {
+    GaussianParams p;
+    p.numSteps = 100;
+    p.data = "gaussian:d=2,s=1";
+    p.model = "/nonexistent/model.safetensors";
+    const auto sources = core::project::fileSources();
+    auto lenient = core::project::GaussianSetup::build(p, sources, false);
+    DS_VERIFY_OK(lenient);
+    QVERIFY(!lenient->usesNetwork);
+    QVERIFY(lenient->modelError.find("/nonexistent/model.safetensors") != std::string::npos);
+    QVERIFY(lenient->estimator == core::gaussian::GammaEstimator::Denoising);
+    auto strict = core::project::GaussianSetup::build(p, sources, true);
+    QVERIFY(!strict.ok());
+    QVERIFY(strict.error().toString().find("/nonexistent/model.safetensors") != std::string::npos);
+    QCOMPARE(lenient->schedule.numSteps(), 100);
+}
+
+QTEST_GUILESS_MAIN(tst_Project)
+#include "tst_project.moc"
