@@ -80,10 +80,43 @@ Result<double> betaOption(const Args& args, const std::string& key) {
 
 }  // namespace
 
+const CommandSpec& kernelSpec() {
+    static const CommandSpec spec{
+        "kernel",
+        "the reverse kernel q(x_s | x_t) of one step for a denoiser F",
+        "",
+        {required("pi", "P", "the prior π: uniform:K, absorbing:K or p1,p2,…"),
+         required("beta-s", "X", "β_s, the earlier time's β in [0, 1]"),
+         required("beta-t", "Y", "β_t ≥ β_s, the later time's β"),
+         required("denoiser", "F.csv",
+                  "K rows of K numbers, row j = F(· | j); rows are normalised"),
+         valued("form", "closed|direct|d3pm", "closed", "how the kernel is computed")},
+        "Prints K lines of K comma-separated numbers: line j is q(X_s = · | X_t = j).\n"};
+    return spec;
+}
+
+const CommandSpec& categoricalSpec() {
+    static const CommandSpec spec{
+        "categorical",
+        "information curves, step costs and the DP trajectory of a data table",
+        "",
+        {required("table", "T.csv", "the data table (columns x1..xD and p, optionally c)"),
+         required("pi", "P", "the prior π: uniform:K, absorbing:K or p1,p2,…"),
+         required("schedule", "S", "β(t): linear, cosine, power:P, info-linear or custom:FILE"),
+         required("steps", "N", "the number of steps of the grid"),
+         valued("condition", "C", "", "the condition to score (default: all conditions averaged)"),
+         valued("dp", "K", "", "also the least-cost trajectory of K steps"),
+         valued("samples", "M", "", "Monte Carlo step costs with M ≥ 2 samples (default: exact)"),
+         valued("seed", "S", "0", "the Monte Carlo seed"),
+         valued("threads", "T", "", "worker threads (default: all cores)"),
+         valued("format", "json|csv", "json", "the output format"),
+         valued("model", "M", "oracle",
+                "the denoiser: oracle (the table's exact one) or MODEL.safetensors")},
+        "The output's keys and columns are in docs/conventions.md (CLI outputs).\n"};
+    return spec;
+}
+
 int runKernel(const Args& args) {
-    if (core::Status known = args.checkKnown({"pi", "beta-s", "beta-t", "denoiser", "form"}); !known) {
-        return fail(known.error());
-    }
     Result<std::string> piSpec = args.require("pi");
     if (!piSpec) {
         return fail(piSpec.error());
@@ -105,7 +138,7 @@ int runKernel(const Args& args) {
                                           "β_s must not exceed β_t = " + args.get("beta-t")));
     }
     Result<core::categorical::KernelForm> form =
-        core::categorical::parseKernelForm(args.get("form", "closed"), "--form");
+        core::categorical::parseKernelForm(args.get("form"), "--form");
     if (!form) {
         return fail(form.error());
     }
@@ -131,12 +164,7 @@ int runKernel(const Args& args) {
 
 int runCategorical(const Args& args) {
     using namespace core::categorical;
-    if (core::Status known = args.checkKnown({"table", "pi", "schedule", "steps", "condition", "dp",
-                                              "samples", "seed", "threads", "format", "model"});
-        !known) {
-        return fail(known.error());
-    }
-    const std::string format = args.get("format", "json");
+    const std::string format = args.get("format");
     if (format != "json" && format != "csv") {
         return fail(core::makeError(core::ErrorCode::ParseError, "--format", format, "expected json or csv"));
     }
@@ -165,14 +193,11 @@ int runCategorical(const Args& args) {
         }
         condition = *index;
     }
-    Result<int> steps = args.getBounded("steps", 0, core::limits::kSteps);
+    Result<int> steps = args.getBounded("steps", core::limits::kSteps);
     if (!steps) {
         return fail(steps.error());
     }
-    if (!args.has("steps")) {
-        return fail(core::makeError(core::ErrorCode::ParseError, "--steps", "", "this option is required"));
-    }
-    Result<int> dp = args.getInt("dp", 0);
+    Result<int> dp = args.has("dp") ? args.getInt("dp") : Result<int>(0);
     if (!dp) {
         return fail(dp.error());
     }
@@ -180,18 +205,20 @@ int runCategorical(const Args& args) {
         return fail(core::invalidArgument("--dp", args.get("dp"),
                                           "K must lie in 1..N = " + std::to_string(*steps)));
     }
-    Result<long long> samples = args.getInt64("samples", 0);
+    Result<long long> samples =
+        args.has("samples") ? args.getInt64("samples") : Result<long long>(0);
     if (!samples) {
         return fail(samples.error());
     }
     if (*samples < 0 || (args.has("samples") && *samples < 2)) {
         return fail(core::invalidArgument("--samples", args.get("samples"), "M must be ≥ 2"));
     }
-    Result<long long> seed = args.getInt64("seed", 0);
+    Result<long long> seed = args.getInt64("seed");
     if (!seed) {
         return fail(seed.error());
     }
-    Result<int> threads = args.getBounded("threads", core::hardwareThreads(), core::limits::kThreads);
+    Result<int> threads =
+        args.getBounded("threads", core::limits::kThreads, core::hardwareThreads());
     if (!threads) {
         return fail(threads.error());
     }
@@ -221,7 +248,7 @@ int runCategorical(const Args& args) {
     core::model::TableOracle oracle(data, prior);
     const core::model::CategoricalDenoiser* denoiser = &oracle;
     std::shared_ptr<const core::model::CategoricalMlpDenoiser> network;
-    if (const std::string model = args.get("model", "oracle"); model != "oracle") {
+    if (const std::string model = args.get("model"); model != "oracle") {
         Result<core::model::LoadedModel> loaded = core::model::loadMlpCheckpoint(model);
         if (!loaded) {
             return fail(loaded.error());
