@@ -2,28 +2,25 @@
 // `diffuscope kernel` and `diffuscope categorical`: the categorical engine (docs/categorical.md)
 // from the command line.
 #include <cmath>
-#include <cstdio>
 #include <iostream>
 #include <sstream>
 
 #include "app/cli/commands.h"
-#include "app/cli/json_writer.h"
+#include "app/cli/output_format.h"
 #include "app/cli/terminal_progress.h"
-#include "core/model/checkpoint.h"
 #include "core/categorical/information.h"
 #include "core/categorical/prior.h"
 #include "core/categorical/reverse_kernel.h"
 #include "core/data/categorical_table.h"
 #include "core/io/csv.h"
 #include "core/model/categorical_oracles.h"
+#include "core/model/checkpoint.h"
 #include "core/trajectory/least_cost_path.h"
 
 namespace app::cli {
 namespace {
 
 using core::Result;
-
-std::string number(double v) { return JsonWriter::formatNumber(v); }
 
 // F.csv: K rows of K numbers, no header; row j = F(· | j). Rows are normalised.
 Result<core::Matrix> readDenoiserRows(const std::string& path, int numClasses) {
@@ -154,7 +151,7 @@ int runKernel(const Args& args) {
     std::ostringstream out;
     for (Eigen::Index j = 0; j < q.rows(); ++j) {
         for (Eigen::Index k = 0; k < q.cols(); ++k) {
-            out << (k > 0 ? "," : "") << number(q(j, k));
+            out << (k > 0 ? "," : "") << csvNumber(q(j, k));
         }
         out << '\n';
     }
@@ -303,43 +300,38 @@ int runCategorical(const Args& args) {
 
     std::ostringstream out;
     if (format == "json") {
-        JsonWriter json(out);
-        json.beginObject();
-        json.key("t").array(curves.t);
-        json.key("beta").array(curves.beta);
-        json.key("mutual_information").array(curves.mutualInformation);
-        json.key("impurity").array(curves.impurity);
-        json.key("step_costs").array(stepCosts);
-        json.key("elbo").value(elbo);
+        nlohmann::ordered_json json;
+        json["t"] = curves.t;
+        json["beta"] = curves.beta;
+        json["mutual_information"] = curves.mutualInformation;
+        json["impurity"] = curves.impurity;
+        json["step_costs"] = stepCosts;
+        json["elbo"] = elbo;
         if (costs->monteCarlo) {
-            json.key("step_costs_stderr").array(stepErrors);
-            json.key("elbo_stderr").value(std::sqrt(elboVariance));
-            json.key("samples").value(static_cast<long long>(*samples));
-            json.key("seed").value(static_cast<long long>(*seed));
+            json["step_costs_stderr"] = stepErrors;
+            json["elbo_stderr"] = std::sqrt(elboVariance);
+            json["samples"] = *samples;
+            json["seed"] = *seed;
         }
         if (args.has("dp")) {
             std::vector<double> times;
             for (int node : path.nodes) {
                 times.push_back(grid.t[node]);
             }
-            json.key("dp").beginObject();
-            json.key("K").value(*dp);
-            json.key("trajectory").array(times);
-            json.key("cost").value(path.cost);
-            json.endObject();
+            json["dp"] = {{"K", *dp}, {"trajectory", times}, {"cost", path.cost}};
         }
-        json.endObject();
+        printJson(out, json);
     } else {
         // One row per grid time; step_cost (J(n−1, n)) is empty at n = 0.
         out << "t,beta,mutual_information,impurity,step_cost" << (costs->monteCarlo ? ",step_cost_stderr" : "")
             << (args.has("dp") ? ",on_dp_path" : "") << '\n';
         size_t onPath = 0;
         for (int n = 0; n <= *steps; ++n) {
-            out << number(curves.t[n]) << ',' << number(curves.beta[n]) << ','
-                << number(curves.mutualInformation[n]) << ',' << number(curves.impurity[n]) << ','
-                << (n > 0 ? number(stepCosts[n - 1]) : "");
+            out << csvNumber(curves.t[n]) << ',' << csvNumber(curves.beta[n]) << ','
+                << csvNumber(curves.mutualInformation[n]) << ',' << csvNumber(curves.impurity[n])
+                << ',' << (n > 0 ? csvNumber(stepCosts[n - 1]) : "");
             if (costs->monteCarlo) {
-                out << ',' << (n > 0 ? number(stepErrors[n - 1]) : "");
+                out << ',' << (n > 0 ? csvNumber(stepErrors[n - 1]) : "");
             }
             if (args.has("dp")) {
                 const bool on = onPath < path.nodes.size() && path.nodes[onPath] == n;
@@ -348,9 +340,9 @@ int runCategorical(const Args& args) {
             }
             out << '\n';
         }
-        out << "# elbo," << number(elbo) << '\n';
+        out << "# elbo," << csvNumber(elbo) << '\n';
         if (args.has("dp")) {
-            out << "# dp_cost," << number(path.cost) << '\n';
+            out << "# dp_cost," << csvNumber(path.cost) << '\n';
         }
     }
     std::cout << out.str();

@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The Analytic-DPM subcommands (docs/gaussian.md): gamma, variance, nll, sample.
-#include <cstdio>
 #include <iostream>
 #include <sstream>
 
 #include "app/cli/commands.h"
-#include "core/model/checkpoint.h"
-#include "app/cli/json_writer.h"
+#include "app/cli/output_format.h"
 #include "app/cli/terminal_progress.h"
 #include "core/data/bundled_files.h"
 #include "core/data/gaussian_data.h"
-#include "core/model/oracle_specs.h"
 #include "core/gaussian/gamma.h"
 #include "core/gaussian/nll.h"
 #include "core/gaussian/sampler.h"
@@ -18,6 +15,8 @@
 #include "core/gaussian/variance.h"
 #include "core/io/csv.h"
 #include "core/io/gamma_file.h"
+#include "core/model/checkpoint.h"
+#include "core/model/oracle_specs.h"
 #include "core/schedule/gaussian_schedule.h"
 
 namespace app::cli {
@@ -239,11 +238,49 @@ Result<TrajectoryWithGamma> resolveWithGamma(const Common& common,
     return result;
 }
 
-void writeIntArray(JsonWriter& json, const std::vector<int>& values) { json.array(values); }
-
-}  // namespace
-
-namespace {
+// variance's output: one row or object per pair (s, t), in sampling order.
+void printVariances(const std::string& format,
+                    const core::gaussian::ResolvedTrajectory& trajectory,
+                    const std::vector<core::gaussian::PairVariance>& pairs,
+                    double eta,
+                    core::io::GammaKind kind,
+                    const std::vector<int>& over) {
+    if (format == "csv") {
+        std::cout << "s,t,lambda2,sigma2_unclipped,lower,upper,upper_bounded,sigma2\n";
+        for (const auto& p : pairs) {
+            std::cout << p.s << ',' << p.t;
+            for (const double v :
+                 {p.lambda2, p.sigma2Unclipped, p.lower, p.upper, p.upperBounded, p.sigma2}) {
+                std::cout << ',' << csvNumber(v);
+            }
+            std::cout << '\n';
+        }
+        return;
+    }
+    nlohmann::ordered_json json;
+    json["trajectory"] = trajectory.timesteps;
+    json["forward"] = eta;
+    json["gamma_kind"] = core::io::gammaKindName(kind);
+    json["pairs"] = nlohmann::ordered_json::array();
+    for (const auto& p : pairs) {
+        json["pairs"].push_back({{"s", p.s},
+                                 {"t", p.t},
+                                 {"lambda2", p.lambda2},
+                                 {"sigma2_unclipped", p.sigma2Unclipped},
+                                 {"lower", p.lower},
+                                 {"upper", p.upper},
+                                 {"upper_bounded", p.upperBounded},
+                                 {"sigma2", p.sigma2}});
+    }
+    if (trajectory.hasCost) {
+        json["cost"] = trajectory.cost;
+    }
+    if (!trajectory.note.empty()) {
+        json["note"] = trajectory.note;
+    }
+    json["gamma_over_bound"] = over;
+    printJson(std::cout, json);
+}
 
 // The options the four subcommands share (loadCommon reads them).
 const Option kData = required("data", "D", "the data, see below");
@@ -505,46 +542,7 @@ int runVariance(const Args& args) {
         std::cerr << "warning: β̄_nΓ_n > 1 at " << over.size() << " timesteps (first n = "
                   << over.front() << "); see gamma_over_bound\n";
     }
-    if (format == "csv") {
-        std::cout << "s,t,lambda2,sigma2_unclipped,lower,upper,upper_bounded,sigma2\n";
-        char line[512];
-        for (const auto& p : *pairs) {
-            std::snprintf(line, sizeof line, "%d,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", p.s,
-                          p.t, p.lambda2, p.sigma2Unclipped, p.lower, p.upper, p.upperBounded,
-                          p.sigma2);
-            std::cout << line;
-        }
-        return 0;
-    }
-    JsonWriter json(std::cout);
-    json.beginObject();
-    json.key("trajectory");
-    writeIntArray(json, trajectory->timesteps);
-    json.key("forward").value(forward.eta);
-    json.key("gamma_kind").value(core::io::gammaKindName(file->kind));
-    json.key("pairs").beginArray();
-    for (const auto& p : *pairs) {
-        json.beginObject();
-        json.key("s").value(p.s);
-        json.key("t").value(p.t);
-        json.key("lambda2").value(p.lambda2);
-        json.key("sigma2_unclipped").value(p.sigma2Unclipped);
-        json.key("lower").value(p.lower);
-        json.key("upper").value(p.upper);
-        json.key("upper_bounded").value(p.upperBounded);
-        json.key("sigma2").value(p.sigma2);
-        json.endObject();
-    }
-    json.endArray();
-    if (trajectory->hasCost) {
-        json.key("cost").value(trajectory->cost);
-    }
-    if (!trajectory->note.empty()) {
-        json.key("note").value(trajectory->note);
-    }
-    json.key("gamma_over_bound");
-    writeIntArray(json, over);
-    json.endObject();
+    printVariances(format, *trajectory, *pairs, forward.eta, file->kind, over);
     return 0;
 }
 
@@ -606,25 +604,18 @@ int runNll(const Args& args) {
     if (!nll) {
         return fail(nll.error());
     }
-    JsonWriter json(std::cout);
-    json.beginObject();
-    json.key("bpd").value(nll->bitsPerDim);
-    json.key("standard_error").value(nll->standardError);
-    json.key("variance").value(varianceName);
-    json.key("trajectory");
-    writeIntArray(json, trajectory->timesteps);
-    json.key("prior").value(nll->prior.bitsPerDim);
-    json.key("decoder").value(nll->decoder.bitsPerDim);
-    json.key("terms").beginArray();
+    nlohmann::ordered_json json;
+    json["bpd"] = nll->bitsPerDim;
+    json["standard_error"] = nll->standardError;
+    json["variance"] = varianceName;
+    json["trajectory"] = trajectory->timesteps;
+    json["prior"] = nll->prior.bitsPerDim;
+    json["decoder"] = nll->decoder.bitsPerDim;
+    json["terms"] = nlohmann::ordered_json::array();
     for (const auto& term : nll->pairs) {
-        json.beginObject();
-        json.key("s").value(term.s);
-        json.key("t").value(term.t);
-        json.key("bpd").value(term.bitsPerDim);
-        json.endObject();
+        json["terms"].push_back({{"s", term.s}, {"t", term.t}, {"bpd", term.bitsPerDim}});
     }
-    json.endArray();
-    json.endObject();
+    printJson(std::cout, json);
     return 0;
 }
 
@@ -717,15 +708,13 @@ int runSample(const Args& args) {
         text << (frames || i > 0 ? "," : "") << 'x' << (i + 1);
     }
     text << '\n';
-    char number[32];
     auto writeMatrix = [&](const core::Matrix& m, int frame, int t) {
         for (Eigen::Index b = 0; b < m.cols(); ++b) {
             if (frames) {
                 text << frame << ',' << t << ',' << b;
             }
             for (int i = 0; i < d; ++i) {
-                std::snprintf(number, sizeof number, "%.17g", m(i, b));
-                text << (frames || i > 0 ? "," : "") << number;
+                text << (frames || i > 0 ? "," : "") << csvNumber(m(i, b));
             }
             text << '\n';
         }
