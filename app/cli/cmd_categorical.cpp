@@ -75,6 +75,8 @@ Result<double> betaOption(const Args& args, const std::string& key) {
     return beta;
 }
 
+const Option kPi = required("pi", "P", "the prior π: uniform:K, absorbing:K or p1,p2,…");
+
 }  // namespace
 
 const CommandSpec& kernelSpec() {
@@ -82,7 +84,7 @@ const CommandSpec& kernelSpec() {
         "kernel",
         "the reverse kernel q(x_s | x_t) of one step for a denoiser F",
         "",
-        {required("pi", "P", "the prior π: uniform:K, absorbing:K or p1,p2,…"),
+        {kPi,
          required("beta-s", "X", "β_s, the earlier time's β in [0, 1]"),
          required("beta-t", "Y", "β_t ≥ β_s, the later time's β"),
          required("denoiser", "F.csv",
@@ -98,7 +100,7 @@ const CommandSpec& categoricalSpec() {
         "information curves, step costs and the DP trajectory of a data table",
         "",
         {required("table", "T.csv", "the data table (columns x1..xD and p, optionally c)"),
-         required("pi", "P", "the prior π: uniform:K, absorbing:K or p1,p2,…"),
+         kPi,
          required("schedule", "S", "β(t): linear, cosine, power:P, info-linear or custom:FILE"),
          required("steps", "N", "the number of steps of the grid"),
          valued("condition", "C", "", "the condition to score (default: all conditions averaged)"),

@@ -305,6 +305,8 @@ const Option kEstimator =
            "Γ's estimator (default: denoising for the oracle, error for a network)");
 const Option kClipFirst = valued(
     "clip-first", "Y", "0", "cap the first step's variance at (y·(2/255)·√(π/2))² (0: no cap)");
+// nll and sample estimate Γ, when they need it, with the next seed.
+const Option kSeed = valued("seed", "X", "0", "the seed (Γ uses seed + 1)");
 const Option kGammaSamples = valued("gamma-samples", "M", "100", "samples per timestep for Γ");
 
 const char* kDataNotes =
@@ -359,7 +361,7 @@ const CommandSpec& nllSpec() {
          valued("levels", "L", "256", "the decoder's number of levels"),
          valued("samples", "M", "1000", "data points averaged"), kGammaSamples,
          valued("gamma-data", "D", "", "the data Γ is estimated on (default: --data)"), kEstimator,
-         valued("seed", "X", "0", "the seed (Γ uses seed + 1)"),
+         kSeed,
          valued("format", "json", "json", "the output format (nll writes json)"), kThreads,
          kDataRange, kDpVariant},
         kDataNotes};
@@ -374,7 +376,7 @@ const CommandSpec& sampleSpec() {
         {kDigits, kData, kModel, kSchedule, kSteps,
          valued("sampler", "S", "analytic-ddpm", "ddpm, ddim, analytic-ddpm or analytic-ddim"),
          kTrajectory, valued("count", "B", "16", "the number of samples"),
-         valued("seed", "X", "0", "the seed (Γ uses seed + 1)"),
+         kSeed,
          required("out", "FILE", "the CSV file (columns x1..xd)"),
          valued("eta", "V", "0", "η of the DDIM samplers"), kClipFirst,
          valued("variance", "small|large", "small", "the DDPM sampler's variance (β̃ or β)"),
