@@ -2,8 +2,6 @@
 // `diffuscope`: the GUI when started with no arguments, a headless subcommand otherwise.
 #include <QApplication>
 #include <QTimer>
-
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -21,31 +19,53 @@ void describeApplication() {
 }
 
 // `export` renders widgets, so it needs a QApplication; without a display it uses the
-// offscreen platform rather than failing.
-int runExport(int argc, char* argv[]) {
+// offscreen platform rather than failing. Its options were read by the CLI's parser.
+int runExport(const app::cli::Args& args) {
     if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
         qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
         qputenv("QT_QPA_PLATFORM", "offscreen");
     }
+    for (const char* option : {"view", "out"}) {
+        if (core::Result<std::string> given = args.require(option); !given) {
+            return app::cli::fail(given.error());
+        }
+    }
+    core::Result<int> width = args.getInt("width");
+    core::Result<int> height = args.getInt("height");
+    core::Result<int> dpi = args.getInt("dpi");
+    for (const core::Result<int>* number : {&width, &height, &dpi}) {
+        if (!*number) {
+            return app::cli::fail("export: --width, --height and --dpi take whole numbers (" +
+                                  number->error().toString() + ")");
+        }
+    }
+    // Paths as the system encodes them, as QApplication reads its own arguments.
+    const auto text = [&args](const char* key) {
+        return QString::fromLocal8Bit(QByteArray::fromStdString(args.get(key)));
+    };
+    ui::HeadlessExportRequest request;
+    request.view = text("view");
+    request.out = text("out");
+    request.project = text("project");
+    request.example = text("example");
+    request.size = QSize(*width, *height);
+    request.dpi = *dpi;
+    // QApplication keeps references to argc and argv: they must outlive it.
+    int argc = 1;
+    char name[] = "diffuscope";
+    char* argv[] = {name, nullptr};
     QApplication application(argc, argv);
     describeApplication();
-    QStringList arguments;
-    for (int i = 2; i < argc; ++i) {
-        arguments << QString::fromLocal8Bit(argv[i]);
-    }
-    return ui::runHeadlessExport(arguments);
+    return ui::runHeadlessExport(request);
 }
 
 }  // namespace
 
 int main(int argc, char* argv[]) {
-    if (argc > 1 && std::strcmp(argv[1], "export") == 0) {
-        return runExport(argc, argv);
-    }
     // `diffuscope project.diffuscope.json` opens the GUI with that project.
     const bool openProject = argc == 2 && std::string(argv[1]).ends_with(".json");
     if (argc > 1 && !openProject) {
-        return app::cli::dispatch(std::vector<std::string>(argv + 1, argv + argc));
+        return app::cli::dispatch(std::vector<std::string>(argv + 1, argv + argc), runExport);
     }
     ui::SafeApplication application(argc, argv);  // an escaping exception becomes a message
     describeApplication();

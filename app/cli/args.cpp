@@ -1,62 +1,134 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/args.h"
 
+#include <cassert>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 namespace app::cli {
 
-core::Result<Args> Args::parse(const std::vector<std::string>& argv) {
+namespace {
+
+bool isOption(const std::string& word) { return word.rfind("--", 0) == 0 && word.size() > 2; }
+
+// The values a flag may be given explicitly; "" is a bare --flag.
+std::optional<bool> flagValue(const std::string& value) {
+    if (value.empty() || value == "1" || value == "true") {
+        return true;
+    }
+    if (value == "0" || value == "false") {
+        return false;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+core::Result<Args> Args::parse(const std::vector<std::string>& argv, const CommandSpec& spec) {
     Args args;
+    args.m_spec = &spec;
     if (!argv.empty()) {
         args.m_command = argv[0];
     }
     for (size_t i = 1; i < argv.size(); ++i) {
         const std::string& word = argv[i];
-        if (word.rfind("--", 0) == 0 && word.size() > 2) {
-            std::string key = word.substr(2);
-            std::string value;
-            if (const size_t eq = key.find('='); eq != std::string::npos) {
-                value = key.substr(eq + 1);
-                key = key.substr(0, eq);
-            } else if (i + 1 < argv.size() &&
-                       !(argv[i + 1].rfind("--", 0) == 0 && argv[i + 1].size() > 2)) {
-                value = argv[++i];
+        if (!isOption(word)) {
+            // -h as well as --help, as for `diffuscope -h`.
+            if (word == "-h") {
+                args.m_help = true;
+            } else {
+                args.m_positionals.push_back(word);
             }
-            if (args.m_options.count(key) > 0) {
-                return core::makeError(core::ErrorCode::ParseError, "--" + key, value,
-                                       "the option is given twice");
-            }
-            args.m_options[key] = value;
-        } else {
-            args.m_positionals.push_back(word);
+            continue;
+        }
+        std::string key = word.substr(2);
+        std::string value;
+        if (const size_t eq = key.find('='); eq != std::string::npos) {
+            value = key.substr(eq + 1);
+            key = key.substr(0, eq);
+        } else if (i + 1 < argv.size() && !isOption(argv[i + 1])) {
+            // Any option takes the next word that is not an option, a flag too (--frames 1):
+            // check() then refuses what does not fit rather than leaving a stray positional.
+            value = argv[++i];
+        }
+        if (args.m_options.count(key) > 0) {
+            return core::makeError(core::ErrorCode::ParseError, "--" + key, value,
+                                   "the option is given twice");
+        }
+        args.m_options[key] = value;
+        args.m_order.push_back(key);
+        args.m_help = args.m_help || key == "help";
+    }
+    if (!args.m_help) {
+        if (core::Status valid = args.check(); !valid) {
+            return valid.error();
         }
     }
     return args;
 }
 
-std::string Args::get(const std::string& key, const std::string& fallback) const {
+core::Status Args::check() const {
+    for (const std::string& key : m_order) {
+        const std::string& value = m_options.at(key);
+        const Option* option = m_spec->find(key);
+        if (option == nullptr) {
+            return core::makeError(core::ErrorCode::ParseError, "--" + key, value,
+                                   "unknown option for '" + m_command + "'");
+        }
+        if (option->kind == OptionKind::Flag && !flagValue(value)) {
+            return core::makeError(core::ErrorCode::ParseError, "--" + key, value,
+                                   "a flag takes no value, or 1/0, true/false");
+        }
+        // "--steps=" or "--steps" with nothing after it: refused here, naming the option,
+        // rather than read as an empty spec or file name further on.
+        if (option->kind != OptionKind::Flag && value.empty()) {
+            return core::makeError(core::ErrorCode::ParseError, "--" + key, "",
+                                   "a value is expected (--" + key + " " + option->placeholder +
+                                       " or --" + key + "=" + option->placeholder + ")");
+        }
+    }
+    if (!m_positionals.empty() && m_spec->operands.empty()) {
+        return core::makeError(core::ErrorCode::ParseError, "", "",
+                               "unexpected argument '" + m_positionals.front() + "' for '" +
+                                   m_command + "' (options start with --)");
+    }
+    return {};
+}
+
+bool Args::flag(const std::string& key) const {
     const auto it = m_options.find(key);
-    return it == m_options.end() ? fallback : it->second;
+    return it != m_options.end() && flagValue(it->second).value_or(false);
+}
+
+std::string Args::get(const std::string& key) const {
+    const auto it = m_options.find(key);
+    if (it != m_options.end()) {
+        return it->second;
+    }
+    const Option* option = m_spec != nullptr ? m_spec->find(key) : nullptr;
+    assert(option != nullptr && "every option a command reads is in its table");
+    return option != nullptr ? option->defaultValue : std::string();
+}
+
+std::string Args::getOr(const std::string& key, const std::string& fallback) const {
+    return has(key) ? get(key) : fallback;
 }
 
 core::Result<std::string> Args::require(const std::string& key) const {
-    const auto it = m_options.find(key);
-    if (it == m_options.end() || it->second.empty()) {
+    std::string value = get(key);
+    if (value.empty()) {
         return core::makeError(core::ErrorCode::ParseError, "--" + key, "",
                                "this option is required");
     }
-    return it->second;
+    return value;
 }
 
-core::Result<int> Args::getInt(const std::string& key, int fallback) const {
-    if (!has(key)) {
-        return fallback;
-    }
-    core::Result<long long> value = parseInt(get(key), "--" + key);
+core::Result<int> Args::getInt(const std::string& key) const {
+    core::Result<long long> value = getInt64(key);
     if (!value) {
         return value.error();
     }
@@ -67,26 +139,35 @@ core::Result<int> Args::getInt(const std::string& key, int fallback) const {
     return static_cast<int>(*value);
 }
 
-core::Result<long long> Args::getInt64(const std::string& key, long long fallback) const {
-    if (!has(key)) {
-        return fallback;
+core::Result<long long> Args::getInt64(const std::string& key) const {
+    core::Result<std::string> text = require(key);
+    if (!text) {
+        return text.error();
     }
-    return parseInt(get(key), "--" + key);
+    return parseInt(*text, "--" + key);
 }
 
-core::Result<double> Args::getDouble(const std::string& key, double fallback) const {
-    if (!has(key)) {
-        return fallback;
+core::Result<double> Args::getDouble(const std::string& key) const {
+    core::Result<std::string> text = require(key);
+    if (!text) {
+        return text.error();
     }
-    return parseDouble(get(key), "--" + key);
+    return parseDouble(*text, "--" + key);
 }
 
-core::Result<int> Args::getBounded(const std::string& key, int fallback,
+core::Result<int> Args::getBounded(const std::string& key,
                                    const core::limits::IntRange& range) const {
-    if (!has(key)) {
-        return fallback;
+    core::Result<std::string> text = require(key);
+    if (!text) {
+        return text.error();
     }
-    return parseBounded(get(key), "--" + key, range);
+    return parseBounded(*text, "--" + key, range);
+}
+
+core::Result<int> Args::getBounded(const std::string& key,
+                                   const core::limits::IntRange& range,
+                                   int fallback) const {
+    return has(key) ? getBounded(key, range) : fallback;
 }
 
 core::Result<int> parseBounded(const std::string& text, const std::string& field,
@@ -101,20 +182,6 @@ core::Result<int> parseBounded(const std::string& text, const std::string& field
         return error;
     }
     return static_cast<int>(*value);
-}
-
-core::Status Args::checkKnown(const std::vector<std::string>& known) const {
-    for (const auto& [key, value] : m_options) {
-        bool found = false;
-        for (const auto& k : known) {
-            found = found || (k == key);
-        }
-        if (!found) {
-            return core::makeError(core::ErrorCode::ParseError, "--" + key, value,
-                                   "unknown option for '" + m_command + "'");
-        }
-    }
-    return {};
 }
 
 core::Result<double> parseDouble(const std::string& text, const std::string& field) {

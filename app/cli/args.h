@@ -5,38 +5,57 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/options.h"
 #include "core/util/limits.h"
 #include "core/util/result.h"
 
-// Command-line arguments of a subcommand: `--key value` pairs, bare `--flag`s and positionals.
+// Command-line arguments of a subcommand, read against its table of options (app/cli/options.h):
+// `--key value` or `--key=value` pairs, bare `--flag`s and positionals.
 namespace app::cli {
 
 class Args {
 public:
-    // argv[0] is the subcommand name. Fails on a repeated option.
-    static core::Result<Args> parse(const std::vector<std::string>& argv);
+    // argv[0] is the subcommand name. Fails, naming the option, on an option not in `spec`, a
+    // repeated option, a valued option with an empty value, a flag with a value other than
+    // 1/0/true/false, or a positional argument when `spec` takes none. With --help anywhere,
+    // only repeats are checked and helpRequested() is true.
+    static core::Result<Args> parse(const std::vector<std::string>& argv, const CommandSpec& spec);
 
     const std::string& command() const { return m_command; }
+    bool helpRequested() const { return m_help; }
+    // Whether --key was given on the command line (a default does not count).
     bool has(const std::string& key) const { return m_options.count(key) > 0; }
-    // The value of --key, or `fallback` when absent.
-    std::string get(const std::string& key, const std::string& fallback = {}) const;
-    // The value of --key; an error naming the option when absent.
+    // Whether the flag --key is on: given bare, or as =1 or =true.
+    bool flag(const std::string& key) const;
+    // The value of --key, or else the table's default ("" when it declares none).
+    std::string get(const std::string& key) const;
+    // For a default the command works out from other options (the table declares none): the
+    // value of --key, or `fallback` when absent.
+    std::string getOr(const std::string& key, const std::string& fallback) const;
+    // The value of --key (or its default); an error naming the option when there is neither.
     core::Result<std::string> require(const std::string& key) const;
-    core::Result<int> getInt(const std::string& key, int fallback) const;
-    core::Result<long long> getInt64(const std::string& key, long long fallback) const;
-    core::Result<double> getDouble(const std::string& key, double fallback) const;
-    // The value of --key (or `fallback`), read as a 64-bit integer and refused, naming the
-    // option, the value and the range, unless it lies in `range` (core/util/limits.h).
-    core::Result<int> getBounded(const std::string& key, int fallback,
-                                 const core::limits::IntRange& range) const;
+    // get(key) read as a number; an error naming the option when it is not one, or when the
+    // option is absent and has no default.
+    core::Result<int> getInt(const std::string& key) const;
+    core::Result<long long> getInt64(const std::string& key) const;
+    core::Result<double> getDouble(const std::string& key) const;
+    // get(key) as a whole number refused, naming the option, the value and the range, unless
+    // it lies in `range` (core/util/limits.h). The second form is for a computed default.
+    core::Result<int> getBounded(const std::string& key, const core::limits::IntRange& range) const;
+    core::Result<int> getBounded(const std::string& key,
+                                 const core::limits::IntRange& range,
+                                 int fallback) const;
     const std::vector<std::string>& positionals() const { return m_positionals; }
-    // An error naming the first option not in `known` (catches typos such as --step for --steps).
-    core::Status checkKnown(const std::vector<std::string>& known) const;
 
 private:
+    core::Status check() const;
+
+    const CommandSpec* m_spec = nullptr;
     std::string m_command;
     std::map<std::string, std::string> m_options;
+    std::vector<std::string> m_order;  // the options in command-line order, for the errors
     std::vector<std::string> m_positionals;
+    bool m_help = false;
 };
 
 // Strict number parsing shared by the subcommands: the whole text must be a finite number.

@@ -2,28 +2,25 @@
 // `diffuscope kernel` and `diffuscope categorical`: the categorical engine (docs/categorical.md)
 // from the command line.
 #include <cmath>
-#include <cstdio>
 #include <iostream>
 #include <sstream>
 
 #include "app/cli/commands.h"
-#include "app/cli/json_writer.h"
+#include "app/cli/output_format.h"
 #include "app/cli/terminal_progress.h"
-#include "core/model/checkpoint.h"
 #include "core/categorical/information.h"
 #include "core/categorical/prior.h"
 #include "core/categorical/reverse_kernel.h"
 #include "core/data/categorical_table.h"
 #include "core/io/csv.h"
 #include "core/model/categorical_oracles.h"
+#include "core/model/checkpoint.h"
 #include "core/trajectory/least_cost_path.h"
 
 namespace app::cli {
 namespace {
 
 using core::Result;
-
-std::string number(double v) { return JsonWriter::formatNumber(v); }
 
 // F.csv: K rows of K numbers, no header; row j = F(· | j). Rows are normalised.
 Result<core::Matrix> readDenoiserRows(const std::string& path, int numClasses) {
@@ -78,12 +75,47 @@ Result<double> betaOption(const Args& args, const std::string& key) {
     return beta;
 }
 
+const Option kPi = required("pi", "P", "the prior π: uniform:K, absorbing:K or p1,p2,…");
+
 }  // namespace
 
+const CommandSpec& kernelSpec() {
+    static const CommandSpec spec{
+        "kernel",
+        "the reverse kernel q(x_s | x_t) of one step for a denoiser F",
+        "",
+        {kPi,
+         required("beta-s", "X", "β_s, the earlier time's β in [0, 1]"),
+         required("beta-t", "Y", "β_t ≥ β_s, the later time's β"),
+         required("denoiser", "F.csv",
+                  "K rows of K numbers, row j = F(· | j); rows are normalised"),
+         valued("form", "closed|direct|d3pm", "closed", "how the kernel is computed")},
+        "Prints K lines of K comma-separated numbers: line j is q(X_s = · | X_t = j).\n"};
+    return spec;
+}
+
+const CommandSpec& categoricalSpec() {
+    static const CommandSpec spec{
+        "categorical",
+        "information curves, step costs and the DP trajectory of a data table",
+        "",
+        {required("table", "T.csv", "the data table (columns x1..xD and p, optionally c)"),
+         kPi,
+         required("schedule", "S", "β(t): linear, cosine, power:P, info-linear or custom:FILE"),
+         required("steps", "N", "the number of steps of the grid"),
+         valued("condition", "C", "", "the condition to score (default: all conditions averaged)"),
+         valued("dp", "K", "", "also the least-cost trajectory of K steps"),
+         valued("samples", "M", "", "Monte Carlo step costs with M ≥ 2 samples (default: exact)"),
+         valued("seed", "S", "0", "the Monte Carlo seed"),
+         valued("threads", "T", "", "worker threads (default: all cores)"),
+         valued("format", "json|csv", "json", "the output format"),
+         valued("model", "M", "oracle",
+                "the denoiser: oracle (the table's exact one) or MODEL.safetensors")},
+        "The output's keys and columns are in docs/conventions.md (CLI outputs).\n"};
+    return spec;
+}
+
 int runKernel(const Args& args) {
-    if (core::Status known = args.checkKnown({"pi", "beta-s", "beta-t", "denoiser", "form"}); !known) {
-        return fail(known.error());
-    }
     Result<std::string> piSpec = args.require("pi");
     if (!piSpec) {
         return fail(piSpec.error());
@@ -105,7 +137,7 @@ int runKernel(const Args& args) {
                                           "β_s must not exceed β_t = " + args.get("beta-t")));
     }
     Result<core::categorical::KernelForm> form =
-        core::categorical::parseKernelForm(args.get("form", "closed"), "--form");
+        core::categorical::parseKernelForm(args.get("form"), "--form");
     if (!form) {
         return fail(form.error());
     }
@@ -121,7 +153,7 @@ int runKernel(const Args& args) {
     std::ostringstream out;
     for (Eigen::Index j = 0; j < q.rows(); ++j) {
         for (Eigen::Index k = 0; k < q.cols(); ++k) {
-            out << (k > 0 ? "," : "") << number(q(j, k));
+            out << (k > 0 ? "," : "") << csvNumber(q(j, k));
         }
         out << '\n';
     }
@@ -131,12 +163,7 @@ int runKernel(const Args& args) {
 
 int runCategorical(const Args& args) {
     using namespace core::categorical;
-    if (core::Status known = args.checkKnown({"table", "pi", "schedule", "steps", "condition", "dp",
-                                              "samples", "seed", "threads", "format", "model"});
-        !known) {
-        return fail(known.error());
-    }
-    const std::string format = args.get("format", "json");
+    const std::string format = args.get("format");
     if (format != "json" && format != "csv") {
         return fail(core::makeError(core::ErrorCode::ParseError, "--format", format, "expected json or csv"));
     }
@@ -165,14 +192,11 @@ int runCategorical(const Args& args) {
         }
         condition = *index;
     }
-    Result<int> steps = args.getBounded("steps", 0, core::limits::kSteps);
+    Result<int> steps = args.getBounded("steps", core::limits::kSteps);
     if (!steps) {
         return fail(steps.error());
     }
-    if (!args.has("steps")) {
-        return fail(core::makeError(core::ErrorCode::ParseError, "--steps", "", "this option is required"));
-    }
-    Result<int> dp = args.getInt("dp", 0);
+    Result<int> dp = args.has("dp") ? args.getInt("dp") : Result<int>(0);
     if (!dp) {
         return fail(dp.error());
     }
@@ -180,18 +204,20 @@ int runCategorical(const Args& args) {
         return fail(core::invalidArgument("--dp", args.get("dp"),
                                           "K must lie in 1..N = " + std::to_string(*steps)));
     }
-    Result<long long> samples = args.getInt64("samples", 0);
+    Result<long long> samples =
+        args.has("samples") ? args.getInt64("samples") : Result<long long>(0);
     if (!samples) {
         return fail(samples.error());
     }
     if (*samples < 0 || (args.has("samples") && *samples < 2)) {
         return fail(core::invalidArgument("--samples", args.get("samples"), "M must be ≥ 2"));
     }
-    Result<long long> seed = args.getInt64("seed", 0);
+    Result<long long> seed = args.getInt64("seed");
     if (!seed) {
         return fail(seed.error());
     }
-    Result<int> threads = args.getBounded("threads", core::hardwareThreads(), core::limits::kThreads);
+    Result<int> threads =
+        args.getBounded("threads", core::limits::kThreads, core::hardwareThreads());
     if (!threads) {
         return fail(threads.error());
     }
@@ -221,7 +247,7 @@ int runCategorical(const Args& args) {
     core::model::TableOracle oracle(data, prior);
     const core::model::CategoricalDenoiser* denoiser = &oracle;
     std::shared_ptr<const core::model::CategoricalMlpDenoiser> network;
-    if (const std::string model = args.get("model", "oracle"); model != "oracle") {
+    if (const std::string model = args.get("model"); model != "oracle") {
         Result<core::model::LoadedModel> loaded = core::model::loadMlpCheckpoint(model);
         if (!loaded) {
             return fail(loaded.error());
@@ -276,43 +302,38 @@ int runCategorical(const Args& args) {
 
     std::ostringstream out;
     if (format == "json") {
-        JsonWriter json(out);
-        json.beginObject();
-        json.key("t").array(curves.t);
-        json.key("beta").array(curves.beta);
-        json.key("mutual_information").array(curves.mutualInformation);
-        json.key("impurity").array(curves.impurity);
-        json.key("step_costs").array(stepCosts);
-        json.key("elbo").value(elbo);
+        nlohmann::ordered_json json;
+        json["t"] = curves.t;
+        json["beta"] = curves.beta;
+        json["mutual_information"] = curves.mutualInformation;
+        json["impurity"] = curves.impurity;
+        json["step_costs"] = stepCosts;
+        json["elbo"] = elbo;
         if (costs->monteCarlo) {
-            json.key("step_costs_stderr").array(stepErrors);
-            json.key("elbo_stderr").value(std::sqrt(elboVariance));
-            json.key("samples").value(static_cast<long long>(*samples));
-            json.key("seed").value(static_cast<long long>(*seed));
+            json["step_costs_stderr"] = stepErrors;
+            json["elbo_stderr"] = std::sqrt(elboVariance);
+            json["samples"] = *samples;
+            json["seed"] = *seed;
         }
         if (args.has("dp")) {
             std::vector<double> times;
             for (int node : path.nodes) {
                 times.push_back(grid.t[node]);
             }
-            json.key("dp").beginObject();
-            json.key("K").value(*dp);
-            json.key("trajectory").array(times);
-            json.key("cost").value(path.cost);
-            json.endObject();
+            json["dp"] = {{"K", *dp}, {"trajectory", times}, {"cost", path.cost}};
         }
-        json.endObject();
+        printJson(out, json);
     } else {
         // One row per grid time; step_cost (J(n−1, n)) is empty at n = 0.
         out << "t,beta,mutual_information,impurity,step_cost" << (costs->monteCarlo ? ",step_cost_stderr" : "")
             << (args.has("dp") ? ",on_dp_path" : "") << '\n';
         size_t onPath = 0;
         for (int n = 0; n <= *steps; ++n) {
-            out << number(curves.t[n]) << ',' << number(curves.beta[n]) << ','
-                << number(curves.mutualInformation[n]) << ',' << number(curves.impurity[n]) << ','
-                << (n > 0 ? number(stepCosts[n - 1]) : "");
+            out << csvNumber(curves.t[n]) << ',' << csvNumber(curves.beta[n]) << ','
+                << csvNumber(curves.mutualInformation[n]) << ',' << csvNumber(curves.impurity[n])
+                << ',' << (n > 0 ? csvNumber(stepCosts[n - 1]) : "");
             if (costs->monteCarlo) {
-                out << ',' << (n > 0 ? number(stepErrors[n - 1]) : "");
+                out << ',' << (n > 0 ? csvNumber(stepErrors[n - 1]) : "");
             }
             if (args.has("dp")) {
                 const bool on = onPath < path.nodes.size() && path.nodes[onPath] == n;
@@ -321,9 +342,9 @@ int runCategorical(const Args& args) {
             }
             out << '\n';
         }
-        out << "# elbo," << number(elbo) << '\n';
+        out << "# elbo," << csvNumber(elbo) << '\n';
         if (args.has("dp")) {
-            out << "# dp_cost," << number(path.cost) << '\n';
+            out << "# dp_cost," << csvNumber(path.cost) << '\n';
         }
     }
     std::cout << out.str();

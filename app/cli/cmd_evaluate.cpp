@@ -45,20 +45,32 @@ core::Result<std::pair<double, double>> elboBitsPerDim(const core::data::Categor
 
 }  // namespace
 
+const CommandSpec& evaluateSpec() {
+    static const CommandSpec spec{
+        "evaluate",
+        "a conditional categorical digits model: generation accuracy and bits/dim",
+        "",
+        {required("model", "DIGITS.safetensors", "the model (trained with --data digits:levels=L)"),
+         valued("per-class", "M", "200", "images generated per label"),
+         valued("steps", "N", "50", "even steps of the generation"),
+         valued("seed", "S", "1", "the seed"),
+         valued("elbo-steps", "N", "50", "even steps of the negative ELBO"),
+         valued("elbo-samples", "M", "256", "Monte Carlo samples per step of the ELBO"),
+         valued("threads", "T", "", "worker threads (default: all cores)"),
+         valued("digits", "FILE", "", "the digits file (default: the bundled copy)")},
+        ""};
+    return spec;
+}
+
 int runEvaluate(const Args& args) {
-    if (auto known = args.checkKnown({"model", "per-class", "steps", "seed", "elbo-steps",
-                                      "elbo-samples", "threads", "digits"});
-        !known) {
-        return fail(known.error());
-    }
     auto modelPath = args.require("model");
     if (!modelPath) return fail(modelPath.error());
-    auto perClass = args.getBounded("per-class", 200, core::limits::kSamples);
-    auto steps = args.getBounded("steps", 50, core::limits::kSteps);
-    auto seed = args.getInt64("seed", 1);
-    auto elboSteps = args.getBounded("elbo-steps", 50, core::limits::kSteps);
-    auto elboSamples = args.getBounded("elbo-samples", 256, core::limits::kSamples);
-    auto threads = args.getBounded("threads", core::hardwareThreads(), core::limits::kThreads);
+    auto perClass = args.getBounded("per-class", core::limits::kSamples);
+    auto steps = args.getBounded("steps", core::limits::kSteps);
+    auto seed = args.getInt64("seed");
+    auto elboSteps = args.getBounded("elbo-steps", core::limits::kSteps);
+    auto elboSamples = args.getBounded("elbo-samples", core::limits::kSamples);
+    auto threads = args.getBounded("threads", core::limits::kThreads, core::hardwareThreads());
     for (const core::Error* e : {perClass ? nullptr : &perClass.error(), steps ? nullptr : &steps.error(),
                                  seed ? nullptr : &seed.error(), elboSteps ? nullptr : &elboSteps.error(),
                                  elboSamples ? nullptr : &elboSamples.error(),

@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The Analytic-DPM subcommands (docs/gaussian.md): gamma, variance, nll, sample.
-#include <cstdio>
 #include <iostream>
 #include <sstream>
 
 #include "app/cli/commands.h"
-#include "core/model/checkpoint.h"
-#include "app/cli/json_writer.h"
+#include "app/cli/output_format.h"
 #include "app/cli/terminal_progress.h"
 #include "core/data/bundled_files.h"
 #include "core/data/gaussian_data.h"
-#include "core/model/oracle_specs.h"
 #include "core/gaussian/gamma.h"
 #include "core/gaussian/nll.h"
 #include "core/gaussian/sampler.h"
@@ -18,6 +15,8 @@
 #include "core/gaussian/variance.h"
 #include "core/io/csv.h"
 #include "core/io/gamma_file.h"
+#include "core/model/checkpoint.h"
+#include "core/model/oracle_specs.h"
 #include "core/schedule/gaussian_schedule.h"
 
 namespace app::cli {
@@ -44,25 +43,22 @@ struct Common {
 };
 
 Result<core::schedule::GaussianSchedule> loadSchedule(const Args& args) {
-    Result<int> steps = args.getBounded("steps", 1000, core::limits::kSteps);
+    Result<int> steps = args.getBounded("steps", core::limits::kSteps);
     if (!steps) {
         return steps.error();
     }
-    return core::schedule::gaussianScheduleFromSpec(args.get("schedule", "linear"), *steps);
+    return core::schedule::gaussianScheduleFromSpec(args.get("schedule"), *steps);
 }
 
 Result<core::gaussian::DataRange> loadRange(const Args& args) {
-    core::gaussian::DataRange range;
-    if (args.has("data-range")) {
-        Result<std::vector<double>> values = parseDoubleList(args.get("data-range"), "--data-range");
-        if (!values) {
-            return values.error();
-        }
-        if (values->size() != 2) {
-            return core::invalidArgument("--data-range", args.get("data-range"), "expected A,B");
-        }
-        range = {(*values)[0], (*values)[1]};
+    Result<std::vector<double>> values = parseDoubleList(args.get("data-range"), "--data-range");
+    if (!values) {
+        return values.error();
     }
+    if (values->size() != 2) {
+        return core::invalidArgument("--data-range", args.get("data-range"), "expected A,B");
+    }
+    const core::gaussian::DataRange range{(*values)[0], (*values)[1]};
     if (core::Status s = range.validate(); !s) {
         return s.error();
     }
@@ -80,7 +76,7 @@ Result<std::shared_ptr<core::model::GaussianOracle>> loadOracle(const Args& args
 // --model: "oracle" (the default) or a Gaussian checkpoint for the schedule's N.
 Result<std::shared_ptr<const core::model::GaussianEpsModel>> loadModel(
     const Args& args, const std::shared_ptr<core::model::GaussianOracle>& oracle, int numSteps) {
-    const std::string model = args.get("model", "oracle");
+    const std::string model = args.get("model");
     if (model == "oracle") {
         return std::shared_ptr<const core::model::GaussianEpsModel>(oracle);
     }
@@ -108,7 +104,7 @@ Result<Common> loadCommon(const Args& args, bool needsData) {
         return range.error();
     }
     common.range = *range;
-    Result<int> threads = args.getBounded("threads", 1, core::limits::kThreads);
+    Result<int> threads = args.getBounded("threads", core::limits::kThreads);
     if (!threads) {
         return threads.error();
     }
@@ -128,8 +124,9 @@ Result<Common> loadCommon(const Args& args, bool needsData) {
             return model.error();
         }
         common.model = *model;
-        common.exactModel = args.get("model", "oracle") == "oracle";
-        const std::string estimator = args.get("estimator", common.exactModel ? "denoising" : "error");
+        common.exactModel = args.get("model") == "oracle";
+        const std::string estimator =
+            args.getOr("estimator", common.exactModel ? "denoising" : "error");
         if (estimator == "score") {
             common.gammaEstimator = core::gaussian::GammaEstimator::Score;
         } else if (estimator == "error") {
@@ -241,9 +238,153 @@ Result<TrajectoryWithGamma> resolveWithGamma(const Common& common,
     return result;
 }
 
-void writeIntArray(JsonWriter& json, const std::vector<int>& values) { json.array(values); }
+// variance's output: one row or object per pair (s, t), in sampling order.
+void printVariances(const std::string& format,
+                    const core::gaussian::ResolvedTrajectory& trajectory,
+                    const std::vector<core::gaussian::PairVariance>& pairs,
+                    double eta,
+                    core::io::GammaKind kind,
+                    const std::vector<int>& over) {
+    if (format == "csv") {
+        std::cout << "s,t,lambda2,sigma2_unclipped,lower,upper,upper_bounded,sigma2\n";
+        for (const auto& p : pairs) {
+            std::cout << p.s << ',' << p.t;
+            for (const double v :
+                 {p.lambda2, p.sigma2Unclipped, p.lower, p.upper, p.upperBounded, p.sigma2}) {
+                std::cout << ',' << csvNumber(v);
+            }
+            std::cout << '\n';
+        }
+        return;
+    }
+    nlohmann::ordered_json json;
+    json["trajectory"] = trajectory.timesteps;
+    json["forward"] = eta;
+    json["gamma_kind"] = core::io::gammaKindName(kind);
+    json["pairs"] = nlohmann::ordered_json::array();
+    for (const auto& p : pairs) {
+        json["pairs"].push_back({{"s", p.s},
+                                 {"t", p.t},
+                                 {"lambda2", p.lambda2},
+                                 {"sigma2_unclipped", p.sigma2Unclipped},
+                                 {"lower", p.lower},
+                                 {"upper", p.upper},
+                                 {"upper_bounded", p.upperBounded},
+                                 {"sigma2", p.sigma2}});
+    }
+    if (trajectory.hasCost) {
+        json["cost"] = trajectory.cost;
+    }
+    if (!trajectory.note.empty()) {
+        json["note"] = trajectory.note;
+    }
+    json["gamma_over_bound"] = over;
+    printJson(std::cout, json);
+}
+
+// The options the four subcommands share (loadCommon reads them).
+const Option kData = required("data", "D", "the data, see below");
+const Option kModel =
+    valued("model", "M", "oracle", "the ε-model: oracle (exact for D) or MODEL.safetensors");
+const Option kDigits =
+    valued("digits", "FILE", "", "the digits file for --data digits (default: the bundled copy)");
+const Option kSchedule =
+    valued("schedule", "S", "linear", "β_n: linear, cosine, scaled-linear, sigmoid or csv:FILE");
+const Option kSteps = valued("steps", "N", "1000", "the number of timesteps N");
+const Option kThreads = valued("threads", "T", "1", "worker threads");
+const Option kDataRange = valued(
+    "data-range", "A,B", "-1,1", "the data's range [a, b] (the variance bounds, the decoder)");
+const Option kTrajectory = required(
+    "trajectory", "T", "the timesteps: even:K, quadratic:K, list:n1,n2,… or dp:K (the DP on Γ)");
+const Option kDpVariant =
+    valued("dp-variant", "clipped|segmented", "clipped", "the DP's cost for dp:K");
+const Option kEstimator =
+    valued("estimator",
+           "score|denoising|error",
+           "",
+           "Γ's estimator (default: denoising for the oracle, error for a network)");
+const Option kClipFirst = valued(
+    "clip-first", "Y", "0", "cap the first step's variance at (y·(2/255)·√(π/2))² (0: no cap)");
+// nll and sample estimate Γ, when they need it, with the next seed.
+const Option kSeed = valued("seed", "X", "0", "the seed (Γ uses seed + 1)");
+const Option kGammaSamples = valued("gamma-samples", "M", "100", "samples per timestep for Γ");
+
+const char* kDataNotes =
+    "D is toy:moons|checkerboard|swissroll|ring[,n=,seed=], gaussian:d=D,s=S, gmm:FILE.json,\n"
+    "mixture:w,mx,my,s;… (2-D), csv:FILE or digits[:test]. The formulas and defaults are in\n"
+    "docs/gaussian.md, the output's keys and columns in docs/conventions.md.\n";
 
 }  // namespace
+
+const CommandSpec& gammaSpec() {
+    static const CommandSpec spec{
+        "gamma",
+        "estimate Γ_n (the score's mean square) for every timestep and write it",
+        "",
+        {kDigits, kData, kModel, kSchedule, kSteps,
+         valued("samples", "M", "100", "samples per timestep"),
+         valued("seed", "X", "0", "the seed"),
+         required("out", "FILE",
+                  "FILE.csv (Γ) or FILE.npy (ms_eps, as the paper's code writes it)"),
+         kThreads,
+         valued("estimator", "score|denoising|error", "score",
+                "Γ's estimator (denoising: the oracle only)"),
+         kDataRange},
+        kDataNotes};
+    return spec;
+}
+
+const CommandSpec& varianceSpec() {
+    static const CommandSpec spec{
+        "variance",
+        "the optimal reverse variances along a trajectory, from a Γ file",
+        "",
+        {kSchedule, kSteps,
+         required("gamma", "FILE", "Γ as written by `diffuscope gamma` (.csv or .npy)"),
+         valued("gamma-kind", "gamma|ms_eps", "",
+                "what the file holds (default: a CSV's header; ms_eps for .npy)"),
+         valued("forward", "ddpm|ddim|eta:V", "ddpm", "the forward process (η = 1, 0 or V)"),
+         kTrajectory, kDpVariant, kDataRange, kClipFirst,
+         valued("format", "json|csv", "json", "the output format"), kThreads},
+        "The formulas and defaults are in docs/gaussian.md, the output's keys and columns in\n"
+        "docs/conventions.md.\n"};
+    return spec;
+}
+
+const CommandSpec& nllSpec() {
+    static const CommandSpec spec{
+        "nll",
+        "the negative ELBO in bits/dim along a trajectory",
+        "",
+        {kDigits, kData, kModel, kSchedule, kSteps, kTrajectory,
+         valued("variance", "analytic|small|large", "analytic", "the reverse variance"),
+         valued("levels", "L", "256", "the decoder's number of levels"),
+         valued("samples", "M", "1000", "data points averaged"), kGammaSamples,
+         valued("gamma-data", "D", "", "the data Γ is estimated on (default: --data)"), kEstimator,
+         kSeed,
+         valued("format", "json", "json", "the output format (nll writes json)"), kThreads,
+         kDataRange, kDpVariant},
+        kDataNotes};
+    return spec;
+}
+
+const CommandSpec& sampleSpec() {
+    static const CommandSpec spec{
+        "sample",
+        "draw samples with a reverse sampler along a trajectory and write them as CSV",
+        "",
+        {kDigits, kData, kModel, kSchedule, kSteps,
+         valued("sampler", "S", "analytic-ddpm", "ddpm, ddim, analytic-ddpm or analytic-ddim"),
+         kTrajectory, valued("count", "B", "16", "the number of samples"),
+         kSeed,
+         required("out", "FILE", "the CSV file (columns x1..xd)"),
+         valued("eta", "V", "0", "η of the DDIM samplers"), kClipFirst,
+         valued("variance", "small|large", "small", "the DDPM sampler's variance (β̃ or β)"),
+         kGammaSamples, flag("frames", "write every step's samples, with columns frame,t,sample"),
+         kEstimator, kThreads, kDataRange, kDpVariant},
+        kDataNotes};
+    return spec;
+}
 
 Result<std::shared_ptr<core::model::GaussianOracle>> gaussianDataFromSpec(const Args& args,
                                                                           const std::string& spec) {
@@ -258,11 +399,6 @@ Result<std::shared_ptr<core::model::GaussianOracle>> gaussianDataFromSpec(const 
 }
 
 int runGamma(const Args& args) {
-    if (core::Status s = args.checkKnown({"digits", "data", "model", "schedule", "steps", "samples", "seed",
-                                          "out", "threads", "estimator", "data-range"});
-        !s) {
-        return fail(s.error());
-    }
     Result<Common> common = loadCommon(args, true);
     if (!common) {
         return fail(common.error());
@@ -274,12 +410,12 @@ int runGamma(const Args& args) {
     if (core::Status writable = core::io::checkWritablePath(*out); !writable) {
         return fail(writable.error());
     }
-    Result<int> samples = args.getBounded("samples", 100, core::limits::kGammaSamples);
-    Result<long long> seed = args.getInt64("seed", 0);
+    Result<int> samples = args.getBounded("samples", core::limits::kGammaSamples);
+    Result<long long> seed = args.getInt64("seed");
     if (!samples || !seed) {
         return fail(!samples ? samples.error() : seed.error());
     }
-    const std::string estimatorName = args.get("estimator", "score");
+    const std::string estimatorName = args.get("estimator");
     if (estimatorName != "score" && estimatorName != "denoising" && estimatorName != "error") {
         return fail(core::invalidArgument("--estimator", estimatorName,
                                           "expected score, error or denoising"));
@@ -322,12 +458,6 @@ int runGamma(const Args& args) {
 }
 
 int runVariance(const Args& args) {
-    if (core::Status s = args.checkKnown({"schedule", "steps", "gamma", "gamma-kind", "forward",
-                                          "trajectory", "dp-variant", "data-range", "clip-first",
-                                          "format", "threads"});
-        !s) {
-        return fail(s.error());
-    }
     Result<Common> common = loadCommon(args, false);
     if (!common) {
         return fail(common.error());
@@ -337,7 +467,7 @@ int runVariance(const Args& args) {
     if (!gammaPath || !spec) {
         return fail(!gammaPath ? gammaPath.error() : spec.error());
     }
-    const std::string kindName = args.get("gamma-kind", "");
+    const std::string kindName = args.get("gamma-kind");
     core::io::GammaKind kind = core::io::GammaKind::MsEps;  // NPY default: the paper's layout
     const core::io::GammaKind* required = nullptr;
     if (!kindName.empty()) {
@@ -357,7 +487,7 @@ int runVariance(const Args& args) {
             ? file->values
             : core::gaussian::gammaFromMsEps(file->values, common->schedule);
     // --forward ddpm|ddim|eta:V
-    const std::string forwardText = args.get("forward", "ddpm");
+    const std::string forwardText = args.get("forward");
     core::gaussian::ForwardProcess forward{1.0};
     if (forwardText == "ddim") {
         forward.eta = 0.0;
@@ -373,17 +503,17 @@ int runVariance(const Args& args) {
     if (core::Status s = forward.validate(); !s) {
         return fail(s.error());
     }
-    Result<core::gaussian::DpVariant> variant = parseDpVariant(args.get("dp-variant", "clipped"));
+    Result<core::gaussian::DpVariant> variant = parseDpVariant(args.get("dp-variant"));
     if (!variant) {
         return fail(variant.error());
     }
-    Result<double> clipFirst = args.getDouble("clip-first", 0.0);
+    Result<double> clipFirst = args.getDouble("clip-first");
     if (!clipFirst || *clipFirst < 0.0) {
         return fail(!clipFirst ? clipFirst.error()
                                : core::invalidArgument("--clip-first", args.get("clip-first"),
                                                        "y must be ≥ 0"));
     }
-    const std::string format = args.get("format", "json");
+    const std::string format = args.get("format");
     if (format != "json" && format != "csv") {
         return fail(core::invalidArgument("--format", format, "expected json or csv"));
     }
@@ -414,57 +544,11 @@ int runVariance(const Args& args) {
         std::cerr << "warning: β̄_nΓ_n > 1 at " << over.size() << " timesteps (first n = "
                   << over.front() << "); see gamma_over_bound\n";
     }
-    if (format == "csv") {
-        std::cout << "s,t,lambda2,sigma2_unclipped,lower,upper,upper_bounded,sigma2\n";
-        char line[512];
-        for (const auto& p : *pairs) {
-            std::snprintf(line, sizeof line, "%d,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", p.s,
-                          p.t, p.lambda2, p.sigma2Unclipped, p.lower, p.upper, p.upperBounded,
-                          p.sigma2);
-            std::cout << line;
-        }
-        return 0;
-    }
-    JsonWriter json(std::cout);
-    json.beginObject();
-    json.key("trajectory");
-    writeIntArray(json, trajectory->timesteps);
-    json.key("forward").value(forward.eta);
-    json.key("gamma_kind").value(core::io::gammaKindName(file->kind));
-    json.key("pairs").beginArray();
-    for (const auto& p : *pairs) {
-        json.beginObject();
-        json.key("s").value(p.s);
-        json.key("t").value(p.t);
-        json.key("lambda2").value(p.lambda2);
-        json.key("sigma2_unclipped").value(p.sigma2Unclipped);
-        json.key("lower").value(p.lower);
-        json.key("upper").value(p.upper);
-        json.key("upper_bounded").value(p.upperBounded);
-        json.key("sigma2").value(p.sigma2);
-        json.endObject();
-    }
-    json.endArray();
-    if (trajectory->hasCost) {
-        json.key("cost").value(trajectory->cost);
-    }
-    if (!trajectory->note.empty()) {
-        json.key("note").value(trajectory->note);
-    }
-    json.key("gamma_over_bound");
-    writeIntArray(json, over);
-    json.endObject();
+    printVariances(format, *trajectory, *pairs, forward.eta, file->kind, over);
     return 0;
 }
 
 int runNll(const Args& args) {
-    if (core::Status s = args.checkKnown({"digits", "data", "model", "schedule", "steps", "trajectory",
-                                          "variance", "levels", "samples", "gamma-samples", "gamma-data", "estimator",
-                                          "seed", "format", "threads", "data-range",
-                                          "dp-variant"});
-        !s) {
-        return fail(s.error());
-    }
     Result<Common> common = loadCommon(args, true);
     if (!common) {
         return fail(common.error());
@@ -473,17 +557,17 @@ int runNll(const Args& args) {
     if (!spec) {
         return fail(spec.error());
     }
-    Result<int> samples = args.getBounded("samples", 1000, core::limits::kSamples);
-    Result<int> gammaSamples = args.getBounded("gamma-samples", 100, core::limits::kGammaSamples);
-    Result<int> levels = args.getBounded("levels", 256, core::limits::kLevels);
-    Result<long long> seed = args.getInt64("seed", 0);
+    Result<int> samples = args.getBounded("samples", core::limits::kSamples);
+    Result<int> gammaSamples = args.getBounded("gamma-samples", core::limits::kGammaSamples);
+    Result<int> levels = args.getBounded("levels", core::limits::kLevels);
+    Result<long long> seed = args.getInt64("seed");
     if (!samples || !gammaSamples || !levels || !seed) {
         return fail(!samples        ? samples.error()
                     : !gammaSamples ? gammaSamples.error()
                     : !levels       ? levels.error()
                                     : seed.error());
     }
-    const std::string varianceName = args.get("variance", "analytic");
+    const std::string varianceName = args.get("variance");
     core::gaussian::NllVariance variance = core::gaussian::NllVariance::Analytic;
     if (varianceName == "small") {
         variance = core::gaussian::NllVariance::Small;
@@ -493,10 +577,10 @@ int runNll(const Args& args) {
         return fail(core::invalidArgument("--variance", varianceName,
                                           "expected analytic, small or large"));
     }
-    if (args.get("format", "json") != "json") {
+    if (args.get("format") != "json") {
         return fail(core::invalidArgument("--format", args.get("format"), "nll writes json"));
     }
-    Result<core::gaussian::DpVariant> variant = parseDpVariant(args.get("dp-variant", "clipped"));
+    Result<core::gaussian::DpVariant> variant = parseDpVariant(args.get("dp-variant"));
     if (!variant) {
         return fail(variant.error());
     }
@@ -522,36 +606,22 @@ int runNll(const Args& args) {
     if (!nll) {
         return fail(nll.error());
     }
-    JsonWriter json(std::cout);
-    json.beginObject();
-    json.key("bpd").value(nll->bitsPerDim);
-    json.key("standard_error").value(nll->standardError);
-    json.key("variance").value(varianceName);
-    json.key("trajectory");
-    writeIntArray(json, trajectory->timesteps);
-    json.key("prior").value(nll->prior.bitsPerDim);
-    json.key("decoder").value(nll->decoder.bitsPerDim);
-    json.key("terms").beginArray();
+    nlohmann::ordered_json json;
+    json["bpd"] = nll->bitsPerDim;
+    json["standard_error"] = nll->standardError;
+    json["variance"] = varianceName;
+    json["trajectory"] = trajectory->timesteps;
+    json["prior"] = nll->prior.bitsPerDim;
+    json["decoder"] = nll->decoder.bitsPerDim;
+    json["terms"] = nlohmann::ordered_json::array();
     for (const auto& term : nll->pairs) {
-        json.beginObject();
-        json.key("s").value(term.s);
-        json.key("t").value(term.t);
-        json.key("bpd").value(term.bitsPerDim);
-        json.endObject();
+        json["terms"].push_back({{"s", term.s}, {"t", term.t}, {"bpd", term.bitsPerDim}});
     }
-    json.endArray();
-    json.endObject();
+    printJson(std::cout, json);
     return 0;
 }
 
 int runSample(const Args& args) {
-    if (core::Status s = args.checkKnown({"digits", "data", "model", "schedule", "steps", "sampler",
-                                          "trajectory", "count", "seed", "out", "eta",
-                                          "clip-first", "variance", "gamma-samples", "frames", "estimator",
-                                          "threads", "data-range", "dp-variant"});
-        !s) {
-        return fail(s.error());
-    }
     Result<Common> common = loadCommon(args, true);
     if (!common) {
         return fail(common.error());
@@ -562,15 +632,15 @@ int runSample(const Args& args) {
         return fail(!spec ? spec.error() : out.error());
     }
     Result<core::gaussian::SamplerKind> kind =
-        core::gaussian::parseSamplerKind(args.get("sampler", "analytic-ddpm"));
+        core::gaussian::parseSamplerKind(args.get("sampler"));
     if (!kind) {
         return fail(kind.error());
     }
-    Result<int> count = args.getBounded("count", 16, core::limits::kParticles);
-    Result<long long> seed = args.getInt64("seed", 0);
-    Result<double> eta = args.getDouble("eta", 0.0);
-    Result<double> clipFirst = args.getDouble("clip-first", 0.0);
-    Result<int> gammaSamples = args.getBounded("gamma-samples", 100, core::limits::kGammaSamples);
+    Result<int> count = args.getBounded("count", core::limits::kParticles);
+    Result<long long> seed = args.getInt64("seed");
+    Result<double> eta = args.getDouble("eta");
+    Result<double> clipFirst = args.getDouble("clip-first");
+    Result<int> gammaSamples = args.getBounded("gamma-samples", core::limits::kGammaSamples);
     if (!count || !seed || !eta || !clipFirst || !gammaSamples) {
         return fail(!count ? count.error()
                     : !seed ? seed.error()
@@ -578,11 +648,11 @@ int runSample(const Args& args) {
                     : !clipFirst ? clipFirst.error()
                                  : gammaSamples.error());
     }
-    const std::string varianceName = args.get("variance", "small");
+    const std::string varianceName = args.get("variance");
     if (varianceName != "small" && varianceName != "large") {
         return fail(core::invalidArgument("--variance", varianceName, "expected small or large"));
     }
-    Result<core::gaussian::DpVariant> variant = parseDpVariant(args.get("dp-variant", "clipped"));
+    Result<core::gaussian::DpVariant> variant = parseDpVariant(args.get("dp-variant"));
     if (!variant) {
         return fail(variant.error());
     }
@@ -595,7 +665,7 @@ int runSample(const Args& args) {
     }
     const std::vector<double>& gamma = resolved->gamma;
     const core::gaussian::ResolvedTrajectory* trajectory = &resolved->trajectory;
-    const bool frames = args.has("frames");
+    const bool frames = args.flag("frames");
     {
         // The samples (and with --frames one copy per step) as doubles, and their CSV text.
         const core::model::GaussianDataSampler& data = *common->oracle;
@@ -640,15 +710,13 @@ int runSample(const Args& args) {
         text << (frames || i > 0 ? "," : "") << 'x' << (i + 1);
     }
     text << '\n';
-    char number[32];
     auto writeMatrix = [&](const core::Matrix& m, int frame, int t) {
         for (Eigen::Index b = 0; b < m.cols(); ++b) {
             if (frames) {
                 text << frame << ',' << t << ',' << b;
             }
             for (int i = 0; i < d; ++i) {
-                std::snprintf(number, sizeof number, "%.17g", m(i, b));
-                text << (frames || i > 0 ? "," : "") << number;
+                text << (frames || i > 0 ? "," : "") << csvNumber(m(i, b));
             }
             text << '\n';
         }

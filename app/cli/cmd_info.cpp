@@ -32,10 +32,16 @@ std::string printable(const std::string& s) {
 
 }  // namespace
 
+const CommandSpec& infoSpec() {
+    static const CommandSpec spec{"info",
+                                  "a checkpoint's metadata and tensors (name, dtype, shape)",
+                                  "MODEL.safetensors",
+                                  {},
+                                  ""};
+    return spec;
+}
+
 int runInfo(const Args& args) {
-    if (core::Status known = args.checkKnown({}); !known) {
-        return fail(known.error());
-    }
     if (args.positionals().size() != 1) {
         return fail(core::makeError(core::ErrorCode::ParseError, "info",
                                     std::to_string(args.positionals().size()) + " files",

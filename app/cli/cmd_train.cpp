@@ -72,15 +72,15 @@ Result<core::model::MlpConfig> parseArchitecture(const std::string& spec) {
 
 Result<core::model::TrainParams> parseTrainParams(const Args& args) {
     core::model::TrainParams params;
-    auto steps = args.getBounded("steps", 2000, core::limits::kTrainingSteps);
-    auto batch = args.getBounded("batch", 128, core::limits::kBatch);
-    auto lr = args.getDouble("lr", 1e-3);
-    auto seed = args.getInt64("seed", 0);
-    auto threads = args.getBounded("threads", core::hardwareThreads(), core::limits::kThreads);
-    auto warmup = args.getBounded("warmup", 100, core::limits::kTrainingInterval);
-    auto every = args.getBounded("eval-every", 500, core::limits::kTrainingInterval);
-    auto decay = args.getDouble("weight-decay", 0.0);
-    auto dropout = args.getDouble("condition-dropout", 0.0);
+    auto steps = args.getBounded("steps", core::limits::kTrainingSteps);
+    auto batch = args.getBounded("batch", core::limits::kBatch);
+    auto lr = args.getDouble("lr");
+    auto seed = args.getInt64("seed");
+    auto threads = args.getBounded("threads", core::limits::kThreads, core::hardwareThreads());
+    auto warmup = args.getBounded("warmup", core::limits::kTrainingInterval);
+    auto every = args.getBounded("eval-every", core::limits::kTrainingInterval);
+    auto decay = args.getDouble("weight-decay");
+    auto dropout = args.getDouble("condition-dropout");
     for (const core::Error* e : {decay ? nullptr : &decay.error(), dropout ? nullptr : &dropout.error(),
                                  steps ? nullptr : &steps.error(), batch ? nullptr : &batch.error(),
                                  lr ? nullptr : &lr.error(), seed ? nullptr : &seed.error(),
@@ -188,7 +188,7 @@ Result<CategoricalData> loadCategoricalData(const Args& args, const std::string&
     if (data.rfind("csv:", 0) == 0) {
         int classes = 0;
         if (args.has("classes")) {
-            auto k = args.getBounded("classes", 0, core::limits::kClasses);
+            auto k = args.getBounded("classes", core::limits::kClasses);
             if (!k) return k.error();
             classes = *k;
         }
@@ -238,15 +238,16 @@ int trainCategorical(const Args& args, const std::string& data, const std::strin
     const core::model::CategoricalDataset& train = loaded->train;
     const core::model::CategoricalDataset& heldOut = loaded->heldOut;
 
-    auto pi = core::categorical::parsePrior(args.get("pi", "uniform:" + std::to_string(levels)), "--pi");
+    auto pi = core::categorical::parsePrior(args.getOr("pi", "uniform:" + std::to_string(levels)),
+                                            "--pi");
     if (!pi) return fail(pi.error());
     if (pi->size() != levels) {
         return fail(core::invalidArgument("--pi", args.get("pi"), "π needs K = levels entries"));
     }
-    const std::string scheduleSpec = args.get("schedule", "cosine");
+    const std::string scheduleSpec = args.getOr("schedule", "cosine");
     auto beta = core::schedule::parseBetaCurve(scheduleSpec, {}, "--schedule");
     if (!beta) return fail(beta.error());
-    auto architecture = parseArchitecture(args.get("arch", "mlp:width=256,depth=3"));
+    auto architecture = parseArchitecture(args.getOr("arch", "mlp:width=256,depth=3"));
     if (!architecture) return fail(architecture.error());
     auto params = parseTrainParams(args);
     if (!params) return fail(params.error());
@@ -279,7 +280,7 @@ int trainCategorical(const Args& args, const std::string& data, const std::strin
     info.heldOutLoss = result->summary.heldOut.empty() ? std::nan("") : result->summary.heldOut.back().loss;
     info.seed = params->seed;
     info.trainParams = core::model::trainParamsToJson(*params);
-    const bool keepState = result->summary.cancelled || args.has("save-state");
+    const bool keepState = result->summary.cancelled || args.flag("save-state");
     if (auto saved = core::model::saveMlpCheckpoint(out, result->model.mlp(), info,
                                                     keepState ? &result->state : nullptr);
         !saved) {
@@ -291,12 +292,12 @@ int trainCategorical(const Args& args, const std::string& data, const std::strin
 }
 
 int trainGaussian(const Args& args, const std::string& data, const std::string& out) {
-    auto numSteps = args.getBounded("num-steps", 1000, core::limits::kSteps);
+    auto numSteps = args.getBounded("num-steps", core::limits::kSteps);
     if (!numSteps) return fail(numSteps.error());
-    const std::string scheduleSpec = args.get("schedule", "linear");
+    const std::string scheduleSpec = args.getOr("schedule", "linear");
     auto schedule = core::schedule::gaussianScheduleFromSpec(scheduleSpec, *numSteps);
     if (!schedule) return fail(schedule.error());
-    auto count = args.getBounded("points", 4000, core::limits::kSamples);
+    auto count = args.getBounded("points", core::limits::kSamples);
     if (!count) return fail(count.error());
     Result<core::data::Digits> digits = core::data::Digits{};
     if (core::data::isDigitsSpec(data)) {
@@ -307,7 +308,7 @@ int trainGaussian(const Args& args, const std::string& data, const std::string& 
     if (!points) return fail(points.error());
     const core::Matrix& train = points->train;
     const core::Matrix& heldOut = points->heldOut;
-    auto architecture = parseArchitecture(args.get("arch", "mlp:width=128,depth=3"));
+    auto architecture = parseArchitecture(args.getOr("arch", "mlp:width=128,depth=3"));
     if (!architecture) return fail(architecture.error());
     auto params = parseTrainParams(args);
     if (!params) return fail(params.error());
@@ -337,7 +338,7 @@ int trainGaussian(const Args& args, const std::string& data, const std::string& 
     info.heldOutLoss = result->summary.heldOut.empty() ? std::nan("") : result->summary.heldOut.back().loss;
     info.seed = params->seed;
     info.trainParams = core::model::trainParamsToJson(*params);
-    const bool keepState = result->summary.cancelled || args.has("save-state");
+    const bool keepState = result->summary.cancelled || args.flag("save-state");
     if (auto saved = core::model::saveMlpCheckpoint(out, result->model.mlp(), info,
                                                     keepState ? &result->state : nullptr);
         !saved) {
@@ -350,14 +351,46 @@ int trainGaussian(const Args& args, const std::string& data, const std::string& 
 
 }  // namespace
 
+const CommandSpec& trainSpec() {
+    static const CommandSpec spec{
+        "train",
+        "train an MLP denoiser and save it as a safetensors checkpoint",
+        "",
+        {required("process", "categorical|gaussian", "the diffusion process"),
+         required("data", "D",
+                  "categorical: digits:levels=L or csv:FILE; gaussian: a data spec (see below)"),
+         valued("arch", "mlp:width=W,depth=D", "",
+                "the network, also activation=, norm=0|1, temb= (default: width=256 categorical, "
+                "128 gaussian; depth=3)"),
+         valued("steps", "S", "2000", "training steps"),
+         valued("batch", "B", "128", "the batch size"),
+         valued("lr", "X", "1e-3", "the learning rate"),
+         valued("seed", "N", "0", "the seed"),
+         required("out", "MODEL", "the checkpoint to write (.safetensors)"),
+         valued("threads", "T", "", "worker threads (default: all cores)"),
+         valued("schedule", "S", "", "the schedule (default: cosine categorical, linear gaussian)"),
+         valued("pi", "P", "", "categorical: the prior π (default: uniform over the levels)"),
+         valued("num-steps", "N", "1000", "gaussian: the number of timesteps N"),
+         valued("points", "N", "4000", "gaussian: the number of training points drawn from D"),
+         valued("warmup", "S", "100", "learning-rate warm-up steps (at most a tenth of --steps)"),
+         valued("eval-every", "S", "500", "steps between held-out evaluations"),
+         valued("digits", "FILE", "",
+                "the digits file for digits data (default: the bundled copy)"),
+         valued("classes", "K", "",
+                "categorical csv: the number of classes (default: from the data)"),
+         valued("resume", "STOPPED", "", "continue a stopped run from its checkpoint"),
+         flag("save-state",
+              "keep the training state in the checkpoint, so --resume can continue it"),
+         valued("weight-decay", "X", "0", "AdamW's weight decay"),
+         valued("condition-dropout", "P", "0",
+                "the probability of dropping the condition (label)")},
+        "Gaussian data: toy:moons|checkerboard|swissroll|ring[,n=,seed=], gaussian:d=D,s=S,\n"
+        "gmm:FILE.json, mixture:w,mx,my,s;…, csv:FILE or digits. Ctrl+C stops after the current\n"
+        "step and saves a checkpoint that --resume continues (exit code 130).\n"};
+    return spec;
+}
+
 int runTrain(const Args& args) {
-    if (auto known = args.checkKnown({"process", "data", "arch", "steps", "batch", "lr", "seed",
-                                      "out", "threads", "schedule", "pi", "num-steps", "points",
-                                      "warmup", "eval-every", "digits", "classes", "resume",
-                                      "save-state", "weight-decay", "condition-dropout"});
-        !known) {
-        return fail(known.error());
-    }
     auto process = args.require("process");
     auto data = args.require("data");
     auto out = args.require("out");

@@ -32,10 +32,15 @@ int runInfo(const Args& args);
 int runTrain(const Args& args);
 int runEvaluate(const Args& args);  // cmd_evaluate.cpp
 
-// Runs the subcommand named by argv[0]; unknown names are an error.
-int dispatch(const std::vector<std::string>& argv);
+// Runs the subcommand named by argv[0] after reading its options against its table; unknown
+// names are an error. `help`, `help CMD` and `CMD --help` print the help. `export` needs the GUI
+// library, which app/cli does not link: main() passes its runner.
+int dispatch(const std::vector<std::string>& argv, int (*runExport)(const Args&) = nullptr);
 
 // The usage text printed by `diffuscope help`.
-const char* usage();
+std::string usage();
+
+// Every subcommand's table of options, in the order of `diffuscope help`.
+std::vector<const CommandSpec*> commandSpecs();
 
 }  // namespace app::cli

@@ -1,76 +1,134 @@
 // SPDX-License-Identifier: MIT
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <exception>
 #include <iostream>
-#include <map>
 #include <new>
 
 #include "app/cli/commands.h"
 
 namespace app::cli {
 
-const char* usage() {
-    return R"(Diffuscope — an explorer for categorical and Gaussian diffusion processes.
+namespace {
+
+using Runner = int (*)(const Args&);
+
+struct Command {
+    const CommandSpec& (*spec)();
+    Runner run;  // null for export, whose runner main() passes
+};
+
+// `diffuscope help` lists the commands in these groups, in this order.
+struct Group {
+    const char* title;
+    std::vector<Command> commands;
+};
+
+const std::vector<Group>& groups() {
+    static const std::vector<Group> kGroups = {
+        {"Categorical diffusion (docs/categorical.md)",
+         {{kernelSpec, runKernel}, {categoricalSpec, runCategorical}}},
+        {"Analytic-DPM (docs/gaussian.md)",
+         {{gammaSpec, runGamma},
+          {varianceSpec, runVariance},
+          {nllSpec, runNll},
+          {sampleSpec, runSample}}},
+        {"Trained models",
+         {{trainSpec, runTrain}, {infoSpec, runInfo}, {evaluateSpec, runEvaluate}}},
+        {"Figures", {{exportSpec, nullptr}}},
+    };
+    return kGroups;
+}
+
+const Command* findCommand(const std::string& name) {
+    for (const Group& group : groups()) {
+        for (const Command& command : group.commands) {
+            if (command.spec().name == name) {
+                return &command;
+            }
+        }
+    }
+    return nullptr;
+}
+
+std::string unknownCommand(const std::string& name) {
+    return "unknown command '" + name + "' (see 'diffuscope help')";
+}
+
+}  // namespace
+
+std::vector<const CommandSpec*> commandSpecs() {
+    std::vector<const CommandSpec*> specs;
+    for (const Group& group : groups()) {
+        for (const Command& command : group.commands) {
+            specs.push_back(&command.spec());
+        }
+    }
+    return specs;
+}
+
+std::string usage() {
+    std::string text = R"(Diffuscope — an explorer for categorical and Gaussian diffusion processes.
 
 Usage:
   diffuscope                      open the GUI with the example project
   diffuscope FILE.json            open the GUI with a project file
-  diffuscope <command> [options]  run headless
-
-Categorical diffusion (docs/categorical.md):
-  kernel       --pi P --beta-s X --beta-t Y --denoiser F.csv [--form closed|direct|d3pm]
-  categorical  --table T.csv --pi P --schedule S --steps N [--condition C] [--dp K]
-               [--samples M --seed S] [--threads T] --format json|csv
-Analytic-DPM (docs/gaussian.md):
-  gamma        --data D --model oracle --schedule S --steps N --samples M --seed X --out FILE
-               [--estimator score|denoising|error]
-  variance     --schedule S --steps N --gamma FILE --trajectory T [--forward ddpm|ddim|eta:V]
-  nll          --data D --model oracle --schedule S --steps N --trajectory T --variance V
-  sample       --data D --model oracle --sampler S --trajectory T --count B --seed X --out FILE
-               D is toy:moons|checkerboard|swissroll|ring[,n=,seed=], gaussian:d=D,s=S,
-               gmm:FILE.json, mixture:w,mx,my,s;… (2-D), csv:FILE or digits[:test];
-               --model oracle or MODEL.safetensors
-
-  train        --process categorical|gaussian --data digits:levels=4|toy:moons|gmm:FILE|csv:FILE
-               [--arch mlp:width=256,depth=3] --steps S --batch B --lr X --seed N --out MODEL
-               [--resume STOPPED] [--save-state]   Ctrl+C stops and saves a resumable checkpoint
-  info         MODEL.safetensors   a checkpoint's metadata and tensors (name, dtype, shape)
-  evaluate     --model DIGITS.safetensors [--per-class 200] [--steps 50] [--seed S]
-               a conditional categorical digits model: generation accuracy and bits/dim
-
-  export       --view trajectories|schedule|step-costs|matrices|kernels|particles|gamma|
-               variance|gaussian-trajectory|compare|animation|all
-               --out FILE [--project FILE | --example 1..4] [--width W --height H --dpi D]
-  help         this text
+  diffuscope <command> [options]  run headless; options are --key value or --key=value
+  diffuscope help <command>       every option of a command with its default (or <command> --help)
+)";
+    for (const Group& group : groups()) {
+        text += std::string("\n") + group.title + ":\n";
+        for (const Command& command : group.commands) {
+            const CommandSpec& spec = command.spec();
+            text += "  " + spec.name +
+                    std::string(13 - std::min<size_t>(spec.name.size(), 12), ' ') + spec.summary +
+                    '\n';
+        }
+    }
+    text += R"(
+Gaussian data specs D: toy:moons|checkerboard|swissroll|ring[,n=,seed=], gaussian:d=D,s=S,
+gmm:FILE.json, mixture:w,mx,my,s;… (2-D), csv:FILE or digits[:test]; --model oracle or
+MODEL.safetensors.
 
 The formulas, defaults and output columns are in docs/ (README.md, categorical.md,
 gaussian.md, conventions.md) beside this program's source, and in the GUI's Help ▸ Mathematics.
 Errors are one line on stderr and exit code 2.
 )";
+    return text;
 }
 
-int dispatch(const std::vector<std::string>& argv) {
-    using Command = int (*)(const Args&);
-    static const std::map<std::string, Command> kCommands = {
-        {"kernel", runKernel},   {"categorical", runCategorical}, {"gamma", runGamma},
-        {"variance", runVariance}, {"nll", runNll},               {"sample", runSample},
-        {"info", runInfo},         {"train", runTrain},             {"evaluate", runEvaluate},
-    };
+int dispatch(const std::vector<std::string>& argv, int (*runExport)(const Args&)) {
     if (argv.empty() || argv[0] == "help" || argv[0] == "--help" || argv[0] == "-h") {
-        std::cout << usage();
+        if (argv.size() < 2) {
+            std::cout << usage();
+            return 0;
+        }
+        const Command* command = findCommand(argv[1]);
+        if (command == nullptr) {
+            return fail(unknownCommand(argv[1]));
+        }
+        std::cout << commandHelp(command->spec());
         return 0;
     }
-    const auto it = kCommands.find(argv[0]);
-    if (it == kCommands.end()) {
-        return fail("unknown command '" + argv[0] + "' (see 'diffuscope help')");
+    const Command* command = findCommand(argv[0]);
+    if (command == nullptr) {
+        return fail(unknownCommand(argv[0]));
     }
-    core::Result<Args> args = Args::parse(argv);
+    core::Result<Args> args = Args::parse(argv, command->spec());
     if (!args) {
         return fail(args.error());
     }
+    if (args->helpRequested()) {
+        std::cout << commandHelp(command->spec());
+        return 0;
+    }
+    const Runner run = command->run != nullptr ? command->run : runExport;
+    if (run == nullptr) {
+        return fail("'" + argv[0] + "' is not available in this program");
+    }
     try {
-        const int code = it->second(*args);
+        const int code = run(*args);
         // Results printed on stdout count as much as files: redirected to a full disk, the
         // failed write must not end in exit code 0.
         errno = 0;

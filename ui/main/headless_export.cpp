@@ -3,11 +3,8 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <QMap>
-
-#include <memory>
-
 #include <iostream>
+#include <memory>
 
 #include "ui/animation/animation_export.h"
 #include "ui/animation/chains_view.h"
@@ -35,49 +32,28 @@ QString exportView(charts::ViewPanel* panel, const QString& path, const charts::
 
 }  // namespace
 
-int runHeadlessExport(const QStringList& arguments) {
-    QMap<QString, QString> options;
-    for (int i = 0; i < arguments.size(); ++i) {
-        const QString& word = arguments[i];
-        if (!word.startsWith("--") || i + 1 >= arguments.size()) {
-            return fail(QString("export: unexpected argument '%1'").arg(word));
-        }
-        options[word.mid(2)] = arguments[++i];
-    }
-    for (const QString& key : options.keys()) {
-        if (!QStringList{"project", "example", "view", "out", "width", "height", "dpi"}.contains(key)) {
-            return fail(QString("--%1: unknown option for 'export'").arg(key));
-        }
-    }
-    if (!options.contains("view") || !options.contains("out")) {
-        return fail("export: --view and --out are required");
-    }
-    bool okW = true, okH = true, okD = true;
+int runHeadlessExport(const HeadlessExportRequest& request) {
     charts::ExportOptions exportOptions;
-    exportOptions.size = QSize(options.value("width", "1200").toInt(&okW),
-                               options.value("height", "800").toInt(&okH));
-    exportOptions.dpi = options.value("dpi", "96").toInt(&okD);
-    if (!okW || !okH || !okD) {
-        return fail("export: --width, --height and --dpi take whole numbers");
-    }
+    exportOptions.size = request.size;
+    exportOptions.dpi = request.dpi;
 
     document::ProjectDocument document;
-    if (options.contains("project") && options.contains("example")) {
+    if (!request.project.isEmpty() && !request.example.isEmpty()) {
         return fail("export: give --project or --example, not both");
     }
-    if (options.contains("project")) {
-        if (auto status = document.open(options["project"]); !status) {
+    if (!request.project.isEmpty()) {
+        if (auto status = document.open(request.project); !status) {
             return fail(QString::fromStdString(status.error().toString()));
         }
     }
-    if (options.contains("example")) {
+    if (!request.example.isEmpty()) {
         // File ▸ Examples, numbered from 1 in menu order.
         const auto examples = document::examples();
         bool ok = false;
-        const int index = options["example"].toInt(&ok);
+        const int index = request.example.toInt(&ok);
         if (!ok || index < 1 || index > static_cast<int>(examples.size())) {
             return fail(QString("--example: '%1' is not 1..%2 (the File ▸ Examples entries)")
-                            .arg(options["example"])
+                            .arg(request.example)
                             .arg(examples.size()));
         }
         document.loadExample(examples[static_cast<size_t>(index - 1)].project);
@@ -98,7 +74,7 @@ int runHeadlessExport(const QStringList& arguments) {
     };
     CategoricalExplorer explorer(&document);
     QObject::connect(&explorer, &CategoricalExplorer::jobMessage, collect);
-    const QString view = options["view"];
+    const QString& view = request.view;
     // The Gaussian views estimate Γ (seconds): only when one of them is asked for.
     std::unique_ptr<GaussianExplorer> gaussian;
     if (view == "all" || view == "particles" || view == "gamma" || view == "variance" ||
@@ -119,7 +95,7 @@ int runHeadlessExport(const QStringList& arguments) {
         }
     }
 
-    const QString out = options["out"];
+    const QString& out = request.out;
     QString error;
     if (view == "animation") {
         animation::AnimationExportOptions animationOptions;

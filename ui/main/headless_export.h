@@ -1,15 +1,28 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QStringList>
+#include <QSize>
+#include <QString>
 
-// `diffuscope export --project FILE --view NAME --out FILE [--width W --height H --dpi D]`:
-// renders a view of a project without showing a window, with the same code as the GUI's
-// export. NAME is trajectories, schedule, step-costs, matrices, kernels, gamma, variance,
-// gaussian-trajectory, animation (GIF or a PNG frame sequence) or all (--out is then a
-// folder). Without --project the example project is used. Needs a QApplication (the offscreen platform works). Returns the exit code.
+// `diffuscope export`: renders a view of a project without showing a window, with the same code
+// as the GUI's export. The command line is read by the CLI's parser against export's table of
+// options (app/cli/cmd_export.cpp), which holds the defaults. Needs a QApplication (the
+// offscreen platform works).
 namespace ui {
 
-int runHeadlessExport(const QStringList& arguments);
+struct HeadlessExportRequest {
+    // trajectories, schedule, step-costs, matrices, kernels, gamma, variance,
+    // gaussian-trajectory, animation (GIF or a PNG frame sequence) or all (`out` is then a folder).
+    QString view;
+    QString out;
+    QString project;  // a project file; empty: none
+    QString example;  // File ▸ Examples' entry, numbered from 1; empty: none (neither: the example
+                      // project)
+    QSize size;
+    int dpi = 96;
+};
+
+// Returns the exit code.
+int runHeadlessExport(const HeadlessExportRequest& request);
 
 }  // namespace ui

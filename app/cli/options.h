@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <string>
+#include <vector>
+
+// What a subcommand accepts, declared once: the table drives the parser (unknown options, flags,
+// empty values), the defaults that Args::get returns and the text of `diffuscope help CMD`.
+//
+// Whether an option was typed is Args::has, whatever its default: an option that fills its value
+// from elsewhere when absent (a project file, say) asks has() first and get() after. For the same
+// reason required options are checked when the command asks for them (Args::require), not by the
+// parser: another source may provide them.
+namespace app::cli {
+
+enum class OptionKind {
+    Valued,    // --name VALUE or --name=VALUE
+    Required,  // valued, and the command refuses to run without it
+    Flag,      // --name alone; --name=1/0 (or true/false) says it explicitly
+};
+
+struct Option {
+    std::string name;          // without the leading "--"
+    std::string placeholder;   // the value in the help ("N", "FILE"); empty for a flag
+    std::string defaultValue;  // Args::get's value when absent, shown in the help; "" for none
+    std::string description;   // one line; a default the command works out is said here
+    OptionKind kind = OptionKind::Valued;
+};
+
+// Shorthands that keep the tables one line per option.
+inline Option required(std::string name, std::string placeholder, std::string description) {
+    return {std::move(name), std::move(placeholder), "", std::move(description),
+            OptionKind::Required};
+}
+inline Option valued(std::string name,
+                     std::string placeholder,
+                     std::string defaultValue,
+                     std::string description) {
+    return {std::move(name), std::move(placeholder), std::move(defaultValue),
+            std::move(description), OptionKind::Valued};
+}
+inline Option flag(std::string name, std::string description) {
+    return {std::move(name), "", "", std::move(description), OptionKind::Flag};
+}
+
+struct CommandSpec {
+    std::string name;
+    std::string summary;   // one line in `diffuscope help`
+    std::string operands;  // positional arguments in the usage line; empty: none are accepted
+    std::vector<Option> options;
+    std::string notes;  // more text after the options in `diffuscope help CMD` (spec grammars)
+
+    // The option called `name` (without "--"), or null.
+    const Option* find(const std::string& name) const;
+};
+
+// `diffuscope help CMD`: the usage line, every option with its placeholder, default and
+// description, then the notes.
+std::string commandHelp(const CommandSpec& spec);
+
+// The tables of the subcommands (cmd_*.cpp), in the order `diffuscope help` lists them.
+const CommandSpec& kernelSpec();
+const CommandSpec& categoricalSpec();
+const CommandSpec& gammaSpec();
+const CommandSpec& varianceSpec();
+const CommandSpec& nllSpec();
+const CommandSpec& sampleSpec();
+const CommandSpec& trainSpec();
+const CommandSpec& infoSpec();
+const CommandSpec& evaluateSpec();
+// `export` runs in the GUI library, which app/cli does not link; its table is here all the same
+// so that it is parsed and documented like the others (main.cpp runs it).
+const CommandSpec& exportSpec();
+
+}  // namespace app::cli
