@@ -17,6 +17,8 @@
 #include "core/io/gamma_file.h"
 #include "core/model/checkpoint.h"
 #include "core/model/oracle_specs.h"
+#include "core/project/gaussian_setup.h"
+#include "core/project/project_file.h"
 #include "core/schedule/gaussian_schedule.h"
 
 namespace app::cli {
@@ -65,31 +67,34 @@ Result<core::gaussian::DataRange> loadRange(const Args& args) {
     return range;
 }
 
-Result<std::shared_ptr<core::model::GaussianOracle>> loadOracle(const Args& args) {
+// The Gaussian set-up the options describe, built by the core as the GUI builds it: the
+// schedule, the data, the model (fit-checked; a model that cannot be used is an error here)
+// and the Γ estimator.
+Result<core::project::GaussianSetup> buildSetup(const Args& args, int numSteps) {
     Result<std::string> data = args.require("data");
     if (!data) {
         return data.error();
     }
-    return gaussianDataFromSpec(args, *data);
-}
-
-// --model: "oracle" (the default) or a Gaussian checkpoint for the schedule's N.
-Result<std::shared_ptr<const core::model::GaussianEpsModel>> loadModel(
-    const Args& args, const std::shared_ptr<core::model::GaussianOracle>& oracle, int numSteps) {
+    core::project::GaussianParams params;
+    params.schedule = args.get("schedule");
+    params.numSteps = numSteps;
+    params.data = *data;
     const std::string model = args.get("model");
-    if (model == "oracle") {
-        return std::shared_ptr<const core::model::GaussianEpsModel>(oracle);
+    params.model = model == "oracle" ? "" : model;
+    auto estimator = core::project::parseChoice(core::project::kGammaEstimators,
+                                                args.get("estimator"), "--estimator");
+    if (!estimator) {
+        return estimator.error();
     }
-    Result<core::model::LoadedModel> loaded = core::model::loadMlpCheckpoint(model);
-    if (!loaded) {
-        return loaded.error();
+    params.estimator = *estimator;
+    auto setup = core::project::GaussianSetup::build(
+        params, core::project::fileSources(args.get("digits")), true);
+    if (!setup && setup.error().field == "estimator") {
+        core::Error error = setup.error();
+        error.field = "--estimator";
+        return error;
     }
-    const core::model::GaussianDataSampler& data = *oracle;
-    if (core::Status fits = core::model::checkGaussianFit(*loaded, model, numSteps, data.dimension());
-        !fits) {
-        return fits.error();
-    }
-    return std::shared_ptr<const core::model::GaussianEpsModel>(loaded->gaussian);
+    return setup;
 }
 
 Result<Common> loadCommon(const Args& args, bool needsData) {
@@ -113,30 +118,14 @@ Result<Common> loadCommon(const Args& args, bool needsData) {
     }
     common.threads = *threads;
     if (needsData) {
-        Result<std::shared_ptr<core::model::GaussianOracle>> oracle = loadOracle(args);
-        if (!oracle) {
-            return oracle.error();
+        Result<core::project::GaussianSetup> setup = buildSetup(args, common.schedule.numSteps());
+        if (!setup) {
+            return setup.error();
         }
-        common.oracle = *oracle;
-        Result<std::shared_ptr<const core::model::GaussianEpsModel>> model =
-            loadModel(args, common.oracle, common.schedule.numSteps());
-        if (!model) {
-            return model.error();
-        }
-        common.model = *model;
-        common.exactModel = args.get("model") == "oracle";
-        const std::string estimator =
-            args.getOr("estimator", common.exactModel ? "denoising" : "error");
-        if (estimator == "score") {
-            common.gammaEstimator = core::gaussian::GammaEstimator::Score;
-        } else if (estimator == "error") {
-            common.gammaEstimator = core::gaussian::GammaEstimator::Error;
-        } else if (estimator == "denoising" && common.exactModel) {
-            common.gammaEstimator = core::gaussian::GammaEstimator::Denoising;
-        } else {
-            return core::invalidArgument("--estimator", estimator,
-                                         "expected score, error or (for the oracle) denoising");
-        }
+        common.oracle = setup->data;
+        common.model = setup->model;
+        common.exactModel = !setup->usesNetwork;
+        common.gammaEstimator = setup->estimator;
         common.gammaData = common.oracle;
         if (args.has("gamma-data")) {
             auto gammaData = gaussianDataFromSpec(args, args.get("gamma-data"));
@@ -282,6 +271,31 @@ void printVariances(const std::string& format,
     printJson(std::cout, json);
 }
 
+// --project FILE: the project's Gaussian settings stand in for the options not given on the
+// command line (which override them). `samplesKey` is the option that holds Γ's M.
+Result<Args> withProject(const Args& args, const std::string& samplesKey) {
+    if (!args.has("project")) {
+        return args;
+    }
+    auto project = core::project::readProjectFile(args.get("project"));
+    if (!project) {
+        return project.error();
+    }
+    const core::project::GaussianParams& g = project->gaussian;
+    Args out = args;
+    out.setProjectValues(
+        {{"schedule", g.schedule},
+         {"steps", std::to_string(g.numSteps)},
+         {"data", g.data},
+         {"model", g.model.empty() ? "oracle" : g.model},
+         {"estimator", core::project::choiceId(core::project::kGammaEstimators, g.estimator)},
+         {"trajectory", g.trajectorySpec()},
+         {samplesKey, std::to_string(g.gammaSamples)},
+         {"seed", std::to_string(g.seed)},
+         {"sampler", core::project::choiceId(core::project::kSamplers, g.sampler)}});
+    return out;
+}
+
 // The options the four subcommands share (loadCommon reads them).
 const Option kData = required("data", "D", "the data, see below");
 const Option kModel =
@@ -298,11 +312,13 @@ const Option kTrajectory = required(
     "trajectory", "T", "the timesteps: even:K, quadratic:K, list:n1,n2,… or dp:K (the DP on Γ)");
 const Option kDpVariant =
     valued("dp-variant", "clipped|segmented", "clipped", "the DP's cost for dp:K");
-const Option kEstimator =
-    valued("estimator",
-           "score|denoising|error",
-           "",
-           "Γ's estimator (default: denoising for the oracle, error for a network)");
+const Option kEstimator = valued("estimator", "auto|score|denoising|error", "auto",
+                                 "Γ's estimator (auto: denoising for the oracle, error for a "
+                                 "network; denoising: the oracle only)");
+const Option kProject = valued("project", "FILE",  "",
+                               "a project file: its Gaussian settings stand in for the options "
+                               "not given (schedule, steps, data, model, estimator, trajectory, "
+                               "Γ samples, seed, sampler)");
 const Option kClipFirst = valued(
     "clip-first", "Y", "0", "cap the first step's variance at (y·(2/255)·√(π/2))² (0: no cap)");
 // nll and sample estimate Γ, when they need it, with the next seed.
@@ -326,10 +342,7 @@ const CommandSpec& gammaSpec() {
          valued("seed", "X", "0", "the seed"),
          required("out", "FILE",
                   "FILE.csv (Γ) or FILE.npy (ms_eps, as the paper's code writes it)"),
-         kThreads,
-         valued("estimator", "score|denoising|error", "score",
-                "Γ's estimator (denoising: the oracle only)"),
-         kDataRange},
+         kThreads, kEstimator, kDataRange, kProject},
         kDataNotes};
     return spec;
 }
@@ -345,7 +358,7 @@ const CommandSpec& varianceSpec() {
                 "what the file holds (default: a CSV's header; ms_eps for .npy)"),
          valued("forward", "ddpm|ddim|eta:V", "ddpm", "the forward process (η = 1, 0 or V)"),
          kTrajectory, kDpVariant, kDataRange, kClipFirst,
-         valued("format", "json|csv", "json", "the output format"), kThreads},
+         valued("format", "json|csv", "json", "the output format"), kThreads, kProject},
         "The formulas and defaults are in docs/gaussian.md, the output's keys and columns in\n"
         "docs/conventions.md.\n"};
     return spec;
@@ -363,7 +376,7 @@ const CommandSpec& nllSpec() {
          valued("gamma-data", "D", "", "the data Γ is estimated on (default: --data)"), kEstimator,
          kSeed,
          valued("format", "json", "json", "the output format (nll writes json)"), kThreads,
-         kDataRange, kDpVariant},
+         kDataRange, kDpVariant, kProject},
         kDataNotes};
     return spec;
 }
@@ -381,24 +394,22 @@ const CommandSpec& sampleSpec() {
          valued("eta", "V", "0", "η of the DDIM samplers"), kClipFirst,
          valued("variance", "small|large", "small", "the DDPM sampler's variance (β̃ or β)"),
          kGammaSamples, flag("frames", "write every step's samples, with columns frame,t,sample"),
-         kEstimator, kThreads, kDataRange, kDpVariant},
+         kEstimator, kThreads, kDataRange, kDpVariant, kProject},
         kDataNotes};
     return spec;
 }
 
 Result<std::shared_ptr<core::model::GaussianOracle>> gaussianDataFromSpec(const Args& args,
                                                                           const std::string& spec) {
-    if (!core::data::isDigitsSpec(spec)) {
-        return core::model::gaussianOracleFromSpec(spec);
-    }
-    Result<core::data::Digits> digits = core::data::readDigitsOrBundled(args.get("digits"));
-    if (!digits) {
-        return digits.error();
-    }
-    return core::model::gaussianOracleFromSpec(spec, &*digits);
+    return core::project::gaussianData(spec, core::project::fileSources(args.get("digits")));
 }
 
-int runGamma(const Args& args) {
+int runGamma(const Args& given) {
+    const Result<Args> withSettings = withProject(given, "samples");
+    if (!withSettings) {
+        return fail(withSettings.error());
+    }
+    const Args& args = *withSettings;
     Result<Common> common = loadCommon(args, true);
     if (!common) {
         return fail(common.error());
@@ -415,24 +426,13 @@ int runGamma(const Args& args) {
     if (!samples || !seed) {
         return fail(!samples ? samples.error() : seed.error());
     }
-    const std::string estimatorName = args.get("estimator");
-    if (estimatorName != "score" && estimatorName != "denoising" && estimatorName != "error") {
-        return fail(core::invalidArgument("--estimator", estimatorName,
-                                          "expected score, error or denoising"));
-    }
     TerminalProgress observer;
     core::Progress progress(&observer, "gamma");
     core::gaussian::GammaParams params{
         .numSamples = *samples,
         .seed = static_cast<uint64_t>(*seed),
-        .estimator = estimatorName == "score"   ? core::gaussian::GammaEstimator::Score
-                     : estimatorName == "error" ? core::gaussian::GammaEstimator::Error
-                                                : core::gaussian::GammaEstimator::Denoising,
+        .estimator = common->gammaEstimator,
         .parallel = {.numThreads = common->threads}};
-    if (!common->exactModel && estimatorName == "denoising") {
-        return fail(core::invalidArgument("--estimator", estimatorName,
-                                          "the denoising estimator needs the exact oracle"));
-    }
     Result<core::gaussian::GammaEstimate> estimate = core::gaussian::estimateGamma(
         *common->model, *common->oracle, common->schedule, params, &progress);
     if (!estimate) {
@@ -457,7 +457,12 @@ int runGamma(const Args& args) {
     return 0;
 }
 
-int runVariance(const Args& args) {
+int runVariance(const Args& given) {
+    const Result<Args> withSettings = withProject(given, "gamma-samples");
+    if (!withSettings) {
+        return fail(withSettings.error());
+    }
+    const Args& args = *withSettings;
     Result<Common> common = loadCommon(args, false);
     if (!common) {
         return fail(common.error());
@@ -548,7 +553,12 @@ int runVariance(const Args& args) {
     return 0;
 }
 
-int runNll(const Args& args) {
+int runNll(const Args& given) {
+    const Result<Args> withSettings = withProject(given, "gamma-samples");
+    if (!withSettings) {
+        return fail(withSettings.error());
+    }
+    const Args& args = *withSettings;
     Result<Common> common = loadCommon(args, true);
     if (!common) {
         return fail(common.error());
@@ -621,7 +631,12 @@ int runNll(const Args& args) {
     return 0;
 }
 
-int runSample(const Args& args) {
+int runSample(const Args& given) {
+    const Result<Args> withSettings = withProject(given, "gamma-samples");
+    if (!withSettings) {
+        return fail(withSettings.error());
+    }
+    const Args& args = *withSettings;
     Result<Common> common = loadCommon(args, true);
     if (!common) {
         return fail(common.error());

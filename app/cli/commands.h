@@ -23,7 +23,7 @@ int runNll(const Args& args);
 int runSample(const Args& args);
 
 // A Gaussian data spec's oracle (core/data/gaussian_data.h); "digits" reads the file given by
-// --digits (default: the copy in the source tree).
+// --digits (default: the bundled copy).
 core::Result<std::shared_ptr<core::model::GaussianOracle>> gaussianDataFromSpec(
     const Args& args, const std::string& spec);
 
@@ -31,6 +31,9 @@ core::Result<std::shared_ptr<core::model::GaussianOracle>> gaussianDataFromSpec(
 int runInfo(const Args& args);
 int runTrain(const Args& args);
 int runEvaluate(const Args& args);  // cmd_evaluate.cpp
+
+// Project files: cmd_project.cpp.
+int runProject(const Args& args);
 
 // Runs the subcommand named by argv[0] after reading its options against its table; unknown
 // names are an error. `help`, `help CMD` and `CMD --help` print the help. `export` needs the GUI

@@ -36,6 +36,7 @@ const std::vector<Group>& groups() {
           {sampleSpec, runSample}}},
         {"Trained models",
          {{trainSpec, runTrain}, {infoSpec, runInfo}, {evaluateSpec, runEvaluate}}},
+        {"Project files", {{projectSpec, runProject}}},
         {"Figures", {{exportSpec, nullptr}}},
     };
     return kGroups;

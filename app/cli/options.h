@@ -68,6 +68,7 @@ const CommandSpec& sampleSpec();
 const CommandSpec& trainSpec();
 const CommandSpec& infoSpec();
 const CommandSpec& evaluateSpec();
+const CommandSpec& projectSpec();
 // `export` runs in the GUI library, which app/cli does not link; its table is here all the same
 // so that it is parsed and documented like the others (main.cpp runs it).
 const CommandSpec& exportSpec();
