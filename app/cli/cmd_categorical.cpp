@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `diffuscope kernel` and `diffuscope categorical`: the categorical engine (docs/categorical.md)
 // from the command line.
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <sstream>
@@ -15,6 +16,8 @@
 #include "core/io/csv.h"
 #include "core/model/categorical_oracles.h"
 #include "core/model/checkpoint.h"
+#include "core/project/categorical_setup.h"
+#include "core/project/project_file.h"
 #include "core/trajectory/least_cost_path.h"
 
 namespace app::cli {
@@ -103,6 +106,9 @@ const CommandSpec& categoricalSpec() {
          kPi,
          required("schedule", "S", "β(t): linear, cosine, power:P, info-linear or custom:FILE"),
          required("steps", "N", "the number of steps of the grid"),
+         valued("project", "FILE", "",
+                "a project file: its categorical set-up (data, π, schedule, N, condition, model, "
+                "DP trajectory) stands in for the options not given"),
          valued("condition", "C", "", "the condition to score (default: all conditions averaged)"),
          valued("dp", "K", "", "also the least-cost trajectory of K steps"),
          valued("samples", "M", "", "Monte Carlo step costs with M ≥ 2 samples (default: exact)"),
@@ -161,48 +167,286 @@ int runKernel(const Args& args) {
     return 0;
 }
 
-int runCategorical(const Args& args) {
+namespace {
+
+// What `categorical` computes on: the data table, π, the grid and the denoiser, with the condition
+// scored (−1: all conditions averaged). Built from the options, or by the core's project
+// set-up from --project (options given override the project's values).
+struct CategoricalInputs {
+    core::data::CategoricalTable table;
+    core::Vector pi;
+    core::categorical::TimeGrid grid;
+    std::shared_ptr<const core::model::CategoricalDenoiser> denoiser;
+    std::shared_ptr<const void> owner;  // keeps what `denoiser` refers to alive
+    int condition = -1;
+    int dp = 0;  // K of the least-cost trajectory, 0 for none
+};
+
+Result<int> conditionOption(const Args& args, const core::data::CategoricalTable& table) {
+    if (!args.has("condition")) {
+        return -1;
+    }
+    return table.conditionIndex(args.get("condition"), "--condition");
+}
+
+Result<CategoricalInputs> inputsFromOptions(const Args& args) {
     using namespace core::categorical;
+    Result<std::string> piSpec = args.require("pi");
+    if (!piSpec) return piSpec.error();
+    Result<core::Vector> pi = parsePrior(*piSpec, "--pi");
+    if (!pi) return pi.error();
+    Result<std::string> tablePath = args.require("table");
+    if (!tablePath) return tablePath.error();
+    auto inputs = std::make_shared<CategoricalInputs>();
+    Result<core::data::CategoricalTable> table =
+        core::data::readCategoricalTable(*tablePath, static_cast<int>(pi->size()));
+    if (!table) return table.error();
+    inputs->table = std::move(table).value();
+    inputs->pi = *pi;
+    Result<int> condition = conditionOption(args, inputs->table);
+    if (!condition) return condition.error();
+    inputs->condition = *condition;
+    Result<int> steps = args.getBounded("steps", core::limits::kSteps);
+    if (!steps) return steps.error();
+    Result<std::string> scheduleSpec = args.require("schedule");
+    if (!scheduleSpec) return scheduleSpec.error();
+    const CategoricalInputs& in = *inputs;
+    Result<core::schedule::BetaCurve> curve = core::schedule::parseBetaCurve(
+        *scheduleSpec,
+        [&in](double beta) { return tableMutualInformation(in.table, in.pi, beta, in.condition); },
+        "--schedule");
+    if (!curve) return curve.error();
+    inputs->grid = evenTimeGrid(*curve, *steps);
+    if (core::Status valid = validateTimeGrid(inputs->grid, "--schedule"); !valid) {
+        return valid.error();
+    }
+    // The denoiser: the table's exact oracle, or a trained network (--model FILE.safetensors).
+    inputs->denoiser = std::make_shared<core::model::TableOracle>(inputs->table, inputs->pi);
+    if (const std::string model = args.get("model"); model != "oracle") {
+        auto network = core::project::categoricalNetwork(
+            model, inputs->table.numClasses, inputs->table.numPositions,
+            inputs->table.numConditions(), core::project::fileSources());
+        if (!network) return network.error();
+        inputs->denoiser = *network;
+    }
+    CategoricalInputs out = *inputs;
+    out.owner = inputs;
+    return out;
+}
+
+// The project's categorical parameters with the options given on the command line applied.
+Result<core::project::CategoricalParams> projectParams(const Args& args) {
+    auto project = core::project::readProjectFile(args.get("project"));
+    if (!project) return project.error();
+    core::project::CategoricalParams p = project->categorical;
+    if (args.has("pi")) {
+        Result<core::Vector> pi = core::categorical::parsePrior(args.get("pi"), "--pi");
+        if (!pi) return pi.error();
+        if (pi->size() != p.numClasses) {
+            return core::invalidArgument("--pi", args.get("pi"),
+                                         "the project's data has K = " +
+                                             std::to_string(p.numClasses) + " classes");
+        }
+        p.pi.assign(pi->data(), pi->data() + pi->size());
+    }
+    if (args.has("schedule")) {
+        const std::string spec = args.get("schedule");
+        const size_t colon = spec.find(':');
+        auto kind = core::project::parseChoice(core::project::kCategoricalSchedules,
+                                               spec.substr(0, colon), "--schedule");
+        if (!kind || (*kind == core::schedule::BetaCurveKind::Custom)) {
+            return core::invalidArgument("--schedule", spec,
+                                         "with --project: linear, cosine, power:P or info-linear "
+                                         "(a custom curve is edited in the project)");
+        }
+        p.schedule = *kind;
+        if (*kind == core::schedule::BetaCurveKind::Power) {
+            Result<double> exponent = parseDouble(spec.substr(colon + 1), "--schedule");
+            if (!exponent) return exponent.error();
+            p.powerExponent = *exponent;
+        }
+    }
+    if (args.has("steps")) {
+        Result<int> steps = args.getBounded("steps", core::limits::kSteps);
+        if (!steps) return steps.error();
+        p.numSteps = *steps;
+        p.pathSteps = std::min(p.pathSteps, p.numSteps);
+        if (p.trajectory == core::project::CategoricalTrajectory::List) {
+            p.trajectory = core::project::CategoricalTrajectory::Even;  // the list was for the old N
+        }
+    }
+    if (args.has("table")) {
+        p.dataSource = core::project::CategoricalData::CsvFile;
+        p.csvPath = args.get("table");
+    }
+    if (args.has("model")) {
+        p.model = args.get("model") == "oracle" ? "" : args.get("model");
+    }
+    if (args.has("condition")) {
+        // By the names the project gives its conditions (the GUI's labels).
+        const std::string name = args.get("condition");
+        const auto& names = p.conditionNames;
+        const auto named = std::find(names.begin(), names.end(), name);
+        if (named == names.end()) {
+            std::string known;
+            for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+            return core::invalidArgument("--condition", name,
+                                         "no such condition in the project (known: " + known + ")");
+        }
+        p.condition = static_cast<int>(named - names.begin());
+    }
+    return p;
+}
+
+Result<CategoricalInputs> inputsFromProject(const Args& args) {
+    auto params = projectParams(args);
+    if (!params) return params.error();
+    auto setup = core::project::CategoricalSetup::build(*params, core::project::fileSources(), true);
+    if (!setup) return setup.error();
+    CategoricalInputs inputs;
+    inputs.table = (*setup)->table;
+    inputs.pi = (*setup)->pi;
+    inputs.grid = (*setup)->grid;
+    inputs.denoiser = (*setup)->denoiser;
+    inputs.owner = *setup;
+    // The project's condition (--condition overrides it in projectParams: the information-
+    // linear schedule depends on it); its DP trajectory unless --dp is given.
+    inputs.condition = params->condition;
+    if (params->trajectory == core::project::CategoricalTrajectory::Dp) {
+        inputs.dp = params->pathSteps;
+    }
+    return inputs;
+}
+
+// The step costs' two outputs, JSON or CSV (docs/conventions.md).
+struct CategoricalResults {
+    core::categorical::InformationCurves curves;
+    std::vector<double> stepCosts, stepErrors;
+    double elbo = 0.0, elboStderr = 0.0;
+    bool monteCarlo = false;
+    core::trajectory::LeastCostPath path;  // empty without a DP
+};
+
+void printCategorical(const CategoricalResults& r, const CategoricalInputs& in,
+                      const std::string& format, long long samples, long long seed) {
+    std::ostringstream out;
+    const bool dp = !r.path.nodes.empty();
+    if (format == "json") {
+        nlohmann::ordered_json json;
+        json["t"] = r.curves.t;
+        json["beta"] = r.curves.beta;
+        json["mutual_information"] = r.curves.mutualInformation;
+        json["impurity"] = r.curves.impurity;
+        json["step_costs"] = r.stepCosts;
+        json["elbo"] = r.elbo;
+        if (r.monteCarlo) {
+            json["step_costs_stderr"] = r.stepErrors;
+            json["elbo_stderr"] = r.elboStderr;
+            json["samples"] = samples;
+            json["seed"] = seed;
+        }
+        if (dp) {
+            std::vector<double> times;
+            for (int node : r.path.nodes) {
+                times.push_back(in.grid.t[node]);
+            }
+            json["dp"] = {{"K", in.dp}, {"trajectory", times}, {"cost", r.path.cost}};
+        }
+        printJson(out, json);
+    } else {
+        // One row per grid time; step_cost (J(n−1, n)) is empty at n = 0.
+        out << "t,beta,mutual_information,impurity,step_cost"
+            << (r.monteCarlo ? ",step_cost_stderr" : "") << (dp ? ",on_dp_path" : "") << '\n';
+        size_t onPath = 0;
+        for (int n = 0; n <= in.grid.numSteps(); ++n) {
+            out << csvNumber(r.curves.t[n]) << ',' << csvNumber(r.curves.beta[n]) << ','
+                << csvNumber(r.curves.mutualInformation[n]) << ','
+                << csvNumber(r.curves.impurity[n]) << ','
+                << (n > 0 ? csvNumber(r.stepCosts[n - 1]) : "");
+            if (r.monteCarlo) {
+                out << ',' << (n > 0 ? csvNumber(r.stepErrors[n - 1]) : "");
+            }
+            if (dp) {
+                const bool on = onPath < r.path.nodes.size() && r.path.nodes[onPath] == n;
+                onPath += on ? 1 : 0;
+                out << ',' << (on ? 1 : 0);
+            }
+            out << '\n';
+        }
+        out << "# elbo," << csvNumber(r.elbo) << '\n';
+        if (dp) {
+            out << "# dp_cost," << csvNumber(r.path.cost) << '\n';
+        }
+    }
+    std::cout << out.str();
+}
+
+Result<CategoricalResults> computeCategorical(const CategoricalInputs& in, long long samples,
+                                              long long seed, int threads) {
+    using namespace core::categorical;
+    CategoricalResults r;
+    r.curves = informationCurves(in.table, in.pi, in.grid, in.condition);
+    TerminalProgress terminal;
+    core::Progress progress(&terminal, "step costs");
+    const StepCostOptions costOptions{.condition = in.condition,
+                                      .samples = samples,
+                                      .seed = static_cast<uint64_t>(seed),
+                                      .parallel = {threads},
+                                      .progress = &progress};
+    Result<StepCosts> costs =
+        computeStepCosts(in.table, *in.denoiser, in.pi, in.grid,
+                         in.dp > 0 ? CostPairs::All : CostPairs::Consecutive, costOptions);
+    if (!costs) {
+        core::Error error = costs.error();
+        if (error.field == "samples") {
+            error.field = "--samples";
+        } else if (error.field == "N") {
+            error.field = "--steps";
+        }
+        return error;
+    }
+    r.monteCarlo = costs->monteCarlo;
+    double elboVariance = 0.0;
+    for (int n = 1; n <= in.grid.numSteps(); ++n) {
+        r.stepCosts.push_back(costs->cost(n - 1, n));
+        r.stepErrors.push_back(costs->standardError(n - 1, n));
+        r.elbo += r.stepCosts.back();
+        elboVariance += r.stepErrors.back() * r.stepErrors.back();  // independent columns
+    }
+    r.elboStderr = std::sqrt(elboVariance);
+    if (in.dp > 0) {
+        progress.setStage("trajectory");
+        Result<core::trajectory::LeastCostPath> best =
+            core::trajectory::leastCostPath(costs->cost, in.dp, {threads}, &progress);
+        if (!best) return best.error();
+        r.path = *best;
+    }
+    return r;
+}
+
+}  // namespace
+
+int runCategorical(const Args& args) {
     const std::string format = args.get("format");
     if (format != "json" && format != "csv") {
         return fail(core::makeError(core::ErrorCode::ParseError, "--format", format, "expected json or csv"));
     }
-    Result<std::string> piSpec = args.require("pi");
-    if (!piSpec) {
-        return fail(piSpec.error());
+    Result<CategoricalInputs> inputs =
+        args.has("project") ? inputsFromProject(args) : inputsFromOptions(args);
+    if (!inputs) {
+        return fail(inputs.error());
     }
-    Result<core::Vector> pi = parsePrior(*piSpec, "--pi");
-    if (!pi) {
-        return fail(pi.error());
-    }
-    Result<std::string> tablePath = args.require("table");
-    if (!tablePath) {
-        return fail(tablePath.error());
-    }
-    Result<core::data::CategoricalTable> table =
-        core::data::readCategoricalTable(*tablePath, static_cast<int>(pi->size()));
-    if (!table) {
-        return fail(table.error());
-    }
-    int condition = -1;
-    if (args.has("condition")) {
-        Result<int> index = table->conditionIndex(args.get("condition"), "--condition");
-        if (!index) {
-            return fail(index.error());
+    const int steps = inputs->grid.numSteps();
+    if (args.has("dp")) {
+        Result<int> dp = args.getInt("dp");
+        if (!dp) {
+            return fail(dp.error());
         }
-        condition = *index;
-    }
-    Result<int> steps = args.getBounded("steps", core::limits::kSteps);
-    if (!steps) {
-        return fail(steps.error());
-    }
-    Result<int> dp = args.has("dp") ? args.getInt("dp") : Result<int>(0);
-    if (!dp) {
-        return fail(dp.error());
-    }
-    if (args.has("dp") && (*dp < 1 || *dp > *steps)) {
-        return fail(core::invalidArgument("--dp", args.get("dp"),
-                                          "K must lie in 1..N = " + std::to_string(*steps)));
+        if (*dp < 1 || *dp > steps) {
+            return fail(core::invalidArgument("--dp", args.get("dp"),
+                                              "K must lie in 1..N = " + std::to_string(steps)));
+        }
+        inputs->dp = *dp;
     }
     Result<long long> samples =
         args.has("samples") ? args.getInt64("samples") : Result<long long>(0);
@@ -224,130 +468,11 @@ int runCategorical(const Args& args) {
     if (*threads < 1) {
         return fail(core::invalidArgument("--threads", args.get("threads"), "must be ≥ 1"));
     }
-    Result<std::string> scheduleSpec = args.require("schedule");
-    if (!scheduleSpec) {
-        return fail(scheduleSpec.error());
+    Result<CategoricalResults> results = computeCategorical(*inputs, *samples, *seed, *threads);
+    if (!results) {
+        return fail(results.error());
     }
-    const core::data::CategoricalTable& data = *table;
-    const core::Vector& prior = *pi;
-    Result<core::schedule::BetaCurve> curve = core::schedule::parseBetaCurve(
-        *scheduleSpec,
-        [&data, &prior, condition](double beta) { return tableMutualInformation(data, prior, beta, condition); },
-        "--schedule");
-    if (!curve) {
-        return fail(curve.error());
-    }
-    const TimeGrid grid = evenTimeGrid(*curve, *steps);
-    if (core::Status valid = validateTimeGrid(grid, "--schedule"); !valid) {
-        return fail(valid.error());
-    }
-    const InformationCurves curves = informationCurves(data, prior, grid, condition);
-
-    // The denoiser: the table's exact oracle, or a trained network (--model FILE.safetensors).
-    core::model::TableOracle oracle(data, prior);
-    const core::model::CategoricalDenoiser* denoiser = &oracle;
-    std::shared_ptr<const core::model::CategoricalMlpDenoiser> network;
-    if (const std::string model = args.get("model"); model != "oracle") {
-        Result<core::model::LoadedModel> loaded = core::model::loadMlpCheckpoint(model);
-        if (!loaded) {
-            return fail(loaded.error());
-        }
-        if (core::Status fits = core::model::checkCategoricalFit(
-                *loaded, model, data.numClasses, data.numPositions, data.numConditions());
-            !fits) {
-            return fail(fits.error());
-        }
-        network = loaded->categorical;
-        denoiser = network.get();
-    }
-    TerminalProgress terminal;
-    core::Progress progress(&terminal, "step costs");
-    const StepCostOptions costOptions{.condition = condition,
-                                      .samples = *samples,
-                                      .seed = static_cast<uint64_t>(*seed),
-                                      .parallel = {*threads},
-                                      .progress = &progress};
-    Result<StepCosts> costs = computeStepCosts(data, *denoiser, prior, grid,
-                                               args.has("dp") ? CostPairs::All : CostPairs::Consecutive,
-                                               costOptions);
-    if (!costs) {
-        core::Error error = costs.error();
-        if (error.field == "samples") {
-            error.field = "--samples";
-        } else if (error.field == "N") {
-            error.field = "--steps";
-        }
-        return fail(error);
-    }
-    std::vector<double> stepCosts;
-    std::vector<double> stepErrors;
-    double elbo = 0.0;
-    double elboVariance = 0.0;
-    for (int n = 1; n <= *steps; ++n) {
-        stepCosts.push_back(costs->cost(n - 1, n));
-        stepErrors.push_back(costs->standardError(n - 1, n));
-        elbo += stepCosts.back();
-        elboVariance += stepErrors.back() * stepErrors.back();  // columns use independent draws
-    }
-    core::trajectory::LeastCostPath path;
-    if (args.has("dp")) {
-        progress.setStage("trajectory");
-        Result<core::trajectory::LeastCostPath> best =
-            core::trajectory::leastCostPath(costs->cost, *dp, {*threads}, &progress);
-        if (!best) {
-            return fail(best.error());
-        }
-        path = *best;
-    }
-
-    std::ostringstream out;
-    if (format == "json") {
-        nlohmann::ordered_json json;
-        json["t"] = curves.t;
-        json["beta"] = curves.beta;
-        json["mutual_information"] = curves.mutualInformation;
-        json["impurity"] = curves.impurity;
-        json["step_costs"] = stepCosts;
-        json["elbo"] = elbo;
-        if (costs->monteCarlo) {
-            json["step_costs_stderr"] = stepErrors;
-            json["elbo_stderr"] = std::sqrt(elboVariance);
-            json["samples"] = *samples;
-            json["seed"] = *seed;
-        }
-        if (args.has("dp")) {
-            std::vector<double> times;
-            for (int node : path.nodes) {
-                times.push_back(grid.t[node]);
-            }
-            json["dp"] = {{"K", *dp}, {"trajectory", times}, {"cost", path.cost}};
-        }
-        printJson(out, json);
-    } else {
-        // One row per grid time; step_cost (J(n−1, n)) is empty at n = 0.
-        out << "t,beta,mutual_information,impurity,step_cost" << (costs->monteCarlo ? ",step_cost_stderr" : "")
-            << (args.has("dp") ? ",on_dp_path" : "") << '\n';
-        size_t onPath = 0;
-        for (int n = 0; n <= *steps; ++n) {
-            out << csvNumber(curves.t[n]) << ',' << csvNumber(curves.beta[n]) << ','
-                << csvNumber(curves.mutualInformation[n]) << ',' << csvNumber(curves.impurity[n])
-                << ',' << (n > 0 ? csvNumber(stepCosts[n - 1]) : "");
-            if (costs->monteCarlo) {
-                out << ',' << (n > 0 ? csvNumber(stepErrors[n - 1]) : "");
-            }
-            if (args.has("dp")) {
-                const bool on = onPath < path.nodes.size() && path.nodes[onPath] == n;
-                onPath += on ? 1 : 0;
-                out << ',' << (on ? 1 : 0);
-            }
-            out << '\n';
-        }
-        out << "# elbo," << csvNumber(elbo) << '\n';
-        if (args.has("dp")) {
-            out << "# dp_cost," << csvNumber(path.cost) << '\n';
-        }
-    }
-    std::cout << out.str();
+    printCategorical(*results, *inputs, format, *samples, *seed);
     return 0;
 }
 
