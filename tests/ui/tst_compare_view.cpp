@@ -19,7 +19,6 @@
 #include "tests/support/project_choices.h"
 #include "ui/document/bundled_data.h"
 #include "ui/document/project_model.h"
-#include "ui/document/project_model.h"
 #include "ui/document/project_document.h"
 #include "ui/main/gaussian_explorer.h"
 #include "ui/views/compare_view.h"

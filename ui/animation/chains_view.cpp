@@ -63,7 +63,7 @@ void ChainCanvas::paintImages(QPainter& painter,
     const int columns = side * side == numPositions ? side : numPositions;
     const int rows = side * side == numPositions ? side : 1;
     const int chains = static_cast<int>(states.size()) / numPositions;
-    const int shown = std::min(chains, jobs::kPreviewChains);
+    const int shown = std::min(chains, core::project::kPreviewChains);
     const int panes = preview != nullptr ? 2 : 1;  // sample, and its x̂_0 beside it
     const int perRow = std::max(1, static_cast<int>(std::ceil(std::sqrt(shown * 1.6))));
     const int gridRows = (shown + perRow - 1) / perRow;
@@ -226,7 +226,7 @@ ChainsView::ChainsView(QWidget* parent) : ViewPanel("Trajectories", parent) {
                "ends in (reverse). Red outlines: the exact marginal; blue bars: the chains.");
 }
 
-void ChainsView::setChains(std::shared_ptr<const jobs::CategoricalChains> chains, int numClasses) {
+void ChainsView::setChains(std::shared_ptr<const core::project::CategoricalChains> chains, int numClasses) {
     m_chains = std::move(chains);
     m_numClasses = numClasses;
     m_position = std::clamp(m_position, 0.0, static_cast<double>(numSteps()));

@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "ui/charts/view_panel.h"
-#include "ui/jobs/categorical_jobs.h"
+#include "core/project/categorical_runs.h"
 
 // The "Trajectories" view of the categorical explorer: K horizontal lanes,
 // one dot per chain moving between lanes step by step, and beside them the exact marginal as
@@ -21,7 +21,7 @@ class ChainsView : public charts::ViewPanel {
 public:
     explicit ChainsView(QWidget* parent = nullptr);
 
-    void setChains(std::shared_ptr<const jobs::CategoricalChains> chains, int numClasses);
+    void setChains(std::shared_ptr<const core::project::CategoricalChains> chains, int numClasses);
     void setDirection(Direction direction);
     // Animation position in steps, 0..M: forward shows node ⌊p⌋ → ⌊p⌋+1, reverse node M − p.
     void setPosition(double position);
@@ -37,7 +37,7 @@ public:
 private:
     void updateData();
 
-    std::shared_ptr<const jobs::CategoricalChains> m_chains;
+    std::shared_ptr<const core::project::CategoricalChains> m_chains;
     int m_numClasses = 0;
     Direction m_direction = Direction::Reverse;
     double m_position = 0.0;

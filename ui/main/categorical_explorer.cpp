@@ -113,7 +113,7 @@ void CategoricalExplorer::startJobs() {
         return;
     }
     auto setup = m_setup;
-    const double work = jobs::categoricalCostWork(setup->params);
+    const double work = core::project::categoricalCostWork(setup->params);
     if (work > kMaxCostWork) {
         m_costRunner.cancel();
         m_stepCosts->clear(QString("The step-cost matrix needs about %1 kernel evaluations at "
@@ -128,14 +128,14 @@ void CategoricalExplorer::startJobs() {
     const int threads = core::hardwareThreads();
     m_costRunner.start("Step costs and DP", [setup, threads, this](core::Progress& progress)
                                                 -> std::function<void()> {
-        auto result = jobs::computeCategoricalCosts(*setup, progress, threads);
+        auto result = core::project::computeCategoricalCosts(*setup, progress, threads);
         if (!result) {
             if (result.error().code == core::ErrorCode::Cancelled) {
                 return {};
             }
             throw std::runtime_error(result.error().toString());
         }
-        auto costs = std::make_shared<const jobs::CategoricalCosts>(std::move(result).value());
+        auto costs = std::make_shared<const core::project::CategoricalCosts>(std::move(result).value());
         return [this, setup, costs] {
             if (setup != m_setup) {
                 return;  // parameters changed meanwhile; a newer job is on its way
@@ -162,14 +162,14 @@ void CategoricalExplorer::startChains() {
     const std::vector<int> trajectory = m_trajectory;
     m_chainRunner.start("Sampling chains", [setup, trajectory, this](core::Progress& progress)
                                                -> std::function<void()> {
-        auto result = jobs::sampleCategoricalChains(*setup, trajectory, progress);
+        auto result = core::project::sampleCategoricalChains(*setup, trajectory, progress);
         if (!result) {
             if (result.error().code == core::ErrorCode::Cancelled) {
                 return {};
             }
             throw std::runtime_error(result.error().toString());
         }
-        auto chains = std::make_shared<const jobs::CategoricalChains>(std::move(result).value());
+        auto chains = std::make_shared<const core::project::CategoricalChains>(std::move(result).value());
         return [this, setup, chains] {
             if (setup != m_setup || chains->nodes != m_trajectory) {
                 return;

@@ -10,7 +10,7 @@
 
 #include "ui/document/project_model.h"
 #include "ui/document/project_document.h"
-#include "ui/jobs/categorical_jobs.h"
+#include "core/project/categorical_runs.h"
 #include "ui/jobs/job_runner.h"
 
 // Connects the document to the categorical views: an edit
@@ -49,8 +49,8 @@ public:
     std::shared_ptr<const document::CategoricalSetup> setup() const { return m_setup; }
     // The trajectory in use (grid nodes): even, typed, or the DP path once it is known.
     const std::vector<int>& trajectory() const { return m_trajectory; }
-    std::shared_ptr<const jobs::CategoricalCosts> costs() const { return m_costs; }
-    std::shared_ptr<const jobs::CategoricalChains> chains() const { return m_chainsData; }
+    std::shared_ptr<const core::project::CategoricalCosts> costs() const { return m_costs; }
+    std::shared_ptr<const core::project::CategoricalChains> chains() const { return m_chainsData; }
 
     jobs::JobRunner* costRunner() { return &m_costRunner; }
     jobs::JobRunner* chainRunner() { return &m_chainRunner; }
@@ -77,8 +77,8 @@ private:
 
     document::ProjectDocument* m_document;
     std::shared_ptr<const document::CategoricalSetup> m_setup;
-    std::shared_ptr<const jobs::CategoricalCosts> m_costs;
-    std::shared_ptr<const jobs::CategoricalChains> m_chainsData;
+    std::shared_ptr<const core::project::CategoricalCosts> m_costs;
+    std::shared_ptr<const core::project::CategoricalChains> m_chainsData;
     std::vector<int> m_trajectory;
     double m_position = 0.0;
 

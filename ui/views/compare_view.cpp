@@ -10,9 +10,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/categorical/information.h"
-#include "core/gaussian/channel_information.h"
-#include "core/schedule/gaussian_schedule.h"
 #include "ui/document/bundled_data.h"
 
 namespace ui::views {
@@ -30,97 +27,6 @@ bool sameInputs(const document::CategoricalParams& a,
 }
 
 }  // namespace
-
-core::Result<CompareCurves> computeCompareCurves(const document::CategoricalParams& categorical,
-                                                 const document::GaussianParams& gaussian,
-                                                 const core::data::Digits& digits) {
-    if (digits.numImages() == 0) {
-        return core::invalidArgument("digits", "", "the digits data set is empty");
-    }
-    CompareCurves curves;
-    curves.numImages = digits.numImages();
-    // Categorical side: L levels, π from the document when it describes the digits.
-    const bool onDigits = categorical.dataSource == document::CategoricalData::Digits;
-    curves.levels = onDigits ? categorical.digitLevels : 4;
-    auto classes = core::data::quantiseDigits(digits.pixels, curves.levels);
-    if (!classes) {
-        return classes.error();
-    }
-    core::Vector pi = core::Vector::Constant(curves.levels, 1.0 / curves.levels);
-    if (onDigits && static_cast<int>(categorical.pi.size()) == curves.levels) {
-        pi = Eigen::Map<const core::Vector>(categorical.pi.data(), curves.levels);
-        if (!(pi.minCoeff() >= 0.0) || !(pi.sum() > 0.0)) {
-            return core::invalidArgument("pi", "", "π must be a probability vector");
-        }
-        pi /= pi.sum();
-        curves.documentPrior = true;
-    }
-    const std::vector<core::Vector> marginals =
-        core::categorical::positionMarginals(*classes, core::data::kDigitsPixels, curves.levels);
-    // info-linear is solved on these same pixels, so that curve reads 1 − t by construction.
-    auto beta = categorical.betaCurve([&marginals, &pi](double betaT) {
-        double sum = 0.0;
-        for (const core::Vector& p0 : marginals) {
-            sum += core::categorical::mutualInformation(p0, pi, betaT);
-        }
-        return sum;
-    });
-    if (!beta) {
-        return beta.error();
-    }
-    for (int k = 0; k <= kCategoricalPoints; ++k) {
-        const double t = static_cast<double>(k) / kCategoricalPoints;
-        curves.categoricalT.push_back(t);
-        curves.categorical.push_back(
-            core::categorical::informationFraction(marginals, pi, (*beta)(t)));
-    }
-
-    // Gaussian side: per-pixel variances of the scaled digits (over all images).
-    auto schedule = core::schedule::gaussianScheduleFromSpec(gaussian.schedule,
-                                                             gaussian.numSteps);
-    if (!schedule) {
-        return schedule.error();
-    }
-    const std::vector<double> scaled = core::data::scaleDigits(digits.pixels);
-    std::vector<double> mean(core::data::kDigitsPixels, 0.0);
-    std::vector<double> variance(core::data::kDigitsPixels, 0.0);
-    const double count = digits.numImages();
-    for (size_t i = 0; i < scaled.size(); ++i) {
-        mean[i % core::data::kDigitsPixels] += scaled[i] / count;
-    }
-    for (size_t i = 0; i < scaled.size(); ++i) {
-        const double delta = scaled[i] - mean[i % core::data::kDigitsPixels];
-        variance[i % core::data::kDigitsPixels] += delta * delta / count;
-    }
-    // The 17-level entropy of each pixel: the digits are discrete, so no channel can carry more.
-    std::vector<double> entropies;
-    for (const core::Vector& p0 : core::categorical::positionMarginals(
-             digits.pixels, core::data::kDigitsPixels, core::data::kDigitsMaxIntensity + 1)) {
-        entropies.push_back(core::categorical::entropy(p0));
-    }
-    // Normalisation: Σ_i min(I_i(n), H_i)/Σ_i H_i. Dividing by I(1) instead would make the curve
-    // depend on N (β_1 sets the first SNR) and measure resolution below the 17 grey levels that
-    // the data does not have; capping at H_i reads as "fraction of the pixels' entropy left", the
-    // categorical curve's own measure, is exactly 1 at t = 0 (infinite SNR) and ≈ 0 at t = 1.
-    const std::vector<double> fraction =
-        core::gaussian::gaussianInformationFraction(*schedule, variance, entropies);
-    const std::vector<double> information =
-        core::gaussian::gaussianChannelInformation(*schedule, variance);
-    const std::vector<double> snr = core::gaussian::signalToNoise(*schedule);
-    for (double h : entropies) {
-        curves.entropyNats += h;
-    }
-    if (!(curves.entropyNats > 0.0)) {
-        return core::invalidArgument("digits", "", "every pixel is constant");
-    }
-    for (int n = 0; n < static_cast<int>(fraction.size()); ++n) {
-        curves.gaussianT.push_back(static_cast<double>(n) / gaussian.numSteps);
-        curves.gaussian.push_back(fraction[n]);
-        curves.gaussianNats.push_back(information[n]);
-        curves.snr.push_back(snr[n]);
-    }
-    return curves;
-}
 
 CompareView::CompareView(QWidget* parent)
     : ChartPanel("Compare", parent),

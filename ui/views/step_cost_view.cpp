@@ -48,7 +48,7 @@ void StepCostView::clear(const QString& reason) {
     setMessage(reason);
 }
 
-void StepCostView::setCosts(std::shared_ptr<const jobs::CategoricalCosts> costs,
+void StepCostView::setCosts(std::shared_ptr<const core::project::CategoricalCosts> costs,
                             const std::vector<double>& gridTimes) {
     if (!costs) {
         return;

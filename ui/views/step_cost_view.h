@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "ui/charts/chart_panel.h"
-#include "ui/jobs/categorical_jobs.h"
+#include "core/project/categorical_runs.h"
 
 class QLineSeries;
 class QScatterSeries;
@@ -21,7 +21,7 @@ class StepCostView : public charts::ChartPanel {
 public:
     explicit StepCostView(QWidget* parent = nullptr);
 
-    void setCosts(std::shared_ptr<const jobs::CategoricalCosts> costs,
+    void setCosts(std::shared_ptr<const core::project::CategoricalCosts> costs,
                   const std::vector<double>& gridTimes);
     void clear(const QString& reason);
 

@@ -7,16 +7,17 @@
 #include "core/categorical/sampler.h"
 #include "core/util/progress.h"
 #include "core/util/result.h"
-#include "ui/document/project_model.h"
+#include "core/project/categorical_setup.h"
 
-// The categorical explorer's heavy computations, as plain functions a JobRunner runs off the
-// GUI thread (and tests call directly). Each takes the Progress token of its job.
-namespace ui::jobs {
+// The categorical process's heavy computations on a set-up: the step costs with the DP path, and
+// the forward and reverse chains with their exact marginals. Plain functions that the GUI's jobs
+// run off its thread (and tests call directly); each takes the Progress token of its job.
+namespace core::project {
 
 struct CategoricalCosts {
     // J(a, b) for every a < b on the N-step grid when dpAvailable; otherwise only the
     // consecutive J(n − 1, n), Monte Carlo estimates (K^D too large to enumerate).
-    core::categorical::StepCosts costs;
+    categorical::StepCosts costs;
     bool dpAvailable = true;
     std::vector<int> evenNodes;          // the even K-step path
     std::vector<int> dpNodes;            // the least-cost K-step path
@@ -29,12 +30,12 @@ struct CategoricalCosts {
 // (docs/categorical.md#step-costs, docs/conventions.md#dp-cost); O(N² K³) for D = 1. When K^D is
 // beyond enumeration (the digits) only the consecutive costs are estimated by Monte Carlo, and the
 // DP is not available. Fails when cancelled.
-core::Result<CategoricalCosts> computeCategoricalCosts(const document::CategoricalSetup& setup,
-                                                       core::Progress& progress,
+Result<CategoricalCosts> computeCategoricalCosts(const CategoricalSetup& setup,
+                                                       Progress& progress,
                                                        int numThreads);
 
 // Work estimate of computeCategoricalCosts, in kernel evaluations (for refusing hopeless sizes).
-double categoricalCostWork(const document::CategoricalParams& params);
+double categoricalCostWork(const CategoricalParams& params);
 
 struct CategoricalChains {
     std::vector<int> nodes;                                   // trajectory (grid nodes)
@@ -43,8 +44,8 @@ struct CategoricalChains {
     std::vector<std::vector<int>> reverse;                    // [node] → B states, π → data
     int numPositions = 1;                                     // D (frames hold B × D states)
     int position = 0;                                         // position of the marginals
-    std::vector<core::Vector> forwardMarginals;               // exact p_t at each node
-    std::vector<core::Vector> reverseMarginals;               // exact reverse marginal
+    std::vector<Vector> forwardMarginals;               // exact p_t at each node
+    std::vector<Vector> reverseMarginals;               // exact reverse marginal
     // D > 1: [node] → the first kPreviewChains reverse chains' x̂_0 = E[X_0 | x_t] per
     // position under the denoiser (classes as real numbers), what the image grid shows beside
     // each sample.
@@ -56,8 +57,8 @@ constexpr int kPreviewChains = 64;
 // Samples params.numChains forward chains (x_0 from the data of the selected condition) and as
 // many reverse chains (x_1 from π, the chosen kernel and the exact denoiser) along the
 // trajectory, recording every node; deterministic for the seed.
-core::Result<CategoricalChains> sampleCategoricalChains(const document::CategoricalSetup& setup,
+Result<CategoricalChains> sampleCategoricalChains(const CategoricalSetup& setup,
                                                         const std::vector<int>& trajectory,
-                                                        core::Progress& progress);
+                                                        Progress& progress);
 
-}  // namespace ui::jobs
+}  // namespace core::project

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/jobs/categorical_jobs.h"
+#include "core/project/categorical_runs.h"
 
 #include "core/categorical/reverse_marginal.h"
 #include "core/trajectory/least_cost_path.h"
@@ -7,25 +7,25 @@
 
 #include <limits>
 
-namespace ui::jobs {
+namespace core::project {
 
 namespace {
 // Monte Carlo samples per step cost when x_t cannot be enumerated (the digits).
 constexpr int64_t kMonteCarloSamples = 64;
 }  // namespace
 
-double categoricalCostWork(const document::CategoricalParams& params) {
+double categoricalCostWork(const CategoricalParams& params) {
     const double n = params.numSteps;
     const double k = params.numClasses;
-    if (params.dataSource == document::CategoricalData::Digits) {
+    if (params.dataSource == CategoricalData::Digits) {
         // Consecutive pairs only: samples × (rows of one label × 64 positions) per step.
         return n * kMonteCarloSamples * 150.0 * 64.0;
     }
     return n * (n + 1) / 2.0 * k * k * k;
 }
 
-core::Result<CategoricalCosts> computeCategoricalCosts(const document::CategoricalSetup& setup,
-                                                       core::Progress& progress,
+Result<CategoricalCosts> computeCategoricalCosts(const CategoricalSetup& setup,
+                                                       Progress& progress,
                                                        int numThreads) {
     CategoricalCosts result;
     progress.setStage("step costs");
@@ -82,23 +82,23 @@ namespace {
 // Records the states of every node into a vector of frames.
 class Recorder final : public core::categorical::ChainObserver {
 public:
-    explicit Recorder(std::vector<std::vector<int>>& frames, core::Progress& progress)
+    explicit Recorder(std::vector<std::vector<int>>& frames, Progress& progress)
         : m_frames(frames), m_progress(progress) {}
-    core::Control onFrame(const core::categorical::ChainFrame& frame) override {
+    Control onFrame(const core::categorical::ChainFrame& frame) override {
         m_frames[frame.node].assign(frame.states.begin(), frame.states.end());
-        return m_progress.cancelled() ? core::Control::Abort : core::Control::Continue;
+        return m_progress.cancelled() ? Control::Abort : Control::Continue;
     }
 
 private:
     std::vector<std::vector<int>>& m_frames;
-    core::Progress& m_progress;
+    Progress& m_progress;
 };
 
 }  // namespace
 
-core::Result<CategoricalChains> sampleCategoricalChains(const document::CategoricalSetup& setup,
+Result<CategoricalChains> sampleCategoricalChains(const CategoricalSetup& setup,
                                                         const std::vector<int>& trajectory,
-                                                        core::Progress& progress) {
+                                                        Progress& progress) {
     const auto& p = setup.params;
     CategoricalChains chains;
     chains.nodes = trajectory;
@@ -121,7 +121,7 @@ core::Result<CategoricalChains> sampleCategoricalChains(const document::Categori
     }
     std::vector<int> x0(static_cast<size_t>(p.numChains) * d);
     for (int b = 0; b < p.numChains; ++b) {
-        core::CounterRng rng(p.seed, static_cast<uint64_t>(b), kDataStep);
+        CounterRng rng(p.seed, static_cast<uint64_t>(b), kDataStep);
         const int row = rng.categorical(rowWeights);
         std::copy(table.row(row), table.row(row) + d, x0.begin() + static_cast<size_t>(b) * d);
     }
@@ -139,7 +139,7 @@ core::Result<CategoricalChains> sampleCategoricalChains(const document::Categori
         return forward.error();
     }
     if (forward->cancelled || !progress.advance()) {
-        return core::makeError(core::ErrorCode::Cancelled, "", "", "sampling was cancelled");
+        return makeError(ErrorCode::Cancelled, "", "", "sampling was cancelled");
     }
 
     chains.reverse.assign(static_cast<size_t>(m) + 1, {});
@@ -153,7 +153,7 @@ core::Result<CategoricalChains> sampleCategoricalChains(const document::Categori
         return reverse.error();
     }
     if (reverse->cancelled || !progress.advance()) {
-        return core::makeError(core::ErrorCode::Cancelled, "", "", "sampling was cancelled");
+        return makeError(ErrorCode::Cancelled, "", "", "sampling was cancelled");
     }
 
     if (d > 1) {
@@ -181,7 +181,7 @@ core::Result<CategoricalChains> sampleCategoricalChains(const document::Categori
                 }
             }
             if (progress.cancelled()) {
-                return core::makeError(core::ErrorCode::Cancelled, "", "", "sampling was cancelled");
+                return makeError(ErrorCode::Cancelled, "", "", "sampling was cancelled");
             }
         }
     }
@@ -199,4 +199,4 @@ core::Result<CategoricalChains> sampleCategoricalChains(const document::Categori
     return chains;
 }
 
-}  // namespace ui::jobs
+}  // namespace core::project
