@@ -259,148 +259,16 @@ void GaussianExplorer::startJob() {
                             ? m_gamma->message()
                             : QString("Estimating Γ with M = %1 samples per timestep…")
                                   .arg(params.gammaSamples));
-    m_runner.start("Γ and variances", [params, previous, cache, threads, this](
-                                           core::Progress& progress) -> std::function<void()> {
-        auto results = std::make_shared<GaussianResults>();
-        results->params = params;
-        // The core's set-up, as the subcommands build it; a checkpoint that cannot be used
-        // (missing, wrong N or d) leaves the exact oracle in place with a message.
-        auto setup = core::project::GaussianSetup::build(params, document::appSources(), false);
-        if (!setup) throw failure(setup.error());
-        results->schedule = setup->schedule;
-        results->data = setup->data;
-        results->model = setup->model;
-        results->modelError = setup->modelError;
-        const auto& oracle = setup->data;
-        const core::model::GaussianDataSampler& data = *setup->data;
-        const bool useNetwork = setup->usesNetwork;
-        // Γ of an ε-model on the data; the denoising estimator assumes an exact model.
-        // A cancelled estimate keeps its finished timesteps (per Γ key) and the next job for the
-        // same key resumes there, with exactly the numbers of one uninterrupted run.
-        auto estimate = [&, partials = m_partialGammas](const core::model::GaussianEpsModel& model,
-                                                        bool exact, const std::string& key)
-            -> std::optional<core::gaussian::GammaEstimate> {
-            core::gaussian::GammaParams gammaParams;
-            gammaParams.numSamples = params.gammaSamples;
-            gammaParams.seed = params.seed;
-            // The project's choice; by default the denoising form for the exact oracle and
-            // the error form for a network.
-            auto estimator = core::project::resolveEstimator(params.estimator, exact);
-            if (!estimator) throw failure(estimator.error());
-            gammaParams.estimator = *estimator;
-            gammaParams.parallel.numThreads = threads;
-            core::gaussian::GammaEstimate partial;
-            {
-                std::lock_guard lock(partials->mutex);
-                if (auto it = partials->byKey.find(key); it != partials->byKey.end()) {
-                    partial = std::move(it->second);
-                    partials->byKey.erase(it);
-                }
-            }
-            const int resumedAfter = static_cast<int>(partial.timesteps.size());
-            auto result = core::gaussian::estimateGammaResumable(model, data, results->schedule,
-                                                                 gammaParams, partial, &progress);
-            if (!result) {
-                if (result.error().code != core::ErrorCode::Cancelled) throw failure(result.error());
-                if (!partial.timesteps.empty()) {
-                    std::lock_guard lock(partials->mutex);
-                    partials->byKey[key] = std::move(partial);
-                }
-                return std::nullopt;
-            }
-            if (resumedAfter > 0) results->gammaResumedAfter = resumedAfter;
-            {
-                // Kept until this job's results are shown: a cancel in a later stage (the DP,
-                // the oracle's Γ) then loses none of it.
-                std::lock_guard lock(partials->mutex);
-                partials->byKey[key] = *result;
-            }
-            return *result;
-        };
-        const std::string key = params.gammaKey();
-        results->dataVariance = data.variancePerDimension();
-        if (previous && previous->params.gammaKey() == key &&
-            previous->modelError == results->modelError) {
-            results->estimate = previous->estimate;
-            results->gammaSource = previous->gammaSource;
-            results->gammaReused = true;
-        } else if (!params.importedGamma.empty()) {
-            auto& e = results->estimate;
-            std::vector<double> table{0.0};  // entry 0 unused, as in Γ files
-            table.insert(table.end(), params.importedGamma.begin(), params.importedGamma.end());
-            const std::vector<double> msEps =
-                core::gaussian::msEpsFromGamma(table, results->schedule);
-            for (int n = 1; n <= params.numSteps; ++n) {
-                e.timesteps.push_back(n);
-                e.gamma.push_back(table[n]);
-                e.standardError.push_back(0.0);
-                e.msEps.push_back(msEps[n]);
-            }
-            results->gammaSource = "imported from " + params.importedGammaName;
-        } else if (cache.key == key && results->modelError.empty()) {
-            results->estimate = cache.estimate;  // saved with the project
-            results->gammaSource = "saved with the project";
-        } else {
-            progress.setStage("estimating Γ");
-            auto e = estimate(*results->model, !useNetwork, key);
-            if (!e) return {};
-            results->estimate = *e;
-            results->gammaSource = "estimated";
+    m_runner.start("Γ and variances", [params, previous, cache, threads, this,
+                                       partials = m_partialGammas](
+                                          core::Progress& progress) -> std::function<void()> {
+        auto computed =
+            jobs::computeGaussianResults(params, previous, cache, *partials, threads, progress);
+        if (!computed) {
+            if (computed.error().code == core::ErrorCode::Cancelled) return {};
+            throw failure(computed.error());
         }
-        results->fromCache = results->gammaSource != "estimated";
-        // With a network, the exact oracle's Γ too, for the overlay (reused like Γ).
-        if (useNetwork) {
-            document::GaussianParams oracleParams = params;
-            oracleParams.model.clear();
-            oracleParams.importedGamma.clear();
-            const std::string oracleKey = oracleParams.gammaKey();
-            if (previous && previous->oracleKey == oracleKey) {
-                results->oracleEstimate = previous->oracleEstimate;
-            } else {
-                progress.setStage("estimating the oracle's Γ");
-                auto e = estimate(*oracle, true, oracleKey);
-                if (!e) return {};
-                results->oracleEstimate = *e;
-            }
-            results->oracleKey = oracleKey;
-        }
-        auto table = core::gaussian::gammaTable(results->estimate, params.numSteps);
-        if (!table) throw failure(table.error());
-        results->gamma = *table;
-        core::gaussian::DpOptions options;
-        options.parallel.numThreads = threads;
-        auto trajectory = core::gaussian::resolveTrajectory(
-            params.trajectorySpec(), results->schedule, &results->gamma, options);
-        if (!trajectory) throw failure(trajectory.error());
-        results->trajectory = *trajectory;
-        core::gaussian::ForwardProcess forward;
-        forward.eta = params.eta;
-        auto pairs = core::gaussian::trajectoryVariances(results->schedule, results->gamma,
-                                                         results->trajectory.timesteps, forward);
-        if (!pairs) throw failure(pairs.error());
-        results->pairs = *pairs;
-        // The Trajectory view's rows and matrix: all three kinds at this K on the same Γ.
-        auto cost = core::gaussian::dpCostMatrix(results->schedule, results->gamma, {},
-                                                 {.numThreads = threads});
-        if (!cost) throw failure(cost.error());
-        results->cost = std::move(cost).value();
-        // A typed list is compared with the other kinds at its own number of timesteps.
-        const std::string k = std::to_string(params.trajectory == document::GaussianTrajectory::List
-                                                 ? static_cast<int>(results->trajectory.timesteps.size())
-                                                 : params.pathSteps);
-        for (auto [spec, out] : {std::pair{"dp:" + k, &results->dpTimesteps},
-                                 std::pair{"even:" + k, &results->evenTimesteps},
-                                 std::pair{"quadratic:" + k, &results->quadraticTimesteps}}) {
-            if (spec.rfind(core::project::choiceId(core::project::kGaussianTrajectories,
-                                                   params.trajectory) + ":", 0) == 0) {
-                *out = results->trajectory.timesteps;  // already resolved
-                continue;
-            }
-            auto resolved = core::gaussian::resolveTrajectory(spec, results->schedule,
-                                                              &results->gamma, options);
-            if (!resolved) throw failure(resolved.error());
-            *out = resolved->timesteps;
-        }
+        std::shared_ptr<GaussianResults> results = *computed;
         std::shared_ptr<const GaussianResults> done = std::move(results);
         return [this, done] {
             if (!(done->params == m_document->gaussian())) {

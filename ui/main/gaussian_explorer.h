@@ -19,6 +19,7 @@
 #include "core/schedule/gaussian_schedule.h"
 #include "ui/document/project_document.h"
 #include "ui/jobs/job_runner.h"
+#include "ui/jobs/gaussian_jobs.h"
 #include "ui/jobs/particle_jobs.h"
 
 namespace ui::charts {
@@ -35,30 +36,7 @@ struct NllCurves;
 
 namespace ui {
 
-// The Gaussian explorer's results for one set of parameters: Γ (estimated once per schedule,
-// data set and Monte Carlo setting, then reused), the trajectory and its variances.
-struct GaussianResults {
-    document::GaussianParams params;
-    core::schedule::GaussianSchedule schedule;
-    std::shared_ptr<core::model::GaussianOracle> data;          // the data (and exact oracle)
-    std::shared_ptr<const core::model::GaussianEpsModel> model;  // oracle or network
-    std::string modelError;                    // why params.model is not used (empty: it is)
-    core::gaussian::GammaEstimate estimate;    // Γ on n = 1..N with standard errors
-    std::string gammaSource;                   // estimated | imported from F | saved with …
-    bool fromCache = false;                    // Γ was not estimated by this job
-    std::optional<core::gaussian::GammaEstimate> oracleEstimate;  // with a network: the oracle's
-    std::string oracleKey;                     // gammaKey() of oracleEstimate
-    std::vector<double> gamma;                 // N + 1 entries, entry 0 unused
-    double dataVariance = 0.0;                 // Σ Var[x_0,i]/d
-    core::gaussian::ResolvedTrajectory trajectory;
-    std::vector<core::gaussian::PairVariance> pairs;
-    core::Matrix cost;                         // the DP cost matrix J (N×N)
-    std::vector<int> dpTimesteps, evenTimesteps, quadraticTimesteps;  // K each (quadratic: ≤ K)
-    bool gammaReused = false;                  // Γ came from an earlier result
-    int gammaResumedAfter = 0;                 // > 0: the estimate continued a cancelled one
-    std::shared_ptr<const jobs::ParticleFrames> particles;  // null until sampled, or on error
-    QString particlesError;                    // why particles is null
-};
+using jobs::GaussianResults;
 
 // Connects the document's Gaussian parameters to the Particles, Γ, Variance and Trajectory
 // views: every edit starts a job (coalesced), which re-estimates Γ only when the schedule, data,
@@ -117,11 +95,7 @@ private:
     QPointer<views::CompareView> m_compare;
     // Γ estimates of jobs not yet shown, by Γ key: the timesteps finished so far (all of them
     // when a cancel came after Γ), for the next job to continue.
-    struct PartialGammas {
-        std::mutex mutex;
-        std::map<std::string, core::gaussian::GammaEstimate> byKey;
-    };
-    std::shared_ptr<PartialGammas> m_partialGammas = std::make_shared<PartialGammas>();
+    std::shared_ptr<jobs::PartialGammas> m_partialGammas = std::make_shared<jobs::PartialGammas>();
     jobs::JobRunner m_runner;
     jobs::JobRunner m_nllRunner;
     std::shared_ptr<const views::NllCurves> m_nll;
