@@ -13,6 +13,37 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// Four doubles; GCC lowers the arithmetic to whatever the clone below is compiled for.
+typedef double Pack __attribute__((vector_size(32)));
+typedef long long Mask __attribute__((vector_size(32)));  // comparisons' lanes; chunk starts
+constexpr int kLanes = 4;
+
+// The runtime picks the widest of these the CPU has; min and + are exact in every width, so
+// the clones agree to the bit.
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__)
+#define DIFFUSCOPE_SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define DIFFUSCOPE_SIMD_CLONES
+#endif
+
+// Whether x[0..n) holds a NaN, a pack at a time: the check runs before every solve, over N²/2
+// entries, and a scalar loop with an early exit took as long as a small DP.
+DIFFUSCOPE_SIMD_CLONES
+bool hasNaN(const double* x, int n) {
+    Mask any{0, 0, 0, 0};
+    int i = 0;
+    for (; i + kLanes <= n; i += kLanes) {
+        Pack p;
+        std::memcpy(&p, x + i, sizeof p);
+        any |= p != p;
+    }
+    bool found = (any[0] | any[1] | any[2] | any[3]) != 0;
+    for (; i < n; ++i) {
+        found = found || std::isnan(x[i]);
+    }
+    return found;
+}
+
 Status checkCostMatrix(const Matrix& cost) {
     if (cost.rows() != cost.cols() || cost.rows() < 2) {
         return invalidArgument("cost", std::to_string(cost.rows()) + "x" +
@@ -21,8 +52,7 @@ Status checkCostMatrix(const Matrix& cost) {
     }
     const Eigen::Index m = cost.rows();
     for (Eigen::Index t = 1; t < m; ++t) {
-        // A vectorised test first: this runs before every solve, at N² entries.
-        if (!cost.col(t).head(t).hasNaN()) {
+        if (!hasNaN(cost.col(t).data(), static_cast<int>(t))) {
             continue;
         }
         for (Eigen::Index s = 0; s < t; ++s) {
@@ -53,21 +83,9 @@ struct Tables {
     const int* fromRow(int k) const { return from.data() + static_cast<size_t>(k) * numNodes; }
 };
 
-// Four doubles; GCC lowers the arithmetic to whatever the clone below is compiled for.
-typedef double Pack __attribute__((vector_size(32)));
-typedef long long Mask __attribute__((vector_size(32)));  // comparisons' lanes; chunk starts
-constexpr int kLanes = 4;
 constexpr int kTile = 4;     // columns that share each load of a previous layer
 constexpr int kLayers = 2;   // layers that share each load of a cost column
 constexpr int kChunk = 32;   // predecessors per recorded partial minimum (a multiple of kLanes)
-
-// The runtime picks the widest of these the CPU has; min and + are exact in every width, so
-// the clones agree to the bit.
-#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__)
-#define DIFFUSCOPE_SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define DIFFUSCOPE_SIMD_CLONES
-#endif
 
 // The smallest s ≥ first whose sum previous[s] + col[s] equals `value`, which some s below
 // first + kChunk attains; a pack at a time.
