@@ -70,13 +70,14 @@ inline void printThreadRatios(const Times& times, std::FILE* out) {
 // reference and print its comparison) on stdout, or stderr when the output is JSON.
 inline int runWithSummary(int argc, char** argv,
                           const std::function<void(const Times&, std::FILE*)>& extra) {
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
-        return 1;
-    }
+    // Before Initialize, which removes the flags it knows from argv.
     bool json = false;
     for (int i = 1; i < argc; ++i) {
         json = json || std::strcmp(argv[i], "--benchmark_format=json") == 0;
+    }
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
+        return 1;
     }
     Times times;
     std::FILE* out = json ? stderr : stdout;
