@@ -232,9 +232,11 @@ struct Shape {
 };
 
 // Layer boundaries of the pipeline's stages, about equal work each: stage g runs layers
-// bounds[g] .. bounds[g + 1] − 1. One stage when the sweep is too small to share.
+// bounds[g] .. bounds[g + 1] − 1. One stage when the sweep is too small to share: below about
+// a millisecond of work (K = 10 at N = 1000) a second thread's wake-up and its hand-offs cost
+// more than it saves, and beside busy processes made two threads slower than one.
 std::vector<int> stageBounds(const Shape& shape, int threads) {
-    constexpr double kMinParallelWork = 1 << 16;
+    constexpr double kMinParallelWork = 8e6;
     double total = 0.0;
     for (int k = 1; k <= shape.numLayers; ++k) {
         total += shape.work(k);

@@ -177,8 +177,9 @@ void tst_LeastCostPathReference::largeMatrices_data() {
     QTest::addColumn<int>("edges");
     for (Kind kind : {Kind::Real, Kind::Ties, Kind::Forbidden, Kind::Monge, Kind::NearMonge,
                       Kind::BlockedNode}) {
-        for (int m : {257, 400}) {
-            for (int e : {1, 2, 9, 40, 131}) {
+        // 700 nodes with 40 or more edges: enough work for the sweep to run as a pipeline.
+        for (int m : {257, 700}) {
+            for (int e : {1, 2, 9, 40, 131, 250}) {
                 QTest::addRow("%s M=%d E=%d", kindName(kind), m, e)
                     << static_cast<int>(kind) << m << e;
             }
@@ -186,7 +187,7 @@ void tst_LeastCostPathReference::largeMatrices_data() {
     }
 }
 
-// Sizes that span several column blocks and pipeline stages.
+// Sizes that span many column steps and, with 2 threads, two pipeline stages.
 void tst_LeastCostPathReference::largeMatrices() {
     QFETCH(int, kind);
     QFETCH(int, nodes);
