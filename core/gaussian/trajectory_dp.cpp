@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/gaussian/trajectory_dp.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <limits>
@@ -61,7 +62,10 @@ Result<Matrix> dpCostMatrix(const schedule::GaussianSchedule& schedule,
         !s) {
         return s.error();
     }
-    Matrix cost = Matrix::Constant(numSteps, numSteps, kInf);
+    // Each column is written once, whole: the upper part below, the rest +inf (no 8 MB fill of
+    // +inf first, which cost as much as the DP's fastest runs).
+    Matrix cost(numSteps, numSteps);
+    cost.col(0).setConstant(kInf);
     // With λ² = β̃_{s|t}: c/λ² = ᾱ_s β_{t|s}/(β̄_s β̄_t) and ᾱ_s β_{t|s} = ᾱ_s − ᾱ_t, so
     // J = log1p((ᾱ_s − ᾱ_t)·v_t/(β̄_s β̄_t)): one log1p per entry (the GUI's live path).
     parallelFor(
@@ -81,6 +85,7 @@ Result<Matrix> dpCostMatrix(const schedule::GaussianSchedule& schedule,
                                                    : alphaBarS - alphaBarT;
                 out[s - 1] = std::log1p(gap * scale / schedule.betaBar(s));
             }
+            std::fill(out + t - 1, out + numSteps, kInf);
         },
         16);
     return cost;
@@ -156,8 +161,12 @@ Result<DpTrajectory> dpTrajectory(const schedule::GaussianSchedule& schedule,
             result.timesteps.push_back(n);
         }
     } else {
-        Result<trajectory::LeastCostPath> path = trajectory::leastCostPath(
-            cost->topLeftCorner(dpEnd, dpEnd), numDpNodes - 1, options.parallel, progress);
+        // The whole matrix as it is; a corner only for the segmented DP (a copy).
+        Result<trajectory::LeastCostPath> path =
+            dpEnd == numSteps
+                ? trajectory::leastCostPath(*cost, numDpNodes - 1, options.parallel, progress)
+                : trajectory::leastCostPath(cost->topLeftCorner(dpEnd, dpEnd), numDpNodes - 1,
+                                            options.parallel, progress);
         if (!path) {
             return path.error();
         }

@@ -2,7 +2,9 @@
 #include "core/trajectory/least_cost_path.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -10,6 +12,37 @@ namespace core::trajectory {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Four doubles; GCC lowers the arithmetic to whatever the clone below is compiled for.
+typedef double Pack __attribute__((vector_size(32)));
+typedef long long Mask __attribute__((vector_size(32)));  // comparisons' lanes; chunk starts
+constexpr int kLanes = 4;
+
+// The runtime picks the widest of these the CPU has; min and + are exact in every width, so
+// the clones agree to the bit.
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__)
+#define DIFFUSCOPE_SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define DIFFUSCOPE_SIMD_CLONES
+#endif
+
+// Whether x[0..n) holds a NaN, a pack at a time: the check runs before every solve, over N²/2
+// entries, and a scalar loop with an early exit took as long as a small DP.
+DIFFUSCOPE_SIMD_CLONES
+bool hasNaN(const double* x, int n) {
+    Mask any{0, 0, 0, 0};
+    int i = 0;
+    for (; i + kLanes <= n; i += kLanes) {
+        Pack p;
+        std::memcpy(&p, x + i, sizeof p);
+        any |= p != p;
+    }
+    bool found = (any[0] | any[1] | any[2] | any[3]) != 0;
+    for (; i < n; ++i) {
+        found = found || std::isnan(x[i]);
+    }
+    return found;
+}
 
 Status checkCostMatrix(const Matrix& cost) {
     if (cost.rows() != cost.cols() || cost.rows() < 2) {
@@ -19,6 +52,9 @@ Status checkCostMatrix(const Matrix& cost) {
     }
     const Eigen::Index m = cost.rows();
     for (Eigen::Index t = 1; t < m; ++t) {
+        if (!hasNaN(cost.col(t).data(), static_cast<int>(t))) {
+            continue;
+        }
         for (Eigen::Index s = 0; s < t; ++s) {
             if (std::isnan(cost(s, t))) {
                 return makeError(ErrorCode::NumericalError,
@@ -30,79 +66,287 @@ Status checkCostMatrix(const Matrix& cost) {
     return {};
 }
 
-// Forward sweep: best[k][n] is the least cost of reaching node n with k edges, from[k][n] the
-// predecessor. Within a block of columns the layers run in sequence, the columns of a layer in
-// parallel.
+// Forward tables, one row per edge count: best(k, n) is the least cost of reaching node n with
+// k edges, from(k, n) its predecessor (−1 where no finite path arrives).
 struct Tables {
-    std::vector<std::vector<double>> best;
-    std::vector<std::vector<int>> from;
+    int numNodes = 0;
+    std::vector<double> best;
+    std::vector<int> from;
+
+    Tables(int layers, int m)
+        : numNodes(m),
+          best(static_cast<size_t>(layers + 1) * m, kInf),
+          from(static_cast<size_t>(layers + 1) * m, -1) {}
+    double* bestRow(int k) { return best.data() + static_cast<size_t>(k) * numNodes; }
+    const double* bestRow(int k) const { return best.data() + static_cast<size_t>(k) * numNodes; }
+    int* fromRow(int k) { return from.data() + static_cast<size_t>(k) * numNodes; }
+    const int* fromRow(int k) const { return from.data() + static_cast<size_t>(k) * numNodes; }
 };
 
+constexpr int kTile = 4;     // columns that share each load of a previous layer
+constexpr int kLayers = 2;   // layers that share each load of a cost column
+constexpr int kChunk = 32;   // predecessors per recorded partial minimum (a multiple of kLanes)
+
+// The smallest s ≥ first whose sum previous[s] + col[s] equals `value`, which some s below
+// first + kChunk attains; a pack at a time.
+inline int firstAttaining(const double* previous, const double* col, int first, double value) {
+    for (int s = first;; s += kLanes) {
+        Pack p;
+        Pack c;
+        std::memcpy(&p, previous + s, sizeof p);
+        std::memcpy(&c, col + s, sizeof c);
+        const Mask equal = (p + c) == value;
+        if (equal[0] | equal[1] | equal[2] | equal[3]) {
+            return s + (equal[0] ? 0 : equal[1] ? 1 : equal[2] ? 2 : 3);
+        }
+    }
+}
+
+// Per layer and column of a tile: each lane's least sum over the packed predecessors and the
+// first chunk (its offset from the first predecessor) where the lane reached it.
+struct PackedMinima {
+    Pack lowest[kLayers][kTile];
+    Mask chunkOf[kLayers][kTile];
+};
+
+// The packed part of layers k0 .. k0 + numLayers − 1 over the columns `cols`: predecessors
+// begin .. begin + packed − 1, all before the tile, so every layer of the group can run at
+// once; each load of a cost column serves every layer, each load of a previous layer every
+// column. Sums at s < k − 1, where layer k − 1 is still +inf, have no effect.
+inline void packedMinima(const double* const* cols, const Tables& tables, int k0, int numLayers,
+                         int begin, int packed, PackedMinima& out) {
+    const double* previous[kLayers];
+    for (int l = 0; l < kLayers; ++l) {
+        // A short group repeats its last layer; those results are dropped.
+        previous[l] = tables.bestRow(k0 - 1 + std::min(l, numLayers - 1));
+        for (int j = 0; j < kTile; ++j) {
+            out.lowest[l][j] = Pack{kInf, kInf, kInf, kInf};
+            out.chunkOf[l][j] = Mask{0, 0, 0, 0};
+        }
+    }
+    for (int chunkBegin = 0; chunkBegin < packed; chunkBegin += kChunk) {
+        const int chunkEnd = std::min(packed, chunkBegin + kChunk);
+        Pack acc[kLayers][kTile];
+        for (int l = 0; l < kLayers; ++l) {
+            for (int j = 0; j < kTile; ++j) {
+                acc[l][j] = Pack{kInf, kInf, kInf, kInf};
+            }
+        }
+        for (int s = begin + chunkBegin; s < begin + chunkEnd; s += kLanes) {
+            Pack p[kLayers];
+            for (int l = 0; l < kLayers; ++l) {
+                std::memcpy(&p[l], previous[l] + s, sizeof p[l]);
+            }
+            for (int j = 0; j < kTile; ++j) {
+                Pack c;
+                std::memcpy(&c, cols[j] + s, sizeof c);
+                for (int l = 0; l < kLayers; ++l) {
+                    const Pack sum = p[l] + c;
+                    // minpd's operand order; exact, and no NaN reaches it.
+                    acc[l][j] = sum < acc[l][j] ? sum : acc[l][j];
+                }
+            }
+        }
+        const Mask chunk{chunkBegin, chunkBegin, chunkBegin, chunkBegin};
+        for (int l = 0; l < kLayers; ++l) {
+            for (int j = 0; j < kTile; ++j) {
+                const Mask better = acc[l][j] < out.lowest[l][j];
+                out.lowest[l][j] = better ? acc[l][j] : out.lowest[l][j];
+                out.chunkOf[l][j] = better ? chunk : out.chunkOf[l][j];
+            }
+        }
+    }
+}
+
+// Layers k0 .. k0 + numLayers − 1 (at most kLayers) for the columns [n0, n1) (at most kTile):
+// best(k, n) = min over s in [k − 1, n) of best(k − 1, s) + cost(s, n), ties to the smallest s.
+// The predecessors before the tile run as packs (packedMinima); the earliest chunk in which a
+// lane reached the minimum holds the smallest attaining s, searched in that chunk only. The
+// predecessors in the tile (its own previous layer) run last, one by one, layer after layer,
+// and win only when strictly smaller.
+DIFFUSCOPE_SIMD_CLONES
+void relaxTile(const Matrix& cost, Tables& tables, int k0, int numLayers, int n0, int n1) {
+    // The packs end at n0 and start up to three places before k0 − 1, where every layer of the
+    // group is +inf, so that no predecessor before the tile is left over; near node 0 the
+    // few left over run one by one.
+    const int lanesBefore = (n0 - (k0 - 1) + kLanes - 1) / kLanes * kLanes;
+    const int begin = n0 - lanesBefore >= 0 ? n0 - lanesBefore : k0 - 1;
+    const int packed = std::max(0, n0 - begin) / kLanes * kLanes;
+    const double* cols[kTile];
+    for (int j = 0; j < kTile; ++j) {
+        // A short last tile repeats its last column; those results are dropped.
+        cols[j] = cost.data() + cost.rows() * std::min(n0 + j, n1 - 1);
+    }
+    PackedMinima minima;
+    packedMinima(cols, tables, k0, numLayers, begin, packed, minima);
+    for (int l = 0; l < numLayers; ++l) {
+        const int k = k0 + l;
+        const double* previous = tables.bestRow(k - 1);
+        double* current = tables.bestRow(k);
+        int* from = tables.fromRow(k);
+        for (int n = std::max(n0, k); n < n1; ++n) {
+            const int j = n - n0;
+            const Pack& lowest = minima.lowest[l][j];
+            double bestValue = std::min(std::min(lowest[0], lowest[1]),
+                                        std::min(lowest[2], lowest[3]));
+            int bestFrom = -1;
+            if (bestValue < kInf) {
+                long long chunk = packed;
+                for (int lane = 0; lane < kLanes; ++lane) {
+                    if (lowest[lane] == bestValue) {
+                        chunk = std::min(chunk, minima.chunkOf[l][j][lane]);
+                    }
+                }
+                bestFrom = firstAttaining(previous, cols[j], begin + static_cast<int>(chunk),
+                                          bestValue);
+            }
+            for (int s = begin + packed; s < n; ++s) {
+                const double candidate = previous[s] + cols[j][s];
+                if (candidate < bestValue) {
+                    bestValue = candidate;
+                    bestFrom = s;
+                }
+            }
+            current[n] = bestValue;
+            from[n] = bestFrom;
+        }
+    }
+}
+
+// The cells a sweep fills: layer k, nodes lo(k)..hi(k). For one edge count E a node must still
+// reach M − 1 in the E − k edges left, and layer E needs M − 1 alone; the sweep for every
+// count needs every node of every layer. Every predecessor of a needed cell is needed.
+struct Shape {
+    int numNodes = 0;
+    int numLayers = 0;
+    bool oneCount = false;
+
+    int lo(int k) const { return oneCount && k == numLayers ? numNodes - 1 : k; }
+    int hi(int k) const { return oneCount ? numNodes - 1 - (numLayers - k) : numNodes - 1; }
+    // Sums evaluated in layer k: Σ over its nodes n of the n − k + 1 predecessors.
+    double work(int k) const {
+        const double first = lo(k) - k + 1.0;
+        const double last = hi(k) - k + 1.0;
+        return last < first ? 0.0 : (first + last) * (last - first + 1.0) / 2.0;
+    }
+};
+
+// Layer boundaries of the pipeline's stages, about equal work each: stage g runs layers
+// bounds[g] .. bounds[g + 1] − 1. One stage when the sweep is too small to share: below about
+// a millisecond of work (K = 10 at N = 1000) a second thread's wake-up and its hand-offs cost
+// more than it saves, and beside busy processes made two threads slower than one.
+std::vector<int> stageBounds(const Shape& shape, int threads) {
+    constexpr double kMinParallelWork = 8e6;
+    double total = 0.0;
+    for (int k = 1; k <= shape.numLayers; ++k) {
+        total += shape.work(k);
+    }
+    const int stages = total < kMinParallelWork ? 1 : std::min(threads, shape.numLayers);
+    std::vector<int> bounds{1};
+    double sum = 0.0;
+    for (int k = 1; k <= shape.numLayers && static_cast<int>(bounds.size()) < stages; ++k) {
+        sum += shape.work(k);
+        if (sum >= total * static_cast<double>(bounds.size()) / stages) {
+            bounds.push_back(k + 1);
+        }
+    }
+    bounds.push_back(shape.numLayers + 1);
+    return bounds;
+}
+
+// The pipeline's state: stage g has finished the first done[g] steps of kStepColumns columns
+// for all its layers, which is what stage g + 1 waits for.
+struct Pipeline {
+    static constexpr int kStepColumns = 32;
+    const Matrix& cost;
+    Tables& tables;
+    Shape shape;
+    std::vector<int> bounds;
+    int numSteps = 0;
+    std::vector<std::atomic<int>> done;
+    std::atomic<bool> cancelled{false};
+    Progress* progress = nullptr;
+
+    // Runs one stage over every column, step by step behind the stage before it.
+    void runStage(int stage) {
+        const int m = shape.numNodes;
+        for (int step = 0; step < numSteps && !cancelled.load(std::memory_order_relaxed);
+             ++step) {
+            if (stage > 0) {
+                waitFor(done[stage - 1], step + 1);
+            }
+            const int stepBegin = 1 + step * kStepColumns;
+            const int stepEnd = std::min(m, stepBegin + kStepColumns);
+            for (int n0 = stepBegin; n0 < stepEnd; n0 += kTile) {
+                const int n1 = std::min(stepEnd, n0 + kTile);
+                const int last = bounds[stage + 1] - 1;
+                for (int k = bounds[stage]; k <= last; k += kLayers) {
+                    const int numLayers = std::min(kLayers, last - k + 1);
+                    // Layer k's needed nodes come first, the last layer's last.
+                    if (n1 - 1 >= shape.lo(k) && n0 <= shape.hi(k + numLayers - 1)) {
+                        relaxTile(cost, tables, k, numLayers, n0, n1);
+                    }
+                }
+            }
+            done[stage].store(step + 1, std::memory_order_release);
+            done[stage].notify_all();
+            if (progress != nullptr && !progress->advance()) {
+                cancelled.store(true);
+            }
+        }
+        // Whatever ended the loop, the next stage must not wait any longer.
+        done[stage].store(numSteps, std::memory_order_release);
+        done[stage].notify_all();
+    }
+
+    // Sleeps (no spinning: the machine may be shared) until `counter` reaches `target` or the
+    // sweep is cancelled.
+    void waitFor(const std::atomic<int>& counter, int target) const {
+        for (int seen = counter.load(std::memory_order_acquire); seen < target;
+             seen = counter.load(std::memory_order_acquire)) {
+            if (cancelled.load(std::memory_order_relaxed)) {
+                return;
+            }
+            counter.wait(seen, std::memory_order_acquire);
+        }
+    }
+};
+
+// The forward sweep. Layer k at node n needs layer k − 1 at nodes before n only, so the layers
+// form a pipeline: the cost matrix is read in steps of columns, every stage runs its band of
+// layers over a step while those columns sit in cache, and stage g + 1 follows stage g one step
+// behind. One parallel region for the whole sweep, with no barrier between layers.
 Result<Tables> sweep(const Matrix& cost,
                      int maxEdges,
+                     bool oneCount,
                      const ParallelOptions& parallel,
                      Progress* progress) {
     const int m = static_cast<int>(cost.rows());
-    Tables tables;
-    tables.best.assign(static_cast<size_t>(maxEdges) + 1, std::vector<double>(m, kInf));
-    tables.from.assign(static_cast<size_t>(maxEdges) + 1, std::vector<int>(m, -1));
-    tables.best[0][0] = 0.0;
-    // Cache blocking: the cost matrix (8 MB at N = 1000) is read one block of columns at a
-    // time, and every layer k runs over that block while it sits in cache; layer by layer over
-    // the whole matrix would stream it from memory K times. Column n at layer k needs layer
-    // k − 1 at nodes s < n only, which earlier blocks and this block's previous layer provide.
-    constexpr int kBlockColumns = 128;
-    // Layers with little work in a block run inline: a parallel region costs more there.
-    constexpr int64_t kMinParallelWork = 1 << 14;
-    const int numColumnBlocks = (m - 1 + kBlockColumns - 1) / kBlockColumns;
+    Tables tables(maxEdges, m);
+    tables.bestRow(0)[0] = 0.0;
+    Pipeline pipeline{.cost = cost, .tables = tables, .shape = {m, maxEdges, oneCount}};
+    pipeline.bounds = stageBounds(pipeline.shape, std::max(1, parallel.numThreads));
+    const int numStages = static_cast<int>(pipeline.bounds.size()) - 1;
+    pipeline.numSteps = (m - 1 + Pipeline::kStepColumns - 1) / Pipeline::kStepColumns;
+    pipeline.done = std::vector<std::atomic<int>>(static_cast<size_t>(numStages));
+    pipeline.progress = progress;
     if (progress != nullptr) {
-        progress->setTotal(numColumnBlocks);
+        progress->setTotal(static_cast<int64_t>(pipeline.numSteps) * numStages);
     }
-    for (int blockStart = 1; blockStart < m; blockStart += kBlockColumns) {
-        const int blockEnd = std::min(m, blockStart + kBlockColumns);
-        for (int k = 1; k <= maxEdges && k < blockEnd; ++k) {
-            // Node n needs at least k edges behind it, and k − 1 edges need nodes ≥ k − 1.
-            const int first = std::max(blockStart, k);
-            const int64_t columns = blockEnd - first;
-            const int64_t work = columns * (blockEnd - k);
-            const ParallelOptions layerParallel{work >= kMinParallelWork ? parallel.numThreads : 1};
-            const Eigen::Map<const Vector> previous(tables.best[k - 1].data(), m);
-            std::vector<double>& current = tables.best[k];
-            std::vector<int>& from = tables.from[k];
-            parallelForBlocks(columns, 16, layerParallel, [&](int64_t, int64_t begin, int64_t end) {
-                for (int64_t offset = begin; offset < end; ++offset) {
-                    const int n = first + static_cast<int>(offset);
-                    const int length = n - (k - 1);
-                    // The predecessors' column is contiguous (column-major): the fused
-                    // sum-and-minimum vectorises without a temporary; a second scan, stopping
-                    // at the first index that reaches the minimum, keeps ties at the smallest s.
-                    const auto previousSegment = previous.segment(k - 1, length);
-                    const auto costSegment = cost.col(n).segment(k - 1, length);
-                    const double bestCost = (previousSegment + costSegment).minCoeff();
-                    int bestFrom = -1;
-                    if (bestCost < kInf) {
-                        for (int i = 0; i < length; ++i) {
-                            if (previousSegment[i] + costSegment[i] == bestCost) {
-                                bestFrom = k - 1 + i;
-                                break;
-                            }
-                        }
-                    }
-                    current[n] = bestCost;
-                    from[n] = bestFrom;
-                }
-            });
-        }
-        if (progress != nullptr && !progress->advance()) {
-            return makeError(ErrorCode::Cancelled, "", "", "the trajectory search was cancelled");
-        }
+    // The pool starts blocks in increasing order (parallel.h), so a stage never waits for one
+    // that no thread has taken.
+    parallelForBlocks(numStages, 1, {numStages}, [&](int64_t stage, int64_t, int64_t) {
+        pipeline.runStage(static_cast<int>(stage));
+    });
+    if (pipeline.cancelled.load()) {
+        return makeError(ErrorCode::Cancelled, "", "", "the trajectory search was cancelled");
     }
     return tables;
 }
 
 Result<LeastCostPath> backtrack(const Tables& tables, int numEdges, int lastNode) {
     LeastCostPath path;
-    path.cost = tables.best[numEdges][lastNode];
+    path.cost = tables.bestRow(numEdges)[lastNode];
     if (!std::isfinite(path.cost)) {
         return makeError(ErrorCode::NumericalError, "K", std::to_string(numEdges),
                          "no path with finite cost takes this many steps");
@@ -111,7 +355,7 @@ Result<LeastCostPath> backtrack(const Tables& tables, int numEdges, int lastNode
     int node = lastNode;
     for (int k = numEdges; k >= 1; --k) {
         path.nodes[k] = node;
-        node = tables.from[k][node];
+        node = tables.fromRow(k)[node];
     }
     path.nodes[0] = node;
     return path;
@@ -131,7 +375,7 @@ Result<LeastCostPath> leastCostPath(const Matrix& cost,
         return invalidArgument("K", std::to_string(numEdges),
                                "the number of steps must lie in 1.." + std::to_string(m - 1));
     }
-    Result<Tables> tables = sweep(cost, numEdges, parallel, progress);
+    Result<Tables> tables = sweep(cost, numEdges, true, parallel, progress);
     if (!tables) {
         return tables.error();
     }
@@ -151,7 +395,7 @@ Result<std::vector<LeastCostPath>> leastCostPathsUpTo(const Matrix& cost,
                                "the largest number of steps must lie in 1.." +
                                    std::to_string(m - 1));
     }
-    Result<Tables> tables = sweep(cost, maxEdges, parallel, progress);
+    Result<Tables> tables = sweep(cost, maxEdges, false, parallel, progress);
     if (!tables) {
         return tables.error();
     }

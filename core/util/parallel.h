@@ -18,7 +18,8 @@ struct ParallelOptions {
 int hardwareThreads();
 
 // Calls body(block, begin, end) for every block of [0, n) of at most blockSize items.
-// Blocks may run concurrently and in any order. An exception thrown by a body is caught and
+// Blocks may run concurrently and finish in any order, but they start in increasing order: a
+// block may wait for an earlier one (a pipeline), never for a later one. An exception thrown by a body is caught and
 // the first one (by block index) is rethrown on the calling thread after all blocks finished.
 void parallelForBlocks(int64_t n,
                        int64_t blockSize,
