@@ -161,9 +161,9 @@ Result<Entry> parseEntry(const std::string& path, const std::string& name, const
     const Json* offsets = nullptr;
     for (const auto& [key, value] : info.items()) {
         const Json** slot = key == "dtype"          ? &dtype
-                                 : key == "shape"        ? &shape
-                                 : key == "data_offsets" ? &offsets
-                                                         : nullptr;
+                            : key == "shape"        ? &shape
+                            : key == "data_offsets" ? &offsets
+                                                    : nullptr;
         if (slot == nullptr) {
             return parseError(tensorField(path, name), printable(key),
                               "unknown key in a tensor entry (expected dtype, shape, "
