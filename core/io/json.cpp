@@ -29,8 +29,8 @@ std::string plainMessage(const std::string& what) {
 // thousands deep would only exhaust the stack of whoever walks it.
 constexpr int kMaxDepth = 64;
 
-// Hands the text to nlohmann one byte at a time and remembers how far it got: the parser's
-// callback is not told where it is, and a refusal should name the line and column.
+// Hands the text to nlohmann one byte at a time and remembers how far it got: the SAX events
+// do not say where they are, and a refusal should name the line and column.
 class TrackingIterator {
 public:
     using iterator_category = std::input_iterator_tag;
