@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "core/io/json_reader.h"
+#include "core/io/json.h"
 
 namespace core::io {
 namespace {
@@ -49,12 +49,7 @@ std::map<std::string, std::string> toMetadata(const CheckpointInfo& info) {
     m["num_classes"] = std::to_string(info.numClasses);
     m["num_positions"] = std::to_string(info.numPositions);
     m["num_conditions"] = std::to_string(info.numConditions);
-    std::string pi = "[";
-    for (size_t i = 0; i < info.pi.size(); ++i) {
-        pi += i ? "," : "";
-        pi += numberText(info.pi[i]);
-    }
-    m["pi"] = pi + "]";
+    m["pi"] = Json(info.pi).dump();  // a non-finite entry becomes null
     m["schedule"] = info.schedule;
     m["data_set"] = info.dataSet;
     m["training_steps"] = std::to_string(info.trainingSteps);
@@ -125,8 +120,8 @@ Result<CheckpointInfo> checkpointInfoFromMetadata(
         info.process = *v;
     }
     if (const std::string* v = text("architecture")) {
-        Result<JsonValue> json = parseJson(*v, "architecture");
-        if (!json || !json->isObject()) {
+        Result<Json> json = parseJsonStrict(*v, "architecture");
+        if (!json || !json->is_object()) {
             return badValue(path, "architecture", v->substr(0, 60),
                             "expected a JSON object" +
                                 (json ? std::string() : " (" + json.error().message + ")"));
@@ -134,8 +129,8 @@ Result<CheckpointInfo> checkpointInfoFromMetadata(
         info.architecture = *v;
     }
     if (const std::string* v = text("train_params")) {
-        Result<JsonValue> json = parseJson(*v, "train_params");
-        if (!json || !json->isObject()) {
+        Result<Json> json = parseJsonStrict(*v, "train_params");
+        if (!json || !json->is_object()) {
             return badValue(path, "train_params", v->substr(0, 60), "expected a JSON object");
         }
         info.trainParams = *v;
@@ -154,12 +149,12 @@ Result<CheckpointInfo> checkpointInfoFromMetadata(
         (std::string(key) == "train_loss" ? info.trainLoss : info.heldOutLoss) = d;
     }
     if (const std::string* v = text("pi")) {
-        Result<JsonValue> json = parseJson(*v, "pi");
-        bool ok = json && json->isArray();
+        Result<Json> json = parseJsonStrict(*v, "pi");
+        bool ok = json && json->is_array();
         if (ok) {
-            for (const JsonValue& p : json->array) {
-                ok = ok && p.isNumber() && p.number >= 0.0;
-                info.pi.push_back(p.number);
+            for (const Json& p : *json) {
+                ok = ok && p.is_number() && p.get<double>() >= 0.0;
+                info.pi.push_back(ok ? p.get<double>() : 0.0);
             }
         }
         if (!ok) {

@@ -10,9 +10,9 @@
 #include "core/util/result.h"
 
 // Typed access to the `__metadata__` of a Diffuscope checkpoint. safetensors allows
-// only string values, so numbers are written as JSON numbers in text (17 significant digits),
-// lists as JSON arrays and the architecture as a JSON object, each under the key named beside
-// its field below.
+// only string values, so numbers are written as JSON numbers in text (the losses with 17
+// significant digits, π in the shortest form that reads back exactly), lists as JSON arrays and
+// the architecture as a JSON object, each under the key named beside its field below.
 namespace core::io {
 
 // The metadata layout this build writes ("format_version").

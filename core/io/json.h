@@ -4,20 +4,23 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/util/result.h"
 
 // JSON through nlohmann-json, kept as strict as the files deserve: a key repeated within an
-// object is refused (nlohmann would keep the last silently), syntax errors give line and
-// column, and fields are read with errors that name their path and the value found.
+// object is refused (nlohmann would keep the last silently), so is nesting deeper than 64 levels,
+// errors give line and column, and fields are read with errors that name their path and the
+// value found.
 namespace core::io {
 
 using Json = nlohmann::ordered_json;  // keys stay in the order written
 
 // Parses `text` (a leading UTF-8 byte order mark is skipped). `where` names the source in
-// errors: "FILE: line 3, column 7: …", "FILE: key "pi" appears twice in categorical".
+// errors: "FILE: not valid JSON (line 3, column 7: …)", "FILE:4:3 = "pi": a key appears twice
+// in one object (first at 2:3)". Strings must be UTF-8; numbers beyond a double are refused.
 Result<Json> parseJsonStrict(const std::string& text, const std::string& where);
 
 // Indented text with a final newline, as the project files are written.
@@ -57,6 +60,11 @@ private:
     const Json& m_object;
     std::string m_prefix;
 };
+
+// A non-negative whole number, exactly: an integer as written (up to 2^64 − 1), or a number
+// written with a fraction or an exponent ("8.0", "1e3") that is whole and at most 2^53, where
+// doubles stop being exact. nullopt for anything else.
+std::optional<uint64_t> jsonUint64(const Json& value);
 
 // Numbers of a JSON array, errors naming "<path>[i]".
 Result<std::vector<double>> jsonNumbers(const Json& array, const std::string& path);

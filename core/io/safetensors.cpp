@@ -10,7 +10,8 @@
 #include <set>
 
 #include "core/io/csv.h"
-#include "core/io/json_reader.h"
+#include "core/io/json.h"
+#include "core/io/reader_text.h"
 
 // Tensor bytes are copied straight into float/double: the layout is little-endian.
 static_assert(std::endian::native == std::endian::little,
@@ -19,9 +20,9 @@ static_assert(std::endian::native == std::endian::little,
 namespace core::io {
 namespace {
 
-// The largest integer a JSON number (a double) holds exactly: offsets and dimensions above it
-// cannot be trusted, and no real file comes near it.
-constexpr double kMaxExactInteger = 9007199254740992.0;  // 2^53
+// The largest dimension accepted: 2^53, as when JSON numbers were read as doubles (no real
+// file comes near it, and the byte count of such a shape overflows anyway).
+constexpr uint64_t kMaxDimension = uint64_t{1} << 53;
 
 Error parseError(const std::string& field, std::string value, std::string message) {
     return makeError(ErrorCode::ParseError, field, std::move(value), std::move(message));
@@ -78,25 +79,6 @@ bool isValidUtf8(std::string_view s) {
     return true;
 }
 
-std::string jsonString(const std::string& s) {
-    std::string out = "\"";
-    for (const char ch : s) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (ch == '"' || ch == '\\') {
-            out += '\\';
-            out += ch;
-        } else if (c < 0x20) {
-            static const char* kHex = "0123456789abcdef";
-            out += "\\u00";
-            out += kHex[c >> 4];
-            out += kHex[c & 0xF];
-        } else {
-            out += ch;
-        }
-    }
-    return out + "\"";
-}
-
 bool parseDType(const std::string& text, DType& out) {
     static constexpr DType kAll[] = {DType::F16, DType::BF16, DType::F32, DType::F64};
     for (const DType d : kAll) {
@@ -106,28 +88,6 @@ bool parseDType(const std::string& text, DType& out) {
         }
     }
     return false;
-}
-
-// A JSON number that is a non-negative integer a double holds exactly.
-bool asIndex(const JsonValue& v, uint64_t& out) {
-    if (!v.isNumber() || !(v.number >= 0.0) || v.number > kMaxExactInteger ||
-        v.number != std::floor(v.number)) {
-        return false;
-    }
-    out = static_cast<uint64_t>(v.number);
-    return true;
-}
-
-std::string describeJson(const JsonValue& v) {
-    switch (v.type) {
-        case JsonValue::Type::Null: return "null";
-        case JsonValue::Type::Bool: return v.boolean ? "true" : "false";
-        case JsonValue::Type::Number: return formatValue(v.number);
-        case JsonValue::Type::String: return "\"" + v.string.substr(0, 40) + "\"";
-        case JsonValue::Type::Array: return "an array";
-        case JsonValue::Type::Object: return "an object";
-    }
-    return "?";
 }
 
 // Element count and byte size of `shape` in `dtype`, or false on 64-bit overflow.
@@ -185,27 +145,27 @@ struct Entry {
     uint64_t end = 0;
 };
 
-Result<Entry> parseEntry(const std::string& path, const std::string& name, const JsonValue& info,
+Result<Entry> parseEntry(const std::string& path, const std::string& name, const Json& info,
                          uint64_t dataSize) {
     Entry entry;
     entry.name = name;
     if (name.empty()) {
         return parseError(path + ": tensor ''", "", "a tensor has an empty name");
     }
-    if (!info.isObject()) {
-        return parseError(tensorField(path, name), describeJson(info),
+    if (!info.is_object()) {
+        return parseError(tensorField(path, name), jsonValueText(info),
                           "a tensor entry must be an object with dtype, shape and data_offsets");
     }
-    const JsonValue* dtype = nullptr;
-    const JsonValue* shape = nullptr;
-    const JsonValue* offsets = nullptr;
-    for (const auto& [key, value] : info.object) {
-        const JsonValue** slot = key == "dtype"          ? &dtype
-                                 : key == "shape"        ? &shape
-                                 : key == "data_offsets" ? &offsets
-                                                         : nullptr;
+    const Json* dtype = nullptr;
+    const Json* shape = nullptr;
+    const Json* offsets = nullptr;
+    for (const auto& [key, value] : info.items()) {
+        const Json** slot = key == "dtype"          ? &dtype
+                            : key == "shape"        ? &shape
+                            : key == "data_offsets" ? &offsets
+                                                    : nullptr;
         if (slot == nullptr) {
-            return parseError(tensorField(path, name), key,
+            return parseError(tensorField(path, name), printable(key),
                               "unknown key in a tensor entry (expected dtype, shape, "
                               "data_offsets)");
         }
@@ -222,27 +182,27 @@ Result<Entry> parseEntry(const std::string& path, const std::string& name, const
         }
     }
 
-    if (dtype->type != JsonValue::Type::String) {
-        return parseError(tensorField(path, name, "dtype"), describeJson(*dtype),
+    if (!dtype->is_string()) {
+        return parseError(tensorField(path, name, "dtype"), jsonValueText(*dtype),
                           "the dtype must be a string");
     }
-    if (!parseDType(dtype->string, entry.tensor.dtype)) {
+    if (!parseDType(dtype->get<std::string>(), entry.tensor.dtype)) {
         return makeError(ErrorCode::Unsupported, tensorField(path, name, "dtype"),
-                         dtype->string.substr(0, 40),
+                         printable(dtype->get<std::string>(), 40),
                          "unknown or unsupported dtype (this reader reads F16, BF16, F32, F64)");
     }
 
-    if (!shape->isArray()) {
-        return parseError(tensorField(path, name, "shape"), describeJson(*shape),
+    if (!shape->is_array()) {
+        return parseError(tensorField(path, name, "shape"), jsonValueText(*shape),
                           "the shape must be an array of non-negative integers");
     }
-    for (const JsonValue& d : shape->array) {
-        uint64_t dim = 0;
-        if (!asIndex(d, dim)) {
-            return parseError(tensorField(path, name, "shape"), describeJson(d),
+    for (const Json& d : *shape) {
+        const std::optional<uint64_t> dim = jsonUint64(d);
+        if (!dim || *dim > kMaxDimension) {
+            return parseError(tensorField(path, name, "shape"), jsonValueText(d),
                               "a dimension is not a non-negative integer (at most 2^53)");
         }
-        entry.tensor.shape.push_back(static_cast<int64_t>(dim));
+        entry.tensor.shape.push_back(static_cast<int64_t>(*dim));
     }
     uint64_t elements = 0;
     uint64_t bytes = 0;
@@ -251,13 +211,20 @@ Result<Entry> parseEntry(const std::string& path, const std::string& name, const
                           "the shape's size in bytes overflows 64 bits");
     }
 
-    if (!offsets->isArray() || offsets->array.size() != 2 ||
-        !asIndex(offsets->array[0], entry.begin) || !asIndex(offsets->array[1], entry.end)) {
+    // Offsets are read exactly as 64-bit integers; a number with a fraction or an exponent
+    // only up to 2^53.
+    const std::optional<uint64_t> begin =
+        offsets->is_array() && offsets->size() == 2 ? jsonUint64((*offsets)[0]) : std::nullopt;
+    const std::optional<uint64_t> end =
+        offsets->is_array() && offsets->size() == 2 ? jsonUint64((*offsets)[1]) : std::nullopt;
+    if (!begin || !end) {
         return parseError(tensorField(path, name, "data_offsets"),
-                          offsets->isArray() ? std::to_string(offsets->array.size()) + " values"
-                                             : describeJson(*offsets),
+                          offsets->is_array() ? std::to_string(offsets->size()) + " values"
+                                              : jsonValueText(*offsets),
                           "data_offsets must be [begin, end], two non-negative integers");
     }
+    entry.begin = *begin;
+    entry.end = *end;
     const std::string offsetsText =
         "[" + std::to_string(entry.begin) + ", " + std::to_string(entry.end) + "]";
     if (entry.end < entry.begin) {
@@ -278,22 +245,22 @@ Result<Entry> parseEntry(const std::string& path, const std::string& name, const
     return entry;
 }
 
-Status parseMetadata(const std::string& path, const JsonValue& value,
+Status parseMetadata(const std::string& path, const Json& value,
                      std::map<std::string, std::string>& out) {
-    if (!value.isObject()) {
-        return parseError(path + ": __metadata__", describeJson(value),
+    if (!value.is_object()) {
+        return parseError(path + ": __metadata__", jsonValueText(value),
                           "the metadata must be an object of strings");
     }
-    for (const auto& [key, v] : value.object) {
-        if (!isValidUtf8(key) || (v.type == JsonValue::Type::String && !isValidUtf8(v.string))) {
+    for (const auto& [key, v] : value.items()) {
+        if (!isValidUtf8(key) || (v.is_string() && !isValidUtf8(v.get<std::string>()))) {
             return parseError(path + ": __metadata__", "",
                               "a key or value is not valid UTF-8 after unescaping");
         }
-        if (v.type != JsonValue::Type::String) {
-            return parseError(path + ": __metadata__ '" + key + "'", describeJson(v),
+        if (!v.is_string()) {
+            return parseError(path + ": __metadata__ '" + key + "'", jsonValueText(v),
                               "a metadata value is not a string (the format requires strings)");
         }
-        if (!out.emplace(key, v.string).second) {
+        if (!out.emplace(key, v.get<std::string>()).second) {
             return parseError(path + ": __metadata__ '" + key + "'", "",
                               "the metadata key appears twice");
         }
@@ -418,8 +385,8 @@ Result<Checkpoint> parseSafetensors(std::string_view bytes, const std::string& p
         return parseError(path + ": header", header.empty() ? "empty" : "",
                           "the header does not start with '{' (not a safetensors file?)");
     }
-    // Raw control characters are invalid JSON anywhere (RFC 8259 §7); the shared reader is
-    // lenient inside strings, so they are rejected here.
+    // Raw control characters and bytes that are not UTF-8 are refused before parsing, so the
+    // message names the byte rather than the parser's state.
     for (size_t i = 0; i < header.size(); ++i) {
         const auto c = static_cast<unsigned char>(header[i]);
         if (c < 0x20 && c != ' ' && c != '\t' && c != '\n' && c != '\r') {
@@ -430,11 +397,11 @@ Result<Checkpoint> parseSafetensors(std::string_view bytes, const std::string& p
     if (!isValidUtf8(header)) {
         return parseError(path + ": header", "", "the JSON header is not valid UTF-8");
     }
-    Result<JsonValue> json = parseJson(header, path + " (header)");
+    Result<Json> json = parseJsonStrict(header, path + " (header)");
     if (!json) {
         return json.error();
     }
-    if (!json->isObject()) {
+    if (!json->is_object()) {
         return parseError(path + ": header", "", "the header must be a JSON object");
     }
 
@@ -443,8 +410,9 @@ Result<Checkpoint> parseSafetensors(std::string_view bytes, const std::string& p
     std::vector<Entry> entries;
     std::set<std::string> names;
     bool metadataSeen = false;
-    for (const auto& [name, value] : json->object) {
-        // \u escapes can spell lone surrogates, which the raw-byte check above cannot see.
+    for (const auto& [name, value] : json->items()) {
+        // \u escapes could spell lone surrogates, which the raw-byte check above cannot see
+        // (the parser refuses them too).
         if (!isValidUtf8(name)) {
             return parseError(path + ": header", "", "a name is not valid UTF-8 after unescaping");
         }
@@ -543,20 +511,18 @@ Result<Checkpoint> readSafetensors(const std::string& path) {
 }
 
 Result<std::string> serializeSafetensors(const Checkpoint& checkpoint) {
-    std::string header = "{";
+    // Keys in the order inserted: the metadata first, then the tensors in the checkpoint's order.
+    Json json = Json::object();
     if (!checkpoint.metadata.empty()) {
-        header += "\"__metadata__\":{";
-        bool first = true;
+        Json metadata = Json::object();
         for (const auto& [key, value] : checkpoint.metadata) {
             if (!isValidUtf8(key) || !isValidUtf8(value)) {
                 return invalidArgument("__metadata__ '" + key + "'", "",
                                        "metadata keys and values must be UTF-8");
             }
-            header += first ? "" : ",";
-            header += jsonString(key) + ":" + jsonString(value);
-            first = false;
+            metadata[key] = value;
         }
-        header += "}";
+        json["__metadata__"] = std::move(metadata);
     }
     std::set<std::string> names;
     uint64_t offset = 0;
@@ -585,18 +551,15 @@ Result<std::string> serializeSafetensors(const Checkpoint& checkpoint) {
                                    "shape " + formatShape(t.shape) + " needs " +
                                        std::to_string(elements) + " values");
         }
-        std::string shapeText;
-        for (size_t i = 0; i < t.shape.size(); ++i) {
-            shapeText += i ? "," : "";
-            shapeText += std::to_string(t.shape[i]);
-        }
-        header += header.size() > 1 ? "," : "";
-        header += jsonString(name) + ":{\"dtype\":\"" +
-                  dtypeName(t.dtype) + "\",\"shape\":[" + shapeText + "],\"data_offsets\":[" +
-                  std::to_string(offset) + "," + std::to_string(offset + bytes) + "]}";
+        Json entry = Json::object();
+        entry["dtype"] = dtypeName(t.dtype);
+        entry["shape"] = t.shape;
+        entry["data_offsets"] = Json::array({offset, offset + bytes});
+        json[name] = std::move(entry);
         offset += bytes;
     }
-    header += "}";
+    // Compact, as safetensors writes it; every string was checked to be UTF-8 above.
+    std::string header = json.dump();
     // Spaces up to a multiple of 8, so the data that follows starts 8-byte aligned.
     header.append((8 - header.size() % 8) % 8, ' ');
 

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "core/model/checkpoint.h"
 
-#include <cmath>
-#include <sstream>
 #include <tuple>
 
-#include "core/io/json_reader.h"
+#include "core/io/json.h"
 #include "core/io/safetensors.h"
 
 namespace core::model {
@@ -32,38 +30,46 @@ int stepsFromSchedule(const std::string& schedule) {
 }  // namespace
 
 std::string architectureToJson(const MlpConfig& c) {
-    std::ostringstream out;
-    out << "{\"kind\":\"mlp\",\"inputs\":" << c.inputs << ",\"outputs\":" << c.outputs
-        << ",\"width\":" << c.width << ",\"depth\":" << c.depth << ",\"activation\":\""
-        << activationName(c.activation) << "\",\"layer_norm\":" << (c.layerNorm ? "true" : "false")
-        << ",\"time_embedding\":" << c.timeEmbedding << ",\"time_scale\":" << formatValue(c.timeScale)
-        << ",\"num_conditions\":" << c.numConditions
-        << ",\"condition_embedding\":" << c.conditionEmbedding << "}";
-    return out.str();
+    io::Json json = io::Json::object();
+    json["kind"] = "mlp";
+    json["inputs"] = c.inputs;
+    json["outputs"] = c.outputs;
+    json["width"] = c.width;
+    json["depth"] = c.depth;
+    json["activation"] = activationName(c.activation);
+    json["layer_norm"] = c.layerNorm;
+    json["time_embedding"] = c.timeEmbedding;
+    json["time_scale"] = c.timeScale;
+    json["num_conditions"] = c.numConditions;
+    json["condition_embedding"] = c.conditionEmbedding;
+    return json.dump();
 }
 
 Result<MlpConfig> architectureFromJson(const std::string& json) {
-    auto value = io::parseJson(json, "architecture");
+    auto value = io::parseJsonStrict(json, "architecture");
     if (!value) {
         return value.error();
     }
-    if (!value->isObject()) {
+    if (!value->is_object()) {
         return invalidArgument("architecture", json, "a JSON object is expected");
     }
-    const io::JsonValue* kind = value->find("kind");
-    if (kind == nullptr || kind->type != io::JsonValue::Type::String || kind->string != "mlp") {
+    const io::JsonFields fields(*value, "architecture.");
+    const io::Json* kind = fields.raw("kind");
+    if (kind == nullptr || !kind->is_string() || kind->get<std::string>() != "mlp") {
         return invalidArgument("architecture.kind", json, "only \"mlp\" networks are supported");
     }
     MlpConfig config;
     auto integer = [&](const char* key, int& out) -> Status {
-        const io::JsonValue* v = value->find(key);
-        if (v == nullptr) {
+        if (!fields.has(key)) {
             return invalidArgument(std::string("architecture.") + key, "", "missing");
         }
-        if (!v->isNumber() || v->number != std::floor(v->number) || std::abs(v->number) > 1e9) {
-            return invalidArgument(std::string("architecture.") + key, "", "a whole number is expected");
+        auto v = fields.integer(key);
+        if (!v) {
+            Error e = v.error();
+            e.code = ErrorCode::InvalidArgument;  // as every other architecture error
+            return e;
         }
-        out = static_cast<int>(v->number);
+        out = *v;
         return {};
     };
     for (auto [key, field] : {std::pair{"inputs", &config.inputs}, std::pair{"outputs", &config.outputs},
@@ -75,17 +81,17 @@ Result<MlpConfig> architectureFromJson(const std::string& json) {
             return s.error();
         }
     }
-    if (const io::JsonValue* scale = value->find("time_scale"); scale != nullptr && scale->isNumber()) {
-        config.timeScale = scale->number;
+    if (const io::Json* scale = fields.raw("time_scale"); scale != nullptr && scale->is_number()) {
+        config.timeScale = scale->get<double>();
     }
-    if (const io::JsonValue* norm = value->find("layer_norm"); norm != nullptr) {
-        config.layerNorm = norm->type == io::JsonValue::Type::Bool && norm->boolean;
+    if (const io::Json* norm = fields.raw("layer_norm"); norm != nullptr) {
+        config.layerNorm = norm->is_boolean() && norm->get<bool>();
     }
-    const io::JsonValue* activation = value->find("activation");
-    if (activation == nullptr || activation->type != io::JsonValue::Type::String) {
+    const io::Json* activation = fields.raw("activation");
+    if (activation == nullptr || !activation->is_string()) {
         return invalidArgument("architecture.activation", "", "silu or gelu is expected");
     }
-    auto parsed = parseActivation(activation->string, "architecture.activation");
+    auto parsed = parseActivation(activation->get<std::string>(), "architecture.activation");
     if (!parsed) {
         return parsed.error();
     }

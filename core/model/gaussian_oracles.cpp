@@ -8,7 +8,8 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "core/io/json_reader.h"
+#include "core/io/csv.h"
+#include "core/io/json.h"
 
 namespace core::model {
 namespace {
@@ -22,17 +23,17 @@ std::string numberText(double v) {
 bool allFinite(const Matrix& m) { return m.allFinite(); }
 
 // Reads a JSON array of numbers into a vector; `field` names it in the error.
-Result<Vector> readNumberArray(const io::JsonValue* value, const std::string& field) {
-    if (value == nullptr || !value->isArray()) {
+Result<Vector> readNumberArray(const io::Json* value, const std::string& field) {
+    if (value == nullptr || !value->is_array()) {
         return makeError(ErrorCode::ParseError, field, "", "an array of numbers is expected");
     }
-    Vector v(static_cast<Eigen::Index>(value->array.size()));
-    for (size_t i = 0; i < value->array.size(); ++i) {
-        if (!value->array[i].isNumber()) {
+    Vector v(static_cast<Eigen::Index>(value->size()));
+    for (size_t i = 0; i < value->size(); ++i) {
+        if (!(*value)[i].is_number()) {
             return makeError(ErrorCode::ParseError, field + "[" + std::to_string(i) + "]", "",
                              "a number is expected");
         }
-        v[static_cast<Eigen::Index>(i)] = value->array[i].number;
+        v[static_cast<Eigen::Index>(i)] = (*value)[i].get<double>();
     }
     return v;
 }
@@ -151,37 +152,42 @@ Result<std::shared_ptr<GaussianMixtureOracle>> GaussianMixtureOracle::create(
 
 Result<std::shared_ptr<GaussianMixtureOracle>> GaussianMixtureOracle::fromJsonFile(
     const std::string& path) {
-    Result<io::JsonValue> json = io::readJsonFile(path);
+    Result<std::string> text = io::readTextFile(path);
+    if (!text) {
+        return text.error();
+    }
+    Result<io::Json> json = io::parseJsonStrict(*text, path);
     if (!json) {
         return json.error();
     }
-    const io::JsonValue* list = json->isObject() ? json->find("components") : nullptr;
-    if (list == nullptr || !list->isArray()) {
+    const io::Json* list = io::JsonFields(*json, "").raw("components");
+    if (list == nullptr || !list->is_array()) {
         return makeError(ErrorCode::ParseError, path, "",
                          "the mixture spec needs a \"components\" array");
     }
     std::vector<GaussianComponent> components;
-    for (size_t k = 0; k < list->array.size(); ++k) {
-        const io::JsonValue& item = list->array[k];
+    for (size_t k = 0; k < list->size(); ++k) {
+        const io::Json& item = (*list)[k];
         const std::string field = path + ": components[" + std::to_string(k) + "]";
-        if (!item.isObject()) {
+        if (!item.is_object()) {
             return makeError(ErrorCode::ParseError, field, "", "an object is expected");
         }
+        const io::JsonFields fields(item, field + ".");
         GaussianComponent c;
-        if (const io::JsonValue* w = item.find("weight")) {
-            if (!w->isNumber()) {
+        if (const io::Json* w = fields.raw("weight")) {
+            if (!w->is_number()) {
                 return makeError(ErrorCode::ParseError, field + ".weight", "", "not a number");
             }
-            c.weight = w->number;
+            c.weight = w->get<double>();
         }
-        Result<Vector> mean = readNumberArray(item.find("mean"), field + ".mean");
+        Result<Vector> mean = readNumberArray(fields.raw("mean"), field + ".mean");
         if (!mean) {
             return mean.error();
         }
         c.mean = std::move(mean).value();
         const Eigen::Index d = c.mean.size();
-        if (const io::JsonValue* cov = item.find("covariance")) {
-            if (!cov->isArray() || static_cast<Eigen::Index>(cov->array.size()) != d) {
+        if (const io::Json* cov = fields.raw("covariance")) {
+            if (!cov->is_array() || static_cast<Eigen::Index>(cov->size()) != d) {
                 return makeError(ErrorCode::ParseError, field + ".covariance", "",
                                  "needs " + std::to_string(d) + " rows");
             }
@@ -189,7 +195,7 @@ Result<std::shared_ptr<GaussianMixtureOracle>> GaussianMixtureOracle::fromJsonFi
             c.covariance.resize(d, d);
             for (Eigen::Index i = 0; i < d; ++i) {
                 Result<Vector> row = readNumberArray(
-                    &cov->array[static_cast<size_t>(i)],
+                    &(*cov)[static_cast<size_t>(i)],
                     field + ".covariance[" + std::to_string(i) + "]");
                 if (!row) {
                     return row.error();
@@ -201,17 +207,17 @@ Result<std::shared_ptr<GaussianMixtureOracle>> GaussianMixtureOracle::fromJsonFi
                 }
                 c.covariance.row(i) = row->transpose();
             }
-        } else if (const io::JsonValue* diag = item.find("diagonal")) {
+        } else if (const io::Json* diag = fields.raw("diagonal")) {
             Result<Vector> values = readNumberArray(diag, field + ".diagonal");
             if (!values) {
                 return values.error();
             }
             c.diagonal = std::move(values).value();
-        } else if (const io::JsonValue* var = item.find("variance")) {
-            if (!var->isNumber()) {
+        } else if (const io::Json* var = fields.raw("variance")) {
+            if (!var->is_number()) {
                 return makeError(ErrorCode::ParseError, field + ".variance", "", "not a number");
             }
-            c.diagonal = Vector::Constant(d, var->number);
+            c.diagonal = Vector::Constant(d, var->get<double>());
         } else {
             return makeError(ErrorCode::ParseError, field, "",
                              "needs \"covariance\", \"diagonal\" or \"variance\"");

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <functional>
 #include <numbers>
-#include <sstream>
 
+#include "core/io/json.h"
 #include "core/util/rng.h"
 
 namespace core::model {
@@ -122,6 +122,24 @@ struct Trained {
     TrainState state;
 };
 
+// The parameters that decide a run's trajectory, as a checkpoint stores them.
+io::Json trainParamsJson(const TrainParams& p) {
+    io::Json json = io::Json::object();
+    json["steps"] = p.steps;
+    json["batch"] = p.batch;
+    json["learning_rate"] = p.learningRate;
+    json["lr_schedule"] = p.schedule == LrSchedule::Cosine ? "cosine" : "constant";
+    json["warmup"] = p.warmupSteps;
+    json["adam_beta1"] = p.adamBeta1;
+    json["adam_beta2"] = p.adamBeta2;
+    json["adam_epsilon"] = p.adamEpsilon;
+    json["weight_decay"] = p.weightDecay;
+    json["ema_decay"] = p.emaDecay;
+    json["condition_dropout"] = p.conditionDropout;
+    json["seed"] = p.seed;
+    return json;
+}
+
 // The resume state fits this run: same parameter count, same trajectory-deciding parameters.
 Status checkResume(const TrainState& state, const TrainParams& params, int64_t numParams) {
     const auto n = static_cast<size_t>(numParams);
@@ -131,7 +149,10 @@ Status checkResume(const TrainState& state, const TrainParams& params, int64_t n
                                "the saved state is for another network (this one has " +
                                    std::to_string(numParams) + " parameters)");
     }
-    if (state.trainParams != trainParamsToJson(params)) {
+    // Compared as JSON values, not as text: a checkpoint written by an earlier build spells the
+    // same numbers differently ("1" for 1.0, "3e-04" for 0.0003).
+    const Result<io::Json> saved = io::parseJsonStrict(state.trainParams, "train_params");
+    if (!saved || *saved != trainParamsJson(params)) {
         return invalidArgument("resume", state.trainParams,
                                "the run was started with other training parameters; resume with "
                                "the same ones (these: " + trainParamsToJson(params) + ")");
@@ -342,20 +363,7 @@ Status TrainParams::validate() const {
     return {};
 }
 
-std::string trainParamsToJson(const TrainParams& p) {
-    std::ostringstream out;
-    out << "{\"steps\":" << p.steps << ",\"batch\":" << p.batch
-        << ",\"learning_rate\":" << shortestText(p.learningRate) << ",\"lr_schedule\":\""
-        << (p.schedule == LrSchedule::Cosine ? "cosine" : "constant")
-        << "\",\"warmup\":" << p.warmupSteps << ",\"adam_beta1\":" << shortestText(p.adamBeta1)
-        << ",\"adam_beta2\":" << shortestText(p.adamBeta2)
-        << ",\"adam_epsilon\":" << shortestText(p.adamEpsilon)
-        << ",\"weight_decay\":" << shortestText(p.weightDecay)
-        << ",\"ema_decay\":" << shortestText(p.emaDecay)
-        << ",\"condition_dropout\":" << shortestText(p.conditionDropout) << ",\"seed\":" << p.seed
-        << "}";
-    return out.str();
-}
+std::string trainParamsToJson(const TrainParams& params) { return trainParamsJson(params).dump(); }
 
 double learningRateAt(const TrainParams& params, int step) {
     if (step < params.warmupSteps) {

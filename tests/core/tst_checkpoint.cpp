@@ -39,6 +39,7 @@ private slots:
     void resumedTrainingEqualsAnUninterruptedRun_data();
     void resumedTrainingEqualsAnUninterruptedRun();
     void resumeRefusesAnotherRun();
+    void resumeAcceptsParametersAsAnEarlierBuildWroteThem();
 };
 
 void tst_Checkpoint::architectureRoundTrip() {
@@ -282,6 +283,34 @@ void tst_Checkpoint::resumedTrainingEqualsAnUninterruptedRun() {
     QCOMPARE(resumed->summary.heldOut.back().loss, whole->summary.heldOut.back().loss);
     // And the stopped network really is another one (the comparison above can fail).
     QVERIFY(std::vector<float>(first->net.flat().begin(), first->net.flat().end()) != a);
+}
+
+// Before nlohmann-json wrote them, the training parameters were written with std::to_chars
+// ("1" for 1.0, "3e-04" for 0.0003); such a checkpoint still resumes, and gives the same run.
+void tst_Checkpoint::resumeAcceptsParametersAsAnEarlierBuildWroteThem() {
+    TrainParams params = resumeParams();
+    params.learningRate = 3e-4;
+    params.emaDecay = 1.0;
+    StopAfter stop(8);
+    auto first = trainOnce(false, params, &stop);
+    DS_VERIFY_OK(first);
+    TrainState earlier = first->state;
+    earlier.trainParams =
+        "{\"steps\":40,\"batch\":24,\"learning_rate\":3e-04,\"lr_schedule\":\"" +
+        std::string(params.schedule == LrSchedule::Cosine ? "cosine" : "constant") +
+        "\",\"warmup\":5,\"adam_beta1\":" + core::shortestText(params.adamBeta1) +
+        ",\"adam_beta2\":" + core::shortestText(params.adamBeta2) +
+        ",\"adam_epsilon\":" + core::shortestText(params.adamEpsilon) +
+        ",\"weight_decay\":0.01,\"ema_decay\":1,\"condition_dropout\":" +
+        core::shortestText(params.conditionDropout) + ",\"seed\":5}";
+    QVERIFY(earlier.trainParams != trainParamsToJson(params));  // the text differs
+    auto whole = trainOnce(false, params, nullptr);
+    DS_VERIFY_OK(whole);
+    params.resume = &earlier;
+    auto resumed = trainOnce(false, params, nullptr);
+    DS_VERIFY_OK(resumed);
+    QCOMPARE(resumed->summary.stepsDone, 40);
+    QVERIFY(resumed->state.online == whole->state.online);
 }
 
 void tst_Checkpoint::resumeRefusesAnotherRun() {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// libFuzzer target for the shared JSON reader and the Gaussian-mixture spec read from it
+// libFuzzer target for the shared JSON reader (nlohmann-json made strict, core/io/json.h) and
+// the Gaussian-mixture spec read from it
 // (gmm:FILE.json). Any text must give a value or a one-line error naming the place, never a
 // crash, a sanitizer report or a hang.
 #include <cstdint>
@@ -9,25 +10,27 @@
 
 #include <unistd.h>
 
-#include "core/io/json_reader.h"
+#include "core/io/json.h"
 #include "core/model/gaussian_oracles.h"
 #include "tests/fuzz/fuzz_common.h"
 
 namespace {
 
 // Member names are unique in every object the reader returns.
-void checkUnique(const core::io::JsonValue& value) {
-    if (value.isObject()) {
+void checkUnique(const core::io::Json& value) {
+    if (value.is_object()) {
         std::unordered_set<std::string> names;
-        for (const auto& [name, member] : value.object) {
+        for (const auto& [name, member] : value.items()) {
             if (!names.insert(name).second) {
                 std::abort();
             }
             checkUnique(member);
         }
     }
-    for (const core::io::JsonValue& element : value.array) {
-        checkUnique(element);
+    if (value.is_array()) {
+        for (const core::io::Json& element : value) {
+            checkUnique(element);
+        }
     }
 }
 
@@ -54,7 +57,7 @@ struct Scratch {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);
-    core::Result<core::io::JsonValue> json = core::io::parseJson(text, "fuzz.json");
+    core::Result<core::io::Json> json = core::io::parseJsonStrict(text, "fuzz.json");
     fuzz::check(json);
     if (!json.ok()) {
         return 0;

@@ -28,7 +28,7 @@
 #include "core/data/digits.h"
 #include "core/data/gaussian_data.h"
 #include "core/model/oracle_specs.h"
-#include "core/io/json_reader.h"
+#include "core/io/json.h"
 #include "core/model/checkpoint.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "core/util/parallel.h"
@@ -352,15 +352,16 @@ void TrainDialog::resume() {
     if (!m_resumeFrom) return;
     // The stopped run's own settings, so that the trainer's check passes and the result equals
     // an uninterrupted run.
-    auto params = core::io::parseJson(m_resumeFrom->trainParams, "train_params");
+    auto params = core::io::parseJsonStrict(m_resumeFrom->trainParams, "train_params");
     auto architecture = core::model::architectureFromJson(m_resumeArchitecture);
     if (!params || !architecture) {
         m_status->setText("The checkpoint's training settings cannot be read.");
         return;
     }
+    const core::io::JsonFields fields(*params, "train_params.");
     auto number = [&](const char* key, double fallback) {
-        const core::io::JsonValue* v = params->find(key);
-        return v != nullptr && v->isNumber() ? v->number : fallback;
+        const auto v = fields.number(key);
+        return v ? *v : fallback;
     };
     m_width->setValue(architecture->width);
     m_depth->setValue(architecture->depth);
