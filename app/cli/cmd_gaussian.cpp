@@ -404,12 +404,8 @@ Result<std::shared_ptr<core::model::GaussianOracle>> gaussianDataFromSpec(const 
     return core::project::gaussianData(spec, core::project::fileSources(args.get("digits")));
 }
 
-int runGamma(const Args& given) {
-    const Result<Args> withSettings = withProject(given, "samples");
-    if (!withSettings) {
-        return fail(withSettings.error());
-    }
-    const Args& args = *withSettings;
+// `gamma` on the options with --project's settings filled in (runGamma below).
+static int gammaCommand(const Args& args) {
     Result<Common> common = loadCommon(args, true);
     if (!common) {
         return fail(common.error());
@@ -457,12 +453,8 @@ int runGamma(const Args& given) {
     return 0;
 }
 
-int runVariance(const Args& given) {
-    const Result<Args> withSettings = withProject(given, "gamma-samples");
-    if (!withSettings) {
-        return fail(withSettings.error());
-    }
-    const Args& args = *withSettings;
+// `variance` on the options with --project's settings filled in (runVariance below).
+static int varianceCommand(const Args& args) {
     Result<Common> common = loadCommon(args, false);
     if (!common) {
         return fail(common.error());
@@ -553,12 +545,8 @@ int runVariance(const Args& given) {
     return 0;
 }
 
-int runNll(const Args& given) {
-    const Result<Args> withSettings = withProject(given, "gamma-samples");
-    if (!withSettings) {
-        return fail(withSettings.error());
-    }
-    const Args& args = *withSettings;
+// `nll` on the options with --project's settings filled in (runNll below).
+static int nllCommand(const Args& args) {
     Result<Common> common = loadCommon(args, true);
     if (!common) {
         return fail(common.error());
@@ -631,12 +619,8 @@ int runNll(const Args& given) {
     return 0;
 }
 
-int runSample(const Args& given) {
-    const Result<Args> withSettings = withProject(given, "gamma-samples");
-    if (!withSettings) {
-        return fail(withSettings.error());
-    }
-    const Args& args = *withSettings;
+// `sample` on the options with --project's settings filled in (runSample below).
+static int sampleCommand(const Args& args) {
     Result<Common> common = loadCommon(args, true);
     if (!common) {
         return fail(common.error());
@@ -748,6 +732,23 @@ int runSample(const Args& given) {
     }
     std::cout << "wrote " << *count << " samples to " << *out << '\n';
     return 0;
+}
+
+// The four subcommands read --project the same way: its settings stand in for the options not
+// given, then the command runs.
+static int withProjectSettings(const Args& given, const std::string& samplesKey,
+                               int (*command)(const Args&)) {
+    const Result<Args> args = withProject(given, samplesKey);
+    return args ? command(*args) : fail(args.error());
+}
+
+int runGamma(const Args& args) { return withProjectSettings(args, "samples", gammaCommand); }
+int runVariance(const Args& args) {
+    return withProjectSettings(args, "gamma-samples", varianceCommand);
+}
+int runNll(const Args& args) { return withProjectSettings(args, "gamma-samples", nllCommand); }
+int runSample(const Args& args) {
+    return withProjectSettings(args, "gamma-samples", sampleCommand);
 }
 
 }  // namespace app::cli

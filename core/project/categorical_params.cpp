@@ -302,23 +302,6 @@ Status readControlPoints(const io::JsonFields& read, CategoricalParams& p) {
     return {};
 }
 
-template <typename Enum>
-Status readChoice(const io::JsonFields& read, const char* key,
-                  const std::vector<Choice<Enum>>& choices, Enum& out) {
-    if (!read.has(key)) return {};
-    auto text = read.string(key);
-    if (!text) return text.error();
-    auto value = parseChoice(choices, *text, read.prefix() + key);
-    if (!value) {
-        Error error = value.error();
-        error.code = ErrorCode::ParseError;
-        error.value = "\"" + error.value + "\"";
-        return error;
-    }
-    out = *value;
-    return {};
-}
-
 }  // namespace
 
 Result<CategoricalParams> CategoricalParams::fromJson(const io::Json& json) {

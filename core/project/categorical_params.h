@@ -58,6 +58,25 @@ Result<Enum> parseChoice(const std::vector<Choice<Enum>>& choices, const std::st
     return invalidArgument(field, text, "expected one of " + accepted);
 }
 
+// The member `key` of a project file's object as one of `choices` (absent: `out` unchanged);
+// the error names the JSON path and the text found.
+template <typename Enum>
+Status readChoice(const io::JsonFields& read, const char* key,
+                  const std::vector<Choice<Enum>>& choices, Enum& out) {
+    if (!read.has(key)) return {};
+    auto text = read.string(key);
+    if (!text) return text.error();
+    auto value = parseChoice(choices, *text, read.prefix() + key);
+    if (!value) {
+        Error error = value.error();
+        error.code = ErrorCode::ParseError;
+        error.value = "\"" + error.value + "\"";
+        return error;
+    }
+    out = *value;
+    return {};
+}
+
 struct CategoricalParams {
     int numClasses = 4;                        // K, 2..256
     std::vector<double> pi;                    // prior π, K entries summing to 1

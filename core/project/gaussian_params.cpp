@@ -186,18 +186,6 @@ io::Json GaussianParams::toJson() const {
 
 namespace {
 
-template <typename Enum>
-Status readChoice(const io::JsonFields& read, const char* key,
-                  const std::vector<Choice<Enum>>& choices, Enum& out) {
-    if (!read.has(key)) return {};
-    auto text = read.string(key);
-    if (!text) return text.error();
-    auto value = parseChoice(choices, *text, read.prefix() + key);
-    if (!value) return value.error();
-    out = *value;
-    return {};
-}
-
 Status readSamplers(const io::JsonFields& read, GaussianParams& p) {
     if (auto s = readChoice(read, "sampler", kSamplers, p.sampler); !s) return s;
     if (!read.has("compareSampler")) return {};
