@@ -37,6 +37,16 @@ const std::vector<Choice<std::string>> kGaussianSchedules = {
     {"sigmoid", "sigmoid", "sigmoid"},
 };
 
+const std::vector<Choice<std::string>> kGaussianDataPresets = {
+    {"toy:moons,n=2000", "toy:moons,n=2000", "two moons"},
+    {"toy:checkerboard,n=2000", "toy:checkerboard,n=2000", "checkerboard"},
+    {"toy:swissroll,n=2000", "toy:swissroll,n=2000", "swiss roll"},
+    {"toy:ring,n=2000", "toy:ring,n=2000", "ring"},
+    {"gaussian:d=2,s=0.5", "gaussian:d=2,s=0.5", "Gaussian N(0, 0.5² I), d = 2"},
+    {"digits", "digits", "8×8 digits (64-D, training split)"},
+    {std::string(kDefaultMixtureSpec), kDefaultMixtureSpec, "Gaussian mixture (drag on the plane)"},
+};
+
 Result<gaussian::GammaEstimator> resolveEstimator(GammaEstimatorChoice choice, bool exactModel,
                                                   const std::string& field) {
     switch (choice) {

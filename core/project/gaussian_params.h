@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/gaussian/gamma.h"
@@ -33,6 +34,11 @@ extern const std::vector<Choice<gaussian::SamplerKind>> kSamplers;
 extern const std::vector<Choice<GammaEstimatorChoice>> kGammaEstimators;
 // The Gaussian β schedules by name (a custom table is "csv:FILE").
 extern const std::vector<Choice<std::string>> kGaussianSchedules;
+// The data sets offered by name (value and id: the data spec); any other spec can be typed.
+extern const std::vector<Choice<std::string>> kGaussianDataPresets;
+// The preset mixture: three components on the mixture editor's plane.
+inline constexpr std::string_view kDefaultMixtureSpec =
+    "mixture:0.4,-1.2,-0.6,0.45;0.35,1.2,-0.6,0.45;0.25,0,1.1,0.35";
 
 // The estimator `choice` means for an exact oracle (`exactModel`) or a network; Denoising for a
 // network is refused naming `field`.

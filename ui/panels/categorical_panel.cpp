@@ -4,6 +4,7 @@
 #include "ui/document/project_model.h"
 #include "ui/document/model_files.h"
 #include "ui/panels/choice_combo.h"
+#include "ui/panels/param_edits.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -49,22 +50,38 @@ QString joinNumbers(const std::vector<double>& values) {
 }  // namespace
 
 CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document) {
+    : QWidget(parent),
+      m_document(document),
+      m_edits(this, &m_refreshing, [this] { return m_document->categorical(); },
+              [this](const CategoricalParams& p, const QString& text, const QString& field,
+                     int mergeId) { return apply(p, text, field, mergeId); }) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(createPriorBox());
+    layout->addWidget(createScheduleBox());
+    layout->addWidget(createDataBox());
+    layout->addWidget(createSamplingBox());
+    layout->addStretch(1);
 
-    // Classes and prior.
-    auto* priorBox = new QGroupBox("Classes and prior π");
-    auto* priorLayout = new QVBoxLayout(priorBox);
+    connect(m_document, &document::ProjectDocument::categoricalChanged, this,
+            &CategoricalPanel::onDocumentChanged);
+    connect(m_document, &document::ProjectDocument::projectReplaced, this,
+            &CategoricalPanel::onDocumentChanged);
+    onDocumentChanged();
+}
+
+QGroupBox* CategoricalPanel::createPriorBox() {
+    auto* box = new QGroupBox("Classes and prior π");
+    auto* boxLayout = new QVBoxLayout(box);
     auto* kRow = new QFormLayout;
     m_numClasses = new QSpinBox;
     m_numClasses->setRange(2, 256);
     m_numClasses->setToolTip("K, the number of classes (2..256).");
     kRow->addRow("K", m_numClasses);
-    priorLayout->addLayout(kRow);
-    priorLayout->addWidget(errorLabel("K"));
+    boxLayout->addLayout(kRow);
+    boxLayout->addWidget(errorLabel("K"));
     m_piBars = new ProbabilityBars;
-    priorLayout->addWidget(m_piBars);
+    boxLayout->addWidget(m_piBars);
     auto* piRow = new QHBoxLayout;
     m_piText = new QLineEdit;
     m_piText->setToolTip("π as a comma list; it must be non-negative and sum to 1.");
@@ -75,16 +92,44 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
     presets->setMenu(presetMenu);
     piRow->addWidget(m_piText, 1);
     piRow->addWidget(presets);
-    priorLayout->addLayout(piRow);
+    boxLayout->addLayout(piRow);
     m_piSum = new QLabel;
-    priorLayout->addWidget(m_piSum);
-    priorLayout->addWidget(errorLabel("pi"));
-    layout->addWidget(priorBox);
+    boxLayout->addWidget(m_piSum);
+    boxLayout->addWidget(errorLabel("pi"));
 
-    // Schedule.
-    auto* scheduleBox = new QGroupBox("Schedule β(t)");
-    auto* scheduleLayout = new QVBoxLayout(scheduleBox);
-    auto* scheduleForm = new QFormLayout;
+    m_edits.bind(m_numClasses, &QSpinBox::valueChanged, "Change K", "K",
+                 [](CategoricalParams& p, int k) { p = p.withNumClasses(k); });
+    m_edits.bind(m_piBars, &ProbabilityBars::valuesEdited, "Drag π", "pi",
+                 [](CategoricalParams& p, const std::vector<double>& values, bool) { p.pi = values; },
+                 kMergePiDrag);
+    connect(m_piBars, &ProbabilityBars::valuesEdited, this,
+            [this](const std::vector<double>&, bool finished) {
+                if (finished) m_document->endDrag();
+            });
+    connect(m_piText, &QLineEdit::editingFinished, this, [this] { editPiText(m_piText->text()); });
+    auto preset = [this, presetMenu](const QString& name, const QString& undoText, auto edit) {
+        QAction* action = presetMenu->addAction(name);
+        m_edits.bind(action, &QAction::triggered, undoText, "pi", edit);
+    };
+    preset("Uniform", "π uniform",
+           [](CategoricalParams& p) { p.pi.assign(p.numClasses, 1.0 / p.numClasses); });
+    preset("Absorbing (mask = last class)", "π absorbing", [](CategoricalParams& p) {
+        p.pi.assign(p.numClasses, 0.0);
+        p.pi.back() = 1.0;
+    });
+    preset("Data marginal", "π = data marginal", [](CategoricalParams& p) {
+        p.pi.assign(p.numClasses, 0.0);
+        for (const auto& column : p.table) {
+            for (int k = 0; k < p.numClasses; ++k) p.pi[k] += column[k] / p.table.size();
+        }
+    });
+    return box;
+}
+
+QGroupBox* CategoricalPanel::createScheduleBox() {
+    auto* box = new QGroupBox("Schedule β(t)");
+    auto* boxLayout = new QVBoxLayout(box);
+    auto* form = new QFormLayout;
     m_schedule = new QComboBox;
     addChoices(m_schedule, core::project::kCategoricalSchedules);
     m_schedule->setToolTip("The noise schedule; information-linear makes I(X₀;Xₜ) fall "
@@ -97,19 +142,43 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
     m_numSteps = new QSpinBox;
     m_numSteps->setRange(1, 10000);
     m_numSteps->setToolTip("N, the number of grid steps t = 0, 1/N, …, 1.");
-    scheduleForm->addRow("kind", m_schedule);
-    scheduleForm->addRow("p", m_exponent);
-    scheduleForm->addRow("steps N", m_numSteps);
-    scheduleLayout->addLayout(scheduleForm);
+    form->addRow("kind", m_schedule);
+    form->addRow("p", m_exponent);
+    form->addRow("steps N", m_numSteps);
+    boxLayout->addLayout(form);
     m_curveEditor = new ScheduleCurveEditor;
-    scheduleLayout->addWidget(m_curveEditor);
-    scheduleLayout->addWidget(errorLabel("schedule"));
-    scheduleLayout->addWidget(errorLabel("N"));
-    layout->addWidget(scheduleBox);
+    boxLayout->addWidget(m_curveEditor);
+    boxLayout->addWidget(errorLabel("schedule"));
+    boxLayout->addWidget(errorLabel("N"));
 
-    // Data.
-    auto* dataBox = new QGroupBox("Data P(X₀ | C)");
-    auto* dataLayout = new QVBoxLayout(dataBox);
+    m_edits.bind(m_schedule, &QComboBox::currentIndexChanged, "Change schedule", "schedule",
+                 [this](CategoricalParams& p) {
+                     p.schedule = chosen(m_schedule, core::project::kCategoricalSchedules);
+                 });
+    m_edits.bind(m_exponent, &QDoubleSpinBox::valueChanged, "Change exponent", "schedule",
+                 [](CategoricalParams& p, double v) { p.powerExponent = v; });
+    m_edits.bind(m_curveEditor, &ScheduleCurveEditor::controlPointsEdited, "Drag control point",
+                 "schedule",
+                 [](CategoricalParams& p, const std::vector<core::schedule::ControlPoint>& points,
+                    bool) { p.controlPoints = points; },
+                 kMergeScheduleDrag);
+    connect(m_curveEditor, &ScheduleCurveEditor::controlPointsEdited, this,
+            [this](const std::vector<core::schedule::ControlPoint>&, bool finished) {
+                if (finished) m_document->endDrag();
+            });
+    m_edits.bind(m_numSteps, &QSpinBox::valueChanged, "Change N", "N", [](CategoricalParams& p, int n) {
+        p.numSteps = n;
+        p.pathSteps = std::min(p.pathSteps, n);
+        if (p.trajectory == CategoricalTrajectory::List) {
+            p.trajectory = CategoricalTrajectory::Even;  // a typed list is tied to the old N
+        }
+    });
+    return box;
+}
+
+QGroupBox* CategoricalPanel::createDataBox() {
+    auto* box = new QGroupBox("Data P(X₀ | C)");
+    auto* boxLayout = new QVBoxLayout(box);
     auto* sourceForm = new QFormLayout;
     m_dataSource = new QComboBox;
     addChoices(m_dataSource, core::project::kCategoricalDataSources);
@@ -130,12 +199,12 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
     sourceForm->addRow("levels", m_levels);
     sourceForm->addRow("file", m_csvLabel);
     sourceForm->addRow("position", m_position);
-    dataLayout->addLayout(sourceForm);
+    boxLayout->addLayout(sourceForm);
     m_table = new QTableWidget;
     m_table->setToolTip("Rows are classes, columns are conditions; each column sums to 1.");
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_table->setMinimumHeight(120);
-    dataLayout->addWidget(m_table);
+    boxLayout->addWidget(m_table);
     m_tableButtons = new QWidget;
     auto* tableButtons = new QHBoxLayout(m_tableButtons);
     tableButtons->setContentsMargins(0, 0, 0, 0);
@@ -146,18 +215,88 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
     tableButtons->addWidget(addCondition);
     tableButtons->addWidget(removeCondition);
     tableButtons->addWidget(normalise);
-    dataLayout->addWidget(m_tableButtons);
+    boxLayout->addWidget(m_tableButtons);
     auto* conditionForm = new QFormLayout;
     m_condition = new QComboBox;
     m_condition->setToolTip("The condition C whose data the views show and the chains sample.");
     conditionForm->addRow("condition C", m_condition);
-    dataLayout->addLayout(conditionForm);
-    dataLayout->addWidget(errorLabel("table"));
-    layout->addWidget(dataBox);
+    boxLayout->addLayout(conditionForm);
+    boxLayout->addWidget(errorLabel("table"));
 
-    // Sampling.
-    auto* samplingBox = new QGroupBox("Reverse process");
-    auto* samplingForm = new QFormLayout(samplingBox);
+    connect(m_table, &QTableWidget::cellChanged, this, [this](int row, int column) {
+        if (!m_refreshing) editTableCell(row, column, m_table->item(row, column)->text());
+    });
+    m_edits.bind(addCondition, &QPushButton::clicked, "Add condition", "table", [](CategoricalParams& p) {
+        p.table.push_back(std::vector<double>(p.numClasses, 1.0 / p.numClasses));
+        p.conditionNames.push_back(std::string(1, static_cast<char>('A' + p.table.size() - 1)));
+    });
+    m_edits.bind(removeCondition, &QPushButton::clicked, "Remove condition", "table",
+                 [this](CategoricalParams& p) {
+                     if (p.table.size() <= 1) {
+                         showError("table", "the data needs at least one condition");
+                         return false;
+                     }
+                     p.table.erase(p.table.begin() + p.condition);
+                     p.conditionNames.erase(p.conditionNames.begin() + p.condition);
+                     p.condition = std::min<int>(p.condition, static_cast<int>(p.table.size()) - 1);
+                     return true;
+                 });
+    m_edits.bind(normalise, &QPushButton::clicked, "Normalise data", "table", [](CategoricalParams& p) {
+        for (auto& column : p.table) {
+            double sum = 0.0;
+            for (double v : column) sum += std::max(0.0, v);
+            for (double& v : column) v = sum > 0 ? std::max(0.0, v) / sum : 1.0 / p.numClasses;
+        }
+    });
+    connect(m_dataSource, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_refreshing) chooseDataSource();
+    });
+    m_edits.bind(m_levels, &QComboBox::currentIndexChanged, "Change levels", "table",
+                 [this](CategoricalParams& p) { p = p.withDigits(m_levels->currentData().toInt()); });
+    m_edits.bind(m_position, &QSpinBox::valueChanged, "Change position", "table",
+                 [](CategoricalParams& p, int position) { p.position = position; });
+    m_edits.bind(m_condition, &QComboBox::currentIndexChanged, "Change condition", "table",
+                 [](CategoricalParams& p, int index) {
+                     p.condition = index;
+                     return index >= 0;
+                 });
+    return box;
+}
+
+void CategoricalPanel::chooseDataSource() {
+    switch (chosen(m_dataSource, core::project::kCategoricalDataSources)) {
+    case document::CategoricalData::Digits:
+        m_edits.edit("Use the digits", "table", [this](CategoricalParams& p) {
+            p = p.withDigits(m_levels->currentData().toInt());
+        });
+        return;
+    case document::CategoricalData::CsvFile: {
+        const QString path = QFileDialog::getOpenFileName(this, "Open a table file", {},
+                                                          "CSV tables (*.csv);;All files (*)");
+        if (path.isEmpty()) {
+            onDocumentChanged();
+        } else {
+            chooseCsvFile(path);
+        }
+        return;
+    }
+    case document::CategoricalData::Table:
+        m_edits.edit("Use the table", "table", [](CategoricalParams& p) {
+            const CategoricalParams example = CategoricalParams::example();
+            p.dataSource = document::CategoricalData::Table;
+            p = p.withNumClasses(example.numClasses);
+            p.table = example.table;
+            p.conditionNames = example.conditionNames;
+            p.condition = 0;
+            p.position = 0;
+        });
+        return;
+    }
+}
+
+QGroupBox* CategoricalPanel::createSamplingBox() {
+    auto* box = new QGroupBox("Reverse process");
+    auto* form = new QFormLayout(box);
     m_model = new QComboBox;
     m_model->addItem("exact oracle", QString());
     m_model->setToolTip("The denoiser F: the exact posterior of the data (what a network that "
@@ -171,18 +310,6 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
     modelRow->addWidget(m_model, 1);
     modelRow->addWidget(openModel);
     modelRow->addWidget(trainModel);
-    connect(m_model, &QComboBox::currentIndexChanged, this, [this] {
-        if (m_refreshing) return;
-        CategoricalParams p = m_document->categorical();
-        p.model = m_model->currentData().toString().toStdString();
-        apply(p, p.model.empty() ? "Use the exact oracle" : "Use a checkpoint", "model");
-    });
-    connect(openModel, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, "Open a categorical checkpoint",
-                                                          {}, "Checkpoints (*.safetensors)");
-        if (!path.isEmpty()) loadModel(path);
-    });
-    connect(trainModel, &QPushButton::clicked, this, [this] { emit trainRequested(); });
     m_trajectory = new QComboBox;
     addChoices(m_trajectory, core::project::kCategoricalTrajectories);
     m_trajectory->setToolTip("Which grid nodes the reverse chain visits.");
@@ -200,195 +327,47 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
     m_numChains = new QSpinBox;
     m_numChains->setRange(1, 5000);
     m_numChains->setToolTip("Chains drawn in the Trajectories view.");
-    samplingForm->addRow("model", modelRow);
-    samplingForm->addRow(errorLabel("model"));
-    samplingForm->addRow("trajectory", m_trajectory);
-    samplingForm->addRow("steps K", m_pathSteps);
-    samplingForm->addRow("nodes", m_trajectoryList);
-    samplingForm->addRow("kernel", m_kernel);
-    samplingForm->addRow("chains", m_numChains);
-    samplingForm->addRow(errorLabel("trajectory"));
-    layout->addWidget(samplingBox);
-    layout->addStretch(1);
+    form->addRow("model", modelRow);
+    form->addRow(errorLabel("model"));
+    form->addRow("trajectory", m_trajectory);
+    form->addRow("steps K", m_pathSteps);
+    form->addRow("nodes", m_trajectoryList);
+    form->addRow("kernel", m_kernel);
+    form->addRow("chains", m_numChains);
+    form->addRow(errorLabel("trajectory"));
 
-    // Wiring: every widget edits a copy of the document's params.
-    auto params = [this] { return m_document->categorical(); };
-    connect(m_numClasses, &QSpinBox::valueChanged, this, [=, this](int k) {
-        if (!m_refreshing) {
-            apply(params().withNumClasses(k), "Change K", "K");
-        }
-    });
-    connect(m_piBars, &ProbabilityBars::valuesEdited, this,
-            [=, this](const std::vector<double>& values, bool finished) {
-                CategoricalParams p = params();
-                p.pi = values;
-                apply(p, "Drag π", "pi", kMergePiDrag);
-                if (finished) m_document->endDrag();
-            });
-    connect(m_piText, &QLineEdit::editingFinished, this, [this] { editPiText(m_piText->text()); });
-    presetMenu->addAction("Uniform", this, [=, this] {
-        CategoricalParams p = params();
-        p.pi.assign(p.numClasses, 1.0 / p.numClasses);
-        apply(p, "π uniform", "pi");
-    });
-    presetMenu->addAction("Absorbing (mask = last class)", this, [=, this] {
-        CategoricalParams p = params();
-        p.pi.assign(p.numClasses, 0.0);
-        p.pi.back() = 1.0;
-        apply(p, "π absorbing", "pi");
-    });
-    presetMenu->addAction("Data marginal", this, [=, this] {
-        CategoricalParams p = params();
-        p.pi.assign(p.numClasses, 0.0);
-        for (const auto& column : p.table) {
-            for (int k = 0; k < p.numClasses; ++k) {
-                p.pi[k] += column[k] / p.table.size();
-            }
-        }
-        apply(p, "π = data marginal", "pi");
-    });
-    connect(m_schedule, &QComboBox::currentIndexChanged, this, [=, this] {
+    connect(m_model, &QComboBox::currentIndexChanged, this, [this] {
         if (m_refreshing) return;
-        CategoricalParams p = params();
-        p.schedule = chosen(m_schedule, core::project::kCategoricalSchedules);
-        apply(p, "Change schedule", "schedule");
+        const std::string model = m_model->currentData().toString().toStdString();
+        m_edits.edit(model.empty() ? "Use the exact oracle" : "Use a checkpoint", "model",
+                     [&](CategoricalParams& p) { p.model = model; });
     });
-    connect(m_exponent, &QDoubleSpinBox::valueChanged, this, [=, this](double v) {
-        if (m_refreshing) return;
-        CategoricalParams p = params();
-        p.powerExponent = v;
-        apply(p, "Change exponent", "schedule");
+    connect(openModel, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, "Open a categorical checkpoint",
+                                                          {}, "Checkpoints (*.safetensors)");
+        if (!path.isEmpty()) loadModel(path);
     });
-    connect(m_curveEditor, &ScheduleCurveEditor::controlPointsEdited, this,
-            [=, this](const std::vector<core::schedule::ControlPoint>& points, bool finished) {
-                CategoricalParams p = params();
-                p.controlPoints = points;
-                apply(p, "Drag control point", "schedule", kMergeScheduleDrag);
-                if (finished) m_document->endDrag();
-            });
-    connect(m_numSteps, &QSpinBox::valueChanged, this, [=, this](int n) {
-        if (m_refreshing) return;
-        CategoricalParams p = params();
-        p.numSteps = n;
-        p.pathSteps = std::min(p.pathSteps, n);
-        if (p.trajectory == CategoricalTrajectory::List) {
-            p.trajectory = CategoricalTrajectory::Even;  // a typed list is tied to the old N
-        }
-        apply(p, "Change N", "N");
-    });
-    connect(m_table, &QTableWidget::cellChanged, this, [this](int row, int column) {
-        if (!m_refreshing) {
-            editTableCell(row, column, m_table->item(row, column)->text());
-        }
-    });
-    connect(addCondition, &QPushButton::clicked, this, [=, this] {
-        CategoricalParams p = params();
-        p.table.push_back(std::vector<double>(p.numClasses, 1.0 / p.numClasses));
-        p.conditionNames.push_back(std::string(1, static_cast<char>('A' + p.table.size() - 1)));
-        apply(p, "Add condition", "table");
-    });
-    connect(removeCondition, &QPushButton::clicked, this, [=, this] {
-        CategoricalParams p = params();
-        if (p.table.size() <= 1) {
-            showError("table", "the data needs at least one condition");
-            return;
-        }
-        p.table.erase(p.table.begin() + p.condition);
-        p.conditionNames.erase(p.conditionNames.begin() + p.condition);
-        p.condition = std::min<int>(p.condition, static_cast<int>(p.table.size()) - 1);
-        apply(p, "Remove condition", "table");
-    });
-    connect(normalise, &QPushButton::clicked, this, [=, this] {
-        CategoricalParams p = params();
-        for (auto& column : p.table) {
-            double sum = 0.0;
-            for (double v : column) sum += std::max(0.0, v);
-            for (double& v : column) v = sum > 0 ? std::max(0.0, v) / sum : 1.0 / p.numClasses;
-        }
-        apply(p, "Normalise data", "table");
-    });
-    connect(m_dataSource, &QComboBox::currentIndexChanged, this, [=, this] {
-        if (m_refreshing) return;
-        const QString source = m_dataSource->currentData().toString();
-        if (source == "digits") {
-            apply(params().withDigits(m_levels->currentData().toInt()), "Use the digits", "table");
-        } else if (source == "csv") {
-            const QString path = QFileDialog::getOpenFileName(this, "Open a table file", {},
-                                                              "CSV tables (*.csv);;All files (*)");
-            if (path.isEmpty()) {
-                onDocumentChanged();
-                return;
-            }
-            chooseCsvFile(path);
-        } else {
-            CategoricalParams p = params();
-            CategoricalParams example = CategoricalParams::example();
-            p.dataSource = document::CategoricalData::Table;
-            p = p.withNumClasses(example.numClasses);
-            p.table = example.table;
-            p.conditionNames = example.conditionNames;
-            p.condition = 0;
-            p.position = 0;
-            apply(p, "Use the table", "table");
-        }
-    });
-    connect(m_levels, &QComboBox::currentIndexChanged, this, [=, this] {
-        if (m_refreshing) return;
-        apply(params().withDigits(m_levels->currentData().toInt()), "Change levels", "table");
-    });
-    connect(m_position, &QSpinBox::valueChanged, this, [=, this](int position) {
-        if (m_refreshing) return;
-        CategoricalParams p = params();
-        p.position = position;
-        apply(p, "Change position", "table");
-    });
-    connect(m_condition, &QComboBox::currentIndexChanged, this, [=, this](int index) {
-        if (m_refreshing || index < 0) return;
-        CategoricalParams p = params();
-        p.condition = index;
-        apply(p, "Change condition", "table");
-    });
-    connect(m_trajectory, &QComboBox::currentIndexChanged, this, [=, this] {
-        if (m_refreshing) return;
-        CategoricalParams p = params();
-        const QString kind = m_trajectory->currentData().toString();
-        if (kind == "list") {
-            if (p.trajectoryList.empty()) {
-                p.trajectoryList = {0, p.numSteps};
-            }
-            p.trajectory = CategoricalTrajectory::List;
-        } else {
-            p.trajectory = kind == "dp" ? CategoricalTrajectory::Dp : CategoricalTrajectory::Even;
-        }
-        apply(p, "Change trajectory", "trajectory");
-    });
-    connect(m_pathSteps, &QSpinBox::valueChanged, this, [=, this](int k) {
-        if (m_refreshing) return;
-        CategoricalParams p = params();
-        p.pathSteps = k;
-        apply(p, "Change steps K", "trajectory");
-    });
+    connect(trainModel, &QPushButton::clicked, this, [this] { emit trainRequested(); });
+    m_edits.bind(m_trajectory, &QComboBox::currentIndexChanged, "Change trajectory", "trajectory",
+                 [this](CategoricalParams& p) {
+                     p.trajectory = chosen(m_trajectory, core::project::kCategoricalTrajectories);
+                     if (p.trajectory == CategoricalTrajectory::List && p.trajectoryList.empty()) {
+                         p.trajectoryList = {0, p.numSteps};
+                     }
+                 });
+    m_edits.bind(m_pathSteps, &QSpinBox::valueChanged, "Change steps K", "trajectory",
+                 [](CategoricalParams& p, int k) { p.pathSteps = k; });
     connect(m_trajectoryList, &QLineEdit::editingFinished, this,
             [this] { editTrajectoryList(m_trajectoryList->text()); });
-    connect(m_kernel, &QComboBox::currentIndexChanged, this, [=, this] {
-        if (m_refreshing) return;
-        CategoricalParams p = params();
-        auto form = core::categorical::parseKernelForm(m_kernel->currentData().toString().toStdString());
-        p.kernel = form ? *form : core::categorical::KernelForm::Closed;
-        apply(p, "Change kernel", "trajectory");
-    });
-    connect(m_numChains, &QSpinBox::valueChanged, this, [=, this](int b) {
-        if (m_refreshing) return;
-        CategoricalParams p = params();
-        p.numChains = b;
-        apply(p, "Change chains", "trajectory");
-    });
-
-    connect(m_document, &document::ProjectDocument::categoricalChanged, this,
-            &CategoricalPanel::onDocumentChanged);
-    connect(m_document, &document::ProjectDocument::projectReplaced, this,
-            &CategoricalPanel::onDocumentChanged);
-    onDocumentChanged();
+    m_edits.bind(m_kernel, &QComboBox::currentIndexChanged, "Change kernel", "trajectory",
+                 [this](CategoricalParams& p) {
+                     auto form = core::categorical::parseKernelForm(
+                         m_kernel->currentData().toString().toStdString());
+                     p.kernel = form ? *form : core::categorical::KernelForm::Closed;
+                 });
+    m_edits.bind(m_numChains, &QSpinBox::valueChanged, "Change chains", "trajectory",
+                 [](CategoricalParams& p, int b) { p.numChains = b; });
+    return box;
 }
 
 QLabel* CategoricalPanel::errorLabel(const QString& field) { return m_errors.create(field); }
@@ -591,10 +570,7 @@ void CategoricalPanel::onDocumentChanged() {
         m_condition->addItem(document::qs(name));
     }
     m_condition->setCurrentIndex(p.condition);
-    const char* kind = p.trajectory == CategoricalTrajectory::Dp     ? "dp"
-                       : p.trajectory == CategoricalTrajectory::List ? "list"
-                                                                     : "even";
-    m_trajectory->setCurrentIndex(m_trajectory->findData(kind));
+    showChoice(m_trajectory, core::project::kCategoricalTrajectories, p.trajectory);
     m_pathSteps->setMaximum(p.numSteps);
     m_pathSteps->setValue(p.pathSteps);
     m_pathSteps->setEnabled(p.trajectory != CategoricalTrajectory::List);

@@ -5,9 +5,11 @@
 
 #include "ui/document/project_document.h"
 #include "ui/panels/field_errors.h"
+#include "ui/panels/param_edits.h"
 
 class QComboBox;
 class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -60,9 +62,17 @@ private:
     void showError(const QString& field, const QString& message);
     QLabel* errorLabel(const QString& field);
     void refreshTable();
+    // The four groups of editors, each with its wiring.
+    QGroupBox* createPriorBox();
+    QGroupBox* createScheduleBox();
+    QGroupBox* createDataBox();
+    QGroupBox* createSamplingBox();
+    // The data-source combo's choice: the digits, a table file (asks for it) or the table.
+    void chooseDataSource();
 
     document::ProjectDocument* m_document;
-    bool m_refreshing = false;
+    bool m_refreshing = false;  // filling the widgets from the document: no edits
+    ParamEdits<document::CategoricalParams> m_edits;
 
     QSpinBox* m_numClasses;
     ProbabilityBars* m_piBars;

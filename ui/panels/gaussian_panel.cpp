@@ -25,6 +25,7 @@
 #include "ui/document/model_files.h"
 #include "ui/panels/choice_combo.h"
 #include "ui/panels/mixture_editor.h"
+#include "ui/panels/param_edits.h"
 
 namespace ui::panels {
 
@@ -35,22 +36,34 @@ namespace {
 // The merge id of mixture drags: the steps of one drag collapse into one undo step.
 constexpr int kMergeMixtureDrag = 201;
 
-// The data combo's mixture preset: three components on the editor's plane.
-const char* kDefaultMixture = "mixture:0.4,-1.2,-0.6,0.45;0.35,1.2,-0.6,0.45;0.25,0,1.1,0.35";
-
 }  // namespace
 
 GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document) {
+    : QWidget(parent),
+      m_document(document),
+      m_edits(this, &m_refreshing, [this] { return m_document->gaussian(); },
+              [this](const GaussianParams& p, const QString& text, const QString& field,
+                     int mergeId) { return apply(p, text, field, mergeId); }) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(createProcessBox());
+    layout->addWidget(createDataBox());
+    layout->addWidget(createGammaBox());
+    layout->addWidget(createTrajectoryBox());
+    layout->addWidget(createSamplerBox());
+    layout->addStretch(1);
+    connect(m_document, &document::ProjectDocument::gaussianChanged, this,
+            &GaussianPanel::onDocumentChanged);
+    connect(m_document, &document::ProjectDocument::projectReplaced, this,
+            &GaussianPanel::onDocumentChanged);
+    onDocumentChanged();
+}
 
-    auto* processBox = new QGroupBox("Process");
-    auto* processForm = new QFormLayout(processBox);
+QGroupBox* GaussianPanel::createProcessBox() {
+    auto* box = new QGroupBox("Process");
+    auto* form = new QFormLayout(box);
     m_schedule = new QComboBox;
-    for (const char* kind : {"linear", "cosine", "scaled-linear", "sigmoid"}) {
-        m_schedule->addItem(kind, kind);
-    }
+    addChoices(m_schedule, core::project::kGaussianSchedules);
     m_schedule->addItem("custom table…", "csv:");
     m_schedule->setToolTip("The β_n schedule (Help ▸ Mathematics: gaussian.md#schedules); "
                            "linear with N = 1000 is DDPM's. A "
@@ -69,24 +82,49 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     m_eta->setRange(0.0, 1.0);
     m_eta->setSingleStep(0.1);
     m_eta->setDecimals(3);
-    processForm->addRow("schedule", m_schedule);
-    processForm->addRow("steps N", m_numSteps);
-    processForm->addRow("forward", m_forward);
-    processForm->addRow("η", m_eta);
-    processForm->addRow(errorLabel("process"));
-    layout->addWidget(processBox);
+    form->addRow("schedule", m_schedule);
+    form->addRow("steps N", m_numSteps);
+    form->addRow("forward", m_forward);
+    form->addRow("η", m_eta);
+    form->addRow(errorLabel("process"));
 
-    auto* dataBox = new QGroupBox("Data and model");
-    auto* dataForm = new QFormLayout(dataBox);
+    // activated, not currentIndexChanged: choosing "custom" again picks another file.
+    connect(m_schedule, &QComboBox::activated, this, [this] {
+        const QString kind = m_schedule->currentData().toString();
+        if (kind != "csv:") {
+            m_edits.edit("Change schedule", "process",
+                         [&](GaussianParams& p) { p.schedule = kind.toStdString(); });
+            return;
+        }
+        const QString path = QFileDialog::getOpenFileName(this, "A custom β schedule", {},
+                                                          "CSV tables (*.csv)");
+        if (path.isEmpty() || !loadScheduleFile(path)) onDocumentChanged();  // back to the current one
+    });
+    m_edits.bind(m_numSteps, &QSpinBox::editingFinished, "Change N", "process",
+                 [this](GaussianParams& p) {
+                     if (p.numSteps == m_numSteps->value()) return false;
+                     p.numSteps = m_numSteps->value();
+                     p.importedGamma.clear();  // it was for the old N
+                     p.importedGammaName.clear();
+                     p.pathSteps = std::min(p.pathSteps, p.numSteps);
+                     return true;
+                 });
+    m_edits.bind(m_forward, &QComboBox::currentIndexChanged, "Change forward process", "process",
+                 [this](GaussianParams& p) {
+                     const double eta = m_forward->currentData().toDouble();
+                     p.eta = eta >= 0.0 ? eta : m_eta->value();
+                 });
+    m_edits.bind(m_eta, &QDoubleSpinBox::editingFinished, "Change η", "process",
+                 [this](GaussianParams& p) { p.eta = m_eta->value(); });
+    return box;
+}
+
+QGroupBox* GaussianPanel::createDataBox() {
+    auto* box = new QGroupBox("Data and model");
+    auto* form = new QFormLayout(box);
     m_data = new QComboBox;
     m_data->setObjectName("data");
-    m_data->addItem("two moons", "toy:moons,n=2000");
-    m_data->addItem("checkerboard", "toy:checkerboard,n=2000");
-    m_data->addItem("swiss roll", "toy:swissroll,n=2000");
-    m_data->addItem("ring", "toy:ring,n=2000");
-    m_data->addItem("Gaussian N(0, 0.5² I), d = 2", "gaussian:d=2,s=0.5");
-    m_data->addItem("8×8 digits (64-D, training split)", "digits");
-    m_data->addItem("Gaussian mixture (drag on the plane)", kDefaultMixture);
+    addChoices(m_data, core::project::kGaussianDataPresets);
     m_data->addItem("other (type a spec)", QString());
     m_data->setToolTip("The data; the model is its exact oracle (the score of the noisy data).");
     m_dataSpec = new QLineEdit;
@@ -108,135 +146,13 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     modelRow->addWidget(m_model, 1);
     modelRow->addWidget(openModel);
     modelRow->addWidget(trainModel);
-    dataForm->addRow("data", m_data);
-    dataForm->addRow("spec", m_dataSpec);
-    dataForm->addRow(m_mixture);
-    dataForm->addRow("model", modelRow);
-    dataForm->addRow(errorLabel("data"));
-    layout->addWidget(dataBox);
+    form->addRow("data", m_data);
+    form->addRow("spec", m_dataSpec);
+    form->addRow(m_mixture);
+    form->addRow("model", modelRow);
+    form->addRow(errorLabel("data"));
 
-    auto* gammaBox = new QGroupBox("Γ estimate");
-    auto* gammaForm = new QFormLayout(gammaBox);
-    m_samples = new QSpinBox;
-    m_samples->setRange(1, 100000);
-    m_samples->setToolTip("M, Monte Carlo samples per timestep (Help ▸ Mathematics: "
-                          "gaussian.md#gamma).");
-    m_estimator = new QComboBox;
-    m_estimator->setObjectName("estimator");
-    addChoices(m_estimator, core::project::kGammaEstimators);
-    m_estimator->setToolTip("How Γ's Monte Carlo terms are formed. Score: ‖ε_θ‖²/d as in the "
-                            "paper, which in low dimension can exceed its bound. Low-variance "
-                            "(the default), for the exact oracle: per timestep the lower-variance "
-                            "of that and 1 − ‖ε_θ − ε‖²/d (both unbiased); for a network: the "
-                            "second (error), which also puts the network's own error into σ².");
-    m_seed = new QSpinBox;
-    m_seed->setRange(0, 2147483647);
-    gammaForm->addRow("samples M", m_samples);
-    gammaForm->addRow("estimator", m_estimator);
-    gammaForm->addRow("seed", m_seed);
-    m_gammaSource = new QLabel;
-    m_gammaSource->setWordWrap(true);
-    auto* importGamma = new QPushButton("Import…");
-    importGamma->setToolTip("Use Γ from a file instead of estimating it: CSV with columns n,gamma "
-                            "or n,ms_eps, or an NPY array of ms_eps as the Analytic-DPM code saves "
-                            "it (length N + 1, entry 0 unused, or N).");
-    auto* exportGamma = new QPushButton("Export…");
-    exportGamma->setToolTip("Write the current Γ as CSV (n,gamma) or NPY (ms_eps, length N + 1).");
-    m_estimateGamma = new QPushButton("Estimate");
-    m_estimateGamma->setToolTip("Drop the imported Γ and estimate it with M samples.");
-    auto* gammaRow = new QHBoxLayout;
-    gammaRow->addWidget(importGamma);
-    gammaRow->addWidget(exportGamma);
-    gammaRow->addWidget(m_estimateGamma);
-    gammaForm->addRow("source", m_gammaSource);
-    gammaForm->addRow("file", gammaRow);
-    gammaForm->addRow(errorLabel("gamma"));
-    layout->addWidget(gammaBox);
-
-    auto* trajectoryBox = new QGroupBox("Trajectory");
-    auto* trajectoryForm = new QFormLayout(trajectoryBox);
-    m_trajectory = new QComboBox;
-    addChoices(m_trajectory, core::project::kGaussianTrajectories);
-    m_trajectory->setToolTip("Which K timesteps the reverse process visits (Help ▸ "
-                             "Mathematics: gaussian.md#trajectories).");
-    m_trajectoryList = new QLineEdit;
-    m_trajectoryList->setObjectName("trajectoryList");
-    m_trajectoryList->setToolTip("The timesteps, strictly increasing from 1 to N, e.g. "
-                                 "1,10,50,200,1000 (press Enter).");
-    m_pathSteps = new QSpinBox;
-    m_pathSteps->setRange(2, 10000);
-    m_pathSteps->setToolTip("K, the number of timesteps (denoiser evaluations).");
-    trajectoryForm->addRow("kind", m_trajectory);
-    trajectoryForm->addRow("timesteps K", m_pathSteps);
-    trajectoryForm->addRow("timesteps", m_trajectoryList);
-    trajectoryForm->addRow(errorLabel("trajectory"));
-    layout->addWidget(trajectoryBox);
-
-    auto* samplerBox = new QGroupBox("Sampler");
-    auto* samplerForm = new QFormLayout(samplerBox);
-    m_sampler = new QComboBox;
-    m_sampler->setObjectName("sampler");
-    m_compareSampler = new QComboBox;
-    m_compareSampler->setObjectName("compareSampler");
-    m_compareSampler->addItem("none", "none");
-    addChoices(m_sampler, core::project::kSamplers);
-    addChoices(m_compareSampler, core::project::kSamplers);
-    m_sampler->setToolTip("The Particles view's left pane (Help ▸ Mathematics: "
-                          "gaussian.md#reverse-samplers): DDPM uses σ² = β̃, DDIM "
-                          "λ² = η²β̃ with the η above; the analytic kinds the optimal σ² from Γ.");
-    m_compareSampler->setToolTip("The right pane, sampled from the same noise x_τK; none hides it.");
-    m_clipFirst = new QCheckBox("clip the first step (App. F.2)");
-    m_clipFirst->setToolTip(QString("Cap σ² of the last reverse pair (τ_1, τ_2) at "
-                                    "(y·(2/255)·√(π/2))² with y = %1, as the paper does when "
-                                    "sampling.")
-                                .arg(document::kClipFirstY));
-    m_particles = new QSpinBox;
-    m_particles->setRange(1, 20000);
-    m_particles->setToolTip("Particles per sampler (image data: the first 36 are sampled and shown).");
-    samplerForm->addRow("sampler A", m_sampler);
-    samplerForm->addRow("compare B", m_compareSampler);
-    samplerForm->addRow("", m_clipFirst);
-    samplerForm->addRow("particles", m_particles);
-    samplerForm->addRow(errorLabel("sampler"));
-    layout->addWidget(samplerBox);
-    layout->addStretch(1);
-
-    auto params = [this] { return m_document->gaussian(); };
-    // activated, not currentIndexChanged: choosing "custom" again picks another file.
-    connect(m_schedule, &QComboBox::activated, this, [=, this] {
-        const QString kind = m_schedule->currentData().toString();
-        if (kind == "csv:") {
-            const QString path = QFileDialog::getOpenFileName(this, "A custom β schedule", {},
-                                                              "CSV tables (*.csv)");
-            if (path.isEmpty() || !loadScheduleFile(path)) onDocumentChanged();  // back to the current one
-            return;
-        }
-        GaussianParams p = params();
-        p.schedule = kind.toStdString();
-        apply(p, "Change schedule", "process");
-    });
-    connect(m_numSteps, &QSpinBox::editingFinished, this, [=, this] {
-        GaussianParams p = params();
-        if (p.numSteps == m_numSteps->value()) return;
-        p.numSteps = m_numSteps->value();
-        p.importedGamma.clear();  // it was for the old N
-        p.importedGammaName.clear();
-        p.pathSteps = std::min(p.pathSteps, p.numSteps);
-        apply(p, "Change N", "process");
-    });
-    connect(m_forward, &QComboBox::currentIndexChanged, this, [=, this] {
-        if (m_refreshing) return;
-        const double eta = m_forward->currentData().toDouble();
-        GaussianParams p = params();
-        p.eta = eta >= 0.0 ? eta : m_eta->value();
-        apply(p, "Change forward process", "process");
-    });
-    connect(m_eta, &QDoubleSpinBox::editingFinished, this, [=, this] {
-        GaussianParams p = params();
-        p.eta = m_eta->value();
-        apply(p, "Change η", "process");
-    });
-    connect(m_data, &QComboBox::currentIndexChanged, this, [=, this] {
+    connect(m_data, &QComboBox::currentIndexChanged, this, [this] {
         if (m_refreshing) return;
         const QString spec = m_data->currentData().toString();
         if (!spec.isEmpty()) {
@@ -257,11 +173,11 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
             });
     connect(m_mixture, &MixtureEditor::specEdited, this,
             [this](const QString& spec, const QString& text) { applyDataSpec(spec, text, 0); });
-    connect(m_model, &QComboBox::currentIndexChanged, this, [=, this] {
+    connect(m_model, &QComboBox::currentIndexChanged, this, [this] {
         if (m_refreshing) return;
-        GaussianParams p = params();
-        p.model = m_model->currentData().toString().toStdString();
-        apply(p, p.model.empty() ? "Use the exact oracle" : "Use a checkpoint", "data");
+        const std::string model = m_model->currentData().toString().toStdString();
+        m_edits.edit(model.empty() ? "Use the exact oracle" : "Use a checkpoint", "data",
+                     [&](GaussianParams& p) { p.model = model; });
     });
     connect(openModel, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, "Open a Gaussian checkpoint", {},
@@ -269,86 +185,151 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
         if (!path.isEmpty()) loadModel(path);
     });
     connect(trainModel, &QPushButton::clicked, this, [this] { emit trainRequested(); });
+    return box;
+}
+
+QGroupBox* GaussianPanel::createGammaBox() {
+    auto* box = new QGroupBox("Γ estimate");
+    auto* form = new QFormLayout(box);
+    m_samples = new QSpinBox;
+    m_samples->setRange(1, 100000);
+    m_samples->setToolTip("M, Monte Carlo samples per timestep (Help ▸ Mathematics: "
+                          "gaussian.md#gamma).");
+    m_estimator = new QComboBox;
+    m_estimator->setObjectName("estimator");
+    addChoices(m_estimator, core::project::kGammaEstimators);
+    m_estimator->setToolTip("How Γ's Monte Carlo terms are formed. Score: ‖ε_θ‖²/d as in the "
+                            "paper, which in low dimension can exceed its bound. Low-variance "
+                            "(the default), for the exact oracle: per timestep the lower-variance "
+                            "of that and 1 − ‖ε_θ − ε‖²/d (both unbiased); for a network: the "
+                            "second (error), which also puts the network's own error into σ².");
+    m_seed = new QSpinBox;
+    m_seed->setRange(0, 2147483647);
+    form->addRow("samples M", m_samples);
+    form->addRow("estimator", m_estimator);
+    form->addRow("seed", m_seed);
+    m_gammaSource = new QLabel;
+    m_gammaSource->setWordWrap(true);
+    auto* importGamma = new QPushButton("Import…");
+    importGamma->setToolTip("Use Γ from a file instead of estimating it: CSV with columns n,gamma "
+                            "or n,ms_eps, or an NPY array of ms_eps as the Analytic-DPM code saves "
+                            "it (length N + 1, entry 0 unused, or N).");
+    auto* exportGamma = new QPushButton("Export…");
+    exportGamma->setToolTip("Write the current Γ as CSV (n,gamma) or NPY (ms_eps, length N + 1).");
+    m_estimateGamma = new QPushButton("Estimate");
+    m_estimateGamma->setToolTip("Drop the imported Γ and estimate it with M samples.");
+    auto* gammaRow = new QHBoxLayout;
+    gammaRow->addWidget(importGamma);
+    gammaRow->addWidget(exportGamma);
+    gammaRow->addWidget(m_estimateGamma);
+    form->addRow("source", m_gammaSource);
+    form->addRow("file", gammaRow);
+    form->addRow(errorLabel("gamma"));
+
     connect(importGamma, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, "Import Γ", {},
                                                           "Γ files (*.csv *.npy)");
         if (!path.isEmpty()) importGammaFile(path);
     });
     connect(exportGamma, &QPushButton::clicked, this, [this] { emit exportGammaRequested(); });
-    connect(m_estimateGamma, &QPushButton::clicked, this, [=, this] {
-        GaussianParams p = params();
-        p.importedGamma.clear();
-        p.importedGammaName.clear();
-        apply(p, "Estimate Γ", "gamma");
-    });
-    connect(m_samples, &QSpinBox::editingFinished, this, [=, this] {
-        GaussianParams p = params();
-        p.gammaSamples = m_samples->value();
-        apply(p, "Change M", "gamma");
-    });
-    connect(m_estimator, &QComboBox::currentIndexChanged, this, [=, this] {
-        if (m_refreshing) return;
-        GaussianParams p = params();
-        p.estimator = chosen(m_estimator, core::project::kGammaEstimators);
-        apply(p, "Change Γ estimator", "gamma");
-    });
-    connect(m_seed, &QSpinBox::editingFinished, this, [=, this] {
-        GaussianParams p = params();
-        p.seed = static_cast<uint64_t>(m_seed->value());
-        apply(p, "Change seed", "gamma");
-    });
-    connect(m_trajectory, &QComboBox::currentIndexChanged, this, [=, this] {
-        if (m_refreshing) return;
-        GaussianParams p = params();
-        p.trajectory = chosen(m_trajectory, core::project::kGaussianTrajectories);
-        if (p.trajectory == document::GaussianTrajectory::List && p.trajectoryList.empty()) {
-            // Start from the even trajectory of the current K, to edit.
-            auto even = core::trajectory::gaussianEvenTrajectory(p.numSteps, p.pathSteps);
-            QStringList steps;
-            for (int t : even ? *even : std::vector<int>{1, p.numSteps}) steps << QString::number(t);
-            p.trajectoryList = steps.join(',').toStdString();
-        }
-        apply(p, "Change trajectory", "trajectory");
-    });
+    m_edits.bind(m_estimateGamma, &QPushButton::clicked, "Estimate Γ", "gamma",
+                 [](GaussianParams& p) {
+                     p.importedGamma.clear();
+                     p.importedGammaName.clear();
+                 });
+    m_edits.bind(m_samples, &QSpinBox::editingFinished, "Change M", "gamma",
+                 [this](GaussianParams& p) { p.gammaSamples = m_samples->value(); });
+    m_edits.bind(m_estimator, &QComboBox::currentIndexChanged, "Change Γ estimator", "gamma",
+                 [this](GaussianParams& p) {
+                     p.estimator = chosen(m_estimator, core::project::kGammaEstimators);
+                 });
+    m_edits.bind(m_seed, &QSpinBox::editingFinished, "Change seed", "gamma",
+                 [this](GaussianParams& p) { p.seed = static_cast<uint64_t>(m_seed->value()); });
+    return box;
+}
+
+QGroupBox* GaussianPanel::createTrajectoryBox() {
+    auto* box = new QGroupBox("Trajectory");
+    auto* form = new QFormLayout(box);
+    m_trajectory = new QComboBox;
+    addChoices(m_trajectory, core::project::kGaussianTrajectories);
+    m_trajectory->setToolTip("Which K timesteps the reverse process visits (Help ▸ "
+                             "Mathematics: gaussian.md#trajectories).");
+    m_trajectoryList = new QLineEdit;
+    m_trajectoryList->setObjectName("trajectoryList");
+    m_trajectoryList->setToolTip("The timesteps, strictly increasing from 1 to N, e.g. "
+                                 "1,10,50,200,1000 (press Enter).");
+    m_pathSteps = new QSpinBox;
+    m_pathSteps->setRange(2, 10000);
+    m_pathSteps->setToolTip("K, the number of timesteps (denoiser evaluations).");
+    form->addRow("kind", m_trajectory);
+    form->addRow("timesteps K", m_pathSteps);
+    form->addRow("timesteps", m_trajectoryList);
+    form->addRow(errorLabel("trajectory"));
+
+    m_edits.bind(m_trajectory, &QComboBox::currentIndexChanged, "Change trajectory", "trajectory",
+                 [this](GaussianParams& p) {
+                     p.trajectory = chosen(m_trajectory, core::project::kGaussianTrajectories);
+                     if (p.trajectory == document::GaussianTrajectory::List &&
+                         p.trajectoryList.empty()) {
+                         // Start from the even trajectory of the current K, to edit.
+                         auto even = core::trajectory::gaussianEvenTrajectory(p.numSteps, p.pathSteps);
+                         QStringList steps;
+                         for (int t : even ? *even : std::vector<int>{1, p.numSteps}) {
+                             steps << QString::number(t);
+                         }
+                         p.trajectoryList = steps.join(',').toStdString();
+                     }
+                 });
     connect(m_trajectoryList, &QLineEdit::returnPressed, this,
             [this] { editTrajectoryList(m_trajectoryList->text()); });
-    connect(m_pathSteps, &QSpinBox::valueChanged, this, [=, this](int k) {
-        if (m_refreshing) return;
-        GaussianParams p = params();
-        p.pathSteps = k;
-        apply(p, "Change K", "trajectory");
-    });
-    connect(m_sampler, &QComboBox::currentIndexChanged, this, [=, this] {
-        if (m_refreshing) return;
-        GaussianParams p = params();
-        p.sampler = chosen(m_sampler, core::project::kSamplers);
-        apply(p, "Change sampler", "sampler");
-    });
-    connect(m_compareSampler, &QComboBox::currentIndexChanged, this, [=, this] {
-        if (m_refreshing) return;
-        GaussianParams p = params();
-        p.compareSampler.reset();
-        if (m_compareSampler->currentData().toString() != "none") {
-            p.compareSampler = chosen(m_compareSampler, core::project::kSamplers);
-        }
-        apply(p, "Change compared sampler", "sampler");
-    });
-    connect(m_clipFirst, &QCheckBox::toggled, this, [=, this](bool on) {
-        if (m_refreshing) return;
-        GaussianParams p = params();
-        p.clipFirst = on;
-        apply(p, "Change first-step clip", "sampler");
-    });
-    connect(m_particles, &QSpinBox::editingFinished, this, [=, this] {
-        GaussianParams p = params();
-        p.particleCount = m_particles->value();
-        apply(p, "Change particle count", "sampler");
-    });
-    connect(m_document, &document::ProjectDocument::gaussianChanged, this,
-            &GaussianPanel::onDocumentChanged);
-    connect(m_document, &document::ProjectDocument::projectReplaced, this,
-            &GaussianPanel::onDocumentChanged);
-    onDocumentChanged();
+    m_edits.bind(m_pathSteps, &QSpinBox::valueChanged, "Change K", "trajectory",
+                 [](GaussianParams& p, int k) { p.pathSteps = k; });
+    return box;
+}
+
+QGroupBox* GaussianPanel::createSamplerBox() {
+    auto* box = new QGroupBox("Sampler");
+    auto* form = new QFormLayout(box);
+    m_sampler = new QComboBox;
+    m_sampler->setObjectName("sampler");
+    m_compareSampler = new QComboBox;
+    m_compareSampler->setObjectName("compareSampler");
+    m_compareSampler->addItem("none", "none");
+    addChoices(m_sampler, core::project::kSamplers);
+    addChoices(m_compareSampler, core::project::kSamplers);
+    m_sampler->setToolTip("The Particles view's left pane (Help ▸ Mathematics: "
+                          "gaussian.md#reverse-samplers): DDPM uses σ² = β̃, DDIM "
+                          "λ² = η²β̃ with the η above; the analytic kinds the optimal σ² from Γ.");
+    m_compareSampler->setToolTip("The right pane, sampled from the same noise x_τK; none hides it.");
+    m_clipFirst = new QCheckBox("clip the first step (App. F.2)");
+    m_clipFirst->setToolTip(QString("Cap σ² of the last reverse pair (τ_1, τ_2) at "
+                                    "(y·(2/255)·√(π/2))² with y = %1, as the paper does when "
+                                    "sampling.")
+                                .arg(document::kClipFirstY));
+    m_particles = new QSpinBox;
+    m_particles->setRange(1, 20000);
+    m_particles->setToolTip("Particles per sampler (image data: the first 36 are sampled and shown).");
+    form->addRow("sampler A", m_sampler);
+    form->addRow("compare B", m_compareSampler);
+    form->addRow("", m_clipFirst);
+    form->addRow("particles", m_particles);
+    form->addRow(errorLabel("sampler"));
+
+    m_edits.bind(m_sampler, &QComboBox::currentIndexChanged, "Change sampler", "sampler",
+                 [this](GaussianParams& p) { p.sampler = chosen(m_sampler, core::project::kSamplers); });
+    m_edits.bind(m_compareSampler, &QComboBox::currentIndexChanged, "Change compared sampler",
+                 "sampler", [this](GaussianParams& p) {
+                     p.compareSampler.reset();
+                     if (m_compareSampler->currentData().toString() != "none") {
+                         p.compareSampler = chosen(m_compareSampler, core::project::kSamplers);
+                     }
+                 });
+    m_edits.bind(m_clipFirst, &QCheckBox::toggled, "Change first-step clip", "sampler",
+                 [](GaussianParams& p, bool on) { p.clipFirst = on; });
+    m_edits.bind(m_particles, &QSpinBox::editingFinished, "Change particle count", "sampler",
+                 [this](GaussianParams& p) { p.particleCount = m_particles->value(); });
+    return box;
 }
 
 QLabel* GaussianPanel::errorLabel(const QString& field) { return m_errors.create(field); }
@@ -473,8 +454,10 @@ void GaussianPanel::onDocumentChanged() {
     const QString dataSpec = document::qs(p.data);
     const int data = m_data->findData(dataSpec);
     const auto mixture = core::data::parseMixtureSpec(p.data);
+    const QString mixturePreset = QString::fromUtf8(core::project::kDefaultMixtureSpec.data(),
+                                                    core::project::kDefaultMixtureSpec.size());
     m_data->setCurrentIndex(data >= 0 ? data
-                            : mixture ? m_data->findData(kDefaultMixture)
+                            : mixture ? m_data->findData(mixturePreset)
                                       : m_data->count() - 1);
     m_dataSpec->setText(dataSpec);
     if (mixture) {

@@ -7,10 +7,12 @@
 
 #include "ui/document/project_document.h"
 #include "ui/panels/field_errors.h"
+#include "ui/panels/param_edits.h"
 
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -60,10 +62,17 @@ private:
                int mergeId = 0);
     bool applyDataSpec(const QString& spec, const QString& text, int mergeId);
     QLabel* errorLabel(const QString& field);
+    // The five groups of editors, each with its wiring.
+    QGroupBox* createProcessBox();
+    QGroupBox* createDataBox();
+    QGroupBox* createGammaBox();
+    QGroupBox* createTrajectoryBox();
+    QGroupBox* createSamplerBox();
     void showError(const QString& field, const QString& message);
 
     document::ProjectDocument* m_document;
-    bool m_refreshing = false;
+    bool m_refreshing = false;  // filling the widgets from the document: no edits
+    ParamEdits<document::GaussianParams> m_edits;
     QComboBox* m_schedule;
     QSpinBox* m_numSteps;
     QComboBox* m_forward;
