@@ -619,6 +619,38 @@ static int nllCommand(const Args& args) {
     return 0;
 }
 
+// The samples as CSV, one row per sample (x1..xd); with frames, every frame with its timestep.
+static std::string samplesCsv(const core::gaussian::SampleResult& result, bool frames) {
+    std::ostringstream text;
+    const int d = static_cast<int>(result.samples.rows());
+    if (frames) {
+        text << "frame,t,sample";
+    }
+    for (int i = 0; i < d; ++i) {
+        text << (frames || i > 0 ? "," : "") << 'x' << (i + 1);
+    }
+    text << '\n';
+    auto writeMatrix = [&](const core::Matrix& m, int frame, int t) {
+        for (Eigen::Index b = 0; b < m.cols(); ++b) {
+            if (frames) {
+                text << frame << ',' << t << ',' << b;
+            }
+            for (int i = 0; i < d; ++i) {
+                text << (frames || i > 0 ? "," : "") << csvNumber(m(i, b));
+            }
+            text << '\n';
+        }
+    };
+    if (frames) {
+        for (size_t f = 0; f < result.frames.size(); ++f) {
+            writeMatrix(result.frames[f], static_cast<int>(f), result.frameSteps[f]);
+        }
+    } else {
+        writeMatrix(result.samples, 0, 0);
+    }
+    return text.str();
+}
+
 // `sample` on the options with --project's settings filled in (runSample below).
 static int sampleCommand(const Args& args) {
     Result<Common> common = loadCommon(args, true);
@@ -699,35 +731,7 @@ static int sampleCommand(const Args& args) {
     if (!result) {
         return fail(result.error());
     }
-    // CSV: one row per sample (x1..xd); with --frames, every frame with its timestep.
-    std::ostringstream text;
-    const int d = static_cast<int>(result->samples.rows());
-    if (frames) {
-        text << "frame,t,sample";
-    }
-    for (int i = 0; i < d; ++i) {
-        text << (frames || i > 0 ? "," : "") << 'x' << (i + 1);
-    }
-    text << '\n';
-    auto writeMatrix = [&](const core::Matrix& m, int frame, int t) {
-        for (Eigen::Index b = 0; b < m.cols(); ++b) {
-            if (frames) {
-                text << frame << ',' << t << ',' << b;
-            }
-            for (int i = 0; i < d; ++i) {
-                text << (frames || i > 0 ? "," : "") << csvNumber(m(i, b));
-            }
-            text << '\n';
-        }
-    };
-    if (frames) {
-        for (size_t f = 0; f < result->frames.size(); ++f) {
-            writeMatrix(result->frames[f], static_cast<int>(f), result->frameSteps[f]);
-        }
-    } else {
-        writeMatrix(result->samples, 0, 0);
-    }
-    if (core::Status s = core::io::writeFileAtomically(*out, text.str()); !s) {
+    if (core::Status s = core::io::writeFileAtomically(*out, samplesCsv(*result, frames)); !s) {
         return fail(s.error());
     }
     std::cout << "wrote " << *count << " samples to " << *out << '\n';

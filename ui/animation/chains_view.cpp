@@ -33,6 +33,14 @@ private:
                      int steps,
                      double t);
 
+    // Where the lanes (one per class) and the marginal bars beside them sit.
+    struct LaneLayout {
+        double top, laneHeight, left, lanesRight, barsLeft, barsWidth;
+    };
+    // Exact marginal outlined, the chains' histogram filled, at one frame.
+    void paintMarginalBars(QPainter& painter, const LaneLayout& lanes, int frame,
+                           const core::Vector& marginal, int numClasses);
+
     ChainsView* m_view;
 };
 
@@ -113,6 +121,25 @@ QColor classColor(int k) {
 }
 
 }  // namespace
+
+void ChainCanvas::paintMarginalBars(QPainter& painter, const LaneLayout& lanes, int frame,
+                                    const core::Vector& marginal, int numClasses) {
+    const std::vector<double> histogram = m_view->histogram(frame);
+    double maxValue = 1e-12;
+    for (int c = 0; c < numClasses; ++c) {
+        maxValue = std::max({maxValue, marginal[c], histogram[c]});
+    }
+    for (int c = 0; c < numClasses; ++c) {
+        const double y = lanes.top + (c + 0.15) * lanes.laneHeight;
+        const double h = lanes.laneHeight * 0.7;
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(QColor(31, 119, 180, 150));
+        painter.drawRect(QRectF(lanes.barsLeft, y, histogram[c] / maxValue * lanes.barsWidth, h));
+        painter.setBrush(Qt::NoBrush);
+        painter.setPen(QPen(QColor(214, 39, 40), 2));
+        painter.drawRect(QRectF(lanes.barsLeft, y, marginal[c] / maxValue * lanes.barsWidth, h));
+    }
+}
 
 void ChainCanvas::paintEvent(QPaintEvent*) {
     QPainter painter(this);
@@ -200,23 +227,8 @@ void ChainCanvas::paintEvent(QPaintEvent*) {
         painter.drawEllipse(QPointF(x, y), radius, radius);
     }
 
-    // Bars: exact marginal outlined, chains' histogram filled.
-    const std::vector<double> histogram = m_view->histogram(shownNode);
-    const core::Vector& marginal = exact[shownNode];
-    double maxValue = 1e-12;
-    for (int c = 0; c < k; ++c) {
-        maxValue = std::max({maxValue, marginal[c], histogram[c]});
-    }
-    for (int c = 0; c < k; ++c) {
-        const double y = top + c * laneHeight + laneHeight * 0.15;
-        const double h = laneHeight * 0.7;
-        painter.setPen(Qt::NoPen);
-        painter.setBrush(QColor(31, 119, 180, 150));
-        painter.drawRect(QRectF(barsLeft, y, histogram[c] / maxValue * barsWidth, h));
-        painter.setBrush(Qt::NoBrush);
-        painter.setPen(QPen(QColor(214, 39, 40), 2));
-        painter.drawRect(QRectF(barsLeft, y, marginal[c] / maxValue * barsWidth, h));
-    }
+    paintMarginalBars(painter, {top, laneHeight, left, lanesRight, barsLeft, barsWidth}, shownNode,
+                      exact[shownNode], k);
 }
 
 ChainsView::ChainsView(QWidget* parent) : ViewPanel("Trajectories", parent) {

@@ -30,20 +30,15 @@ QString exportView(charts::ViewPanel* panel, const QString& path, const charts::
     return charts::exportWidget(panel, path, options);
 }
 
-}  // namespace
-
-int runHeadlessExport(const HeadlessExportRequest& request) {
-    charts::ExportOptions exportOptions;
-    exportOptions.size = request.size;
-    exportOptions.dpi = request.dpi;
-
-    document::ProjectDocument document;
+// Opens --project or loads --example into the document; the reason when neither works.
+QString loadRequestedProject(document::ProjectDocument& document,
+                             const HeadlessExportRequest& request) {
     if (!request.project.isEmpty() && !request.example.isEmpty()) {
-        return fail("export: give --project or --example, not both");
+        return "export: give --project or --example, not both";
     }
     if (!request.project.isEmpty()) {
         if (auto status = document.open(request.project); !status) {
-            return fail(QString::fromStdString(status.error().toString()));
+            return QString::fromStdString(status.error().toString());
         }
     }
     if (!request.example.isEmpty()) {
@@ -52,11 +47,68 @@ int runHeadlessExport(const HeadlessExportRequest& request) {
         bool ok = false;
         const int index = request.example.toInt(&ok);
         if (!ok || index < 1 || index > static_cast<int>(examples.size())) {
-            return fail(QString("--example: '%1' is not 1..%2 (the File ▸ Examples entries)")
-                            .arg(request.example)
-                            .arg(examples.size()));
+            return QString("--example: '%1' is not 1..%2 (the File ▸ Examples entries)")
+                .arg(request.example)
+                .arg(examples.size());
         }
         document.loadExample(examples[static_cast<size_t>(index - 1)].project);
+    }
+    return {};
+}
+
+// Writes the requested view (or all of them, or the animation) to request.out; the first
+// error, empty when everything was written.
+QString writeRequestedViews(const HeadlessExportRequest& request, CategoricalExplorer& explorer,
+                            const std::vector<std::pair<QString, charts::ViewPanel*>>& allViews,
+                            const charts::ExportOptions& exportOptions) {
+    const QString& out = request.out;
+    const QString& view = request.view;
+    if (view == "animation") {
+        animation::AnimationExportOptions animationOptions;
+        animationOptions.size = exportOptions.size;
+        return out.endsWith(".png", Qt::CaseInsensitive)
+                   ? animation::exportAnimationFrames(explorer.chainsView(), out.chopped(4),
+                                                      animationOptions)
+                   : animation::exportAnimationGif(explorer.chainsView(), out, animationOptions);
+    }
+    if (view == "all") {
+        if (!QDir().mkpath(out)) {
+            return out + ": cannot create the folder";
+        }
+        QString error;
+        for (const auto& [name, panel] : allViews) {
+            for (const char* ext : {"png", "svg", "pdf", "csv"}) {
+                const QString e =
+                    exportView(panel, QString("%1/%2.%3").arg(out, name, ext), exportOptions);
+                if (!e.isEmpty() && error.isEmpty()) {
+                    error = name + ": " + e;
+                }
+            }
+        }
+        return error;
+    }
+    QStringList names;
+    for (const auto& [name, candidate] : allViews) {
+        if (name == view) {
+            return exportView(candidate, out, exportOptions);
+        }
+        names << name;
+    }
+    return QString("--view = %1: unknown view (one of %2, particles, gamma, variance, "
+                   "gaussian-trajectory, compare, animation, all)")
+        .arg(view, names.join(", "));
+}
+
+}  // namespace
+
+int runHeadlessExport(const HeadlessExportRequest& request) {
+    charts::ExportOptions exportOptions;
+    exportOptions.size = request.size;
+    exportOptions.dpi = request.dpi;
+
+    document::ProjectDocument document;
+    if (const QString error = loadRequestedProject(document, request); !error.isEmpty()) {
+        return fail(error);
     }
     // The whole project is checked before anything is written: a set-up that fails, a model
     // that would be replaced by the exact oracle, or a job that fails ends the export with the
@@ -95,47 +147,11 @@ int runHeadlessExport(const HeadlessExportRequest& request) {
         }
     }
 
-    const QString& out = request.out;
-    QString error;
-    if (view == "animation") {
-        animation::AnimationExportOptions animationOptions;
-        animationOptions.size = exportOptions.size;
-        error = out.endsWith(".png", Qt::CaseInsensitive)
-                    ? animation::exportAnimationFrames(explorer.chainsView(), out.chopped(4),
-                                                       animationOptions)
-                    : animation::exportAnimationGif(explorer.chainsView(), out, animationOptions);
-    } else if (view == "all") {
-        if (!QDir().mkpath(out)) {
-            return fail(out + ": cannot create the folder");
-        }
-        for (auto& [name, panel] : allViews) {
-            for (const char* ext : {"png", "svg", "pdf", "csv"}) {
-                const QString e = exportView(panel, QString("%1/%2.%3").arg(out, name, ext), exportOptions);
-                if (!e.isEmpty() && error.isEmpty()) {
-                    error = name + ": " + e;
-                }
-            }
-        }
-    } else {
-        charts::ViewPanel* panel = nullptr;
-        QStringList names;
-        for (auto& [name, candidate] : allViews) {
-            names << name;
-            if (name == view) {
-                panel = candidate;
-            }
-        }
-        if (panel == nullptr) {
-            return fail(QString("--view = %1: unknown view (one of %2, particles, gamma, "
-                                "variance, gaussian-trajectory, compare, animation, all)")
-                            .arg(view, names.join(", ")));
-        }
-        error = exportView(panel, out, exportOptions);
-    }
-    if (!error.isEmpty()) {
+    if (const QString error = writeRequestedViews(request, explorer, allViews, exportOptions);
+        !error.isEmpty()) {
         return fail(error);
     }
-    std::cout << "wrote " << out.toStdString() << '\n';
+    std::cout << "wrote " << request.out.toStdString() << '\n';
     return 0;
 }
 

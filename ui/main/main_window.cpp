@@ -81,7 +81,24 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryFolder)
       m_cancel(new QPushButton("Cancel")),
       m_jobLabel(new QLabel),
       m_recovery(std::make_unique<document::RecoveryStore>(recoveryFolder)) {
-    // Central views.
+    createCentralViews();
+    createProcessSwitch();
+    createDocks();
+    createMenus();
+    setAcceptDrops(true);  // a .safetensors dropped anywhere loads as the model
+    connect(m_gaussianPanel, &panels::GaussianPanel::trainRequested, this, &MainWindow::showTrainDialog);
+    connect(m_panel, &panels::CategoricalPanel::trainRequested, this, &MainWindow::showTrainDialog);
+    connect(m_gaussianPanel, &panels::GaussianPanel::exportGammaRequested, this, &MainWindow::exportGamma);
+    createStatusBar();
+    connectTimeBar();
+    connectTitle();
+    m_autosave.setInterval(kAutosaveMs);
+    connect(&m_autosave, &QTimer::timeout, this, &MainWindow::autosave);
+    m_autosave.start();
+    statusBar()->showMessage("Example project: K = 4, a non-uniform π and two conditions.", 6000);
+}
+
+void MainWindow::createCentralViews() {
     m_tabs->addTab(m_explorer->chainsView(), "Trajectories");
     auto* scheduleSplit = new QSplitter(Qt::Vertical);
     scheduleSplit->addWidget(m_explorer->scheduleView());
@@ -105,7 +122,9 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryFolder)
     m_centralStack->addWidget(m_gaussianTabs);
     setCentralWidget(m_centralStack);
 
-    // Process switch.
+}
+
+void MainWindow::createProcessSwitch() {
     auto* toolbar = addToolBar("Process");
     toolbar->setObjectName("processToolBar");
     toolbar->setMovable(false);
@@ -125,15 +144,10 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryFolder)
     };
     connect(m_document, &document::ProjectDocument::processChanged, this, syncProcess);
     connect(m_document, &document::ProjectDocument::projectReplaced, this, syncProcess);
+}
 
-    createDocks();
-    createMenus();
-    setAcceptDrops(true);  // a .safetensors dropped anywhere loads as the model
-    connect(m_gaussianPanel, &panels::GaussianPanel::trainRequested, this, &MainWindow::showTrainDialog);
-    connect(m_panel, &panels::CategoricalPanel::trainRequested, this, &MainWindow::showTrainDialog);
-    connect(m_gaussianPanel, &panels::GaussianPanel::exportGammaRequested, this, &MainWindow::exportGamma);
-
-    // Status bar: job progress with a cancel button.
+// Job progress with a cancel button.
+void MainWindow::createStatusBar() {
     m_progress->setRange(0, 1000);
     m_progress->setMaximumWidth(220);
     m_progress->hide();
@@ -154,13 +168,15 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryFolder)
             [this](const QString& message, bool) { statusBar()->showMessage(message, 8000); });
     connect(m_gaussianExplorer, &GaussianExplorer::jobMessage, this,
             [this](const QString& message, bool) { statusBar()->showMessage(message, 8000); });
+}
 
+// The categorical time bar drives the explorer and edits the seed.
+void MainWindow::connectTimeBar() {
     connect(m_explorer, &CategoricalExplorer::curveChanged, m_panel,
             &panels::CategoricalPanel::setCurvePreview);
     if (m_explorer->setup()) {
         m_panel->setCurvePreview(m_explorer->setup()->curve);
     }
-    // Time bar ↔ explorer.
     connect(m_explorer, &CategoricalExplorer::stepsChanged, m_timeBar, &animation::TimeBar::setNumSteps);
     connect(m_timeBar, &animation::TimeBar::positionChanged, m_explorer, &CategoricalExplorer::setPosition);
     connect(m_timeBar, &animation::TimeBar::directionChanged, this, [this](bool reverse) {
@@ -180,7 +196,11 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryFolder)
     connect(m_document, &document::ProjectDocument::projectReplaced, this, syncSeed);
     syncSeed();
     m_timeBar->setNumSteps(static_cast<int>(m_explorer->trajectory().size()) - 1);
+}
 
+// The title shows the file and whether it has unsaved edits; replacing or saving the project
+// settles the recovery copy.
+void MainWindow::connectTitle() {
     connect(m_document->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
     connect(m_document, &document::ProjectDocument::filePathChanged, this, &MainWindow::updateTitle);
     connect(m_document, &document::ProjectDocument::projectReplaced, this, [this] {
@@ -200,11 +220,6 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryFolder)
         updateTitle();
     });
     updateTitle();
-
-    m_autosave.setInterval(kAutosaveMs);
-    connect(&m_autosave, &QTimer::timeout, this, &MainWindow::autosave);
-    m_autosave.start();
-    statusBar()->showMessage("Example project: K = 4, a non-uniform π and two conditions.", 6000);
 }
 
 MainWindow::~MainWindow() {
@@ -280,6 +295,20 @@ void MainWindow::createDocks() {
 }
 
 void MainWindow::createMenus() {
+    createFileMenu();
+    QMenu* edit = menuBar()->addMenu("&Edit");
+    QAction* undo = m_document->undoStack()->createUndoAction(this, "&Undo");
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_document->undoStack()->createRedoAction(this, "&Redo");
+    redo->setShortcuts({QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
+    edit->addAction(undo);
+    edit->addAction(redo);
+    createViewMenu();
+    createPlayMenu();
+    createHelpMenu();
+}
+
+void MainWindow::createFileMenu() {
     QMenu* file = menuBar()->addMenu("&File");
     file->addAction("&New", QKeySequence::New, this, [this] {
         if (maybeSave()) {
@@ -325,28 +354,34 @@ void MainWindow::createMenus() {
                     &MainWindow::showTrainDialog);
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+}
 
-    QMenu* edit = menuBar()->addMenu("&Edit");
-    QAction* undo = m_document->undoStack()->createUndoAction(this, "&Undo");
-    undo->setShortcut(QKeySequence::Undo);
-    QAction* redo = m_document->undoStack()->createRedoAction(this, "&Redo");
-    redo->setShortcuts({QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
-    edit->addAction(undo);
-    edit->addAction(redo);
-
+void MainWindow::createViewMenu() {
     QMenu* view = menuBar()->addMenu("&View");
     view->addAction("&Categorical diffusion", QKeySequence(Qt::CTRL | Qt::Key_1), this,
                     [this] { m_document->setProcess(document::ProcessKind::Categorical); });
     view->addAction("&Gaussian diffusion", QKeySequence(Qt::CTRL | Qt::Key_2), this,
                     [this] { m_document->setProcess(document::ProcessKind::Gaussian); });
     view->addSeparator();
+    // Alt+1…5 show the current process's views; the menu names them when it opens.
+    std::vector<QAction*> tabActions;
     for (int i = 0; i < 5; ++i) {
-        view->addAction(QString("View %1").arg(i + 1), QKeySequence(Qt::ALT | (Qt::Key_1 + i)),
-                        this, [this, i] {
-                            if (i < tabs()->count()) tabs()->setCurrentIndex(i);
-                        });
+        tabActions.push_back(view->addAction(QString("View %1").arg(i + 1),
+                                             QKeySequence(Qt::ALT | (Qt::Key_1 + i)), this, [this, i] {
+                                                 if (i < tabs()->count()) tabs()->setCurrentIndex(i);
+                                             }));
     }
+    connect(view, &QMenu::aboutToShow, this, [this, tabActions] {
+        for (int i = 0; i < static_cast<int>(tabActions.size()); ++i) {
+            const bool exists = i < tabs()->count();
+            tabActions[i]->setVisible(exists);
+            if (exists) tabActions[i]->setText(tabs()->tabText(i).replace("&&", "&"));
+        }
+    });
+}
 
+// Play, pause and step: the categorical time bar, or the Particles view's player.
+void MainWindow::createPlayMenu() {
     QMenu* play = menuBar()->addMenu("&Play");
     // The Gaussian process has its player in the Particles view.
     auto particles = [this] {
@@ -380,7 +415,9 @@ void MainWindow::createMenus() {
         // Only when no text field has focus: Space and arrows edit text there.
         a->setShortcutContext(Qt::WindowShortcut);
     }
+}
 
+void MainWindow::createHelpMenu() {
     QMenu* help = menuBar()->addMenu("&Help");
     QAction* mathematics = help->addAction("&Mathematics", this, [this] {
         auto* dialog = findChild<MathHelpDialog*>();

@@ -89,6 +89,15 @@ protected:
 
 private:
     void createMenus();
+    void createFileMenu();
+    void createViewMenu();
+    void createPlayMenu();
+    void createHelpMenu();
+    void createCentralViews();
+    void createProcessSwitch();
+    void createStatusBar();
+    void connectTimeBar();
+    void connectTitle();
     void createDocks();
     void updateTitle();
     void updateRecentMenu();

@@ -226,6 +226,32 @@ TrainDialog::TrainDialog(const document::Project& project, document::ProcessKind
     form->addRow("save to", outputRow);
     layout->addLayout(form);
 
+    layout->addWidget(createLossChart(categorical), 1);
+
+    m_progress = new QProgressBar;
+    m_progress->setRange(0, 1000);
+    m_status = new QLabel("Set the fields and press Train.");
+    m_status->setWordWrap(true);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_status);
+    auto* buttons = new QDialogButtonBox;
+    m_start = buttons->addButton("Train", QDialogButtonBox::AcceptRole);
+    m_resume = buttons->addButton("Resume", QDialogButtonBox::ActionRole);
+    m_resume->setToolTip("Continue the stopped run saved in the checkpoint file with its own "
+                         "settings; the result equals a run that never stopped.");
+    m_resume->setEnabled(false);
+    m_cancel = buttons->addButton("Cancel training", QDialogButtonBox::RejectRole);
+    m_close = buttons->addButton(QDialogButtonBox::Close);
+    m_cancel->setEnabled(false);
+    m_cancel->setToolTip("Stop now; the weights reached so far are saved and can be used (Esc).");
+    layout->addWidget(buttons);
+
+    connectActions(browse);
+    updateResumable();
+}
+
+// The training and held-out losses against the step, filled while training runs.
+QChartView* TrainDialog::createLossChart(bool categorical) {
     auto* chart = new QChart;
     chart->setTitle("Loss");
     m_trainSeries = new QLineSeries;
@@ -249,26 +275,10 @@ TrainDialog::TrainDialog(const document::Project& project, document::ProcessKind
     auto* view = new QChartView(chart);
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumSize(480, 260);
-    layout->addWidget(view, 1);
+    return view;
+}
 
-    m_progress = new QProgressBar;
-    m_progress->setRange(0, 1000);
-    m_status = new QLabel("Set the fields and press Train.");
-    m_status->setWordWrap(true);
-    layout->addWidget(m_progress);
-    layout->addWidget(m_status);
-    auto* buttons = new QDialogButtonBox;
-    m_start = buttons->addButton("Train", QDialogButtonBox::AcceptRole);
-    m_resume = buttons->addButton("Resume", QDialogButtonBox::ActionRole);
-    m_resume->setToolTip("Continue the stopped run saved in the checkpoint file with its own "
-                         "settings; the result equals a run that never stopped.");
-    m_resume->setEnabled(false);
-    m_cancel = buttons->addButton("Cancel training", QDialogButtonBox::RejectRole);
-    m_close = buttons->addButton(QDialogButtonBox::Close);
-    m_cancel->setEnabled(false);
-    m_cancel->setToolTip("Stop now; the weights reached so far are saved and can be used (Esc).");
-    layout->addWidget(buttons);
-
+void TrainDialog::connectActions(QPushButton* browse) {
     m_poll = new QTimer(this);
     m_poll->setInterval(100);
     connect(m_poll, &QTimer::timeout, this, &TrainDialog::pollLosses);
@@ -297,7 +307,6 @@ TrainDialog::TrainDialog(const document::Project& project, document::ProcessKind
     connect(&m_runner, &jobs::JobRunner::cancelled, this, [this](const QString&) {
         setRunning(false);
     });
-    updateResumable();
 }
 
 TrainDialog::~TrainDialog() {

@@ -22,6 +22,7 @@ class QSpinBox;
 class QTimer;
 class QLineSeries;
 class QValueAxis;
+class QChartView;
 
 // "Train…": trains a network on the data and schedule of the current project as a
 // job, with a live loss curve, progress and Cancel, and saves the checkpoint atomically — a
@@ -76,6 +77,8 @@ signals:
     void modelSaved(const QString& path);
 
 private:
+    QChartView* createLossChart(bool categorical);
+    void connectActions(QPushButton* browse);
     void pollLosses();
     void setRunning(bool running);
     void launch(std::shared_ptr<const core::model::TrainState> resumeFrom);
