@@ -73,7 +73,7 @@ int main(int argc, char* argv[]) {
     window.resize(1400, 880);
     window.show();
     if (openProject) {
-        window.openFile(QString::fromLocal8Bit(argv[1]));
+        window.openFileInBackground(QString::fromLocal8Bit(argv[1]));
     }
     // After the event loop starts, so the question appears over the window.
     QTimer::singleShot(0, &window, &ui::MainWindow::offerRecovery);

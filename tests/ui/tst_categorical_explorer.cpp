@@ -282,6 +282,18 @@ void tst_CategoricalExplorer::mainWindowOpensWithTheExample() {
     ui::document::ProjectDocument recovered;
     QVERIFY(recovered.open(window.recoveryPath()).ok());
     QCOMPARE(recovered.categorical().numSteps, 77);
+
+    // File ▸ Open reads in the background: the project changes only when the read is done.
+    const QString saved = dir.filePath("saved.diffuscope.json");
+    QVERIFY(window.document()->saveAs(saved).ok());
+    p.numSteps = 55;
+    QVERIFY(window.document()->setCategorical(p, "edit").ok());
+    window.openFileInBackground(saved);
+    QCOMPARE(window.document()->categorical().numSteps, 55);
+    window.fileRunner()->waitForFinished();
+    QCOMPARE(window.document()->categorical().numSteps, 77);
+    QCOMPARE(window.document()->filePath(), saved);
+    QVERIFY(!window.document()->isModified());
 }
 
 // With the exact (memorising) oracle of the training images, reverse chains end on training
@@ -339,10 +351,18 @@ void tst_CategoricalExplorer::tableFileWithTwoPositions() {
     p.pathSteps = 5;
     p.trajectory = ui::document::CategoricalTrajectory::Dp;
     QVERIFY(document.setCategorical(p, "K = 3").ok());
+    explorer.waitForJobs();
+    const auto tableSetup = explorer.setup();
+    QVERIFY(!explorer.setupRunner()->isRunning());
     panel.chooseCsvFile(path);
     QCOMPARE(panel.fieldError("table"), QString());
     QCOMPARE(document.categorical().dataSource, ui::document::CategoricalData::CsvFile);
+    // The table file is read by the set-up job, not on the GUI thread: until it has run, the
+    // views keep the previous set-up.
+    QVERIFY(explorer.setupRunner()->isRunning());
+    QCOMPARE(explorer.setup(), tableSetup);
     explorer.waitForJobs();
+    QVERIFY(explorer.setup()->params == document.categorical());
     QCOMPARE(explorer.setup()->numPositions(), 2);
     QVERIFY(explorer.costs()->dpAvailable);
     QCOMPARE(explorer.trajectory(), explorer.costs()->dpNodes);

@@ -31,7 +31,23 @@ std::map<QString, CacheEntry>& cache() {
     return entries;
 }
 
+// The cached model of path if the file has not changed since it was loaded.
+LoadedModelPtr cachedModel(const QString& path, const QFileInfo& info) {
+    std::lock_guard lock(cacheMutex());
+    auto it = cache().find(path);
+    if (it != cache().end() && it->second.size == info.size() &&
+        it->second.modified == info.lastModified()) {
+        return it->second.model;
+    }
+    return nullptr;
+}
+
 }  // namespace
+
+bool isModelLoaded(const QString& path) {
+    const QFileInfo info(path);
+    return info.exists() && cachedModel(path, info) != nullptr;
+}
 
 core::Result<LoadedModelPtr> loadModelFile(const QString& path) {
     const QFileInfo info(path);
@@ -39,13 +55,8 @@ core::Result<LoadedModelPtr> loadModelFile(const QString& path) {
         return core::makeError(core::ErrorCode::IoError, path.toStdString(), "",
                                "the checkpoint file does not exist");
     }
-    {
-        std::lock_guard lock(cacheMutex());
-        auto it = cache().find(path);
-        if (it != cache().end() && it->second.size == info.size() &&
-            it->second.modified == info.lastModified()) {
-            return it->second.model;
-        }
+    if (LoadedModelPtr model = cachedModel(path, info)) {
+        return model;
     }
     std::string bytes;
     if (path.startsWith(':')) {

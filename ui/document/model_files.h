@@ -18,6 +18,8 @@ using LoadedModelPtr = core::project::LoadedModelPtr;
 
 // Reads and checks the checkpoint; errors name the file and the problem.
 core::Result<LoadedModelPtr> loadModelFile(const QString& path);
+// Whether loadModelFile(path) would answer from its cache (the file unchanged since).
+bool isModelLoaded(const QString& path);
 
 // The core's fit-checked loaders (core/project/setup_sources.h) with the app's sources.
 core::Result<std::shared_ptr<const core::model::GaussianEpsModel>> loadGaussianModel(

@@ -145,12 +145,16 @@ core::Status ProjectDocument::open(const QString& path) {
     if (!project) {
         return project.error();
     }
-    m_project = *project;
+    adopt(std::move(project).value(), path);
+    return {};
+}
+
+void ProjectDocument::adopt(Project project, const QString& path) {
+    m_project = std::move(project);
     m_undo.clear();
     m_filePath = path;
     emit filePathChanged(m_filePath);
     emit projectReplaced();
-    return {};
 }
 
 core::Status ProjectDocument::recover(const QString& path) {

@@ -53,6 +53,8 @@ public:
     void loadExample(const Project& project);
     // Replaces the project by the file's; on any error the document is left unchanged.
     core::Status open(const QString& path);
+    // Replaces the project by one already read from `path` (a background read); clears undo.
+    void adopt(Project project, const QString& path);
     // Loads a recovery copy as an untitled, modified project (so saving asks for a name and
     // closing asks to save); on any error the document is left unchanged.
     core::Status recover(const QString& path);

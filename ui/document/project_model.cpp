@@ -27,6 +27,11 @@ core::Result<std::shared_ptr<const CategoricalSetup>> buildCategoricalSetup(
     return CategoricalSetup::build(params, appSources());
 }
 
+bool setupReadsFiles(const CategoricalParams& params) {
+    return params.dataSource == core::project::CategoricalData::CsvFile ||
+           (!params.model.empty() && !isModelLoaded(qs(params.model)));
+}
+
 QByteArray projectToJson(const Project& project, const QString& path) {
     return QByteArray::fromStdString(core::project::projectToJson(project, path.toStdString()));
 }

@@ -33,6 +33,9 @@ const core::project::SetupSources& appSources();
 // The core's builders and file format with the app's sources and Qt's types.
 core::Result<std::shared_ptr<const CategoricalSetup>> buildCategoricalSetup(
     const CategoricalParams& params);
+// Whether building the set-up would read a file (a table file, or a checkpoint not loaded yet),
+// so that it belongs off the GUI thread.
+bool setupReadsFiles(const CategoricalParams& params);
 QByteArray projectToJson(const Project& project, const QString& path = {});
 core::Result<Project> projectFromJson(const QByteArray& bytes, const QString& path);
 core::Result<Project> readProjectFile(const QString& path);

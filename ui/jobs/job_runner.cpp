@@ -2,6 +2,7 @@
 #include "ui/jobs/job_runner.h"
 
 #include <QPromise>
+#include <QThread>
 #include <QtConcurrent>
 
 #include <exception>
@@ -50,7 +51,9 @@ JobRunner::~JobRunner() {
     m_pool.waitForDone();
 }
 
-bool JobRunner::isRunning() const { return m_watcher.isRunning() || m_hasPending; }
+// Until onFinished has run: a future reports Finished a moment before its finished signal is
+// posted, and a waiter that looked only at the future could return before the result was applied.
+bool JobRunner::isRunning() const { return m_active || m_watcher.isRunning() || m_hasPending; }
 
 void JobRunner::start(const QString& name, Work work) {
     ++m_generation;
@@ -64,6 +67,7 @@ void JobRunner::start(const QString& name, Work work) {
     }
     m_name = name;
     m_runningGeneration = m_generation;
+    m_active = true;
     emit started(name);
     m_watcher.setFuture(
         QtConcurrent::run(&m_pool, [this, work = std::move(work)](QPromise<Outcome>& promise) {
@@ -93,11 +97,15 @@ void JobRunner::waitForFinished() {
     while (isRunning()) {
         m_watcher.waitForFinished();
         QCoreApplication::processEvents();
+        if (m_active && !m_watcher.isRunning()) {
+            QThread::yieldCurrentThread();  // the finished signal is on its way
+        }
     }
     QCoreApplication::processEvents();
 }
 
 void JobRunner::onFinished() {
+    m_active = false;
     const QString name = m_name;
     const bool stale = m_runningGeneration != m_generation;
     Outcome outcome;

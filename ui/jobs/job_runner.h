@@ -53,6 +53,7 @@ private:
     QString m_name;
     quint64 m_generation = 0;
     quint64 m_runningGeneration = 0;
+    bool m_active = false;  // started and its onFinished not yet run
     bool m_hasPending = false;
     QString m_pendingName;
     Work m_pending;

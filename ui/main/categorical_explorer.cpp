@@ -36,7 +36,7 @@ CategoricalExplorer::CategoricalExplorer(document::ProjectDocument* document, QO
             &CategoricalExplorer::onParamsChanged);
     connect(m_document, &document::ProjectDocument::projectReplaced, this,
             &CategoricalExplorer::onParamsChanged);
-    for (jobs::JobRunner* runner : {&m_costRunner, &m_chainRunner}) {
+    for (jobs::JobRunner* runner : {&m_setupRunner, &m_costRunner, &m_chainRunner}) {
         connect(runner, &jobs::JobRunner::failed, this,
                 [this](const QString& name, const QString& message) {
                     emit jobMessage(name + ": " + message, true);
@@ -70,7 +70,28 @@ std::vector<std::pair<QString, charts::ViewPanel*>> CategoricalExplorer::views()
 }
 
 void CategoricalExplorer::onParamsChanged() {
-    auto setup = document::buildCategoricalSetup(m_document->categorical());
+    const document::CategoricalParams params = m_document->categorical();
+    if (!document::setupReadsFiles(params)) {
+        m_setupRunner.cancel();
+        useSetup(document::buildCategoricalSetup(params));
+        return;
+    }
+    // A table file or a checkpoint not yet loaded: read off the GUI thread; the views keep the
+    // previous set-up until it arrives, and an edit made meanwhile wins.
+    m_costRunner.cancel();
+    m_chainRunner.cancel();
+    m_setupRunner.start("Reading the data and model", [params, this](core::Progress&)
+                                                          -> std::function<void()> {
+        auto setup = std::make_shared<core::Result<std::shared_ptr<const document::CategoricalSetup>>>(
+            document::buildCategoricalSetup(params));
+        return [this, params, setup] {
+            if (params == m_document->categorical()) useSetup(std::move(*setup));
+        };
+    });
+}
+
+void CategoricalExplorer::useSetup(
+    core::Result<std::shared_ptr<const document::CategoricalSetup>> setup) {
     if (!setup) {
         // The document only holds valid params; a failure here is a bug worth showing.
         emit jobMessage(QString::fromStdString(setup.error().toString()), true);
@@ -204,7 +225,13 @@ void CategoricalExplorer::waitForJobs() {
         m_coalesce.stop();
         startJobs();
     }
-    // A finished cost job may start a new chain job (DP path): wait until both are idle.
+    // A set-up read from files starts the other jobs when it arrives, and a finished cost job
+    // may start a new chain job (DP path): wait until all are idle.
+    m_setupRunner.waitForFinished();
+    if (m_coalesce.isActive()) {
+        m_coalesce.stop();
+        startJobs();
+    }
     while (m_costRunner.isRunning() || m_chainRunner.isRunning()) {
         m_costRunner.waitForFinished();
         m_chainRunner.waitForFinished();
@@ -214,6 +241,7 @@ void CategoricalExplorer::waitForJobs() {
 
 void CategoricalExplorer::cancelJobs() {
     m_coalesce.stop();
+    m_setupRunner.cancel();
     m_costRunner.cancel();
     m_chainRunner.cancel();
 }

@@ -52,6 +52,7 @@ public:
     std::shared_ptr<const core::project::CategoricalCosts> costs() const { return m_costs; }
     std::shared_ptr<const core::project::CategoricalChains> chains() const { return m_chainsData; }
 
+    jobs::JobRunner* setupRunner() { return &m_setupRunner; }
     jobs::JobRunner* costRunner() { return &m_costRunner; }
     jobs::JobRunner* chainRunner() { return &m_chainRunner; }
 
@@ -71,6 +72,8 @@ signals:
 
 private:
     void onParamsChanged();
+    // Shows a new set-up: the cheap views at once, then the coalesced jobs.
+    void useSetup(core::Result<std::shared_ptr<const document::CategoricalSetup>> setup);
     void startJobs();
     void startChains();
     void applyTrajectory(const std::vector<int>& nodes);
@@ -89,6 +92,7 @@ private:
     QPointer<views::MatricesView> m_matrices;
     QPointer<views::KernelComparisonView> m_kernels;
 
+    jobs::JobRunner m_setupRunner;  // set-ups that read a table file or a checkpoint
     jobs::JobRunner m_costRunner;
     jobs::JobRunner m_chainRunner;
     QTimer m_coalesce;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/main/main_window.h"
 
+#include <algorithm>
+
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -159,9 +161,7 @@ void MainWindow::createStatusBar() {
     statusBar()->addPermanentWidget(m_cancel);
     connect(m_cancel, &QPushButton::clicked, m_explorer, &CategoricalExplorer::cancelJobs);
     connect(m_cancel, &QPushButton::clicked, m_gaussianExplorer, &GaussianExplorer::cancelJobs);
-    for (jobs::JobRunner* runner : {m_explorer->costRunner(), m_explorer->chainRunner(),
-                                    m_gaussianExplorer->runner(),
-                                    m_gaussianExplorer->nllRunner()}) {
+    for (jobs::JobRunner* runner : allJobRunners()) {
         connectJobRunner(runner);
     }
     connect(m_explorer, &CategoricalExplorer::jobMessage, this,
@@ -195,7 +195,7 @@ void MainWindow::connectTimeBar() {
     connect(m_document, &document::ProjectDocument::categoricalChanged, this, syncSeed);
     connect(m_document, &document::ProjectDocument::projectReplaced, this, syncSeed);
     syncSeed();
-    m_timeBar->setNumSteps(static_cast<int>(m_explorer->trajectory().size()) - 1);
+    m_timeBar->setNumSteps(std::max(0, static_cast<int>(m_explorer->trajectory().size()) - 1));
 }
 
 // The title shows the file and whether it has unsaved edits; replacing or saving the project
@@ -239,6 +239,11 @@ MainWindow::~MainWindow() {
     }
 }
 
+std::vector<jobs::JobRunner*> MainWindow::allJobRunners() {
+    return {&m_fileRunner, m_explorer->setupRunner(), m_explorer->costRunner(),
+            m_explorer->chainRunner(), m_gaussianExplorer->runner(), m_gaussianExplorer->nllRunner()};
+}
+
 void MainWindow::connectJobRunner(jobs::JobRunner* runner) {
     connect(runner, &jobs::JobRunner::started, this, [this](const QString& name) {
         m_jobLabel->setText(name + "…");
@@ -249,9 +254,9 @@ void MainWindow::connectJobRunner(jobs::JobRunner* runner) {
     connect(runner, &jobs::JobRunner::progressChanged, this,
             [this](int permille, const QString&) { m_progress->setValue(permille); });
     auto done = [this](const QString& name, const QString& message) {
-        if (!m_explorer->costRunner()->isRunning() && !m_explorer->chainRunner()->isRunning() &&
-            !m_gaussianExplorer->runner()->isRunning() &&
-            !m_gaussianExplorer->nllRunner()->isRunning()) {
+        const auto runners = allJobRunners();
+        if (std::none_of(runners.begin(), runners.end(),
+                         [](const jobs::JobRunner* r) { return r->isRunning(); })) {
             m_progress->hide();
             m_cancel->hide();
             m_jobLabel->clear();
@@ -321,7 +326,7 @@ void MainWindow::createFileMenu() {
         }
         const QString path = QFileDialog::getOpenFileName(this, "Open project", {}, kProjectFilter);
         if (!path.isEmpty()) {
-            openFile(path);
+            openFileInBackground(path);
         }
     });
     m_recentMenu = file->addMenu("Open &recent");
@@ -463,7 +468,7 @@ void MainWindow::updateRecentMenu() {
     for (const QString& path : files) {
         m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] {
             if (maybeSave()) {
-                openFile(path);
+                openFileInBackground(path);
             }
         })->setToolTip(path);
     }
@@ -483,13 +488,26 @@ void MainWindow::addRecentFile(const QString& path) {
 }
 
 bool MainWindow::openFile(const QString& path) {
-    const core::Status status = m_document->open(path);
-    if (!status) {
+    return useOpenedFile(path, document::readProjectFile(path));
+}
+
+void MainWindow::openFileInBackground(const QString& path) {
+    m_fileRunner.start("Opening " + QFileInfo(path).fileName(),
+                       [this, path](core::Progress&) -> std::function<void()> {
+                           auto project = std::make_shared<core::Result<document::Project>>(
+                               document::readProjectFile(path));
+                           return [this, path, project] { useOpenedFile(path, std::move(*project)); };
+                       });
+}
+
+bool MainWindow::useOpenedFile(const QString& path, core::Result<document::Project> project) {
+    if (!project) {
         QMessageBox::warning(this, "Open project",
                              QString("The project was not opened.\n\n%1")
-                                 .arg(QString::fromStdString(status.error().toString())));
+                                 .arg(QString::fromStdString(project.error().toString())));
         return false;
     }
+    m_document->adopt(std::move(project).value(), path);
     addRecentFile(path);
     statusBar()->showMessage("Opened " + path, 4000);
     return true;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "ui/document/project_model.h"
 #include "ui/jobs/job_runner.h"
 
 class QAction;
@@ -60,7 +61,11 @@ public:
     void showProcess(int index);
 
     // Opens a project file; shows the error in a message box and changes nothing on failure.
+    // Reads on the calling thread (scripts and tests); the menus use openFileInBackground.
     bool openFile(const QString& path);
+    // The same, with the file read off the GUI thread; the project is replaced when it arrives.
+    void openFileInBackground(const QString& path);
+    jobs::JobRunner* fileRunner() { return &m_fileRunner; }
     // Uses a checkpoint as the model of its process (switching to it); what dropping a
     // .safetensors file on the window does. False, with a message, when it does not fit.
     bool loadModel(const QString& path);
@@ -110,6 +115,9 @@ private:
     void exportAnimation();
     void exportGamma();
     void connectJobRunner(jobs::JobRunner* runner);
+    std::vector<jobs::JobRunner*> allJobRunners();
+    // Shows the project read from path, or why it could not be.
+    bool useOpenedFile(const QString& path, core::Result<document::Project> project);
     std::vector<std::pair<QString, charts::ViewPanel*>> currentViews() const;
 
     document::ProjectDocument* m_document;
@@ -129,6 +137,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QTimer m_autosave;
     std::unique_ptr<document::RecoveryStore> m_recovery;
+    jobs::JobRunner m_fileRunner;  // reads project files
     bool m_discardAnswered = false;  // "Discard" was the answer to the last unsaved-changes question
     bool m_recovered = false;  // the project came from a recovery copy and was not saved yet
 };
