@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+// Tests of core/project/categorical_runs: the step costs' DP path is the cheapest of every
+// path (enumerated here), the ELBOs are plain sums of the returned costs, and the sampled chains
+// are deterministic for a seed and follow their exact marginals (computed here from
+// P_{0,t} = (1 − β(t))I + β(t)1πᵀ, and, for the closed-form kernel, the data at t = 0).
+#include <QTest>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <vector>
+
+#include "core/project/categorical_runs.h"
+#include "core/project/categorical_setup.h"
+#include "tests/support/test_support.h"
+
+using core::project::CategoricalParams;
+
+namespace {
+
+std::shared_ptr<const core::project::CategoricalSetup> buildSetup(const CategoricalParams& p) {
+    auto setup = core::project::CategoricalSetup::build(p, core::project::SetupSources{});
+    if (!setup) qFatal("%s", setup.error().toString().c_str());
+    return *setup;
+}
+
+double pathCost(const core::Matrix& cost, const std::vector<int>& nodes) {
+    double sum = 0.0;
+    for (size_t i = 1; i < nodes.size(); ++i) sum += cost(nodes[i - 1], nodes[i]);
+    return sum;
+}
+
+// Every path 0 = n_0 < n_1 < … < n_k = N, by recursion over the next node.
+void enumeratePaths(int numSteps, int k, std::vector<int>& path,
+                    const std::function<void(const std::vector<int>&)>& visit) {
+    const int left = k - (static_cast<int>(path.size()) - 1);
+    if (left == 0) {
+        if (path.back() == numSteps) visit(path);
+        return;
+    }
+    for (int next = path.back() + 1; next <= numSteps - (left - 1); ++next) {
+        path.push_back(next);
+        enumeratePaths(numSteps, k, path, visit);
+        path.pop_back();
+    }
+}
+
+}  // namespace
+
+class tst_CategoricalRuns : public QObject {
+    Q_OBJECT
+
+private slots:
+    void dpPathIsTheCheapestOfAllPaths_data();
+    void dpPathIsTheCheapestOfAllPaths();
+    void chainsFollowTheirExactMarginals();
+};
+
+void tst_CategoricalRuns::dpPathIsTheCheapestOfAllPaths_data() {
+    QTest::addColumn<int>("kernel");
+    QTest::addColumn<int>("numSteps");
+    QTest::addColumn<int>("pathSteps");
+    QTest::newRow("closed form, N = 10, K = 3") << 0 << 10 << 3;
+    QTest::newRow("D3PM-style, N = 12, K = 4") << 1 << 12 << 4;
+    QTest::newRow("D3PM-style, N = 9, K = 9 (the full grid)") << 1 << 9 << 9;
+}
+
+void tst_CategoricalRuns::dpPathIsTheCheapestOfAllPaths() {
+    QFETCH(int, kernel);
+    QFETCH(int, numSteps);
+    QFETCH(int, pathSteps);
+    CategoricalParams p = CategoricalParams::example();
+    p.kernel = kernel == 0 ? core::categorical::KernelForm::Closed
+                           : core::categorical::KernelForm::D3pm;
+    p.numSteps = numSteps;
+    p.pathSteps = pathSteps;
+    p.trajectory = core::project::CategoricalTrajectory::Dp;
+    const auto setup = buildSetup(p);
+    core::Progress progress;
+    auto costs = core::project::computeCategoricalCosts(*setup, progress, 2);
+    DS_VERIFY_OK(costs);
+    QVERIFY(costs->dpAvailable);
+    const core::Matrix& j = costs->costs.cost;
+
+    double best = std::numeric_limits<double>::infinity();
+    int paths = 0;
+    std::vector<int> path{0};
+    enumeratePaths(numSteps, pathSteps, path, [&](const std::vector<int>& nodes) {
+        best = std::min(best, pathCost(j, nodes));
+        ++paths;
+    });
+    QVERIFY(paths > 0);
+    QCOMPARE(static_cast<int>(costs->dpNodes.size()), pathSteps + 1);
+    QCOMPARE(costs->dpNodes.front(), 0);
+    QCOMPARE(costs->dpNodes.back(), numSteps);
+    DS_COMPARE_REL(pathCost(j, costs->dpNodes), best, 1e-12);
+    DS_COMPARE_REL(costs->elboDp, best, 1e-12);
+    DS_COMPARE_REL(costs->elboEven, pathCost(j, costs->evenNodes), 1e-15);
+    std::vector<int> full(numSteps + 1);
+    for (int n = 0; n <= numSteps; ++n) full[n] = n;
+    DS_COMPARE_REL(costs->elboFull, pathCost(j, full), 1e-15);
+    QVERIFY(costs->elboDp <= costs->elboEven * (1 + 1e-12));
+}
+
+void tst_CategoricalRuns::chainsFollowTheirExactMarginals() {
+    CategoricalParams p = CategoricalParams::example();
+    p.numSteps = 20;
+    p.pathSteps = 5;
+    p.numChains = 4000;
+    p.seed = 7;
+    const auto setup = buildSetup(p);
+    const std::vector<int> nodes = setup->nominalTrajectory();
+    core::Progress progress;
+    auto chains = core::project::sampleCategoricalChains(*setup, nodes, progress);
+    DS_VERIFY_OK(chains);
+    core::Progress again;
+    auto repeat = core::project::sampleCategoricalChains(*setup, nodes, again);
+    DS_VERIFY_OK(repeat);
+    QVERIFY(chains->forward == repeat->forward);
+    QVERIFY(chains->reverse == repeat->reverse);
+
+    const int k = p.numClasses;
+    std::vector<double> p0(k, 0.0);
+    for (int c = 0; c < k; ++c) p0[c] = p.table[p.condition][c];
+    for (size_t i = 0; i < nodes.size(); ++i) {
+        const double t = chains->times[i];
+        DS_COMPARE_ABS(t, static_cast<double>(nodes[i]) / p.numSteps, 1e-15);
+        const double beta = setup->curve(t);
+        std::vector<double> forwardCounts(k, 0.0), reverseCounts(k, 0.0);
+        for (int s : chains->forward[i]) forwardCounts[s] += 1.0 / p.numChains;
+        for (int s : chains->reverse[i]) reverseCounts[s] += 1.0 / p.numChains;
+        for (int c = 0; c < k; ++c) {
+            // p_t(c) = (1 − β)p_0(c) + β π_c, the forward marginal at every node.
+            const double exact = (1.0 - beta) * p0[c] + beta * p.pi[c];
+            DS_COMPARE_ABS(chains->forwardMarginals[i][c], exact, 1e-12);
+            // The closed-form kernel with the exact denoiser reverses the forward process: the
+            // same marginal at every node.
+            DS_COMPARE_ABS(chains->reverseMarginals[i][c], exact, 1e-12);
+            // 4000 chains: a standard error of at most √(0.25/4000) = 0.0079; 5 of them.
+            DS_COMPARE_ABS(forwardCounts[c], exact, 0.04);
+            DS_COMPARE_ABS(reverseCounts[c], exact, 0.04);
+        }
+    }
+}
+
+QTEST_MAIN(tst_CategoricalRuns)
+#include "tst_categorical_runs.moc"
