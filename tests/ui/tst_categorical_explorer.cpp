@@ -371,6 +371,23 @@ void tst_CategoricalExplorer::tableFileWithTwoPositions() {
     panel.chooseCsvFile(dir.filePath("missing.csv"));
     QVERIFY(panel.fieldError("table").contains("missing.csv"));
     QCOMPARE(QString::fromStdString(document.categorical().csvPath), path);
+
+    // The file dialog's path is read in the background: the same refusal when it arrives …
+    panel.chooseCsvFileInBackground(dir.filePath("gone.csv"));
+    QVERIFY(panel.fileRunner()->isRunning());
+    panel.fileRunner()->waitForFinished();
+    QVERIFY(panel.fieldError("table").contains("gone.csv"));
+    // … and an edit made while the file is read wins: the stale result is dropped.
+    QVERIFY(document.setCategorical(p, "back to the table").ok());
+    const QString other = dir.filePath("other.csv");
+    QVERIFY(QFile::copy(path, other));
+    panel.chooseCsvFileInBackground(other);
+    CategoricalParams edited = document.categorical();
+    edited.numSteps = 21;
+    QVERIFY(document.setCategorical(edited, "edit meanwhile").ok());
+    panel.fileRunner()->waitForFinished();
+    QCOMPARE(document.categorical().numSteps, 21);
+    QVERIFY(document.categorical().csvPath != other.toStdString());
 }
 
 QTEST_MAIN(tst_CategoricalExplorer)

@@ -116,6 +116,7 @@ void tst_ModelsGui::droppedGaussianCheckpointDrivesTheViews() {
     QVERIFY(window.document()->gaussian().model.empty());
 
     QVERIFY(dropFile(&window, path));
+    window.fileRunner()->waitForFinished();  // a dropped checkpoint is read in the background
     QVERIFY(window.document()->project().process == ui::document::ProcessKind::Gaussian);
     QCOMPARE(QString::fromStdString(window.document()->gaussian().model), QFileInfo(path).absoluteFilePath());
     window.gaussianExplorer()->waitForJobs();

@@ -240,7 +240,8 @@ MainWindow::~MainWindow() {
 }
 
 std::vector<jobs::JobRunner*> MainWindow::allJobRunners() {
-    return {&m_fileRunner, m_explorer->setupRunner(), m_explorer->costRunner(),
+    return {&m_fileRunner, m_panel->fileRunner(), m_gaussianPanel->fileRunner(),
+            m_explorer->setupRunner(), m_explorer->costRunner(),
             m_explorer->chainRunner(), m_gaussianExplorer->runner(), m_gaussianExplorer->nllRunner()};
 }
 
@@ -353,7 +354,7 @@ void MainWindow::createFileMenu() {
     file->addAction("Open a &model checkpoint…", QKeySequence(Qt::CTRL | Qt::Key_M), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, "Open a model checkpoint", {},
                                                           "Checkpoints (*.safetensors)");
-        if (!path.isEmpty()) loadModel(path);
+        if (!path.isEmpty()) loadModelInBackground(path);
     });
     file->addAction("&Train a model…", QKeySequence(Qt::CTRL | Qt::Key_T), this,
                     &MainWindow::showTrainDialog);
@@ -546,8 +547,22 @@ bool MainWindow::saveAs() {
 }
 
 bool MainWindow::loadModel(const QString& path) {
+    return useLoadedModel(path, document::loadModelFile(path));
+}
+
+void MainWindow::loadModelInBackground(const QString& path) {
+    m_fileRunner.start("Loading " + QFileInfo(path).fileName(),
+                       [this, path](core::Progress&) -> std::function<void()> {
+                           // Loaded once here; the panel's fit check then finds it cached.
+                           auto loaded = std::make_shared<core::Result<document::LoadedModelPtr>>(
+                               document::loadModelFile(path));
+                           return [this, path, loaded] { useLoadedModel(path, *loaded); };
+                       });
+}
+
+bool MainWindow::useLoadedModel(const QString& path,
+                                const core::Result<document::LoadedModelPtr>& loaded) {
     // The checkpoint's own metadata says which process it is for.
-    auto loaded = document::loadModelFile(path);
     if (!loaded) {
         QMessageBox::warning(this, "Model", QString::fromStdString(loaded.error().toString()));
         return false;
@@ -575,7 +590,7 @@ void MainWindow::dropEvent(QDropEvent* event) {
     for (const QUrl& url : event->mimeData()->urls()) {
         if (url.isLocalFile() && url.toLocalFile().endsWith(".safetensors", Qt::CaseInsensitive)) {
             event->acceptProposedAction();
-            loadModel(url.toLocalFile());
+            loadModelInBackground(url.toLocalFile());
             return;
         }
     }
@@ -592,7 +607,7 @@ void MainWindow::showTrainDialog() {
                                                     ? "gaussian-model.safetensors"
                                                     : "categorical-model.safetensors"));
     connect(dialog, &training::TrainDialog::modelSaved, this,
-            [this](const QString& path) { loadModel(path); });
+            [this](const QString& path) { loadModelInBackground(path); });
     dialog->show();
 }
 

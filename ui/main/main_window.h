@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "ui/document/model_files.h"
 #include "ui/document/project_model.h"
 #include "ui/jobs/job_runner.h"
 
@@ -69,6 +70,8 @@ public:
     // Uses a checkpoint as the model of its process (switching to it); what dropping a
     // .safetensors file on the window does. False, with a message, when it does not fit.
     bool loadModel(const QString& path);
+    // The same with the checkpoint read off the GUI thread (File ▸ Open a model, a dropped file).
+    void loadModelInBackground(const QString& path);
     // Opens the Train dialog for the current process and data.
     void showTrainDialog();
     panels::GaussianPanel* gaussianPanel() const { return m_gaussianPanel; }
@@ -118,6 +121,8 @@ private:
     std::vector<jobs::JobRunner*> allJobRunners();
     // Shows the project read from path, or why it could not be.
     bool useOpenedFile(const QString& path, core::Result<document::Project> project);
+    // Switches to the checkpoint's process and uses it there, or says why not.
+    bool useLoadedModel(const QString& path, const core::Result<document::LoadedModelPtr>& loaded);
     std::vector<std::pair<QString, charts::ViewPanel*>> currentViews() const;
 
     document::ProjectDocument* m_document;

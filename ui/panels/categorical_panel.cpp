@@ -47,6 +47,46 @@ QString joinNumbers(const std::vector<double>& values) {
     return parts.join(", ");
 }
 
+// The params with the table file as the data, read here for its shape (K, D, conditions);
+// the set-up reads it again.
+core::Result<CategoricalParams> withTableFile(CategoricalParams p, const QString& path) {
+    auto table = core::data::readCategoricalTable(path.toStdString(), 256);
+    if (!table) {
+        return table.error();
+    }
+    int maxClass = 1;
+    for (int c : table->classes) {
+        maxClass = std::max(maxClass, c);
+    }
+    p = p.withNumClasses(std::max(p.numClasses, maxClass + 1));
+    p.dataSource = document::CategoricalData::CsvFile;
+    p.csvPath = path.toStdString();
+    p.conditionNames.clear();
+    for (const std::string& name : table->conditionNames) {
+        p.conditionNames.push_back(name.empty() ? "all" : name);
+    }
+    p.condition = 0;
+    p.position = 0;
+    return p;
+}
+
+// The params with the checkpoint as the denoiser, once it is known to fit K, D and the
+// conditions of the data.
+core::Result<CategoricalParams> withCheckpoint(CategoricalParams p, const QString& path) {
+    auto setup = document::buildCategoricalSetup(p);
+    if (!setup) {
+        return setup.error();
+    }
+    const auto& table = (*setup)->table;
+    auto network = document::loadCategoricalModel(path, table.numClasses, table.numPositions,
+                                                   table.numConditions());
+    if (!network) {
+        return network.error();
+    }
+    p.model = (path.startsWith(':') ? path : QFileInfo(path).absoluteFilePath()).toStdString();
+    return p;
+}
+
 }  // namespace
 
 CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget* parent)
@@ -54,7 +94,8 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
       m_document(document),
       m_edits(this, &m_refreshing, [this] { return m_document->categorical(); },
               [this](const CategoricalParams& p, const QString& text, const QString& field,
-                     int mergeId) { return apply(p, text, field, mergeId); }) {
+                     int mergeId) { return apply(p, text, field, mergeId); },
+              [this](const QString& field, const QString& message) { refuse(field, message); }) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(createPriorBox());
@@ -276,7 +317,7 @@ void CategoricalPanel::chooseDataSource() {
         if (path.isEmpty()) {
             onDocumentChanged();
         } else {
-            chooseCsvFile(path);
+            chooseCsvFileInBackground(path);
         }
         return;
     }
@@ -345,7 +386,7 @@ QGroupBox* CategoricalPanel::createSamplingBox() {
     connect(openModel, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, "Open a categorical checkpoint",
                                                           {}, "Checkpoints (*.safetensors)");
-        if (!path.isEmpty()) loadModel(path);
+        if (!path.isEmpty()) loadModelInBackground(path);
     });
     connect(trainModel, &QPushButton::clicked, this, [this] { emit trainRequested(); });
     m_edits.bind(m_trajectory, &QComboBox::currentIndexChanged, "Change trajectory", "trajectory",
@@ -374,6 +415,11 @@ QLabel* CategoricalPanel::errorLabel(const QString& field) { return m_errors.cre
 
 void CategoricalPanel::showError(const QString& field, const QString& message) {
     m_errors.show(field, message);
+}
+
+void CategoricalPanel::refuse(const QString& field, const QString& message) {
+    onDocumentChanged();  // the widgets back to what the document holds
+    showError(field, message);
 }
 
 QString CategoricalPanel::fieldError(const QString& field) const { return m_errors.message(field); }
@@ -453,29 +499,14 @@ void CategoricalPanel::editTrajectoryList(const QString& text) {
 }
 
 void CategoricalPanel::chooseCsvFile(const QString& path) {
-    // Read the file once here for its shape (K, D, conditions); the setup reads it again.
-    CategoricalParams p = m_document->categorical();
-    auto table = core::data::readCategoricalTable(path.toStdString(), 256);
-    if (!table) {
-        showError("table", QString::fromStdString(table.error().toString()));
-        onDocumentChanged();
-        showError("table", QString::fromStdString(table.error().toString()));
-        return;
-    }
-    int maxClass = 1;
-    for (int c : table->classes) {
-        maxClass = std::max(maxClass, c);
-    }
-    p = p.withNumClasses(std::max(p.numClasses, maxClass + 1));
-    p.dataSource = document::CategoricalData::CsvFile;
-    p.csvPath = path.toStdString();
-    p.conditionNames.clear();
-    for (const std::string& name : table->conditionNames) {
-        p.conditionNames.push_back(name.empty() ? "all" : name);
-    }
-    p.condition = 0;
-    p.position = 0;
-    apply(p, "Use a table file", "table");
+    m_edits.applyPrepared(withTableFile(m_document->categorical(), path), "Use a table file",
+                          "table");
+}
+
+void CategoricalPanel::chooseCsvFileInBackground(const QString& path) {
+    m_edits.prepareInBackground(m_files, "Reading " + QFileInfo(path).fileName(),
+                                "Use a table file", "table",
+                                [path](CategoricalParams p) { return withTableFile(std::move(p), path); });
 }
 
 void CategoricalPanel::setCurvePreview(const core::schedule::BetaCurve& curve) {
@@ -507,21 +538,14 @@ void CategoricalPanel::refreshTable() {
 }
 
 bool CategoricalPanel::loadModel(const QString& path) {
-    CategoricalParams p = m_document->categorical();
-    auto setup = document::buildCategoricalSetup(p);
-    if (!setup) {
-        showError("model", QString::fromStdString(setup.error().toString()));
-        return false;
-    }
-    const auto& table = (*setup)->table;
-    auto network = document::loadCategoricalModel(path, table.numClasses, table.numPositions,
-                                                   table.numConditions());
-    if (!network) {
-        showError("model", QString::fromStdString(network.error().toString()));
-        return false;
-    }
-    p.model = (path.startsWith(':') ? path : QFileInfo(path).absoluteFilePath()).toStdString();
-    return apply(p, "Use a checkpoint", "model");
+    return m_edits.applyPrepared(withCheckpoint(m_document->categorical(), path),
+                                 "Use a checkpoint", "model");
+}
+
+void CategoricalPanel::loadModelInBackground(const QString& path) {
+    m_edits.prepareInBackground(m_files, "Loading " + QFileInfo(path).fileName(),
+                                "Use a checkpoint", "model",
+                                [path](CategoricalParams p) { return withCheckpoint(std::move(p), path); });
 }
 
 void CategoricalPanel::onDocumentChanged() {

@@ -36,11 +36,16 @@ public:
     void editPiText(const QString& text);
     void editTableCell(int row, int column, const QString& text);
     void editTrajectoryList(const QString& text);
-    // Switches the data to a table file (as the file dialog does).
+    // Switches the data to a table file; the file dialog reads it in the background.
     void chooseCsvFile(const QString& path);
+    void chooseCsvFileInBackground(const QString& path);
     // Uses a categorical checkpoint as the denoiser after checking it fits K, D and the
-    // conditions of the data; false and a message beside the field when it does not.
+    // conditions of the data; false and a message beside the field when it does not. The
+    // background variant (Open…, a dropped file) reads it off the GUI thread.
     bool loadModel(const QString& path);
+    void loadModelInBackground(const QString& path);
+    // Reads the files of those edits.
+    jobs::JobRunner* fileRunner() { return &m_files; }
 
 signals:
     void trainRequested();
@@ -60,6 +65,8 @@ private:
                const QString& field,
                int mergeId = 0);
     void showError(const QString& field, const QString& message);
+    // Refreshes the widgets from the document and shows why an edit was refused.
+    void refuse(const QString& field, const QString& message);
     QLabel* errorLabel(const QString& field);
     void refreshTable();
     // The four groups of editors, each with its wiring.
@@ -96,6 +103,7 @@ private:
     QComboBox* m_kernel;
     QSpinBox* m_numChains;
     FieldErrors m_errors;
+    jobs::JobRunner m_files;
 };
 
 }  // namespace ui::panels

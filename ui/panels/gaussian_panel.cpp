@@ -36,6 +36,73 @@ namespace {
 // The merge id of mixture drags: the steps of one drag collapse into one undo step.
 constexpr int kMergeMixtureDrag = 201;
 
+// Each of these reads a file (or builds data) for an edit, without touching the widgets, so
+// that it can run off the GUI thread; an error names the file and what is wrong with it.
+
+// The params with `spec` as the data, once its oracle builds (a bad spec or file is refused
+// before it reaches the document).
+core::Result<GaussianParams> withDataSpec(GaussianParams p, const QString& spec) {
+    auto oracle = document::gaussianDataOracle(spec);
+    if (!oracle) {
+        return oracle.error();
+    }
+    p.data = spec.toStdString();
+    return p;
+}
+
+// The params with the CSV table of β_n (or ᾱ_n) as the schedule, N from its length.
+core::Result<GaussianParams> withScheduleFile(GaussianParams p, const QString& path) {
+    auto schedule = core::schedule::customScheduleFromCsv(path.toStdString());
+    if (!schedule) {
+        return schedule.error();
+    }
+    p.schedule = "csv:" + QFileInfo(path).absoluteFilePath().toStdString();
+    if (p.numSteps != schedule->numSteps()) {
+        p.numSteps = schedule->numSteps();  // the table's length is N
+        p.importedGamma.clear();
+        p.importedGammaName.clear();
+        p.pathSteps = std::min(p.pathSteps, p.numSteps);
+        if (p.trajectory == document::GaussianTrajectory::List) {
+            p.trajectory = document::GaussianTrajectory::Even;  // the typed list was for the old N
+        }
+    }
+    return p;
+}
+
+// The params with the checkpoint as the ε-model, once it is known to fit N and the data.
+core::Result<GaussianParams> withCheckpoint(GaussianParams p, const QString& path) {
+    auto data = document::gaussianDataOracle(document::qs(p.data));
+    if (!data) {
+        return data.error();
+    }
+    const core::model::GaussianDataSampler& sampler = **data;
+    auto network = document::loadGaussianModel(path, p.numSteps, sampler.dimension());
+    if (!network) {
+        return network.error();
+    }
+    // A bundled checkpoint keeps its resource path.
+    p.model = (path.startsWith(':') ? path : QFileInfo(path).absoluteFilePath()).toStdString();
+    return p;
+}
+
+// The params with Γ imported from a file (CSV by its header, NPY as ms_eps) for this N.
+core::Result<GaussianParams> withGammaFile(GaussianParams p, const QString& path) {
+    auto file = core::io::readGammaFile(path.toStdString(), p.numSteps, core::io::GammaKind::MsEps);
+    if (!file) {
+        return file.error();
+    }
+    auto schedule = core::schedule::gaussianScheduleFromSpec(p.schedule, p.numSteps);
+    if (!schedule) {
+        return schedule.error();
+    }
+    const std::vector<double> gamma = file->kind == core::io::GammaKind::MsEps
+                                          ? core::gaussian::gammaFromMsEps(file->values, *schedule)
+                                          : file->values;
+    p.importedGamma.assign(gamma.begin() + 1, gamma.end());
+    p.importedGammaName = QFileInfo(path).fileName().toStdString();
+    return p;
+}
+
 }  // namespace
 
 GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* parent)
@@ -43,7 +110,8 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
       m_document(document),
       m_edits(this, &m_refreshing, [this] { return m_document->gaussian(); },
               [this](const GaussianParams& p, const QString& text, const QString& field,
-                     int mergeId) { return apply(p, text, field, mergeId); }) {
+                     int mergeId) { return apply(p, text, field, mergeId); },
+              [this](const QString& field, const QString& message) { refuse(field, message); }) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(createProcessBox());
@@ -98,7 +166,11 @@ QGroupBox* GaussianPanel::createProcessBox() {
         }
         const QString path = QFileDialog::getOpenFileName(this, "A custom β schedule", {},
                                                           "CSV tables (*.csv)");
-        if (path.isEmpty() || !loadScheduleFile(path)) onDocumentChanged();  // back to the current one
+        if (path.isEmpty()) {
+            onDocumentChanged();  // back to the current one
+        } else {
+            loadScheduleFileInBackground(path);
+        }
     });
     m_edits.bind(m_numSteps, &QSpinBox::editingFinished, "Change N", "process",
                  [this](GaussianParams& p) {
@@ -162,7 +234,7 @@ QGroupBox* GaussianPanel::createDataBox() {
         }
     });
     connect(m_dataSpec, &QLineEdit::returnPressed, this,
-            [this] { editDataSpec(m_dataSpec->text().trimmed()); });
+            [this] { editDataSpecInBackground(m_dataSpec->text().trimmed()); });
     connect(m_mixture, &MixtureEditor::specDragged, this,
             [this](const QString& spec, const QString& text, bool finished) {
                 if (finished) {
@@ -182,7 +254,7 @@ QGroupBox* GaussianPanel::createDataBox() {
     connect(openModel, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, "Open a Gaussian checkpoint", {},
                                                           "Checkpoints (*.safetensors)");
-        if (!path.isEmpty()) loadModel(path);
+        if (!path.isEmpty()) loadModelInBackground(path);
     });
     connect(trainModel, &QPushButton::clicked, this, [this] { emit trainRequested(); });
     return box;
@@ -229,7 +301,7 @@ QGroupBox* GaussianPanel::createGammaBox() {
     connect(importGamma, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, "Import Γ", {},
                                                           "Γ files (*.csv *.npy)");
-        if (!path.isEmpty()) importGammaFile(path);
+        if (!path.isEmpty()) importGammaFileInBackground(path);
     });
     connect(exportGamma, &QPushButton::clicked, this, [this] { emit exportGammaRequested(); });
     m_edits.bind(m_estimateGamma, &QPushButton::clicked, "Estimate Γ", "gamma",
@@ -338,6 +410,11 @@ void GaussianPanel::showError(const QString& field, const QString& message) {
     m_errors.show(field, message);
 }
 
+void GaussianPanel::refuse(const QString& field, const QString& message) {
+    onDocumentChanged();  // the widgets back to what the document holds
+    showError(field, message);
+}
+
 QString GaussianPanel::fieldError(const QString& field) const { return m_errors.message(field); }
 
 bool GaussianPanel::apply(const GaussianParams& params,
@@ -358,36 +435,17 @@ bool GaussianPanel::apply(const GaussianParams& params,
 void GaussianPanel::editDataSpec(const QString& spec) { applyDataSpec(spec, "Change data", 0); }
 
 bool GaussianPanel::applyDataSpec(const QString& spec, const QString& text, int mergeId) {
-    // Build the oracle once here so a bad spec or file is refused before it reaches the document.
-    auto oracle = document::gaussianDataOracle(spec);
-    if (!oracle) {
-        onDocumentChanged();
-        showError("data", QString::fromStdString(oracle.error().toString()));
+    auto prepared = withDataSpec(m_document->gaussian(), spec);
+    if (!prepared) {
+        refuse("data", QString::fromStdString(prepared.error().toString()));
         return false;
     }
-    GaussianParams p = m_document->gaussian();
-    p.data = spec.toStdString();
-    return apply(p, text, "data", mergeId);
+    return apply(*prepared, text, "data", mergeId);
 }
 
 bool GaussianPanel::loadScheduleFile(const QString& path) {
-    auto schedule = core::schedule::customScheduleFromCsv(path.toStdString());
-    if (!schedule) {
-        showError("process", QString::fromStdString(schedule.error().toString()));
-        return false;
-    }
-    GaussianParams p = m_document->gaussian();
-    p.schedule = "csv:" + QFileInfo(path).absoluteFilePath().toStdString();
-    if (p.numSteps != schedule->numSteps()) {
-        p.numSteps = schedule->numSteps();  // the table's length is N
-        p.importedGamma.clear();
-        p.importedGammaName.clear();
-        p.pathSteps = std::min(p.pathSteps, p.numSteps);
-        if (p.trajectory == document::GaussianTrajectory::List) {
-            p.trajectory = document::GaussianTrajectory::Even;  // the typed list was for the old N
-        }
-    }
-    return apply(p, "Use a custom schedule", "process");
+    return m_edits.applyPrepared(withScheduleFile(m_document->gaussian(), path),
+                                 "Use a custom schedule", "process");
 }
 
 void GaussianPanel::editTrajectoryList(const QString& text) {
@@ -398,41 +456,35 @@ void GaussianPanel::editTrajectoryList(const QString& text) {
 }
 
 bool GaussianPanel::loadModel(const QString& path) {
-    GaussianParams p = m_document->gaussian();
-    auto data = document::gaussianDataOracle(document::qs(p.data));
-    if (!data) {
-        showError("data", QString::fromStdString(data.error().toString()));
-        return false;
-    }
-    const core::model::GaussianDataSampler& sampler = **data;
-    auto network = document::loadGaussianModel(path, p.numSteps, sampler.dimension());
-    if (!network) {
-        showError("data", QString::fromStdString(network.error().toString()));
-        return false;
-    }
-    // A bundled checkpoint keeps its resource path.
-    p.model = (path.startsWith(':') ? path : QFileInfo(path).absoluteFilePath()).toStdString();
-    return apply(p, "Use a checkpoint", "data");
+    return m_edits.applyPrepared(withCheckpoint(m_document->gaussian(), path), "Use a checkpoint",
+                                 "data");
 }
 
 bool GaussianPanel::importGammaFile(const QString& path) {
-    GaussianParams p = m_document->gaussian();
-    auto file = core::io::readGammaFile(path.toStdString(), p.numSteps, core::io::GammaKind::MsEps);
-    if (!file) {
-        showError("gamma", QString::fromStdString(file.error().toString()));
-        return false;
-    }
-    auto schedule = core::schedule::gaussianScheduleFromSpec(p.schedule, p.numSteps);
-    if (!schedule) {
-        showError("gamma", QString::fromStdString(schedule.error().toString()));
-        return false;
-    }
-    const std::vector<double> gamma = file->kind == core::io::GammaKind::MsEps
-                                          ? core::gaussian::gammaFromMsEps(file->values, *schedule)
-                                          : file->values;
-    p.importedGamma.assign(gamma.begin() + 1, gamma.end());
-    p.importedGammaName = QFileInfo(path).fileName().toStdString();
-    return apply(p, "Import Γ", "gamma");
+    return m_edits.applyPrepared(withGammaFile(m_document->gaussian(), path), "Import Γ", "gamma");
+}
+
+void GaussianPanel::loadScheduleFileInBackground(const QString& path) {
+    m_edits.prepareInBackground(m_files, "Reading " + QFileInfo(path).fileName(),
+                                "Use a custom schedule", "process",
+                                [path](GaussianParams p) { return withScheduleFile(std::move(p), path); });
+}
+
+void GaussianPanel::loadModelInBackground(const QString& path) {
+    m_edits.prepareInBackground(m_files, "Loading " + QFileInfo(path).fileName(),
+                                "Use a checkpoint", "data",
+                                [path](GaussianParams p) { return withCheckpoint(std::move(p), path); });
+}
+
+void GaussianPanel::importGammaFileInBackground(const QString& path) {
+    m_edits.prepareInBackground(m_files, "Reading " + QFileInfo(path).fileName(), "Import Γ",
+                                "gamma",
+                                [path](GaussianParams p) { return withGammaFile(std::move(p), path); });
+}
+
+void GaussianPanel::editDataSpecInBackground(const QString& spec) {
+    m_edits.prepareInBackground(m_files, "Reading the data", "Change data", "data",
+                                [spec](GaussianParams p) { return withDataSpec(std::move(p), spec); });
 }
 
 void GaussianPanel::onDocumentChanged() {

@@ -47,6 +47,13 @@ public:
     void editTrajectoryList(const QString& text);
     // Reads a Γ file (CSV by its header, NPY as ms_eps) for this N and uses it.
     bool importGammaFile(const QString& path);
+    // The same four edits with the file read off the GUI thread (what the buttons, the typed
+    // data spec and a dropped file use); the result is applied when it arrives.
+    void loadModelInBackground(const QString& path);
+    void loadScheduleFileInBackground(const QString& path);
+    void importGammaFileInBackground(const QString& path);
+    void editDataSpecInBackground(const QString& spec);
+    jobs::JobRunner* fileRunner() { return &m_files; }
 
 signals:
     void trainRequested();
@@ -69,6 +76,8 @@ private:
     QGroupBox* createTrajectoryBox();
     QGroupBox* createSamplerBox();
     void showError(const QString& field, const QString& message);
+    // Refreshes the widgets from the document and shows why an edit was refused.
+    void refuse(const QString& field, const QString& message);
 
     document::ProjectDocument* m_document;
     bool m_refreshing = false;  // filling the widgets from the document: no edits
@@ -94,6 +103,7 @@ private:
     QCheckBox* m_clipFirst;
     QSpinBox* m_particles;
     FieldErrors m_errors;
+    jobs::JobRunner m_files;
 };
 
 }  // namespace ui::panels

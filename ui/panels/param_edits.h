@@ -4,15 +4,21 @@
 #include <QObject>
 #include <QString>
 
+#include <memory>
+
 #include <functional>
 #include <type_traits>
 #include <utility>
+
+#include "core/util/result.h"
+#include "ui/jobs/job_runner.h"
 
 // How a panel's widgets edit the document, written once: a widget's signal copies the document's
 // parameters, an edit function changes the copy (it may take the signal's arguments, and may
 // return false to cancel), and the panel applies the copy as one undo step, or shows beside the
 // field why it was refused. Signals that arrive while the panel is filling its widgets from the
-// document are ignored, so a refresh never becomes an edit.
+// document are ignored, so a refresh never becomes an edit. Edits that read a file are prepared
+// off the GUI thread (prepareInBackground) and applied when the file has been read.
 namespace ui::panels {
 
 template <typename Params>
@@ -22,12 +28,16 @@ public:
     using Apply = std::function<bool(const Params& params, const QString& undoText,
                                      const QString& field, int mergeId)>;
 
+    // Shows a refusal that came before the document (e.g. a file that cannot be read).
+    using Refuse = std::function<void(const QString& field, const QString& message)>;
+
     ParamEdits(QObject* owner, const bool* refreshing, std::function<Params()> current,
-               Apply apply)
+               Apply apply, Refuse refuse)
         : m_owner(owner),
           m_refreshing(refreshing),
           m_current(std::move(current)),
-          m_apply(std::move(apply)) {}
+          m_apply(std::move(apply)),
+          m_refuse(std::move(refuse)) {}
 
     // `mergeId` > 0 merges consecutive edits with the same id into one undo step (drags).
     template <typename Sender, typename Signal, typename Edit>
@@ -44,6 +54,32 @@ public:
     template <typename Edit>
     bool edit(const QString& undoText, const QString& field, Edit edit, int mergeId = 0) const {
         return run(edit, undoText, field, mergeId);
+    }
+
+    // Applies params prepared from a file, or shows why they could not be.
+    bool applyPrepared(const core::Result<Params>& prepared, const QString& undoText,
+                       const QString& field) const {
+        if (!prepared) {
+            m_refuse(field, QString::fromStdString(prepared.error().toString()));
+            return false;
+        }
+        return m_apply(*prepared, undoText, field, 0);
+    }
+
+    // Runs prepare(current params) → Result<Params> (reading files) as a job of `runner`, then
+    // applies its result on the GUI thread, unless the document changed meanwhile (the newer
+    // edit wins and the stale result is dropped).
+    template <typename Prepare>
+    void prepareInBackground(jobs::JobRunner& runner, const QString& jobName,
+                             const QString& undoText, const QString& field, Prepare prepare) const {
+        const Params before = m_current();
+        runner.start(jobName, [self = *this, before, prepare, undoText,
+                               field](core::Progress&) -> std::function<void()> {
+            auto prepared = std::make_shared<const core::Result<Params>>(prepare(before));
+            return [self, before, prepared, undoText, field] {
+                if (self.m_current() == before) self.applyPrepared(*prepared, undoText, field);
+            };
+        });
     }
 
 private:
@@ -83,6 +119,7 @@ private:
     const bool* m_refreshing;
     std::function<Params()> m_current;
     Apply m_apply;
+    Refuse m_refuse;
 };
 
 }  // namespace ui::panels
