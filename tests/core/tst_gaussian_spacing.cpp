@@ -95,6 +95,16 @@ std::vector<int> bruteForceKarras(const schedule::GaussianSchedule& s, int k, do
     return bruteForceNearest(logSigma, targets);
 }
 
+// Γ of N(m, s²I) data in closed form, as a table with entry 0 unused.
+std::vector<double> exactGamma(const schedule::GaussianSchedule& sched,
+                               const model::IsotropicGaussianOracle& oracle) {
+    std::vector<double> gamma(static_cast<size_t>(sched.numSteps()) + 1, 0.0);
+    for (int n = 1; n <= sched.numSteps(); ++n) {
+        gamma[n] = oracle.exactGamma(sched.alphaBar(n), sched.betaBar(n));
+    }
+    return gamma;
+}
+
 // β̃_{s|t} = β̄_s/β̄_t·(1 − ᾱ_t/ᾱ_s), written out.
 double betaTilde(const schedule::GaussianSchedule& sched, int s, int t) {
     return (1.0 - sched.alphaBar(s)) / (1.0 - sched.alphaBar(t)) *
@@ -261,10 +271,7 @@ void tst_GaussianSpacing::variancesWithoutOneOrN() {
     DS_VERIFY_OK(sched);
     auto oracle = model::IsotropicGaussianOracle::create(Vector::Constant(2, 0.1), 0.3);
     DS_VERIFY_OK(oracle);
-    std::vector<double> gamma(1001, 0.0);
-    for (int n = 1; n <= 1000; ++n) {
-        gamma[n] = (*oracle)->exactGamma(sched->alphaBar(n), sched->betaBar(n));
-    }
+    const std::vector<double> gamma = exactGamma(*sched, **oracle);
     for (const char* spec : {"trailing:10", "leading:10,offset=5"}) {
         const std::vector<int> taus = resolve(spec, *sched);
         auto pairs = gaussian::trajectoryVariances(*sched, gamma, taus);
@@ -358,10 +365,7 @@ void tst_GaussianSpacing::samplersWithoutOneOrN() {
     DS_VERIFY_OK(sched);
     auto oracle = model::IsotropicGaussianOracle::create(Vector::Constant(2, 0.2), 0.1);
     DS_VERIFY_OK(oracle);
-    std::vector<double> gamma(1001, 0.0);
-    for (int n = 1; n <= 1000; ++n) {
-        gamma[n] = (*oracle)->exactGamma(sched->alphaBar(n), sched->betaBar(n));
-    }
+    const std::vector<double> gamma = exactGamma(*sched, **oracle);
     for (const char* spec : {"trailing:20", "leading:20", "logsnr:20", "karras:20"}) {
         const std::vector<int> taus = resolve(spec, *sched);
         for (auto kind : {gaussian::SamplerKind::Ddim, gaussian::SamplerKind::AnalyticDdpm}) {
