@@ -205,10 +205,16 @@ Result<Spacing> spacingTimesteps(const SpacingSpec& spec,
             break;
         }
         case SpacingKind::Trailing: {
-            // NumPy's round(arange(N, 0, −N/K)) − 1, in increasing order.
-            const double step = static_cast<double>(numSteps) / k;
+            // round(N − i·N/K) − 1 with N/K a real number: N(K − i)/K rounded half to even in
+            // whole numbers, so that exact ties are ties (NumPy's arange may miss them by an ulp).
             for (int i = 0; i < k; ++i) {
-                n[k - 1 - i] = static_cast<int>(std::nearbyint(numSteps - i * step));
+                const long long numerator = static_cast<long long>(numSteps) * (k - i);
+                long long rounded = numerator / k;
+                const long long twiceRemainder = 2 * (numerator % k);
+                if (twiceRemainder > k || (twiceRemainder == k && rounded % 2 != 0)) {
+                    ++rounded;
+                }
+                n[k - 1 - i] = static_cast<int>(rounded);  // t + 1
             }
             break;
         }

@@ -164,6 +164,14 @@ void tst_GaussianSpacing::roundsHalfToEven() {
     QCOMPARE(n[12], 500 + 1);
     QCOMPARE(n[20], 832 + 1);
     QCOMPARE(n[1], 42 + 1);  // 41.625
+    // trailing:76 on N = 250: N − 57·N/K = 62.5 exactly → 62, so t = 61 and n = 62; and
+    // 250 − 58·250/76 = 59.21… → 59. (NumPy's arange computes 62.50000000000001 → 63.)
+    auto n250 = schedule::cosineSchedule(250);
+    DS_VERIFY_OK(n250);
+    const std::vector<int> trailing = resolve("trailing:76", *n250);
+    QCOMPARE(trailing.size(), size_t{76});
+    QCOMPARE(trailing[76 - 1 - 57], 62);
+    QCOMPARE(trailing[76 - 1 - 58], 59);
 }
 
 void tst_GaussianSpacing::logSnrAndKarrasAgainstBruteForce_data() {
