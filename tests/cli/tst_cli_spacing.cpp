@@ -8,6 +8,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "core/io/file_io.h"
+#include "core/project/project_file.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/test_support.h"
 
@@ -39,6 +41,7 @@ private slots:
     void variance();
     void nll();
     void sampleSaysWhereItStarts();
+    void projectSpacingEqualsTheOption();
     void errors_data();
     void errors();
 
@@ -119,6 +122,31 @@ void tst_CliSpacing::sampleSaysWhereItStarts() {
     QVERIFY2(result.exitCode == 0, qPrintable(result.err));
     QVERIFY2(result.err.contains("ends at n = 902 < N = 1000"), qPrintable(result.err));
     QVERIFY2(result.err.contains("starts at n = 2 > 1"), qPrintable(result.err));
+}
+
+// A project with karras, ρ = 3 (the optional karrasRho field) gives what --trajectory
+// karras:8,rho=3 gives.
+void tst_CliSpacing::projectSpacingEqualsTheOption() {
+    core::project::Project project;
+    project.process = core::project::ProcessKind::Gaussian;
+    project.gaussian.data = "gaussian:d=2,s=0.5";
+    project.gaussian.numSteps = 200;
+    project.gaussian.pathSteps = 8;
+    project.gaussian.trajectory = core::project::GaussianTrajectory::Karras;
+    project.gaussian.karrasRho = 3.0;
+    const std::string file = (m_dir.path() + "/karras.diffuscope.json").toStdString();
+    QVERIFY(core::io::writeFileAtomically(file, core::project::projectToJson(project, file)).ok());
+    const QStringList common{"--variance", "small", "--samples", "20", "--seed", "1"};
+    auto fromProject = runCli(QStringList{"nll", "--project", QString::fromStdString(file)} + common);
+    QVERIFY2(fromProject.exitCode == 0, qPrintable(fromProject.err));
+    auto fromOption = runCli(QStringList{"nll", "--data", "gaussian:d=2,s=0.5", "--steps", "200",
+                                         "--trajectory", "karras:8,rho=3"} + common);
+    QVERIFY2(fromOption.exitCode == 0, qPrintable(fromOption.err));
+    const QJsonObject a = QJsonDocument::fromJson(fromProject.out.toUtf8()).object();
+    const QJsonObject b = QJsonDocument::fromJson(fromOption.out.toUtf8()).object();
+    QCOMPARE(increasing(a["trajectory"].toArray()).size(), 8);
+    QCOMPARE(a["trajectory"].toArray(), b["trajectory"].toArray());
+    QCOMPARE(a["bpd"].toDouble(), b["bpd"].toDouble());
 }
 
 void tst_CliSpacing::errors_data() {
