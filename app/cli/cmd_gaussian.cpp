@@ -11,6 +11,7 @@
 #include "core/gaussian/gamma.h"
 #include "core/gaussian/nll.h"
 #include "core/gaussian/sampler.h"
+#include "core/gaussian/spacing.h"
 #include "core/gaussian/trajectory_dp.h"
 #include "core/gaussian/variance.h"
 #include "core/io/csv.h"
@@ -190,6 +191,9 @@ Result<std::vector<double>> gammaForTrajectory(const Common& common,
         if (timesteps.back() != common.schedule.numSteps()) {
             timesteps.push_back(common.schedule.numSteps());  // gammaTable needs n = N
         }
+        if (timesteps.front() != 1) {
+            timesteps.insert(timesteps.begin(), 1);  // and n = 1
+        }
     }
     return oracleGamma(common, samples, seed, timesteps);
 }
@@ -233,7 +237,8 @@ void printVariances(const std::string& format,
                     const std::vector<core::gaussian::PairVariance>& pairs,
                     double eta,
                     core::io::GammaKind kind,
-                    const std::vector<int>& over) {
+                    const std::vector<int>& over,
+                    int numSteps) {
     if (format == "csv") {
         std::cout << "s,t,lambda2,sigma2_unclipped,lower,upper,upper_bounded,sigma2\n";
         for (const auto& p : pairs) {
@@ -266,6 +271,10 @@ void printVariances(const std::string& format,
     }
     if (!trajectory.note.empty()) {
         json["note"] = trajectory.note;
+    }
+    if (const std::string ends = core::gaussian::trajectoryEndsNote(trajectory.timesteps, numSteps);
+        !ends.empty()) {
+        json["ends_note"] = ends;
     }
     json["gamma_over_bound"] = over;
     printJson(std::cout, json);
@@ -309,7 +318,9 @@ const Option kThreads = valued("threads", "T", "1", "worker threads");
 const Option kDataRange = valued(
     "data-range", "A,B", "-1,1", "the data's range [a, b] (the variance bounds, the decoder)");
 const Option kTrajectory = required(
-    "trajectory", "T", "the timesteps: even:K, quadratic:K, list:n1,n2,… or dp:K (the DP on Γ)");
+    "trajectory", "T", "the timesteps: even:K, quadratic:K, list:n1,n2,…, dp:K (the DP on Γ), or a "
+    "diffusers/EDM/DPM-Solver spacing: linspace:K, leading:K[,offset=O], trailing:K, "
+    "logsnr:K, karras:K[,rho=ρ]");
 const Option kDpVariant =
     valued("dp-variant", "clipped|segmented", "clipped", "the DP's cost for dp:K");
 const Option kEstimator = valued("estimator", "auto|score|denoising|error", "auto",
@@ -541,7 +552,13 @@ static int varianceCommand(const Args& args) {
         std::cerr << "warning: β̄_nΓ_n > 1 at " << over.size() << " timesteps (first n = "
                   << over.front() << "); see gamma_over_bound\n";
     }
-    printVariances(format, *trajectory, *pairs, forward.eta, file->kind, over);
+    const std::string ends =
+        core::gaussian::trajectoryEndsNote(trajectory->timesteps, common->schedule.numSteps());
+    if (format == "csv" && !ends.empty()) {
+        std::cerr << "note: " << ends << '\n';
+    }
+    printVariances(format, *trajectory, *pairs, forward.eta, file->kind, over,
+                   common->schedule.numSteps());
     return 0;
 }
 
@@ -611,6 +628,16 @@ static int nllCommand(const Args& args) {
     json["trajectory"] = trajectory->timesteps;
     json["prior"] = nll->prior.bitsPerDim;
     json["decoder"] = nll->decoder.bitsPerDim;
+    json["decoder_variance"] =
+        core::gaussian::decoderVariance(common->schedule, trajectory->timesteps);
+    if (!trajectory->note.empty()) {
+        json["note"] = trajectory->note;
+    }
+    if (const std::string ends = core::gaussian::trajectoryEndsNote(
+            trajectory->timesteps, common->schedule.numSteps());
+        !ends.empty()) {
+        json["ends_note"] = ends;
+    }
     json["terms"] = nlohmann::ordered_json::array();
     for (const auto& term : nll->pairs) {
         json["terms"].push_back({{"s", term.s}, {"t", term.t}, {"bpd", term.bitsPerDim}});
@@ -733,6 +760,11 @@ static int sampleCommand(const Args& args) {
     }
     if (core::Status s = core::io::writeFileAtomically(*out, samplesCsv(*result, frames)); !s) {
         return fail(s.error());
+    }
+    if (const std::string ends = core::gaussian::trajectoryEndsNote(
+            trajectory->timesteps, common->schedule.numSteps());
+        !ends.empty()) {
+        std::cerr << "note: " << ends << '\n';
     }
     std::cout << "wrote " << *count << " samples to " << *out << '\n';
     return 0;

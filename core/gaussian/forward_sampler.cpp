@@ -21,6 +21,10 @@ Result<ForwardFrames> sampleForward(const model::GaussianDataSampler& data,
     if (Status s = validateGaussianTrajectory(trajectory, schedule.numSteps()); !s) {
         return s.error();
     }
+    if (trajectory.front() != 1) {  // the walk from x_0 goes through x_1
+        return invalidArgument("trajectory", std::to_string(trajectory.front()),
+                               "the forward walk starts at n = 1");
+    }
     const int d = data.dimension();
     ForwardFrames result;
     result.frameSteps.push_back(0);

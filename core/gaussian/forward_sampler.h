@@ -29,7 +29,8 @@ struct ForwardFrames {
 // One Markov chain per particle: x_t = √α_{t|s}·x_s + √β_{t|s}·ε between consecutive nodes, so
 // each frame's marginal is exactly q(x_t|x_0) = N(√ᾱ_t x_0, β̄_t I) (B.2) and particles move
 // continuously instead of being redrawn per frame. Deterministic per seed whatever the threads;
-// fails with ErrorCode::Cancelled when the progress token is cancelled.
+// fails with ErrorCode::Cancelled when the progress token is cancelled. The trajectory starts
+// at τ_1 = 1; for one that starts later, walk through 1 and drop that frame.
 Result<ForwardFrames> sampleForward(const model::GaussianDataSampler& data,
                                     const schedule::GaussianSchedule& schedule,
                                     const std::vector<int>& trajectory,

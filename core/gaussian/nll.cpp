@@ -162,6 +162,14 @@ Status NllParams::validate() const {
     return range.validate();
 }
 
+double decoderVariance(const schedule::GaussianSchedule& schedule,
+                       const std::vector<int>& trajectory) {
+    if (trajectory.front() == 1) {
+        return schedule.betaTildeST(1, 2);
+    }
+    return schedule.betaTildeST(trajectory[0], trajectory[1]);
+}
+
 double logDiscretizedGaussian(double x,
                               double mean,
                               double stddev,
@@ -205,13 +213,13 @@ Status validateNllInputs(const model::GaussianEpsModel& model,
     return {};
 }
 
-// −Σ_dims log of the discretised Gaussian decoder around x̂_0(x_{τ_1}) for column b (B.6).
+// −Σ_dims log of the discretised Gaussian decoder around x̂_0(x_{τ_1}) for column b (B.6),
+// with the standard deviation decoderStd.
 double decoderNats(const Matrix& x0,
                    const Matrix& x0Pred,
                    Eigen::Index b,
-                   const schedule::GaussianSchedule& schedule,
+                   double decoderStd,
                    const NllParams& params) {
-    const double decoderStd = std::sqrt(schedule.betaTildeST(1, 2));
     const double halfWidth = 0.5 * (params.range.high - params.range.low) / (params.levels - 1);
     double logp = 0.0;
     for (Eigen::Index i = 0; i < x0.rows(); ++i) {
@@ -241,6 +249,7 @@ Result<NllResult> negativeElbo(const model::GaussianEpsModel& model,
     }
     const int d = model.dimension();
     const size_t numTerms = numPairs + 2;  // prior, pairs, decoder
+    const double decoderStd = std::sqrt(decoderVariance(schedule, trajectory));
 
     const int64_t numItems = numBlocks(params.numSamples, params.batchSize);
     // Per point and term, nats; merged in point order afterwards (thread-count independent).
@@ -286,7 +295,7 @@ Result<NllResult> negativeElbo(const model::GaussianEpsModel& model,
         predictNoisy(model, schedule, params, trajectory.front(), begin, x0, xt, eps, x0Pred);
         for (Eigen::Index b = 0; b < batch; ++b) {
             perTerm(static_cast<Eigen::Index>(numTerms - 1), begin + b) =
-                decoderNats(x0, x0Pred, b, schedule, params);
+                decoderNats(x0, x0Pred, b, decoderStd, params);
         }
         if (progress != nullptr && !progress->advance()) {
             stop.store(true);
@@ -335,18 +344,27 @@ Result<std::vector<std::vector<NllResult>>> negativeElboSweep(
     }
     std::sort(steps.begin(), steps.end());
     steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
-    std::vector<char> isFront(steps.size(), 0);
     auto rowOf = [&](int t) {
         return static_cast<Eigen::Index>(std::lower_bound(steps.begin(), steps.end(), t) -
                                          steps.begin());
     };
+    // The decoders: (τ_1, its variance), one row of `decoder` each (the variance may depend on
+    // τ_2 as well, so two trajectories with the same τ_1 may need two rows).
+    std::vector<std::pair<int, double>> decoders;
     for (const auto& trajectory : trajectories) {
-        isFront[static_cast<size_t>(rowOf(trajectory.front()))] = 1;
+        decoders.emplace_back(trajectory.front(), decoderVariance(schedule, trajectory));
     }
+    std::sort(decoders.begin(), decoders.end());
+    decoders.erase(std::unique(decoders.begin(), decoders.end()), decoders.end());
+    auto decoderRowOf = [&](const std::vector<int>& trajectory) {
+        const std::pair<int, double> key{trajectory.front(), decoderVariance(schedule, trajectory)};
+        return static_cast<Eigen::Index>(
+            std::lower_bound(decoders.begin(), decoders.end(), key) - decoders.begin());
+    };
     const int d = model.dimension();
     const auto numSteps = static_cast<Eigen::Index>(steps.size());
     Matrix gap(numSteps, params.numSamples);
-    Matrix decoder = Matrix::Zero(numSteps, params.numSamples);
+    Matrix decoder = Matrix::Zero(static_cast<Eigen::Index>(decoders.size()), params.numSamples);
     Vector x0Squared(params.numSamples);
 
     const int64_t numItems = numBlocks(params.numSamples, params.batchSize);
@@ -374,8 +392,15 @@ Result<std::vector<std::vector<NllResult>>> negativeElboSweep(
             predictNoisy(model, schedule, params, steps[r], begin, x0, xt, eps, x0Pred);
             for (Eigen::Index b = 0; b < batch; ++b) {
                 gap(r, begin + b) = (x0.col(b) - x0Pred.col(b)).squaredNorm();
-                if (isFront[static_cast<size_t>(r)] != 0) {
-                    decoder(r, begin + b) = decoderNats(x0, x0Pred, b, schedule, params);
+            }
+            for (size_t i = 0; i < decoders.size(); ++i) {
+                if (decoders[i].first != steps[r]) {
+                    continue;
+                }
+                const double decoderStd = std::sqrt(decoders[i].second);
+                for (Eigen::Index b = 0; b < batch; ++b) {
+                    decoder(static_cast<Eigen::Index>(i), begin + b) =
+                        decoderNats(x0, x0Pred, b, decoderStd, params);
                 }
             }
             if (progress != nullptr && !progress->advance()) {
@@ -409,7 +434,7 @@ Result<std::vector<std::vector<NllResult>>> negativeElboSweep(
                 }
             }
             perTerm.row(static_cast<Eigen::Index>(numPairs + 1)) =
-                decoder.row(rowOf(trajectory.front()));
+                decoder.row(decoderRowOf(trajectory));
             Result<NllResult> result = summarise(perTerm, trajectory, d);
             if (!result) {
                 return result.error();

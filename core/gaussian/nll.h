@@ -50,9 +50,9 @@ struct NllResult {
 };
 
 // Data points are drawn from `data` (keyed by (seed, m)) and snapped to the grid, clamped to
-// [a, b]. The decoder is a discretised Gaussian with mean x̂_0(x_{τ_1}) and variance β̃_{1|2},
-// bins of half-width (b − a)/(2(L − 1)), open edge bins, each probability floored at 1e−12
-// (Ho et al. 2020). `gamma` (table, entry 0 unused) is read only for the analytic variance.
+// [a, b]. The decoder is a discretised Gaussian with mean x̂_0(x_{τ_1}) and variance
+// decoderVariance(), bins of half-width (b − a)/(2(L − 1)), open edge bins, each probability
+// floored at 1e−12 (Ho et al. 2020). The prior term is at τ_K, whether or not τ_K = N. `gamma` (table, entry 0 unused) is read only for the analytic variance.
 Result<NllResult> negativeElbo(const model::GaussianEpsModel& model,
                                const model::GaussianDataSampler& data,
                                const schedule::GaussianSchedule& schedule,
@@ -76,6 +76,12 @@ Result<std::vector<std::vector<NllResult>>> negativeElboSweep(
     const std::vector<NllVariance>& variances,
     const NllParams& params,
     Progress* progress = nullptr);
+
+// The decoder's variance: β̃_{1|2} when τ_1 = 1 (the full chain's first step); β̃_{τ_1|τ_2} when
+// τ_1 > 1, the posterior variance of the first step of the respaced chain (what guided-diffusion's
+// respacing uses for its decoder). Needs K ≥ 2 and N ≥ 2.
+double decoderVariance(const schedule::GaussianSchedule& schedule,
+                       const std::vector<int>& trajectory);
 
 // log of the discretised Gaussian probability of grid value x with the given mean and
 // standard deviation (B.6); exposed for tests.

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/gaussian/spacing.h"
 #include "core/trajectory/least_cost_path.h"
 #include "core/util/limits.h"
 
@@ -228,20 +229,29 @@ Result<ResolvedTrajectory> resolveTrajectory(const std::string& spec,
     ResolvedTrajectory resolved;
     resolved.kind = kind;
     auto parseK = [&](int& k) -> Status {
-        errno = 0;
-        char* end = nullptr;
-        const long long value = std::strtoll(rest.c_str(), &end, 10);
-        if (rest.empty() || end != rest.c_str() + rest.size() || errno == ERANGE) {
-            return invalidArgument("trajectory", spec, "expected " + kind + ":K with a whole K");
+        Result<int> value = parseNumTimesteps(rest, spec, kind, numSteps);
+        if (!value) {
+            return value.error();
         }
-        if (value < 2 || value > numSteps) {  // checked in 64 bits: the cast below is exact
-            return invalidArgument("K", rest,
-                                   "the number of timesteps must lie in 2..N = " +
-                                       std::to_string(numSteps));
-        }
-        k = static_cast<int>(value);
+        k = *value;
         return checkNumNodes(k, numSteps);
     };
+    if (isSpacingKind(kind)) {
+        Result<SpacingSpec> parsed = parseSpacing(kind, rest, numSteps);
+        if (!parsed) {
+            return parsed.error();
+        }
+        Result<Spacing> spacing = spacingTimesteps(*parsed, schedule);
+        if (!spacing) {
+            return spacing.error();
+        }
+        resolved.timesteps = std::move(spacing->timesteps);
+        if (spacing->moved > 0) {
+            resolved.note = std::to_string(spacing->moved) +
+                            " timesteps moved to keep them distinct";
+        }
+        return resolved;
+    }
     if (kind == "even" || kind == "quadratic" || kind == "dp") {
         int k = 0;
         if (Status s = parseK(k); !s) {
@@ -318,11 +328,16 @@ Result<ResolvedTrajectory> resolveTrajectory(const std::string& spec,
         if (Status s = validateGaussianTrajectory(ts, numSteps); !s) {
             return s.error();
         }
+        if (ts.front() != 1) {  // only the spacing families may start later
+            return invalidArgument("trajectory", std::to_string(ts.front()),
+                                   "a typed list must start at 1");
+        }
         resolved.timesteps = std::move(ts);
         return resolved;
     }
     return invalidArgument("trajectory", spec,
-                           "expected even:K, quadratic:K, dp:K or list:1,…,N");
+                           "expected even:K, quadratic:K, dp:K, list:1,…,N, linspace:K, "
+                           "leading:K[,offset=O], trailing:K, logsnr:K or karras:K[,rho=ρ]");
 }
 
 }  // namespace core::gaussian

@@ -69,10 +69,12 @@ Result<std::vector<DpTrajectory>> dpTrajectoriesUpTo(const schedule::GaussianSch
 double trajectoryCost(const Matrix& cost, const std::vector<int>& trajectory);
 
 // A trajectory from its spec: even:K, quadratic:K (deduplicated; `note` says how many were
-// dropped), list:1,10,…,N, or dp:K (needs a Γ table; otherwise an error).
+// dropped), list:1,10,…,N, dp:K (needs a Γ table; otherwise an error), or one of the spacings
+// of spacing.h (linspace:K, leading:K[,offset=O], trailing:K, logsnr:K, karras:K[,rho=ρ]).
 struct ResolvedTrajectory {
-    std::vector<int> timesteps;  // τ_1 = 1 < … < τ_K = N (quadratic ends at ⌊0.8N⌋ + 1)
-    std::string kind;            // even, quadratic, dp, list
+    std::vector<int> timesteps;  // τ_1 < … < τ_K, increasing; τ_1 = 1 and τ_K = N except for
+                                 // quadratic (ends at ⌊0.8N⌋ + 1) and the spacings
+    std::string kind;            // even, quadratic, dp, list, linspace, leading, …
     std::string note;            // e.g. "3 duplicate timesteps removed"
     bool hasCost = false;        // dp only
     double cost = 0.0;           // dp only

@@ -47,7 +47,11 @@ Status validateGaussianTrajectory(const std::vector<int>& trajectory, int numSte
         return invalidArgument("trajectory", std::to_string(trajectory.back()),
                                "timesteps must not exceed N = " + std::to_string(numSteps));
     }
-    return trajectory::validateTrajectory(trajectory, 1,
+    if (!trajectory.empty() && trajectory.front() < 1) {
+        return invalidArgument("trajectory", std::to_string(trajectory.front()),
+                               "timesteps must be at least 1");
+    }
+    return trajectory::validateTrajectory(trajectory, trajectory.empty() ? 1 : trajectory.front(),
                                           trajectory.empty() ? numSteps : trajectory.back(),
                                           "trajectory");
 }

@@ -61,7 +61,7 @@ Result<PairVariance> pairVariance(const schedule::GaussianSchedule& schedule,
                                   const ForwardProcess& forward = {},
                                   const DataRange& range = {});
 
-// Every pair of a trajectory τ_1 = 1 < … < τ_K = N, in sampling order: (τ_{K−1}, τ_K) first,
+// Every pair of a trajectory τ_1 < … < τ_K, in sampling order: (τ_{K−1}, τ_K) first,
 // (τ_1, τ_2) last. The decoder step (0, τ_1) is not included.
 Result<std::vector<PairVariance>> trajectoryVariances(const schedule::GaussianSchedule& schedule,
                                                       const std::vector<double>& gamma,
@@ -87,8 +87,9 @@ double firstPairClipThreshold(double y);
 std::vector<double> expectedPosteriorVariances(const schedule::GaussianSchedule& schedule,
                                                const std::vector<double>& gamma);
 
-// Checks a Gaussian trajectory: τ_1 = 1 < … < τ_K ≤ N, K ≥ 2 (quadratic trajectories end
-// before N; sampling then starts from x_{τ_K} ~ N(0, I)).
+// Checks a Gaussian trajectory: 1 ≤ τ_1 < … < τ_K ≤ N, K ≥ 2. Quadratic, leading and others
+// end before N (sampling then starts from x_{τ_K} ~ N(0, I)); trailing and others start after 1
+// (the decoder then reads x̂_0 from x_{τ_1}).
 Status validateGaussianTrajectory(const std::vector<int>& trajectory, int numSteps);
 
 // Checks a Γ table against a schedule: N + 1 entries, Γ_1..Γ_N finite and ≥ 0.

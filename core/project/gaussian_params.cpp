@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/gaussian/spacing.h"
 #include "core/gaussian/trajectory_dp.h"
 #include "core/schedule/gaussian_schedule.h"
 
@@ -14,6 +15,11 @@ const std::vector<Choice<GaussianTrajectory>> kGaussianTrajectories = {
     {GaussianTrajectory::Even, "even", "even"},
     {GaussianTrajectory::Quadratic, "quadratic", "quadratic"},
     {GaussianTrajectory::List, "list", "typed list"},
+    {GaussianTrajectory::Linspace, "linspace", "linspace (diffusers)"},
+    {GaussianTrajectory::Leading, "leading", "leading (diffusers)"},
+    {GaussianTrajectory::Trailing, "trailing", "trailing (diffusers)"},
+    {GaussianTrajectory::LogSnr, "logsnr", "uniform log-SNR (DPM-Solver)"},
+    {GaussianTrajectory::Karras, "karras", "Karras σ (EDM)"},
 };
 
 const std::vector<Choice<gaussian::SamplerKind>> kSamplers = {
@@ -99,6 +105,25 @@ Status GaussianParams::validate() const {
         return invalidArgument("K", std::to_string(pathSteps),
                                "K must lie in 2..N = " + std::to_string(numSteps));
     }
+    if (leadingOffset < 0) {
+        return invalidArgument("leadingOffset", std::to_string(leadingOffset),
+                               "the offset must be ≥ 0");
+    }
+    if (!(std::isfinite(karrasRho) && karrasRho > 0.0)) {
+        return invalidArgument("karrasRho", formatValue(karrasRho), "ρ must be finite and > 0");
+    }
+    if (const std::string kind = choiceId(kGaussianTrajectories, trajectory);
+        gaussian::isSpacingKind(kind)) {
+        // The core's own check of the spec, e.g. an offset that leaves 1..N.
+        const std::string spec = trajectorySpec();
+        auto parsed = gaussian::parseSpacing(kind, spec.substr(kind.size() + 1), numSteps);
+        if (!parsed) {
+            Error e = parsed.error();
+            if (e.field == "offset") e.field = "leadingOffset";
+            if (e.field == "rho") e.field = "karrasRho";
+            return e;
+        }
+    }
     if (!importedGamma.empty()) {
         if (static_cast<int>(importedGamma.size()) != numSteps) {
             return invalidArgument("gamma", std::to_string(importedGamma.size()),
@@ -163,7 +188,14 @@ std::string GaussianParams::gammaKey() const {
 
 std::string GaussianParams::trajectorySpec() const {
     if (trajectory == GaussianTrajectory::List) return "list:" + trajectoryList;
-    return choiceId(kGaussianTrajectories, trajectory) + ":" + std::to_string(pathSteps);
+    std::string spec = choiceId(kGaussianTrajectories, trajectory) + ":" + std::to_string(pathSteps);
+    if (trajectory == GaussianTrajectory::Leading && leadingOffset != 0) {
+        spec += ",offset=" + std::to_string(leadingOffset);
+    }
+    if (trajectory == GaussianTrajectory::Karras && karrasRho != 7.0) {
+        spec += ",rho=" + shortestText(karrasRho);
+    }
+    return spec;
 }
 
 io::Json GaussianParams::toJson() const {
@@ -186,6 +218,13 @@ io::Json GaussianParams::toJson() const {
     }
     if (!trajectoryList.empty()) {
         o["trajectoryList"] = trajectoryList;
+    }
+    // Optional, written only when set, so that files without them read as before.
+    if (leadingOffset != 0) {
+        o["leadingOffset"] = leadingOffset;
+    }
+    if (karrasRho != 7.0) {
+        o["karrasRho"] = karrasRho;
     }
     if (!importedGamma.empty()) {
         o["importedGamma"] = importedGamma;
@@ -233,7 +272,9 @@ Result<GaussianParams> GaussianParams::fromJson(const io::Json& json) {
                      read.integerOr("gammaSamples", p.gammaSamples), readEstimator(read, p),
                      readChoice(read, "trajectory", kGaussianTrajectories, p.trajectory),
                      read.stringOr("trajectoryList", p.trajectoryList),
-                     read.integerOr("pathSteps", p.pathSteps), read.stringOr("model", p.model),
+                     read.integerOr("pathSteps", p.pathSteps),
+                     read.integerOr("leadingOffset", p.leadingOffset),
+                     read.numberOr("karrasRho", p.karrasRho), read.stringOr("model", p.model),
                      read.stringOr("importedGammaName", p.importedGammaName), readSamplers(read, p),
                      read.booleanOr("clipFirst", p.clipFirst),
                      read.integerOr("particleCount", p.particleCount)}) {

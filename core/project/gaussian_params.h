@@ -22,7 +22,11 @@ namespace core::project {
 // `sample --clip-first` takes y with no default cap; y = 1 is the tighter of the paper's values.
 inline constexpr double kClipFirstY = 1.0;
 
-enum class GaussianTrajectory { Even, Quadratic, Dp, List };
+// Dp, Even, Quadratic and List are our own; the rest are the timestep spacings of diffusers,
+// EDM and DPM-Solver (core/gaussian/spacing.h).
+enum class GaussianTrajectory {
+    Even, Quadratic, Dp, List, Linspace, Leading, Trailing, LogSnr, Karras
+};
 
 // How Γ's Monte Carlo terms are formed. Auto, the default everywhere (GUI, project files and
 // every subcommand): the denoising estimator for the exact oracle, the error estimator for a
@@ -55,6 +59,8 @@ struct GaussianParams {
     GaussianTrajectory trajectory = GaussianTrajectory::Dp;
     int pathSteps = 10;                    // K, the number of timesteps (not for list)
     std::string trajectoryList;            // list: the timesteps typed, "1,10,…,N"
+    int leadingOffset = 0;                 // leading: O, added to every 0-based timestep
+    double karrasRho = 7.0;                // karras: ρ
     uint64_t seed = 1;                     // RNG key of the Γ estimate and the particles
     gaussian::SamplerKind sampler = gaussian::SamplerKind::AnalyticDdpm;
     // The Particles view's right pane; none hides it.
@@ -74,7 +80,9 @@ struct GaussianParams {
     // Checks every field; errors name it ("N", "eta", "data", "M", "K", "trajectory",
     // "sampler", "compareSampler", "particles") and the value.
     Status validate() const;
-    // "even:K", "quadratic:K", "dp:K" or "list:…" for core::gaussian::resolveTrajectory.
+    // "even:K", "quadratic:K", "dp:K", "list:…", "linspace:K", "leading:K[,offset=O]",
+    // "trailing:K", "logsnr:K" or "karras:K[,rho=ρ]" for core::gaussian::resolveTrajectory
+    // (the options only when they differ from their defaults 0 and 7).
     std::string trajectorySpec() const;
     // Identifies what Γ depends on (schedule, N, data, model, M, estimator, seed, import), so a
     // Γ computed for one set of parameters is reused for another with the same key.

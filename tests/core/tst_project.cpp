@@ -25,6 +25,7 @@ private slots:
     void categoricalErrorsNameFieldAndValue_data();
     void categoricalErrorsNameFieldAndValue();
     void gaussianErrorsNameFieldAndValue();
+    void gaussianSpacingsRoundTrip();
     void fileRoundTripIsExact();
     void relativePathsFollowTheProject();
     void firstFilesStillOpen();
@@ -113,6 +114,49 @@ void tst_Project::gaussianErrorsNameFieldAndValue() {
     json = GaussianParams{}.toJson();
     json["numSteps"] = "many";
     verifyNames(GaussianParams::fromJson(json).error(), "gaussian.numSteps", "many");
+}
+
+// The spacing families: their specs, their optional fields (absent in files that never set
+// them), and errors naming the field and the value.
+void tst_Project::gaussianSpacingsRoundTrip() {
+    using core::project::GaussianTrajectory;
+    GaussianParams p;
+    p.pathSteps = 10;
+    const std::vector<std::pair<GaussianTrajectory, std::string>> specs = {
+        {GaussianTrajectory::Linspace, "linspace:10"},
+        {GaussianTrajectory::Leading, "leading:10"},
+        {GaussianTrajectory::Trailing, "trailing:10"},
+        {GaussianTrajectory::LogSnr, "logsnr:10"},
+        {GaussianTrajectory::Karras, "karras:10"}};
+    for (const auto& [kind, spec] : specs) {
+        p.trajectory = kind;
+        QCOMPARE(p.trajectorySpec(), spec);
+        DS_VERIFY_OK(p.validate());
+    }
+    p.karrasRho = 5.5;
+    QCOMPARE(p.trajectorySpec(), std::string("karras:10,rho=5.5"));
+    p.trajectory = GaussianTrajectory::Leading;
+    p.leadingOffset = 1;
+    QCOMPARE(p.trajectorySpec(), std::string("leading:10,offset=1"));
+    auto back = GaussianParams::fromJson(p.toJson());
+    DS_VERIFY_OK(back);
+    QVERIFY(*back == p);
+    // Defaults are not written; a file without them reads the defaults.
+    const core::io::Json plain = GaussianParams{}.toJson();
+    QVERIFY(!plain.contains("leadingOffset") && !plain.contains("karrasRho"));
+    auto defaults = GaussianParams::fromJson(plain);
+    DS_VERIFY_OK(defaults);
+    QCOMPARE(defaults->leadingOffset, 0);
+    QCOMPARE(defaults->karrasRho, 7.0);
+    // leading:10 on N = 1000 allows offsets up to 99.
+    p.leadingOffset = 100;
+    verifyNames(p.validate().error(), "leadingOffset", "100");
+    core::io::Json json = GaussianParams{}.toJson();
+    json["trajectory"] = "karras";
+    json["karrasRho"] = -1.0;
+    verifyNames(GaussianParams::fromJson(json).error(), "gaussian.karrasRho", "-1");
+    json["karrasRho"] = 3.0;
+    DS_VERIFY_OK(GaussianParams::fromJson(json));
 }
 
 void tst_Project::fileRoundTripIsExact() {

@@ -17,6 +17,7 @@
 #include "tests/support/project_choices.h"
 #include "ui/document/project_document.h"
 #include "ui/main/gaussian_explorer.h"
+#include "ui/views/variance_view.h"
 #include "ui/panels/gaussian_panel.h"
 #include "ui/views/particles_view.h"
 #include "tests/support/test_support.h"
@@ -59,6 +60,7 @@ private slots:
     void panesShareNoiseAndMatchTheCore_data();
     void panesShareNoiseAndMatchTheCore();
     void forwardFramesFollowTheMarginal();
+    void trailingTrajectoryStartsLate();
     void rendersNonBlank();
     void imageDataShowsAGrid();
     void onlySamplerChangeReusesGamma();
@@ -242,6 +244,30 @@ void tst_ParticlesView::forwardFramesFollowTheMarginal() {
                                std::sqrt((a.array() - a.mean()).square().mean() *
                                          (b.array() - b.mean()).square().mean());
     QVERIFY2(correlation > 0.5, qPrintable(QString::number(correlation)));
+}
+
+// trailing:8 on N = 100 (N/K = 12.5, rounded half to even): n = 12, 25, 38, …, 100. The
+// forward frames skip n = 1 (0, τ_1, …, τ_K, as the reverse ones), the reverse samplers end with
+// x̂_0 from x_12, and the Variance view's message says where the trajectory starts.
+void tst_ParticlesView::trailingTrajectoryStartsLate() {
+    ui::document::ProjectDocument document;
+    ui::GaussianExplorer explorer(&document);
+    GaussianParams p = smallParams();
+    p.trajectory = ui::document::GaussianTrajectory::Trailing;
+    QVERIFY(document.setGaussian(p, "trailing").ok());
+    explorer.waitForJobs();
+    const auto results = explorer.results();
+    QVERIFY(results != nullptr);
+    QCOMPARE(results->trajectory.timesteps, (std::vector<int>{12, 25, 38, 50, 62, 75, 88, 100}));
+    ui::views::ParticlesView* view = explorer.particlesView();
+    QVERIFY2(view->frames() != nullptr, qPrintable(view->message()));
+    const auto& forward = view->frames()->forward;
+    QCOMPARE(forward.frameSteps, (std::vector<int>{0, 12, 25, 38, 50, 62, 75, 88, 100}));
+    QCOMPARE(forward.frames.size(), forward.frameSteps.size());
+    QCOMPARE(view->frames()->reverseA.frameSteps,
+             (std::vector<int>{100, 88, 75, 62, 50, 38, 25, 12, 0}));
+    QVERIFY2(explorer.varianceView()->message().contains("starts at n = 12"),
+             qPrintable(explorer.varianceView()->message()));
 }
 
 void tst_ParticlesView::rendersNonBlank() {

@@ -68,9 +68,19 @@ core::Result<ParticleFrames> computeParticleFrames(const core::model::GaussianEp
     progress.setStage("forward particles");
     core::gaussian::ForwardSampleParams forward{
         .count = out.count, .seed = params.seed, .parallel = {.numThreads = numThreads}};
-    auto frames = core::gaussian::sampleForward(data, schedule, trajectory, forward, &progress);
+    // The forward sampler walks from x_0 through n = 1; for a trajectory that starts later
+    // (trailing, leading with an offset) it walks through 1 and the frame at 1 is dropped, so
+    // that the forward frames are 0, τ_1, …, τ_K as the reverse ones.
+    const bool lateStart = !trajectory.empty() && trajectory.front() > 1;
+    std::vector<int> walk = trajectory;
+    if (lateStart) walk.insert(walk.begin(), 1);
+    auto frames = core::gaussian::sampleForward(data, schedule, walk, forward, &progress);
     if (!frames) return frames.error();
     out.forward = std::move(frames).value();
+    if (lateStart) {
+        out.forward.frameSteps.erase(out.forward.frameSteps.begin() + 1);
+        out.forward.frames.erase(out.forward.frames.begin() + 1);
+    }
 
     // Same seed and count ⇒ both samplers start from the same x_{τ_K} and share step noise keys.
     progress.setStage("sampling " + out.samplerA);

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/gaussian/spacing.h"
+
 namespace ui::views {
 
 VarianceView::VarianceView(QWidget* parent)
@@ -130,10 +132,19 @@ void VarianceView::setPairs(const core::schedule::GaussianSchedule& schedule,
     setData({{"s", "t", "sigma2", "sigma2_unclipped", "lower", "upper", "upper_bounded",
               "ddpm_small"},
              {s, t, c0, c1, c2, c3, c4, c5}});
-    setMessage(QString("%1 trajectory, %2 reverse steps; %3 clipped to a bound.")
-                   .arg(trajectoryLabel)
-                   .arg(pairs.size())
-                   .arg(clippedCount));
+    QString message = QString("%1 trajectory, %2 reverse steps; %3 clipped to a bound.")
+                          .arg(trajectoryLabel)
+                          .arg(pairs.size())
+                          .arg(clippedCount);
+    if (!pairs.empty()) {
+        // A trajectory that misses 1 or N (leading, trailing, quadratic) says what that costs.
+        const std::string ends = core::gaussian::trajectoryEndsNote(
+            {pairs.back().s, pairs.front().t}, schedule.numSteps());
+        if (!ends.empty()) {
+            message += " Note: " + QString::fromStdString(ends) + ".";
+        }
+    }
+    setMessage(message);
 }
 
 }  // namespace ui::views

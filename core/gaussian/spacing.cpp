@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: MIT
+#include "core/gaussian/spacing.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace core::gaussian {
+namespace {
+
+// "a,b,c" split at commas (empty parts kept).
+std::vector<std::string> splitCommas(const std::string& text) {
+    std::vector<std::string> parts;
+    size_t start = 0;
+    while (true) {
+        const size_t comma = text.find(',', start);
+        parts.push_back(text.substr(start, comma == std::string::npos ? std::string::npos
+                                                                     : comma - start));
+        if (comma == std::string::npos) {
+            return parts;
+        }
+        start = comma + 1;
+    }
+}
+
+Result<long long> parseWhole(const std::string& text, const std::string& field,
+                             const std::string& expected) {
+    errno = 0;
+    char* end = nullptr;
+    const long long value = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE) {
+        return invalidArgument(field, text, expected);
+    }
+    return value;
+}
+
+// λ_n = ½·log(ᾱ_n/β̄_n) for n = 1..N (entry 0 unused), non-increasing in n.
+Result<std::vector<double>> logSnrs(const schedule::GaussianSchedule& schedule) {
+    const int numSteps = schedule.numSteps();
+    std::vector<double> lambda(static_cast<size_t>(numSteps) + 1, 0.0);
+    for (int n = 1; n <= numSteps; ++n) {
+        lambda[n] = 0.5 * (schedule.logAlphaBar(n) - std::log(schedule.betaBar(n)));
+        if (!std::isfinite(lambda[n])) {
+            return makeError(ErrorCode::NumericalError, "log-SNR λ_" + std::to_string(n),
+                             formatValue(lambda[n]), "the schedule's log-SNR is not finite");
+        }
+    }
+    return lambda;
+}
+
+// The n in 1..N whose value[n] (non-increasing in n) is nearest to `target`; ties: the smaller n.
+int nearestNonIncreasing(const std::vector<double>& value, double target) {
+    const int numSteps = static_cast<int>(value.size()) - 1;
+    // First n with value[n] ≤ target; every n before it has value[n] > target.
+    const auto it = std::partition_point(value.begin() + 1, value.end(),
+                                         [target](double v) { return v > target; });
+    const int below = static_cast<int>(it - value.begin());  // N + 1 when none
+    if (below == 1) {
+        return 1;
+    }
+    int above = below - 1;
+    if (below <= numSteps && target - value[below] < value[above] - target) {
+        return below;
+    }
+    // value[above] is nearest (or tied): take the smallest n with the same value.
+    while (above > 1 && value[above - 1] == value[above]) {
+        --above;
+    }
+    return above;
+}
+
+}  // namespace
+
+bool isSpacingKind(const std::string& kind) {
+    return kind == "linspace" || kind == "leading" || kind == "trailing" || kind == "logsnr" ||
+           kind == "karras";
+}
+
+Result<int> parseNumTimesteps(const std::string& text, const std::string& spec,
+                              const std::string& kind, int numSteps) {
+    Result<long long> value = parseWhole(text, "trajectory", "");
+    if (!value) {
+        return invalidArgument("trajectory", spec, "expected " + kind + ":K with a whole K");
+    }
+    if (*value < 2 || *value > numSteps) {  // checked in 64 bits: the cast below is exact
+        return invalidArgument("K", text,
+                               "the number of timesteps must lie in 2..N = " +
+                                   std::to_string(numSteps));
+    }
+    return static_cast<int>(*value);
+}
+
+Result<SpacingSpec> parseSpacing(const std::string& kind, const std::string& rest, int numSteps) {
+    SpacingSpec spec;
+    if (kind == "linspace") spec.kind = SpacingKind::Linspace;
+    else if (kind == "leading") spec.kind = SpacingKind::Leading;
+    else if (kind == "trailing") spec.kind = SpacingKind::Trailing;
+    else if (kind == "logsnr") spec.kind = SpacingKind::LogSnr;
+    else if (kind == "karras") spec.kind = SpacingKind::Karras;
+    else return invalidArgument("trajectory", kind, "not a timestep spacing");
+    const std::vector<std::string> parts = splitCommas(rest);
+    Result<int> k = parseNumTimesteps(parts.front(), kind + ":" + rest, kind, numSteps);
+    if (!k) {
+        return k.error();
+    }
+    spec.numTimesteps = *k;
+    const char* allowed = spec.kind == SpacingKind::Leading  ? "offset"
+                          : spec.kind == SpacingKind::Karras ? "rho"
+                                                             : nullptr;
+    bool seen = false;
+    for (size_t i = 1; i < parts.size(); ++i) {
+        const std::string& part = parts[i];
+        const size_t eq = part.find('=');
+        const std::string name = part.substr(0, eq);
+        if (eq == std::string::npos || allowed == nullptr || name != allowed || seen) {
+            return invalidArgument("trajectory", part,
+                                   allowed == nullptr
+                                       ? kind + ":K takes no options"
+                                       : kind + ":K takes one option, " + allowed + "=…");
+        }
+        seen = true;
+        const std::string text = part.substr(eq + 1);
+        if (spec.kind == SpacingKind::Leading) {
+            Result<long long> offset = parseWhole(text, "offset", "a whole offset expected");
+            if (!offset) {
+                return offset.error();
+            }
+            // t_i = i·⌊N/K⌋ + O must stay in 0..N − 1 (n = t + 1 in 1..N).
+            const long long last = static_cast<long long>(spec.numTimesteps - 1) *
+                                   (numSteps / spec.numTimesteps);
+            const long long maxOffset = numSteps - 1 - last;
+            if (*offset < 0 || *offset > maxOffset) {
+                return invalidArgument("offset", text,
+                                       "leading:" + std::to_string(spec.numTimesteps) +
+                                           " needs 0 ≤ offset ≤ " + std::to_string(maxOffset) +
+                                           " to keep its timesteps in 1..N = " +
+                                           std::to_string(numSteps));
+            }
+            spec.offset = *offset;
+        } else {
+            errno = 0;
+            char* end = nullptr;
+            const double rho = std::strtod(text.c_str(), &end);
+            if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(rho) ||
+                rho <= 0.0) {
+                return invalidArgument("rho", text, "ρ must be a finite number > 0");
+            }
+            spec.rho = rho;
+        }
+    }
+    return spec;
+}
+
+int makeDistinct(std::vector<int>& timesteps, int numSteps) {
+    const std::vector<int> before = [&] {
+        std::vector<int> sorted = timesteps;
+        std::sort(sorted.begin(), sorted.end());
+        return sorted;
+    }();
+    timesteps = before;
+    for (size_t i = 1; i < timesteps.size(); ++i) {
+        timesteps[i] = std::max(timesteps[i], timesteps[i - 1] + 1);
+    }
+    if (!timesteps.empty()) {
+        timesteps.back() = std::min(timesteps.back(), numSteps);
+        for (size_t i = timesteps.size() - 1; i-- > 0;) {
+            timesteps[i] = std::min(timesteps[i], timesteps[i + 1] - 1);
+        }
+    }
+    int moved = 0;
+    for (size_t i = 0; i < timesteps.size(); ++i) {
+        moved += timesteps[i] != before[i] ? 1 : 0;
+    }
+    return moved;
+}
+
+Result<Spacing> spacingTimesteps(const SpacingSpec& spec,
+                                 const schedule::GaussianSchedule& schedule) {
+    const int numSteps = schedule.numSteps();
+    const int k = spec.numTimesteps;
+    if (k < 2 || k > numSteps) {
+        return invalidArgument("K", std::to_string(k),
+                               "the number of timesteps must lie in 2..N = " +
+                                   std::to_string(numSteps));
+    }
+    Spacing result;
+    result.timesteps.resize(static_cast<size_t>(k));
+    std::vector<int>& n = result.timesteps;
+    switch (spec.kind) {
+        case SpacingKind::Linspace: {
+            // NumPy's linspace(0, N − 1, K): i·step, the last value exactly N − 1; then rounded.
+            const double step = static_cast<double>(numSteps - 1) / (k - 1);
+            for (int i = 0; i < k; ++i) {
+                const double t = i == k - 1 ? numSteps - 1.0 : i * step;
+                n[i] = static_cast<int>(std::nearbyint(t)) + 1;
+            }
+            break;
+        }
+        case SpacingKind::Leading: {
+            const int ratio = numSteps / k;
+            for (int i = 0; i < k; ++i) {
+                n[i] = static_cast<int>(static_cast<long long>(i) * ratio + spec.offset) + 1;
+            }
+            break;
+        }
+        case SpacingKind::Trailing: {
+            // round(N − i·N/K) − 1 with N/K a real number: N(K − i)/K rounded half to even in
+            // whole numbers, so that exact ties are ties (NumPy's arange may miss them by an ulp).
+            for (int i = 0; i < k; ++i) {
+                const long long numerator = static_cast<long long>(numSteps) * (k - i);
+                long long rounded = numerator / k;
+                const long long twiceRemainder = 2 * (numerator % k);
+                if (twiceRemainder > k || (twiceRemainder == k && rounded % 2 != 0)) {
+                    ++rounded;
+                }
+                n[k - 1 - i] = static_cast<int>(rounded);  // t + 1
+            }
+            break;
+        }
+        case SpacingKind::LogSnr:
+        case SpacingKind::Karras: {
+            Result<std::vector<double>> lambda = logSnrs(schedule);
+            if (!lambda) {
+                return lambda.error();
+            }
+            const std::vector<double>& l = *lambda;
+            for (int i = 0; i < k; ++i) {
+                const double fraction = static_cast<double>(i) / (k - 1);
+                double target = 0.0;  // in λ = −log σ
+                if (spec.kind == SpacingKind::LogSnr) {
+                    target = l[1] + (l[numSteps] - l[1]) * fraction;
+                } else {
+                    // σ*_i = (σ_N^{1/ρ} + i/(K−1)·(σ_1^{1/ρ} − σ_N^{1/ρ}))^ρ, log σ_n = −λ_n.
+                    const double high = std::exp(-l[numSteps] / spec.rho);
+                    const double low = std::exp(-l[1] / spec.rho);
+                    target = -spec.rho * std::log(high + fraction * (low - high));
+                }
+                n[i] = nearestNonIncreasing(l, target);
+            }
+            result.moved = makeDistinct(n, numSteps);
+            break;
+        }
+    }
+    for (size_t i = 0; i < n.size(); ++i) {
+        if (n[i] < 1 || n[i] > numSteps || (i > 0 && n[i] <= n[i - 1])) {
+            return makeError(ErrorCode::NumericalError, "trajectory", std::to_string(n[i]),
+                             "the spacing did not give distinct timesteps in 1..N");
+        }
+    }
+    return result;
+}
+
+std::string trajectoryEndsNote(const std::vector<int>& timesteps, int numSteps) {
+    if (timesteps.empty()) {
+        return {};
+    }
+    std::string note;
+    const int last = timesteps.back();
+    const int first = timesteps.front();
+    if (last < numSteps) {
+        note = "trajectory ends at n = " + std::to_string(last) + " < N = " +
+               std::to_string(numSteps) + ": sampling starts from N(0, I) although q(x_" +
+               std::to_string(last) + "|x_0) is not noise";
+    }
+    if (first > 1) {
+        note += std::string(note.empty() ? "" : "; ") + "trajectory starts at n = " +
+                std::to_string(first) + " > 1: the decoder reads x̂_0 from x_" +
+                std::to_string(first);
+    }
+    return note;
+}
+
+}  // namespace core::gaussian
