@@ -93,9 +93,10 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
     : QWidget(parent),
       m_document(document),
       m_edits(this, &m_refreshing, [this] { return m_document->categorical(); },
-              [this](const CategoricalParams& p, const QString& text, const QString& field,
-                     int mergeId) { return apply(p, text, field, mergeId); },
-              [this](const QString& field, const QString& message) { refuse(field, message); }) {
+              [this](const CategoricalParams& p, const QString& text, int mergeId) {
+                  return m_document->setCategorical(p, text, mergeId);
+              },
+              [this] { onDocumentChanged(); }, &m_errors) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(createPriorBox());
@@ -417,29 +418,7 @@ void CategoricalPanel::showError(const QString& field, const QString& message) {
     m_errors.show(field, message);
 }
 
-void CategoricalPanel::refuse(const QString& field, const QString& message) {
-    onDocumentChanged();  // the widgets back to what the document holds
-    showError(field, message);
-}
-
 QString CategoricalPanel::fieldError(const QString& field) const { return m_errors.message(field); }
-
-bool CategoricalPanel::apply(const CategoricalParams& params,
-                             const QString& text,
-                             const QString& field,
-                             int mergeId) {
-    const core::Status status = m_document->setCategorical(params, text, mergeId);
-    if (!status) {
-        showError(field, QString::fromStdString(status.error().toString()));
-        // Put the widgets back to what the document holds, keeping the message.
-        const QString message = fieldError(field);
-        onDocumentChanged();
-        showError(field, message);
-        return false;
-    }
-    showError(field, {});
-    return true;
-}
 
 void CategoricalPanel::editPiText(const QString& text) {
     CategoricalParams p = m_document->categorical();
@@ -459,7 +438,7 @@ void CategoricalPanel::editPiText(const QString& text) {
         return;
     }
     p.pi = values;
-    apply(p, "Edit π", "pi");
+    m_edits.apply(p, "Edit π", "pi");
 }
 
 void CategoricalPanel::editTableCell(int row, int column, const QString& text) {
@@ -476,7 +455,7 @@ void CategoricalPanel::editTableCell(int row, int column, const QString& text) {
         return;
     }
     p.table[column][row] = v;
-    apply(p, "Edit data", "table");
+    m_edits.apply(p, "Edit data", "table");
 }
 
 void CategoricalPanel::editTrajectoryList(const QString& text) {
@@ -495,7 +474,7 @@ void CategoricalPanel::editTrajectoryList(const QString& text) {
     }
     p.trajectoryList = nodes;
     p.trajectory = CategoricalTrajectory::List;
-    apply(p, "Edit trajectory", "trajectory");
+    m_edits.apply(p, "Edit trajectory", "trajectory");
 }
 
 void CategoricalPanel::chooseCsvFile(const QString& path) {

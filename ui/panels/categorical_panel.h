@@ -59,14 +59,7 @@ private slots:
     void onDocumentChanged();
 
 private:
-    // Applies params through the document; shows the error under `field` when refused.
-    bool apply(const document::CategoricalParams& params,
-               const QString& text,
-               const QString& field,
-               int mergeId = 0);
     void showError(const QString& field, const QString& message);
-    // Refreshes the widgets from the document and shows why an edit was refused.
-    void refuse(const QString& field, const QString& message);
     QLabel* errorLabel(const QString& field);
     void refreshTable();
     // The four groups of editors, each with its wiring.
@@ -79,6 +72,7 @@ private:
 
     document::ProjectDocument* m_document;
     bool m_refreshing = false;  // filling the widgets from the document: no edits
+    FieldErrors m_errors;
     ParamEdits<document::CategoricalParams> m_edits;
 
     QSpinBox* m_numClasses;
@@ -102,7 +96,6 @@ private:
     QLineEdit* m_trajectoryList;
     QComboBox* m_kernel;
     QSpinBox* m_numChains;
-    FieldErrors m_errors;
     jobs::JobRunner m_files;
 };
 

@@ -109,9 +109,10 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     : QWidget(parent),
       m_document(document),
       m_edits(this, &m_refreshing, [this] { return m_document->gaussian(); },
-              [this](const GaussianParams& p, const QString& text, const QString& field,
-                     int mergeId) { return apply(p, text, field, mergeId); },
-              [this](const QString& field, const QString& message) { refuse(field, message); }) {
+              [this](const GaussianParams& p, const QString& text, int mergeId) {
+                  return m_document->setGaussian(p, text, mergeId);
+              },
+              [this] { onDocumentChanged(); }, &m_errors) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(createProcessBox());
@@ -410,37 +411,12 @@ void GaussianPanel::showError(const QString& field, const QString& message) {
     m_errors.show(field, message);
 }
 
-void GaussianPanel::refuse(const QString& field, const QString& message) {
-    onDocumentChanged();  // the widgets back to what the document holds
-    showError(field, message);
-}
-
 QString GaussianPanel::fieldError(const QString& field) const { return m_errors.message(field); }
-
-bool GaussianPanel::apply(const GaussianParams& params,
-                          const QString& text,
-                          const QString& field,
-                          int mergeId) {
-    const core::Status status = m_document->setGaussian(params, text, mergeId);
-    if (!status) {
-        const QString message = QString::fromStdString(status.error().toString());
-        onDocumentChanged();
-        showError(field, message);
-        return false;
-    }
-    showError(field, {});
-    return true;
-}
 
 void GaussianPanel::editDataSpec(const QString& spec) { applyDataSpec(spec, "Change data", 0); }
 
 bool GaussianPanel::applyDataSpec(const QString& spec, const QString& text, int mergeId) {
-    auto prepared = withDataSpec(m_document->gaussian(), spec);
-    if (!prepared) {
-        refuse("data", QString::fromStdString(prepared.error().toString()));
-        return false;
-    }
-    return apply(*prepared, text, "data", mergeId);
+    return m_edits.applyPrepared(withDataSpec(m_document->gaussian(), spec), text, "data", mergeId);
 }
 
 bool GaussianPanel::loadScheduleFile(const QString& path) {
@@ -452,7 +428,7 @@ void GaussianPanel::editTrajectoryList(const QString& text) {
     GaussianParams p = m_document->gaussian();
     p.trajectory = document::GaussianTrajectory::List;
     p.trajectoryList = text.simplified().remove(' ').toStdString();
-    apply(p, "Type the timesteps", "trajectory");
+    m_edits.apply(p, "Type the timesteps", "trajectory");
 }
 
 bool GaussianPanel::loadModel(const QString& path) {

@@ -63,10 +63,6 @@ private slots:
     void onDocumentChanged();
 
 private:
-    bool apply(const document::GaussianParams& params,
-               const QString& text,
-               const QString& field,
-               int mergeId = 0);
     bool applyDataSpec(const QString& spec, const QString& text, int mergeId);
     QLabel* errorLabel(const QString& field);
     // The five groups of editors, each with its wiring.
@@ -76,11 +72,10 @@ private:
     QGroupBox* createTrajectoryBox();
     QGroupBox* createSamplerBox();
     void showError(const QString& field, const QString& message);
-    // Refreshes the widgets from the document and shows why an edit was refused.
-    void refuse(const QString& field, const QString& message);
 
     document::ProjectDocument* m_document;
     bool m_refreshing = false;  // filling the widgets from the document: no edits
+    FieldErrors m_errors;
     ParamEdits<document::GaussianParams> m_edits;
     QComboBox* m_schedule;
     QSpinBox* m_numSteps;
@@ -102,7 +97,6 @@ private:
     QComboBox* m_compareSampler;
     QCheckBox* m_clipFirst;
     QSpinBox* m_particles;
-    FieldErrors m_errors;
     jobs::JobRunner m_files;
 };
 

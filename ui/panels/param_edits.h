@@ -12,6 +12,7 @@
 
 #include "core/util/result.h"
 #include "ui/jobs/job_runner.h"
+#include "ui/panels/field_errors.h"
 
 // How a panel's widgets edit the document, written once: a widget's signal copies the document's
 // parameters, an edit function changes the copy (it may take the signal's arguments, and may
@@ -24,20 +25,40 @@ namespace ui::panels {
 template <typename Params>
 class ParamEdits {
 public:
-    // Applies params as an undo step named undoText; a refusal is shown under `field`.
-    using Apply = std::function<bool(const Params& params, const QString& undoText,
-                                     const QString& field, int mergeId)>;
+    // Hands params to the document as an undo step named undoText (merged with the previous
+    // step of the same mergeId > 0, for drags); the document's refusal says why.
+    using Commit = std::function<core::Status(const Params& params, const QString& undoText,
+                                              int mergeId)>;
 
-    // Shows a refusal that came before the document (e.g. a file that cannot be read).
-    using Refuse = std::function<void(const QString& field, const QString& message)>;
-
+    // current: the document's params; refresh: fills the panel's widgets from the document;
+    // errors: the panel's error labels, one per field.
     ParamEdits(QObject* owner, const bool* refreshing, std::function<Params()> current,
-               Apply apply, Refuse refuse)
+               Commit commit, std::function<void()> refresh, FieldErrors* errors)
         : m_owner(owner),
           m_refreshing(refreshing),
           m_current(std::move(current)),
-          m_apply(std::move(apply)),
-          m_refuse(std::move(refuse)) {}
+          m_commit(std::move(commit)),
+          m_refresh(std::move(refresh)),
+          m_errors(errors) {}
+
+    // Applies params as one undo step; when the document refuses them, the widgets go back to
+    // what it holds and the reason is shown under `field`.
+    bool apply(const Params& params, const QString& undoText, const QString& field,
+               int mergeId = 0) const {
+        const core::Status status = m_commit(params, undoText, mergeId);
+        if (!status) {
+            refuse(field, QString::fromStdString(status.error().toString()));
+            return false;
+        }
+        m_errors->show(field, {});
+        return true;
+    }
+
+    // Shows why an edit was refused, with the widgets back to what the document holds.
+    void refuse(const QString& field, const QString& message) const {
+        m_refresh();
+        m_errors->show(field, message);
+    }
 
     // `mergeId` > 0 merges consecutive edits with the same id into one undo step (drags).
     template <typename Sender, typename Signal, typename Edit>
@@ -58,12 +79,12 @@ public:
 
     // Applies params prepared from a file, or shows why they could not be.
     bool applyPrepared(const core::Result<Params>& prepared, const QString& undoText,
-                       const QString& field) const {
+                       const QString& field, int mergeId = 0) const {
         if (!prepared) {
-            m_refuse(field, QString::fromStdString(prepared.error().toString()));
+            refuse(field, QString::fromStdString(prepared.error().toString()));
             return false;
         }
-        return m_apply(*prepared, undoText, field, 0);
+        return apply(*prepared, undoText, field, mergeId);
     }
 
     // Runs prepare(current params) → Result<Params> (reading files) as a job of `runner`, then
@@ -89,7 +110,7 @@ private:
         if (*m_refreshing) return false;
         Params params = m_current();
         if (!invoke(edit, params, args...)) return false;
-        return m_apply(params, undoText, field, mergeId);
+        return apply(params, undoText, field, mergeId);
     }
 
     // Calls edit with as many of the signal's arguments as it takes (all or none); an edit that
@@ -118,8 +139,9 @@ private:
     QObject* m_owner;
     const bool* m_refreshing;
     std::function<Params()> m_current;
-    Apply m_apply;
-    Refuse m_refuse;
+    Commit m_commit;
+    std::function<void()> m_refresh;
+    FieldErrors* m_errors;
 };
 
 }  // namespace ui::panels
