@@ -12,6 +12,8 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QElapsedTimer>
+#include <QDoubleSpinBox>
+#include <QSpinBox>
 #include <QTest>
 
 #include "core/data/gaussian_data.h"
@@ -56,6 +58,7 @@ private slots:
     void varianceViewEqualsTheCore();
     void gammaIsReusedWhenOnlyTheTrajectoryChanges();
     void panelRefusesABadDataSpec();
+    void spacingOptionsEditTheProject();
     void paramsRoundTripAndValidate();
     void processSwitchShowsTheGaussianViews();
     void nllVsKEqualsTheCore();
@@ -310,6 +313,44 @@ void tst_GaussianExplorer::nllVsKCancelLeavesTheViewUsable() {
     explorer.waitForJobs();
     QVERIFY(explorer.nllCurves() != nullptr);
     QCOMPARE(explorer.trajectoryView()->nllSeries().front()->count(), 6);
+}
+
+// The offset of leading and the ρ of Karras spacing are edited in the panel, enabled only for
+// their kind, and reach the trajectory the views use.
+void tst_GaussianExplorer::spacingOptionsEditTheProject() {
+    ui::document::ProjectDocument document;
+    ui::GaussianExplorer explorer(&document);
+    ui::panels::GaussianPanel panel(&document);
+    GaussianParams p = smallParams();
+    p.trajectory = ui::document::GaussianTrajectory::Karras;
+    p.pathSteps = 6;
+    QVERIFY(document.setGaussian(p, "karras").ok());
+    auto* rho = panel.findChild<QDoubleSpinBox*>("karrasRho");
+    auto* offset = panel.findChild<QSpinBox*>("leadingOffset");
+    QVERIFY(rho != nullptr && offset != nullptr);
+    QVERIFY(rho->isEnabled());
+    QVERIFY(!offset->isEnabled());
+    rho->setValue(3.0);
+    emit rho->editingFinished();
+    QCOMPARE(document.gaussian().karrasRho, 3.0);
+    QCOMPARE(QString::fromStdString(document.gaussian().trajectorySpec()), QString("karras:6,rho=3"));
+
+    p = document.gaussian();
+    p.trajectory = ui::document::GaussianTrajectory::Leading;
+    QVERIFY(document.setGaussian(p, "leading").ok());
+    QVERIFY(offset->isEnabled());
+    QVERIFY(!rho->isEnabled());
+    offset->setValue(2);
+    emit offset->editingFinished();
+    QCOMPARE(document.gaussian().leadingOffset, 2);
+    explorer.waitForJobs();
+    // N = 100, K = 6: t_i = 16·i + 2, n = t + 1.
+    QCOMPARE(explorer.results()->trajectory.timesteps, (std::vector<int>{3, 19, 35, 51, 67, 83}));
+    // An offset that pushes the last timestep past N is refused beside the field.
+    offset->setValue(30);
+    emit offset->editingFinished();
+    QVERIFY(panel.fieldError("trajectory").contains("30"));
+    QCOMPARE(document.gaussian().leadingOffset, 2);
 }
 
 // A typed list of timesteps: refused with the core's reason when it is not strictly increasing

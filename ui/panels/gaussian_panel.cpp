@@ -330,13 +330,26 @@ QGroupBox* GaussianPanel::createTrajectoryBox() {
                              "Mathematics: gaussian.md#trajectories).");
     m_trajectoryList = new QLineEdit;
     m_trajectoryList->setObjectName("trajectoryList");
-    m_trajectoryList->setToolTip("The timesteps, strictly increasing from 1 to N, e.g. "
+    m_trajectoryList->setToolTip("The timesteps, strictly increasing from 1 to at most N, e.g. "
                                  "1,10,50,200,1000 (press Enter).");
     m_pathSteps = new QSpinBox;
     m_pathSteps->setRange(2, 10000);
     m_pathSteps->setToolTip("K, the number of timesteps (denoiser evaluations).");
+    m_leadingOffset = new QSpinBox;
+    m_leadingOffset->setObjectName("leadingOffset");
+    m_leadingOffset->setRange(0, 9999);
+    m_leadingOffset->setToolTip("leading: the offset O added to every timestep t_i = i·⌊N/K⌋ + O "
+                                "(diffusers' steps_offset).");
+    m_karrasRho = new QDoubleSpinBox;
+    m_karrasRho->setObjectName("karrasRho");
+    m_karrasRho->setRange(0.1, 100.0);
+    m_karrasRho->setDecimals(2);
+    m_karrasRho->setSingleStep(0.5);
+    m_karrasRho->setToolTip("Karras σ: ρ of the σ^{1/ρ} interpolation (EDM uses 7).");
     form->addRow("kind", m_trajectory);
     form->addRow("timesteps K", m_pathSteps);
+    form->addRow("offset", m_leadingOffset);
+    form->addRow("ρ", m_karrasRho);
     form->addRow("timesteps", m_trajectoryList);
     form->addRow(errorLabel("trajectory"));
 
@@ -358,6 +371,10 @@ QGroupBox* GaussianPanel::createTrajectoryBox() {
             [this] { editTrajectoryList(m_trajectoryList->text()); });
     m_edits.bind(m_pathSteps, &QSpinBox::valueChanged, "Change K", "trajectory",
                  [](GaussianParams& p, int k) { p.pathSteps = k; });
+    m_edits.bind(m_leadingOffset, &QSpinBox::editingFinished, "Change offset", "trajectory",
+                 [this](GaussianParams& p) { p.leadingOffset = m_leadingOffset->value(); });
+    m_edits.bind(m_karrasRho, &QDoubleSpinBox::editingFinished, "Change ρ", "trajectory",
+                 [this](GaussianParams& p) { p.karrasRho = m_karrasRho->value(); });
     return box;
 }
 
@@ -511,6 +528,10 @@ void GaussianPanel::onDocumentChanged() {
     m_pathSteps->setValue(p.pathSteps);
     const bool list = p.trajectory == document::GaussianTrajectory::List;
     m_pathSteps->setEnabled(!list);
+    m_leadingOffset->setValue(p.leadingOffset);
+    m_leadingOffset->setEnabled(p.trajectory == document::GaussianTrajectory::Leading);
+    m_karrasRho->setValue(p.karrasRho);
+    m_karrasRho->setEnabled(p.trajectory == document::GaussianTrajectory::Karras);
     m_trajectoryList->setText(document::qs(p.trajectoryList));
     m_trajectoryList->setEnabled(list);
     showChoice(m_sampler, core::project::kSamplers, p.sampler);

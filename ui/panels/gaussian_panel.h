@@ -92,6 +92,8 @@ private:
     QSpinBox* m_seed;
     QComboBox* m_trajectory;
     QSpinBox* m_pathSteps;
+    QSpinBox* m_leadingOffset;
+    QDoubleSpinBox* m_karrasRho;
     QLineEdit* m_trajectoryList;
     QComboBox* m_sampler;
     QComboBox* m_compareSampler;
