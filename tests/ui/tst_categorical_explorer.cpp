@@ -11,7 +11,11 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QSpinBox>
 #include <QTest>
+#include <QWheelEvent>
 
 #include <set>
 
@@ -26,6 +30,7 @@
 #include "ui/main/categorical_explorer.h"
 #include "ui/main/main_window.h"
 #include "ui/panels/categorical_panel.h"
+#include "ui/panels/input_guard.h"
 #include "ui/views/kernel_comparison_view.h"
 #include "ui/views/matrices_view.h"
 #include "ui/views/schedule_view.h"
@@ -68,6 +73,7 @@ private slots:
     void exportsDecode();
     void panelEditsAndUndo();
     void panelRefusesBadInput();
+    void panelInputCannotSurprise();
     void cancelLeavesTheUiUsable();
     void mainWindowOpensWithTheExample();
     void digitsReverseChainsEndOnTrainingImages();
@@ -238,6 +244,64 @@ void tst_CategoricalExplorer::panelRefusesBadInput() {
              qPrintable(panel.fieldError("trajectory")));
     QVERIFY(document.categorical() == before);
     QCOMPARE(document.undoStack()->count(), 0);
+}
+
+namespace {
+// One notch of the wheel over the middle of `widget`.
+void wheel(QWidget* widget, int notches) {
+    const QPointF centre(widget->width() / 2.0, widget->height() / 2.0);
+    QWheelEvent event(centre, widget->mapToGlobal(centre), QPoint(), QPoint(0, 120 * notches),
+                      Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(widget, &event);
+}
+}  // namespace
+
+// The wheel and the navigation keys change only a field the user clicked; a wheel gesture is
+// one undo step; π typed as weights is offered "normalise" instead of a bare refusal.
+void tst_CategoricalExplorer::panelInputCannotSurprise() {
+    ui::document::ProjectDocument document;
+    ui::panels::CategoricalPanel panel(&document);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    auto* k = panel.findChild<QSpinBox*>("numClasses");
+    auto* source = panel.findChild<QComboBox*>("dataSource");
+    QVERIFY(k != nullptr && source != nullptr);
+    const int k0 = document.categorical().numClasses;
+
+    // Scrolling the panel over a field leaves it alone, focused or not.
+    wheel(k, 1);
+    QCOMPARE(document.categorical().numClasses, k0);
+    source->setFocus();
+    QTest::keyClick(source, Qt::Key_End);
+    QTest::keyClick(source, Qt::Key_Down);
+    QCOMPARE(document.categorical().dataSource, ui::document::CategoricalData::Table);
+    QCOMPARE(document.undoStack()->count(), 0);
+
+    // Clicked, the wheel steps it, and three notches are one undo step.
+    QTest::mouseClick(k->findChild<QLineEdit*>(), Qt::LeftButton);
+    wheel(k, 1);
+    wheel(k, 1);
+    wheel(k, 1);
+    QCOMPARE(document.categorical().numClasses, k0 + 3);
+    QCOMPARE(document.undoStack()->count(), 1);
+    // After a pause the next notch is a new step.
+    QTest::qWait(ui::panels::InputGuard::kGestureEndMs + 200);
+    wheel(k, -1);
+    QCOMPARE(document.categorical().numClasses, k0 + 2);
+    QCOMPARE(document.undoStack()->count(), 2);
+    document.undoStack()->undo();
+    document.undoStack()->undo();
+    QCOMPARE(document.categorical().numClasses, k0);
+
+    // Weights that do not sum to 1: the reason and a "normalise" link, the typed sum shown.
+    panel.editPiText("2, 1, 1, 1");
+    QVERIFY2(panel.fieldError("pi").contains("sum to 5") &&
+                 panel.fieldError("pi").contains("normalise"),
+             qPrintable(panel.fieldError("pi")));
+    QCOMPARE(document.undoStack()->count(), 2);  // nothing applied yet (the two undone steps)
+    panel.normaliseTypedPi();
+    QCOMPARE(document.categorical().pi, (std::vector<double>{0.4, 0.2, 0.2, 0.2}));
+    QCOMPARE(panel.fieldError("pi"), QString());
 }
 
 void tst_CategoricalExplorer::cancelLeavesTheUiUsable() {

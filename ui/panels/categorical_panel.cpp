@@ -4,6 +4,7 @@
 #include "ui/document/project_model.h"
 #include "ui/document/model_files.h"
 #include "ui/panels/choice_combo.h"
+#include "ui/panels/input_guard.h"
 #include "ui/panels/param_edits.h"
 
 #include <QComboBox>
@@ -24,6 +25,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "core/categorical/prior.h"
 #include "core/data/categorical_table.h"
 #include "ui/panels/pi_editor.h"
 #include "ui/panels/schedule_editor.h"
@@ -104,6 +106,7 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
     layout->addWidget(createDataBox());
     layout->addWidget(createSamplingBox());
     layout->addStretch(1);
+    InputGuard::install(this, [this] { m_document->endDrag(); });
 
     connect(m_document, &document::ProjectDocument::categoricalChanged, this,
             &CategoricalPanel::onDocumentChanged);
@@ -117,6 +120,7 @@ QGroupBox* CategoricalPanel::createPriorBox() {
     auto* boxLayout = new QVBoxLayout(box);
     auto* kRow = new QFormLayout;
     m_numClasses = new QSpinBox;
+    m_numClasses->setObjectName("numClasses");
     m_numClasses->setRange(2, 256);
     m_numClasses->setToolTip("K, the number of classes (2..256).");
     kRow->addRow("K", m_numClasses);
@@ -137,7 +141,10 @@ QGroupBox* CategoricalPanel::createPriorBox() {
     boxLayout->addLayout(piRow);
     m_piSum = new QLabel;
     boxLayout->addWidget(m_piSum);
-    boxLayout->addWidget(errorLabel("pi"));
+    QLabel* piError = errorLabel("pi");
+    piError->setTextFormat(Qt::RichText);
+    connect(piError, &QLabel::linkActivated, this, [this] { normaliseTypedPi(); });
+    boxLayout->addWidget(piError);
 
     m_edits.bind(m_numClasses, &QSpinBox::valueChanged, "Change K", "K",
                  [](CategoricalParams& p, int k) { p = p.withNumClasses(k); });
@@ -223,6 +230,7 @@ QGroupBox* CategoricalPanel::createDataBox() {
     auto* boxLayout = new QVBoxLayout(box);
     auto* sourceForm = new QFormLayout;
     m_dataSource = new QComboBox;
+    m_dataSource->setObjectName("dataSource");
     addChoices(m_dataSource, core::project::kCategoricalDataSources);
     m_dataSource->setToolTip("The data: a small table, the bundled handwritten digits (64 "
                              "positions, conditioned on the label), or a CSV table file with "
@@ -437,8 +445,35 @@ void CategoricalPanel::editPiText(const QString& text) {
         showError("pi", QString("π has %1 entries but K = %2").arg(values.size()).arg(p.numClasses));
         return;
     }
+    double sum = 0.0;
+    bool nonNegative = true;
+    for (double v : values) {
+        sum += v;
+        nonNegative = nonNegative && v >= 0.0;
+    }
+    if (nonNegative && sum > 0.0 && std::abs(sum - 1.0) > core::categorical::kPriorSumTolerance) {
+        // Weights rather than probabilities: offer to divide by their sum instead of refusing.
+        m_typedPi = values;
+        m_piSum->setText(QString("Σπ = %1 (typed)").arg(sum, 0, 'g', 12));
+        showError("pi", QString("pi = %1: the entries sum to %2, not 1 — "
+                                "<a href=\"normalise\">normalise</a> (divide each by %2)")
+                            .arg(text.toHtmlEscaped())
+                            .arg(sum, 0, 'g', 12));
+        return;
+    }
     p.pi = values;
     m_edits.apply(p, "Edit π", "pi");
+}
+
+void CategoricalPanel::normaliseTypedPi() {
+    CategoricalParams p = m_document->categorical();
+    if (static_cast<int>(m_typedPi.size()) != p.numClasses) return;
+    double sum = 0.0;
+    for (double v : m_typedPi) sum += v;
+    p.pi.clear();
+    for (double v : m_typedPi) p.pi.push_back(v / sum);
+    m_typedPi.clear();
+    m_edits.apply(p, "Normalise π", "pi");
 }
 
 void CategoricalPanel::editTableCell(int row, int column, const QString& text) {

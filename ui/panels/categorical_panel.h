@@ -34,6 +34,9 @@ public:
 
     // Entry points the widgets use, public so tests can drive the panel like a user.
     void editPiText(const QString& text);
+    // Uses the π last typed with entries that do not sum to 1, divided by their sum (the
+    // "normalise" link beside the field).
+    void normaliseTypedPi();
     void editTableCell(int row, int column, const QString& text);
     void editTrajectoryList(const QString& text);
     // Switches the data to a table file; the file dialog reads it in the background.
@@ -73,6 +76,7 @@ private:
     document::ProjectDocument* m_document;
     bool m_refreshing = false;  // filling the widgets from the document: no edits
     FieldErrors m_errors;
+    std::vector<double> m_typedPi;  // typed weights awaiting "normalise"
     ParamEdits<document::CategoricalParams> m_edits;
 
     QSpinBox* m_numClasses;

@@ -25,6 +25,7 @@
 #include "ui/document/model_files.h"
 #include "ui/panels/choice_combo.h"
 #include "ui/panels/mixture_editor.h"
+#include "ui/panels/input_guard.h"
 #include "ui/panels/param_edits.h"
 
 namespace ui::panels {
@@ -121,6 +122,7 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     layout->addWidget(createTrajectoryBox());
     layout->addWidget(createSamplerBox());
     layout->addStretch(1);
+    InputGuard::install(this, [this] { m_document->endDrag(); });
     connect(m_document, &document::ProjectDocument::gaussianChanged, this,
             &GaussianPanel::onDocumentChanged);
     connect(m_document, &document::ProjectDocument::projectReplaced, this,

@@ -13,6 +13,7 @@
 #include "core/util/result.h"
 #include "ui/jobs/job_runner.h"
 #include "ui/panels/field_errors.h"
+#include "ui/panels/input_guard.h"
 
 // How a panel's widgets edit the document, written once: a widget's signal copies the document's
 // parameters, an edit function changes the copy (it may take the signal's arguments, and may
@@ -66,8 +67,12 @@ public:
               Edit edit, int mergeId = 0) const {
         // The explicit return type keeps Qt's argument-count probe from instantiating the body.
         QObject::connect(sender, signal, m_owner,
-                         [self = *this, undoText, field, edit, mergeId](const auto&... args) -> void {
-                             self.run(edit, undoText, field, mergeId, args...);
+                         [self = *this, sender, undoText, field, edit, mergeId](const auto&... args) -> void {
+                             // The ticks of one wheel gesture are one undo step.
+                             const int id = sender->property(InputGuard::kWheelGesture).toBool()
+                                                ? InputGuard::wheelMergeId(sender)
+                                                : mergeId;
+                             self.run(edit, undoText, field, id, args...);
                          });
     }
 
