@@ -299,6 +299,7 @@ Result<Args> withProject(const Args& args, const std::string& samplesKey) {
          {"model", g.model.empty() ? "oracle" : g.model},
          {"estimator", core::project::choiceId(core::project::kGammaEstimators, g.estimator)},
          {"trajectory", g.trajectorySpec()},
+         {"dp-variant", core::project::choiceId(core::project::kDpVariants, g.dpVariant)},
          {samplesKey, std::to_string(g.gammaSamples)},
          {"seed", std::to_string(g.seed)},
          {"sampler", core::project::choiceId(core::project::kSamplers, g.sampler)}});

@@ -22,6 +22,11 @@ const std::vector<Choice<GaussianTrajectory>> kGaussianTrajectories = {
     {GaussianTrajectory::Karras, "karras", "Karras σ (EDM)"},
 };
 
+const std::vector<Choice<gaussian::DpVariant>> kDpVariants = {
+    {gaussian::DpVariant::Clipped, "clipped", "clipped cost (default)"},
+    {gaussian::DpVariant::Segmented, "segmented", "segmented (paper code)"},
+};
+
 const std::vector<Choice<gaussian::SamplerKind>> kSamplers = {
     {gaussian::SamplerKind::AnalyticDdpm, "analytic-ddpm", "analytic-ddpm"},
     {gaussian::SamplerKind::AnalyticDdim, "analytic-ddim", "analytic-ddim"},
@@ -226,6 +231,9 @@ io::Json GaussianParams::toJson() const {
     if (karrasRho != 7.0) {
         o["karrasRho"] = karrasRho;
     }
+    if (dpVariant != gaussian::DpVariant::Clipped) {
+        o["dpVariant"] = choiceId(kDpVariants, dpVariant);
+    }
     if (!importedGamma.empty()) {
         o["importedGamma"] = importedGamma;
         o["importedGammaName"] = importedGammaName;
@@ -273,6 +281,7 @@ Result<GaussianParams> GaussianParams::fromJson(const io::Json& json) {
                      readChoice(read, "trajectory", kGaussianTrajectories, p.trajectory),
                      read.stringOr("trajectoryList", p.trajectoryList),
                      read.integerOr("pathSteps", p.pathSteps),
+                     readChoice(read, "dpVariant", kDpVariants, p.dpVariant),
                      read.integerOr("leadingOffset", p.leadingOffset),
                      read.numberOr("karrasRho", p.karrasRho), read.stringOr("model", p.model),
                      read.stringOr("importedGammaName", p.importedGammaName), readSamplers(read, p),

@@ -9,6 +9,7 @@
 
 #include "core/gaussian/gamma.h"
 #include "core/gaussian/sampler.h"
+#include "core/gaussian/trajectory_dp.h"
 #include "core/io/json.h"
 #include "core/project/categorical_params.h"
 #include "core/util/result.h"
@@ -36,6 +37,8 @@ enum class GammaEstimatorChoice { Auto, Score, Denoising, Error };
 extern const std::vector<Choice<GaussianTrajectory>> kGaussianTrajectories;
 extern const std::vector<Choice<gaussian::SamplerKind>> kSamplers;
 extern const std::vector<Choice<GammaEstimatorChoice>> kGammaEstimators;
+// How the DP treats Γ over its bound β̄Γ ≤ 1 (core::gaussian::DpVariant).
+extern const std::vector<Choice<gaussian::DpVariant>> kDpVariants;
 // The Gaussian β schedules by name (a custom table is "csv:FILE").
 extern const std::vector<Choice<std::string>> kGaussianSchedules;
 // The data sets offered by name (value and id: the data spec); any other spec can be typed.
@@ -59,6 +62,7 @@ struct GaussianParams {
     GaussianTrajectory trajectory = GaussianTrajectory::Dp;
     int pathSteps = 10;                    // K, the number of timesteps (not for list)
     std::string trajectoryList;            // list: the timesteps typed, "1,10,…,N"
+    gaussian::DpVariant dpVariant = gaussian::DpVariant::Clipped;  // dp: the cost over the bound
     int leadingOffset = 0;                 // leading: O, added to every 0-based timestep
     double karrasRho = 7.0;                // karras: ρ
     uint64_t seed = 1;                     // RNG key of the Γ estimate and the particles

@@ -157,6 +157,17 @@ void tst_Project::gaussianSpacingsRoundTrip() {
     verifyNames(GaussianParams::fromJson(json).error(), "gaussian.karrasRho", "-1");
     json["karrasRho"] = 3.0;
     DS_VERIFY_OK(GaussianParams::fromJson(json));
+    // The DP's cost over the bound: optional, clipped by default, segmented read back.
+    QVERIFY(!plain.contains("dpVariant"));
+    QVERIFY(defaults->dpVariant == core::gaussian::DpVariant::Clipped);
+    p.leadingOffset = 1;
+    p.dpVariant = core::gaussian::DpVariant::Segmented;
+    QCOMPARE(p.toJson()["dpVariant"].get<std::string>(), std::string("segmented"));
+    auto segmented = GaussianParams::fromJson(p.toJson());
+    DS_VERIFY_OK(segmented);
+    QVERIFY(*segmented == p);
+    json["dpVariant"] = "zigzag";
+    verifyNames(GaussianParams::fromJson(json).error(), "gaussian.dpVariant", "zigzag");
 }
 
 void tst_Project::fileRoundTripIsExact() {

@@ -15,6 +15,7 @@
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QLabel>
 #include <QTest>
 #include <QUrl>
 #include <cmath>
@@ -98,6 +99,7 @@ private slots:
     void cancelledTrainingCanBeResumed();
     void importedGammaDrivesTheViews_data();
     void importedGammaDrivesTheViews();
+    void importedGammaOverItsBoundIsFlagged();
     void projectKeepsTheCheckpointRelativeAndSurvivesItsLoss();
     void examplesUseTheirBundledNetworks();
 };
@@ -336,6 +338,76 @@ void tst_ModelsGui::importedGammaDrivesTheViews() {
     QVERIFY(document.gaussian().importedGamma.empty());
     document.undoStack()->redo();
     QCOMPARE(document.gaussian().importedGamma.size(), size_t(p.numSteps));
+}
+
+// An imported ms_eps above 1 at the last timesteps (what a Monte Carlo estimate of a network
+// gives): the panel lists the offending timesteps, and each answer does what it says — clip
+// makes β̄_nΓ_n ≤ 1 everywhere, segmented switches the DP, a schedule change checks again.
+void tst_ModelsGui::importedGammaOverItsBoundIsFlagged() {
+    QTemporaryDir dir;
+    ui::document::ProjectDocument document;
+    ui::GaussianExplorer explorer(&document);
+    ui::panels::GaussianPanel panel(&document);
+    GaussianParams p;
+    p.numSteps = 100;
+    p.data = "gaussian:d=2,s=0.5";
+    p.gammaSamples = 2;
+    p.pathSteps = 6;
+    p.particleCount = 10;
+    QVERIFY(document.setGaussian(p, "setup").ok());
+    auto schedule = core::schedule::gaussianScheduleFromSpec("linear", p.numSteps);
+    DS_VERIFY_OK(schedule);
+    std::vector<double> msEps(p.numSteps + 1, 0.0);
+    for (int n = 1; n <= p.numSteps; ++n) {
+        msEps[n] = n > 95 ? 1.02 : 0.9;  // over the bound at n = 96..100
+    }
+    const QString path = dir.filePath("over.npy");
+    DS_VERIFY_OK(core::io::writeGammaNpy(path.toStdString(), msEps));
+    QVERIFY2(panel.importGammaFile(path), qPrintable(panel.fieldError("gamma")));
+    panel.checkRunner()->waitForFinished();
+    const QString warning = panel.gammaWarning();
+    QVERIFY2(warning.contains("exceeds its bound") && warning.contains("5 of 100") &&
+                 warning.contains("n = 96, 97, 98, 99, 100") && warning.contains("over.npy"),
+             qPrintable(warning));
+
+    // "segmented" switches the DP's cost; the warning stays for the other choices.
+    QVERIFY(document.gaussian().dpVariant == core::gaussian::DpVariant::Clipped);
+    emit panel.findChild<QLabel*>("gammaWarning")->linkActivated("segmented");
+    QVERIFY(document.gaussian().dpVariant == core::gaussian::DpVariant::Segmented);
+    explorer.waitForJobs();
+    std::vector<double> table{0.0};
+    table.insert(table.end(), document.gaussian().importedGamma.begin(),
+                 document.gaussian().importedGamma.end());
+    auto segmented = core::gaussian::dpTrajectory(
+        *schedule, table, p.pathSteps, {.variant = core::gaussian::DpVariant::Segmented});
+    DS_VERIFY_OK(segmented);
+    QVERIFY(segmented->dpEnd < p.numSteps);  // the steps after n = 96 were set aside
+    QCOMPARE(explorer.results()->trajectory.timesteps, segmented->timesteps);
+
+    // "clip" replaces Γ_n by the largest value with β̄_nΓ_n ≤ 1 and leaves the others alone.
+    panel.clipImportedGamma();
+    panel.fileRunner()->waitForFinished();
+    panel.checkRunner()->waitForFinished();
+    const auto& clipped = document.gaussian().importedGamma;
+    QCOMPARE(clipped.size(), size_t{100});
+    for (int n = 1; n <= p.numSteps; ++n) {
+        QVERIFY(schedule->betaBar(n) * clipped[n - 1] <= 1.0);
+        if (n <= 95) DS_COMPARE_REL(schedule->betaBar(n) * clipped[n - 1], 0.9, 1e-14);
+        if (n > 95) DS_COMPARE_REL(schedule->betaBar(n) * clipped[n - 1], 1.0, 1e-15);
+    }
+    QCOMPARE(panel.gammaWarning(), QString());
+
+    // The unclipped table on another schedule is checked again.
+    document.undoStack()->undo();
+    panel.checkRunner()->waitForFinished();
+    QVERIFY(!panel.gammaWarning().isEmpty());
+    emit panel.findChild<QLabel*>("gammaWarning")->linkActivated("keep");
+    QCOMPARE(panel.gammaWarning(), QString());
+    GaussianParams cosine = document.gaussian();
+    cosine.schedule = "cosine";
+    QVERIFY(document.setGaussian(cosine, "cosine").ok());
+    panel.checkRunner()->waitForFinished();
+    QVERIFY2(panel.gammaWarning().contains("exceeds its bound"), qPrintable(panel.gammaWarning()));
 }
 
 void tst_ModelsGui::projectKeepsTheCheckpointRelativeAndSurvivesItsLoss() {

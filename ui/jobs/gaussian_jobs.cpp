@@ -119,6 +119,7 @@ core::Status findGamma(const document::GaussianParams& params, bool useNetwork,
 core::Status resolveTrajectories(const document::GaussianParams& params, GaussianResults& results,
                                  int threads) {
     core::gaussian::DpOptions options;
+    options.variant = params.dpVariant;
     options.parallel.numThreads = threads;
     auto trajectory = core::gaussian::resolveTrajectory(params.trajectorySpec(), results.schedule,
                                                         &results.gamma, options);

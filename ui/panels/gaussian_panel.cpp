@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/gaussian_panel.h"
 
+#include <cmath>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -18,6 +20,7 @@
 
 #include "core/data/gaussian_data.h"
 #include "core/gaussian/gamma.h"
+#include "core/gaussian/trajectory_dp.h"
 #include "core/io/gamma_file.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "core/trajectory/least_cost_path.h"
@@ -101,6 +104,38 @@ core::Result<GaussianParams> withGammaFile(GaussianParams p, const QString& path
                                           : file->values;
     p.importedGamma.assign(gamma.begin() + 1, gamma.end());
     p.importedGammaName = QFileInfo(path).fileName().toStdString();
+    return p;
+}
+
+// The timesteps where the imported Γ exceeds its bound 1/β̄_n on the params' schedule.
+core::Result<std::vector<int>> importedGammaOverBound(const GaussianParams& p) {
+    auto schedule = core::schedule::gaussianScheduleFromSpec(p.schedule, p.numSteps);
+    if (!schedule) {
+        return schedule.error();
+    }
+    if (static_cast<int>(p.importedGamma.size()) != p.numSteps) {
+        return core::invalidArgument("importedGamma", std::to_string(p.importedGamma.size()),
+                                     "the imported Γ has " +
+                                         std::to_string(p.importedGamma.size()) +
+                                         " entries but N = " + std::to_string(p.numSteps));
+    }
+    std::vector<double> table{0.0};
+    table.insert(table.end(), p.importedGamma.begin(), p.importedGamma.end());
+    return core::gaussian::gammaOverBound(*schedule, table);
+}
+
+// The params with the imported Γ_n replaced by min(Γ_n, 1/β̄_n).
+core::Result<GaussianParams> withClippedGamma(GaussianParams p) {
+    auto schedule = core::schedule::gaussianScheduleFromSpec(p.schedule, p.numSteps);
+    if (!schedule) {
+        return schedule.error();
+    }
+    for (int n = 1; n <= p.numSteps && n <= static_cast<int>(p.importedGamma.size()); ++n) {
+        // The largest Γ with β̄Γ ≤ 1 in floating point (1/β̄ itself may round above it).
+        double bound = 1.0 / schedule->betaBar(n);
+        while (bound * schedule->betaBar(n) > 1.0) bound = std::nextafter(bound, 0.0);
+        p.importedGamma[n - 1] = std::min(p.importedGamma[n - 1], bound);
+    }
     return p;
 }
 
@@ -300,6 +335,25 @@ QGroupBox* GaussianPanel::createGammaBox() {
     form->addRow("source", m_gammaSource);
     form->addRow("file", gammaRow);
     form->addRow(errorLabel("gamma"));
+    m_gammaWarning = new QLabel;
+    m_gammaWarning->setObjectName("gammaWarning");
+    m_gammaWarning->setWordWrap(true);
+    m_gammaWarning->setTextFormat(Qt::RichText);
+    m_gammaWarning->setStyleSheet("color: #8a4b00;");
+    m_gammaWarning->hide();
+    form->addRow(m_gammaWarning);
+    connect(m_gammaWarning, &QLabel::linkActivated, this, [this](const QString& link) {
+        if (link == "clip") {
+            clipImportedGamma();
+        } else if (link == "segmented") {
+            m_edits.edit("Use the segmented DP", "gamma", [](GaussianParams& p) {
+                p.dpVariant = core::gaussian::DpVariant::Segmented;
+            });
+        } else {
+            m_keptGammaCheck = m_gammaCheckKey;  // keep it as it is; asked again if it changes
+            m_gammaWarning->hide();
+        }
+    });
 
     connect(importGamma, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, "Import Γ", {},
@@ -348,7 +402,15 @@ QGroupBox* GaussianPanel::createTrajectoryBox() {
     m_karrasRho->setDecimals(2);
     m_karrasRho->setSingleStep(0.5);
     m_karrasRho->setToolTip("Karras σ: ρ of the σ^{1/ρ} interpolation (EDM uses 7).");
+    m_dpVariant = new QComboBox;
+    m_dpVariant->setObjectName("dpVariant");
+    addChoices(m_dpVariant, core::project::kDpVariants);
+    m_dpVariant->setToolTip("Where Γ exceeds its bound β̄Γ ≤ 1 (a Monte Carlo or imported Γ at "
+                            "large n), the clipped cost makes those steps free; the segmented DP "
+                            "of the paper's code sets the steps after the first such n aside and "
+                            "spaces them evenly.");
     form->addRow("kind", m_trajectory);
+    form->addRow("DP cost", m_dpVariant);
     form->addRow("timesteps K", m_pathSteps);
     form->addRow("offset", m_leadingOffset);
     form->addRow("ρ", m_karrasRho);
@@ -373,6 +435,10 @@ QGroupBox* GaussianPanel::createTrajectoryBox() {
             [this] { editTrajectoryList(m_trajectoryList->text()); });
     m_edits.bind(m_pathSteps, &QSpinBox::valueChanged, "Change K", "trajectory",
                  [](GaussianParams& p, int k) { p.pathSteps = k; });
+    m_edits.bind(m_dpVariant, &QComboBox::currentIndexChanged, "Change DP cost", "trajectory",
+                 [this](GaussianParams& p) {
+                     p.dpVariant = chosen(m_dpVariant, core::project::kDpVariants);
+                 });
     m_edits.bind(m_leadingOffset, &QSpinBox::editingFinished, "Change offset", "trajectory",
                  [this](GaussianParams& p) { p.leadingOffset = m_leadingOffset->value(); });
     m_edits.bind(m_karrasRho, &QDoubleSpinBox::editingFinished, "Change ρ", "trajectory",
@@ -534,6 +600,7 @@ void GaussianPanel::onDocumentChanged() {
     m_leadingOffset->setEnabled(p.trajectory == document::GaussianTrajectory::Leading);
     m_karrasRho->setValue(p.karrasRho);
     m_karrasRho->setEnabled(p.trajectory == document::GaussianTrajectory::Karras);
+    showChoice(m_dpVariant, core::project::kDpVariants, p.dpVariant);
     m_trajectoryList->setText(document::qs(p.trajectoryList));
     m_trajectoryList->setEnabled(list);
     showChoice(m_sampler, core::project::kSamplers, p.sampler);
@@ -546,6 +613,70 @@ void GaussianPanel::onDocumentChanged() {
     m_particles->setValue(p.particleCount);
     m_refreshing = false;
     m_errors.hideAll();
+    checkImportedGamma();
+}
+
+void GaussianPanel::checkImportedGamma() {
+    const GaussianParams& p = m_document->gaussian();
+    // What the check depends on: the schedule, N and the values.
+    std::string key;
+    if (!p.importedGamma.empty()) {
+        key = p.schedule + "|" + std::to_string(p.numSteps) + "|" + p.importedGammaName + "|" +
+              std::to_string(std::hash<std::string>{}(std::string(
+                  reinterpret_cast<const char*>(p.importedGamma.data()),
+                  p.importedGamma.size() * sizeof(double))));
+    }
+    if (key == m_gammaCheckKey) return;
+    m_gammaCheckKey = key;
+    m_gammaWarning->hide();
+    if (key.empty()) {
+        m_checks.cancel();
+        return;
+    }
+    // The schedule may be a file: the check runs off the GUI thread.
+    m_checks.start("Checking the imported Γ", [p, key, this](core::Progress&) -> std::function<void()> {
+        auto over = std::make_shared<core::Result<std::vector<int>>>(importedGammaOverBound(p));
+        return [this, key, over] {
+            if (key != m_gammaCheckKey || key == m_keptGammaCheck) return;
+            showGammaWarning(*over);
+        };
+    });
+}
+
+void GaussianPanel::showGammaWarning(const core::Result<std::vector<int>>& over) {
+    const GaussianParams& p = m_document->gaussian();
+    if (!over) {
+        m_gammaWarning->setText(QString::fromStdString(over.error().toString()).toHtmlEscaped());
+        m_gammaWarning->show();
+        return;
+    }
+    if (over->empty()) return;
+    QStringList steps;
+    for (size_t i = 0; i < over->size() && i < 12; ++i) steps << QString::number((*over)[i]);
+    if (over->size() > 12) steps << "…";
+    QString text = QString("The imported Γ (%1) exceeds its bound β̄ₙΓₙ ≤ 1 at %2 of %3 "
+                           "timesteps: n = %4. There σ² is clipped to 0 and the clipped DP "
+                           "passes them for free.<br>")
+                       .arg(document::qs(p.importedGammaName).toHtmlEscaped())
+                       .arg(over->size())
+                       .arg(p.numSteps)
+                       .arg(steps.join(", "));
+    text += "<a href=\"clip\">clip Γ to its bound</a>";
+    if (p.dpVariant != core::gaussian::DpVariant::Segmented) {
+        text += " · <a href=\"segmented\">use the segmented DP</a>";
+    }
+    text += " · <a href=\"keep\">keep as it is</a>";
+    m_gammaWarning->setText(text);
+    m_gammaWarning->show();
+}
+
+QString GaussianPanel::gammaWarning() const {
+    return m_gammaWarning->isHidden() ? QString() : m_gammaWarning->text();
+}
+
+void GaussianPanel::clipImportedGamma() {
+    m_edits.prepareInBackground(m_files, "Clipping the imported Γ", "Clip Γ to its bound", "gamma",
+                                [](GaussianParams p) { return withClippedGamma(std::move(p)); });
 }
 
 }  // namespace ui::panels

@@ -53,6 +53,11 @@ public:
     void loadScheduleFileInBackground(const QString& path);
     void importGammaFileInBackground(const QString& path);
     void editDataSpecInBackground(const QString& spec);
+    // Replaces each imported Γ_n by min(Γ_n, 1/β̄_n) (the warning's "clip" link).
+    void clipImportedGamma();
+    // The warning shown when an imported Γ exceeds its bound (empty when hidden); for tests.
+    QString gammaWarning() const;
+    jobs::JobRunner* checkRunner() { return &m_checks; }
     jobs::JobRunner* fileRunner() { return &m_files; }
 
 signals:
@@ -65,6 +70,10 @@ private slots:
 private:
     bool applyDataSpec(const QString& spec, const QString& text, int mergeId);
     QLabel* errorLabel(const QString& field);
+    // On import and on every change of the schedule or N: checks the imported Γ against its
+    // bound off the GUI thread and shows what to do about it.
+    void checkImportedGamma();
+    void showGammaWarning(const core::Result<std::vector<int>>& over);
     // The five groups of editors, each with its wiring.
     QGroupBox* createProcessBox();
     QGroupBox* createDataBox();
@@ -92,6 +101,10 @@ private:
     QSpinBox* m_seed;
     QComboBox* m_trajectory;
     QSpinBox* m_pathSteps;
+    QComboBox* m_dpVariant;
+    QLabel* m_gammaWarning;
+    std::string m_gammaCheckKey;   // what the last check was for
+    std::string m_keptGammaCheck;  // a warning answered "keep"
     QSpinBox* m_leadingOffset;
     QDoubleSpinBox* m_karrasRho;
     QLineEdit* m_trajectoryList;
@@ -100,6 +113,7 @@ private:
     QCheckBox* m_clipFirst;
     QSpinBox* m_particles;
     jobs::JobRunner m_files;
+    jobs::JobRunner m_checks;
 };
 
 }  // namespace ui::panels
