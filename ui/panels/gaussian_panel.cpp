@@ -618,10 +618,12 @@ void GaussianPanel::onDocumentChanged() {
 
 void GaussianPanel::checkImportedGamma() {
     const GaussianParams& p = m_document->gaussian();
-    // What the check depends on: the schedule, N and the values.
+    // What the check depends on: the schedule, N and the values (and the DP cost, which the
+    // warning's choices mention).
     std::string key;
     if (!p.importedGamma.empty()) {
         key = p.schedule + "|" + std::to_string(p.numSteps) + "|" + p.importedGammaName + "|" +
+              std::to_string(static_cast<int>(p.dpVariant)) + "|" +
               std::to_string(std::hash<std::string>{}(std::string(
                   reinterpret_cast<const char*>(p.importedGamma.data()),
                   p.importedGamma.size() * sizeof(double))));
