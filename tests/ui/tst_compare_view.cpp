@@ -61,6 +61,7 @@ void tst_CompareView::followsTheDocument() {
     }
     QVERIFY(listed);
     auto* view = explorer.compareView();
+    view->waitForCurves();  // computed off the GUI thread
     QCOMPARE(static_cast<int>(view->curves().gaussian.size()), document.gaussian().numSteps + 1);
     QCOMPARE(view->curves().levels, 4);
     const auto before = view->curves().categorical;
@@ -68,14 +69,17 @@ void tst_CompareView::followsTheDocument() {
     CategoricalParams c = document.categorical().withDigits(8);
     c.schedule = test_support::categoricalSchedule("linear");
     QVERIFY(document.setCategorical(c, "digits").ok());
+    view->waitForCurves();
     QCOMPARE(view->curves().levels, 8);
     QVERIFY(view->curves().categorical != before);
     // A Gaussian edit: N.
     GaussianParams g = document.gaussian();
     g.numSteps = 300;
     QVERIFY(document.setGaussian(g, "N").ok());
+    view->waitForCurves();
     QCOMPARE(static_cast<int>(view->curves().gaussian.size()), 301);
     document.undoStack()->undo();
+    view->waitForCurves();
     QCOMPARE(static_cast<int>(view->curves().gaussian.size()), 1001);
     explorer.cancelJobs();
 }
@@ -83,6 +87,7 @@ void tst_CompareView::followsTheDocument() {
 void tst_CompareView::rendersAndExports() {
     ui::views::CompareView view;
     view.setParams(CategoricalParams::example(), GaussianParams{});
+    view.waitForCurves();
     view.resize(900, 600);
     const QImage image = view.grab().toImage();
     QVERIFY(!image.isNull());
@@ -112,10 +117,12 @@ void tst_CompareView::badScheduleShowsAnError() {
     GaussianParams g;
     g.schedule = "nonsense";
     view.setParams(CategoricalParams::example(), g);
+    view.waitForCurves();
     QVERIFY(view.message().contains("nonsense"));
     QVERIFY(view.data().columns.empty());
     // And recovers with a good one.
     view.setParams(CategoricalParams::example(), GaussianParams{});
+    view.waitForCurves();
     QVERIFY(!view.data().columns.empty());
     QVERIFY(!view.message().contains("nonsense"));
 }

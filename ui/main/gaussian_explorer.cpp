@@ -144,7 +144,6 @@ std::vector<std::pair<QString, charts::ViewPanel*>> GaussianExplorer::views() co
 void GaussianExplorer::onParamsChanged() {
     m_coalesce.start();
     updateNllStale();
-    // Cheap (a closed form over N steps and 64 pixels): recomputed at once, on this thread.
     m_compare->setParams(m_document->categorical(), m_document->gaussian());
 }
 
@@ -383,6 +382,7 @@ void GaussianExplorer::waitForJobs() {
     }
     m_runner.waitForFinished();
     m_nllRunner.waitForFinished();
+    m_compare->waitForCurves();
     QCoreApplication::processEvents();
 }
 

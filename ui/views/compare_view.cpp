@@ -72,10 +72,17 @@ void CompareView::setParams(const document::CategoricalParams& categorical,
     m_hasInputs = true;
     m_categorical = categorical;
     m_gaussian = gaussian;
-    const auto& digits = document::bundledDigits();
-    core::Result<CompareCurves> curves =
-        digits ? computeCompareCurves(categorical, gaussian, *digits)
-               : core::Result<CompareCurves>(digits.error());
+    m_runner.start("Compare curves", [categorical, gaussian, this](core::Progress&)
+                                         -> std::function<void()> {
+        const auto& digits = document::bundledDigits();
+        auto curves = std::make_shared<core::Result<CompareCurves>>(
+            digits ? core::project::computeCompareCurves(categorical, gaussian, *digits)
+                   : core::Result<CompareCurves>(digits.error()));
+        return [this, curves] { showCurves(std::move(*curves)); };
+    });
+}
+
+void CompareView::showCurves(core::Result<CompareCurves> curves) {
     if (!curves) {
         m_curves = {};
         for (QLineSeries* s : {m_categoricalSeries, m_gaussianSeries, m_snrSeries}) {
@@ -120,9 +127,9 @@ void CompareView::setParams(const document::CategoricalParams& categorical,
             .arg(c.numImages)
             .arg(c.levels)
             .arg(c.documentPrior ? QString("from the project") : QString("uniform"))
-            .arg(document::qs(categorical.scheduleSpec()))
-            .arg(document::qs(gaussian.schedule))
-            .arg(gaussian.numSteps)
+            .arg(document::qs(m_categorical.scheduleSpec()))
+            .arg(document::qs(m_gaussian.schedule))
+            .arg(m_gaussian.numSteps)
             .arg(c.entropyNats, 0, 'f', 1));
 }
 
