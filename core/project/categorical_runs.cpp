@@ -16,7 +16,7 @@ constexpr int64_t kMonteCarloSamples = 64;
 
 double categoricalCostWork(const CategoricalParams& params) {
     const double n = params.numSteps;
-    const double k = params.numClasses;
+    const double k = params.processClasses();
     if (params.dataSource == CategoricalData::Digits) {
         // Consecutive pairs only: samples × (rows of one label × 64 positions) per step.
         return n * kMonteCarloSamples * 150.0 * 64.0;
