@@ -283,8 +283,8 @@ void tst_MaskedElbo::nStepElboApproachesItFromAbove_data() {
 
 // D = 1: every N-step ELBO is H(X_0) already. D = 2: the positions are unmasked independently
 // within a step, which the product of per-position kernels gets wrong only when two positions
-// unmask in the same step; the N-step ELBO decreases towards H(X_0) with a gap that shrinks
-// about like 1/N.
+// unmask in the same step; the N-step ELBO decreases towards H(X_0) with the gap
+// I(X_1; X_2) Σ_n (β_n − β_{n−1})², which shrinks like 1/N.
 void tst_MaskedElbo::nStepElboApproachesItFromAbove() {
     QFETCH(QString, curve);
     const auto beta = schedule(curve);
@@ -297,9 +297,24 @@ void tst_MaskedElbo::nStepElboApproachesItFromAbove() {
     const double h = directEntropy(two, 0);
     const core::model::TableOracle oracle(two, maskedPi());
     DS_COMPARE_ABS(continuousElbo(two, oracle, maskedPi(), beta)->value, h, 1e-13);
+    // I(X_1; X_2) = H(X_1) + H(X_2) − H(X_1, X_2) from the table's marginals.
+    double information = -h;
+    for (int d = 0; d < 2; ++d) {
+        const Vector p = two.marginal(0, d);
+        for (int k = 0; k < p.size(); ++k) {
+            if (p[k] > 0.0) information -= p[k] * std::log(p[k]);
+        }
+    }
     double previousGap = 1e300;
     for (int n : {10, 100, 1000}) {
         const double gap = nStepElbo(two, maskedPi(), beta, n) - h;
+        // Closed form: only a step that unmasks both positions at once loses anything (the
+        // product of the marginals instead of the joint, I(X_1; X_2) in expectation), and it
+        // does so with probability (β_n − β_{n−1})².
+        const auto grid = core::categorical::evenTimeGrid(beta, n);
+        double both = 0.0;
+        for (int k = 1; k <= n; ++k) both += std::pow(grid.beta[k] - grid.beta[k - 1], 2);
+        DS_COMPARE_ABS(gap, information * both, 1e-12);
         QVERIFY2(gap > 0.0, qPrintable(QString("N = %1: gap %2").arg(n).arg(gap)));
         QVERIFY2(gap < 0.2 * previousGap, qPrintable(QString("N = %1: gap %2 after %3").arg(n).arg(gap).arg(previousGap)));
         previousGap = gap;
