@@ -372,7 +372,11 @@ void printCategorical(const CategoricalResults& r, const CategoricalInputs& in,
         }
         if (r.continuousElbo) {
             json["continuous_elbo"] = r.continuousElbo->value;
-            json["continuous_elbo_quadrature_error"] = r.continuousElbo->quadratureError;
+            if (r.continuousElbo->monteCarlo) {
+                json["continuous_elbo_stderr"] = r.continuousElbo->standardError;
+            } else {
+                json["continuous_elbo_quadrature_error"] = r.continuousElbo->quadratureError;
+            }
         } else if (r.absorbing) {
             json["continuous_elbo"] = nullptr;
             json["continuous_elbo_refused"] = r.continuousElboRefused;
@@ -458,7 +462,10 @@ Result<CategoricalResults> computeCategorical(const CategoricalInputs& in, long 
         progress.setStage("continuous ELBO");
         Result<ContinuousElbo> continuous = continuousElbo(
             in.table, *in.denoiser, in.pi, in.curve,
-            {.condition = in.condition, .parallel = {threads}});
+            {.condition = in.condition,
+             .samples = samples,
+             .seed = static_cast<uint64_t>(seed),
+             .parallel = {threads}});
         if (continuous) {
             r.continuousElbo = *continuous;
         } else {

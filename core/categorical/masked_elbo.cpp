@@ -6,6 +6,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/util/rng.h"
+
 namespace core::categorical {
 
 namespace {
@@ -54,6 +56,88 @@ double maskedLoss(const data::CategoricalTable& table, const model::CategoricalD
         total += weight * loss;
     }
     return total;
+}
+
+// The rows of each condition with p > 0 and their running sums (to draw from).
+struct ConditionRows {
+    std::vector<int> rows;
+    std::vector<double> cdf;
+};
+
+ConditionRows conditionRows(const data::CategoricalTable& table, int condition) {
+    ConditionRows out;
+    double acc = 0.0;
+    for (int r = 0; r < table.numRows(); ++r) {
+        if (table.condition[r] == condition && table.probability[r] > 0.0) {
+            acc += table.probability[r];
+            out.rows.push_back(r);
+            out.cdf.push_back(acc);
+        }
+    }
+    return out;
+}
+
+// One Monte Carlo draw: x_0, u and the mask from the stream, Σ_{d masked} −log F / (1 − u).
+double maskedSample(const data::CategoricalTable& table, const model::CategoricalDenoiser& denoiser,
+                    const schedule::BetaCurve& curve, const ConditionRows& rows, int condition,
+                    int mask, CounterRng& rng, std::vector<int>& xt, std::vector<double>& f) {
+    const int dims = table.numPositions;
+    const int k = table.numClasses;
+    const double v = rng.uniform() * rows.cdf.back();
+    const size_t pick = std::min(rows.rows.size() - 1,
+                                 static_cast<size_t>(std::upper_bound(rows.cdf.begin(), rows.cdf.end(), v) -
+                                                     rows.cdf.begin()));
+    const int* x0 = table.row(rows.rows[pick]);
+    const double u = rng.uniform();  // in (0, 1): the keep probability α_t
+    bool any = false;
+    for (int d = 0; d < dims; ++d) {
+        const bool masked = rng.uniform() >= u;
+        xt[d] = masked ? mask : x0[d];
+        any = any || masked;
+    }
+    if (!any) return 0.0;
+    denoiser.predict(xt, condition, {inverseBeta(curve, 1.0 - u), 1.0 - u}, f);
+    double loss = 0.0;
+    for (int d = 0; d < dims; ++d) {
+        if (xt[d] == mask) {
+            loss -= std::log(std::max(f[static_cast<size_t>(d) * k + x0[d]], kMinProbability));
+        }
+    }
+    return loss / (1.0 - u);
+}
+
+Result<ContinuousElbo> monteCarloElbo(const data::CategoricalTable& table,
+                                      const model::CategoricalDenoiser& denoiser,
+                                      const schedule::BetaCurve& curve, int mask,
+                                      const std::vector<int>& conditions,
+                                      const ContinuousElboOptions& options) {
+    ContinuousElbo out;
+    out.monteCarlo = true;
+    double variance = 0.0;
+    const int64_t m = options.samples;
+    for (int c : conditions) {
+        const ConditionRows rows = conditionRows(table, c);
+        if (rows.rows.empty()) continue;
+        std::vector<double> values(static_cast<size_t>(m));
+        parallelForBlocks(m, 64, options.parallel, [&](int64_t, int64_t begin, int64_t end) {
+            std::vector<int> xt(static_cast<size_t>(table.numPositions));
+            std::vector<double> f(static_cast<size_t>(table.numPositions) * table.numClasses);
+            for (int64_t i = begin; i < end; ++i) {
+                CounterRng rng(options.seed, static_cast<uint64_t>(i) * table.numConditions() + c, 0);
+                values[i] = maskedSample(table, denoiser, curve, rows, c, mask, rng, xt, f);
+            }
+        });
+        double sum = 0.0, squares = 0.0;
+        for (double x : values) sum += x;
+        const double mean = sum / static_cast<double>(m);
+        for (double x : values) squares += (x - mean) * (x - mean);
+        out.value += mean;
+        variance += squares / static_cast<double>(m - 1) / static_cast<double>(m);
+    }
+    const double count = static_cast<double>(conditions.size());
+    out.value /= count;
+    out.standardError = std::sqrt(variance) / count;
+    return out;
 }
 
 }  // namespace
@@ -154,18 +238,23 @@ Result<ContinuousElbo> continuousElbo(const data::CategoricalTable& table,
     }
     const int dims = table.numPositions;
     const std::vector<int> conditions = scoredConditions(table, options.condition);
+    if (options.samples == 1 || options.samples < 0) {
+        return invalidArgument("samples", std::to_string(options.samples), "M must be ≥ 2");
+    }
+    if (options.samples > 0) {
+        return monteCarloElbo(table, denoiser, curve, mask, conditions, options);
+    }
     std::vector<std::vector<int>> rows(conditions.size());
     for (size_t i = 0; i < conditions.size(); ++i) {
-        for (int r = 0; r < table.numRows(); ++r) {
-            if (table.condition[r] == conditions[i] && table.probability[r] > 0.0) rows[i].push_back(r);
-        }
+        rows[i] = conditionRows(table, conditions[i]).rows;
         const double work = std::ldexp(static_cast<double>(rows[i].size()), std::min(dims, 1000));
         if (dims >= 62 || work > static_cast<double>(options.maxEnumeration)) {
             return invalidArgument("D", std::to_string(dims),
                                    "the continuous ELBO enumerates 2^D mask patterns × " +
                                        std::to_string(rows[i].size()) +
                                        " rows, beyond enumeration (" +
-                                       std::to_string(options.maxEnumeration) + ")");
+                                       std::to_string(options.maxEnumeration) +
+                                       "); a Monte Carlo estimate needs samples");
         }
     }
     const int64_t patterns = (int64_t{1} << dims) - 1;

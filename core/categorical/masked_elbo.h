@@ -36,15 +36,20 @@ double inverseBeta(const schedule::BetaCurve& curve, double beta);
 
 struct ContinuousElboOptions {
     int condition = -1;                 // condition index, −1: average over conditions
-    int nodes = 32;                     // n of the Gauss–Legendre rule in u = α_t (≥ 1)
+    int nodes = 32;                     // n of the Gauss–Legendre rule in u = α_t (1..500)
     int64_t maxEnumeration = 1000000;   // 2^D mask patterns × rows of a condition, at most
-    ParallelOptions parallel;           // threads (over mask patterns)
+    int64_t samples = 0;                // > 0: Monte Carlo with this many draws per condition
+    uint64_t seed = 0;                  // Monte Carlo RNG key
+    ParallelOptions parallel;           // threads (over mask patterns or samples)
 };
 
 struct ContinuousElbo {
-    double value = 0.0;            // −ELBO_∞ in nats, summed over positions, from the 2n-point rule
-    double quadratureError = 0.0;  // |Q_2n − Q_n|, an estimate of the error of Q_n (value's is smaller)
-    int nodes = 0;                 // 2n, the rule that gave `value`
+    double value = 0.0;            // −ELBO_∞ in nats, summed over positions
+    // Quadrature: |Q_2n − Q_n|, an estimate of the error of Q_n (value, from Q_2n, errs less).
+    double quadratureError = 0.0;
+    int nodes = 0;                 // 2n, the rule that gave `value` (0 for Monte Carlo)
+    bool monteCarlo = false;
+    double standardError = 0.0;    // Monte Carlo only
 };
 
 // −ELBO_∞ = ∫₀¹ (−α′_t/(1 − α_t)) E[Σ_{d masked} −log F(x_0,d | x_t, C, t)] dt with α_t = 1 − β(t),
@@ -56,6 +61,12 @@ struct ContinuousElbo {
 // not depend on t given x_t (the exact oracle), h is a polynomial of degree D − 1 and both rules
 // are exact once 2n ≥ D. Errors: π not absorbing (field "pi"), data on the mask class (field
 // "table"), too many patterns to enumerate (field "D"), a denoiser of another size.
+//
+// With options.samples = M > 0 it is a Monte Carlo estimate instead, for any D: per condition, M
+// independent draws of x_0 ~ p(· | c), u ~ U(0, 1) and a mask M with each position masked with
+// probability 1 − u, each scoring Σ_{d∈M} −log F_d(x_0,d | x_t, c, t(u)) / (1 − u), keyed by
+// (seed, sample·C + condition); value ± standardError (conditions averaged, their variances
+// added and divided by C²).
 Result<ContinuousElbo> continuousElbo(const data::CategoricalTable& table,
                                       const model::CategoricalDenoiser& denoiser,
                                       const Vector& pi,

@@ -53,6 +53,7 @@ private slots:
     void refusedWhenTheMaskCarriesData();
     void noFieldWithoutAnAbsorbingPrior();
     void csvTrailer();
+    void monteCarloWithSamples();
     void projectMaskState();
     void helpNamesTheMaskedPrior();
 };
@@ -152,6 +153,17 @@ void tst_CliMasked::csvTrailer() {
     const QStringList lines = r.out.trimmed().split('\n');
     QVERIFY(lines.last().startsWith("# continuous_elbo,"));
     DS_COMPARE_ABS(lines.last().section(',', 1).toDouble(), kEntropyB, 1e-12);
+}
+
+// --samples M: a Monte Carlo estimate with its standard error, within 4 of them of H(X_0).
+void tst_CliMasked::monteCarloWithSamples() {
+    const QJsonObject json = runJson({"categorical", "--table", dataPath("categorical_a5_joint.csv"),
+                                      "--pi", "masked:3", "--schedule", "cosine", "--steps", "10",
+                                      "--samples", "20000", "--seed", "5", "--threads", "2"});
+    const double stderr_ = json["continuous_elbo_stderr"].toDouble();
+    QVERIFY(stderr_ > 0.0 && stderr_ < 0.05);
+    QVERIFY(!json.contains("continuous_elbo_quadrature_error"));
+    QVERIFY(std::abs(json["continuous_elbo"].toDouble() - kEntropyJoint) < 4.0 * stderr_);
 }
 
 // A project with "maskState": true, and --pi masked:K on a project without it, give the same

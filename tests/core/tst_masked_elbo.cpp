@@ -16,6 +16,7 @@
 #include "core/categorical/prior.h"
 #include "core/categorical/time_grid.h"
 #include "core/model/categorical_oracles.h"
+#include "core/model/trainer.h"
 #include "tests/support/test_support.h"
 
 using core::Vector;
@@ -132,6 +133,8 @@ private slots:
     void independentPositionsGiveTheMarginalEntropies();
     void nStepElboApproachesItFromAbove_data();
     void nStepElboApproachesItFromAbove();
+    void monteCarloAgreesWithTheQuadrature();
+    void trainedNetworkIsAboveTheEntropy();
     void refusals();
 };
 
@@ -320,6 +323,72 @@ void tst_MaskedElbo::nStepElboApproachesItFromAbove() {
         previousGap = gap;
     }
     QVERIFY(previousGap < 1e-2);
+}
+
+// The Monte Carlo estimate of the exact oracle: within 4 standard errors of H(X_0), the same
+// for any number of threads, another for another seed.
+void tst_MaskedElbo::monteCarloAgreesWithTheQuadrature() {
+    const CategoricalTable table = tableD2();
+    const core::model::TableOracle oracle(table, maskedPi());
+    const auto curve = schedule("cosine");
+    auto one = continuousElbo(table, oracle, maskedPi(), curve,
+                              {.samples = 20000, .seed = 7, .parallel = {1}});
+    auto two = continuousElbo(table, oracle, maskedPi(), curve,
+                              {.samples = 20000, .seed = 7, .parallel = {2}});
+    auto other = continuousElbo(table, oracle, maskedPi(), curve,
+                                {.samples = 20000, .seed = 8, .parallel = {2}});
+    DS_VERIFY_OK(one);
+    DS_VERIFY_OK(two);
+    DS_VERIFY_OK(other);
+    QVERIFY(one->monteCarlo);
+    QCOMPARE(one->value, two->value);
+    QCOMPARE(one->standardError, two->standardError);
+    QVERIFY(one->value != other->value);
+    QVERIFY(one->standardError > 0.0 && one->standardError < 0.05);
+    QVERIFY2(std::abs(one->value - directEntropy(table, 0)) < 4.0 * one->standardError,
+             qPrintable(QString("%1 ± %2 vs %3").arg(one->value).arg(one->standardError)
+                            .arg(directEntropy(table, 0))));
+    auto few = continuousElbo(table, oracle, maskedPi(), curve, {.samples = 1});
+    QVERIFY(!few);
+    QCOMPARE(few.error().field, std::string("samples"));
+    QCOMPARE(few.error().value, std::string("1"));
+}
+
+// A small network trained here on the D = 2 table under the masked process: its continuous ELBO
+// (quadrature over enumerated masks) is ≥ H(X_0), and its Monte Carlo estimate agrees with it
+// within 4 standard errors.
+void tst_MaskedElbo::trainedNetworkIsAboveTheEntropy() {
+    const CategoricalTable table = tableD2();
+    core::model::CategoricalDataset data;
+    for (int r = 0; r < table.numRows(); ++r) {
+        for (int copy = 0; copy < std::lround(table.probability[r] * 400); ++copy) {
+            data.rows.insert(data.rows.end(), table.row(r), table.row(r) + 2);
+        }
+    }
+    const auto curve = schedule("linear");
+    const core::model::CategoricalProcess process{
+        .numClasses = 4, .numPositions = 2, .numConditions = 0, .pi = maskedPi(), .beta = curve};
+    const core::model::MlpConfig architecture{.width = 24, .depth = 1, .timeEmbedding = 8,
+                                              .timeScale = 20.0};
+    const core::model::TrainParams params{.steps = 400, .batch = 64, .learningRate = 3e-3,
+                                          .emaDecay = 0.99, .evalEvery = 0, .seed = 3,
+                                          .parallel = {2}};
+    auto trained = core::model::trainCategorical(process, data, data, architecture, params);
+    DS_VERIFY_OK(trained);
+    const double h = directEntropy(table, 0);
+    auto quadrature = continuousElbo(table, trained->model, maskedPi(), curve);
+    DS_VERIFY_OK(quadrature);
+    QVERIFY(quadrature->quadratureError < 1e-4);
+    QVERIFY2(quadrature->value >= h, qPrintable(QString("%1 < %2").arg(quadrature->value).arg(h)));
+    auto estimate = continuousElbo(table, trained->model, maskedPi(), curve,
+                                   {.samples = 20000, .seed = 1, .parallel = {2}});
+    DS_VERIFY_OK(estimate);
+    QVERIFY2(std::abs(estimate->value - quadrature->value) < 4.0 * estimate->standardError,
+             qPrintable(QString("%1 ± %2 vs %3").arg(estimate->value).arg(estimate->standardError)
+                            .arg(quadrature->value)));
+    QVERIFY(estimate->value > h - 3.0 * estimate->standardError);
+    qInfo("network: H = %.6f, quadrature %.6f (error estimate %.2g), Monte Carlo %.6f ± %.6f", h,
+          quadrature->value, quadrature->quadratureError, estimate->value, estimate->standardError);
 }
 
 void tst_MaskedElbo::refusals() {
