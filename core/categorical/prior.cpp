@@ -68,8 +68,7 @@ Result<Vector> parsePrior(const std::string& spec, const std::string& field) {
         const std::string kind = spec.substr(0, colon);
         if (kind != "uniform" && kind != "absorbing" && kind != "masked") {
             return makeError(ErrorCode::ParseError, field, spec,
-                             "unknown prior (expected uniform:K, absorbing:K, masked:K or a comma "
-                             "list)");
+                             "unknown prior (expected uniform:K, absorbing:K or a comma list)");
         }
         Result<int> k = parseClassCount(spec.substr(colon + 1), field, spec);
         if (!k) {
