@@ -113,6 +113,7 @@ Result<ContinuousElbo> monteCarloElbo(const data::CategoricalTable& table,
                                       const ContinuousElboOptions& options) {
     ContinuousElbo out;
     out.monteCarlo = true;
+    if (options.progress != nullptr) options.progress->setTotal(static_cast<int64_t>(conditions.size()));
     double variance = 0.0;
     const int64_t m = options.samples;
     for (int c : conditions) {
@@ -133,6 +134,9 @@ Result<ContinuousElbo> monteCarloElbo(const data::CategoricalTable& table,
         for (double x : values) squares += (x - mean) * (x - mean);
         out.value += mean;
         variance += squares / static_cast<double>(m - 1) / static_cast<double>(m);
+        if (options.progress != nullptr && !options.progress->advance()) {
+            return makeError(ErrorCode::Cancelled, "", "", "the continuous ELBO was cancelled");
+        }
     }
     const double count = static_cast<double>(conditions.size());
     out.value /= count;
@@ -269,10 +273,15 @@ Result<ContinuousElbo> continuousElbo(const data::CategoricalTable& table,
         }
         return sum / static_cast<double>(conditions.size());
     };
+    if (options.progress != nullptr) options.progress->setTotal(3 * options.nodes);
+    bool cancelled = false;
     auto integrate = [&](int n) {
         const QuadratureRule rule = gaussLegendre01(n);
         double total = 0.0;
-        for (int q = 0; q < n; ++q) total += rule.weights[q] * integrand(rule.nodes[q]);
+        for (int q = 0; q < n && !cancelled; ++q) {
+            total += rule.weights[q] * integrand(rule.nodes[q]);
+            cancelled = options.progress != nullptr && !options.progress->advance();
+        }
         return total;
     };
     const double coarse = integrate(options.nodes);
@@ -280,6 +289,9 @@ Result<ContinuousElbo> continuousElbo(const data::CategoricalTable& table,
     out.nodes = 2 * options.nodes;
     out.value = integrate(out.nodes);
     out.quadratureError = std::abs(out.value - coarse);
+    if (cancelled) {
+        return makeError(ErrorCode::Cancelled, "", "", "the continuous ELBO was cancelled");
+    }
     return out;
 }
 

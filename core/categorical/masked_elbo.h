@@ -9,6 +9,7 @@
 #include "core/schedule/beta_curve.h"
 #include "core/util/eigen_types.h"
 #include "core/util/parallel.h"
+#include "core/util/progress.h"
 #include "core/util/result.h"
 
 // Masked (absorbing) diffusion in continuous time (docs/categorical.md#masked-diffusion): the
@@ -41,6 +42,7 @@ struct ContinuousElboOptions {
     int64_t samples = 0;                // > 0: Monte Carlo with this many draws per condition
     uint64_t seed = 0;                  // Monte Carlo RNG key
     ParallelOptions parallel;           // threads (over mask patterns or samples)
+    Progress* progress = nullptr;       // progress per node (or condition) and cancel, may be null
 };
 
 struct ContinuousElbo {
