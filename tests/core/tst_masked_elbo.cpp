@@ -41,6 +41,18 @@ CategoricalTable tableD2() {
     return *t;
 }
 
+// Σ_d H(X_0,d) of the positions' marginals under condition 0, summed here.
+double marginalEntropies(const CategoricalTable& table) {
+    double h = 0.0;
+    for (int d = 0; d < table.numPositions; ++d) {
+        const Vector p = table.marginal(0, d);
+        for (int k = 0; k < p.size(); ++k) {
+            if (p[k] > 0.0) h -= p[k] * std::log(p[k]);
+        }
+    }
+    return h;
+}
+
 Vector maskedPi() { return *core::categorical::parsePrior("masked:3"); }
 
 // H(X_0 | C = c) = −Σ p log p over the rows of c (the rows here are distinct).
@@ -264,13 +276,7 @@ void tst_MaskedElbo::independentPositionsGiveTheMarginalEntropies() {
     const CategoricalTable table = tableD2();
     const core::model::TableOracle oracle(table, maskedPi(),
                                           core::model::TableOracleMode::IndependentPositions);
-    double marginals = 0.0;
-    for (int d = 0; d < 2; ++d) {
-        const Vector p = table.marginal(0, d);
-        for (int k = 0; k < p.size(); ++k) {
-            if (p[k] > 0.0) marginals -= p[k] * std::log(p[k]);
-        }
-    }
+    const double marginals = marginalEntropies(table);
     auto elbo = continuousElbo(table, oracle, maskedPi(), schedule("cosine"));
     DS_VERIFY_OK(elbo);
     DS_COMPARE_ABS(elbo->value, marginals, 1e-12);
@@ -301,13 +307,7 @@ void tst_MaskedElbo::nStepElboApproachesItFromAbove() {
     const core::model::TableOracle oracle(two, maskedPi());
     DS_COMPARE_ABS(continuousElbo(two, oracle, maskedPi(), beta)->value, h, 1e-13);
     // I(X_1; X_2) = H(X_1) + H(X_2) − H(X_1, X_2) from the table's marginals.
-    double information = -h;
-    for (int d = 0; d < 2; ++d) {
-        const Vector p = two.marginal(0, d);
-        for (int k = 0; k < p.size(); ++k) {
-            if (p[k] > 0.0) information -= p[k] * std::log(p[k]);
-        }
-    }
+    const double information = marginalEntropies(two) - h;
     double previousGap = 1e300;
     for (int n : {10, 100, 1000}) {
         const double gap = nStepElbo(two, maskedPi(), beta, n) - h;
