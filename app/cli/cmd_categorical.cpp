@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "app/cli/commands.h"
 #include "app/cli/output_format.h"
 #include "app/cli/terminal_progress.h"
 #include "core/categorical/information.h"
+#include "core/categorical/masked_elbo.h"
 #include "core/categorical/prior.h"
 #include "core/categorical/reverse_kernel.h"
 #include "core/data/categorical_table.h"
@@ -78,7 +80,9 @@ Result<double> betaOption(const Args& args, const std::string& key) {
     return beta;
 }
 
-const Option kPi = required("pi", "P", "the prior π: uniform:K, absorbing:K or p1,p2,…");
+const Option kPi = required("pi", "P",
+                            "the prior π: uniform:K, absorbing:K (the last of K classes is the "
+                            "mask), masked:K (K data classes and a mask state K + 1) or p1,p2,…");
 
 }  // namespace
 
@@ -176,6 +180,7 @@ struct CategoricalInputs {
     core::data::CategoricalTable table;
     core::Vector pi;
     core::categorical::TimeGrid grid;
+    core::schedule::BetaCurve curve;  // β(t), for the continuous ELBO
     std::shared_ptr<const core::model::CategoricalDenoiser> denoiser;
     std::shared_ptr<const void> owner;  // keeps what `denoiser` refers to alive
     int condition = -1;
@@ -198,10 +203,13 @@ Result<CategoricalInputs> inputsFromOptions(const Args& args) {
     Result<std::string> tablePath = args.require("table");
     if (!tablePath) return tablePath.error();
     auto inputs = std::make_shared<CategoricalInputs>();
-    Result<core::data::CategoricalTable> table =
-        core::data::readCategoricalTable(*tablePath, static_cast<int>(pi->size()));
+    // masked:K: the table's classes are 0..K − 1, and the process has the mask state K besides.
+    const int maskedClasses = maskedPriorClasses(*piSpec);
+    Result<core::data::CategoricalTable> table = core::data::readCategoricalTable(
+        *tablePath, maskedClasses > 0 ? maskedClasses : static_cast<int>(pi->size()));
     if (!table) return table.error();
     inputs->table = std::move(table).value();
+    inputs->table.numClasses = static_cast<int>(pi->size());
     inputs->pi = *pi;
     Result<int> condition = conditionOption(args, inputs->table);
     if (!condition) return condition.error();
@@ -216,6 +224,7 @@ Result<CategoricalInputs> inputsFromOptions(const Args& args) {
         [&in](double beta) { return tableMutualInformation(in.table, in.pi, beta, in.condition); },
         "--schedule");
     if (!curve) return curve.error();
+    inputs->curve = *curve;
     inputs->grid = evenTimeGrid(*curve, *steps);
     if (core::Status valid = validateTimeGrid(inputs->grid, "--schedule"); !valid) {
         return valid.error();
@@ -242,12 +251,16 @@ Result<core::project::CategoricalParams> projectParams(const Args& args) {
     if (args.has("pi")) {
         Result<core::Vector> pi = core::categorical::parsePrior(args.get("pi"), "--pi");
         if (!pi) return pi.error();
-        if (pi->size() != p.numClasses) {
+        // masked:K turns the project's mask state on (its π is then unused), anything else off.
+        const int maskedClasses = core::categorical::maskedPriorClasses(args.get("pi"));
+        const int dataClasses = maskedClasses > 0 ? maskedClasses : static_cast<int>(pi->size());
+        if (dataClasses != p.numClasses) {
             return core::invalidArgument("--pi", args.get("pi"),
                                          "the project's data has K = " +
                                              std::to_string(p.numClasses) + " classes");
         }
-        p.pi.assign(pi->data(), pi->data() + pi->size());
+        p.maskState = maskedClasses > 0;
+        if (!p.maskState) p.pi.assign(pi->data(), pi->data() + pi->size());
     }
     if (args.has("schedule")) {
         const std::string spec = args.get("schedule");
@@ -307,6 +320,7 @@ Result<CategoricalInputs> inputsFromProject(const Args& args) {
     inputs.table = (*setup)->table;
     inputs.pi = (*setup)->pi;
     inputs.grid = (*setup)->grid;
+    inputs.curve = (*setup)->curve;
     inputs.denoiser = (*setup)->denoiser;
     inputs.owner = *setup;
     // The project's condition (--condition overrides it in projectParams: the information-
@@ -325,6 +339,10 @@ struct CategoricalResults {
     double elbo = 0.0, elboStderr = 0.0;
     bool monteCarlo = false;
     core::trajectory::LeastCostPath path;  // empty without a DP
+    // With an absorbing π: −ELBO_∞ (docs/categorical.md#masked-diffusion), or why not.
+    bool absorbing = false;
+    std::optional<core::categorical::ContinuousElbo> continuousElbo;
+    std::string continuousElboRefused;
 };
 
 void printCategorical(const CategoricalResults& r, const CategoricalInputs& in,
@@ -352,6 +370,17 @@ void printCategorical(const CategoricalResults& r, const CategoricalInputs& in,
             }
             json["dp"] = {{"K", in.dp}, {"trajectory", times}, {"cost", r.path.cost}};
         }
+        if (r.continuousElbo) {
+            json["continuous_elbo"] = r.continuousElbo->value;
+            if (r.continuousElbo->monteCarlo) {
+                json["continuous_elbo_stderr"] = r.continuousElbo->standardError;
+            } else {
+                json["continuous_elbo_quadrature_error"] = r.continuousElbo->quadratureError;
+            }
+        } else if (r.absorbing) {
+            json["continuous_elbo"] = nullptr;
+            json["continuous_elbo_refused"] = r.continuousElboRefused;
+        }
         printJson(out, json);
     } else {
         // One row per grid time; step_cost (J(n−1, n)) is empty at n = 0.
@@ -377,6 +406,13 @@ void printCategorical(const CategoricalResults& r, const CategoricalInputs& in,
         if (dp) {
             out << "# dp_cost," << csvNumber(r.path.cost) << '\n';
         }
+        if (r.absorbing) {
+            out << "# continuous_elbo,"
+                << (r.continuousElbo ? csvNumber(r.continuousElbo->value) : "") << '\n';
+        }
+    }
+    if (r.absorbing && !r.continuousElbo) {
+        std::cerr << "continuous_elbo refused: " << r.continuousElboRefused << '\n';
     }
     std::cout << out.str();
 }
@@ -420,6 +456,21 @@ Result<CategoricalResults> computeCategorical(const CategoricalInputs& in, long 
             core::trajectory::leastCostPath(costs->cost, in.dp, {threads}, &progress);
         if (!best) return best.error();
         r.path = *best;
+    }
+    r.absorbing = absorbingMaskClass(in.pi) >= 0;
+    if (r.absorbing) {
+        progress.setStage("continuous ELBO");
+        Result<ContinuousElbo> continuous = continuousElbo(
+            in.table, *in.denoiser, in.pi, in.curve,
+            {.condition = in.condition,
+             .samples = samples,
+             .seed = static_cast<uint64_t>(seed),
+             .parallel = {threads}});
+        if (continuous) {
+            r.continuousElbo = *continuous;
+        } else {
+            r.continuousElboRefused = continuous.error().toString();
+        }
     }
     return r;
 }

@@ -66,13 +66,23 @@ Result<Vector> parsePrior(const std::string& spec, const std::string& field) {
     const size_t colon = spec.find(':');
     if (colon != std::string::npos) {
         const std::string kind = spec.substr(0, colon);
-        if (kind != "uniform" && kind != "absorbing") {
+        if (kind != "uniform" && kind != "absorbing" && kind != "masked") {
             return makeError(ErrorCode::ParseError, field, spec,
                              "unknown prior (expected uniform:K, absorbing:K or a comma list)");
         }
         Result<int> k = parseClassCount(spec.substr(colon + 1), field, spec);
         if (!k) {
             return k.error();
+        }
+        if (kind == "masked") {
+            if (*k + 1 > limits::kClasses.max) {
+                return invalidArgument(field, spec,
+                                       "masked:K adds a mask state, so K must be at most " +
+                                           std::to_string(limits::kClasses.max - 1));
+            }
+            Vector pi = Vector::Zero(*k + 1);
+            pi[*k] = 1.0;  // the mask state, a class of its own
+            return pi;
         }
         if (kind == "uniform") {
             return Vector(Vector::Constant(*k, 1.0 / *k));
@@ -103,6 +113,12 @@ Result<Vector> parsePrior(const std::string& spec, const std::string& field) {
                          "not a number");
     }
     return validatePrior(entries, field);
+}
+
+int maskedPriorClasses(const std::string& spec) {
+    if (spec.rfind("masked:", 0) != 0) return 0;
+    auto pi = parsePrior(spec);
+    return pi ? static_cast<int>(pi->size()) - 1 : 0;
 }
 
 }  // namespace core::categorical

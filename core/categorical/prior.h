@@ -18,7 +18,11 @@ constexpr double kPriorSumTolerance = 1e-9;
 // 2 classes, |Σ − 1| ≤ 1e−9 (else an error naming the sum and the entry that ends the list).
 Result<Vector> validatePrior(const std::vector<double>& entries, const std::string& field = "pi");
 
-// Parses "uniform:K", "absorbing:K" (all mass on the last class, the mask) or a comma list.
+// Parses "uniform:K", "absorbing:K" (all mass on the last class, the mask), "masked:K" (K data
+// classes and a mask state of their own: K + 1 entries, all mass on the last) or a comma list.
 Result<Vector> parsePrior(const std::string& spec, const std::string& field = "pi");
+
+// The data classes K of a valid "masked:K" spec (π then has K + 1 entries), else 0.
+int maskedPriorClasses(const std::string& spec);
 
 }  // namespace core::categorical

@@ -98,6 +98,10 @@ Status CategoricalParams::validate() const {
     if (numClasses < 2 || numClasses > kMaxClasses) {
         return invalidArgument("K", std::to_string(numClasses), "K must lie in 2..256");
     }
+    if (maskState && numClasses + 1 > kMaxClasses) {
+        return invalidArgument("maskState", "true",
+                               "the mask state is class K + 1, so K must lie in 2..255");
+    }
     if (static_cast<int>(pi.size()) != numClasses) {
         return invalidArgument("pi", std::to_string(pi.size()) + " entries",
                                "π needs one entry per class");
@@ -206,6 +210,9 @@ io::Json CategoricalParams::toJson() const {
     io::Json o;
     o["numClasses"] = numClasses;
     o["pi"] = pi;
+    if (maskState) {
+        o["maskState"] = true;
+    }
     o["schedule"] = choiceId(kCategoricalSchedules, schedule);
     o["powerExponent"] = powerExponent;
     io::Json points = io::Json::array();
@@ -326,7 +333,8 @@ Result<CategoricalParams> CategoricalParams::fromJson(const io::Json& json) {
                      read.integerOr("condition", p.condition),
                      readChoice(read, "trajectory", kCategoricalTrajectories, p.trajectory),
                      read.integerOr("pathSteps", p.pathSteps), read.stringOr("kernel", kernel),
-                     read.integerOr("numChains", p.numChains)}) {
+                     read.integerOr("numChains", p.numChains),
+                     read.booleanOr("maskState", p.maskState)}) {
         if (!s) return s.error();
     }
     auto form = categorical::parseKernelForm(kernel, "categorical.kernel");

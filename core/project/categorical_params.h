@@ -80,6 +80,10 @@ Status readChoice(const io::JsonFields& read, const char* key,
 struct CategoricalParams {
     int numClasses = 4;                        // K, 2..256
     std::vector<double> pi;                    // prior π, K entries summing to 1
+    // Masked diffusion with its own mask state: the process gets a class K + 1 (index K) that
+    // the data never use, and π is that class (the entries of `pi` are then kept but unused).
+    // Optional in project files ("maskState", written only when true).
+    bool maskState = false;
     schedule::BetaCurveKind schedule = schedule::BetaCurveKind::Cosine;
     double powerExponent = 2.0;                // p of the power schedule
     std::vector<schedule::ControlPoint> controlPoints;  // custom schedule, inner points
@@ -103,6 +107,9 @@ struct CategoricalParams {
     std::string model;
 
     bool operator==(const CategoricalParams&) const = default;
+
+    // The classes of the process: K, plus the mask state when maskState.
+    int processClasses() const { return numClasses + (maskState ? 1 : 0); }
 
     // The example the app starts with: K = 4, a non-uniform π, a two-condition table.
     static CategoricalParams example();

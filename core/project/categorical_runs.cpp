@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/project/categorical_runs.h"
 
+#include <cmath>
+
 #include "core/categorical/reverse_marginal.h"
 #include "core/trajectory/least_cost_path.h"
 #include "core/util/rng.h"
@@ -16,13 +18,64 @@ constexpr int64_t kMonteCarloSamples = 64;
 
 double categoricalCostWork(const CategoricalParams& params) {
     const double n = params.numSteps;
-    const double k = params.numClasses;
+    const double k = params.processClasses();
     if (params.dataSource == CategoricalData::Digits) {
         // Consecutive pairs only: samples × (rows of one label × 64 positions) per step.
         return n * kMonteCarloSamples * 150.0 * 64.0;
     }
     return n * (n + 1) / 2.0 * k * k * k;
 }
+
+namespace {
+
+// The ladder of N for the N-step ELBO next to the continuous one, and a bound on its work in
+// denoiser-position evaluations.
+constexpr int kElboLadder[] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000};
+constexpr double kElboLadderWork = 5e7;
+// 2^D mask patterns × rows at most for the continuous ELBO here (each takes 96 denoiser calls).
+constexpr int64_t kContinuousEnumeration = 100000;
+
+// Fills the masked-diffusion fields of `result` when π is absorbing. Fails only when cancelled.
+Status addMaskedElbos(const CategoricalSetup& setup, Progress& progress, int numThreads,
+                      CategoricalCosts& result) {
+    if (core::categorical::absorbingMaskClass(setup.pi) < 0) return {};
+    progress.setStage("continuous ELBO");
+    auto continuous = core::categorical::continuousElbo(
+        setup.table, *setup.denoiser, setup.pi, setup.curve,
+        {.condition = setup.params.condition,
+         .maxEnumeration = kContinuousEnumeration,
+         .parallel = {.numThreads = numThreads},
+         .progress = &progress});
+    if (!continuous) {
+        if (continuous.error().code == ErrorCode::Cancelled) return continuous.error();
+        result.maskedNote = continuous.error().toString();
+        return {};
+    }
+    result.continuousElbo = *continuous;
+    if (!result.dpAvailable) return {};
+    const int d = setup.numPositions();
+    double states = setup.numClasses();
+    if (d > 1 && !setup.denoiser->factorised()) states = std::pow(setup.numClasses(), d);
+    core::categorical::StepCostOptions options;
+    options.condition = setup.params.condition;
+    options.form = setup.params.kernel;
+    options.parallel.numThreads = numThreads;
+    options.progress = &progress;
+    for (int n : kElboLadder) {
+        if (n * states * d > kElboLadderWork) break;
+        progress.setStage("negative ELBO at N = " + std::to_string(n));
+        auto costs = core::categorical::computeStepCosts(
+            setup.table, *setup.denoiser, setup.pi, core::categorical::evenTimeGrid(setup.curve, n),
+            core::categorical::CostPairs::Consecutive, options);
+        if (!costs) return costs.error();
+        double elbo = 0.0;
+        for (int b = 1; b <= n; ++b) elbo += costs->cost(b - 1, b);
+        result.elboByN.emplace_back(n, elbo);
+    }
+    return {};
+}
+
+}  // namespace
 
 Result<CategoricalCosts> computeCategoricalCosts(const CategoricalSetup& setup,
                                                        Progress& progress,
@@ -59,6 +112,9 @@ Result<CategoricalCosts> computeCategoricalCosts(const CategoricalSetup& setup,
         full[n] = n;
     }
     result.elboFull = core::categorical::negativeElbo(result.costs.cost, full);
+    if (Status masked = addMaskedElbos(setup, progress, numThreads, result); !masked) {
+        return masked.error();
+    }
     if (!result.dpAvailable) {
         result.dpNodes = result.evenNodes;
         result.elboEven = std::numeric_limits<double>::quiet_NaN();

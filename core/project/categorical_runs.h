@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "core/categorical/information.h"
+#include "core/categorical/masked_elbo.h"
 #include "core/categorical/sampler.h"
 #include "core/util/progress.h"
 #include "core/util/result.h"
@@ -24,6 +28,13 @@ struct CategoricalCosts {
     double elboEven = 0.0;               // negative ELBO of the even path (nats)
     double elboDp = 0.0;                 // … of the DP path
     double elboFull = 0.0;               // … of the full N-step grid
+    // Masked diffusion (π absorbing; docs/categorical.md#masked-diffusion): the continuous-time
+    // negative ELBO, and with exact costs the full-grid negative ELBO at a ladder of N (1, 2, 5,
+    // 10, …, 1000, as far as affordable) approaching it. Empty when π is not absorbing; when
+    // refused, maskedNote says why.
+    std::optional<categorical::ContinuousElbo> continuousElbo;
+    std::vector<std::pair<int, double>> elboByN;
+    std::string maskedNote;
 };
 
 // Step costs for all pairs, the DP path with params.pathSteps steps and the ELBOs

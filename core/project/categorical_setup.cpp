@@ -59,7 +59,7 @@ Status checkSelection(const CategoricalParams& p, const data::CategoricalTable& 
 bool CategoricalSetup::exactCosts() const {
     double states = 1.0;
     for (int d = 0; d < table.numPositions; ++d) {
-        states *= params.numClasses;
+        states *= table.numClasses;
     }
     return table.numPositions == 1 || states <= 1e6;
 }
@@ -71,13 +71,21 @@ Result<std::shared_ptr<const CategoricalSetup>> CategoricalSetup::build(
     }
     auto setup = std::make_shared<CategoricalSetup>();
     setup->params = p;
-    setup->pi = Eigen::Map<const Vector>(p.pi.data(), p.numClasses);
-    setup->pi /= setup->pi.sum();
     auto table = buildTable(p, sources);
     if (!table) {
         return table.error();
     }
     setup->table = std::move(table).value();
+    if (p.maskState) {
+        // The mask state K: a class of the process that the data never use (every row's
+        // class is below K), and all of π.
+        setup->table.numClasses = p.processClasses();
+        setup->pi = Vector::Zero(p.processClasses());
+        setup->pi[p.numClasses] = 1.0;
+    } else {
+        setup->pi = Eigen::Map<const Vector>(p.pi.data(), p.numClasses);
+        setup->pi /= setup->pi.sum();
+    }
     if (auto selected = checkSelection(p, setup->table); !selected) {
         return selected.error();
     }

@@ -21,7 +21,7 @@ namespace core::project {
 
 struct CategoricalSetup {
     CategoricalParams params;                  // what this was built from
-    Vector pi;                                 // K
+    Vector pi;                                 // K (K + 1 with params.maskState)
     schedule::BetaCurve curve;                 // β(t)
     categorical::TimeGrid grid;                // t_n = n/N, n = 0..N
     data::CategoricalTable table;              // the data: D positions, rows per condition
@@ -39,6 +39,8 @@ struct CategoricalSetup {
     Vector dataMarginal;                       // p_0(· | selected condition) at `position`
 
     int numPositions() const { return table.numPositions; }
+    // The classes of the process (π's size): params.numClasses, plus 1 with the mask state.
+    int numClasses() const { return table.numClasses; }
     // Whether exact step costs over every pair are affordable (D = 1, or K^D ≤ 10⁶).
     bool exactCosts() const;
 

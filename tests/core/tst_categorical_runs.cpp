@@ -54,6 +54,7 @@ private slots:
     void dpPathIsTheCheapestOfAllPaths_data();
     void dpPathIsTheCheapestOfAllPaths();
     void chainsFollowTheirExactMarginals();
+    void maskedCostsCarryTheContinuousElbo();
 };
 
 void tst_CategoricalRuns::dpPathIsTheCheapestOfAllPaths_data() {
@@ -141,6 +142,57 @@ void tst_CategoricalRuns::chainsFollowTheirExactMarginals() {
             DS_COMPARE_ABS(reverseCounts[c], exact, 0.04);
         }
     }
+}
+
+// With the mask state the costs carry the continuous-time negative ELBO, H(X_0 | C) summed here
+// directly, and the N-step ELBOs at N = 1 … 1000: all equal to it for D = 1, above it and falling
+// for the correlated D = 2 table. With absorbing π on data that use the mask: the reason.
+void tst_CategoricalRuns::maskedCostsCarryTheContinuousElbo() {
+    CategoricalParams p = CategoricalParams::example();
+    p.numSteps = 20;
+    p.maskState = true;
+    core::Progress progress;
+    auto one = core::project::computeCategoricalCosts(*buildSetup(p), progress, 2);
+    DS_VERIFY_OK(one);
+    double h = 0.0;
+    for (double q : p.table[0]) h -= q * std::log(q);
+    QVERIFY(one->continuousElbo.has_value());
+    DS_COMPARE_ABS(one->continuousElbo->value, h, 1e-13);
+    QCOMPARE(one->elboByN.size(), size_t{10});
+    QCOMPARE(one->elboByN.front().first, 1);
+    QCOMPARE(one->elboByN.back().first, 1000);
+    for (const auto& [n, elbo] : one->elboByN) DS_COMPARE_ABS(elbo, h, 1e-12);
+
+    CategoricalParams joint = p;
+    joint.dataSource = core::project::CategoricalData::CsvFile;
+    joint.csvPath = test_support::dataPathStd("categorical_a5_joint.csv");
+    joint = joint.withNumClasses(3);
+    joint.conditionNames = {""};
+    joint.table = {{1.0 / 3, 1.0 / 3, 1.0 / 3}};
+    auto two = core::project::computeCategoricalCosts(*buildSetup(joint), progress, 2);
+    DS_VERIFY_OK(two);
+    const double hJoint = -3 * 0.2855 * std::log(0.2855) -
+                          (1 - 3 * 0.2855) * std::log((1 - 3 * 0.2855) / 6);
+    DS_COMPARE_ABS(two->continuousElbo->value, hJoint, 1e-13);
+    QVERIFY(two->elboByN.size() >= 4);
+    double previous = std::numeric_limits<double>::infinity();
+    for (const auto& [n, elbo] : two->elboByN) {
+        QVERIFY2(elbo > hJoint && elbo < previous, qPrintable(QString("N = %1: %2").arg(n).arg(elbo)));
+        previous = elbo;
+    }
+    QVERIFY(previous - hJoint < 1e-3);
+
+    CategoricalParams plain = CategoricalParams::example();
+    plain.numSteps = 20;
+    auto none = core::project::computeCategoricalCosts(*buildSetup(plain), progress, 2);
+    DS_VERIFY_OK(none);
+    QVERIFY(!none->continuousElbo && none->elboByN.empty() && none->maskedNote.empty());
+    plain.pi = {0.0, 0.0, 0.0, 1.0};  // the last class is the mask, and condition 0 has 0.5 on it
+    auto shared = core::project::computeCategoricalCosts(*buildSetup(plain), progress, 2);
+    DS_VERIFY_OK(shared);
+    QVERIFY(!shared->continuousElbo);
+    QVERIFY2(shared->maskedNote.rfind("table = p(x1 = 3 | c = 0) ≥ 0.5: ", 0) == 0,
+             shared->maskedNote.c_str());
 }
 
 QTEST_MAIN(tst_CategoricalRuns)

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/categorical/information.h"
+#include "core/categorical/masked_elbo.h"
 #include "core/data/categorical_table.h"
 #include "core/io/json.h"
 #include "core/project/categorical_setup.h"
@@ -36,6 +37,8 @@ private slots:
     void examplesAreValid();
     void categoricalSetupMatchesDirectBuild();
     void gaussianSetupRefusesAMissingModelOnlyWhenStrict();
+    void maskStateIsOptionalInFiles();
+    void maskStateAddsAClassThatHoldsAllOfPi();
 };
 
 namespace {
@@ -332,6 +335,69 @@ void tst_Project::gaussianSetupRefusesAMissingModelOnlyWhenStrict() {
     QVERIFY(!strict.ok());
     QVERIFY(strict.error().toString().find("/nonexistent/model.safetensors") != std::string::npos);
     QCOMPARE(lenient->schedule.numSteps(), 100);
+}
+
+// Written only when set, read when present; a file without it opens as before.
+void tst_Project::maskStateIsOptionalInFiles() {
+    Project p;
+    const std::string plain = core::project::projectToJson(p, "/tmp/p.diffuscope.json");
+    QVERIFY(plain.find("maskState") == std::string::npos);
+    p.categorical.maskState = true;
+    const std::string text = core::project::projectToJson(p, "/tmp/p.diffuscope.json");
+    QVERIFY(text.find("\"maskState\": true") != std::string::npos);
+    QVERIFY(text.find("\"formatVersion\": 1") != std::string::npos);
+    auto back = core::project::projectFromJson(text, "/tmp/p.diffuscope.json");
+    DS_VERIFY_OK(back);
+    QVERIFY(back->categorical.maskState);
+    QVERIFY(*back == p);
+    auto old = core::project::projectFromJson(plain, "/tmp/p.diffuscope.json");
+    DS_VERIFY_OK(old);
+    QVERIFY(!old->categorical.maskState);
+    // Not a boolean: the error names the path and the value.
+    std::string wrong = text;
+    wrong.replace(wrong.find("\"maskState\": true"), 17, "\"maskState\": 2");
+    auto bad = core::project::projectFromJson(wrong, "/tmp/p.diffuscope.json");
+    QVERIFY(!bad);
+    QVERIFY2(bad.error().toString().find("maskState") != std::string::npos &&
+                 bad.error().toString().find('2') != std::string::npos,
+             bad.error().toString().c_str());
+    // K = 256 leaves no room for the mask state.
+    CategoricalParams wide = CategoricalParams::example().withNumClasses(256);
+    wide.maskState = true;
+    auto valid = wide.validate();
+    QVERIFY(!valid);
+    verifyNames(valid.error(), "maskState", "true");
+}
+
+// The example with the mask state: K = 5 classes, π = δ_4, the data's zero row for class 4, and
+// the continuous ELBO equal to H(X_0 | C = A) = −Σ p log p of the table's column.
+void tst_Project::maskStateAddsAClassThatHoldsAllOfPi() {
+    CategoricalParams p = CategoricalParams::example();
+    p.maskState = true;
+    auto setup = core::project::CategoricalSetup::build(p, core::project::fileSources());
+    DS_VERIFY_OK(setup);
+    const auto& s = **setup;
+    QCOMPARE(s.numClasses(), 5);
+    QCOMPARE(static_cast<int>(s.pi.size()), 5);
+    QCOMPARE(s.pi[4], 1.0);
+    QCOMPARE(s.pi.head(4).sum(), 0.0);
+    QCOMPARE(static_cast<int>(s.dataMarginal.size()), 5);
+    QCOMPARE(s.dataMarginal[4], 0.0);
+    QCOMPARE(s.dataMarginal[3], 0.5);
+    QCOMPARE(s.oracle->numClasses(), 5);
+    QCOMPARE(s.params.pi, CategoricalParams::example().pi);  // kept for when it is turned off
+    double h = 0.0;
+    for (double q : p.table[0]) h -= q * std::log(q);
+    auto elbo = core::categorical::continuousElbo(s.table, *s.denoiser, s.pi, s.curve,
+                                                  {.condition = 0});
+    DS_VERIFY_OK(elbo);
+    DS_COMPARE_ABS(elbo->value, h, 1e-13);
+    // Without it the example's π is not absorbing.
+    auto plain = core::project::CategoricalSetup::build(CategoricalParams::example(),
+                                                        core::project::fileSources());
+    DS_VERIFY_OK(plain);
+    QCOMPARE((*plain)->numClasses(), 4);
+    QCOMPARE(core::categorical::absorbingMaskClass((*plain)->pi), -1);
 }
 
 QTEST_GUILESS_MAIN(tst_Project)

@@ -78,6 +78,7 @@ private slots:
     void mainWindowOpensWithTheExample();
     void digitsReverseChainsEndOnTrainingImages();
     void tableFileWithTwoPositions();
+    void maskStateAddsAClassAndTheContinuousElbo();
 };
 
 void tst_CategoricalExplorer::scheduleViewShowsTheCoreCurves() {
@@ -452,6 +453,29 @@ void tst_CategoricalExplorer::tableFileWithTwoPositions() {
     panel.fileRunner()->waitForFinished();
     QCOMPARE(document.categorical().numSteps, 21);
     QVERIFY(document.categorical().csvPath != other.toStdString());
+}
+
+// The project's mask state: K + 1 classes in every view (the chains' lanes, the matrices), and the
+// Step costs view states the continuous-time negative ELBO with the N-step ones beside it.
+void tst_CategoricalExplorer::maskStateAddsAClassAndTheContinuousElbo() {
+    ui::document::ProjectDocument document;
+    ui::CategoricalExplorer explorer(&document);
+    CategoricalParams p = document.categorical();
+    p.maskState = true;
+    p.numSteps = 20;
+    p.pathSteps = 5;
+    QVERIFY(document.setCategorical(p, "mask state").ok());
+    explorer.waitForJobs();
+    QCOMPARE(explorer.setup()->numClasses(), 5);
+    QCOMPARE(explorer.chains()->forwardMarginals.front().size(), Eigen::Index{5});
+    const QString message = explorer.stepCostView()->message();
+    QVERIFY2(message.contains("continuous-time negative ELBO (N → ∞) 1.142120 nats") &&
+                 message.contains("N = 1000: 1.142120"),
+             qPrintable(message));
+    explorer.setPosition(2.0);
+    for (auto& [name, view] : explorer.views()) {
+        QVERIFY2(distinctColours(view) > 8, qPrintable(name));
+    }
 }
 
 QTEST_MAIN(tst_CategoricalExplorer)

@@ -240,6 +240,11 @@ ChainsView::ChainsView(QWidget* parent) : ViewPanel("Trajectories", parent) {
 
 void ChainsView::setChains(std::shared_ptr<const core::project::CategoricalChains> chains, int numClasses) {
     m_chains = std::move(chains);
+    // The process may have more classes than the caller's K (a mask state): the marginals
+    // have one entry per class of the process.
+    if (m_chains && !m_chains->forwardMarginals.empty()) {
+        numClasses = std::max(numClasses, static_cast<int>(m_chains->forwardMarginals.front().size()));
+    }
     m_numClasses = numClasses;
     m_position = std::clamp(m_position, 0.0, static_cast<double>(numSteps()));
     updateData();

@@ -23,6 +23,7 @@ bool sameInputs(const document::CategoricalParams& a,
     return a.schedule == b.schedule && a.powerExponent == b.powerExponent &&
            a.controlPoints == b.controlPoints && a.dataSource == b.dataSource &&
            a.digitLevels == b.digitLevels && a.pi == b.pi && a.numClasses == b.numClasses &&
+           a.maskState == b.maskState &&
            ga.schedule == gb.schedule && ga.numSteps == gb.numSteps;
 }
 

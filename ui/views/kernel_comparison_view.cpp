@@ -53,7 +53,7 @@ void KernelComparisonView::setSetup(std::shared_ptr<const document::CategoricalS
     const core::Vector& p0 = s.dataMarginal;
     const core::Vector& endClosed = (*both)[0].front();
     const core::Vector& endD3pm = (*both)[1].front();
-    const int k = s.params.numClasses;
+    const int k = s.numClasses();
     QStringList categories;
     QList<qreal> data, closedValues, d3pmValues;
     std::vector<double> classes, c0, c1, c2;

@@ -51,7 +51,7 @@ void MatricesView::recompute() {
     m_nodeS = std::clamp(m_nodeS, 0, m_nodeT);
     const double betaS = s.grid.beta[m_nodeS];
     const double betaT = s.grid.beta[m_nodeT];
-    const int k = s.params.numClasses;
+    const int k = s.numClasses();
     m_p0t = core::categorical::denseForward(s.pi, betaT);
     m_pst = core::categorical::denseStep(s.pi, betaS, betaT);
     m_f.resize(k, k);

@@ -4,6 +4,7 @@
 #include <QChart>
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <QStringList>
 #include <QValueAxis>
 
 #include <cmath>
@@ -48,6 +49,31 @@ void StepCostView::clear(const QString& reason) {
     setMessage(reason);
 }
 
+namespace {
+
+// With an absorbing π: the continuous-time negative ELBO and the N-step ones approaching it
+// (docs/categorical.md#masked-diffusion), or why there is none; empty otherwise.
+QString maskedLine(const core::project::CategoricalCosts& costs) {
+    if (!costs.continuousElbo) {
+        return costs.maskedNote.empty()
+                   ? QString()
+                   : "\nMasked diffusion: no continuous-time ELBO (" +
+                         QString::fromStdString(costs.maskedNote) + ")";
+    }
+    QString line = QString("\nMasked diffusion: continuous-time negative ELBO (N → ∞) %1 nats")
+                       .arg(costs.continuousElbo->value, 0, 'f', 6);
+    if (!costs.elboByN.empty()) {
+        QStringList steps;
+        for (const auto& [n, elbo] : costs.elboByN) {
+            steps << QString("N = %1: %2").arg(n).arg(elbo, 0, 'f', 6);
+        }
+        line += " · N-step: " + steps.join(" · ");
+    }
+    return line;
+}
+
+}  // namespace
+
 void StepCostView::setCosts(std::shared_ptr<const core::project::CategoricalCosts> costs,
                             const std::vector<double>& gridTimes) {
     if (!costs) {
@@ -81,7 +107,8 @@ void StepCostView::setCosts(std::shared_ptr<const core::project::CategoricalCost
                            "enumerate). Negative ELBO of all %1 steps: %2 nats. The DP needs "
                            "every pair of steps and is not computed for this data.")
                        .arg(n)
-                       .arg(costs->elboFull, 0, 'f', 4));
+                       .arg(costs->elboFull, 0, 'f', 4) +
+                   maskedLine(*costs));
         return;
     }
     QString message = QString("Negative ELBO (nats): even %1 steps %2 · DP %1 steps %3 · "
@@ -96,7 +123,7 @@ void StepCostView::setCosts(std::shared_ptr<const core::project::CategoricalCost
                    "the reverse chain is exact (Help ▸ Mathematics: "
                    "categorical.md#degenerate-case).";
     }
-    setMessage(message);
+    setMessage(message + maskedLine(*costs));
 }
 
 }  // namespace ui::views
