@@ -36,7 +36,8 @@ enum class GammaEstimatorChoice { Auto, Score, Denoising, Error };
 extern const std::vector<Choice<GaussianTrajectory>> kGaussianTrajectories;
 extern const std::vector<Choice<gaussian::SamplerKind>> kSamplers;
 extern const std::vector<Choice<GammaEstimatorChoice>> kGammaEstimators;
-// The Gaussian β schedules by name (a custom table is "csv:FILE").
+// The Gaussian β schedules by name (a custom table is "csv:FILE"), each also with its zero
+// terminal SNR transform ("linear,zero-snr"; "csv:FILE,zero-snr" too).
 extern const std::vector<Choice<std::string>> kGaussianSchedules;
 // The data sets offered by name (value and id: the data spec); any other spec can be typed.
 extern const std::vector<Choice<std::string>> kGaussianDataPresets;
@@ -50,7 +51,7 @@ Result<gaussian::GammaEstimator> resolveEstimator(GammaEstimatorChoice choice, b
                                                   const std::string& field = "estimator");
 
 struct GaussianParams {
-    std::string schedule = "linear";       // linear | cosine | scaled-linear | sigmoid | csv:FILE
+    std::string schedule = "linear";       // linear | cosine | scaled-linear | sigmoid | csv:FILE [,zero-snr]
     int numSteps = 1000;                   // N
     double eta = 1.0;                      // λ² = η²β̃: 1 is DDPM, 0 is DDIM
     std::string data = "toy:moons,n=2000"; // a data spec of core/data/gaussian_data.h
