@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <utility>
 
 #include "core/gaussian/reverse_step.h"
 #include "core/gaussian/rng_streams.h"
@@ -11,26 +12,19 @@
 namespace core::gaussian {
 
 Result<SamplerKind> parseSamplerKind(const std::string& name) {
-    if (name == "ddpm") {
-        return SamplerKind::Ddpm;
-    }
-    if (name == "ddim") {
-        return SamplerKind::Ddim;
-    }
-    if (name == "analytic-ddpm") {
-        return SamplerKind::AnalyticDdpm;
-    }
-    if (name == "analytic-ddim") {
-        return SamplerKind::AnalyticDdim;
-    }
-    if (name == "dpm-solver-1") {
-        return SamplerKind::DpmSolver1;
-    }
-    if (name == "dpm-solver++2m") {
-        return SamplerKind::DpmSolverPp2M;
-    }
-    if (name == "dpm-solver++3m") {
-        return SamplerKind::DpmSolverPp3M;
+    static const std::pair<const char*, SamplerKind> kNames[] = {
+        {"ddpm", SamplerKind::Ddpm},
+        {"ddim", SamplerKind::Ddim},
+        {"analytic-ddpm", SamplerKind::AnalyticDdpm},
+        {"analytic-ddim", SamplerKind::AnalyticDdim},
+        {"dpm-solver-1", SamplerKind::DpmSolver1},
+        {"dpm-solver++2m", SamplerKind::DpmSolverPp2M},
+        {"dpm-solver++3m", SamplerKind::DpmSolverPp3M},
+    };
+    for (const auto& [text, kind] : kNames) {
+        if (name == text) {
+            return kind;
+        }
     }
     return invalidArgument("sampler", name,
                            "expected ddpm, ddim, analytic-ddpm, analytic-ddim, dpm-solver-1, "
