@@ -44,7 +44,8 @@ public:
     // True after the zero-SNR transform: ᾱ_N = 0 exactly, so x_N ~ N(0, I) carries no signal.
     bool zeroTerminalSnr() const { return m_alphaBar.back() == 0.0; }
 
-    // The only constructor path: validates β_1..β_N (finite, in (0, 1), N ≥ 1).
+    // The constructor path of every schedule (the zero-SNR transform below derives from one):
+    // validates β_1..β_N (finite, in (0, 1), N ≥ 1).
     static Result<GaussianSchedule> fromBetas(const std::vector<double>& betas,
                                               const std::string& field = "beta");
 
