@@ -242,7 +242,11 @@ Result<GaussianSchedule> gaussianScheduleFromSpec(const std::string& spec, int n
     if (parts.zeroSnr) {
         Result<GaussianSchedule> base = gaussianScheduleFromSpec(parts.base, numSteps);
         if (!base) {
-            return base.error();
+            Error error = base.error();
+            if (error.field == "schedule" && error.value == parts.base) {
+                error.value = spec;  // name what was typed
+            }
+            return error;
         }
         return GaussianSchedule::withZeroTerminalSnr(*base, spec);
     }

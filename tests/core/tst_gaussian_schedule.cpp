@@ -172,7 +172,7 @@ void tst_GaussianSchedule::zeroTerminalSnrErrors() {
     auto unknown = core::schedule::gaussianScheduleFromSpec("quartic,zero-snr", 100);
     QVERIFY(!unknown.ok());
     QCOMPARE(unknown.error().field, std::string("schedule"));
-    QCOMPARE(unknown.error().value, std::string("quartic"));
+    QCOMPARE(unknown.error().value, std::string("quartic,zero-snr"));
     auto single = core::schedule::gaussianScheduleFromSpec("cosine,zero-snr", 1);
     QVERIFY(!single.ok());
     QCOMPARE(single.error().field, std::string("schedule"));
