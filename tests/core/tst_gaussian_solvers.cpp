@@ -70,6 +70,7 @@ class tst_GaussianSolvers : public QObject {
 private slots:
     void parsesTheNewKinds();
     void initialNoiseDoesNotDependOnTheSampler();
+    void everySamplerCallsTheModelKTimes();
     void dpmSolver1EqualsDdim_data();
     void dpmSolver1EqualsDdim();
     void dpmSolverPlusPlusStepsByHand();
@@ -112,6 +113,42 @@ void tst_GaussianSolvers::initialNoiseDoesNotDependOnTheSampler() {
             first = result->frames.front();
         }
         QVERIFY(result->frames.front() == first);
+    }
+}
+
+namespace {
+// Counts the model calls (one batch per call) and records the timesteps asked for.
+class CountingModel final : public model::GaussianEpsModel {
+public:
+    explicit CountingModel(const model::GaussianEpsModel& inner) : m_inner(inner) {}
+    int dimension() const override { return m_inner.dimension(); }
+    void predictEps(const ConstMatrixRef& x, const model::NoiseLevel& level,
+                    MatrixRef eps) const override {
+        timesteps.push_back(level.timestep);
+        m_inner.predictEps(x, level, eps);
+    }
+    bool dataMean(VectorRef out) const override { return m_inner.dataMean(out); }
+    mutable std::vector<int> timesteps;
+
+private:
+    const model::GaussianEpsModel& m_inner;
+};
+}  // namespace
+
+// K timesteps, K model calls, from τ_K down to τ_1, for every kind (one batch, one thread).
+void tst_GaussianSolvers::everySamplerCallsTheModelKTimes() {
+    auto oracle = moons();
+    QVERIFY(oracle);
+    auto sched = schedule::linearSchedule(200);
+    DS_VERIFY_OK(sched);
+    const std::vector<double> gamma(201, 1.0);
+    const std::vector<int> trajectory = {3, 20, 70, 150, 190};
+    for (SamplerKind kind : kAllKinds) {
+        CountingModel counting(*oracle);
+        auto result = gaussian::sampleReverse(counting, *sched, gamma, trajectory,
+                                              {.kind = kind, .count = 8});
+        DS_VERIFY_OK(result);
+        QCOMPARE(counting.timesteps, (std::vector<int>{190, 150, 70, 20, 3}));
     }
 }
 
