@@ -39,6 +39,8 @@ const std::vector<Choice<GammaEstimatorChoice>> kGammaEstimators = {
     {GammaEstimatorChoice::Error, "error", "error 1 − ‖ε_θ − ε‖²/d"},
 };
 
+// Each built-in schedule also with its zero terminal SNR transform (a custom table takes the
+// suffix too: "csv:FILE,zero-snr").
 const std::vector<Choice<std::string>> kGaussianSchedules = {
     {"linear", "linear", "linear"},
     {"cosine", "cosine", "cosine"},

@@ -36,8 +36,7 @@ enum class GammaEstimatorChoice { Auto, Score, Denoising, Error };
 extern const std::vector<Choice<GaussianTrajectory>> kGaussianTrajectories;
 extern const std::vector<Choice<gaussian::SamplerKind>> kSamplers;
 extern const std::vector<Choice<GammaEstimatorChoice>> kGammaEstimators;
-// The Gaussian β schedules by name (a custom table is "csv:FILE"), each also with its zero
-// terminal SNR transform ("linear,zero-snr"; "csv:FILE,zero-snr" too).
+// The Gaussian β schedules by name (a custom table is "csv:FILE").
 extern const std::vector<Choice<std::string>> kGaussianSchedules;
 // The data sets offered by name (value and id: the data spec); any other spec can be typed.
 extern const std::vector<Choice<std::string>> kGaussianDataPresets;
