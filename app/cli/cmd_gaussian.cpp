@@ -313,7 +313,9 @@ const Option kModel =
 const Option kDigits =
     valued("digits", "FILE", "", "the digits file for --data digits (default: the bundled copy)");
 const Option kSchedule =
-    valued("schedule", "S", "linear", "β_n: linear, cosine, scaled-linear, sigmoid or csv:FILE");
+    valued("schedule", "S", "linear",
+           "β_n: linear, cosine, scaled-linear, sigmoid or csv:FILE, each optionally followed by "
+           ",zero-snr (ᾱ_N = 0)");
 const Option kSteps = valued("steps", "N", "1000", "the number of timesteps N");
 const Option kThreads = valued("threads", "T", "1", "worker threads");
 const Option kDataRange = valued(
@@ -399,11 +401,13 @@ const CommandSpec& sampleSpec() {
         "draw samples with a reverse sampler along a trajectory and write them as CSV",
         "",
         {kDigits, kData, kModel, kSchedule, kSteps,
-         valued("sampler", "S", "analytic-ddpm", "ddpm, ddim, analytic-ddpm or analytic-ddim"),
+         valued("sampler", "S", "analytic-ddpm",
+                "ddpm, ddim, analytic-ddpm, analytic-ddim, or the deterministic ODE solvers "
+                "dpm-solver-1 (= ddim with η = 0), dpm-solver++2m, dpm-solver++3m"),
          kTrajectory, valued("count", "B", "16", "the number of samples"),
          kSeed,
          required("out", "FILE", "the CSV file (columns x1..xd)"),
-         valued("eta", "V", "0", "η of the DDIM samplers"), kClipFirst,
+         valued("eta", "V", "0", "η of the DDIM samplers (the DPM-Solvers ignore it)"), kClipFirst,
          valued("variance", "small|large", "small", "the DDPM sampler's variance (β̃ or β)"),
          kGammaSamples, flag("frames", "write every step's samples, with columns frame,t,sample"),
          kEstimator, kThreads, kDataRange, kDpVariant, kProject},

@@ -133,7 +133,8 @@ void predictNoisy(const model::GaussianEpsModel& model,
                   const Matrix& x0,
                   Matrix& xt,
                   Matrix& eps,
-                  Matrix& x0Pred) {
+                  Matrix& x0Pred,
+                  const Vector& meanAtZeroSnr) {
     const double a = std::sqrt(schedule.alphaBar(t));
     const double s = std::sqrt(schedule.betaBar(t));
     for (Eigen::Index b = 0; b < x0.cols(); ++b) {
@@ -143,7 +144,7 @@ void predictNoisy(const model::GaussianEpsModel& model,
         }
     }
     model.predictEps(xt, model::NoiseLevel{t, schedule.alphaBar(t), schedule.betaBar(t)}, eps);
-    predictX0(schedule, t, xt, eps, params.range, x0Pred);
+    predictX0(schedule, t, xt, eps, params.range, x0Pred, meanAtZeroSnr);
 }
 
 }  // namespace
@@ -247,6 +248,10 @@ Result<NllResult> negativeElbo(const model::GaussianEpsModel& model,
     if (!sigma2) {
         return sigma2.error();
     }
+    const Result<Vector> meanAtZeroSnr = zeroSnrMean(model, schedule, trajectory);
+    if (!meanAtZeroSnr) {
+        return meanAtZeroSnr.error();
+    }
     const int d = model.dimension();
     const size_t numTerms = numPairs + 2;  // prior, pairs, decoder
     const double decoderStd = std::sqrt(decoderVariance(schedule, trajectory));
@@ -279,7 +284,7 @@ Result<NllResult> negativeElbo(const model::GaussianEpsModel& model,
         for (size_t j = 0; j < numPairs; ++j) {
             const int s = trajectory[numPairs - 1 - j];
             const int t = trajectory[numPairs - j];
-            predictNoisy(model, schedule, params, t, begin, x0, xt, eps, x0Pred);
+            predictNoisy(model, schedule, params, t, begin, x0, xt, eps, x0Pred, *meanAtZeroSnr);
             const DdpmMeanCoefficients c = ddpmMeanCoefficients(schedule, s, t);
             const double lambda2 = schedule.betaTildeST(s, t);
             for (Eigen::Index b = 0; b < batch; ++b) {
@@ -292,7 +297,8 @@ Result<NllResult> negativeElbo(const model::GaussianEpsModel& model,
                 return;
             }
         }
-        predictNoisy(model, schedule, params, trajectory.front(), begin, x0, xt, eps, x0Pred);
+        predictNoisy(model, schedule, params, trajectory.front(), begin, x0, xt, eps, x0Pred,
+                     *meanAtZeroSnr);
         for (Eigen::Index b = 0; b < batch; ++b) {
             perTerm(static_cast<Eigen::Index>(numTerms - 1), begin + b) =
                 decoderNats(x0, x0Pred, b, decoderStd, params);
@@ -319,9 +325,17 @@ Result<std::vector<std::vector<NllResult>>> negativeElboSweep(
     if (trajectories.empty() || variances.empty()) {
         return invalidArgument("trajectories", "", "the sweep needs a trajectory and a variance");
     }
+    Vector meanAtZeroSnr;  // E[x_0] when a trajectory reaches ᾱ = 0
     for (const auto& trajectory : trajectories) {
         if (Status s = validateNllInputs(model, data, schedule, trajectory, params); !s) {
             return s.error();
+        }
+        Result<Vector> mean = zeroSnrMean(model, schedule, trajectory);
+        if (!mean) {
+            return mean.error();
+        }
+        if (mean->size() > 0) {
+            meanAtZeroSnr = *mean;
         }
     }
     // σ² first, so that a bad Γ fails before any model call.
@@ -389,7 +403,8 @@ Result<std::vector<std::vector<NllResult>>> negativeElboSweep(
         Matrix eps(d, batch);
         Matrix x0Pred(d, batch);
         for (Eigen::Index r = 0; r < numSteps; ++r) {
-            predictNoisy(model, schedule, params, steps[r], begin, x0, xt, eps, x0Pred);
+            predictNoisy(model, schedule, params, steps[r], begin, x0, xt, eps, x0Pred,
+                         meanAtZeroSnr);
             for (Eigen::Index b = 0; b < batch; ++b) {
                 gap(r, begin + b) = (x0.col(b) - x0Pred.col(b)).squaredNorm();
             }

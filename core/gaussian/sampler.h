@@ -13,7 +13,7 @@
 #include "core/util/result.h"
 
 // Reverse samplers on a trajectory (docs/gaussian.md#reverse-samplers): DDPM, DDIM(η),
-// Analytic-DDPM and Analytic-DDIM. Work for any d: 2-D particles and flattened images alike.
+// Analytic-DDPM, Analytic-DDIM and the multistep DPM-Solvers. Work for any d: 2-D particles and flattened images alike.
 namespace core::gaussian {
 
 enum class SamplerKind {
@@ -21,10 +21,18 @@ enum class SamplerKind {
     Ddim,          // η, DDIM mean, σ² = λ² = η²β̃
     AnalyticDdpm,  // η = 1, DDPM mean, the analytic σ² (needs Γ)
     AnalyticDdim,  // η, DDIM mean, the analytic σ² (needs Γ)
+    // Deterministic ODE solvers in λ = log(α/σ), α = √ᾱ, σ = √β̄ (Lu et al. 2022), no noise:
+    DpmSolver1,    // first order, noise prediction: x_s = α_s x̂_0 + σ_s ε_θ, DDIM with η = 0
+    DpmSolverPp2M, // DPM-Solver++(2M), data prediction D = x̂_0: first order, then second
+    DpmSolverPp3M, // DPM-Solver++(3M): first order, second order, then third order
 };
 
-// "ddpm", "ddim", "analytic-ddpm", "analytic-ddim".
+// "ddpm", "ddim", "analytic-ddpm", "analytic-ddim", "dpm-solver-1", "dpm-solver++2m",
+// "dpm-solver++3m".
 Result<SamplerKind> parseSamplerKind(const std::string& name);
+
+// True for the DPM-Solver kinds (deterministic, σ² = 0, η ignored).
+bool isDpmSolver(SamplerKind kind);
 
 struct SamplerParams {
     SamplerKind kind = SamplerKind::AnalyticDdpm;          // which sampler
@@ -49,7 +57,8 @@ struct SampleResult {
 };
 
 // Runs the sampler from x_{τ_K} ~ N(0, I) down the trajectory, then the decoder step (0, τ_1)
-// which outputs its mean with no noise. `gamma` (table, entry 0 unused) is read only by the
+// which outputs its mean x̂_0(x_{τ_1}) with no noise: K model calls for K timesteps, for every
+// kind. x_{τ_K} is keyed by (seed, sample) alone, the same for every kind. `gamma` (table, entry 0 unused) is read only by the
 // analytic kinds. Deterministic per seed whatever the thread count.
 Result<SampleResult> sampleReverse(const model::GaussianEpsModel& model,
                                    const schedule::GaussianSchedule& schedule,

@@ -220,6 +220,16 @@ Result<Spacing> spacingTimesteps(const SpacingSpec& spec,
         }
         case SpacingKind::LogSnr:
         case SpacingKind::Karras: {
+            if (schedule.zeroTerminalSnr()) {
+                // λ_N = −∞ and σ_N = ∞: the targets would all collapse to one end.
+                const bool logSnr = spec.kind == SpacingKind::LogSnr;
+                return invalidArgument(
+                    "trajectory", (logSnr ? "logsnr:" : "karras:") + std::to_string(k),
+                    logSnr ? "needs a finite λ_N = ½·log(ᾱ_N/β̄_N); the zero-SNR schedule has "
+                             "ᾱ_N = 0 (use linspace, trailing, even or dp)"
+                           : "needs a finite σ_N = √(β̄_N/ᾱ_N); the zero-SNR schedule has "
+                             "ᾱ_N = 0 (use linspace, trailing, even or dp)");
+            }
             Result<std::vector<double>> lambda = logSnrs(schedule);
             if (!lambda) {
                 return lambda.error();

@@ -74,8 +74,9 @@ Result<Matrix> dpCostMatrix(const schedule::GaussianSchedule& schedule,
         [&](int64_t column) {
             const int t = static_cast<int>(column) + 2;
             const double betaBarT = schedule.betaBar(t);
-            const double vMax = std::min(betaBarT / schedule.alphaBar(t), range.halfWidthSquared());
-            const double v = std::clamp(posteriorVarianceEstimate(schedule, gamma, t), 0.0, vMax);
+            const double vMax = posteriorVarianceCap(schedule, t, range);
+            const double v =
+                std::clamp(posteriorVarianceEstimate(schedule, gamma, t, range), 0.0, vMax);
             const double scale = v / betaBarT;
             const double alphaBarT = schedule.alphaBar(t);
             double* out = cost.col(t - 1).data();

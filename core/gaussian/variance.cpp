@@ -58,9 +58,21 @@ Status validateGaussianTrajectory(const std::vector<int>& trajectory, int numSte
 
 double posteriorVarianceEstimate(const schedule::GaussianSchedule& schedule,
                                  const std::vector<double>& gamma,
-                                 int t) {
+                                 int t,
+                                 const DataRange& range) {
+    if (schedule.alphaBar(t) == 0.0) {
+        return range.halfWidthSquared();
+    }
     const double betaBar = schedule.betaBar(t);
     return betaBar / schedule.alphaBar(t) * (1.0 - betaBar * gamma[t]);
+}
+
+double posteriorVarianceCap(const schedule::GaussianSchedule& schedule, int t,
+                            const DataRange& range) {
+    if (schedule.alphaBar(t) == 0.0) {
+        return range.halfWidthSquared();
+    }
+    return std::min(schedule.betaBar(t) / schedule.alphaBar(t), range.halfWidthSquared());
 }
 
 double varianceCoefficient(const schedule::GaussianSchedule& schedule,
@@ -97,13 +109,14 @@ Result<PairVariance> pairVariance(const schedule::GaussianSchedule& schedule,
     p.t = t;
     p.lambda2 = forward.lambda2(schedule, s, t);
     p.coefficient = varianceCoefficient(schedule, s, t, p.lambda2);
-    p.v = posteriorVarianceEstimate(schedule, gamma, t);
-    const double vMax = std::min(schedule.betaBar(t) / schedule.alphaBar(t),
-                                 range.halfWidthSquared());
+    p.v = posteriorVarianceEstimate(schedule, gamma, t, range);
+    const bool zeroSnr = schedule.alphaBar(t) == 0.0;  // β̄_t/ᾱ_t = ∞: only Eq. 12 bounds v
+    const double vMax = posteriorVarianceCap(schedule, t, range);
     p.sigma2Unclipped = p.lambda2 + p.coefficient * p.v;
     p.lower = p.lambda2;
-    p.upper = p.lambda2 + p.coefficient * schedule.betaBar(t) / schedule.alphaBar(t);
     p.upperBounded = p.lambda2 + p.coefficient * range.halfWidthSquared();
+    p.upper = zeroSnr ? p.upperBounded
+                      : p.lambda2 + p.coefficient * schedule.betaBar(t) / schedule.alphaBar(t);
     p.sigma2 = p.lambda2 + p.coefficient * std::clamp(p.v, 0.0, vMax);
     if (!std::isfinite(p.sigma2) || !std::isfinite(p.sigma2Unclipped) ||
         !std::isfinite(p.upper)) {
@@ -159,10 +172,11 @@ double firstPairClipThreshold(double y) {
 }
 
 std::vector<double> expectedPosteriorVariances(const schedule::GaussianSchedule& schedule,
-                                               const std::vector<double>& gamma) {
+                                               const std::vector<double>& gamma,
+                                               const DataRange& range) {
     std::vector<double> v(static_cast<size_t>(schedule.numSteps()) + 1, 0.0);
     for (int n = 1; n <= schedule.numSteps() && n < static_cast<int>(gamma.size()); ++n) {
-        v[n] = posteriorVarianceEstimate(schedule, gamma, n);
+        v[n] = posteriorVarianceEstimate(schedule, gamma, n, range);
     }
     return v;
 }

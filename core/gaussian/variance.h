@@ -39,15 +39,23 @@ struct PairVariance {
     double v = 0.0;              // v_t = (β̄_t/ᾱ_t)(1 − β̄_t Γ_t), unclipped
     double sigma2Unclipped = 0.0;// λ² + c·v_t
     double lower = 0.0;          // λ²
-    double upper = 0.0;          // Eq. 11: λ² + (√(β̄_t/α_{t|s}) − √(β̄_s − λ²))²
+    double upper = 0.0;          // Eq. 11: λ² + (√(β̄_t/α_{t|s}) − √(β̄_s − λ²))²; it is
+                                 // infinite at ᾱ_t = 0, where upperBounded stands in for it
     double upperBounded = 0.0;   // Eq. 12: λ² + c·((b − a)/2)², for data in [a, b]
     double sigma2 = 0.0;         // v_t clipped to [0, min(β̄_t/ᾱ_t, ((b−a)/2)²)]: the estimate
 };
 
 // v_t = (β̄_t/ᾱ_t)(1 − β̄_t Γ_t): the per-dimension estimate of E Cov[x_0|x_t] (Section 5).
+// At ᾱ_t = 0 (a zero-SNR schedule's N) Γ_t says nothing about v_t (0/0): it is then the
+// Eq. 12 bound ((b − a)/2)², the largest posterior variance data in [a, b] can have.
 double posteriorVarianceEstimate(const schedule::GaussianSchedule& schedule,
                                  const std::vector<double>& gamma,
-                                 int t);
+                                 int t,
+                                 const DataRange& range = {});
+
+// The cap of v_t: min(β̄_t/ᾱ_t, ((b − a)/2)²) (Eq. 11 and Eq. 12 on v); ((b − a)/2)² at ᾱ_t = 0.
+double posteriorVarianceCap(const schedule::GaussianSchedule& schedule, int t,
+                            const DataRange& range);
 
 // c = (√ᾱ_s − √((β̄_s − λ²)ᾱ_t/β̄_t))², computed without cancellation as
 // ᾱ_s·((β_{t|s} + α_{t|s}λ²)/(β̄_t(1 + √r)))² with r = (β̄_s − λ²)α_{t|s}/β̄_t.
@@ -85,7 +93,8 @@ double firstPairClipThreshold(double y);
 // Section 5: v_n for n = 1..N (entry 0 unused), unclipped, beside the data's variance per
 // dimension: E Cov[x_0|x_n] should fall from 0 towards the data's total variance.
 std::vector<double> expectedPosteriorVariances(const schedule::GaussianSchedule& schedule,
-                                               const std::vector<double>& gamma);
+                                               const std::vector<double>& gamma,
+                                               const DataRange& range = {});
 
 // Checks a Gaussian trajectory: 1 ≤ τ_1 < … < τ_K ≤ N, K ≥ 2. Quadratic, leading and others
 // end before N (sampling then starts from x_{τ_K} ~ N(0, I)); trailing and others start after 1

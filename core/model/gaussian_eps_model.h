@@ -30,6 +30,14 @@ public:
     // The score is s_n(x) = −ε_θ(x, n)/√β̄_n (docs/gaussian.md#forward-process).
     virtual void predictEps(const ConstMatrixRef& x, const NoiseLevel& level,
                             MatrixRef eps) const = 0;
+
+    // E[x_0] (length d), which is E[x_0 | x_n] at ᾱ_n = 0 (a zero-SNR schedule's N), where x_n
+    // is independent of x_0 and ε_θ(x_n, n) = x_n carries nothing about it. Returns false when
+    // the model cannot tell (an ε-network); the exact oracles know their data's mean.
+    virtual bool dataMean(VectorRef out) const {
+        (void)out;
+        return false;
+    }
 };
 
 // Where data points x_0 come from (Γ estimation, NLL, the oracle's own data).

@@ -336,6 +336,14 @@ double GaussianMixtureOracle::variancePerDimension() const {
     return (second - meanTotal.squaredNorm()) / m_dimension;
 }
 
+bool GaussianMixtureOracle::dataMean(VectorRef out) const {
+    out.setZero();
+    for (const Prepared& p : m_components) {
+        out += std::exp(p.logWeight) * p.mean;
+    }
+    return true;
+}
+
 std::string GaussianMixtureOracle::describe() const {
     return "gmm: " + std::to_string(numComponents()) + " components in d=" +
            std::to_string(m_dimension);
@@ -384,6 +392,11 @@ void GaussianEmpiricalOracle::sampleData(uint64_t index, CounterRng&, VectorRef 
 double GaussianEmpiricalOracle::variancePerDimension() const {
     const Vector mean = m_points.rowwise().mean();
     return (m_points.colwise() - mean).squaredNorm() / static_cast<double>(m_points.size());
+}
+
+bool GaussianEmpiricalOracle::dataMean(VectorRef out) const {
+    out = m_points.rowwise().mean();
+    return true;
 }
 
 std::string GaussianEmpiricalOracle::describe() const {

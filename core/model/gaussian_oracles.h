@@ -29,6 +29,10 @@ public:
     void predictEps(const ConstMatrixRef& x, const NoiseLevel& level, MatrixRef eps) const override;
     void sampleData(uint64_t index, CounterRng& rng, VectorRef out) const override;
     double variancePerDimension() const override { return m_stddev * m_stddev; }
+    bool dataMean(VectorRef out) const override {
+        out = m_mean;
+        return true;
+    }
     std::string describe() const override;
 
     // The closed forms of B.7, for tests and plots.
@@ -67,6 +71,7 @@ public:
     void predictEps(const ConstMatrixRef& x, const NoiseLevel& level, MatrixRef eps) const override;
     void sampleData(uint64_t index, CounterRng& rng, VectorRef out) const override;
     double variancePerDimension() const override;
+    bool dataMean(VectorRef out) const override;
     std::string describe() const override;
 
     // log q_n(x) for one point (tests: the score is its gradient).
@@ -99,6 +104,7 @@ public:
     void predictEps(const ConstMatrixRef& x, const NoiseLevel& level, MatrixRef eps) const override;
     void sampleData(uint64_t index, CounterRng& rng, VectorRef out) const override;
     double variancePerDimension() const override;
+    bool dataMean(VectorRef out) const override;
     std::string describe() const override;
 
 private:

@@ -32,6 +32,9 @@ const std::vector<Choice<gaussian::SamplerKind>> kSamplers = {
     {gaussian::SamplerKind::AnalyticDdim, "analytic-ddim", "analytic-ddim"},
     {gaussian::SamplerKind::Ddpm, "ddpm", "ddpm"},
     {gaussian::SamplerKind::Ddim, "ddim", "ddim"},
+    {gaussian::SamplerKind::DpmSolver1, "dpm-solver-1", "dpm-solver-1"},
+    {gaussian::SamplerKind::DpmSolverPp2M, "dpm-solver++2m", "dpm-solver++(2M)"},
+    {gaussian::SamplerKind::DpmSolverPp3M, "dpm-solver++3m", "dpm-solver++(3M)"},
 };
 
 const std::vector<Choice<GammaEstimatorChoice>> kGammaEstimators = {
@@ -41,11 +44,17 @@ const std::vector<Choice<GammaEstimatorChoice>> kGammaEstimators = {
     {GammaEstimatorChoice::Error, "error", "error 1 − ‖ε_θ − ε‖²/d"},
 };
 
+// Each built-in schedule also with its zero terminal SNR transform (a custom table takes the
+// suffix too: "csv:FILE,zero-snr").
 const std::vector<Choice<std::string>> kGaussianSchedules = {
     {"linear", "linear", "linear"},
     {"cosine", "cosine", "cosine"},
     {"scaled-linear", "scaled-linear", "scaled-linear"},
     {"sigmoid", "sigmoid", "sigmoid"},
+    {"linear,zero-snr", "linear,zero-snr", "linear, zero terminal SNR"},
+    {"cosine,zero-snr", "cosine,zero-snr", "cosine, zero terminal SNR"},
+    {"scaled-linear,zero-snr", "scaled-linear,zero-snr", "scaled-linear, zero terminal SNR"},
+    {"sigmoid,zero-snr", "sigmoid,zero-snr", "sigmoid, zero terminal SNR"},
 };
 
 const std::vector<Choice<std::string>> kGaussianDataPresets = {
@@ -82,10 +91,12 @@ Result<gaussian::GammaEstimator> resolveEstimator(GammaEstimatorChoice choice, b
 Status GaussianParams::validate() const {
     // A custom table ("csv:FILE") is read by the panel before it is applied and by the job;
     // here only its form is checked, so that a project whose file moved still opens.
-    const bool custom = schedule.rfind("csv:", 0) == 0 && schedule.size() > 4;
-    if (!custom && choiceId(kGaussianSchedules, schedule).empty()) {
+    const std::string base = schedule::splitScheduleSpec(schedule).base;
+    const bool custom = base.rfind("csv:", 0) == 0 && base.size() > 4;
+    if (!custom && choiceId(kGaussianSchedules, base).empty()) {
         return invalidArgument("schedule", schedule,
-                               "expected linear, cosine, scaled-linear or sigmoid");
+                               "expected linear, cosine, scaled-linear, sigmoid or csv:FILE, "
+                               "optionally followed by ,zero-snr");
     }
     if (numSteps < 2 || numSteps > 10000) {
         return invalidArgument("N", std::to_string(numSteps), "N must lie in 2..10000");

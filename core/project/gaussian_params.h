@@ -53,7 +53,7 @@ Result<gaussian::GammaEstimator> resolveEstimator(GammaEstimatorChoice choice, b
                                                   const std::string& field = "estimator");
 
 struct GaussianParams {
-    std::string schedule = "linear";       // linear | cosine | scaled-linear | sigmoid | csv:FILE
+    std::string schedule = "linear";       // linear | cosine | scaled-linear | sigmoid | csv:FILE [,zero-snr]
     int numSteps = 1000;                   // N
     double eta = 1.0;                      // λ² = η²β̃: 1 is DDPM, 0 is DDIM
     std::string data = "toy:moons,n=2000"; // a data spec of core/data/gaussian_data.h

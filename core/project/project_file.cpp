@@ -6,6 +6,7 @@
 
 #include "core/io/file_io.h"
 #include "core/io/reader_text.h"
+#include "core/schedule/gaussian_schedule.h"
 #include "core/util/limits.h"
 
 namespace core::project {
@@ -47,8 +48,10 @@ void mapPaths(Project& project, Map map) {
     project.categorical.model = map(project.categorical.model);
     project.categorical.csvPath = map(project.categorical.csvPath);
     project.gaussian.model = map(project.gaussian.model);
-    if (project.gaussian.schedule.rfind("csv:", 0) == 0) {
-        project.gaussian.schedule = "csv:" + map(project.gaussian.schedule.substr(4));
+    const schedule::ScheduleSpecParts parts = schedule::splitScheduleSpec(project.gaussian.schedule);
+    if (parts.base.rfind("csv:", 0) == 0) {
+        project.gaussian.schedule = "csv:" + map(parts.base.substr(4)) +
+                                    (parts.zeroSnr ? schedule::kZeroSnrSuffix : "");
     }
 }
 

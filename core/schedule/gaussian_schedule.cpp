@@ -75,6 +75,35 @@ Result<GaussianSchedule> GaussianSchedule::fromBetas(const std::vector<double>& 
     return schedule;
 }
 
+Result<GaussianSchedule> GaussianSchedule::withZeroTerminalSnr(const GaussianSchedule& base,
+                                                               const std::string& spec) {
+    const int numSteps = base.numSteps();
+    if (numSteps < 2) {
+        return invalidArgument("schedule", spec, "the zero-SNR transform needs N ≥ 2");
+    }
+    GaussianSchedule schedule = base;
+    const double s1 = std::exp(0.5 * base.m_logAlphaBar[1]);
+    const double sN = std::exp(0.5 * base.m_logAlphaBar[numSteps]);
+    const double span = s1 - sN;
+    // log ᾱ'_n = log ᾱ_1 + 2·log((s_n − s_N)/(s_1 − s_N)): exactly log ᾱ_1 at n = 1, −∞ at N.
+    for (int n = 1; n <= numSteps; ++n) {
+        const double sn = n == 1 ? s1 : std::exp(0.5 * base.m_logAlphaBar[n]);
+        const double ratio = n == numSteps ? 0.0 : (sn - sN) / span;
+        schedule.m_logAlphaBar[n] = base.m_logAlphaBar[1] + 2.0 * std::log(ratio);
+        schedule.m_alphaBar[n] = std::exp(schedule.m_logAlphaBar[n]);
+        schedule.m_betaBar[n] = -std::expm1(schedule.m_logAlphaBar[n]);
+        schedule.m_beta[n] = -std::expm1(schedule.m_logAlphaBar[n] - schedule.m_logAlphaBar[n - 1]);
+        const bool last = n == numSteps;
+        if (!(schedule.m_beta[n] > 0.0 && (last ? schedule.m_beta[n] == 1.0
+                                                : schedule.m_beta[n] < 1.0))) {
+            return invalidArgument("schedule", spec,
+                                   "the zero-SNR transform gives β_" + std::to_string(n) + " = " +
+                                       std::to_string(schedule.m_beta[n]) + ", outside (0, 1)");
+        }
+    }
+    return schedule;
+}
+
 Result<GaussianSchedule> linearSchedule(int numSteps) {
     if (Status s = checkSteps(numSteps); !s) {
         return s.error();
@@ -199,7 +228,28 @@ Result<GaussianSchedule> customScheduleFromCsv(const std::string& path) {
     return GaussianSchedule::fromBetas(betas, path);
 }
 
+ScheduleSpecParts splitScheduleSpec(const std::string& spec) {
+    const std::string suffix = kZeroSnrSuffix;
+    if (spec.size() > suffix.size() &&
+        spec.compare(spec.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        return {spec.substr(0, spec.size() - suffix.size()), true};
+    }
+    return {spec, false};
+}
+
 Result<GaussianSchedule> gaussianScheduleFromSpec(const std::string& spec, int numSteps) {
+    const ScheduleSpecParts parts = splitScheduleSpec(spec);
+    if (parts.zeroSnr) {
+        Result<GaussianSchedule> base = gaussianScheduleFromSpec(parts.base, numSteps);
+        if (!base) {
+            Error error = base.error();
+            if (error.field == "schedule" && error.value == parts.base) {
+                error.value = spec;  // name what was typed
+            }
+            return error;
+        }
+        return GaussianSchedule::withZeroTerminalSnr(*base, spec);
+    }
     if (spec.rfind("csv:", 0) == 0) {
         Result<GaussianSchedule> schedule = customScheduleFromCsv(spec.substr(4));
         if (schedule && numSteps > 0 && schedule->numSteps() != numSteps) {
@@ -222,7 +272,8 @@ Result<GaussianSchedule> gaussianScheduleFromSpec(const std::string& spec, int n
         return sigmoidSchedule(numSteps);
     }
     return invalidArgument("schedule", spec,
-                           "expected linear, cosine, scaled-linear, sigmoid or csv:FILE");
+                           "expected linear, cosine, scaled-linear, sigmoid or csv:FILE, "
+                           "optionally followed by ,zero-snr");
 }
 
 }  // namespace core::schedule

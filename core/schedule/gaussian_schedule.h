@@ -14,7 +14,8 @@ namespace core::schedule {
 enum class GaussianScheduleKind { Linear, Cosine, ScaledLinear, Sigmoid, Custom };
 
 // An immutable β table with its cumulative products. Built only by the functions below, which
-// validate it, so every value is finite and β_n ∈ (0, 1).
+// validate it, so every value is finite and β_n ∈ (0, 1), except after the zero-SNR transform:
+// there β_N = 1, ᾱ_N = 0, β̄_N = 1 and log ᾱ_N = −∞ (docs/gaussian.md#zero-terminal-snr).
 class GaussianSchedule {
 public:
     GaussianSchedule() = default;
@@ -40,9 +41,19 @@ public:
 
     const std::vector<double>& betas() const { return m_beta; }  // entry 0 is 0 (unused)
 
-    // The only constructor path: validates β_1..β_N (finite, in (0, 1), N ≥ 1).
+    // True after the zero-SNR transform: ᾱ_N = 0 exactly, so x_N ~ N(0, I) carries no signal.
+    bool zeroTerminalSnr() const { return m_alphaBar.back() == 0.0; }
+
+    // The constructor path of every schedule (the zero-SNR transform below derives from one):
+    // validates β_1..β_N (finite, in (0, 1), N ≥ 1).
     static Result<GaussianSchedule> fromBetas(const std::vector<double>& betas,
                                               const std::string& field = "beta");
+
+    // The zero terminal SNR transform (Lin et al. 2024) of a schedule with N ≥ 2: with
+    // s_n = √ᾱ_n, s'_n = s_1·(s_n − s_N)/(s_1 − s_N), so s'_1 = s_1 and s'_N = 0, and
+    // ᾱ'_n = s'_n², β'_n = 1 − ᾱ'_n/ᾱ'_{n−1} (β'_N = 1). `spec` names the schedule in errors.
+    static Result<GaussianSchedule> withZeroTerminalSnr(const GaussianSchedule& base,
+                                                        const std::string& spec);
 
 private:
     std::vector<double> m_beta;         // N + 1 entries, m_beta[0] = 0
@@ -68,9 +79,19 @@ Result<GaussianSchedule> sigmoidSchedule(int numSteps,
 // must read 1..N. Errors name the file and line.
 Result<GaussianSchedule> customScheduleFromCsv(const std::string& path);
 
+// The suffix of a spec that asks for the zero terminal SNR transform: "linear,zero-snr".
+inline constexpr const char* kZeroSnrSuffix = ",zero-snr";
+
+// Splits "BASE,zero-snr" into BASE and true; any other spec into itself and false.
+struct ScheduleSpecParts {
+    std::string base;
+    bool zeroSnr = false;
+};
+ScheduleSpecParts splitScheduleSpec(const std::string& spec);
+
 // A schedule from its command-line/project spec: "linear", "cosine", "scaled-linear",
 // "sigmoid" (built for numSteps) or "csv:FILE" (N is the file's length; numSteps, when > 0,
-// must agree with it).
+// must agree with it), each optionally followed by ",zero-snr" (withZeroTerminalSnr).
 Result<GaussianSchedule> gaussianScheduleFromSpec(const std::string& spec, int numSteps);
 
 }  // namespace core::schedule

@@ -19,6 +19,7 @@ private slots:
     void nll();
     void sample();
     void errorEstimatorStaysWithinTheBound();
+    void zeroTerminalSnr();
     void errors_data();
     void errors();
 
@@ -118,6 +119,50 @@ void tst_CliGaussian::sample() {
     const QStringList lines = QString::fromUtf8(file.readAll()).trimmed().split('\n');
     QCOMPARE(lines.size(), 11);
     QCOMPARE(lines.first(), QString("x1,x2,x3"));
+}
+
+// Every subcommand that takes --schedule takes ",zero-snr"; nothing infinite reaches the
+// outputs (JSON null, an empty CSV cell), and karras is refused in one line naming the field.
+void tst_CliGaussian::zeroTerminalSnr() {
+    const QString path = m_dir.path() + "/zero_snr_gamma.csv";
+    const QStringList common = {"--data", "toy:moons,n=2000", "--model", "oracle", "--schedule",
+                                "linear,zero-snr", "--steps", "1000"};
+    auto gamma = runCli(QStringList{"gamma"} + common +
+                        QStringList{"--samples", "40", "--seed", "1", "--out", path});
+    QVERIFY2(gamma.exitCode == 0, qPrintable(gamma.err));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString table = QString::fromUtf8(file.readAll());
+    QVERIFY(!table.contains(",\n") && !table.contains("nan") && !table.contains("inf"));
+    auto variance = runCli({"variance", "--schedule", "linear,zero-snr", "--steps", "1000",
+                            "--gamma", path, "--trajectory", "dp:10", "--format", "json"});
+    QVERIFY2(variance.exitCode == 0, qPrintable(variance.err));
+    QVERIFY(!variance.out.contains("null"));
+    auto nll = runCli(QStringList{"nll"} + common +
+                      QStringList{"--trajectory", "even:10", "--samples", "50", "--gamma-samples",
+                                  "40", "--format", "json"});
+    QVERIFY2(nll.exitCode == 0, qPrintable(nll.err));
+    QVERIFY(!nll.out.contains("null"));
+    QCOMPARE(QJsonDocument::fromJson(nll.out.toUtf8()).object()["prior"].toDouble(), 0.0);
+    for (const QString sampler : {"ddpm", "ddim", "analytic-ddpm", "analytic-ddim", "dpm-solver-1",
+                                  "dpm-solver++2m", "dpm-solver++3m"}) {
+        const QString out = m_dir.path() + "/zero_snr_" + sampler + ".csv";
+        auto sample = runCli(QStringList{"sample"} + common +
+                             QStringList{"--sampler", sampler, "--trajectory", "even:10",
+                                         "--count", "20", "--gamma-samples", "40", "--out", out});
+        QVERIFY2(sample.exitCode == 0, qPrintable(sample.err));
+        QFile samples(out);
+        QVERIFY(samples.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(samples.readAll());
+        QVERIFY(!text.contains(",\n") && !text.contains("nan") && !text.contains("inf"));
+    }
+    auto karras = runCli(QStringList{"sample"} + common +
+                         QStringList{"--sampler", "ddim", "--trajectory", "karras:10", "--out",
+                                     m_dir.path() + "/karras.csv"});
+    QCOMPARE(karras.exitCode, 2);
+    QCOMPARE(karras.err.trimmed().count('\n'), 0);
+    QVERIFY2(karras.err.contains("trajectory") && karras.err.contains("karras:10"),
+             qPrintable(karras.err));
 }
 
 void tst_CliGaussian::errors_data() {

@@ -19,6 +19,9 @@ private slots:
     void invalid_data();
     void invalid();
     void customCsv();
+    void zeroTerminalSnr_data();
+    void zeroTerminalSnr();
+    void zeroTerminalSnrErrors();
 };
 
 // docs/gaussian.md#schedules: linear N = 1000 runs from 1e−4 to 0.02. ᾱ_N reference:
@@ -114,6 +117,74 @@ void tst_GaussianSchedule::customCsv() {
     DS_COMPARE_ABS(schedule->alphaBar(4), 0.9 * 0.8 * 0.7 * 0.6, 1e-15);
     auto mismatch = core::schedule::gaussianScheduleFromSpec("csv:" + path, 5);
     QVERIFY(!mismatch.ok());
+}
+
+void tst_GaussianSchedule::zeroTerminalSnr_data() {
+    QTest::addColumn<QString>("base");
+    QTest::addColumn<int>("steps");
+    QTest::newRow("linear") << "linear" << 1000;
+    QTest::newRow("cosine") << "cosine" << 1000;
+    QTest::newRow("scaled-linear") << "scaled-linear" << 1000;
+    QTest::newRow("sigmoid") << "sigmoid" << 200;
+    QTest::newRow("sigmoid N=2") << "sigmoid" << 2;
+    QTest::newRow("csv") << "csv:" + test_support::dataPath("gaussian_custom_beta.csv") << 0;
+}
+
+// The transform's two defining properties, s' = √ᾱ' affine in s = √ᾱ on every n, and the
+// resulting β' in (0, 1], non-decreasing, with β'_N = 1.
+void tst_GaussianSchedule::zeroTerminalSnr() {
+    QFETCH(QString, base);
+    QFETCH(int, steps);
+    auto plain = core::schedule::gaussianScheduleFromSpec(base.toStdString(), steps);
+    auto zero = core::schedule::gaussianScheduleFromSpec(base.toStdString() + ",zero-snr", steps);
+    DS_VERIFY_OK(plain);
+    DS_VERIFY_OK(zero);
+    const int n = plain->numSteps();
+    QCOMPARE(zero->numSteps(), n);
+    QVERIFY(zero->zeroTerminalSnr());
+    QVERIFY(!plain->zeroTerminalSnr());
+    QCOMPARE(zero->alphaBar(n), 0.0);
+    QCOMPARE(std::sqrt(zero->alphaBar(n)), 0.0);
+    QCOMPARE(zero->betaBar(n), 1.0);
+    QCOMPARE(zero->beta(n), 1.0);
+    DS_COMPARE_ABS(std::sqrt(zero->alphaBar(1)), std::sqrt(plain->alphaBar(1)), 1e-15);
+    // s'_n = (s_n − s_N)·s_1/(s_1 − s_N): with the affine map through (s_N, 0) and (s_1, s_1).
+    const double s1 = std::sqrt(plain->alphaBar(1));
+    const double sN = std::sqrt(plain->alphaBar(n));
+    for (int k = 1; k <= n; ++k) {
+        const double expected = (std::sqrt(plain->alphaBar(k)) - sN) * s1 / (s1 - sN);
+        DS_COMPARE_ABS(std::sqrt(zero->alphaBar(k)), expected, 4e-15);
+        QVERIFY(zero->beta(k) > 0.0 && zero->beta(k) <= 1.0);
+        QVERIFY(std::isfinite(zero->betaBar(k)));
+        if (k > 1) {
+            QVERIFY2(zero->beta(k) >= zero->beta(k - 1), qPrintable(QString::number(k)));
+            DS_COMPARE_REL(zero->beta(k), 1.0 - zero->alphaBar(k) / zero->alphaBar(k - 1),
+                           1e-12);
+        }
+    }
+    // Pair quantities stay finite up to N: α_{N|s} = 0, β̃_{s|N} = β̄_s.
+    QCOMPARE(zero->alphaTS(1, n), 0.0);
+    QCOMPARE(zero->betaTS(1, n), 1.0);
+    DS_COMPARE_REL(zero->betaTildeST(1, n), zero->betaBar(1), 1e-15);
+}
+
+void tst_GaussianSchedule::zeroTerminalSnrErrors() {
+    auto unknown = core::schedule::gaussianScheduleFromSpec("quartic,zero-snr", 100);
+    QVERIFY(!unknown.ok());
+    QCOMPARE(unknown.error().field, std::string("schedule"));
+    QCOMPARE(unknown.error().value, std::string("quartic,zero-snr"));
+    auto single = core::schedule::gaussianScheduleFromSpec("cosine,zero-snr", 1);
+    QVERIFY(!single.ok());
+    QCOMPARE(single.error().field, std::string("schedule"));
+    QCOMPARE(single.error().value, std::string("cosine,zero-snr"));
+    // Applied twice it changes nothing (s_N is already 0).
+    auto once = core::schedule::gaussianScheduleFromSpec("linear,zero-snr", 100);
+    auto twice = core::schedule::gaussianScheduleFromSpec("linear,zero-snr,zero-snr", 100);
+    DS_VERIFY_OK(once);
+    DS_VERIFY_OK(twice);
+    for (int k = 1; k <= 100; ++k) {
+        DS_COMPARE_REL(twice->alphaBar(k), once->alphaBar(k), 1e-13);
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_GaussianSchedule)

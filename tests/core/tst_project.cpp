@@ -29,6 +29,7 @@ private slots:
     void gaussianSpacingsRoundTrip();
     void fileRoundTripIsExact();
     void relativePathsFollowTheProject();
+    void zeroSnrCustomSchedulePathFollowsTheProject();
     void firstFilesStillOpen();
     void duplicateKeysAreRefused();
     void syntaxErrorsGiveLineAndColumn();
@@ -209,6 +210,26 @@ void tst_Project::relativePathsFollowTheProject() {
     DS_VERIFY_OK(moved);
     QCOMPARE(moved->gaussian.model, std::string("/moved/models/m.safetensors"));
     QCOMPARE(moved->gaussian.schedule, std::string("csv:/elsewhere/beta.csv"));
+}
+
+// A custom table with the zero-SNR suffix: the path moves with the project, the suffix stays,
+// and the project validates.
+void tst_Project::zeroSnrCustomSchedulePathFollowsTheProject() {
+    Project p;
+    p.gaussian.schedule = "csv:/data/run/beta.csv,zero-snr";
+    DS_VERIFY_OK(p.gaussian.validate());
+    const std::string text = core::project::projectToJson(p, "/data/run/p.json");
+    QVERIFY(text.find("\"csv:beta.csv,zero-snr\"") != std::string::npos);
+    auto moved = core::project::projectFromJson(text, "/moved/p.json");
+    DS_VERIFY_OK(moved);
+    QCOMPARE(moved->gaussian.schedule, std::string("csv:/moved/beta.csv,zero-snr"));
+    p.gaussian.schedule = "linear,zero-snr";
+    DS_VERIFY_OK(p.gaussian.validate());
+    p.gaussian.schedule = "quartic,zero-snr";
+    auto bad = p.gaussian.validate();
+    QVERIFY(!bad.ok());
+    QCOMPARE(bad.error().field, std::string("schedule"));
+    QCOMPARE(bad.error().value, std::string("quartic,zero-snr"));
 }
 
 void tst_Project::firstFilesStillOpen() {

@@ -66,6 +66,7 @@ private slots:
     void typedTrajectoryList();
     void customScheduleTable();
     void cancelledGammaResumes();
+    void zeroSnrViewsStayFinite();
 };
 
 void tst_GaussianExplorer::varianceViewEqualsTheCore_data() {
@@ -486,6 +487,41 @@ void tst_GaussianExplorer::cancelledGammaResumes() {
     DS_VERIFY_OK(whole);
     QVERIFY(results->estimate.gamma == whole->gamma);
     QVERIFY(results->estimate.standardError == whole->standardError);
+}
+
+// A zero-SNR schedule (ᾱ_N = 0) with the DPM-Solver and DDIM panes: every number the Γ,
+// Variance, Trajectory (with NLL vs K) and Particles views hold, and so export, is finite.
+void tst_GaussianExplorer::zeroSnrViewsStayFinite() {
+    ui::document::ProjectDocument document;
+    ui::GaussianExplorer explorer(&document);
+    GaussianParams p = smallParams();
+    p.schedule = "linear,zero-snr";
+    p.sampler = test_support::samplerKind("dpm-solver++2m");
+    p.compareSampler = test_support::samplerKind("ddim");
+    QVERIFY(document.setGaussian(p, "small").ok());
+    explorer.waitForJobs();
+    const auto results = explorer.results();
+    QVERIFY(results != nullptr && results->params == p);
+    QVERIFY(results->schedule.zeroTerminalSnr());
+    QCOMPARE(results->trajectory.timesteps.back(), 100);
+    QVERIFY2(explorer.particlesView()->frames() != nullptr,
+             qPrintable(explorer.particlesView()->message()));
+    explorer.computeNllVsK();
+    explorer.waitForJobs();
+    QVERIFY(explorer.nllCurves() != nullptr);
+    for (const auto& [name, view] : explorer.views()) {
+        if (name == "compare") {
+            continue;  // the digits' information curves; n = 0 is infinite there by design
+        }
+        const auto& data = view->data();
+        QVERIFY2(!data.columns.empty(), qPrintable(name));
+        for (size_t c = 0; c < data.columns.size(); ++c) {
+            for (double value : data.columns[c]) {
+                QVERIFY2(std::isfinite(value),
+                         qPrintable(name + " " + QString::fromStdString(data.header[c])));
+            }
+        }
+    }
 }
 
 QTEST_MAIN(tst_GaussianExplorer)

@@ -145,6 +145,9 @@ void tst_ParticlesView::panesShareNoiseAndMatchTheCore_data() {
     QTest::newRow("analytic-ddpm vs ddpm") << "analytic-ddpm" << "ddpm" << 1.0 << true;
     QTest::newRow("analytic-ddim vs ddim, eta 0") << "analytic-ddim" << "ddim" << 0.0 << false;
     QTest::newRow("ddim eta 0.5 vs analytic-ddpm") << "ddim" << "analytic-ddpm" << 0.5 << true;
+    QTest::newRow("dpm-solver++2m vs dpm-solver-1") << "dpm-solver++2m" << "dpm-solver-1" << 0.0
+                                                   << false;
+    QTest::newRow("dpm-solver++3m vs ddim") << "dpm-solver++3m" << "ddim" << 0.0 << false;
 }
 
 void tst_ParticlesView::panesShareNoiseAndMatchTheCore() {
