@@ -2,6 +2,7 @@
 // Tests of the categorical explorer's views and panel under the offscreen platform: the views
 // show the core's numbers, render non-blank, export (PNG/SVG/PDF/CSV/GIF) and stay usable
 // while jobs are cancelled; the panel edits the document and refuses bad input.
+#include <QAction>
 #include <QChart>
 #include <QFile>
 #include <QImage>
@@ -74,6 +75,7 @@ private slots:
     void panelEditsAndUndo();
     void panelRefusesBadInput();
     void panelInputCannotSurprise();
+    void maskedPresetAddsAMaskState();
     void cancelLeavesTheUiUsable();
     void mainWindowOpensWithTheExample();
     void digitsReverseChainsEndOnTrainingImages();
@@ -303,6 +305,29 @@ void tst_CategoricalExplorer::panelInputCannotSurprise() {
     panel.normaliseTypedPi();
     QCOMPARE(document.categorical().pi, (std::vector<double>{0.4, 0.2, 0.2, 0.2}));
     QCOMPARE(panel.fieldError("pi"), QString());
+}
+
+// The "Masked" π preset gives the process a mask state of its own (class K, unused by the
+// data); editing π again returns to K classes.
+void tst_CategoricalExplorer::maskedPresetAddsAMaskState() {
+    ui::document::ProjectDocument document;
+    ui::CategoricalExplorer explorer(&document);
+    ui::panels::CategoricalPanel panel(&document);
+    const int k = document.categorical().numClasses;
+    QAction* masked = nullptr;
+    for (QAction* action : panel.findChildren<QAction*>()) {
+        if (action->text().startsWith("Masked")) masked = action;
+    }
+    QVERIFY(masked != nullptr);
+    masked->trigger();
+    QVERIFY(document.categorical().maskState);
+    explorer.waitForJobs();
+    QCOMPARE(explorer.setup()->numClasses(), k + 1);
+    QCOMPARE(explorer.setup()->pi[k], 1.0);
+    panel.editPiText("0.25, 0.25, 0.25, 0.25");
+    QVERIFY(!document.categorical().maskState);
+    explorer.waitForJobs();
+    QCOMPARE(explorer.setup()->numClasses(), k);
 }
 
 void tst_CategoricalExplorer::cancelLeavesTheUiUsable() {

@@ -141,7 +141,7 @@ void CategoricalExplorer::startJobs() {
                                    "N = %2, K = %3: reduce N or K to compute the DP path.")
                                .arg(work, 0, 'g', 2)
                                .arg(setup->params.numSteps)
-                               .arg(setup->params.numClasses));
+                               .arg(setup->numClasses()));
         startChains();
         return;
     }

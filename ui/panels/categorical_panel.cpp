@@ -149,7 +149,10 @@ QGroupBox* CategoricalPanel::createPriorBox() {
     m_edits.bind(m_numClasses, &QSpinBox::valueChanged, "Change K", "K",
                  [](CategoricalParams& p, int k) { p = p.withNumClasses(k); });
     m_edits.bind(m_piBars, &ProbabilityBars::valuesEdited, "Drag π", "pi",
-                 [](CategoricalParams& p, const std::vector<double>& values, bool) { p.pi = values; },
+                 [](CategoricalParams& p, const std::vector<double>& values, bool) {
+                     p.pi = values;
+                     p.maskState = false;
+                 },
                  kMergePiDrag);
     connect(m_piBars, &ProbabilityBars::valuesEdited, this,
             [this](const std::vector<double>&, bool finished) {
@@ -160,13 +163,20 @@ QGroupBox* CategoricalPanel::createPriorBox() {
         QAction* action = presetMenu->addAction(name);
         m_edits.bind(action, &QAction::triggered, undoText, "pi", edit);
     };
-    preset("Uniform", "π uniform",
-           [](CategoricalParams& p) { p.pi.assign(p.numClasses, 1.0 / p.numClasses); });
+    preset("Uniform", "π uniform", [](CategoricalParams& p) {
+        p.maskState = false;
+        p.pi.assign(p.numClasses, 1.0 / p.numClasses);
+    });
     preset("Absorbing (mask = last class)", "π absorbing", [](CategoricalParams& p) {
+        p.maskState = false;
         p.pi.assign(p.numClasses, 0.0);
         p.pi.back() = 1.0;
     });
+    preset("Masked (a mask state of its own)", "π masked", [](CategoricalParams& p) {
+        p.maskState = true;  // class K, which the data never use, takes all of π
+    });
     preset("Data marginal", "π = data marginal", [](CategoricalParams& p) {
+        p.maskState = false;
         p.pi.assign(p.numClasses, 0.0);
         for (const auto& column : p.table) {
             for (int k = 0; k < p.numClasses; ++k) p.pi[k] += column[k] / p.table.size();
@@ -462,6 +472,7 @@ void CategoricalPanel::editPiText(const QString& text) {
         return;
     }
     p.pi = values;
+    p.maskState = false;
     m_edits.apply(p, "Edit π", "pi");
 }
 
@@ -472,6 +483,7 @@ void CategoricalPanel::normaliseTypedPi() {
     for (double v : m_typedPi) sum += v;
     p.pi.clear();
     for (double v : m_typedPi) p.pi.push_back(v / sum);
+    p.maskState = false;
     m_typedPi.clear();
     m_edits.apply(p, "Normalise π", "pi");
 }
@@ -577,7 +589,11 @@ void CategoricalPanel::onDocumentChanged() {
     m_piText->setText(joinNumbers(p.pi));
     double sum = 0.0;
     for (double v : p.pi) sum += v;
-    m_piSum->setText(QString("Σπ = %1").arg(sum, 0, 'g', 12));
+    m_piSum->setText(p.maskState ? QString("π: all on the mask state, class %1 (the data never "
+                                           "use it); the bars are the π kept for later")
+                                       .arg(p.numClasses)
+                                 : QString("Σπ = %1").arg(sum, 0, 'g', 12));
+    m_piSum->setWordWrap(true);
     showChoice(m_schedule, core::project::kCategoricalSchedules, p.schedule);
     m_exponent->setValue(p.powerExponent);
     m_exponent->setEnabled(p.schedule == core::schedule::BetaCurveKind::Power);
