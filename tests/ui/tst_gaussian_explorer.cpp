@@ -10,6 +10,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QElapsedTimer>
 #include <QDoubleSpinBox>
@@ -352,6 +353,46 @@ void tst_GaussianExplorer::spacingOptionsEditTheProject() {
     emit offset->editingFinished();
     QVERIFY(panel.fieldError("trajectory").contains("30"));
     QCOMPARE(document.gaussian().leadingOffset, 2);
+
+    // The Trajectory view lists the spacing as a row of its own beside DP, even and quadratic,
+    // reads the timesteps and the heatmap under the cursor, and offers the list.
+    ui::views::GaussianTrajectoryView* view = explorer.trajectoryView();
+    QTableWidget* listing = view->listing();
+    QCOMPARE(listing->rowCount(), 4);
+    QCOMPARE(listing->item(3, 0)->text(), QString("leading:6,offset=2"));
+    QCOMPARE(listing->item(3, 3)->text(), QString("3, 19, 35, 51, 67, 83"));
+    QCOMPARE(listing->item(3, 1)->text(), QString("6"));
+    view->resize(900, 900);
+    view->canvas()->resize(800, 500);
+    // The fourth row's tick at n = 35 (rows start at y = 14, 30 px apart when one misses an end).
+    const double left = 170.0, right = 800 - 20.0;
+    const int x35 = static_cast<int>(std::lround(left + 34.0 / 99.0 * (right - left)));
+    const QString tick = view->canvasTooltip(QPoint(x35 + 2, 14 + 3 * 30 + 7));
+    QVERIFY2(tick.startsWith("leading:6,offset=2: n = 35 (timestep 3 of K = 6)"), qPrintable(tick));
+    const double j = explorer.results()->cost(18, 34);
+    QVERIFY2(tick.contains(QString("step (19, 35): J = %1").arg(j, 0, 'g', 4)), qPrintable(tick));
+    QVERIFY(view->canvasTooltip(QPoint(5, 5)).isEmpty());
+    // "Use as typed list": the DP row becomes the typed list in one undo step; the leading
+    // row, which does not start at 1, is refused with the core's reason.
+    QSignalSpy used(view, &ui::views::GaussianTrajectoryView::useAsTypedList);
+    listing->selectRow(0);
+    const QString dpSteps = listing->item(0, 3)->text();
+    const auto useButtons = view->findChildren<QPushButton*>();
+    QPushButton* use = nullptr;
+    for (QPushButton* b : useButtons) {
+        if (b->text() == "Use as typed list") use = b;
+    }
+    QVERIFY(use != nullptr);
+    use->click();
+    QCOMPARE(used.count(), 1);
+    QCOMPARE(document.gaussian().trajectory, ui::document::GaussianTrajectory::List);
+    QCOMPARE(QString::fromStdString(document.gaussian().trajectoryList), dpSteps);
+    document.undoStack()->undo();
+    QCOMPARE(document.gaussian().trajectory, ui::document::GaussianTrajectory::Leading);
+    listing->selectRow(3);
+    use->click();
+    QCOMPARE(document.gaussian().trajectory, ui::document::GaussianTrajectory::Leading);
+    QVERIFY2(view->message().contains("trajectory = 3: a typed list must start at 1"), qPrintable(view->message()));
 }
 
 // A typed list of timesteps: refused with the core's reason when it is not strictly increasing

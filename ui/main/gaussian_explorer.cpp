@@ -78,6 +78,15 @@ GaussianExplorer::GaussianExplorer(document::ProjectDocument* document, QObject*
             &GaussianExplorer::onCategoricalChanged);
     connect(m_trajectory, &views::GaussianTrajectoryView::nllRequested, this,
             &GaussianExplorer::computeNllVsK);
+    connect(m_trajectory, &views::GaussianTrajectoryView::useAsTypedList, this,
+            [this](const QString& steps) {
+                document::GaussianParams params = m_document->gaussian();
+                params.trajectory = document::GaussianTrajectory::List;
+                params.trajectoryList = steps.toStdString();
+                if (core::Status ok = m_document->setGaussian(params, "Use as typed list"); !ok) {
+                    m_trajectory->setMessage("Use as typed list: " + document::qs(ok.error().toString()), true);
+                }
+            });
     connect(&m_nllRunner, &jobs::JobRunner::started, this, [this] {
         m_trajectory->setNllStatus("Computing the NLL against K…", true);
     });
@@ -313,9 +322,16 @@ void GaussianExplorer::startJob() {
             rows.costDp = core::gaussian::trajectoryCost(done->cost, rows.dp);
             rows.costEven = core::gaussian::trajectoryCost(done->cost, rows.even);
             rows.costQuadratic = core::gaussian::trajectoryCost(done->cost, rows.quadratic);
-            if (done->params.trajectory == document::GaussianTrajectory::List) {
+            // A typed list or a spacing family gets a row of its own.
+            if (const auto kind = done->params.trajectory;
+                kind != document::GaussianTrajectory::Dp &&
+                kind != document::GaussianTrajectory::Even &&
+                kind != document::GaussianTrajectory::Quadratic) {
                 rows.typed = done->trajectory.timesteps;
                 rows.costTyped = core::gaussian::trajectoryCost(done->cost, rows.typed);
+                if (kind != document::GaussianTrajectory::List) {
+                    rows.typedLabel = QString::fromStdString(done->params.trajectorySpec());
+                }
             }
             m_trajectory->setTrajectories(done->cost, rows);
             // Chained, so the views above show before the particles are sampled.

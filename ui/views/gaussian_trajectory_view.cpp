@@ -12,7 +12,13 @@
 #include <QLogValueAxis>
 #include <QPainter>
 #include <QPainterPath>
+#include <QApplication>
+#include <QClipboard>
+#include <QHeaderView>
+#include <QHelpEvent>
 #include <QPushButton>
+#include <QTableWidget>
+#include <QToolTip>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
@@ -27,82 +33,271 @@ class TrajectoryCanvas : public QWidget {
 public:
     explicit TrajectoryCanvas(GaussianTrajectoryView* view) : QWidget(view), m_view(view) {
         setMinimumSize(300, 260);
+        setMouseTracking(true);
     }
 
 protected:
     void paintEvent(QPaintEvent*) override;
+    // Tooltip events carry the readout under the cursor, so the view's own tooltip (what the
+    // view shows) stays for the rest of the canvas.
+    bool event(QEvent* event) override {
+        if (event->type() == QEvent::ToolTip) {
+            auto* help = static_cast<QHelpEvent*>(event);
+            const QString text = m_view->canvasTooltip(help->pos());
+            if (!text.isEmpty()) {
+                QToolTip::showText(help->globalPos(), text, this);
+                return true;
+            }
+        }
+        return QWidget::event(event);
+    }
 
 private:
+    void paintTickRows(QPainter& painter, const GaussianTrajectoryView::CanvasLayout& layout);
+    void paintHeatmap(QPainter& painter, const GaussianTrajectoryView::CanvasLayout& layout);
+
     GaussianTrajectoryView* m_view;
 };
+
+namespace {
+// Where timestep n (1..N) sits on a row or on the heatmap's side.
+double rowX(const GaussianTrajectoryView::CanvasLayout& layout, double step, int numSteps) {
+    return layout.left + (step - 1.0) / std::max(1, numSteps - 1) * (layout.right - layout.left);
+}
+}  // namespace
+
+std::vector<GaussianTrajectoryView::TickRow> GaussianTrajectoryView::tickRows() const {
+    std::vector<TickRow> rows;
+    const TickRow all[] = {{"DP-optimal", &m_rows.dp, m_rows.costDp, QColor("#d55e00")},
+                           {"even", &m_rows.even, m_rows.costEven, QColor("#0072b2")},
+                           {"quadratic", &m_rows.quadratic, m_rows.costQuadratic, QColor("#009e73")},
+                           {m_rows.typedLabel, &m_rows.typed, m_rows.costTyped, QColor("#cc79a7")}};
+    for (const TickRow& row : all) {
+        if (!row.steps->empty()) rows.push_back(row);  // the last only when it is in use
+    }
+    return rows;
+}
+
+GaussianTrajectoryView::CanvasLayout GaussianTrajectoryView::canvasLayout(QSize size) const {
+    CanvasLayout layout;
+    layout.right = size.width() - 20.0;
+    // Taller rows when a row misses an end, for the note under it.
+    for (const TickRow& row : tickRows()) {
+        if (row.steps->front() > 1 || row.steps->back() < m_numSteps) layout.rowHeight = 30.0;
+    }
+    const double rowsBottom = layout.rowsTop + layout.rowHeight * tickRows().size();
+    const double top = rowsBottom + 24.0;
+    // Room on the right of the heatmap for its colour bar.
+    const double side = std::max(50.0, std::min(layout.right - layout.left - 90.0,
+                                                size.height() - top - 26.0));
+    layout.map = QRectF(layout.left, top, side, side);
+    return layout;
+}
 
 void TrajectoryCanvas::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     painter.fillRect(rect(), Qt::white);
-    const int n = m_view->m_numSteps;
-    if (n == 0) {
+    if (m_view->m_numSteps == 0) {
         painter.setPen(Qt::gray);
         painter.drawText(rect(), Qt::AlignCenter, "Estimating Γ…");
         return;
     }
     painter.setRenderHint(QPainter::Antialiasing);
-    const double left = 170.0;
-    const double right = width() - 20.0;
-    auto xOf = [&](double step) { return left + (step - 1.0) / std::max(1, n - 1) * (right - left); };
-    // Tick rows.
-    const auto& rows = m_view->m_rows;
-    struct Row {
-        const char* label;
-        const std::vector<int>* steps;
-        double cost;
-        QColor colour;
-    };
-    const Row tickRows[] = {{"DP-optimal", &rows.dp, rows.costDp, QColor("#d62728")},
-                            {"even", &rows.even, rows.costEven, QColor("#1f77b4")},
-                            {"quadratic", &rows.quadratic, rows.costQuadratic, QColor("#2ca02c")},
-                            {"typed list", &rows.typed, rows.costTyped, QColor("#9467bd")}};
-    double y = 14.0;
-    for (const Row& row : tickRows) {
-        if (row.steps->empty()) continue;  // the typed row only when a list is in use
+    const GaussianTrajectoryView::CanvasLayout layout = m_view->canvasLayout(size());
+    paintTickRows(painter, layout);
+    paintHeatmap(painter, layout);
+}
+
+void TrajectoryCanvas::paintTickRows(QPainter& painter,
+                                     const GaussianTrajectoryView::CanvasLayout& layout) {
+    const int n = m_view->m_numSteps;
+    double y = layout.rowsTop;
+    for (const GaussianTrajectoryView::TickRow& row : m_view->tickRows()) {
         painter.setPen(Qt::black);
-        painter.drawText(QRectF(4, y - 2, left - 10, 18), Qt::AlignRight | Qt::AlignVCenter,
+        painter.drawText(QRectF(4, y - 2, layout.left - 10, 18), Qt::AlignRight | Qt::AlignVCenter,
                          QString("%1  ΣJ %2").arg(row.label).arg(row.cost, 0, 'f', 3));
         painter.setPen(QPen(QColor(200, 200, 205), 1));
-        painter.drawLine(QPointF(left, y + 7), QPointF(right, y + 7));
+        painter.drawLine(QPointF(layout.left, y + 7), QPointF(layout.right, y + 7));
         painter.setPen(QPen(row.colour, 2));
         for (int step : *row.steps) {
-            painter.drawLine(QPointF(xOf(step), y), QPointF(xOf(step), y + 14));
+            painter.drawLine(QPointF(rowX(layout, step, n), y), QPointF(rowX(layout, step, n), y + 14));
         }
-        y += 24.0;
+        // A row that misses an end says so under that end: the classic spacing pitfalls.
+        QFont small = painter.font();
+        small.setPointSizeF(small.pointSizeF() * 0.85);
+        painter.save();
+        painter.setFont(small);
+        painter.setPen(QColor("#a0522d"));
+        if (row.steps->front() > 1) {
+            painter.drawText(QRectF(layout.left, y + 15, 200, 12), Qt::AlignLeft | Qt::AlignVCenter,
+                             QString("starts at n = %1 > 1").arg(row.steps->front()));
+        }
+        if (row.steps->back() < n) {
+            painter.drawText(QRectF(layout.right - 200, y + 15, 200, 12),
+                             Qt::AlignRight | Qt::AlignVCenter,
+                             QString("ends at n = %1 < N").arg(row.steps->back()));
+        }
+        painter.restore();
+        y += layout.rowHeight;
     }
-    // Heatmap of J(s, t): s down, t across, with the DP path.
-    const double top = y + 16.0;
-    const double side = std::max(50.0, std::min(right - left, height() - top - 26.0));
-    const QRectF map(left, top, side, side);
+    painter.setPen(QColor(110, 110, 115));
+    painter.drawText(QRectF(layout.left, y, 60, 14), Qt::AlignLeft | Qt::AlignVCenter, "n = 1");
+    painter.drawText(QRectF(layout.right - 80, y, 80, 14), Qt::AlignRight | Qt::AlignVCenter,
+                     QString("n = %1").arg(n));
+}
+
+void TrajectoryCanvas::paintHeatmap(QPainter& painter,
+                                    const GaussianTrajectoryView::CanvasLayout& layout) {
+    const int n = m_view->m_numSteps;
+    const QRectF map = layout.map;
+    const double side = map.width();
     painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
     painter.drawImage(map, m_view->m_heatmap);
     painter.setPen(QColor(150, 150, 155));
     painter.drawRect(map);
     painter.setPen(Qt::black);
-    painter.drawText(QRectF(map.left(), map.bottom() + 4, map.width(), 16), Qt::AlignCenter,
-                     "t →   (log J(s, t); white: s ≥ t)");
+    painter.drawText(QRectF(map.left(), map.bottom() + 4, map.width() + 90, 16), Qt::AlignLeft,
+                     QString("t → 1 … %1   (white: s ≥ t)").arg(n));
     painter.save();
     painter.translate(map.left() - 8, map.center().y());
     painter.rotate(-90);
     painter.drawText(QRectF(-map.height() / 2, -16, map.height(), 16), Qt::AlignCenter, "← s");
     painter.restore();
-    if (rows.dp.size() >= 2) {
+    const auto& dp = m_view->m_rows.dp;
+    if (dp.size() >= 2) {
         QPainterPath path;
-        for (size_t k = 1; k < rows.dp.size(); ++k) {
-            const QPointF point(map.left() + (rows.dp[k] - 1.0) / n * side,
-                                map.top() + (rows.dp[k - 1] - 1.0) / n * side);
+        for (size_t k = 1; k < dp.size(); ++k) {
+            const QPointF point(map.left() + (dp[k] - 1.0) / n * side,
+                                map.top() + (dp[k - 1] - 1.0) / n * side);
             k == 1 ? path.moveTo(point) : path.lineTo(point);
         }
         painter.setPen(QPen(Qt::white, 4));
         painter.drawPath(path);
-        painter.setPen(QPen(QColor("#d62728"), 2));
+        painter.setPen(QPen(QColor("#d55e00"), 2));
         painter.drawPath(path);
     }
+    // The colour bar: log10 J from the smallest to the largest cell shown.
+    const QRectF bar(map.right() + 14, map.top(), 14, map.height());
+    for (int y = 0; y < static_cast<int>(bar.height()); ++y) {
+        painter.setPen(heatColor(1.0 - y / std::max(1.0, bar.height() - 1)));
+        painter.drawLine(QPointF(bar.left(), bar.top() + y), QPointF(bar.right(), bar.top() + y));
+    }
+    painter.setPen(QColor(150, 150, 155));
+    painter.drawRect(bar);
+    painter.setPen(Qt::black);
+    const double low = m_view->m_logLow, high = m_view->m_logHigh;
+    for (int i = 0; i <= 4; ++i) {
+        const double value = high - (high - low) * i / 4.0;
+        const double y = bar.top() + bar.height() * i / 4.0;
+        painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 4, y));
+        painter.drawText(QRectF(bar.right() + 6, y - 8, 70, 16), Qt::AlignLeft | Qt::AlignVCenter,
+                         QString::number(std::pow(10.0, value), 'g', 2));
+    }
+    painter.drawText(QRectF(bar.left() - 4, bar.top() - 16, 60, 14), Qt::AlignLeft, "J(s, t)");
+}
+
+QWidget* GaussianTrajectoryView::canvas() const { return m_canvas; }
+
+QWidget* GaussianTrajectoryView::createListing() {
+    m_listing->setHorizontalHeaderLabels({"trajectory", "K", "ΣJ", "timesteps n"});
+    m_listing->verticalHeader()->setVisible(false);
+    m_listing->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_listing->horizontalHeader()->setStretchLastSection(true);
+    m_listing->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_listing->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_listing->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_listing->setWordWrap(false);
+    m_listing->setMaximumHeight(4 * m_listing->verticalHeader()->defaultSectionSize() +
+                                m_listing->horizontalHeader()->sizeHint().height() + 6);
+    m_listing->setToolTip("Every trajectory drawn above with its timesteps; select a row to copy "
+                          "it or to use it as the typed list.");
+    auto* copy = new QPushButton("Copy");
+    copy->setToolTip("Copies the selected trajectory's timesteps (comma-separated).");
+    auto* use = new QPushButton("Use as typed list");
+    use->setToolTip("Switches the trajectory to a typed list holding the selected timesteps "
+                    "(one undo step).");
+    auto selectedSteps = [this]() -> QString {
+        const int row = m_listing->currentRow();
+        return row < 0 ? QString() : m_listing->item(row, 3)->text();
+    };
+    connect(copy, &QPushButton::clicked, this, [selectedSteps] {
+        if (const QString steps = selectedSteps(); !steps.isEmpty()) {
+            QApplication::clipboard()->setText(steps);
+        }
+    });
+    connect(use, &QPushButton::clicked, this, [this, selectedSteps] {
+        if (const QString steps = selectedSteps(); !steps.isEmpty()) emit useAsTypedList(steps);
+    });
+    auto* buttons = new QVBoxLayout;
+    buttons->addWidget(copy);
+    buttons->addWidget(use);
+    buttons->addStretch(1);
+    auto* box = new QWidget;
+    auto* row = new QHBoxLayout(box);
+    row->setContentsMargins(8, 0, 8, 0);
+    row->addWidget(m_listing, 1);
+    row->addLayout(buttons);
+    return box;
+}
+
+void GaussianTrajectoryView::updateListing() {
+    const std::vector<TickRow> rows = tickRows();
+    m_listing->setRowCount(static_cast<int>(rows.size()));
+    for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
+        QStringList steps;
+        for (int n : *rows[r].steps) steps << QString::number(n);
+        auto* label = new QTableWidgetItem(rows[r].label);
+        label->setForeground(rows[r].colour);
+        m_listing->setItem(r, 0, label);
+        m_listing->setItem(r, 1, new QTableWidgetItem(QString::number(rows[r].steps->size())));
+        m_listing->setItem(r, 2, new QTableWidgetItem(QString::number(rows[r].cost, 'f', 4)));
+        auto* list = new QTableWidgetItem(steps.join(", "));
+        list->setToolTip(steps.join(", "));
+        m_listing->setItem(r, 3, list);
+    }
+    if (m_listing->currentRow() < 0 && !rows.empty()) m_listing->selectRow(0);
+}
+
+QString GaussianTrajectoryView::canvasTooltip(const QPoint& position) const {
+    if (m_numSteps == 0) return {};
+    const CanvasLayout layout = canvasLayout(m_canvas->size());
+    const double x = position.x(), y = position.y();
+    const std::vector<TickRow> rows = tickRows();
+    const int row = static_cast<int>(std::floor((y - layout.rowsTop) / layout.rowHeight));
+    if (row >= 0 && row < static_cast<int>(rows.size()) && x >= layout.left - 4 &&
+        x <= layout.right + 4) {
+        // The nearest timestep of that row.
+        const std::vector<int>& steps = *rows[row].steps;
+        size_t best = 0;
+        for (size_t i = 1; i < steps.size(); ++i) {
+            if (std::abs(rowX(layout, steps[i], m_numSteps) - x) <
+                std::abs(rowX(layout, steps[best], m_numSteps) - x)) {
+                best = i;
+            }
+        }
+        QString text = QString("%1: n = %2 (timestep %3 of K = %4)")
+                           .arg(rows[row].label)
+                           .arg(steps[best])
+                           .arg(best + 1)
+                           .arg(steps.size());
+        if (best > 0 && m_cost.rows() == m_numSteps) {
+            text += QString("\nstep (%1, %2): J = %3")
+                        .arg(steps[best - 1])
+                        .arg(steps[best])
+                        .arg(m_cost(steps[best - 1] - 1, steps[best] - 1), 0, 'g', 4);
+        }
+        return text;
+    }
+    const QRectF map = layout.map;
+    if (map.contains(position) && m_cost.rows() == m_numSteps) {
+        const int s = std::clamp(static_cast<int>((y - map.top()) / map.height() * m_numSteps) + 1,
+                                 1, m_numSteps);
+        const int t = std::clamp(static_cast<int>((x - map.left()) / map.width() * m_numSteps) + 1,
+                                 1, m_numSteps);
+        if (s >= t) return QString("s = %1 ≥ t = %2: no step").arg(s).arg(t);
+        return QString("step (s = %1, t = %2): J = %3").arg(s).arg(t).arg(m_cost(s - 1, t - 1), 0, 'g', 4);
+    }
+    return {};
 }
 
 namespace {
@@ -110,7 +305,7 @@ const char* const kKindNames[2] = {"even", "DP"};
 const char* const kVarianceNames[3] = {"analytic σ²", "β̃", "β"};
 const char* const kKindIds[2] = {"even", "dp"};
 const char* const kVarianceIds[3] = {"analytic", "small", "large"};
-const QColor kKindColours[2] = {QColor("#1f77b4"), QColor("#d62728")};
+const QColor kKindColours[2] = {QColor("#0072b2"), QColor("#d55e00")};  // as the tick rows
 const Qt::PenStyle kVarianceStyles[3] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine};
 }  // namespace
 
@@ -122,12 +317,14 @@ GaussianTrajectoryView::GaussianTrajectoryView(QWidget* parent)
       m_nllChart(new QChart),
       m_axisK(new QLogValueAxis),
       m_axisBits(new QValueAxis),
-      m_axisBitsLog(new QLogValueAxis) {
+      m_axisBitsLog(new QLogValueAxis),
+      m_listing(new QTableWidget(0, 4)) {
     auto* body = new QWidget;
     auto* layout = new QVBoxLayout(body);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addWidget(m_canvas, 3);
+    layout->addWidget(createListing());
     auto* row = new QHBoxLayout;
     row->setContentsMargins(8, 0, 8, 0);
     row->addWidget(m_nllButton);
@@ -332,6 +529,7 @@ void GaussianTrajectoryView::updateData() {
 
 void GaussianTrajectoryView::setTrajectories(const core::Matrix& cost, const Rows& rows) {
     m_rows = rows;
+    m_cost = cost;
     m_numSteps = static_cast<int>(cost.rows());
     // Downsample to at most 512 pixels a side: each pixel shows the cell at its centre.
     const int pixels = std::min(512, m_numSteps);
@@ -352,6 +550,8 @@ void GaussianTrajectoryView::setTrajectories(const core::Matrix& cost, const Row
             }
         }
     }
+    m_logLow = low <= high ? low : 0.0;
+    m_logHigh = low <= high ? high : 0.0;
     for (int r = 0; r < pixels; ++r) {
         for (int c = 0; c < pixels; ++c) {
             const double v = logs[static_cast<size_t>(r) * pixels + c];
@@ -361,13 +561,14 @@ void GaussianTrajectoryView::setTrajectories(const core::Matrix& cost, const Row
         }
     }
     updateData();
+    updateListing();
     setMessage(QString("ΣJ along each path, the KL up to constants (Help ▸ Mathematics: "
                        "conventions.md#dp-cost): DP %1, even %2, quadratic %3%4.")
                    .arg(rows.costDp, 0, 'f', 4)
                    .arg(rows.costEven, 0, 'f', 4)
                    .arg(rows.costQuadratic, 0, 'f', 4)
                    .arg(rows.typed.empty() ? QString()
-                                           : QString(", typed list %1").arg(rows.costTyped, 0, 'f', 4)));
+                                           : QString(", %1 %2").arg(rows.typedLabel).arg(rows.costTyped, 0, 'f', 4)));
     m_canvas->update();
 }
 

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QColor>
 #include <QImage>
+#include <QRectF>
+#include <QString>
 
 #include <array>
 #include <vector>
@@ -15,6 +18,7 @@ class QLabel;
 class QLineSeries;
 class QLogValueAxis;
 class QPushButton;
+class QTableWidget;
 class QValueAxis;
 
 // The Trajectory view of the Gaussian explorer: the DP-chosen
@@ -50,8 +54,11 @@ public:
         double costDp = 0.0;         // Σ J along each path
         double costEven = 0.0;
         double costQuadratic = 0.0;
-        std::vector<int> typed;      // a typed list, when it is the trajectory in use
+        // The trajectory in use when it is none of the three above (a typed list or a
+        // spacing family), with its label ("typed list", "trailing:10", …).
+        std::vector<int> typed;
         double costTyped = 0.0;
+        QString typedLabel = "typed list";
     };
     // cost: the N×N matrix of core::gaussian::dpCostMatrix (node n − 1 = timestep n).
     void setTrajectories(const core::Matrix& cost, const Rows& rows);
@@ -66,14 +73,39 @@ public:
     // The series of the NLL chart, for tests: six lines named "<kind>, <variance>".
     QList<QLineSeries*> nllSeries() const;
     QPushButton* nllButton() const { return m_nllButton; }
+    // The listing: one row per trajectory drawn (label, K, ΣJ, its timesteps).
+    QTableWidget* listing() const { return m_listing; }
+    // The tooltip of the canvas at a position (tick rows: the nearest timestep; heatmap: the
+    // cell's s, t and J); empty elsewhere. Public for tests.
+    QString canvasTooltip(const QPoint& position) const;
+    QWidget* canvas() const;
+
+    // The rows drawn, in order, with their colours (empty rows left out).
+    struct TickRow {
+        QString label;
+        const std::vector<int>* steps;
+        double cost;
+        QColor colour;
+    };
+    std::vector<TickRow> tickRows() const;
+    // The geometry the canvas paints with, shared by painting and hovering.
+    struct CanvasLayout {
+        double left = 170.0, right = 0.0, rowsTop = 14.0, rowHeight = 24.0;
+        QRectF map;  // the heatmap
+    };
+    CanvasLayout canvasLayout(QSize size) const;
 
 signals:
     // The user asked for the NLL-against-K curves.
     void nllRequested();
+    // "Use as typed list" on a listed trajectory: its timesteps, "1, 12, …".
+    void useAsTypedList(const QString& timesteps);
 
 private:
     friend class TrajectoryCanvas;
     void updateData();
+    void updateListing();
+    QWidget* createListing();
     void useLogBits(bool log);
 
     TrajectoryCanvas* m_canvas;
@@ -87,7 +119,10 @@ private:
     std::array<std::array<QAreaSeries*, 3>, 2> m_nllBands{};
     NllCurves m_nll;
     bool m_nllStale = false;
+    QTableWidget* m_listing;
     QImage m_heatmap;  // N×N downsampled to at most 512×512, upper triangle
+    core::Matrix m_cost;  // J(s, t), for the heatmap's hover readout
+    double m_logLow = 0.0, m_logHigh = 0.0;  // log10 J at the colour map's ends
     int m_numSteps = 0;
     Rows m_rows;
 };
