@@ -228,4 +228,69 @@ std::string formatCsv(const std::vector<std::string>& header,
     return out;
 }
 
+namespace {
+std::string quotedCell(const std::string& cell) {
+    if (cell.find_first_of(",\"\r\n") == std::string::npos) {
+        return cell;
+    }
+    std::string out = "\"";
+    for (char c : cell) {
+        out += c;
+        if (c == '"') out += '"';
+    }
+    return out + '"';
+}
+}  // namespace
+
+Result<std::string> formatCsvTable(const CsvOutput& table) {
+    if (table.textHeader.size() != table.text.size() || table.header.size() != table.columns.size()) {
+        return invalidArgument("header", std::to_string(table.textHeader.size() + table.header.size()),
+                               "the header must name every column");
+    }
+    const size_t rows = !table.text.empty() ? table.text.front().size()
+                        : !table.columns.empty() ? table.columns.front().size() : 0;
+    for (size_t c = 0; c < table.text.size(); ++c) {
+        if (table.text[c].size() != rows) {
+            return invalidArgument(table.textHeader[c], std::to_string(table.text[c].size()) + " rows",
+                                   "every column of a table must have " + std::to_string(rows));
+        }
+    }
+    for (size_t c = 0; c < table.columns.size(); ++c) {
+        if (table.columns[c].size() != rows) {
+            return invalidArgument(table.header[c], std::to_string(table.columns[c].size()) + " rows",
+                                   "every column of a table must have " + std::to_string(rows));
+        }
+    }
+    std::string out;
+    for (const std::string& line : table.comments) {
+        out += "# " + line + '\n';
+    }
+    bool first = true;
+    for (const auto* names : {&table.textHeader, &table.header}) {
+        for (const std::string& name : *names) {
+            out += (first ? "" : ",") + quotedCell(name);
+            first = false;
+        }
+    }
+    out += '\n';
+    char buffer[32];
+    for (size_t r = 0; r < rows; ++r) {
+        first = true;
+        for (const auto& column : table.text) {
+            out += (first ? "" : ",") + quotedCell(column[r]);
+            first = false;
+        }
+        for (const auto& column : table.columns) {
+            if (!first) out += ',';
+            first = false;
+            if (std::isfinite(column[r])) {
+                std::snprintf(buffer, sizeof buffer, "%.17g", column[r]);
+                out += buffer;
+            }
+        }
+        out += '\n';
+    }
+    return out;
+}
+
 }  // namespace core::io

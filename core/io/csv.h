@@ -44,6 +44,21 @@ Result<std::string> readTextFile(const std::string& path);
 
 namespace core::io {
 
+// One table for a CSV file: comment lines first ("# " + each), then the header, then one row
+// per entry: the text columns (RFC 4180 quoting where a cell holds a comma, a quote or a line
+// break), then the numeric ones (17 significant digits; a value that is not finite is an empty
+// cell). Every column has the same length.
+struct CsvOutput {
+    std::vector<std::string> comments;
+    std::vector<std::string> textHeader;
+    std::vector<std::vector<std::string>> text;
+    std::vector<std::string> header;
+    std::vector<std::vector<double>> columns;
+};
+// Refuses a table whose columns differ in length or whose header does not match its columns,
+// naming the column.
+Result<std::string> formatCsvTable(const CsvOutput& table);
+
 // Formats named numeric columns as CSV (header line, 17 significant digits). A shorter column,
 // and a value that is not finite, leave an empty cell.
 std::string formatCsv(const std::vector<std::string>& header,

@@ -353,4 +353,34 @@ Result<CategoricalParams> CategoricalParams::fromJson(const io::Json& json) {
     return p;
 }
 
+std::vector<std::string> CategoricalParams::provenance() const {
+    auto file = [](const std::string& path) {
+        const size_t slash = path.find_last_of('/');
+        return slash == std::string::npos ? path : path.substr(slash + 1);
+    };
+    std::string prior;
+    for (double p : pi) prior += (prior.empty() ? "" : " ") + shortestText(p);
+    std::string data = choiceId(kCategoricalDataSources, dataSource);
+    if (dataSource == CategoricalData::Digits) data += ", " + std::to_string(digitLevels) + " levels";
+    if (dataSource == CategoricalData::CsvFile) data += " " + file(csvPath);
+    std::string trajectoryText = choiceId(kCategoricalTrajectories, trajectory);
+    if (trajectory == CategoricalTrajectory::List) {
+        for (int node : trajectoryList) trajectoryText += " " + std::to_string(node);
+    }
+    return {"process: categorical",
+            "classes K: " + std::to_string(numClasses) + (maskState ? " and a mask state" : ""),
+            "pi: " + (maskState ? std::string("the mask state") : prior),
+            "schedule: " + scheduleSpec(),
+            "N: " + std::to_string(numSteps),
+            "data: " + data,
+            "condition: " + (condition < static_cast<int>(conditionNames.size())
+                                 ? conditionNames[static_cast<size_t>(condition)]
+                                 : std::to_string(condition)),
+            "model: " + (model.empty() ? std::string("exact oracle of the data") : file(model)),
+            "trajectory: " + trajectoryText,
+            "path steps: " + std::to_string(pathSteps),
+            "kernel: " + std::string(categorical::kernelFormName(kernel)),
+            "seed: " + std::to_string(seed)};
+}
+
 }  // namespace core::project

@@ -132,6 +132,10 @@ struct CategoricalParams {
     // renormalising.
     CategoricalParams withNumClasses(int k) const;
 
+    // What a figure or a table computed from these parameters depends on, one "key: value"
+    // line each (the header block of the views' CSV files).
+    std::vector<std::string> provenance() const;
+
     io::Json toJson() const;
     // Reads what toJson wrote; errors name the JSON path ("categorical.pi[2]") and the value.
     static Result<CategoricalParams> fromJson(const io::Json& json);

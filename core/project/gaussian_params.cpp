@@ -318,4 +318,29 @@ Result<GaussianParams> GaussianParams::fromJson(const io::Json& json) {
     return p;
 }
 
+std::vector<std::string> GaussianParams::provenance() const {
+    auto file = [](const std::string& path) {
+        const size_t slash = path.find_last_of('/');
+        return slash == std::string::npos ? path : path.substr(slash + 1);
+    };
+    const std::string gamma =
+        importedGamma.empty()
+            ? "estimated, M = " + std::to_string(gammaSamples) + ", estimator " +
+                  choiceId(kGammaEstimators, estimator) + ", seed " + std::to_string(seed)
+            : "imported (" + file(importedGammaName) + ")";
+    return {"process: gaussian",
+            "schedule: " + schedule,
+            "N: " + std::to_string(numSteps),
+            "eta: " + shortestText(eta),
+            "data: " + data,
+            "model: " + (model.empty() ? std::string("exact oracle of the data") : file(model)),
+            "gamma: " + gamma,
+            "trajectory: " + trajectorySpec(),
+            "dp cost: " + choiceId(kDpVariants, dpVariant),
+            "sampler: " + choiceId(kSamplers, sampler),
+            "compare sampler: " +
+                (compareSampler ? choiceId(kSamplers, *compareSampler) : std::string("none")),
+            "seed: " + std::to_string(seed)};
+}
+
 }  // namespace core::project

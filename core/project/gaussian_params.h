@@ -91,6 +91,9 @@ struct GaussianParams {
     // Identifies what Γ depends on (schedule, N, data, model, M, estimator, seed, import), so a
     // Γ computed for one set of parameters is reused for another with the same key.
     std::string gammaKey() const;
+    // What a figure or a table computed from these parameters depends on, one "key: value"
+    // line each (the header block of the views' CSV files).
+    std::vector<std::string> provenance() const;
 
     io::Json toJson() const;
     // Every field is optional (absent → the default), so a project that never used the

@@ -11,6 +11,17 @@
 
 using test_support::runCli;
 
+namespace {
+// A view's CSV without its "# key: value" header block.
+QByteArray tableOf(const QByteArray& csv) {
+    QByteArray table;
+    for (const QByteArray& line : csv.split('\n')) {
+        if (!line.startsWith('#') && !line.isEmpty()) table += line + '\n';
+    }
+    return table;
+}
+}  // namespace
+
 class tst_CliExport : public QObject {
     Q_OBJECT
 
@@ -50,8 +61,9 @@ void tst_CliExport::exportsEachFormat() {
     } else if (file.endsWith(".pdf")) {
         QVERIFY(bytes.startsWith("%PDF-"));
     } else if (file.endsWith(".csv")) {
-        QVERIFY(bytes.startsWith("t,step_cost_nats\n"));
-        QCOMPARE(bytes.count('\n'), 101);  // header + N = 100 steps of the example
+        QVERIFY(bytes.startsWith("# view: "));
+        QVERIFY(tableOf(bytes).startsWith("t,step_cost_nats\n"));
+        QCOMPARE(tableOf(bytes).count('\n'), 101);  // header + N = 100 steps of the example
     } else {
         QImageReader reader(out);
         QCOMPARE(reader.format(), QByteArray("gif"));
@@ -80,19 +92,19 @@ void tst_CliExport::exportsAProjectFile() {
     QCOMPARE(files.size(), 10 * 4);  // ten views × png, svg, pdf, csv
     QFile schedule(dir.filePath("views/schedule.csv"));
     QVERIFY(schedule.open(QIODevice::ReadOnly));
-    QCOMPARE(schedule.readAll().count('\n'), 7);  // header + 6 grid times
+    QCOMPARE(tableOf(schedule.readAll()).count('\n'), 7);  // header + 6 grid times
     QFile variance(dir.filePath("views/variance.csv"));
     QVERIFY(variance.open(QIODevice::ReadOnly));
-    QCOMPARE(variance.readAll().count('\n'), 5);  // header + K − 1 = 4 pairs
+    QCOMPARE(tableOf(variance.readAll()).count('\n'), 5);  // header + K − 1 = 4 pairs
     QFile particles(dir.filePath("views/particles.csv"));
     QVERIFY(particles.open(QIODevice::ReadOnly));
-    QCOMPARE(particles.readAll().count('\n'), 41);  // header + 40 final samples per sampler
-    // The Compare view: its longest column is the categorical curve's 201 times (N + 1 = 101).
+    QCOMPARE(tableOf(particles.readAll()).count('\n'), 81);  // header + 40 final samples per sampler
+    // The Compare view: the categorical curve's 201 times and the Gaussian one's N + 1 = 101.
     QFile compare(dir.filePath("views/compare.csv"));
     QVERIFY(compare.open(QIODevice::ReadOnly));
-    const QByteArray compareCsv = compare.readAll();
-    QVERIFY(compareCsv.startsWith("t_categorical,categorical_fraction,t_gaussian"));
-    QCOMPARE(compareCsv.count('\n'), 202);  // header + 201 rows
+    const QByteArray compareCsv = tableOf(compare.readAll());
+    QVERIFY(compareCsv.startsWith("process,t,fraction_left,information_nats,snr\n"));
+    QCOMPARE(compareCsv.count('\n'), 1 + 201 + 101);
 }
 
 void tst_CliExport::errorsAreOneLine_data() {

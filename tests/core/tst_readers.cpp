@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <string>
 
 #include "core/data/categorical_rows.h"
@@ -25,6 +26,7 @@ class tst_Readers : public QObject {
 
 private slots:
     void labelColumnBeforeC();
+    void csvTableQuotesTextAndRefusesRaggedColumns();
     void aFileOfCommasIsRefusedBeforeSplitting();
     void jsonDuplicateMemberRefused();
     void mixtureJsonDuplicateMemberRefused();
@@ -342,6 +344,27 @@ void tst_Readers::thousandConditionLabelsRead() {
     auto index = table->conditionIndex("L500");
     DS_VERIFY_OK(index);
     QCOMPARE(*index, 500);
+}
+
+// The views' CSV writer: the header block, text before numbers, RFC 4180 quoting of a cell
+// with a comma or a quote, empty cells for non-finite values; a ragged table is refused
+// naming the column.
+void tst_Readers::csvTableQuotesTextAndRefusesRaggedColumns() {
+    core::io::CsvOutput table{.comments = {"view: T", "schedule: linear"},
+                              .textHeader = {"name"},
+                              .text = {{"leading:6,offset=1", "say \"hi\""}},
+                              .header = {"x", "y"},
+                              .columns = {{1.0, 0.1}, {std::nan(""), 2.5}}};
+    auto text = core::io::formatCsvTable(table);
+    DS_VERIFY_OK(text);
+    QCOMPARE(*text, std::string("# view: T\n# schedule: linear\nname,x,y\n"
+                                "\"leading:6,offset=1\",1,\n"
+                                "\"say \"\"hi\"\"\",0.10000000000000001,2.5\n"));
+    table.columns[1].pop_back();
+    auto ragged = core::io::formatCsvTable(table);
+    QVERIFY(!ragged.ok());
+    QVERIFY2(ragged.error().toString().find("y = 1 rows") != std::string::npos,
+             ragged.error().toString().c_str());
 }
 
 QTEST_GUILESS_MAIN(tst_Readers)

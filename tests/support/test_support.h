@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 // Shared helpers for the Qt Test executables: tolerance checks that print the expected and the
 // actual value and the error (Ceres dense_cholesky_test style), and paths to test data.
@@ -24,6 +25,47 @@ inline QString dataPath(const char* name) {
 }
 
 inline std::string dataPathStd(const char* name) { return dataPath(name).toStdString(); }
+
+// A CSV file as the views write it, read independently of core::io: the "# " header block,
+// then records split by RFC 4180 (quoted cells may hold commas and doubled quotes).
+struct CsvRecords {
+    std::vector<std::string> comments;
+    std::vector<std::vector<std::string>> records;  // the header first
+};
+inline CsvRecords readCsvRecords(const std::string& text) {
+    CsvRecords out;
+    size_t at = 0;
+    while (at < text.size() && text[at] == '#') {
+        const size_t end = text.find('\n', at);
+        out.comments.push_back(text.substr(at + 2, end - at - 2));
+        at = end + 1;
+    }
+    std::vector<std::string> record(1);
+    bool quoted = false;
+    for (; at < text.size(); ++at) {
+        const char c = text[at];
+        if (quoted) {
+            if (c == '"' && at + 1 < text.size() && text[at + 1] == '"') {
+                record.back() += '"';
+                ++at;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                record.back() += c;
+            }
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            record.emplace_back();
+        } else if (c == '\n') {
+            out.records.push_back(std::move(record));
+            record.assign(1, {});
+        } else {
+            record.back() += c;
+        }
+    }
+    return out;
+}
 
 }  // namespace test_support
 

@@ -18,6 +18,7 @@
 #include <QTest>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <set>
 
 #include "core/categorical/information.h"
@@ -59,6 +60,23 @@ int distinctColours(QWidget* widget) {
     return static_cast<int>(colours.size());
 }
 
+}  // namespace
+
+namespace {
+// A view's CSV: the header block (view, what it was computed from, the program), then one
+// table whose records all have the header's width.
+void expectOneTable(const std::string& text, const QString& title, const char* provenance) {
+    const test_support::CsvRecords csv = test_support::readCsvRecords(text);
+    QVERIFY2(!csv.comments.empty() && csv.comments.front() == "view: " + title.toStdString(),
+             qPrintable(QString::fromStdString(text.substr(0, 200))));
+    QVERIFY(std::any_of(csv.comments.begin(), csv.comments.end(),
+                        [&](const std::string& c) { return c.rfind(provenance, 0) == 0; }));
+    QVERIFY(csv.comments.back().rfind("program: Diffuscope", 0) == 0);
+    QVERIFY(csv.records.size() >= 2);
+    for (const auto& record : csv.records) {
+        QCOMPARE(record.size(), csv.records.front().size());
+    }
+}
 }  // namespace
 
 class tst_CategoricalExplorer : public QObject {
@@ -198,6 +216,7 @@ void tst_CategoricalExplorer::exportsDecode() {
         QCOMPARE(QImage(png).size(), QSize(800, 500));
         QCOMPARE(view->exportCsv(dir.filePath(name + ".csv")), QString());
         QVERIFY(QFile(dir.filePath(name + ".csv")).size() > 20);
+        expectOneTable(*view->csvText(), view->title(), "schedule: ");
     }
     const QString gif = dir.filePath("trajectories.gif");
     QCOMPARE(ui::animation::exportAnimationGif(explorer.chainsView(), gif,

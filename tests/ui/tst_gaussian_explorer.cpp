@@ -20,6 +20,7 @@
 #include "core/data/gaussian_data.h"
 #include "core/model/oracle_specs.h"
 #include "core/gaussian/gamma.h"
+#include "core/io/csv.h"
 #include "core/gaussian/nll.h"
 #include "core/gaussian/trajectory_dp.h"
 #include "core/gaussian/variance.h"
@@ -31,6 +32,7 @@
 #include "ui/main/gaussian_explorer.h"
 #include "ui/main/main_window.h"
 #include "ui/panels/gaussian_panel.h"
+#include "ui/views/compare_view.h"
 #include "ui/views/gamma_view.h"
 #include "ui/views/particles_view.h"
 #include "ui/views/gaussian_trajectory_view.h"
@@ -68,6 +70,7 @@ private slots:
     void customScheduleTable();
     void cancelledGammaResumes();
     void zeroSnrViewsStayFinite();
+    void csvExportsAreOneTableEach();
 };
 
 void tst_GaussianExplorer::varianceViewEqualsTheCore_data() {
@@ -273,12 +276,26 @@ void tst_GaussianExplorer::nllVsKEqualsTheCore() {
     QTemporaryDir dir;
     const QString path = dir.filePath("trajectory.csv");
     QCOMPARE(explorer.trajectoryView()->exportCsv(path), QString());
+    // One long table after its header block: the NLL rows carry the same numbers.
+    const auto table = core::io::readCsv(path.toStdString());
+    DS_VERIFY_OK(table);
+    QCOMPARE(table->header, (std::vector<std::string>{"quantity", "trajectory", "variance", "K",
+                                                       "timestep", "sum_J", "nll_bpd", "nll_se"}));
+    int nllRows = 0;
+    for (size_t r = 0; r < table->rows.size(); ++r) {
+        const auto& row = table->rows[r];
+        if (row[0] == "nll" && row[1] == "dp" && row[2] == "analytic" &&
+            row[3] == std::to_string(curves->ks[2])) {
+            QCOMPARE(*core::io::fieldAsDouble(*table, r, 6), curves->bitsPerDim[1][0][2]);
+        }
+        nllRows += row[0] == "nll";
+    }
+    QCOMPARE(nllRows, static_cast<int>(6 * curves->ks.size()));
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));
-    const QString header = QString::fromUtf8(file.readLine()).trimmed();
-    for (const char* column : {"timestep", "nll_K", "nll_even_analytic_bpd", "nll_even_small_se",
-                               "nll_dp_large_bpd", "nll_dp_analytic_se"}) {
-        QVERIFY2(header.split(',').contains(column), qPrintable(header));
+    const QString text = QString::fromUtf8(file.readAll());
+    for (const char* line : {"# view: Trajectory\n", "# schedule: ", "# program: Diffuscope"}) {
+        QVERIFY2(text.contains(line), qPrintable(text.left(400)));
     }
     // K and η do not change the curves; the Γ seed does, and undoing it makes them current again.
     QVERIFY(!explorer.trajectoryView()->nllStale());
@@ -420,10 +437,10 @@ void tst_GaussianExplorer::typedTrajectoryList() {
     QCOMPARE(explorer.varianceView()->data().columns[1].size(), size_t{4});
     // The other kinds are compared at the list's K = 5.
     QCOMPARE(results->dpTimesteps.size(), size_t{5});
-    // The Trajectory view adds the list as a fourth row (id 3 in its CSV), beside the DP one.
+    // The Trajectory view adds the list as a fourth row, beside the DP one.
     const auto& rows = explorer.trajectoryView()->data();
-    QCOMPARE(std::count(rows.columns[0].begin(), rows.columns[0].end(), 3.0), 5L);
-    QCOMPARE(std::count(rows.columns[0].begin(), rows.columns[0].end(), 0.0), 5L);
+    QCOMPARE(std::count(rows.text[1].begin(), rows.text[1].end(), "typed list"), 5L);
+    QCOMPARE(std::count(rows.text[1].begin(), rows.text[1].end(), "DP-optimal"), 5L);
     auto back = GaussianParams::fromJson(document.gaussian().toJson());
     DS_VERIFY_OK(back);
     QVERIFY(*back == document.gaussian());
@@ -557,10 +574,60 @@ void tst_GaussianExplorer::zeroSnrViewsStayFinite() {
         const auto& data = view->data();
         QVERIFY2(!data.columns.empty(), qPrintable(name));
         for (size_t c = 0; c < data.columns.size(); ++c) {
-            for (double value : data.columns[c]) {
-                QVERIFY2(std::isfinite(value),
+            for (size_t r = 0; r < data.columns[c].size(); ++r) {
+                // The Trajectory view's long table leaves the NLL cells of a timestep row empty
+                // (NaN) and the timestep cells of an NLL row.
+                if (name == "gaussian-trajectory") {
+                    const bool nllRow = data.text[0][r] == "nll";
+                    const bool nllColumn = data.header[c].rfind("nll_", 0) == 0;
+                    const bool shared = data.header[c] == "K";
+                    if (!shared && nllRow != nllColumn) continue;
+                }
+                QVERIFY2(std::isfinite(data.columns[c][r]),
                          qPrintable(name + " " + QString::fromStdString(data.header[c])));
             }
+        }
+    }
+}
+
+// Every view's CSV is one table after its header block, which records what it was computed
+// from; a label holding a comma (leading:K,offset=O) is quoted, so the table stays rectangular.
+void tst_GaussianExplorer::csvExportsAreOneTableEach() {
+    ui::document::ProjectDocument document;
+    ui::GaussianExplorer explorer(&document);
+    GaussianParams p = smallParams();
+    p.trajectory = ui::document::GaussianTrajectory::Leading;
+    p.leadingOffset = 1;
+    p.pathSteps = 6;
+    QVERIFY(document.setGaussian(p, "leading").ok());
+    explorer.waitForJobs();
+    explorer.computeNllVsK();
+    explorer.waitForJobs();
+    explorer.compareView()->waitForCurves();
+    for (const auto& [name, view] : explorer.views()) {
+        const auto text = view->csvText();
+        DS_VERIFY_OK(text);
+        const test_support::CsvRecords csv = test_support::readCsvRecords(*text);
+        QVERIFY2(!csv.comments.empty() && csv.comments.front() == "view: " + view->title().toStdString(),
+                 qPrintable(name));
+        QVERIFY(csv.comments.back().rfind("program: Diffuscope", 0) == 0);
+        QVERIFY2(csv.records.size() >= 2, qPrintable(name));
+        for (const auto& record : csv.records) {
+            QCOMPARE(record.size(), csv.records.front().size());
+        }
+        if (name != "compare") {
+            for (const char* line : {"schedule: linear", "N: 100", "trajectory: leading:6,offset=1",
+                                     "data: toy:ring,n=300", "seed: 1"}) {
+                QVERIFY2(std::find(csv.comments.begin(), csv.comments.end(), line) != csv.comments.end(),
+                         qPrintable(name + ": " + line));
+            }
+        }
+        if (name == "gaussian-trajectory") {
+            const auto row = std::find_if(csv.records.begin(), csv.records.end(), [](const auto& r) {
+                return r[1] == "leading:6,offset=1";
+            });
+            QVERIFY(row != csv.records.end());
+            QCOMPARE((*row)[4], std::string("2"));  // t_0 = 0·16 + 1, n = t + 1
         }
     }
 }

@@ -185,7 +185,8 @@ void tst_ParticlesView::panesShareNoiseAndMatchTheCore() {
     auto oracle = core::model::gaussianOracleFromSpec("gaussian:d=2,s=0.5");
     DS_VERIFY_OK(oracle);
     const auto& data = view->data();
-    QCOMPARE(data.columns.size(), size_t{4});
+    QCOMPARE(data.header, (std::vector<std::string>{"sample", "x", "y"}));
+    QCOMPARE(data.columns[0].size(), size_t{600});
     for (int pane = 0; pane < 2; ++pane) {
         const QString name = pane == 0 ? samplerA : samplerB;
         auto kind = core::gaussian::parseSamplerKind(name.toStdString());
@@ -201,12 +202,14 @@ void tst_ParticlesView::panesShareNoiseAndMatchTheCore() {
         const core::Matrix* last = view->particles(pane, view->frameCount() - 1);
         QVERIFY(last != nullptr);
         QVERIFY(*last == expected->samples);
-        // CSV export: x and y of this pane's final samples.
-        QCOMPARE(QString::fromStdString(data.header[2 * pane]),
-                 QString("%1_%2_x").arg(pane == 0 ? "A" : "B", name));
+        // CSV export: a row per final sample of this pane, after the other pane's.
         for (int b = 0; b < 300; ++b) {
-            QCOMPARE(data.columns[2 * pane][b], expected->samples(0, b));
-            QCOMPARE(data.columns[2 * pane + 1][b], expected->samples(1, b));
+            const size_t row = static_cast<size_t>(pane * 300 + b);
+            QCOMPARE(QString::fromStdString(data.text[0][row]), QString(pane == 0 ? "A" : "B"));
+            QCOMPARE(QString::fromStdString(data.text[1][row]), name);
+            QCOMPARE(data.columns[0][row], static_cast<double>(b));
+            QCOMPARE(data.columns[1][row], expected->samples(0, b));
+            QCOMPARE(data.columns[2][row], expected->samples(1, b));
         }
     }
 }
@@ -306,7 +309,10 @@ void tst_ParticlesView::rendersNonBlank() {
     explorer.waitForJobs();
     QVERIFY(!view->comparing());
     QVERIFY(view->particles(1, view->frameCount() - 1) == nullptr);
-    QCOMPARE(view->data().columns.size(), size_t{2});
+    // The CSV: sample, x, y, and pane A only.
+    QCOMPARE(view->data().columns.size(), size_t{3});
+    QCOMPARE(std::count(view->data().text[0].begin(), view->data().text[0].end(), "A"),
+             static_cast<long>(view->data().text[0].size()));
     QCOMPARE(redPixels(), 0);
 }
 
@@ -324,8 +330,11 @@ void tst_ParticlesView::imageDataShowsAGrid() {
     QVERIFY(last != nullptr);
     QCOMPARE(last->rows(), Eigen::Index{64});
     QCOMPARE(last->cols(), Eigen::Index{ui::jobs::kMaxParticleImages});
-    QCOMPARE(view->data().columns.size(), size_t{128});
-    QCOMPARE(QString::fromStdString(view->data().header[63]), QString("A_analytic-ddpm_x64"));
+    // The CSV: a row per (pane, sample) with the sample's 64 values.
+    QCOMPARE(view->data().columns.size(), size_t{65});
+    QCOMPARE(QString::fromStdString(view->data().header[64]), QString("x64"));
+    QCOMPARE(QString::fromStdString(view->data().text[1].front()), QString("analytic-ddpm"));
+    QCOMPARE(view->data().columns[64].front(), (*last)(63, 0));
     view->resize(900, 600);
     const QImage image = view->grab().toImage();
     // 36 images of 8×8 grey cells per pane: many mid-grey pixels.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/view_panel.h"
 
+#include <QCoreApplication>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -29,12 +30,31 @@ void ViewPanel::setMessage(const QString& message, bool isError) {
 
 QString ViewPanel::message() const { return m_message->isHidden() ? QString() : m_message->text(); }
 
-QString ViewPanel::exportCsv(const QString& path) const {
-    if (m_data.columns.empty()) {
-        return "this view has no data yet";
+core::Result<std::string> ViewPanel::csvText() const {
+    if (m_data.columns.empty() && m_data.text.empty()) {
+        return core::invalidArgument("view", m_title.toStdString(), "this view has no data yet");
     }
-    const core::Status status = core::io::writeFileAtomically(
-        path.toStdString(), core::io::formatCsv(m_data.header, m_data.columns));
+    core::io::CsvOutput table{.comments = {},
+                             .textHeader = m_data.textHeader,
+                             .text = m_data.text,
+                             .header = m_data.header,
+                             .columns = m_data.columns};
+    table.comments.push_back("view: " + m_title.toStdString());
+    table.comments.insert(table.comments.end(), m_provenance.begin(), m_provenance.end());
+    const QString version = QCoreApplication::applicationVersion();
+    table.comments.push_back("program: Diffuscope" +
+                             (version.isEmpty() ? std::string() : " " + version.toStdString()));
+    return core::io::formatCsvTable(table);
+}
+
+QString ViewPanel::exportCsv(const QString& path) const {
+    const core::Result<std::string> text = csvText();
+    if (!text) {
+        return m_data.columns.empty() && m_data.text.empty()
+                   ? QString("this view has no data yet")
+                   : QString::fromStdString(text.error().toString());
+    }
+    const core::Status status = core::io::writeFileAtomically(path.toStdString(), *text);
     return status ? QString() : QString::fromStdString(status.error().toString());
 }
 

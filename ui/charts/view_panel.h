@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/util/result.h"
+
 class QLabel;
 class QVBoxLayout;
 
@@ -14,10 +16,13 @@ class QVBoxLayout;
 // (ui/charts/chart_export.h), so a view is exported as it looks.
 namespace ui::charts {
 
-// The numbers behind a view: named columns (they may differ in length).
+// The numbers behind a view as one tidy table: named columns of equal length, one row per
+// observation; the text columns (series names, kinds) come first in the CSV.
 struct ChartData {
     std::vector<std::string> header;
     std::vector<std::vector<double>> columns;
+    std::vector<std::string> textHeader;
+    std::vector<std::vector<std::string>> text;
 };
 
 class ViewPanel : public QWidget {
@@ -32,7 +37,13 @@ public:
     void setMessage(const QString& message, bool isError = false);
     QString message() const;
 
-    // Writes data() as CSV, atomically; returns an empty string or the reason it failed.
+    // What the numbers were computed from ("schedule: linear", "N: 1000", …), written as the
+    // CSV's header block with the view's name and the program's version.
+    void setProvenance(std::vector<std::string> lines) { m_provenance = std::move(lines); }
+    const std::vector<std::string>& provenance() const { return m_provenance; }
+    // The CSV text of data() with its header block; an error when there is no data yet.
+    core::Result<std::string> csvText() const;
+    // Writes csvText() atomically; returns an empty string or the reason it failed.
     QString exportCsv(const QString& path) const;
 
 protected:
@@ -44,6 +55,7 @@ private:
     QVBoxLayout* m_layout;
     QLabel* m_message;
     ChartData m_data;
+    std::vector<std::string> m_provenance;
 };
 
 }  // namespace ui::charts

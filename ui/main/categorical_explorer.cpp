@@ -103,6 +103,9 @@ void CategoricalExplorer::useSetup(
         emit jobMessage("Model: " + document::qs(m_setup->modelError) + " — using the exact oracle.", true);
     }
     emit curveChanged(m_setup->curve);
+    for (auto& [name, view] : views()) {
+        view->setProvenance(m_setup->params.provenance());
+    }
     // Cheap views at once: O(N K²) curves and K×K matrices.
     m_schedule->setSetup(m_setup);
     m_matrices->setSetup(m_setup);

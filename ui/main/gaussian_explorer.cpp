@@ -314,6 +314,12 @@ void GaussianExplorer::startJob() {
                 label += QString(" (Γ over its bound at %1 timesteps)")
                              .arg(done->trajectory.gammaOverBound.size());
             }
+            for (charts::ViewPanel* view : {static_cast<charts::ViewPanel*>(m_gamma),
+                                            static_cast<charts::ViewPanel*>(m_variance),
+                                            static_cast<charts::ViewPanel*>(m_trajectory),
+                                            static_cast<charts::ViewPanel*>(m_particles)}) {
+                view->setProvenance(done->params.provenance());
+            }
             m_variance->setPairs(done->schedule, done->pairs, label);
             views::GaussianTrajectoryView::Rows rows;
             rows.dp = done->dpTimesteps;

@@ -8,6 +8,7 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "ui/document/bundled_data.h"
@@ -79,7 +80,16 @@ void CompareView::setParams(const document::CategoricalParams& categorical,
         auto curves = std::make_shared<core::Result<CompareCurves>>(
             digits ? core::project::computeCompareCurves(categorical, gaussian, *digits)
                    : core::Result<CompareCurves>(digits.error()));
-        return [this, curves] { showCurves(std::move(*curves)); };
+        std::vector<std::string> provenance = {
+            "data: the 8x8 digits",
+            "categorical schedule: " + categorical.scheduleSpec(),
+            "categorical N: " + std::to_string(categorical.numSteps),
+            "gaussian schedule: " + gaussian.schedule,
+            "gaussian N: " + std::to_string(gaussian.numSteps)};
+        return [this, curves, provenance] {
+            setProvenance(provenance);
+            showCurves(std::move(*curves));
+        };
     });
 }
 
@@ -112,9 +122,26 @@ void CompareView::showCurves(core::Result<CompareCurves> curves) {
         m_axisSnr->setRange(std::pow(10.0, std::floor(std::log10(low))),
                             std::pow(10.0, std::ceil(std::log10(high))));
     }
-    setData({{"t_categorical", "categorical_fraction", "t_gaussian", "gaussian_fraction",
-              "gaussian_information_nats", "gaussian_snr"},
-             {c.categoricalT, c.categorical, c.gaussianT, c.gaussian, c.gaussianNats, c.snr}});
+    // One long table: the two processes' curves on their own time grids, a row per point
+    // (information and SNR are the Gaussian channel's only).
+    charts::ChartData data;
+    data.textHeader = {"process"};
+    data.header = {"t", "fraction_left", "information_nats", "snr"};
+    data.text.assign(1, {});
+    data.columns.assign(4, {});
+    auto addRow = [&data](const char* process, std::array<double, 4> values) {
+        data.text[0].push_back(process);
+        for (size_t col = 0; col < values.size(); ++col) data.columns[col].push_back(values[col]);
+    };
+    for (size_t i = 0; i < c.categoricalT.size() && i < c.categorical.size(); ++i) {
+        addRow("categorical", {c.categoricalT[i], c.categorical[i], std::nan(""), std::nan("")});
+    }
+    for (size_t i = 0; i < c.gaussianT.size() && i < c.gaussian.size(); ++i) {
+        addRow("gaussian", {c.gaussianT[i], c.gaussian[i],
+                            i < c.gaussianNats.size() ? c.gaussianNats[i] : std::nan(""),
+                            i < c.snr.size() ? c.snr[i] : std::nan("")});
+    }
+    setData(std::move(data));
     setMessage(
         QString("Same data, the %1 digits. Categorical: %2 levels, π %3, β(t) “%4”; the fraction "
                 "Σ I(X₀;Xₜ)/Σ H(X₀) over the 64 pixels, each pixel treated separately with its "

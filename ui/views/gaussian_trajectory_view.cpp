@@ -499,28 +499,35 @@ void GaussianTrajectoryView::setNllStatus(const QString& status, bool running) {
 }
 
 void GaussianTrajectoryView::updateData() {
+    // One long table: a row per timestep of every trajectory drawn (quantity "timestep"), then
+    // a row per (trajectory, variance, K) of the NLL curves (quantity "nll").
     charts::ChartData table;
-    table.header = {"trajectory (0 dp, 1 even, 2 quadratic, 3 typed list)", "timestep"};
-    std::vector<double> kind, step;
-    for (auto [id, steps] : {std::pair{0, &m_rows.dp}, std::pair{1, &m_rows.even},
-                             std::pair{2, &m_rows.quadratic}, std::pair{3, &m_rows.typed}}) {
-        for (int n : *steps) {
-            kind.push_back(id);
-            step.push_back(n);
+    table.textHeader = {"quantity", "trajectory", "variance"};
+    table.header = {"K", "timestep", "sum_J", "nll_bpd", "nll_se"};
+    table.text.assign(3, {});
+    table.columns.assign(5, {});
+    auto addRow = [&table](const std::string& quantity, const std::string& trajectory,
+                           const std::string& variance, std::array<double, 5> values) {
+        table.text[0].push_back(quantity);
+        table.text[1].push_back(trajectory);
+        table.text[2].push_back(variance);
+        for (size_t c = 0; c < values.size(); ++c) table.columns[c].push_back(values[c]);
+    };
+    const double none = std::nan("");
+    for (const TickRow& row : tickRows()) {
+        for (int n : *row.steps) {
+            addRow("timestep", row.label.toStdString(), "",
+                   {static_cast<double>(row.steps->size()), static_cast<double>(n), row.cost, none,
+                    none});
         }
     }
-    table.columns = {kind, step};
-    // The NLL table, one row per K (columns of their own length, as ChartData allows).
-    if (!m_nll.ks.empty()) {
-        table.header.push_back("nll_K");
-        table.columns.emplace_back(m_nll.ks.begin(), m_nll.ks.end());
-        for (int k = 0; k < 2; ++k) {
-            for (int v = 0; v < 3; ++v) {
-                const std::string name = std::string("nll_") + kKindIds[k] + "_" + kVarianceIds[v];
-                table.header.push_back(name + "_bpd");
-                table.columns.push_back(m_nll.bitsPerDim[k][v]);
-                table.header.push_back(name + "_se");
-                table.columns.push_back(m_nll.standardError[k][v]);
+    for (int kind = 0; kind < 2; ++kind) {
+        for (int v = 0; v < 3; ++v) {
+            const auto& bits = m_nll.bitsPerDim[kind][v];
+            const auto& se = m_nll.standardError[kind][v];
+            for (size_t i = 0; i < m_nll.ks.size() && i < bits.size() && i < se.size(); ++i) {
+                addRow("nll", kKindIds[kind], kVarianceIds[v],
+                       {static_cast<double>(m_nll.ks[i]), none, none, bits[i], se[i]});
             }
         }
     }

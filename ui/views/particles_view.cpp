@@ -204,18 +204,23 @@ void ParticlesView::setFrames(std::shared_ptr<const jobs::ParticleFrames> frames
     }
     const int count = frameCount();
     m_frame = atEnd ? std::max(0, count - 1) : std::clamp(m_frame, 0, std::max(0, count - 1));
-    // The final samples of both samplers, per dimension.
+    // The final samples of both samplers: a row per (pane, sample), a column per dimension.
     charts::ChartData data;
     if (m_frames) {
         const int d = m_frames->dimension;
+        data.textHeader = {"pane", "sampler"};
+        data.text.assign(2, {});
+        data.header = {"sample"};
+        for (int i = 0; i < d; ++i) {
+            data.header.push_back(d == 2 ? (i == 0 ? "x" : "y") : "x" + std::to_string(i + 1));
+        }
+        data.columns.assign(static_cast<size_t>(d) + 1, {});
         auto add = [&](const char* pane, const std::string& name, const core::Matrix& samples) {
-            for (int i = 0; i < d; ++i) {
-                const std::string axis = d == 2 ? (i == 0 ? "x" : "y") : "x" + std::to_string(i + 1);
-                data.header.push_back(std::string(pane) + "_" + name + "_" + axis);
-                data.columns.emplace_back(samples.cols());
-                for (Eigen::Index b = 0; b < samples.cols(); ++b) {
-                    data.columns.back()[static_cast<size_t>(b)] = samples(i, b);
-                }
+            for (Eigen::Index b = 0; b < samples.cols(); ++b) {
+                data.text[0].push_back(pane);
+                data.text[1].push_back(name);
+                data.columns[0].push_back(static_cast<double>(b));
+                for (int i = 0; i < d; ++i) data.columns[static_cast<size_t>(i) + 1].push_back(samples(i, b));
             }
         };
         add("A", m_frames->samplerA, m_frames->reverseA.samples);

@@ -77,7 +77,7 @@ void VarianceView::setPairs(const core::schedule::GaussianSchedule& schedule,
     std::vector<core::gaussian::PairVariance> sorted = pairs;
     std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.t < b.t; });
     QList<QPointF> sigma2, lower, upper, small, large, clipped;
-    std::vector<double> s, t, c0, c1, c2, c3, c4, c5;
+    std::vector<double> s, t, c0, c1, c2, c3, c4, c5, c6;
     double low = 1e300, high = 0.0;
     int clippedCount = 0;
     for (const auto& p : sorted) {
@@ -112,6 +112,7 @@ void VarianceView::setPairs(const core::schedule::GaussianSchedule& schedule,
         c3.push_back(p.upper);
         c4.push_back(p.upperBounded);
         c5.push_back(beta);
+        c6.push_back(betaLarge);
     }
     if (lower.isEmpty()) {
         // DDIM: draw the band's floor at the bottom of the axis.
@@ -130,8 +131,8 @@ void VarianceView::setPairs(const core::schedule::GaussianSchedule& schedule,
         m_axisVariance->setRange(low / 2.0, high * 2.0);
     }
     setData({{"s", "t", "sigma2", "sigma2_unclipped", "lower", "upper", "upper_bounded",
-              "ddpm_small"},
-             {s, t, c0, c1, c2, c3, c4, c5}});
+              "ddpm_small", "ddpm_large"},
+             {s, t, c0, c1, c2, c3, c4, c5, c6}});
     QString message = QString("%1 trajectory, %2 reverse steps; %3 clipped to a bound.")
                           .arg(trajectoryLabel)
                           .arg(pairs.size())
