@@ -119,7 +119,7 @@ void tst_CliQuality::sampleJsonWithCsvData() {
     QVERIFY(json["quality_note"].toString().contains("held-out"));
     auto quality = runCli({"quality", "--samples", m_dir.path() + "/c.csv", "--data", "csv:" + data});
     QCOMPARE(quality.exitCode, 2);
-    QVERIFY2(quality.err.startsWith("data = csv:"), qPrintable(quality.err));
+    QVERIFY2(quality.err.startsWith("diffuscope: data = csv:"), qPrintable(quality.err));
 }
 
 void tst_CliQuality::hostileSamplesFiles_data() {
@@ -162,11 +162,11 @@ void tst_CliQuality::sampleRefusesUnknownFormat() {
     auto result = runCli({"sample", "--data", "toy:moons", "--trajectory", "even:5", "--out", out,
                           "--format", "yaml"});
     QCOMPARE(result.exitCode, 2);
-    QVERIFY2(result.err.startsWith("--format = yaml"), qPrintable(result.err));
+    QVERIFY2(result.err.startsWith("diffuscope: --format = yaml"), qPrintable(result.err));
     QVERIFY(!QFile::exists(out));
     auto quality = runCli({"quality", "--samples", m_moons, "--data", "toy:moons", "--format", "csv"});
     QCOMPARE(quality.exitCode, 2);
-    QVERIFY2(quality.err.startsWith("--format = csv"), qPrintable(quality.err));
+    QVERIFY2(quality.err.startsWith("diffuscope: --format = csv"), qPrintable(quality.err));
 }
 
 QTEST_GUILESS_MAIN(tst_CliQuality)
