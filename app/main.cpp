@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/cli/commands.h"
+#include "ui/charts/chart_export.h"
 #include "ui/main/headless_export.h"
 #include "ui/main/main_window.h"
 #include "ui/main/safe_application.h"
@@ -30,14 +31,26 @@ int runExport(const app::cli::Args& args) {
             return app::cli::fail(given.error());
         }
     }
-    core::Result<int> width = args.getInt("width");
-    core::Result<int> height = args.getInt("height");
-    core::Result<int> dpi = args.getInt("dpi");
-    for (const core::Result<int>* number : {&width, &height, &dpi}) {
-        if (!*number) {
-            return app::cli::fail("export: --width, --height and --dpi take whole numbers (" +
-                                  number->error().toString() + ")");
+    // Sizes in px (the default unit), cm, mm or in; checked before the application starts.
+    int lengths[2] = {0, 0};
+    for (int i = 0; i < 2; ++i) {
+        const char* key = i == 0 ? "width" : "height";
+        QString error;
+        const std::optional<int> pixels =
+            ui::charts::parseLength(QString::fromStdString(args.get(key)), &error);
+        if (!pixels) {
+            return app::cli::fail("export: --" + std::string(key) + " = " + args.get(key) + ": " +
+                                  error.toStdString());
         }
+        lengths[i] = *pixels;
+    }
+    core::Result<int> dpi = args.getInt("dpi");
+    if (!dpi) {
+        return app::cli::fail("export: --dpi takes a whole number (" + dpi.error().toString() + ")");
+    }
+    core::Result<double> fontScale = args.getDouble("font-scale");
+    if (!fontScale) {
+        return app::cli::fail(fontScale.error());
     }
     // Paths as the system encodes them, as QApplication reads its own arguments.
     const auto text = [&args](const char* key) {
@@ -48,8 +61,9 @@ int runExport(const app::cli::Args& args) {
     request.out = text("out");
     request.project = text("project");
     request.example = text("example");
-    request.size = QSize(*width, *height);
+    request.size = QSize(lengths[0], lengths[1]);
     request.dpi = *dpi;
+    request.fontScale = *fontScale;
     // QApplication keeps references to argc and argv: they must outlive it.
     int argc = 1;
     char name[] = "diffuscope";

@@ -19,9 +19,10 @@ const CommandSpec& exportSpec() {
                   "animation; a folder for all"),
          valued("project", "FILE", "", "the project to render (default: the example project)"),
          valued("example", "1..4", "", "File ▸ Examples' project of that number instead"),
-         valued("width", "W", "1200", "the image width in pixels"),
-         valued("height", "H", "800", "the image height in pixels"),
-         valued("dpi", "D", "96", "the resolution written into the images")},
+         valued("width", "W", "1200", "the figure's width: pixels, or with a unit (12cm, 120mm, 4.5in; 96 px to the inch)"),
+         valued("height", "H", "800", "the figure's height, as --width"),
+         valued("dpi", "D", "96", "PNG: pixels per inch (the PNG has width × dpi/96 pixels); PDF and SVG pages have the figure's size"),
+         valued("font-scale", "S", "1", "text and lines S times larger at the same figure size (0.5 to 4)")},
         ""};
     return spec;
 }

@@ -113,7 +113,7 @@ void tst_CliExport::errorsAreOneLine_data() {
     QTest::newRow("unknown view") << QStringList{"--view", "nope", "--out", "x.png"} << "unknown view";
     QTest::newRow("missing out") << QStringList{"--view", "schedule"} << "required";
     QTest::newRow("bad width") << QStringList{"--view", "schedule", "--out", "x.png", "--width", "w"}
-                               << "whole numbers";
+                               << "--width = w: length w: expected a number with px, cm, mm or in";
     QTest::newRow("missing project") << QStringList{"--project", "/nonexistent.json", "--view",
                                                     "schedule", "--out", "x.png"}
                                      << "/nonexistent.json";

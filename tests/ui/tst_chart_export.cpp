@@ -3,7 +3,11 @@
 #include <QChart>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QLineSeries>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QVBoxLayout>
 #include <QPainter>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
@@ -13,6 +17,7 @@
 #include "core/io/csv.h"
 #include "ui/charts/chart_export.h"
 #include "ui/charts/chart_panel.h"
+#include "tests/support/test_support.h"
 
 namespace {
 
@@ -52,6 +57,38 @@ int inkedPixels(const QImage& image) {
     return count;
 }
 
+// A view with a control under its figure: a bright red button, marked as a control, and a
+// message footer.
+class PanelWithControl : public ui::charts::ViewPanel {
+public:
+    PanelWithControl() : ViewPanel("with control") {
+        auto* body = new QWidget;
+        auto* layout = new QVBoxLayout(body);
+        auto* figure = new QLabel("figure");
+        figure->setStyleSheet("background: white; color: black; font-size: 40px;");
+        layout->addWidget(figure, 1);
+        button = new QLabel("Play");
+        button->setStyleSheet("background: #ff0000; color: #ff0000; min-height: 60px;");
+        button->setAutoFillBackground(true);
+        layout->addWidget(button);
+        markControl(button);
+        setBody(body);
+        setMessage("a status line");
+    }
+    QLabel* button;
+};
+
+int redPixels(const QImage& image) {
+    int count = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x) {
+            const QRgb p = image.pixel(x, y);
+            count += qRed(p) > 230 && qGreen(p) < 30 && qBlue(p) < 30;
+        }
+    }
+    return count;
+}
+
 }  // namespace
 
 class tst_ChartExport : public QObject {
@@ -63,7 +100,97 @@ private slots:
     void svgAndPdfAreValid();
     void csvRoundTrips();
     void badRequestsAreRefused();
+    void exportsTheFigureOnly();
+    void physicalSizesAndFontScale();
+    void lengthsParse();
 };
+
+// The controls and the message footer are not in the file, and are back on screen after.
+void tst_ChartExport::exportsTheFigureOnly() {
+    QTemporaryDir dir;
+    PanelWithControl panel;
+    panel.resize(400, 300);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY2(redPixels(panel.grab().toImage()) > 1000, "the control is not drawn on screen");
+    const QString png = dir.filePath("figure.png");
+    QCOMPARE(ui::charts::exportWidget(&panel, png, {.size = {400, 300}}), QString());
+    QCOMPARE(redPixels(QImage(png)), 0);
+    const QString svg = dir.filePath("figure.svg");
+    QCOMPARE(ui::charts::exportWidget(&panel, svg, {.size = {400, 300}}), QString());
+    QFile file(svg);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray text = file.readAll();
+    QVERIFY(text.contains("figure"));
+    QVERIFY(!text.contains("Play"));
+    QVERIFY(!text.contains("a status line"));
+    QVERIFY(panel.button->isVisible());
+    QCOMPARE(panel.message(), QString("a status line"));
+}
+
+// 12 cm × 8 cm: a PDF page of 340.2 × 226.8 pt, an SVG of 120 × 80 mm, a PNG at 300 dpi of
+// 1417 × 945 pixels; a font scale of 2 draws the text larger in a figure of the same size.
+void tst_ChartExport::physicalSizesAndFontScale() {
+    QTemporaryDir dir;
+    SineChart chart;
+    const QSize size(*ui::charts::parseLength("12cm"), *ui::charts::parseLength("8cm"));
+    QCOMPARE(size, QSize(454, 302));  // round(12/2.54·96), round(8/2.54·96)
+    const QString pdf = dir.filePath("c.pdf");
+    QCOMPARE(ui::charts::exportWidget(&chart, pdf, {.size = size}), QString());
+    QFile pdfFile(pdf);
+    QVERIFY(pdfFile.open(QIODevice::ReadOnly));
+    const QByteArray pdfBytes = pdfFile.readAll();
+    // 454 px · 72/96 = 340.5 pt; 302 px · 72/96 = 226.5 pt (the page is rounded to what Qt keeps).
+    const QRegularExpression box(R"(/MediaBox \[0 0 ([0-9.]+) ([0-9.]+)\])");
+    const auto match = box.match(QString::fromLatin1(pdfBytes));
+    QVERIFY2(match.hasMatch(), "no MediaBox");
+    DS_COMPARE_ABS(match.captured(1).toDouble(), 340.5, 1.0);
+    DS_COMPARE_ABS(match.captured(2).toDouble(), 226.5, 1.0);
+    const QString svg = dir.filePath("c.svg");
+    QCOMPARE(ui::charts::exportWidget(&chart, svg, {.size = size}), QString());
+    QFile svgFile(svg);
+    QVERIFY(svgFile.open(QIODevice::ReadOnly));
+    const QByteArray svgText = svgFile.readAll();
+    const QRegularExpression width(R"(width="([0-9.]+)mm")");
+    const auto w = width.match(QString::fromUtf8(svgText));
+    QVERIFY2(w.hasMatch(), svgText.left(400).constData());
+    DS_COMPARE_ABS(w.captured(1).toDouble(), 454 * 25.4 / 96, 0.5);
+    const QString png = dir.filePath("c.png");
+    QCOMPARE(ui::charts::exportWidget(&chart, png, {.size = size, .dpi = 300}), QString());
+    QCOMPARE(QImage(png).size(), QSize(1419, 944));  // 454·300/96 = 1418.75, 302·300/96 = 943.75
+    // Font scale 2 at 454 × 302 is the figure laid out at 227 × 151 and drawn twice as large:
+    // the same pixels as that size exported at 192 dpi (up to text rasterisation).
+    const QString big = dir.filePath("big.png");
+    QCOMPARE(ui::charts::exportWidget(&chart, big, {.size = size, .fontScale = 2.0}), QString());
+    const QString half = dir.filePath("half.png");
+    QCOMPARE(ui::charts::exportWidget(&chart, half, {.size = size / 2, .dpi = 192}), QString());
+    const QImage a(big), b(half);
+    QCOMPARE(a.size(), size);
+    QCOMPARE(b.size(), size);
+    int differ = 0;
+    for (int y = 0; y < a.height(); ++y) {
+        for (int x = 0; x < a.width(); ++x) {
+            const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
+            differ += std::abs(qGray(p) - qGray(q)) > 64;
+        }
+    }
+    QVERIFY2(differ < a.width() * a.height() / 50, qPrintable(QString::number(differ)));
+    QVERIFY(inkedPixels(a) > 100);
+    QVERIFY(!ui::charts::exportWidget(&chart, big, {.size = size, .fontScale = 9.0}).isEmpty());
+}
+
+void tst_ChartExport::lengthsParse() {
+    QCOMPARE(*ui::charts::parseLength("800"), 800);
+    QCOMPARE(*ui::charts::parseLength("800px"), 800);
+    QCOMPARE(*ui::charts::parseLength("2in"), 192);
+    QCOMPARE(*ui::charts::parseLength("2.54cm"), 96);
+    QCOMPARE(*ui::charts::parseLength("25.4 mm"), 96);
+    QString error;
+    QVERIFY(!ui::charts::parseLength("12 furlongs", &error));
+    QVERIFY2(error.contains("12 furlongs"), qPrintable(error));
+    QVERIFY(!ui::charts::parseLength("0.1cm", &error));
+    QVERIFY2(error.contains("0.1cm") && error.contains("16"), qPrintable(error));
+}
 
 void tst_ChartExport::pngHasTheRequestedSizeAndInk_data() {
     QTest::addColumn<int>("dpi");

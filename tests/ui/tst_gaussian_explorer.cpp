@@ -26,6 +26,7 @@
 #include "core/gaussian/variance.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "tests/support/project_choices.h"
+#include "ui/charts/chart_export.h"
 #include "ui/document/bundled_data.h"
 #include "ui/document/project_document.h"
 #include "ui/jobs/job_runner.h"
@@ -622,7 +623,18 @@ void tst_GaussianExplorer::csvExportsAreOneTableEach() {
                          qPrintable(name + ": " + line));
             }
         }
+        // The figure files hold the figure only: no button, list or status line.
+        QTemporaryDir dir;
+        const QString svg = dir.filePath(name + ".svg");
+        QCOMPARE(ui::charts::exportWidget(view, svg, {.size = {900, 600}}), QString());
+        QFile file(svg);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray drawing = file.readAll();
+        for (const char* control : {">Play<", "Compute NLL vs K", "Use as typed list", ">Copy<"}) {
+            QVERIFY2(!drawing.contains(control), qPrintable(name + ": " + control));
+        }
         if (name == "gaussian-trajectory") {
+            QVERIFY(drawing.contains("DP-optimal"));  // the figure itself is there
             const auto row = std::find_if(csv.records.begin(), csv.records.end(), [](const auto& r) {
                 return r[1] == "leading:6,offset=1";
             });

@@ -2,7 +2,10 @@
 #include "ui/charts/chart_export.h"
 
 #include <QFileInfo>
+#include <QPointer>
+#include <QRegularExpression>
 #include <QImage>
+#include <QLabel>
 #include <QLayout>
 #include <QPainter>
 #include <QPdfWriter>
@@ -11,8 +14,30 @@
 #include <QBuffer>
 
 #include "core/io/file_io.h"
+#include "ui/charts/view_panel.h"
+
+#include <cmath>
+#include <vector>
 
 namespace ui::charts {
+
+std::optional<int> parseLength(const QString& text, QString* error) {
+    static const QRegularExpression pattern(R"(^\s*([0-9]+(?:\.[0-9]+)?)\s*(px|cm|mm|in)?\s*$)");
+    const QRegularExpressionMatch match = pattern.match(text);
+    if (!match.hasMatch()) {
+        if (error) *error = QString("length %1: expected a number with px, cm, mm or in").arg(text);
+        return std::nullopt;
+    }
+    const double value = match.captured(1).toDouble();
+    const QString unit = match.captured(2);
+    const double inches = unit == "cm" ? value / 2.54 : unit == "mm" ? value / 25.4 : unit == "in" ? value : value / 96.0;
+    const double pixels = std::round(inches * 96.0);
+    if (!(pixels >= 16 && pixels <= 16384)) {
+        if (error) *error = QString("length %1: must lie between 16 and 16384 pixels (0.43 to 433 cm)").arg(text);
+        return std::nullopt;
+    }
+    return static_cast<int>(pixels);
+}
 
 QString withImageExtension(const QString& path) {
     const QString suffix = QFileInfo(path).suffix().toLower();
@@ -41,6 +66,29 @@ private:
     QSize m_old;
 };
 
+// Hides a view's controls and message footer while it is rendered, so the file holds the
+// figure only; restores what was visible.
+class FigureOnly {
+public:
+    explicit FigureOnly(QWidget* widget) {
+        auto* panel = qobject_cast<ViewPanel*>(widget);
+        if (panel == nullptr) return;
+        for (const QPointer<QWidget>& control : panel->controls()) {
+            if (control != nullptr && !control->isHidden()) m_hidden.push_back(control);
+        }
+        if (!panel->messageLabel()->isHidden()) m_hidden.emplace_back(panel->messageLabel());
+        for (const QPointer<QWidget>& w : m_hidden) w->hide();
+    }
+    ~FigureOnly() {
+        for (const QPointer<QWidget>& w : m_hidden) {
+            if (w != nullptr) w->show();
+        }
+    }
+
+private:
+    std::vector<QPointer<QWidget>> m_hidden;
+};
+
 // Whole or not at all: a full disk or a device path leaves any previous file as it was.
 QString saveBytes(const QString& path, const QByteArray& bytes) {
     const core::Status status = core::io::writeFileAtomically(
@@ -63,9 +111,20 @@ QString exportWidget(QWidget* widget, const QString& requestedPath, const Export
     if (options.dpi < 24 || options.dpi > 1200) {
         return QString("export DPI %1: must lie between 24 and 1200").arg(options.dpi);
     }
+    if (!(options.fontScale >= 0.5 && options.fontScale <= 4.0)) {
+        return QString("export font scale %1: must lie between 0.5 and 4").arg(options.fontScale);
+    }
     const QString path = withImageExtension(requestedPath);
     const QString suffix = QFileInfo(path).suffix().toLower();
-    SizeGuard guard(widget, options.size);
+    FigureOnly figure(widget);
+    // Laid out smaller and drawn scaled up: text and lines grow, the figure keeps its size.
+    const double scale = options.fontScale;
+    SizeGuard guard(widget, QSize(static_cast<int>(std::lround(options.size.width() / scale)),
+                                  static_cast<int>(std::lround(options.size.height() / scale))));
+    auto renderScaled = [widget, scale](QPainter& painter) {
+        painter.scale(scale, scale);
+        widget->render(&painter);
+    };
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
@@ -79,7 +138,7 @@ QString exportWidget(QWidget* widget, const QString& requestedPath, const Export
         {
             QPainter painter(&image);
             painter.setRenderHint(QPainter::Antialiasing);
-            widget->render(&painter);
+            renderScaled(painter);
         }
         if (!image.save(&buffer, "PNG")) {
             return path + ": encoding the PNG failed";
@@ -89,23 +148,25 @@ QString exportWidget(QWidget* widget, const QString& requestedPath, const Export
         generator.setOutputDevice(&buffer);
         generator.setSize(options.size);
         generator.setViewBox(QRect(QPoint(0, 0), options.size));
+        generator.setResolution(96);  // the canvas's physical size: size/96 inches
         generator.setTitle(widget->windowTitle());
         generator.setDescription("Exported by Diffuscope");
         QPainter painter(&generator);
         painter.fillRect(QRect(QPoint(0, 0), options.size), Qt::white);
-        widget->render(&painter);
+        renderScaled(painter);
     } else {
         QPdfWriter writer(&buffer);
         writer.setCreator("Diffuscope");
         writer.setResolution(96);
-        writer.setPageSize(QPageSize(QSizeF(options.size), QPageSize::Point));
+        // The page has the figure's physical size: 96 px to the inch, 72 pt to the inch.
+        writer.setPageSize(QPageSize(QSizeF(options.size) * (72.0 / 96.0), QPageSize::Point));
         writer.setPageMargins(QMarginsF(0, 0, 0, 0));
         QPainter painter(&writer);
         // The page is in points (1/72 in) and the writer draws at 96 dpi: scale to fill it.
         const QRect page = painter.viewport();
         painter.scale(static_cast<double>(page.width()) / options.size.width(),
                       static_cast<double>(page.height()) / options.size.height());
-        widget->render(&painter);
+        renderScaled(painter);
     }
     buffer.close();
     return saveBytes(path, bytes);

@@ -4,6 +4,8 @@
 #include <QSize>
 #include <QString>
 
+#include <optional>
+
 class QWidget;
 
 // Offscreen export of a chart widget, shared by the GUI and the headless
@@ -12,11 +14,21 @@ class QWidget;
 namespace ui::charts {
 
 struct ExportOptions {
-    QSize size{1200, 800};  // logical size in pixels (the widget is laid out at this size)
-    int dpi = 96;           // PNG only: 192 doubles the pixel count for print
+    // The figure's size in CSS pixels, 96 to the inch (12 cm is 454 px): the PDF page and the
+    // SVG canvas have this physical size, a PNG has size × dpi/96 pixels.
+    QSize size{1200, 800};
+    int dpi = 96;            // PNG only: 192 doubles the pixel count for print
+    // Text, lines and markers drawn this many times larger (the figure is laid out at
+    // size/fontScale and scaled up): 1.5–2 for a slide or a two-column paper.
+    double fontScale = 1.0;
 };
 
+// A length typed as "12cm", "120mm", "4.5in", "800px" or "800" (pixels), in CSS pixels (96 to
+// the inch); an error names the text.
+std::optional<int> parseLength(const QString& text, QString* error = nullptr);
+
 // Renders `widget` into `path`; returns an empty string or a message naming the problem.
+// A ViewPanel is rendered as its figure: its controls and message footer are hidden meanwhile.
 // The file is written through a temporary file and an atomic rename.
 QString exportWidget(QWidget* widget, const QString& path, const ExportOptions& options = {});
 

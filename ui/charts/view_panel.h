@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QPointer>
 #include <QWidget>
 
 #include <string>
@@ -12,8 +13,8 @@ class QLabel;
 class QVBoxLayout;
 
 // Base of every view in the central tabs: a body widget, a footer for messages, and the
-// numbers behind the view for CSV export. Image export renders the whole panel
-// (ui/charts/chart_export.h), so a view is exported as it looks.
+// numbers behind the view for CSV export. Image export renders the panel without its controls
+// and messages (ui/charts/chart_export.h): the figure only.
 namespace ui::charts {
 
 // The numbers behind a view as one tidy table: named columns of equal length, one row per
@@ -46,8 +47,14 @@ public:
     // Writes csvText() atomically; returns an empty string or the reason it failed.
     QString exportCsv(const QString& path) const;
 
+    // The widgets that are not part of the figure (buttons, sliders, status lines, lists):
+    // hidden while the view is exported, with the message footer.
+    const std::vector<QPointer<QWidget>>& controls() const { return m_controls; }
+    QLabel* messageLabel() const { return m_message; }
+
 protected:
     void setBody(QWidget* body);
+    void markControl(QWidget* widget) { m_controls.emplace_back(widget); }
     void setData(ChartData data) { m_data = std::move(data); }
 
 private:
@@ -56,6 +63,7 @@ private:
     QLabel* m_message;
     ChartData m_data;
     std::vector<std::string> m_provenance;
+    std::vector<QPointer<QWidget>> m_controls;
 };
 
 }  // namespace ui::charts

@@ -105,6 +105,7 @@ int runHeadlessExport(const HeadlessExportRequest& request) {
     charts::ExportOptions exportOptions;
     exportOptions.size = request.size;
     exportOptions.dpi = request.dpi;
+    exportOptions.fontScale = request.fontScale;
 
     document::ProjectDocument document;
     if (const QString error = loadRequestedProject(document, request); !error.isEmpty()) {

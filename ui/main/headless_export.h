@@ -18,8 +18,9 @@ struct HeadlessExportRequest {
     QString project;  // a project file; empty: none
     QString example;  // File ▸ Examples' entry, numbered from 1; empty: none (neither: the example
                       // project)
-    QSize size;
+    QSize size;              // CSS pixels, 96 to the inch
     int dpi = 96;
+    double fontScale = 1.0;  // charts::ExportOptions::fontScale
 };
 
 // Returns the exit code.

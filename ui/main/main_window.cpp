@@ -40,6 +40,7 @@
 #include "ui/animation/chains_view.h"
 #include "ui/animation/time_bar.h"
 #include "ui/charts/chart_export.h"
+#include "ui/charts/export_dialog.h"
 #include "ui/document/project_document.h"
 #include "ui/document/recovery_store.h"
 #include "ui/main/categorical_explorer.h"
@@ -723,39 +724,6 @@ bool MainWindow::discardRecovery(const QString& path) {
 
 namespace {
 
-// Asks for the image size and, for PNG, the resolution; false when cancelled.
-bool askExportOptions(QWidget* parent, const QString& path, charts::ExportOptions* options) {
-    QDialog dialog(parent);
-    dialog.setWindowTitle("Export options");
-    auto* form = new QFormLayout(&dialog);
-    auto* width = new QSpinBox;
-    auto* height = new QSpinBox;
-    auto* dpi = new QSpinBox;
-    width->setRange(16, 16384);
-    height->setRange(16, 16384);
-    dpi->setRange(24, 1200);
-    width->setValue(options->size.width());
-    height->setValue(options->size.height());
-    dpi->setValue(192);
-    width->setSuffix(" px");
-    height->setSuffix(" px");
-    dpi->setToolTip("96 is the screen; 192 or 300 for print (PNG only).");
-    dpi->setEnabled(charts::withImageExtension(path).endsWith(".png", Qt::CaseInsensitive));
-    form->addRow("width", width);
-    form->addRow("height", height);
-    form->addRow("resolution (DPI)", dpi);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    form->addRow(buttons);
-    if (dialog.exec() != QDialog::Accepted) {
-        return false;
-    }
-    options->size = QSize(width->value(), height->value());
-    options->dpi = dpi->value();
-    return true;
-}
-
 charts::ViewPanel* currentPanel(QTabWidget* tabs) {
     QWidget* page = tabs->currentWidget();
     if (auto* panel = qobject_cast<charts::ViewPanel*>(page)) {
@@ -768,11 +736,8 @@ charts::ViewPanel* currentPanel(QTabWidget* tabs) {
 
 void MainWindow::exportCurrentView() {
     charts::ViewPanel* panel = currentPanel(tabs());
-    QString selected;
-    QString path = QFileDialog::getSaveFileName(
-        this, "Export view", panel->title().toLower().replace(' ', '-').remove('&') + ".png",
-        "PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf);;Data as CSV (*.csv)",
-        &selected);
+    const QString path =
+        charts::askExportPath(this, panel->title().toLower().replace(' ', '-').remove('&'));
     if (path.isEmpty()) {
         return;
     }
@@ -781,7 +746,7 @@ void MainWindow::exportCurrentView() {
         error = panel->exportCsv(path);
     } else {
         charts::ExportOptions options{.size = panel->size().expandedTo({800, 500}), .dpi = 96};
-        if (!askExportOptions(this, path, &options)) {
+        if (!charts::askExportOptions(this, path, &options)) {
             return;
         }
         error = charts::exportWidget(panel, path, options);
@@ -794,10 +759,13 @@ void MainWindow::exportCurrentView() {
 }
 
 void MainWindow::exportAllViews() {
-    const QString dir = QFileDialog::getExistingDirectory(this, "Export all views to");
+    QSettings settings;
+    const QString dir = QFileDialog::getExistingDirectory(
+        this, "Export all views to", settings.value("export/folder", QDir::homePath()).toString());
     if (dir.isEmpty()) {
         return;
     }
+    settings.setValue("export/folder", dir);
     QStringList errors;
     for (auto& [name, panel] : currentViews()) {
         for (const char* ext : {"png", "svg", "pdf"}) {

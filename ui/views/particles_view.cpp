@@ -162,7 +162,8 @@ ParticlesView::ParticlesView(QWidget* parent) : ViewPanel("Particles", parent) {
     layout->setContentsMargins(0, 0, 0, 4);
     m_canvas = new ParticleCanvas(this);
     layout->addWidget(m_canvas, 1);
-    auto* controls = new QHBoxLayout;
+    auto* controlRow = new QWidget;
+    auto* controls = new QHBoxLayout(controlRow);
     controls->setContentsMargins(8, 0, 8, 0);
     m_play = new QPushButton("Play");
     m_play->setToolTip("Play or pause the particles: forward process, then reverse sampling.");
@@ -173,7 +174,8 @@ ParticlesView::ParticlesView(QWidget* parent) : ViewPanel("Particles", parent) {
     controls->addWidget(m_play);
     controls->addWidget(m_slider, 1);
     controls->addWidget(m_label);
-    layout->addLayout(controls);
+    layout->addWidget(controlRow);
+    markControl(controlRow);
     setBody(body);
     setToolTip("Particles under the forward process, then under two reverse samplers started "
                "from the same noise x_τK; grey beneath: the data density.");

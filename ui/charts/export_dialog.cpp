@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+#include "ui/charts/export_dialog.h"
+
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSettings>
+#include <QSpinBox>
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+namespace ui::charts {
+namespace {
+
+constexpr const char* kFilters[] = {"PNG image (*.png)", "SVG drawing (*.svg)",
+                                    "PDF document (*.pdf)", "Data as CSV (*.csv)"};
+constexpr const char* kSuffixes[] = {".png", ".svg", ".pdf", ".csv"};
+
+struct Unit {
+    const char* name;
+    double pixels;  // CSS pixels per unit
+    int decimals;
+};
+constexpr Unit kUnits[] = {{"px", 1.0, 0}, {"cm", 96.0 / 2.54, 2}, {"in", 96.0, 2}};
+
+}  // namespace
+
+QString askExportPath(QWidget* parent, const QString& baseName) {
+    QSettings settings;
+    const QString folder = settings.value("export/folder", QDir::homePath()).toString();
+    QString filter = settings.value("export/filter", kFilters[0]).toString();
+    int format = 0;
+    for (int i = 0; i < 4; ++i) {
+        if (filter == kFilters[i]) format = i;
+    }
+    QStringList filters;
+    for (const char* f : kFilters) filters << f;
+    const QString path = QFileDialog::getSaveFileName(
+        parent, "Export view", QDir(folder).filePath(baseName + kSuffixes[format]),
+        filters.join(";;"), &filter);
+    if (!path.isEmpty()) {
+        settings.setValue("export/folder", QFileInfo(path).absolutePath());
+        settings.setValue("export/filter", filter);
+    }
+    return path;
+}
+
+bool askExportOptions(QWidget* parent, const QString& path, ExportOptions* options) {
+    QSettings settings;
+    QDialog dialog(parent);
+    dialog.setWindowTitle("Export options");
+    auto* form = new QFormLayout(&dialog);
+    auto* width = new QDoubleSpinBox;
+    auto* height = new QDoubleSpinBox;
+    auto* unit = new QComboBox;
+    for (const Unit& u : kUnits) unit->addItem(u.name);
+    auto* dpi = new QSpinBox;
+    auto* fontScale = new QDoubleSpinBox;
+    dpi->setRange(24, 1200);
+    dpi->setValue(settings.value("export/dpi", 192).toInt());
+    dpi->setToolTip("96 is the screen; 192 or 300 for print (PNG only: SVG and PDF are vectors).");
+    dpi->setEnabled(withImageExtension(path).endsWith(".png", Qt::CaseInsensitive));
+    fontScale->setRange(0.5, 4.0);
+    fontScale->setSingleStep(0.25);
+    fontScale->setValue(settings.value("export/fontScale", 1.0).toDouble());
+    fontScale->setToolTip("Text and lines this many times larger than on screen, at the same "
+                          "figure size: 1.5–2 for slides and two-column papers.");
+    QSize pixels = settings.value("export/size", options->size).toSize();
+    if (!pixels.isValid()) pixels = options->size;
+    // The size is kept in pixels; the unit only changes how it is shown and typed.
+    auto showIn = [&](int index) {
+        const Unit& u = kUnits[index];
+        for (const auto& [box, value] :
+             {std::pair{width, pixels.width()}, std::pair{height, pixels.height()}}) {
+            box->blockSignals(true);
+            box->setDecimals(u.decimals);
+            box->setRange(16 / u.pixels, 16384 / u.pixels);
+            box->setSuffix(QString(" ") + u.name);
+            box->setValue(value / u.pixels);
+            box->blockSignals(false);
+        }
+    };
+    auto readPixels = [&] {
+        const Unit& u = kUnits[unit->currentIndex()];
+        pixels = QSize(static_cast<int>(std::lround(width->value() * u.pixels)),
+                       static_cast<int>(std::lround(height->value() * u.pixels)));
+    };
+    QObject::connect(width, &QDoubleSpinBox::valueChanged, &dialog, readPixels);
+    QObject::connect(height, &QDoubleSpinBox::valueChanged, &dialog, readPixels);
+    QObject::connect(unit, &QComboBox::currentIndexChanged, &dialog, showIn);
+    unit->setCurrentIndex(std::clamp(settings.value("export/unit", 0).toInt(), 0, 2));
+    showIn(unit->currentIndex());
+    auto* sizeRow = new QHBoxLayout;
+    sizeRow->addWidget(width);
+    sizeRow->addWidget(new QLabel("×"));
+    sizeRow->addWidget(height);
+    sizeRow->addWidget(unit);
+    form->addRow("size", sizeRow);
+    form->addRow("resolution (DPI)", dpi);
+    form->addRow("font scale", fontScale);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    form->addRow(buttons);
+    if (dialog.exec() != QDialog::Accepted) {
+        return false;
+    }
+    readPixels();
+    options->size = pixels;
+    options->dpi = dpi->value();
+    options->fontScale = fontScale->value();
+    settings.setValue("export/size", pixels);
+    settings.setValue("export/unit", unit->currentIndex());
+    settings.setValue("export/dpi", options->dpi);
+    settings.setValue("export/fontScale", options->fontScale);
+    return true;
+}
+
+}  // namespace ui::charts
