@@ -136,8 +136,14 @@ void ParticleCanvas::paintEvent(QPaintEvent*) {
     const double width = (this->width() - 16.0) / panes;
     QFont bold = font();
     bold.setBold(true);
+    // Square scatter plots, centred vertically with the caption line under them, so a tall
+    // view has no empty band; images use the whole height.
+    constexpr double kTitle = 26.0, kTicks = 24.0, kCaption = 20.0;
+    const double side = std::max(10.0, std::min(width - 48.0, height() - 8.0 - kTitle - kTicks - kCaption));
+    const double block = frames->images ? height() - 8.0 - kCaption : kTitle + side + kTicks;
+    const double top = std::max(4.0, (height() - kCaption - block) / 2.0);
     for (int pane = 0; pane < panes; ++pane) {
-        const QRectF area(8.0 + pane * width, 4.0, width - 8.0, height() - 8.0);
+        const QRectF area(8.0 + pane * width, top, width - 8.0, block);
         const std::string& name = pane == 0 ? frames->samplerA : frames->samplerB;
         painter.setFont(bold);
         painter.setPen(kPaneColors[pane]);
@@ -154,6 +160,11 @@ void ParticleCanvas::paintEvent(QPaintEvent*) {
             paintScatter(painter, body, *x, pane);
         }
     }
+    // Which frame this is, in the figure itself (the controls are not exported).
+    painter.setPen(QColor(80, 80, 85));
+    painter.drawText(QRectF(8.0, top + block, this->width() - 16.0, kCaption), Qt::AlignCenter,
+                     m_view->m_label->text() +
+                         (frames->images ? QString() : QString("   ·   grey: the data density")));
 }
 
 ParticlesView::ParticlesView(QWidget* parent) : ViewPanel("Particles", parent) {
