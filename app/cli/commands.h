@@ -31,6 +31,7 @@ core::Result<std::shared_ptr<core::model::GaussianOracle>> gaussianDataFromSpec(
 int runInfo(const Args& args);
 int runTrain(const Args& args);
 int runEvaluate(const Args& args);  // cmd_evaluate.cpp
+int runQuality(const Args& args);   // cmd_quality.cpp
 
 // Project files: cmd_project.cpp.
 int runProject(const Args& args);

@@ -34,6 +34,7 @@ const std::vector<Group>& groups() {
           {varianceSpec, runVariance},
           {nllSpec, runNll},
           {sampleSpec, runSample},
+          {qualitySpec, runQuality},
           {labSpec, runLab}}},
         {"Trained models",
          {{trainSpec, runTrain}, {infoSpec, runInfo}, {evaluateSpec, runEvaluate}}},

@@ -70,6 +70,7 @@ const CommandSpec& gammaSpec();
 const CommandSpec& varianceSpec();
 const CommandSpec& nllSpec();
 const CommandSpec& sampleSpec();
+const CommandSpec& qualitySpec();
 const CommandSpec& trainSpec();
 const CommandSpec& infoSpec();
 const CommandSpec& evaluateSpec();
