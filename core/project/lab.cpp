@@ -236,19 +236,17 @@ Status sampleAll(const GaussianParams& params, const LabSettings& settings,
                 progress->setStage("samples " + std::to_string(++done) + "/" +
                                    std::to_string(total) + ": " + labName(c) + ", K = " + std::to_string(w.curve->runs[i].k));
             }
+            // DDIM as the lab's samplers name it is the deterministic one (η = 0), whatever η
+            // the project's forward process has: with η = 1 it would repeat DDPM.
             gaussian::SamplerParams sp{
                 .kind = c.sampler,
-                .eta = params.eta,
+                .eta = 0.0,
                 .ddpmVariance = c.variance == LabVariance::Large ? gaussian::BaselineVariance::Large
                                                                  : gaussian::BaselineVariance::Small,
                 .clipFirst = params.clipFirst ? kClipFirstY : 0.0,
                 .count = settings.qualitySamples,
                 .seed = params.seed,
                 .parallel = parallel};
-            if (c.sampler != gaussian::SamplerKind::Ddim &&
-                c.sampler != gaussian::SamplerKind::AnalyticDdim) {
-                sp.eta = 0.0;  // read by the DDIM kinds only; keeps validate() quiet
-            }
             auto samples = gaussian::sampleReverse(*setup.model, *s.schedule, s.gamma,
                                                    w.trajectories[i].timesteps, sp, progress);
             if (!samples) {
