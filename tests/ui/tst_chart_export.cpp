@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Tests of ui/charts export: PNG, SVG, PDF and CSV files are written and decode back.
 #include <QChart>
+#include <QChartView>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
@@ -103,7 +104,27 @@ private slots:
     void exportsTheFigureOnly();
     void physicalSizesAndFontScale();
     void lengthsParse();
+    void readoutShowsTheValueUnderTheCursor();
 };
+
+// The readout under the cursor maps the position back to the axes' values.
+void tst_ChartExport::readoutShowsTheValueUnderTheCursor() {
+    SineChart chart;
+    chart.resize(600, 400);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    QChart* c = chart.chart();
+    const QPointF inChart = c->mapToPosition(QPointF(0.25, 0.5), c->series().front());
+    const QPoint inView = chart.chartView()->mapFromScene(c->mapToScene(inChart));
+    const QString text = chart.readoutAt(inView);
+    const QRegularExpression numbers(R"(x = ([-0-9.e]+),\s+y = ([-0-9.e]+))");
+    const auto match = numbers.match(text);
+    QVERIFY2(match.hasMatch(), qPrintable(text));
+    // One pixel of a 600-pixel-wide plot spans about 0.002 in x and 0.005 in y here.
+    DS_COMPARE_ABS(match.captured(1).toDouble(), 0.25, 0.01);
+    DS_COMPARE_ABS(match.captured(2).toDouble(), 0.5, 0.02);
+    QCOMPARE(chart.readoutAt(QPoint(1, 1)), QString());  // outside the plot area
+}
 
 // The controls and the message footer are not in the file, and are back on screen after.
 void tst_ChartExport::exportsTheFigureOnly() {

@@ -22,6 +22,12 @@ public:
 
     QChart* chart() const { return m_chart; }
     QChartView* chartView() const { return m_view; }
+    // "x = …, y = …" of the point under a position of the chart view (the first series' axes),
+    // empty outside the plot area: the readout the chart shows under the cursor.
+    QString readoutAt(const QPoint& position) const;
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     QChart* m_chart;

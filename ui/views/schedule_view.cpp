@@ -33,12 +33,13 @@ ScheduleView::ScheduleView(QWidget* parent)
     m_impurity->setName("impurity Gₜ");
     m_markers->setName("trajectory nodes");
     m_cursor->setName("time slider");
-    m_beta->setPen(QPen(QColor("#1f77b4"), 2));
-    m_keep->setPen(QPen(QColor("#1f77b4"), 1.5, Qt::DashLine));
-    m_information->setPen(QPen(QColor("#d62728"), 2.5));
-    m_impurity->setPen(QPen(QColor("#2ca02c"), 2));
+    // One colour per quantity (Okabe–Ito), so no two legend entries share a swatch.
+    m_beta->setPen(QPen(QColor("#0072b2"), 2));
+    m_keep->setPen(QPen(QColor("#56b4e9"), 2, Qt::DashLine));
+    m_information->setPen(QPen(QColor("#d55e00"), 2.5));
+    m_impurity->setPen(QPen(QColor("#009e73"), 2));
     m_markers->setMarkerSize(9);
-    m_markers->setColor(QColor("#d62728"));
+    m_markers->setColor(QColor("#000000"));
     m_markers->setBorderColor(Qt::white);
     m_cursor->setPen(QPen(QColor(0, 0, 0, 110), 1, Qt::DotLine));
 
