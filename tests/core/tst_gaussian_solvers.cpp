@@ -3,6 +3,8 @@
 // (docs/gaussian.md#reverse-samplers, docs/gaussian.md#zero-terminal-snr).
 #include <QTest>
 
+#include <algorithm>
+
 #include <cmath>
 #include <map>
 
@@ -74,6 +76,7 @@ private slots:
     void dpmSolver1EqualsDdim_data();
     void dpmSolver1EqualsDdim();
     void dpmSolverPlusPlusStepsByHand();
+    void ddimStepsWithTheNoiseOfTheClampedPrediction();
     void solversConvergeWithOrder_data();
     void solversConvergeWithOrder();
     void zeroSnrGivesNoNanOnMoons();
@@ -184,6 +187,45 @@ void tst_GaussianSolvers::dpmSolver1EqualsDdim() {
     DS_COMPARE_ABS((ddim->samples - solver->samples).cwiseAbs().maxCoeff(), 0.0, 1e-9);
     for (double s2 : solver->sigma2) {
         QCOMPARE(s2, 0.0);
+    }
+}
+
+namespace {
+// ε = 0 everywhere: x̂_0 = x_t/√ᾱ_t, far outside [−1, 1] at large t, so the clamp acts.
+class ZeroEps final : public model::GaussianEpsModel {
+public:
+    int dimension() const override { return 2; }
+    void predictEps(const ConstMatrixRef&, const model::NoiseLevel&, MatrixRef eps) const override {
+        eps.setZero();
+    }
+};
+}  // namespace
+
+// DDIM (η = 0) and DPM-Solver-1 step with the noise consistent with the clamped x̂_0,
+// ε̂ = (x_t − √ᾱ_t x̂_0)/√β̄_t, written out here for a two-step trajectory.
+void tst_GaussianSolvers::ddimStepsWithTheNoiseOfTheClampedPrediction() {
+    auto sched = schedule::linearSchedule(100);
+    DS_VERIFY_OK(sched);
+    const ZeroEps model;
+    const std::vector<int> trajectory = {30, 90};
+    for (SamplerKind kind : {SamplerKind::Ddim, SamplerKind::DpmSolver1}) {
+        gaussian::SamplerParams params{.kind = kind, .eta = 0.0, .count = 5, .seed = 11,
+                                       .recordFrames = true};
+        auto result = gaussian::sampleReverse(model, *sched, {}, trajectory, params);
+        DS_VERIFY_OK(result);
+        for (Eigen::Index b = 0; b < 5; ++b) {
+            for (int i = 0; i < 2; ++i) {
+                const double x90 = result->frames[0](i, b);
+                const double a90 = std::sqrt(sched->alphaBar(90)), s90 = std::sqrt(sched->betaBar(90));
+                const double x0 = std::clamp(x90 / a90, -1.0, 1.0);
+                const double eps = (x90 - a90 * x0) / s90;
+                const double x30 = std::sqrt(sched->alphaBar(30)) * x0 + std::sqrt(sched->betaBar(30)) * eps;
+                DS_COMPARE_ABS(result->frames[1](i, b), x30, 1e-12);
+                // The decoder: x̂_0(x_30), clamped.
+                DS_COMPARE_ABS(result->samples(i, b),
+                               std::clamp(x30 / std::sqrt(sched->alphaBar(30)), -1.0, 1.0), 1e-12);
+            }
+        }
     }
 }
 
