@@ -13,7 +13,12 @@
 #include <QTextBlock>
 #include <QTextDocument>
 
+#include "ui/charts/view_panel.h"
+#include "ui/main/categorical_explorer.h"
+#include "ui/main/explanation_pane.h"
+#include "ui/main/gaussian_explorer.h"
 #include "ui/main/main_window.h"
+#include "ui/main/view_explanations.h"
 #include "ui/main/math_help.h"
 
 namespace {
@@ -46,7 +51,42 @@ private slots:
     void everyLinkResolves();
     void pagesRenderWithAnchors();
     void f1OpensTheDialog();
+    void everyViewHasAnExplanation();
+    void explanationFollowsTheTabWithItsNumbers();
 };
+
+// Every view of both explorers has its what / how to read / try text.
+void tst_MathHelp::everyViewHasAnExplanation() {
+    QTemporaryDir dir;
+    ui::MainWindow window(nullptr, dir.path());
+    std::vector<std::pair<QString, ui::charts::ViewPanel*>> all = window.explorer()->views();
+    for (auto& view : window.gaussianExplorer()->views()) all.push_back(view);
+    QVERIFY(all.size() >= 10);
+    for (const auto& [name, view] : all) {
+        const ui::ViewExplanation e = ui::viewExplanation(name);
+        QVERIFY2(!e.title.isEmpty(), qPrintable(name));
+        QVERIFY2(e.shows.size() > 80 && e.read.size() > 60 && e.tryThis.size() > 60, qPrintable(name));
+    }
+}
+
+// Shift+F1 shows the pane; it explains the views of the current tab (both on the split
+// Schedule & information page) and lists their current numbers.
+void tst_MathHelp::explanationFollowsTheTabWithItsNumbers() {
+    QTemporaryDir dir;
+    ui::MainWindow window(nullptr, dir.path());
+    window.explorer()->waitForJobs();
+    ui::ExplanationPane* pane = window.explanationPane();
+    QVERIFY(pane != nullptr);
+    QCOMPARE(pane->toggleViewAction()->shortcut(), QKeySequence(Qt::SHIFT | Qt::Key_F1));
+    window.tabs()->setCurrentIndex(1);  // Schedule & information: two views
+    QString html = pane->html();
+    QVERIFY2(html.contains("Schedule &amp; information") && html.contains("Step costs"),
+             qPrintable(html.left(300)));
+    QVERIFY2(html.contains("schedule: cosine"), qPrintable(html.right(600)));  // the example's
+    window.tabs()->setCurrentIndex(2);
+    html = pane->html();
+    QVERIFY(html.contains("Matrices") && !html.contains("Step costs"));
+}
 
 void tst_MathHelp::anchorsFollowGitHub() {
     QCOMPARE(ui::headingAnchor("Optimal variance"), QString("optimal-variance"));

@@ -45,6 +45,7 @@
 #include "ui/document/recovery_store.h"
 #include "ui/main/categorical_explorer.h"
 #include "ui/document/model_files.h"
+#include "ui/main/explanation_pane.h"
 #include "ui/main/gaussian_explorer.h"
 #include "ui/main/math_help.h"
 #include "ui/training/train_dialog.h"
@@ -299,6 +300,25 @@ void MainWindow::createDocks() {
     scroll->setMinimumWidth(330);
     dock->setWidget(scroll);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
+    m_explanation = new ExplanationPane(this);
+    addDockWidget(Qt::RightDockWidgetArea, m_explanation);
+    m_explanation->hide();  // View ▸ Explanation (Shift+F1) shows it
+    auto follow = [this] { m_explanation->setViews(viewsOnScreen()); };
+    connect(m_tabs, &QTabWidget::currentChanged, this, follow);
+    connect(m_gaussianTabs, &QTabWidget::currentChanged, this, follow);
+    connect(m_centralStack, &QStackedWidget::currentChanged, this, follow);
+    follow();
+}
+
+std::vector<std::pair<QString, charts::ViewPanel*>> MainWindow::viewsOnScreen() const {
+    std::vector<std::pair<QString, charts::ViewPanel*>> shown;
+    const QWidget* page = tabs()->currentWidget();
+    for (auto& [name, panel] : currentViews()) {
+        if (panel == page || (page != nullptr && page->isAncestorOf(panel))) {
+            shown.emplace_back(name, panel);
+        }
+    }
+    return shown;
 }
 
 void MainWindow::createMenus() {
@@ -369,6 +389,12 @@ void MainWindow::createViewMenu() {
                     [this] { m_document->setProcess(document::ProcessKind::Categorical); });
     view->addAction("&Gaussian diffusion", QKeySequence(Qt::CTRL | Qt::Key_2), this,
                     [this] { m_document->setProcess(document::ProcessKind::Gaussian); });
+    QAction* explain = m_explanation->toggleViewAction();
+    explain->setText("&Explanation");
+    explain->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F1));
+    explain->setToolTip("What the views on screen show, how to read them, what to try, and "
+                        "their current numbers.");
+    view->addAction(explain);
     view->addSeparator();
     // Alt+1…5 show the current process's views; the menu names them when it opens.
     std::vector<QAction*> tabActions;

@@ -44,6 +44,8 @@ class GaussianExplorer;
 // The application window: a process switch, the parameter dock, the views in tabs,
 // the time bar, and a status bar with job progress and a cancel button. File, Edit, View and
 // Help menus with shortcuts; autosave of a recovery copy every 30 s.
+class ExplanationPane;
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -58,6 +60,9 @@ public:
     panels::CategoricalPanel* categoricalPanel() const { return m_panel; }
     // The view tabs of the process shown.
     QTabWidget* tabs() const;
+    ExplanationPane* explanationPane() const { return m_explanation; }
+    // The views on the current tab (two on the split Schedule & information page).
+    std::vector<std::pair<QString, charts::ViewPanel*>> viewsOnScreen() const;
     // Shows the categorical or the Gaussian explorer (the process switch).
     void showProcess(int index);
 
@@ -130,6 +135,7 @@ private:
     GaussianExplorer* m_gaussianExplorer;
     QTabWidget* m_tabs;
     QTabWidget* m_gaussianTabs;
+    ExplanationPane* m_explanation = nullptr;
     QStackedWidget* m_centralStack;
     QStackedWidget* m_panelStack;
     panels::GaussianPanel* m_gaussianPanel;
