@@ -23,6 +23,11 @@ ChartPanel::ChartPanel(const QString& title, QWidget* parent)
     // Line markers in the legend: a dashed series shows its dashes there, not a square.
     m_chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     m_view->setRenderHint(QPainter::Antialiasing);
+    // White to the edge, no card with rounded corners on grey: the figure is the whole view.
+    m_chart->setBackgroundRoundness(0);
+    m_chart->setDropShadowEnabled(false);
+    m_view->setBackgroundBrush(Qt::white);
+    m_view->setFrameShape(QFrame::NoFrame);
     m_view->setMouseTracking(true);
     m_view->viewport()->installEventFilter(this);
     setBody(m_view);

@@ -24,7 +24,7 @@ VarianceView::VarianceView(QWidget* parent)
       m_small(new QLineSeries),
       m_large(new QLineSeries),
       m_clipped(new QScatterSeries),
-      m_axisT(new QValueAxis),
+      m_axisT(new QLogValueAxis),
       m_axisVariance(new QLogValueAxis) {
     m_sigma2->setName("analytic σ²ₛ|ₜ");
     m_sigma2->setPen(QPen(QColor("#d62728"), 2.5));
@@ -40,8 +40,12 @@ VarianceView::VarianceView(QWidget* parent)
     m_clipped->setColor(Qt::black);
     m_clipped->setMarkerSize(8);
     m_clipped->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-    m_axisT->setTitleText("timestep t of the pair (s, t)");
-    m_axisT->setLabelFormat("%d");
+    // Logarithmic in t: the trajectories put most of their steps at small t, which a linear
+    // axis crowds into its first tenth.
+    m_axisT->setTitleText("timestep t of the pair (s, t), log scale");
+    m_axisT->setLabelFormat("%g");
+    m_axisT->setBase(10.0);
+    m_axisT->setMinorTickCount(8);
     m_axisVariance->setTitleText("variance");
     m_axisVariance->setBase(10);
     m_axisVariance->setLabelFormat("%g");

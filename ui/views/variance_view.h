@@ -37,7 +37,7 @@ private:
     QLineSeries* m_small;
     QLineSeries* m_large;
     QScatterSeries* m_clipped;
-    QValueAxis* m_axisT;
+    QLogValueAxis* m_axisT;
     QLogValueAxis* m_axisVariance;
 };
 
