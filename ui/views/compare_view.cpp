@@ -46,11 +46,15 @@ CompareView::CompareView(QWidget* parent)
     m_snrSeries->setPen(QPen(QColor(120, 120, 120), 1.5, Qt::DashLine));
     m_axisT->setTitleText("t (categorical t; Gaussian n/N)");
     m_axisT->setRange(0.0, 1.0);
+    m_axisT->setTickCount(6);  // 0, 0.2, …, 1
+    m_axisT->setLabelFormat("%.1f");
     m_axisFraction->setTitleText("fraction of information left");
-    m_axisFraction->setRange(0.0, 1.05);
-    m_axisSnr->setTitleText("SNR");
+    m_axisFraction->setRange(0.0, 1.0);
+    m_axisFraction->setTickCount(6);
+    m_axisFraction->setLabelFormat("%.1f");
+    m_axisSnr->setTitleText("SNR (log scale)");
     m_axisSnr->setBase(10.0);
-    m_axisSnr->setLabelFormat("%.0e");
+    m_axisSnr->setLabelFormat("%g");
     chart()->addAxis(m_axisT, Qt::AlignBottom);
     chart()->addAxis(m_axisFraction, Qt::AlignLeft);
     chart()->addAxis(m_axisSnr, Qt::AlignRight);
@@ -143,15 +147,11 @@ void CompareView::showCurves(core::Result<CompareCurves> curves) {
     }
     setData(std::move(data));
     setMessage(
-        QString("Same data, the %1 digits. Categorical: %2 levels, π %3, β(t) “%4”; the fraction "
-                "Σ I(X₀;Xₜ)/Σ H(X₀) over the 64 pixels, each pixel treated separately with its "
-                "own marginal (correlations between pixels ignored). Gaussian: scaled to "
-                "[−1, 1], “%5” at N = %6, t = n/N; per pixel the Gaussian-channel information "
-                "½ log(1 + ᾱₙvᵢ/β̄ₙ) (vᵢ the pixel's variance; exact for Gaussian pixels, an upper "
-                "bound otherwise) capped at the pixel's 17-level entropy Hᵢ, which no channel can "
-                "exceed for discrete data, summed and divided by Σ Hᵢ = %7 nats. Normalising by "
-                "the first step instead would depend on N and count resolution finer than the "
-                "data's grey levels.")
+        QString("The %1 digits, for both processes (whatever data the Gaussian project "
+                "uses). Categorical: %2 levels, π %3, β(t) “%4”. Gaussian: “%5”, N = %6, "
+                "t = n/N. Information per pixel, capped at the pixel's entropy, summed over "
+                "the 64 pixels and divided by Σ Hᵢ = %7 nats (the Explanation pane and "
+                "Help ▸ Mathematics give the formulas).")
             .arg(c.numImages)
             .arg(c.levels)
             .arg(c.documentPrior ? QString("from the project") : QString("uniform"))
