@@ -58,6 +58,8 @@ CompareView::CompareView(QWidget* parent)
     chart()->addAxis(m_axisT, Qt::AlignBottom);
     chart()->addAxis(m_axisFraction, Qt::AlignLeft);
     chart()->addAxis(m_axisSnr, Qt::AlignRight);
+    m_axisSnr->setGridLineVisible(false);  // one grid, the left axis's: two would interleave
+    m_axisSnr->setMinorGridLineVisible(false);
     for (QLineSeries* s : {m_categoricalSeries, m_gaussianSeries}) {
         chart()->addSeries(s);
         s->attachAxis(m_axisT);

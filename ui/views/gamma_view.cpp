@@ -9,6 +9,7 @@
 #include <QLogValueAxis>
 #include <QValueAxis>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/gaussian/variance.h"
@@ -46,9 +47,9 @@ GammaView::GammaView(QWidget* parent)
     m_band->setName("± 2 standard errors");
     m_band->setBrush(QColor(31, 119, 180, 60));
     m_band->setPen(Qt::NoPen);
-    m_covariance->setName("E Cov[x₀|xₙ] per dimension (right axis)");
+    m_covariance->setName("E Cov[x₀|xₙ]/d ≤ Var x₀ (right)");
     m_covariance->setPen(QPen(QColor("#d62728"), 2));
-    m_dataVariance->setName("data variance per dimension");
+    m_dataVariance->setName("Var x₀ per dimension");
     m_dataVariance->setPen(QPen(QColor("#d62728"), 1.5, Qt::DashLine));
     m_axisN->setTitleText("timestep n");
     m_axisN->setLabelFormat("%d");
@@ -61,6 +62,8 @@ GammaView::GammaView(QWidget* parent)
     chart()->addAxis(m_axisN, Qt::AlignBottom);
     chart()->addAxis(m_axisGamma, Qt::AlignLeft);
     chart()->addAxis(m_axisVariance, Qt::AlignRight);
+    m_axisVariance->setGridLineVisible(false);  // one grid, the left axis's: two would interleave
+    m_axisVariance->setMinorGridLineVisible(false);
     chart()->addSeries(m_band);
     chart()->addSeries(m_gamma);
     chart()->addSeries(m_oracle);
@@ -104,9 +107,12 @@ void GammaView::setEstimate(const core::schedule::GaussianSchedule& schedule,
         full[estimate.timesteps[i]] = estimate.gamma[i];
     }
     const std::vector<double> covarianceAll = core::gaussian::expectedPosteriorVariances(schedule, full);
-    std::vector<double> covariance(count);
+    std::vector<double> covariance(count), plotted(count);
     for (size_t i = 0; i < count; ++i) {
         covariance[i] = covarianceAll[estimate.timesteps[i]];
+        // Drawn within [0, Var x₀]: E Cov[x₀|xₙ] ≤ Var x₀ (total variance), and at large n the
+        // factor β̄ₙ/ᾱₙ blows a Monte Carlo Γ's noise up far past it. The CSV keeps the raw value.
+        plotted[i] = std::clamp(covariance[i], 0.0, dataVariance);
     }
     m_gamma->setName(QString("Γₙ (%1, Monte Carlo)").arg(source));
     m_gamma->replace(positivePoints(n, estimate.gamma));
@@ -119,15 +125,15 @@ void GammaView::setEstimate(const core::schedule::GaussianSchedule& schedule,
     m_oracle->setVisible(oracle != nullptr);
     m_bandLow->replace(positivePoints(n, low));
     m_bandHigh->replace(positivePoints(n, high));
-    m_covariance->replace(positivePoints(n, covariance));
+    m_covariance->replace(positivePoints(n, plotted));
     m_dataVariance->replace({QPointF(1, dataVariance), QPointF(schedule.numSteps(), dataVariance)});
     m_axisN->setRange(1, schedule.numSteps());
     double gMin = 1e300, gMax = 0.0, vMin = dataVariance, vMax = dataVariance;
     for (size_t i = 0; i < count; ++i) {
         if (low[i] > 0) gMin = std::min(gMin, low[i]);
         gMax = std::max(gMax, high[i]);
-        if (covariance[i] > 0) vMin = std::min(vMin, covariance[i]);
-        vMax = std::max(vMax, covariance[i]);
+        if (plotted[i] > 0) vMin = std::min(vMin, plotted[i]);
+        vMax = std::max(vMax, plotted[i]);
     }
     for (double g : oracleGamma) {
         if (g > 0) gMin = std::min(gMin, g);

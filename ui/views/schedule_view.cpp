@@ -51,6 +51,8 @@ ScheduleView::ScheduleView(QWidget* parent)
     chart()->addAxis(m_axisT, Qt::AlignBottom);
     chart()->addAxis(m_axisProbability, Qt::AlignLeft);
     chart()->addAxis(m_axisBits, Qt::AlignRight);
+    m_axisBits->setGridLineVisible(false);  // one grid, the left axis's: two would interleave
+    m_axisBits->setMinorGridLineVisible(false);
     for (QLineSeries* s : {m_beta, m_keep, m_impurity, m_cursor}) {
         chart()->addSeries(s);
         s->attachAxis(m_axisT);
