@@ -2,7 +2,10 @@
 // Help ▸ Mathematics: the docs/ pages are compiled in, every page renders, every link between
 // the pages reaches an existing page and, with a #fragment, an existing section; F1 opens the
 // dialog from the main window. DIFFUSCOPE_SCREENSHOT_DIR=DIR saves a picture of each page.
+#include <QAbstractAxis>
 #include <QAction>
+#include <QChart>
+#include <QDockWidget>
 #include <QDir>
 #include <QFile>
 #include <QMenuBar>
@@ -19,6 +22,8 @@
 #include "ui/main/gaussian_explorer.h"
 #include "ui/main/main_window.h"
 #include "ui/main/view_explanations.h"
+#include "ui/views/schedule_view.h"
+#include "tests/support/test_support.h"
 #include "ui/main/math_help.h"
 
 namespace {
@@ -53,7 +58,31 @@ private slots:
     void f1OpensTheDialog();
     void everyViewHasAnExplanation();
     void explanationFollowsTheTabWithItsNumbers();
+    void presentationModeScalesAndRestores();
 };
+
+// F11: the side panes hidden, chart text and lines 1.6 times larger; off restores them exactly.
+void tst_MathHelp::presentationModeScalesAndRestores() {
+    QTemporaryDir dir;
+    ui::MainWindow window(nullptr, dir.path());
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QChart* chart = window.explorer()->scheduleView()->chart();
+    const double title = chart->titleFont().pointSizeF();
+    const double axis = chart->axes().front()->labelsFont().pointSizeF();
+    auto* parameters = window.findChild<QDockWidget*>("parametersDock");
+    QVERIFY(parameters != nullptr && parameters->isVisible());
+    window.setPresentationMode(true);
+    QVERIFY(window.presentationMode());
+    QVERIFY(!parameters->isVisible());
+    DS_COMPARE_REL(chart->titleFont().pointSizeF(), 1.6 * title, 1e-9);
+    DS_COMPARE_REL(chart->axes().front()->labelsFont().pointSizeF(), 1.6 * axis, 1e-9);
+    window.setPresentationMode(false);
+    QVERIFY(!window.presentationMode());
+    QVERIFY(parameters->isVisible());
+    DS_COMPARE_REL(chart->titleFont().pointSizeF(), title, 1e-9);
+    DS_COMPARE_REL(chart->axes().front()->labelsFont().pointSizeF(), axis, 1e-9);
+}
 
 // Every view of both explorers has its what / how to read / try text.
 void tst_MathHelp::everyViewHasAnExplanation() {

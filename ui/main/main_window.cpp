@@ -41,6 +41,7 @@
 #include "ui/animation/time_bar.h"
 #include "ui/charts/chart_export.h"
 #include "ui/charts/export_dialog.h"
+#include "ui/charts/presentation.h"
 #include "ui/document/project_document.h"
 #include "ui/document/recovery_store.h"
 #include "ui/main/categorical_explorer.h"
@@ -310,6 +311,31 @@ void MainWindow::createDocks() {
     follow();
 }
 
+void MainWindow::setPresentationMode(bool on) {
+    if (on == m_presentation.active) return;
+    constexpr double kScale = 1.6;
+    if (on) {
+        m_presentation = {true, saveState(), isMaximized(), QApplication::font()};
+        for (QDockWidget* dock : findChildren<QDockWidget*>()) dock->hide();
+        for (QToolBar* bar : findChildren<QToolBar*>()) bar->hide();
+        statusBar()->hide();
+        menuBar()->hide();
+        QFont large = m_presentation.font;
+        large.setPointSizeF(large.pointSizeF() * kScale);
+        QApplication::setFont(large);
+        charts::setChartsScale(this, kScale);
+        showFullScreen();
+    } else {
+        m_presentation.active = false;
+        QApplication::setFont(m_presentation.font);
+        charts::setChartsScale(this, 1.0);
+        menuBar()->show();
+        statusBar()->show();
+        restoreState(m_presentation.windowState);
+        m_presentation.wasMaximized ? showMaximized() : showNormal();
+    }
+}
+
 std::vector<std::pair<QString, charts::ViewPanel*>> MainWindow::viewsOnScreen() const {
     std::vector<std::pair<QString, charts::ViewPanel*>> shown;
     const QWidget* page = tabs()->currentWidget();
@@ -395,6 +421,14 @@ void MainWindow::createViewMenu() {
     explain->setToolTip("What the views on screen show, how to read them, what to try, and "
                         "their current numbers.");
     view->addAction(explain);
+    QAction* present = view->addAction("&Presentation mode");
+    present->setCheckable(true);
+    present->setShortcut(QKeySequence(Qt::Key_F11));
+    present->setShortcutContext(Qt::ApplicationShortcut);
+    present->setToolTip("Full screen with the views only, text and lines large enough for a "
+                        "projector (F11 again to leave).");
+    connect(present, &QAction::toggled, this, &MainWindow::setPresentationMode);
+    addAction(present);  // F11 still works while the menu bar is hidden
     view->addSeparator();
     // Alt+1…5 show the current process's views; the menu names them when it opens.
     std::vector<QAction*> tabActions;

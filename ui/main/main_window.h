@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QByteArray>
+#include <QFont>
 #include <QMainWindow>
 #include <QPointer>
 #include <QTimer>
@@ -61,6 +63,10 @@ public:
     // The view tabs of the process shown.
     QTabWidget* tabs() const;
     ExplanationPane* explanationPane() const { return m_explanation; }
+    // Presentation mode (F11): full screen, the side panes and toolbar hidden, text, lines and
+    // controls 1.6 times larger; off restores the window as it was.
+    void setPresentationMode(bool on);
+    bool presentationMode() const { return m_presentation.active; }
     // The views on the current tab (two on the split Schedule & information page).
     std::vector<std::pair<QString, charts::ViewPanel*>> viewsOnScreen() const;
     // Shows the categorical or the Gaussian explorer (the process switch).
@@ -136,6 +142,12 @@ private:
     QTabWidget* m_tabs;
     QTabWidget* m_gaussianTabs;
     ExplanationPane* m_explanation = nullptr;
+    struct Presentation {
+        bool active = false;
+        QByteArray windowState;  // saveState(): docks and toolbars
+        bool wasMaximized = false;
+        QFont font;              // the application font before
+    } m_presentation;
     QStackedWidget* m_centralStack;
     QStackedWidget* m_panelStack;
     panels::GaussianPanel* m_gaussianPanel;
