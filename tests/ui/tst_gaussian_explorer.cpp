@@ -187,7 +187,7 @@ void tst_GaussianExplorer::processSwitchShowsTheGaussianViews() {
     ui::MainWindow window(nullptr, dir.path());
     QVERIFY(window.document()->setGaussian(smallParams(), "small").ok());
     window.document()->setProcess(ui::document::ProcessKind::Gaussian);
-    QCOMPARE(window.tabs()->count(), 5);  // Particles, Γ, Variance, Trajectory, Compare
+    QCOMPARE(window.tabs()->count(), 6);  // Particles, Γ, Variance, Trajectory, Compare, Lab
     QCOMPARE(window.tabs()->tabText(0), QString("Particles"));
     window.gaussianExplorer()->waitForJobs();
     QVERIFY(window.gaussianExplorer()->results() != nullptr);

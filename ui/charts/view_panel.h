@@ -32,8 +32,9 @@ public:
     void setMessage(const QString& message, bool isError = false);
     QString message() const;
 
-    // Writes data() as CSV, atomically; returns an empty string or the reason it failed.
-    QString exportCsv(const QString& path) const;
+    // Writes data() as CSV, atomically; returns an empty string or the reason it failed. A view
+    // whose numbers are a table of the core's (the Lab) writes that instead.
+    virtual QString exportCsv(const QString& path) const;
 
 protected:
     void setBody(QWidget* body);
