@@ -12,6 +12,7 @@
 #include "core/gaussian/trajectory_dp.h"
 #include "core/io/json.h"
 #include "core/project/categorical_params.h"
+#include "core/project/lab_settings.h"
 #include "core/util/result.h"
 
 // Every parameter of the Gaussian (Analytic-DPM) process that the views and subcommands share:
@@ -77,6 +78,8 @@ struct GaussianParams {
     // An imported Γ (Γ_1..Γ_N, N entries) used instead of estimating; empty: estimate.
     std::vector<double> importedGamma;
     std::string importedGammaName;         // the file it came from (shown, not re-read)
+    // The schedule lab's configurations and sweep (optional in project files: "lab").
+    LabSettings lab;
 
     bool operator==(const GaussianParams&) const = default;
 

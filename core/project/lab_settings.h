@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/gaussian/sampler.h"
+#include "core/io/json.h"
+#include "core/project/categorical_params.h"
+#include "core/util/result.h"
+
+// The schedule lab's configurations (docs/gaussian.md, "Schedule lab"): several (schedule ×
+// trajectory family × reverse variance × sampler) set side by side on the same data and model,
+// swept over the same K. Stored in GaussianParams::lab and in the project file's Gaussian
+// object as "lab" (optional on reading).
+namespace core::project {
+
+// The reverse variance of the lab's NLL (core::gaussian::NllVariance).
+enum class LabVariance { Small, Large, Analytic };   // β̃, β, the analytic optimum
+extern const std::vector<Choice<LabVariance>> kLabVariances;   // ids "small", "large", "analytic"
+
+struct LabConfig {
+    std::string name;        // legend label, unique in the lab
+    std::string colour;      // "#rrggbb"; empty: the lab palette's colour for its index
+    std::string schedule;    // empty: the project's schedule; else the project's schedule syntax
+    // The family with its options, without K: even, quadratic, dp, linspace, leading[,offset=O],
+    // trailing, logsnr, karras[,rho=ρ].
+    std::string trajectory = "even";
+    LabVariance variance = LabVariance::Analytic;
+    gaussian::SamplerKind sampler = gaussian::SamplerKind::AnalyticDdpm;
+
+    bool operator==(const LabConfig&) const = default;
+    // The spec resolveTrajectory takes at K = k: "trailing:25", "leading:25,offset=1", …
+    std::string trajectorySpec(int k) const;
+};
+
+// Bounds checked by validate() (and before any allocation by runLab).
+inline constexpr int kMaxLabConfigs = 16;
+inline constexpr int kMaxLabKs = 32;
+inline constexpr int kMaxLabQualitySamples = 10000;
+
+struct LabSettings {
+    std::vector<LabConfig> configs;
+    std::vector<int> ks = {5, 10, 25, 50, 100};  // the K of every sweep (increasing, each in 2..N)
+    int qualitySamples = 1000;                  // samples per (configuration, K); 0: no quality
+
+    bool operator==(const LabSettings&) const = default;
+    // Errors name "lab.configs[i].field" / "lab.ks" / "lab.qualitySamples" and the value.
+    Status validate(int numSteps) const;
+    io::Json toJson() const;
+    static Result<LabSettings> fromJson(const io::Json& json);
+};
+
+// "name=…;schedule=…;trajectory=…;variance=…;sampler=…" (';'-separated key=value, every key
+// optional, defaults as in LabConfig; also "colour=#rrggbb"). Unknown keys and bad values are
+// refused naming the key and the value. formatLabConfig writes it back (round trip).
+Result<LabConfig> parseLabConfig(const std::string& text);
+std::string formatLabConfig(const LabConfig& config);
+
+// The configuration's colour, or the palette's for `index` (8 distinct colour-blind-safe
+// colours, Okabe–Ito, cycled).
+std::string labColour(const LabConfig& config, int index);
+
+struct LabPreset {
+    std::string id;
+    std::string title;
+    std::string explanation;          // one or two sentences a teacher can read aloud
+    std::vector<LabConfig> configs;
+    std::string schedule;             // for the project; "" keeps the project's
+};
+const std::vector<LabPreset>& labPresets();
+
+}  // namespace core::project
