@@ -361,7 +361,12 @@ void LabView::drawTimesteps() {
             low = std::min(low, x);
             high = std::max(high, x);
         }
-        rows->append(curveName(*curves[i], curves[i] == &m_result->reference), y);
+    }
+    // Categories go in increasing order: the bottom row (the reference) first.
+    rows->setStartValue(-0.7);
+    for (size_t i = curves.size(); i-- > 0;) {
+        rows->append(curveName(*curves[i], curves[i] == &m_result->reference),
+                     static_cast<double>(curves.size() - 1 - i));
     }
     QAbstractAxis* x = nullptr;
     if (axis == AxisN) {
