@@ -15,6 +15,7 @@ enum class RngPurpose : uint64_t {
     SamplerInit = 4,  // x_N of a sampler (step 0)
     SamplerNoise = 5, // the reverse step's noise (step s)
     ForwardNoise = 6, // the forward chain's noise along a trajectory (step t)
+    QualityReference = 7, // held-out points drawn to judge samples (step 0)
 };
 
 inline uint64_t rngStream(RngPurpose purpose, uint64_t index) {

@@ -249,6 +249,9 @@ io::Json GaussianParams::toJson() const {
         o["importedGamma"] = importedGamma;
         o["importedGammaName"] = importedGammaName;
     }
+    if (lab != LabSettings{}) {
+        o["lab"] = lab.toJson();
+    }
     return o;
 }
 
@@ -304,6 +307,15 @@ Result<GaussianParams> GaussianParams::fromJson(const io::Json& json) {
         auto values = read.numbers("importedGamma");
         if (!values) return values.error();
         p.importedGamma = *values;
+    }
+    if (const io::Json* lab = read.raw("lab")) {
+        auto settings = LabSettings::fromJson(*lab);
+        if (!settings) {
+            Error e = settings.error();
+            e.field = "gaussian." + e.field;
+            return e;
+        }
+        p.lab = std::move(settings).value();
     }
     if (read.has("seed")) {
         auto seed = read.textUint64("seed");

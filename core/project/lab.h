@@ -44,6 +44,7 @@ struct LabResult {
     LabCurve reference;                // the DP optimum: dp:K, analytic variance, analytic-ddpm, project schedule
     int numSteps = 0;
     std::string data, model;           // what it ran on (model: "oracle" or the checkpoint)
+    std::string schedule;              // the project's schedule spec
     std::vector<int> ks;
 };
 

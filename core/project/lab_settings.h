@@ -22,7 +22,9 @@ extern const std::vector<Choice<LabVariance>> kLabVariances;   // ids "small", "
 struct LabConfig {
     std::string name;        // legend label, unique in the lab
     std::string colour;      // "#rrggbb"; empty: the lab palette's colour for its index
-    std::string schedule;    // empty: the project's schedule; else the project's schedule syntax
+    // Empty: the project's schedule; ",zero-snr": the project's with zero terminal SNR; else the
+    // project's schedule syntax (linear, cosine, scaled-linear, sigmoid, csv:FILE[,zero-snr]).
+    std::string schedule;
     // The family with its options, without K: even, quadratic, dp, linspace, leading[,offset=O],
     // trailing, logsnr, karras[,rho=ρ].
     std::string trajectory = "even";
@@ -38,14 +40,18 @@ struct LabConfig {
 inline constexpr int kMaxLabConfigs = 16;
 inline constexpr int kMaxLabKs = 32;
 inline constexpr int kMaxLabQualitySamples = 10000;
+inline constexpr int kMaxLabNllPoints = 100000;
 
 struct LabSettings {
     std::vector<LabConfig> configs;
     std::vector<int> ks = {5, 10, 25, 50, 100};  // the K of every sweep (increasing, each in 2..N)
     int qualitySamples = 1000;                  // samples per (configuration, K); 0: no quality
+    int nllPoints = 1000;                       // data points of the NLL (the same for every run)
 
     bool operator==(const LabSettings&) const = default;
-    // Errors name "lab.configs[i].field" / "lab.ks" / "lab.qualitySamples" and the value.
+    // Errors name "lab.configs[i].field" / "lab.ks" / "lab.qualitySamples" / "lab.nllPoints"
+    // and the value. numSteps ≤ 0 skips the check K ≤ N (a project file is read before N is
+    // known to be final; runLab checks it).
     Status validate(int numSteps) const;
     io::Json toJson() const;
     static Result<LabSettings> fromJson(const io::Json& json);
@@ -57,8 +63,16 @@ struct LabSettings {
 Result<LabConfig> parseLabConfig(const std::string& text);
 std::string formatLabConfig(const LabConfig& config);
 
+// The schedule spec a configuration runs on, given the project's (see LabConfig::schedule).
+std::string labSchedule(const LabConfig& config, const std::string& projectSchedule);
+// The legend label: the name, or when empty "trajectory · variance · sampler" (with the
+// schedule when it is not the project's).
+std::string labName(const LabConfig& config);
+
 // The configuration's colour, or the palette's for `index` (8 distinct colour-blind-safe
-// colours, Okabe–Ito, cycled).
+// colours: Okabe–Ito's seven colours and a grey, cycled). The reference's colour is
+// kLabReferenceColour.
+inline constexpr const char* kLabReferenceColour = "#000000";
 std::string labColour(const LabConfig& config, int index);
 
 struct LabPreset {
@@ -67,6 +81,7 @@ struct LabPreset {
     std::string explanation;          // one or two sentences a teacher can read aloud
     std::vector<LabConfig> configs;
     std::string schedule;             // for the project; "" keeps the project's
+    std::vector<int> ks;              // the sweep's K; empty keeps the project's
 };
 const std::vector<LabPreset>& labPresets();
 
