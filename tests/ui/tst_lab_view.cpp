@@ -202,9 +202,9 @@ void tst_LabView::presetsReplaceTheConfigurationsInOneStep() {
     const GaussianParams before = document.gaussian();
     QVERIFY(view.captionLabel()->isHidden());
     for (const auto& preset : presets) {
-        const int steps = document.undoStack()->count();
+        const int steps = document.undoStack()->index();
         QVERIFY2(table->applyPreset(preset.id), preset.id.c_str());
-        QCOMPARE(document.undoStack()->count(), steps + 1);
+        QCOMPARE(document.undoStack()->index(), steps + 1);
         QVERIFY(document.gaussian().lab.configs == preset.configs);
         QCOMPARE(document.gaussian().schedule,
                  preset.schedule.empty() ? before.schedule : preset.schedule);
