@@ -208,6 +208,7 @@ void tst_LabView::presetsReplaceTheConfigurationsInOneStep() {
         QVERIFY(document.gaussian().lab.configs == preset.configs);
         QCOMPARE(document.gaussian().schedule,
                  preset.schedule.empty() ? before.schedule : preset.schedule);
+        QCOMPARE(document.gaussian().lab.ks, preset.ks.empty() ? before.lab.ks : preset.ks);
         QCOMPARE(table->table()->rowCount(), static_cast<int>(preset.configs.size()));
         QVERIFY(!view.captionLabel()->isHidden());
         QVERIFY(view.captionLabel()->text().contains(

@@ -233,6 +233,7 @@ bool LabConfigTable::applyPreset(const std::string& id) {
                         kField, [&preset = *it](GaussianParams& p) {
                             p.lab.configs = preset.configs;
                             if (!preset.schedule.empty()) p.schedule = preset.schedule;
+                            if (!preset.ks.empty()) p.lab.ks = preset.ks;
                         });
 }
 
@@ -255,6 +256,7 @@ void LabConfigTable::ensureRow(int row) {
 
     auto* schedule = new QComboBox;
     schedule->addItem("project's", QString());
+    schedule->addItem("project's, zero terminal SNR", QString(",zero-snr"));
     addChoices(schedule, core::project::kGaussianSchedules);
     connect(schedule, &QComboBox::activated, this, [this, row, schedule] {
         if (m_refreshing) return;

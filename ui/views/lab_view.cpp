@@ -53,7 +53,8 @@ QPen curvePen(const LabCurve& curve, bool reference) {
 }
 
 QString curveName(const LabCurve& curve, bool reference) {
-    return reference ? QString("DP optimum (reference)") : QString::fromStdString(curve.config.name);
+    return reference ? QString("DP optimum (reference)")
+                     : QString::fromStdString(core::project::labName(curve.config));
 }
 
 const LabRun* runAt(const LabCurve& curve, int k) {
@@ -316,8 +317,9 @@ void LabView::setResult(std::shared_ptr<const core::project::LabResult> result) 
     QStringList errors;
     for (const LabCurve& curve : m_result->curves) {
         if (!curve.error.empty()) {
-            errors << QString("%1: %2").arg(QString::fromStdString(curve.config.name),
-                                            QString::fromStdString(curve.error));
+            errors << QString("%1: %2").arg(
+                          QString::fromStdString(core::project::labName(curve.config)),
+                          QString::fromStdString(curve.error));
         }
     }
     if (!m_result->reference.error.empty()) {
