@@ -16,6 +16,8 @@
 #include <QLogValueAxis>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScatterSeries>
+#include <QFileInfo>
 #include <QSplitter>
 #include <QToolTip>
 #include <QValueAxis>
@@ -80,19 +82,32 @@ void addHoverTip(QXYSeries* series, const QString& xName, const QString& yName) 
                      });
 }
 
-// A line with its points, in the curve's pen, on the chart's two axes.
+// A line in the curve's pen with its points as a scatter series on top, on the chart's two
+// axes. The points are set after the axes are attached, and drawn by a scatter series rather than
+// the line's own point markers, which Qt 6.4 draws too large and, after a range change, also
+// outside the plot area. The scatter's legend entry is hidden; it carries the hover tooltip.
 QLineSeries* addLine(QChart* chart, const LabCurve& curve, bool reference, const QList<QPointF>& points,
-                     QAbstractAxis* x, QAbstractAxis* y) {
+                     QAbstractAxis* x, QAbstractAxis* y, const QString& xName, const QString& yName) {
+    const QPen pen = curvePen(curve, reference);
     auto* line = new QLineSeries;
     line->setName(curveName(curve, reference));
-    line->setPen(curvePen(curve, reference));
-    line->setColor(curvePen(curve, reference).color());
-    line->setPointsVisible(true);
-    line->setMarkerSize(reference ? 6 : 8);
-    line->replace(points);
+    line->setPen(pen);
     chart->addSeries(line);
     line->attachAxis(x);
     line->attachAxis(y);
+    line->replace(points);
+    auto* marks = new QScatterSeries;
+    marks->setName(line->name());
+    marks->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    marks->setMarkerSize(reference ? 6.0 : 7.0);
+    marks->setColor(pen.color());
+    marks->setBorderColor(pen.color());
+    chart->addSeries(marks);
+    marks->attachAxis(x);
+    marks->attachAxis(y);
+    marks->replace(points);
+    for (QLegendMarker* marker : chart->legend()->markers(marks)) marker->setVisible(false);
+    addHoverTip(marks, xName, yName);
     return line;
 }
 
@@ -211,8 +226,9 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
     }
     chartsLayout->addLayout(grid, 1);
     split->addWidget(charts);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 4);
+    split->setStretchFactor(0, 0);
+    split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
     setBody(split);
     for (QComboBox* box : {m_k, m_axis, m_stepAxis}) {
         connect(box, &QComboBox::currentIndexChanged, this, [this] {
@@ -387,8 +403,7 @@ void LabView::drawTimesteps() {
     chart->addAxis(rows, Qt::AlignLeft);
     for (size_t i = 0; i < curves.size(); ++i) {
         const bool reference = curves[i] == &m_result->reference;
-        auto* line = addLine(chart, *curves[i], reference, points[i], x, rows);
-        addHoverTip(line, x->titleText(), "row");
+        addLine(chart, *curves[i], reference, points[i], x, rows, x->titleText(), "row");
     }
     chart->legend()->setVisible(false);  // the rows are labelled on the axis
     chart->setTitle(QString("Timesteps at K = %1").arg(k));
@@ -440,8 +455,8 @@ void LabView::drawSteps() {
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     for (size_t i = 0; i < curves.size(); ++i) {
-        auto* line = addLine(chart, *curves[i], curves[i] == &m_result->reference, points[i], x, y);
-        addHoverTip(line, byIndex ? "j" : "t", "bits/dim");
+        addLine(chart, *curves[i], curves[i] == &m_result->reference, points[i], x, y,
+                byIndex ? "j" : "t", "bits/dim");
     }
     chart->setTitle(QString("Per-step cost at K = %1 (terms of the negative ELBO)").arg(k));
 }
@@ -480,8 +495,8 @@ void LabView::drawAgainstK(int chartIndex) {
     }
     QString yTitle = "bits/dim";
     if (!nll) {
-        yTitle = measure == "mmd2"      ? QString("MMD² (unbiased) to held-out data")
-                 : measure == "frechet" ? QString("Fréchet distance to held-out data")
+        yTitle = measure == "mmd2"      ? QString("MMD² (unbiased)")
+                 : measure == "frechet" ? QString("Fréchet distance")
                                         : QString("no quality (quality samples = 0)");
     }
     QLogValueAxis* x = kAxis(m_result ? m_result->ks : std::vector<int>{});
@@ -493,12 +508,12 @@ void LabView::drawAgainstK(int chartIndex) {
     for (size_t i = 0; i < curves.size(); ++i) {
         const bool reference = curves[i] == &m_result->reference;
         if (!logY) addBand(chart, *curves[i], reference, drawn[i].upper, drawn[i].lower, x, y);
-        auto* line = addLine(chart, *curves[i], reference, drawn[i].line, x, y);
-        addHoverTip(line, "K", nll ? "bits/dim" : QString::fromStdString(measure));
+        addLine(chart, *curves[i], reference, drawn[i].line, x, y, "K",
+                nll ? "bits/dim" : QString::fromStdString(measure));
     }
     chart->setTitle(nll ? QString("Negative ELBO against K%1").arg(logY ? "" : " (bands: ±2 SE)")
-                        : QString("Sample quality against K%1 (lower is better)")
-                              .arg(measure == "mmd2" ? " (bands: ±2 SE)" : ""));
+                        : QString("Distance of the samples to held-out data%1 (lower is better)")
+                              .arg(measure == "mmd2" ? ", ±2 SE" : ""));
 }
 
 void LabView::setStale(bool stale) {
@@ -516,7 +531,7 @@ void LabView::setStale(bool stale) {
         setStatus(QString("%1 configuration(s) and the DP optimum on %2 (model: %3), N = %4.")
                       .arg(m_result->curves.size())
                       .arg(QString::fromStdString(m_result->data),
-                           QString::fromStdString(m_result->model))
+                           QFileInfo(QString::fromStdString(m_result->model)).fileName())
                       .arg(m_result->numSteps));
     }
 }
