@@ -106,9 +106,9 @@ LabConfigTable::LabConfigTable(document::ProjectDocument* document, QWidget* par
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(Name, QHeaderView::Stretch);
-    // Room for four configurations before the table scrolls.
-    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() +
-                              4 * m_table->verticalHeader()->defaultSectionSize() + 4);
+    // Room for four configurations before the table scrolls; the charts get the rest.
+    m_table->setFixedHeight(m_table->horizontalHeader()->sizeHint().height() +
+                              4 * m_table->verticalHeader()->defaultSectionSize() + 8);
     m_table->setToolTip("The lab's configurations. Schedule: the project's or another; trajectory: "
                         "a family without K, options after a comma (leading,offset=1; "
                         "karras,rho=7); variance: β̃ (small), β (large) or the analytic optimum.");

@@ -145,7 +145,7 @@ QAbstractAxis* valueAxis(double low, double high, const QString& title, bool all
         auto* axis = new QLogValueAxis;
         axis->setBase(10.0);
         axis->setLabelFormat("%g");
-        axis->setRange(low / 1.3, high * 1.3);
+        axis->setRange(low / 2.0, high * 2.0);  // room for the markers at both ends
         axis->setTitleText(title + " (log)");
         return axis;
     }
