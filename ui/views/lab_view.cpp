@@ -249,6 +249,7 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
 
 QWidget* LabView::createControls() {
     auto* top = new QWidget;
+    top->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);  // the charts take the rest
     auto* layout = new QVBoxLayout(top);
     layout->setContentsMargins(6, 6, 6, 2);
     layout->addWidget(m_table, 1);
