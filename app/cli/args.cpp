@@ -55,7 +55,18 @@ core::Result<Args> Args::parse(const std::vector<std::string>& argv, const Comma
             // check() then refuses what does not fit rather than leaving a stray positional.
             value = argv[++i];
         }
-        if (args.m_options.count(key) > 0) {
+        const Option* option = spec.find(key);
+        if (option != nullptr && option->kind == OptionKind::Repeated) {
+            args.m_repeats[key].push_back(value);
+            if (args.m_options.count(key) > 0) {
+                if (value.empty()) {  // the first one is checked by check()
+                    return core::makeError(core::ErrorCode::ParseError, "--" + key, "",
+                                           "a value is expected (--" + key + " " +
+                                               option->placeholder + ")");
+                }
+                continue;
+            }
+        } else if (args.m_options.count(key) > 0) {
             return core::makeError(core::ErrorCode::ParseError, "--" + key, value,
                                    "the option is given twice");
         }
@@ -115,6 +126,11 @@ std::string Args::get(const std::string& key) const {
     const Option* option = m_spec != nullptr ? m_spec->find(key) : nullptr;
     assert(option != nullptr && "every option a command reads is in its table");
     return option != nullptr ? option->defaultValue : std::string();
+}
+
+std::vector<std::string> Args::getAll(const std::string& key) const {
+    const auto it = m_repeats.find(key);
+    return it != m_repeats.end() ? it->second : std::vector<std::string>{};
 }
 
 std::string Args::getOr(const std::string& key, const std::string& fallback) const {

@@ -29,6 +29,8 @@ public:
     bool flag(const std::string& key) const;
     // The value of --key, or else the table's default ("" when it declares none).
     std::string get(const std::string& key) const;
+    // Every value of a Repeated option, in command-line order (empty when absent).
+    std::vector<std::string> getAll(const std::string& key) const;
     // For a default the command works out from other options (the table declares none): the
     // value of --key, or `fallback` when absent.
     std::string getOr(const std::string& key, const std::string& fallback) const;
@@ -58,6 +60,7 @@ private:
     const CommandSpec* m_spec = nullptr;
     std::string m_command;
     std::map<std::string, std::string> m_options;
+    std::map<std::string, std::vector<std::string>> m_repeats;  // Repeated options: all values
     std::map<std::string, std::string> m_projectValues;
     std::vector<std::string> m_order;  // the options in command-line order, for the errors
     std::vector<std::string> m_positionals;

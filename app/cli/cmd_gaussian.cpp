@@ -5,6 +5,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/output_format.h"
+#include "app/cli/sample_quality_json.h"
 #include "app/cli/terminal_progress.h"
 #include "core/data/bundled_files.h"
 #include "core/data/gaussian_data.h"
@@ -410,6 +411,9 @@ const CommandSpec& sampleSpec() {
          valued("eta", "V", "0", "η of the DDIM samplers (the DPM-Solvers ignore it)"), kClipFirst,
          valued("variance", "small|large", "small", "the DDPM sampler's variance (β̃ or β)"),
          kGammaSamples, flag("frames", "write every step's samples, with columns frame,t,sample"),
+         valued("format", "csv|json", "csv",
+                "csv: write the file and say so; json: write it and print the run and the "
+                "samples' quality against held-out data of --data"),
          kEstimator, kThreads, kDataRange, kDpVariant, kProject},
         kDataNotes};
     return spec;
@@ -683,6 +687,35 @@ static std::string samplesCsv(const core::gaussian::SampleResult& result, bool f
     return text.str();
 }
 
+// What `sample --format json` prints: the run, and the final samples' quality against the
+// held-out data of --data (null with a note when there are none, as for csv: data).
+static nlohmann::ordered_json sampleJson(const Args& args, const core::Matrix& samples,
+                                         const std::vector<int>& timesteps, long long seed,
+                                         const std::string& out, int threads) {
+    nlohmann::ordered_json json;
+    json["sampler"] = args.get("sampler");
+    json["trajectory"] = timesteps;
+    json["count"] = samples.cols();
+    json["seed"] = seed;
+    json["out"] = out;
+    const std::string data = args.get("data");
+    if (data.rfind("csv:", 0) == 0) {
+        json["quality"] = nullptr;
+        json["quality_note"] = "a csv: data set has no held-out split to compare the samples with";
+        return json;
+    }
+    Result<core::evaluation::SampleQuality> quality = core::evaluation::sampleQuality(
+        samples, data, static_cast<uint64_t>(seed), core::project::fileSources(args.get("digits")),
+        {.numThreads = threads});
+    if (quality) {
+        json["quality"] = sampleQualityJson(*quality);
+    } else {
+        json["quality"] = nullptr;
+        json["quality_note"] = quality.error().toString();
+    }
+    return json;
+}
+
 // `sample` on the options with --project's settings filled in (runSample below).
 static int sampleCommand(const Args& args) {
     Result<Common> common = loadCommon(args, true);
@@ -714,6 +747,10 @@ static int sampleCommand(const Args& args) {
     const std::string varianceName = args.get("variance");
     if (varianceName != "small" && varianceName != "large") {
         return fail(core::invalidArgument("--variance", varianceName, "expected small or large"));
+    }
+    const std::string format = args.get("format");
+    if (format != "csv" && format != "json") {
+        return fail(core::invalidArgument("--format", format, "expected csv or json"));
     }
     Result<core::gaussian::DpVariant> variant = parseDpVariant(args.get("dp-variant"));
     if (!variant) {
@@ -771,7 +808,12 @@ static int sampleCommand(const Args& args) {
         !ends.empty()) {
         std::cerr << "note: " << ends << '\n';
     }
-    std::cout << "wrote " << *count << " samples to " << *out << '\n';
+    if (format == "json") {
+        printJson(std::cout, sampleJson(args, result->samples, trajectory->timesteps, *seed, *out,
+                                        common->threads));
+    } else {
+        std::cout << "wrote " << *count << " samples to " << *out << '\n';
+    }
     return 0;
 }
 

@@ -31,9 +31,13 @@ core::Result<std::shared_ptr<core::model::GaussianOracle>> gaussianDataFromSpec(
 int runInfo(const Args& args);
 int runTrain(const Args& args);
 int runEvaluate(const Args& args);  // cmd_evaluate.cpp
+int runQuality(const Args& args);   // cmd_quality.cpp
 
 // Project files: cmd_project.cpp.
 int runProject(const Args& args);
+
+// The schedule lab: cmd_lab.cpp.
+int runLab(const Args& args);
 
 // Runs the subcommand named by argv[0] after reading its options against its table; unknown
 // names are an error. `help`, `help CMD` and `CMD --help` print the help. `export` needs the GUI

@@ -46,6 +46,8 @@ std::string commandHelp(const CommandSpec& spec) {
         std::string right = option.description;
         if (option.kind == OptionKind::Required) {
             right += " (required)";
+        } else if (option.kind == OptionKind::Repeated) {
+            right += " (may be repeated)";
         } else if (!option.defaultValue.empty()) {
             right += " (default: " + option.defaultValue + ")";
         }

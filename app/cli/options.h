@@ -17,6 +17,7 @@ enum class OptionKind {
     Valued,    // --name VALUE or --name=VALUE
     Required,  // valued, and the command refuses to run without it
     Flag,      // --name alone; --name=1/0 (or true/false) says it explicitly
+    Repeated,  // valued, and may be given more than once (Args::getAll)
 };
 
 struct Option {
@@ -38,6 +39,10 @@ inline Option valued(std::string name,
                      std::string description) {
     return {std::move(name), std::move(placeholder), std::move(defaultValue),
             std::move(description), OptionKind::Valued};
+}
+inline Option repeated(std::string name, std::string placeholder, std::string description) {
+    return {std::move(name), std::move(placeholder), "", std::move(description),
+            OptionKind::Repeated};
 }
 inline Option flag(std::string name, std::string description) {
     return {std::move(name), "", "", std::move(description), OptionKind::Flag};
@@ -65,10 +70,12 @@ const CommandSpec& gammaSpec();
 const CommandSpec& varianceSpec();
 const CommandSpec& nllSpec();
 const CommandSpec& sampleSpec();
+const CommandSpec& qualitySpec();
 const CommandSpec& trainSpec();
 const CommandSpec& infoSpec();
 const CommandSpec& evaluateSpec();
 const CommandSpec& projectSpec();
+const CommandSpec& labSpec();
 // `export` runs in the GUI library, which app/cli does not link; its table is here all the same
 // so that it is parsed and documented like the others (main.cpp runs it).
 const CommandSpec& exportSpec();

@@ -299,10 +299,10 @@ const std::vector<LabPreset>& labPresets() {
         {.id = "leading-without-zero-snr",
          .title = "Leading spacing without zero SNR",
          .explanation =
-             "Leading spacing stops short of the last timestep, so sampling starts from noise "
-             "that still holds some signal and the prior term of the NLL stays large; trailing "
-             "spacing reaches the last timestep, and with a zero-terminal-SNR schedule it "
-             "starts from pure noise exactly.",
+             "Leading spacing stops short of the last timestep, so sampling starts from pure noise "
+             "at a step where the data still leave a trace, and the NLL's prior term says what "
+             "that costs; trailing spacing reaches the last step but then leaves its first steps "
+             "out, so its decoder reads a noisier x, and zero terminal SNR makes the start exact.",
          .configs = {{.name = "leading", .trajectory = "leading"},
                      {.name = "trailing", .trajectory = "trailing"},
                      {.name = "linspace", .trajectory = "linspace"},
@@ -314,8 +314,8 @@ const std::vector<LabPreset>& labPresets() {
          .title = "DDPM's β̃ at small K",
          .explanation =
              "With few steps the DDPM reverse variance β̃ is far too small and the likelihood "
-             "suffers badly; β is better and the analytic variance, fitted to the model, is "
-             "best, while at many steps the three agree.",
+             "bound explodes; β is much better and the analytic variance, fitted to the model, "
+             "better still. The gap closes as the number of steps grows.",
          .configs = {{.name = "DDPM, β̃", .trajectory = "even", .variance = LabVariance::Small,
                       .sampler = SamplerKind::Ddpm},
                      {.name = "DDPM, β", .trajectory = "even", .variance = LabVariance::Large,
@@ -327,9 +327,10 @@ const std::vector<LabPreset>& labPresets() {
         {.id = "karras-on-linear",
          .title = "Karras spacing on a linear-β model",
          .explanation =
-             "Karras spacing was designed for models whose noise level σ spans a huge range, "
-             "and on a linear-β schedule it crowds the steps at both ends; compare it with "
-             "uniform log-SNR, even spacing and the DP optimum.",
+             "Karras spacing places the steps evenly in σ to the power 1/ρ, a rule made for "
+             "models whose noise level spans a huge range; here it runs on a linear-β schedule, "
+             "next to uniform log-SNR, even spacing and the DP optimum, to see where it puts its "
+             "steps and what they cost.",
          .configs = {{.name = "karras", .trajectory = "karras"},
                      {.name = "logsnr", .trajectory = "logsnr"},
                      {.name = "even", .trajectory = "even"},
