@@ -513,6 +513,9 @@ void tst_GaussianExplorer::zeroSnrViewsStayFinite() {
         if (name == "compare") {
             continue;  // the digits' information curves; n = 0 is infinite there by design
         }
+        if (name == "lab") {
+            continue;  // it holds numbers only after a Run (tst_lab_view)
+        }
         const auto& data = view->data();
         QVERIFY2(!data.columns.empty(), qPrintable(name));
         for (size_t c = 0; c < data.columns.size(); ++c) {
