@@ -157,7 +157,17 @@ QAbstractAxis* valueAxis(double low, double high, const QString& title, bool all
     return axis;
 }
 
-QLogValueAxis* kAxis(const std::vector<int>& ks) {
+// K on a log axis; a linear one when the sweep spans less than a decade (a log axis would
+// label at most one K).
+QAbstractAxis* kAxis(const std::vector<int>& ks) {
+    if (!ks.empty() && ks.back() < 10 * ks.front()) {
+        auto* axis = new QValueAxis;
+        const double margin = std::max(0.5, 0.08 * (ks.back() - ks.front()));
+        axis->setRange(ks.front() - margin, ks.back() + margin);
+        axis->setLabelFormat("%g");
+        axis->setTitleText("K (timesteps)");
+        return axis;
+    }
     auto* axis = new QLogValueAxis;
     axis->setBase(10.0);
     axis->setLabelFormat("%g");
@@ -239,7 +249,8 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
     }
     connect(m_document, &document::ProjectDocument::gaussianChanged, this, &LabView::updateCaption);
     connect(m_document, &document::ProjectDocument::projectReplaced, this, &LabView::updateCaption);
-    setToolTip("The schedule lab: several configurations side by side on the same data and model, "
+    // On the status line, not the whole view: the charts show their points' values on hover.
+    m_status->setToolTip("The schedule lab: several configurations side by side on the same data and model, "
                "with the DP-optimal trajectory as the reference (Help ▸ Mathematics: "
                "gaussian.md#schedule-lab).");
     updateCaption();
@@ -500,7 +511,7 @@ void LabView::drawAgainstK(int chartIndex) {
                  : measure == "frechet" ? QString("Fréchet distance")
                                         : QString("no quality (quality samples = 0)");
     }
-    QLogValueAxis* x = kAxis(m_result ? m_result->ks : std::vector<int>{});
+    QAbstractAxis* x = kAxis(m_result ? m_result->ks : std::vector<int>{});
     // MMD² may dip below zero (unbiased): a linear axis then; bands below 0 are clipped by log.
     QAbstractAxis* y = valueAxis(low, high, yTitle, nll || measure == "frechet");
     chart->addAxis(x, Qt::AlignBottom);
