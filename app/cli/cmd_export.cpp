@@ -13,7 +13,7 @@ const CommandSpec& exportSpec() {
         {required(
              "view", "V",
              "trajectories, schedule, step-costs, matrices, kernels, particles, gamma, variance, "
-             "gaussian-trajectory, compare, animation or all"),
+             "gaussian-trajectory, compare, lab, animation or all"),
          required("out", "FILE",
                   "png, svg, pdf or csv by extension; a GIF or frames.png for "
                   "animation; a folder for all"),

@@ -50,9 +50,9 @@ core::Result<std::string> ViewPanel::csvText() const {
 QString ViewPanel::exportCsv(const QString& path) const {
     const core::Result<std::string> text = csvText();
     if (!text) {
-        return m_data.columns.empty() && m_data.text.empty()
-                   ? QString("this view has no data yet")
-                   : QString::fromStdString(text.error().toString());
+        // "No data yet" in the view's own words; a ragged table with the column it names.
+        return QString::fromStdString(text.error().field == "view" ? text.error().message
+                                                                   : text.error().toString());
     }
     const core::Status status = core::io::writeFileAtomically(path.toStdString(), *text);
     return status ? QString() : QString::fromStdString(status.error().toString());

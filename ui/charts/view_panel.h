@@ -42,8 +42,9 @@ public:
     // CSV's header block with the view's name and the program's version.
     void setProvenance(std::vector<std::string> lines) { m_provenance = std::move(lines); }
     const std::vector<std::string>& provenance() const { return m_provenance; }
-    // The CSV text of data() with its header block; an error when there is no data yet.
-    core::Result<std::string> csvText() const;
+    // The CSV text of data() with its header block; an error when there is no data yet. A view
+    // whose numbers are a table of the core's (the Lab) writes that table instead.
+    virtual core::Result<std::string> csvText() const;
     // Writes csvText() atomically; returns an empty string or the reason it failed.
     QString exportCsv(const QString& path) const;
 

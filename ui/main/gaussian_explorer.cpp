@@ -18,6 +18,7 @@
 #include "ui/views/compare_view.h"
 #include "ui/views/gamma_view.h"
 #include "ui/views/gaussian_trajectory_view.h"
+#include "ui/views/lab_view.h"
 #include "ui/views/particles_view.h"
 #include "ui/views/variance_view.h"
 
@@ -27,8 +28,15 @@ namespace {
 constexpr int kCoalesceMs = 40;
 const QString kParticlesJob = "Particles";
 
+// The lab's configurations concern the Lab view alone: editing them starts no Γ job.
+bool sameExceptLab(document::GaussianParams a, const document::GaussianParams& b) {
+    a.lab = b.lab;
+    return a == b;
+}
+
 // The Particles view's settings: only the particles depend on them.
 bool sameExceptSampler(document::GaussianParams a, const document::GaussianParams& b) {
+    a.lab = b.lab;
     a.sampler = b.sampler;
     a.compareSampler = b.compareSampler;
     a.clipFirst = b.clipFirst;
@@ -64,14 +72,17 @@ GaussianExplorer::GaussianExplorer(document::ProjectDocument* document, QObject*
       m_variance(new views::VarianceView),
       m_trajectory(new views::GaussianTrajectoryView),
       m_particles(new views::ParticlesView),
-      m_compare(new views::CompareView) {
+      m_compare(new views::CompareView),
+      m_lab(new views::LabView(document)) {
     m_coalesce.setSingleShot(true);
     m_coalesce.setInterval(kCoalesceMs);
     connect(&m_coalesce, &QTimer::timeout, this, &GaussianExplorer::startJob);
     connect(m_document, &document::ProjectDocument::gaussianChanged, this,
             &GaussianExplorer::onParamsChanged);
-    connect(m_document, &document::ProjectDocument::projectReplaced, this,
-            &GaussianExplorer::onParamsChanged);
+    connect(m_document, &document::ProjectDocument::projectReplaced, this, [this] {
+        m_requested.reset();  // a new project: its Γ job starts whatever its parameters
+        onParamsChanged();
+    });
     connect(m_document, &document::ProjectDocument::categoricalChanged, this,
             &GaussianExplorer::onCategoricalChanged);
     connect(m_document, &document::ProjectDocument::projectReplaced, this,
@@ -123,8 +134,31 @@ GaussianExplorer::GaussianExplorer(document::ProjectDocument* document, QObject*
     connect(&m_runner, &jobs::JobRunner::cancelled, this, [this](const QString& name) {
         if (name == kParticlesJob) m_particles->setMessage("Particle sampling cancelled.");
     });
+    connectLab();
     onParamsChanged();
     onCategoricalChanged();
+}
+
+void GaussianExplorer::connectLab() {
+    connect(m_lab, &views::LabView::runRequested, this, &GaussianExplorer::runLab);
+    connect(m_lab, &views::LabView::cancelRequested, &m_labRunner, &jobs::JobRunner::cancel);
+    connect(&m_labRunner, &jobs::JobRunner::started, this, [this] {
+        m_lab->setRunning(true);
+        m_lab->setStatus("Running the lab…");
+    });
+    connect(&m_labRunner, &jobs::JobRunner::progressChanged, m_lab, &views::LabView::setProgress);
+    connect(&m_labRunner, &jobs::JobRunner::finished, this, [this] { m_lab->setRunning(false); });
+    connect(&m_labRunner, &jobs::JobRunner::cancelled, this, [this] {
+        m_lab->setRunning(false);
+        m_lab->setStatus(m_lab->result() ? "Cancelled; the charts show the previous run."
+                                         : "Cancelled.");
+    });
+    connect(&m_labRunner, &jobs::JobRunner::failed, this,
+            [this](const QString& name, const QString& message) {
+                m_lab->setRunning(false);
+                m_lab->setStatus(name + " failed: " + message);
+                emit jobMessage(name + ": " + message, true);
+            });
 }
 
 GaussianExplorer::~GaussianExplorer() {
@@ -141,16 +175,22 @@ views::VarianceView* GaussianExplorer::varianceView() const { return m_variance;
 views::GaussianTrajectoryView* GaussianExplorer::trajectoryView() const { return m_trajectory; }
 views::ParticlesView* GaussianExplorer::particlesView() const { return m_particles; }
 views::CompareView* GaussianExplorer::compareView() const { return m_compare; }
+views::LabView* GaussianExplorer::labView() const { return m_lab; }
 
 std::vector<std::pair<QString, charts::ViewPanel*>> GaussianExplorer::views() const {
     return {{"particles", m_particles},
             {"gamma", m_gamma},
             {"variance", m_variance},
             {"gaussian-trajectory", m_trajectory},
-            {"compare", m_compare}};
+            {"compare", m_compare},
+            {"lab", m_lab}};
 }
 
 void GaussianExplorer::onParamsChanged() {
+    updateLabStale();
+    if (m_requested && sameExceptLab(*m_requested, m_document->gaussian())) {
+        return;  // only the lab changed: the other views stay as they are
+    }
     m_coalesce.start();
     updateNllStale();
     m_compare->setParams(m_document->categorical(), m_document->gaussian());
@@ -166,6 +206,42 @@ void GaussianExplorer::updateNllStale() {
     if (m_nll) {
         m_trajectory->setNllStale(!sameGammaInputs(m_nllParams, m_document->gaussian()));
     }
+}
+
+void GaussianExplorer::updateLabStale() {
+    if (!m_lab->result()) return;
+    const document::GaussianParams& now = m_document->gaussian();
+    // The lab depends on its settings and on what Γ depends on (the project's schedule, N,
+    // data, model, M, estimator, seed); the reference also on the DP variant.
+    m_lab->setStale(!(m_labParams.lab == now.lab && m_labParams.gammaKey() == now.gammaKey() &&
+                      m_labParams.dpVariant == now.dpVariant));
+}
+
+void GaussianExplorer::runLab() {
+    const document::GaussianParams params = m_document->gaussian();
+    if (params.lab.configs.empty()) {
+        m_lab->setStatus("Add a configuration or pick a preset first.");
+        return;
+    }
+    const int threads = core::hardwareThreads();
+    m_labRunner.start("Lab", [params, threads, this](core::Progress& progress)
+                                 -> std::function<void()> {
+        core::ParallelOptions parallel;
+        parallel.numThreads = threads;
+        auto result = core::project::runLab(params, params.lab, document::appSources(), parallel,
+                                            &progress);
+        if (!result) {
+            if (result.error().code == core::ErrorCode::Cancelled) return {};
+            throw failure(result.error());
+        }
+        auto done = std::make_shared<const core::project::LabResult>(std::move(result).value());
+        return [this, done, params] {
+            m_labParams = params;
+            m_lab->setProvenance(params.provenance());
+            m_lab->setResult(done);
+            updateLabStale();
+        };
+    });
 }
 
 void GaussianExplorer::computeNllVsK() {
@@ -256,6 +332,7 @@ void GaussianExplorer::computeNllVsK() {
 
 void GaussianExplorer::startJob() {
     const document::GaussianParams params = m_document->gaussian();
+    m_requested = params;
     std::shared_ptr<const GaussianResults> previous = m_results;
     if (previous && previous->data && sameExceptSampler(previous->params, params)) {
         startParticlesJob(previous);  // Γ, trajectory and variances stay as they are
@@ -279,7 +356,7 @@ void GaussianExplorer::startJob() {
         std::shared_ptr<GaussianResults> results = *computed;
         std::shared_ptr<const GaussianResults> done = std::move(results);
         return [this, done] {
-            if (!(done->params == m_document->gaussian())) {
+            if (!sameExceptLab(done->params, m_document->gaussian())) {
                 return;  // a newer request is on its way
             }
             m_results = done;
@@ -370,7 +447,7 @@ void GaussianExplorer::startParticlesJob(std::shared_ptr<const GaussianResults> 
         }
         std::shared_ptr<const GaussianResults> done = std::move(results);
         return [this, done] {
-            if (!(done->params == m_document->gaussian())) {
+            if (!sameExceptLab(done->params, m_document->gaussian())) {
                 return;  // a newer request is on its way
             }
             m_results = done;
@@ -404,6 +481,7 @@ void GaussianExplorer::waitForJobs() {
     }
     m_runner.waitForFinished();
     m_nllRunner.waitForFinished();
+    m_labRunner.waitForFinished();
     m_compare->waitForCurves();
     QCoreApplication::processEvents();
 }
@@ -412,6 +490,7 @@ void GaussianExplorer::cancelJobs() {
     m_coalesce.stop();
     m_runner.cancel();
     m_nllRunner.cancel();
+    m_labRunner.cancel();
 }
 
 }  // namespace ui

@@ -29,6 +29,7 @@ namespace ui::views {
 class CompareView;
 class GammaView;
 class GaussianTrajectoryView;
+class LabView;
 class ParticlesView;
 class VarianceView;
 struct NllCurves;
@@ -43,8 +44,8 @@ using jobs::GaussianResults;
 // model or Monte Carlo settings changed, then resolves the trajectory (even, quadratic or DP),
 // its variances and the particle frames of both samplers. The NLL-against-K curves are a second
 // job, started on request only (its own runner, so that an edit's Γ job and the long NLL job do
-// not cancel each other). It also owns the Compare view, which follows both the categorical and
-// the Gaussian parameters.
+// not cancel each other); the Lab view's runs are a third. It also owns the Compare view, which
+// follows both the categorical and the Gaussian parameters.
 class GaussianExplorer : public QObject {
     Q_OBJECT
 public:
@@ -56,11 +57,14 @@ public:
     views::GaussianTrajectoryView* trajectoryView() const;
     views::ParticlesView* particlesView() const;
     views::CompareView* compareView() const;
-    // Every view with its export name: particles, gamma, variance, gaussian-trajectory, compare.
+    views::LabView* labView() const;
+    // Every view with its export name: particles, gamma, variance, gaussian-trajectory, compare,
+    // lab.
     std::vector<std::pair<QString, charts::ViewPanel*>> views() const;
 
     jobs::JobRunner* runner() { return &m_runner; }
     jobs::JobRunner* nllRunner() { return &m_nllRunner; }
+    jobs::JobRunner* labRunner() { return &m_labRunner; }
     std::shared_ptr<const GaussianResults> results() const { return m_results; }
     // The last NLL-against-K curves (null until computed) and the inputs they were computed for.
     std::shared_ptr<const views::NllCurves> nllCurves() const { return m_nll; }
@@ -68,6 +72,11 @@ public:
 
     // Starts the NLL-against-K job on the current results (the Trajectory view's button).
     void computeNllVsK();
+
+    // Starts the lab's run on the document's parameters (the Lab view's Run button): its own
+    // runner, so that edits, which restart the Γ job, never cancel it; the last result stays
+    // until the next run finishes and is marked stale when its inputs change.
+    void runLab();
 
     // Writes Γ (CSV n,gamma or NPY of ms_eps by extension); an empty string or the reason.
     QString exportGamma(const QString& path) const;
@@ -85,6 +94,8 @@ private:
     // Samples the particle frames on `base`'s Γ and trajectory, for the document's parameters.
     void startParticlesJob(std::shared_ptr<const GaussianResults> base);
     void updateNllStale();
+    void updateLabStale();
+    void connectLab();
 
     document::ProjectDocument* m_document;
     std::shared_ptr<const GaussianResults> m_results;
@@ -93,6 +104,7 @@ private:
     QPointer<views::GaussianTrajectoryView> m_trajectory;
     QPointer<views::ParticlesView> m_particles;
     QPointer<views::CompareView> m_compare;
+    QPointer<views::LabView> m_lab;
     // Γ estimates of jobs not yet shown, by Γ key: the timesteps finished so far (all of them
     // when a cancel came after Γ), for the next job to continue.
     std::shared_ptr<jobs::PartialGammas> m_partialGammas = std::make_shared<jobs::PartialGammas>();
@@ -100,6 +112,10 @@ private:
     jobs::JobRunner m_nllRunner;
     std::shared_ptr<const views::NllCurves> m_nll;
     document::GaussianParams m_nllParams;
+    jobs::JobRunner m_labRunner;
+    document::GaussianParams m_labParams;  // the inputs of the lab result shown
+    // The parameters of the last Γ job started: an edit of the lab alone starts none.
+    std::optional<document::GaussianParams> m_requested;
     QTimer m_coalesce;
 };
 

@@ -95,7 +95,7 @@ QString writeRequestedViews(const HeadlessExportRequest& request, CategoricalExp
         names << name;
     }
     return QString("--view = %1: unknown view (one of %2, particles, gamma, variance, "
-                   "gaussian-trajectory, compare, animation, all)")
+                   "gaussian-trajectory, compare, lab, animation, all)")
         .arg(view, names.join(", "));
 }
 
@@ -131,10 +131,20 @@ int runHeadlessExport(const HeadlessExportRequest& request) {
     // The Gaussian views estimate Γ (seconds): only when one of them is asked for.
     std::unique_ptr<GaussianExplorer> gaussian;
     if (view == "all" || view == "particles" || view == "gamma" || view == "variance" ||
-        view == "gaussian-trajectory" || view == "compare") {
+        view == "gaussian-trajectory" || view == "compare" || view == "lab") {
         gaussian = std::make_unique<GaussianExplorer>(&document);
         QObject::connect(gaussian.get(), &GaussianExplorer::jobMessage, collect);
         gaussian->waitForJobs();
+        // The lab runs when asked for, or with "all" when the project has configurations.
+        const bool hasLab = !document.gaussian().lab.configs.empty();
+        if (view == "lab" && !hasLab) {
+            return fail("--view = lab: the project has no lab configurations (add them in the "
+                        "Lab view, or run `diffuscope lab`)");
+        }
+        if (hasLab) {
+            gaussian->runLab();
+            gaussian->waitForJobs();
+        }
     }
     explorer.waitForJobs();
     if (!problems.isEmpty()) {
@@ -144,6 +154,7 @@ int runHeadlessExport(const HeadlessExportRequest& request) {
     auto allViews = explorer.views();
     if (gaussian) {
         for (auto& entry : gaussian->views()) {
+            if (entry.first == "lab" && document.gaussian().lab.configs.empty()) continue;
             allViews.push_back(entry);
         }
     }

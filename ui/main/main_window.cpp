@@ -54,6 +54,7 @@
 #include "ui/panels/categorical_panel.h"
 #include "ui/views/gamma_view.h"
 #include "ui/views/compare_view.h"
+#include "ui/views/lab_view.h"
 #include "ui/views/gaussian_trajectory_view.h"
 #include "ui/views/particles_view.h"
 #include "ui/views/kernel_comparison_view.h"
@@ -123,6 +124,7 @@ void MainWindow::createCentralViews() {
     m_gaussianTabs->addTab(m_gaussianExplorer->varianceView(), "Variance");
     m_gaussianTabs->addTab(m_gaussianExplorer->trajectoryView(), "Trajectory");
     m_gaussianTabs->addTab(m_gaussianExplorer->compareView(), "Compare");
+    m_gaussianTabs->addTab(m_gaussianExplorer->labView(), "Lab");
     m_centralStack->addWidget(categoricalPage);
     m_centralStack->addWidget(m_gaussianTabs);
     setCentralWidget(m_centralStack);
@@ -245,7 +247,8 @@ MainWindow::~MainWindow() {
 std::vector<jobs::JobRunner*> MainWindow::allJobRunners() {
     return {&m_fileRunner, m_panel->fileRunner(), m_gaussianPanel->fileRunner(),
             m_explorer->setupRunner(), m_explorer->costRunner(),
-            m_explorer->chainRunner(), m_gaussianExplorer->runner(), m_gaussianExplorer->nllRunner()};
+            m_explorer->chainRunner(), m_gaussianExplorer->runner(), m_gaussianExplorer->nllRunner(),
+            m_gaussianExplorer->labRunner()};
 }
 
 void MainWindow::connectJobRunner(jobs::JobRunner* runner) {
@@ -430,9 +433,9 @@ void MainWindow::createViewMenu() {
     connect(present, &QAction::toggled, this, &MainWindow::setPresentationMode);
     addAction(present);  // F11 still works while the menu bar is hidden
     view->addSeparator();
-    // Alt+1…5 show the current process's views; the menu names them when it opens.
+    // Alt+1…6 show the current process's views; the menu names them when it opens.
     std::vector<QAction*> tabActions;
-    for (int i = 0; i < 5; ++i) {
+    for (int i = 0; i < 6; ++i) {
         tabActions.push_back(view->addAction(QString("View %1").arg(i + 1),
                                              QKeySequence(Qt::ALT | (Qt::Key_1 + i)), this, [this, i] {
                                                  if (i < tabs()->count()) tabs()->setCurrentIndex(i);

@@ -1,0 +1,569 @@
+// SPDX-License-Identifier: MIT
+#include "ui/views/lab_view.h"
+
+#include <QCoreApplication>
+
+#include <QAreaSeries>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QCursor>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QFileInfo>
+#include <QSplitter>
+#include <QToolTip>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/io/file_io.h"
+#include "ui/panels/lab_config_table.h"
+
+namespace ui::views {
+
+using core::project::LabCurve;
+using core::project::LabRun;
+
+namespace {
+
+enum ChartIndex { Timesteps = 0, Steps = 1, Nll = 2, Quality = 3 };
+enum TimeAxis { AxisN = 0, AxisLogSnr = 1, AxisSigma = 2 };
+
+// Removes every series and axis (the number of configurations changes from run to run).
+void clearChart(QChart* chart) {
+    chart->removeAllSeries();
+    for (QAbstractAxis* axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+}
+
+QPen curvePen(const LabCurve& curve, bool reference) {
+    return reference ? QPen(Qt::black, 2, Qt::DashLine)
+                     : QPen(QColor(QString::fromStdString(curve.colour)), 2);
+}
+
+QString curveName(const LabCurve& curve, bool reference) {
+    return reference ? QString("DP optimum (reference)")
+                     : QString::fromStdString(core::project::labName(curve.config));
+}
+
+const LabRun* runAt(const LabCurve& curve, int k) {
+    for (const LabRun& run : curve.runs) {
+        if (run.k == k) return &run;
+    }
+    return nullptr;
+}
+
+// The value under the cursor as a tooltip: the charts have no hover readout of their own.
+void addHoverTip(QXYSeries* series, const QString& xName, const QString& yName) {
+    QObject::connect(series, &QXYSeries::hovered, series,
+                     [series, xName, yName](const QPointF& point, bool state) {
+                         if (!state) {
+                             QToolTip::hideText();
+                             return;
+                         }
+                         QToolTip::showText(QCursor::pos(), QString("%1\n%2 = %3, %4 = %5")
+                                                                .arg(series->name(), xName)
+                                                                .arg(point.x(), 0, 'g', 4)
+                                                                .arg(yName)
+                                                                .arg(point.y(), 0, 'g', 4));
+                     });
+}
+
+// A line in the curve's pen with its points as a scatter series on top, on the chart's two
+// axes. The points are set after the axes are attached, and drawn by a scatter series rather than
+// the line's own point markers, which Qt 6.4 draws too large and, after a range change, also
+// outside the plot area. The scatter's legend entry is hidden; it carries the hover tooltip.
+QLineSeries* addLine(QChart* chart, const LabCurve& curve, bool reference, const QList<QPointF>& points,
+                     QAbstractAxis* x, QAbstractAxis* y, const QString& xName, const QString& yName) {
+    const QPen pen = curvePen(curve, reference);
+    auto* line = new QLineSeries;
+    line->setName(curveName(curve, reference));
+    line->setPen(pen);
+    chart->addSeries(line);
+    line->attachAxis(x);
+    line->attachAxis(y);
+    line->replace(points);
+    auto* marks = new QScatterSeries;
+    marks->setName(line->name());
+    marks->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    marks->setMarkerSize(reference ? 6.0 : 7.0);
+    marks->setColor(pen.color());
+    marks->setBorderColor(pen.color());
+    chart->addSeries(marks);
+    marks->attachAxis(x);
+    marks->attachAxis(y);
+    marks->replace(points);
+    for (QLegendMarker* marker : chart->legend()->markers(marks)) marker->setVisible(false);
+    addHoverTip(marks, xName, yName);
+    return line;
+}
+
+// A ±2 SE band behind a line, hidden from the legend (it is read with its line).
+void addBand(QChart* chart, const LabCurve& curve, bool reference, const QList<QPointF>& upper,
+             const QList<QPointF>& lower, QAbstractAxis* x, QAbstractAxis* y) {
+    if (upper.size() < 2 || upper.size() != lower.size()) return;
+    auto* upperSeries = new QLineSeries;
+    auto* lowerSeries = new QLineSeries;
+    upperSeries->replace(upper);
+    lowerSeries->replace(lower);
+    auto* band = new QAreaSeries(upperSeries, lowerSeries);
+    // The band does not own its edges: they go with it.
+    upperSeries->setParent(band);
+    lowerSeries->setParent(band);
+    QColor fill = reference ? QColor(Qt::black) : QColor(QString::fromStdString(curve.colour));
+    fill.setAlpha(reference ? 25 : 45);
+    band->setName("±2 SE " + curveName(curve, reference));
+    band->setPen(Qt::NoPen);
+    band->setBrush(fill);
+    chart->addSeries(band);
+    band->attachAxis(x);
+    band->attachAxis(y);
+    for (QLegendMarker* marker : chart->legend()->markers(band)) marker->setVisible(false);
+}
+
+// A value axis over [low, high], logarithmic when every value is positive and they span more
+// than two decades (β̃ at small K costs hundreds of bits/dim against a few for the others).
+QAbstractAxis* valueAxis(double low, double high, const QString& title, bool allowLog) {
+    if (!(low <= high)) {
+        low = 0.0;
+        high = 1.0;
+    }
+    if (allowLog && low > 0.0 && high > 100.0 * low) {
+        auto* axis = new QLogValueAxis;
+        axis->setBase(10.0);
+        axis->setLabelFormat("%g");
+        axis->setRange(low / 2.0, high * 2.0);  // room for the markers at both ends
+        axis->setTitleText(title + " (log)");
+        return axis;
+    }
+    auto* axis = new QValueAxis;
+    const double margin = 0.06 * std::max(high - low, 1e-9 + 1e-3 * std::abs(high));
+    axis->setRange(low - margin, high + margin);
+    axis->applyNiceNumbers();
+    axis->setTitleText(title);
+    return axis;
+}
+
+// K on a log axis; a linear one when the sweep spans less than a decade (a log axis would
+// label at most one K).
+QAbstractAxis* kAxis(const std::vector<int>& ks) {
+    if (!ks.empty() && ks.back() < 10 * ks.front()) {
+        auto* axis = new QValueAxis;
+        const double margin = std::max(0.5, 0.08 * (ks.back() - ks.front()));
+        axis->setRange(ks.front() - margin, ks.back() + margin);
+        axis->setLabelFormat("%g");
+        axis->setTitleText("K (timesteps)");
+        return axis;
+    }
+    auto* axis = new QLogValueAxis;
+    axis->setBase(10.0);
+    axis->setLabelFormat("%g");
+    axis->setTitleText("K (timesteps, log)");
+    if (!ks.empty()) axis->setRange(ks.front() / 1.3, ks.back() * 1.3);
+    return axis;
+}
+
+void setupChart(QChart* chart, const QString& title) {
+    chart->setTitle(title);
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+    QFont font = chart->legend()->font();
+    font.setPointSizeF(std::max(7.0, font.pointSizeF() - 1.0));
+    chart->legend()->setFont(font);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+}
+
+}  // namespace
+
+LabView::LabView(document::ProjectDocument* document, QWidget* parent)
+    : ViewPanel("Lab", parent),
+      m_table(new panels::LabConfigTable(document)),
+      m_document(document),
+      m_k(new QComboBox),
+      m_axis(new QComboBox),
+      m_stepAxis(new QComboBox),
+      m_run(new QPushButton("Run")),
+      m_cancel(new QPushButton("Cancel")),
+      m_progress(new QProgressBar),
+      m_status(new QLabel),
+      m_caption(new QLabel),
+      m_errors(new QLabel) {
+    auto* split = new QSplitter(Qt::Vertical);
+    QWidget* controls = createControls();
+    split->addWidget(controls);
+    markControl(controls);  // the configuration table and its buttons are not the figure
+    auto* charts = new QWidget;
+    auto* chartsLayout = new QVBoxLayout(charts);
+    chartsLayout->setContentsMargins(0, 0, 0, 0);
+    auto* selectorRow = new QWidget;
+    auto* selectors = new QHBoxLayout(selectorRow);
+    selectors->setContentsMargins(8, 0, 8, 0);
+    selectors->addWidget(new QLabel("K for the timesteps and step costs:"));
+    selectors->addWidget(m_k);
+    selectors->addSpacing(12);
+    selectors->addWidget(new QLabel("Timestep axis:"));
+    m_axis->addItems({"n", "log-SNR λ", "σ (log)"});
+    selectors->addWidget(m_axis);
+    selectors->addSpacing(12);
+    selectors->addWidget(new QLabel("Step costs against:"));
+    m_stepAxis->addItems({"the step's t", "step index"});
+    selectors->addWidget(m_stepAxis);
+    selectors->addStretch(1);
+    chartsLayout->addWidget(selectorRow);
+    markControl(selectorRow);
+    auto* grid = new QGridLayout;
+    grid->setSpacing(0);
+    const QString titles[4] = {"Timesteps at K", "Per-step cost at K", "Negative ELBO against K",
+                               "Sample quality against K"};
+    for (int i = 0; i < 4; ++i) {
+        m_charts[static_cast<size_t>(i)] = new QChart;
+        setupChart(m_charts[static_cast<size_t>(i)], titles[i]);
+        auto* view = new QChartView(m_charts[static_cast<size_t>(i)]);
+        view->setRenderHint(QPainter::Antialiasing);
+        view->setMinimumSize(280, 220);
+        m_chartViews[static_cast<size_t>(i)] = view;
+        grid->addWidget(view, i / 2, i % 2);
+    }
+    chartsLayout->addLayout(grid, 1);
+    split->addWidget(charts);
+    split->setStretchFactor(0, 0);
+    split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
+    setBody(split);
+    for (QComboBox* box : {m_k, m_axis, m_stepAxis}) {
+        connect(box, &QComboBox::currentIndexChanged, this, [this] {
+            drawTimesteps();
+            drawSteps();
+            setStale(m_stale);
+        });
+    }
+    connect(m_document, &document::ProjectDocument::gaussianChanged, this, &LabView::updateCaption);
+    connect(m_document, &document::ProjectDocument::projectReplaced, this, &LabView::updateCaption);
+    // On the status line, not the whole view: the charts show their points' values on hover.
+    m_status->setToolTip("The schedule lab: several configurations side by side on the same data and model, "
+               "with the DP-optimal trajectory as the reference (Help ▸ Mathematics: "
+               "gaussian.md#schedule-lab).");
+    updateCaption();
+    setRunning(false);
+    setStatus("Not run yet: add configurations or pick a preset, then press Run.");
+}
+
+QWidget* LabView::createControls() {
+    auto* top = new QWidget;
+    top->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);  // the charts take the rest
+    auto* layout = new QVBoxLayout(top);
+    layout->setContentsMargins(6, 6, 6, 2);
+    layout->addWidget(m_table, 1);
+    auto* row = new QHBoxLayout;
+    m_run->setToolTip("Runs every configuration for every K of the list, and the DP optimum "
+                      "(a job; Esc or Cancel stops it and keeps the previous results).");
+    m_cancel->setToolTip("Cancel the run; the charts keep the previous results.");
+    m_progress->setRange(0, 1000);
+    m_progress->setMaximumWidth(200);
+    m_status->setWordWrap(true);
+    row->addWidget(m_run);
+    row->addWidget(m_cancel);
+    row->addWidget(m_progress);
+    row->addWidget(m_status, 1);
+    layout->addLayout(row);
+    m_errors->setWordWrap(true);
+    m_errors->setStyleSheet("color: #b00020;");
+    m_errors->hide();
+    layout->addWidget(m_errors);
+    m_caption->setWordWrap(true);
+    m_caption->setStyleSheet("background: #f3f3f6; padding: 4px;");
+    m_caption->hide();
+    layout->addWidget(m_caption);
+    connect(m_run, &QPushButton::clicked, this, &LabView::runRequested);
+    connect(m_cancel, &QPushButton::clicked, this, &LabView::cancelRequested);
+    return top;
+}
+
+// The explanation of the preset whose configurations are the lab's (so undo updates it too).
+void LabView::updateCaption() {
+    const auto& configs = m_document->gaussian().lab.configs;
+    for (const auto& preset : core::project::labPresets()) {
+        if (!configs.empty() && preset.configs == configs) {
+            m_caption->setText(QString("<b>%1.</b> %2")
+                                   .arg(QString::fromStdString(preset.title).toHtmlEscaped(),
+                                        QString::fromStdString(preset.explanation).toHtmlEscaped()));
+            m_caption->show();
+            return;
+        }
+    }
+    m_caption->clear();
+    m_caption->hide();
+}
+
+void LabView::setRunning(bool running) {
+    m_run->setEnabled(!running);
+    m_cancel->setEnabled(running);
+    m_progress->setVisible(running);
+    if (running) m_progress->setValue(0);
+}
+
+void LabView::setProgress(int permille, const QString& stage) {
+    m_progress->setValue(permille);
+    setStatus(QString("Running: %1 (%2%)…").arg(stage).arg(permille / 10));
+}
+
+void LabView::setStatus(const QString& status) { m_status->setText(status); }
+
+std::vector<const LabCurve*> LabView::curvesToDraw() const {
+    std::vector<const LabCurve*> curves;
+    if (!m_result) return curves;
+    for (const LabCurve& curve : m_result->curves) {
+        if (curve.error.empty()) curves.push_back(&curve);
+    }
+    if (m_result->reference.error.empty()) curves.push_back(&m_result->reference);
+    return curves;
+}
+
+int LabView::chosenK() const { return m_k->currentData().toInt(); }
+
+void LabView::setResult(std::shared_ptr<const core::project::LabResult> result) {
+    m_result = std::move(result);
+    {
+        const QSignalBlocker block(m_k);
+        const int previous = chosenK();
+        m_k->clear();
+        for (int k : m_result->ks) m_k->addItem(QString::number(k), k);
+        const int index = m_k->findData(previous);
+        // Default: the middle K, where the configurations differ most visibly.
+        m_k->setCurrentIndex(index >= 0 ? index : static_cast<int>(m_result->ks.size()) / 2);
+    }
+    QStringList errors;
+    for (const LabCurve& curve : m_result->curves) {
+        if (!curve.error.empty()) {
+            errors << QString("%1: %2").arg(
+                          QString::fromStdString(core::project::labName(curve.config)),
+                          QString::fromStdString(curve.error));
+        }
+    }
+    if (!m_result->reference.error.empty()) {
+        errors << "DP optimum: " + QString::fromStdString(m_result->reference.error);
+    }
+    m_errors->setText(errors.join('\n'));
+    m_errors->setVisible(!errors.isEmpty());
+    redraw();
+    setStale(false);
+}
+
+void LabView::redraw() {
+    drawTimesteps();
+    drawSteps();
+    drawAgainstK(Nll);
+    drawAgainstK(Quality);
+}
+
+void LabView::drawTimesteps() {
+    QChart* chart = m_charts[Timesteps];
+    clearChart(chart);
+    const auto curves = curvesToDraw();
+    const int k = chosenK();
+    const int axis = m_axis->currentIndex();
+    auto* rows = new QCategoryAxis;
+    rows->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    rows->setRange(-0.7, static_cast<double>(curves.size()) - 0.3);
+    double low = std::numeric_limits<double>::infinity(), high = -low;
+    std::vector<QList<QPointF>> points(curves.size());
+    for (size_t i = 0; i < curves.size(); ++i) {
+        const LabRun* run = runAt(*curves[i], k);
+        if (run == nullptr) continue;
+        const double y = static_cast<double>(curves.size() - 1 - i);  // the reference at the bottom
+        for (size_t j = 0; j < run->timesteps.size(); ++j) {
+            double x = run->timesteps[j];
+            if (axis == AxisLogSnr) x = j < run->logSnr.size() ? run->logSnr[j] : NAN;
+            if (axis == AxisSigma) x = j < run->sigma.size() ? run->sigma[j] : NAN;
+            // Infinite λ or σ at a zero-SNR end, and σ ≤ 0 on the log axis, are not drawn.
+            if (!std::isfinite(x) || (axis == AxisSigma && x <= 0.0)) continue;
+            points[i].append(QPointF(x, y));
+            low = std::min(low, x);
+            high = std::max(high, x);
+        }
+    }
+    // Categories go in increasing order: the bottom row (the reference) first.
+    rows->setStartValue(-0.7);
+    for (size_t i = curves.size(); i-- > 0;) {
+        rows->append(curveName(*curves[i], curves[i] == &m_result->reference),
+                     static_cast<double>(curves.size() - 1 - i));
+    }
+    QAbstractAxis* x = nullptr;
+    if (axis == AxisN) {
+        auto* n = new QValueAxis;
+        n->setRange(0, m_result ? m_result->numSteps : 1);
+        n->setLabelFormat("%d");
+        n->setTitleText("timestep n");
+        x = n;
+    } else if (axis == AxisLogSnr) {
+        x = valueAxis(low, high, "log-SNR λ = ½ log(ᾱ/β̄)", false);
+    } else {
+        x = valueAxis(low, high, "σ = √(β̄/ᾱ)", true);
+        if (auto* log = qobject_cast<QLogValueAxis*>(x)) log->setTitleText("σ = √(β̄/ᾱ) (log)");
+    }
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(rows, Qt::AlignLeft);
+    for (size_t i = 0; i < curves.size(); ++i) {
+        const bool reference = curves[i] == &m_result->reference;
+        addLine(chart, *curves[i], reference, points[i], x, rows, x->titleText(), "row");
+    }
+    chart->legend()->setVisible(false);  // the rows are labelled on the axis
+    chart->setTitle(QString("Timesteps at K = %1").arg(k));
+}
+
+void LabView::drawSteps() {
+    QChart* chart = m_charts[Steps];
+    clearChart(chart);
+    const auto curves = curvesToDraw();
+    const int k = chosenK();
+    const bool byIndex = m_stepAxis->currentIndex() == 1;
+    double low = std::numeric_limits<double>::infinity(), high = -low;
+    std::vector<QList<QPointF>> points(curves.size());
+    for (size_t i = 0; i < curves.size(); ++i) {
+        const LabRun* run = runAt(*curves[i], k);
+        if (run == nullptr) continue;
+        for (const auto& term : run->terms) {
+            // Step j goes from τ_j to τ_{j−1}: the decoder is step 1, the pair (τ_{j−1}, τ_j)
+            // step j, the prior step K + 1 (only against the index: at t it would share τ_K).
+            const bool prior = term.s < 0;
+            double x = 0.0;
+            if (byIndex) {
+                const auto& steps = run->timesteps;
+                const auto at = std::lower_bound(steps.begin(), steps.end(), term.t);
+                x = prior ? static_cast<double>(steps.size()) + 1.0
+                          : static_cast<double>(at - steps.begin()) + 1.0;
+            } else {
+                if (prior) continue;
+                x = term.t;
+            }
+            if (!std::isfinite(term.bitsPerDim)) continue;
+            points[i].append(QPointF(x, term.bitsPerDim));
+            low = std::min(low, term.bitsPerDim);
+            high = std::max(high, term.bitsPerDim);
+        }
+        std::sort(points[i].begin(), points[i].end(),
+                  [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+    }
+    auto* x = new QValueAxis;
+    x->setLabelFormat("%d");
+    if (byIndex) {
+        x->setRange(0.5, k + 1.5);
+        x->setTitleText("step j (1: decoder, K + 1: prior)");
+    } else {
+        x->setRange(0, m_result ? m_result->numSteps : 1);
+        x->setTitleText("the step's later timestep t (prior not shown)");
+    }
+    QAbstractAxis* y = valueAxis(low, high, "bits/dim", true);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (size_t i = 0; i < curves.size(); ++i) {
+        addLine(chart, *curves[i], curves[i] == &m_result->reference, points[i], x, y,
+                byIndex ? "j" : "t", "bits/dim");
+    }
+    chart->setTitle(QString("Per-step cost at K = %1 (terms of the negative ELBO)").arg(k));
+}
+
+void LabView::drawAgainstK(int chartIndex) {
+    QChart* chart = m_charts[static_cast<size_t>(chartIndex)];
+    clearChart(chart);
+    const auto curves = curvesToDraw();
+    const bool nll = chartIndex == Nll;
+    std::string measure;
+    struct Curve {
+        QList<QPointF> line, upper, lower;
+    };
+    std::vector<Curve> drawn(curves.size());
+    double low = std::numeric_limits<double>::infinity(), high = -low;
+    for (size_t i = 0; i < curves.size(); ++i) {
+        for (const LabRun& run : curves[i]->runs) {
+            double value = run.nllBitsPerDim, se = run.nllStandardError;
+            if (!nll) {
+                if (!run.quality) continue;
+                measure = run.quality->measure;
+                value = run.quality->value;
+                se = run.quality->standardError;
+            }
+            if (!std::isfinite(value)) continue;
+            drawn[i].line.append(QPointF(run.k, value));
+            low = std::min(low, value);
+            high = std::max(high, value);
+            if (std::isfinite(se)) {
+                drawn[i].upper.append(QPointF(run.k, value + 2.0 * se));
+                drawn[i].lower.append(QPointF(run.k, value - 2.0 * se));
+                high = std::max(high, value + 2.0 * se);
+                low = std::min(low, value - 2.0 * se);
+            }
+        }
+    }
+    QString yTitle = "bits/dim";
+    if (!nll) {
+        yTitle = measure == "mmd2"      ? QString("MMD² (unbiased)")
+                 : measure == "frechet" ? QString("Fréchet distance")
+                                        : QString("no quality (quality samples = 0)");
+    }
+    QAbstractAxis* x = kAxis(m_result ? m_result->ks : std::vector<int>{});
+    // MMD² may dip below zero (unbiased): a linear axis then; bands below 0 are clipped by log.
+    QAbstractAxis* y = valueAxis(low, high, yTitle, nll || measure == "frechet");
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    const bool logY = qobject_cast<QLogValueAxis*>(y) != nullptr;
+    for (size_t i = 0; i < curves.size(); ++i) {
+        const bool reference = curves[i] == &m_result->reference;
+        if (!logY) addBand(chart, *curves[i], reference, drawn[i].upper, drawn[i].lower, x, y);
+        addLine(chart, *curves[i], reference, drawn[i].line, x, y, "K",
+                nll ? "bits/dim" : QString::fromStdString(measure));
+    }
+    chart->setTitle(nll ? QString("Negative ELBO against K%1").arg(logY ? "" : " (bands: ±2 SE)")
+                        : QString("Distance of the samples to held-out data%1 (lower is better)")
+                              .arg(measure == "mmd2" ? ", ±2 SE" : ""));
+}
+
+void LabView::setStale(bool stale) {
+    m_stale = stale;
+    // Faded: still readable for comparison, clearly not the current settings'.
+    const qreal opacity = stale ? 0.35 : 1.0;
+    for (QChart* chart : m_charts) {
+        for (QAbstractSeries* series : chart->series()) series->setOpacity(opacity);
+    }
+    if (!m_result) return;
+    if (stale) {
+        setStatus("Stale: the configurations, K list or the project's schedule, data, model or Γ "
+                  "settings changed since this run; press Run to recompute.");
+    } else {
+        setStatus(QString("%1 configuration(s) and the DP optimum on %2 (model: %3), N = %4.")
+                      .arg(m_result->curves.size())
+                      .arg(QString::fromStdString(m_result->data),
+                           QFileInfo(QString::fromStdString(m_result->model)).fileName())
+                      .arg(m_result->numSteps));
+    }
+}
+
+core::Result<std::string> LabView::csvText() const {
+    if (!m_result) {
+        return core::invalidArgument("view", "Lab", "the lab has not been run yet");
+    }
+    // The header block as every view's, then the core's tidy table (its own header line).
+    std::string text = "# view: " + title().toStdString() + "\n";
+    for (const std::string& line : provenance()) text += "# " + line + "\n";
+    const QString version = QCoreApplication::applicationVersion();
+    text += "# program: Diffuscope" + (version.isEmpty() ? std::string() : " " + version.toStdString()) + "\n";
+    return text + core::project::labToCsv(*m_result);
+}
+
+}  // namespace ui::views

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <array>
+#include <memory>
+
+#include "core/project/lab.h"
+#include "ui/charts/view_panel.h"
+#include "ui/document/project_document.h"
+
+class QChart;
+class QChartView;
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+
+namespace ui::panels {
+class LabConfigTable;
+}
+
+// The Lab view of the Gaussian explorer (docs/gaussian.md, "Schedule lab"): the configurations'
+// editor on the left, and four charts of the last run on the right, each configuration in its
+// colour and the DP optimum in black dashes: (1) the timesteps of one K on one axis (n, log-SNR
+// or σ), one row per configuration; (2) the per-step costs of that K; (3) the negative ELBO
+// against K; (4) the sample quality against K. Runs are requested (runRequested) and shown by
+// the explorer's job; results stay until the next run, and edits only mark them stale.
+namespace ui::views {
+
+class LabView : public charts::ViewPanel {
+    Q_OBJECT
+public:
+    explicit LabView(document::ProjectDocument* document, QWidget* parent = nullptr);
+
+    // Shows a finished run (replacing the previous one, clearing the stale mark).
+    void setResult(std::shared_ptr<const core::project::LabResult> result);
+    const std::shared_ptr<const core::project::LabResult>& result() const { return m_result; }
+    // Marks the charts as computed for other settings (faded, with a note) or current again.
+    void setStale(bool stale);
+    bool isStale() const { return m_stale; }
+    // While a run is going: Run disabled, Cancel enabled, the progress shown.
+    void setRunning(bool running);
+    void setProgress(int permille, const QString& stage);
+    void setStatus(const QString& status);
+
+    // The charts: 0 timesteps, 1 per-step costs, 2 NLL against K, 3 quality against K.
+    QChart* chart(int index) const { return m_charts[static_cast<size_t>(index)]; }
+    panels::LabConfigTable* configTable() const { return m_table; }
+    QPushButton* runButton() const { return m_run; }
+    QPushButton* cancelButton() const { return m_cancel; }
+    QComboBox* kSelector() const { return m_k; }
+    QComboBox* axisSelector() const { return m_axis; }
+    QComboBox* stepAxisSelector() const { return m_stepAxis; }
+    QLabel* errorsLabel() const { return m_errors; }
+    QLabel* captionLabel() const { return m_caption; }
+
+    // Writes labToCsv (one row per configuration and K, the reference last).
+    core::Result<std::string> csvText() const override;
+
+signals:
+    void runRequested();
+    void cancelRequested();
+
+private:
+    QWidget* createControls();
+    void updateCaption();
+    void redraw();
+    void drawTimesteps();
+    void drawSteps();
+    void drawAgainstK(int chartIndex);
+    // The curves in drawing order: the configurations, then the reference.
+    std::vector<const core::project::LabCurve*> curvesToDraw() const;
+    int chosenK() const;
+
+    panels::LabConfigTable* m_table;
+    document::ProjectDocument* m_document;
+    std::array<QChart*, 4> m_charts{};
+    std::array<QChartView*, 4> m_chartViews{};
+    QComboBox* m_k;
+    QComboBox* m_axis;
+    QComboBox* m_stepAxis;
+    QPushButton* m_run;
+    QPushButton* m_cancel;
+    QProgressBar* m_progress;
+    QLabel* m_status;
+    QLabel* m_caption;
+    QLabel* m_errors;
+    std::shared_ptr<const core::project::LabResult> m_result;
+    bool m_stale = false;
+};
+
+}  // namespace ui::views
