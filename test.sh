@@ -66,8 +66,8 @@ for file in usr/bin/diffuscope usr/share/applications/diffuscope.desktop \
 done
 echo "$deb: $(du -h "$deb" | cut -f1)"
 
-echo "== Fuzz: the readers (safetensors, CSV, Γ, JSON, project files), 10^6 libFuzzer executions or 40 s each (clang)"
-tests/fuzz/run_fuzz.sh -max_total_time=40 2>&1 | grep -v '^\['
+echo "== Fuzz: the readers (safetensors, CSV, Γ, JSON, project files), 10^6 libFuzzer executions or 30 s each (clang)"
+tests/fuzz/run_fuzz.sh -max_total_time=30 2>&1 | grep -v '^\['
 
 echo "== ASan + UBSan build"
 # -O1 with line tables only: sanitizer reports keep file:line, and the build stays quick.

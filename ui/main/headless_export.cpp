@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 
+#include "core/project/gaussian_setup.h"
 #include "ui/animation/animation_export.h"
 #include "ui/animation/chains_view.h"
 #include "ui/charts/chart_export.h"
@@ -132,6 +133,14 @@ int runHeadlessExport(const HeadlessExportRequest& request) {
     std::unique_ptr<GaussianExplorer> gaussian;
     if (view == "all" || view == "particles" || view == "gamma" || view == "variance" ||
         view == "gaussian-trajectory" || view == "compare" || view == "lab") {
+        // Its model is checked first too, so a bad one is refused before Γ is estimated.
+        if (auto setup = core::project::GaussianSetup::build(document.gaussian(),
+                                                             document::appSources(), false);
+            !setup) {
+            return fail(QString::fromStdString(setup.error().toString()));
+        } else if (!setup->modelError.empty()) {
+            return fail("Gaussian model: " + document::qs(setup->modelError));
+        }
         gaussian = std::make_unique<GaussianExplorer>(&document);
         QObject::connect(gaussian.get(), &GaussianExplorer::jobMessage, collect);
         gaussian->waitForJobs();
