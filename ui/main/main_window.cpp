@@ -47,6 +47,8 @@
 #include "ui/main/categorical_explorer.h"
 #include "ui/document/model_files.h"
 #include "ui/main/explanation_pane.h"
+#include "ui/lessons/lesson_pane.h"
+#include "ui/lessons/lessons.h"
 #include "ui/main/gaussian_explorer.h"
 #include "ui/main/math_help.h"
 #include "ui/training/train_dialog.h"
@@ -307,6 +309,12 @@ void MainWindow::createDocks() {
     m_explanation = new ExplanationPane(this);
     addDockWidget(Qt::RightDockWidgetArea, m_explanation);
     m_explanation->hide();  // View ▸ Explanation (Shift+F1) shows it
+    m_lessons = new lessons::LessonPane(this);
+    addDockWidget(Qt::RightDockWidgetArea, m_lessons);
+    m_lessons->hide();  // Help ▸ Lessons shows it
+    connect(m_lessons, &lessons::LessonPane::stepRequested, this, &MainWindow::loadLessonStep);
+    connect(m_lessons, &lessons::LessonPane::mathematicsRequested, this,
+            &MainWindow::showMathematics);
     auto follow = [this] { m_explanation->setViews(viewsOnScreen()); };
     connect(m_tabs, &QTabWidget::currentChanged, this, follow);
     connect(m_gaussianTabs, &QTabWidget::currentChanged, this, follow);
@@ -489,17 +497,15 @@ void MainWindow::createPlayMenu() {
 
 void MainWindow::createHelpMenu() {
     QMenu* help = menuBar()->addMenu("&Help");
-    QAction* mathematics = help->addAction("&Mathematics", this, [this] {
-        auto* dialog = findChild<MathHelpDialog*>();
-        if (dialog == nullptr) {
-            dialog = new MathHelpDialog(this);
-            dialog->showPage("README.md");
-        }
-        dialog->show();
-        dialog->raise();
-        dialog->activateWindow();
-    });
+    QAction* mathematics = help->addAction("&Mathematics", this,
+                                           [this] { showMathematics("README.md"); });
     mathematics->setShortcut(QKeySequence::HelpContents);  // F1
+    QAction* lessonsAction = m_lessons->toggleViewAction();
+    lessonsAction->setText("&Lessons");
+    lessonsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    lessonsAction->setToolTip("Guided lessons: each step loads a project, shows a view and says "
+                              "what to look at and what to try.");
+    help->addAction(lessonsAction);
     help->addAction("&About Diffuscope", this, [this] {
         QMessageBox::about(
             this, "About Diffuscope",
@@ -514,6 +520,48 @@ void MainWindow::createHelpMenu() {
                     "Models</i>, ICLR 2022.</p>")
                 .arg(QApplication::applicationVersion()));
     });
+}
+
+void MainWindow::showMathematics(const QString& page) {
+    auto* dialog = findChild<MathHelpDialog*>();
+    if (dialog == nullptr) dialog = new MathHelpDialog(this);
+    dialog->showPage(page);
+    dialog->show();
+    dialog->raise();
+    dialog->activateWindow();
+}
+
+bool MainWindow::loadLessonStep(int lesson, int step) {
+    const auto& all = lessons::lessons();
+    if (lesson < 0 || lesson >= static_cast<int>(all.size()) || step < 0 ||
+        step >= static_cast<int>(all[lesson].steps.size()) || !maybeSave()) {
+        return false;
+    }
+    const lessons::LessonStep& s = all[lesson].steps[step];
+    m_document->loadExample(s.project);
+    showView(s.view);
+    m_lessons->showStep(lesson, step);
+    m_lessons->show();
+    return true;
+}
+
+bool MainWindow::showView(const QString& name) {
+    for (const bool gaussian : {false, true}) {
+        const auto views = gaussian ? m_gaussianExplorer->views() : m_explorer->views();
+        QTabWidget* tabWidget = gaussian ? m_gaussianTabs : m_tabs;
+        for (const auto& [viewName, panel] : views) {
+            if (viewName != name) continue;
+            showProcess(gaussian ? 1 : 0);
+            for (int i = 0; i < tabWidget->count(); ++i) {
+                QWidget* page = tabWidget->widget(i);
+                if (page == panel || page->isAncestorOf(panel)) {
+                    tabWidget->setCurrentIndex(i);
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
 }
 
 void MainWindow::updateTitle() {

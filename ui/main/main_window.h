@@ -36,6 +36,9 @@ class GaussianPanel;
 namespace ui::charts {
 class ViewPanel;
 }
+namespace ui::lessons {
+class LessonPane;
+}
 class QStackedWidget;
 
 namespace ui {
@@ -63,6 +66,14 @@ public:
     // The view tabs of the process shown.
     QTabWidget* tabs() const;
     ExplanationPane* explanationPane() const { return m_explanation; }
+    lessons::LessonPane* lessonPane() const { return m_lessons; }
+    // Loads step `step` of lesson `lesson` (Help ▸ Lessons) after the unsaved-changes question,
+    // and shows its view; false when the user kept the project.
+    bool loadLessonStep(int lesson, int step);
+    // Shows the view of that export name ("gamma", "step-costs", …) on its tab.
+    bool showView(const QString& name);
+    // Help ▸ Mathematics at a page ("gaussian.md#gamma").
+    void showMathematics(const QString& page);
     // Presentation mode (F11): full screen, the side panes and toolbar hidden, text, lines and
     // controls 1.6 times larger; off restores the window as it was.
     void setPresentationMode(bool on);
@@ -142,6 +153,7 @@ private:
     QTabWidget* m_tabs;
     QTabWidget* m_gaussianTabs;
     ExplanationPane* m_explanation = nullptr;
+    lessons::LessonPane* m_lessons = nullptr;
     struct Presentation {
         bool active = false;
         QByteArray windowState;  // saveState(): docks and toolbars

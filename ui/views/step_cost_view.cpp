@@ -118,10 +118,14 @@ void StepCostView::setCosts(std::shared_ptr<const core::project::CategoricalCost
                           .arg(costs->elboDp, 0, 'f', 4)
                           .arg(n)
                           .arg(costs->elboFull, 0, 'f', 4);
-    if (std::abs(costs->elboEven - costs->elboDp) < 1e-9 * std::max(1.0, costs->elboEven)) {
+    const auto same = [](double a, double b) { return std::abs(a - b) < 1e-9 * std::max(1.0, a); };
+    if (same(costs->costs.cost(0, n), costs->elboFull)) {
+        // One jump costs what the full grid does: every path costs the same.
         message += "\nEvery path costs the same here: with one position and the exact denoiser "
                    "the reverse chain is exact (Help ▸ Mathematics: "
                    "categorical.md#degenerate-case).";
+    } else if (same(costs->elboEven, costs->elboDp)) {
+        message += "\nThe even path is already optimal here: the DP finds none cheaper.";
     }
     setMessage(message + maskedLine(*costs));
 }

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+// Help ▸ Lessons: every step is a valid project whose set-up builds (its network and table
+// file included), that survives a save and reopen unchanged, and that names a view and a
+// mathematics section that exist; in the window every step loads, shows its view, and its
+// jobs finish without an error; unsaved work is never replaced without the question.
+// DIFFUSCOPE_SCREENSHOT_DIR=DIR saves a picture of every step.
+#include <QApplication>
+#include <QFile>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include "core/project/gaussian_setup.h"
+#include "ui/document/project_document.h"
+#include "ui/lessons/lesson_pane.h"
+#include "ui/lessons/lessons.h"
+#include "ui/main/categorical_explorer.h"
+#include "ui/main/gaussian_explorer.h"
+#include "ui/main/main_window.h"
+#include "ui/main/math_help.h"
+
+using ui::lessons::Lesson;
+using ui::lessons::LessonStep;
+using ui::lessons::lessons;
+
+namespace {
+
+QString where(int lesson, int step) {
+    return QString("lesson %1 step %2").arg(lesson + 1).arg(step + 1);
+}
+
+// The GitHub anchors of a docs/ page's headings.
+QStringList anchorsOf(const QString& page) {
+    QFile file(":/docs/" + page);
+    if (!file.open(QIODevice::ReadOnly)) return {};
+    QStringList anchors;
+    for (const QString& line : QString::fromUtf8(file.readAll()).split('\n')) {
+        static const QRegularExpression heading("^#+\\s+(.*)$");
+        if (auto m = heading.match(line); m.hasMatch()) anchors << ui::headingAnchor(m.captured(1));
+    }
+    return anchors;
+}
+
+}  // namespace
+
+class tst_Lessons : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void theSequenceCoversTheSubjects();
+    void everyStepIsAValidProject();
+    void everyStepLoadsInTheWindow();
+    void unsavedWorkIsNotReplacedWithoutAsking();
+};
+
+void tst_Lessons::theSequenceCoversTheSubjects() {
+    const QStringList subjects = {"forward process", "kernel", "Information", "DP-chosen",
+                                  "optimal reverse variance", "β̃ fails", "DP and even",
+                                  "Masked diffusion"};
+    QCOMPARE(static_cast<int>(lessons().size()), static_cast<int>(subjects.size()));
+    for (int i = 0; i < subjects.size(); ++i) {
+        QVERIFY2(lessons()[i].title.contains(subjects[i]), qPrintable(lessons()[i].title));
+        QVERIFY2(lessons()[i].steps.size() >= 2, qPrintable(lessons()[i].title));
+    }
+}
+
+void tst_Lessons::everyStepIsAValidProject() {
+    QTemporaryDir dir;
+    const QString file = dir.filePath("step.diffuscope.json");
+    for (int l = 0; l < static_cast<int>(lessons().size()); ++l) {
+        const Lesson& lesson = lessons()[l];
+        const QStringList page = lesson.mathematics.split('#');
+        QVERIFY2(page.size() == 2 && anchorsOf(page[0]).contains(page[1]),
+                 qPrintable(lesson.title + ": no section " + lesson.mathematics));
+        for (int s = 0; s < static_cast<int>(lesson.steps.size()); ++s) {
+            const LessonStep& step = lesson.steps[s];
+            const QString at = where(l, s);
+            QVERIFY2(!step.title.isEmpty() && !step.text.isEmpty() && !step.tryThis.isEmpty(),
+                     qPrintable(at));
+            const auto& p = step.project;
+            if (p.process == ui::document::ProcessKind::Categorical) {
+                auto setup = ui::document::buildCategoricalSetup(p.categorical);
+                QVERIFY2(setup, qPrintable(at + ": " + QString::fromStdString(
+                                                           setup ? "" : setup.error().toString())));
+                QVERIFY2((*setup)->modelError.empty(), qPrintable(at));
+            } else {
+                auto setup = core::project::GaussianSetup::build(
+                    p.gaussian, ui::document::appSources(), /*strictModel=*/true);
+                QVERIFY2(setup, qPrintable(at + ": " + QString::fromStdString(
+                                                           setup ? "" : setup.error().toString())));
+                QVERIFY2(p.gaussian.lab.validate(p.gaussian.numSteps), qPrintable(at));
+            }
+            // An ordinary project: saved and reopened, it is the same step.
+            ui::document::ProjectDocument document;
+            document.loadExample(p);
+            QVERIFY2(document.saveAs(file), qPrintable(at));
+            ui::document::ProjectDocument reopened;
+            QVERIFY2(reopened.open(file), qPrintable(at));
+            QVERIFY2(reopened.project() == p, qPrintable(at + ": changed by save and reopen"));
+        }
+    }
+}
+
+void tst_Lessons::everyStepLoadsInTheWindow() {
+    QTemporaryDir recovery;
+    ui::MainWindow window(nullptr, recovery.path());
+    // DIFFUSCOPE_SCREENSHOT_DIR=DIR saves the window at every step.
+    const QString screenshots = qEnvironmentVariable("DIFFUSCOPE_SCREENSHOT_DIR");
+    if (!screenshots.isEmpty()) {
+        window.resize(1500, 950);
+        window.show();
+    }
+    QStringList errors;
+    const auto collect = [&errors](const QString& message, bool isError) {
+        if (isError) errors << message;
+    };
+    connect(window.explorer(), &ui::CategoricalExplorer::jobMessage, this, collect);
+    connect(window.gaussianExplorer(), &ui::GaussianExplorer::jobMessage, this, collect);
+    for (int l = 0; l < static_cast<int>(lessons().size()); ++l) {
+        for (int s = 0; s < static_cast<int>(lessons()[l].steps.size()); ++s) {
+            const LessonStep& step = lessons()[l].steps[s];
+            const QString at = where(l, s);
+            QVERIFY2(window.loadLessonStep(l, s), qPrintable(at));
+            QVERIFY2(window.document()->project() == step.project, qPrintable(at));
+            QVERIFY2(!window.document()->isModified(), qPrintable(at));
+            QStringList shown;
+            for (const auto& [name, view] : window.viewsOnScreen()) shown << name;
+            QVERIFY2(shown.contains(step.view),
+                     qPrintable(at + ": shows " + shown.join(", ") + ", not " + step.view));
+            QCOMPARE(window.lessonPane()->lesson(), l);
+            QCOMPARE(window.lessonPane()->step(), s);
+            QVERIFY2(window.lessonPane()->html().contains(step.title.toHtmlEscaped()),
+                     qPrintable(at));
+            window.explorer()->waitForJobs();
+            window.gaussianExplorer()->waitForJobs();
+            QVERIFY2(errors.isEmpty(), qPrintable(at + ": " + errors.join(" | ")));
+            if (!screenshots.isEmpty()) {
+                QTest::qWait(300);  // views repaint after their jobs
+                window.grab().save(QString("%1/lesson-%2-%3.png").arg(screenshots).arg(l + 1).arg(s + 1));
+            }
+        }
+    }
+}
+
+void tst_Lessons::unsavedWorkIsNotReplacedWithoutAsking() {
+    QTemporaryDir recovery;
+    ui::MainWindow window(nullptr, recovery.path());
+    QVERIFY(window.loadLessonStep(0, 0));
+    auto changed = window.document()->categorical();
+    changed.numSteps = 77;
+    changed.pathSteps = 7;
+    window.document()->setCategorical(changed, "Edit N");
+    QVERIFY(window.document()->isModified());
+    // Cancel keeps the changed project and the step shown.
+    QString asked;
+    QTimer::singleShot(50, [&asked] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (box == nullptr) return;
+        asked = box->text();
+        box->button(QMessageBox::Cancel)->click();
+    });
+    QVERIFY(!window.loadLessonStep(0, 1));
+    QVERIFY2(asked.contains("unsaved"), qPrintable(asked));
+    QCOMPARE(window.document()->categorical().numSteps, 77);
+    QCOMPARE(window.lessonPane()->step(), 0);
+}
+
+QTEST_MAIN(tst_Lessons)
+#include "tst_lessons.moc"

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: MIT
+#include "ui/lessons/lessons.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QStandardPaths>
+
+#include <functional>
+
+#include "core/io/file_io.h"
+#include "core/project/lab_settings.h"
+#include "ui/document/project_document.h"
+
+namespace ui::lessons {
+namespace {
+
+using core::project::CategoricalTrajectory;
+using core::project::GaussianTrajectory;
+using core::schedule::BetaCurveKind;
+using document::Project;
+using Categorical = core::project::CategoricalParams;
+using Gaussian = core::project::GaussianParams;
+
+// A categorical step: the default example changed by `change`.
+Project categorical(const std::function<void(Categorical&)>& change) {
+    Project p;
+    p.process = document::ProcessKind::Categorical;
+    change(p.categorical);
+    return p;
+}
+
+// The pairs (x1, x2) of lesson 4, K = 3: mostly equal, so a denoiser that predicts each
+// position alone loses their correlation in large steps.
+constexpr const char* kPairsCsv = "x1,x2,p\n0,0,0.45\n1,1,0.45\n0,1,0.05\n2,2,0.05\n";
+
+// The pairs as a file (the project format refers to table files): written once into the
+// application's data folder, so a saved lesson step keeps working.
+std::string pairsFile() {
+    const QString folder =
+        QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/lessons";
+    const QString path = folder + "/pairs.csv";
+    QFile existing(path);
+    if (!existing.open(QIODevice::ReadOnly) || existing.readAll() != kPairsCsv) {
+        QDir().mkpath(folder);
+        // A failure shows where the step uses the file: its set-up names the path.
+        (void)core::io::writeFileAtomically(path.toStdString(), kPairsCsv);
+    }
+    return path.toStdString();
+}
+
+// A categorical step on the pairs, changed by `change`.
+Project pairs(const std::function<void(Categorical&)>& change) {
+    return categorical([&change](Categorical& c) {
+        c = c.withNumClasses(3);
+        c.pi = {1.0 / 3, 1.0 / 3, 1.0 / 3};
+        c.dataSource = core::project::CategoricalData::CsvFile;
+        c.csvPath = pairsFile();
+        c.conditionNames = {"all"};
+        c.condition = 0;
+        change(c);
+    });
+}
+
+// A Gaussian step: the two moons with their exact oracle (N = 1000, linear β) changed by
+// `change`. M = 100 keeps Γ to about a second.
+Project gaussian(const std::function<void(Gaussian&)>& change) {
+    Project p;
+    p.process = document::ProcessKind::Gaussian;
+    p.gaussian.gammaSamples = 100;
+    change(p.gaussian);
+    return p;
+}
+
+// The example with the bundled moons network (File ▸ Examples).
+Project moonsNetwork() {
+    for (const document::Example& example : document::examples()) {
+        if (example.project.process == document::ProcessKind::Gaussian &&
+            example.project.gaussian.data.starts_with("toy:moons")) {
+            return example.project;
+        }
+    }
+    return gaussian([](Gaussian&) {});
+}
+
+// The lab's preset of that id applied to the project's Gaussian parameters.
+void applyLabPreset(Gaussian& g, const std::string& id) {
+    for (const core::project::LabPreset& preset : core::project::labPresets()) {
+        if (preset.id != id) continue;
+        g.lab.configs = preset.configs;
+        if (!preset.schedule.empty()) g.schedule = preset.schedule;
+        if (!preset.ks.empty()) g.lab.ks = preset.ks;
+    }
+}
+
+// The lessons' texts; a class so that they are translated in the context "Lessons".
+class LessonBook {
+    Q_DECLARE_TR_FUNCTIONS(Lessons)
+public:
+    static std::vector<Lesson> build();
+
+private:
+    static Lesson forwardProcess();
+    static Lesson kernels();
+    static Lesson information();
+    static Lesson categoricalDp();
+    static Lesson optimalVariance();
+    static Lesson smallK();
+    static Lesson gaussianDp();
+    static Lesson masked();
+};
+
+std::vector<Lesson> LessonBook::build() {
+    return {forwardProcess(), kernels(),    information(), categoricalDp(),
+            optimalVariance(), smallK(),    gaussianDp(),  masked()};
+}
+
+Lesson LessonBook::forwardProcess() {
+    return {tr("1. The forward process and π"),
+            "categorical.md#forward-process",
+            {{tr("Chains forget their class"),
+              tr("<p>Each lane is one of K = 4 classes. The dots are chains started from the "
+                 "data; at every step a chain keeps its class or, with a probability given by "
+                 "the schedule β, redraws it from the prior π. The bars are the exact marginal "
+                 "q(xₜ), so the dots in a lane should match its bar.</p>"
+                 "<p>Here π is uniform: at t = 1 every class holds a quarter of the chains, "
+                 "whatever the data were.</p>"),
+              tr("Press Play (Space) and watch the bars flatten to ¼ each. Drag the time slider "
+                 "back and forth: the bars are exact at every t."),
+              "trajectories",
+              categorical([](Categorical& c) { c.pi = {0.25, 0.25, 0.25, 0.25}; })},
+             {tr("A prior that is not uniform"),
+              tr("<p>The same data with π = (0.7, 0.1, 0.1, 0.1): redrawn chains land mostly in "
+                 "class 1, so the forward process ends at π, not at the uniform "
+                 "distribution. The reverse process must start from π too.</p>"),
+              tr("Type π = 0.1, 0.1, 0.1, 0.7 in the panel and play again: the mass now flows "
+                 "to class 4. A π that does not sum to 1 is offered a one-click "
+                 "normalisation."),
+              "trajectories",
+              categorical([](Categorical& c) { c.pi = {0.7, 0.1, 0.1, 0.1}; })},
+             {tr("The matrix P₀,ₜ"),
+              tr("<p>P₀,ₜ = (1 − βₜ)I + βₜ1πᵀ carries x₀ to xₜ in one step. At t = 0 it is the "
+                 "identity; at t = 1 every row equals π. Pₛ,ₜ, from an earlier time s, has the "
+                 "same form with (1 − βₜ)/(1 − βₛ) in place of 1 − βₜ.</p>"),
+              tr("Move the time slider from the start to the end and watch the diagonal fade "
+                 "into rows equal to π. Hover a cell to read its value."),
+              "matrices",
+              categorical([](Categorical& c) { c.pi = {0.7, 0.1, 0.1, 0.1}; })}}};
+}
+
+Lesson LessonBook::kernels() {
+    return {tr("2. The closed-form and the D3PM-style kernel"),
+            "categorical.md#reverse-kernel",
+            {{tr("A uniform prior"),
+              tr("<p>The reverse kernel q(xₛ | xₜ) turns the denoiser F(x₀ | xₜ) into a step "
+                 "back in time. This view runs reverse sampling from π with two kernels and "
+                 "the exact denoiser, and shows where each ends next to the data. The closed "
+                 "form is the exact posterior averaged over F; the D3PM-style kernel drops a "
+                 "division inside that average.</p>"
+                 "<p>With a uniform π the closed form lands on the data exactly; the D3PM-style "
+                 "kernel misses by up to about 0.1 per class, and more steps do not fix it. The "
+                 "status line gives KL(data ‖ each) in nats.</p>"),
+              tr("Raise the steps K in the panel from 10 to 50: the D3PM-style kernel's miss "
+                 "stays."),
+              "kernels",
+              categorical([](Categorical& c) { c.pi = {0.25, 0.25, 0.25, 0.25}; })},
+             {tr("An absorbing prior"),
+              tr("<p>With a mask state that takes all of π (masked diffusion) both kernels "
+                 "bring the chains back to the data: the D3PM-style kernel is exact only in "
+                 "this absorbing case, which is why it serves masked models well.</p>"),
+              tr("Compare the two KL values in the status line with those of the previous "
+                 "step."),
+              "kernels",
+              categorical([](Categorical& c) { c.maskState = true; })}}};
+}
+
+Lesson LessonBook::information() {
+    return {tr("3. Information and the schedule"),
+            "categorical.md#information",
+            {{tr("A linear schedule"),
+              tr("<p>The mutual information I(X₀;Xₜ) between the data and its noisy version "
+                 "starts at the data's entropy and falls to 0. With a linear β(t) most of it is "
+                 "gone early: the late steps see almost pure noise.</p>"),
+              tr("Read I at t = 0.5 with the time slider. Where is half of the information "
+                 "lost?"),
+              "schedule",
+              categorical([](Categorical& c) { c.schedule = BetaCurveKind::Linear; })},
+             {tr("The cosine schedule"),
+              tr("<p>The cosine schedule keeps β small for longer, so the information falls "
+                 "later and more evenly: steps are spent where the data still carry "
+                 "signal.</p>"),
+              tr("Compare the step costs below the schedule with those of the linear "
+                 "schedule (the previous step)."),
+              "schedule",
+              categorical([](Categorical& c) { c.schedule = BetaCurveKind::Cosine; })},
+             {tr("Information-linear"),
+              tr("<p>The information-linear schedule is solved from the data so that "
+                 "I(X₀;Xₜ) falls on a straight line: every step of the even trajectory then "
+                 "removes the same amount of information.</p>"),
+              tr("Change the data table (or π): the schedule is solved again and the "
+                 "information stays a straight line."),
+              "schedule",
+              categorical([](Categorical& c) { c.schedule = BetaCurveKind::InformationLinear; })}}};
+}
+
+Lesson LessonBook::categoricalDp() {
+    return {tr("4. DP-chosen steps (categorical)"),
+            "categorical.md#step-costs",
+            {{tr("One position: every path costs the same"),
+              tr("<p>The bars are J(n − 1, n), the cost in nats of one step of the fine grid; "
+                 "a trajectory of K steps pays J(s, t) for each of its jumps, and their sum is "
+                 "the negative ELBO it decides. With one position and the exact denoiser the "
+                 "reverse chain is exact, so every trajectory costs the same: H(X₀ | C). The "
+                 "status line says so.</p>"),
+              tr("Compare the even and the DP value in the status line: they agree to the "
+                 "last digit."),
+              "step-costs",
+              categorical([](Categorical& c) {
+                  c.pathSteps = 10;
+                  c.trajectory = CategoricalTrajectory::Dp;
+              })},
+             {tr("Two positions, even steps"),
+              tr("<p>Now the data are pairs (x1, x2) of K = 3 classes that are strongly "
+                 "correlated, and the denoiser predicts each position on its own. Large steps "
+                 "lose the correlation, so the choice of steps matters. The K = 10 steps here "
+                 "are evenly spaced.</p>"),
+              tr("Read the even trajectory's negative ELBO in the status line."),
+              "step-costs",
+              pairs([](Categorical& c) { c.pathSteps = 10; })},
+             {tr("Two positions, the DP optimum"),
+              tr("<p>Dynamic programming over every trajectory of K = 10 steps finds the one "
+                 "with the least cost exactly. Its nodes (the markers) gather where the step "
+                 "costs are high.</p>"),
+              tr("Compare its negative ELBO with the even one. Lower K to 3: the DP's "
+                 "advantage grows as the steps become fewer."),
+              "step-costs",
+              pairs([](Categorical& c) {
+                  c.pathSteps = 10;
+                  c.trajectory = CategoricalTrajectory::Dp;
+              })}}};
+}
+
+Lesson LessonBook::optimalVariance() {
+    return {tr("5. Γ and the optimal reverse variance"),
+            "gaussian.md#optimal-variance",
+            {{tr("Γ of the exact denoiser"),
+              tr("<p>For Gaussian diffusion the best reverse variance depends on the model "
+                 "only through Γₙ, the mean square of the score per dimension. Here the data "
+                 "are the two moons and the model is their exact oracle, so β̄ₙΓₙ ≤ 1 holds "
+                 "everywhere.</p>"),
+              tr("Raise the samples M in the panel and watch the error bars of Γ shrink."),
+              "gamma",
+              gaussian([](Gaussian&) {})},
+             {tr("The optimal variance and its bounds"),
+              tr("<p>From Γ follows the analytic optimal variance σ*² of each reverse step, "
+                 "between its lower and upper bound, next to the two classic choices β̃ "
+                 "(DDPM's small variance) and β (the large one).</p>"),
+              tr("Switch the trajectory to even with K = 10 and then K = 100: the classic "
+                 "choices are far from σ*² when the steps are few."),
+              "variance",
+              gaussian([](Gaussian&) {})},
+             {tr("A trained network"),
+              tr("<p>The same quantities for a small trained network instead of the oracle. "
+                 "Its Γ is estimated from its own errors; where the network is poor, Γ moves "
+                 "and so does the variance it prescribes.</p>"),
+              tr("Compare this Γ with the oracle's of the first step of this lesson."),
+              "gamma",
+              moonsNetwork()}}};
+}
+
+Lesson LessonBook::smallK() {
+    return {tr("6. Why β̃ fails at small K"),
+            "gaussian.md#baselines",
+            {{tr("Ten steps"),
+              tr("<p>Left: DDPM with its small variance β̃; right: Analytic-DDPM, both from "
+                 "the same noise in K = 10 even steps. β̃ is the right variance only when the "
+                 "steps are small; with large steps it is far too small, and more of DDPM's "
+                 "samples land off the moons.</p>"),
+              tr("Play the reverse run (Space) and compare where the points end."),
+              "particles",
+              gaussian([](Gaussian& g) {
+                  g.trajectory = GaussianTrajectory::Even;
+                  g.pathSteps = 10;
+                  g.sampler = core::gaussian::SamplerKind::Ddpm;
+                  g.compareSampler = core::gaussian::SamplerKind::AnalyticDdpm;
+              })},
+             {tr("A hundred steps"),
+              tr("<p>With K = 100 the steps are small, β̃ is close to the optimal variance and "
+                 "both samplers reach the moons.</p>"),
+              tr("Lower K step by step and find where DDPM's samples start to go wrong."),
+              "particles",
+              gaussian([](Gaussian& g) {
+                  g.trajectory = GaussianTrajectory::Even;
+                  g.pathSteps = 100;
+                  g.sampler = core::gaussian::SamplerKind::Ddpm;
+                  g.compareSampler = core::gaussian::SamplerKind::AnalyticDdpm;
+              })},
+             {tr("The likelihood says the same"),
+              tr("<p>The lab scores DDPM with β̃, DDPM with β and Analytic-DDPM by their "
+                 "likelihood bound (bits per dimension) and sample quality for K from 5 to "
+                 "100.</p>"),
+              tr("Press Run in the view. Which variance wins at K = 5, and at K = 100?"),
+              "lab",
+              gaussian([](Gaussian& g) { applyLabPreset(g, "ddpm-small-k"); })}}};
+}
+
+Lesson LessonBook::gaussianDp() {
+    return {tr("7. DP and even trajectories (Gaussian)"),
+            "gaussian.md#trajectories",
+            {{tr("Even timesteps"),
+              tr("<p>The heatmap shows the cost J(s, t) of every possible jump from s to t; a "
+                 "trajectory of K = 10 steps is a path through it, and its total cost is the "
+                 "part of the NLL it decides. Here the timesteps are evenly spaced.</p>"),
+              tr("Read the total cost ΣJ and the listed timesteps."),
+              "gaussian-trajectory",
+              gaussian([](Gaussian& g) {
+                  g.trajectory = GaussianTrajectory::Even;
+                  g.pathSteps = 10;
+              })},
+             {tr("The DP-optimal timesteps"),
+              tr("<p>The DP finds the K = 10 timesteps with the least total cost; it spends "
+                 "more of them near the data (small n), where the steps are expensive.</p>"),
+              tr("Compare ΣJ with the even trajectory's, and copy the timesteps with the "
+                 "list's Copy button."),
+              "gaussian-trajectory",
+              gaussian([](Gaussian& g) {
+                  g.trajectory = GaussianTrajectory::Dp;
+                  g.pathSteps = 10;
+              })},
+             {tr("Across K"),
+              tr("<p>The lab runs even and DP timesteps with the analytic variance for K from "
+                 "5 to 100 and plots the NLL against K.</p>"),
+              tr("Press Run. Where is the DP's advantage largest?"),
+              "lab",
+              gaussian([](Gaussian& g) {
+                  g.lab.configs = {{.name = "even", .trajectory = "even"},
+                                   {.name = "dp", .trajectory = "dp"}};
+              })}}};
+}
+
+Lesson LessonBook::masked() {
+    return {tr("8. Masked diffusion and its ELBO"),
+            "categorical.md#masked-diffusion",
+            {{tr("A mask state"),
+              tr("<p>Masked (absorbing) diffusion adds a class of its own, the mask, and puts "
+                 "all of π on it: a chain that is redrawn becomes masked and stays so. The "
+                 "reverse process unmasks the chains one by one.</p>"),
+              tr("Play the forward run and watch the chains collect in the mask lane."),
+              "trajectories",
+              categorical([](Categorical& c) { c.maskState = true; })},
+             {tr("The ELBO does not depend on the schedule"),
+              tr("<p>With infinitely many steps the negative ELBO of masked diffusion is a "
+                 "weighted cross-entropy, and with the exact denoiser it equals the entropy of "
+                 "the data whatever the schedule. The data are now the correlated pairs of "
+                 "lesson 4 with a linear schedule; the status line gives the continuous-time "
+                 "value and the N-step ones, which approach it from above as N grows.</p>"),
+              tr("Note the continuous-time value, then go to the next step."),
+              "step-costs",
+              pairs([](Categorical& c) {
+                  c.maskState = true;
+                  c.schedule = BetaCurveKind::Linear;
+              })},
+             {tr("Another schedule, the same ELBO"),
+              tr("<p>The cosine schedule spreads the step costs differently and changes the "
+                 "N-step values, but the continuous-time negative ELBO is the same as with the "
+                 "linear schedule.</p>"),
+              tr("Try the power schedule with different exponents p: the continuous-time value "
+                 "does not move."),
+              "step-costs",
+              pairs([](Categorical& c) {
+                  c.maskState = true;
+                  c.schedule = BetaCurveKind::Cosine;
+              })}}};
+}
+
+}  // namespace
+
+const std::vector<Lesson>& lessons() {
+    static const std::vector<Lesson> all = LessonBook::build();
+    return all;
+}
+
+}  // namespace ui::lessons

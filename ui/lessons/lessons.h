@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QString>
+
+#include <vector>
+
+#include "ui/document/project_model.h"
+
+// Help ▸ Lessons: guided sequences for a lecture or a student alone. A step is an ordinary
+// project (what the student sees, and can save and change) with the view to look at, a short
+// text and one thing to try.
+namespace ui::lessons {
+
+struct LessonStep {
+    QString title;
+    QString text;     // HTML: what the view shows now and why
+    QString tryThis;  // HTML: one change to make and what it will do
+    QString view;     // the view to show, by export name ("trajectories", "gamma", …)
+    document::Project project;
+};
+
+struct Lesson {
+    QString title;
+    QString mathematics;  // the page of Help ▸ Mathematics that derives it ("gaussian.md#gamma")
+    std::vector<LessonStep> steps;
+};
+
+// Every lesson, in teaching order; the bundled networks are the GUI's (Qt resources).
+const std::vector<Lesson>& lessons();
+
+}  // namespace ui::lessons
