@@ -52,6 +52,21 @@ int runExport(const app::cli::Args& args) {
     if (!fontScale) {
         return app::cli::fail(fontScale.error());
     }
+    core::Result<int> fps = args.getInt("fps");
+    if (!fps) {
+        return app::cli::fail(fps.error());
+    }
+    if (*fps < 1 || *fps > 50) {
+        return app::cli::fail("export: --fps = " + args.get("fps") + ": must lie in 1..50");
+    }
+    core::Result<double> hold = args.getDouble("hold");
+    if (!hold) {
+        return app::cli::fail(hold.error());
+    }
+    if (!(*hold >= 0.0 && *hold <= 20.0)) {
+        return app::cli::fail("export: --hold = " + args.get("hold") +
+                              ": must lie in 0..20 seconds");
+    }
     // Paths as the system encodes them, as QApplication reads its own arguments.
     const auto text = [&args](const char* key) {
         return QString::fromLocal8Bit(QByteArray::fromStdString(args.get(key)));
@@ -64,6 +79,8 @@ int runExport(const app::cli::Args& args) {
     request.size = QSize(lengths[0], lengths[1]);
     request.dpi = *dpi;
     request.fontScale = *fontScale;
+    request.fps = *fps;
+    request.holdSeconds = *hold;
     // QApplication keeps references to argc and argv: they must outlive it.
     int argc = 1;
     char name[] = "diffuscope";

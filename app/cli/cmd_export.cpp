@@ -13,7 +13,7 @@ const CommandSpec& exportSpec() {
         {required(
              "view", "V",
              "trajectories, schedule, step-costs, matrices, kernels, particles, gamma, variance, "
-             "gaussian-trajectory, compare, lab, animation or all"),
+             "gaussian-trajectory, compare, lab, animation (the chains), particles-animation or all"),
          required("out", "FILE",
                   "png, svg, pdf or csv by extension; a GIF or frames.png for "
                   "animation; a folder for all"),
@@ -22,7 +22,9 @@ const CommandSpec& exportSpec() {
          valued("width", "W", "1200", "the figure's width: pixels, or with a unit (12cm, 120mm, 4.5in; 96 px to the inch)"),
          valued("height", "H", "800", "the figure's height, as --width"),
          valued("dpi", "D", "96", "PNG: pixels per inch (the PNG has width × dpi/96 pixels); PDF and SVG pages have the figure's size"),
-         valued("font-scale", "S", "1", "text and lines S times larger at the same figure size (0.5 to 4)")},
+         valued("font-scale", "S", "1", "text and lines S times larger at the same figure size (0.5 to 4)"),
+         valued("fps", "F", "25", "animations: frames per second (1 to 50)"),
+         valued("hold", "S", "1.5", "animations: seconds the last frame stays (0 to 20)")},
         ""};
     return spec;
 }

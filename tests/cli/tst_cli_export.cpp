@@ -41,6 +41,7 @@ void tst_CliExport::exportsEachFormat_data() {
     QTest::newRow("kernels pdf") << "kernels" << "kernels.pdf";
     QTest::newRow("step costs csv") << "step-costs" << "costs.csv";
     QTest::newRow("animation gif") << "animation" << "chains.gif";
+    QTest::newRow("particles animation gif") << "particles-animation" << "particles.gif";
 }
 
 void tst_CliExport::exportsEachFormat() {
@@ -120,6 +121,12 @@ void tst_CliExport::errorsAreOneLine_data() {
     QTest::newRow("unknown option") << QStringList{"--view", "schedule", "--out", "x.png",
                                                    "--colour", "red"}
                                     << "--colour";
+    QTest::newRow("fps out of range") << QStringList{"--view", "animation", "--out", "x.gif",
+                                                     "--fps", "99"}
+                                      << "--fps = 99: must lie in 1..50";
+    QTest::newRow("hold out of range") << QStringList{"--view", "animation", "--out", "x.gif",
+                                                      "--hold", "1e12"}
+                                       << "--hold = 1e12: must lie in 0..20 seconds";
 }
 
 void tst_CliExport::errorsAreOneLine() {

@@ -219,20 +219,55 @@ void tst_CategoricalExplorer::exportsDecode() {
         expectOneTable(*view->csvText(), view->title(), "schedule: ");
     }
     const QString gif = dir.filePath("trajectories.gif");
-    QCOMPARE(ui::animation::exportAnimationGif(explorer.chainsView(), gif,
-                                               {.size = {400, 260}, .framesPerStep = 2}),
-             QString());
+    const ui::animation::AnimationSource chains = ui::animation::chainsAnimation(explorer.chainsView());
+    const ui::animation::AnimationExportOptions options{
+        .size = {400, 260}, .framesPerStep = 2, .fps = 20, .holdLastMs = 2000};
+    QCOMPARE(ui::animation::exportAnimationGif(chains, gif, options), QString());
     QImageReader reader(gif);
     QVERIFY(reader.canRead());
     QCOMPARE(reader.format(), QByteArray("gif"));
     const int expectedFrames = static_cast<int>(explorer.trajectory().size() - 1) * 2 + 1;
     QCOMPARE(reader.imageCount(), expectedFrames);
-    QCOMPARE(reader.read().size(), QSize(400, 260));
-    QCOMPARE(ui::animation::exportAnimationFrames(explorer.chainsView(), dir.filePath("frame"),
-                                                  {.size = {200, 120}, .framesPerStep = 1}),
+    QCOMPARE(ui::animation::animationLength(chains, options).frames, expectedFrames);
+    // 20 frames/s is 5/100 s a frame; the last one stays 2 s longer.
+    QList<int> delays;
+    for (int f = 0; f < expectedFrames; ++f) {
+        QImage image = reader.read();  // in order: the GIF reader cannot jump
+        QCOMPARE(image.size(), QSize(400, 260));
+        delays << reader.nextImageDelay();
+    }
+    QVERIFY2(delays.first() == 50 && delays[expectedFrames / 2] == 50, qPrintable(QString::number(delays.first())));
+    QCOMPARE(delays.last(), 50 + 2000);
+    QCOMPARE(ui::animation::animationLength(chains, options).seconds, (expectedFrames * 5 + 200) / 100.0);
+    // The sequence holds the last frame by repeating it: 2 s at 20 frames/s is 40 more files.
+    QCOMPARE(ui::animation::exportAnimationFrames(
+                 chains, dir.filePath("frame"),
+                 {.size = {200, 120}, .framesPerStep = 1, .fps = 20, .holdLastMs = 2000}),
              QString());
-    QVERIFY(!QImage(dir.filePath("frame_0000.png")).isNull());
-    QVERIFY(!QImage(dir.filePath(QString("frame_%1.png").arg(expectedFrames / 2, 4, 10, QChar('0')))).isNull());
+    const int sequence = static_cast<int>(explorer.trajectory().size() - 1) + 1 + 40;
+    const auto frame = [&dir](int i) {
+        return dir.filePath(QString("frame_%1.png").arg(i, 4, 10, QChar('0')));
+    };
+    QVERIFY(!QImage(frame(0)).isNull());
+    QVERIFY(!QImage(frame(sequence - 1)).isNull());
+    QVERIFY(!QFile::exists(frame(sequence)));
+    QCOMPARE(QImage(frame(sequence - 1)), QImage(frame(sequence - 41)));
+    // Cancelled after 3 frames: nothing written, the view back where it was.
+    explorer.setPosition(1.0);
+    int calls = 0;
+    QCOMPARE(ui::animation::exportAnimationGif(chains, dir.filePath("cancelled.gif"), options,
+                                               [&calls](int, int) { return ++calls < 3; }),
+             QString("cancelled"));
+    QCOMPARE(calls, 3);
+    QVERIFY(!QFile::exists(dir.filePath("cancelled.gif")));
+    QCOMPARE(explorer.chainsView()->position(), 1.0);
+    // Options out of range are refused naming the value.
+    QVERIFY(ui::animation::checkAnimationOptions(chains, {.fps = 0}).contains("frame rate 0"));
+    QVERIFY(ui::animation::checkAnimationOptions(chains, {.framesPerStep = 31}).contains("31"));
+    QVERIFY(ui::animation::checkAnimationOptions(chains, {.holdLastMs = -1}).contains("-1"));
+    QVERIFY(ui::animation::checkAnimationOptions(chains, {.framesPerStep = 30, .holdLastMs = 20000})
+                .isEmpty() == (ui::animation::animationLength(chains, {.framesPerStep = 30}).frames +
+                                   500 <= ui::animation::kMaxAnimationFrames));
 }
 
 void tst_CategoricalExplorer::panelEditsAndUndo() {

@@ -6,6 +6,11 @@
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QImage>
+#include <QImageReader>
+#include <QDoubleSpinBox>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTemporaryDir>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -20,6 +25,9 @@
 #include "ui/views/variance_view.h"
 #include "ui/panels/gaussian_panel.h"
 #include "ui/views/particles_view.h"
+#include "ui/animation/animation_dialog.h"
+#include "ui/animation/animation_export.h"
+#include "ui/charts/chart_export.h"
 #include "tests/support/test_support.h"
 
 using ui::document::GaussianParams;
@@ -62,6 +70,7 @@ private slots:
     void forwardFramesFollowTheMarginal();
     void trailingTrajectoryStartsLate();
     void rendersNonBlank();
+    void exportsAnAnimationForSlides();
     void imageDataShowsAGrid();
     void onlySamplerChangeReusesGamma();
     void cancelStopsTheParticlesPromptly();
@@ -314,6 +323,60 @@ void tst_ParticlesView::rendersNonBlank() {
     QCOMPARE(std::count(view->data().text[0].begin(), view->data().text[0].end(), "A"),
              static_cast<long>(view->data().text[0].size()));
     QCOMPARE(redPixels(), 0);
+}
+
+// File ▸ Export animation on the Gaussian side: the Particles frames (one per sampler step, no
+// in-between frames), drawn as a figure without the Play button or the slider; the dialog's
+// preview follows its fields.
+void tst_ParticlesView::exportsAnAnimationForSlides() {
+    ui::document::ProjectDocument document;
+    ui::GaussianExplorer explorer(&document);
+    QVERIFY(document.setGaussian(smallParams(), "small").ok());
+    explorer.waitForJobs();
+    ui::views::ParticlesView* view = explorer.particlesView();
+    view->setFrame(2);
+    const ui::animation::AnimationSource source = ui::animation::particlesAnimation(view);
+    QCOMPARE(source.steps, view->frameCount() - 1);
+    QVERIFY(!source.glides);
+    QTemporaryDir dir;
+    const QString gif = dir.filePath("particles.gif");
+    const ui::animation::AnimationExportOptions options{
+        .size = {480, 300}, .framesPerStep = 4, .fps = 10, .holdLastMs = 0};
+    QCOMPARE(ui::animation::exportAnimationGif(source, gif, options), QString());
+    QImageReader reader(gif);
+    QCOMPARE(reader.imageCount(), view->frameCount());  // framesPerStep ignored: no gliding
+    QCOMPARE(view->frame(), 2);  // restored
+    // The first frame is the figure alone: the same as the view rendered without controls,
+    // different from the view with its Play button.
+    ui::charts::FigureRenderer renderer(view, options.size);
+    view->setFrame(0);
+    const QImage figure = renderer.render();
+    const QImage first = reader.read().convertToFormat(QImage::Format_RGB32);
+    QCOMPARE(reader.nextImageDelay(), 100);  // 10 frames/s
+    QCOMPARE(first.size(), figure.size());
+    int differing = 0;
+    for (int y = 0; y < figure.height(); ++y) {
+        for (int x = 0; x < figure.width(); ++x) {
+            const QColor a = figure.pixelColor(x, y), b = first.pixelColor(x, y);
+            // The GIF's 252-colour palette moves a channel by at most 26.
+            if (std::abs(a.red() - b.red()) > 26 || std::abs(a.green() - b.green()) > 26 ||
+                std::abs(a.blue() - b.blue()) > 26) {
+                ++differing;
+            }
+        }
+    }
+    QVERIFY2(differing == 0, qPrintable(QString::number(differing)));
+    for (QPushButton* button : view->findChildren<QPushButton*>()) {
+        QVERIFY2(!button->isVisibleTo(view), qPrintable(button->text()));  // while rendering
+    }
+
+    ui::animation::AnimationDialog dialog(source, "Particles");
+    QVERIFY(!dialog.framesPerStepBox()->isEnabled());
+    dialog.fpsBox()->setValue(10);
+    dialog.holdBox()->setValue(1.0);
+    const int frames = view->frameCount();
+    QVERIFY2(dialog.preview().startsWith(QString("%1 frames · %2 s").arg(frames).arg((frames * 10 + 100) / 100.0, 0, 'f', 1)),
+             qPrintable(dialog.preview()));
 }
 
 void tst_ParticlesView::imageDataShowsAGrid() {

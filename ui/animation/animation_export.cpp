@@ -3,72 +3,151 @@
 
 #include <QBuffer>
 #include <QImage>
-#include <QPainter>
 
-#include <functional>
+#include <cmath>
 
 #include "core/io/file_io.h"
 #include "ui/animation/chains_view.h"
+#include "ui/charts/chart_export.h"
 #include "ui/charts/gif_writer.h"
+#include "ui/views/particles_view.h"
 
 namespace ui::animation {
 namespace {
 
-// Renders every frame of the animation and hands it to `sink`; stops at the first error.
-QString forEachFrame(ChainsView* view,
-                     const AnimationExportOptions& options,
-                     const std::function<QString(const QImage&, int)>& sink) {
-    if (view == nullptr || view->numSteps() == 0) {
-        return "the animation has no frames yet";
+int framesPerStep(const AnimationSource& source, const AnimationExportOptions& options) {
+    return source.glides ? options.framesPerStep : 1;
+}
+
+// Renders every frame and hands it to `sink` (image, index, is the last); stops at the first
+// error or when `progress` cancels, and restores the view's position.
+QString forEachFrame(const AnimationSource& source, const AnimationExportOptions& options,
+                     const AnimationProgress& progress,
+                     const std::function<QString(const QImage&, int, bool)>& sink) {
+    if (const QString problem = checkAnimationOptions(source, options); !problem.isEmpty()) {
+        return problem;
     }
-    if (options.framesPerStep < 1 || options.framesPerStep > 60) {
-        return QString("frames per step %1: must lie in 1..60").arg(options.framesPerStep);
-    }
-    const QSize oldSize = view->size();
-    const double oldPosition = view->position();
-    view->resize(options.size);
-    const int steps = view->numSteps();
-    const int total = steps * options.framesPerStep + 1;
+    const int perStep = framesPerStep(source, options);
+    const int total = animationLength(source, options).frames;
+    const double oldPosition = source.position();
     QString error;
-    for (int i = 0; i < total && error.isEmpty(); ++i) {
-        view->setPosition(static_cast<double>(i) / options.framesPerStep);
-        QImage image(options.size, QImage::Format_RGB32);
-        image.fill(Qt::white);
-        QPainter painter(&image);
-        view->render(&painter);
-        painter.end();
-        error = sink(image, i);
+    {
+        charts::FigureRenderer renderer(source.widget, options.size);
+        for (int i = 0; i < total && error.isEmpty(); ++i) {
+            source.setPosition(static_cast<double>(i) / perStep);
+            error = sink(renderer.render(), i, i + 1 == total);
+            if (error.isEmpty() && progress && !progress(i + 1, total)) error = "cancelled";
+        }
     }
-    view->setPosition(oldPosition);
-    view->resize(oldSize);
+    source.setPosition(oldPosition);
     return error;
+}
+
+QString writePng(const QImage& image, const QString& path) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (!image.save(&buffer, "PNG")) {
+        return path + ": encoding the PNG frame failed";
+    }
+    const core::Status status = core::io::writeFileAtomically(
+        path.toStdString(), std::string(bytes.constData(), static_cast<size_t>(bytes.size())));
+    return status ? QString() : QString::fromStdString(status.error().toString());
 }
 
 }  // namespace
 
-QString exportAnimationGif(ChainsView* view, const QString& path,
-                           const AnimationExportOptions& options) {
-    charts::GifWriter writer(options.delayCs);
-    const QString error = forEachFrame(view, options, [&](const QImage& image, int) {
-        writer.addFrame(image);
-        return QString();
-    });
+AnimationSource chainsAnimation(ChainsView* view) {
+    AnimationSource source;
+    if (view == nullptr) return source;
+    source.widget = view;
+    source.steps = view->numSteps();
+    source.glides = true;
+    source.position = [view] { return view->position(); };
+    source.setPosition = [view](double p) { view->setPosition(p); };
+    return source;
+}
+
+AnimationSource particlesAnimation(views::ParticlesView* view) {
+    AnimationSource source;
+    if (view == nullptr) return source;
+    source.widget = view;
+    source.steps = std::max(0, view->frameCount() - 1);
+    source.glides = false;  // the frames are the sampler's steps; nothing lies between them
+    source.position = [view] { return static_cast<double>(view->frame()); };
+    source.setPosition = [view](double p) { view->setFrame(static_cast<int>(std::lround(p))); };
+    return source;
+}
+
+AnimationLength animationLength(const AnimationSource& source,
+                                const AnimationExportOptions& options) {
+    AnimationLength length;
+    if (source.steps <= 0 || options.fps < 1) return length;
+    length.frames = source.steps * framesPerStep(source, options) + 1;
+    // GIF frame times are whole hundredths of a second.
+    length.delayCs = std::max(1, static_cast<int>(std::lround(100.0 / options.fps)));
+    length.heldFrames = static_cast<int>(std::lround(options.holdLastMs * options.fps / 1000.0));
+    length.seconds = (length.frames * length.delayCs + std::lround(options.holdLastMs / 10.0)) / 100.0;
+    return length;
+}
+
+QString checkAnimationOptions(const AnimationSource& source, const AnimationExportOptions& options) {
+    if (source.widget == nullptr || source.steps <= 0) {
+        return "the animation has no frames yet";
+    }
+    const QSize s = options.size;
+    if (s.width() < 16 || s.height() < 16 || s.width() > 4096 || s.height() > 4096) {
+        return QString("animation size %1x%2: must lie between 16 and 4096 pixels")
+            .arg(s.width())
+            .arg(s.height());
+    }
+    if (options.framesPerStep < 1 || options.framesPerStep > 30) {
+        return QString("frames per step %1: must lie in 1..30").arg(options.framesPerStep);
+    }
+    if (options.fps < 1 || options.fps > 50) {
+        return QString("frame rate %1: must lie in 1..50 frames per second").arg(options.fps);
+    }
+    if (options.holdLastMs < 0 || options.holdLastMs > 20000) {
+        return QString("hold on the last frame %1 ms: must lie in 0..20000").arg(options.holdLastMs);
+    }
+    const AnimationLength length = animationLength(source, options);
+    if (length.frames + length.heldFrames > kMaxAnimationFrames) {
+        return QString("%1 frames: at most %2 (fewer frames per step or a shorter hold)")
+            .arg(length.frames + length.heldFrames)
+            .arg(kMaxAnimationFrames);
+    }
+    return {};
+}
+
+QString exportAnimationGif(const AnimationSource& source, const QString& path,
+                           const AnimationExportOptions& options,
+                           const AnimationProgress& progress) {
+    const AnimationLength length = animationLength(source, options);
+    charts::GifWriter writer(length.delayCs);
+    const QString error = forEachFrame(source, options, progress,
+                                       [&](const QImage& image, int, bool last) {
+                                           const int hold = static_cast<int>(
+                                               std::lround(options.holdLastMs / 10.0));
+                                           writer.addFrame(image, last ? length.delayCs + hold : -1);
+                                           return QString();
+                                       });
     return error.isEmpty() ? writer.save(path) : error;
 }
 
-QString exportAnimationFrames(ChainsView* view, const QString& prefix,
-                              const AnimationExportOptions& options) {
-    return forEachFrame(view, options, [&](const QImage& image, int index) {
-        const QString path = QString("%1_%2.png").arg(prefix).arg(index, 4, 10, QChar('0'));
-        QByteArray bytes;
-        QBuffer buffer(&bytes);
-        buffer.open(QIODevice::WriteOnly);
-        if (!image.save(&buffer, "PNG")) {
-            return path + ": encoding the PNG frame failed";
+QString exportAnimationFrames(const AnimationSource& source, const QString& prefix,
+                              const AnimationExportOptions& options,
+                              const AnimationProgress& progress) {
+    const AnimationLength length = animationLength(source, options);
+    const auto name = [&prefix](int index) {
+        return QString("%1_%2.png").arg(prefix).arg(index, 4, 10, QChar('0'));
+    };
+    return forEachFrame(source, options, progress, [&](const QImage& image, int index, bool last) {
+        QString error = writePng(image, name(index));
+        // A video tool plays the sequence at fps: the hold is the last frame repeated.
+        for (int h = 1; last && error.isEmpty() && h <= length.heldFrames; ++h) {
+            error = writePng(image, name(index + h));
         }
-        const core::Status status = core::io::writeFileAtomically(
-            path.toStdString(), std::string(bytes.constData(), static_cast<size_t>(bytes.size())));
-        return status ? QString() : QString::fromStdString(status.error().toString());
+        return error;
     });
 }
 

@@ -4,24 +4,65 @@
 #include <QSize>
 #include <QString>
 
-// Exports the Trajectories animation: an animated GIF, or a numbered PNG sequence
-// (prefix_0000.png, …) for video tools. Both replay the recorded frames of a ChainsView and
-// restore its position afterwards.
+#include <functional>
+
+class QWidget;
+
+namespace ui::views {
+class ParticlesView;
+}
+
+// Exports an animated view for slides: an animated GIF, or a numbered PNG sequence
+// (prefix_0000.png, …) for video tools. The Trajectories chains and the Particles view are
+// animated; each export replays the view's precomputed frames as a figure (no buttons or
+// sliders) and restores the view's position afterwards.
 namespace ui::animation {
 
 class ChainsView;
 
+// What the exporter needs of an animated view.
+struct AnimationSource {
+    QWidget* widget = nullptr;  // rendered as a figure
+    int steps = 0;              // positions 0..steps; 0: nothing to animate yet
+    bool glides = false;        // fractional positions draw in-between frames (the dots glide)
+    std::function<double()> position;
+    std::function<void(double)> setPosition;
+};
+AnimationSource chainsAnimation(ChainsView* view);
+AnimationSource particlesAnimation(views::ParticlesView* view);
+
+inline constexpr int kMaxAnimationFrames = 5000;
+
 struct AnimationExportOptions {
     QSize size{900, 560};   // pixels
-    int framesPerStep = 4;  // in-between frames per trajectory step (the dots glide)
-    int delayCs = 4;        // GIF frame time in 1/100 s (25 fps)
+    int framesPerStep = 4;  // frames per position step when the view glides (1..30), else 1
+    int fps = 25;           // frames per second (1..50)
+    int holdLastMs = 1500;  // the last frame stays this long before the loop restarts (0..20000)
 };
 
-// Returns an empty string or the reason it failed.
-QString exportAnimationGif(ChainsView* view, const QString& path,
-                           const AnimationExportOptions& options = {});
-// Writes `prefix`_NNNN.png files; returns an empty string or the reason it failed.
-QString exportAnimationFrames(ChainsView* view, const QString& prefix,
-                              const AnimationExportOptions& options = {});
+// The export's frames and duration, for the dialog's preview and the tests.
+struct AnimationLength {
+    int frames = 0;         // distinct frames rendered
+    int heldFrames = 0;     // copies of the last frame a PNG sequence adds for the hold
+    double seconds = 0.0;   // the GIF's (and the sequence's at fps) play time, hold included
+    int delayCs = 4;        // the GIF's frame time, 1/100 s
+};
+AnimationLength animationLength(const AnimationSource& source,
+                                const AnimationExportOptions& options);
+
+// The options' first problem, naming the field and the value; empty when they are usable.
+QString checkAnimationOptions(const AnimationSource& source, const AnimationExportOptions& options);
+
+// Called after each frame with (done, total); returning false cancels the export.
+using AnimationProgress = std::function<bool(int done, int total)>;
+
+// Return an empty string or the reason it failed (a cancel says "cancelled"). The GIF is
+// written atomically; a PNG sequence writes each frame atomically.
+QString exportAnimationGif(const AnimationSource& source, const QString& path,
+                           const AnimationExportOptions& options = {},
+                           const AnimationProgress& progress = {});
+QString exportAnimationFrames(const AnimationSource& source, const QString& prefix,
+                              const AnimationExportOptions& options = {},
+                              const AnimationProgress& progress = {});
 
 }  // namespace ui::animation

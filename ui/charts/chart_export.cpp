@@ -98,6 +98,28 @@ QString saveBytes(const QString& path, const QByteArray& bytes) {
 
 }  // namespace
 
+struct FigureRenderer::State {
+    State(QWidget* w, QSize s) : widget(w), size(s), figure(w), guard(w, s) {}
+    QWidget* widget;
+    QSize size;
+    FigureOnly figure;  // declared before guard: the layout sees the controls hidden
+    SizeGuard guard;
+};
+
+FigureRenderer::FigureRenderer(QWidget* widget, QSize size)
+    : m_state(std::make_unique<State>(widget, size)) {}
+
+FigureRenderer::~FigureRenderer() = default;
+
+QImage FigureRenderer::render() const {
+    QImage image(m_state->size, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    m_state->widget->render(&painter);
+    return image;
+}
+
 QString exportWidget(QWidget* widget, const QString& requestedPath, const ExportOptions& options) {
     if (widget == nullptr) {
         return "nothing to export";

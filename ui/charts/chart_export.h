@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QImage>
 #include <QSize>
 #include <QString>
 
+#include <memory>
 #include <optional>
 
 class QWidget;
@@ -31,6 +33,23 @@ std::optional<int> parseLength(const QString& text, QString* error = nullptr);
 // A ViewPanel is rendered as its figure: its controls and message footer are hidden meanwhile.
 // The file is written through a temporary file and an atomic rename.
 QString exportWidget(QWidget* widget, const QString& path, const ExportOptions& options = {});
+
+// Holds `widget` laid out at `size` as a figure (a ViewPanel's controls and message footer
+// hidden) while it lives, and renders it as often as asked: one frame per call for animation
+// export. Restores the widget's size and controls when destroyed.
+class FigureRenderer {
+public:
+    FigureRenderer(QWidget* widget, QSize size);
+    ~FigureRenderer();
+    FigureRenderer(const FigureRenderer&) = delete;
+    FigureRenderer& operator=(const FigureRenderer&) = delete;
+    // The widget as it is now, on white, `size` pixels.
+    QImage render() const;
+
+private:
+    struct State;
+    std::unique_ptr<State> m_state;
+};
 
 // "chart.png" / "chart.svg" / "chart.pdf", adding ".png" when there is no known extension.
 QString withImageExtension(const QString& path);

@@ -3,6 +3,7 @@
 
 #include <gif_lib.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/io/file_io.h"
@@ -30,7 +31,7 @@ int gifPaletteIndex(QRgb color) {
            level(qBlue(color), kLevelsB);
 }
 
-void GifWriter::addFrame(const QImage& input) {
+void GifWriter::addFrame(const QImage& input, int delayCs) {
     if (m_frames.empty()) {
         m_size = input.size();
     }
@@ -45,6 +46,7 @@ void GifWriter::addFrame(const QImage& input) {
         }
     }
     m_frames.push_back(std::move(indices));
+    m_delays.push_back(std::clamp(delayCs < 0 ? m_delayCs : delayCs, 0, 65535));  // a uint16
 }
 
 QString GifWriter::save(const QString& path) const {
@@ -75,10 +77,11 @@ QString GifWriter::save(const QString& path) const {
     ok = ok && EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) == GIF_OK &&
          EGifPutExtensionBlock(gif, 11, "NETSCAPE2.0") == GIF_OK &&
          EGifPutExtensionBlock(gif, 3, loop) == GIF_OK && EGifPutExtensionTrailer(gif) == GIF_OK;
-    for (const auto& frame : m_frames) {
+    for (size_t f = 0; f < m_frames.size(); ++f) {
+        const auto& frame = m_frames[f];
         GraphicsControlBlock control{};
         control.DisposalMode = DISPOSE_DO_NOT;
-        control.DelayTime = m_delayCs;
+        control.DelayTime = m_delays[f];
         control.TransparentColor = NO_TRANSPARENT_COLOR;
         GifByteType extension[4];
         const size_t length = EGifGCBToExtension(&control, extension);

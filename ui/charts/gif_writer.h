@@ -16,8 +16,9 @@ public:
     // delayCs: the time each frame is shown, in hundredths of a second (giflib's unit).
     explicit GifWriter(int delayCs = 4) : m_delayCs(delayCs) {}
 
-    // Adds a frame; every frame must have the first frame's size (others are scaled to it).
-    void addFrame(const QImage& frame);
+    // Adds a frame shown for delayCs hundredths of a second (< 0: the writer's delay); every
+    // frame must have the first frame's size (others are scaled to it).
+    void addFrame(const QImage& frame, int delayCs = -1);
     int frameCount() const { return static_cast<int>(m_frames.size()); }
 
     // Encodes all frames looping forever and writes the file atomically; returns an empty
@@ -28,6 +29,7 @@ private:
     int m_delayCs;
     QSize m_size;
     std::vector<std::vector<unsigned char>> m_frames;  // palette indices, row-major
+    std::vector<int> m_delays;                         // per frame, 1/100 s
 };
 
 // The palette index of an RGB colour in the writer's fixed palette.

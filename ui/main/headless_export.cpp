@@ -3,6 +3,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <cmath>
 #include <iostream>
 #include <memory>
 
@@ -60,17 +61,22 @@ QString loadRequestedProject(document::ProjectDocument& document,
 // Writes the requested view (or all of them, or the animation) to request.out; the first
 // error, empty when everything was written.
 QString writeRequestedViews(const HeadlessExportRequest& request, CategoricalExplorer& explorer,
+                            GaussianExplorer* gaussian,
                             const std::vector<std::pair<QString, charts::ViewPanel*>>& allViews,
                             const charts::ExportOptions& exportOptions) {
     const QString& out = request.out;
     const QString& view = request.view;
-    if (view == "animation") {
+    if (view == "animation" || view == "particles-animation") {
+        const animation::AnimationSource source =
+            view == "animation" ? animation::chainsAnimation(explorer.chainsView())
+                                : animation::particlesAnimation(gaussian->particlesView());
         animation::AnimationExportOptions animationOptions;
         animationOptions.size = exportOptions.size;
+        animationOptions.fps = request.fps;
+        animationOptions.holdLastMs = static_cast<int>(std::lround(request.holdSeconds * 1000.0));
         return out.endsWith(".png", Qt::CaseInsensitive)
-                   ? animation::exportAnimationFrames(explorer.chainsView(), out.chopped(4),
-                                                      animationOptions)
-                   : animation::exportAnimationGif(explorer.chainsView(), out, animationOptions);
+                   ? animation::exportAnimationFrames(source, out.chopped(4), animationOptions)
+                   : animation::exportAnimationGif(source, out, animationOptions);
     }
     if (view == "all") {
         if (!QDir().mkpath(out)) {
@@ -96,7 +102,7 @@ QString writeRequestedViews(const HeadlessExportRequest& request, CategoricalExp
         names << name;
     }
     return QString("--view = %1: unknown view (one of %2, particles, gamma, variance, "
-                   "gaussian-trajectory, compare, lab, animation, all)")
+                   "gaussian-trajectory, compare, lab, animation, particles-animation, all)")
         .arg(view, names.join(", "));
 }
 
@@ -132,7 +138,8 @@ int runHeadlessExport(const HeadlessExportRequest& request) {
     // The Gaussian views estimate Γ (seconds): only when one of them is asked for.
     std::unique_ptr<GaussianExplorer> gaussian;
     if (view == "all" || view == "particles" || view == "gamma" || view == "variance" ||
-        view == "gaussian-trajectory" || view == "compare" || view == "lab") {
+        view == "gaussian-trajectory" || view == "compare" || view == "lab" ||
+        view == "particles-animation") {
         // Its model is checked first too, so a bad one is refused before Γ is estimated.
         if (auto setup = core::project::GaussianSetup::build(document.gaussian(),
                                                              document::appSources(), false);
@@ -168,7 +175,7 @@ int runHeadlessExport(const HeadlessExportRequest& request) {
         }
     }
 
-    if (const QString error = writeRequestedViews(request, explorer, allViews, exportOptions);
+    if (const QString error = writeRequestedViews(request, explorer, gaussian.get(), allViews, exportOptions);
         !error.isEmpty()) {
         return fail(error);
     }

@@ -12,7 +12,8 @@ namespace ui {
 
 struct HeadlessExportRequest {
     // trajectories, schedule, step-costs, matrices, kernels, gamma, variance,
-    // gaussian-trajectory, animation (GIF or a PNG frame sequence) or all (`out` is then a folder).
+    // gaussian-trajectory, animation (the Trajectories chains) or particles-animation (GIF or a
+    // PNG frame sequence), or all (`out` is then a folder).
     QString view;
     QString out;
     QString project;  // a project file; empty: none
@@ -21,6 +22,8 @@ struct HeadlessExportRequest {
     QSize size;              // CSS pixels, 96 to the inch
     int dpi = 96;
     double fontScale = 1.0;  // charts::ExportOptions::fontScale
+    int fps = 25;            // animations: frames per second
+    double holdSeconds = 1.5;  // animations: how long the last frame stays
 };
 
 // Returns the exit code.

@@ -24,6 +24,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
@@ -36,6 +37,7 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "ui/animation/animation_dialog.h"
 #include "ui/animation/animation_export.h"
 #include "ui/animation/chains_view.h"
 #include "ui/animation/time_bar.h"
@@ -895,22 +897,42 @@ void MainWindow::exportAllViews() {
 }
 
 void MainWindow::exportAnimation() {
-    const QString path = QFileDialog::getSaveFileName(
-        this, "Export animation", "trajectories.gif",
-        "Animated GIF (*.gif);;PNG frame sequence (*.png)");
-    if (path.isEmpty()) {
+    // The animated view of the process shown: the Particles or the Trajectories chains.
+    const bool gaussian = m_document->project().process == document::ProcessKind::Gaussian;
+    const animation::AnimationSource source =
+        gaussian ? animation::particlesAnimation(m_gaussianExplorer->particlesView())
+                 : animation::chainsAnimation(m_explorer->chainsView());
+    const QString name = gaussian ? "particles" : "trajectories";
+    if (const QString problem = animation::checkAnimationOptions(source, {}); source.steps <= 0) {
+        QMessageBox::information(this, "Export animation", "Nothing to export yet: " + problem + ".");
         return;
     }
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    QString error;
-    if (path.endsWith(".png", Qt::CaseInsensitive)) {
-        error = animation::exportAnimationFrames(m_explorer->chainsView(), path.chopped(4));
-    } else {
-        error = animation::exportAnimationGif(m_explorer->chainsView(),
-                                              path.endsWith(".gif") ? path : path + ".gif");
-    }
-    QApplication::restoreOverrideCursor();
-    if (!error.isEmpty()) {
+    animation::AnimationDialog dialog(source, gaussian ? "Particles" : "Trajectories", this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    const bool frames = dialog.pngSequence();
+    const QString path = QFileDialog::getSaveFileName(
+        this, "Export animation", name + (frames ? ".png" : ".gif"),
+        frames ? "PNG frame sequence (*.png)" : "Animated GIF (*.gif)");
+    if (path.isEmpty()) return;
+    dialog.remember();
+    // Frames are rendered from the view itself, on this thread: a progress dialog keeps the
+    // window painted and offers Cancel between frames.
+    QProgressDialog progress("Rendering the animation…", "Cancel", 0, 100, this);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(300);
+    const auto report = [&progress](int done, int total) {
+        progress.setMaximum(total);
+        progress.setValue(done);
+        return !progress.wasCanceled();
+    };
+    const QString error =
+        frames ? animation::exportAnimationFrames(source, path.chopped(4), dialog.options(), report)
+               : animation::exportAnimationGif(source, path.endsWith(".gif") ? path : path + ".gif",
+                                               dialog.options(), report);
+    progress.reset();
+    if (error == "cancelled") {
+        statusBar()->showMessage("Animation export cancelled", 4000);
+    } else if (!error.isEmpty()) {
         QMessageBox::warning(this, "Export animation", error);
     } else {
         statusBar()->showMessage("Exported " + path, 4000);
