@@ -132,9 +132,12 @@ void ChainCanvas::paintMarginalBars(QPainter& painter, const LaneLayout& lanes, 
     for (int c = 0; c < numClasses; ++c) {
         const double y = lanes.top + (c + 0.15) * lanes.laneHeight;
         const double h = lanes.laneHeight * 0.7;
+        // The chains' bar is thinner than the marginal's box and centred in it, so a bar that
+        // is longer than its box reads as "more chains than expected", not as an overflow.
         painter.setPen(Qt::NoPen);
-        painter.setBrush(QColor(31, 119, 180, 150));
-        painter.drawRect(QRectF(lanes.barsLeft, y, histogram[c] / maxValue * lanes.barsWidth, h));
+        painter.setBrush(QColor(31, 119, 180, 190));
+        painter.drawRect(QRectF(lanes.barsLeft, y + h * 0.25,
+                                histogram[c] / maxValue * lanes.barsWidth, h * 0.5));
         painter.setBrush(Qt::NoBrush);
         painter.setPen(QPen(QColor(214, 39, 40), 2));
         painter.drawRect(QRectF(lanes.barsLeft, y, marginal[c] / maxValue * lanes.barsWidth, h));
@@ -178,7 +181,7 @@ void ChainCanvas::paintEvent(QPaintEvent*) {
     const double laneHeight = (bottom - top) / k;
     const double left = 46.0;
     const double barsWidth = std::min(220.0, width() * 0.25);
-    const double lanesRight = width() - barsWidth - 24.0;
+    const double lanesRight = width() - barsWidth - 36.0;  // bars end 20 px from the edge
     const double barsLeft = lanesRight + 16.0;
 
     // Title.
@@ -193,9 +196,18 @@ void ChainCanvas::paintEvent(QPaintEvent*) {
                          .arg(t, 0, 'f', 3)
                          .arg(static_cast<int>(std::round(p)))
                          .arg(m));
-    painter.drawText(QRectF(barsLeft, 4, barsWidth, 24), Qt::AlignLeft | Qt::AlignVCenter,
-                     "marginal / chains");
     painter.setFont(font());
+    // The bars' legend, drawn with the bars' own marks: a red box is the exact marginal, a
+    // blue bar the share of the chains (longer than its box when more chains are there).
+    painter.setPen(QPen(QColor(214, 39, 40), 2));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(QRectF(barsLeft, 9, 16, 12));
+    painter.setPen(Qt::black);
+    painter.drawText(QRectF(barsLeft + 20, 4, barsWidth, 12), Qt::AlignLeft | Qt::AlignVCenter,
+                     "exact marginal");
+    painter.fillRect(QRectF(barsLeft, 22, 16, 6), QColor(31, 119, 180, 190));
+    painter.drawText(QRectF(barsLeft + 20, 17, barsWidth, 14), Qt::AlignLeft | Qt::AlignVCenter,
+                     "chains");
 
     // Lanes.
     for (int c = 0; c < k; ++c) {
