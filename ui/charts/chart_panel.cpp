@@ -7,6 +7,7 @@
 #include <QChartView>
 #include <QLegend>
 #include <QMouseEvent>
+#include <QWheelEvent>
 #include <QToolTip>
 
 #include <cmath>
@@ -29,6 +30,10 @@ ChartPanel::ChartPanel(const QString& title, QWidget* parent)
     m_view->setBackgroundBrush(Qt::white);
     m_view->setFrameShape(QFrame::NoFrame);
     m_view->setMouseTracking(true);
+    m_view->setRubberBand(QChartView::RectangleRubberBand);
+    // In the status bar, not a tooltip: the tooltip is the value readout.
+    m_view->setStatusTip(tr("Drag a rectangle to zoom in, Ctrl+wheel to zoom about the cursor, "
+                          "Shift+drag to pan; double-click to see everything again."));
     m_view->viewport()->installEventFilter(this);
     setBody(m_view);
 }
@@ -55,7 +60,67 @@ QString ChartPanel::readoutAt(const QPoint& position) const {
         .arg(value.y(), 0, 'g', 4);
 }
 
+void ChartPanel::zoomAbout(const QPoint& position, double factor) {
+    if (!(factor > 0.0)) return;
+    const QPointF centre = m_chart->mapFromScene(m_view->mapToScene(position));
+    const QRectF area = m_chart->plotArea();
+    if (!area.contains(centre)) return;
+    // The rectangle that keeps the point under the cursor where it is.
+    const QRectF zoomed(centre.x() - (centre.x() - area.left()) / factor,
+                        centre.y() - (centre.y() - area.top()) / factor, area.width() / factor,
+                        area.height() / factor);
+    m_chart->zoomIn(zoomed);
+}
+
+void ChartPanel::panBy(const QPoint& pixels) {
+    m_chart->scroll(-pixels.x(), pixels.y());
+}
+
+void ChartPanel::zoomReset() { m_chart->zoomReset(); }
+
 bool ChartPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_view->viewport()) {
+        switch (event->type()) {
+        case QEvent::MouseButtonPress: {
+            auto* press = static_cast<QMouseEvent*>(event);
+            if (press->button() == Qt::MiddleButton ||
+                (press->button() == Qt::LeftButton && (press->modifiers() & Qt::ShiftModifier))) {
+                m_panning = true;
+                m_panFrom = press->position().toPoint();
+                m_view->viewport()->setCursor(Qt::ClosedHandCursor);
+                return true;  // not a rubber band
+            }
+            break;
+        }
+        case QEvent::MouseMove:
+            if (m_panning) {
+                const QPoint now = static_cast<QMouseEvent*>(event)->position().toPoint();
+                panBy(now - m_panFrom);
+                m_panFrom = now;
+                return true;
+            }
+            break;
+        case QEvent::MouseButtonRelease:
+            if (m_panning) {
+                m_panning = false;
+                m_view->viewport()->unsetCursor();
+                return true;
+            }
+            break;
+        case QEvent::MouseButtonDblClick:
+            zoomReset();
+            return true;
+        case QEvent::Wheel: {
+            auto* wheel = static_cast<QWheelEvent*>(event);
+            if (!(wheel->modifiers() & Qt::ControlModifier)) break;
+            const int steps = wheel->angleDelta().y() / 120;
+            if (steps != 0) zoomAbout(wheel->position().toPoint(), std::pow(1.25, steps));
+            return true;
+        }
+        default:
+            break;
+        }
+    }
     if (watched == m_view->viewport() && event->type() == QEvent::MouseMove) {
         auto* move = static_cast<QMouseEvent*>(event);
         const QString text = readoutAt(move->position().toPoint());

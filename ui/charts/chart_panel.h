@@ -26,12 +26,21 @@ public:
     // empty outside the plot area: the readout the chart shows under the cursor.
     QString readoutAt(const QPoint& position) const;
 
+    // Zoom and pan, on every chart: drag a rectangle to zoom into it, Ctrl+wheel zooms about the
+    // cursor, Shift+drag or a middle-button drag pans, a double-click (or zoomReset) shows
+    // everything again. Exports draw what is shown. `position` is in chart-view pixels.
+    void zoomAbout(const QPoint& position, double factor);  // factor > 1 zooms in
+    void panBy(const QPoint& pixels);                        // the content follows the pointer
+    void zoomReset();
+
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     QChart* m_chart;
     QChartView* m_view;
+    QPoint m_panFrom;       // the pointer's last position while panning
+    bool m_panning = false;
 };
 
 // (x[i], y[i]) points, skipping non-finite values (nothing NaN is ever plotted).
