@@ -32,8 +32,8 @@ ChartPanel::ChartPanel(const QString& title, QWidget* parent)
     m_view->setMouseTracking(true);
     m_view->setRubberBand(QChartView::RectangleRubberBand);
     // In the status bar, not a tooltip: the tooltip is the value readout.
-    m_view->setStatusTip(tr("Drag a rectangle to zoom in, Ctrl+wheel to zoom about the cursor, "
-                          "Shift+drag to pan; double-click to see everything again."));
+    m_view->viewport()->setStatusTip(tr("Drag a rectangle to zoom in, Ctrl+wheel to zoom about the cursor, "
+                                      "Shift+drag to pan; double-click to see everything again."));
     m_view->viewport()->installEventFilter(this);
     setBody(m_view);
 }
