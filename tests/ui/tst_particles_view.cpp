@@ -71,6 +71,7 @@ private slots:
     void trailingTrajectoryStartsLate();
     void rendersNonBlank();
     void exportsAnAnimationForSlides();
+    void playerStepsAndStopsAtTheEnd();
     void imageDataShowsAGrid();
     void onlySamplerChangeReusesGamma();
     void cancelStopsTheParticlesPromptly();
@@ -377,6 +378,35 @@ void tst_ParticlesView::exportsAnAnimationForSlides() {
     const int frames = view->frameCount();
     QVERIFY2(dialog.preview().startsWith(QString("%1 frames · %2 s").arg(frames).arg((frames * 10 + 100) / 100.0, 0, 'f', 1)),
              qPrintable(dialog.preview()));
+}
+
+// The player's controls: one frame back or on (pausing), a speed, and play that stops on the
+// last frame when looping is off and starts from the first when played again.
+void tst_ParticlesView::playerStepsAndStopsAtTheEnd() {
+    ui::document::ProjectDocument document;
+    ui::GaussianExplorer explorer(&document);
+    QVERIFY(document.setGaussian(smallParams(), "small").ok());
+    explorer.waitForJobs();
+    ui::views::ParticlesView* view = explorer.particlesView();
+    const int last = view->frameCount() - 1;
+    view->setFrame(3);
+    view->stepBy(1);
+    QCOMPARE(view->frame(), 4);
+    view->stepBy(-10);
+    QCOMPARE(view->frame(), 0);  // clamped, not wrapped
+    view->setSpeed(4.0);
+    QCOMPARE(view->speed(), 4.0);
+    view->setLooping(false);
+    view->setFrame(last - 2);
+    view->setPlaying(true);
+    view->stepBy(0);  // a step pauses
+    QVERIFY(!view->isPlaying());
+    view->setPlaying(true);
+    QTRY_VERIFY_WITH_TIMEOUT(!view->isPlaying(), 5000);
+    QCOMPARE(view->frame(), last);
+    view->setPlaying(true);  // again: from the start
+    QVERIFY(view->frame() < last);
+    view->setPlaying(false);
 }
 
 void tst_ParticlesView::imageDataShowsAGrid() {

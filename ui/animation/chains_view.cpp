@@ -58,7 +58,7 @@ void ChainCanvas::paintImages(QPainter& painter,
     painter.setFont(bold);
     painter.setPen(Qt::black);
     painter.drawText(QRectF(12, 4, width() - 24, 24), Qt::AlignLeft | Qt::AlignVCenter,
-                     QString("%1   t = %2   (step %3 of %4)%5")
+                     QString("%1   t = %2   (step %3 of K = %4)%5")
                          .arg(forward ? "Forward: data → π" : "Reverse: π → data")
                          .arg(t, 0, 'f', 3)
                          .arg(static_cast<int>(std::round(position)))
@@ -191,7 +191,7 @@ void ChainCanvas::paintEvent(QPaintEvent*) {
     painter.setPen(Qt::black);
     const double t = chains->times[shownNode];
     painter.drawText(QRectF(left, 4, lanesRight - left, 24), Qt::AlignLeft | Qt::AlignVCenter,
-                     QString("%1   t = %2   (step %3 of %4)")
+                     QString("%1   t = %2   (step %3 of K = %4)")
                          .arg(forward ? "Forward: data → π" : "Reverse: π → data")
                          .arg(t, 0, 'f', 3)
                          .arg(static_cast<int>(std::round(p)))

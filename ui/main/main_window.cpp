@@ -477,7 +477,7 @@ void MainWindow::createPlayMenu() {
     toggle->setShortcut(QKeySequence(Qt::Key_Space));
     QAction* forward = play->addAction("Step forward", this, [this, particles] {
         if (auto* p = particles()) {
-            p->setFrame(p->frame() + 1);
+            p->stepBy(1);
         } else {
             m_timeBar->stepForward();
         }
@@ -485,7 +485,7 @@ void MainWindow::createPlayMenu() {
     forward->setShortcut(QKeySequence(Qt::Key_Right));
     QAction* back = play->addAction("Step back", this, [this, particles] {
         if (auto* p = particles()) {
-            p->setFrame(p->frame() - 1);
+            p->stepBy(-1);
         } else {
             m_timeBar->stepBackward();
         }

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/particles_view.h"
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
 #include <QPushButton>
 #include <QSlider>
+#include <QStyle>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -177,24 +181,55 @@ ParticlesView::ParticlesView(QWidget* parent) : ViewPanel("Particles", parent) {
     auto* controls = new QHBoxLayout(controlRow);
     controls->setContentsMargins(8, 0, 8, 0);
     m_play = new QPushButton("Play");
-    m_play->setToolTip("Play or pause the particles: forward process, then reverse sampling.");
+    m_play->setToolTip("Play or pause the particles: forward process, then reverse sampling "
+                       "(Space, Play menu).");
+    m_back = new QToolButton;
+    m_back->setIcon(style()->standardIcon(QStyle::SP_MediaSeekBackward));
+    m_back->setToolTip("One frame back (Left)");
+    m_back->setAutoRepeat(true);
+    m_forward = new QToolButton;
+    m_forward->setIcon(style()->standardIcon(QStyle::SP_MediaSeekForward));
+    m_forward->setToolTip("One frame on (Right)");
+    m_forward->setAutoRepeat(true);
+    m_speed = new QComboBox;
+    for (double s : {0.25, 0.5, 1.0, 2.0, 4.0}) m_speed->addItem(QString("%1×").arg(s), s);
+    m_speed->setCurrentIndex(2);
+    m_speed->setToolTip("Playback speed: 1× plays all frames in about 6 s");
+    m_loop = new QCheckBox("loop");
+    m_loop->setChecked(true);
+    m_loop->setToolTip("Start again after the last frame; off: stop on it");
     m_slider = new QSlider(Qt::Horizontal);
     m_slider->setToolTip("The frame: forward x_0 → x_τK, then reverse x_τK → x_0.");
     m_label = new QLabel;
     m_label->setMinimumWidth(190);
+    controls->addWidget(m_back);
     controls->addWidget(m_play);
+    controls->addWidget(m_forward);
     controls->addWidget(m_slider, 1);
     controls->addWidget(m_label);
+    controls->addWidget(new QLabel("speed"));
+    controls->addWidget(m_speed);
+    controls->addWidget(m_loop);
     layout->addWidget(controlRow);
     markControl(controlRow);
     setBody(body);
     setToolTip("Particles under the forward process, then under two reverse samplers started "
                "from the same noise x_τK; grey beneath: the data density.");
     connect(m_play, &QPushButton::clicked, this, [this] { setPlaying(!isPlaying()); });
+    connect(m_back, &QToolButton::clicked, this, [this] { stepBy(-1); });
+    connect(m_forward, &QToolButton::clicked, this, [this] { stepBy(1); });
+    connect(m_speed, &QComboBox::currentIndexChanged, this, [this] {
+        if (isPlaying()) setPlaying(true);  // the new interval
+    });
     connect(m_slider, &QSlider::valueChanged, this, &ParticlesView::setFrame);
     connect(&m_timer, &QTimer::timeout, this, [this] {
         const int count = frameCount();
-        if (count > 0) setFrame((m_frame + 1) % count);
+        if (count == 0) return;
+        if (m_frame + 1 >= count && !m_loop->isChecked()) {
+            setPlaying(false);
+            return;
+        }
+        setFrame((m_frame + 1) % count);
     });
     updateControls();
 }
@@ -305,12 +340,29 @@ bool ParticlesView::showsImages() const { return m_frames && m_frames->images; }
 
 void ParticlesView::setPlaying(bool playing) {
     if (playing && frameCount() > 1) {
-        m_timer.start(std::clamp(kLoopMs / frameCount(), 30, 400));
+        if (!isPlaying() && m_frame + 1 >= frameCount()) setFrame(0);  // play again from the start
+        m_timer.start(std::clamp(static_cast<int>(kLoopMs / frameCount() / speed()), 15, 1600));
     } else {
         m_timer.stop();
     }
     m_play->setText(isPlaying() ? "Pause" : "Play");
 }
+
+void ParticlesView::stepBy(int frames) {
+    const int count = frameCount();
+    if (count == 0) return;
+    setPlaying(false);
+    setFrame(std::clamp(m_frame + frames, 0, count - 1));
+}
+
+void ParticlesView::setSpeed(double speed) {
+    const int index = m_speed->findData(speed);
+    if (index >= 0) m_speed->setCurrentIndex(index);
+}
+
+double ParticlesView::speed() const { return m_speed->currentData().toDouble(); }
+
+void ParticlesView::setLooping(bool loop) { m_loop->setChecked(loop); }
 
 void ParticlesView::updateControls() {
     const int count = frameCount();
@@ -319,6 +371,8 @@ void ParticlesView::updateControls() {
     m_slider->setValue(m_frame);
     m_slider->setEnabled(count > 1);
     m_play->setEnabled(count > 1);
+    m_back->setEnabled(count > 1 && m_frame > 0);
+    m_forward->setEnabled(count > 1 && m_frame + 1 < count);
     if (count <= 1) setPlaying(false);
     const QString label = frameLabel();
     m_label->setText(label.isEmpty() ? QString() : QString("%1   (frame %2 of %3)")

@@ -9,9 +9,12 @@
 #include "ui/charts/view_panel.h"
 #include "ui/jobs/particle_jobs.h"
 
+class QCheckBox;
+class QComboBox;
 class QLabel;
 class QPushButton;
 class QSlider;
+class QToolButton;
 
 // The Particles view of the Gaussian explorer: two panes side by side (sampler A |
 // sampler B, B hidden when the document's compareSampler is "none"). Each shows the particles
@@ -44,6 +47,12 @@ public:
 
     void setPlaying(bool playing);
     bool isPlaying() const { return m_timer.isActive(); }
+    // Playback as in the categorical player: one frame back or on, a speed (1 = a loop of all
+    // frames in about 6 s) and whether play starts again after the last frame or stops there.
+    void stepBy(int frames);
+    void setSpeed(double speed);
+    double speed() const;
+    void setLooping(bool loop);
 
 private:
     void updateControls();
@@ -53,6 +62,10 @@ private:
     int m_frame = 0;
     ParticleCanvas* m_canvas;
     QPushButton* m_play;
+    QToolButton* m_back;
+    QToolButton* m_forward;
+    QComboBox* m_speed;
+    QCheckBox* m_loop;
     QSlider* m_slider;
     QLabel* m_label;
     QTimer m_timer;
