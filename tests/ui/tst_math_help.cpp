@@ -16,7 +16,9 @@
 #include <QTextBlock>
 #include <QTextDocument>
 
+#include "ui/animation/chains_view.h"
 #include "ui/charts/view_panel.h"
+#include "ui/views/particles_view.h"
 #include "ui/main/categorical_explorer.h"
 #include "ui/main/explanation_pane.h"
 #include "ui/main/gaussian_explorer.h"
@@ -77,11 +79,16 @@ void tst_MathHelp::presentationModeScalesAndRestores() {
     QVERIFY(!parameters->isVisible());
     DS_COMPARE_REL(chart->titleFont().pointSizeF(), 1.6 * title, 1e-9);
     DS_COMPARE_REL(chart->axes().front()->labelsFont().pointSizeF(), 1.6 * axis, 1e-9);
+    // Digit tiles for a projector: 1.6 times larger, so 64 / 1.6² = 25 of them.
+    QCOMPARE(window.explorer()->chainsView()->tilesShown(), 25);
+    QCOMPARE(window.gaussianExplorer()->particlesView()->tilesShown(), 14);  // 36 / 2.56
     window.setPresentationMode(false);
     QVERIFY(!window.presentationMode());
     QVERIFY(parameters->isVisible());
     DS_COMPARE_REL(chart->titleFont().pointSizeF(), title, 1e-9);
     DS_COMPARE_REL(chart->axes().front()->labelsFont().pointSizeF(), axis, 1e-9);
+    QCOMPARE(window.explorer()->chainsView()->tilesShown(), 64);
+    QCOMPARE(window.gaussianExplorer()->particlesView()->tilesShown(), 36);
 }
 
 // Every view of both explorers has its what / how to read / try text.

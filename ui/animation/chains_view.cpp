@@ -71,7 +71,7 @@ void ChainCanvas::paintImages(QPainter& painter,
     const int columns = side * side == numPositions ? side : numPositions;
     const int rows = side * side == numPositions ? side : 1;
     const int chains = static_cast<int>(states.size()) / numPositions;
-    const int shown = std::min(chains, core::project::kPreviewChains);
+    const int shown = std::min(chains, m_view->tilesShown());
     const int panes = preview != nullptr ? 2 : 1;  // sample, and its x̂_0 beside it
     const int perRow = std::max(1, static_cast<int>(std::ceil(std::sqrt(shown * 1.6))));
     const int gridRows = (shown + perRow - 1) / perRow;
@@ -267,6 +267,17 @@ void ChainsView::setDirection(Direction direction) {
     m_direction = direction;
     updateData();
     m_canvas->update();
+}
+
+void ChainsView::setTileScale(double scale) {
+    m_tileScale = std::clamp(scale, 1.0, 4.0);
+    update();
+}
+
+int ChainsView::tilesShown() const {
+    // The same area for fewer samples: each tile grows by the scale.
+    return std::max(1, static_cast<int>(std::lround(core::project::kPreviewChains /
+                                                    (m_tileScale * m_tileScale))));
 }
 
 void ChainsView::setPosition(double position) {

@@ -26,6 +26,12 @@ public:
     // Animation position in steps, 0..M: forward shows node ⌊p⌋ → ⌊p⌋+1, reverse node M − p.
     void setPosition(double position);
 
+    // Digit tiles this many times larger (fewer of them): presentation mode's 1.6.
+    void setTileScale(double scale);
+    double tileScale() const { return m_tileScale; }
+    // How many samples the image grid shows now.
+    int tilesShown() const;
+
     Direction direction() const { return m_direction; }
     double position() const { return m_position; }
     int numSteps() const;
@@ -41,6 +47,7 @@ private:
     int m_numClasses = 0;
     Direction m_direction = Direction::Reverse;
     double m_position = 0.0;
+    double m_tileScale = 1.0;
     ChainCanvas* m_canvas;
     friend class ChainCanvas;
 };

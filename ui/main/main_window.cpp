@@ -33,6 +33,8 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
+#include <QToolButton>
+#include <QStyle>
 #include <QStackedWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -324,6 +326,15 @@ void MainWindow::createDocks() {
     follow();
 }
 
+void MainWindow::setPlayerIconScale(double scale) {
+    // The players' buttons (step, play) grow with the text: icons do not follow the font.
+    const int normal = style()->pixelMetric(QStyle::PM_ButtonIconSize);
+    const int side = static_cast<int>(std::lround(normal * scale));
+    for (QToolButton* button : m_centralStack->findChildren<QToolButton*>()) {
+        button->setIconSize(QSize(side, side));
+    }
+}
+
 void MainWindow::setPresentationMode(bool on) {
     if (on == m_presentation.active) return;
     constexpr double kScale = 1.6;
@@ -337,11 +348,17 @@ void MainWindow::setPresentationMode(bool on) {
         large.setPointSizeF(large.pointSizeF() * kScale);
         QApplication::setFont(large);
         charts::setChartsScale(this, kScale);
+        m_explorer->chainsView()->setTileScale(kScale);
+        m_gaussianExplorer->particlesView()->setTileScale(kScale);
+        setPlayerIconScale(kScale);
         showFullScreen();
     } else {
         m_presentation.active = false;
         QApplication::setFont(m_presentation.font);
         charts::setChartsScale(this, 1.0);
+        m_explorer->chainsView()->setTileScale(1.0);
+        m_gaussianExplorer->particlesView()->setTileScale(1.0);
+        setPlayerIconScale(1.0);
         menuBar()->show();
         statusBar()->show();
         restoreState(m_presentation.windowState);

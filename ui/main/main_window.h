@@ -118,6 +118,7 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    void setPlayerIconScale(double scale);
     void createMenus();
     void createFileMenu();
     void createViewMenu();

@@ -104,7 +104,7 @@ void ParticleCanvas::paintScatter(QPainter& painter,
 void ParticleCanvas::paintImages(QPainter& painter, const QRectF& area, const core::Matrix& x) {
     const int d = static_cast<int>(x.rows());
     const int side = static_cast<int>(std::lround(std::sqrt(static_cast<double>(d))));
-    const int shown = static_cast<int>(std::min<Eigen::Index>(x.cols(), jobs::kMaxParticleImages));
+    const int shown = static_cast<int>(std::min<Eigen::Index>(x.cols(), m_view->tilesShown()));
     const int perRow = std::max(1, static_cast<int>(std::ceil(std::sqrt(shown))));
     const int gridRows = (shown + perRow - 1) / perRow;
     const double cell = std::min(area.width() / perRow, area.height() / std::max(1, gridRows));
@@ -346,6 +346,16 @@ void ParticlesView::setPlaying(bool playing) {
         m_timer.stop();
     }
     m_play->setText(isPlaying() ? "Pause" : "Play");
+}
+
+void ParticlesView::setTileScale(double scale) {
+    m_tileScale = std::clamp(scale, 1.0, 4.0);
+    m_canvas->update();
+}
+
+int ParticlesView::tilesShown() const {
+    return std::max(1, static_cast<int>(std::lround(jobs::kMaxParticleImages /
+                                                    (m_tileScale * m_tileScale))));
 }
 
 void ParticlesView::stepBy(int frames) {

@@ -45,6 +45,10 @@ public:
     bool comparing() const;
     bool showsImages() const;
 
+    // Digit tiles this many times larger (fewer of them): presentation mode's 1.6.
+    void setTileScale(double scale);
+    int tilesShown() const;
+
     void setPlaying(bool playing);
     bool isPlaying() const { return m_timer.isActive(); }
     // Playback as in the categorical player: one frame back or on, a speed (1 = a loop of all
@@ -60,6 +64,7 @@ private:
     std::shared_ptr<const jobs::ParticleFrames> m_frames;
     QImage m_density;  // grey, built once per result
     int m_frame = 0;
+    double m_tileScale = 1.0;
     ParticleCanvas* m_canvas;
     QPushButton* m_play;
     QToolButton* m_back;
