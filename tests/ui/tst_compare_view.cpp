@@ -16,6 +16,7 @@
 #include "core/schedule/gaussian_schedule.h"
 #include "tests/support/test_support.h"
 #include "tests/support/project_choices.h"
+#include "ui/charts/palette.h"
 #include "ui/document/bundled_data.h"
 #include "ui/document/project_model.h"
 #include "ui/document/project_document.h"
@@ -94,8 +95,8 @@ void tst_CompareView::rendersAndExports() {
     const QImage image = view.grab().toImage();
     QVERIFY(!image.isNull());
     // Both curves are drawn in their colours (coarse pixel counts, tst_qareaseries style).
-    QVERIFY2(countColour(image, QColor("#9467bd")) > 200, "no categorical curve");
-    QVERIFY2(countColour(image, QColor("#ff7f0e")) > 200, "no Gaussian curve");
+    QVERIFY2(countColour(image, ui::charts::palette::kCategorical) > 200, "no categorical curve");
+    QVERIFY2(countColour(image, ui::charts::palette::kGaussian) > 200, "no Gaussian curve");
     QTemporaryDir dir;
     const QString path = dir.filePath("compare.csv");
     QCOMPARE(view.exportCsv(path), QString());

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/animation/chains_view.h"
+#include "ui/charts/palette.h"
 
 #include <QPainter>
 #include <QPainterPath>
@@ -135,11 +136,11 @@ void ChainCanvas::paintMarginalBars(QPainter& painter, const LaneLayout& lanes, 
         // The chains' bar is thinner than the marginal's box and centred in it, so a bar that
         // is longer than its box reads as "more chains than expected", not as an overflow.
         painter.setPen(Qt::NoPen);
-        painter.setBrush(QColor(31, 119, 180, 190));
+        painter.setBrush(charts::palette::withAlpha(charts::palette::kSampled, 190));
         painter.drawRect(QRectF(lanes.barsLeft, y + h * 0.25,
                                 histogram[c] / maxValue * lanes.barsWidth, h * 0.5));
         painter.setBrush(Qt::NoBrush);
-        painter.setPen(QPen(QColor(214, 39, 40), 2));
+        painter.setPen(QPen(charts::palette::kExact, 2));
         painter.drawRect(QRectF(lanes.barsLeft, y, marginal[c] / maxValue * lanes.barsWidth, h));
     }
 }
@@ -199,13 +200,13 @@ void ChainCanvas::paintEvent(QPaintEvent*) {
     painter.setFont(font());
     // The bars' legend, drawn with the bars' own marks: a red box is the exact marginal, a
     // blue bar the share of the chains (longer than its box when more chains are there).
-    painter.setPen(QPen(QColor(214, 39, 40), 2));
+    painter.setPen(QPen(charts::palette::kExact, 2));
     painter.setBrush(Qt::NoBrush);
     painter.drawRect(QRectF(barsLeft, 9, 16, 12));
     painter.setPen(Qt::black);
     painter.drawText(QRectF(barsLeft + 20, 4, barsWidth, 12), Qt::AlignLeft | Qt::AlignVCenter,
                      "exact marginal");
-    painter.fillRect(QRectF(barsLeft, 22, 16, 6), QColor(31, 119, 180, 190));
+    painter.fillRect(QRectF(barsLeft, 22, 16, 6), charts::palette::withAlpha(charts::palette::kSampled, 190));
     painter.drawText(QRectF(barsLeft + 20, 17, barsWidth, 14), Qt::AlignLeft | Qt::AlignVCenter,
                      "chains");
 

@@ -19,16 +19,7 @@ ChartPanel::ChartPanel(const QString& title, QWidget* parent)
     // setChart() later releases without deleting.
     : ViewPanel(title, parent), m_chart(new QChart), m_view(new QChartView(m_chart)) {
     m_chart->setTitle(title);
-    m_chart->setAnimationOptions(QChart::NoAnimation);  // frames stream; animation would lag
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
-    // Line markers in the legend: a dashed series shows its dashes there, not a square.
-    m_chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
-    m_view->setRenderHint(QPainter::Antialiasing);
-    // White to the edge, no card with rounded corners on grey: the figure is the whole view.
-    m_chart->setBackgroundRoundness(0);
-    m_chart->setDropShadowEnabled(false);
-    m_view->setBackgroundBrush(Qt::white);
-    m_view->setFrameShape(QFrame::NoFrame);
+    applyFigureStyle(m_chart, m_view);
     m_view->setMouseTracking(true);
     m_view->setRubberBand(QChartView::RectangleRubberBand);
     // In the status bar, not a tooltip: the tooltip is the value readout.
@@ -131,6 +122,19 @@ bool ChartPanel::eventFilter(QObject* watched, QEvent* event) {
         }
     }
     return ViewPanel::eventFilter(watched, event);
+}
+
+void applyFigureStyle(QChart* chart, QChartView* view) {
+    chart->setAnimationOptions(QChart::NoAnimation);  // frames stream; animation would lag
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    // Line markers in the legend: a dashed series shows its dashes there, not a square.
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+    view->setRenderHint(QPainter::Antialiasing);
+    // White to the edge, no card with rounded corners on grey: the figure is the whole view.
+    chart->setBackgroundRoundness(0);
+    chart->setDropShadowEnabled(false);
+    view->setBackgroundBrush(Qt::white);
+    view->setFrameShape(QFrame::NoFrame);
 }
 
 QList<QPointF> toPoints(const std::vector<double>& x, const std::vector<double>& y) {

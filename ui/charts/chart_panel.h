@@ -43,6 +43,11 @@ private:
     bool m_panning = false;
 };
 
+// The figure style of every chart: white to the edge with no card or shadow, no animation
+// (frames stream), the legend below with line markers (dashes show), antialiased. ChartPanel
+// applies it; views with charts of their own call it for each.
+void applyFigureStyle(QChart* chart, QChartView* view);
+
 // (x[i], y[i]) points, skipping non-finite values (nothing NaN is ever plotted).
 QList<QPointF> toPoints(const std::vector<double>& x, const std::vector<double>& y);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/pi_editor.h"
+#include "ui/charts/palette.h"
 
 #include <QMouseEvent>
 #include <QPainter>
@@ -65,8 +66,8 @@ void ProbabilityBars::paintEvent(QPaintEvent*) {
     for (size_t i = 0; i < m_values.size(); ++i) {
         const double v = m_values[i];
         const QRectF bar(i * w + 1, height() - 14.0 - v * h, std::max(1.0, w - 2), v * h);
-        painter.fillRect(bar, static_cast<int>(i) == m_dragging ? QColor("#d62728")
-                                                                 : QColor("#1f77b4"));
+        painter.fillRect(bar, static_cast<int>(i) == m_dragging ? charts::palette::kVermillion
+                                                                 : charts::palette::kBlue);
         if (w >= 18) {
             painter.setPen(Qt::darkGray);
             painter.drawText(QRectF(i * w, height() - 14.0, w, 14), Qt::AlignCenter,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/schedule_editor.h"
+#include "ui/charts/palette.h"
 
 #include <QMouseEvent>
 #include <QPainter>
@@ -89,12 +90,12 @@ void ScheduleCurveEditor::paintEvent(QPaintEvent*) {
         const QPointF p = toScreen(t, m_curve(t));
         i == 0 ? path.moveTo(p) : path.lineTo(p);
     }
-    painter.setPen(QPen(QColor("#1f77b4"), 2));
+    painter.setPen(QPen(charts::palette::kBeta, 2));
     painter.drawPath(path);
     if (m_editable) {
         for (size_t i = 0; i < m_points.size(); ++i) {
-            painter.setBrush(static_cast<int>(i) == m_dragging ? QColor("#d62728") : Qt::white);
-            painter.setPen(QPen(QColor("#d62728"), 2));
+            painter.setBrush(static_cast<int>(i) == m_dragging ? charts::palette::kVermillion : Qt::white);
+            painter.setPen(QPen(charts::palette::kVermillion, 2));
             painter.drawEllipse(toScreen(m_points[i].t, m_points[i].beta), 5, 5);
         }
     }

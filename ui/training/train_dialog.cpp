@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/training/train_dialog.h"
 
+#include "ui/charts/chart_panel.h"
+
 #include <QChart>
 #include <QChartView>
 #include <QDialogButtonBox>
@@ -273,7 +275,7 @@ QChartView* TrainDialog::createLossChart(bool categorical) {
     }
     m_axisStep->setRange(0, m_steps->value());
     auto* view = new QChartView(chart);
-    view->setRenderHint(QPainter::Antialiasing);
+    charts::applyFigureStyle(chart, view);
     view->setMinimumSize(480, 260);
     return view;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/compare_view.h"
+#include "ui/charts/palette.h"
 
 #include <QChart>
 #include <QLineSeries>
@@ -41,8 +42,8 @@ CompareView::CompareView(QWidget* parent)
     m_categoricalSeries->setName("categorical: Σ I(X₀;Xₜ) / Σ H(X₀)");
     m_gaussianSeries->setName("Gaussian: Σ min(½ log(1 + ᾱₙvᵢ/β̄ₙ), Hᵢ) / Σ Hᵢ");
     m_snrSeries->setName("Gaussian SNR ᾱₙ/β̄ₙ [right axis]");
-    m_categoricalSeries->setPen(QPen(QColor("#9467bd"), 2.5));
-    m_gaussianSeries->setPen(QPen(QColor("#ff7f0e"), 2.5));
+    m_categoricalSeries->setPen(QPen(charts::palette::kCategorical, 2.5));
+    m_gaussianSeries->setPen(QPen(charts::palette::kGaussian, 2.5));
     m_snrSeries->setPen(QPen(QColor(120, 120, 120), 1.5, Qt::DashLine));
     m_axisT->setTitleText("t (categorical t; Gaussian n/N)");
     m_axisT->setRange(0.0, 1.0);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/gamma_view.h"
+#include "ui/charts/palette.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -41,16 +42,16 @@ GammaView::GammaView(QWidget* parent)
       m_axisGamma(new QLogValueAxis),
       m_axisVariance(new QLogValueAxis) {
     m_gamma->setName("Γₙ (oracle, Monte Carlo)");
-    m_gamma->setPen(QPen(QColor("#1f77b4"), 2));
+    m_gamma->setPen(QPen(charts::palette::kSampled, 2));
     m_oracle->setName("Γₙ (exact oracle)");
-    m_oracle->setPen(QPen(QColor("#2ca02c"), 1.5, Qt::DashLine));
+    m_oracle->setPen(QPen(charts::palette::kBluishGreen, 1.5, Qt::DashLine));
     m_band->setName("± 2 standard errors");
-    m_band->setBrush(QColor(31, 119, 180, 60));
+    m_band->setBrush(charts::palette::withAlpha(charts::palette::kSampled, 60));
     m_band->setPen(Qt::NoPen);
     m_covariance->setName("E Cov[x₀|xₙ]/d ≤ Var x₀ (right)");
-    m_covariance->setPen(QPen(QColor("#d62728"), 2));
+    m_covariance->setPen(QPen(charts::palette::kExact, 2));
     m_dataVariance->setName("Var x₀ per dimension");
-    m_dataVariance->setPen(QPen(QColor("#d62728"), 1.5, Qt::DashLine));
+    m_dataVariance->setPen(QPen(charts::palette::kExact, 1.5, Qt::DashLine));
     m_axisN->setTitleText("timestep n");
     m_axisN->setLabelFormat("%d");
     m_axisGamma->setTitleText("Γₙ");

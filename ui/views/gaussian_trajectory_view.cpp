@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/gaussian_trajectory_view.h"
+#include "ui/charts/chart_panel.h"
+#include "ui/charts/palette.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -68,10 +70,10 @@ double rowX(const GaussianTrajectoryView::CanvasLayout& layout, double step, int
 
 std::vector<GaussianTrajectoryView::TickRow> GaussianTrajectoryView::tickRows() const {
     std::vector<TickRow> rows;
-    const TickRow all[] = {{"DP-optimal", &m_rows.dp, m_rows.costDp, QColor("#d55e00")},
-                           {"even", &m_rows.even, m_rows.costEven, QColor("#0072b2")},
-                           {"quadratic", &m_rows.quadratic, m_rows.costQuadratic, QColor("#009e73")},
-                           {m_rows.typedLabel, &m_rows.typed, m_rows.costTyped, QColor("#cc79a7")}};
+    const TickRow all[] = {{"DP-optimal", &m_rows.dp, m_rows.costDp, charts::palette::kDp},
+                           {"even", &m_rows.even, m_rows.costEven, charts::palette::kEven},
+                           {"quadratic", &m_rows.quadratic, m_rows.costQuadratic, charts::palette::kQuadratic},
+                           {m_rows.typedLabel, &m_rows.typed, m_rows.costTyped, charts::palette::kTypedList}};
     for (const TickRow& row : all) {
         if (!row.steps->empty()) rows.push_back(row);  // the last only when it is in use
     }
@@ -127,7 +129,7 @@ void TrajectoryCanvas::paintTickRows(QPainter& painter,
         small.setPointSizeF(small.pointSizeF() * 0.85);
         painter.save();
         painter.setFont(small);
-        painter.setPen(QColor("#a0522d"));
+        painter.setPen(charts::palette::kVermillion);  // a warning
         if (row.steps->front() > 1) {
             painter.drawText(QRectF(layout.left, y + 15, 200, 12), Qt::AlignLeft | Qt::AlignVCenter,
                              QString("starts at n = %1 > 1").arg(row.steps->front()));
@@ -173,7 +175,7 @@ void TrajectoryCanvas::paintHeatmap(QPainter& painter,
         }
         painter.setPen(QPen(Qt::white, 4));
         painter.drawPath(path);
-        painter.setPen(QPen(QColor("#d55e00"), 2));
+        painter.setPen(QPen(charts::palette::kDp, 2));
         painter.drawPath(path);
     }
     // The colour bar: log10 J from the smallest to the largest cell shown.
@@ -305,7 +307,7 @@ const char* const kKindNames[2] = {"even", "DP"};
 const char* const kVarianceNames[3] = {"analytic σ²", "β̃", "β"};
 const char* const kKindIds[2] = {"even", "dp"};
 const char* const kVarianceIds[3] = {"analytic", "small", "large"};
-const QColor kKindColours[2] = {QColor("#0072b2"), QColor("#d55e00")};  // as the tick rows
+const QColor kKindColours[2] = {charts::palette::kEven, charts::palette::kDp};  // as the tick rows
 const Qt::PenStyle kVarianceStyles[3] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine};
 }  // namespace
 
@@ -335,7 +337,7 @@ GaussianTrajectoryView::GaussianTrajectoryView(QWidget* parent)
     layout->addWidget(nllRow);
     markControl(nllRow);
     auto* chartView = new QChartView(m_nllChart);
-    chartView->setRenderHint(QPainter::Antialiasing);
+    charts::applyFigureStyle(m_nllChart, chartView);
     chartView->setMinimumHeight(240);
     layout->addWidget(chartView, 2);
     setBody(body);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/kernel_comparison_view.h"
+#include "ui/charts/palette.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -19,9 +20,9 @@ KernelComparisonView::KernelComparisonView(QWidget* parent)
       m_d3pm(new QBarSet("reverse sampling, D3PM-style kernel")),
       m_axisClass(new QBarCategoryAxis),
       m_axisProbability(new QValueAxis) {
-    m_data->setColor(QColor("#7f7f7f"));
-    m_closed->setColor(QColor("#1f77b4"));
-    m_d3pm->setColor(QColor("#ff7f0e"));
+    m_data->setColor(charts::palette::kData);
+    m_closed->setColor(charts::palette::kClosedForm);
+    m_d3pm->setColor(charts::palette::kD3pm);
     m_series->append(m_data);
     m_series->append(m_closed);
     m_series->append(m_d3pm);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/lab_view.h"
 
+#include "ui/charts/chart_panel.h"
+
 #include <QCoreApplication>
 
 #include <QAreaSeries>
@@ -235,7 +237,7 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
         m_charts[static_cast<size_t>(i)] = new QChart;
         setupChart(m_charts[static_cast<size_t>(i)], titles[i]);
         auto* view = new QChartView(m_charts[static_cast<size_t>(i)]);
-        view->setRenderHint(QPainter::Antialiasing);
+        charts::applyFigureStyle(m_charts[static_cast<size_t>(i)], view);
         view->setMinimumSize(280, 220);
         m_chartViews[static_cast<size_t>(i)] = view;
         grid->addWidget(view, i / 2, i % 2);

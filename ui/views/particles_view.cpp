@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/particles_view.h"
+#include "ui/charts/palette.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -18,7 +19,7 @@
 namespace ui::views {
 namespace {
 
-const QColor kPaneColors[2] = {QColor(31, 119, 180), QColor(214, 39, 40)};
+const QColor kPaneColors[2] = {charts::palette::kSamplerA, charts::palette::kSamplerB};
 // A loop over all frames lasts about this long, whatever K.
 constexpr int kLoopMs = 6000;
 

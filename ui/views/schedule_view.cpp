@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/schedule_view.h"
+#include "ui/charts/palette.h"
 
 #include <QChart>
 #include <QLegend>
@@ -34,10 +35,10 @@ ScheduleView::ScheduleView(QWidget* parent)
     m_markers->setName("trajectory nodes");
     m_cursor->setName("time slider");
     // One colour per quantity (Okabe–Ito), so no two legend entries share a swatch.
-    m_beta->setPen(QPen(QColor("#0072b2"), 2));
-    m_keep->setPen(QPen(QColor("#56b4e9"), 2, Qt::DashLine));
-    m_information->setPen(QPen(QColor("#d55e00"), 2.5));
-    m_impurity->setPen(QPen(QColor("#009e73"), 2));
+    m_beta->setPen(QPen(charts::palette::kBeta, 2));
+    m_keep->setPen(QPen(charts::palette::kKeep, 2, Qt::DashLine));
+    m_information->setPen(QPen(charts::palette::kInformation, 2.5));
+    m_impurity->setPen(QPen(charts::palette::kImpurity, 2));
     m_markers->setMarkerSize(9);
     m_markers->setColor(QColor("#000000"));
     m_markers->setBorderColor(Qt::white);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/step_cost_view.h"
+#include "ui/charts/palette.h"
 
 #include <QChart>
 #include <QLineSeries>
@@ -19,12 +20,12 @@ StepCostView::StepCostView(QWidget* parent)
       m_axisT(new QValueAxis),
       m_axisCost(new QValueAxis) {
     m_costs->setName("J(n − 1, n) [nats]");
-    m_costs->setPen(QPen(QColor("#9467bd"), 2));
+    m_costs->setPen(QPen(QColor(70, 70, 75), 2));
     m_dp->setName("DP path nodes");
-    m_dp->setColor(QColor("#d62728"));
+    m_dp->setColor(charts::palette::kDp);
     m_dp->setMarkerSize(10);
     m_even->setName("even path nodes");
-    m_even->setColor(QColor("#7f7f7f"));
+    m_even->setColor(charts::palette::kEven);
     m_even->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     m_even->setMarkerSize(7);
     m_axisT->setTitleText("t");

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/variance_view.h"
+#include "ui/charts/palette.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -27,15 +28,15 @@ VarianceView::VarianceView(QWidget* parent)
       m_axisT(new QLogValueAxis),
       m_axisVariance(new QLogValueAxis) {
     m_sigma2->setName("analytic σ²ₛ|ₜ");
-    m_sigma2->setPen(QPen(QColor("#d62728"), 2.5));
+    m_sigma2->setPen(QPen(charts::palette::kAnalytic, 2.5));
     m_sigma2->setPointsVisible(true);
     m_band->setName("bounds (Theorem 2)");
-    m_band->setBrush(QColor(31, 119, 180, 55));
-    m_band->setPen(QPen(QColor(31, 119, 180, 120), 1));
+    m_band->setBrush(charts::palette::withAlpha(charts::palette::kBounds, 55));
+    m_band->setPen(QPen(charts::palette::withAlpha(charts::palette::kBounds, 120), 1));
     m_small->setName("DDPM β̃ₛ|ₜ");
-    m_small->setPen(QPen(QColor("#2ca02c"), 1.5, Qt::DashLine));
+    m_small->setPen(QPen(charts::palette::kSmallVariance, 1.5, Qt::DashLine));
     m_large->setName("DDPM βₜ|ₛ");
-    m_large->setPen(QPen(QColor("#7f7f7f"), 1.5, Qt::DashLine));
+    m_large->setPen(QPen(charts::palette::kLargeVariance, 1.5, Qt::DashLine));
     m_clipped->setName("clipped to a bound");
     m_clipped->setColor(Qt::black);
     m_clipped->setMarkerSize(8);
