@@ -109,6 +109,7 @@ protected:
 private:
     void createMenus();
     void createFileMenu();
+    void createLanguageMenu(QMenu* view);
     void createViewMenu();
     void createPlayMenu();
     void createHelpMenu();

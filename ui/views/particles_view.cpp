@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/particles_view.h"
 
+#include <QCoreApplication>
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
@@ -129,7 +131,7 @@ void ParticleCanvas::paintEvent(QPaintEvent*) {
     const auto& frames = m_view->m_frames;
     if (!frames || m_view->frameCount() == 0) {
         painter.setPen(Qt::gray);
-        painter.drawText(rect(), Qt::AlignCenter, "Sampling particles…");
+        painter.drawText(rect(), Qt::AlignCenter, QCoreApplication::translate("ui::views::ParticleCanvas", "Sampling particles…"));
         return;
     }
     const int panes = m_view->comparing() ? 2 : 1;
@@ -164,10 +166,10 @@ void ParticleCanvas::paintEvent(QPaintEvent*) {
     painter.setPen(QColor(80, 80, 85));
     painter.drawText(QRectF(8.0, top + block, this->width() - 16.0, kCaption), Qt::AlignCenter,
                      m_view->m_label->text() +
-                         (frames->images ? QString() : QString("   ·   grey: the data density")));
+                         (frames->images ? QString() : (QCoreApplication::translate("ui::views::ParticleCanvas", "   ·   grey: the data density"))));
 }
 
-ParticlesView::ParticlesView(QWidget* parent) : ViewPanel("Particles", parent) {
+ParticlesView::ParticlesView(QWidget* parent) : ViewPanel(QT_TRANSLATE_NOOP("ui::views", "Particles"), parent) {
     auto* body = new QWidget;
     auto* layout = new QVBoxLayout(body);
     layout->setContentsMargins(0, 0, 0, 4);
@@ -176,10 +178,10 @@ ParticlesView::ParticlesView(QWidget* parent) : ViewPanel("Particles", parent) {
     auto* controlRow = new QWidget;
     auto* controls = new QHBoxLayout(controlRow);
     controls->setContentsMargins(8, 0, 8, 0);
-    m_play = new QPushButton("Play");
-    m_play->setToolTip("Play or pause the particles: forward process, then reverse sampling.");
+    m_play = new QPushButton(tr("Play"));
+    m_play->setToolTip(tr("Play or pause the particles: forward process, then reverse sampling."));
     m_slider = new QSlider(Qt::Horizontal);
-    m_slider->setToolTip("The frame: forward x_0 → x_τK, then reverse x_τK → x_0.");
+    m_slider->setToolTip(tr("The frame: forward x_0 → x_τK, then reverse x_τK → x_0."));
     m_label = new QLabel;
     m_label->setMinimumWidth(190);
     controls->addWidget(m_play);
@@ -188,8 +190,8 @@ ParticlesView::ParticlesView(QWidget* parent) : ViewPanel("Particles", parent) {
     layout->addWidget(controlRow);
     markControl(controlRow);
     setBody(body);
-    setToolTip("Particles under the forward process, then under two reverse samplers started "
-               "from the same noise x_τK; grey beneath: the data density.");
+    setToolTip(tr("Particles under the forward process, then under two reverse samplers started "
+               "from the same noise x_τK; grey beneath: the data density."));
     connect(m_play, &QPushButton::clicked, this, [this] { setPlaying(!isPlaying()); });
     connect(m_slider, &QSlider::valueChanged, this, &ParticlesView::setFrame);
     connect(&m_timer, &QTimer::timeout, this, [this] {
@@ -238,13 +240,13 @@ void ParticlesView::setFrames(std::shared_ptr<const jobs::ParticleFrames> frames
         };
         add("A", m_frames->samplerA, m_frames->reverseA.samples);
         if (!m_frames->samplerB.empty()) add("B", m_frames->samplerB, m_frames->reverseB.samples);
-        QString note = QString("%1 particles, %2 timesteps").arg(m_frames->count)
+        QString note = (tr("%1 particles, %2 timesteps")).arg(m_frames->count)
                            .arg(m_frames->forward.frameSteps.size() - 1);
         if (m_frames->count < m_frames->requested) {
-            note += QString(" (%1 requested: %2)")
+            note += (tr(" (%1 requested: %2)"))
                         .arg(m_frames->requested)
-                        .arg(m_frames->images ? "the first images are shown"
-                                              : "fewer fit in memory at this K");
+                        .arg(m_frames->images ? tr("the first images are shown")
+                                              : tr("fewer fit in memory at this K"));
         }
         setMessage(note + ".");
     }
@@ -281,9 +283,9 @@ QString ParticlesView::frameLabel() const {
     if (!m_frames || frameCount() == 0) return {};
     const int forward = static_cast<int>(m_frames->forward.frames.size());
     if (m_frame < forward) {
-        return QString("forward n = %1").arg(m_frames->forward.frameSteps[m_frame]);
+        return (tr("forward n = %1")).arg(m_frames->forward.frameSteps[m_frame]);
     }
-    return QString("reverse n = %1").arg(m_frames->reverseA.frameSteps[m_frame - forward]);
+    return (tr("reverse n = %1")).arg(m_frames->reverseA.frameSteps[m_frame - forward]);
 }
 
 const core::Matrix* ParticlesView::particles(int pane, int frame) const {
@@ -309,7 +311,7 @@ void ParticlesView::setPlaying(bool playing) {
     } else {
         m_timer.stop();
     }
-    m_play->setText(isPlaying() ? "Pause" : "Play");
+    m_play->setText(isPlaying() ? tr("Pause") : tr("Play"));
 }
 
 void ParticlesView::updateControls() {
@@ -321,7 +323,7 @@ void ParticlesView::updateControls() {
     m_play->setEnabled(count > 1);
     if (count <= 1) setPlaying(false);
     const QString label = frameLabel();
-    m_label->setText(label.isEmpty() ? QString() : QString("%1   (frame %2 of %3)")
+    m_label->setText(label.isEmpty() ? QString() : (tr("%1   (frame %2 of %3)"))
                                                        .arg(label)
                                                        .arg(m_frame + 1)
                                                        .arg(count));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/step_cost_view.h"
 
+#include <QCoreApplication>
+
 #include <QChart>
 #include <QLineSeries>
 #include <QScatterSeries>
@@ -12,24 +14,24 @@
 namespace ui::views {
 
 StepCostView::StepCostView(QWidget* parent)
-    : ChartPanel("Step costs and ELBO", parent),
+    : ChartPanel(QT_TRANSLATE_NOOP("ui::views", "Step costs and ELBO"), parent),
       m_costs(new QLineSeries),
       m_dp(new QScatterSeries),
       m_even(new QScatterSeries),
       m_axisT(new QValueAxis),
       m_axisCost(new QValueAxis) {
-    m_costs->setName("J(n − 1, n) [nats]");
+    m_costs->setName(tr("J(n − 1, n) [nats]"));
     m_costs->setPen(QPen(QColor("#9467bd"), 2));
-    m_dp->setName("DP path nodes");
+    m_dp->setName(tr("DP path nodes"));
     m_dp->setColor(QColor("#d62728"));
     m_dp->setMarkerSize(10);
-    m_even->setName("even path nodes");
+    m_even->setName(tr("even path nodes"));
     m_even->setColor(QColor("#7f7f7f"));
     m_even->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     m_even->setMarkerSize(7);
     m_axisT->setTitleText("t");
     m_axisT->setRange(0.0, 1.0);
-    m_axisCost->setTitleText("nats");
+    m_axisCost->setTitleText(tr("nats"));
     chart()->addAxis(m_axisT, Qt::AlignBottom);
     chart()->addAxis(m_axisCost, Qt::AlignLeft);
     for (QXYSeries* s : std::initializer_list<QXYSeries*>{m_costs, m_even, m_dp}) {
@@ -37,8 +39,8 @@ StepCostView::StepCostView(QWidget* parent)
         s->attachAxis(m_axisT);
         s->attachAxis(m_axisCost);
     }
-    setToolTip("The KL cost of each grid step; the DP picks the K-step path of least total cost "
-               "(the negative ELBO).");
+    setToolTip(tr("The KL cost of each grid step; the DP picks the K-step path of least total cost "
+               "(the negative ELBO)."));
 }
 
 void StepCostView::clear(const QString& reason) {
@@ -57,17 +59,18 @@ QString maskedLine(const core::project::CategoricalCosts& costs) {
     if (!costs.continuousElbo) {
         return costs.maskedNote.empty()
                    ? QString()
-                   : "\nMasked diffusion: no continuous-time ELBO (" +
-                         QString::fromStdString(costs.maskedNote) + ")";
+                   : QCoreApplication::translate("ui::views::StepCostView",
+                                                 "\nMasked diffusion: no continuous-time ELBO (%1)")
+                         .arg(QString::fromStdString(costs.maskedNote));
     }
-    QString line = QString("\nMasked diffusion: continuous-time negative ELBO (N → ∞) %1 nats")
+    QString line = (QCoreApplication::translate("ui::views::StepCostView", "\nMasked diffusion: continuous-time negative ELBO (N → ∞) %1 nats"))
                        .arg(costs.continuousElbo->value, 0, 'f', 6);
     if (!costs.elboByN.empty()) {
         QStringList steps;
         for (const auto& [n, elbo] : costs.elboByN) {
             steps << QString("N = %1: %2").arg(n).arg(elbo, 0, 'f', 6);
         }
-        line += " · N-step: " + steps.join(" · ");
+        line += QCoreApplication::translate("ui::views::StepCostView", " · N-step: ") + steps.join(" · ");
     }
     return line;
 }
@@ -103,25 +106,25 @@ void StepCostView::setCosts(std::shared_ptr<const core::project::CategoricalCost
     setData({{"t", "step_cost_nats"}, {t, j}});
     const int k = static_cast<int>(costs->dpNodes.size()) - 1;
     if (!costs->dpAvailable) {
-        setMessage(QString("Monte Carlo estimates (the positions' joint states are too many to "
+        setMessage((tr("Monte Carlo estimates (the positions' joint states are too many to "
                            "enumerate). Negative ELBO of all %1 steps: %2 nats. The DP needs "
-                           "every pair of steps and is not computed for this data.")
+                           "every pair of steps and is not computed for this data."))
                        .arg(n)
                        .arg(costs->elboFull, 0, 'f', 4) +
                    maskedLine(*costs));
         return;
     }
-    QString message = QString("Negative ELBO (nats): even %1 steps %2 · DP %1 steps %3 · "
-                              "all %4 steps %5")
+    QString message = (tr("Negative ELBO (nats): even %1 steps %2 · DP %1 steps %3 · "
+                              "all %4 steps %5"))
                           .arg(k)
                           .arg(costs->elboEven, 0, 'f', 4)
                           .arg(costs->elboDp, 0, 'f', 4)
                           .arg(n)
                           .arg(costs->elboFull, 0, 'f', 4);
     if (std::abs(costs->elboEven - costs->elboDp) < 1e-9 * std::max(1.0, costs->elboEven)) {
-        message += "\nEvery path costs the same here: with one position and the exact denoiser "
+        message += tr("\nEvery path costs the same here: with one position and the exact denoiser "
                    "the reverse chain is exact (Help ▸ Mathematics: "
-                   "categorical.md#degenerate-case).";
+                   "categorical.md#degenerate-case).");
     }
     setMessage(message + maskedLine(*costs));
 }

@@ -1,0 +1,1253 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="ja_JP">
+<context>
+    <name>ui::MainWindow</name>
+    <message>
+        <source>&amp;Language</source>
+        <translation>言語(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>システムの既定</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>言語</translation>
+    </message>
+    <message>
+        <source>The language changes when Diffuscope restarts.</source>
+        <translation>言語の変更は Diffuscope の再起動後に有効になります。</translation>
+    </message>
+    <message>
+        <source>Diffuscope projects (*.diffuscope.json *.json)</source>
+        <translation>Diffuscope プロジェクト (*.diffuscope.json *.json)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>Example project: K = 4, a non-uniform π and two conditions.</source>
+        <translation>サンプルプロジェクト: K = 4、一様でない π、2 つの条件。</translation>
+    </message>
+    <message>
+        <source>Trajectories</source>
+        <translation>軌跡</translation>
+    </message>
+    <message>
+        <source>Schedule &amp;&amp; information</source>
+        <translation>スケジュールと情報量</translation>
+    </message>
+    <message>
+        <source>Matrices</source>
+        <translation>遷移行列</translation>
+    </message>
+    <message>
+        <source>Kernel comparison</source>
+        <translation>カーネルの比較</translation>
+    </message>
+    <message>
+        <source>Particles</source>
+        <translation>粒子</translation>
+    </message>
+    <message>
+        <source>Variance</source>
+        <translation>分散</translation>
+    </message>
+    <message>
+        <source>Trajectory</source>
+        <translation>軌跡 (ステップ選択)</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比較</translation>
+    </message>
+    <message>
+        <source>Lab</source>
+        <translation>実験室</translation>
+    </message>
+    <message>
+        <source>Process</source>
+        <translation>過程</translation>
+    </message>
+    <message>
+        <source> Process: </source>
+        <translation> 過程: </translation>
+    </message>
+    <message>
+        <source>Categorical diffusion</source>
+        <translation>カテゴリカル拡散</translation>
+    </message>
+    <message>
+        <source>Gaussian diffusion (Analytic-DPM)</source>
+        <translation>ガウス拡散 (Analytic-DPM)</translation>
+    </message>
+    <message>
+        <source>Categorical diffusion (the closed-form reverse kernel) or Gaussian diffusion (Analytic-DPM: Γ, the optimal variance and the DP trajectory). Ctrl+1 / Ctrl+2.</source>
+        <translation>カテゴリカル拡散 (閉形式の逆過程カーネル) またはガウス拡散 (Analytic-DPM: Γ、最適分散、DP による軌跡)。Ctrl+1 / Ctrl+2。</translation>
+    </message>
+    <message>
+        <source>Cancel the running computation (Esc)</source>
+        <translation>実行中の計算をキャンセル (Esc)</translation>
+    </message>
+    <message>
+        <source>Change seed</source>
+        <translation>シードの変更</translation>
+    </message>
+    <message>
+        <source>%1 done</source>
+        <translation>%1 完了</translation>
+    </message>
+    <message>
+        <source>%1 cancelled</source>
+        <translation>%1 をキャンセルしました</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>%1 に失敗しました: %2</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>パラメータ</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>編集(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>元に戻す(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>やり直す(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>ファイル(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;New</source>
+        <translation>新規(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>開く(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open project</source>
+        <translation>プロジェクトを開く</translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>最近使ったファイル(&amp;R)</translation>
+    </message>
+    <message>
+        <source>E&amp;xamples</source>
+        <translation>サンプル(&amp;X)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save &amp;as…</source>
+        <translation>名前を付けて保存(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export view…</source>
+        <translation>ビューを書き出し(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Export &amp;all views…</source>
+        <translation>すべてのビューを書き出し(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Export a&amp;nimation…</source>
+        <translation>アニメーションを書き出し(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>Export &amp;Γ…</source>
+        <translation>Γ を書き出し(&amp;Γ)…</translation>
+    </message>
+    <message>
+        <source>Open a &amp;model checkpoint…</source>
+        <translation>モデルのチェックポイントを開く(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Open a model checkpoint</source>
+        <translation>モデルのチェックポイントを開く</translation>
+    </message>
+    <message>
+        <source>Checkpoints (*.safetensors)</source>
+        <translation>チェックポイント (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>&amp;Train a model…</source>
+        <translation>モデルを学習(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>終了(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>表示(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Categorical diffusion</source>
+        <translation>カテゴリカル拡散(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Gaussian diffusion</source>
+        <translation>ガウス拡散(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Explanation</source>
+        <translation>解説(&amp;E)</translation>
+    </message>
+    <message>
+        <source>What the views on screen show, how to read them, what to try, and their current numbers.</source>
+        <translation>画面上のビューが何を示すか、その読み方、試すとよいこと、現在の数値。</translation>
+    </message>
+    <message>
+        <source>&amp;Presentation mode</source>
+        <translation>プレゼンテーションモード(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Full screen with the views only, text and lines large enough for a projector (F11 again to leave).</source>
+        <translation>ビューだけの全画面表示。文字と線をプロジェクター向けに大きくします (もう一度 F11 で終了)。</translation>
+    </message>
+    <message>
+        <source>View %1</source>
+        <translation>ビュー %1</translation>
+    </message>
+    <message>
+        <source>&amp;Play</source>
+        <translation>再生(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Play / pause</source>
+        <translation>再生 / 一時停止</translation>
+    </message>
+    <message>
+        <source>Step forward</source>
+        <translation>1 ステップ進む</translation>
+    </message>
+    <message>
+        <source>Step back</source>
+        <translation>1 ステップ戻る</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>ヘルプ(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Mathematics</source>
+        <translation>数学的背景(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;About Diffuscope</source>
+        <translation>Diffuscope について(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About Diffuscope</source>
+        <translation>Diffuscope について</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Diffuscope %1&lt;/b&gt; — an explorer for diffusion processes.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Categorical diffusion&lt;/b&gt;: the forward process P₀,ₜ = (1 − βₜ)I + βₜ1πᵀ and the closed-form reverse kernel that turns a denoiser F(i | j, C, t) = P(X₀ = i | Xₜ = j, C) into P(Xₛ | Xₜ), after the categorical diffusion derivation this project started from.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Analytic-DPM&lt;/b&gt;: the analytic optimal reverse variance and the optimal trajectory of Bao, Li, Zhu and Zhang, &lt;i&gt;Analytic-DPM: an Analytic Estimate of the Optimal Reverse Variance in Diffusion Probabilistic Models&lt;/i&gt;, ICLR 2022.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Diffuscope %1&lt;/b&gt; — 拡散過程を探索するためのツール。&lt;/p&gt;&lt;p&gt;&lt;b&gt;カテゴリカル拡散&lt;/b&gt;: 順過程 P₀,ₜ = (1 − βₜ)I + βₜ1πᵀ と、デノイザ F(i | j, C, t) = P(X₀ = i | Xₜ = j, C) を P(Xₛ | Xₜ) に変換する閉形式の逆過程カーネル。本プロジェクトの出発点となったカテゴリカル拡散の導出に基づきます。&lt;/p&gt;&lt;p&gt;&lt;b&gt;Analytic-DPM&lt;/b&gt;: Bao, Li, Zhu, Zhang による解析的な最適逆過程分散と最適軌跡 (&lt;i&gt;Analytic-DPM: an Analytic Estimate of the Optimal Reverse Variance in Diffusion Probabilistic Models&lt;/i&gt;, ICLR 2022)。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Recovered project (unsaved)</source>
+        <translation>復元したプロジェクト (未保存)</translation>
+    </message>
+    <message>
+        <source>Example project</source>
+        <translation>サンプルプロジェクト</translation>
+    </message>
+    <message>
+        <source>%1%2 — Diffuscope</source>
+        <translation>%1%2 — Diffuscope</translation>
+    </message>
+    <message>
+        <source>Opening %1</source>
+        <translation>%1 を開いています</translation>
+    </message>
+    <message>
+        <source>The project was not opened.
+
+%1</source>
+        <translation>プロジェクトを開けませんでした。
+
+%1</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>%1 を開きました</translation>
+    </message>
+    <message>
+        <source>Save project</source>
+        <translation>プロジェクトを保存</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 を保存しました</translation>
+    </message>
+    <message>
+        <source>Loading %1</source>
+        <translation>%1 を読み込んでいます</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>モデル</translation>
+    </message>
+    <message>
+        <source>Using the model %1</source>
+        <translation>モデル %1 を使用しています</translation>
+    </message>
+    <message>
+        <source>The model does not fit the current data (see the panel).</source>
+        <translation>モデルが現在のデータに合いません (パネルを参照)。</translation>
+    </message>
+    <message>
+        <source>Export Γ</source>
+        <translation>Γ を書き出し</translation>
+    </message>
+    <message>
+        <source>Γ as CSV (*.csv);;ms_eps as NPY (*.npy)</source>
+        <translation>Γ (CSV) (*.csv);;ms_eps (NPY) (*.npy)</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>%1 を書き出しました</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存の変更</translation>
+    </message>
+    <message>
+        <source>The project has unsaved changes. Save them first?</source>
+        <translation>プロジェクトに未保存の変更があります。先に保存しますか?</translation>
+    </message>
+    <message>
+        <source>Autosave failed: %1</source>
+        <translation>自動保存に失敗しました: %1</translation>
+    </message>
+    <message>
+        <source>Recover project</source>
+        <translation>プロジェクトの復元</translation>
+    </message>
+    <message>
+        <source>Diffuscope did not close cleanly last time. Restore the unsaved project it was working on?</source>
+        <translation>前回 Diffuscope は正常に終了しませんでした。作業中だった未保存のプロジェクトを復元しますか?</translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation>%1 に保存。</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>復元</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>破棄</translation>
+    </message>
+    <message>
+        <source>Not now</source>
+        <translation>後で</translation>
+    </message>
+    <message>
+        <source>The recovery copy was not restored.
+
+%1</source>
+        <translation>復元用のコピーを復元できませんでした。
+
+%1</translation>
+    </message>
+    <message>
+        <source>Recovered the unsaved project; save it under a name.</source>
+        <translation>未保存のプロジェクトを復元しました。名前を付けて保存してください。</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>書き出し</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>%1 を書き出しました</translation>
+    </message>
+    <message>
+        <source>Export all views</source>
+        <translation>すべてのビューを書き出し</translation>
+    </message>
+    <message>
+        <source>Exported every view to %1</source>
+        <translation>すべてのビューを %1 に書き出しました</translation>
+    </message>
+    <message>
+        <source>Export animation</source>
+        <translation>アニメーションを書き出し</translation>
+    </message>
+    <message>
+        <source>Animated GIF (*.gif);;PNG frame sequence (*.png)</source>
+        <translation>アニメーション GIF (*.gif);;PNG 連番画像 (*.png)</translation>
+    </message>
+</context>
+<context>
+    <name>ui::animation::ChainCanvas</name>
+    <message>
+        <source>%1   t = %2   (step %3 of %4)%5</source>
+        <translation>%1   t = %2   (ステップ %3 / %4)%5</translation>
+    </message>
+    <message>
+        <source>Forward: data → π</source>
+        <translation>順過程: データ → π</translation>
+    </message>
+    <message>
+        <source>Reverse: π → data</source>
+        <translation>逆過程: π → データ</translation>
+    </message>
+    <message>
+        <source>   each sample xₜ | the denoiser&apos;s x̂₀ = E[X₀|xₜ]</source>
+        <translation>   各サンプル xₜ | デノイザの x̂₀ = E[X₀|xₜ]</translation>
+    </message>
+    <message>
+        <source>Sampling chains…</source>
+        <translation>連鎖をサンプリングしています…</translation>
+    </message>
+    <message>
+        <source>%1   t = %2   (step %3 of %4)</source>
+        <translation>%1   t = %2   (ステップ %3 / %4)</translation>
+    </message>
+    <message>
+        <source>marginal / chains</source>
+        <translation>周辺分布 / 連鎖</translation>
+    </message>
+</context>
+<context>
+    <name>ui::animation::ChainsView</name>
+    <message>
+        <source>Each dot is one chain; its colour is the class it starts from (forward) or ends in (reverse). Red outlines: the exact marginal; blue bars: the chains.</source>
+        <translation>各点が 1 本の連鎖です。色は出発したクラス (順過程) または到達したクラス (逆過程) を表します。赤枠: 厳密な周辺分布、青い棒: 連鎖の分布。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::animation::TimeBar</name>
+    <message>
+        <source>Play / pause (Space)</source>
+        <translation>再生 / 一時停止 (Space)</translation>
+    </message>
+    <message>
+        <source>One step back (Left)</source>
+        <translation>1 ステップ戻る (←)</translation>
+    </message>
+    <message>
+        <source>One step forward (Right)</source>
+        <translation>1 ステップ進む (→)</translation>
+    </message>
+    <message>
+        <source>Scrub through the recorded steps</source>
+        <translation>記録したステップを前後に移動</translation>
+    </message>
+    <message>
+        <source>Playback speed</source>
+        <translation>再生速度</translation>
+    </message>
+    <message>
+        <source>Reverse: π → data</source>
+        <translation>逆過程: π → データ</translation>
+    </message>
+    <message>
+        <source>Forward: data → π</source>
+        <translation>順過程: データ → π</translation>
+    </message>
+    <message>
+        <source>Which process the Trajectories view plays</source>
+        <translation>軌跡ビューで再生する過程</translation>
+    </message>
+    <message>
+        <source>Random seed of the samplers (results are identical for a given seed)</source>
+        <translation>サンプラーの乱数シード (同じシードなら結果は同一)</translation>
+    </message>
+    <message>
+        <source>step %1 / %2</source>
+        <translation>ステップ %1 / %2</translation>
+    </message>
+    <message>
+        <source>speed</source>
+        <translation>速度</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>シード</translation>
+    </message>
+</context>
+<context>
+    <name>ui::document::examples</name>
+    <message>
+        <source>Categorical: a two-condition table (K = 4)</source>
+        <translation>カテゴリカル: 2 条件の表 (K = 4)</translation>
+    </message>
+    <message>
+        <source>Categorical: 8×8 digits (L = 4) with the trained network</source>
+        <translation>カテゴリカル: 8×8 の数字画像 (L = 4)、学習済みネットワーク付き</translation>
+    </message>
+    <message>
+        <source>Gaussian: two moons with the trained network</source>
+        <translation>ガウス: 2 つの三日月形のデータ、学習済みネットワーク付き</translation>
+    </message>
+    <message>
+        <source>Gaussian: 8×8 digits with the trained network</source>
+        <translation>ガウス: 8×8 の数字画像、学習済みネットワーク付き</translation>
+    </message>
+</context>
+<context>
+    <name>ui::export_dialog</name>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 画像 (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG drawing (*.svg)</source>
+        <translation>SVG 図 (*.svg)</translation>
+    </message>
+    <message>
+        <source>PDF document (*.pdf)</source>
+        <translation>PDF 文書 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Data as CSV (*.csv)</source>
+        <translation>データ (CSV) (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export view</source>
+        <translation>ビューを書き出し</translation>
+    </message>
+    <message>
+        <source>Export options</source>
+        <translation>書き出しの設定</translation>
+    </message>
+    <message>
+        <source>96 is the screen; 192 or 300 for print (PNG only: SVG and PDF are vectors).</source>
+        <translation>96 は画面用、印刷には 192 または 300 (PNG のみ。SVG と PDF はベクター形式)。</translation>
+    </message>
+    <message>
+        <source>Text and lines this many times larger than on screen, at the same figure size: 1.5–2 for slides and two-column papers.</source>
+        <translation>同じ図のサイズのまま、文字と線を画面表示の何倍にするか。スライドや 2 段組の論文には 1.5–2。</translation>
+    </message>
+    <message>
+        <source>size</source>
+        <translation>サイズ</translation>
+    </message>
+    <message>
+        <source>resolution (DPI)</source>
+        <translation>解像度 (DPI)</translation>
+    </message>
+    <message>
+        <source>font scale</source>
+        <translation>文字の倍率</translation>
+    </message>
+</context>
+<context>
+    <name>ui::views</name>
+    <message>
+        <source>Trajectories</source>
+        <translation>軌跡</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比較</translation>
+    </message>
+    <message>
+        <source>Γ — the mean squared score</source>
+        <translation>Γ — スコアの二乗平均</translation>
+    </message>
+    <message>
+        <source>Trajectory</source>
+        <translation>軌跡 (ステップ選択)</translation>
+    </message>
+    <message>
+        <source>Kernel comparison</source>
+        <translation>カーネルの比較</translation>
+    </message>
+    <message>
+        <source>Lab</source>
+        <translation>実験室</translation>
+    </message>
+    <message>
+        <source>Matrices</source>
+        <translation>遷移行列</translation>
+    </message>
+    <message>
+        <source>Particles</source>
+        <translation>粒子</translation>
+    </message>
+    <message>
+        <source>Schedule &amp; information</source>
+        <translation>スケジュールと情報量</translation>
+    </message>
+    <message>
+        <source>Step costs and ELBO</source>
+        <translation>ステップのコストと ELBO</translation>
+    </message>
+    <message>
+        <source>Optimal reverse variance and its bounds</source>
+        <translation>最適な逆過程分散とその上下界</translation>
+    </message>
+</context>
+<context>
+    <name>ui::views::CompareView</name>
+    <message>
+        <source>categorical: Σ I(X₀;Xₜ) / Σ H(X₀)</source>
+        <translation>カテゴリカル: Σ I(X₀;Xₜ) / Σ H(X₀)</translation>
+    </message>
+    <message>
+        <source>Gaussian: Σ min(½ log(1 + ᾱₙvᵢ/β̄ₙ), Hᵢ) / Σ Hᵢ</source>
+        <translation>ガウス: Σ min(½ log(1 + ᾱₙvᵢ/β̄ₙ), Hᵢ) / Σ Hᵢ</translation>
+    </message>
+    <message>
+        <source>Gaussian SNR ᾱₙ/β̄ₙ [right axis]</source>
+        <translation>ガウスの SNR ᾱₙ/β̄ₙ [右軸]</translation>
+    </message>
+    <message>
+        <source>t (categorical t; Gaussian n/N)</source>
+        <translation>t (カテゴリカルは t、ガウスは n/N)</translation>
+    </message>
+    <message>
+        <source>fraction of information left</source>
+        <translation>残っている情報量の割合</translation>
+    </message>
+    <message>
+        <source>SNR (log scale)</source>
+        <translation>SNR (対数目盛)</translation>
+    </message>
+    <message>
+        <source>How fast each process destroys the same data (the 8×8 digits): the fraction of information left against time, categorical and Gaussian on one axis.</source>
+        <translation>同じデータ (8×8 の数字画像) をそれぞれの過程がどれだけ速く壊すか: 残っている情報量の割合を時刻に対して、カテゴリカルとガウスを同じ軸に描きます。</translation>
+    </message>
+    <message>
+        <source>Compare: </source>
+        <translation>比較: </translation>
+    </message>
+    <message>
+        <source>The %1 digits, for both processes (whatever data the Gaussian project uses). Categorical: %2 levels, π %3, β(t) “%4”. Gaussian: “%5”, N = %6, t = n/N. Information per pixel, capped at the pixel&apos;s entropy, summed over the 64 pixels and divided by Σ Hᵢ = %7 nats (the Explanation pane and Help ▸ Mathematics give the formulas).</source>
+        <translation>両方の過程に %1 の数字画像を使用 (ガウスのプロジェクトが使うデータによらず)。カテゴリカル: %2 階調、π %3、β(t) “%4”。ガウス: “%5”、N = %6、t = n/N。画素ごとの情報量を画素のエントロピーで頭打ちにし、64 画素で合計して Σ Hᵢ = %7 nat で割ったもの (式は解説ペインと ヘルプ ▸ 数学的背景 を参照)。</translation>
+    </message>
+    <message>
+        <source>from the project</source>
+        <translation>プロジェクトから</translation>
+    </message>
+</context>
+<context>
+    <name>ui::views::GammaView</name>
+    <message>
+        <source>Γₙ (oracle, Monte Carlo)</source>
+        <translation>Γₙ (オラクル、モンテカルロ)</translation>
+    </message>
+    <message>
+        <source>Γₙ (exact oracle)</source>
+        <translation>Γₙ (厳密なオラクル)</translation>
+    </message>
+    <message>
+        <source>± 2 standard errors</source>
+        <translation>± 2 標準誤差</translation>
+    </message>
+    <message>
+        <source>E Cov[x₀|xₙ]/d ≤ Var x₀ (right)</source>
+        <translation>E Cov[x₀|xₙ]/d ≤ Var x₀ (右軸)</translation>
+    </message>
+    <message>
+        <source>Var x₀ per dimension</source>
+        <translation>1 次元あたりの Var x₀</translation>
+    </message>
+    <message>
+        <source>timestep n</source>
+        <translation>時刻 n</translation>
+    </message>
+    <message>
+        <source>Γₙ = E‖∇log qₙ(xₙ)‖²/d, estimated once per data set and model (Help ▸ Mathematics: gaussian.md#gamma); (β̄ₙ/ᾱₙ)(1 − β̄ₙΓₙ) is the average posterior variance of x₀ (Section 5).</source>
+        <translation>Γₙ = E‖∇log qₙ(xₙ)‖²/d。データセットとモデルごとに一度だけ推定します (ヘルプ ▸ 数学的背景: gaussian.md#gamma)。(β̄ₙ/ᾱₙ)(1 − β̄ₙΓₙ) は x₀ の事後分散の平均です (第 5 節)。</translation>
+    </message>
+    <message>
+        <source>Γₙ (%1, Monte Carlo)</source>
+        <translation>Γₙ (%1、モンテカルロ)</translation>
+    </message>
+    <message>
+        <source>M = %1 samples per timestep. E Cov[x₀|xₙ] rises from 0 towards the data variance %2 as the noise grows.</source>
+        <translation>時刻ごとに M = %1 サンプル。ノイズが増えるにつれて E Cov[x₀|xₙ] は 0 からデータの分散 %2 に向かって増加します。</translation>
+    </message>
+    <message>
+        <source>variance</source>
+        <translation>分散</translation>
+    </message>
+</context>
+<context>
+    <name>ui::views::GaussianTrajectoryView</name>
+    <message>
+        <source>timesteps n</source>
+        <translation>時刻 n</translation>
+    </message>
+    <message>
+        <source>Every trajectory drawn above with its timesteps; select a row to copy it or to use it as the typed list.</source>
+        <translation>上に描いた各軌跡とその時刻。行を選択するとコピーしたり、入力リストとして使ったりできます。</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>コピー</translation>
+    </message>
+    <message>
+        <source>Copies the selected trajectory&apos;s timesteps (comma-separated).</source>
+        <translation>選択した軌跡の時刻をコピーします (カンマ区切り)。</translation>
+    </message>
+    <message>
+        <source>Use as typed list</source>
+        <translation>入力リストとして使う</translation>
+    </message>
+    <message>
+        <source>Switches the trajectory to a typed list holding the selected timesteps (one undo step).</source>
+        <translation>軌跡を、選択した時刻からなる入力リストに切り替えます (1 回の操作として元に戻せます)。</translation>
+    </message>
+    <message>
+        <source>%1: n = %2 (timestep %3 of K = %4)</source>
+        <translation>%1: n = %2 (K = %4 個中 %3 番目の時刻)</translation>
+    </message>
+    <message>
+        <source>
+step (%1, %2): J = %3</source>
+        <translation>
+ステップ (%1, %2): J = %3</translation>
+    </message>
+    <message>
+        <source>s = %1 ≥ t = %2: no step</source>
+        <translation>s = %1 ≥ t = %2: ステップなし</translation>
+    </message>
+    <message>
+        <source>step (s = %1, t = %2): J = %3</source>
+        <translation>ステップ (s = %1, t = %2): J = %3</translation>
+    </message>
+    <message>
+        <source>even</source>
+        <translation>等間隔</translation>
+    </message>
+    <message>
+        <source>DP</source>
+        <translation>DP</translation>
+    </message>
+    <message>
+        <source>analytic σ²</source>
+        <translation>解析的 σ²</translation>
+    </message>
+    <message>
+        <source>Compute NLL vs K</source>
+        <translation>K ごとの NLL を計算</translation>
+    </message>
+    <message>
+        <source>Not computed yet: the negative ELBO of 1000 points from the data&apos;s oracle for every K is a job of seconds to a minute (cancel with Esc).</source>
+        <translation>未計算: データのオラクルから取った 1000 点の負の ELBO をすべての K について求めるには、数秒から 1 分ほどかかります (Esc でキャンセル)。</translation>
+    </message>
+    <message>
+        <source>Evaluates the negative ELBO (Help ▸ Mathematics: gaussian.md#nll) on the even and DP trajectories for K = 2 … 1000 (up to N) with the analytic σ², β̃ and β, reusing the Γ estimate.</source>
+        <translation>等間隔と DP の軌跡について、K = 2 … 1000 (N まで) の負の ELBO (ヘルプ ▸ 数学的背景: gaussian.md#nll) を解析的 σ²、β̃、β で評価します。Γ の推定値を再利用します。</translation>
+    </message>
+    <message>
+        <source>Negative ELBO against K (bands: ±2 SE)</source>
+        <translation>K に対する負の ELBO (帯: ±2 SE)</translation>
+    </message>
+    <message>
+        <source>K (denoiser evaluations)</source>
+        <translation>K (デノイザの評価回数)</translation>
+    </message>
+    <message>
+        <source>±2 SE %1, %2</source>
+        <translation>±2 SE %1, %2</translation>
+    </message>
+    <message>
+        <source>The DP picks the K timesteps whose summed cost ΣJ (the KL up to constants, Help ▸ Mathematics: conventions.md#dp-cost) is least; each step (s, t) of the path is a cell of the matrix.</source>
+        <translation>DP は合計コスト ΣJ (定数を除いた KL。ヘルプ ▸ 数学的背景: conventions.md#dp-cost) が最小となる K 個の時刻を選びます。経路の各ステップ (s, t) が行列の 1 マスです。</translation>
+    </message>
+    <message>
+        <source>Stale: computed for other schedule, data or Γ settings; press the button to recompute.</source>
+        <translation>古い結果: 別のスケジュール、データ、Γ の設定で計算したものです。ボタンを押して再計算してください。</translation>
+    </message>
+    <message>
+        <source>ΣJ along each path, the KL up to constants (Help ▸ Mathematics: conventions.md#dp-cost): DP %1, even %2, quadratic %3%4.</source>
+        <translation>各経路に沿った ΣJ (定数を除いた KL。ヘルプ ▸ 数学的背景: conventions.md#dp-cost): DP %1、等間隔 %2、二次 %3%4。</translation>
+    </message>
+    <message>
+        <source>DP-optimal</source>
+        <translation>DP 最適</translation>
+    </message>
+    <message>
+        <source>quadratic</source>
+        <translation>二次</translation>
+    </message>
+    <message>
+        <source>bits/dim</source>
+        <translation>ビット/次元</translation>
+    </message>
+    <message>
+        <source>typed list</source>
+        <translation>入力リスト</translation>
+    </message>
+</context>
+<context>
+    <name>ui::views::KernelComparisonView</name>
+    <message>
+        <source>data P(X₀ | C)</source>
+        <translation>データ P(X₀ | C)</translation>
+    </message>
+    <message>
+        <source>reverse sampling, closed form</source>
+        <translation>逆過程サンプリング (閉形式)</translation>
+    </message>
+    <message>
+        <source>reverse sampling, D3PM-style kernel</source>
+        <translation>逆過程サンプリング (D3PM 型カーネル)</translation>
+    </message>
+    <message>
+        <source>Where reverse sampling ends, computed exactly by propagating distributions along the trajectory from π, with the exact denoiser.</source>
+        <translation>逆過程サンプリングの到達先。厳密なデノイザを用い、π から軌跡に沿って分布を伝播させて厳密に計算します。</translation>
+    </message>
+    <message>
+        <source> (position %1, each position on its own)</source>
+        <translation> (位置 %1、各位置を独立に)</translation>
+    </message>
+    <message>
+        <source>After %1 reverse steps%4: KL(data ‖ closed form) = %2 nats, KL(data ‖ D3PM-style) = %3 nats.</source>
+        <translation>逆過程 %1 ステップ後%4: KL(データ ‖ 閉形式) = %2 nat、KL(データ ‖ D3PM 型) = %3 nat。</translation>
+    </message>
+    <message>
+        <source>class</source>
+        <translation>クラス</translation>
+    </message>
+    <message>
+        <source>probability</source>
+        <translation>確率</translation>
+    </message>
+</context>
+<context>
+    <name>ui::views::LabView</name>
+    <message>
+        <source>DP optimum (reference)</source>
+        <translation>DP 最適 (基準)</translation>
+    </message>
+    <message>
+        <source>±2 SE </source>
+        <translation>±2 SE </translation>
+    </message>
+    <message>
+        <source> (log)</source>
+        <translation> (対数)</translation>
+    </message>
+    <message>
+        <source>K (timesteps)</source>
+        <translation>K (時刻の数)</translation>
+    </message>
+    <message>
+        <source>K (timesteps, log)</source>
+        <translation>K (時刻の数、対数)</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>実行</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>K for the timesteps and step costs:</source>
+        <translation>時刻とステップコストを表示する K:</translation>
+    </message>
+    <message>
+        <source>Timestep axis:</source>
+        <translation>時刻の軸:</translation>
+    </message>
+    <message>
+        <source>log-SNR λ</source>
+        <translation>対数 SNR λ</translation>
+    </message>
+    <message>
+        <source>σ (log)</source>
+        <translation>σ (対数)</translation>
+    </message>
+    <message>
+        <source>Step costs against:</source>
+        <translation>ステップコストの横軸:</translation>
+    </message>
+    <message>
+        <source>the step&apos;s t</source>
+        <translation>ステップの t</translation>
+    </message>
+    <message>
+        <source>step index</source>
+        <translation>ステップ番号</translation>
+    </message>
+    <message>
+        <source>Timesteps at K</source>
+        <translation>K での時刻</translation>
+    </message>
+    <message>
+        <source>Per-step cost at K</source>
+        <translation>K でのステップごとのコスト</translation>
+    </message>
+    <message>
+        <source>Negative ELBO against K</source>
+        <translation>K に対する負の ELBO</translation>
+    </message>
+    <message>
+        <source>Sample quality against K</source>
+        <translation>K に対するサンプルの品質</translation>
+    </message>
+    <message>
+        <source>The schedule lab: several configurations side by side on the same data and model, with the DP-optimal trajectory as the reference (Help ▸ Mathematics: gaussian.md#schedule-lab).</source>
+        <translation>スケジュール実験室: 同じデータとモデルで複数の設定を並べて比較し、DP 最適な軌跡を基準とします (ヘルプ ▸ 数学的背景: gaussian.md#schedule-lab)。</translation>
+    </message>
+    <message>
+        <source>Not run yet: add configurations or pick a preset, then press Run.</source>
+        <translation>未実行: 設定を追加するかプリセットを選び、「実行」を押してください。</translation>
+    </message>
+    <message>
+        <source>Runs every configuration for every K of the list, and the DP optimum (a job; Esc or Cancel stops it and keeps the previous results).</source>
+        <translation>リストのすべての K について各設定と DP 最適を実行します (ジョブ。Esc またはキャンセルで中断し、前回の結果を残します)。</translation>
+    </message>
+    <message>
+        <source>Cancel the run; the charts keep the previous results.</source>
+        <translation>実行をキャンセルします。グラフは前回の結果のままです。</translation>
+    </message>
+    <message>
+        <source>Running: %1 (%2%)…</source>
+        <translation>実行中: %1 (%2%)…</translation>
+    </message>
+    <message>
+        <source>DP optimum: </source>
+        <translation>DP 最適: </translation>
+    </message>
+    <message>
+        <source>timestep n</source>
+        <translation>時刻 n</translation>
+    </message>
+    <message>
+        <source>log-SNR λ = ½ log(ᾱ/β̄)</source>
+        <translation>対数 SNR λ = ½ log(ᾱ/β̄)</translation>
+    </message>
+    <message>
+        <source>σ = √(β̄/ᾱ) (log)</source>
+        <translation>σ = √(β̄/ᾱ) (対数)</translation>
+    </message>
+    <message>
+        <source>Timesteps at K = %1</source>
+        <translation>K = %1 での時刻</translation>
+    </message>
+    <message>
+        <source>step j (1: decoder, K + 1: prior)</source>
+        <translation>ステップ j (1: デコーダ、K + 1: 事前分布)</translation>
+    </message>
+    <message>
+        <source>the step&apos;s later timestep t (prior not shown)</source>
+        <translation>ステップの後側の時刻 t (事前分布は非表示)</translation>
+    </message>
+    <message>
+        <source>Per-step cost at K = %1 (terms of the negative ELBO)</source>
+        <translation>K = %1 でのステップごとのコスト (負の ELBO の各項)</translation>
+    </message>
+    <message>
+        <source>no quality (quality samples = 0)</source>
+        <translation>品質なし (品質評価のサンプル数 = 0)</translation>
+    </message>
+    <message>
+        <source>Negative ELBO against K%1</source>
+        <translation>K に対する負の ELBO%1</translation>
+    </message>
+    <message>
+        <source> (bands: ±2 SE)</source>
+        <translation> (帯: ±2 SE)</translation>
+    </message>
+    <message>
+        <source>Distance of the samples to held-out data%1 (lower is better)</source>
+        <translation>サンプルと検証データの距離%1 (小さいほど良い)</translation>
+    </message>
+    <message>
+        <source>Stale: the configurations, K list or the project&apos;s schedule, data, model or Γ settings changed since this run; press Run to recompute.</source>
+        <translation>古い結果: この実行の後で設定、K のリスト、またはプロジェクトのスケジュール・データ・モデル・Γ の設定が変わりました。「実行」を押して再計算してください。</translation>
+    </message>
+    <message>
+        <source>%1 configuration(s) and the DP optimum on %2 (model: %3), N = %4.</source>
+        <translation>%1 個の設定と DP 最適、データ %2 (モデル: %3)、N = %4。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::views::MatricesView</name>
+    <message>
+        <source>Hover a cell to see where its value comes from.</source>
+        <translation>マスにマウスを重ねると、その値の導出が表示されます。</translation>
+    </message>
+    <message>
+        <source>row i = x₀, column j = xₜ</source>
+        <translation>行 i = x₀、列 j = xₜ</translation>
+    </message>
+    <message>
+        <source>row k = xₛ, column j = xₜ</source>
+        <translation>行 k = xₛ、列 j = xₜ</translation>
+    </message>
+    <message>
+        <source>Q = P(Xₛ | Xₜ)   (%1 kernel)</source>
+        <translation>Q = P(Xₛ | Xₜ)   (%1 カーネル)</translation>
+    </message>
+    <message>
+        <source>D3PM-style</source>
+        <translation>D3PM 型</translation>
+    </message>
+    <message>
+        <source>row j = xₜ, column k = xₛ</source>
+        <translation>行 j = xₜ、列 k = xₛ</translation>
+    </message>
+    <message>
+        <source> Position %1 of %2, with its own marginal posterior as F.</source>
+        <translation> 位置 %1 / %2。F にはその位置の周辺事後分布を使用。</translation>
+    </message>
+    <message>
+        <source>Reverse step from grid node %1 to grid node %2 (%3); condition C = %4.%5 Hover a cell for its formula.</source>
+        <translation>格子ノード %1 から格子ノード %2 への逆過程ステップ (%3)、条件 C = %4。%5 マスにマウスを重ねると式が表示されます。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;P₀,ₜ[%1, %2] = %3&lt;/b&gt;&lt;br&gt;= (1 − β_t)·δ&lt;sub&gt;ij&lt;/sub&gt; + β_t·π&lt;sub&gt;j&lt;/sub&gt;&lt;br&gt;= (1 − %4)·%5 + %4·%6</source>
+        <translation>&lt;b&gt;P₀,ₜ[%1, %2] = %3&lt;/b&gt;&lt;br&gt;= (1 − β_t)·δ&lt;sub&gt;ij&lt;/sub&gt; + β_t·π&lt;sub&gt;j&lt;/sub&gt;&lt;br&gt;= (1 − %4)·%5 + %4·%6</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Pₛ,ₜ[%1, %2] = %3&lt;/b&gt;&lt;br&gt;= keep·δ&lt;sub&gt;kj&lt;/sub&gt; + (1 − keep)·π&lt;sub&gt;j&lt;/sub&gt;, keep = (1 − β_t)/(1 − β_s)&lt;br&gt;keep = (1 − %4)/(1 − %5) = %6&lt;br&gt;= %6·%7 + %8·%9</source>
+        <translation>&lt;b&gt;Pₛ,ₜ[%1, %2] = %3&lt;/b&gt;&lt;br&gt;= r·δ&lt;sub&gt;kj&lt;/sub&gt; + (1 − r)·π&lt;sub&gt;j&lt;/sub&gt;、保持確率 r = (1 − β_t)/(1 − β_s)&lt;br&gt;r = (1 − %4)/(1 − %5) = %6&lt;br&gt;= %6·%7 + %8·%9</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Q[%1, %2] = %3&lt;/b&gt;&lt;br&gt;D3PM-style: ∝ Σ&lt;sub&gt;i&lt;/sub&gt; F&lt;sub&gt;j&lt;/sub&gt;[i]·P₀,ₛ[i, k]·Pₛ,ₜ[k, j], normalised over k (no division by P₀,ₜ[i, j])</source>
+        <translation>&lt;b&gt;Q[%1, %2] = %3&lt;/b&gt;&lt;br&gt;D3PM 型: ∝ Σ&lt;sub&gt;i&lt;/sub&gt; F&lt;sub&gt;j&lt;/sub&gt;[i]·P₀,ₛ[i, k]·Pₛ,ₜ[k, j]、k について正規化 (P₀,ₜ[i, j] で割らない)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Q[%1, %2] = %3&lt;/b&gt;&lt;br&gt;no noise between s and t: q&lt;sub&gt;j&lt;/sub&gt; = δ&lt;sub&gt;j&lt;/sub&gt;</source>
+        <translation>&lt;b&gt;Q[%1, %2] = %3&lt;/b&gt;&lt;br&gt;s と t の間にノイズなし: q&lt;sub&gt;j&lt;/sub&gt; = δ&lt;sub&gt;j&lt;/sub&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Q[%1, %2] = q&lt;sub&gt;j&lt;/sub&gt;[k] = %3&lt;/b&gt; (closed form, Help ▸ Mathematics: categorical.md#reverse-kernel)&lt;br&gt;= (β_t − β_s)/β_t · F&lt;sub&gt;j&lt;/sub&gt;[k]&lt;br&gt;+ (β_t − β_s)β_s/((1 − β_s)β_t) · ((1 − β_t)(1 − F&lt;sub&gt;j&lt;/sub&gt;[j]) + β_t π&lt;sub&gt;j&lt;/sub&gt;)/d&lt;sub&gt;j&lt;/sub&gt; · π&lt;sub&gt;k&lt;/sub&gt;&lt;br&gt;+ β_s(1 − β_t)/((1 − β_s)β_t) · (1 + (β_t − β_s)F&lt;sub&gt;j&lt;/sub&gt;[j]/d&lt;sub&gt;j&lt;/sub&gt;) · δ&lt;sub&gt;jk&lt;/sub&gt;&lt;br&gt;with β_s = %4, β_t = %5, F&lt;sub&gt;j&lt;/sub&gt;[k] = %6, F&lt;sub&gt;j&lt;/sub&gt;[j] = %7, π&lt;sub&gt;j&lt;/sub&gt; = %8, π&lt;sub&gt;k&lt;/sub&gt; = %9, d&lt;sub&gt;j&lt;/sub&gt; = %10&lt;br&gt;= %11·%6 + %12·%13·%9 + %14·%15·%16</source>
+        <translation>&lt;b&gt;Q[%1, %2] = q&lt;sub&gt;j&lt;/sub&gt;[k] = %3&lt;/b&gt; (閉形式、ヘルプ ▸ 数学的背景: categorical.md#reverse-kernel)&lt;br&gt;= (β_t − β_s)/β_t · F&lt;sub&gt;j&lt;/sub&gt;[k]&lt;br&gt;+ (β_t − β_s)β_s/((1 − β_s)β_t) · ((1 − β_t)(1 − F&lt;sub&gt;j&lt;/sub&gt;[j]) + β_t π&lt;sub&gt;j&lt;/sub&gt;)/d&lt;sub&gt;j&lt;/sub&gt; · π&lt;sub&gt;k&lt;/sub&gt;&lt;br&gt;+ β_s(1 − β_t)/((1 − β_s)β_t) · (1 + (β_t − β_s)F&lt;sub&gt;j&lt;/sub&gt;[j]/d&lt;sub&gt;j&lt;/sub&gt;) · δ&lt;sub&gt;jk&lt;/sub&gt;&lt;br&gt;ここで β_s = %4、β_t = %5、F&lt;sub&gt;j&lt;/sub&gt;[k] = %6、F&lt;sub&gt;j&lt;/sub&gt;[j] = %7、π&lt;sub&gt;j&lt;/sub&gt; = %8、π&lt;sub&gt;k&lt;/sub&gt; = %9、d&lt;sub&gt;j&lt;/sub&gt; = %10&lt;br&gt;= %11·%6 + %12·%13·%9 + %14·%15·%16</translation>
+    </message>
+    <message>
+        <source>closed-form</source>
+        <translation>閉形式</translation>
+    </message>
+</context>
+<context>
+    <name>ui::views::ParticleCanvas</name>
+    <message>
+        <source>Sampling particles…</source>
+        <translation>粒子をサンプリングしています…</translation>
+    </message>
+    <message>
+        <source>   ·   grey: the data density</source>
+        <translation>   ·   灰色: データの密度</translation>
+    </message>
+</context>
+<context>
+    <name>ui::views::ParticlesView</name>
+    <message>
+        <source>Play</source>
+        <translation>再生</translation>
+    </message>
+    <message>
+        <source>Play or pause the particles: forward process, then reverse sampling.</source>
+        <translation>粒子を再生 / 一時停止します: 順過程、続いて逆過程サンプリング。</translation>
+    </message>
+    <message>
+        <source>The frame: forward x_0 → x_τK, then reverse x_τK → x_0.</source>
+        <translation>フレーム: 順過程 x_0 → x_τK、続いて逆過程 x_τK → x_0。</translation>
+    </message>
+    <message>
+        <source>Particles under the forward process, then under two reverse samplers started from the same noise x_τK; grey beneath: the data density.</source>
+        <translation>順過程での粒子、続いて同じノイズ x_τK から始めた 2 つの逆過程サンプラーでの粒子。背景の灰色: データの密度。</translation>
+    </message>
+    <message>
+        <source>%1 particles, %2 timesteps</source>
+        <translation>粒子 %1 個、時刻 %2 個</translation>
+    </message>
+    <message>
+        <source> (%1 requested: %2)</source>
+        <translation> (要求は %1: %2)</translation>
+    </message>
+    <message>
+        <source>the first images are shown</source>
+        <translation>先頭の画像を表示</translation>
+    </message>
+    <message>
+        <source>fewer fit in memory at this K</source>
+        <translation>この K ではこれ以上メモリに収まりません</translation>
+    </message>
+    <message>
+        <source>forward n = %1</source>
+        <translation>順過程 n = %1</translation>
+    </message>
+    <message>
+        <source>reverse n = %1</source>
+        <translation>逆過程 n = %1</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>一時停止</translation>
+    </message>
+    <message>
+        <source>%1   (frame %2 of %3)</source>
+        <translation>%1   (フレーム %2 / %3)</translation>
+    </message>
+</context>
+<context>
+    <name>ui::views::ScheduleView</name>
+    <message>
+        <source>I(X₀;Xₜ) [bits, right axis]</source>
+        <translation>I(X₀;Xₜ) [ビット、右軸]</translation>
+    </message>
+    <message>
+        <source>impurity Gₜ</source>
+        <translation>不純度 Gₜ</translation>
+    </message>
+    <message>
+        <source>trajectory nodes</source>
+        <translation>軌跡のノード</translation>
+    </message>
+    <message>
+        <source>time slider</source>
+        <translation>時刻スライダー</translation>
+    </message>
+    <message>
+        <source>β(t) and the keep probability on the left axis; the mutual information between the data and its noisy version, in bits, on the right axis.</source>
+        <translation>左軸: β(t) と保持確率。右軸: データとそのノイズ付き版の相互情報量 (ビット)。</translation>
+    </message>
+    <message>
+        <source>H(X₀ | C = %1) = %2 bits</source>
+        <translation>H(X₀ | C = %1) = %2 ビット</translation>
+    </message>
+    <message>
+        <source>probability</source>
+        <translation>確率</translation>
+    </message>
+    <message>
+        <source>bits</source>
+        <translation>ビット</translation>
+    </message>
+</context>
+<context>
+    <name>ui::views::StepCostView</name>
+    <message>
+        <source>J(n − 1, n) [nats]</source>
+        <translation>J(n − 1, n) [nat]</translation>
+    </message>
+    <message>
+        <source>DP path nodes</source>
+        <translation>DP 経路のノード</translation>
+    </message>
+    <message>
+        <source>even path nodes</source>
+        <translation>等間隔経路のノード</translation>
+    </message>
+    <message>
+        <source>The KL cost of each grid step; the DP picks the K-step path of least total cost (the negative ELBO).</source>
+        <translation>格子の各ステップの KL コスト。DP は合計コスト (負の ELBO) が最小の K ステップの経路を選びます。</translation>
+    </message>
+    <message>
+        <source>
+Masked diffusion: continuous-time negative ELBO (N → ∞) %1 nats</source>
+        <translation>
+マスク拡散: 連続時間の負の ELBO (N → ∞) %1 nat</translation>
+    </message>
+    <message>
+        <source> · N-step: </source>
+        <translation> · N ステップ: </translation>
+    </message>
+    <message>
+        <source>Monte Carlo estimates (the positions&apos; joint states are too many to enumerate). Negative ELBO of all %1 steps: %2 nats. The DP needs every pair of steps and is not computed for this data.</source>
+        <translation>モンテカルロ推定値 (位置の同時状態が多すぎて列挙できません)。全 %1 ステップの負の ELBO: %2 nat。DP はすべてのステップの組を必要とするため、このデータでは計算しません。</translation>
+    </message>
+    <message>
+        <source>Negative ELBO (nats): even %1 steps %2 · DP %1 steps %3 · all %4 steps %5</source>
+        <translation>負の ELBO (nat): 等間隔 %1 ステップ %2 · DP %1 ステップ %3 · 全 %4 ステップ %5</translation>
+    </message>
+    <message>
+        <source>
+Every path costs the same here: with one position and the exact denoiser the reverse chain is exact (Help ▸ Mathematics: categorical.md#degenerate-case).</source>
+        <translation>
+ここではどの経路もコストが同じです: 位置が 1 つで厳密なデノイザなら、逆過程の連鎖は厳密です (ヘルプ ▸ 数学的背景: categorical.md#degenerate-case)。</translation>
+    </message>
+    <message>
+        <source>nats</source>
+        <translation>nat</translation>
+    </message>
+    <message>
+        <source>
+Masked diffusion: no continuous-time ELBO (%1)</source>
+        <translation>
+マスク拡散: 連続時間の ELBO なし (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>ui::views::TrajectoryCanvas</name>
+    <message>
+        <source>Estimating Γ…</source>
+        <translation>Γ を推定しています…</translation>
+    </message>
+    <message>
+        <source>starts at n = %1 &gt; 1</source>
+        <translation>n = %1 &gt; 1 から開始</translation>
+    </message>
+    <message>
+        <source>ends at n = %1 &lt; N</source>
+        <translation>n = %1 &lt; N で終了</translation>
+    </message>
+    <message>
+        <source>t → 1 … %1   (white: s ≥ t)</source>
+        <translation>t → 1 … %1   (白: s ≥ t)</translation>
+    </message>
+</context>
+<context>
+    <name>ui::views::VarianceView</name>
+    <message>
+        <source>analytic σ²ₛ|ₜ</source>
+        <translation>解析的 σ²ₛ|ₜ</translation>
+    </message>
+    <message>
+        <source>bounds (Theorem 2)</source>
+        <translation>上下界 (定理 2)</translation>
+    </message>
+    <message>
+        <source>DDPM β̃ₛ|ₜ</source>
+        <translation>DDPM β̃ₛ|ₜ</translation>
+    </message>
+    <message>
+        <source>DDPM βₜ|ₛ</source>
+        <translation>DDPM βₜ|ₛ</translation>
+    </message>
+    <message>
+        <source>clipped to a bound</source>
+        <translation>上下界でクリップ</translation>
+    </message>
+    <message>
+        <source>timestep t of the pair (s, t), log scale</source>
+        <translation>組 (s, t) の時刻 t (対数目盛)</translation>
+    </message>
+    <message>
+        <source>σ² of every reverse step on the trajectory (Help ▸ Mathematics: gaussian.md#optimal-variance): it always lies between λ² and the tighter upper bound; the DDPM choices are drawn for comparison.</source>
+        <translation>軌跡上の各逆過程ステップの σ² (ヘルプ ▸ 数学的背景: gaussian.md#optimal-variance)。常に λ² とより厳しい上界の間にあります。比較のため DDPM の選択も描いています。</translation>
+    </message>
+    <message>
+        <source>%1 trajectory, %2 reverse steps; %3 clipped to a bound.</source>
+        <translation>%1 軌跡、逆過程 %2 ステップ、うち %3 個を上下界でクリップ。</translation>
+    </message>
+    <message>
+        <source> Note: </source>
+        <translation> 注: </translation>
+    </message>
+    <message>
+        <source>variance</source>
+        <translation>分散</translation>
+    </message>
+</context>
+</TS>
