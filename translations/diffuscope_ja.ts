@@ -552,6 +552,1035 @@
     </message>
 </context>
 <context>
+    <name>ui::panels::CategoricalPanel</name>
+    <message>
+        <source>Classes and prior π</source>
+        <translation>クラスと事前分布 π</translation>
+    </message>
+    <message>
+        <source>K, the number of classes (2..256).</source>
+        <translation>K: クラス数 (2..256)。</translation>
+    </message>
+    <message>
+        <source>π as a comma list; it must be non-negative and sum to 1.</source>
+        <translation>π をカンマ区切りで入力します。非負で合計が 1 でなければなりません。</translation>
+    </message>
+    <message>
+        <source>Presets</source>
+        <translation>プリセット</translation>
+    </message>
+    <message>
+        <source>Change K</source>
+        <translation>K の変更</translation>
+    </message>
+    <message>
+        <source>Drag π</source>
+        <translation>π のドラッグ</translation>
+    </message>
+    <message>
+        <source>Uniform</source>
+        <translation>一様</translation>
+    </message>
+    <message>
+        <source>π uniform</source>
+        <translation>π を一様に</translation>
+    </message>
+    <message>
+        <source>Absorbing (mask = last class)</source>
+        <translation>吸収 (マスク = 最後のクラス)</translation>
+    </message>
+    <message>
+        <source>π absorbing</source>
+        <translation>π を吸収型に</translation>
+    </message>
+    <message>
+        <source>Masked (a mask state of its own)</source>
+        <translation>マスク (専用のマスク状態)</translation>
+    </message>
+    <message>
+        <source>π masked</source>
+        <translation>π をマスク型に</translation>
+    </message>
+    <message>
+        <source>Data marginal</source>
+        <translation>データの周辺分布</translation>
+    </message>
+    <message>
+        <source>π = data marginal</source>
+        <translation>π = データの周辺分布</translation>
+    </message>
+    <message>
+        <source>Schedule β(t)</source>
+        <translation>スケジュール β(t)</translation>
+    </message>
+    <message>
+        <source>The noise schedule; information-linear makes I(X₀;Xₜ) fall linearly in t for the current data.</source>
+        <translation>ノイズスケジュール。information-linear は現在のデータで I(X₀;Xₜ) が t に対して線形に減少するようにします。</translation>
+    </message>
+    <message>
+        <source>The exponent p of β(t) = tᵖ.</source>
+        <translation>β(t) = tᵖ の指数 p。</translation>
+    </message>
+    <message>
+        <source>N, the number of grid steps t = 0, 1/N, …, 1.</source>
+        <translation>N: 格子 t = 0, 1/N, …, 1 のステップ数。</translation>
+    </message>
+    <message>
+        <source>steps N</source>
+        <translation>ステップ数 N</translation>
+    </message>
+    <message>
+        <source>Change schedule</source>
+        <translation>スケジュールの変更</translation>
+    </message>
+    <message>
+        <source>Change exponent</source>
+        <translation>指数の変更</translation>
+    </message>
+    <message>
+        <source>Drag control point</source>
+        <translation>制御点のドラッグ</translation>
+    </message>
+    <message>
+        <source>Change N</source>
+        <translation>N の変更</translation>
+    </message>
+    <message>
+        <source>Data P(X₀ | C)</source>
+        <translation>データ P(X₀ | C)</translation>
+    </message>
+    <message>
+        <source>The data: a small table, the bundled handwritten digits (64 positions, conditioned on the label), or a CSV table file with columns x1..xD, p and optionally c.</source>
+        <translation>データ: 小さな表、同梱の手書き数字 (64 位置、ラベルで条件付け)、または列 x1..xD、p と任意で c を持つ CSV の表ファイル。</translation>
+    </message>
+    <message>
+        <source>Grey levels of the digits: the number of classes K.</source>
+        <translation>数字画像の階調数: クラス数 K。</translation>
+    </message>
+    <message>
+        <source>With several positions (pixels), the matrices and the kernel comparison show this one.</source>
+        <translation>位置 (画素) が複数あるとき、行列とカーネルの比較にはこの位置を表示します。</translation>
+    </message>
+    <message>
+        <source>Rows are classes, columns are conditions; each column sums to 1.</source>
+        <translation>行がクラス、列が条件です。各列の合計は 1 です。</translation>
+    </message>
+    <message>
+        <source>Add condition</source>
+        <translation>条件を追加</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>Normalise</source>
+        <translation>正規化</translation>
+    </message>
+    <message>
+        <source>Scale each column so it sums to 1.</source>
+        <translation>各列の合計が 1 になるように拡大縮小します。</translation>
+    </message>
+    <message>
+        <source>The condition C whose data the views show and the chains sample.</source>
+        <translation>ビューが表示し、連鎖がサンプリングするデータの条件 C。</translation>
+    </message>
+    <message>
+        <source>condition C</source>
+        <translation>条件 C</translation>
+    </message>
+    <message>
+        <source>Remove condition</source>
+        <translation>条件の削除</translation>
+    </message>
+    <message>
+        <source>the data needs at least one condition</source>
+        <translation>データには少なくとも 1 つの条件が必要です</translation>
+    </message>
+    <message>
+        <source>Normalise data</source>
+        <translation>データの正規化</translation>
+    </message>
+    <message>
+        <source>Change levels</source>
+        <translation>階調数の変更</translation>
+    </message>
+    <message>
+        <source>Change position</source>
+        <translation>位置の変更</translation>
+    </message>
+    <message>
+        <source>Change condition</source>
+        <translation>条件の変更</translation>
+    </message>
+    <message>
+        <source>Use the digits</source>
+        <translation>数字画像を使う</translation>
+    </message>
+    <message>
+        <source>Open a table file</source>
+        <translation>表ファイルを開く</translation>
+    </message>
+    <message>
+        <source>Use the table</source>
+        <translation>表を使う</translation>
+    </message>
+    <message>
+        <source>Reverse process</source>
+        <translation>逆過程</translation>
+    </message>
+    <message>
+        <source>exact oracle</source>
+        <translation>厳密なオラクル</translation>
+    </message>
+    <message>
+        <source>The denoiser F: the exact posterior of the data (what a network that memorises its data would learn), or a trained network (a .safetensors checkpoint; you can also drop one on the window).</source>
+        <translation>デノイザ F: データの厳密な事後分布 (データを記憶したネットワークが学習するもの)、または学習済みネットワーク (.safetensors のチェックポイント。ウィンドウにドロップしても読み込めます)。</translation>
+    </message>
+    <message>
+        <source>Open…</source>
+        <translation>開く…</translation>
+    </message>
+    <message>
+        <source>Load a categorical checkpoint trained for this K, D and conditions.</source>
+        <translation>この K、D、条件で学習したカテゴリカルのチェックポイントを読み込みます。</translation>
+    </message>
+    <message>
+        <source>Train…</source>
+        <translation>学習…</translation>
+    </message>
+    <message>
+        <source>Train a network on this data and schedule, then use it.</source>
+        <translation>このデータとスケジュールでネットワークを学習し、それを使います。</translation>
+    </message>
+    <message>
+        <source>Which grid nodes the reverse chain visits.</source>
+        <translation>逆過程の連鎖が通る格子ノード。</translation>
+    </message>
+    <message>
+        <source>K, the number of denoising steps.</source>
+        <translation>K: ノイズ除去のステップ数。</translation>
+    </message>
+    <message>
+        <source>Grid nodes from 0 to N, strictly increasing.</source>
+        <translation>0 から N までの格子ノード (狭義単調増加)。</translation>
+    </message>
+    <message>
+        <source>closed form (source)</source>
+        <translation>閉形式 (出典)</translation>
+    </message>
+    <message>
+        <source>D3PM-style (comparison)</source>
+        <translation>D3PM 型 (比較用)</translation>
+    </message>
+    <message>
+        <source>The closed form reproduces the data exactly; the D3PM-style parameterisation does not for non-absorbing π.</source>
+        <translation>閉形式はデータを厳密に再現します。D3PM 型のパラメータ化は、吸収型でない π では再現しません。</translation>
+    </message>
+    <message>
+        <source>Chains drawn in the Trajectories view.</source>
+        <translation>軌跡ビューに描く連鎖の数。</translation>
+    </message>
+    <message>
+        <source>steps K</source>
+        <translation>ステップ数 K</translation>
+    </message>
+    <message>
+        <source>Use the exact oracle</source>
+        <translation>厳密なオラクルを使う</translation>
+    </message>
+    <message>
+        <source>Use a checkpoint</source>
+        <translation>チェックポイントを使う</translation>
+    </message>
+    <message>
+        <source>Open a categorical checkpoint</source>
+        <translation>カテゴリカルのチェックポイントを開く</translation>
+    </message>
+    <message>
+        <source>Checkpoints (*.safetensors)</source>
+        <translation>チェックポイント (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Change trajectory</source>
+        <translation>軌跡の変更</translation>
+    </message>
+    <message>
+        <source>Change steps K</source>
+        <translation>ステップ数 K の変更</translation>
+    </message>
+    <message>
+        <source>Change kernel</source>
+        <translation>カーネルの変更</translation>
+    </message>
+    <message>
+        <source>Change chains</source>
+        <translation>連鎖の数の変更</translation>
+    </message>
+    <message>
+        <source>pi[%1] = %2: not a number</source>
+        <translation>pi[%1] = %2: 数値ではありません</translation>
+    </message>
+    <message>
+        <source>π has %1 entries but K = %2</source>
+        <translation>π の要素数は %1 ですが K = %2 です</translation>
+    </message>
+    <message>
+        <source>Σπ = %1 (typed)</source>
+        <translation>Σπ = %1 (入力値)</translation>
+    </message>
+    <message>
+        <source>pi = %1: the entries sum to %2, not 1 — &lt;a href=&quot;normalise&quot;&gt;normalise&lt;/a&gt; (divide each by %2)</source>
+        <translation>pi = %1: 要素の合計が 1 ではなく %2 です — &lt;a href=&quot;normalise&quot;&gt;正規化&lt;/a&gt; (各要素を %2 で割る)</translation>
+    </message>
+    <message>
+        <source>Edit π</source>
+        <translation>π の編集</translation>
+    </message>
+    <message>
+        <source>Normalise π</source>
+        <translation>π の正規化</translation>
+    </message>
+    <message>
+        <source>table[%1][%2] = %3: not a number</source>
+        <translation>table[%1][%2] = %3: 数値ではありません</translation>
+    </message>
+    <message>
+        <source>Edit data</source>
+        <translation>データの編集</translation>
+    </message>
+    <message>
+        <source>trajectoryList[%1] = %2: not a whole number</source>
+        <translation>trajectoryList[%1] = %2: 整数ではありません</translation>
+    </message>
+    <message>
+        <source>Edit trajectory</source>
+        <translation>軌跡の編集</translation>
+    </message>
+    <message>
+        <source>Use a table file</source>
+        <translation>表ファイルを使う</translation>
+    </message>
+    <message>
+        <source>Reading %1</source>
+        <translation>%1 を読み込んでいます</translation>
+    </message>
+    <message>
+        <source>Loading %1</source>
+        <translation>%1 を読み込んでいます</translation>
+    </message>
+    <message>
+        <source>π: all on the mask state, class %1 (the data never use it); the bars are the π kept for later</source>
+        <translation>π: すべてマスク状態 (クラス %1、データでは使われない) にあります。棒グラフは後で使うために保持している π です</translation>
+    </message>
+</context>
+<context>
+    <name>ui::panels::GaussianPanel</name>
+    <message>
+        <source>Process</source>
+        <translation>過程</translation>
+    </message>
+    <message>
+        <source>The β_n schedule (Help ▸ Mathematics: gaussian.md#schedules); linear with N = 1000 is DDPM&apos;s. A custom table is a CSV with a beta column (β_1..β_N) or an alpha_bar column; its length sets N.</source>
+        <translation>β_n のスケジュール (ヘルプ ▸ 数学的背景: gaussian.md#schedules)。N = 1000 の linear が DDPM のものです。独自の表は beta 列 (β_1..β_N) または alpha_bar 列を持つ CSV で、その長さが N になります。</translation>
+    </message>
+    <message>
+        <source>N, the number of timesteps.</source>
+        <translation>N: 時刻の数。</translation>
+    </message>
+    <message>
+        <source>DDPM (η = 1)</source>
+        <translation>DDPM (η = 1)</translation>
+    </message>
+    <message>
+        <source>DDIM (η = 0)</source>
+        <translation>DDIM (η = 0)</translation>
+    </message>
+    <message>
+        <source>The forward process on the trajectory: λ² = η²β̃ (Help ▸ Mathematics: gaussian.md#forward-process).</source>
+        <translation>軌跡上の順過程: λ² = η²β̃ (ヘルプ ▸ 数学的背景: gaussian.md#forward-process)。</translation>
+    </message>
+    <message>
+        <source>steps N</source>
+        <translation>ステップ数 N</translation>
+    </message>
+    <message>
+        <source>Change schedule</source>
+        <translation>スケジュールの変更</translation>
+    </message>
+    <message>
+        <source>A custom β schedule</source>
+        <translation>独自の β スケジュール</translation>
+    </message>
+    <message>
+        <source>Change N</source>
+        <translation>N の変更</translation>
+    </message>
+    <message>
+        <source>Change forward process</source>
+        <translation>順過程の変更</translation>
+    </message>
+    <message>
+        <source>Change η</source>
+        <translation>η の変更</translation>
+    </message>
+    <message>
+        <source>Data and model</source>
+        <translation>データとモデル</translation>
+    </message>
+    <message>
+        <source>other (type a spec)</source>
+        <translation>その他 (指定を入力)</translation>
+    </message>
+    <message>
+        <source>The data; the model is its exact oracle (the score of the noisy data).</source>
+        <translation>データ。モデルはその厳密なオラクル (ノイズ付きデータのスコア) です。</translation>
+    </message>
+    <message>
+        <source>A data spec: toy:NAME[,n=,seed=], gaussian:d=D,s=S, gmm:FILE.json, mixture:w,mx,my,s;… (2-D, up to 16 components, weights normalised), csv:FILE or digits[:test] (press Enter).</source>
+        <translation>データの指定: toy:NAME[,n=,seed=]、gaussian:d=D,s=S、gmm:FILE.json、mixture:w,mx,my,s;… (2 次元、成分は 16 個まで、重みは正規化)、csv:FILE、digits[:test] のいずれか (Enter で確定)。</translation>
+    </message>
+    <message>
+        <source>exact oracle</source>
+        <translation>厳密なオラクル</translation>
+    </message>
+    <message>
+        <source>The ε-model: the exact oracle of the data, or a trained network (a .safetensors checkpoint; you can also drop one on the window).</source>
+        <translation>ε モデル: データの厳密なオラクル、または学習済みネットワーク (.safetensors のチェックポイント。ウィンドウにドロップしても読み込めます)。</translation>
+    </message>
+    <message>
+        <source>Open…</source>
+        <translation>開く…</translation>
+    </message>
+    <message>
+        <source>Load a Gaussian checkpoint trained for this N and data dimension.</source>
+        <translation>この N とデータの次元で学習したガウスのチェックポイントを読み込みます。</translation>
+    </message>
+    <message>
+        <source>Train…</source>
+        <translation>学習…</translation>
+    </message>
+    <message>
+        <source>Train a network on this data and schedule, then use it.</source>
+        <translation>このデータとスケジュールでネットワークを学習し、それを使います。</translation>
+    </message>
+    <message>
+        <source>Use the exact oracle</source>
+        <translation>厳密なオラクルを使う</translation>
+    </message>
+    <message>
+        <source>Use a checkpoint</source>
+        <translation>チェックポイントを使う</translation>
+    </message>
+    <message>
+        <source>Open a Gaussian checkpoint</source>
+        <translation>ガウスのチェックポイントを開く</translation>
+    </message>
+    <message>
+        <source>Checkpoints (*.safetensors)</source>
+        <translation>チェックポイント (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Γ estimate</source>
+        <translation>Γ の推定</translation>
+    </message>
+    <message>
+        <source>M, Monte Carlo samples per timestep (Help ▸ Mathematics: gaussian.md#gamma).</source>
+        <translation>M: 時刻ごとのモンテカルロサンプル数 (ヘルプ ▸ 数学的背景: gaussian.md#gamma)。</translation>
+    </message>
+    <message>
+        <source>How Γ&apos;s Monte Carlo terms are formed. Score: ‖ε_θ‖²/d as in the paper, which in low dimension can exceed its bound. Low-variance (the default), for the exact oracle: per timestep the lower-variance of that and 1 − ‖ε_θ − ε‖²/d (both unbiased); for a network: the second (error), which also puts the network&apos;s own error into σ².</source>
+        <translation>Γ のモンテカルロ項の作り方。スコア: 論文と同じ ‖ε_θ‖²/d (低次元では上界を超えることがあります)。低分散 (既定): 厳密なオラクルでは時刻ごとにそれと 1 − ‖ε_θ − ε‖²/d (どちらも不偏) のうち分散の小さい方、ネットワークでは後者 (誤差) を使い、ネットワーク自身の誤差も σ² に含めます。</translation>
+    </message>
+    <message>
+        <source>samples M</source>
+        <translation>サンプル数 M</translation>
+    </message>
+    <message>
+        <source>Import…</source>
+        <translation>読み込み…</translation>
+    </message>
+    <message>
+        <source>Use Γ from a file instead of estimating it: CSV with columns n,gamma or n,ms_eps, or an NPY array of ms_eps as the Analytic-DPM code saves it (length N + 1, entry 0 unused, or N).</source>
+        <translation>Γ を推定する代わりにファイルから使います: 列 n,gamma または n,ms_eps を持つ CSV、あるいは Analytic-DPM のコードが保存する ms_eps の NPY 配列 (長さ N + 1 で要素 0 は未使用、または長さ N)。</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>書き出し…</translation>
+    </message>
+    <message>
+        <source>Write the current Γ as CSV (n,gamma) or NPY (ms_eps, length N + 1).</source>
+        <translation>現在の Γ を CSV (n,gamma) または NPY (ms_eps、長さ N + 1) で書き出します。</translation>
+    </message>
+    <message>
+        <source>Estimate</source>
+        <translation>推定</translation>
+    </message>
+    <message>
+        <source>Drop the imported Γ and estimate it with M samples.</source>
+        <translation>読み込んだ Γ を破棄し、M サンプルで推定します。</translation>
+    </message>
+    <message>
+        <source>Use the segmented DP</source>
+        <translation>分割 DP を使う</translation>
+    </message>
+    <message>
+        <source>Import Γ</source>
+        <translation>Γ の読み込み</translation>
+    </message>
+    <message>
+        <source>Estimate Γ</source>
+        <translation>Γ の推定</translation>
+    </message>
+    <message>
+        <source>Change M</source>
+        <translation>M の変更</translation>
+    </message>
+    <message>
+        <source>Change Γ estimator</source>
+        <translation>Γ の推定法の変更</translation>
+    </message>
+    <message>
+        <source>Change seed</source>
+        <translation>シードの変更</translation>
+    </message>
+    <message>
+        <source>Trajectory</source>
+        <translation>軌跡 (ステップ選択)</translation>
+    </message>
+    <message>
+        <source>Which K timesteps the reverse process visits (Help ▸ Mathematics: gaussian.md#trajectories).</source>
+        <translation>逆過程が通る K 個の時刻 (ヘルプ ▸ 数学的背景: gaussian.md#trajectories)。</translation>
+    </message>
+    <message>
+        <source>The timesteps, strictly increasing from 1 to at most N, e.g. 1,10,50,200,1000 (press Enter).</source>
+        <translation>1 から N 以下までの狭義単調増加な時刻。例: 1,10,50,200,1000 (Enter で確定)。</translation>
+    </message>
+    <message>
+        <source>K, the number of timesteps (denoiser evaluations).</source>
+        <translation>K: 時刻の数 (デノイザの評価回数)。</translation>
+    </message>
+    <message>
+        <source>leading: the offset O added to every timestep t_i = i·⌊N/K⌋ + O (diffusers&apos; steps_offset).</source>
+        <translation>leading: 各時刻 t_i = i·⌊N/K⌋ + O に加えるオフセット O (diffusers の steps_offset)。</translation>
+    </message>
+    <message>
+        <source>Karras σ: ρ of the σ^{1/ρ} interpolation (EDM uses 7).</source>
+        <translation>Karras σ: σ^{1/ρ} 補間の ρ (EDM では 7)。</translation>
+    </message>
+    <message>
+        <source>Where Γ exceeds its bound β̄Γ ≤ 1 (a Monte Carlo or imported Γ at large n), the clipped cost makes those steps free; the segmented DP of the paper&apos;s code sets the steps after the first such n aside and spaces them evenly.</source>
+        <translation>Γ が上界 β̄Γ ≤ 1 を超えるところ (大きな n でのモンテカルロ推定や読み込んだ Γ) では、クリップしたコストはそのステップのコストを 0 にします。論文のコードの分割 DP は、最初にそうなる n 以降のステップを別扱いにして等間隔に配置します。</translation>
+    </message>
+    <message>
+        <source>DP cost</source>
+        <translation>DP のコスト</translation>
+    </message>
+    <message>
+        <source>timesteps K</source>
+        <translation>時刻の数 K</translation>
+    </message>
+    <message>
+        <source>Change trajectory</source>
+        <translation>軌跡の変更</translation>
+    </message>
+    <message>
+        <source>Change K</source>
+        <translation>K の変更</translation>
+    </message>
+    <message>
+        <source>Change DP cost</source>
+        <translation>DP のコストの変更</translation>
+    </message>
+    <message>
+        <source>Change offset</source>
+        <translation>オフセットの変更</translation>
+    </message>
+    <message>
+        <source>Change ρ</source>
+        <translation>ρ の変更</translation>
+    </message>
+    <message>
+        <source>Sampler</source>
+        <translation>サンプラー</translation>
+    </message>
+    <message>
+        <source>The Particles view&apos;s left pane (Help ▸ Mathematics: gaussian.md#reverse-samplers): DDPM uses σ² = β̃, DDIM λ² = η²β̃ with the η above; the analytic kinds the optimal σ² from Γ.</source>
+        <translation>粒子ビューの左側 (ヘルプ ▸ 数学的背景: gaussian.md#reverse-samplers)。DDPM は σ² = β̃、DDIM は上の η で λ² = η²β̃、analytic 系は Γ から求めた最適な σ² を使います。</translation>
+    </message>
+    <message>
+        <source>The right pane, sampled from the same noise x_τK; none hides it.</source>
+        <translation>右側。同じノイズ x_τK からサンプリングします。「なし」で非表示。</translation>
+    </message>
+    <message>
+        <source>clip the first step (App. F.2)</source>
+        <translation>最初のステップをクリップ (付録 F.2)</translation>
+    </message>
+    <message>
+        <source>Cap σ² of the last reverse pair (τ_1, τ_2) at (y·(2/255)·√(π/2))² with y = %1, as the paper does when sampling.</source>
+        <translation>論文のサンプリングと同様に、最後の逆過程の組 (τ_1, τ_2) の σ² を y = %1 として (y·(2/255)·√(π/2))² で頭打ちにします。</translation>
+    </message>
+    <message>
+        <source>Particles per sampler (image data: the first 36 are sampled and shown).</source>
+        <translation>サンプラーごとの粒子数 (画像データでは先頭の 36 個をサンプリングして表示)。</translation>
+    </message>
+    <message>
+        <source>sampler A</source>
+        <translation>サンプラー A</translation>
+    </message>
+    <message>
+        <source>compare B</source>
+        <translation>比較 B</translation>
+    </message>
+    <message>
+        <source>Change sampler</source>
+        <translation>サンプラーの変更</translation>
+    </message>
+    <message>
+        <source>Change compared sampler</source>
+        <translation>比較するサンプラーの変更</translation>
+    </message>
+    <message>
+        <source>Change first-step clip</source>
+        <translation>最初のステップのクリップの変更</translation>
+    </message>
+    <message>
+        <source>Change particle count</source>
+        <translation>粒子数の変更</translation>
+    </message>
+    <message>
+        <source>Change data</source>
+        <translation>データの変更</translation>
+    </message>
+    <message>
+        <source>Use a custom schedule</source>
+        <translation>独自のスケジュールを使う</translation>
+    </message>
+    <message>
+        <source>Type the timesteps</source>
+        <translation>時刻の入力</translation>
+    </message>
+    <message>
+        <source>Reading %1</source>
+        <translation>%1 を読み込んでいます</translation>
+    </message>
+    <message>
+        <source>Loading %1</source>
+        <translation>%1 を読み込んでいます</translation>
+    </message>
+    <message>
+        <source>Reading the data</source>
+        <translation>データを読み込んでいます</translation>
+    </message>
+    <message>
+        <source>custom table…</source>
+        <translation>独自の表…</translation>
+    </message>
+    <message>
+        <source>estimated (M samples per timestep)</source>
+        <translation>推定 (時刻ごとに M サンプル)</translation>
+    </message>
+    <message>
+        <source>imported from %1</source>
+        <translation>%1 から読み込み</translation>
+    </message>
+    <message>
+        <source>Checking the imported Γ</source>
+        <translation>読み込んだ Γ を確認しています</translation>
+    </message>
+    <message>
+        <source>The imported Γ (%1) exceeds its bound β̄ₙΓₙ ≤ 1 at %2 of %3 timesteps: n = %4. There σ² is clipped to 0 and the clipped DP passes them for free.&lt;br&gt;</source>
+        <translation>読み込んだ Γ (%1) は %3 個の時刻のうち %2 個で上界 β̄ₙΓₙ ≤ 1 を超えています: n = %4。そこでは σ² を 0 にクリップし、クリップした DP はコストなしで通過します。&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;a href=&quot;clip&quot;&gt;clip Γ to its bound&lt;/a&gt;</source>
+        <translation>&lt;a href=&quot;clip&quot;&gt;Γ を上界でクリップ&lt;/a&gt;</translation>
+    </message>
+    <message>
+        <source> · &lt;a href=&quot;segmented&quot;&gt;use the segmented DP&lt;/a&gt;</source>
+        <translation> · &lt;a href=&quot;segmented&quot;&gt;分割 DP を使う&lt;/a&gt;</translation>
+    </message>
+    <message>
+        <source> · &lt;a href=&quot;keep&quot;&gt;keep as it is&lt;/a&gt;</source>
+        <translation> · &lt;a href=&quot;keep&quot;&gt;そのままにする&lt;/a&gt;</translation>
+    </message>
+    <message>
+        <source>Clipping the imported Γ</source>
+        <translation>読み込んだ Γ をクリップしています</translation>
+    </message>
+    <message>
+        <source>Clip Γ to its bound</source>
+        <translation>Γ を上界でクリップ</translation>
+    </message>
+    <message>
+        <source>custom: %1</source>
+        <translation>独自: %1</translation>
+    </message>
+</context>
+<context>
+    <name>ui::panels::LabConfigTable</name>
+    <message>
+        <source>Name</source>
+        <translation>名前</translation>
+    </message>
+    <message>
+        <source>Colour</source>
+        <translation>色</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>スケジュール</translation>
+    </message>
+    <message>
+        <source>Trajectory</source>
+        <translation>軌跡 (ステップ選択)</translation>
+    </message>
+    <message>
+        <source>Variance</source>
+        <translation>分散</translation>
+    </message>
+    <message>
+        <source>Sampler</source>
+        <translation>サンプラー</translation>
+    </message>
+    <message>
+        <source>The lab&apos;s configurations. Schedule: the project&apos;s or another; trajectory: a family without K, options after a comma (leading,offset=1; karras,rho=7); variance: β̃ (small), β (large) or the analytic optimum.</source>
+        <translation>実験室の設定。スケジュール: プロジェクトのもの、または別のもの。軌跡: K を除いた系列名、オプションはカンマの後 (leading,offset=1; karras,rho=7)。分散: β̃ (小)、β (大)、または解析的最適値。</translation>
+    </message>
+    <message>
+        <source>Rename lab configuration</source>
+        <translation>実験室の設定の名前変更</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>追加</translation>
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation>複製</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>Presets</source>
+        <translation>プリセット</translation>
+    </message>
+    <message>
+        <source>The K (number of timesteps, 2..N) of every sweep, e.g. 5, 10, 25, 50, 100.</source>
+        <translation>各スイープの K (時刻の数、2..N)。例: 5, 10, 25, 50, 100。</translation>
+    </message>
+    <message>
+        <source>Samples drawn per configuration and K for the sample quality (0: no quality, only the NLL).</source>
+        <translation>サンプルの品質評価のため設定と K ごとに生成するサンプル数 (0: 品質評価なし、NLL のみ)。</translation>
+    </message>
+    <message>
+        <source>K list</source>
+        <translation>K のリスト</translation>
+    </message>
+    <message>
+        <source>Quality samples</source>
+        <translation>品質評価のサンプル数</translation>
+    </message>
+    <message>
+        <source>Change lab K list</source>
+        <translation>実験室の K のリストの変更</translation>
+    </message>
+    <message>
+        <source>Change lab quality samples</source>
+        <translation>実験室の品質評価サンプル数の変更</translation>
+    </message>
+    <message>
+        <source>Add lab configuration</source>
+        <translation>実験室の設定の追加</translation>
+    </message>
+    <message>
+        <source>Duplicate lab configuration</source>
+        <translation>実験室の設定の複製</translation>
+    </message>
+    <message>
+        <source>Remove lab configuration</source>
+        <translation>実験室の設定の削除</translation>
+    </message>
+    <message>
+        <source>Change lab colour</source>
+        <translation>実験室の色の変更</translation>
+    </message>
+    <message>
+        <source>lab preset = %1: unknown preset</source>
+        <translation>lab preset = %1: 不明なプリセットです</translation>
+    </message>
+    <message>
+        <source>Apply lab preset “%1”</source>
+        <translation>実験室のプリセット「%1」を適用</translation>
+    </message>
+    <message>
+        <source>Pick the configuration&apos;s colour</source>
+        <translation>設定の色を選ぶ</translation>
+    </message>
+    <message>
+        <source>project&apos;s</source>
+        <translation>プロジェクトのもの</translation>
+    </message>
+    <message>
+        <source>project&apos;s, zero terminal SNR</source>
+        <translation>プロジェクトのもの、終端 SNR ゼロ</translation>
+    </message>
+    <message>
+        <source>Change lab schedule</source>
+        <translation>実験室のスケジュールの変更</translation>
+    </message>
+    <message>
+        <source>Change lab trajectory</source>
+        <translation>実験室の軌跡の変更</translation>
+    </message>
+    <message>
+        <source>Change lab variance</source>
+        <translation>実験室の分散の変更</translation>
+    </message>
+    <message>
+        <source>Change lab sampler</source>
+        <translation>実験室のサンプラーの変更</translation>
+    </message>
+</context>
+<context>
+    <name>ui::panels::MixtureEditor</name>
+    <message>
+        <source>Drag a centre to move a component, its circle (radius s) or the wheel to change s, Ctrl+drag or Ctrl+wheel to change its weight. Double-click empty space to add a component; right-click one, or select it and press Delete, to remove it.</source>
+        <translation>中心をドラッグすると成分を移動、円 (半径 s) のドラッグまたはホイールで s を変更、Ctrl+ドラッグまたは Ctrl+ホイールで重みを変更します。何もない所をダブルクリックすると成分を追加、成分を右クリックするか選択して Delete を押すと削除します。</translation>
+    </message>
+    <message>
+        <source>component %1: weight %2 (share %3), mean (%4, %5), s = %6</source>
+        <translation>成分 %1: 重み %2 (割合 %3)、平均 (%4, %5)、s = %6</translation>
+    </message>
+    <message>
+        <source>Move mixture component</source>
+        <translation>混合成分の移動</translation>
+    </message>
+    <message>
+        <source>Change mixture s</source>
+        <translation>混合成分の s の変更</translation>
+    </message>
+    <message>
+        <source>Change mixture weight</source>
+        <translation>混合成分の重みの変更</translation>
+    </message>
+    <message>
+        <source>Add mixture component</source>
+        <translation>混合成分の追加</translation>
+    </message>
+    <message>
+        <source>Remove mixture component</source>
+        <translation>混合成分の削除</translation>
+    </message>
+</context>
+<context>
+    <name>ui::panels::ProbabilityBars</name>
+    <message>
+        <source>Drag a bar to change its probability; the others rescale to keep the sum 1.</source>
+        <translation>棒をドラッグすると確率を変更します。合計が 1 になるよう他の棒が拡大縮小されます。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::panels::ScheduleCurveEditor</name>
+    <message>
+        <source>Drag a point to reshape β(t); double-click to add a point, right-click a point to remove it.</source>
+        <translation>点をドラッグして β(t) の形を変えます。ダブルクリックで点を追加、右クリックで点を削除します。</translation>
+    </message>
+    <message>
+        <source>β(t) of the chosen schedule; choose &apos;custom&apos; to edit it.</source>
+        <translation>選んだスケジュールの β(t)。編集するには「独自」を選んでください。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::panels::choices</name>
+    <message>
+        <source>linear: β = t</source>
+        <translation>linear: β = t</translation>
+    </message>
+    <message>
+        <source>cosine</source>
+        <translation>cosine</translation>
+    </message>
+    <message>
+        <source>power: β = tᵖ</source>
+        <translation>power: β = tᵖ</translation>
+    </message>
+    <message>
+        <source>custom (drag points)</source>
+        <translation>独自 (点をドラッグ)</translation>
+    </message>
+    <message>
+        <source>information-linear</source>
+        <translation>information-linear</translation>
+    </message>
+    <message>
+        <source>even</source>
+        <translation>等間隔</translation>
+    </message>
+    <message>
+        <source>DP-optimal</source>
+        <translation>DP 最適</translation>
+    </message>
+    <message>
+        <source>typed list</source>
+        <translation>入力リスト</translation>
+    </message>
+    <message>
+        <source>table (edit below)</source>
+        <translation>表 (下で編集)</translation>
+    </message>
+    <message>
+        <source>8×8 digits</source>
+        <translation>8×8 の数字画像</translation>
+    </message>
+    <message>
+        <source>table file (CSV)…</source>
+        <translation>表ファイル (CSV)…</translation>
+    </message>
+    <message>
+        <source>quadratic</source>
+        <translation>二次</translation>
+    </message>
+    <message>
+        <source>linspace (diffusers)</source>
+        <translation>linspace (diffusers)</translation>
+    </message>
+    <message>
+        <source>leading (diffusers)</source>
+        <translation>leading (diffusers)</translation>
+    </message>
+    <message>
+        <source>trailing (diffusers)</source>
+        <translation>trailing (diffusers)</translation>
+    </message>
+    <message>
+        <source>uniform log-SNR (DPM-Solver)</source>
+        <translation>対数 SNR 一様 (DPM-Solver)</translation>
+    </message>
+    <message>
+        <source>Karras σ (EDM)</source>
+        <translation>Karras σ (EDM)</translation>
+    </message>
+    <message>
+        <source>clipped cost (default)</source>
+        <translation>クリップしたコスト (既定)</translation>
+    </message>
+    <message>
+        <source>segmented (paper code)</source>
+        <translation>分割 (論文のコード)</translation>
+    </message>
+    <message>
+        <source>analytic-ddpm</source>
+        <translation>analytic-ddpm</translation>
+    </message>
+    <message>
+        <source>analytic-ddim</source>
+        <translation>analytic-ddim</translation>
+    </message>
+    <message>
+        <source>ddpm</source>
+        <translation>ddpm</translation>
+    </message>
+    <message>
+        <source>ddim</source>
+        <translation>ddim</translation>
+    </message>
+    <message>
+        <source>dpm-solver-1</source>
+        <translation>dpm-solver-1</translation>
+    </message>
+    <message>
+        <source>dpm-solver++(2M)</source>
+        <translation>dpm-solver++(2M)</translation>
+    </message>
+    <message>
+        <source>dpm-solver++(3M)</source>
+        <translation>dpm-solver++(3M)</translation>
+    </message>
+    <message>
+        <source>low-variance (default)</source>
+        <translation>低分散 (既定)</translation>
+    </message>
+    <message>
+        <source>score ‖ε_θ‖²/d (paper)</source>
+        <translation>スコア ‖ε_θ‖²/d (論文)</translation>
+    </message>
+    <message>
+        <source>denoising (exact oracle only)</source>
+        <translation>ノイズ除去 (厳密なオラクルのみ)</translation>
+    </message>
+    <message>
+        <source>error 1 − ‖ε_θ − ε‖²/d</source>
+        <translation>誤差 1 − ‖ε_θ − ε‖²/d</translation>
+    </message>
+    <message>
+        <source>linear</source>
+        <translation>linear</translation>
+    </message>
+    <message>
+        <source>scaled-linear</source>
+        <translation>scaled-linear</translation>
+    </message>
+    <message>
+        <source>sigmoid</source>
+        <translation>sigmoid</translation>
+    </message>
+    <message>
+        <source>linear, zero terminal SNR</source>
+        <translation>linear、終端 SNR ゼロ</translation>
+    </message>
+    <message>
+        <source>cosine, zero terminal SNR</source>
+        <translation>cosine、終端 SNR ゼロ</translation>
+    </message>
+    <message>
+        <source>scaled-linear, zero terminal SNR</source>
+        <translation>scaled-linear、終端 SNR ゼロ</translation>
+    </message>
+    <message>
+        <source>sigmoid, zero terminal SNR</source>
+        <translation>sigmoid、終端 SNR ゼロ</translation>
+    </message>
+    <message>
+        <source>two moons</source>
+        <translation>2 つの三日月</translation>
+    </message>
+    <message>
+        <source>checkerboard</source>
+        <translation>市松模様</translation>
+    </message>
+    <message>
+        <source>swiss roll</source>
+        <translation>スイスロール</translation>
+    </message>
+    <message>
+        <source>ring</source>
+        <translation>リング</translation>
+    </message>
+    <message>
+        <source>Gaussian N(0, 0.5² I), d = 2</source>
+        <translation>ガウス分布 N(0, 0.5² I)、d = 2</translation>
+    </message>
+    <message>
+        <source>8×8 digits (64-D, training split)</source>
+        <translation>8×8 の数字画像 (64 次元、学習用分割)</translation>
+    </message>
+    <message>
+        <source>β̃ (small)</source>
+        <translation>β̃ (小)</translation>
+    </message>
+    <message>
+        <source>β (large)</source>
+        <translation>β (大)</translation>
+    </message>
+    <message>
+        <source>analytic optimum</source>
+        <translation>解析的最適値</translation>
+    </message>
+</context>
+<context>
     <name>ui::views</name>
     <message>
         <source>Trajectories</source>
