@@ -2,6 +2,139 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ja_JP">
 <context>
+    <name>ui::CategoricalExplorer</name>
+    <message>
+        <source>Model: %1 — using the exact oracle.</source>
+        <translation>モデル: %1 — 厳密なオラクルを使います。</translation>
+    </message>
+    <message>
+        <source>DP-optimal nodes</source>
+        <translation>DP 最適なノード</translation>
+    </message>
+    <message>
+        <source>trajectory nodes</source>
+        <translation>軌跡のノード</translation>
+    </message>
+    <message>
+        <source>The step-cost matrix needs about %1 kernel evaluations at N = %2, K = %3: reduce N or K to compute the DP path.</source>
+        <translation>N = %2、K = %3 ではステップコスト行列に約 %1 回のカーネル評価が必要です。DP 経路を計算するには N か K を小さくしてください。</translation>
+    </message>
+    <message>
+        <source>Computing step costs…</source>
+        <translation>ステップコストを計算しています…</translation>
+    </message>
+    <message>
+        <source>The DP needs exact step costs between every pair of steps, out of reach for this data: the even trajectory is used.</source>
+        <translation>DP にはすべてのステップの組の厳密なステップコストが必要ですが、このデータでは計算できません。等間隔の軌跡を使います。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ExplanationPane</name>
+    <message>
+        <source>Explanation</source>
+        <translation>解説</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;%1&lt;/h3&gt;&lt;p&gt;&lt;b&gt;What it shows.&lt;/b&gt; %2&lt;/p&gt;&lt;p&gt;&lt;b&gt;How to read it.&lt;/b&gt; %3&lt;/p&gt;&lt;p&gt;&lt;b&gt;Try this.&lt;/b&gt; %4&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;%1&lt;/h3&gt;&lt;p&gt;&lt;b&gt;何を示すか。&lt;/b&gt; %2&lt;/p&gt;&lt;p&gt;&lt;b&gt;読み方。&lt;/b&gt; %3&lt;/p&gt;&lt;p&gt;&lt;b&gt;試してみよう。&lt;/b&gt; %4&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Now.</source>
+        <translation>現在の値。</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;No explanation for this view.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;このビューの解説はありません。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>ui::GaussianExplorer</name>
+    <message>
+        <source>Use as typed list</source>
+        <translation>入力リストとして使う</translation>
+    </message>
+    <message>
+        <source>Use as typed list: </source>
+        <translation>入力リストとして使う: </translation>
+    </message>
+    <message>
+        <source>Computing the NLL against K…</source>
+        <translation>K に対する NLL を計算しています…</translation>
+    </message>
+    <message>
+        <source>Computing the NLL against K: %1 (%2%)…</source>
+        <translation>K に対する NLL を計算しています: %1 (%2%)…</translation>
+    </message>
+    <message>
+        <source>Cancelled; the curves shown are the previous ones.</source>
+        <translation>キャンセルしました。表示中の曲線は前回のものです。</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>キャンセルしました。</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>%1 に失敗しました: %2</translation>
+    </message>
+    <message>
+        <source>Sampling particles…</source>
+        <translation>粒子をサンプリングしています…</translation>
+    </message>
+    <message>
+        <source>Particle sampling cancelled.</source>
+        <translation>粒子のサンプリングをキャンセルしました。</translation>
+    </message>
+    <message>
+        <source>Running the lab…</source>
+        <translation>実験室を実行しています…</translation>
+    </message>
+    <message>
+        <source>Cancelled; the charts show the previous run.</source>
+        <translation>キャンセルしました。グラフは前回の実行結果です。</translation>
+    </message>
+    <message>
+        <source>Add a configuration or pick a preset first.</source>
+        <translation>先に設定を追加するか、プリセットを選んでください。</translation>
+    </message>
+    <message>
+        <source>Wait for Γ of the current parameters, then press again.</source>
+        <translation>現在のパラメータの Γ が求まるのを待ってから、もう一度押してください。</translation>
+    </message>
+    <message>
+        <source>Estimating Γ with M = %1 samples per timestep…</source>
+        <translation>時刻ごとに M = %1 サンプルで Γ を推定しています…</translation>
+    </message>
+    <message>
+        <source>Model: %1 — using the exact oracle.</source>
+        <translation>モデル: %1 — 厳密なオラクルを使います。</translation>
+    </message>
+    <message>
+        <source> Resumed after n = %1, where a cancel had stopped it.</source>
+        <translation> キャンセルで止まった n = %1 の後から再開しました。</translation>
+    </message>
+    <message>
+        <source> Kept from a run cancelled after Γ was done.</source>
+        <translation> Γ の計算後にキャンセルされた実行の結果を残しています。</translation>
+    </message>
+    <message>
+        <source> (Γ over its bound at %1 timesteps)</source>
+        <translation> (%1 個の時刻で Γ が上界を超過)</translation>
+    </message>
+    <message>
+        <source>Γ is not computed yet</source>
+        <translation>Γ はまだ計算されていません</translation>
+    </message>
+    <message>
+        <source>network</source>
+        <translation>ネットワーク</translation>
+    </message>
+    <message>
+        <source>oracle</source>
+        <translation>オラクル</translation>
+    </message>
+</context>
+<context>
     <name>ui::MainWindow</name>
     <message>
         <source>&amp;Language</source>
@@ -395,6 +528,231 @@
         <source>Animated GIF (*.gif);;PNG frame sequence (*.png)</source>
         <translation>アニメーション GIF (*.gif);;PNG 連番画像 (*.png)</translation>
     </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+</context>
+<context>
+    <name>ui::MathHelpDialog</name>
+    <message>
+        <source>Back</source>
+        <translation>戻る</translation>
+    </message>
+    <message>
+        <source>Mathematics — Diffuscope</source>
+        <translation>数学的背景 — Diffuscope</translation>
+    </message>
+    <message>
+        <source>Contents</source>
+        <translation>目次</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>閉じる</translation>
+    </message>
+</context>
+<context>
+    <name>ui::SafeApplication</name>
+    <message>
+        <source>Out of memory: the last action needed more memory than is available and was abandoned.</source>
+        <translation>メモリ不足: 直前の操作は利用可能な量を超えるメモリを必要としたため中止しました。</translation>
+    </message>
+    <message>
+        <source>The last action failed: %1</source>
+        <translation>直前の操作に失敗しました: %1</translation>
+    </message>
+    <message>
+        <source>The last action failed with an unknown error.</source>
+        <translation>直前の操作が不明なエラーで失敗しました。</translation>
+    </message>
+    <message>
+        <source>Diffuscope</source>
+        <translation>Diffuscope</translation>
+    </message>
+    <message>
+        <source>
+
+The project is still open; save your work.</source>
+        <translation>
+
+プロジェクトは開いたままです。作業内容を保存してください。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ViewExplanations</name>
+    <message>
+        <source>Trajectories</source>
+        <translation>軌跡</translation>
+    </message>
+    <message>
+        <source>Chains of K classes moving under the forward process x₀ → x₁ (each step keeps the class with probability (1 − βₜ)/(1 − βₛ), else redraws it from π) and under the reverse sampler x₁ → x₀ (the closed-form kernel q(xₛ | xₜ) built from the denoiser F). Each lane is one class; the bars are the exact marginal at the current time, the dots the chains.</source>
+        <translation>K 個のクラスを取る連鎖が、順過程 x₀ → x₁ (各ステップで確率 (1 − βₜ)/(1 − βₛ) でクラスを保ち、そうでなければ π から引き直す) と逆過程サンプラー x₁ → x₀ (デノイザ F から作った閉形式のカーネル q(xₛ | xₜ)) のもとで動く様子です。各レーンが 1 つのクラスで、棒は現在の時刻での厳密な周辺分布、点は連鎖です。</translation>
+    </message>
+    <message>
+        <source>Compare the dots with the bars: when the chains are right, the dot count in each lane matches the bar. Forward, everything drifts towards π; in reverse, the chains return to the data distribution of the chosen condition.</source>
+        <translation>点と棒を比べてください。連鎖が正しければ、各レーンの点の数は棒の高さと一致します。順過程ではすべてが π に近づき、逆過程では連鎖が選んだ条件のデータ分布に戻ります。</translation>
+    </message>
+    <message>
+        <source>Play the forward process with a very non-uniform π and watch where the mass goes. Switch the kernel to the D3PM form and compare where reverse sampling ends (Kernel comparison view). Reduce the number of steps K and see the reverse chains miss the data.</source>
+        <translation>非常に偏った π で順過程を再生し、確率質量がどこへ行くかを見てください。カーネルを D3PM 型に切り替え、逆過程サンプリングの到達先を比べてください (カーネルの比較ビュー)。ステップ数 K を減らすと、逆過程の連鎖がデータを外す様子がわかります。</translation>
+    </message>
+    <message>
+        <source>Schedule &amp; information</source>
+        <translation>スケジュールと情報量</translation>
+    </message>
+    <message>
+        <source>β(t), the probability that a class has been redrawn from π by time t, with 1 − β(t) (left axis), the mutual information I(X₀;Xₜ) in bits between the data and its noisy version (right axis), the impurity Gₜ, and the nodes of the trajectory in use.</source>
+        <translation>β(t) (時刻 t までにクラスが π から引き直されている確率) と 1 − β(t) (左軸)、データとそのノイズ付き版の相互情報量 I(X₀;Xₜ) (ビット、右軸)、不純度 Gₜ、使用中の軌跡のノード。</translation>
+    </message>
+    <message>
+        <source>I(X₀;Xₜ) falls from H(X₀) at t = 0 to 0 at t = 1: how fast it falls is what the schedule decides. Nodes crowded where the information changes fast mean a trajectory that spends its steps where they matter.</source>
+        <translation>I(X₀;Xₜ) は t = 0 の H(X₀) から t = 1 の 0 まで減少します。その減り方を決めるのがスケジュールです。情報量が速く変わるところにノードが集まっていれば、その軌跡は必要なところにステップを使っています。</translation>
+    </message>
+    <message>
+        <source>Switch the schedule between linear, cosine and information-linear and watch the information curve straighten. Move the time slider and read β and I at that time.</source>
+        <translation>スケジュールを linear、cosine、information-linear と切り替えて、情報量の曲線がまっすぐになる様子を見てください。時刻スライダーを動かして、その時刻での β と I を読み取ってください。</translation>
+    </message>
+    <message>
+        <source>Step costs</source>
+        <translation>ステップコスト</translation>
+    </message>
+    <message>
+        <source>J(n − 1, n), the cost of one step of the grid: the expected KL between the true reverse step and the model&apos;s, in nats. Their sum over a trajectory is the part of the negative ELBO that the trajectory decides.</source>
+        <translation>J(n − 1, n): 格子の 1 ステップのコスト。真の逆過程ステップとモデルのステップの間の KL の期待値 (nat) です。軌跡に沿ったその和が、負の ELBO のうち軌跡で決まる部分です。</translation>
+    </message>
+    <message>
+        <source>Tall bars are steps where the process changes the data most; a good trajectory puts more nodes there. The DP trajectory minimises the summed cost exactly.</source>
+        <translation>高い棒は過程がデータを最も大きく変えるステップです。良い軌跡はそこに多くのノードを置きます。DP の軌跡はコストの和を厳密に最小化します。</translation>
+    </message>
+    <message>
+        <source>Compare the costs under the linear and cosine schedules. Choose the DP trajectory and see its nodes gather under the tall bars.</source>
+        <translation>linear と cosine のスケジュールでコストを比べてください。DP の軌跡を選ぶと、ノードが高い棒の下に集まる様子がわかります。</translation>
+    </message>
+    <message>
+        <source>Matrices</source>
+        <translation>遷移行列</translation>
+    </message>
+    <message>
+        <source>P₀,ₜ = (1 − βₜ)I + βₜ1πᵀ (from x₀ to xₜ), Pₛ,ₜ (from xₛ to xₜ), the denoiser rows F(· | xₜ = j) and the reverse matrix Q whose row j is q(xₛ | xₜ = j), at the time slider&apos;s step.</source>
+        <translation>時刻スライダーのステップでの P₀,ₜ = (1 − βₜ)I + βₜ1πᵀ (x₀ から xₜ へ)、Pₛ,ₜ (xₛ から xₜ へ)、デノイザの行 F(· | xₜ = j)、および第 j 行が q(xₛ | xₜ = j) である逆過程の行列 Q。</translation>
+    </message>
+    <message>
+        <source>Each row sums to 1. Bright cells are likely transitions: P₀,ₜ fades from the identity to rows equal to π as t grows; Q sharpens towards the data as s → 0.</source>
+        <translation>各行の和は 1 です。明るいマスは起こりやすい遷移です。t が大きくなると P₀,ₜ は単位行列からすべての行が π の行列へと移り、s → 0 で Q はデータに向かって鋭くなります。</translation>
+    </message>
+    <message>
+        <source>Move the time slider to the start and to the end and watch P₀,ₜ change from I to 1πᵀ. Hover a cell to read its value and formula.</source>
+        <translation>時刻スライダーを始めと終わりに動かし、P₀,ₜ が I から 1πᵀ に変わる様子を見てください。マスにマウスを重ねると値と式が読めます。</translation>
+    </message>
+    <message>
+        <source>Kernel comparison</source>
+        <translation>カーネルの比較</translation>
+    </message>
+    <message>
+        <source>Where reverse sampling ends with the closed-form kernel and with the D3PM-style kernel, against the data distribution, per class.</source>
+        <translation>閉形式のカーネルと D3PM 型のカーネルで逆過程サンプリングがどこに到達するかを、データ分布と並べてクラスごとに示します。</translation>
+    </message>
+    <message>
+        <source>The closer each kernel&apos;s bars are to the data bars, the better that kernel undoes the forward process with this denoiser and trajectory.</source>
+        <translation>各カーネルの棒がデータの棒に近いほど、そのカーネルはこのデノイザと軌跡で順過程をうまく元に戻せています。</translation>
+    </message>
+    <message>
+        <source>Use few steps (K = 2 or 3): the difference between the kernels grows. With the exact denoiser and many steps both reach the data.</source>
+        <translation>ステップ数を少なく (K = 2 や 3) すると、カーネルの差が大きくなります。厳密なデノイザで多くのステップを使えば、どちらもデータに到達します。</translation>
+    </message>
+    <message>
+        <source>Particles</source>
+        <translation>粒子</translation>
+    </message>
+    <message>
+        <source>Points pushed through the Gaussian forward process xₜ = √ᾱₜ x₀ + √β̄ₜ ε, then back by two reverse samplers (A and B) started from the same noise x_τK. Grey beneath: the density of the data.</source>
+        <translation>ガウスの順過程 xₜ = √ᾱₜ x₀ + √β̄ₜ ε で押し流した点を、同じノイズ x_τK から始めた 2 つの逆過程サンプラー (A と B) で戻します。背景の灰色: データの密度。</translation>
+    </message>
+    <message>
+        <source>At the end of the reverse run the points should cover the grey density: points between the modes or outside it are the samplers&apos; errors. Both panes start from the same points, so differences are the samplers&apos; alone.</source>
+        <translation>逆過程の最後には、点が灰色の密度を覆うはずです。モードの間や外側にある点はサンプラーの誤差です。両側とも同じ点から始めるので、違いはサンプラーだけによるものです。</translation>
+    </message>
+    <message>
+        <source>Compare DDPM with Analytic-DDPM at K = 10: the analytic variance keeps the points on the data. Try K = 5 with the even and the DP trajectory.</source>
+        <translation>K = 10 で DDPM と Analytic-DDPM を比べてください。解析的な分散では点がデータ上に留まります。等間隔と DP の軌跡で K = 5 も試してください。</translation>
+    </message>
+    <message>
+        <source>Γₙ, the mean square of the score per dimension at each timestep n (β̄ₙΓₙ = E‖ε_θ(xₙ, n)‖²/d for the network or the oracle), with its standard error, and the average posterior variance vₙ = (β̄ₙ/ᾱₙ)(1 − β̄ₙΓₙ) = E Cov[x₀ | xₙ] per dimension.</source>
+        <translation>各時刻 n での 1 次元あたりのスコアの二乗平均 Γₙ (ネットワークまたはオラクルについて β̄ₙΓₙ = E‖ε_θ(xₙ, n)‖²/d) とその標準誤差、および 1 次元あたりの事後分散の平均 vₙ = (β̄ₙ/ᾱₙ)(1 − β̄ₙΓₙ) = E Cov[x₀ | xₙ]。</translation>
+    </message>
+    <message>
+        <source>β̄ₙΓₙ ≤ 1 always holds for an exact model; a curve above that bound means the model or the estimate is off there. vₙ rises from 0 towards the data variance as n grows.</source>
+        <translation>厳密なモデルでは常に β̄ₙΓₙ ≤ 1 が成り立ちます。曲線がこの上界を超えていれば、そこではモデルか推定がずれています。n が大きくなると vₙ は 0 からデータの分散に向かって増加します。</translation>
+    </message>
+    <message>
+        <source>Raise the samples M and watch the error bars shrink. Load a network and compare its Γ with the exact oracle&apos;s.</source>
+        <translation>サンプル数 M を増やすと誤差棒が縮む様子がわかります。ネットワークを読み込み、その Γ を厳密なオラクルの Γ と比べてください。</translation>
+    </message>
+    <message>
+        <source>Variance</source>
+        <translation>分散</translation>
+    </message>
+    <message>
+        <source>For each step (s, t) of the trajectory: the optimal reverse variance σ²ₛ|ₜ computed from Γ, its lower and upper bounds, and the DDPM choices β̃ (small) and β (large) for comparison. Points marked were clipped to a bound.</source>
+        <translation>軌跡の各ステップ (s, t) について、Γ から計算した最適な逆過程分散 σ²ₛ|ₜ、その下界と上界、比較のための DDPM の選択 β̃ (小) と β (大)。印の付いた点は上下界でクリップされたものです。</translation>
+    </message>
+    <message>
+        <source>The optimal variance always lies between the bounds. At few steps β̃ is far below it — the reason DDPM with β̃ is poor at small K.</source>
+        <translation>最適な分散は常に上下界の間にあります。ステップ数が少ないと β̃ はそれを大きく下回ります。これが、小さな K で β̃ を使う DDPM の性能が悪い理由です。</translation>
+    </message>
+    <message>
+        <source>Lower K to 5 and see the gap between β̃ and the optimum widen. Change the schedule to cosine and compare.</source>
+        <translation>K を 5 まで下げると、β̃ と最適値の差が広がる様子がわかります。スケジュールを cosine に変えて比べてください。</translation>
+    </message>
+    <message>
+        <source>Trajectory</source>
+        <translation>軌跡 (ステップ選択)</translation>
+    </message>
+    <message>
+        <source>The timesteps of the DP-optimal, even, quadratic and chosen trajectory as rows of ticks over 1..N, their summed step cost ΣJ, and the cost matrix J(s, t) with the DP path drawn on it. Below: the negative ELBO in bits/dim against K.</source>
+        <translation>DP 最適、等間隔、二次、および選択中の軌跡の時刻を 1..N 上の目盛りの行として示し、ステップコストの和 ΣJ と、DP 経路を重ねたコスト行列 J(s, t) を描きます。下: K に対する負の ELBO (ビット/次元)。</translation>
+    </message>
+    <message>
+        <source>Less ΣJ is a better trajectory for the same K. The DP path is the cheapest route through the matrix; rows that do not start at 1 or end at N say so, and pay for it in the prior or the decoder term.</source>
+        <translation>同じ K なら ΣJ が小さいほど良い軌跡です。DP 経路は行列を通る最も安い経路です。1 から始まらない行や N で終わらない行にはその旨が表示され、その分を事前分布の項やデコーダの項で支払います。</translation>
+    </message>
+    <message>
+        <source>Hover a tick to read its timestep and step cost. Choose the leading spacing and see it never reach N. Press Compute NLL vs K and compare the three variances.</source>
+        <translation>目盛りにマウスを重ねると時刻とステップコストが読めます。leading の間隔を選ぶと、決して N に届かないことがわかります。「K ごとの NLL を計算」を押して 3 つの分散を比べてください。</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比較</translation>
+    </message>
+    <message>
+        <source>How fast the categorical and the Gaussian process destroy the same data, the 8×8 digits, on one time axis: the fraction of the data&apos;s information left, and the Gaussian SNR ᾱₙ/β̄ₙ.</source>
+        <translation>カテゴリカル過程とガウス過程が同じデータ (8×8 の数字画像) をどれだけ速く壊すかを 1 つの時間軸上に示します: データの情報量の残りの割合と、ガウスの SNR ᾱₙ/β̄ₙ。</translation>
+    </message>
+    <message>
+        <source>Both curves start at 1 and fall to 0; a curve that falls early wastes the later steps on noise, one that falls late leaves little time to denoise.</source>
+        <translation>どちらの曲線も 1 から始まり 0 まで下がります。早く下がる曲線は後半のステップをノイズに浪費し、遅く下がる曲線はノイズ除去の時間をほとんど残しません。</translation>
+    </message>
+    <message>
+        <source>Switch the Gaussian schedule from linear to cosine and watch its curve move later. Change the categorical schedule and compare.</source>
+        <translation>ガウスのスケジュールを linear から cosine に切り替えると、曲線が後ろにずれる様子がわかります。カテゴリカルのスケジュールも変えて比べてください。</translation>
+    </message>
+    <message>
+        <source>Schedule lab</source>
+        <translation>スケジュール実験室</translation>
+    </message>
+    <message>
+        <source>Several configurations (schedule, trajectory family, reverse variance, sampler) side by side: their timesteps, their per-step costs, the negative ELBO in bits/dim and the sample quality against K, with the DP optimum as the reference.</source>
+        <translation>複数の設定 (スケジュール、軌跡の系列、逆過程の分散、サンプラー) を並べて、その時刻、ステップごとのコスト、K に対する負の ELBO (ビット/次元) とサンプルの品質を、DP 最適を基準として示します。</translation>
+    </message>
+    <message>
+        <source>Lower is better for both the NLL and the sample distance (MMD² for 2-D data, the Fréchet distance for the digits). A configuration far above the reference at small K is a choice that costs steps.</source>
+        <translation>NLL もサンプルの距離 (2 次元データでは MMD²、数字画像ではフレシェ距離) も小さいほど良い値です。小さな K で基準を大きく上回る設定は、ステップを無駄にする選択です。</translation>
+    </message>
+    <message>
+        <source>Apply the presets: leading spacing without zero SNR, DDPM β̃ at small K, Karras spacing on a linear-β model, and read what each shows.</source>
+        <translation>プリセット (終端 SNR ゼロなしの leading 間隔、小さな K での DDPM β̃、linear-β モデルでの Karras 間隔) を適用し、それぞれが何を示すかを読み取ってください。</translation>
+    </message>
 </context>
 <context>
     <name>ui::animation::ChainCanvas</name>
@@ -549,6 +907,80 @@
     <message>
         <source>font scale</source>
         <translation>文字の倍率</translation>
+    </message>
+    <message>
+        <source>OK</source>
+        <translation>OK</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+</context>
+<context>
+    <name>ui::jobs</name>
+    <message>
+        <source>Reading the data and model</source>
+        <translation>データとモデルの読み込み</translation>
+    </message>
+    <message>
+        <source>Step costs and DP</source>
+        <translation>ステップコストと DP</translation>
+    </message>
+    <message>
+        <source>Sampling chains</source>
+        <translation>連鎖のサンプリング</translation>
+    </message>
+    <message>
+        <source>Particles</source>
+        <translation>粒子</translation>
+    </message>
+    <message>
+        <source>Lab</source>
+        <translation>実験室</translation>
+    </message>
+    <message>
+        <source>NLL vs K</source>
+        <translation>K に対する NLL</translation>
+    </message>
+    <message>
+        <source>Γ and variances</source>
+        <translation>Γ と分散</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>学習</translation>
+    </message>
+    <message>
+        <source>Compare curves</source>
+        <translation>比較の曲線</translation>
+    </message>
+</context>
+<context>
+    <name>ui::labPresets</name>
+    <message>
+        <source>Leading spacing without zero SNR</source>
+        <translation>終端 SNR ゼロなしの leading 間隔</translation>
+    </message>
+    <message>
+        <source>Leading spacing stops short of the last timestep, so sampling starts from pure noise at a step where the data still leave a trace, and the NLL&apos;s prior term says what that costs; trailing spacing reaches the last step but then leaves its first steps out, so its decoder reads a noisier x, and zero terminal SNR makes the start exact.</source>
+        <translation>leading 間隔は最後の時刻の手前で止まるため、データの痕跡がまだ残っている時刻から純粋なノイズでサンプリングを始めることになり、その代償は NLL の事前分布の項に表れます。trailing 間隔は最後の時刻に届きますが、最初のステップを省くためデコーダはよりノイズの多い x を読むことになります。終端 SNR をゼロにすると開始点が厳密になります。</translation>
+    </message>
+    <message>
+        <source>DDPM&apos;s β̃ at small K</source>
+        <translation>小さな K での DDPM の β̃</translation>
+    </message>
+    <message>
+        <source>With few steps the DDPM reverse variance β̃ is far too small and the likelihood bound explodes; β is much better and the analytic variance, fitted to the model, better still. The gap closes as the number of steps grows.</source>
+        <translation>ステップ数が少ないと DDPM の逆過程分散 β̃ は小さすぎ、尤度の上界が爆発します。β のほうがずっと良く、モデルに合わせた解析的な分散はさらに良くなります。ステップ数が増えるにつれて差は縮まります。</translation>
+    </message>
+    <message>
+        <source>Karras spacing on a linear-β model</source>
+        <translation>linear-β モデルでの Karras 間隔</translation>
+    </message>
+    <message>
+        <source>Karras spacing places the steps evenly in σ to the power 1/ρ, a rule made for models whose noise level spans a huge range; here it runs on a linear-β schedule, next to uniform log-SNR, even spacing and the DP optimum, to see where it puts its steps and what they cost.</source>
+        <translation>Karras 間隔は σ の 1/ρ 乗について等間隔にステップを置きます。ノイズの大きさが非常に広い範囲にわたるモデルのための規則です。ここでは linear-β スケジュール上で、対数 SNR 一様、等間隔、DP 最適と並べて実行し、どこにステップを置き、そのコストがどれだけかを見ます。</translation>
     </message>
 </context>
 <context>
@@ -873,6 +1305,54 @@
         <source>π: all on the mask state, class %1 (the data never use it); the bars are the π kept for later</source>
         <translation>π: すべてマスク状態 (クラス %1、データでは使われない) にあります。棒グラフは後で使うために保持している π です</translation>
     </message>
+    <message>
+        <source>K</source>
+        <translation>K</translation>
+    </message>
+    <message>
+        <source>kind</source>
+        <translation>種類</translation>
+    </message>
+    <message>
+        <source>p</source>
+        <translation>p</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>データ源</translation>
+    </message>
+    <message>
+        <source>levels</source>
+        <translation>階調数</translation>
+    </message>
+    <message>
+        <source>file</source>
+        <translation>ファイル</translation>
+    </message>
+    <message>
+        <source>position</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>モデル</translation>
+    </message>
+    <message>
+        <source>trajectory</source>
+        <translation>軌跡</translation>
+    </message>
+    <message>
+        <source>nodes</source>
+        <translation>ノード</translation>
+    </message>
+    <message>
+        <source>kernel</source>
+        <translation>カーネル</translation>
+    </message>
+    <message>
+        <source>chains</source>
+        <translation>連鎖の数</translation>
+    </message>
 </context>
 <context>
     <name>ui::panels::GaussianPanel</name>
@@ -1106,7 +1586,7 @@
     </message>
     <message>
         <source>The Particles view&apos;s left pane (Help ▸ Mathematics: gaussian.md#reverse-samplers): DDPM uses σ² = β̃, DDIM λ² = η²β̃ with the η above; the analytic kinds the optimal σ² from Γ.</source>
-        <translation>粒子ビューの左側 (ヘルプ ▸ 数学的背景: gaussian.md#reverse-samplers)。DDPM は σ² = β̃、DDIM は上の η で λ² = η²β̃、analytic 系は Γ から求めた最適な σ² を使います。</translation>
+        <translation>粒子ビューの左側 (ヘルプ ▸ 数学的背景: gaussian.md#reverse-samplers)。DDPM は σ² = β̃、DDIM は上の η で λ² = η²β̃、analytic-ddpm と analytic-ddim は Γ から求めた最適な σ² を使います。</translation>
     </message>
     <message>
         <source>The right pane, sampled from the same noise x_τK; none hides it.</source>
@@ -1215,6 +1695,62 @@
     <message>
         <source>custom: %1</source>
         <translation>独自: %1</translation>
+    </message>
+    <message>
+        <source>schedule</source>
+        <translation>スケジュール</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>順過程</translation>
+    </message>
+    <message>
+        <source>data</source>
+        <translation>データ</translation>
+    </message>
+    <message>
+        <source>spec</source>
+        <translation>指定</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>モデル</translation>
+    </message>
+    <message>
+        <source>estimator</source>
+        <translation>推定法</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>シード</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>データ源</translation>
+    </message>
+    <message>
+        <source>file</source>
+        <translation>ファイル</translation>
+    </message>
+    <message>
+        <source>kind</source>
+        <translation>種類</translation>
+    </message>
+    <message>
+        <source>offset</source>
+        <translation>オフセット</translation>
+    </message>
+    <message>
+        <source>timesteps</source>
+        <translation>時刻</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>なし</translation>
+    </message>
+    <message>
+        <source>particles</source>
+        <translation>粒子数</translation>
     </message>
 </context>
 <context>
@@ -1579,6 +2115,169 @@
         <source>analytic optimum</source>
         <translation>解析的最適値</translation>
     </message>
+    <message>
+        <source>Gaussian mixture (drag on the plane)</source>
+        <translation>混合ガウス分布 (平面上でドラッグ)</translation>
+    </message>
+</context>
+<context>
+    <name>ui::training::TrainDialog</name>
+    <message>
+        <source>Train a categorical denoiser</source>
+        <translation>カテゴリカルのデノイザを学習</translation>
+    </message>
+    <message>
+        <source>Train a Gaussian ε-model</source>
+        <translation>ガウスの ε モデルを学習</translation>
+    </message>
+    <message>
+        <source>Hidden units per layer.</source>
+        <translation>層ごとの隠れユニット数。</translation>
+    </message>
+    <message>
+        <source>Residual blocks.</source>
+        <translation>残差ブロックの数。</translation>
+    </message>
+    <message>
+        <source>Optimiser steps (AdamW, cosine schedule).</source>
+        <translation>最適化のステップ数 (AdamW、コサインスケジュール)。</translation>
+    </message>
+    <message>
+        <source>Examples per step.</source>
+        <translation>ステップごとの事例数。</translation>
+    </message>
+    <message>
+        <source>Peak learning rate after the warm-up.</source>
+        <translation>ウォームアップ後の最大学習率。</translation>
+    </message>
+    <message>
+        <source>Initialisation and every random draw.</source>
+        <translation>初期化とすべての乱数に使うシード。</translation>
+    </message>
+    <message>
+        <source>Where the checkpoint is saved (safetensors; written atomically).</source>
+        <translation>チェックポイントの保存先 (safetensors、アトミックに書き込み)。</translation>
+    </message>
+    <message>
+        <source>learning rate</source>
+        <translation>学習率</translation>
+    </message>
+    <message>
+        <source>save to</source>
+        <translation>保存先</translation>
+    </message>
+    <message>
+        <source>Set the fields and press Train.</source>
+        <translation>各欄を設定して「学習」を押してください。</translation>
+    </message>
+    <message>
+        <source>Train</source>
+        <translation>学習</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>再開</translation>
+    </message>
+    <message>
+        <source>Continue the stopped run saved in the checkpoint file with its own settings; the result equals a run that never stopped.</source>
+        <translation>チェックポイントファイルに保存された中断済みの実行を、その設定のまま続けます。結果は中断しなかった場合と同じになります。</translation>
+    </message>
+    <message>
+        <source>Cancel training</source>
+        <translation>学習をキャンセル</translation>
+    </message>
+    <message>
+        <source>Stop now; the weights reached so far are saved and can be used (Esc).</source>
+        <translation>今すぐ停止します。ここまでの重みは保存され、使うことができます (Esc)。</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>損失</translation>
+    </message>
+    <message>
+        <source>training (mean of 20 steps)</source>
+        <translation>学習 (20 ステップの平均)</translation>
+    </message>
+    <message>
+        <source>held out (EMA weights)</source>
+        <translation>検証 (EMA の重み)</translation>
+    </message>
+    <message>
+        <source>cross-entropy (nats per example)</source>
+        <translation>交差エントロピー (事例あたり nat)</translation>
+    </message>
+    <message>
+        <source>Save the checkpoint</source>
+        <translation>チェックポイントを保存</translation>
+    </message>
+    <message>
+        <source>Checkpoints (*.safetensors)</source>
+        <translation>チェックポイント (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Training failed: %1</source>
+        <translation>学習に失敗しました: %1</translation>
+    </message>
+    <message>
+        <source>Resume from step %1</source>
+        <translation>ステップ %1 から再開</translation>
+    </message>
+    <message>
+        <source>The checkpoint&apos;s training settings cannot be read.</source>
+        <translation>チェックポイントの学習設定を読み取れません。</translation>
+    </message>
+    <message>
+        <source>Choose where to save the checkpoint.</source>
+        <translation>チェックポイントの保存先を選んでください。</translation>
+    </message>
+    <message>
+        <source>Resuming from step %1…</source>
+        <translation>ステップ %1 から再開しています…</translation>
+    </message>
+    <message>
+        <source>Training…</source>
+        <translation>学習しています…</translation>
+    </message>
+    <message>
+        <source>Cancelled after %1 steps in %2 s; held-out loss %3. Saved %4.</source>
+        <translation>%1 ステップ (%2 秒) でキャンセルしました。検証損失 %3。%4 に保存しました。</translation>
+    </message>
+    <message>
+        <source>Trained %1 steps in %2 s; held-out loss %3. Saved %4.</source>
+        <translation>%1 ステップを %2 秒で学習しました。検証損失 %3。%4 に保存しました。</translation>
+    </message>
+    <message>
+        <source>Stopping after the current step…</source>
+        <translation>現在のステップの後で停止します…</translation>
+    </message>
+    <message>
+        <source>width</source>
+        <translation>幅</translation>
+    </message>
+    <message>
+        <source>depth</source>
+        <translation>深さ</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>ステップ数</translation>
+    </message>
+    <message>
+        <source>batch</source>
+        <translation>バッチサイズ</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>シード</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>閉じる</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>ステップ</translation>
+    </message>
 </context>
 <context>
     <name>ui::views</name>
@@ -1663,11 +2362,15 @@
     </message>
     <message>
         <source>The %1 digits, for both processes (whatever data the Gaussian project uses). Categorical: %2 levels, π %3, β(t) “%4”. Gaussian: “%5”, N = %6, t = n/N. Information per pixel, capped at the pixel&apos;s entropy, summed over the 64 pixels and divided by Σ Hᵢ = %7 nats (the Explanation pane and Help ▸ Mathematics give the formulas).</source>
-        <translation>両方の過程に %1 の数字画像を使用 (ガウスのプロジェクトが使うデータによらず)。カテゴリカル: %2 階調、π %3、β(t) “%4”。ガウス: “%5”、N = %6、t = n/N。画素ごとの情報量を画素のエントロピーで頭打ちにし、64 画素で合計して Σ Hᵢ = %7 nat で割ったもの (式は解説ペインと ヘルプ ▸ 数学的背景 を参照)。</translation>
+        <translation>両方の過程に %1 枚の数字画像を使用 (ガウスのプロジェクトが使うデータによらず)。カテゴリカル: %2 階調、π %3、β(t) “%4”。ガウス: “%5”、N = %6、t = n/N。画素ごとの情報量を画素のエントロピーで頭打ちにし、64 画素で合計して Σ Hᵢ = %7 nat で割ったもの (式は解説ペインと ヘルプ ▸ 数学的背景 を参照)。</translation>
     </message>
     <message>
         <source>from the project</source>
         <translation>プロジェクトから</translation>
+    </message>
+    <message>
+        <source>uniform</source>
+        <translation>一様</translation>
     </message>
 </context>
 <context>

@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QPushButton>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
@@ -113,6 +114,9 @@ bool askExportOptions(QWidget* parent, const QString& path, ExportOptions* optio
     form->addRow(QCoreApplication::translate("ui::export_dialog", "resolution (DPI)"), dpi);
     form->addRow(QCoreApplication::translate("ui::export_dialog", "font scale"), fontScale);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    // Translated here too: Qt's own translation (qtbase_*.qm) may not be installed.
+    buttons->button(QDialogButtonBox::Ok)->setText(QCoreApplication::translate("ui::export_dialog", "OK"));
+    buttons->button(QDialogButtonBox::Cancel)->setText(QCoreApplication::translate("ui::export_dialog", "Cancel"));
     QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
     QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     form->addRow(buttons);

@@ -26,7 +26,7 @@ namespace ui {
 namespace {
 
 constexpr int kCoalesceMs = 40;
-const QString kParticlesJob = "Particles";
+const QString kParticlesJob = QT_TRANSLATE_NOOP("ui::jobs", "Particles");
 
 // The lab's configurations concern the Lab view alone: editing them starts no Γ job.
 bool sameExceptLab(document::GaussianParams a, const document::GaussianParams& b) {
@@ -94,16 +94,16 @@ GaussianExplorer::GaussianExplorer(document::ProjectDocument* document, QObject*
                 document::GaussianParams params = m_document->gaussian();
                 params.trajectory = document::GaussianTrajectory::List;
                 params.trajectoryList = steps.toStdString();
-                if (core::Status ok = m_document->setGaussian(params, "Use as typed list"); !ok) {
-                    m_trajectory->setMessage("Use as typed list: " + document::qs(ok.error().toString()), true);
+                if (core::Status ok = m_document->setGaussian(params, tr("Use as typed list")); !ok) {
+                    m_trajectory->setMessage(tr("Use as typed list: ") + document::qs(ok.error().toString()), true);
                 }
             });
     connect(&m_nllRunner, &jobs::JobRunner::started, this, [this] {
-        m_trajectory->setNllStatus("Computing the NLL against K…", true);
+        m_trajectory->setNllStatus(tr("Computing the NLL against K…"), true);
     });
     connect(&m_nllRunner, &jobs::JobRunner::progressChanged, this,
             [this](int permille, const QString& stage) {
-                m_trajectory->setNllStatus(QString("Computing the NLL against K: %1 (%2%)…")
+                m_trajectory->setNllStatus((tr("Computing the NLL against K: %1 (%2%)…"))
                                                .arg(stage)
                                                .arg(permille / 10),
                                            true);
@@ -111,28 +111,28 @@ GaussianExplorer::GaussianExplorer(document::ProjectDocument* document, QObject*
     connect(&m_nllRunner, &jobs::JobRunner::finished, this,
             [this] { m_trajectory->nllButton()->setEnabled(true); });
     connect(&m_nllRunner, &jobs::JobRunner::cancelled, this, [this] {
-        m_trajectory->setNllStatus(m_nll ? "Cancelled; the curves shown are the previous ones."
-                                         : "Cancelled.",
+        m_trajectory->setNllStatus(m_nll ? tr("Cancelled; the curves shown are the previous ones.")
+                                         : tr("Cancelled."),
                                    false);
     });
     connect(&m_nllRunner, &jobs::JobRunner::failed, this,
             [this](const QString& name, const QString& message) {
-                m_trajectory->setNllStatus(name + " failed: " + message, false);
-                emit jobMessage(name + ": " + message, true);
+                m_trajectory->setNllStatus(tr("%1 failed: %2").arg(QCoreApplication::translate("ui::jobs", name.toUtf8().constData()), message), false);
+                emit jobMessage(QCoreApplication::translate("ui::jobs", name.toUtf8().constData()) + ": " + message, true);
             });
     connect(&m_runner, &jobs::JobRunner::failed, this,
             [this](const QString& name, const QString& message) {
-                m_gamma->setMessage(name + ": " + message, true);
-                m_variance->setMessage(name + ": " + message, true);
-                m_particles->clear(name + ": " + message);
-                emit jobMessage(name + ": " + message, true);
+                m_gamma->setMessage(QCoreApplication::translate("ui::jobs", name.toUtf8().constData()) + ": " + message, true);
+                m_variance->setMessage(QCoreApplication::translate("ui::jobs", name.toUtf8().constData()) + ": " + message, true);
+                m_particles->clear(QCoreApplication::translate("ui::jobs", name.toUtf8().constData()) + ": " + message);
+                emit jobMessage(QCoreApplication::translate("ui::jobs", name.toUtf8().constData()) + ": " + message, true);
             });
     // The particles keep their last frames while new ones are sampled; the footer says so.
     connect(&m_runner, &jobs::JobRunner::started, this, [this](const QString& name) {
-        if (name == kParticlesJob) m_particles->setMessage("Sampling particles…");
+        if (name == kParticlesJob) m_particles->setMessage(tr("Sampling particles…"));
     });
     connect(&m_runner, &jobs::JobRunner::cancelled, this, [this](const QString& name) {
-        if (name == kParticlesJob) m_particles->setMessage("Particle sampling cancelled.");
+        if (name == kParticlesJob) m_particles->setMessage(tr("Particle sampling cancelled."));
     });
     connectLab();
     onParamsChanged();
@@ -144,20 +144,20 @@ void GaussianExplorer::connectLab() {
     connect(m_lab, &views::LabView::cancelRequested, &m_labRunner, &jobs::JobRunner::cancel);
     connect(&m_labRunner, &jobs::JobRunner::started, this, [this] {
         m_lab->setRunning(true);
-        m_lab->setStatus("Running the lab…");
+        m_lab->setStatus(tr("Running the lab…"));
     });
     connect(&m_labRunner, &jobs::JobRunner::progressChanged, m_lab, &views::LabView::setProgress);
     connect(&m_labRunner, &jobs::JobRunner::finished, this, [this] { m_lab->setRunning(false); });
     connect(&m_labRunner, &jobs::JobRunner::cancelled, this, [this] {
         m_lab->setRunning(false);
-        m_lab->setStatus(m_lab->result() ? "Cancelled; the charts show the previous run."
-                                         : "Cancelled.");
+        m_lab->setStatus(m_lab->result() ? tr("Cancelled; the charts show the previous run.")
+                                         : tr("Cancelled."));
     });
     connect(&m_labRunner, &jobs::JobRunner::failed, this,
             [this](const QString& name, const QString& message) {
                 m_lab->setRunning(false);
-                m_lab->setStatus(name + " failed: " + message);
-                emit jobMessage(name + ": " + message, true);
+                m_lab->setStatus(tr("%1 failed: %2").arg(QCoreApplication::translate("ui::jobs", name.toUtf8().constData()), message));
+                emit jobMessage(QCoreApplication::translate("ui::jobs", name.toUtf8().constData()) + ": " + message, true);
             });
 }
 
@@ -220,11 +220,11 @@ void GaussianExplorer::updateLabStale() {
 void GaussianExplorer::runLab() {
     const document::GaussianParams params = m_document->gaussian();
     if (params.lab.configs.empty()) {
-        m_lab->setStatus("Add a configuration or pick a preset first.");
+        m_lab->setStatus(tr("Add a configuration or pick a preset first."));
         return;
     }
     const int threads = core::hardwareThreads();
-    m_labRunner.start("Lab", [params, threads, this](core::Progress& progress)
+    m_labRunner.start(QT_TRANSLATE_NOOP("ui::jobs", "Lab"), [params, threads, this](core::Progress& progress)
                                  -> std::function<void()> {
         core::ParallelOptions parallel;
         parallel.numThreads = threads;
@@ -247,12 +247,12 @@ void GaussianExplorer::runLab() {
 void GaussianExplorer::computeNllVsK() {
     std::shared_ptr<const GaussianResults> results = m_results;
     if (!results || !sameGammaInputs(results->params, m_document->gaussian())) {
-        m_trajectory->setNllStatus("Wait for Γ of the current parameters, then press again.",
+        m_trajectory->setNllStatus(tr("Wait for Γ of the current parameters, then press again."),
                                    false);
         return;
     }
     const int threads = core::hardwareThreads();
-    m_nllRunner.start("NLL vs K", [results, threads, this](core::Progress& progress)
+    m_nllRunner.start(QT_TRANSLATE_NOOP("ui::jobs", "NLL vs K"), [results, threads, this](core::Progress& progress)
                                       -> std::function<void()> {
         QElapsedTimer timer;
         timer.start();
@@ -342,9 +342,9 @@ void GaussianExplorer::startJob() {
     const document::GammaCache cache = m_document->project().gammaCache;
     m_gamma->setMessage(previous && previous->params.gammaKey() == params.gammaKey()
                             ? m_gamma->message()
-                            : QString("Estimating Γ with M = %1 samples per timestep…")
+                            : (tr("Estimating Γ with M = %1 samples per timestep…"))
                                   .arg(params.gammaSamples));
-    m_runner.start("Γ and variances", [params, previous, cache, threads, this,
+    m_runner.start(QT_TRANSLATE_NOOP("ui::jobs", "Γ and variances"), [params, previous, cache, threads, this,
                                        partials = m_partialGammas](
                                           core::Progress& progress) -> std::function<void()> {
         auto computed =
@@ -369,11 +369,11 @@ void GaussianExplorer::startJob() {
                 m_document->setGammaCache({done->params.gammaKey(), done->estimate, done->dataVariance});
             }
             m_gamma->setEstimate(done->schedule, done->estimate, done->dataVariance,
-                                 done->oracleEstimate ? "network" : "oracle",
+                                 done->oracleEstimate ? tr("network") : tr("oracle"),
                                  done->oracleEstimate ? &*done->oracleEstimate : nullptr);
             if (!done->modelError.empty()) {
                 const QString message =
-                    "Model: " + document::qs(done->modelError) + " — using the exact oracle.";
+                    tr("Model: %1 — using the exact oracle.").arg(document::qs(done->modelError));
                 emit jobMessage(message, true);
                 m_gamma->setMessage(message, true);
             } else if (done->gammaSource != "estimated") {
@@ -382,13 +382,13 @@ void GaussianExplorer::startJob() {
                 m_gamma->setMessage(
                     m_gamma->message() +
                     (done->gammaResumedAfter < done->params.numSteps
-                         ? QString(" Resumed after n = %1, where a cancel had stopped it.")
+                         ? (tr(" Resumed after n = %1, where a cancel had stopped it."))
                                .arg(done->gammaResumedAfter)
-                         : QString(" Kept from a run cancelled after Γ was done.")));
+                         : (tr(" Kept from a run cancelled after Γ was done."))));
             }
             QString label = QString::fromStdString(done->trajectory.kind);
             if (!done->trajectory.gammaOverBound.empty()) {
-                label += QString(" (Γ over its bound at %1 timesteps)")
+                label += (tr(" (Γ over its bound at %1 timesteps)"))
                              .arg(done->trajectory.gammaOverBound.size());
             }
             for (charts::ViewPanel* view : {static_cast<charts::ViewPanel*>(m_gamma),
@@ -462,7 +462,7 @@ void GaussianExplorer::startParticlesJob(std::shared_ptr<const GaussianResults> 
 
 QString GaussianExplorer::exportGamma(const QString& path) const {
     if (!m_results) {
-        return "Γ is not computed yet";
+        return tr("Γ is not computed yet");
     }
     const bool npy = path.endsWith(".npy", Qt::CaseInsensitive);
     // NPY holds ms_eps_n = β̄_n Γ_n, as the Analytic-DPM code writes it; CSV holds Γ.

@@ -253,9 +253,14 @@ std::vector<jobs::JobRunner*> MainWindow::allJobRunners() {
             m_gaussianExplorer->labRunner()};
 }
 
+// Jobs are named in English where they start (the explorers compare the names); shown translated.
+static QString shownJobName(const QString& name) {
+    return QCoreApplication::translate("ui::jobs", name.toUtf8().constData());
+}
+
 void MainWindow::connectJobRunner(jobs::JobRunner* runner) {
     connect(runner, &jobs::JobRunner::started, this, [this](const QString& name) {
-        m_jobLabel->setText(name + "…");
+        m_jobLabel->setText(shownJobName(name) + "…");
         m_progress->setValue(0);
         m_progress->show();
         m_cancel->show();
@@ -272,11 +277,13 @@ void MainWindow::connectJobRunner(jobs::JobRunner* runner) {
         }
         statusBar()->showMessage(message.isEmpty() ? tr("%1 done").arg(name) : message, 4000);
     };
-    connect(runner, &jobs::JobRunner::finished, this, [=](const QString& n) { done(n, {}); });
+    connect(runner, &jobs::JobRunner::finished, this,
+            [=](const QString& n) { done(shownJobName(n), {}); });
     connect(runner, &jobs::JobRunner::cancelled, this,
-            [=](const QString& n) { done(n, tr("%1 cancelled").arg(n)); });
-    connect(runner, &jobs::JobRunner::failed, this,
-            [=](const QString& n, const QString& m) { done(n, tr("%1 failed: %2").arg(n, m)); });
+            [=](const QString& n) { done(n, tr("%1 cancelled").arg(shownJobName(n))); });
+    connect(runner, &jobs::JobRunner::failed, this, [=](const QString& n, const QString& m) {
+        done(n, tr("%1 failed: %2").arg(shownJobName(n), m));
+    });
 }
 
 void MainWindow::showProcess(int index) {
@@ -724,9 +731,14 @@ bool MainWindow::maybeSave() {
     if (!m_document->isModified()) {
         return true;
     }
-    const auto answer = QMessageBox::question(
-        this, tr("Unsaved changes"), tr("The project has unsaved changes. Save them first?"),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    QMessageBox box(QMessageBox::Question, tr("Unsaved changes"),
+                    tr("The project has unsaved changes. Save them first?"),
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    // Named here: Qt translates its standard buttons only when qtbase_*.qm is installed.
+    box.button(QMessageBox::Save)->setText(tr("Save"));
+    box.button(QMessageBox::Discard)->setText(tr("Discard"));
+    box.button(QMessageBox::Cancel)->setText(tr("Cancel"));
+    const auto answer = static_cast<QMessageBox::StandardButton>(box.exec());
     if (answer == QMessageBox::Save) {
         return save();
     }

@@ -125,7 +125,7 @@ QGroupBox* CategoricalPanel::createPriorBox() {
     m_numClasses->setObjectName("numClasses");
     m_numClasses->setRange(2, 256);
     m_numClasses->setToolTip(tr("K, the number of classes (2..256)."));
-    kRow->addRow("K", m_numClasses);
+    kRow->addRow(tr("K"), m_numClasses);
     boxLayout->addLayout(kRow);
     boxLayout->addWidget(errorLabel("K"));
     m_piBars = new ProbabilityBars;
@@ -203,8 +203,8 @@ QGroupBox* CategoricalPanel::createScheduleBox() {
     m_numSteps = new QSpinBox;
     m_numSteps->setRange(1, 10000);
     m_numSteps->setToolTip(tr("N, the number of grid steps t = 0, 1/N, …, 1."));
-    form->addRow("kind", m_schedule);
-    form->addRow("p", m_exponent);
+    form->addRow(tr("kind"), m_schedule);
+    form->addRow(tr("p"), m_exponent);
     form->addRow(tr("steps N"), m_numSteps);
     boxLayout->addLayout(form);
     m_curveEditor = new ScheduleCurveEditor;
@@ -257,10 +257,10 @@ QGroupBox* CategoricalPanel::createDataBox() {
     m_position = new QSpinBox;
     m_position->setToolTip(tr("With several positions (pixels), the matrices and the kernel "
                            "comparison show this one."));
-    sourceForm->addRow("source", m_dataSource);
-    sourceForm->addRow("levels", m_levels);
-    sourceForm->addRow("file", m_csvLabel);
-    sourceForm->addRow("position", m_position);
+    sourceForm->addRow(tr("source"), m_dataSource);
+    sourceForm->addRow(tr("levels"), m_levels);
+    sourceForm->addRow(tr("file"), m_csvLabel);
+    sourceForm->addRow(tr("position"), m_position);
     boxLayout->addLayout(sourceForm);
     m_table = new QTableWidget;
     m_table->setToolTip(tr("Rows are classes, columns are conditions; each column sums to 1."));
@@ -389,13 +389,13 @@ QGroupBox* CategoricalPanel::createSamplingBox() {
     m_numChains = new QSpinBox;
     m_numChains->setRange(1, 5000);
     m_numChains->setToolTip(tr("Chains drawn in the Trajectories view."));
-    form->addRow("model", modelRow);
+    form->addRow(tr("model"), modelRow);
     form->addRow(errorLabel("model"));
-    form->addRow("trajectory", m_trajectory);
+    form->addRow(tr("trajectory"), m_trajectory);
     form->addRow(tr("steps K"), m_pathSteps);
-    form->addRow("nodes", m_trajectoryList);
-    form->addRow("kernel", m_kernel);
-    form->addRow("chains", m_numChains);
+    form->addRow(tr("nodes"), m_trajectoryList);
+    form->addRow(tr("kernel"), m_kernel);
+    form->addRow(tr("chains"), m_numChains);
     form->addRow(errorLabel("trajectory"));
 
     connect(m_model, &QComboBox::currentIndexChanged, this, [this] {

@@ -50,6 +50,7 @@ namespace ui::panels {
     QT_TRANSLATE_NOOP("ui::panels::choices", "ring"),
     QT_TRANSLATE_NOOP("ui::panels::choices", "Gaussian N(0, 0.5² I), d = 2"),
     QT_TRANSLATE_NOOP("ui::panels::choices", "8×8 digits (64-D, training split)"),
+    QT_TRANSLATE_NOOP("ui::panels::choices", "Gaussian mixture (drag on the plane)"),
     QT_TRANSLATE_NOOP("ui::panels::choices", "β̃ (small)"),
     QT_TRANSLATE_NOOP("ui::panels::choices", "β (large)"),
     QT_TRANSLATE_NOOP("ui::panels::choices", "analytic optimum"),

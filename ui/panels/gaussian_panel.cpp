@@ -172,7 +172,7 @@ QGroupBox* GaussianPanel::createProcessBox() {
     auto* form = new QFormLayout(box);
     m_schedule = new QComboBox;
     addChoices(m_schedule, core::project::kGaussianSchedules);
-    m_schedule->addItem("custom table…", "csv:");
+    m_schedule->addItem(tr("custom table…"), "csv:");
     m_schedule->setToolTip(tr("The β_n schedule (Help ▸ Mathematics: gaussian.md#schedules); "
                            "linear with N = 1000 is DDPM's. A "
                            "custom table is a CSV with a beta column (β_1..β_N) or an alpha_bar "
@@ -190,9 +190,9 @@ QGroupBox* GaussianPanel::createProcessBox() {
     m_eta->setRange(0.0, 1.0);
     m_eta->setSingleStep(0.1);
     m_eta->setDecimals(3);
-    form->addRow("schedule", m_schedule);
+    form->addRow(tr("schedule"), m_schedule);
     form->addRow(tr("steps N"), m_numSteps);
-    form->addRow("forward", m_forward);
+    form->addRow(tr("forward"), m_forward);
     form->addRow("η", m_eta);
     form->addRow(errorLabel("process"));
 
@@ -258,10 +258,10 @@ QGroupBox* GaussianPanel::createDataBox() {
     modelRow->addWidget(m_model, 1);
     modelRow->addWidget(openModel);
     modelRow->addWidget(trainModel);
-    form->addRow("data", m_data);
-    form->addRow("spec", m_dataSpec);
+    form->addRow(tr("data"), m_data);
+    form->addRow(tr("spec"), m_dataSpec);
     form->addRow(m_mixture);
-    form->addRow("model", modelRow);
+    form->addRow(tr("model"), modelRow);
     form->addRow(errorLabel("data"));
 
     connect(m_data, &QComboBox::currentIndexChanged, this, [this] {
@@ -318,8 +318,8 @@ QGroupBox* GaussianPanel::createGammaBox() {
     m_seed = new QSpinBox;
     m_seed->setRange(0, 2147483647);
     form->addRow(tr("samples M"), m_samples);
-    form->addRow("estimator", m_estimator);
-    form->addRow("seed", m_seed);
+    form->addRow(tr("estimator"), m_estimator);
+    form->addRow(tr("seed"), m_seed);
     m_gammaSource = new QLabel;
     m_gammaSource->setWordWrap(true);
     auto* importGamma = new QPushButton(tr("Import…"));
@@ -334,8 +334,8 @@ QGroupBox* GaussianPanel::createGammaBox() {
     gammaRow->addWidget(importGamma);
     gammaRow->addWidget(exportGamma);
     gammaRow->addWidget(m_estimateGamma);
-    form->addRow("source", m_gammaSource);
-    form->addRow("file", gammaRow);
+    form->addRow(tr("source"), m_gammaSource);
+    form->addRow(tr("file"), gammaRow);
     form->addRow(errorLabel("gamma"));
     m_gammaWarning = new QLabel;
     m_gammaWarning->setObjectName("gammaWarning");
@@ -411,12 +411,12 @@ QGroupBox* GaussianPanel::createTrajectoryBox() {
                             "large n), the clipped cost makes those steps free; the segmented DP "
                             "of the paper's code sets the steps after the first such n aside and "
                             "spaces them evenly."));
-    form->addRow("kind", m_trajectory);
+    form->addRow(tr("kind"), m_trajectory);
     form->addRow(tr("DP cost"), m_dpVariant);
     form->addRow(tr("timesteps K"), m_pathSteps);
-    form->addRow("offset", m_leadingOffset);
+    form->addRow(tr("offset"), m_leadingOffset);
     form->addRow("ρ", m_karrasRho);
-    form->addRow("timesteps", m_trajectoryList);
+    form->addRow(tr("timesteps"), m_trajectoryList);
     form->addRow(errorLabel("trajectory"));
 
     m_edits.bind(m_trajectory, &QComboBox::currentIndexChanged, tr("Change trajectory"), "trajectory",
@@ -455,7 +455,7 @@ QGroupBox* GaussianPanel::createSamplerBox() {
     m_sampler->setObjectName("sampler");
     m_compareSampler = new QComboBox;
     m_compareSampler->setObjectName("compareSampler");
-    m_compareSampler->addItem("none", "none");
+    m_compareSampler->addItem(tr("none"), "none");
     addChoices(m_sampler, core::project::kSamplers);
     addChoices(m_compareSampler, core::project::kSamplers);
     m_sampler->setToolTip(tr("The Particles view's left pane (Help ▸ Mathematics: "
@@ -473,7 +473,7 @@ QGroupBox* GaussianPanel::createSamplerBox() {
     form->addRow(tr("sampler A"), m_sampler);
     form->addRow(tr("compare B"), m_compareSampler);
     form->addRow("", m_clipFirst);
-    form->addRow("particles", m_particles);
+    form->addRow(tr("particles"), m_particles);
     form->addRow(errorLabel("sampler"));
 
     m_edits.bind(m_sampler, &QComboBox::currentIndexChanged, tr("Change sampler"), "sampler",

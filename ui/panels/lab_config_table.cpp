@@ -129,8 +129,8 @@ LabConfigTable::LabConfigTable(document::ProjectDocument* document, QWidget* par
     m_presets->setPopupMode(QToolButton::InstantPopup);
     auto* menu = new QMenu(m_presets);
     for (const auto& preset : core::project::labPresets()) {
-        QAction* action = menu->addAction(QString::fromStdString(preset.title));
-        action->setToolTip(QString::fromStdString(preset.explanation));
+        QAction* action = menu->addAction(QCoreApplication::translate("ui::labPresets", preset.title.c_str()));
+        action->setToolTip(QCoreApplication::translate("ui::labPresets", preset.explanation.c_str()));
         connect(action, &QAction::triggered, this, [this, id = preset.id] { applyPreset(id); });
     }
     m_presets->setMenu(menu);
@@ -234,7 +234,7 @@ bool LabConfigTable::applyPreset(const std::string& id) {
         m_errors.show(kField, (tr("lab preset = %1: unknown preset")).arg(QString::fromStdString(id)));
         return false;
     }
-    return m_edits.edit((tr("Apply lab preset “%1”")).arg(QString::fromStdString(it->title)),
+    return m_edits.edit((tr("Apply lab preset “%1”")).arg(QCoreApplication::translate("ui::labPresets", it->title.c_str())),
                         kField, [&preset = *it](GaussianParams& p) {
                             p.lab.configs = preset.configs;
                             if (!preset.schedule.empty()) p.schedule = preset.schedule;

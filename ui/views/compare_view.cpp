@@ -82,7 +82,7 @@ void CompareView::setParams(const document::CategoricalParams& categorical,
     m_hasInputs = true;
     m_categorical = categorical;
     m_gaussian = gaussian;
-    m_runner.start("Compare curves", [categorical, gaussian, this](core::Progress&)
+    m_runner.start(QT_TRANSLATE_NOOP("ui::jobs", "Compare curves"), [categorical, gaussian, this](core::Progress&)
                                          -> std::function<void()> {
         const auto& digits = document::bundledDigits();
         auto curves = std::make_shared<core::Result<CompareCurves>>(
@@ -158,7 +158,7 @@ void CompareView::showCurves(core::Result<CompareCurves> curves) {
                 "Help ▸ Mathematics give the formulas)."))
             .arg(c.numImages)
             .arg(c.levels)
-            .arg(c.documentPrior ? (tr("from the project")) : QString("uniform"))
+            .arg(c.documentPrior ? (tr("from the project")) : tr("uniform"))
             .arg(document::qs(m_categorical.scheduleSpec()))
             .arg(document::qs(m_gaussian.schedule))
             .arg(m_gaussian.numSteps)

@@ -301,8 +301,8 @@ void LabView::updateCaption() {
     for (const auto& preset : core::project::labPresets()) {
         if (!configs.empty() && preset.configs == configs) {
             m_caption->setText(QString("<b>%1.</b> %2")
-                                   .arg(QString::fromStdString(preset.title).toHtmlEscaped(),
-                                        QString::fromStdString(preset.explanation).toHtmlEscaped()));
+                                   .arg(QCoreApplication::translate("ui::labPresets", preset.title.c_str()).toHtmlEscaped(),
+                                        QCoreApplication::translate("ui::labPresets", preset.explanation.c_str()).toHtmlEscaped()));
             m_caption->show();
             return;
         }
