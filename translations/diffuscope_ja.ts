@@ -133,6 +133,14 @@
         <source>oracle</source>
         <translation>オラクル</translation>
     </message>
+    <message>
+        <source> Γ imported from %1.</source>
+        <translation> Γ は %1 から読み込みました。</translation>
+    </message>
+    <message>
+        <source> Γ saved with the project.</source>
+        <translation> Γ はプロジェクトに保存されたものです。</translation>
+    </message>
 </context>
 <context>
     <name>ui::MainWindow</name>
@@ -844,6 +852,57 @@ The project is still open; save your work.</source>
     </message>
 </context>
 <context>
+    <name>ui::chart_export</name>
+    <message>
+        <source>the animation has no frames yet</source>
+        <translation>アニメーションにはまだフレームがありません</translation>
+    </message>
+    <message>
+        <source>frames per step %1: must lie in 1..60</source>
+        <translation>ステップあたりのフレーム数 %1: 1..60 の範囲でなければなりません</translation>
+    </message>
+    <message>
+        <source>%1: encoding the PNG frame failed</source>
+        <translation>%1: PNG フレームのエンコードに失敗しました</translation>
+    </message>
+    <message>
+        <source>length %1: expected a number with px, cm, mm or in</source>
+        <translation>長さ %1: px、cm、mm、in のいずれかを付けた数値を指定してください</translation>
+    </message>
+    <message>
+        <source>length %1: must lie between 16 and 16384 pixels (0.43 to 433 cm)</source>
+        <translation>長さ %1: 16 から 16384 ピクセル (0.43 から 433 cm) の範囲でなければなりません</translation>
+    </message>
+    <message>
+        <source>nothing to export</source>
+        <translation>書き出すものがありません</translation>
+    </message>
+    <message>
+        <source>export size %1x%2: must lie between 16 and 16384 pixels</source>
+        <translation>書き出しサイズ %1x%2: 16 から 16384 ピクセルの範囲でなければなりません</translation>
+    </message>
+    <message>
+        <source>export DPI %1: must lie between 24 and 1200</source>
+        <translation>書き出しの DPI %1: 24 から 1200 の範囲でなければなりません</translation>
+    </message>
+    <message>
+        <source>export font scale %1: must lie between 0.5 and 4</source>
+        <translation>書き出しの文字の倍率 %1: 0.5 から 4 の範囲でなければなりません</translation>
+    </message>
+    <message>
+        <source>%1: encoding the PNG failed</source>
+        <translation>%1: PNG のエンコードに失敗しました</translation>
+    </message>
+    <message>
+        <source>no frames to write</source>
+        <translation>書き込むフレームがありません</translation>
+    </message>
+    <message>
+        <source>GIF encoder: %1</source>
+        <translation>GIF エンコーダ: %1</translation>
+    </message>
+</context>
+<context>
     <name>ui::document::examples</name>
     <message>
         <source>Categorical: a two-condition table (K = 4)</source>
@@ -954,6 +1013,14 @@ The project is still open; save your work.</source>
     <message>
         <source>Compare curves</source>
         <translation>比較の曲線</translation>
+    </message>
+    <message>
+        <source>DP paths</source>
+        <translation>DP 経路</translation>
+    </message>
+    <message>
+        <source>negative ELBO</source>
+        <translation>負の ELBO</translation>
     </message>
 </context>
 <context>

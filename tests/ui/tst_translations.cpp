@@ -228,6 +228,7 @@ private slots:
     void japaneseInterfaceHasNoEnglish();
     void exportRefusesAnUnknownLanguage();
     void exportDrawsJapaneseFigures();
+    void exportCsvIsTheSameInEveryLanguage();
 };
 
 void TranslationsTest::initTestCase() {
@@ -340,6 +341,24 @@ void TranslationsTest::exportDrawsJapaneseFigures() {
     // Hiragana, katakana or kanji in the drawn text.
     QVERIFY2(svg.contains(QRegularExpression("[\\x{3040}-\\x{30ff}\\x{4e00}-\\x{9fff}]")),
              "the SVG has no Japanese text");
+}
+
+// Scripts read the CSV files: their columns, header block and view names stay in English.
+void TranslationsTest::exportCsvIsTheSameInEveryLanguage() {
+    QTemporaryDir dir;
+    QByteArray csv[2];
+    const char* languages[2] = {"en", "ja"};
+    for (int i = 0; i < 2; ++i) {
+        const QString path = dir.filePath(QString("matrices-%1.csv").arg(languages[i]));
+        const auto result = test_support::runCli(
+            {"export", "--view", "matrices", "--out", path, "--language", languages[i]});
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        csv[i] = file.readAll();
+    }
+    QVERIFY(!csv[0].isEmpty());
+    QCOMPARE(csv[1], csv[0]);
 }
 
 QTEST_MAIN(TranslationsTest)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/animation/animation_export.h"
 
+#include <QCoreApplication>
+
 #include <QBuffer>
 #include <QImage>
 #include <QPainter>
@@ -19,10 +21,10 @@ QString forEachFrame(ChainsView* view,
                      const AnimationExportOptions& options,
                      const std::function<QString(const QImage&, int)>& sink) {
     if (view == nullptr || view->numSteps() == 0) {
-        return "the animation has no frames yet";
+        return QCoreApplication::translate("ui::chart_export", "the animation has no frames yet");
     }
     if (options.framesPerStep < 1 || options.framesPerStep > 60) {
-        return QString("frames per step %1: must lie in 1..60").arg(options.framesPerStep);
+        return (QCoreApplication::translate("ui::chart_export", "frames per step %1: must lie in 1..60")).arg(options.framesPerStep);
     }
     const QSize oldSize = view->size();
     const double oldPosition = view->position();
@@ -64,7 +66,7 @@ QString exportAnimationFrames(ChainsView* view, const QString& prefix,
         QBuffer buffer(&bytes);
         buffer.open(QIODevice::WriteOnly);
         if (!image.save(&buffer, "PNG")) {
-            return path + ": encoding the PNG frame failed";
+            return QCoreApplication::translate("ui::chart_export", "%1: encoding the PNG frame failed").arg(path);
         }
         const core::Status status = core::io::writeFileAtomically(
             path.toStdString(), std::string(bytes.constData(), static_cast<size_t>(bytes.size())));

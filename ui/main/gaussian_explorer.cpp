@@ -104,7 +104,8 @@ GaussianExplorer::GaussianExplorer(document::ProjectDocument* document, QObject*
     connect(&m_nllRunner, &jobs::JobRunner::progressChanged, this,
             [this](int permille, const QString& stage) {
                 m_trajectory->setNllStatus((tr("Computing the NLL against K: %1 (%2%)…"))
-                                               .arg(stage)
+                                               .arg(QCoreApplication::translate(
+                                                   "ui::jobs", stage.toUtf8().constData()))
                                                .arg(permille / 10),
                                            true);
             });
@@ -273,7 +274,7 @@ void GaussianExplorer::computeNllVsK() {
                               : core::Result<std::shared_ptr<core::model::GaussianOracle>>(results->data);
         if (!heldOut) throw failure(heldOut.error());
         // One O(K_max·N²) DP sweep gives the optimal path for every K.
-        progress.setStage("DP paths");
+        progress.setStage(QT_TRANSLATE_NOOP("ui::jobs", "DP paths"));
         core::gaussian::DpOptions options;
         options.parallel.numThreads = threads;
         auto dp = core::gaussian::dpTrajectoriesUpTo(results->schedule, results->gamma,
@@ -292,7 +293,7 @@ void GaussianExplorer::computeNllVsK() {
         for (const auto& kind : curves->trajectories) {
             trajectories.insert(trajectories.end(), kind.begin(), kind.end());
         }
-        progress.setStage("negative ELBO");
+        progress.setStage(QT_TRANSLATE_NOOP("ui::jobs", "negative ELBO"));
         core::gaussian::NllParams params;
         params.numSamples = kNllPoints;
         params.seed = kNllSeed;
@@ -377,7 +378,15 @@ void GaussianExplorer::startJob() {
                 emit jobMessage(message, true);
                 m_gamma->setMessage(message, true);
             } else if (done->gammaSource != "estimated") {
-                m_gamma->setMessage(m_gamma->message() + " Γ " + QString::fromStdString(done->gammaSource) + ".");
+                // gammaSource is "saved with the project" or "imported from <file>" (English, as
+                // in the CSV's provenance); shown translated.
+                const QString source = QString::fromStdString(done->gammaSource);
+                const QString importedPrefix = "imported from ";
+                m_gamma->setMessage(
+                    m_gamma->message() +
+                    (source.startsWith(importedPrefix)
+                         ? tr(" Γ imported from %1.").arg(source.mid(importedPrefix.size()))
+                         : tr(" Γ saved with the project.")));
             } else if (done->gammaResumedAfter > 0) {
                 m_gamma->setMessage(
                     m_gamma->message() +
