@@ -2591,6 +2591,10 @@ step (%1, %2): J = %3</source>
         <source>typed list</source>
         <translation>入力リスト</translation>
     </message>
+    <message>
+        <source>%1 points drawn from the data&apos;s oracle (seed %2; for toy: and csv: data these are the data set&apos;s own points), 256 levels in [−1, 1]; %3 s.</source>
+        <translation>データのオラクルから取った %1 点 (シード %2。toy: と csv: のデータではデータセット自身の点)、[−1, 1] の 256 階調、%3 秒。</translation>
+    </message>
 </context>
 <context>
     <name>ui::views::KernelComparisonView</name>
@@ -2776,6 +2780,18 @@ step (%1, %2): J = %3</source>
     <message>
         <source>%1 configuration(s) and the DP optimum on %2 (model: %3), N = %4.</source>
         <translation>%1 個の設定と DP 最適、データ %2 (モデル: %3)、N = %4。</translation>
+    </message>
+    <message>
+        <source>bits/dim</source>
+        <translation>ビット/次元</translation>
+    </message>
+    <message>
+        <source>MMD² (unbiased)</source>
+        <translation>MMD² (不偏推定)</translation>
+    </message>
+    <message>
+        <source>Fréchet distance</source>
+        <translation>フレシェ距離</translation>
     </message>
 </context>
 <context>

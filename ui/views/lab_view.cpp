@@ -469,12 +469,12 @@ void LabView::drawSteps() {
         x->setRange(0, m_result ? m_result->numSteps : 1);
         x->setTitleText(tr("the step's later timestep t (prior not shown)"));
     }
-    QAbstractAxis* y = valueAxis(low, high, "bits/dim", true);
+    QAbstractAxis* y = valueAxis(low, high, tr("bits/dim"), true);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     for (size_t i = 0; i < curves.size(); ++i) {
         addLine(chart, *curves[i], curves[i] == &m_result->reference, points[i], x, y,
-                byIndex ? "j" : "t", "bits/dim");
+                byIndex ? "j" : "t", tr("bits/dim"));
     }
     chart->setTitle((tr("Per-step cost at K = %1 (terms of the negative ELBO)")).arg(k));
 }
@@ -511,10 +511,10 @@ void LabView::drawAgainstK(int chartIndex) {
             }
         }
     }
-    QString yTitle = "bits/dim";
+    QString yTitle = tr("bits/dim");
     if (!nll) {
-        yTitle = measure == "mmd2"      ? QString("MMD² (unbiased)")
-                 : measure == "frechet" ? QString("Fréchet distance")
+        yTitle = measure == "mmd2"      ? tr("MMD² (unbiased)")
+                 : measure == "frechet" ? tr("Fréchet distance")
                                         : (tr("no quality (quality samples = 0)"));
     }
     QAbstractAxis* x = kAxis(m_result ? m_result->ks : std::vector<int>{});
@@ -527,7 +527,7 @@ void LabView::drawAgainstK(int chartIndex) {
         const bool reference = curves[i] == &m_result->reference;
         if (!logY) addBand(chart, *curves[i], reference, drawn[i].upper, drawn[i].lower, x, y);
         addLine(chart, *curves[i], reference, drawn[i].line, x, y, "K",
-                nll ? "bits/dim" : QString::fromStdString(measure));
+                nll ? tr("bits/dim") : QString::fromStdString(measure));
     }
     chart->setTitle(nll ? (tr("Negative ELBO against K%1")).arg(logY ? "" : tr(" (bands: ±2 SE)"))
                         : (tr("Distance of the samples to held-out data%1 (lower is better)"))
