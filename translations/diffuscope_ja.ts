@@ -1793,7 +1793,7 @@ The project is still open; save your work.</source>
     </message>
     <message>
         <source>source</source>
-        <translation>データ源</translation>
+        <translation>出所</translation>
     </message>
     <message>
         <source>file</source>
@@ -2594,6 +2594,10 @@ step (%1, %2): J = %3</source>
     <message>
         <source>%1 points drawn from the data&apos;s oracle (seed %2; for toy: and csv: data these are the data set&apos;s own points), 256 levels in [−1, 1]; %3 s.</source>
         <translation>データのオラクルから取った %1 点 (シード %2。toy: と csv: のデータではデータセット自身の点)、[−1, 1] の 256 階調、%3 秒。</translation>
+    </message>
+    <message>
+        <source>trajectory</source>
+        <translation>軌跡</translation>
     </message>
 </context>
 <context>

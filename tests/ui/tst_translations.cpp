@@ -22,6 +22,7 @@
 #include <QRegularExpression>
 #include <QAbstractAxis>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextEdit>
@@ -194,6 +195,14 @@ public:
                 }
             }
             if (auto* view = qobject_cast<QChartView*>(w)) walkChart(where, view->chart());
+            if (auto* table = qobject_cast<QTableWidget*>(w)) {
+                for (int c = 0; c < table->columnCount(); ++c) {
+                    if (const QTableWidgetItem* item = table->horizontalHeaderItem(c)) {
+                        check(where + QString(" column %1").arg(c), item->text());
+                        check(where + QString(" column %1 tooltip").arg(c), item->toolTip());
+                    }
+                }
+            }
             if (auto* menu = qobject_cast<QMenu*>(w)) walkMenu(where, menu);
             for (QAction* action : w->actions()) {
                 if (action->menu() == nullptr && !action->isSeparator() &&

@@ -207,7 +207,7 @@ void TrajectoryCanvas::paintHeatmap(QPainter& painter,
 QWidget* GaussianTrajectoryView::canvas() const { return m_canvas; }
 
 QWidget* GaussianTrajectoryView::createListing() {
-    m_listing->setHorizontalHeaderLabels({"trajectory", "K", "ΣJ", tr("timesteps n")});
+    m_listing->setHorizontalHeaderLabels({tr("trajectory"), "K", "ΣJ", tr("timesteps n")});
     m_listing->verticalHeader()->setVisible(false);
     m_listing->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_listing->horizontalHeader()->setStretchLastSection(true);
