@@ -22,6 +22,7 @@
 #include <QSpinBox>
 #include <QInputDialog>
 #include <QLabel>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
@@ -469,12 +470,13 @@ void MainWindow::createLanguageMenu(QMenu* view) {
     auto* group = new QActionGroup(menu);
     group->setExclusive(true);
     const QString saved = language::savedChoice();
-    // Each language's name in that language, so anyone can find their own.
-    const std::vector<std::pair<QString, QString>> choices = {
-        {"system", tr("System default")}, {"en", QStringLiteral("English")},
-        {"ja", QStringLiteral("日本語")}};
+    // Every built-in translation, each named in its own language so anyone can find theirs.
+    std::vector<std::pair<QString, QString>> choices = {{"system", tr("System default")}};
+    for (const QString& code : language::available()) {
+        choices.emplace_back(code, code == "en" ? QStringLiteral("English")
+                                                : QLocale(code).nativeLanguageName());
+    }
     for (const auto& [code, name] : choices) {
-        if (code != "system" && !language::available().contains(code)) continue;
         QAction* action = menu->addAction(name);
         action->setCheckable(true);
         action->setChecked(code == saved);
