@@ -4,6 +4,7 @@
 // no visible text of the main window, its menus, dialogs, views and charts is left in English;
 // `export --language` refuses a language it lacks and draws Japanese figures with ja.
 #include <QAbstractButton>
+#include <QActionGroup>
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
@@ -234,6 +235,7 @@ private slots:
     void initTestCase();
     void everySourceStringIsTranslated();
     void japaneseMenusHaveNoEnglish();
+    void languageMenuOffersEveryTranslation();
     void japaneseInterfaceHasNoEnglish();
     void exportRefusesAnUnknownLanguage();
     void exportDrawsJapaneseFigures();
@@ -292,6 +294,28 @@ void TranslationsTest::japaneseMenusHaveNoEnglish() {
     finder.walkMenuBar(&window);
     QVERIFY2(finder.report(), qPrintable(QString("%1 English texts in the menus (listed above)")
                                              .arg(finder.problems().size())));
+}
+
+// View ▸ Language: System default, then each built-in language by its own name, one checked.
+void TranslationsTest::languageMenuOffersEveryTranslation() {
+    QTemporaryDir dir;
+    ui::MainWindow window(nullptr, dir.path());
+    auto* menu = window.findChild<QMenu*>("languageMenu");
+    QVERIFY2(menu != nullptr, "View ▸ Language is missing");
+    QStringList names;
+    int checked = 0;
+    for (QAction* action : menu->actions()) {
+        QVERIFY2(action->isCheckable() && action->actionGroup() != nullptr &&
+                     action->actionGroup()->isExclusive(),
+                 qPrintable(action->text() + " is not an exclusive choice"));
+        names << action->data().toString() + "=" + action->text();
+        checked += action->isChecked() ? 1 : 0;
+    }
+    QCOMPARE(names.size(), 3);
+    QVERIFY2(names.contains("en=English") && names.contains("ja=日本語") &&
+                 names.first().startsWith("system="),
+             qPrintable(names.join(", ")));
+    QCOMPARE(checked, 1);
 }
 
 void TranslationsTest::japaneseInterfaceHasNoEnglish() {
