@@ -238,7 +238,7 @@
     </message>
     <message>
         <source>%1 done</source>
-        <translation>%1 完了</translation>
+        <translation>%1 が完了しました</translation>
     </message>
     <message>
         <source>%1 cancelled</source>
@@ -486,7 +486,7 @@
     </message>
     <message>
         <source>Saved %1.</source>
-        <translation>%1 に保存。</translation>
+        <translation>保存日時: %1</translation>
     </message>
     <message>
         <source>Restore</source>
@@ -1266,7 +1266,7 @@ The project is still open; save your work.</source>
     </message>
     <message>
         <source>closed form (source)</source>
-        <translation>閉形式 (出典)</translation>
+        <translation>閉形式 (元の導出)</translation>
     </message>
     <message>
         <source>D3PM-style (comparison)</source>
@@ -2892,15 +2892,15 @@ step (%1, %2): J = %3</source>
     </message>
     <message>
         <source> (%1 requested: %2)</source>
-        <translation> (要求は %1: %2)</translation>
+        <translation> (%1 個を要求: %2)</translation>
     </message>
     <message>
         <source>the first images are shown</source>
-        <translation>先頭の画像を表示</translation>
+        <translation>先頭の画像を表示しています</translation>
     </message>
     <message>
         <source>fewer fit in memory at this K</source>
-        <translation>この K ではこれ以上メモリに収まりません</translation>
+        <translation>この K ではメモリに収まる数が少なくなります</translation>
     </message>
     <message>
         <source>forward n = %1</source>
