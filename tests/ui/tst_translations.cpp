@@ -10,7 +10,9 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLegend>
@@ -70,8 +72,11 @@ std::vector<TsMessage> readTs(const QString& path) {
         } else if (name == QLatin1String("message")) {
             current = TsMessage{context, {}, {}, {}, {}};
         } else if (name == QLatin1String("location") && current.location.isEmpty()) {
-            current.location = xml.attributes().value("filename").toString() + ":" +
-                               xml.attributes().value("line").toString();
+            // lupdate names files relative to the .ts file; shown relative to the sources.
+            const QString file = QFileInfo(path).dir().absoluteFilePath(
+                xml.attributes().value("filename").toString());
+            current.location = QDir(DIFFUSCOPE_SOURCE_DIR).relativeFilePath(QDir::cleanPath(file)) +
+                               ":" + xml.attributes().value("line").toString();
         } else if (name == QLatin1String("source")) {
             current.source = xml.readElementText();
         } else if (name == QLatin1String("translation")) {
@@ -254,8 +259,8 @@ void TranslationsTest::everySourceStringIsTranslated() {
     const QString fresh = dir.filePath("fresh.ts");
     QProcess lupdate;
     lupdate.setWorkingDirectory(DIFFUSCOPE_SOURCE_DIR);
-    lupdate.start(DIFFUSCOPE_LUPDATE, {"-silent", "-locations", "relative", "-I", ".", "ui", "app/main.cpp",
-                                       "-ts", fresh});
+    lupdate.start(DIFFUSCOPE_LUPDATE, {"-silent", "-locations", "absolute", "-I", ".", "ui",
+                                       "app/main.cpp", "-ts", fresh});
     QVERIFY2(lupdate.waitForFinished(120000), "lupdate did not finish");
     QVERIFY2(lupdate.exitCode() == 0, lupdate.readAllStandardError().constData());
 
