@@ -51,9 +51,9 @@ const QString kCommittedTs = QStringLiteral(DIFFUSCOPE_SOURCE_DIR "/translations
 struct TsMessage {
     QString context;
     QString source;
-    QString location;     // "file:line" of its first use, when the file records it
+    QString location;  // "file:line" of its first use, when the file records it
     QString translation;
-    QString type;         // "", "unfinished", "vanished" or "obsolete"
+    QString type;  // "", "unfinished", "vanished" or "obsolete"
 };
 
 std::vector<TsMessage> readTs(const QString& path) {
@@ -93,11 +93,13 @@ std::vector<TsMessage> readTs(const QString& path) {
 // the schedule and trajectory names of the spec syntax, and "English" in View ▸ Language (each
 // language is named in its own language).
 const std::set<QString> kAllowedWords = {
-    "DDPM", "DDIM", "DPM", "NLL", "MMD", "PNG", "CSV", "SVG", "PDF", "GIF", "JSON", "NPY", "MLP",
-    "ELBO", "SNR", "EDM", "EMA", "Diffuscope", "Analytic", "Solver", "Karras", "AdamW", "diffusers",
-    "Ctrl", "Shift", "Alt", "Esc", "Space", "English", "DPI", "nat", "log", "exp", "max", "min",
-    "Cov", "Var", "linear", "cosine", "sigmoid", "leading", "trailing", "linspace", "power",
-    "ddpm", "ddim", "karras", "rho", "beta", "safetensors", "Enter", "Delete",
+    "DDPM",    "DDIM",        "DPM",      "NLL",    "MMD",     "PNG",    "CSV",       "SVG",
+    "PDF",     "GIF",         "JSON",     "NPY",    "MLP",     "ELBO",   "SNR",       "EDM",
+    "EMA",     "Diffuscope",  "Analytic", "Solver", "Karras",  "AdamW",  "diffusers", "Ctrl",
+    "Shift",   "Alt",         "Esc",      "Space",  "English", "DPI",    "nat",       "log",
+    "exp",     "max",         "min",      "Cov",    "Var",     "linear", "cosine",    "sigmoid",
+    "leading", "trailing",    "linspace", "power",  "ddpm",    "ddim",   "karras",    "rho",
+    "beta",    "safetensors", "Enter",    "Delete",
 };
 
 // The English words of a visible text (markup, entities, accelerators, file names and spec
@@ -111,7 +113,8 @@ QStringList englishWords(QString text) {
         "[A-Za-z0-9_.\\[\\]+]*(?:[=_]|:(?=[A-Za-z0-9\\[]))[A-Za-z0-9_.,;:=\\[\\]+]*"));
     text.remove(QRegularExpression("[A-Za-z0-9]+(,[A-Za-z0-9]+)+"));
     // File names and the documentation's anchors ("gaussian.md#nll") name files, not words.
-    text.remove(QRegularExpression("[\\w.-]+\\.(md|json|csv|png|svg|pdf|gif|npy|safetensors)(#[\\w-]+)?"));
+    text.remove(
+        QRegularExpression("[\\w.-]+\\.(md|json|csv|png|svg|pdf|gif|npy|safetensors)(#[\\w-]+)?"));
     text.remove(QRegularExpression("\\b[a-z]+(-[a-z0-9+()]+)+"));
     QStringList words;
     static const QRegularExpression word("[A-Za-z]{3,}");
@@ -128,8 +131,8 @@ public:
     void check(const QString& where, const QString& text) {
         const QStringList words = englishWords(text);
         if (!words.isEmpty()) {
-            m_problems << QString("%1: \"%2\" (English: %3)")
-                              .arg(where, text.left(120), words.join(' '));
+            m_problems
+                << QString("%1: \"%2\" (English: %3)").arg(where, text.left(120), words.join(' '));
         }
     }
 
@@ -167,7 +170,8 @@ public:
     void walk(QWidget* root) {
         const QString rootName = root->metaObject()->className();
         const auto describe = [](QObject* object) {
-            return QString("%1 \"%2\"").arg(object->metaObject()->className(), object->objectName());
+            return QString("%1 \"%2\"")
+                .arg(object->metaObject()->className(), object->objectName());
         };
         check(rootName + " window title", root->windowTitle());
         QList<QWidget*> widgets = root->findChildren<QWidget*>();
@@ -273,7 +277,8 @@ void TranslationsTest::everySourceStringIsTranslated() {
     for (const TsMessage& m : readTs(fresh)) {
         inSources.insert({m.context, m.source});
         const auto found = committed.find({m.context, m.source});
-        const QString what = QString("%1 (context %2): \"%3\"").arg(m.location, m.context, m.source);
+        const QString what =
+            QString("%1 (context %2): \"%3\"").arg(m.location, m.context, m.source);
         if (found == committed.end()) {
             problems << what + " is not in diffuscope_ja.ts";
         } else if (found->second.type == "unfinished") {
@@ -297,8 +302,10 @@ void TranslationsTest::japaneseMenusHaveNoEnglish() {
     ui::MainWindow window(nullptr, dir.path());
     EnglishFinder finder;
     finder.walkMenuBar(&window);
-    QVERIFY2(finder.report(), qPrintable(QString("%1 English texts in the menus (listed above)")
-                                             .arg(finder.problems().size())));
+    QVERIFY2(
+        finder.report(),
+        qPrintable(
+            QString("%1 English texts in the menus (listed above)").arg(finder.problems().size())));
 }
 
 // View ▸ Language: System default, then each built-in language by its own name, one checked.
@@ -349,12 +356,13 @@ void TranslationsTest::japaneseInterfaceHasNoEnglish() {
     // menus build them.
     ui::MathHelpDialog help(&window);
     finder.walk(&help);
-    for (auto process : {ui::document::ProcessKind::Categorical, ui::document::ProcessKind::Gaussian}) {
+    for (auto process :
+         {ui::document::ProcessKind::Categorical, ui::document::ProcessKind::Gaussian}) {
         ui::training::TrainDialog train(ui::document::Project{}, process, &window);
         finder.walk(&train);
     }
-    QVERIFY2(finder.report(), qPrintable(QString("%1 English texts (listed above)")
-                                             .arg(finder.problems().size())));
+    QVERIFY2(finder.report(),
+             qPrintable(QString("%1 English texts (listed above)").arg(finder.problems().size())));
 }
 
 void TranslationsTest::exportRefusesAnUnknownLanguage() {
@@ -362,7 +370,8 @@ void TranslationsTest::exportRefusesAnUnknownLanguage() {
     const auto result = test_support::runCli(
         {"export", "--view", "schedule", "--out", dir.filePath("s.svg"), "--language", "xx"});
     QCOMPARE(result.exitCode, 2);
-    QVERIFY2(result.err.contains("--language") && result.err.contains("xx"), qPrintable(result.err));
+    QVERIFY2(result.err.contains("--language") && result.err.contains("xx"),
+             qPrintable(result.err));
     QCOMPARE(result.err.trimmed().count('\n'), 0);
     QVERIFY(!QFile::exists(dir.filePath("s.svg")));
 }

@@ -24,7 +24,9 @@ QString forEachFrame(ChainsView* view,
         return QCoreApplication::translate("ui::chart_export", "the animation has no frames yet");
     }
     if (options.framesPerStep < 1 || options.framesPerStep > 60) {
-        return (QCoreApplication::translate("ui::chart_export", "frames per step %1: must lie in 1..60")).arg(options.framesPerStep);
+        return QCoreApplication::translate("ui::chart_export",
+                                           "frames per step %1: must lie in 1..60")
+            .arg(options.framesPerStep);
     }
     const QSize oldSize = view->size();
     const double oldPosition = view->position();
@@ -66,7 +68,9 @@ QString exportAnimationFrames(ChainsView* view, const QString& prefix,
         QBuffer buffer(&bytes);
         buffer.open(QIODevice::WriteOnly);
         if (!image.save(&buffer, "PNG")) {
-            return QCoreApplication::translate("ui::chart_export", "%1: encoding the PNG frame failed").arg(path);
+            return QCoreApplication::translate("ui::chart_export",
+                                               "%1: encoding the PNG frame failed")
+                .arg(path);
         }
         const core::Status status = core::io::writeFileAtomically(
             path.toStdString(), std::string(bytes.constData(), static_cast<size_t>(bytes.size())));

@@ -59,14 +59,20 @@ void ChainCanvas::paintImages(QPainter& painter,
     bold.setBold(true);
     painter.setFont(bold);
     painter.setPen(Qt::black);
-    painter.drawText(QRectF(12, 4, width() - 24, 24), Qt::AlignLeft | Qt::AlignVCenter,
-                     (QCoreApplication::translate("ui::animation::ChainCanvas", "%1   t = %2   (step %3 of %4)%5"))
-                         .arg(forward ? QCoreApplication::translate("ui::animation::ChainCanvas", "Forward: data → π") : QCoreApplication::translate("ui::animation::ChainCanvas", "Reverse: π → data"))
-                         .arg(t, 0, 'f', 3)
-                         .arg(static_cast<int>(std::round(position)))
-                         .arg(steps)
-                         .arg(preview != nullptr ? QCoreApplication::translate("ui::animation::ChainCanvas", "   each sample xₜ | the denoiser's x̂₀ = E[X₀|xₜ]")
-                                                 : ""));
+    painter.drawText(
+        QRectF(12, 4, width() - 24, 24), Qt::AlignLeft | Qt::AlignVCenter,
+        QCoreApplication::translate("ui::animation::ChainCanvas", "%1   t = %2   (step %3 of %4)%5")
+            .arg(forward ? QCoreApplication::translate("ui::animation::ChainCanvas",
+                                                       "Forward: data → π")
+                         : QCoreApplication::translate("ui::animation::ChainCanvas",
+                                                       "Reverse: π → data"))
+            .arg(t, 0, 'f', 3)
+            .arg(static_cast<int>(std::round(position)))
+            .arg(steps)
+            .arg(preview != nullptr ? QCoreApplication::translate(
+                                          "ui::animation::ChainCanvas",
+                                          "   each sample xₜ | the denoiser's x̂₀ = E[X₀|xₜ]")
+                                    : ""));
     painter.setFont(font());
     // Square images when D is a square (8×8 digits), else one row of D cells.
     const int side = static_cast<int>(std::lround(std::sqrt(static_cast<double>(numPositions))));
@@ -151,7 +157,9 @@ void ChainCanvas::paintEvent(QPaintEvent*) {
     const int k = m_view->m_numClasses;
     if (!chains || k == 0 || chains->forward.empty()) {
         painter.setPen(Qt::gray);
-        painter.drawText(rect(), Qt::AlignCenter, QCoreApplication::translate("ui::animation::ChainCanvas", "Sampling chains…"));
+        painter.drawText(
+            rect(), Qt::AlignCenter,
+            QCoreApplication::translate("ui::animation::ChainCanvas", "Sampling chains…"));
         return;
     }
     const int m = static_cast<int>(chains->nodes.size()) - 1;
@@ -189,14 +197,19 @@ void ChainCanvas::paintEvent(QPaintEvent*) {
     painter.setFont(bold);
     painter.setPen(Qt::black);
     const double t = chains->times[shownNode];
-    painter.drawText(QRectF(left, 4, lanesRight - left, 24), Qt::AlignLeft | Qt::AlignVCenter,
-                     (QCoreApplication::translate("ui::animation::ChainCanvas", "%1   t = %2   (step %3 of %4)"))
-                         .arg(forward ? QCoreApplication::translate("ui::animation::ChainCanvas", "Forward: data → π") : QCoreApplication::translate("ui::animation::ChainCanvas", "Reverse: π → data"))
-                         .arg(t, 0, 'f', 3)
-                         .arg(static_cast<int>(std::round(p)))
-                         .arg(m));
-    painter.drawText(QRectF(barsLeft, 4, barsWidth, 24), Qt::AlignLeft | Qt::AlignVCenter,
-                     QCoreApplication::translate("ui::animation::ChainCanvas", "marginal / chains"));
+    painter.drawText(
+        QRectF(left, 4, lanesRight - left, 24), Qt::AlignLeft | Qt::AlignVCenter,
+        QCoreApplication::translate("ui::animation::ChainCanvas", "%1   t = %2   (step %3 of %4)")
+            .arg(forward ? QCoreApplication::translate("ui::animation::ChainCanvas",
+                                                       "Forward: data → π")
+                         : QCoreApplication::translate("ui::animation::ChainCanvas",
+                                                       "Reverse: π → data"))
+            .arg(t, 0, 'f', 3)
+            .arg(static_cast<int>(std::round(p)))
+            .arg(m));
+    painter.drawText(
+        QRectF(barsLeft, 4, barsWidth, 24), Qt::AlignLeft | Qt::AlignVCenter,
+        QCoreApplication::translate("ui::animation::ChainCanvas", "marginal / chains"));
     painter.setFont(font());
 
     // Lanes.
@@ -233,11 +246,13 @@ void ChainCanvas::paintEvent(QPaintEvent*) {
                       exact[shownNode], k);
 }
 
-ChainsView::ChainsView(QWidget* parent) : ViewPanel(QT_TRANSLATE_NOOP("ui::views", "Trajectories"), parent) {
+ChainsView::ChainsView(QWidget* parent)
+    : ViewPanel(QT_TRANSLATE_NOOP("ui::views", "Trajectories"), parent) {
     m_canvas = new ChainCanvas(this);
     setBody(m_canvas);
-    setToolTip(tr("Each dot is one chain; its colour is the class it starts from (forward) or "
-               "ends in (reverse). Red outlines: the exact marginal; blue bars: the chains."));
+    setToolTip(
+        tr("Each dot is one chain; its colour is the class it starts from (forward) or "
+           "ends in (reverse). Red outlines: the exact marginal; blue bars: the chains."));
 }
 
 void ChainsView::setChains(std::shared_ptr<const core::project::CategoricalChains> chains, int numClasses) {

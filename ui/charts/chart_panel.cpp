@@ -17,7 +17,7 @@ ChartPanel::ChartPanel(const QString& title, QWidget* parent)
     // The view is built around our chart: QChartView() would make a default chart that
     // setChart() later releases without deleting.
     : ViewPanel(title, parent), m_chart(new QChart), m_view(new QChartView(m_chart)) {
-    m_chart->setTitle(windowTitle());  // translated
+    m_chart->setTitle(windowTitle());                   // translated
     m_chart->setAnimationOptions(QChart::NoAnimation);  // frames stream; animation would lag
     m_chart->legend()->setAlignment(Qt::AlignBottom);
     // Line markers in the legend: a dashed series shows its dashes there, not a square.

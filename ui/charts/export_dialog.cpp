@@ -24,8 +24,10 @@
 namespace ui::charts {
 namespace {
 
-constexpr const char* kFilters[] = {QT_TRANSLATE_NOOP("ui::export_dialog", "PNG image (*.png)"), QT_TRANSLATE_NOOP("ui::export_dialog", "SVG drawing (*.svg)"),
-                                    QT_TRANSLATE_NOOP("ui::export_dialog", "PDF document (*.pdf)"), QT_TRANSLATE_NOOP("ui::export_dialog", "Data as CSV (*.csv)")};
+constexpr const char* kFilters[] = {QT_TRANSLATE_NOOP("ui::export_dialog", "PNG image (*.png)"),
+                                    QT_TRANSLATE_NOOP("ui::export_dialog", "SVG drawing (*.svg)"),
+                                    QT_TRANSLATE_NOOP("ui::export_dialog", "PDF document (*.pdf)"),
+                                    QT_TRANSLATE_NOOP("ui::export_dialog", "Data as CSV (*.csv)")};
 QString translatedFilter(int index) {
     return QCoreApplication::translate("ui::export_dialog", kFilters[index]);
 }
@@ -51,8 +53,8 @@ QString askExportPath(QWidget* parent, const QString& baseName) {
     QStringList filters;
     for (int i = 0; i < 4; ++i) filters << translatedFilter(i);
     const QString path = QFileDialog::getSaveFileName(
-        parent, QCoreApplication::translate("ui::export_dialog", "Export view"), QDir(folder).filePath(baseName + kSuffixes[format]),
-        filters.join(";;"), &filter);
+        parent, QCoreApplication::translate("ui::export_dialog", "Export view"),
+        QDir(folder).filePath(baseName + kSuffixes[format]), filters.join(";;"), &filter);
     if (!path.isEmpty()) {
         settings.setValue("export/folder", QFileInfo(path).absolutePath());
         settings.setValue("export/filter", filter);
@@ -73,13 +75,17 @@ bool askExportOptions(QWidget* parent, const QString& path, ExportOptions* optio
     auto* fontScale = new QDoubleSpinBox;
     dpi->setRange(24, 1200);
     dpi->setValue(settings.value("export/dpi", 192).toInt());
-    dpi->setToolTip(QCoreApplication::translate("ui::export_dialog", "96 is the screen; 192 or 300 for print (PNG only: SVG and PDF are vectors)."));
+    dpi->setToolTip(QCoreApplication::translate(
+        "ui::export_dialog",
+        "96 is the screen; 192 or 300 for print (PNG only: SVG and PDF are vectors)."));
     dpi->setEnabled(withImageExtension(path).endsWith(".png", Qt::CaseInsensitive));
     fontScale->setRange(0.5, 4.0);
     fontScale->setSingleStep(0.25);
     fontScale->setValue(settings.value("export/fontScale", 1.0).toDouble());
-    fontScale->setToolTip(QCoreApplication::translate("ui::export_dialog", "Text and lines this many times larger than on screen, at the same "
-                          "figure size: 1.5–2 for slides and two-column papers."));
+    fontScale->setToolTip(QCoreApplication::translate(
+        "ui::export_dialog",
+        "Text and lines this many times larger than on screen, at the same "
+        "figure size: 1.5–2 for slides and two-column papers."));
     QSize pixels = settings.value("export/size", options->size).toSize();
     if (!pixels.isValid()) pixels = options->size;
     // The size is kept in pixels; the unit only changes how it is shown and typed.
@@ -115,8 +121,10 @@ bool askExportOptions(QWidget* parent, const QString& path, ExportOptions* optio
     form->addRow(QCoreApplication::translate("ui::export_dialog", "font scale"), fontScale);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     // Translated here too: Qt's own translation (qtbase_*.qm) may not be installed.
-    buttons->button(QDialogButtonBox::Ok)->setText(QCoreApplication::translate("ui::export_dialog", "OK"));
-    buttons->button(QDialogButtonBox::Cancel)->setText(QCoreApplication::translate("ui::export_dialog", "Cancel"));
+    buttons->button(QDialogButtonBox::Ok)
+        ->setText(QCoreApplication::translate("ui::export_dialog", "OK"));
+    buttons->button(QDialogButtonBox::Cancel)
+        ->setText(QCoreApplication::translate("ui::export_dialog", "Cancel"));
     QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
     QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     form->addRow(buttons);

@@ -57,7 +57,8 @@ QString GifWriter::save(const QString& path) const {
     int error = 0;
     GifFileType* gif = EGifOpen(&bytes, writeToBuffer, &error);
     if (gif == nullptr) {
-        return (QCoreApplication::translate("ui::chart_export", "GIF encoder: %1")).arg(GifErrorString(error));
+        return QCoreApplication::translate("ui::chart_export", "GIF encoder: %1")
+            .arg(GifErrorString(error));
     }
     ColorMapObject* palette = GifMakeMapObject(kPaletteSize, nullptr);
     for (int r = 0; r < kLevelsR; ++r) {
@@ -100,7 +101,8 @@ QString GifWriter::save(const QString& path) const {
     }
     GifFreeMapObject(palette);
     if (!ok) {
-        return (QCoreApplication::translate("ui::chart_export", "GIF encoder: %1")).arg(GifErrorString(lastError != 0 ? lastError : error));
+        return QCoreApplication::translate("ui::chart_export", "GIF encoder: %1")
+            .arg(GifErrorString(lastError != 0 ? lastError : error));
     }
     const core::Status status = core::io::writeFileAtomically(
         path.toStdString(), std::string(bytes.constData(), static_cast<size_t>(bytes.size())));

@@ -70,7 +70,8 @@ namespace ui {
 namespace {
 constexpr int kAutosaveMs = 30000;
 constexpr int kMaxRecentFiles = 8;
-const char* kProjectFilter = QT_TRANSLATE_NOOP("ui::MainWindow", "Diffuscope projects (*.diffuscope.json *.json)");
+const char* kProjectFilter =
+    QT_TRANSLATE_NOOP("ui::MainWindow", "Diffuscope projects (*.diffuscope.json *.json)");
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent, const QString& recoveryFolder)
@@ -104,7 +105,8 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryFolder)
     m_autosave.setInterval(kAutosaveMs);
     connect(&m_autosave, &QTimer::timeout, this, &MainWindow::autosave);
     m_autosave.start();
-    statusBar()->showMessage(tr("Example project: K = 4, a non-uniform π and two conditions."), 6000);
+    statusBar()->showMessage(tr("Example project: K = 4, a non-uniform π and two conditions."),
+                             6000);
 }
 
 void MainWindow::createCentralViews() {
@@ -141,9 +143,10 @@ void MainWindow::createProcessSwitch() {
     toolbar->addWidget(new QLabel(tr(" Process: ")));
     m_process->addItem(tr("Categorical diffusion"));
     m_process->addItem(tr("Gaussian diffusion (Analytic-DPM)"));
-    m_process->setToolTip(tr("Categorical diffusion (the closed-form reverse kernel) or Gaussian "
-                          "diffusion (Analytic-DPM: Γ, the optimal variance and the DP "
-                          "trajectory). Ctrl+1 / Ctrl+2."));
+    m_process->setToolTip(
+        tr("Categorical diffusion (the closed-form reverse kernel) or Gaussian "
+           "diffusion (Analytic-DPM: Γ, the optimal variance and the DP "
+           "trajectory). Ctrl+1 / Ctrl+2."));
     toolbar->addWidget(m_process);
     connect(m_process, &QComboBox::currentIndexChanged, this, [this](int index) {
         m_document->setProcess(index == 1 ? document::ProcessKind::Gaussian
@@ -254,14 +257,9 @@ std::vector<jobs::JobRunner*> MainWindow::allJobRunners() {
             m_gaussianExplorer->labRunner()};
 }
 
-// Jobs are named in English where they start (the explorers compare the names); shown translated.
-static QString shownJobName(const QString& name) {
-    return QCoreApplication::translate("ui::jobs", name.toUtf8().constData());
-}
-
 void MainWindow::connectJobRunner(jobs::JobRunner* runner) {
     connect(runner, &jobs::JobRunner::started, this, [this](const QString& name) {
-        m_jobLabel->setText(shownJobName(name) + "…");
+        m_jobLabel->setText(jobs::shownJobName(name) + "…");
         m_progress->setValue(0);
         m_progress->show();
         m_cancel->show();
@@ -279,11 +277,11 @@ void MainWindow::connectJobRunner(jobs::JobRunner* runner) {
         statusBar()->showMessage(message.isEmpty() ? tr("%1 done").arg(name) : message, 4000);
     };
     connect(runner, &jobs::JobRunner::finished, this,
-            [=](const QString& n) { done(shownJobName(n), {}); });
+            [=](const QString& n) { done(jobs::shownJobName(n), {}); });
     connect(runner, &jobs::JobRunner::cancelled, this,
-            [=](const QString& n) { done(n, tr("%1 cancelled").arg(shownJobName(n))); });
+            [=](const QString& n) { done(n, tr("%1 cancelled").arg(jobs::shownJobName(n))); });
     connect(runner, &jobs::JobRunner::failed, this, [=](const QString& n, const QString& m) {
-        done(n, tr("%1 failed: %2").arg(shownJobName(n), m));
+        done(n, tr("%1 failed: %2").arg(jobs::shownJobName(n), m));
     });
 }
 
@@ -385,7 +383,8 @@ void MainWindow::createFileMenu() {
         if (!maybeSave()) {
             return;
         }
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), {}, tr(kProjectFilter));
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open project"), {}, tr(kProjectFilter));
         if (!path.isEmpty()) {
             openFileInBackground(path);
         }
@@ -411,11 +410,12 @@ void MainWindow::createFileMenu() {
                     &MainWindow::exportAnimation);
     file->addAction(tr("Export &Γ…"), this, &MainWindow::exportGamma);
     file->addSeparator();
-    file->addAction(tr("Open a &model checkpoint…"), QKeySequence(Qt::CTRL | Qt::Key_M), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open a model checkpoint"), {},
-                                                          tr("Checkpoints (*.safetensors)"));
-        if (!path.isEmpty()) loadModelInBackground(path);
-    });
+    file->addAction(
+        tr("Open a &model checkpoint…"), QKeySequence(Qt::CTRL | Qt::Key_M), this, [this] {
+            const QString path = QFileDialog::getOpenFileName(
+                this, tr("Open a model checkpoint"), {}, tr("Checkpoints (*.safetensors)"));
+            if (!path.isEmpty()) loadModelInBackground(path);
+        });
     file->addAction(tr("&Train a model…"), QKeySequence(Qt::CTRL | Qt::Key_T), this,
                     &MainWindow::showTrainDialog);
     file->addSeparator();
@@ -431,25 +431,27 @@ void MainWindow::createViewMenu() {
     QAction* explain = m_explanation->toggleViewAction();
     explain->setText(tr("&Explanation"));
     explain->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F1));
-    explain->setToolTip(tr("What the views on screen show, how to read them, what to try, and "
-                        "their current numbers."));
+    explain->setToolTip(
+        tr("What the views on screen show, how to read them, what to try, and "
+           "their current numbers."));
     view->addAction(explain);
     QAction* present = view->addAction(tr("&Presentation mode"));
     present->setCheckable(true);
     present->setShortcut(QKeySequence(Qt::Key_F11));
     present->setShortcutContext(Qt::ApplicationShortcut);
-    present->setToolTip(tr("Full screen with the views only, text and lines large enough for a "
-                        "projector (F11 again to leave)."));
+    present->setToolTip(
+        tr("Full screen with the views only, text and lines large enough for a "
+           "projector (F11 again to leave)."));
     connect(present, &QAction::toggled, this, &MainWindow::setPresentationMode);
     addAction(present);  // F11 still works while the menu bar is hidden
     view->addSeparator();
     // Alt+1…6 show the current process's views; the menu names them when it opens.
     std::vector<QAction*> tabActions;
     for (int i = 0; i < 6; ++i) {
-        tabActions.push_back(view->addAction((tr("View %1")).arg(i + 1),
-                                             QKeySequence(Qt::ALT | (Qt::Key_1 + i)), this, [this, i] {
-                                                 if (i < tabs()->count()) tabs()->setCurrentIndex(i);
-                                             }));
+        tabActions.push_back(view->addAction(
+            tr("View %1").arg(i + 1), QKeySequence(Qt::ALT | (Qt::Key_1 + i)), this, [this, i] {
+                if (i < tabs()->count()) tabs()->setCurrentIndex(i);
+            }));
     }
     connect(view, &QMenu::aboutToShow, this, [this, tabActions] {
         for (int i = 0; i < static_cast<int>(tabActions.size()); ++i) {
@@ -473,8 +475,8 @@ void MainWindow::createLanguageMenu(QMenu* view) {
     // Every built-in translation, each named in its own language so anyone can find theirs.
     std::vector<std::pair<QString, QString>> choices = {{"system", tr("System default")}};
     for (const QString& code : language::available()) {
-        choices.emplace_back(code, code == "en" ? QStringLiteral("English")
-                                                : QLocale(code).nativeLanguageName());
+        choices.emplace_back(
+            code, code == "en" ? QStringLiteral("English") : QLocale(code).nativeLanguageName());
     }
     for (const auto& [code, name] : choices) {
         QAction* action = menu->addAction(name);
@@ -545,15 +547,15 @@ void MainWindow::createHelpMenu() {
     help->addAction(tr("&About Diffuscope"), this, [this] {
         QMessageBox::about(
             this, tr("About Diffuscope"),
-            (tr("<p><b>Diffuscope %1</b> — an explorer for diffusion processes.</p>"
-                    "<p><b>Categorical diffusion</b>: the forward process P₀,ₜ = (1 − βₜ)I + "
-                    "βₜ1πᵀ and the closed-form reverse kernel that turns a denoiser "
-                    "F(i | j, C, t) = P(X₀ = i | Xₜ = j, C) into P(Xₛ | Xₜ), after the categorical "
-                    "diffusion derivation this project started from.</p>"
-                    "<p><b>Analytic-DPM</b>: the analytic optimal reverse variance and the "
-                    "optimal trajectory of Bao, Li, Zhu and Zhang, <i>Analytic-DPM: an Analytic "
-                    "Estimate of the Optimal Reverse Variance in Diffusion Probabilistic "
-                    "Models</i>, ICLR 2022.</p>"))
+            tr("<p><b>Diffuscope %1</b> — an explorer for diffusion processes.</p>"
+               "<p><b>Categorical diffusion</b>: the forward process P₀,ₜ = (1 − βₜ)I + "
+               "βₜ1πᵀ and the closed-form reverse kernel that turns a denoiser "
+               "F(i | j, C, t) = P(X₀ = i | Xₜ = j, C) into P(Xₛ | Xₜ), after the categorical "
+               "diffusion derivation this project started from.</p>"
+               "<p><b>Analytic-DPM</b>: the analytic optimal reverse variance and the "
+               "optimal trajectory of Bao, Li, Zhu and Zhang, <i>Analytic-DPM: an Analytic "
+               "Estimate of the Optimal Reverse Variance in Diffusion Probabilistic "
+               "Models</i>, ICLR 2022.</p>")
                 .arg(QApplication::applicationVersion()));
     });
 }
@@ -561,9 +563,9 @@ void MainWindow::createHelpMenu() {
 void MainWindow::updateTitle() {
     const QString name = !m_document->filePath().isEmpty()
                              ? QFileInfo(m_document->filePath()).fileName()
-                             : m_recovered ? (tr("Recovered project (unsaved)"))
-                                           : (tr("Example project"));
-    setWindowTitle((tr("%1%2 — Diffuscope")).arg(name, m_document->isModified() ? " *" : ""));
+                         : m_recovered ? tr("Recovered project (unsaved)")
+                                       : tr("Example project");
+    setWindowTitle(tr("%1%2 — Diffuscope").arg(name, m_document->isModified() ? " *" : ""));
 }
 
 void MainWindow::updateRecentMenu() {
@@ -610,7 +612,7 @@ void MainWindow::openFileInBackground(const QString& path) {
 bool MainWindow::useOpenedFile(const QString& path, core::Result<document::Project> project) {
     if (!project) {
         QMessageBox::warning(this, tr("Open project"),
-                             (tr("The project was not opened.\n\n%1"))
+                             tr("The project was not opened.\n\n%1")
                                  .arg(QString::fromStdString(project.error().toString())));
         return false;
     }
@@ -626,7 +628,8 @@ bool MainWindow::save() {
     }
     const core::Status status = m_document->saveAs(m_document->filePath());
     if (!status) {
-        QMessageBox::warning(this, tr("Save project"), QString::fromStdString(status.error().toString()));
+        QMessageBox::warning(this, tr("Save project"),
+                             QString::fromStdString(status.error().toString()));
         return false;
     }
     statusBar()->showMessage(tr("Saved %1").arg(m_document->filePath()), 4000);
@@ -644,7 +647,8 @@ bool MainWindow::saveAs() {
     }
     const core::Status status = m_document->saveAs(path);
     if (!status) {
-        QMessageBox::warning(this, tr("Save project"), QString::fromStdString(status.error().toString()));
+        QMessageBox::warning(this, tr("Save project"),
+                             QString::fromStdString(status.error().toString()));
         return false;
     }
     addRecentFile(path);
@@ -718,8 +722,8 @@ void MainWindow::showTrainDialog() {
 }
 
 void MainWindow::exportGamma() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Γ"), "gamma.csv",
-                                                      tr("Γ as CSV (*.csv);;ms_eps as NPY (*.npy)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Γ"), "gamma.csv", tr("Γ as CSV (*.csv);;ms_eps as NPY (*.npy)"));
     if (path.isEmpty()) return;
     const QString error = m_gaussianExplorer->exportGamma(path);
     if (!error.isEmpty()) {
@@ -788,10 +792,10 @@ void MainWindow::offerRecovery() {
     }
     QMessageBox box(QMessageBox::Question, tr("Recover project"),
                     tr("Diffuscope did not close cleanly last time. Restore the unsaved project it "
-                    "was working on?"),
+                       "was working on?"),
                     QMessageBox::NoButton, this);
     box.setInformativeText(
-        (tr("Saved %1.")).arg(QFileInfo(copies.first()).lastModified().toString()));
+        tr("Saved %1.").arg(QFileInfo(copies.first()).lastModified().toString()));
     QPushButton* restore = box.addButton(tr("Restore"), QMessageBox::AcceptRole);
     QPushButton* discard = box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
     box.addButton(tr("Not now"), QMessageBox::RejectRole);  // kept for the next start
@@ -813,7 +817,7 @@ bool MainWindow::restoreRecovery(const QString& path) {
     if (const core::Status status = m_document->recover(path); !status) {
         m_recovery->release();  // unreadable here; keep the copy rather than delete it
         QMessageBox::warning(this, tr("Recover project"),
-                             (tr("The recovery copy was not restored.\n\n%1"))
+                             tr("The recovery copy was not restored.\n\n%1")
                                  .arg(QString::fromStdString(status.error().toString())));
         return false;
     }
@@ -894,9 +898,9 @@ void MainWindow::exportAllViews() {
 }
 
 void MainWindow::exportAnimation() {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export animation"), "trajectories.gif",
-        tr("Animated GIF (*.gif);;PNG frame sequence (*.png)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export animation"), "trajectories.gif",
+                                     tr("Animated GIF (*.gif);;PNG frame sequence (*.png)"));
     if (path.isEmpty()) {
         return;
     }

@@ -22,10 +22,11 @@ bool SafeApplication::notify(QObject* receiver, QEvent* event) {
         try {
             throw;
         } catch (const std::bad_alloc&) {
-            report(tr("Out of memory: the last action needed more memory than is available and "
+            report(
+                tr("Out of memory: the last action needed more memory than is available and "
                    "was abandoned."));
         } catch (const std::exception& e) {
-            report((tr("The last action failed: %1")).arg(QString::fromUtf8(e.what())));
+            report(tr("The last action failed: %1").arg(QString::fromUtf8(e.what())));
         } catch (...) {
             report(tr("The last action failed with an unknown error."));
         }

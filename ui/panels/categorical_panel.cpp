@@ -150,12 +150,13 @@ QGroupBox* CategoricalPanel::createPriorBox() {
 
     m_edits.bind(m_numClasses, &QSpinBox::valueChanged, tr("Change K"), "K",
                  [](CategoricalParams& p, int k) { p = p.withNumClasses(k); });
-    m_edits.bind(m_piBars, &ProbabilityBars::valuesEdited, tr("Drag π"), "pi",
-                 [](CategoricalParams& p, const std::vector<double>& values, bool) {
-                     p.pi = values;
-                     p.maskState = false;
-                 },
-                 kMergePiDrag);
+    m_edits.bind(
+        m_piBars, &ProbabilityBars::valuesEdited, tr("Drag π"), "pi",
+        [](CategoricalParams& p, const std::vector<double>& values, bool) {
+            p.pi = values;
+            p.maskState = false;
+        },
+        kMergePiDrag);
     connect(m_piBars, &ProbabilityBars::valuesEdited, this,
             [this](const std::vector<double>&, bool finished) {
                 if (finished) m_document->endDrag();
@@ -193,8 +194,9 @@ QGroupBox* CategoricalPanel::createScheduleBox() {
     auto* form = new QFormLayout;
     m_schedule = new QComboBox;
     addChoices(m_schedule, core::project::kCategoricalSchedules);
-    m_schedule->setToolTip(tr("The noise schedule; information-linear makes I(X₀;Xₜ) fall "
-                           "linearly in t for the current data."));
+    m_schedule->setToolTip(
+        tr("The noise schedule; information-linear makes I(X₀;Xₜ) fall "
+           "linearly in t for the current data."));
     m_exponent = new QDoubleSpinBox;
     m_exponent->setRange(0.05, 20.0);
     m_exponent->setSingleStep(0.25);
@@ -218,22 +220,25 @@ QGroupBox* CategoricalPanel::createScheduleBox() {
                  });
     m_edits.bind(m_exponent, &QDoubleSpinBox::valueChanged, tr("Change exponent"), "schedule",
                  [](CategoricalParams& p, double v) { p.powerExponent = v; });
-    m_edits.bind(m_curveEditor, &ScheduleCurveEditor::controlPointsEdited, tr("Drag control point"),
-                 "schedule",
-                 [](CategoricalParams& p, const std::vector<core::schedule::ControlPoint>& points,
-                    bool) { p.controlPoints = points; },
-                 kMergeScheduleDrag);
+    m_edits.bind(
+        m_curveEditor, &ScheduleCurveEditor::controlPointsEdited, tr("Drag control point"),
+        "schedule",
+        [](CategoricalParams& p, const std::vector<core::schedule::ControlPoint>& points, bool) {
+            p.controlPoints = points;
+        },
+        kMergeScheduleDrag);
     connect(m_curveEditor, &ScheduleCurveEditor::controlPointsEdited, this,
             [this](const std::vector<core::schedule::ControlPoint>&, bool finished) {
                 if (finished) m_document->endDrag();
             });
-    m_edits.bind(m_numSteps, &QSpinBox::valueChanged, tr("Change N"), "N", [](CategoricalParams& p, int n) {
-        p.numSteps = n;
-        p.pathSteps = std::min(p.pathSteps, n);
-        if (p.trajectory == CategoricalTrajectory::List) {
-            p.trajectory = CategoricalTrajectory::Even;  // a typed list is tied to the old N
-        }
-    });
+    m_edits.bind(
+        m_numSteps, &QSpinBox::valueChanged, tr("Change N"), "N", [](CategoricalParams& p, int n) {
+            p.numSteps = n;
+            p.pathSteps = std::min(p.pathSteps, n);
+            if (p.trajectory == CategoricalTrajectory::List) {
+                p.trajectory = CategoricalTrajectory::Even;  // a typed list is tied to the old N
+            }
+        });
     return box;
 }
 
@@ -244,9 +249,10 @@ QGroupBox* CategoricalPanel::createDataBox() {
     m_dataSource = new QComboBox;
     m_dataSource->setObjectName("dataSource");
     addChoices(m_dataSource, core::project::kCategoricalDataSources);
-    m_dataSource->setToolTip(tr("The data: a small table, the bundled handwritten digits (64 "
-                             "positions, conditioned on the label), or a CSV table file with "
-                             "columns x1..xD, p and optionally c."));
+    m_dataSource->setToolTip(
+        tr("The data: a small table, the bundled handwritten digits (64 "
+           "positions, conditioned on the label), or a CSV table file with "
+           "columns x1..xD, p and optionally c."));
     m_levels = new QComboBox;
     for (int levels : {2, 4, 8, 17}) {
         m_levels->addItem(QString::number(levels), levels);
@@ -255,8 +261,9 @@ QGroupBox* CategoricalPanel::createDataBox() {
     m_csvLabel = new QLabel;
     m_csvLabel->setWordWrap(true);
     m_position = new QSpinBox;
-    m_position->setToolTip(tr("With several positions (pixels), the matrices and the kernel "
-                           "comparison show this one."));
+    m_position->setToolTip(
+        tr("With several positions (pixels), the matrices and the kernel "
+           "comparison show this one."));
     sourceForm->addRow(tr("source"), m_dataSource);
     sourceForm->addRow(tr("levels"), m_levels);
     sourceForm->addRow(tr("file"), m_csvLabel);
@@ -288,10 +295,12 @@ QGroupBox* CategoricalPanel::createDataBox() {
     connect(m_table, &QTableWidget::cellChanged, this, [this](int row, int column) {
         if (!m_refreshing) editTableCell(row, column, m_table->item(row, column)->text());
     });
-    m_edits.bind(addCondition, &QPushButton::clicked, tr("Add condition"), "table", [](CategoricalParams& p) {
-        p.table.push_back(std::vector<double>(p.numClasses, 1.0 / p.numClasses));
-        p.conditionNames.push_back(std::string(1, static_cast<char>('A' + p.table.size() - 1)));
-    });
+    m_edits.bind(
+        addCondition, &QPushButton::clicked, tr("Add condition"), "table",
+        [](CategoricalParams& p) {
+            p.table.push_back(std::vector<double>(p.numClasses, 1.0 / p.numClasses));
+            p.conditionNames.push_back(std::string(1, static_cast<char>('A' + p.table.size() - 1)));
+        });
     m_edits.bind(removeCondition, &QPushButton::clicked, tr("Remove condition"), "table",
                  [this](CategoricalParams& p) {
                      if (p.table.size() <= 1) {
@@ -303,18 +312,21 @@ QGroupBox* CategoricalPanel::createDataBox() {
                      p.condition = std::min<int>(p.condition, static_cast<int>(p.table.size()) - 1);
                      return true;
                  });
-    m_edits.bind(normalise, &QPushButton::clicked, tr("Normalise data"), "table", [](CategoricalParams& p) {
-        for (auto& column : p.table) {
-            double sum = 0.0;
-            for (double v : column) sum += std::max(0.0, v);
-            for (double& v : column) v = sum > 0 ? std::max(0.0, v) / sum : 1.0 / p.numClasses;
-        }
-    });
+    m_edits.bind(normalise, &QPushButton::clicked, tr("Normalise data"), "table",
+                 [](CategoricalParams& p) {
+                     for (auto& column : p.table) {
+                         double sum = 0.0;
+                         for (double v : column) sum += std::max(0.0, v);
+                         for (double& v : column)
+                             v = sum > 0 ? std::max(0.0, v) / sum : 1.0 / p.numClasses;
+                     }
+                 });
     connect(m_dataSource, &QComboBox::currentIndexChanged, this, [this] {
         if (!m_refreshing) chooseDataSource();
     });
-    m_edits.bind(m_levels, &QComboBox::currentIndexChanged, tr("Change levels"), "table",
-                 [this](CategoricalParams& p) { p = p.withDigits(m_levels->currentData().toInt()); });
+    m_edits.bind(
+        m_levels, &QComboBox::currentIndexChanged, tr("Change levels"), "table",
+        [this](CategoricalParams& p) { p = p.withDigits(m_levels->currentData().toInt()); });
     m_edits.bind(m_position, &QSpinBox::valueChanged, tr("Change position"), "table",
                  [](CategoricalParams& p, int position) { p.position = position; });
     m_edits.bind(m_condition, &QComboBox::currentIndexChanged, tr("Change condition"), "table",
@@ -361,11 +373,13 @@ QGroupBox* CategoricalPanel::createSamplingBox() {
     auto* form = new QFormLayout(box);
     m_model = new QComboBox;
     m_model->addItem(tr("exact oracle"), QString());
-    m_model->setToolTip(tr("The denoiser F: the exact posterior of the data (what a network that "
-                        "memorises its data would learn), or a trained network (a .safetensors "
-                        "checkpoint; you can also drop one on the window)."));
+    m_model->setToolTip(
+        tr("The denoiser F: the exact posterior of the data (what a network that "
+           "memorises its data would learn), or a trained network (a .safetensors "
+           "checkpoint; you can also drop one on the window)."));
     auto* openModel = new QPushButton(tr("Open…"));
-    openModel->setToolTip(tr("Load a categorical checkpoint trained for this K, D and conditions."));
+    openModel->setToolTip(
+        tr("Load a categorical checkpoint trained for this K, D and conditions."));
     auto* trainModel = new QPushButton(tr("Train…"));
     trainModel->setToolTip(tr("Train a network on this data and schedule, then use it."));
     auto* modelRow = new QHBoxLayout;
@@ -384,8 +398,9 @@ QGroupBox* CategoricalPanel::createSamplingBox() {
     m_kernel = new QComboBox;
     m_kernel->addItem(tr("closed form (source)"), "closed");
     m_kernel->addItem(tr("D3PM-style (comparison)"), "d3pm");
-    m_kernel->setToolTip(tr("The closed form reproduces the data exactly; the D3PM-style "
-                         "parameterisation does not for non-absorbing π."));
+    m_kernel->setToolTip(
+        tr("The closed form reproduces the data exactly; the D3PM-style "
+           "parameterisation does not for non-absorbing π."));
     m_numChains = new QSpinBox;
     m_numChains->setRange(1, 5000);
     m_numChains->setToolTip(tr("Chains drawn in the Trajectories view."));
@@ -410,8 +425,8 @@ QGroupBox* CategoricalPanel::createSamplingBox() {
         if (!path.isEmpty()) loadModelInBackground(path);
     });
     connect(trainModel, &QPushButton::clicked, this, [this] { emit trainRequested(); });
-    m_edits.bind(m_trajectory, &QComboBox::currentIndexChanged, tr("Change trajectory"), "trajectory",
-                 [this](CategoricalParams& p) {
+    m_edits.bind(m_trajectory, &QComboBox::currentIndexChanged, tr("Change trajectory"),
+                 "trajectory", [this](CategoricalParams& p) {
                      p.trajectory = chosen(m_trajectory, core::project::kCategoricalTrajectories);
                      if (p.trajectory == CategoricalTrajectory::List && p.trajectoryList.empty()) {
                          p.trajectoryList = {0, p.numSteps};
@@ -448,13 +463,13 @@ void CategoricalPanel::editPiText(const QString& text) {
         bool ok = false;
         const double v = parts[i].trimmed().toDouble(&ok);
         if (!ok) {
-            showError("pi", (tr("pi[%1] = %2: not a number")).arg(i).arg(parts[i].trimmed()));
+            showError("pi", tr("pi[%1] = %2: not a number").arg(i).arg(parts[i].trimmed()));
             return;
         }
         values.push_back(v);
     }
     if (static_cast<int>(values.size()) != p.numClasses) {
-        showError("pi", (tr("π has %1 entries but K = %2")).arg(values.size()).arg(p.numClasses));
+        showError("pi", tr("π has %1 entries but K = %2").arg(values.size()).arg(p.numClasses));
         return;
     }
     double sum = 0.0;
@@ -466,9 +481,9 @@ void CategoricalPanel::editPiText(const QString& text) {
     if (nonNegative && sum > 0.0 && std::abs(sum - 1.0) > core::categorical::kPriorSumTolerance) {
         // Weights rather than probabilities: offer to divide by their sum instead of refusing.
         m_typedPi = values;
-        m_piSum->setText((tr("Σπ = %1 (typed)")).arg(sum, 0, 'g', 12));
-        showError("pi", (tr("pi = %1: the entries sum to %2, not 1 — "
-                                "<a href=\"normalise\">normalise</a> (divide each by %2)"))
+        m_piSum->setText(tr("Σπ = %1 (typed)").arg(sum, 0, 'g', 12));
+        showError("pi", tr("pi = %1: the entries sum to %2, not 1 — "
+                           "<a href=\"normalise\">normalise</a> (divide each by %2)")
                             .arg(text.toHtmlEscaped())
                             .arg(sum, 0, 'g', 12));
         return;
@@ -495,7 +510,7 @@ void CategoricalPanel::editTableCell(int row, int column, const QString& text) {
     bool ok = false;
     const double v = text.trimmed().toDouble(&ok);
     if (!ok) {
-        showError("table", (tr("table[%1][%2] = %3: not a number")).arg(column).arg(row).arg(text));
+        showError("table", tr("table[%1][%2] = %3: not a number").arg(column).arg(row).arg(text));
         refreshTable();
         return;
     }
@@ -516,7 +531,7 @@ void CategoricalPanel::editTrajectoryList(const QString& text) {
         const int v = parts[i].trimmed().toInt(&ok);
         if (!ok) {
             showError("trajectory",
-                      (tr("trajectoryList[%1] = %2: not a whole number")).arg(i).arg(parts[i]));
+                      tr("trajectoryList[%1] = %2: not a whole number").arg(i).arg(parts[i]));
             return;
         }
         nodes.push_back(v);
@@ -532,9 +547,9 @@ void CategoricalPanel::chooseCsvFile(const QString& path) {
 }
 
 void CategoricalPanel::chooseCsvFileInBackground(const QString& path) {
-    m_edits.prepareInBackground(m_files, tr("Reading %1").arg(QFileInfo(path).fileName()),
-                                tr("Use a table file"), "table",
-                                [path](CategoricalParams p) { return withTableFile(std::move(p), path); });
+    m_edits.prepareInBackground(
+        m_files, tr("Reading %1").arg(QFileInfo(path).fileName()), tr("Use a table file"), "table",
+        [path](CategoricalParams p) { return withTableFile(std::move(p), path); });
 }
 
 void CategoricalPanel::setCurvePreview(const core::schedule::BetaCurve& curve) {
@@ -571,9 +586,9 @@ bool CategoricalPanel::loadModel(const QString& path) {
 }
 
 void CategoricalPanel::loadModelInBackground(const QString& path) {
-    m_edits.prepareInBackground(m_files, tr("Loading %1").arg(QFileInfo(path).fileName()),
-                                tr("Use a checkpoint"), "model",
-                                [path](CategoricalParams p) { return withCheckpoint(std::move(p), path); });
+    m_edits.prepareInBackground(
+        m_files, tr("Loading %1").arg(QFileInfo(path).fileName()), tr("Use a checkpoint"), "model",
+        [path](CategoricalParams p) { return withCheckpoint(std::move(p), path); });
 }
 
 void CategoricalPanel::onDocumentChanged() {
@@ -591,8 +606,8 @@ void CategoricalPanel::onDocumentChanged() {
     m_piText->setText(joinNumbers(p.pi));
     double sum = 0.0;
     for (double v : p.pi) sum += v;
-    m_piSum->setText(p.maskState ? (tr("π: all on the mask state, class %1 (the data never "
-                                           "use it); the bars are the π kept for later"))
+    m_piSum->setText(p.maskState ? tr("π: all on the mask state, class %1 (the data never "
+                                      "use it); the bars are the π kept for later")
                                        .arg(p.numClasses)
                                  : QString("Σπ = %1").arg(sum, 0, 'g', 12));
     m_piSum->setWordWrap(true);

@@ -12,7 +12,8 @@
 #include "core/project/categorical_params.h"
 
 // Combo boxes of an enumerated parameter, filled from the core's table of its choices: the
-// label shown (translated), the identifier (as in files and on the command line) as the item's data.
+// label shown (translated), the identifier (as in files and on the command line) as the item's
+// data.
 namespace ui::panels {
 
 template <typename Enum>

@@ -173,10 +173,11 @@ QGroupBox* GaussianPanel::createProcessBox() {
     m_schedule = new QComboBox;
     addChoices(m_schedule, core::project::kGaussianSchedules);
     m_schedule->addItem(tr("custom table…"), "csv:");
-    m_schedule->setToolTip(tr("The β_n schedule (Help ▸ Mathematics: gaussian.md#schedules); "
-                           "linear with N = 1000 is DDPM's. A "
-                           "custom table is a CSV with a beta column (β_1..β_N) or an alpha_bar "
-                           "column; its length sets N."));
+    m_schedule->setToolTip(
+        tr("The β_n schedule (Help ▸ Mathematics: gaussian.md#schedules); "
+           "linear with N = 1000 is DDPM's. A "
+           "custom table is a CSV with a beta column (β_1..β_N) or an alpha_bar "
+           "column; its length sets N."));
     m_numSteps = new QSpinBox;
     m_numSteps->setRange(2, 10000);
     m_numSteps->setToolTip(tr("N, the number of timesteps."));
@@ -184,8 +185,9 @@ QGroupBox* GaussianPanel::createProcessBox() {
     m_forward->addItem(tr("DDPM (η = 1)"), 1.0);
     m_forward->addItem(tr("DDIM (η = 0)"), 0.0);
     m_forward->addItem("η …", -1.0);
-    m_forward->setToolTip(tr("The forward process on the trajectory: λ² = η²β̃ (Help ▸ "
-                          "Mathematics: gaussian.md#forward-process)."));
+    m_forward->setToolTip(
+        tr("The forward process on the trajectory: λ² = η²β̃ (Help ▸ "
+           "Mathematics: gaussian.md#forward-process)."));
     m_eta = new QDoubleSpinBox;
     m_eta->setRange(0.0, 1.0);
     m_eta->setSingleStep(0.1);
@@ -204,8 +206,8 @@ QGroupBox* GaussianPanel::createProcessBox() {
                          [&](GaussianParams& p) { p.schedule = kind.toStdString(); });
             return;
         }
-        const QString path = QFileDialog::getOpenFileName(this, tr("A custom β schedule"), {},
-                                                          "CSV tables (*.csv)");
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("A custom β schedule"), {}, "CSV tables (*.csv)");
         if (path.isEmpty()) {
             onDocumentChanged();  // back to the current one
         } else {
@@ -221,8 +223,8 @@ QGroupBox* GaussianPanel::createProcessBox() {
                      p.pathSteps = std::min(p.pathSteps, p.numSteps);
                      return true;
                  });
-    m_edits.bind(m_forward, &QComboBox::currentIndexChanged, tr("Change forward process"), "process",
-                 [this](GaussianParams& p) {
+    m_edits.bind(m_forward, &QComboBox::currentIndexChanged, tr("Change forward process"),
+                 "process", [this](GaussianParams& p) {
                      const double eta = m_forward->currentData().toDouble();
                      p.eta = eta >= 0.0 ? eta : m_eta->value();
                  });
@@ -238,18 +240,20 @@ QGroupBox* GaussianPanel::createDataBox() {
     m_data->setObjectName("data");
     addChoices(m_data, core::project::kGaussianDataPresets);
     m_data->addItem(tr("other (type a spec)"), QString());
-    m_data->setToolTip(tr("The data; the model is its exact oracle (the score of the noisy data)."));
+    m_data->setToolTip(
+        tr("The data; the model is its exact oracle (the score of the noisy data)."));
     m_dataSpec = new QLineEdit;
     m_dataSpec->setToolTip(
         tr("A data spec: toy:NAME[,n=,seed=], gaussian:d=D,s=S, gmm:FILE.json, "
-        "mixture:w,mx,my,s;… (2-D, up to 16 components, weights normalised), "
-        "csv:FILE or digits[:test] (press Enter)."));
+           "mixture:w,mx,my,s;… (2-D, up to 16 components, weights normalised), "
+           "csv:FILE or digits[:test] (press Enter)."));
     m_mixture = new MixtureEditor;
     m_mixture->setObjectName("mixtureEditor");
     m_model = new QComboBox;
     m_model->addItem(tr("exact oracle"), QString());
-    m_model->setToolTip(tr("The ε-model: the exact oracle of the data, or a trained network "
-                        "(a .safetensors checkpoint; you can also drop one on the window)."));
+    m_model->setToolTip(
+        tr("The ε-model: the exact oracle of the data, or a trained network "
+           "(a .safetensors checkpoint; you can also drop one on the window)."));
     auto* openModel = new QPushButton(tr("Open…"));
     openModel->setToolTip(tr("Load a Gaussian checkpoint trained for this N and data dimension."));
     auto* trainModel = new QPushButton(tr("Train…"));
@@ -292,8 +296,8 @@ QGroupBox* GaussianPanel::createDataBox() {
                      [&](GaussianParams& p) { p.model = model; });
     });
     connect(openModel, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open a Gaussian checkpoint"), {},
-                                                          tr("Checkpoints (*.safetensors)"));
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a Gaussian checkpoint"),
+                                                          {}, tr("Checkpoints (*.safetensors)"));
         if (!path.isEmpty()) loadModelInBackground(path);
     });
     connect(trainModel, &QPushButton::clicked, this, [this] { emit trainRequested(); });
@@ -305,16 +309,18 @@ QGroupBox* GaussianPanel::createGammaBox() {
     auto* form = new QFormLayout(box);
     m_samples = new QSpinBox;
     m_samples->setRange(1, 100000);
-    m_samples->setToolTip(tr("M, Monte Carlo samples per timestep (Help ▸ Mathematics: "
-                          "gaussian.md#gamma)."));
+    m_samples->setToolTip(
+        tr("M, Monte Carlo samples per timestep (Help ▸ Mathematics: "
+           "gaussian.md#gamma)."));
     m_estimator = new QComboBox;
     m_estimator->setObjectName("estimator");
     addChoices(m_estimator, core::project::kGammaEstimators);
-    m_estimator->setToolTip(tr("How Γ's Monte Carlo terms are formed. Score: ‖ε_θ‖²/d as in the "
-                            "paper, which in low dimension can exceed its bound. Low-variance "
-                            "(the default), for the exact oracle: per timestep the lower-variance "
-                            "of that and 1 − ‖ε_θ − ε‖²/d (both unbiased); for a network: the "
-                            "second (error), which also puts the network's own error into σ²."));
+    m_estimator->setToolTip(
+        tr("How Γ's Monte Carlo terms are formed. Score: ‖ε_θ‖²/d as in the "
+           "paper, which in low dimension can exceed its bound. Low-variance "
+           "(the default), for the exact oracle: per timestep the lower-variance "
+           "of that and 1 − ‖ε_θ − ε‖²/d (both unbiased); for a network: the "
+           "second (error), which also puts the network's own error into σ²."));
     m_seed = new QSpinBox;
     m_seed->setRange(0, 2147483647);
     form->addRow(tr("samples M"), m_samples);
@@ -323,11 +329,13 @@ QGroupBox* GaussianPanel::createGammaBox() {
     m_gammaSource = new QLabel;
     m_gammaSource->setWordWrap(true);
     auto* importGamma = new QPushButton(tr("Import…"));
-    importGamma->setToolTip(tr("Use Γ from a file instead of estimating it: CSV with columns n,gamma "
-                            "or n,ms_eps, or an NPY array of ms_eps as the Analytic-DPM code saves "
-                            "it (length N + 1, entry 0 unused, or N)."));
+    importGamma->setToolTip(
+        tr("Use Γ from a file instead of estimating it: CSV with columns n,gamma "
+           "or n,ms_eps, or an NPY array of ms_eps as the Analytic-DPM code saves "
+           "it (length N + 1, entry 0 unused, or N)."));
     auto* exportGamma = new QPushButton(tr("Export…"));
-    exportGamma->setToolTip(tr("Write the current Γ as CSV (n,gamma) or NPY (ms_eps, length N + 1)."));
+    exportGamma->setToolTip(
+        tr("Write the current Γ as CSV (n,gamma) or NPY (ms_eps, length N + 1)."));
     m_estimateGamma = new QPushButton(tr("Estimate"));
     m_estimateGamma->setToolTip(tr("Drop the imported Γ and estimate it with M samples."));
     auto* gammaRow = new QHBoxLayout;
@@ -358,8 +366,8 @@ QGroupBox* GaussianPanel::createGammaBox() {
     });
 
     connect(importGamma, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Import Γ"), {},
-                                                          "Γ files (*.csv *.npy)");
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Import Γ"), {}, "Γ files (*.csv *.npy)");
         if (!path.isEmpty()) importGammaFileInBackground(path);
     });
     connect(exportGamma, &QPushButton::clicked, this, [this] { emit exportGammaRequested(); });
@@ -384,20 +392,23 @@ QGroupBox* GaussianPanel::createTrajectoryBox() {
     auto* form = new QFormLayout(box);
     m_trajectory = new QComboBox;
     addChoices(m_trajectory, core::project::kGaussianTrajectories);
-    m_trajectory->setToolTip(tr("Which K timesteps the reverse process visits (Help ▸ "
-                             "Mathematics: gaussian.md#trajectories)."));
+    m_trajectory->setToolTip(
+        tr("Which K timesteps the reverse process visits (Help ▸ "
+           "Mathematics: gaussian.md#trajectories)."));
     m_trajectoryList = new QLineEdit;
     m_trajectoryList->setObjectName("trajectoryList");
-    m_trajectoryList->setToolTip(tr("The timesteps, strictly increasing from 1 to at most N, e.g. "
-                                 "1,10,50,200,1000 (press Enter)."));
+    m_trajectoryList->setToolTip(
+        tr("The timesteps, strictly increasing from 1 to at most N, e.g. "
+           "1,10,50,200,1000 (press Enter)."));
     m_pathSteps = new QSpinBox;
     m_pathSteps->setRange(2, 10000);
     m_pathSteps->setToolTip(tr("K, the number of timesteps (denoiser evaluations)."));
     m_leadingOffset = new QSpinBox;
     m_leadingOffset->setObjectName("leadingOffset");
     m_leadingOffset->setRange(0, 9999);
-    m_leadingOffset->setToolTip(tr("leading: the offset O added to every timestep t_i = i·⌊N/K⌋ + O "
-                                "(diffusers' steps_offset)."));
+    m_leadingOffset->setToolTip(
+        tr("leading: the offset O added to every timestep t_i = i·⌊N/K⌋ + O "
+           "(diffusers' steps_offset)."));
     m_karrasRho = new QDoubleSpinBox;
     m_karrasRho->setObjectName("karrasRho");
     m_karrasRho->setRange(0.1, 100.0);
@@ -407,10 +418,11 @@ QGroupBox* GaussianPanel::createTrajectoryBox() {
     m_dpVariant = new QComboBox;
     m_dpVariant->setObjectName("dpVariant");
     addChoices(m_dpVariant, core::project::kDpVariants);
-    m_dpVariant->setToolTip(tr("Where Γ exceeds its bound β̄Γ ≤ 1 (a Monte Carlo or imported Γ at "
-                            "large n), the clipped cost makes those steps free; the segmented DP "
-                            "of the paper's code sets the steps after the first such n aside and "
-                            "spaces them evenly."));
+    m_dpVariant->setToolTip(
+        tr("Where Γ exceeds its bound β̄Γ ≤ 1 (a Monte Carlo or imported Γ at "
+           "large n), the clipped cost makes those steps free; the segmented DP "
+           "of the paper's code sets the steps after the first such n aside and "
+           "spaces them evenly."));
     form->addRow(tr("kind"), m_trajectory);
     form->addRow(tr("DP cost"), m_dpVariant);
     form->addRow(tr("timesteps K"), m_pathSteps);
@@ -419,8 +431,8 @@ QGroupBox* GaussianPanel::createTrajectoryBox() {
     form->addRow(tr("timesteps"), m_trajectoryList);
     form->addRow(errorLabel("trajectory"));
 
-    m_edits.bind(m_trajectory, &QComboBox::currentIndexChanged, tr("Change trajectory"), "trajectory",
-                 [this](GaussianParams& p) {
+    m_edits.bind(m_trajectory, &QComboBox::currentIndexChanged, tr("Change trajectory"),
+                 "trajectory", [this](GaussianParams& p) {
                      p.trajectory = chosen(m_trajectory, core::project::kGaussianTrajectories);
                      if (p.trajectory == document::GaussianTrajectory::List &&
                          p.trajectoryList.empty()) {
@@ -458,26 +470,30 @@ QGroupBox* GaussianPanel::createSamplerBox() {
     m_compareSampler->addItem(tr("none"), "none");
     addChoices(m_sampler, core::project::kSamplers);
     addChoices(m_compareSampler, core::project::kSamplers);
-    m_sampler->setToolTip(tr("The Particles view's left pane (Help ▸ Mathematics: "
-                          "gaussian.md#reverse-samplers): DDPM uses σ² = β̃, DDIM "
-                          "λ² = η²β̃ with the η above; the analytic kinds the optimal σ² from Γ."));
-    m_compareSampler->setToolTip(tr("The right pane, sampled from the same noise x_τK; none hides it."));
+    m_sampler->setToolTip(
+        tr("The Particles view's left pane (Help ▸ Mathematics: "
+           "gaussian.md#reverse-samplers): DDPM uses σ² = β̃, DDIM "
+           "λ² = η²β̃ with the η above; the analytic kinds the optimal σ² from Γ."));
+    m_compareSampler->setToolTip(
+        tr("The right pane, sampled from the same noise x_τK; none hides it."));
     m_clipFirst = new QCheckBox(tr("clip the first step (App. F.2)"));
-    m_clipFirst->setToolTip((tr("Cap σ² of the last reverse pair (τ_1, τ_2) at "
-                                    "(y·(2/255)·√(π/2))² with y = %1, as the paper does when "
-                                    "sampling."))
+    m_clipFirst->setToolTip(tr("Cap σ² of the last reverse pair (τ_1, τ_2) at "
+                               "(y·(2/255)·√(π/2))² with y = %1, as the paper does when "
+                               "sampling.")
                                 .arg(document::kClipFirstY));
     m_particles = new QSpinBox;
     m_particles->setRange(1, 20000);
-    m_particles->setToolTip(tr("Particles per sampler (image data: the first 36 are sampled and shown)."));
+    m_particles->setToolTip(
+        tr("Particles per sampler (image data: the first 36 are sampled and shown)."));
     form->addRow(tr("sampler A"), m_sampler);
     form->addRow(tr("compare B"), m_compareSampler);
     form->addRow("", m_clipFirst);
     form->addRow(tr("particles"), m_particles);
     form->addRow(errorLabel("sampler"));
 
-    m_edits.bind(m_sampler, &QComboBox::currentIndexChanged, tr("Change sampler"), "sampler",
-                 [this](GaussianParams& p) { p.sampler = chosen(m_sampler, core::project::kSamplers); });
+    m_edits.bind(
+        m_sampler, &QComboBox::currentIndexChanged, tr("Change sampler"), "sampler",
+        [this](GaussianParams& p) { p.sampler = chosen(m_sampler, core::project::kSamplers); });
     m_edits.bind(m_compareSampler, &QComboBox::currentIndexChanged, tr("Change compared sampler"),
                  "sampler", [this](GaussianParams& p) {
                      p.compareSampler.reset();
@@ -519,35 +535,37 @@ void GaussianPanel::editTrajectoryList(const QString& text) {
 }
 
 bool GaussianPanel::loadModel(const QString& path) {
-    return m_edits.applyPrepared(withCheckpoint(m_document->gaussian(), path), tr("Use a checkpoint"),
-                                 "data");
+    return m_edits.applyPrepared(withCheckpoint(m_document->gaussian(), path),
+                                 tr("Use a checkpoint"), "data");
 }
 
 bool GaussianPanel::importGammaFile(const QString& path) {
-    return m_edits.applyPrepared(withGammaFile(m_document->gaussian(), path), tr("Import Γ"), "gamma");
+    return m_edits.applyPrepared(withGammaFile(m_document->gaussian(), path), tr("Import Γ"),
+                                 "gamma");
 }
 
 void GaussianPanel::loadScheduleFileInBackground(const QString& path) {
-    m_edits.prepareInBackground(m_files, tr("Reading %1").arg(QFileInfo(path).fileName()),
-                                tr("Use a custom schedule"), "process",
-                                [path](GaussianParams p) { return withScheduleFile(std::move(p), path); });
+    m_edits.prepareInBackground(
+        m_files, tr("Reading %1").arg(QFileInfo(path).fileName()), tr("Use a custom schedule"),
+        "process", [path](GaussianParams p) { return withScheduleFile(std::move(p), path); });
 }
 
 void GaussianPanel::loadModelInBackground(const QString& path) {
-    m_edits.prepareInBackground(m_files, tr("Loading %1").arg(QFileInfo(path).fileName()),
-                                tr("Use a checkpoint"), "data",
-                                [path](GaussianParams p) { return withCheckpoint(std::move(p), path); });
+    m_edits.prepareInBackground(
+        m_files, tr("Loading %1").arg(QFileInfo(path).fileName()), tr("Use a checkpoint"), "data",
+        [path](GaussianParams p) { return withCheckpoint(std::move(p), path); });
 }
 
 void GaussianPanel::importGammaFileInBackground(const QString& path) {
-    m_edits.prepareInBackground(m_files, tr("Reading %1").arg(QFileInfo(path).fileName()), tr("Import Γ"),
-                                "gamma",
-                                [path](GaussianParams p) { return withGammaFile(std::move(p), path); });
+    m_edits.prepareInBackground(
+        m_files, tr("Reading %1").arg(QFileInfo(path).fileName()), tr("Import Γ"), "gamma",
+        [path](GaussianParams p) { return withGammaFile(std::move(p), path); });
 }
 
 void GaussianPanel::editDataSpecInBackground(const QString& spec) {
-    m_edits.prepareInBackground(m_files, tr("Reading the data"), tr("Change data"), "data",
-                                [spec](GaussianParams p) { return withDataSpec(std::move(p), spec); });
+    m_edits.prepareInBackground(
+        m_files, tr("Reading the data"), tr("Change data"), "data",
+        [spec](GaussianParams p) { return withDataSpec(std::move(p), spec); });
 }
 
 void GaussianPanel::onDocumentChanged() {
@@ -557,9 +575,9 @@ void GaussianPanel::onDocumentChanged() {
     const bool custom = schedule.startsWith("csv:");
     m_schedule->setCurrentIndex(custom ? m_schedule->findData("csv:")
                                        : std::max(0, m_schedule->findData(schedule)));
-    m_schedule->setItemText(m_schedule->findData("csv:"),
-                            custom ? tr("custom: %1").arg(QFileInfo(schedule.mid(4)).fileName())
-                                   : (tr("custom table…")));
+    m_schedule->setItemText(
+        m_schedule->findData("csv:"),
+        custom ? tr("custom: %1").arg(QFileInfo(schedule.mid(4)).fileName()) : tr("custom table…"));
     m_numSteps->setEnabled(!custom);  // a table's length is its N
     m_numSteps->setValue(p.numSteps);
     const int forward = p.eta == 1.0 ? 0 : p.eta == 0.0 ? 1 : 2;
@@ -588,8 +606,8 @@ void GaussianPanel::onDocumentChanged() {
     m_model->setCurrentIndex(p.model.empty() ? 0 : 1);
     m_samples->setValue(p.gammaSamples);
     m_gammaSource->setText(p.importedGamma.empty()
-                               ? (tr("estimated (M samples per timestep)"))
-                               : (tr("imported from %1")).arg(document::qs(p.importedGammaName)));
+                               ? tr("estimated (M samples per timestep)")
+                               : tr("imported from %1").arg(document::qs(p.importedGammaName)));
     m_estimateGamma->setEnabled(!p.importedGamma.empty());
     showChoice(m_estimator, core::project::kGammaEstimators, p.estimator);
     m_seed->setValue(static_cast<int>(std::min<uint64_t>(p.seed, 2147483647)));
@@ -638,13 +656,14 @@ void GaussianPanel::checkImportedGamma() {
         return;
     }
     // The schedule may be a file: the check runs off the GUI thread.
-    m_checks.start(tr("Checking the imported Γ"), [p, key, this](core::Progress&) -> std::function<void()> {
-        auto over = std::make_shared<core::Result<std::vector<int>>>(importedGammaOverBound(p));
-        return [this, key, over] {
-            if (key != m_gammaCheckKey || key == m_keptGammaCheck) return;
-            showGammaWarning(*over);
-        };
-    });
+    m_checks.start(
+        tr("Checking the imported Γ"), [p, key, this](core::Progress&) -> std::function<void()> {
+            auto over = std::make_shared<core::Result<std::vector<int>>>(importedGammaOverBound(p));
+            return [this, key, over] {
+                if (key != m_gammaCheckKey || key == m_keptGammaCheck) return;
+                showGammaWarning(*over);
+            };
+        });
 }
 
 void GaussianPanel::showGammaWarning(const core::Result<std::vector<int>>& over) {
@@ -658,9 +677,9 @@ void GaussianPanel::showGammaWarning(const core::Result<std::vector<int>>& over)
     QStringList steps;
     for (size_t i = 0; i < over->size() && i < 12; ++i) steps << QString::number((*over)[i]);
     if (over->size() > 12) steps << "…";
-    QString text = (tr("The imported Γ (%1) exceeds its bound β̄ₙΓₙ ≤ 1 at %2 of %3 "
-                           "timesteps: n = %4. There σ² is clipped to 0 and the clipped DP "
-                           "passes them for free.<br>"))
+    QString text = tr("The imported Γ (%1) exceeds its bound β̄ₙΓₙ ≤ 1 at %2 of %3 "
+                      "timesteps: n = %4. There σ² is clipped to 0 and the clipped DP "
+                      "passes them for free.<br>")
                        .arg(document::qs(p.importedGammaName).toHtmlEscaped())
                        .arg(over->size())
                        .arg(p.numSteps)
@@ -679,7 +698,8 @@ QString GaussianPanel::gammaWarning() const {
 }
 
 void GaussianPanel::clipImportedGamma() {
-    m_edits.prepareInBackground(m_files, tr("Clipping the imported Γ"), tr("Clip Γ to its bound"), "gamma",
+    m_edits.prepareInBackground(m_files, tr("Clipping the imported Γ"), tr("Clip Γ to its bound"),
+                                "gamma",
                                 [](GaussianParams p) { return withClippedGamma(std::move(p)); });
 }
 

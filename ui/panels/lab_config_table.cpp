@@ -101,8 +101,8 @@ LabConfigTable::LabConfigTable(document::ProjectDocument* document, QWidget* par
       m_quality(new QSpinBox) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    m_table->setHorizontalHeaderLabels(
-        {tr("Name"), tr("Colour"), tr("Schedule"), tr("Trajectory"), tr("Variance"), tr("Sampler")});
+    m_table->setHorizontalHeaderLabels({tr("Name"), tr("Colour"), tr("Schedule"), tr("Trajectory"),
+                                        tr("Variance"), tr("Sampler")});
     m_table->verticalHeader()->hide();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -111,14 +111,16 @@ LabConfigTable::LabConfigTable(document::ProjectDocument* document, QWidget* par
     // Room for four configurations before the table scrolls; the charts get the rest.
     m_table->setFixedHeight(m_table->horizontalHeader()->sizeHint().height() +
                               4 * m_table->verticalHeader()->defaultSectionSize() + 8);
-    m_table->setToolTip(tr("The lab's configurations. Schedule: the project's or another; trajectory: "
-                        "a family without K, options after a comma (leading,offset=1; "
-                        "karras,rho=7); variance: β̃ (small), β (large) or the analytic optimum."));
+    m_table->setToolTip(
+        tr("The lab's configurations. Schedule: the project's or another; trajectory: "
+           "a family without K, options after a comma (leading,offset=1; "
+           "karras,rho=7); variance: β̃ (small), β (large) or the analytic optimum."));
     layout->addWidget(m_table, 1);
     connect(m_table, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
         if (m_refreshing || item->column() != Name) return;
         const std::string name = item->text().trimmed().toStdString();
-        editConfig(item->row(), tr("Rename lab configuration"), [name](LabConfig& c) { c.name = name; });
+        editConfig(item->row(), tr("Rename lab configuration"),
+                   [name](LabConfig& c) { c.name = name; });
     });
 
     auto* buttons = new QHBoxLayout;
@@ -129,8 +131,10 @@ LabConfigTable::LabConfigTable(document::ProjectDocument* document, QWidget* par
     m_presets->setPopupMode(QToolButton::InstantPopup);
     auto* menu = new QMenu(m_presets);
     for (const auto& preset : core::project::labPresets()) {
-        QAction* action = menu->addAction(QCoreApplication::translate("ui::labPresets", preset.title.c_str()));
-        action->setToolTip(QCoreApplication::translate("ui::labPresets", preset.explanation.c_str()));
+        QAction* action =
+            menu->addAction(QCoreApplication::translate("ui::labPresets", preset.title.c_str()));
+        action->setToolTip(
+            QCoreApplication::translate("ui::labPresets", preset.explanation.c_str()));
         connect(action, &QAction::triggered, this, [this, id = preset.id] { applyPreset(id); });
     }
     m_presets->setMenu(menu);
@@ -142,12 +146,14 @@ LabConfigTable::LabConfigTable(document::ProjectDocument* document, QWidget* par
     connect(duplicate, &QPushButton::clicked, this, [this] { duplicateConfig(selectedRow()); });
     connect(remove, &QPushButton::clicked, this, [this] { removeConfig(selectedRow()); });
 
-    m_ks->setToolTip(tr("The K (number of timesteps, 2..N) of every sweep, e.g. 5, 10, 25, 50, 100."));
+    m_ks->setToolTip(
+        tr("The K (number of timesteps, 2..N) of every sweep, e.g. 5, 10, 25, 50, 100."));
     m_ks->setMinimumWidth(140);
     m_quality->setRange(0, core::project::kMaxLabQualitySamples);
     m_quality->setKeyboardTracking(false);
-    m_quality->setToolTip(tr("Samples drawn per configuration and K for the sample quality "
-                          "(0: no quality, only the NLL)."));
+    m_quality->setToolTip(
+        tr("Samples drawn per configuration and K for the sample quality "
+           "(0: no quality, only the NLL)."));
     buttons->addSpacing(12);
     buttons->addWidget(new QLabel(tr("K list")));
     buttons->addWidget(m_ks, 1);
@@ -231,10 +237,12 @@ bool LabConfigTable::applyPreset(const std::string& id) {
     auto it = std::find_if(presets.begin(), presets.end(),
                            [&](const auto& preset) { return preset.id == id; });
     if (it == presets.end()) {
-        m_errors.show(kField, (tr("lab preset = %1: unknown preset")).arg(QString::fromStdString(id)));
+        m_errors.show(kField,
+                      tr("lab preset = %1: unknown preset").arg(QString::fromStdString(id)));
         return false;
     }
-    return m_edits.edit((tr("Apply lab preset “%1”")).arg(QCoreApplication::translate("ui::labPresets", it->title.c_str())),
+    return m_edits.edit(tr("Apply lab preset “%1”")
+                            .arg(QCoreApplication::translate("ui::labPresets", it->title.c_str())),
                         kField, [&preset = *it](GaussianParams& p) {
                             p.lab.configs = preset.configs;
                             if (!preset.schedule.empty()) p.schedule = preset.schedule;
@@ -279,7 +287,8 @@ void LabConfigTable::ensureRow(int row) {
     auto commitTrajectory = [this, row, trajectory] {
         if (m_refreshing) return;
         const std::string value = trajectory->currentText().trimmed().toStdString();
-        editConfig(row, tr("Change lab trajectory"), [value](LabConfig& c) { c.trajectory = value; });
+        editConfig(row, tr("Change lab trajectory"),
+                   [value](LabConfig& c) { c.trajectory = value; });
     };
     connect(trajectory, &QComboBox::activated, this, commitTrajectory);
     connect(trajectory->lineEdit(), &QLineEdit::editingFinished, this, commitTrajectory);

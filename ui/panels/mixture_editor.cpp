@@ -36,8 +36,9 @@ QColor componentColor(int k) {
     return kColors[k % 8];
 }
 
-const char* kHelp =
-    QT_TRANSLATE_NOOP("ui::panels::MixtureEditor", "Drag a centre to move a component, its circle (radius s) or the wheel to change s, "
+const char* kHelp = QT_TRANSLATE_NOOP(
+    "ui::panels::MixtureEditor",
+    "Drag a centre to move a component, its circle (radius s) or the wheel to change s, "
     "Ctrl+drag or Ctrl+wheel to change its weight. Double-click empty space to add a "
     "component; right-click one, or select it and press Delete, to remove it.");
 
@@ -128,7 +129,7 @@ QString MixtureEditor::toolTipAt(const QPointF& position) const {
         std::accumulate(m_components.begin(), m_components.end(), 0.0,
                         [](double sum, const MixtureComponent2d& c) { return sum + c.weight; });
     const MixtureComponent2d& c = m_components[static_cast<size_t>(hit.component)];
-    return (tr("component %1: weight %2 (share %3), mean (%4, %5), s = %6"))
+    return tr("component %1: weight %2 (share %3), mean (%4, %5), s = %6")
         .arg(hit.component)
         .arg(c.weight, 0, 'g', 6)
         .arg(c.weight / total, 0, 'g', 4)
@@ -293,9 +294,9 @@ void MixtureEditor::mouseMoveEvent(QMouseEvent* event) {
     m_dragMoved = true;
     updateDensity();
     emit specDragged(spec(),
-                     m_drag == Drag::Move     ? (tr("Move mixture component"))
-                     : m_drag == Drag::Resize ? (tr("Change mixture s"))
-                                              : (tr("Change mixture weight")),
+                     m_drag == Drag::Move     ? tr("Move mixture component")
+                     : m_drag == Drag::Resize ? tr("Change mixture s")
+                                              : tr("Change mixture weight"),
                      false);
 }
 

@@ -32,7 +32,7 @@ void ScheduleCurveEditor::setControlPoints(const std::vector<ControlPoint>& poin
     m_points = points;
     m_editable = editable;
     setToolTip(editable ? tr("Drag a point to reshape β(t); double-click to add a point, "
-                          "right-click a point to remove it.")
+                             "right-click a point to remove it.")
                         : tr("β(t) of the chosen schedule; choose 'custom' to edit it."));
     update();
 }

@@ -184,7 +184,8 @@ TrainDialog::TrainDialog(const document::Project& project, document::ProcessKind
       m_process(process),
       m_losses(std::make_shared<LossBuffer>()) {
     const bool categorical = process == document::ProcessKind::Categorical;
-    setWindowTitle(categorical ? tr("Train a categorical denoiser") : tr("Train a Gaussian ε-model"));
+    setWindowTitle(categorical ? tr("Train a categorical denoiser")
+                               : tr("Train a Gaussian ε-model"));
     auto* layout = new QVBoxLayout(this);
     auto* form = new QFormLayout;
     auto spin = [](int low, int high, int value, const QString& tip) {
@@ -237,14 +238,16 @@ TrainDialog::TrainDialog(const document::Project& project, document::ProcessKind
     auto* buttons = new QDialogButtonBox;
     m_start = buttons->addButton(tr("Train"), QDialogButtonBox::AcceptRole);
     m_resume = buttons->addButton(tr("Resume"), QDialogButtonBox::ActionRole);
-    m_resume->setToolTip(tr("Continue the stopped run saved in the checkpoint file with its own "
-                         "settings; the result equals a run that never stopped."));
+    m_resume->setToolTip(
+        tr("Continue the stopped run saved in the checkpoint file with its own "
+           "settings; the result equals a run that never stopped."));
     m_resume->setEnabled(false);
     m_cancel = buttons->addButton(tr("Cancel training"), QDialogButtonBox::RejectRole);
     m_close = buttons->addButton(QDialogButtonBox::Close);
     m_close->setText(tr("Close"));  // Qt translates its standard buttons only with qtbase_*.qm
     m_cancel->setEnabled(false);
-    m_cancel->setToolTip(tr("Stop now; the weights reached so far are saved and can be used (Esc)."));
+    m_cancel->setToolTip(
+        tr("Stop now; the weights reached so far are saved and can be used (Esc)."));
     layout->addWidget(buttons);
 
     connectActions(browse);
@@ -284,8 +287,8 @@ void TrainDialog::connectActions(QPushButton* browse) {
     m_poll->setInterval(100);
     connect(m_poll, &QTimer::timeout, this, &TrainDialog::pollLosses);
     connect(browse, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save the checkpoint"), m_output->text(),
-                                                          tr("Checkpoints (*.safetensors)"));
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Save the checkpoint"), m_output->text(), tr("Checkpoints (*.safetensors)"));
         if (!path.isEmpty()) m_output->setText(path);
     });
     connect(m_start, &QPushButton::clicked, this, &TrainDialog::start);
@@ -301,10 +304,11 @@ void TrainDialog::connectActions(QPushButton* browse) {
         cancel();  // Esc or the window's close box: stop, and still save
         m_runner.waitForFinished();
     });
-    connect(&m_runner, &jobs::JobRunner::failed, this, [this](const QString&, const QString& message) {
-        m_status->setText(tr("Training failed: %1").arg(message));
-        setRunning(false);
-    });
+    connect(&m_runner, &jobs::JobRunner::failed, this,
+            [this](const QString&, const QString& message) {
+                m_status->setText(tr("Training failed: %1").arg(message));
+                setRunning(false);
+            });
     connect(&m_runner, &jobs::JobRunner::cancelled, this, [this](const QString&) {
         setRunning(false);
     });
@@ -352,8 +356,8 @@ void TrainDialog::updateResumable() {
         }
     }
     m_resume->setEnabled(m_resumeFrom != nullptr);
-    m_resume->setText(m_resumeFrom ? (tr("Resume from step %1")).arg(m_resumeFrom->stepsDone)
-                                   : (tr("Resume")));
+    m_resume->setText(m_resumeFrom ? tr("Resume from step %1").arg(m_resumeFrom->stepsDone)
+                                   : tr("Resume"));
 }
 
 bool TrainDialog::canResume() const { return m_resumeFrom != nullptr; }
@@ -436,33 +440,36 @@ void TrainDialog::launch(std::shared_ptr<const core::model::TrainState> resumeFr
             (heldOut ? b->pendingHeldOut : b->pendingTrain).push_back(point);
         }
     };
-    m_status->setText(r.resume ? (tr("Resuming from step %1…")).arg(r.resume->stepsDone)
-                               : (tr("Training…")));
+    m_status->setText(r.resume ? tr("Resuming from step %1…").arg(r.resume->stepsDone)
+                               : tr("Training…"));
     setRunning(true);
     m_stop = std::make_shared<std::atomic<bool>>(false);
-    m_runner.start(QT_TRANSLATE_NOOP("ui::jobs", "training"), [this, r, stop = m_stop, bar = m_progress](
-                                   core::Progress& jobProgress) -> std::function<void()> {
-        StopObserver observer(stop, bar);
-        core::Progress progress(&observer, "training");
-        auto summary = runTraining(r, &progress);
-        (void)jobProgress;
-        if (!summary) throw std::runtime_error(summary.error().toString());
-        const core::model::TrainSummary done = *summary;
-        const QString path = r.outputPath;
-        return [this, done, path] {
-            const double last = done.heldOut.empty() ? std::nan("") : done.heldOut.back().loss;
-            m_status->setText((done.cancelled
-                                   ? tr("Cancelled after %1 steps in %2 s; held-out loss %3. Saved %4.")
-                                   : tr("Trained %1 steps in %2 s; held-out loss %3. Saved %4."))
-                                  .arg(done.stepsDone)
-                                  .arg(done.elapsedSeconds, 0, 'f', 1)
-                                  .arg(last, 0, 'g', 5)
-                                  .arg(path));
-            setRunning(false);
-            updateResumable();
-            emit modelSaved(path);
-        };
-    });
+    m_runner.start(
+        QT_TRANSLATE_NOOP("ui::jobs", "training"),
+        [this, r, stop = m_stop,
+         bar = m_progress](core::Progress& jobProgress) -> std::function<void()> {
+            StopObserver observer(stop, bar);
+            core::Progress progress(&observer, "training");
+            auto summary = runTraining(r, &progress);
+            (void)jobProgress;
+            if (!summary) throw std::runtime_error(summary.error().toString());
+            const core::model::TrainSummary done = *summary;
+            const QString path = r.outputPath;
+            return [this, done, path] {
+                const double last = done.heldOut.empty() ? std::nan("") : done.heldOut.back().loss;
+                m_status->setText(
+                    (done.cancelled
+                         ? tr("Cancelled after %1 steps in %2 s; held-out loss %3. Saved %4.")
+                         : tr("Trained %1 steps in %2 s; held-out loss %3. Saved %4."))
+                        .arg(done.stepsDone)
+                        .arg(done.elapsedSeconds, 0, 'f', 1)
+                        .arg(last, 0, 'g', 5)
+                        .arg(path));
+                setRunning(false);
+                updateResumable();
+                emit modelSaved(path);
+            };
+        });
 }
 
 void TrainDialog::cancel() {

@@ -70,8 +70,9 @@ CompareView::CompareView(QWidget* parent)
     chart()->addSeries(m_snrSeries);
     m_snrSeries->attachAxis(m_axisT);
     m_snrSeries->attachAxis(m_axisSnr);
-    setToolTip(tr("How fast each process destroys the same data (the 8×8 digits): the fraction of "
-               "information left against time, categorical and Gaussian on one axis."));
+    setToolTip(
+        tr("How fast each process destroys the same data (the 8×8 digits): the fraction of "
+           "information left against time, categorical and Gaussian on one axis."));
 }
 
 void CompareView::setParams(const document::CategoricalParams& categorical,
@@ -82,23 +83,23 @@ void CompareView::setParams(const document::CategoricalParams& categorical,
     m_hasInputs = true;
     m_categorical = categorical;
     m_gaussian = gaussian;
-    m_runner.start(QT_TRANSLATE_NOOP("ui::jobs", "Compare curves"), [categorical, gaussian, this](core::Progress&)
-                                         -> std::function<void()> {
-        const auto& digits = document::bundledDigits();
-        auto curves = std::make_shared<core::Result<CompareCurves>>(
-            digits ? core::project::computeCompareCurves(categorical, gaussian, *digits)
-                   : core::Result<CompareCurves>(digits.error()));
-        std::vector<std::string> provenance = {
-            "data: the 8x8 digits",
-            "categorical schedule: " + categorical.scheduleSpec(),
-            "categorical N: " + std::to_string(categorical.numSteps),
-            "gaussian schedule: " + gaussian.schedule,
-            "gaussian N: " + std::to_string(gaussian.numSteps)};
-        return [this, curves, provenance] {
-            setProvenance(provenance);
-            showCurves(std::move(*curves));
-        };
-    });
+    m_runner.start(
+        QT_TRANSLATE_NOOP("ui::jobs", "Compare curves"),
+        [categorical, gaussian, this](core::Progress&) -> std::function<void()> {
+            const auto& digits = document::bundledDigits();
+            auto curves = std::make_shared<core::Result<CompareCurves>>(
+                digits ? core::project::computeCompareCurves(categorical, gaussian, *digits)
+                       : core::Result<CompareCurves>(digits.error()));
+            std::vector<std::string> provenance = {
+                "data: the 8x8 digits", "categorical schedule: " + categorical.scheduleSpec(),
+                "categorical N: " + std::to_string(categorical.numSteps),
+                "gaussian schedule: " + gaussian.schedule,
+                "gaussian N: " + std::to_string(gaussian.numSteps)};
+            return [this, curves, provenance] {
+                setProvenance(provenance);
+                showCurves(std::move(*curves));
+            };
+        });
 }
 
 void CompareView::showCurves(core::Result<CompareCurves> curves) {
@@ -150,19 +151,18 @@ void CompareView::showCurves(core::Result<CompareCurves> curves) {
                             i < c.snr.size() ? c.snr[i] : std::nan("")});
     }
     setData(std::move(data));
-    setMessage(
-        (tr("The %1 digits, for both processes (whatever data the Gaussian project "
-                "uses). Categorical: %2 levels, π %3, β(t) “%4”. Gaussian: “%5”, N = %6, "
-                "t = n/N. Information per pixel, capped at the pixel's entropy, summed over "
-                "the 64 pixels and divided by Σ Hᵢ = %7 nats (the Explanation pane and "
-                "Help ▸ Mathematics give the formulas)."))
-            .arg(c.numImages)
-            .arg(c.levels)
-            .arg(c.documentPrior ? (tr("from the project")) : tr("uniform"))
-            .arg(document::qs(m_categorical.scheduleSpec()))
-            .arg(document::qs(m_gaussian.schedule))
-            .arg(m_gaussian.numSteps)
-            .arg(c.entropyNats, 0, 'f', 1));
+    setMessage(tr("The %1 digits, for both processes (whatever data the Gaussian project "
+                  "uses). Categorical: %2 levels, π %3, β(t) “%4”. Gaussian: “%5”, N = %6, "
+                  "t = n/N. Information per pixel, capped at the pixel's entropy, summed over "
+                  "the 64 pixels and divided by Σ Hᵢ = %7 nats (the Explanation pane and "
+                  "Help ▸ Mathematics give the formulas).")
+                   .arg(c.numImages)
+                   .arg(c.levels)
+                   .arg(c.documentPrior ? tr("from the project") : tr("uniform"))
+                   .arg(document::qs(m_categorical.scheduleSpec()))
+                   .arg(document::qs(m_gaussian.schedule))
+                   .arg(m_gaussian.numSteps)
+                   .arg(c.entropyNats, 0, 'f', 1));
 }
 
 }  // namespace ui::views

@@ -34,7 +34,7 @@ GammaView::GammaView(QWidget* parent)
     : ChartPanel(QT_TRANSLATE_NOOP("ui::views", "Γ — the mean squared score"), parent),
       m_gamma(new QLineSeries),
       m_oracle(new QLineSeries),
-      m_bandLow(new QLineSeries(this)),  // QAreaSeries does not own its edges
+      m_bandLow(new QLineSeries(this)),   // QAreaSeries does not own its edges
       m_bandHigh(new QLineSeries(this)),  // QAreaSeries does not own its edges
       m_band(new QAreaSeries(m_bandHigh, m_bandLow)),
       m_covariance(new QLineSeries),
@@ -78,9 +78,10 @@ GammaView::GammaView(QWidget* parent)
         s->attachAxis(m_axisN);
         s->attachAxis(m_axisVariance);
     }
-    setToolTip(tr("Γₙ = E‖∇log qₙ(xₙ)‖²/d, estimated once per data set and model (Help ▸ "
-               "Mathematics: gaussian.md#gamma); "
-               "(β̄ₙ/ᾱₙ)(1 − β̄ₙΓₙ) is the average posterior variance of x₀ (Section 5)."));
+    setToolTip(
+        tr("Γₙ = E‖∇log qₙ(xₙ)‖²/d, estimated once per data set and model (Help ▸ "
+           "Mathematics: gaussian.md#gamma); "
+           "(β̄ₙ/ᾱₙ)(1 − β̄ₙΓₙ) is the average posterior variance of x₀ (Section 5)."));
 }
 
 void GammaView::clear(const QString& reason) {
@@ -116,7 +117,7 @@ void GammaView::setEstimate(const core::schedule::GaussianSchedule& schedule,
         // factor β̄ₙ/ᾱₙ blows a Monte Carlo Γ's noise up far past it. The CSV keeps the raw value.
         plotted[i] = std::clamp(covariance[i], 0.0, dataVariance);
     }
-    m_gamma->setName((tr("Γₙ (%1, Monte Carlo)")).arg(source));
+    m_gamma->setName(tr("Γₙ (%1, Monte Carlo)").arg(source));
     m_gamma->replace(positivePoints(n, estimate.gamma));
     std::vector<double> oracleN, oracleGamma;
     if (oracle != nullptr) {
@@ -152,8 +153,8 @@ void GammaView::setEstimate(const core::schedule::GaussianSchedule& schedule,
         data.columns.push_back(oracleGamma);
     }
     setData(std::move(data));
-    setMessage((tr("M = %1 samples per timestep. E Cov[x₀|xₙ] rises from 0 towards the "
-                       "data variance %2 as the noise grows."))
+    setMessage(tr("M = %1 samples per timestep. E Cov[x₀|xₙ] rises from 0 towards the "
+                  "data variance %2 as the noise grows.")
                    .arg(estimate.numSamples)
                    .arg(dataVariance, 0, 'g', 4));
 }

@@ -34,7 +34,8 @@ namespace ui::views {
 // A row's label on screen: the fixed ones translated (the CSV keeps them in English), the typed
 // list's as it is.
 static QString shownLabel(const QString& label) {
-    return QCoreApplication::translate("ui::views::GaussianTrajectoryView", label.toUtf8().constData());
+    return QCoreApplication::translate("ui::views::GaussianTrajectoryView",
+                                       label.toUtf8().constData());
 }
 
 class TrajectoryCanvas : public QWidget {
@@ -76,9 +77,12 @@ double rowX(const GaussianTrajectoryView::CanvasLayout& layout, double step, int
 
 std::vector<GaussianTrajectoryView::TickRow> GaussianTrajectoryView::tickRows() const {
     std::vector<TickRow> rows;
-    const TickRow all[] = {{QT_TRANSLATE_NOOP("ui::views::GaussianTrajectoryView", "DP-optimal"), &m_rows.dp, m_rows.costDp, QColor("#d55e00")},
-                           {QT_TRANSLATE_NOOP("ui::views::GaussianTrajectoryView", "even"), &m_rows.even, m_rows.costEven, QColor("#0072b2")},
-                           {QT_TRANSLATE_NOOP("ui::views::GaussianTrajectoryView", "quadratic"), &m_rows.quadratic, m_rows.costQuadratic, QColor("#009e73")},
+    const TickRow all[] = {{QT_TRANSLATE_NOOP("ui::views::GaussianTrajectoryView", "DP-optimal"),
+                            &m_rows.dp, m_rows.costDp, QColor("#d55e00")},
+                           {QT_TRANSLATE_NOOP("ui::views::GaussianTrajectoryView", "even"),
+                            &m_rows.even, m_rows.costEven, QColor("#0072b2")},
+                           {QT_TRANSLATE_NOOP("ui::views::GaussianTrajectoryView", "quadratic"),
+                            &m_rows.quadratic, m_rows.costQuadratic, QColor("#009e73")},
                            {m_rows.typedLabel, &m_rows.typed, m_rows.costTyped, QColor("#cc79a7")}};
     for (const TickRow& row : all) {
         if (!row.steps->empty()) rows.push_back(row);  // the last only when it is in use
@@ -107,7 +111,9 @@ void TrajectoryCanvas::paintEvent(QPaintEvent*) {
     painter.fillRect(rect(), Qt::white);
     if (m_view->m_numSteps == 0) {
         painter.setPen(Qt::gray);
-        painter.drawText(rect(), Qt::AlignCenter, QCoreApplication::translate("ui::views::TrajectoryCanvas", "Estimating Γ…"));
+        painter.drawText(
+            rect(), Qt::AlignCenter,
+            QCoreApplication::translate("ui::views::TrajectoryCanvas", "Estimating Γ…"));
         return;
     }
     painter.setRenderHint(QPainter::Antialiasing);
@@ -137,13 +143,16 @@ void TrajectoryCanvas::paintTickRows(QPainter& painter,
         painter.setFont(small);
         painter.setPen(QColor("#a0522d"));
         if (row.steps->front() > 1) {
-            painter.drawText(QRectF(layout.left, y + 15, 200, 12), Qt::AlignLeft | Qt::AlignVCenter,
-                             (QCoreApplication::translate("ui::views::TrajectoryCanvas", "starts at n = %1 > 1")).arg(row.steps->front()));
+            painter.drawText(
+                QRectF(layout.left, y + 15, 200, 12), Qt::AlignLeft | Qt::AlignVCenter,
+                QCoreApplication::translate("ui::views::TrajectoryCanvas", "starts at n = %1 > 1")
+                    .arg(row.steps->front()));
         }
         if (row.steps->back() < n) {
-            painter.drawText(QRectF(layout.right - 200, y + 15, 200, 12),
-                             Qt::AlignRight | Qt::AlignVCenter,
-                             (QCoreApplication::translate("ui::views::TrajectoryCanvas", "ends at n = %1 < N")).arg(row.steps->back()));
+            painter.drawText(
+                QRectF(layout.right - 200, y + 15, 200, 12), Qt::AlignRight | Qt::AlignVCenter,
+                QCoreApplication::translate("ui::views::TrajectoryCanvas", "ends at n = %1 < N")
+                    .arg(row.steps->back()));
         }
         painter.restore();
         y += layout.rowHeight;
@@ -164,8 +173,10 @@ void TrajectoryCanvas::paintHeatmap(QPainter& painter,
     painter.setPen(QColor(150, 150, 155));
     painter.drawRect(map);
     painter.setPen(Qt::black);
-    painter.drawText(QRectF(map.left(), map.bottom() + 4, map.width() + 90, 16), Qt::AlignLeft,
-                     (QCoreApplication::translate("ui::views::TrajectoryCanvas", "t → 1 … %1   (white: s ≥ t)")).arg(n));
+    painter.drawText(
+        QRectF(map.left(), map.bottom() + 4, map.width() + 90, 16), Qt::AlignLeft,
+        QCoreApplication::translate("ui::views::TrajectoryCanvas", "t → 1 … %1   (white: s ≥ t)")
+            .arg(n));
     painter.save();
     painter.translate(map.left() - 8, map.center().y());
     painter.rotate(-90);
@@ -217,13 +228,15 @@ QWidget* GaussianTrajectoryView::createListing() {
     m_listing->setWordWrap(false);
     m_listing->setMaximumHeight(4 * m_listing->verticalHeader()->defaultSectionSize() +
                                 m_listing->horizontalHeader()->sizeHint().height() + 6);
-    m_listing->setToolTip(tr("Every trajectory drawn above with its timesteps; select a row to copy "
-                          "it or to use it as the typed list."));
+    m_listing->setToolTip(
+        tr("Every trajectory drawn above with its timesteps; select a row to copy "
+           "it or to use it as the typed list."));
     auto* copy = new QPushButton(tr("Copy"));
     copy->setToolTip(tr("Copies the selected trajectory's timesteps (comma-separated)."));
     auto* use = new QPushButton(tr("Use as typed list"));
-    use->setToolTip(tr("Switches the trajectory to a typed list holding the selected timesteps "
-                    "(one undo step)."));
+    use->setToolTip(
+        tr("Switches the trajectory to a typed list holding the selected timesteps "
+           "(one undo step)."));
     auto selectedSteps = [this]() -> QString {
         const int row = m_listing->currentRow();
         return row < 0 ? QString() : m_listing->item(row, 3)->text();
@@ -283,13 +296,13 @@ QString GaussianTrajectoryView::canvasTooltip(const QPoint& position) const {
                 best = i;
             }
         }
-        QString text = (tr("%1: n = %2 (timestep %3 of K = %4)"))
+        QString text = tr("%1: n = %2 (timestep %3 of K = %4)")
                            .arg(shownLabel(rows[row].label))
                            .arg(steps[best])
                            .arg(best + 1)
                            .arg(steps.size());
         if (best > 0 && m_cost.rows() == m_numSteps) {
-            text += (tr("\nstep (%1, %2): J = %3"))
+            text += tr("\nstep (%1, %2): J = %3")
                         .arg(steps[best - 1])
                         .arg(steps[best])
                         .arg(m_cost(steps[best - 1] - 1, steps[best] - 1), 0, 'g', 4);
@@ -302,8 +315,11 @@ QString GaussianTrajectoryView::canvasTooltip(const QPoint& position) const {
                                  1, m_numSteps);
         const int t = std::clamp(static_cast<int>((x - map.left()) / map.width() * m_numSteps) + 1,
                                  1, m_numSteps);
-        if (s >= t) return (tr("s = %1 ≥ t = %2: no step")).arg(s).arg(t);
-        return (tr("step (s = %1, t = %2): J = %3")).arg(s).arg(t).arg(m_cost(s - 1, t - 1), 0, 'g', 4);
+        if (s >= t) return tr("s = %1 ≥ t = %2: no step").arg(s).arg(t);
+        return tr("step (s = %1, t = %2): J = %3")
+            .arg(s)
+            .arg(t)
+            .arg(m_cost(s - 1, t - 1), 0, 'g', 4);
     }
     return {};
 }
@@ -351,12 +367,14 @@ GaussianTrajectoryView::GaussianTrajectoryView(QWidget* parent)
     setBody(body);
 
     m_nllStatus->setWordWrap(true);
-    m_nllStatus->setText(tr("Not computed yet: the negative ELBO of 1000 points from the data's "
-                         "oracle for every K is a job of seconds to a minute (cancel with Esc)."));
-    m_nllButton->setToolTip(tr("Evaluates the negative ELBO (Help ▸ Mathematics: gaussian.md#nll) "
-                            "on the even and DP "
-                            "trajectories for K = 2 … 1000 (up to N) with the analytic σ², β̃ and "
-                            "β, reusing the Γ estimate."));
+    m_nllStatus->setText(
+        tr("Not computed yet: the negative ELBO of 1000 points from the data's "
+           "oracle for every K is a job of seconds to a minute (cancel with Esc)."));
+    m_nllButton->setToolTip(
+        tr("Evaluates the negative ELBO (Help ▸ Mathematics: gaussian.md#nll) "
+           "on the even and DP "
+           "trajectories for K = 2 … 1000 (up to N) with the analytic σ², β̃ and "
+           "β, reusing the Γ estimate."));
     connect(m_nllButton, &QPushButton::clicked, this, &GaussianTrajectoryView::nllRequested);
 
     m_nllChart->setAnimationOptions(QChart::NoAnimation);
@@ -405,9 +423,10 @@ GaussianTrajectoryView::GaussianTrajectoryView(QWidget* parent)
     m_nllChart->legend()->setAlignment(Qt::AlignRight);
     // Line markers in the legend, so that the dash pattern (the variance) can be read there.
     m_nllChart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
-    setToolTip(tr("The DP picks the K timesteps whose summed cost ΣJ (the KL up to constants, "
-               "Help ▸ Mathematics: conventions.md#dp-cost) is least; each step (s, t) of the path "
-               "is a cell of the matrix."));
+    setToolTip(
+        tr("The DP picks the K timesteps whose summed cost ΣJ (the KL up to constants, "
+           "Help ▸ Mathematics: conventions.md#dp-cost) is least; each step (s, t) of the path "
+           "is a cell of the matrix."));
 }
 
 QList<QLineSeries*> GaussianTrajectoryView::nllSeries() const {
@@ -498,8 +517,8 @@ void GaussianTrajectoryView::setNllStale(bool stale) {
         return;
     }
     m_nllStatus->setText(
-        stale ? (tr("Stale: computed for other schedule, data or Γ settings; press the button "
-                        "to recompute."))
+        stale ? tr("Stale: computed for other schedule, data or Γ settings; press the button "
+                   "to recompute.")
               : tr("%1 points drawn from the data's oracle (seed %2; for toy: and csv: data "
                    "these are the data set's own points), 256 levels in [−1, 1]; %3 s.")
                     .arg(m_nll.numPoints)
@@ -583,13 +602,15 @@ void GaussianTrajectoryView::setTrajectories(const core::Matrix& cost, const Row
     }
     updateData();
     updateListing();
-    setMessage((tr("ΣJ along each path, the KL up to constants (Help ▸ Mathematics: "
-                       "conventions.md#dp-cost): DP %1, even %2, quadratic %3%4."))
-                   .arg(rows.costDp, 0, 'f', 4)
-                   .arg(rows.costEven, 0, 'f', 4)
-                   .arg(rows.costQuadratic, 0, 'f', 4)
-                   .arg(rows.typed.empty() ? QString()
-                                           : QString(", %1 %2").arg(rows.typedLabel).arg(rows.costTyped, 0, 'f', 4)));
+    setMessage(
+        tr("ΣJ along each path, the KL up to constants (Help ▸ Mathematics: "
+           "conventions.md#dp-cost): DP %1, even %2, quadratic %3%4.")
+            .arg(rows.costDp, 0, 'f', 4)
+            .arg(rows.costEven, 0, 'f', 4)
+            .arg(rows.costQuadratic, 0, 'f', 4)
+            .arg(rows.typed.empty()
+                     ? QString()
+                     : QString(", %1 %2").arg(rows.typedLabel).arg(rows.costTyped, 0, 'f', 4)));
     m_canvas->update();
 }
 

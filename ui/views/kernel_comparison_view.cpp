@@ -32,8 +32,9 @@ KernelComparisonView::KernelComparisonView(QWidget* parent)
     chart()->addAxis(m_axisProbability, Qt::AlignLeft);
     m_series->attachAxis(m_axisClass);
     m_series->attachAxis(m_axisProbability);
-    setToolTip(tr("Where reverse sampling ends, computed exactly by propagating distributions "
-               "along the trajectory from π, with the exact denoiser."));
+    setToolTip(
+        tr("Where reverse sampling ends, computed exactly by propagating distributions "
+           "along the trajectory from π, with the exact denoiser."));
 }
 
 void KernelComparisonView::setSetup(std::shared_ptr<const document::CategoricalSetup> setup,
@@ -82,10 +83,10 @@ void KernelComparisonView::setSetup(std::shared_ptr<const document::CategoricalS
     m_klD3pm = core::categorical::klDivergence(p0, endD3pm);
     setData({{"class", "data", "closed_form", "d3pm"}, {classes, c0, c1, c2}});
     const QString where = s.numPositions() > 1
-                              ? (tr(" (position %1, each position on its own)")).arg(s.position)
+                              ? tr(" (position %1, each position on its own)").arg(s.position)
                               : QString();
-    setMessage((tr("After %1 reverse steps%4: KL(data ‖ closed form) = %2 nats, "
-                       "KL(data ‖ D3PM-style) = %3 nats."))
+    setMessage(tr("After %1 reverse steps%4: KL(data ‖ closed form) = %2 nats, "
+                  "KL(data ‖ D3PM-style) = %3 nats.")
                    .arg(grid.numSteps())
                    .arg(m_klClosed, 0, 'g', 3)
                    .arg(m_klD3pm, 0, 'g', 3)

@@ -57,7 +57,7 @@ QPen curvePen(const LabCurve& curve, bool reference) {
 }
 
 QString curveName(const LabCurve& curve, bool reference) {
-    return reference ? (QCoreApplication::translate("ui::views::LabView", "DP optimum (reference)"))
+    return reference ? QCoreApplication::translate("ui::views::LabView", "DP optimum (reference)")
                      : QString::fromStdString(core::project::labName(curve.config));
 }
 
@@ -127,7 +127,8 @@ void addBand(QChart* chart, const LabCurve& curve, bool reference, const QList<Q
     lowerSeries->setParent(band);
     QColor fill = reference ? QColor(Qt::black) : QColor(QString::fromStdString(curve.colour));
     fill.setAlpha(reference ? 25 : 45);
-    band->setName(QCoreApplication::translate("ui::views::LabView", "±2 SE ") + curveName(curve, reference));
+    band->setName(QCoreApplication::translate("ui::views::LabView", "±2 SE ") +
+                  curveName(curve, reference));
     band->setPen(Qt::NoPen);
     band->setBrush(fill);
     chart->addSeries(band);
@@ -229,8 +230,8 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
     markControl(selectorRow);
     auto* grid = new QGridLayout;
     grid->setSpacing(0);
-    const QString titles[4] = {tr("Timesteps at K"), tr("Per-step cost at K"), tr("Negative ELBO against K"),
-                               tr("Sample quality against K")};
+    const QString titles[4] = {tr("Timesteps at K"), tr("Per-step cost at K"),
+                               tr("Negative ELBO against K"), tr("Sample quality against K")};
     for (int i = 0; i < 4; ++i) {
         m_charts[static_cast<size_t>(i)] = new QChart;
         setupChart(m_charts[static_cast<size_t>(i)], titles[i]);
@@ -256,9 +257,10 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
     connect(m_document, &document::ProjectDocument::gaussianChanged, this, &LabView::updateCaption);
     connect(m_document, &document::ProjectDocument::projectReplaced, this, &LabView::updateCaption);
     // On the status line, not the whole view: the charts show their points' values on hover.
-    m_status->setToolTip(tr("The schedule lab: several configurations side by side on the same data and model, "
-               "with the DP-optimal trajectory as the reference (Help ▸ Mathematics: "
-               "gaussian.md#schedule-lab)."));
+    m_status->setToolTip(
+        tr("The schedule lab: several configurations side by side on the same data and model, "
+           "with the DP-optimal trajectory as the reference (Help ▸ Mathematics: "
+           "gaussian.md#schedule-lab)."));
     updateCaption();
     setRunning(false);
     setStatus(tr("Not run yet: add configurations or pick a preset, then press Run."));
@@ -271,8 +273,9 @@ QWidget* LabView::createControls() {
     layout->setContentsMargins(6, 6, 6, 2);
     layout->addWidget(m_table, 1);
     auto* row = new QHBoxLayout;
-    m_run->setToolTip(tr("Runs every configuration for every K of the list, and the DP optimum "
-                      "(a job; Esc or Cancel stops it and keeps the previous results)."));
+    m_run->setToolTip(
+        tr("Runs every configuration for every K of the list, and the DP optimum "
+           "(a job; Esc or Cancel stops it and keeps the previous results)."));
     m_cancel->setToolTip(tr("Cancel the run; the charts keep the previous results."));
     m_progress->setRange(0, 1000);
     m_progress->setMaximumWidth(200);
@@ -300,9 +303,12 @@ void LabView::updateCaption() {
     const auto& configs = m_document->gaussian().lab.configs;
     for (const auto& preset : core::project::labPresets()) {
         if (!configs.empty() && preset.configs == configs) {
-            m_caption->setText(QString("<b>%1.</b> %2")
-                                   .arg(QCoreApplication::translate("ui::labPresets", preset.title.c_str()).toHtmlEscaped(),
-                                        QCoreApplication::translate("ui::labPresets", preset.explanation.c_str()).toHtmlEscaped()));
+            m_caption->setText(
+                QString("<b>%1.</b> %2")
+                    .arg(QCoreApplication::translate("ui::labPresets", preset.title.c_str())
+                             .toHtmlEscaped(),
+                         QCoreApplication::translate("ui::labPresets", preset.explanation.c_str())
+                             .toHtmlEscaped()));
             m_caption->show();
             return;
         }
@@ -320,7 +326,7 @@ void LabView::setRunning(bool running) {
 
 void LabView::setProgress(int permille, const QString& stage) {
     m_progress->setValue(permille);
-    setStatus((tr("Running: %1 (%2%)…")).arg(stage).arg(permille / 10));
+    setStatus(tr("Running: %1 (%2%)…").arg(stage).arg(permille / 10));
 }
 
 void LabView::setStatus(const QString& status) { m_status->setText(status); }
@@ -424,7 +430,7 @@ void LabView::drawTimesteps() {
         addLine(chart, *curves[i], reference, points[i], x, rows, x->titleText(), "row");
     }
     chart->legend()->setVisible(false);  // the rows are labelled on the axis
-    chart->setTitle((tr("Timesteps at K = %1")).arg(k));
+    chart->setTitle(tr("Timesteps at K = %1").arg(k));
 }
 
 void LabView::drawSteps() {
@@ -476,7 +482,7 @@ void LabView::drawSteps() {
         addLine(chart, *curves[i], curves[i] == &m_result->reference, points[i], x, y,
                 byIndex ? "j" : "t", tr("bits/dim"));
     }
-    chart->setTitle((tr("Per-step cost at K = %1 (terms of the negative ELBO)")).arg(k));
+    chart->setTitle(tr("Per-step cost at K = %1 (terms of the negative ELBO)").arg(k));
 }
 
 void LabView::drawAgainstK(int chartIndex) {
@@ -515,7 +521,7 @@ void LabView::drawAgainstK(int chartIndex) {
     if (!nll) {
         yTitle = measure == "mmd2"      ? tr("MMD² (unbiased)")
                  : measure == "frechet" ? tr("Fréchet distance")
-                                        : (tr("no quality (quality samples = 0)"));
+                                        : tr("no quality (quality samples = 0)");
     }
     QAbstractAxis* x = kAxis(m_result ? m_result->ks : std::vector<int>{});
     // MMD² may dip below zero (unbiased): a linear axis then; bands below 0 are clipped by log.
@@ -529,8 +535,8 @@ void LabView::drawAgainstK(int chartIndex) {
         addLine(chart, *curves[i], reference, drawn[i].line, x, y, "K",
                 nll ? tr("bits/dim") : QString::fromStdString(measure));
     }
-    chart->setTitle(nll ? (tr("Negative ELBO against K%1")).arg(logY ? "" : tr(" (bands: ±2 SE)"))
-                        : (tr("Distance of the samples to held-out data%1 (lower is better)"))
+    chart->setTitle(nll ? tr("Negative ELBO against K%1").arg(logY ? "" : tr(" (bands: ±2 SE)"))
+                        : tr("Distance of the samples to held-out data%1 (lower is better)")
                               .arg(measure == "mmd2" ? ", ±2 SE" : ""));
 }
 
@@ -543,10 +549,11 @@ void LabView::setStale(bool stale) {
     }
     if (!m_result) return;
     if (stale) {
-        setStatus(tr("Stale: the configurations, K list or the project's schedule, data, model or Γ "
-                  "settings changed since this run; press Run to recompute."));
+        setStatus(
+            tr("Stale: the configurations, K list or the project's schedule, data, model or Γ "
+               "settings changed since this run; press Run to recompute."));
     } else {
-        setStatus((tr("%1 configuration(s) and the DP optimum on %2 (model: %3), N = %4."))
+        setStatus(tr("%1 configuration(s) and the DP optimum on %2 (model: %3), N = %4.")
                       .arg(m_result->curves.size())
                       .arg(QString::fromStdString(m_result->data),
                            QFileInfo(QString::fromStdString(m_result->model)).fileName())

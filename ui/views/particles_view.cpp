@@ -131,7 +131,9 @@ void ParticleCanvas::paintEvent(QPaintEvent*) {
     const auto& frames = m_view->m_frames;
     if (!frames || m_view->frameCount() == 0) {
         painter.setPen(Qt::gray);
-        painter.drawText(rect(), Qt::AlignCenter, QCoreApplication::translate("ui::views::ParticleCanvas", "Sampling particles…"));
+        painter.drawText(
+            rect(), Qt::AlignCenter,
+            QCoreApplication::translate("ui::views::ParticleCanvas", "Sampling particles…"));
         return;
     }
     const int panes = m_view->comparing() ? 2 : 1;
@@ -164,12 +166,16 @@ void ParticleCanvas::paintEvent(QPaintEvent*) {
     }
     // Which frame this is, in the figure itself (the controls are not exported).
     painter.setPen(QColor(80, 80, 85));
-    painter.drawText(QRectF(8.0, top + block, this->width() - 16.0, kCaption), Qt::AlignCenter,
-                     m_view->m_label->text() +
-                         (frames->images ? QString() : (QCoreApplication::translate("ui::views::ParticleCanvas", "   ·   grey: the data density"))));
+    painter.drawText(
+        QRectF(8.0, top + block, this->width() - 16.0, kCaption), Qt::AlignCenter,
+        m_view->m_label->text() +
+            (frames->images ? QString()
+                            : QCoreApplication::translate("ui::views::ParticleCanvas",
+                                                          "   ·   grey: the data density")));
 }
 
-ParticlesView::ParticlesView(QWidget* parent) : ViewPanel(QT_TRANSLATE_NOOP("ui::views", "Particles"), parent) {
+ParticlesView::ParticlesView(QWidget* parent)
+    : ViewPanel(QT_TRANSLATE_NOOP("ui::views", "Particles"), parent) {
     auto* body = new QWidget;
     auto* layout = new QVBoxLayout(body);
     layout->setContentsMargins(0, 0, 0, 4);
@@ -190,8 +196,9 @@ ParticlesView::ParticlesView(QWidget* parent) : ViewPanel(QT_TRANSLATE_NOOP("ui:
     layout->addWidget(controlRow);
     markControl(controlRow);
     setBody(body);
-    setToolTip(tr("Particles under the forward process, then under two reverse samplers started "
-               "from the same noise x_τK; grey beneath: the data density."));
+    setToolTip(
+        tr("Particles under the forward process, then under two reverse samplers started "
+           "from the same noise x_τK; grey beneath: the data density."));
     connect(m_play, &QPushButton::clicked, this, [this] { setPlaying(!isPlaying()); });
     connect(m_slider, &QSlider::valueChanged, this, &ParticlesView::setFrame);
     connect(&m_timer, &QTimer::timeout, this, [this] {
@@ -240,10 +247,11 @@ void ParticlesView::setFrames(std::shared_ptr<const jobs::ParticleFrames> frames
         };
         add("A", m_frames->samplerA, m_frames->reverseA.samples);
         if (!m_frames->samplerB.empty()) add("B", m_frames->samplerB, m_frames->reverseB.samples);
-        QString note = (tr("%1 particles, %2 timesteps")).arg(m_frames->count)
+        QString note = tr("%1 particles, %2 timesteps")
+                           .arg(m_frames->count)
                            .arg(m_frames->forward.frameSteps.size() - 1);
         if (m_frames->count < m_frames->requested) {
-            note += (tr(" (%1 requested: %2)"))
+            note += tr(" (%1 requested: %2)")
                         .arg(m_frames->requested)
                         .arg(m_frames->images ? tr("the first images are shown")
                                               : tr("fewer fit in memory at this K"));
@@ -283,9 +291,9 @@ QString ParticlesView::frameLabel() const {
     if (!m_frames || frameCount() == 0) return {};
     const int forward = static_cast<int>(m_frames->forward.frames.size());
     if (m_frame < forward) {
-        return (tr("forward n = %1")).arg(m_frames->forward.frameSteps[m_frame]);
+        return tr("forward n = %1").arg(m_frames->forward.frameSteps[m_frame]);
     }
-    return (tr("reverse n = %1")).arg(m_frames->reverseA.frameSteps[m_frame - forward]);
+    return tr("reverse n = %1").arg(m_frames->reverseA.frameSteps[m_frame - forward]);
 }
 
 const core::Matrix* ParticlesView::particles(int pane, int frame) const {
@@ -323,10 +331,9 @@ void ParticlesView::updateControls() {
     m_play->setEnabled(count > 1);
     if (count <= 1) setPlaying(false);
     const QString label = frameLabel();
-    m_label->setText(label.isEmpty() ? QString() : (tr("%1   (frame %2 of %3)"))
-                                                       .arg(label)
-                                                       .arg(m_frame + 1)
-                                                       .arg(count));
+    m_label->setText(label.isEmpty()
+                         ? QString()
+                         : tr("%1   (frame %2 of %3)").arg(label).arg(m_frame + 1).arg(count));
 }
 
 }  // namespace ui::views

@@ -69,8 +69,9 @@ ScheduleView::ScheduleView(QWidget* parent)
     for (QLegendMarker* marker : chart()->legend()->markers(m_cursor)) {
         marker->setVisible(false);
     }
-    setToolTip(tr("β(t) and the keep probability on the left axis; the mutual information "
-               "between the data and its noisy version, in bits, on the right axis."));
+    setToolTip(
+        tr("β(t) and the keep probability on the left axis; the mutual information "
+           "between the data and its noisy version, in bits, on the right axis."));
 }
 
 void ScheduleView::setSetup(std::shared_ptr<const document::CategoricalSetup> setup) {
@@ -98,7 +99,7 @@ void ScheduleView::setSetup(std::shared_ptr<const document::CategoricalSetup> se
     m_axisBits->applyNiceNumbers();
     setData({{"t", "beta", "keep", "mutual_information_bits", "impurity"},
              {m_curves.t, m_curves.beta, keep, bits, m_curves.impurity}});
-    setMessage((tr("H(X₀ | C = %1) = %2 bits"))
+    setMessage(tr("H(X₀ | C = %1) = %2 bits")
                    .arg(document::qs(s.params.conditionNames[s.params.condition]))
                    .arg(bits.empty() ? 0.0 : bits.front(), 0, 'f', 4));
 }

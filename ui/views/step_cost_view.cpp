@@ -39,8 +39,9 @@ StepCostView::StepCostView(QWidget* parent)
         s->attachAxis(m_axisT);
         s->attachAxis(m_axisCost);
     }
-    setToolTip(tr("The KL cost of each grid step; the DP picks the K-step path of least total cost "
-               "(the negative ELBO)."));
+    setToolTip(
+        tr("The KL cost of each grid step; the DP picks the K-step path of least total cost "
+           "(the negative ELBO)."));
 }
 
 void StepCostView::clear(const QString& reason) {
@@ -63,14 +64,17 @@ QString maskedLine(const core::project::CategoricalCosts& costs) {
                                                  "\nMasked diffusion: no continuous-time ELBO (%1)")
                          .arg(QString::fromStdString(costs.maskedNote));
     }
-    QString line = (QCoreApplication::translate("ui::views::StepCostView", "\nMasked diffusion: continuous-time negative ELBO (N → ∞) %1 nats"))
+    QString line = QCoreApplication::translate(
+                       "ui::views::StepCostView",
+                       "\nMasked diffusion: continuous-time negative ELBO (N → ∞) %1 nats")
                        .arg(costs.continuousElbo->value, 0, 'f', 6);
     if (!costs.elboByN.empty()) {
         QStringList steps;
         for (const auto& [n, elbo] : costs.elboByN) {
             steps << QString("N = %1: %2").arg(n).arg(elbo, 0, 'f', 6);
         }
-        line += QCoreApplication::translate("ui::views::StepCostView", " · N-step: ") + steps.join(" · ");
+        line += QCoreApplication::translate("ui::views::StepCostView", " · N-step: ") +
+                steps.join(" · ");
     }
     return line;
 }
@@ -106,25 +110,26 @@ void StepCostView::setCosts(std::shared_ptr<const core::project::CategoricalCost
     setData({{"t", "step_cost_nats"}, {t, j}});
     const int k = static_cast<int>(costs->dpNodes.size()) - 1;
     if (!costs->dpAvailable) {
-        setMessage((tr("Monte Carlo estimates (the positions' joint states are too many to "
-                           "enumerate). Negative ELBO of all %1 steps: %2 nats. The DP needs "
-                           "every pair of steps and is not computed for this data."))
+        setMessage(tr("Monte Carlo estimates (the positions' joint states are too many to "
+                      "enumerate). Negative ELBO of all %1 steps: %2 nats. The DP needs "
+                      "every pair of steps and is not computed for this data.")
                        .arg(n)
                        .arg(costs->elboFull, 0, 'f', 4) +
                    maskedLine(*costs));
         return;
     }
-    QString message = (tr("Negative ELBO (nats): even %1 steps %2 · DP %1 steps %3 · "
-                              "all %4 steps %5"))
+    QString message = tr("Negative ELBO (nats): even %1 steps %2 · DP %1 steps %3 · "
+                         "all %4 steps %5")
                           .arg(k)
                           .arg(costs->elboEven, 0, 'f', 4)
                           .arg(costs->elboDp, 0, 'f', 4)
                           .arg(n)
                           .arg(costs->elboFull, 0, 'f', 4);
     if (std::abs(costs->elboEven - costs->elboDp) < 1e-9 * std::max(1.0, costs->elboEven)) {
-        message += tr("\nEvery path costs the same here: with one position and the exact denoiser "
-                   "the reverse chain is exact (Help ▸ Mathematics: "
-                   "categorical.md#degenerate-case).");
+        message +=
+            tr("\nEvery path costs the same here: with one position and the exact denoiser "
+               "the reverse chain is exact (Help ▸ Mathematics: "
+               "categorical.md#degenerate-case).");
     }
     setMessage(message + maskedLine(*costs));
 }

@@ -60,9 +60,10 @@ VarianceView::VarianceView(QWidget* parent)
         s->attachAxis(m_axisT);
         s->attachAxis(m_axisVariance);
     }
-    setToolTip(tr("σ² of every reverse step on the trajectory (Help ▸ Mathematics: "
-               "gaussian.md#optimal-variance): it always lies between "
-               "λ² and the tighter upper bound; the DDPM choices are drawn for comparison."));
+    setToolTip(
+        tr("σ² of every reverse step on the trajectory (Help ▸ Mathematics: "
+           "gaussian.md#optimal-variance): it always lies between "
+           "λ² and the tighter upper bound; the DDPM choices are drawn for comparison."));
 }
 
 void VarianceView::clear(const QString& reason) {
@@ -137,7 +138,7 @@ void VarianceView::setPairs(const core::schedule::GaussianSchedule& schedule,
     setData({{"s", "t", "sigma2", "sigma2_unclipped", "lower", "upper", "upper_bounded",
               "ddpm_small", "ddpm_large"},
              {s, t, c0, c1, c2, c3, c4, c5, c6}});
-    QString message = (tr("%1 trajectory, %2 reverse steps; %3 clipped to a bound."))
+    QString message = tr("%1 trajectory, %2 reverse steps; %3 clipped to a bound.")
                           .arg(trajectoryLabel)
                           .arg(pairs.size())
                           .arg(clippedCount);
