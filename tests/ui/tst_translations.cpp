@@ -10,6 +10,7 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QDialog>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -29,12 +30,15 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextEdit>
+#include <QTimer>
 #include <QXmlStreamReader>
 
 #include <map>
 #include <set>
 
 #include "tests/support/cli_runner.h"
+#include "ui/charts/chart_export.h"
+#include "ui/charts/export_dialog.h"
 #include "ui/main/language.h"
 #include "ui/main/categorical_explorer.h"
 #include "ui/main/gaussian_explorer.h"
@@ -361,6 +365,18 @@ void TranslationsTest::japaneseInterfaceHasNoEnglish() {
         ui::training::TrainDialog train(ui::document::Project{}, process, &window);
         finder.walk(&train);
     }
+    // File ▸ Export view's options, a modal dialog: read while it is open, then cancelled.
+    bool exportDialogSeen = false;
+    QTimer::singleShot(0, &window, [&finder, &exportDialogSeen] {
+        if (auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget())) {
+            finder.walk(dialog);
+            exportDialogSeen = true;
+            dialog->reject();
+        }
+    });
+    ui::charts::ExportOptions options{.size = {800, 500}, .dpi = 96};
+    QVERIFY(!ui::charts::askExportOptions(&window, "figure.png", &options));
+    QVERIFY2(exportDialogSeen, "the export options dialog did not open");
     QVERIFY2(finder.report(),
              qPrintable(QString("%1 English texts (listed above)").arg(finder.problems().size())));
 }
