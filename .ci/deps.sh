@@ -7,6 +7,8 @@ DIFFUSCOPE_PACKAGES=(
     libeigen3-dev libbenchmark-dev libgif-dev zlib1g-dev
     nlohmann-json3-dev  # JSON reading and writing everywhere (core/io, core/project, the CLI)
     fonts-dejavu-core xvfb xauth
+    qt6-l10n-tools  # lrelease compiles translations/*.ts; lupdate checks them in the tests
+    fonts-ipafont-gothic  # a CJK font: the Japanese interface and its exported figures
     dpkg-dev file  # cpack -G DEB: dpkg-shlibdeps works out the package's Depends
 )
 

@@ -8,6 +8,7 @@
 #include "app/cli/commands.h"
 #include "ui/charts/chart_export.h"
 #include "ui/main/headless_export.h"
+#include "ui/main/language.h"
 #include "ui/main/main_window.h"
 #include "ui/main/safe_application.h"
 
@@ -67,6 +68,14 @@ int runExport(const app::cli::Args& args) {
         return app::cli::fail("export: --hold = " + args.get("hold") +
                               ": must lie in 0..20 seconds");
     }
+    // The figures' language: a code, or "system" as the GUI's default (the saved GUI choice is
+    // not used, so a script's figures do not depend on the menu).
+    const QString language = QString::fromStdString(args.get("language"));
+    if (language != "system" && !ui::language::available().contains(language)) {
+        return app::cli::fail("export: --language = " + args.get("language") +
+                              ": not a language of Diffuscope (" +
+                              ui::language::available().join(", ").toStdString() + " or system)");
+    }
     // Paths as the system encodes them, as QApplication reads its own arguments.
     const auto text = [&args](const char* key) {
         return QString::fromLocal8Bit(QByteArray::fromStdString(args.get(key)));
@@ -87,6 +96,7 @@ int runExport(const app::cli::Args& args) {
     char* argv[] = {name, nullptr};
     QApplication application(argc, argv);
     describeApplication();
+    ui::language::install(ui::language::resolve(language));
     return ui::runHeadlessExport(request);
 }
 
@@ -100,6 +110,7 @@ int main(int argc, char* argv[]) {
     }
     ui::SafeApplication application(argc, argv);  // an escaping exception becomes a message
     describeApplication();
+    ui::language::install(ui::language::resolve(ui::language::savedChoice()));
     ui::MainWindow window;
     window.resize(1400, 880);
     window.show();

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "ui/animation/animation_export.h"
 
+#include <QCoreApplication>
+
 #include <QBuffer>
+#include <QCoreApplication>
 #include <QImage>
 
 #include <cmath>
@@ -48,7 +51,7 @@ QString writePng(const QImage& image, const QString& path) {
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     if (!image.save(&buffer, "PNG")) {
-        return path + ": encoding the PNG frame failed";
+        return QCoreApplication::translate("ui::animation", "%1: encoding the PNG frame failed").arg(path);
     }
     const core::Status status = core::io::writeFileAtomically(
         path.toStdString(), std::string(bytes.constData(), static_cast<size_t>(bytes.size())));
@@ -93,26 +96,28 @@ AnimationLength animationLength(const AnimationSource& source,
 
 QString checkAnimationOptions(const AnimationSource& source, const AnimationExportOptions& options) {
     if (source.widget == nullptr || source.steps <= 0) {
-        return "the animation has no frames yet";
+        return QCoreApplication::translate("ui::animation", "the animation has no frames yet");
     }
     const QSize s = options.size;
     if (s.width() < 16 || s.height() < 16 || s.width() > 4096 || s.height() > 4096) {
-        return QString("animation size %1x%2: must lie between 16 and 4096 pixels")
+        return QCoreApplication::translate("ui::animation", "animation size %1x%2: must lie between 16 and 4096 pixels")
             .arg(s.width())
             .arg(s.height());
     }
     if (options.framesPerStep < 1 || options.framesPerStep > 30) {
-        return QString("frames per step %1: must lie in 1..30").arg(options.framesPerStep);
+        return QCoreApplication::translate("ui::animation", "frames per step %1: must lie in 1..30").arg(options.framesPerStep);
     }
     if (options.fps < 1 || options.fps > 50) {
-        return QString("frame rate %1: must lie in 1..50 frames per second").arg(options.fps);
+        return QCoreApplication::translate("ui::animation", "frame rate %1: must lie in 1..50 frames per second")
+            .arg(options.fps);
     }
     if (options.holdLastMs < 0 || options.holdLastMs > 20000) {
-        return QString("hold on the last frame %1 ms: must lie in 0..20000").arg(options.holdLastMs);
+        return QCoreApplication::translate("ui::animation", "hold on the last frame %1 ms: must lie in 0..20000")
+            .arg(options.holdLastMs);
     }
     const AnimationLength length = animationLength(source, options);
     if (length.frames + length.heldFrames > kMaxAnimationFrames) {
-        return QString("%1 frames: at most %2 (fewer frames per step or a shorter hold)")
+        return QCoreApplication::translate("ui::animation", "%1 frames: at most %2 (fewer frames per step or a shorter hold)")
             .arg(length.frames + length.heldFrames)
             .arg(kMaxAnimationFrames);
     }

@@ -2,6 +2,8 @@
 #include "ui/animation/chains_view.h"
 #include "ui/charts/palette.h"
 
+#include <QCoreApplication>
+
 #include <QPainter>
 #include <QPainterPath>
 
@@ -58,14 +60,20 @@ void ChainCanvas::paintImages(QPainter& painter,
     bold.setBold(true);
     painter.setFont(bold);
     painter.setPen(Qt::black);
-    painter.drawText(QRectF(12, 4, width() - 24, 24), Qt::AlignLeft | Qt::AlignVCenter,
-                     QString("%1   t = %2   (step %3 of K = %4)%5")
-                         .arg(forward ? "Forward: data → π" : "Reverse: π → data")
-                         .arg(t, 0, 'f', 3)
-                         .arg(static_cast<int>(std::round(position)))
-                         .arg(steps)
-                         .arg(preview != nullptr ? "   each sample xₜ | the denoiser's x̂₀ = E[X₀|xₜ]"
-                                                 : ""));
+    painter.drawText(
+        QRectF(12, 4, width() - 24, 24), Qt::AlignLeft | Qt::AlignVCenter,
+        QCoreApplication::translate("ui::animation::ChainCanvas", "%1   t = %2   (step %3 of K = %4)%5")
+            .arg(forward ? QCoreApplication::translate("ui::animation::ChainCanvas",
+                                                       "Forward: data → π")
+                         : QCoreApplication::translate("ui::animation::ChainCanvas",
+                                                       "Reverse: π → data"))
+            .arg(t, 0, 'f', 3)
+            .arg(static_cast<int>(std::round(position)))
+            .arg(steps)
+            .arg(preview != nullptr ? QCoreApplication::translate(
+                                          "ui::animation::ChainCanvas",
+                                          "   each sample xₜ | the denoiser's x̂₀ = E[X₀|xₜ]")
+                                    : ""));
     painter.setFont(font());
     // Square images when D is a square (8×8 digits), else one row of D cells.
     const int side = static_cast<int>(std::lround(std::sqrt(static_cast<double>(numPositions))));
@@ -153,7 +161,9 @@ void ChainCanvas::paintEvent(QPaintEvent*) {
     const int k = m_view->m_numClasses;
     if (!chains || k == 0 || chains->forward.empty()) {
         painter.setPen(Qt::gray);
-        painter.drawText(rect(), Qt::AlignCenter, "Sampling chains…");
+        painter.drawText(
+            rect(), Qt::AlignCenter,
+            QCoreApplication::translate("ui::animation::ChainCanvas", "Sampling chains…"));
         return;
     }
     const int m = static_cast<int>(chains->nodes.size()) - 1;
@@ -191,12 +201,16 @@ void ChainCanvas::paintEvent(QPaintEvent*) {
     painter.setFont(bold);
     painter.setPen(Qt::black);
     const double t = chains->times[shownNode];
-    painter.drawText(QRectF(left, 4, lanesRight - left, 24), Qt::AlignLeft | Qt::AlignVCenter,
-                     QString("%1   t = %2   (step %3 of K = %4)")
-                         .arg(forward ? "Forward: data → π" : "Reverse: π → data")
-                         .arg(t, 0, 'f', 3)
-                         .arg(static_cast<int>(std::round(p)))
-                         .arg(m));
+    painter.drawText(
+        QRectF(left, 4, lanesRight - left, 24), Qt::AlignLeft | Qt::AlignVCenter,
+        QCoreApplication::translate("ui::animation::ChainCanvas", "%1   t = %2   (step %3 of K = %4)")
+            .arg(forward ? QCoreApplication::translate("ui::animation::ChainCanvas",
+                                                       "Forward: data → π")
+                         : QCoreApplication::translate("ui::animation::ChainCanvas",
+                                                       "Reverse: π → data"))
+            .arg(t, 0, 'f', 3)
+            .arg(static_cast<int>(std::round(p)))
+            .arg(m));
     painter.setFont(font());
     // The bars' legend, drawn with the bars' own marks: a red box is the exact marginal, a
     // blue bar the share of the chains (longer than its box when more chains are there).
@@ -205,10 +219,10 @@ void ChainCanvas::paintEvent(QPaintEvent*) {
     painter.drawRect(QRectF(barsLeft, 9, 16, 12));
     painter.setPen(Qt::black);
     painter.drawText(QRectF(barsLeft + 20, 4, barsWidth, 12), Qt::AlignLeft | Qt::AlignVCenter,
-                     "exact marginal");
+                     QCoreApplication::translate("ui::animation::ChainCanvas", "exact marginal"));
     painter.fillRect(QRectF(barsLeft, 22, 16, 6), charts::palette::withAlpha(charts::palette::kSampled, 190));
     painter.drawText(QRectF(barsLeft + 20, 17, barsWidth, 14), Qt::AlignLeft | Qt::AlignVCenter,
-                     "chains");
+                     QCoreApplication::translate("ui::animation::ChainCanvas", "chains"));
 
     // Lanes.
     for (int c = 0; c < k; ++c) {
@@ -244,11 +258,13 @@ void ChainCanvas::paintEvent(QPaintEvent*) {
                       exact[shownNode], k);
 }
 
-ChainsView::ChainsView(QWidget* parent) : ViewPanel("Trajectories", parent) {
+ChainsView::ChainsView(QWidget* parent)
+    : ViewPanel(QT_TRANSLATE_NOOP("ui::views", "Trajectories"), parent) {
     m_canvas = new ChainCanvas(this);
     setBody(m_canvas);
-    setToolTip("Each dot is one chain; its colour is the class it starts from (forward) or "
-               "ends in (reverse). Red outlines: the exact marginal; blue bars: the chains.");
+    setToolTip(
+        tr("Each dot is one chain; its colour is the class it starts from (forward) or "
+           "ends in (reverse). Red outlines: the exact marginal; blue bars: the chains."));
 }
 
 void ChainsView::setChains(std::shared_ptr<const core::project::CategoricalChains> chains, int numClasses) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/animation/time_bar.h"
 
+#include <QCoreApplication>
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -33,32 +35,32 @@ TimeBar::TimeBar(QWidget* parent)
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(6, 2, 6, 2);
     m_play->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
-    m_play->setToolTip("Play / pause (Space)");
+    m_play->setToolTip(tr("Play / pause (Space)"));
     m_back->setIcon(style()->standardIcon(QStyle::SP_MediaSeekBackward));
-    m_back->setToolTip("One step back (Left)");
+    m_back->setToolTip(tr("One step back (Left)"));
     m_forward->setIcon(style()->standardIcon(QStyle::SP_MediaSeekForward));
-    m_forward->setToolTip("One step forward (Right)");
-    m_slider->setToolTip("Scrub through the recorded steps");
+    m_forward->setToolTip(tr("One step forward (Right)"));
+    m_slider->setToolTip(tr("Scrub through the recorded steps"));
     m_label->setMinimumWidth(90);
     for (double s : {0.25, 0.5, 1.0, 2.0, 4.0}) {
         m_speed->addItem(QString("%1×").arg(s), s);
     }
     m_speed->setCurrentIndex(2);
-    m_speed->setToolTip("Playback speed");
-    m_direction->addItem("Reverse: π → data", true);
-    m_direction->addItem("Forward: data → π", false);
-    m_direction->setToolTip("Which process the Trajectories view plays");
+    m_speed->setToolTip(tr("Playback speed"));
+    m_direction->addItem(tr("Reverse: π → data"), true);
+    m_direction->addItem(tr("Forward: data → π"), false);
+    m_direction->setToolTip(tr("Which process the Trajectories view plays"));
     m_seed->setRange(0, 2147483647);
-    m_seed->setToolTip("Random seed of the samplers (results are identical for a given seed)");
+    m_seed->setToolTip(tr("Random seed of the samplers (results are identical for a given seed)"));
     layout->addWidget(m_back);
     layout->addWidget(m_play);
     layout->addWidget(m_forward);
     layout->addWidget(m_slider, 1);
     layout->addWidget(m_label);
-    layout->addWidget(new QLabel("speed"));
+    layout->addWidget(new QLabel(tr("speed")));
     layout->addWidget(m_speed);
     layout->addWidget(m_direction);
-    layout->addWidget(new QLabel("seed"));
+    layout->addWidget(new QLabel(tr("seed")));
     layout->addWidget(m_seed);
 
     m_timer.setInterval(16);
@@ -138,7 +140,7 @@ void TimeBar::onTick() {
 }
 
 void TimeBar::updateLabel() {
-    m_label->setText(QString("step %1 of K = %2").arg(static_cast<int>(std::round(m_position))).arg(m_steps));
+    m_label->setText(tr("step %1 of K = %2").arg(static_cast<int>(std::round(m_position))).arg(m_steps));
 }
 
 }  // namespace ui::animation

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/chart_export.h"
 
+#include <QCoreApplication>
+
 #include <QFileInfo>
 #include <QPointer>
 #include <QRegularExpression>
@@ -25,7 +27,10 @@ std::optional<int> parseLength(const QString& text, QString* error) {
     static const QRegularExpression pattern(R"(^\s*([0-9]+(?:\.[0-9]+)?)\s*(px|cm|mm|in)?\s*$)");
     const QRegularExpressionMatch match = pattern.match(text);
     if (!match.hasMatch()) {
-        if (error) *error = QString("length %1: expected a number with px, cm, mm or in").arg(text);
+        if (error)
+            *error = QCoreApplication::translate(
+                         "ui::chart_export", "length %1: expected a number with px, cm, mm or in")
+                         .arg(text);
         return std::nullopt;
     }
     const double value = match.captured(1).toDouble();
@@ -33,7 +38,11 @@ std::optional<int> parseLength(const QString& text, QString* error) {
     const double inches = unit == "cm" ? value / 2.54 : unit == "mm" ? value / 25.4 : unit == "in" ? value : value / 96.0;
     const double pixels = std::round(inches * 96.0);
     if (!(pixels >= 16 && pixels <= 16384)) {
-        if (error) *error = QString("length %1: must lie between 16 and 16384 pixels (0.43 to 433 cm)").arg(text);
+        if (error)
+            *error = QCoreApplication::translate(
+                         "ui::chart_export",
+                         "length %1: must lie between 16 and 16384 pixels (0.43 to 433 cm)")
+                         .arg(text);
         return std::nullopt;
     }
     return static_cast<int>(pixels);
@@ -122,19 +131,24 @@ QImage FigureRenderer::render() const {
 
 QString exportWidget(QWidget* widget, const QString& requestedPath, const ExportOptions& options) {
     if (widget == nullptr) {
-        return "nothing to export";
+        return QCoreApplication::translate("ui::chart_export", "nothing to export");
     }
     if (options.size.width() < 16 || options.size.height() < 16 || options.size.width() > 16384 ||
         options.size.height() > 16384) {
-        return QString("export size %1x%2: must lie between 16 and 16384 pixels")
+        return QCoreApplication::translate(
+                   "ui::chart_export", "export size %1x%2: must lie between 16 and 16384 pixels")
             .arg(options.size.width())
             .arg(options.size.height());
     }
     if (options.dpi < 24 || options.dpi > 1200) {
-        return QString("export DPI %1: must lie between 24 and 1200").arg(options.dpi);
+        return QCoreApplication::translate("ui::chart_export",
+                                           "export DPI %1: must lie between 24 and 1200")
+            .arg(options.dpi);
     }
     if (!(options.fontScale >= 0.5 && options.fontScale <= 4.0)) {
-        return QString("export font scale %1: must lie between 0.5 and 4").arg(options.fontScale);
+        return QCoreApplication::translate("ui::chart_export",
+                                           "export font scale %1: must lie between 0.5 and 4")
+            .arg(options.fontScale);
     }
     const QString path = withImageExtension(requestedPath);
     const QString suffix = QFileInfo(path).suffix().toLower();
@@ -163,7 +177,8 @@ QString exportWidget(QWidget* widget, const QString& requestedPath, const Export
             renderScaled(painter);
         }
         if (!image.save(&buffer, "PNG")) {
-            return path + ": encoding the PNG failed";
+            return QCoreApplication::translate("ui::chart_export", "%1: encoding the PNG failed")
+                .arg(path);
         }
     } else if (suffix == "svg") {
         QSvgGenerator generator;

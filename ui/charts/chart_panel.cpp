@@ -18,7 +18,7 @@ ChartPanel::ChartPanel(const QString& title, QWidget* parent)
     // The view is built around our chart: QChartView() would make a default chart that
     // setChart() later releases without deleting.
     : ViewPanel(title, parent), m_chart(new QChart), m_view(new QChartView(m_chart)) {
-    m_chart->setTitle(title);
+    m_chart->setTitle(windowTitle());  // translated
     applyFigureStyle(m_chart, m_view);
     m_view->setMouseTracking(true);
     m_view->setRubberBand(QChartView::RectangleRubberBand);

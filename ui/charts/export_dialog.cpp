@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/export_dialog.h"
 
+#include <QCoreApplication>
+
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QPushButton>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
@@ -21,8 +24,13 @@
 namespace ui::charts {
 namespace {
 
-constexpr const char* kFilters[] = {"PNG image (*.png)", "SVG drawing (*.svg)",
-                                    "PDF document (*.pdf)", "Data as CSV (*.csv)"};
+constexpr const char* kFilters[] = {QT_TRANSLATE_NOOP("ui::export_dialog", "PNG image (*.png)"),
+                                    QT_TRANSLATE_NOOP("ui::export_dialog", "SVG drawing (*.svg)"),
+                                    QT_TRANSLATE_NOOP("ui::export_dialog", "PDF document (*.pdf)"),
+                                    QT_TRANSLATE_NOOP("ui::export_dialog", "Data as CSV (*.csv)")};
+QString translatedFilter(int index) {
+    return QCoreApplication::translate("ui::export_dialog", kFilters[index]);
+}
 constexpr const char* kSuffixes[] = {".png", ".svg", ".pdf", ".csv"};
 
 struct Unit {
@@ -37,16 +45,16 @@ constexpr Unit kUnits[] = {{"px", 1.0, 0}, {"cm", 96.0 / 2.54, 2}, {"in", 96.0, 
 QString askExportPath(QWidget* parent, const QString& baseName) {
     QSettings settings;
     const QString folder = settings.value("export/folder", QDir::homePath()).toString();
-    QString filter = settings.value("export/filter", kFilters[0]).toString();
+    QString filter = settings.value("export/filter", translatedFilter(0)).toString();
     int format = 0;
     for (int i = 0; i < 4; ++i) {
-        if (filter == kFilters[i]) format = i;
+        if (filter == translatedFilter(i)) format = i;
     }
     QStringList filters;
-    for (const char* f : kFilters) filters << f;
+    for (int i = 0; i < 4; ++i) filters << translatedFilter(i);
     const QString path = QFileDialog::getSaveFileName(
-        parent, "Export view", QDir(folder).filePath(baseName + kSuffixes[format]),
-        filters.join(";;"), &filter);
+        parent, QCoreApplication::translate("ui::export_dialog", "Export view"),
+        QDir(folder).filePath(baseName + kSuffixes[format]), filters.join(";;"), &filter);
     if (!path.isEmpty()) {
         settings.setValue("export/folder", QFileInfo(path).absolutePath());
         settings.setValue("export/filter", filter);
@@ -57,7 +65,7 @@ QString askExportPath(QWidget* parent, const QString& baseName) {
 bool askExportOptions(QWidget* parent, const QString& path, ExportOptions* options) {
     QSettings settings;
     QDialog dialog(parent);
-    dialog.setWindowTitle("Export options");
+    dialog.setWindowTitle(QCoreApplication::translate("ui::export_dialog", "Export options"));
     auto* form = new QFormLayout(&dialog);
     auto* width = new QDoubleSpinBox;
     auto* height = new QDoubleSpinBox;
@@ -67,13 +75,17 @@ bool askExportOptions(QWidget* parent, const QString& path, ExportOptions* optio
     auto* fontScale = new QDoubleSpinBox;
     dpi->setRange(24, 1200);
     dpi->setValue(settings.value("export/dpi", 192).toInt());
-    dpi->setToolTip("96 is the screen; 192 or 300 for print (PNG only: SVG and PDF are vectors).");
+    dpi->setToolTip(QCoreApplication::translate(
+        "ui::export_dialog",
+        "96 is the screen; 192 or 300 for print (PNG only: SVG and PDF are vectors)."));
     dpi->setEnabled(withImageExtension(path).endsWith(".png", Qt::CaseInsensitive));
     fontScale->setRange(0.5, 4.0);
     fontScale->setSingleStep(0.25);
     fontScale->setValue(settings.value("export/fontScale", 1.0).toDouble());
-    fontScale->setToolTip("Text and lines this many times larger than on screen, at the same "
-                          "figure size: 1.5–2 for slides and two-column papers.");
+    fontScale->setToolTip(QCoreApplication::translate(
+        "ui::export_dialog",
+        "Text and lines this many times larger than on screen, at the same "
+        "figure size: 1.5–2 for slides and two-column papers."));
     QSize pixels = settings.value("export/size", options->size).toSize();
     if (!pixels.isValid()) pixels = options->size;
     // The size is kept in pixels; the unit only changes how it is shown and typed.
@@ -104,10 +116,15 @@ bool askExportOptions(QWidget* parent, const QString& path, ExportOptions* optio
     sizeRow->addWidget(new QLabel("×"));
     sizeRow->addWidget(height);
     sizeRow->addWidget(unit);
-    form->addRow("size", sizeRow);
-    form->addRow("resolution (DPI)", dpi);
-    form->addRow("font scale", fontScale);
+    form->addRow(QCoreApplication::translate("ui::export_dialog", "size"), sizeRow);
+    form->addRow(QCoreApplication::translate("ui::export_dialog", "resolution (DPI)"), dpi);
+    form->addRow(QCoreApplication::translate("ui::export_dialog", "font scale"), fontScale);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    // Translated here too: Qt's own translation (qtbase_*.qm) may not be installed.
+    buttons->button(QDialogButtonBox::Ok)
+        ->setText(QCoreApplication::translate("ui::export_dialog", "OK"));
+    buttons->button(QDialogButtonBox::Cancel)
+        ->setText(QCoreApplication::translate("ui::export_dialog", "Cancel"));
     QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
     QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     form->addRow(buttons);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/gif_writer.h"
 
+#include <QCoreApplication>
+
 #include <gif_lib.h>
 
 #include <algorithm>
@@ -51,13 +53,14 @@ void GifWriter::addFrame(const QImage& input, int delayCs) {
 
 QString GifWriter::save(const QString& path) const {
     if (m_frames.empty()) {
-        return "no frames to write";
+        return QCoreApplication::translate("ui::chart_export", "no frames to write");
     }
     QByteArray bytes;
     int error = 0;
     GifFileType* gif = EGifOpen(&bytes, writeToBuffer, &error);
     if (gif == nullptr) {
-        return QString("GIF encoder: %1").arg(GifErrorString(error));
+        return QCoreApplication::translate("ui::chart_export", "GIF encoder: %1")
+            .arg(GifErrorString(error));
     }
     ColorMapObject* palette = GifMakeMapObject(kPaletteSize, nullptr);
     for (int r = 0; r < kLevelsR; ++r) {
@@ -101,7 +104,8 @@ QString GifWriter::save(const QString& path) const {
     }
     GifFreeMapObject(palette);
     if (!ok) {
-        return QString("GIF encoder: %1").arg(GifErrorString(lastError != 0 ? lastError : error));
+        return QCoreApplication::translate("ui::chart_export", "GIF encoder: %1")
+            .arg(GifErrorString(lastError != 0 ? lastError : error));
     }
     const core::Status status = core::io::writeFileAtomically(
         path.toStdString(), std::string(bytes.constData(), static_cast<size_t>(bytes.size())));

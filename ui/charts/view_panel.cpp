@@ -2,6 +2,8 @@
 #include "ui/charts/view_panel.h"
 
 #include <QCoreApplication>
+
+#include <QCoreApplication>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -11,7 +13,7 @@ namespace ui::charts {
 
 ViewPanel::ViewPanel(const QString& title, QWidget* parent)
     : QWidget(parent), m_title(title), m_layout(new QVBoxLayout(this)), m_message(new QLabel) {
-    setWindowTitle(title);
+    setWindowTitle(QCoreApplication::translate("ui::views", title.toUtf8().constData()));
     m_layout->setContentsMargins(0, 0, 0, 0);
     m_layout->setSpacing(0);
     m_message->setWordWrap(true);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/document/project_document.h"
 
+#include <QCoreApplication>
+
 #include <QFileInfo>
 #include <QUndoCommand>
 
@@ -127,6 +129,16 @@ void ProjectDocument::loadExample(const Project& project) {
     emit projectReplaced();
 }
 
+namespace {
+// core's titles (English, as the command line prints them), for lupdate.
+[[maybe_unused]] constexpr const char* kExampleTitles[] = {
+    QT_TRANSLATE_NOOP("ui::document::examples", "Categorical: a two-condition table (K = 4)"),
+    QT_TRANSLATE_NOOP("ui::document::examples",
+                      "Categorical: 8×8 digits (L = 4) with the trained network"),
+    QT_TRANSLATE_NOOP("ui::document::examples", "Gaussian: two moons with the trained network"),
+    QT_TRANSLATE_NOOP("ui::document::examples", "Gaussian: 8×8 digits with the trained network")};
+}  // namespace
+
 std::vector<Example> examples() {
     std::vector<Example> out;
     for (int number = 1; number <= core::project::kNumExamples; ++number) {
@@ -135,7 +147,9 @@ std::vector<Example> examples() {
             number, [](const std::string& name) -> core::Result<std::string> {
                 return ":/" + name;
             });
-        out.push_back({core::project::exampleTitle(number), *project});
+        out.push_back({QCoreApplication::translate("ui::document::examples",
+                                                   core::project::exampleTitle(number)),
+                       *project});
     }
     return out;
 }

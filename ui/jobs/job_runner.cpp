@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/jobs/job_runner.h"
 
+#include <QCoreApplication>
 #include <QPromise>
 #include <QThread>
 #include <QtConcurrent>
@@ -147,6 +148,10 @@ void JobRunner::onFinished() {
         m_pending = nullptr;
         start(m_pendingName, std::move(next));
     }
+}
+
+QString shownJobName(const QString& name) {
+    return QCoreApplication::translate("ui::jobs", name.toUtf8().constData());
 }
 
 }  // namespace ui::jobs

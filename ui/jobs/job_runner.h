@@ -59,4 +59,8 @@ private:
     Work m_pending;
 };
 
+// A job's name as shown: names are English where the jobs start (code compares them) and
+// marked there with QT_TRANSLATE_NOOP("ui::jobs", …).
+QString shownJobName(const QString& name);
+
 }  // namespace ui::jobs

@@ -39,7 +39,7 @@ CategoricalExplorer::CategoricalExplorer(document::ProjectDocument* document, QO
     for (jobs::JobRunner* runner : {&m_setupRunner, &m_costRunner, &m_chainRunner}) {
         connect(runner, &jobs::JobRunner::failed, this,
                 [this](const QString& name, const QString& message) {
-                    emit jobMessage(name + ": " + message, true);
+                    emit jobMessage(jobs::shownJobName(name) + ": " + message, true);
                 });
     }
     onParamsChanged();
@@ -80,14 +80,16 @@ void CategoricalExplorer::onParamsChanged() {
     // previous set-up until it arrives, and an edit made meanwhile wins.
     m_costRunner.cancel();
     m_chainRunner.cancel();
-    m_setupRunner.start("Reading the data and model", [params, this](core::Progress&)
-                                                          -> std::function<void()> {
-        auto setup = std::make_shared<core::Result<std::shared_ptr<const document::CategoricalSetup>>>(
-            document::buildCategoricalSetup(params));
-        return [this, params, setup] {
-            if (params == m_document->categorical()) useSetup(std::move(*setup));
-        };
-    });
+    m_setupRunner.start(
+        QT_TRANSLATE_NOOP("ui::jobs", "Reading the data and model"),
+        [params, this](core::Progress&) -> std::function<void()> {
+            auto setup =
+                std::make_shared<core::Result<std::shared_ptr<const document::CategoricalSetup>>>(
+                    document::buildCategoricalSetup(params));
+            return [this, params, setup] {
+                if (params == m_document->categorical()) useSetup(std::move(*setup));
+            };
+        });
 }
 
 void CategoricalExplorer::useSetup(
@@ -100,7 +102,8 @@ void CategoricalExplorer::useSetup(
     m_setup = *setup;
     if (!m_setup->modelError.empty()) {
         // The project still opens: the exact oracle stands in, and the user is told why.
-        emit jobMessage("Model: " + document::qs(m_setup->modelError) + " — using the exact oracle.", true);
+        emit jobMessage(
+            tr("Model: %1 — using the exact oracle.").arg(document::qs(m_setup->modelError)), true);
     }
     emit curveChanged(m_setup->curve);
     for (auto& [name, view] : views()) {
@@ -124,7 +127,7 @@ void CategoricalExplorer::applyTrajectory(const std::vector<int>& nodes) {
     const bool changed = nodes != m_trajectory;
     m_trajectory = nodes;
     const bool dp = m_setup->params.trajectory == document::CategoricalTrajectory::Dp;
-    m_schedule->setTrajectory(nodes, dp ? "DP-optimal nodes" : "trajectory nodes");
+    m_schedule->setTrajectory(nodes, dp ? tr("DP-optimal nodes") : tr("trajectory nodes"));
     m_kernels->setSetup(m_setup, nodes);
     if (changed) {
         emit stepsChanged(static_cast<int>(nodes.size()) - 1);
@@ -140,69 +143,75 @@ void CategoricalExplorer::startJobs() {
     const double work = core::project::categoricalCostWork(setup->params);
     if (work > kMaxCostWork) {
         m_costRunner.cancel();
-        m_stepCosts->clear(QString("The step-cost matrix needs about %1 kernel evaluations at "
-                                   "N = %2, K = %3: reduce N or K to compute the DP path.")
+        m_stepCosts->clear(tr("The step-cost matrix needs about %1 kernel evaluations at "
+                              "N = %2, K = %3: reduce N or K to compute the DP path.")
                                .arg(work, 0, 'g', 2)
                                .arg(setup->params.numSteps)
                                .arg(setup->numClasses()));
         startChains();
         return;
     }
-    m_stepCosts->setMessage("Computing step costs…");
+    m_stepCosts->setMessage(tr("Computing step costs…"));
     const int threads = core::hardwareThreads();
-    m_costRunner.start("Step costs and DP", [setup, threads, this](core::Progress& progress)
-                                                -> std::function<void()> {
-        auto result = core::project::computeCategoricalCosts(*setup, progress, threads);
-        if (!result) {
-            if (result.error().code == core::ErrorCode::Cancelled) {
-                return {};
+    m_costRunner.start(
+        QT_TRANSLATE_NOOP("ui::jobs", "Step costs and DP"),
+        [setup, threads, this](core::Progress& progress) -> std::function<void()> {
+            auto result = core::project::computeCategoricalCosts(*setup, progress, threads);
+            if (!result) {
+                if (result.error().code == core::ErrorCode::Cancelled) {
+                    return {};
+                }
+                throw std::runtime_error(result.error().toString());
             }
-            throw std::runtime_error(result.error().toString());
-        }
-        auto costs = std::make_shared<const core::project::CategoricalCosts>(std::move(result).value());
-        return [this, setup, costs] {
-            if (setup != m_setup) {
-                return;  // parameters changed meanwhile; a newer job is on its way
-            }
-            m_costs = costs;
-            m_stepCosts->setCosts(costs, setup->grid.t);
-            if (setup->params.trajectory == document::CategoricalTrajectory::Dp &&
-                !costs->dpAvailable) {
-                emit jobMessage("The DP needs exact step costs between every pair of steps, out "
-                                "of reach for this data: the even trajectory is used.", false);
-            }
-            if (setup->params.trajectory == document::CategoricalTrajectory::Dp &&
-                costs->dpNodes != m_trajectory) {
-                applyTrajectory(costs->dpNodes);
-                startChains();
-            }
-        };
-    });
+            auto costs =
+                std::make_shared<const core::project::CategoricalCosts>(std::move(result).value());
+            return [this, setup, costs] {
+                if (setup != m_setup) {
+                    return;  // parameters changed meanwhile; a newer job is on its way
+                }
+                m_costs = costs;
+                m_stepCosts->setCosts(costs, setup->grid.t);
+                if (setup->params.trajectory == document::CategoricalTrajectory::Dp &&
+                    !costs->dpAvailable) {
+                    emit jobMessage(
+                        tr("The DP needs exact step costs between every pair of steps, out "
+                           "of reach for this data: the even trajectory is used."),
+                        false);
+                }
+                if (setup->params.trajectory == document::CategoricalTrajectory::Dp &&
+                    costs->dpNodes != m_trajectory) {
+                    applyTrajectory(costs->dpNodes);
+                    startChains();
+                }
+            };
+        });
     startChains();
 }
 
 void CategoricalExplorer::startChains() {
     auto setup = m_setup;
     const std::vector<int> trajectory = m_trajectory;
-    m_chainRunner.start("Sampling chains", [setup, trajectory, this](core::Progress& progress)
-                                               -> std::function<void()> {
-        auto result = core::project::sampleCategoricalChains(*setup, trajectory, progress);
-        if (!result) {
-            if (result.error().code == core::ErrorCode::Cancelled) {
-                return {};
+    m_chainRunner.start(
+        QT_TRANSLATE_NOOP("ui::jobs", "Sampling chains"),
+        [setup, trajectory, this](core::Progress& progress) -> std::function<void()> {
+            auto result = core::project::sampleCategoricalChains(*setup, trajectory, progress);
+            if (!result) {
+                if (result.error().code == core::ErrorCode::Cancelled) {
+                    return {};
+                }
+                throw std::runtime_error(result.error().toString());
             }
-            throw std::runtime_error(result.error().toString());
-        }
-        auto chains = std::make_shared<const core::project::CategoricalChains>(std::move(result).value());
-        return [this, setup, chains] {
-            if (setup != m_setup || chains->nodes != m_trajectory) {
-                return;
-            }
-            m_chainsData = chains;
-            m_chains->setChains(chains, setup->params.numClasses);
-            setPosition(m_position);
-        };
-    });
+            auto chains =
+                std::make_shared<const core::project::CategoricalChains>(std::move(result).value());
+            return [this, setup, chains] {
+                if (setup != m_setup || chains->nodes != m_trajectory) {
+                    return;
+                }
+                m_chainsData = chains;
+                m_chains->setChains(chains, setup->params.numClasses);
+                setPosition(m_position);
+            };
+        });
 }
 
 void CategoricalExplorer::setPosition(double position) {

@@ -10,7 +10,7 @@
 namespace ui {
 
 ExplanationPane::ExplanationPane(QWidget* parent)
-    : QDockWidget("Explanation", parent), m_text(new QTextBrowser) {
+    : QDockWidget(tr("Explanation"), parent), m_text(new QTextBrowser) {
     setObjectName("explanationDock");
     m_text->setOpenExternalLinks(false);
     m_text->setMinimumWidth(260);
@@ -39,8 +39,8 @@ QString ExplanationPane::html() const {
     for (const auto& [name, view] : m_views) {
         const ViewExplanation e = viewExplanation(name);
         if (e.title.isEmpty()) continue;
-        html += QString("<h3>%1</h3><p><b>What it shows.</b> %2</p><p><b>How to read it.</b> %3</p>"
-                        "<p><b>Try this.</b> %4</p>")
+        html += tr("<h3>%1</h3><p><b>What it shows.</b> %2</p><p><b>How to read it.</b> %3</p>"
+                   "<p><b>Try this.</b> %4</p>")
                     .arg(e.title.toHtmlEscaped(), e.shows.toHtmlEscaped(), e.read.toHtmlEscaped(),
                          e.tryThis.toHtmlEscaped());
         if (view == nullptr) continue;
@@ -51,9 +51,9 @@ QString ExplanationPane::html() const {
         if (!view->message().isEmpty()) {
             now += "<li>" + view->message().toHtmlEscaped() + "</li>";
         }
-        if (!now.isEmpty()) html += "<p><b>Now.</b></p><ul>" + now + "</ul>";
+        if (!now.isEmpty()) html += "<p><b>" + tr("Now.") + "</b></p><ul>" + now + "</ul>";
     }
-    return html.isEmpty() ? QString("<p>No explanation for this view.</p>") : html;
+    return html.isEmpty() ? tr("<p>No explanation for this view.</p>") : html;
 }
 
 void ExplanationPane::refresh() {

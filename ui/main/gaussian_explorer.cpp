@@ -26,7 +26,7 @@ namespace ui {
 namespace {
 
 constexpr int kCoalesceMs = 40;
-const QString kParticlesJob = "Particles";
+const QString kParticlesJob = QT_TRANSLATE_NOOP("ui::jobs", "Particles");
 
 // The lab's configurations concern the Lab view alone: editing them starts no Γ job.
 bool sameExceptLab(document::GaussianParams a, const document::GaussianParams& b) {
@@ -94,45 +94,48 @@ GaussianExplorer::GaussianExplorer(document::ProjectDocument* document, QObject*
                 document::GaussianParams params = m_document->gaussian();
                 params.trajectory = document::GaussianTrajectory::List;
                 params.trajectoryList = steps.toStdString();
-                if (core::Status ok = m_document->setGaussian(params, "Use as typed list"); !ok) {
-                    m_trajectory->setMessage("Use as typed list: " + document::qs(ok.error().toString()), true);
+                if (core::Status ok = m_document->setGaussian(params, tr("Use as typed list"));
+                    !ok) {
+                    m_trajectory->setMessage(
+                        tr("Use as typed list: ") + document::qs(ok.error().toString()), true);
                 }
             });
-    connect(&m_nllRunner, &jobs::JobRunner::started, this, [this] {
-        m_trajectory->setNllStatus("Computing the NLL against K…", true);
-    });
+    connect(&m_nllRunner, &jobs::JobRunner::started, this,
+            [this] { m_trajectory->setNllStatus(tr("Computing the NLL against K…"), true); });
     connect(&m_nllRunner, &jobs::JobRunner::progressChanged, this,
             [this](int permille, const QString& stage) {
-                m_trajectory->setNllStatus(QString("Computing the NLL against K: %1 (%2%)…")
-                                               .arg(stage)
-                                               .arg(permille / 10),
-                                           true);
+                m_trajectory->setNllStatus(
+                    tr("Computing the NLL against K: %1 (%2%)…")
+                        .arg(QCoreApplication::translate("ui::jobs", stage.toUtf8().constData()))
+                        .arg(permille / 10),
+                    true);
             });
     connect(&m_nllRunner, &jobs::JobRunner::finished, this,
             [this] { m_trajectory->nllButton()->setEnabled(true); });
     connect(&m_nllRunner, &jobs::JobRunner::cancelled, this, [this] {
-        m_trajectory->setNllStatus(m_nll ? "Cancelled; the curves shown are the previous ones."
-                                         : "Cancelled.",
-                                   false);
+        m_trajectory->setNllStatus(
+            m_nll ? tr("Cancelled; the curves shown are the previous ones.") : tr("Cancelled."),
+            false);
     });
     connect(&m_nllRunner, &jobs::JobRunner::failed, this,
             [this](const QString& name, const QString& message) {
-                m_trajectory->setNllStatus(name + " failed: " + message, false);
-                emit jobMessage(name + ": " + message, true);
+                m_trajectory->setNllStatus(
+                    tr("%1 failed: %2").arg(jobs::shownJobName(name), message), false);
+                emit jobMessage(jobs::shownJobName(name) + ": " + message, true);
             });
     connect(&m_runner, &jobs::JobRunner::failed, this,
             [this](const QString& name, const QString& message) {
-                m_gamma->setMessage(name + ": " + message, true);
-                m_variance->setMessage(name + ": " + message, true);
-                m_particles->clear(name + ": " + message);
-                emit jobMessage(name + ": " + message, true);
+                m_gamma->setMessage(jobs::shownJobName(name) + ": " + message, true);
+                m_variance->setMessage(jobs::shownJobName(name) + ": " + message, true);
+                m_particles->clear(jobs::shownJobName(name) + ": " + message);
+                emit jobMessage(jobs::shownJobName(name) + ": " + message, true);
             });
     // The particles keep their last frames while new ones are sampled; the footer says so.
     connect(&m_runner, &jobs::JobRunner::started, this, [this](const QString& name) {
-        if (name == kParticlesJob) m_particles->setMessage("Sampling particles…");
+        if (name == kParticlesJob) m_particles->setMessage(tr("Sampling particles…"));
     });
     connect(&m_runner, &jobs::JobRunner::cancelled, this, [this](const QString& name) {
-        if (name == kParticlesJob) m_particles->setMessage("Particle sampling cancelled.");
+        if (name == kParticlesJob) m_particles->setMessage(tr("Particle sampling cancelled."));
     });
     connectLab();
     onParamsChanged();
@@ -144,20 +147,20 @@ void GaussianExplorer::connectLab() {
     connect(m_lab, &views::LabView::cancelRequested, &m_labRunner, &jobs::JobRunner::cancel);
     connect(&m_labRunner, &jobs::JobRunner::started, this, [this] {
         m_lab->setRunning(true);
-        m_lab->setStatus("Running the lab…");
+        m_lab->setStatus(tr("Running the lab…"));
     });
     connect(&m_labRunner, &jobs::JobRunner::progressChanged, m_lab, &views::LabView::setProgress);
     connect(&m_labRunner, &jobs::JobRunner::finished, this, [this] { m_lab->setRunning(false); });
     connect(&m_labRunner, &jobs::JobRunner::cancelled, this, [this] {
         m_lab->setRunning(false);
-        m_lab->setStatus(m_lab->result() ? "Cancelled; the charts show the previous run."
-                                         : "Cancelled.");
+        m_lab->setStatus(m_lab->result() ? tr("Cancelled; the charts show the previous run.")
+                                         : tr("Cancelled."));
     });
     connect(&m_labRunner, &jobs::JobRunner::failed, this,
             [this](const QString& name, const QString& message) {
                 m_lab->setRunning(false);
-                m_lab->setStatus(name + " failed: " + message);
-                emit jobMessage(name + ": " + message, true);
+                m_lab->setStatus(tr("%1 failed: %2").arg(jobs::shownJobName(name), message));
+                emit jobMessage(jobs::shownJobName(name) + ": " + message, true);
             });
 }
 
@@ -220,114 +223,117 @@ void GaussianExplorer::updateLabStale() {
 void GaussianExplorer::runLab() {
     const document::GaussianParams params = m_document->gaussian();
     if (params.lab.configs.empty()) {
-        m_lab->setStatus("Add a configuration or pick a preset first.");
+        m_lab->setStatus(tr("Add a configuration or pick a preset first."));
         return;
     }
     const int threads = core::hardwareThreads();
-    m_labRunner.start("Lab", [params, threads, this](core::Progress& progress)
-                                 -> std::function<void()> {
-        core::ParallelOptions parallel;
-        parallel.numThreads = threads;
-        auto result = core::project::runLab(params, params.lab, document::appSources(), parallel,
-                                            &progress);
-        if (!result) {
-            if (result.error().code == core::ErrorCode::Cancelled) return {};
-            throw failure(result.error());
-        }
-        auto done = std::make_shared<const core::project::LabResult>(std::move(result).value());
-        return [this, done, params] {
-            m_labParams = params;
-            m_lab->setProvenance(params.provenance());
-            m_lab->setResult(done);
-            updateLabStale();
-        };
-    });
+    m_labRunner.start(
+        QT_TRANSLATE_NOOP("ui::jobs", "Lab"),
+        [params, threads, this](core::Progress& progress) -> std::function<void()> {
+            core::ParallelOptions parallel;
+            parallel.numThreads = threads;
+            auto result = core::project::runLab(params, params.lab, document::appSources(),
+                                                parallel, &progress);
+            if (!result) {
+                if (result.error().code == core::ErrorCode::Cancelled) return {};
+                throw failure(result.error());
+            }
+            auto done = std::make_shared<const core::project::LabResult>(std::move(result).value());
+            return [this, done, params] {
+                m_labParams = params;
+                m_lab->setProvenance(params.provenance());
+                m_lab->setResult(done);
+                updateLabStale();
+            };
+        });
 }
 
 void GaussianExplorer::computeNllVsK() {
     std::shared_ptr<const GaussianResults> results = m_results;
     if (!results || !sameGammaInputs(results->params, m_document->gaussian())) {
-        m_trajectory->setNllStatus("Wait for Γ of the current parameters, then press again.",
+        m_trajectory->setNllStatus(tr("Wait for Γ of the current parameters, then press again."),
                                    false);
         return;
     }
     const int threads = core::hardwareThreads();
-    m_nllRunner.start("NLL vs K", [results, threads, this](core::Progress& progress)
-                                      -> std::function<void()> {
-        QElapsedTimer timer;
-        timer.start();
-        const int numSteps = results->params.numSteps;
-        auto curves = std::make_shared<views::NllCurves>();
-        for (int k : kNllKs) {
-            if (k >= 2 && k <= numSteps) {
-                curves->ks.push_back(k);
-            }
-        }
-        if (curves->ks.empty()) {
-            throw std::runtime_error("N is below 2: no trajectory to evaluate");
-        }
-        // The digits are evaluated on their test split (on the 17-level grid); other data on
-        // the data set's own distribution.
-        const bool digits = core::data::isDigitsSpec(results->params.data);
-        auto heldOut = digits ? document::gaussianDataOracle("digits:test")
-                              : core::Result<std::shared_ptr<core::model::GaussianOracle>>(results->data);
-        if (!heldOut) throw failure(heldOut.error());
-        // One O(K_max·N²) DP sweep gives the optimal path for every K.
-        progress.setStage("DP paths");
-        core::gaussian::DpOptions options;
-        options.parallel.numThreads = threads;
-        auto dp = core::gaussian::dpTrajectoriesUpTo(results->schedule, results->gamma,
-                                                     curves->ks.back(), options, &progress);
-        if (!dp) {
-            if (dp.error().code == core::ErrorCode::Cancelled) return {};
-            throw failure(dp.error());
-        }
-        std::vector<std::vector<int>> trajectories;
-        for (int k : curves->ks) {
-            auto even = core::trajectory::gaussianEvenTrajectory(numSteps, k);
-            if (!even) throw failure(even.error());
-            curves->trajectories[0].push_back(*even);
-            curves->trajectories[1].push_back((*dp)[static_cast<size_t>(k - 2)].timesteps);
-        }
-        for (const auto& kind : curves->trajectories) {
-            trajectories.insert(trajectories.end(), kind.begin(), kind.end());
-        }
-        progress.setStage("negative ELBO");
-        core::gaussian::NllParams params;
-        params.numSamples = kNllPoints;
-        params.seed = kNllSeed;
-        params.parallel.numThreads = threads;
-        if (digits) params.levels = core::data::kDigitsMaxIntensity + 1;
-        const core::model::GaussianEpsModel& model = *results->model;
-        const core::model::GaussianDataSampler& data = **heldOut;
-        auto sweep = core::gaussian::negativeElboSweep(model, data, results->schedule,
-                                                       results->gamma, trajectories,
-                                                       kNllVariances, params, &progress);
-        if (!sweep) {
-            if (sweep.error().code == core::ErrorCode::Cancelled) return {};
-            throw failure(sweep.error());
-        }
-        const size_t numK = curves->ks.size();
-        for (size_t kind = 0; kind < 2; ++kind) {
-            for (size_t v = 0; v < kNllVariances.size(); ++v) {
-                for (size_t i = 0; i < numK; ++i) {
-                    const auto& cell = (*sweep)[kind * numK + i][v];
-                    curves->bitsPerDim[kind][v].push_back(cell.bitsPerDim);
-                    curves->standardError[kind][v].push_back(cell.standardError);
+    m_nllRunner.start(
+        QT_TRANSLATE_NOOP("ui::jobs", "NLL vs K"),
+        [results, threads, this](core::Progress& progress) -> std::function<void()> {
+            QElapsedTimer timer;
+            timer.start();
+            const int numSteps = results->params.numSteps;
+            auto curves = std::make_shared<views::NllCurves>();
+            for (int k : kNllKs) {
+                if (k >= 2 && k <= numSteps) {
+                    curves->ks.push_back(k);
                 }
             }
-        }
-        curves->numPoints = kNllPoints;
-        curves->seed = kNllSeed;
-        curves->seconds = timer.elapsed() / 1000.0;
-        std::shared_ptr<const views::NllCurves> done = std::move(curves);
-        return [this, done, results] {
-            m_nll = done;
-            m_nllParams = results->params;
-            m_trajectory->setNllCurves(*done);
-            updateNllStale();
-        };
-    });
+            if (curves->ks.empty()) {
+                throw std::runtime_error("N is below 2: no trajectory to evaluate");
+            }
+            // The digits are evaluated on their test split (on the 17-level grid); other data on
+            // the data set's own distribution.
+            const bool digits = core::data::isDigitsSpec(results->params.data);
+            auto heldOut =
+                digits ? document::gaussianDataOracle("digits:test")
+                       : core::Result<std::shared_ptr<core::model::GaussianOracle>>(results->data);
+            if (!heldOut) throw failure(heldOut.error());
+            // One O(K_max·N²) DP sweep gives the optimal path for every K.
+            progress.setStage(QT_TRANSLATE_NOOP("ui::jobs", "DP paths"));
+            core::gaussian::DpOptions options;
+            options.parallel.numThreads = threads;
+            auto dp = core::gaussian::dpTrajectoriesUpTo(results->schedule, results->gamma,
+                                                         curves->ks.back(), options, &progress);
+            if (!dp) {
+                if (dp.error().code == core::ErrorCode::Cancelled) return {};
+                throw failure(dp.error());
+            }
+            std::vector<std::vector<int>> trajectories;
+            for (int k : curves->ks) {
+                auto even = core::trajectory::gaussianEvenTrajectory(numSteps, k);
+                if (!even) throw failure(even.error());
+                curves->trajectories[0].push_back(*even);
+                curves->trajectories[1].push_back((*dp)[static_cast<size_t>(k - 2)].timesteps);
+            }
+            for (const auto& kind : curves->trajectories) {
+                trajectories.insert(trajectories.end(), kind.begin(), kind.end());
+            }
+            progress.setStage(QT_TRANSLATE_NOOP("ui::jobs", "negative ELBO"));
+            core::gaussian::NllParams params;
+            params.numSamples = kNllPoints;
+            params.seed = kNllSeed;
+            params.parallel.numThreads = threads;
+            if (digits) params.levels = core::data::kDigitsMaxIntensity + 1;
+            const core::model::GaussianEpsModel& model = *results->model;
+            const core::model::GaussianDataSampler& data = **heldOut;
+            auto sweep =
+                core::gaussian::negativeElboSweep(model, data, results->schedule, results->gamma,
+                                                  trajectories, kNllVariances, params, &progress);
+            if (!sweep) {
+                if (sweep.error().code == core::ErrorCode::Cancelled) return {};
+                throw failure(sweep.error());
+            }
+            const size_t numK = curves->ks.size();
+            for (size_t kind = 0; kind < 2; ++kind) {
+                for (size_t v = 0; v < kNllVariances.size(); ++v) {
+                    for (size_t i = 0; i < numK; ++i) {
+                        const auto& cell = (*sweep)[kind * numK + i][v];
+                        curves->bitsPerDim[kind][v].push_back(cell.bitsPerDim);
+                        curves->standardError[kind][v].push_back(cell.standardError);
+                    }
+                }
+            }
+            curves->numPoints = kNllPoints;
+            curves->seed = kNllSeed;
+            curves->seconds = timer.elapsed() / 1000.0;
+            std::shared_ptr<const views::NllCurves> done = std::move(curves);
+            return [this, done, results] {
+                m_nll = done;
+                m_nllParams = results->params;
+                m_trajectory->setNllCurves(*done);
+                updateNllStale();
+            };
+        });
 }
 
 void GaussianExplorer::startJob() {
@@ -340,87 +346,97 @@ void GaussianExplorer::startJob() {
     }
     const int threads = core::hardwareThreads();
     const document::GammaCache cache = m_document->project().gammaCache;
-    m_gamma->setMessage(previous && previous->params.gammaKey() == params.gammaKey()
-                            ? m_gamma->message()
-                            : QString("Estimating Γ with M = %1 samples per timestep…")
-                                  .arg(params.gammaSamples));
-    m_runner.start("Γ and variances", [params, previous, cache, threads, this,
-                                       partials = m_partialGammas](
-                                          core::Progress& progress) -> std::function<void()> {
-        auto computed =
-            jobs::computeGaussianResults(params, previous, cache, *partials, threads, progress);
-        if (!computed) {
-            if (computed.error().code == core::ErrorCode::Cancelled) return {};
-            throw failure(computed.error());
-        }
-        std::shared_ptr<GaussianResults> results = *computed;
-        std::shared_ptr<const GaussianResults> done = std::move(results);
-        return [this, done] {
-            if (!sameExceptLab(done->params, m_document->gaussian())) {
-                return;  // a newer request is on its way
+    m_gamma->setMessage(
+        previous && previous->params.gammaKey() == params.gammaKey()
+            ? m_gamma->message()
+            : tr("Estimating Γ with M = %1 samples per timestep…").arg(params.gammaSamples));
+    m_runner.start(
+        QT_TRANSLATE_NOOP("ui::jobs", "Γ and variances"),
+        [params, previous, cache, threads, this,
+         partials = m_partialGammas](core::Progress& progress) -> std::function<void()> {
+            auto computed =
+                jobs::computeGaussianResults(params, previous, cache, *partials, threads, progress);
+            if (!computed) {
+                if (computed.error().code == core::ErrorCode::Cancelled) return {};
+                throw failure(computed.error());
             }
-            m_results = done;
-            {
-                std::lock_guard lock(m_partialGammas->mutex);
-                m_partialGammas->byKey.erase(done->params.gammaKey());
-                m_partialGammas->byKey.erase(done->oracleKey);
-            }
-            if (done->gammaSource == "estimated" && done->modelError.empty()) {
-                m_document->setGammaCache({done->params.gammaKey(), done->estimate, done->dataVariance});
-            }
-            m_gamma->setEstimate(done->schedule, done->estimate, done->dataVariance,
-                                 done->oracleEstimate ? "network" : "oracle",
-                                 done->oracleEstimate ? &*done->oracleEstimate : nullptr);
-            if (!done->modelError.empty()) {
-                const QString message =
-                    "Model: " + document::qs(done->modelError) + " — using the exact oracle.";
-                emit jobMessage(message, true);
-                m_gamma->setMessage(message, true);
-            } else if (done->gammaSource != "estimated") {
-                m_gamma->setMessage(m_gamma->message() + " Γ " + QString::fromStdString(done->gammaSource) + ".");
-            } else if (done->gammaResumedAfter > 0) {
-                m_gamma->setMessage(
-                    m_gamma->message() +
-                    (done->gammaResumedAfter < done->params.numSteps
-                         ? QString(" Resumed after n = %1, where a cancel had stopped it.")
-                               .arg(done->gammaResumedAfter)
-                         : QString(" Kept from a run cancelled after Γ was done.")));
-            }
-            QString label = QString::fromStdString(done->trajectory.kind);
-            if (!done->trajectory.gammaOverBound.empty()) {
-                label += QString(" (Γ over its bound at %1 timesteps)")
-                             .arg(done->trajectory.gammaOverBound.size());
-            }
-            for (charts::ViewPanel* view : {static_cast<charts::ViewPanel*>(m_gamma),
-                                            static_cast<charts::ViewPanel*>(m_variance),
-                                            static_cast<charts::ViewPanel*>(m_trajectory),
-                                            static_cast<charts::ViewPanel*>(m_particles)}) {
-                view->setProvenance(done->params.provenance());
-            }
-            m_variance->setPairs(done->schedule, done->pairs, label);
-            views::GaussianTrajectoryView::Rows rows;
-            rows.dp = done->dpTimesteps;
-            rows.even = done->evenTimesteps;
-            rows.quadratic = done->quadraticTimesteps;
-            rows.costDp = core::gaussian::trajectoryCost(done->cost, rows.dp);
-            rows.costEven = core::gaussian::trajectoryCost(done->cost, rows.even);
-            rows.costQuadratic = core::gaussian::trajectoryCost(done->cost, rows.quadratic);
-            // A typed list or a spacing family gets a row of its own.
-            if (const auto kind = done->params.trajectory;
-                kind != document::GaussianTrajectory::Dp &&
-                kind != document::GaussianTrajectory::Even &&
-                kind != document::GaussianTrajectory::Quadratic) {
-                rows.typed = done->trajectory.timesteps;
-                rows.costTyped = core::gaussian::trajectoryCost(done->cost, rows.typed);
-                if (kind != document::GaussianTrajectory::List) {
-                    rows.typedLabel = QString::fromStdString(done->params.trajectorySpec());
+            std::shared_ptr<GaussianResults> results = *computed;
+            std::shared_ptr<const GaussianResults> done = std::move(results);
+            return [this, done] {
+                if (!sameExceptLab(done->params, m_document->gaussian())) {
+                    return;  // a newer request is on its way
                 }
-            }
-            m_trajectory->setTrajectories(done->cost, rows);
-            // Chained, so the views above show before the particles are sampled.
-            startParticlesJob(done);
-        };
-    });
+                m_results = done;
+                {
+                    std::lock_guard lock(m_partialGammas->mutex);
+                    m_partialGammas->byKey.erase(done->params.gammaKey());
+                    m_partialGammas->byKey.erase(done->oracleKey);
+                }
+                if (done->gammaSource == "estimated" && done->modelError.empty()) {
+                    m_document->setGammaCache(
+                        {done->params.gammaKey(), done->estimate, done->dataVariance});
+                }
+                m_gamma->setEstimate(done->schedule, done->estimate, done->dataVariance,
+                                     done->oracleEstimate ? tr("network") : tr("oracle"),
+                                     done->oracleEstimate ? &*done->oracleEstimate : nullptr);
+                if (!done->modelError.empty()) {
+                    const QString message = tr("Model: %1 — using the exact oracle.")
+                                                .arg(document::qs(done->modelError));
+                    emit jobMessage(message, true);
+                    m_gamma->setMessage(message, true);
+                } else if (done->gammaSource != "estimated") {
+                    // gammaSource is "saved with the project" or "imported from <file>" (English,
+                    // as in the CSV's provenance); shown translated.
+                    const QString source = QString::fromStdString(done->gammaSource);
+                    const QString importedPrefix = "imported from ";
+                    m_gamma->setMessage(
+                        m_gamma->message() +
+                        (source.startsWith(importedPrefix)
+                             ? tr(" Γ imported from %1.").arg(source.mid(importedPrefix.size()))
+                             : tr(" Γ saved with the project.")));
+                } else if (done->gammaResumedAfter > 0) {
+                    m_gamma->setMessage(
+                        m_gamma->message() +
+                        (done->gammaResumedAfter < done->params.numSteps
+                             ? tr(" Resumed after n = %1, where a cancel had stopped it.")
+                                   .arg(done->gammaResumedAfter)
+                             : tr(" Kept from a run cancelled after Γ was done.")));
+                }
+                QString label = QString::fromStdString(done->trajectory.kind);
+                if (!done->trajectory.gammaOverBound.empty()) {
+                    label += tr(" (Γ over its bound at %1 timesteps)")
+                                 .arg(done->trajectory.gammaOverBound.size());
+                }
+                for (charts::ViewPanel* view : {static_cast<charts::ViewPanel*>(m_gamma),
+                                                static_cast<charts::ViewPanel*>(m_variance),
+                                                static_cast<charts::ViewPanel*>(m_trajectory),
+                                                static_cast<charts::ViewPanel*>(m_particles)}) {
+                    view->setProvenance(done->params.provenance());
+                }
+                m_variance->setPairs(done->schedule, done->pairs, label);
+                views::GaussianTrajectoryView::Rows rows;
+                rows.dp = done->dpTimesteps;
+                rows.even = done->evenTimesteps;
+                rows.quadratic = done->quadraticTimesteps;
+                rows.costDp = core::gaussian::trajectoryCost(done->cost, rows.dp);
+                rows.costEven = core::gaussian::trajectoryCost(done->cost, rows.even);
+                rows.costQuadratic = core::gaussian::trajectoryCost(done->cost, rows.quadratic);
+                // A typed list or a spacing family gets a row of its own.
+                if (const auto kind = done->params.trajectory;
+                    kind != document::GaussianTrajectory::Dp &&
+                    kind != document::GaussianTrajectory::Even &&
+                    kind != document::GaussianTrajectory::Quadratic) {
+                    rows.typed = done->trajectory.timesteps;
+                    rows.costTyped = core::gaussian::trajectoryCost(done->cost, rows.typed);
+                    if (kind != document::GaussianTrajectory::List) {
+                        rows.typedLabel = QString::fromStdString(done->params.trajectorySpec());
+                    }
+                }
+                m_trajectory->setTrajectories(done->cost, rows);
+                // Chained, so the views above show before the particles are sampled.
+                startParticlesJob(done);
+            };
+        });
 }
 
 void GaussianExplorer::startParticlesJob(std::shared_ptr<const GaussianResults> base) {
@@ -462,7 +478,7 @@ void GaussianExplorer::startParticlesJob(std::shared_ptr<const GaussianResults> 
 
 QString GaussianExplorer::exportGamma(const QString& path) const {
     if (!m_results) {
-        return "Γ is not computed yet";
+        return tr("Γ is not computed yet");
     }
     const bool npy = path.endsWith(".npy", Qt::CaseInsensitive);
     // NPY holds ms_eps_n = β̄_n Γ_n, as the Analytic-DPM code writes it; CSV holds Γ.

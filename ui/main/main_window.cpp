@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -21,6 +22,7 @@
 #include <QSpinBox>
 #include <QInputDialog>
 #include <QLabel>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
@@ -54,6 +56,7 @@
 #include "ui/lessons/lesson_pane.h"
 #include "ui/lessons/lessons.h"
 #include "ui/main/gaussian_explorer.h"
+#include "ui/main/language.h"
 #include "ui/main/math_help.h"
 #include "ui/training/train_dialog.h"
 #include "ui/panels/gaussian_panel.h"
@@ -73,7 +76,8 @@ namespace ui {
 namespace {
 constexpr int kAutosaveMs = 30000;
 constexpr int kMaxRecentFiles = 8;
-const char* kProjectFilter = "Diffuscope projects (*.diffuscope.json *.json)";
+const char* kProjectFilter =
+    QT_TRANSLATE_NOOP("ui::MainWindow", "Diffuscope projects (*.diffuscope.json *.json)");
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent, const QString& recoveryFolder)
@@ -90,7 +94,7 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryFolder)
       m_panel(new panels::CategoricalPanel(m_document)),
       m_process(new QComboBox),
       m_progress(new QProgressBar),
-      m_cancel(new QPushButton("Cancel")),
+      m_cancel(new QPushButton(tr("Cancel"))),
       m_jobLabel(new QLabel),
       m_recovery(std::make_unique<document::RecoveryStore>(recoveryFolder)) {
     createCentralViews();
@@ -107,30 +111,31 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryFolder)
     m_autosave.setInterval(kAutosaveMs);
     connect(&m_autosave, &QTimer::timeout, this, &MainWindow::autosave);
     m_autosave.start();
-    statusBar()->showMessage("Example project: K = 4, a non-uniform π and two conditions.", 6000);
+    statusBar()->showMessage(tr("Example project: K = 4, a non-uniform π and two conditions."),
+                             6000);
 }
 
 void MainWindow::createCentralViews() {
-    m_tabs->addTab(m_explorer->chainsView(), "Trajectories");
+    m_tabs->addTab(m_explorer->chainsView(), tr("Trajectories"));
     auto* scheduleSplit = new QSplitter(Qt::Vertical);
     scheduleSplit->addWidget(m_explorer->scheduleView());
     scheduleSplit->addWidget(m_explorer->stepCostView());
     scheduleSplit->setStretchFactor(0, 3);
     scheduleSplit->setStretchFactor(1, 2);
-    m_tabs->addTab(scheduleSplit, "Schedule && information");
-    m_tabs->addTab(m_explorer->matricesView(), "Matrices");
-    m_tabs->addTab(m_explorer->kernelView(), "Kernel comparison");
+    m_tabs->addTab(scheduleSplit, tr("Schedule && information"));
+    m_tabs->addTab(m_explorer->matricesView(), tr("Matrices"));
+    m_tabs->addTab(m_explorer->kernelView(), tr("Kernel comparison"));
     auto* categoricalPage = new QWidget;
     auto* centralLayout = new QVBoxLayout(categoricalPage);
     centralLayout->setContentsMargins(0, 0, 0, 0);
     centralLayout->addWidget(m_tabs, 1);
     centralLayout->addWidget(m_timeBar);
-    m_gaussianTabs->addTab(m_gaussianExplorer->particlesView(), "Particles");
+    m_gaussianTabs->addTab(m_gaussianExplorer->particlesView(), tr("Particles"));
     m_gaussianTabs->addTab(m_gaussianExplorer->gammaView(), "Γ");
-    m_gaussianTabs->addTab(m_gaussianExplorer->varianceView(), "Variance");
-    m_gaussianTabs->addTab(m_gaussianExplorer->trajectoryView(), "Trajectory");
-    m_gaussianTabs->addTab(m_gaussianExplorer->compareView(), "Compare");
-    m_gaussianTabs->addTab(m_gaussianExplorer->labView(), "Lab");
+    m_gaussianTabs->addTab(m_gaussianExplorer->varianceView(), tr("Variance"));
+    m_gaussianTabs->addTab(m_gaussianExplorer->trajectoryView(), tr("Trajectory"));
+    m_gaussianTabs->addTab(m_gaussianExplorer->compareView(), tr("Compare"));
+    m_gaussianTabs->addTab(m_gaussianExplorer->labView(), tr("Lab"));
     m_centralStack->addWidget(categoricalPage);
     m_centralStack->addWidget(m_gaussianTabs);
     setCentralWidget(m_centralStack);
@@ -138,15 +143,16 @@ void MainWindow::createCentralViews() {
 }
 
 void MainWindow::createProcessSwitch() {
-    auto* toolbar = addToolBar("Process");
+    auto* toolbar = addToolBar(tr("Process"));
     toolbar->setObjectName("processToolBar");
     toolbar->setMovable(false);
-    toolbar->addWidget(new QLabel(" Process: "));
-    m_process->addItem("Categorical diffusion");
-    m_process->addItem("Gaussian diffusion (Analytic-DPM)");
-    m_process->setToolTip("Categorical diffusion (the closed-form reverse kernel) or Gaussian "
-                          "diffusion (Analytic-DPM: Γ, the optimal variance and the DP "
-                          "trajectory). Ctrl+1 / Ctrl+2.");
+    toolbar->addWidget(new QLabel(tr(" Process: ")));
+    m_process->addItem(tr("Categorical diffusion"));
+    m_process->addItem(tr("Gaussian diffusion (Analytic-DPM)"));
+    m_process->setToolTip(
+        tr("Categorical diffusion (the closed-form reverse kernel) or Gaussian "
+           "diffusion (Analytic-DPM: Γ, the optimal variance and the DP "
+           "trajectory). Ctrl+1 / Ctrl+2."));
     toolbar->addWidget(m_process);
     connect(m_process, &QComboBox::currentIndexChanged, this, [this](int index) {
         m_document->setProcess(index == 1 ? document::ProcessKind::Gaussian
@@ -166,7 +172,7 @@ void MainWindow::createStatusBar() {
     m_progress->hide();
     m_cancel->hide();
     m_cancel->setShortcut(QKeySequence(Qt::Key_Escape));
-    m_cancel->setToolTip("Cancel the running computation (Esc)");
+    m_cancel->setToolTip(tr("Cancel the running computation (Esc)"));
     statusBar()->addPermanentWidget(m_jobLabel);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
@@ -198,7 +204,7 @@ void MainWindow::connectTimeBar() {
     connect(m_timeBar, &animation::TimeBar::seedEdited, this, [this](qulonglong seed) {
         auto p = m_document->categorical();
         p.seed = seed;
-        if (auto status = m_document->setCategorical(p, "Change seed"); !status) {
+        if (auto status = m_document->setCategorical(p, tr("Change seed")); !status) {
             statusBar()->showMessage(QString::fromStdString(status.error().toString()), 6000);
         }
     });
@@ -259,7 +265,7 @@ std::vector<jobs::JobRunner*> MainWindow::allJobRunners() {
 
 void MainWindow::connectJobRunner(jobs::JobRunner* runner) {
     connect(runner, &jobs::JobRunner::started, this, [this](const QString& name) {
-        m_jobLabel->setText(name + "…");
+        m_jobLabel->setText(jobs::shownJobName(name) + "…");
         m_progress->setValue(0);
         m_progress->show();
         m_cancel->show();
@@ -274,13 +280,15 @@ void MainWindow::connectJobRunner(jobs::JobRunner* runner) {
             m_cancel->hide();
             m_jobLabel->clear();
         }
-        statusBar()->showMessage(message.isEmpty() ? name + " done" : message, 4000);
+        statusBar()->showMessage(message.isEmpty() ? tr("%1 done").arg(name) : message, 4000);
     };
-    connect(runner, &jobs::JobRunner::finished, this, [=](const QString& n) { done(n, {}); });
+    connect(runner, &jobs::JobRunner::finished, this,
+            [=](const QString& n) { done(jobs::shownJobName(n), {}); });
     connect(runner, &jobs::JobRunner::cancelled, this,
-            [=](const QString& n) { done(n, n + " cancelled"); });
-    connect(runner, &jobs::JobRunner::failed, this,
-            [=](const QString& n, const QString& m) { done(n, n + " failed: " + m); });
+            [=](const QString& n) { done(n, tr("%1 cancelled").arg(jobs::shownJobName(n))); });
+    connect(runner, &jobs::JobRunner::failed, this, [=](const QString& n, const QString& m) {
+        done(n, tr("%1 failed: %2").arg(jobs::shownJobName(n), m));
+    });
 }
 
 void MainWindow::showProcess(int index) {
@@ -299,7 +307,7 @@ std::vector<std::pair<QString, charts::ViewPanel*>> MainWindow::currentViews() c
 }
 
 void MainWindow::createDocks() {
-    auto* dock = new QDockWidget("Parameters", this);
+    auto* dock = new QDockWidget(tr("Parameters"), this);
     dock->setObjectName("parametersDock");
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     auto* scroll = new QScrollArea;
@@ -379,10 +387,10 @@ std::vector<std::pair<QString, charts::ViewPanel*>> MainWindow::viewsOnScreen() 
 
 void MainWindow::createMenus() {
     createFileMenu();
-    QMenu* edit = menuBar()->addMenu("&Edit");
-    QAction* undo = m_document->undoStack()->createUndoAction(this, "&Undo");
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
-    QAction* redo = m_document->undoStack()->createRedoAction(this, "&Redo");
+    QAction* redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
     redo->setShortcuts({QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
     edit->addAction(undo);
     edit->addAction(redo);
@@ -392,24 +400,25 @@ void MainWindow::createMenus() {
 }
 
 void MainWindow::createFileMenu() {
-    QMenu* file = menuBar()->addMenu("&File");
-    file->addAction("&New", QKeySequence::New, this, [this] {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New"), QKeySequence::New, this, [this] {
         if (maybeSave()) {
             m_document->newProject();
         }
     });
-    file->addAction("&Open…", QKeySequence::Open, this, [this] {
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
         if (!maybeSave()) {
             return;
         }
-        const QString path = QFileDialog::getOpenFileName(this, "Open project", {}, kProjectFilter);
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open project"), {}, tr(kProjectFilter));
         if (!path.isEmpty()) {
             openFileInBackground(path);
         }
     });
-    m_recentMenu = file->addMenu("Open &recent");
+    m_recentMenu = file->addMenu(tr("Open &recent"));
     updateRecentMenu();
-    QMenu* examples = file->addMenu("E&xamples");
+    QMenu* examples = file->addMenu(tr("E&xamples"));
     for (const document::Example& example : document::examples()) {
         examples->addAction(example.title, this, [this, project = example.project] {
             if (maybeSave()) {
@@ -417,56 +426,59 @@ void MainWindow::createFileMenu() {
             }
         });
     }
-    file->addAction("&Save", QKeySequence::Save, this, [this] { save(); });
-    file->addAction("Save &as…", QKeySequence::SaveAs, this, [this] { saveAs(); });
+    file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { save(); });
+    file->addAction(tr("Save &as…"), QKeySequence::SaveAs, this, [this] { saveAs(); });
     file->addSeparator();
-    file->addAction("&Export view…", QKeySequence(Qt::CTRL | Qt::Key_E), this,
+    file->addAction(tr("&Export view…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
                     &MainWindow::exportCurrentView);
-    file->addAction("Export &all views…", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this,
+    file->addAction(tr("Export &all views…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this,
                     &MainWindow::exportAllViews);
-    file->addAction("Export a&nimation…", QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_E), this,
+    file->addAction(tr("Export a&nimation…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_E), this,
                     &MainWindow::exportAnimation);
-    file->addAction("Export &Γ…", this, &MainWindow::exportGamma);
+    file->addAction(tr("Export &Γ…"), this, &MainWindow::exportGamma);
     file->addSeparator();
-    file->addAction("Open a &model checkpoint…", QKeySequence(Qt::CTRL | Qt::Key_M), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, "Open a model checkpoint", {},
-                                                          "Checkpoints (*.safetensors)");
-        if (!path.isEmpty()) loadModelInBackground(path);
-    });
-    file->addAction("&Train a model…", QKeySequence(Qt::CTRL | Qt::Key_T), this,
+    file->addAction(
+        tr("Open a &model checkpoint…"), QKeySequence(Qt::CTRL | Qt::Key_M), this, [this] {
+            const QString path = QFileDialog::getOpenFileName(
+                this, tr("Open a model checkpoint"), {}, tr("Checkpoints (*.safetensors)"));
+            if (!path.isEmpty()) loadModelInBackground(path);
+        });
+    file->addAction(tr("&Train a model…"), QKeySequence(Qt::CTRL | Qt::Key_T), this,
                     &MainWindow::showTrainDialog);
     file->addSeparator();
-    file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 }
 
 void MainWindow::createViewMenu() {
-    QMenu* view = menuBar()->addMenu("&View");
-    view->addAction("&Categorical diffusion", QKeySequence(Qt::CTRL | Qt::Key_1), this,
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Categorical diffusion"), QKeySequence(Qt::CTRL | Qt::Key_1), this,
                     [this] { m_document->setProcess(document::ProcessKind::Categorical); });
-    view->addAction("&Gaussian diffusion", QKeySequence(Qt::CTRL | Qt::Key_2), this,
+    view->addAction(tr("&Gaussian diffusion"), QKeySequence(Qt::CTRL | Qt::Key_2), this,
                     [this] { m_document->setProcess(document::ProcessKind::Gaussian); });
     QAction* explain = m_explanation->toggleViewAction();
-    explain->setText("&Explanation");
+    explain->setText(tr("&Explanation"));
     explain->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F1));
-    explain->setToolTip("What the views on screen show, how to read them, what to try, and "
-                        "their current numbers.");
+    explain->setToolTip(
+        tr("What the views on screen show, how to read them, what to try, and "
+           "their current numbers."));
     view->addAction(explain);
-    QAction* present = view->addAction("&Presentation mode");
+    QAction* present = view->addAction(tr("&Presentation mode"));
     present->setCheckable(true);
     present->setShortcut(QKeySequence(Qt::Key_F11));
     present->setShortcutContext(Qt::ApplicationShortcut);
-    present->setToolTip("Full screen with the views only, text and lines large enough for a "
-                        "projector (F11 again to leave).");
+    present->setToolTip(
+        tr("Full screen with the views only, text and lines large enough for a "
+           "projector (F11 again to leave)."));
     connect(present, &QAction::toggled, this, &MainWindow::setPresentationMode);
     addAction(present);  // F11 still works while the menu bar is hidden
     view->addSeparator();
     // Alt+1…6 show the current process's views; the menu names them when it opens.
     std::vector<QAction*> tabActions;
     for (int i = 0; i < 6; ++i) {
-        tabActions.push_back(view->addAction(QString("View %1").arg(i + 1),
-                                             QKeySequence(Qt::ALT | (Qt::Key_1 + i)), this, [this, i] {
-                                                 if (i < tabs()->count()) tabs()->setCurrentIndex(i);
-                                             }));
+        tabActions.push_back(view->addAction(
+            tr("View %1").arg(i + 1), QKeySequence(Qt::ALT | (Qt::Key_1 + i)), this, [this, i] {
+                if (i < tabs()->count()) tabs()->setCurrentIndex(i);
+            }));
     }
     connect(view, &QMenu::aboutToShow, this, [this, tabActions] {
         for (int i = 0; i < static_cast<int>(tabActions.size()); ++i) {
@@ -475,16 +487,48 @@ void MainWindow::createViewMenu() {
             if (exists) tabActions[i]->setText(tabs()->tabText(i).replace("&&", "&"));
         }
     });
+    view->addSeparator();
+    createLanguageMenu(view);
+}
+
+// View ▸ Language: the choice is saved and applies from the next start (the views build their
+// texts once, so switching live would mean rebuilding the window).
+void MainWindow::createLanguageMenu(QMenu* view) {
+    QMenu* menu = view->addMenu(tr("&Language"));
+    menu->setObjectName("languageMenu");
+    auto* group = new QActionGroup(menu);
+    group->setExclusive(true);
+    const QString saved = language::savedChoice();
+    // Every built-in translation, each named in its own language so anyone can find theirs.
+    std::vector<std::pair<QString, QString>> choices = {{"system", tr("System default")}};
+    for (const QString& code : language::available()) {
+        choices.emplace_back(
+            code, code == "en" ? QStringLiteral("English") : QLocale(code).nativeLanguageName());
+    }
+    for (const auto& [code, name] : choices) {
+        QAction* action = menu->addAction(name);
+        action->setCheckable(true);
+        action->setChecked(code == saved);
+        action->setData(code);
+        group->addAction(action);
+    }
+    connect(group, &QActionGroup::triggered, this, [this](QAction* action) {
+        const QString code = action->data().toString();
+        if (code == language::savedChoice()) return;
+        language::saveChoice(code);
+        QMessageBox::information(this, tr("Language"),
+                                 tr("The language changes when Diffuscope restarts."));
+    });
 }
 
 // Play, pause and step: the categorical time bar, or the Particles view's player.
 void MainWindow::createPlayMenu() {
-    QMenu* play = menuBar()->addMenu("&Play");
+    QMenu* play = menuBar()->addMenu(tr("&Play"));
     // The Gaussian process has its player in the Particles view.
     auto particles = [this] {
         return m_centralStack->currentIndex() == 1 ? m_gaussianExplorer->particlesView() : nullptr;
     };
-    QAction* toggle = play->addAction("Play / pause", this, [this, particles] {
+    QAction* toggle = play->addAction(tr("Play / pause"), this, [this, particles] {
         if (auto* p = particles()) {
             p->setPlaying(!p->isPlaying());
         } else {
@@ -492,7 +536,7 @@ void MainWindow::createPlayMenu() {
         }
     });
     toggle->setShortcut(QKeySequence(Qt::Key_Space));
-    QAction* forward = play->addAction("Step forward", this, [this, particles] {
+    QAction* forward = play->addAction(tr("Step forward"), this, [this, particles] {
         if (auto* p = particles()) {
             p->stepBy(1);
         } else {
@@ -500,7 +544,7 @@ void MainWindow::createPlayMenu() {
         }
     });
     forward->setShortcut(QKeySequence(Qt::Key_Right));
-    QAction* back = play->addAction("Step back", this, [this, particles] {
+    QAction* back = play->addAction(tr("Step back"), this, [this, particles] {
         if (auto* p = particles()) {
             p->stepBy(-1);
         } else {
@@ -515,28 +559,28 @@ void MainWindow::createPlayMenu() {
 }
 
 void MainWindow::createHelpMenu() {
-    QMenu* help = menuBar()->addMenu("&Help");
-    QAction* mathematics = help->addAction("&Mathematics", this,
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* mathematics = help->addAction(tr("&Mathematics"), this,
                                            [this] { showMathematics("README.md"); });
     mathematics->setShortcut(QKeySequence::HelpContents);  // F1
     QAction* lessonsAction = m_lessons->toggleViewAction();
-    lessonsAction->setText("&Lessons");
+    lessonsAction->setText(tr("&Lessons"));
     lessonsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
-    lessonsAction->setToolTip("Guided lessons: each step loads a project, shows a view and says "
-                              "what to look at and what to try.");
+    lessonsAction->setToolTip(tr("Guided lessons: each step loads a project, shows a view and "
+                                 "says what to look at and what to try."));
     help->addAction(lessonsAction);
-    help->addAction("&About Diffuscope", this, [this] {
+    help->addAction(tr("&About Diffuscope"), this, [this] {
         QMessageBox::about(
-            this, "About Diffuscope",
-            QString("<p><b>Diffuscope %1</b> — an explorer for diffusion processes.</p>"
-                    "<p><b>Categorical diffusion</b>: the forward process P₀,ₜ = (1 − βₜ)I + "
-                    "βₜ1πᵀ and the closed-form reverse kernel that turns a denoiser "
-                    "F(i | j, C, t) = P(X₀ = i | Xₜ = j, C) into P(Xₛ | Xₜ), after the categorical "
-                    "diffusion derivation this project started from.</p>"
-                    "<p><b>Analytic-DPM</b>: the analytic optimal reverse variance and the "
-                    "optimal trajectory of Bao, Li, Zhu and Zhang, <i>Analytic-DPM: an Analytic "
-                    "Estimate of the Optimal Reverse Variance in Diffusion Probabilistic "
-                    "Models</i>, ICLR 2022.</p>")
+            this, tr("About Diffuscope"),
+            tr("<p><b>Diffuscope %1</b> — an explorer for diffusion processes.</p>"
+               "<p><b>Categorical diffusion</b>: the forward process P₀,ₜ = (1 − βₜ)I + "
+               "βₜ1πᵀ and the closed-form reverse kernel that turns a denoiser "
+               "F(i | j, C, t) = P(X₀ = i | Xₜ = j, C) into P(Xₛ | Xₜ), after the categorical "
+               "diffusion derivation this project started from.</p>"
+               "<p><b>Analytic-DPM</b>: the analytic optimal reverse variance and the "
+               "optimal trajectory of Bao, Li, Zhu and Zhang, <i>Analytic-DPM: an Analytic "
+               "Estimate of the Optimal Reverse Variance in Diffusion Probabilistic "
+               "Models</i>, ICLR 2022.</p>")
                 .arg(QApplication::applicationVersion()));
     });
 }
@@ -586,9 +630,9 @@ bool MainWindow::showView(const QString& name) {
 void MainWindow::updateTitle() {
     const QString name = !m_document->filePath().isEmpty()
                              ? QFileInfo(m_document->filePath()).fileName()
-                             : m_recovered ? QString("Recovered project (unsaved)")
-                                           : QString("Example project");
-    setWindowTitle(QString("%1%2 — Diffuscope").arg(name, m_document->isModified() ? " *" : ""));
+                         : m_recovered ? tr("Recovered project (unsaved)")
+                                       : tr("Example project");
+    setWindowTitle(tr("%1%2 — Diffuscope").arg(name, m_document->isModified() ? " *" : ""));
 }
 
 void MainWindow::updateRecentMenu() {
@@ -624,7 +668,7 @@ bool MainWindow::openFile(const QString& path) {
 }
 
 void MainWindow::openFileInBackground(const QString& path) {
-    m_fileRunner.start("Opening " + QFileInfo(path).fileName(),
+    m_fileRunner.start(tr("Opening %1").arg(QFileInfo(path).fileName()),
                        [this, path](core::Progress&) -> std::function<void()> {
                            auto project = std::make_shared<core::Result<document::Project>>(
                                document::readProjectFile(path));
@@ -634,14 +678,14 @@ void MainWindow::openFileInBackground(const QString& path) {
 
 bool MainWindow::useOpenedFile(const QString& path, core::Result<document::Project> project) {
     if (!project) {
-        QMessageBox::warning(this, "Open project",
-                             QString("The project was not opened.\n\n%1")
+        QMessageBox::warning(this, tr("Open project"),
+                             tr("The project was not opened.\n\n%1")
                                  .arg(QString::fromStdString(project.error().toString())));
         return false;
     }
     m_document->adopt(std::move(project).value(), path);
     addRecentFile(path);
-    statusBar()->showMessage("Opened " + path, 4000);
+    statusBar()->showMessage(tr("Opened %1").arg(path), 4000);
     return true;
 }
 
@@ -651,16 +695,17 @@ bool MainWindow::save() {
     }
     const core::Status status = m_document->saveAs(m_document->filePath());
     if (!status) {
-        QMessageBox::warning(this, "Save project", QString::fromStdString(status.error().toString()));
+        QMessageBox::warning(this, tr("Save project"),
+                             QString::fromStdString(status.error().toString()));
         return false;
     }
-    statusBar()->showMessage("Saved " + m_document->filePath(), 4000);
+    statusBar()->showMessage(tr("Saved %1").arg(m_document->filePath()), 4000);
     return true;
 }
 
 bool MainWindow::saveAs() {
-    QString path = QFileDialog::getSaveFileName(this, "Save project", "project.diffuscope.json",
-                                                kProjectFilter);
+    QString path = QFileDialog::getSaveFileName(this, tr("Save project"), "project.diffuscope.json",
+                                                tr(kProjectFilter));
     if (path.isEmpty()) {
         return false;
     }
@@ -669,11 +714,12 @@ bool MainWindow::saveAs() {
     }
     const core::Status status = m_document->saveAs(path);
     if (!status) {
-        QMessageBox::warning(this, "Save project", QString::fromStdString(status.error().toString()));
+        QMessageBox::warning(this, tr("Save project"),
+                             QString::fromStdString(status.error().toString()));
         return false;
     }
     addRecentFile(path);
-    statusBar()->showMessage("Saved " + path, 4000);
+    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
     return true;
 }
 
@@ -682,7 +728,7 @@ bool MainWindow::loadModel(const QString& path) {
 }
 
 void MainWindow::loadModelInBackground(const QString& path) {
-    m_fileRunner.start("Loading " + QFileInfo(path).fileName(),
+    m_fileRunner.start(tr("Loading %1").arg(QFileInfo(path).fileName()),
                        [this, path](core::Progress&) -> std::function<void()> {
                            // Loaded once here; the panel's fit check then finds it cached.
                            auto loaded = std::make_shared<core::Result<document::LoadedModelPtr>>(
@@ -695,15 +741,15 @@ bool MainWindow::useLoadedModel(const QString& path,
                                 const core::Result<document::LoadedModelPtr>& loaded) {
     // The checkpoint's own metadata says which process it is for.
     if (!loaded) {
-        QMessageBox::warning(this, "Model", QString::fromStdString(loaded.error().toString()));
+        QMessageBox::warning(this, tr("Model"), QString::fromStdString(loaded.error().toString()));
         return false;
     }
     const bool gaussian = (*loaded)->gaussian != nullptr;
     m_document->setProcess(gaussian ? document::ProcessKind::Gaussian
                                     : document::ProcessKind::Categorical);
     const bool ok = gaussian ? m_gaussianPanel->loadModel(path) : m_panel->loadModel(path);
-    statusBar()->showMessage(ok ? "Using the model " + QFileInfo(path).fileName()
-                                : "The model does not fit the current data (see the panel).",
+    statusBar()->showMessage(ok ? tr("Using the model %1").arg(QFileInfo(path).fileName())
+                                : tr("The model does not fit the current data (see the panel)."),
                              5000);
     return ok;
 }
@@ -743,14 +789,14 @@ void MainWindow::showTrainDialog() {
 }
 
 void MainWindow::exportGamma() {
-    const QString path = QFileDialog::getSaveFileName(this, "Export Γ", "gamma.csv",
-                                                      "Γ as CSV (*.csv);;ms_eps as NPY (*.npy)");
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Γ"), "gamma.csv", tr("Γ as CSV (*.csv);;ms_eps as NPY (*.npy)"));
     if (path.isEmpty()) return;
     const QString error = m_gaussianExplorer->exportGamma(path);
     if (!error.isEmpty()) {
-        QMessageBox::warning(this, "Export Γ", error);
+        QMessageBox::warning(this, tr("Export Γ"), error);
     } else {
-        statusBar()->showMessage("Wrote " + path, 5000);
+        statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
     }
 }
 
@@ -758,9 +804,14 @@ bool MainWindow::maybeSave() {
     if (!m_document->isModified()) {
         return true;
     }
-    const auto answer = QMessageBox::question(
-        this, "Unsaved changes", "The project has unsaved changes. Save them first?",
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    QMessageBox box(QMessageBox::Question, tr("Unsaved changes"),
+                    tr("The project has unsaved changes. Save them first?"),
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    // Named here: Qt translates its standard buttons only when qtbase_*.qm is installed.
+    box.button(QMessageBox::Save)->setText(tr("Save"));
+    box.button(QMessageBox::Discard)->setText(tr("Discard"));
+    box.button(QMessageBox::Cancel)->setText(tr("Cancel"));
+    const auto answer = static_cast<QMessageBox::StandardButton>(box.exec());
     if (answer == QMessageBox::Save) {
         return save();
     }
@@ -795,7 +846,7 @@ void MainWindow::autosave() {
     const core::Status status = m_recovery->write(document::projectToJson(m_document->project()));
     if (!status) {
         statusBar()->showMessage(
-            "Autosave failed: " + QString::fromStdString(status.error().toString()), 8000);
+            tr("Autosave failed: %1").arg(QString::fromStdString(status.error().toString())), 8000);
     }
 }
 
@@ -806,15 +857,15 @@ void MainWindow::offerRecovery() {
     if (copies.isEmpty()) {
         return;
     }
-    QMessageBox box(QMessageBox::Question, "Recover project",
-                    "Diffuscope did not close cleanly last time. Restore the unsaved project it "
-                    "was working on?",
+    QMessageBox box(QMessageBox::Question, tr("Recover project"),
+                    tr("Diffuscope did not close cleanly last time. Restore the unsaved project it "
+                       "was working on?"),
                     QMessageBox::NoButton, this);
     box.setInformativeText(
-        QString("Saved %1.").arg(QFileInfo(copies.first()).lastModified().toString()));
-    QPushButton* restore = box.addButton("Restore", QMessageBox::AcceptRole);
-    QPushButton* discard = box.addButton("Discard", QMessageBox::DestructiveRole);
-    box.addButton("Not now", QMessageBox::RejectRole);  // kept for the next start
+        tr("Saved %1.").arg(QFileInfo(copies.first()).lastModified().toString()));
+    QPushButton* restore = box.addButton(tr("Restore"), QMessageBox::AcceptRole);
+    QPushButton* discard = box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
+    box.addButton(tr("Not now"), QMessageBox::RejectRole);  // kept for the next start
     box.setDefaultButton(restore);
     box.exec();
     if (box.clickedButton() == restore) {
@@ -826,26 +877,26 @@ void MainWindow::offerRecovery() {
 
 bool MainWindow::restoreRecovery(const QString& path) {
     if (const core::Status adopted = m_recovery->adopt(path); !adopted) {
-        QMessageBox::warning(this, "Recover project",
+        QMessageBox::warning(this, tr("Recover project"),
                              QString::fromStdString(adopted.error().toString()));
         return false;
     }
     if (const core::Status status = m_document->recover(path); !status) {
         m_recovery->release();  // unreadable here; keep the copy rather than delete it
-        QMessageBox::warning(this, "Recover project",
-                             QString("The recovery copy was not restored.\n\n%1")
+        QMessageBox::warning(this, tr("Recover project"),
+                             tr("The recovery copy was not restored.\n\n%1")
                                  .arg(QString::fromStdString(status.error().toString())));
         return false;
     }
     m_recovered = true;
     updateTitle();
-    statusBar()->showMessage("Recovered the unsaved project; save it under a name.", 8000);
+    statusBar()->showMessage(tr("Recovered the unsaved project; save it under a name."), 8000);
     return true;
 }
 
 bool MainWindow::discardRecovery(const QString& path) {
     if (const core::Status status = m_recovery->discard(path); !status) {
-        QMessageBox::warning(this, "Recover project",
+        QMessageBox::warning(this, tr("Recover project"),
                              QString::fromStdString(status.error().toString()));
         return false;
     }
@@ -882,9 +933,9 @@ void MainWindow::exportCurrentView() {
         error = charts::exportWidget(panel, path, options);
     }
     if (!error.isEmpty()) {
-        QMessageBox::warning(this, "Export", error);
+        QMessageBox::warning(this, tr("Export"), error);
     } else {
-        statusBar()->showMessage("Exported " + path, 4000);
+        statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
     }
 }
 
@@ -907,9 +958,9 @@ void MainWindow::exportAllViews() {
         if (!e.isEmpty()) errors << name + ": " + e;
     }
     if (!errors.isEmpty()) {
-        QMessageBox::warning(this, "Export all views", errors.join('\n'));
+        QMessageBox::warning(this, tr("Export all views"), errors.join('\n'));
     } else {
-        statusBar()->showMessage("Exported every view to " + dir, 4000);
+        statusBar()->showMessage(tr("Exported every view to %1").arg(dir), 4000);
     }
 }
 
@@ -920,21 +971,22 @@ void MainWindow::exportAnimation() {
         gaussian ? animation::particlesAnimation(m_gaussianExplorer->particlesView())
                  : animation::chainsAnimation(m_explorer->chainsView());
     const QString name = gaussian ? "particles" : "trajectories";
-    if (const QString problem = animation::checkAnimationOptions(source, {}); source.steps <= 0) {
-        QMessageBox::information(this, "Export animation", "Nothing to export yet: " + problem + ".");
+    if (source.steps <= 0) {
+        QMessageBox::information(this, tr("Export animation"),
+                                 tr("Nothing to export yet: the animation has no frames."));
         return;
     }
-    animation::AnimationDialog dialog(source, gaussian ? "Particles" : "Trajectories", this);
+    animation::AnimationDialog dialog(source, gaussian ? tr("Particles") : tr("Trajectories"), this);
     if (dialog.exec() != QDialog::Accepted) return;
     const bool frames = dialog.pngSequence();
     const QString path = QFileDialog::getSaveFileName(
-        this, "Export animation", name + (frames ? ".png" : ".gif"),
-        frames ? "PNG frame sequence (*.png)" : "Animated GIF (*.gif)");
+        this, tr("Export animation"), name + (frames ? ".png" : ".gif"),
+        frames ? tr("PNG frame sequence (*.png)") : tr("Animated GIF (*.gif)"));
     if (path.isEmpty()) return;
     dialog.remember();
     // Frames are rendered from the view itself, on this thread: a progress dialog keeps the
     // window painted and offers Cancel between frames.
-    QProgressDialog progress("Rendering the animation…", "Cancel", 0, 100, this);
+    QProgressDialog progress(tr("Rendering the animation…"), tr("Cancel"), 0, 100, this);
     progress.setWindowModality(Qt::WindowModal);
     progress.setMinimumDuration(300);
     const auto report = [&progress](int done, int total) {
@@ -948,11 +1000,11 @@ void MainWindow::exportAnimation() {
                                                dialog.options(), report);
     progress.reset();
     if (error == "cancelled") {
-        statusBar()->showMessage("Animation export cancelled", 4000);
+        statusBar()->showMessage(tr("Animation export cancelled"), 4000);
     } else if (!error.isEmpty()) {
-        QMessageBox::warning(this, "Export animation", error);
+        QMessageBox::warning(this, tr("Export animation"), error);
     } else {
-        statusBar()->showMessage("Exported " + path, 4000);
+        statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
     }
 }
 

@@ -121,6 +121,7 @@ private:
     void setPlayerIconScale(double scale);
     void createMenus();
     void createFileMenu();
+    void createLanguageMenu(QMenu* view);
     void createViewMenu();
     void createPlayMenu();
     void createHelpMenu();

@@ -49,11 +49,12 @@ QUrl MathHelpDialog::pageUrl(const QString& page) {
 }
 
 MathHelpDialog::MathHelpDialog(QWidget* parent)
-    : QDialog(parent), m_browser(new MarkdownBrowser), m_back(new QPushButton("Back")) {
-    setWindowTitle("Mathematics — Diffuscope");
+    : QDialog(parent), m_browser(new MarkdownBrowser), m_back(new QPushButton(tr("Back"))) {
+    setWindowTitle(tr("Mathematics — Diffuscope"));
     m_browser->setSearchPaths({":/docs"});
-    auto* contents = new QPushButton("Contents");
+    auto* contents = new QPushButton(tr("Contents"));
     auto* close = new QDialogButtonBox(QDialogButtonBox::Close);
+    close->button(QDialogButtonBox::Close)->setText(tr("Close"));  // without qtbase_*.qm too
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_back);
     buttons->addWidget(contents);

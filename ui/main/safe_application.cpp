@@ -22,12 +22,13 @@ bool SafeApplication::notify(QObject* receiver, QEvent* event) {
         try {
             throw;
         } catch (const std::bad_alloc&) {
-            report("Out of memory: the last action needed more memory than is available and "
-                   "was abandoned.");
+            report(
+                tr("Out of memory: the last action needed more memory than is available and "
+                   "was abandoned."));
         } catch (const std::exception& e) {
-            report(QString("The last action failed: %1").arg(QString::fromUtf8(e.what())));
+            report(tr("The last action failed: %1").arg(QString::fromUtf8(e.what())));
         } catch (...) {
-            report("The last action failed with an unknown error.");
+            report(tr("The last action failed with an unknown error."));
         }
     }
     return false;
@@ -42,8 +43,8 @@ void SafeApplication::report(const QString& message) {
     // Shown from the event loop, not from inside the failed handler's stack.
     m_reporting = true;
     QTimer::singleShot(0, this, [this, message] {
-        QMessageBox::warning(activeWindow(), "Diffuscope",
-                             message + "\n\nThe project is still open; save your work.");
+        QMessageBox::warning(activeWindow(), tr("Diffuscope"),
+                             message + tr("\n\nThe project is still open; save your work."));
         m_reporting = false;
     });
 }

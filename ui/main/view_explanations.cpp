@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/main/view_explanations.h"
 
+#include <QCoreApplication>
 #include <QHash>
 
 namespace ui {
@@ -8,114 +9,194 @@ namespace ui {
 ViewExplanation viewExplanation(const QString& viewName) {
     static const QHash<QString, ViewExplanation> explanations = {
         {"trajectories",
-         {"Trajectories",
-          "Chains of K classes moving under the forward process x₀ → x₁ (each step keeps the class "
-          "with probability (1 − βₜ)/(1 − βₛ), else redraws it from π) and under the reverse "
-          "sampler x₁ → x₀ (the closed-form kernel q(xₛ | xₜ) built from the denoiser F). Each "
-          "lane is one class; the bars are the exact marginal at the current time, the dots the "
-          "chains.",
-          "Compare the dots with the bars: when the chains are right, the dot count in each lane "
-          "matches the bar. Forward, everything drifts towards π; in reverse, the chains return "
-          "to the data distribution of the chosen condition.",
-          "Play the forward process with a very non-uniform π and watch where the mass goes. "
-          "Switch the kernel to the D3PM form and compare where reverse sampling ends (Kernel "
-          "comparison view). Reduce the number of steps K and see the reverse chains miss the "
-          "data."}},
+         {QT_TRANSLATE_NOOP("ui::ViewExplanations", "Trajectories"),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Chains of K classes moving under the forward process x₀ → x₁ (each step keeps the "
+              "class "
+              "with probability (1 − βₜ)/(1 − βₛ), else redraws it from π) and under the reverse "
+              "sampler x₁ → x₀ (the closed-form kernel q(xₛ | xₜ) built from the denoiser F). Each "
+              "lane is one class; the bars are the exact marginal at the current time, the dots "
+              "the "
+              "chains."),
+          QT_TRANSLATE_NOOP("ui::ViewExplanations",
+                            "Compare the dots with the bars: when the chains are right, the dot "
+                            "count in each lane "
+                            "matches the bar. Forward, everything drifts towards π; in reverse, "
+                            "the chains return "
+                            "to the data distribution of the chosen condition."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Play the forward process with a very non-uniform π and watch where the mass goes. "
+              "Switch the kernel to the D3PM form and compare where reverse sampling ends (Kernel "
+              "comparison view). Reduce the number of steps K and see the reverse chains miss the "
+              "data.")}},
         {"schedule",
-         {"Schedule & information",
-          "β(t), the probability that a class has been redrawn from π by time t, with 1 − β(t) "
-          "(left axis), the mutual information I(X₀;Xₜ) in bits between the data and its noisy "
-          "version (right axis), the impurity Gₜ, and the nodes of the trajectory in use.",
-          "I(X₀;Xₜ) falls from H(X₀) at t = 0 to 0 at t = 1: how fast it falls is what the "
-          "schedule decides. Nodes crowded where the information changes fast mean a "
-          "trajectory that spends its steps where they matter.",
-          "Switch the schedule between linear, cosine and information-linear and watch the "
-          "information curve straighten. Move the time slider and read β and I at that time."}},
+         {QT_TRANSLATE_NOOP("ui::ViewExplanations", "Schedule & information"),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "β(t), the probability that a class has been redrawn from π by time t, with 1 − β(t) "
+              "(left axis), the mutual information I(X₀;Xₜ) in bits between the data and its noisy "
+              "version (right axis), the impurity Gₜ, and the nodes of the trajectory in use."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "I(X₀;Xₜ) falls from H(X₀) at t = 0 to 0 at t = 1: how fast it falls is what the "
+              "schedule decides. Nodes crowded where the information changes fast mean a "
+              "trajectory that spends its steps where they matter."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Switch the schedule between linear, cosine and information-linear and watch the "
+              "information curve straighten. Move the time slider and read β and I at that "
+              "time.")}},
         {"step-costs",
-         {"Step costs",
-          "J(n − 1, n), the cost of one step of the grid: the expected KL between the true "
-          "reverse step and the model's, in nats. Their sum over a trajectory is the part of the "
-          "negative ELBO that the trajectory decides.",
-          "Tall bars are steps where the process changes the data most; a good trajectory puts "
-          "more nodes there. The DP trajectory minimises the summed cost exactly.",
-          "Compare the costs under the linear and cosine schedules. Choose the DP trajectory "
-          "and see its nodes gather under the tall bars."}},
+         {QT_TRANSLATE_NOOP("ui::ViewExplanations", "Step costs"),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "J(n − 1, n), the cost of one step of the grid: the expected KL between the true "
+              "reverse step and the model's, in nats. Their sum over a trajectory is the part of "
+              "the "
+              "negative ELBO that the trajectory decides."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Tall bars are steps where the process changes the data most; a good trajectory puts "
+              "more nodes there. The DP trajectory minimises the summed cost exactly."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Compare the costs under the linear and cosine schedules. Choose the DP trajectory "
+              "and see its nodes gather under the tall bars.")}},
         {"matrices",
-         {"Matrices",
-          "P₀,ₜ = (1 − βₜ)I + βₜ1πᵀ (from x₀ to xₜ), Pₛ,ₜ (from xₛ to xₜ), the denoiser rows "
-          "F(· | xₜ = j) and the reverse matrix Q whose row j is q(xₛ | xₜ = j), at the time "
-          "slider's step.",
-          "Each row sums to 1. Bright cells are likely transitions: P₀,ₜ fades from the "
-          "identity to rows equal to π as t grows; Q sharpens towards the data as s → 0.",
-          "Move the time slider to the start and to the end and watch P₀,ₜ change from I to "
-          "1πᵀ. Hover a cell to read its value and formula."}},
+         {QT_TRANSLATE_NOOP("ui::ViewExplanations", "Matrices"),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "P₀,ₜ = (1 − βₜ)I + βₜ1πᵀ (from x₀ to xₜ), Pₛ,ₜ (from xₛ to xₜ), the denoiser rows "
+              "F(· | xₜ = j) and the reverse matrix Q whose row j is q(xₛ | xₜ = j), at the time "
+              "slider's step."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Each row sums to 1. Bright cells are likely transitions: P₀,ₜ fades from the "
+              "identity to rows equal to π as t grows; Q sharpens towards the data as s → 0."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Move the time slider to the start and to the end and watch P₀,ₜ change from I to "
+              "1πᵀ. Hover a cell to read its value and formula.")}},
         {"kernels",
-         {"Kernel comparison",
-          "Where reverse sampling ends with the closed-form kernel and with the D3PM-style "
-          "kernel, against the data distribution, per class.",
-          "The closer each kernel's bars are to the data bars, the better that kernel undoes "
-          "the forward process with this denoiser and trajectory.",
-          "Use few steps (K = 2 or 3): the difference between the kernels grows. With the exact "
-          "denoiser and many steps both reach the data."}},
+         {QT_TRANSLATE_NOOP("ui::ViewExplanations", "Kernel comparison"),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Where reverse sampling ends with the closed-form kernel and with the D3PM-style "
+              "kernel, against the data distribution, per class."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "The closer each kernel's bars are to the data bars, the better that kernel undoes "
+              "the forward process with this denoiser and trajectory."),
+          QT_TRANSLATE_NOOP("ui::ViewExplanations",
+                            "Use few steps (K = 2 or 3): the difference between the kernels grows. "
+                            "With the exact "
+                            "denoiser and many steps both reach the data.")}},
         {"particles",
-         {"Particles",
-          "Points pushed through the Gaussian forward process xₜ = √ᾱₜ x₀ + √β̄ₜ ε, then back by "
-          "two reverse samplers (A and B) started from the same noise x_τK. Grey beneath: the "
-          "density of the data.",
-          "At the end of the reverse run the points should cover the grey density: points "
-          "between the modes or outside it are the samplers' errors. Both panes start from the "
-          "same points, so differences are the samplers' alone.",
-          "Compare DDPM with Analytic-DDPM at K = 10: the analytic variance keeps the points "
-          "on the data. Try K = 5 with the even and the DP trajectory."}},
+         {QT_TRANSLATE_NOOP("ui::ViewExplanations", "Particles"),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Points pushed through the Gaussian forward process xₜ = √ᾱₜ x₀ + √β̄ₜ ε, then back "
+              "by "
+              "two reverse samplers (A and B) started from the same noise x_τK. Grey beneath: the "
+              "density of the data."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "At the end of the reverse run the points should cover the grey density: points "
+              "between the modes or outside it are the samplers' errors. Both panes start from the "
+              "same points, so differences are the samplers' alone."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Compare DDPM with Analytic-DDPM at K = 10: the analytic variance keeps the points "
+              "on the data. Try K = 5 with the even and the DP trajectory.")}},
         {"gamma",
          {"Γ",
-          "Γₙ, the mean square of the score per dimension at each timestep n (β̄ₙΓₙ = "
-          "E‖ε_θ(xₙ, n)‖²/d for the network or the oracle), with its standard error, and the "
-          "average posterior variance vₙ = (β̄ₙ/ᾱₙ)(1 − β̄ₙΓₙ) = E Cov[x₀ | xₙ] per dimension.",
-          "β̄ₙΓₙ ≤ 1 always holds for an exact model; a curve above that bound means the model "
-          "or the estimate is off there. vₙ rises from 0 towards the data variance as n grows.",
-          "Raise the samples M and watch the error bars shrink. Load a network and compare its "
-          "Γ with the exact oracle's."}},
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Γₙ, the mean square of the score per dimension at each timestep n (β̄ₙΓₙ = "
+              "E‖ε_θ(xₙ, n)‖²/d for the network or the oracle), with its standard error, and the "
+              "average posterior variance vₙ = (β̄ₙ/ᾱₙ)(1 − β̄ₙΓₙ) = E Cov[x₀ | xₙ] per dimension."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "β̄ₙΓₙ ≤ 1 always holds for an exact model; a curve above that bound means the model "
+              "or the estimate is off there. vₙ rises from 0 towards the data variance as n "
+              "grows."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Raise the samples M and watch the error bars shrink. Load a network and compare its "
+              "Γ with the exact oracle's.")}},
         {"variance",
-         {"Variance",
-          "For each step (s, t) of the trajectory: the optimal reverse variance σ²ₛ|ₜ "
-          "computed from Γ, its lower and upper bounds, and the DDPM choices β̃ (small) and β "
-          "(large) for comparison. Points marked were clipped to a bound.",
-          "The optimal variance always lies between the bounds. At few steps β̃ is far below it "
-          "— the reason DDPM with β̃ is poor at small K.",
-          "Lower K to 5 and see the gap between β̃ and the optimum widen. Change the schedule "
-          "to cosine and compare."}},
+         {QT_TRANSLATE_NOOP("ui::ViewExplanations", "Variance"),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "For each step (s, t) of the trajectory: the optimal reverse variance σ²ₛ|ₜ "
+              "computed from Γ, its lower and upper bounds, and the DDPM choices β̃ (small) and β "
+              "(large) for comparison. Points marked were clipped to a bound."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "The optimal variance always lies between the bounds. At few steps β̃ is far below it "
+              "— the reason DDPM with β̃ is poor at small K."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Lower K to 5 and see the gap between β̃ and the optimum widen. Change the schedule "
+              "to cosine and compare.")}},
         {"gaussian-trajectory",
-         {"Trajectory",
-          "The timesteps of the DP-optimal, even, quadratic and chosen trajectory as rows of "
-          "ticks over 1..N, their summed step cost ΣJ, and the cost matrix J(s, t) with the DP "
-          "path drawn on it. Below: the negative ELBO in bits/dim against K.",
-          "Less ΣJ is a better trajectory for the same K. The DP path is the cheapest route "
-          "through the matrix; rows that do not start at 1 or end at N say so, and pay for it "
-          "in the prior or the decoder term.",
-          "Hover a tick to read its timestep and step cost. Choose the leading spacing and see "
-          "it never reach N. Press Compute NLL vs K and compare the three variances."}},
+         {QT_TRANSLATE_NOOP("ui::ViewExplanations", "Trajectory"),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "The timesteps of the DP-optimal, even, quadratic and chosen trajectory as rows of "
+              "ticks over 1..N, their summed step cost ΣJ, and the cost matrix J(s, t) with the DP "
+              "path drawn on it. Below: the negative ELBO in bits/dim against K."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Less ΣJ is a better trajectory for the same K. The DP path is the cheapest route "
+              "through the matrix; rows that do not start at 1 or end at N say so, and pay for it "
+              "in the prior or the decoder term."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Hover a tick to read its timestep and step cost. Choose the leading spacing and see "
+              "it never reach N. Press Compute NLL vs K and compare the three variances.")}},
         {"compare",
-         {"Compare",
-          "How fast the categorical and the Gaussian process destroy the same data, the 8×8 "
-          "digits, on one time axis: the fraction of the data's information left, and the "
-          "Gaussian SNR ᾱₙ/β̄ₙ.",
-          "Both curves start at 1 and fall to 0; a curve that falls early wastes the later "
-          "steps on noise, one that falls late leaves little time to denoise.",
-          "Switch the Gaussian schedule from linear to cosine and watch its curve move later. "
-          "Change the categorical schedule and compare."}},
+         {QT_TRANSLATE_NOOP("ui::ViewExplanations", "Compare"),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "How fast the categorical and the Gaussian process destroy the same data, the 8×8 "
+              "digits, on one time axis: the fraction of the data's information left, and the "
+              "Gaussian SNR ᾱₙ/β̄ₙ."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Both curves start at 1 and fall to 0; a curve that falls early wastes the later "
+              "steps on noise, one that falls late leaves little time to denoise."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Switch the Gaussian schedule from linear to cosine and watch its curve move later. "
+              "Change the categorical schedule and compare.")}},
         {"lab",
-         {"Schedule lab",
-          "Several configurations (schedule, trajectory family, reverse variance, sampler) side "
-          "by side: their timesteps, their per-step costs, the negative ELBO in bits/dim and the "
-          "sample quality against K, with the DP optimum as the reference.",
-          "Lower is better for both the NLL and the sample distance (MMD² for 2-D data, the "
-          "Fréchet distance for the digits). A configuration far above the reference at small "
-          "K is a choice that costs steps.",
-          "Apply the presets: leading spacing without zero SNR, DDPM β̃ at small K, Karras "
-          "spacing on a linear-β model, and read what each shows."}},
+         {QT_TRANSLATE_NOOP("ui::ViewExplanations", "Schedule lab"),
+          QT_TRANSLATE_NOOP("ui::ViewExplanations",
+                            "Several configurations (schedule, trajectory family, reverse "
+                            "variance, sampler) side "
+                            "by side: their timesteps, their per-step costs, the negative ELBO in "
+                            "bits/dim and the "
+                            "sample quality against K, with the DP optimum as the reference."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Lower is better for both the NLL and the sample distance (MMD² for 2-D data, the "
+              "Fréchet distance for the digits). A configuration far above the reference at small "
+              "K is a choice that costs steps."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Apply the presets: leading spacing without zero SNR, DDPM β̃ at small K, Karras "
+              "spacing on a linear-β model, and read what each shows.")}},
     };
-    return explanations.value(viewName);
+    // The table holds the English text; each field is shown translated.
+    const auto translated = [](const QString& text) {
+        return QCoreApplication::translate("ui::ViewExplanations", text.toUtf8().constData());
+    };
+    const ViewExplanation e = explanations.value(viewName);
+    if (e.title.isEmpty()) return e;
+    return {translated(e.title), translated(e.shows), translated(e.read), translated(e.tryThis)};
 }
 
 }  // namespace ui

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/categorical_panel.h"
 
+#include <QCoreApplication>
+
 #include "ui/document/project_model.h"
 #include "ui/document/model_files.h"
 #include "ui/panels/choice_combo.h"
@@ -116,23 +118,23 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
 }
 
 QGroupBox* CategoricalPanel::createPriorBox() {
-    auto* box = new QGroupBox("Classes and prior π");
+    auto* box = new QGroupBox(tr("Classes and prior π"));
     auto* boxLayout = new QVBoxLayout(box);
     auto* kRow = new QFormLayout;
     m_numClasses = new QSpinBox;
     m_numClasses->setObjectName("numClasses");
     m_numClasses->setRange(2, 256);
-    m_numClasses->setToolTip("K, the number of classes (2..256).");
-    kRow->addRow("K", m_numClasses);
+    m_numClasses->setToolTip(tr("K, the number of classes (2..256)."));
+    kRow->addRow(tr("K"), m_numClasses);
     boxLayout->addLayout(kRow);
     boxLayout->addWidget(errorLabel("K"));
     m_piBars = new ProbabilityBars;
     boxLayout->addWidget(m_piBars);
     auto* piRow = new QHBoxLayout;
     m_piText = new QLineEdit;
-    m_piText->setToolTip("π as a comma list; it must be non-negative and sum to 1.");
+    m_piText->setToolTip(tr("π as a comma list; it must be non-negative and sum to 1."));
     auto* presets = new QToolButton;
-    presets->setText("Presets");
+    presets->setText(tr("Presets"));
     presets->setPopupMode(QToolButton::InstantPopup);
     auto* presetMenu = new QMenu(presets);
     presets->setMenu(presetMenu);
@@ -146,14 +148,15 @@ QGroupBox* CategoricalPanel::createPriorBox() {
     connect(piError, &QLabel::linkActivated, this, [this] { normaliseTypedPi(); });
     boxLayout->addWidget(piError);
 
-    m_edits.bind(m_numClasses, &QSpinBox::valueChanged, "Change K", "K",
+    m_edits.bind(m_numClasses, &QSpinBox::valueChanged, tr("Change K"), "K",
                  [](CategoricalParams& p, int k) { p = p.withNumClasses(k); });
-    m_edits.bind(m_piBars, &ProbabilityBars::valuesEdited, "Drag π", "pi",
-                 [](CategoricalParams& p, const std::vector<double>& values, bool) {
-                     p.pi = values;
-                     p.maskState = false;
-                 },
-                 kMergePiDrag);
+    m_edits.bind(
+        m_piBars, &ProbabilityBars::valuesEdited, tr("Drag π"), "pi",
+        [](CategoricalParams& p, const std::vector<double>& values, bool) {
+            p.pi = values;
+            p.maskState = false;
+        },
+        kMergePiDrag);
     connect(m_piBars, &ProbabilityBars::valuesEdited, this,
             [this](const std::vector<double>&, bool finished) {
                 if (finished) m_document->endDrag();
@@ -163,19 +166,19 @@ QGroupBox* CategoricalPanel::createPriorBox() {
         QAction* action = presetMenu->addAction(name);
         m_edits.bind(action, &QAction::triggered, undoText, "pi", edit);
     };
-    preset("Uniform", "π uniform", [](CategoricalParams& p) {
+    preset(tr("Uniform"), tr("π uniform"), [](CategoricalParams& p) {
         p.maskState = false;
         p.pi.assign(p.numClasses, 1.0 / p.numClasses);
     });
-    preset("Absorbing (mask = last class)", "π absorbing", [](CategoricalParams& p) {
+    preset(tr("Absorbing (mask = last class)"), tr("π absorbing"), [](CategoricalParams& p) {
         p.maskState = false;
         p.pi.assign(p.numClasses, 0.0);
         p.pi.back() = 1.0;
     });
-    preset("Masked (a mask state of its own)", "π masked", [](CategoricalParams& p) {
+    preset(tr("Masked (a mask state of its own)"), tr("π masked"), [](CategoricalParams& p) {
         p.maskState = true;  // class K, which the data never use, takes all of π
     });
-    preset("Data marginal", "π = data marginal", [](CategoricalParams& p) {
+    preset(tr("Data marginal"), tr("π = data marginal"), [](CategoricalParams& p) {
         p.maskState = false;
         p.pi.assign(p.numClasses, 0.0);
         for (const auto& column : p.table) {
@@ -186,114 +189,122 @@ QGroupBox* CategoricalPanel::createPriorBox() {
 }
 
 QGroupBox* CategoricalPanel::createScheduleBox() {
-    auto* box = new QGroupBox("Schedule β(t)");
+    auto* box = new QGroupBox(tr("Schedule β(t)"));
     auto* boxLayout = new QVBoxLayout(box);
     auto* form = new QFormLayout;
     m_schedule = new QComboBox;
     addChoices(m_schedule, core::project::kCategoricalSchedules);
-    m_schedule->setToolTip("The noise schedule; information-linear makes I(X₀;Xₜ) fall "
-                           "linearly in t for the current data.");
+    m_schedule->setToolTip(
+        tr("The noise schedule; information-linear makes I(X₀;Xₜ) fall "
+           "linearly in t for the current data."));
     m_exponent = new QDoubleSpinBox;
     m_exponent->setRange(0.05, 20.0);
     m_exponent->setSingleStep(0.25);
     m_exponent->setDecimals(3);
-    m_exponent->setToolTip("The exponent p of β(t) = tᵖ.");
+    m_exponent->setToolTip(tr("The exponent p of β(t) = tᵖ."));
     m_numSteps = new QSpinBox;
     m_numSteps->setRange(1, 10000);
-    m_numSteps->setToolTip("N, the number of grid steps t = 0, 1/N, …, 1.");
-    form->addRow("kind", m_schedule);
-    form->addRow("p", m_exponent);
-    form->addRow("steps N", m_numSteps);
+    m_numSteps->setToolTip(tr("N, the number of grid steps t = 0, 1/N, …, 1."));
+    form->addRow(tr("kind"), m_schedule);
+    form->addRow(tr("p"), m_exponent);
+    form->addRow(tr("steps N"), m_numSteps);
     boxLayout->addLayout(form);
     m_curveEditor = new ScheduleCurveEditor;
     boxLayout->addWidget(m_curveEditor);
     boxLayout->addWidget(errorLabel("schedule"));
     boxLayout->addWidget(errorLabel("N"));
 
-    m_edits.bind(m_schedule, &QComboBox::currentIndexChanged, "Change schedule", "schedule",
+    m_edits.bind(m_schedule, &QComboBox::currentIndexChanged, tr("Change schedule"), "schedule",
                  [this](CategoricalParams& p) {
                      p.schedule = chosen(m_schedule, core::project::kCategoricalSchedules);
                  });
-    m_edits.bind(m_exponent, &QDoubleSpinBox::valueChanged, "Change exponent", "schedule",
+    m_edits.bind(m_exponent, &QDoubleSpinBox::valueChanged, tr("Change exponent"), "schedule",
                  [](CategoricalParams& p, double v) { p.powerExponent = v; });
-    m_edits.bind(m_curveEditor, &ScheduleCurveEditor::controlPointsEdited, "Drag control point",
-                 "schedule",
-                 [](CategoricalParams& p, const std::vector<core::schedule::ControlPoint>& points,
-                    bool) { p.controlPoints = points; },
-                 kMergeScheduleDrag);
+    m_edits.bind(
+        m_curveEditor, &ScheduleCurveEditor::controlPointsEdited, tr("Drag control point"),
+        "schedule",
+        [](CategoricalParams& p, const std::vector<core::schedule::ControlPoint>& points, bool) {
+            p.controlPoints = points;
+        },
+        kMergeScheduleDrag);
     connect(m_curveEditor, &ScheduleCurveEditor::controlPointsEdited, this,
             [this](const std::vector<core::schedule::ControlPoint>&, bool finished) {
                 if (finished) m_document->endDrag();
             });
-    m_edits.bind(m_numSteps, &QSpinBox::valueChanged, "Change N", "N", [](CategoricalParams& p, int n) {
-        p.numSteps = n;
-        p.pathSteps = std::min(p.pathSteps, n);
-        if (p.trajectory == CategoricalTrajectory::List) {
-            p.trajectory = CategoricalTrajectory::Even;  // a typed list is tied to the old N
-        }
-    });
+    m_edits.bind(
+        m_numSteps, &QSpinBox::valueChanged, tr("Change N"), "N", [](CategoricalParams& p, int n) {
+            p.numSteps = n;
+            p.pathSteps = std::min(p.pathSteps, n);
+            if (p.trajectory == CategoricalTrajectory::List) {
+                p.trajectory = CategoricalTrajectory::Even;  // a typed list is tied to the old N
+            }
+        });
     return box;
 }
 
 QGroupBox* CategoricalPanel::createDataBox() {
-    auto* box = new QGroupBox("Data P(X₀ | C)");
+    auto* box = new QGroupBox(tr("Data P(X₀ | C)"));
     auto* boxLayout = new QVBoxLayout(box);
     auto* sourceForm = new QFormLayout;
     m_dataSource = new QComboBox;
     m_dataSource->setObjectName("dataSource");
     addChoices(m_dataSource, core::project::kCategoricalDataSources);
-    m_dataSource->setToolTip("The data: a small table, the bundled handwritten digits (64 "
-                             "positions, conditioned on the label), or a CSV table file with "
-                             "columns x1..xD, p and optionally c.");
+    m_dataSource->setToolTip(
+        tr("The data: a small table, the bundled handwritten digits (64 "
+           "positions, conditioned on the label), or a CSV table file with "
+           "columns x1..xD, p and optionally c."));
     m_levels = new QComboBox;
     for (int levels : {2, 4, 8, 17}) {
         m_levels->addItem(QString::number(levels), levels);
     }
-    m_levels->setToolTip("Grey levels of the digits: the number of classes K.");
+    m_levels->setToolTip(tr("Grey levels of the digits: the number of classes K."));
     m_csvLabel = new QLabel;
     m_csvLabel->setWordWrap(true);
     m_position = new QSpinBox;
-    m_position->setToolTip("With several positions (pixels), the matrices and the kernel "
-                           "comparison show this one.");
-    sourceForm->addRow("source", m_dataSource);
-    sourceForm->addRow("levels", m_levels);
-    sourceForm->addRow("file", m_csvLabel);
-    sourceForm->addRow("position", m_position);
+    m_position->setToolTip(
+        tr("With several positions (pixels), the matrices and the kernel "
+           "comparison show this one."));
+    sourceForm->addRow(tr("source"), m_dataSource);
+    sourceForm->addRow(tr("levels"), m_levels);
+    sourceForm->addRow(tr("file"), m_csvLabel);
+    sourceForm->addRow(tr("position"), m_position);
     boxLayout->addLayout(sourceForm);
     m_table = new QTableWidget;
-    m_table->setToolTip("Rows are classes, columns are conditions; each column sums to 1.");
+    m_table->setToolTip(tr("Rows are classes, columns are conditions; each column sums to 1."));
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_table->setMinimumHeight(120);
     boxLayout->addWidget(m_table);
     m_tableButtons = new QWidget;
     auto* tableButtons = new QHBoxLayout(m_tableButtons);
     tableButtons->setContentsMargins(0, 0, 0, 0);
-    auto* addCondition = new QPushButton("Add condition");
-    auto* removeCondition = new QPushButton("Remove");
-    auto* normalise = new QPushButton("Normalise");
-    normalise->setToolTip("Scale each column so it sums to 1.");
+    auto* addCondition = new QPushButton(tr("Add condition"));
+    auto* removeCondition = new QPushButton(tr("Remove"));
+    auto* normalise = new QPushButton(tr("Normalise"));
+    normalise->setToolTip(tr("Scale each column so it sums to 1."));
     tableButtons->addWidget(addCondition);
     tableButtons->addWidget(removeCondition);
     tableButtons->addWidget(normalise);
     boxLayout->addWidget(m_tableButtons);
     auto* conditionForm = new QFormLayout;
     m_condition = new QComboBox;
-    m_condition->setToolTip("The condition C whose data the views show and the chains sample.");
-    conditionForm->addRow("condition C", m_condition);
+    m_condition->setToolTip(tr("The condition C whose data the views show and the chains sample."));
+    conditionForm->addRow(tr("condition C"), m_condition);
     boxLayout->addLayout(conditionForm);
     boxLayout->addWidget(errorLabel("table"));
 
     connect(m_table, &QTableWidget::cellChanged, this, [this](int row, int column) {
         if (!m_refreshing) editTableCell(row, column, m_table->item(row, column)->text());
     });
-    m_edits.bind(addCondition, &QPushButton::clicked, "Add condition", "table", [](CategoricalParams& p) {
-        p.table.push_back(std::vector<double>(p.numClasses, 1.0 / p.numClasses));
-        p.conditionNames.push_back(std::string(1, static_cast<char>('A' + p.table.size() - 1)));
-    });
-    m_edits.bind(removeCondition, &QPushButton::clicked, "Remove condition", "table",
+    m_edits.bind(
+        addCondition, &QPushButton::clicked, tr("Add condition"), "table",
+        [](CategoricalParams& p) {
+            p.table.push_back(std::vector<double>(p.numClasses, 1.0 / p.numClasses));
+            p.conditionNames.push_back(std::string(1, static_cast<char>('A' + p.table.size() - 1)));
+        });
+    m_edits.bind(removeCondition, &QPushButton::clicked, tr("Remove condition"), "table",
                  [this](CategoricalParams& p) {
                      if (p.table.size() <= 1) {
-                         showError("table", "the data needs at least one condition");
+                         showError("table", tr("the data needs at least one condition"));
                          return false;
                      }
                      p.table.erase(p.table.begin() + p.condition);
@@ -301,21 +312,24 @@ QGroupBox* CategoricalPanel::createDataBox() {
                      p.condition = std::min<int>(p.condition, static_cast<int>(p.table.size()) - 1);
                      return true;
                  });
-    m_edits.bind(normalise, &QPushButton::clicked, "Normalise data", "table", [](CategoricalParams& p) {
-        for (auto& column : p.table) {
-            double sum = 0.0;
-            for (double v : column) sum += std::max(0.0, v);
-            for (double& v : column) v = sum > 0 ? std::max(0.0, v) / sum : 1.0 / p.numClasses;
-        }
-    });
+    m_edits.bind(normalise, &QPushButton::clicked, tr("Normalise data"), "table",
+                 [](CategoricalParams& p) {
+                     for (auto& column : p.table) {
+                         double sum = 0.0;
+                         for (double v : column) sum += std::max(0.0, v);
+                         for (double& v : column)
+                             v = sum > 0 ? std::max(0.0, v) / sum : 1.0 / p.numClasses;
+                     }
+                 });
     connect(m_dataSource, &QComboBox::currentIndexChanged, this, [this] {
         if (!m_refreshing) chooseDataSource();
     });
-    m_edits.bind(m_levels, &QComboBox::currentIndexChanged, "Change levels", "table",
-                 [this](CategoricalParams& p) { p = p.withDigits(m_levels->currentData().toInt()); });
-    m_edits.bind(m_position, &QSpinBox::valueChanged, "Change position", "table",
+    m_edits.bind(
+        m_levels, &QComboBox::currentIndexChanged, tr("Change levels"), "table",
+        [this](CategoricalParams& p) { p = p.withDigits(m_levels->currentData().toInt()); });
+    m_edits.bind(m_position, &QSpinBox::valueChanged, tr("Change position"), "table",
                  [](CategoricalParams& p, int position) { p.position = position; });
-    m_edits.bind(m_condition, &QComboBox::currentIndexChanged, "Change condition", "table",
+    m_edits.bind(m_condition, &QComboBox::currentIndexChanged, tr("Change condition"), "table",
                  [](CategoricalParams& p, int index) {
                      p.condition = index;
                      return index >= 0;
@@ -326,12 +340,12 @@ QGroupBox* CategoricalPanel::createDataBox() {
 void CategoricalPanel::chooseDataSource() {
     switch (chosen(m_dataSource, core::project::kCategoricalDataSources)) {
     case document::CategoricalData::Digits:
-        m_edits.edit("Use the digits", "table", [this](CategoricalParams& p) {
+        m_edits.edit(tr("Use the digits"), "table", [this](CategoricalParams& p) {
             p = p.withDigits(m_levels->currentData().toInt());
         });
         return;
     case document::CategoricalData::CsvFile: {
-        const QString path = QFileDialog::getOpenFileName(this, "Open a table file", {},
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a table file"), {},
                                                           "CSV tables (*.csv);;All files (*)");
         if (path.isEmpty()) {
             onDocumentChanged();
@@ -341,7 +355,7 @@ void CategoricalPanel::chooseDataSource() {
         return;
     }
     case document::CategoricalData::Table:
-        m_edits.edit("Use the table", "table", [](CategoricalParams& p) {
+        m_edits.edit(tr("Use the table"), "table", [](CategoricalParams& p) {
             const CategoricalParams example = CategoricalParams::example();
             p.dataSource = document::CategoricalData::Table;
             p = p.withNumClasses(example.numClasses);
@@ -355,77 +369,80 @@ void CategoricalPanel::chooseDataSource() {
 }
 
 QGroupBox* CategoricalPanel::createSamplingBox() {
-    auto* box = new QGroupBox("Reverse process");
+    auto* box = new QGroupBox(tr("Reverse process"));
     auto* form = new QFormLayout(box);
     m_model = new QComboBox;
-    m_model->addItem("exact oracle", QString());
-    m_model->setToolTip("The denoiser F: the exact posterior of the data (what a network that "
-                        "memorises its data would learn), or a trained network (a .safetensors "
-                        "checkpoint; you can also drop one on the window).");
-    auto* openModel = new QPushButton("Open…");
-    openModel->setToolTip("Load a categorical checkpoint trained for this K, D and conditions.");
-    auto* trainModel = new QPushButton("Train…");
-    trainModel->setToolTip("Train a network on this data and schedule, then use it.");
+    m_model->addItem(tr("exact oracle"), QString());
+    m_model->setToolTip(
+        tr("The denoiser F: the exact posterior of the data (what a network that "
+           "memorises its data would learn), or a trained network (a .safetensors "
+           "checkpoint; you can also drop one on the window)."));
+    auto* openModel = new QPushButton(tr("Open…"));
+    openModel->setToolTip(
+        tr("Load a categorical checkpoint trained for this K, D and conditions."));
+    auto* trainModel = new QPushButton(tr("Train…"));
+    trainModel->setToolTip(tr("Train a network on this data and schedule, then use it."));
     auto* modelRow = new QHBoxLayout;
     modelRow->addWidget(m_model, 1);
     modelRow->addWidget(openModel);
     modelRow->addWidget(trainModel);
     m_trajectory = new QComboBox;
     addChoices(m_trajectory, core::project::kCategoricalTrajectories);
-    m_trajectory->setToolTip("Which grid nodes the reverse chain visits.");
+    m_trajectory->setToolTip(tr("Which grid nodes the reverse chain visits."));
     m_pathSteps = new QSpinBox;
     m_pathSteps->setRange(1, 10000);
-    m_pathSteps->setToolTip("K, the number of denoising steps.");
+    m_pathSteps->setToolTip(tr("K, the number of denoising steps."));
     m_trajectoryList = new QLineEdit;
     m_trajectoryList->setPlaceholderText("0, 10, 40, 100");
-    m_trajectoryList->setToolTip("Grid nodes from 0 to N, strictly increasing.");
+    m_trajectoryList->setToolTip(tr("Grid nodes from 0 to N, strictly increasing."));
     m_kernel = new QComboBox;
-    m_kernel->addItem("closed form (source)", "closed");
-    m_kernel->addItem("D3PM-style (comparison)", "d3pm");
-    m_kernel->setToolTip("The closed form reproduces the data exactly; the D3PM-style "
-                         "parameterisation does not for non-absorbing π.");
+    m_kernel->addItem(tr("closed form (source)"), "closed");
+    m_kernel->addItem(tr("D3PM-style (comparison)"), "d3pm");
+    m_kernel->setToolTip(
+        tr("The closed form reproduces the data exactly; the D3PM-style "
+           "parameterisation does not for non-absorbing π."));
     m_numChains = new QSpinBox;
     m_numChains->setRange(1, 5000);
-    m_numChains->setToolTip("Chains drawn in the Trajectories view.");
-    form->addRow("model", modelRow);
+    m_numChains->setToolTip(tr("Chains drawn in the Trajectories view."));
+    form->addRow(tr("model"), modelRow);
     form->addRow(errorLabel("model"));
-    form->addRow("trajectory", m_trajectory);
-    form->addRow("steps K", m_pathSteps);
-    form->addRow("nodes", m_trajectoryList);
-    form->addRow("kernel", m_kernel);
-    form->addRow("chains", m_numChains);
+    form->addRow(tr("trajectory"), m_trajectory);
+    form->addRow(tr("steps K"), m_pathSteps);
+    form->addRow(tr("nodes"), m_trajectoryList);
+    form->addRow(tr("kernel"), m_kernel);
+    form->addRow(tr("chains"), m_numChains);
     form->addRow(errorLabel("trajectory"));
 
     connect(m_model, &QComboBox::currentIndexChanged, this, [this] {
         if (m_refreshing) return;
         const std::string model = m_model->currentData().toString().toStdString();
-        m_edits.edit(model.empty() ? "Use the exact oracle" : "Use a checkpoint", "model",
+        m_edits.edit(model.empty() ? tr("Use the exact oracle") : tr("Use a checkpoint"), "model",
                      [&](CategoricalParams& p) { p.model = model; });
     });
     connect(openModel, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, "Open a categorical checkpoint",
-                                                          {}, "Checkpoints (*.safetensors)");
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a categorical checkpoint"),
+                                                          {}, tr("Checkpoints (*.safetensors)"));
         if (!path.isEmpty()) loadModelInBackground(path);
     });
     connect(trainModel, &QPushButton::clicked, this, [this] { emit trainRequested(); });
-    m_edits.bind(m_trajectory, &QComboBox::currentIndexChanged, "Change trajectory", "trajectory",
-                 [this](CategoricalParams& p) {
+    m_edits.bind(m_trajectory, &QComboBox::currentIndexChanged, tr("Change trajectory"),
+                 "trajectory", [this](CategoricalParams& p) {
                      p.trajectory = chosen(m_trajectory, core::project::kCategoricalTrajectories);
                      if (p.trajectory == CategoricalTrajectory::List && p.trajectoryList.empty()) {
                          p.trajectoryList = {0, p.numSteps};
                      }
                  });
-    m_edits.bind(m_pathSteps, &QSpinBox::valueChanged, "Change steps K", "trajectory",
+    m_edits.bind(m_pathSteps, &QSpinBox::valueChanged, tr("Change steps K"), "trajectory",
                  [](CategoricalParams& p, int k) { p.pathSteps = k; });
     connect(m_trajectoryList, &QLineEdit::editingFinished, this,
             [this] { editTrajectoryList(m_trajectoryList->text()); });
-    m_edits.bind(m_kernel, &QComboBox::currentIndexChanged, "Change kernel", "trajectory",
+    m_edits.bind(m_kernel, &QComboBox::currentIndexChanged, tr("Change kernel"), "trajectory",
                  [this](CategoricalParams& p) {
                      auto form = core::categorical::parseKernelForm(
                          m_kernel->currentData().toString().toStdString());
                      p.kernel = form ? *form : core::categorical::KernelForm::Closed;
                  });
-    m_edits.bind(m_numChains, &QSpinBox::valueChanged, "Change chains", "trajectory",
+    m_edits.bind(m_numChains, &QSpinBox::valueChanged, tr("Change chains"), "trajectory",
                  [](CategoricalParams& p, int b) { p.numChains = b; });
     return box;
 }
@@ -446,13 +463,13 @@ void CategoricalPanel::editPiText(const QString& text) {
         bool ok = false;
         const double v = parts[i].trimmed().toDouble(&ok);
         if (!ok) {
-            showError("pi", QString("pi[%1] = %2: not a number").arg(i).arg(parts[i].trimmed()));
+            showError("pi", tr("pi[%1] = %2: not a number").arg(i).arg(parts[i].trimmed()));
             return;
         }
         values.push_back(v);
     }
     if (static_cast<int>(values.size()) != p.numClasses) {
-        showError("pi", QString("π has %1 entries but K = %2").arg(values.size()).arg(p.numClasses));
+        showError("pi", tr("π has %1 entries but K = %2").arg(values.size()).arg(p.numClasses));
         return;
     }
     double sum = 0.0;
@@ -464,16 +481,16 @@ void CategoricalPanel::editPiText(const QString& text) {
     if (nonNegative && sum > 0.0 && std::abs(sum - 1.0) > core::categorical::kPriorSumTolerance) {
         // Weights rather than probabilities: offer to divide by their sum instead of refusing.
         m_typedPi = values;
-        m_piSum->setText(QString("Σπ = %1 (typed)").arg(sum, 0, 'g', 12));
-        showError("pi", QString("pi = %1: the entries sum to %2, not 1 — "
-                                "<a href=\"normalise\">normalise</a> (divide each by %2)")
+        m_piSum->setText(tr("Σπ = %1 (typed)").arg(sum, 0, 'g', 12));
+        showError("pi", tr("pi = %1: the entries sum to %2, not 1 — "
+                           "<a href=\"normalise\">normalise</a> (divide each by %2)")
                             .arg(text.toHtmlEscaped())
                             .arg(sum, 0, 'g', 12));
         return;
     }
     p.pi = values;
     p.maskState = false;
-    m_edits.apply(p, "Edit π", "pi");
+    m_edits.apply(p, tr("Edit π"), "pi");
 }
 
 void CategoricalPanel::normaliseTypedPi() {
@@ -485,7 +502,7 @@ void CategoricalPanel::normaliseTypedPi() {
     for (double v : m_typedPi) p.pi.push_back(v / sum);
     p.maskState = false;
     m_typedPi.clear();
-    m_edits.apply(p, "Normalise π", "pi");
+    m_edits.apply(p, tr("Normalise π"), "pi");
 }
 
 void CategoricalPanel::editTableCell(int row, int column, const QString& text) {
@@ -493,7 +510,7 @@ void CategoricalPanel::editTableCell(int row, int column, const QString& text) {
     bool ok = false;
     const double v = text.trimmed().toDouble(&ok);
     if (!ok) {
-        showError("table", QString("table[%1][%2] = %3: not a number").arg(column).arg(row).arg(text));
+        showError("table", tr("table[%1][%2] = %3: not a number").arg(column).arg(row).arg(text));
         refreshTable();
         return;
     }
@@ -502,7 +519,7 @@ void CategoricalPanel::editTableCell(int row, int column, const QString& text) {
         return;
     }
     p.table[column][row] = v;
-    m_edits.apply(p, "Edit data", "table");
+    m_edits.apply(p, tr("Edit data"), "table");
 }
 
 void CategoricalPanel::editTrajectoryList(const QString& text) {
@@ -514,25 +531,25 @@ void CategoricalPanel::editTrajectoryList(const QString& text) {
         const int v = parts[i].trimmed().toInt(&ok);
         if (!ok) {
             showError("trajectory",
-                      QString("trajectoryList[%1] = %2: not a whole number").arg(i).arg(parts[i]));
+                      tr("trajectoryList[%1] = %2: not a whole number").arg(i).arg(parts[i]));
             return;
         }
         nodes.push_back(v);
     }
     p.trajectoryList = nodes;
     p.trajectory = CategoricalTrajectory::List;
-    m_edits.apply(p, "Edit trajectory", "trajectory");
+    m_edits.apply(p, tr("Edit trajectory"), "trajectory");
 }
 
 void CategoricalPanel::chooseCsvFile(const QString& path) {
-    m_edits.applyPrepared(withTableFile(m_document->categorical(), path), "Use a table file",
+    m_edits.applyPrepared(withTableFile(m_document->categorical(), path), tr("Use a table file"),
                           "table");
 }
 
 void CategoricalPanel::chooseCsvFileInBackground(const QString& path) {
-    m_edits.prepareInBackground(m_files, "Reading " + QFileInfo(path).fileName(),
-                                "Use a table file", "table",
-                                [path](CategoricalParams p) { return withTableFile(std::move(p), path); });
+    m_edits.prepareInBackground(
+        m_files, tr("Reading %1").arg(QFileInfo(path).fileName()), tr("Use a table file"), "table",
+        [path](CategoricalParams p) { return withTableFile(std::move(p), path); });
 }
 
 void CategoricalPanel::setCurvePreview(const core::schedule::BetaCurve& curve) {
@@ -565,13 +582,13 @@ void CategoricalPanel::refreshTable() {
 
 bool CategoricalPanel::loadModel(const QString& path) {
     return m_edits.applyPrepared(withCheckpoint(m_document->categorical(), path),
-                                 "Use a checkpoint", "model");
+                                 tr("Use a checkpoint"), "model");
 }
 
 void CategoricalPanel::loadModelInBackground(const QString& path) {
-    m_edits.prepareInBackground(m_files, "Loading " + QFileInfo(path).fileName(),
-                                "Use a checkpoint", "model",
-                                [path](CategoricalParams p) { return withCheckpoint(std::move(p), path); });
+    m_edits.prepareInBackground(
+        m_files, tr("Loading %1").arg(QFileInfo(path).fileName()), tr("Use a checkpoint"), "model",
+        [path](CategoricalParams p) { return withCheckpoint(std::move(p), path); });
 }
 
 void CategoricalPanel::onDocumentChanged() {
@@ -589,8 +606,8 @@ void CategoricalPanel::onDocumentChanged() {
     m_piText->setText(joinNumbers(p.pi));
     double sum = 0.0;
     for (double v : p.pi) sum += v;
-    m_piSum->setText(p.maskState ? QString("π: all on the mask state, class %1 (the data never "
-                                           "use it); the bars are the π kept for later")
+    m_piSum->setText(p.maskState ? tr("π: all on the mask state, class %1 (the data never "
+                                      "use it); the bars are the π kept for later")
                                        .arg(p.numClasses)
                                  : QString("Σπ = %1").arg(sum, 0, 'g', 12));
     m_piSum->setWordWrap(true);

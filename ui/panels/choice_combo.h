@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QString>
 
 #include <algorithm>
@@ -11,13 +12,15 @@
 #include "core/project/categorical_params.h"
 
 // Combo boxes of an enumerated parameter, filled from the core's table of its choices: the
-// label shown, the identifier (as in files and on the command line) as the item's data.
+// label shown (translated), the identifier (as in files and on the command line) as the item's
+// data.
 namespace ui::panels {
 
 template <typename Enum>
 void addChoices(QComboBox* box, const std::vector<core::project::Choice<Enum>>& choices) {
     for (const auto& c : choices) {
-        box->addItem(QString::fromUtf8(c.label.data(), static_cast<qsizetype>(c.label.size())),
+        const std::string label(c.label);  // translated (ui/panels/choice_labels.cpp lists them)
+        box->addItem(QCoreApplication::translate("ui::panels::choices", label.c_str()),
                      QString::fromUtf8(c.id.data(), static_cast<qsizetype>(c.id.size())));
     }
 }

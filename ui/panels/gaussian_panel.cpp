@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/gaussian_panel.h"
 
+#include <QCoreApplication>
+
 #include <cmath>
 
 #include <QCheckBox>
@@ -166,31 +168,33 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
 }
 
 QGroupBox* GaussianPanel::createProcessBox() {
-    auto* box = new QGroupBox("Process");
+    auto* box = new QGroupBox(tr("Process"));
     auto* form = new QFormLayout(box);
     m_schedule = new QComboBox;
     addChoices(m_schedule, core::project::kGaussianSchedules);
-    m_schedule->addItem("custom table…", "csv:");
-    m_schedule->setToolTip("The β_n schedule (Help ▸ Mathematics: gaussian.md#schedules); "
-                           "linear with N = 1000 is DDPM's. A "
-                           "custom table is a CSV with a beta column (β_1..β_N) or an alpha_bar "
-                           "column; its length sets N.");
+    m_schedule->addItem(tr("custom table…"), "csv:");
+    m_schedule->setToolTip(
+        tr("The β_n schedule (Help ▸ Mathematics: gaussian.md#schedules); "
+           "linear with N = 1000 is DDPM's. A "
+           "custom table is a CSV with a beta column (β_1..β_N) or an alpha_bar "
+           "column; its length sets N."));
     m_numSteps = new QSpinBox;
     m_numSteps->setRange(2, 10000);
-    m_numSteps->setToolTip("N, the number of timesteps.");
+    m_numSteps->setToolTip(tr("N, the number of timesteps."));
     m_forward = new QComboBox;
-    m_forward->addItem("DDPM (η = 1)", 1.0);
-    m_forward->addItem("DDIM (η = 0)", 0.0);
+    m_forward->addItem(tr("DDPM (η = 1)"), 1.0);
+    m_forward->addItem(tr("DDIM (η = 0)"), 0.0);
     m_forward->addItem("η …", -1.0);
-    m_forward->setToolTip("The forward process on the trajectory: λ² = η²β̃ (Help ▸ "
-                          "Mathematics: gaussian.md#forward-process).");
+    m_forward->setToolTip(
+        tr("The forward process on the trajectory: λ² = η²β̃ (Help ▸ "
+           "Mathematics: gaussian.md#forward-process)."));
     m_eta = new QDoubleSpinBox;
     m_eta->setRange(0.0, 1.0);
     m_eta->setSingleStep(0.1);
     m_eta->setDecimals(3);
-    form->addRow("schedule", m_schedule);
-    form->addRow("steps N", m_numSteps);
-    form->addRow("forward", m_forward);
+    form->addRow(tr("schedule"), m_schedule);
+    form->addRow(tr("steps N"), m_numSteps);
+    form->addRow(tr("forward"), m_forward);
     form->addRow("η", m_eta);
     form->addRow(errorLabel("process"));
 
@@ -198,19 +202,19 @@ QGroupBox* GaussianPanel::createProcessBox() {
     connect(m_schedule, &QComboBox::activated, this, [this] {
         const QString kind = m_schedule->currentData().toString();
         if (kind != "csv:") {
-            m_edits.edit("Change schedule", "process",
+            m_edits.edit(tr("Change schedule"), "process",
                          [&](GaussianParams& p) { p.schedule = kind.toStdString(); });
             return;
         }
-        const QString path = QFileDialog::getOpenFileName(this, "A custom β schedule", {},
-                                                          "CSV tables (*.csv)");
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("A custom β schedule"), {}, "CSV tables (*.csv)");
         if (path.isEmpty()) {
             onDocumentChanged();  // back to the current one
         } else {
             loadScheduleFileInBackground(path);
         }
     });
-    m_edits.bind(m_numSteps, &QSpinBox::editingFinished, "Change N", "process",
+    m_edits.bind(m_numSteps, &QSpinBox::editingFinished, tr("Change N"), "process",
                  [this](GaussianParams& p) {
                      if (p.numSteps == m_numSteps->value()) return false;
                      p.numSteps = m_numSteps->value();
@@ -219,47 +223,49 @@ QGroupBox* GaussianPanel::createProcessBox() {
                      p.pathSteps = std::min(p.pathSteps, p.numSteps);
                      return true;
                  });
-    m_edits.bind(m_forward, &QComboBox::currentIndexChanged, "Change forward process", "process",
-                 [this](GaussianParams& p) {
+    m_edits.bind(m_forward, &QComboBox::currentIndexChanged, tr("Change forward process"),
+                 "process", [this](GaussianParams& p) {
                      const double eta = m_forward->currentData().toDouble();
                      p.eta = eta >= 0.0 ? eta : m_eta->value();
                  });
-    m_edits.bind(m_eta, &QDoubleSpinBox::editingFinished, "Change η", "process",
+    m_edits.bind(m_eta, &QDoubleSpinBox::editingFinished, tr("Change η"), "process",
                  [this](GaussianParams& p) { p.eta = m_eta->value(); });
     return box;
 }
 
 QGroupBox* GaussianPanel::createDataBox() {
-    auto* box = new QGroupBox("Data and model");
+    auto* box = new QGroupBox(tr("Data and model"));
     auto* form = new QFormLayout(box);
     m_data = new QComboBox;
     m_data->setObjectName("data");
     addChoices(m_data, core::project::kGaussianDataPresets);
-    m_data->addItem("other (type a spec)", QString());
-    m_data->setToolTip("The data; the model is its exact oracle (the score of the noisy data).");
+    m_data->addItem(tr("other (type a spec)"), QString());
+    m_data->setToolTip(
+        tr("The data; the model is its exact oracle (the score of the noisy data)."));
     m_dataSpec = new QLineEdit;
     m_dataSpec->setToolTip(
-        "A data spec: toy:NAME[,n=,seed=], gaussian:d=D,s=S, gmm:FILE.json, "
-        "mixture:w,mx,my,s;… (2-D, up to 16 components, weights normalised), "
-        "csv:FILE or digits[:test] (press Enter).");
+        tr("A data spec: toy:NAME[,n=,seed=], gaussian:d=D,s=S, gmm:FILE.json, "
+           "mixture:w,mx,my,s;… (2-D, up to 16 components, weights normalised), "
+           "csv:FILE or digits[:test] (press Enter)."));
     m_mixture = new MixtureEditor;
     m_mixture->setObjectName("mixtureEditor");
     m_model = new QComboBox;
-    m_model->addItem("exact oracle", QString());
-    m_model->setToolTip("The ε-model: the exact oracle of the data, or a trained network "
-                        "(a .safetensors checkpoint; you can also drop one on the window).");
-    auto* openModel = new QPushButton("Open…");
-    openModel->setToolTip("Load a Gaussian checkpoint trained for this N and data dimension.");
-    auto* trainModel = new QPushButton("Train…");
-    trainModel->setToolTip("Train a network on this data and schedule, then use it.");
+    m_model->addItem(tr("exact oracle"), QString());
+    m_model->setToolTip(
+        tr("The ε-model: the exact oracle of the data, or a trained network "
+           "(a .safetensors checkpoint; you can also drop one on the window)."));
+    auto* openModel = new QPushButton(tr("Open…"));
+    openModel->setToolTip(tr("Load a Gaussian checkpoint trained for this N and data dimension."));
+    auto* trainModel = new QPushButton(tr("Train…"));
+    trainModel->setToolTip(tr("Train a network on this data and schedule, then use it."));
     auto* modelRow = new QHBoxLayout;
     modelRow->addWidget(m_model, 1);
     modelRow->addWidget(openModel);
     modelRow->addWidget(trainModel);
-    form->addRow("data", m_data);
-    form->addRow("spec", m_dataSpec);
+    form->addRow(tr("data"), m_data);
+    form->addRow(tr("spec"), m_dataSpec);
     form->addRow(m_mixture);
-    form->addRow("model", modelRow);
+    form->addRow(tr("model"), modelRow);
     form->addRow(errorLabel("data"));
 
     connect(m_data, &QComboBox::currentIndexChanged, this, [this] {
@@ -286,12 +292,12 @@ QGroupBox* GaussianPanel::createDataBox() {
     connect(m_model, &QComboBox::currentIndexChanged, this, [this] {
         if (m_refreshing) return;
         const std::string model = m_model->currentData().toString().toStdString();
-        m_edits.edit(model.empty() ? "Use the exact oracle" : "Use a checkpoint", "data",
+        m_edits.edit(model.empty() ? tr("Use the exact oracle") : tr("Use a checkpoint"), "data",
                      [&](GaussianParams& p) { p.model = model; });
     });
     connect(openModel, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, "Open a Gaussian checkpoint", {},
-                                                          "Checkpoints (*.safetensors)");
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a Gaussian checkpoint"),
+                                                          {}, tr("Checkpoints (*.safetensors)"));
         if (!path.isEmpty()) loadModelInBackground(path);
     });
     connect(trainModel, &QPushButton::clicked, this, [this] { emit trainRequested(); });
@@ -299,41 +305,45 @@ QGroupBox* GaussianPanel::createDataBox() {
 }
 
 QGroupBox* GaussianPanel::createGammaBox() {
-    auto* box = new QGroupBox("Γ estimate");
+    auto* box = new QGroupBox(tr("Γ estimate"));
     auto* form = new QFormLayout(box);
     m_samples = new QSpinBox;
     m_samples->setRange(1, 100000);
-    m_samples->setToolTip("M, Monte Carlo samples per timestep (Help ▸ Mathematics: "
-                          "gaussian.md#gamma).");
+    m_samples->setToolTip(
+        tr("M, Monte Carlo samples per timestep (Help ▸ Mathematics: "
+           "gaussian.md#gamma)."));
     m_estimator = new QComboBox;
     m_estimator->setObjectName("estimator");
     addChoices(m_estimator, core::project::kGammaEstimators);
-    m_estimator->setToolTip("How Γ's Monte Carlo terms are formed. Score: ‖ε_θ‖²/d as in the "
-                            "paper, which in low dimension can exceed its bound. Low-variance "
-                            "(the default), for the exact oracle: per timestep the lower-variance "
-                            "of that and 1 − ‖ε_θ − ε‖²/d (both unbiased); for a network: the "
-                            "second (error), which also puts the network's own error into σ².");
+    m_estimator->setToolTip(
+        tr("How Γ's Monte Carlo terms are formed. Score: ‖ε_θ‖²/d as in the "
+           "paper, which in low dimension can exceed its bound. Low-variance "
+           "(the default), for the exact oracle: per timestep the lower-variance "
+           "of that and 1 − ‖ε_θ − ε‖²/d (both unbiased); for a network: the "
+           "second (error), which also puts the network's own error into σ²."));
     m_seed = new QSpinBox;
     m_seed->setRange(0, 2147483647);
-    form->addRow("samples M", m_samples);
-    form->addRow("estimator", m_estimator);
-    form->addRow("seed", m_seed);
+    form->addRow(tr("samples M"), m_samples);
+    form->addRow(tr("estimator"), m_estimator);
+    form->addRow(tr("seed"), m_seed);
     m_gammaSource = new QLabel;
     m_gammaSource->setWordWrap(true);
-    auto* importGamma = new QPushButton("Import…");
-    importGamma->setToolTip("Use Γ from a file instead of estimating it: CSV with columns n,gamma "
-                            "or n,ms_eps, or an NPY array of ms_eps as the Analytic-DPM code saves "
-                            "it (length N + 1, entry 0 unused, or N).");
-    auto* exportGamma = new QPushButton("Export…");
-    exportGamma->setToolTip("Write the current Γ as CSV (n,gamma) or NPY (ms_eps, length N + 1).");
-    m_estimateGamma = new QPushButton("Estimate");
-    m_estimateGamma->setToolTip("Drop the imported Γ and estimate it with M samples.");
+    auto* importGamma = new QPushButton(tr("Import…"));
+    importGamma->setToolTip(
+        tr("Use Γ from a file instead of estimating it: CSV with columns n,gamma "
+           "or n,ms_eps, or an NPY array of ms_eps as the Analytic-DPM code saves "
+           "it (length N + 1, entry 0 unused, or N)."));
+    auto* exportGamma = new QPushButton(tr("Export…"));
+    exportGamma->setToolTip(
+        tr("Write the current Γ as CSV (n,gamma) or NPY (ms_eps, length N + 1)."));
+    m_estimateGamma = new QPushButton(tr("Estimate"));
+    m_estimateGamma->setToolTip(tr("Drop the imported Γ and estimate it with M samples."));
     auto* gammaRow = new QHBoxLayout;
     gammaRow->addWidget(importGamma);
     gammaRow->addWidget(exportGamma);
     gammaRow->addWidget(m_estimateGamma);
-    form->addRow("source", m_gammaSource);
-    form->addRow("file", gammaRow);
+    form->addRow(tr("source"), m_gammaSource);
+    form->addRow(tr("file"), gammaRow);
     form->addRow(errorLabel("gamma"));
     m_gammaWarning = new QLabel;
     m_gammaWarning->setObjectName("gammaWarning");
@@ -346,7 +356,7 @@ QGroupBox* GaussianPanel::createGammaBox() {
         if (link == "clip") {
             clipImportedGamma();
         } else if (link == "segmented") {
-            m_edits.edit("Use the segmented DP", "gamma", [](GaussianParams& p) {
+            m_edits.edit(tr("Use the segmented DP"), "gamma", [](GaussianParams& p) {
                 p.dpVariant = core::gaussian::DpVariant::Segmented;
             });
         } else {
@@ -356,69 +366,73 @@ QGroupBox* GaussianPanel::createGammaBox() {
     });
 
     connect(importGamma, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, "Import Γ", {},
-                                                          "Γ files (*.csv *.npy)");
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Import Γ"), {}, "Γ files (*.csv *.npy)");
         if (!path.isEmpty()) importGammaFileInBackground(path);
     });
     connect(exportGamma, &QPushButton::clicked, this, [this] { emit exportGammaRequested(); });
-    m_edits.bind(m_estimateGamma, &QPushButton::clicked, "Estimate Γ", "gamma",
+    m_edits.bind(m_estimateGamma, &QPushButton::clicked, tr("Estimate Γ"), "gamma",
                  [](GaussianParams& p) {
                      p.importedGamma.clear();
                      p.importedGammaName.clear();
                  });
-    m_edits.bind(m_samples, &QSpinBox::editingFinished, "Change M", "gamma",
+    m_edits.bind(m_samples, &QSpinBox::editingFinished, tr("Change M"), "gamma",
                  [this](GaussianParams& p) { p.gammaSamples = m_samples->value(); });
-    m_edits.bind(m_estimator, &QComboBox::currentIndexChanged, "Change Γ estimator", "gamma",
+    m_edits.bind(m_estimator, &QComboBox::currentIndexChanged, tr("Change Γ estimator"), "gamma",
                  [this](GaussianParams& p) {
                      p.estimator = chosen(m_estimator, core::project::kGammaEstimators);
                  });
-    m_edits.bind(m_seed, &QSpinBox::editingFinished, "Change seed", "gamma",
+    m_edits.bind(m_seed, &QSpinBox::editingFinished, tr("Change seed"), "gamma",
                  [this](GaussianParams& p) { p.seed = static_cast<uint64_t>(m_seed->value()); });
     return box;
 }
 
 QGroupBox* GaussianPanel::createTrajectoryBox() {
-    auto* box = new QGroupBox("Trajectory");
+    auto* box = new QGroupBox(tr("Trajectory"));
     auto* form = new QFormLayout(box);
     m_trajectory = new QComboBox;
     addChoices(m_trajectory, core::project::kGaussianTrajectories);
-    m_trajectory->setToolTip("Which K timesteps the reverse process visits (Help ▸ "
-                             "Mathematics: gaussian.md#trajectories).");
+    m_trajectory->setToolTip(
+        tr("Which K timesteps the reverse process visits (Help ▸ "
+           "Mathematics: gaussian.md#trajectories)."));
     m_trajectoryList = new QLineEdit;
     m_trajectoryList->setObjectName("trajectoryList");
-    m_trajectoryList->setToolTip("The timesteps, strictly increasing from 1 to at most N, e.g. "
-                                 "1,10,50,200,1000 (press Enter).");
+    m_trajectoryList->setToolTip(
+        tr("The timesteps, strictly increasing from 1 to at most N, e.g. "
+           "1,10,50,200,1000 (press Enter)."));
     m_pathSteps = new QSpinBox;
     m_pathSteps->setRange(2, 10000);
-    m_pathSteps->setToolTip("K, the number of timesteps (denoiser evaluations).");
+    m_pathSteps->setToolTip(tr("K, the number of timesteps (denoiser evaluations)."));
     m_leadingOffset = new QSpinBox;
     m_leadingOffset->setObjectName("leadingOffset");
     m_leadingOffset->setRange(0, 9999);
-    m_leadingOffset->setToolTip("leading: the offset O added to every timestep t_i = i·⌊N/K⌋ + O "
-                                "(diffusers' steps_offset).");
+    m_leadingOffset->setToolTip(
+        tr("leading: the offset O added to every timestep t_i = i·⌊N/K⌋ + O "
+           "(diffusers' steps_offset)."));
     m_karrasRho = new QDoubleSpinBox;
     m_karrasRho->setObjectName("karrasRho");
     m_karrasRho->setRange(0.1, 100.0);
     m_karrasRho->setDecimals(2);
     m_karrasRho->setSingleStep(0.5);
-    m_karrasRho->setToolTip("Karras σ: ρ of the σ^{1/ρ} interpolation (EDM uses 7).");
+    m_karrasRho->setToolTip(tr("Karras σ: ρ of the σ^{1/ρ} interpolation (EDM uses 7)."));
     m_dpVariant = new QComboBox;
     m_dpVariant->setObjectName("dpVariant");
     addChoices(m_dpVariant, core::project::kDpVariants);
-    m_dpVariant->setToolTip("Where Γ exceeds its bound β̄Γ ≤ 1 (a Monte Carlo or imported Γ at "
-                            "large n), the clipped cost makes those steps free; the segmented DP "
-                            "of the paper's code sets the steps after the first such n aside and "
-                            "spaces them evenly.");
-    form->addRow("kind", m_trajectory);
-    form->addRow("DP cost", m_dpVariant);
-    form->addRow("timesteps K", m_pathSteps);
-    form->addRow("offset", m_leadingOffset);
+    m_dpVariant->setToolTip(
+        tr("Where Γ exceeds its bound β̄Γ ≤ 1 (a Monte Carlo or imported Γ at "
+           "large n), the clipped cost makes those steps free; the segmented DP "
+           "of the paper's code sets the steps after the first such n aside and "
+           "spaces them evenly."));
+    form->addRow(tr("kind"), m_trajectory);
+    form->addRow(tr("DP cost"), m_dpVariant);
+    form->addRow(tr("timesteps K"), m_pathSteps);
+    form->addRow(tr("offset"), m_leadingOffset);
     form->addRow("ρ", m_karrasRho);
-    form->addRow("timesteps", m_trajectoryList);
+    form->addRow(tr("timesteps"), m_trajectoryList);
     form->addRow(errorLabel("trajectory"));
 
-    m_edits.bind(m_trajectory, &QComboBox::currentIndexChanged, "Change trajectory", "trajectory",
-                 [this](GaussianParams& p) {
+    m_edits.bind(m_trajectory, &QComboBox::currentIndexChanged, tr("Change trajectory"),
+                 "trajectory", [this](GaussianParams& p) {
                      p.trajectory = chosen(m_trajectory, core::project::kGaussianTrajectories);
                      if (p.trajectory == document::GaussianTrajectory::List &&
                          p.trajectoryList.empty()) {
@@ -433,59 +447,63 @@ QGroupBox* GaussianPanel::createTrajectoryBox() {
                  });
     connect(m_trajectoryList, &QLineEdit::returnPressed, this,
             [this] { editTrajectoryList(m_trajectoryList->text()); });
-    m_edits.bind(m_pathSteps, &QSpinBox::valueChanged, "Change K", "trajectory",
+    m_edits.bind(m_pathSteps, &QSpinBox::valueChanged, tr("Change K"), "trajectory",
                  [](GaussianParams& p, int k) { p.pathSteps = k; });
-    m_edits.bind(m_dpVariant, &QComboBox::currentIndexChanged, "Change DP cost", "trajectory",
+    m_edits.bind(m_dpVariant, &QComboBox::currentIndexChanged, tr("Change DP cost"), "trajectory",
                  [this](GaussianParams& p) {
                      p.dpVariant = chosen(m_dpVariant, core::project::kDpVariants);
                  });
-    m_edits.bind(m_leadingOffset, &QSpinBox::editingFinished, "Change offset", "trajectory",
+    m_edits.bind(m_leadingOffset, &QSpinBox::editingFinished, tr("Change offset"), "trajectory",
                  [this](GaussianParams& p) { p.leadingOffset = m_leadingOffset->value(); });
-    m_edits.bind(m_karrasRho, &QDoubleSpinBox::editingFinished, "Change ρ", "trajectory",
+    m_edits.bind(m_karrasRho, &QDoubleSpinBox::editingFinished, tr("Change ρ"), "trajectory",
                  [this](GaussianParams& p) { p.karrasRho = m_karrasRho->value(); });
     return box;
 }
 
 QGroupBox* GaussianPanel::createSamplerBox() {
-    auto* box = new QGroupBox("Sampler");
+    auto* box = new QGroupBox(tr("Sampler"));
     auto* form = new QFormLayout(box);
     m_sampler = new QComboBox;
     m_sampler->setObjectName("sampler");
     m_compareSampler = new QComboBox;
     m_compareSampler->setObjectName("compareSampler");
-    m_compareSampler->addItem("none", "none");
+    m_compareSampler->addItem(tr("none"), "none");
     addChoices(m_sampler, core::project::kSamplers);
     addChoices(m_compareSampler, core::project::kSamplers);
-    m_sampler->setToolTip("The Particles view's left pane (Help ▸ Mathematics: "
-                          "gaussian.md#reverse-samplers): DDPM uses σ² = β̃, DDIM "
-                          "λ² = η²β̃ with the η above; the analytic kinds the optimal σ² from Γ.");
-    m_compareSampler->setToolTip("The right pane, sampled from the same noise x_τK; none hides it.");
-    m_clipFirst = new QCheckBox("clip the first step (App. F.2)");
-    m_clipFirst->setToolTip(QString("Cap σ² of the last reverse pair (τ_1, τ_2) at "
-                                    "(y·(2/255)·√(π/2))² with y = %1, as the paper does when "
-                                    "sampling.")
+    m_sampler->setToolTip(
+        tr("The Particles view's left pane (Help ▸ Mathematics: "
+           "gaussian.md#reverse-samplers): DDPM uses σ² = β̃, DDIM "
+           "λ² = η²β̃ with the η above; the analytic kinds the optimal σ² from Γ."));
+    m_compareSampler->setToolTip(
+        tr("The right pane, sampled from the same noise x_τK; none hides it."));
+    m_clipFirst = new QCheckBox(tr("clip the first step (App. F.2)"));
+    m_clipFirst->setToolTip(tr("Cap σ² of the last reverse pair (τ_1, τ_2) at "
+                               "(y·(2/255)·√(π/2))² with y = %1, as the paper does when "
+                               "sampling.")
                                 .arg(document::kClipFirstY));
     m_particles = new QSpinBox;
     m_particles->setRange(1, 20000);
-    m_particles->setToolTip("Particles per sampler (image data: the first 36 are sampled and shown).");
-    form->addRow("sampler A", m_sampler);
-    form->addRow("compare B", m_compareSampler);
+    m_particles->setToolTip(
+        tr("Particles per sampler (image data: the first 36 are sampled and shown)."));
+    form->addRow(tr("sampler A"), m_sampler);
+    form->addRow(tr("compare B"), m_compareSampler);
     form->addRow("", m_clipFirst);
-    form->addRow("particles", m_particles);
+    form->addRow(tr("particles"), m_particles);
     form->addRow(errorLabel("sampler"));
 
-    m_edits.bind(m_sampler, &QComboBox::currentIndexChanged, "Change sampler", "sampler",
-                 [this](GaussianParams& p) { p.sampler = chosen(m_sampler, core::project::kSamplers); });
-    m_edits.bind(m_compareSampler, &QComboBox::currentIndexChanged, "Change compared sampler",
+    m_edits.bind(
+        m_sampler, &QComboBox::currentIndexChanged, tr("Change sampler"), "sampler",
+        [this](GaussianParams& p) { p.sampler = chosen(m_sampler, core::project::kSamplers); });
+    m_edits.bind(m_compareSampler, &QComboBox::currentIndexChanged, tr("Change compared sampler"),
                  "sampler", [this](GaussianParams& p) {
                      p.compareSampler.reset();
                      if (m_compareSampler->currentData().toString() != "none") {
                          p.compareSampler = chosen(m_compareSampler, core::project::kSamplers);
                      }
                  });
-    m_edits.bind(m_clipFirst, &QCheckBox::toggled, "Change first-step clip", "sampler",
+    m_edits.bind(m_clipFirst, &QCheckBox::toggled, tr("Change first-step clip"), "sampler",
                  [](GaussianParams& p, bool on) { p.clipFirst = on; });
-    m_edits.bind(m_particles, &QSpinBox::editingFinished, "Change particle count", "sampler",
+    m_edits.bind(m_particles, &QSpinBox::editingFinished, tr("Change particle count"), "sampler",
                  [this](GaussianParams& p) { p.particleCount = m_particles->value(); });
     return box;
 }
@@ -498,7 +516,7 @@ void GaussianPanel::showError(const QString& field, const QString& message) {
 
 QString GaussianPanel::fieldError(const QString& field) const { return m_errors.message(field); }
 
-void GaussianPanel::editDataSpec(const QString& spec) { applyDataSpec(spec, "Change data", 0); }
+void GaussianPanel::editDataSpec(const QString& spec) { applyDataSpec(spec, tr("Change data"), 0); }
 
 bool GaussianPanel::applyDataSpec(const QString& spec, const QString& text, int mergeId) {
     return m_edits.applyPrepared(withDataSpec(m_document->gaussian(), spec), text, "data", mergeId);
@@ -506,46 +524,48 @@ bool GaussianPanel::applyDataSpec(const QString& spec, const QString& text, int 
 
 bool GaussianPanel::loadScheduleFile(const QString& path) {
     return m_edits.applyPrepared(withScheduleFile(m_document->gaussian(), path),
-                                 "Use a custom schedule", "process");
+                                 tr("Use a custom schedule"), "process");
 }
 
 void GaussianPanel::editTrajectoryList(const QString& text) {
     GaussianParams p = m_document->gaussian();
     p.trajectory = document::GaussianTrajectory::List;
     p.trajectoryList = text.simplified().remove(' ').toStdString();
-    m_edits.apply(p, "Type the timesteps", "trajectory");
+    m_edits.apply(p, tr("Type the timesteps"), "trajectory");
 }
 
 bool GaussianPanel::loadModel(const QString& path) {
-    return m_edits.applyPrepared(withCheckpoint(m_document->gaussian(), path), "Use a checkpoint",
-                                 "data");
+    return m_edits.applyPrepared(withCheckpoint(m_document->gaussian(), path),
+                                 tr("Use a checkpoint"), "data");
 }
 
 bool GaussianPanel::importGammaFile(const QString& path) {
-    return m_edits.applyPrepared(withGammaFile(m_document->gaussian(), path), "Import Γ", "gamma");
+    return m_edits.applyPrepared(withGammaFile(m_document->gaussian(), path), tr("Import Γ"),
+                                 "gamma");
 }
 
 void GaussianPanel::loadScheduleFileInBackground(const QString& path) {
-    m_edits.prepareInBackground(m_files, "Reading " + QFileInfo(path).fileName(),
-                                "Use a custom schedule", "process",
-                                [path](GaussianParams p) { return withScheduleFile(std::move(p), path); });
+    m_edits.prepareInBackground(
+        m_files, tr("Reading %1").arg(QFileInfo(path).fileName()), tr("Use a custom schedule"),
+        "process", [path](GaussianParams p) { return withScheduleFile(std::move(p), path); });
 }
 
 void GaussianPanel::loadModelInBackground(const QString& path) {
-    m_edits.prepareInBackground(m_files, "Loading " + QFileInfo(path).fileName(),
-                                "Use a checkpoint", "data",
-                                [path](GaussianParams p) { return withCheckpoint(std::move(p), path); });
+    m_edits.prepareInBackground(
+        m_files, tr("Loading %1").arg(QFileInfo(path).fileName()), tr("Use a checkpoint"), "data",
+        [path](GaussianParams p) { return withCheckpoint(std::move(p), path); });
 }
 
 void GaussianPanel::importGammaFileInBackground(const QString& path) {
-    m_edits.prepareInBackground(m_files, "Reading " + QFileInfo(path).fileName(), "Import Γ",
-                                "gamma",
-                                [path](GaussianParams p) { return withGammaFile(std::move(p), path); });
+    m_edits.prepareInBackground(
+        m_files, tr("Reading %1").arg(QFileInfo(path).fileName()), tr("Import Γ"), "gamma",
+        [path](GaussianParams p) { return withGammaFile(std::move(p), path); });
 }
 
 void GaussianPanel::editDataSpecInBackground(const QString& spec) {
-    m_edits.prepareInBackground(m_files, "Reading the data", "Change data", "data",
-                                [spec](GaussianParams p) { return withDataSpec(std::move(p), spec); });
+    m_edits.prepareInBackground(
+        m_files, tr("Reading the data"), tr("Change data"), "data",
+        [spec](GaussianParams p) { return withDataSpec(std::move(p), spec); });
 }
 
 void GaussianPanel::onDocumentChanged() {
@@ -555,9 +575,9 @@ void GaussianPanel::onDocumentChanged() {
     const bool custom = schedule.startsWith("csv:");
     m_schedule->setCurrentIndex(custom ? m_schedule->findData("csv:")
                                        : std::max(0, m_schedule->findData(schedule)));
-    m_schedule->setItemText(m_schedule->findData("csv:"),
-                            custom ? "custom: " + QFileInfo(schedule.mid(4)).fileName()
-                                   : QString("custom table…"));
+    m_schedule->setItemText(
+        m_schedule->findData("csv:"),
+        custom ? tr("custom: %1").arg(QFileInfo(schedule.mid(4)).fileName()) : tr("custom table…"));
     m_numSteps->setEnabled(!custom);  // a table's length is its N
     m_numSteps->setValue(p.numSteps);
     const int forward = p.eta == 1.0 ? 0 : p.eta == 0.0 ? 1 : 2;
@@ -586,8 +606,8 @@ void GaussianPanel::onDocumentChanged() {
     m_model->setCurrentIndex(p.model.empty() ? 0 : 1);
     m_samples->setValue(p.gammaSamples);
     m_gammaSource->setText(p.importedGamma.empty()
-                               ? QString("estimated (M samples per timestep)")
-                               : QString("imported from %1").arg(document::qs(p.importedGammaName)));
+                               ? tr("estimated (M samples per timestep)")
+                               : tr("imported from %1").arg(document::qs(p.importedGammaName)));
     m_estimateGamma->setEnabled(!p.importedGamma.empty());
     showChoice(m_estimator, core::project::kGammaEstimators, p.estimator);
     m_seed->setValue(static_cast<int>(std::min<uint64_t>(p.seed, 2147483647)));
@@ -636,13 +656,14 @@ void GaussianPanel::checkImportedGamma() {
         return;
     }
     // The schedule may be a file: the check runs off the GUI thread.
-    m_checks.start("Checking the imported Γ", [p, key, this](core::Progress&) -> std::function<void()> {
-        auto over = std::make_shared<core::Result<std::vector<int>>>(importedGammaOverBound(p));
-        return [this, key, over] {
-            if (key != m_gammaCheckKey || key == m_keptGammaCheck) return;
-            showGammaWarning(*over);
-        };
-    });
+    m_checks.start(
+        tr("Checking the imported Γ"), [p, key, this](core::Progress&) -> std::function<void()> {
+            auto over = std::make_shared<core::Result<std::vector<int>>>(importedGammaOverBound(p));
+            return [this, key, over] {
+                if (key != m_gammaCheckKey || key == m_keptGammaCheck) return;
+                showGammaWarning(*over);
+            };
+        });
 }
 
 void GaussianPanel::showGammaWarning(const core::Result<std::vector<int>>& over) {
@@ -656,18 +677,18 @@ void GaussianPanel::showGammaWarning(const core::Result<std::vector<int>>& over)
     QStringList steps;
     for (size_t i = 0; i < over->size() && i < 12; ++i) steps << QString::number((*over)[i]);
     if (over->size() > 12) steps << "…";
-    QString text = QString("The imported Γ (%1) exceeds its bound β̄ₙΓₙ ≤ 1 at %2 of %3 "
-                           "timesteps: n = %4. There σ² is clipped to 0 and the clipped DP "
-                           "passes them for free.<br>")
+    QString text = tr("The imported Γ (%1) exceeds its bound β̄ₙΓₙ ≤ 1 at %2 of %3 "
+                      "timesteps: n = %4. There σ² is clipped to 0 and the clipped DP "
+                      "passes them for free.<br>")
                        .arg(document::qs(p.importedGammaName).toHtmlEscaped())
                        .arg(over->size())
                        .arg(p.numSteps)
                        .arg(steps.join(", "));
-    text += "<a href=\"clip\">clip Γ to its bound</a>";
+    text += tr("<a href=\"clip\">clip Γ to its bound</a>");
     if (p.dpVariant != core::gaussian::DpVariant::Segmented) {
-        text += " · <a href=\"segmented\">use the segmented DP</a>";
+        text += tr(" · <a href=\"segmented\">use the segmented DP</a>");
     }
-    text += " · <a href=\"keep\">keep as it is</a>";
+    text += tr(" · <a href=\"keep\">keep as it is</a>");
     m_gammaWarning->setText(text);
     m_gammaWarning->show();
 }
@@ -677,7 +698,8 @@ QString GaussianPanel::gammaWarning() const {
 }
 
 void GaussianPanel::clipImportedGamma() {
-    m_edits.prepareInBackground(m_files, "Clipping the imported Γ", "Clip Γ to its bound", "gamma",
+    m_edits.prepareInBackground(m_files, tr("Clipping the imported Γ"), tr("Clip Γ to its bound"),
+                                "gamma",
                                 [](GaussianParams p) { return withClippedGamma(std::move(p)); });
 }
 

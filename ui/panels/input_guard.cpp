@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/input_guard.h"
 
+#include <QCoreApplication>
+
 #include <QAbstractSpinBox>
 #include <QComboBox>
 #include <QEvent>

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/lab_config_table.h"
 
+#include <QCoreApplication>
+
 #include <QColorDialog>
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -99,8 +101,8 @@ LabConfigTable::LabConfigTable(document::ProjectDocument* document, QWidget* par
       m_quality(new QSpinBox) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    m_table->setHorizontalHeaderLabels(
-        {"Name", "Colour", "Schedule", "Trajectory", "Variance", "Sampler"});
+    m_table->setHorizontalHeaderLabels({tr("Name"), tr("Colour"), tr("Schedule"), tr("Trajectory"),
+                                        tr("Variance"), tr("Sampler")});
     m_table->verticalHeader()->hide();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -109,26 +111,30 @@ LabConfigTable::LabConfigTable(document::ProjectDocument* document, QWidget* par
     // Room for four configurations before the table scrolls; the charts get the rest.
     m_table->setFixedHeight(m_table->horizontalHeader()->sizeHint().height() +
                               4 * m_table->verticalHeader()->defaultSectionSize() + 8);
-    m_table->setToolTip("The lab's configurations. Schedule: the project's or another; trajectory: "
-                        "a family without K, options after a comma (leading,offset=1; "
-                        "karras,rho=7); variance: β̃ (small), β (large) or the analytic optimum.");
+    m_table->setToolTip(
+        tr("The lab's configurations. Schedule: the project's or another; trajectory: "
+           "a family without K, options after a comma (leading,offset=1; "
+           "karras,rho=7); variance: β̃ (small), β (large) or the analytic optimum."));
     layout->addWidget(m_table, 1);
     connect(m_table, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
         if (m_refreshing || item->column() != Name) return;
         const std::string name = item->text().trimmed().toStdString();
-        editConfig(item->row(), "Rename lab configuration", [name](LabConfig& c) { c.name = name; });
+        editConfig(item->row(), tr("Rename lab configuration"),
+                   [name](LabConfig& c) { c.name = name; });
     });
 
     auto* buttons = new QHBoxLayout;
-    auto* add = new QPushButton("Add");
-    auto* duplicate = new QPushButton("Duplicate");
-    auto* remove = new QPushButton("Remove");
-    m_presets->setText("Presets");
+    auto* add = new QPushButton(tr("Add"));
+    auto* duplicate = new QPushButton(tr("Duplicate"));
+    auto* remove = new QPushButton(tr("Remove"));
+    m_presets->setText(tr("Presets"));
     m_presets->setPopupMode(QToolButton::InstantPopup);
     auto* menu = new QMenu(m_presets);
     for (const auto& preset : core::project::labPresets()) {
-        QAction* action = menu->addAction(QString::fromStdString(preset.title));
-        action->setToolTip(QString::fromStdString(preset.explanation));
+        QAction* action =
+            menu->addAction(QCoreApplication::translate("ui::labPresets", preset.title.c_str()));
+        action->setToolTip(
+            QCoreApplication::translate("ui::labPresets", preset.explanation.c_str()));
         connect(action, &QAction::triggered, this, [this, id = preset.id] { applyPreset(id); });
     }
     m_presets->setMenu(menu);
@@ -140,19 +146,21 @@ LabConfigTable::LabConfigTable(document::ProjectDocument* document, QWidget* par
     connect(duplicate, &QPushButton::clicked, this, [this] { duplicateConfig(selectedRow()); });
     connect(remove, &QPushButton::clicked, this, [this] { removeConfig(selectedRow()); });
 
-    m_ks->setToolTip("The K (number of timesteps, 2..N) of every sweep, e.g. 5, 10, 25, 50, 100.");
+    m_ks->setToolTip(
+        tr("The K (number of timesteps, 2..N) of every sweep, e.g. 5, 10, 25, 50, 100."));
     m_ks->setMinimumWidth(140);
     m_quality->setRange(0, core::project::kMaxLabQualitySamples);
     m_quality->setKeyboardTracking(false);
-    m_quality->setToolTip("Samples drawn per configuration and K for the sample quality "
-                          "(0: no quality, only the NLL).");
+    m_quality->setToolTip(
+        tr("Samples drawn per configuration and K for the sample quality "
+           "(0: no quality, only the NLL)."));
     buttons->addSpacing(12);
-    buttons->addWidget(new QLabel("K list"));
+    buttons->addWidget(new QLabel(tr("K list")));
     buttons->addWidget(m_ks, 1);
-    buttons->addWidget(new QLabel("Quality samples"));
+    buttons->addWidget(new QLabel(tr("Quality samples")));
     buttons->addWidget(m_quality);
     layout->addWidget(m_errors.create(kField));
-    m_edits.bind(m_ks, &QLineEdit::editingFinished, "Change lab K list", kField,
+    m_edits.bind(m_ks, &QLineEdit::editingFinished, tr("Change lab K list"), kField,
                  [this](GaussianParams& p) {
                      auto ks = parseKList(m_ks->text());
                      if (!ks) {
@@ -163,7 +171,7 @@ LabConfigTable::LabConfigTable(document::ProjectDocument* document, QWidget* par
                      p.lab.ks = *ks;
                      return true;
                  });
-    m_edits.bind(m_quality, &QSpinBox::valueChanged, "Change lab quality samples", kField,
+    m_edits.bind(m_quality, &QSpinBox::valueChanged, tr("Change lab quality samples"), kField,
                  [this](GaussianParams& p) {
                      if (p.lab.qualitySamples == m_quality->value()) return false;
                      p.lab.qualitySamples = m_quality->value();
@@ -193,7 +201,7 @@ int LabConfigTable::selectedRow() const {
 }
 
 bool LabConfigTable::addConfig() {
-    return m_edits.edit("Add lab configuration", kField, [](GaussianParams& p) {
+    return m_edits.edit(tr("Add lab configuration"), kField, [](GaussianParams& p) {
         LabConfig config;
         config.name = uniqueName(p.lab.configs, "config " + std::to_string(p.lab.configs.size() + 1));
         p.lab.configs.push_back(config);
@@ -201,7 +209,7 @@ bool LabConfigTable::addConfig() {
 }
 
 bool LabConfigTable::duplicateConfig(int row) {
-    return m_edits.edit("Duplicate lab configuration", kField, [row](GaussianParams& p) {
+    return m_edits.edit(tr("Duplicate lab configuration"), kField, [row](GaussianParams& p) {
         if (row < 0 || row >= static_cast<int>(p.lab.configs.size())) return false;
         LabConfig copy = p.lab.configs[static_cast<size_t>(row)];
         copy.name = uniqueName(p.lab.configs, copy.name);
@@ -212,7 +220,7 @@ bool LabConfigTable::duplicateConfig(int row) {
 }
 
 bool LabConfigTable::removeConfig(int row) {
-    return m_edits.edit("Remove lab configuration", kField, [row](GaussianParams& p) {
+    return m_edits.edit(tr("Remove lab configuration"), kField, [row](GaussianParams& p) {
         if (row < 0 || row >= static_cast<int>(p.lab.configs.size())) return false;
         p.lab.configs.erase(p.lab.configs.begin() + row);
         return true;
@@ -221,7 +229,7 @@ bool LabConfigTable::removeConfig(int row) {
 
 bool LabConfigTable::setColour(int row, const QString& colour) {
     const std::string value = colour.toStdString();
-    return editConfig(row, "Change lab colour", [value](LabConfig& c) { c.colour = value; });
+    return editConfig(row, tr("Change lab colour"), [value](LabConfig& c) { c.colour = value; });
 }
 
 bool LabConfigTable::applyPreset(const std::string& id) {
@@ -229,10 +237,12 @@ bool LabConfigTable::applyPreset(const std::string& id) {
     auto it = std::find_if(presets.begin(), presets.end(),
                            [&](const auto& preset) { return preset.id == id; });
     if (it == presets.end()) {
-        m_errors.show(kField, QString("lab preset = %1: unknown preset").arg(QString::fromStdString(id)));
+        m_errors.show(kField,
+                      tr("lab preset = %1: unknown preset").arg(QString::fromStdString(id)));
         return false;
     }
-    return m_edits.edit(QString("Apply lab preset “%1”").arg(QString::fromStdString(it->title)),
+    return m_edits.edit(tr("Apply lab preset “%1”")
+                            .arg(QCoreApplication::translate("ui::labPresets", it->title.c_str())),
                         kField, [&preset = *it](GaussianParams& p) {
                             p.lab.configs = preset.configs;
                             if (!preset.schedule.empty()) p.schedule = preset.schedule;
@@ -253,18 +263,18 @@ void LabConfigTable::pickColour(int row) {
 // removed at the end.
 void LabConfigTable::ensureRow(int row) {
     auto* swatchButton = new QToolButton;
-    swatchButton->setToolTip("Pick the configuration's colour");
+    swatchButton->setToolTip(tr("Pick the configuration's colour"));
     connect(swatchButton, &QToolButton::clicked, this, [this, row] { pickColour(row); });
     m_table->setCellWidget(row, Colour, swatchButton);
 
     auto* schedule = new QComboBox;
-    schedule->addItem("project's", QString());
-    schedule->addItem("project's, zero terminal SNR", QString(",zero-snr"));
+    schedule->addItem(tr("project's"), QString());
+    schedule->addItem(tr("project's, zero terminal SNR"), QString(",zero-snr"));
     addChoices(schedule, core::project::kGaussianSchedules);
     connect(schedule, &QComboBox::activated, this, [this, row, schedule] {
         if (m_refreshing) return;
         const std::string value = schedule->currentData().toString().toStdString();
-        editConfig(row, "Change lab schedule", [value](LabConfig& c) { c.schedule = value; });
+        editConfig(row, tr("Change lab schedule"), [value](LabConfig& c) { c.schedule = value; });
     });
     m_table->setCellWidget(row, Schedule, schedule);
 
@@ -277,7 +287,8 @@ void LabConfigTable::ensureRow(int row) {
     auto commitTrajectory = [this, row, trajectory] {
         if (m_refreshing) return;
         const std::string value = trajectory->currentText().trimmed().toStdString();
-        editConfig(row, "Change lab trajectory", [value](LabConfig& c) { c.trajectory = value; });
+        editConfig(row, tr("Change lab trajectory"),
+                   [value](LabConfig& c) { c.trajectory = value; });
     };
     connect(trajectory, &QComboBox::activated, this, commitTrajectory);
     connect(trajectory->lineEdit(), &QLineEdit::editingFinished, this, commitTrajectory);
@@ -288,7 +299,7 @@ void LabConfigTable::ensureRow(int row) {
     connect(variance, &QComboBox::activated, this, [this, row, variance] {
         if (m_refreshing) return;
         const auto value = chosen(variance, core::project::kLabVariances);
-        editConfig(row, "Change lab variance", [value](LabConfig& c) { c.variance = value; });
+        editConfig(row, tr("Change lab variance"), [value](LabConfig& c) { c.variance = value; });
     });
     m_table->setCellWidget(row, Variance, variance);
 
@@ -297,7 +308,7 @@ void LabConfigTable::ensureRow(int row) {
     connect(sampler, &QComboBox::activated, this, [this, row, sampler] {
         if (m_refreshing) return;
         const auto value = chosen(sampler, core::project::kSamplers);
-        editConfig(row, "Change lab sampler", [value](LabConfig& c) { c.sampler = value; });
+        editConfig(row, tr("Change lab sampler"), [value](LabConfig& c) { c.sampler = value; });
     });
     m_table->setCellWidget(row, Sampler, sampler);
 }

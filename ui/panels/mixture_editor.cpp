@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/mixture_editor.h"
 
+#include <QCoreApplication>
+
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -34,10 +36,11 @@ QColor componentColor(int k) {
     return kColors[k % 8];
 }
 
-const char* kHelp =
+const char* kHelp = QT_TRANSLATE_NOOP(
+    "ui::panels::MixtureEditor",
     "Drag a centre to move a component, its circle (radius s) or the wheel to change s, "
     "Ctrl+drag or Ctrl+wheel to change its weight. Double-click empty space to add a "
-    "component; right-click one, or select it and press Delete, to remove it.";
+    "component; right-click one, or select it and press Delete, to remove it.");
 
 }  // namespace
 
@@ -120,13 +123,13 @@ MixtureEditor::Hit MixtureEditor::hitTest(const QPointF& position) const {
 QString MixtureEditor::toolTipAt(const QPointF& position) const {
     const Hit hit = hitTest(position);
     if (hit.component < 0) {
-        return kHelp;
+        return tr(kHelp);
     }
     const double total =
         std::accumulate(m_components.begin(), m_components.end(), 0.0,
                         [](double sum, const MixtureComponent2d& c) { return sum + c.weight; });
     const MixtureComponent2d& c = m_components[static_cast<size_t>(hit.component)];
-    return QString("component %1: weight %2 (share %3), mean (%4, %5), s = %6")
+    return tr("component %1: weight %2 (share %3), mean (%4, %5), s = %6")
         .arg(hit.component)
         .arg(c.weight, 0, 'g', 6)
         .arg(c.weight / total, 0, 'g', 4)
@@ -291,9 +294,9 @@ void MixtureEditor::mouseMoveEvent(QMouseEvent* event) {
     m_dragMoved = true;
     updateDensity();
     emit specDragged(spec(),
-                     m_drag == Drag::Move     ? QString("Move mixture component")
-                     : m_drag == Drag::Resize ? QString("Change mixture s")
-                                              : QString("Change mixture weight"),
+                     m_drag == Drag::Move     ? tr("Move mixture component")
+                     : m_drag == Drag::Resize ? tr("Change mixture s")
+                                              : tr("Change mixture weight"),
                      false);
 }
 
@@ -327,7 +330,7 @@ void MixtureEditor::mouseDoubleClickEvent(QMouseEvent* event) {
                             snapped(at.y()), 0.3});
     m_selected = static_cast<int>(m_components.size()) - 1;
     updateDensity();
-    emit specEdited(spec(), "Add mixture component");
+    emit specEdited(spec(), tr("Add mixture component"));
 }
 
 void MixtureEditor::wheelEvent(QWheelEvent* event) {
@@ -350,7 +353,7 @@ void MixtureEditor::wheelEvent(QWheelEvent* event) {
     }
     m_selected = hit.component;
     updateDensity();
-    emit specEdited(spec(), weight ? "Change mixture weight" : "Change mixture s");
+    emit specEdited(spec(), weight ? tr("Change mixture weight") : tr("Change mixture s"));
 }
 
 void MixtureEditor::keyPressEvent(QKeyEvent* event) {
@@ -368,7 +371,7 @@ void MixtureEditor::removeComponent(int k) {
     m_components.erase(m_components.begin() + k);
     m_selected = -1;
     updateDensity();
-    emit specEdited(spec(), "Remove mixture component");
+    emit specEdited(spec(), tr("Remove mixture component"));
 }
 
 }  // namespace ui::panels

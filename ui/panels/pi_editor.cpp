@@ -13,7 +13,7 @@ namespace ui::panels {
 ProbabilityBars::ProbabilityBars(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
     setCursor(Qt::SizeVerCursor);
-    setToolTip("Drag a bar to change its probability; the others rescale to keep the sum 1.");
+    setToolTip(tr("Drag a bar to change its probability; the others rescale to keep the sum 1."));
 }
 
 void ProbabilityBars::setValues(const std::vector<double>& values) {

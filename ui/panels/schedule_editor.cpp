@@ -2,6 +2,8 @@
 #include "ui/panels/schedule_editor.h"
 #include "ui/charts/palette.h"
 
+#include <QCoreApplication>
+
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -30,9 +32,9 @@ void ScheduleCurveEditor::setCurve(const core::schedule::BetaCurve& curve) {
 void ScheduleCurveEditor::setControlPoints(const std::vector<ControlPoint>& points, bool editable) {
     m_points = points;
     m_editable = editable;
-    setToolTip(editable ? "Drag a point to reshape β(t); double-click to add a point, "
-                          "right-click a point to remove it."
-                        : "β(t) of the chosen schedule; choose 'custom' to edit it.");
+    setToolTip(editable ? tr("Drag a point to reshape β(t); double-click to add a point, "
+                             "right-click a point to remove it.")
+                        : tr("β(t) of the chosen schedule; choose 'custom' to edit it."));
     update();
 }
 

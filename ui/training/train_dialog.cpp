@@ -186,7 +186,8 @@ TrainDialog::TrainDialog(const document::Project& project, document::ProcessKind
       m_process(process),
       m_losses(std::make_shared<LossBuffer>()) {
     const bool categorical = process == document::ProcessKind::Categorical;
-    setWindowTitle(categorical ? "Train a categorical denoiser" : "Train a Gaussian ε-model");
+    setWindowTitle(categorical ? tr("Train a categorical denoiser")
+                               : tr("Train a Gaussian ε-model"));
     auto* layout = new QVBoxLayout(this);
     auto* form = new QFormLayout;
     auto spin = [](int low, int high, int value, const QString& tip) {
@@ -199,53 +200,56 @@ TrainDialog::TrainDialog(const document::Project& project, document::ProcessKind
     const bool digits = categorical
                             ? project.categorical.dataSource == document::CategoricalData::Digits
                             : core::data::isDigitsSpec(project.gaussian.data);
-    m_width = spin(4, 4096, digits ? 256 : 128, "Hidden units per layer.");
-    m_depth = spin(1, 16, 3, "Residual blocks.");
+    m_width = spin(4, 4096, digits ? 256 : 128, tr("Hidden units per layer."));
+    m_depth = spin(1, 16, 3, tr("Residual blocks."));
     // The digits' defaults are the bundled networks' (the categorical one memorises its 1500
     // images when trained much longer).
     const int defaultSteps = !digits ? 5000 : categorical ? 2000 : 20000;
-    m_steps = spin(1, 1000000, defaultSteps, "Optimiser steps (AdamW, cosine schedule).");
-    m_batch = spin(1, 65536, 128, "Examples per step.");
+    m_steps = spin(1, 1000000, defaultSteps, tr("Optimiser steps (AdamW, cosine schedule)."));
+    m_batch = spin(1, 65536, 128, tr("Examples per step."));
     m_learningRate = new QDoubleSpinBox;
     m_learningRate->setDecimals(5);
     m_learningRate->setRange(1e-5, 1.0);
     m_learningRate->setSingleStep(1e-4);
     m_learningRate->setValue(1e-3);
-    m_learningRate->setToolTip("Peak learning rate after the warm-up.");
-    m_seed = spin(0, 2147483647, 1, "Initialisation and every random draw.");
+    m_learningRate->setToolTip(tr("Peak learning rate after the warm-up."));
+    m_seed = spin(0, 2147483647, 1, tr("Initialisation and every random draw."));
     m_output = new QLineEdit(categorical ? "categorical-model.safetensors" : "gaussian-model.safetensors");
-    m_output->setToolTip("Where the checkpoint is saved (safetensors; written atomically).");
+    m_output->setToolTip(tr("Where the checkpoint is saved (safetensors; written atomically)."));
     auto* browse = new QPushButton("…");
     auto* outputRow = new QHBoxLayout;
     outputRow->addWidget(m_output, 1);
     outputRow->addWidget(browse);
-    form->addRow("width", m_width);
-    form->addRow("depth", m_depth);
-    form->addRow("steps", m_steps);
-    form->addRow("batch", m_batch);
-    form->addRow("learning rate", m_learningRate);
-    form->addRow("seed", m_seed);
-    form->addRow("save to", outputRow);
+    form->addRow(tr("width"), m_width);
+    form->addRow(tr("depth"), m_depth);
+    form->addRow(tr("steps"), m_steps);
+    form->addRow(tr("batch"), m_batch);
+    form->addRow(tr("learning rate"), m_learningRate);
+    form->addRow(tr("seed"), m_seed);
+    form->addRow(tr("save to"), outputRow);
     layout->addLayout(form);
 
     layout->addWidget(createLossChart(categorical), 1);
 
     m_progress = new QProgressBar;
     m_progress->setRange(0, 1000);
-    m_status = new QLabel("Set the fields and press Train.");
+    m_status = new QLabel(tr("Set the fields and press Train."));
     m_status->setWordWrap(true);
     layout->addWidget(m_progress);
     layout->addWidget(m_status);
     auto* buttons = new QDialogButtonBox;
-    m_start = buttons->addButton("Train", QDialogButtonBox::AcceptRole);
-    m_resume = buttons->addButton("Resume", QDialogButtonBox::ActionRole);
-    m_resume->setToolTip("Continue the stopped run saved in the checkpoint file with its own "
-                         "settings; the result equals a run that never stopped.");
+    m_start = buttons->addButton(tr("Train"), QDialogButtonBox::AcceptRole);
+    m_resume = buttons->addButton(tr("Resume"), QDialogButtonBox::ActionRole);
+    m_resume->setToolTip(
+        tr("Continue the stopped run saved in the checkpoint file with its own "
+           "settings; the result equals a run that never stopped."));
     m_resume->setEnabled(false);
-    m_cancel = buttons->addButton("Cancel training", QDialogButtonBox::RejectRole);
+    m_cancel = buttons->addButton(tr("Cancel training"), QDialogButtonBox::RejectRole);
     m_close = buttons->addButton(QDialogButtonBox::Close);
+    m_close->setText(tr("Close"));  // Qt translates its standard buttons only with qtbase_*.qm
     m_cancel->setEnabled(false);
-    m_cancel->setToolTip("Stop now; the weights reached so far are saved and can be used (Esc).");
+    m_cancel->setToolTip(
+        tr("Stop now; the weights reached so far are saved and can be used (Esc)."));
     layout->addWidget(buttons);
 
     connectActions(browse);
@@ -255,17 +259,17 @@ TrainDialog::TrainDialog(const document::Project& project, document::ProcessKind
 // The training and held-out losses against the step, filled while training runs.
 QChartView* TrainDialog::createLossChart(bool categorical) {
     auto* chart = new QChart;
-    chart->setTitle("Loss");
+    chart->setTitle(tr("Loss"));
     m_trainSeries = new QLineSeries;
-    m_trainSeries->setName("training (mean of 20 steps)");
+    m_trainSeries->setName(tr("training (mean of 20 steps)"));
     m_heldOutSeries = new QLineSeries;
-    m_heldOutSeries->setName("held out (EMA weights)");
+    m_heldOutSeries->setName(tr("held out (EMA weights)"));
     m_heldOutSeries->setPointsVisible(true);
     m_axisStep = new QValueAxis;
-    m_axisStep->setTitleText("step");
+    m_axisStep->setTitleText(tr("step"));
     m_axisStep->setLabelFormat("%d");
     m_axisLoss = new QValueAxis;
-    m_axisLoss->setTitleText(categorical ? "cross-entropy (nats per example)" : "‖ε − ε_θ‖²/d");
+    m_axisLoss->setTitleText(categorical ? tr("cross-entropy (nats per example)") : "‖ε − ε_θ‖²/d");
     chart->addAxis(m_axisStep, Qt::AlignBottom);
     chart->addAxis(m_axisLoss, Qt::AlignLeft);
     for (QLineSeries* s : {m_trainSeries, m_heldOutSeries}) {
@@ -285,8 +289,8 @@ void TrainDialog::connectActions(QPushButton* browse) {
     m_poll->setInterval(100);
     connect(m_poll, &QTimer::timeout, this, &TrainDialog::pollLosses);
     connect(browse, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, "Save the checkpoint", m_output->text(),
-                                                          "Checkpoints (*.safetensors)");
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Save the checkpoint"), m_output->text(), tr("Checkpoints (*.safetensors)"));
         if (!path.isEmpty()) m_output->setText(path);
     });
     connect(m_start, &QPushButton::clicked, this, &TrainDialog::start);
@@ -302,10 +306,11 @@ void TrainDialog::connectActions(QPushButton* browse) {
         cancel();  // Esc or the window's close box: stop, and still save
         m_runner.waitForFinished();
     });
-    connect(&m_runner, &jobs::JobRunner::failed, this, [this](const QString&, const QString& message) {
-        m_status->setText("Training failed: " + message);
-        setRunning(false);
-    });
+    connect(&m_runner, &jobs::JobRunner::failed, this,
+            [this](const QString&, const QString& message) {
+                m_status->setText(tr("Training failed: %1").arg(message));
+                setRunning(false);
+            });
     connect(&m_runner, &jobs::JobRunner::cancelled, this, [this](const QString&) {
         setRunning(false);
     });
@@ -353,8 +358,8 @@ void TrainDialog::updateResumable() {
         }
     }
     m_resume->setEnabled(m_resumeFrom != nullptr);
-    m_resume->setText(m_resumeFrom ? QString("Resume from step %1").arg(m_resumeFrom->stepsDone)
-                                   : QString("Resume"));
+    m_resume->setText(m_resumeFrom ? tr("Resume from step %1").arg(m_resumeFrom->stepsDone)
+                                   : tr("Resume"));
 }
 
 bool TrainDialog::canResume() const { return m_resumeFrom != nullptr; }
@@ -366,7 +371,7 @@ void TrainDialog::resume() {
     auto params = core::io::parseJsonStrict(m_resumeFrom->trainParams, "train_params");
     auto architecture = core::model::architectureFromJson(m_resumeArchitecture);
     if (!params || !architecture) {
-        m_status->setText("The checkpoint's training settings cannot be read.");
+        m_status->setText(tr("The checkpoint's training settings cannot be read."));
         return;
     }
     const core::io::JsonFields fields(*params, "train_params.");
@@ -409,7 +414,7 @@ void TrainDialog::launch(std::shared_ptr<const core::model::TrainState> resumeFr
         return;
     }
     if (r.outputPath.isEmpty()) {
-        m_status->setText("Choose where to save the checkpoint.");
+        m_status->setText(tr("Choose where to save the checkpoint."));
         return;
     }
     {
@@ -437,39 +442,43 @@ void TrainDialog::launch(std::shared_ptr<const core::model::TrainState> resumeFr
             (heldOut ? b->pendingHeldOut : b->pendingTrain).push_back(point);
         }
     };
-    m_status->setText(r.resume ? QString("Resuming from step %1…").arg(r.resume->stepsDone)
-                               : QString("Training…"));
+    m_status->setText(r.resume ? tr("Resuming from step %1…").arg(r.resume->stepsDone)
+                               : tr("Training…"));
     setRunning(true);
     m_stop = std::make_shared<std::atomic<bool>>(false);
-    m_runner.start("training", [this, r, stop = m_stop, bar = m_progress](
-                                   core::Progress& jobProgress) -> std::function<void()> {
-        StopObserver observer(stop, bar);
-        core::Progress progress(&observer, "training");
-        auto summary = runTraining(r, &progress);
-        (void)jobProgress;
-        if (!summary) throw std::runtime_error(summary.error().toString());
-        const core::model::TrainSummary done = *summary;
-        const QString path = r.outputPath;
-        return [this, done, path] {
-            const double last = done.heldOut.empty() ? std::nan("") : done.heldOut.back().loss;
-            m_status->setText(QString("%1 %2 steps in %3 s; held-out loss %4. Saved %5.")
-                                  .arg(done.cancelled ? "Cancelled after" : "Trained")
-                                  .arg(done.stepsDone)
-                                  .arg(done.elapsedSeconds, 0, 'f', 1)
-                                  .arg(last, 0, 'g', 5)
-                                  .arg(path));
-            setRunning(false);
-            updateResumable();
-            emit modelSaved(path);
-        };
-    });
+    m_runner.start(
+        QT_TRANSLATE_NOOP("ui::jobs", "training"),
+        [this, r, stop = m_stop,
+         bar = m_progress](core::Progress& jobProgress) -> std::function<void()> {
+            StopObserver observer(stop, bar);
+            core::Progress progress(&observer, "training");
+            auto summary = runTraining(r, &progress);
+            (void)jobProgress;
+            if (!summary) throw std::runtime_error(summary.error().toString());
+            const core::model::TrainSummary done = *summary;
+            const QString path = r.outputPath;
+            return [this, done, path] {
+                const double last = done.heldOut.empty() ? std::nan("") : done.heldOut.back().loss;
+                m_status->setText(
+                    (done.cancelled
+                         ? tr("Cancelled after %1 steps in %2 s; held-out loss %3. Saved %4.")
+                         : tr("Trained %1 steps in %2 s; held-out loss %3. Saved %4."))
+                        .arg(done.stepsDone)
+                        .arg(done.elapsedSeconds, 0, 'f', 1)
+                        .arg(last, 0, 'g', 5)
+                        .arg(path));
+                setRunning(false);
+                updateResumable();
+                emit modelSaved(path);
+            };
+        });
 }
 
 void TrainDialog::cancel() {
     // The trainer stops at its next step and returns the EMA weights so far, which are saved:
     // the job finishes normally with summary.cancelled set.
     if (m_runner.isRunning()) {
-        m_status->setText("Stopping after the current step…");
+        m_status->setText(tr("Stopping after the current step…"));
         m_stop->store(true);
     }
 }

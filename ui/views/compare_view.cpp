@@ -2,6 +2,8 @@
 #include "ui/views/compare_view.h"
 #include "ui/charts/palette.h"
 
+#include <QCoreApplication>
+
 #include <QChart>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -32,28 +34,28 @@ bool sameInputs(const document::CategoricalParams& a,
 }  // namespace
 
 CompareView::CompareView(QWidget* parent)
-    : ChartPanel("Compare", parent),
+    : ChartPanel(QT_TRANSLATE_NOOP("ui::views", "Compare"), parent),
       m_categoricalSeries(new QLineSeries),
       m_gaussianSeries(new QLineSeries),
       m_snrSeries(new QLineSeries),
       m_axisT(new QValueAxis),
       m_axisFraction(new QValueAxis),
       m_axisSnr(new QLogValueAxis) {
-    m_categoricalSeries->setName("categorical: Σ I(X₀;Xₜ) / Σ H(X₀)");
-    m_gaussianSeries->setName("Gaussian: Σ min(½ log(1 + ᾱₙvᵢ/β̄ₙ), Hᵢ) / Σ Hᵢ");
-    m_snrSeries->setName("Gaussian SNR ᾱₙ/β̄ₙ [right axis]");
+    m_categoricalSeries->setName(tr("categorical: Σ I(X₀;Xₜ) / Σ H(X₀)"));
+    m_gaussianSeries->setName(tr("Gaussian: Σ min(½ log(1 + ᾱₙvᵢ/β̄ₙ), Hᵢ) / Σ Hᵢ"));
+    m_snrSeries->setName(tr("Gaussian SNR ᾱₙ/β̄ₙ [right axis]"));
     m_categoricalSeries->setPen(QPen(charts::palette::kCategorical, 2.5));
     m_gaussianSeries->setPen(QPen(charts::palette::kGaussian, 2.5));
     m_snrSeries->setPen(QPen(QColor(120, 120, 120), 1.5, Qt::DashLine));
-    m_axisT->setTitleText("t (categorical t; Gaussian n/N)");
+    m_axisT->setTitleText(tr("t (categorical t; Gaussian n/N)"));
     m_axisT->setRange(0.0, 1.0);
     m_axisT->setTickCount(6);  // 0, 0.2, …, 1
     m_axisT->setLabelFormat("%.1f");
-    m_axisFraction->setTitleText("fraction of information left");
+    m_axisFraction->setTitleText(tr("fraction of information left"));
     m_axisFraction->setRange(0.0, 1.0);
     m_axisFraction->setTickCount(6);
     m_axisFraction->setLabelFormat("%.1f");
-    m_axisSnr->setTitleText("SNR (log scale)");
+    m_axisSnr->setTitleText(tr("SNR (log scale)"));
     m_axisSnr->setBase(10.0);
     m_axisSnr->setLabelFormat("%g");
     chart()->addAxis(m_axisT, Qt::AlignBottom);
@@ -69,8 +71,9 @@ CompareView::CompareView(QWidget* parent)
     chart()->addSeries(m_snrSeries);
     m_snrSeries->attachAxis(m_axisT);
     m_snrSeries->attachAxis(m_axisSnr);
-    setToolTip("How fast each process destroys the same data (the 8×8 digits): the fraction of "
-               "information left against time, categorical and Gaussian on one axis.");
+    setToolTip(
+        tr("How fast each process destroys the same data (the 8×8 digits): the fraction of "
+           "information left against time, categorical and Gaussian on one axis."));
 }
 
 void CompareView::setParams(const document::CategoricalParams& categorical,
@@ -81,23 +84,23 @@ void CompareView::setParams(const document::CategoricalParams& categorical,
     m_hasInputs = true;
     m_categorical = categorical;
     m_gaussian = gaussian;
-    m_runner.start("Compare curves", [categorical, gaussian, this](core::Progress&)
-                                         -> std::function<void()> {
-        const auto& digits = document::bundledDigits();
-        auto curves = std::make_shared<core::Result<CompareCurves>>(
-            digits ? core::project::computeCompareCurves(categorical, gaussian, *digits)
-                   : core::Result<CompareCurves>(digits.error()));
-        std::vector<std::string> provenance = {
-            "data: the 8x8 digits",
-            "categorical schedule: " + categorical.scheduleSpec(),
-            "categorical N: " + std::to_string(categorical.numSteps),
-            "gaussian schedule: " + gaussian.schedule,
-            "gaussian N: " + std::to_string(gaussian.numSteps)};
-        return [this, curves, provenance] {
-            setProvenance(provenance);
-            showCurves(std::move(*curves));
-        };
-    });
+    m_runner.start(
+        QT_TRANSLATE_NOOP("ui::jobs", "Compare curves"),
+        [categorical, gaussian, this](core::Progress&) -> std::function<void()> {
+            const auto& digits = document::bundledDigits();
+            auto curves = std::make_shared<core::Result<CompareCurves>>(
+                digits ? core::project::computeCompareCurves(categorical, gaussian, *digits)
+                       : core::Result<CompareCurves>(digits.error()));
+            std::vector<std::string> provenance = {
+                "data: the 8x8 digits", "categorical schedule: " + categorical.scheduleSpec(),
+                "categorical N: " + std::to_string(categorical.numSteps),
+                "gaussian schedule: " + gaussian.schedule,
+                "gaussian N: " + std::to_string(gaussian.numSteps)};
+            return [this, curves, provenance] {
+                setProvenance(provenance);
+                showCurves(std::move(*curves));
+            };
+        });
 }
 
 void CompareView::showCurves(core::Result<CompareCurves> curves) {
@@ -107,7 +110,7 @@ void CompareView::showCurves(core::Result<CompareCurves> curves) {
             s->clear();
         }
         setData({});
-        setMessage("Compare: " + QString::fromStdString(curves.error().toString()), true);
+        setMessage(tr("Compare: ") + QString::fromStdString(curves.error().toString()), true);
         return;
     }
     m_curves = std::move(curves).value();
@@ -149,19 +152,18 @@ void CompareView::showCurves(core::Result<CompareCurves> curves) {
                             i < c.snr.size() ? c.snr[i] : std::nan("")});
     }
     setData(std::move(data));
-    setMessage(
-        QString("The %1 digits, for both processes (whatever data the Gaussian project "
-                "uses). Categorical: %2 levels, π %3, β(t) “%4”. Gaussian: “%5”, N = %6, "
-                "t = n/N. Information per pixel, capped at the pixel's entropy, summed over "
-                "the 64 pixels and divided by Σ Hᵢ = %7 nats (the Explanation pane and "
-                "Help ▸ Mathematics give the formulas).")
-            .arg(c.numImages)
-            .arg(c.levels)
-            .arg(c.documentPrior ? QString("from the project") : QString("uniform"))
-            .arg(document::qs(m_categorical.scheduleSpec()))
-            .arg(document::qs(m_gaussian.schedule))
-            .arg(m_gaussian.numSteps)
-            .arg(c.entropyNats, 0, 'f', 1));
+    setMessage(tr("The %1 digits, for both processes (whatever data the Gaussian project "
+                  "uses). Categorical: %2 levels, π %3, β(t) “%4”. Gaussian: “%5”, N = %6, "
+                  "t = n/N. Information per pixel, capped at the pixel's entropy, summed over "
+                  "the 64 pixels and divided by Σ Hᵢ = %7 nats (the Explanation pane and "
+                  "Help ▸ Mathematics give the formulas).")
+                   .arg(c.numImages)
+                   .arg(c.levels)
+                   .arg(c.documentPrior ? tr("from the project") : tr("uniform"))
+                   .arg(document::qs(m_categorical.scheduleSpec()))
+                   .arg(document::qs(m_gaussian.schedule))
+                   .arg(m_gaussian.numSteps)
+                   .arg(c.entropyNats, 0, 'f', 1));
 }
 
 }  // namespace ui::views

@@ -2,6 +2,8 @@
 #include "ui/views/gamma_view.h"
 #include "ui/charts/palette.h"
 
+#include <QCoreApplication>
+
 #include <QAreaSeries>
 #include <QChart>
 #include <QLegend>
@@ -30,10 +32,10 @@ QList<QPointF> positivePoints(const std::vector<double>& x, const std::vector<do
 }  // namespace
 
 GammaView::GammaView(QWidget* parent)
-    : ChartPanel("Γ — the mean squared score", parent),
+    : ChartPanel(QT_TRANSLATE_NOOP("ui::views", "Γ — the mean squared score"), parent),
       m_gamma(new QLineSeries),
       m_oracle(new QLineSeries),
-      m_bandLow(new QLineSeries(this)),  // QAreaSeries does not own its edges
+      m_bandLow(new QLineSeries(this)),   // QAreaSeries does not own its edges
       m_bandHigh(new QLineSeries(this)),  // QAreaSeries does not own its edges
       m_band(new QAreaSeries(m_bandHigh, m_bandLow)),
       m_covariance(new QLineSeries),
@@ -41,23 +43,23 @@ GammaView::GammaView(QWidget* parent)
       m_axisN(new QValueAxis),
       m_axisGamma(new QLogValueAxis),
       m_axisVariance(new QLogValueAxis) {
-    m_gamma->setName("Γₙ (oracle, Monte Carlo)");
+    m_gamma->setName(tr("Γₙ (oracle, Monte Carlo)"));
     m_gamma->setPen(QPen(charts::palette::kSampled, 2));
-    m_oracle->setName("Γₙ (exact oracle)");
+    m_oracle->setName(tr("Γₙ (exact oracle)"));
     m_oracle->setPen(QPen(charts::palette::kBluishGreen, 1.5, Qt::DashLine));
-    m_band->setName("± 2 standard errors");
+    m_band->setName(tr("± 2 standard errors"));
     m_band->setBrush(charts::palette::withAlpha(charts::palette::kSampled, 60));
     m_band->setPen(Qt::NoPen);
-    m_covariance->setName("E Cov[x₀|xₙ]/d ≤ Var x₀ (right)");
+    m_covariance->setName(tr("E Cov[x₀|xₙ]/d ≤ Var x₀ (right)"));
     m_covariance->setPen(QPen(charts::palette::kExact, 2));
-    m_dataVariance->setName("Var x₀ per dimension");
+    m_dataVariance->setName(tr("Var x₀ per dimension"));
     m_dataVariance->setPen(QPen(charts::palette::kExact, 1.5, Qt::DashLine));
-    m_axisN->setTitleText("timestep n");
+    m_axisN->setTitleText(tr("timestep n"));
     m_axisN->setLabelFormat("%d");
     m_axisGamma->setTitleText("Γₙ");
     m_axisGamma->setBase(10);
     m_axisGamma->setLabelFormat("%g");
-    m_axisVariance->setTitleText("variance");
+    m_axisVariance->setTitleText(tr("variance"));
     m_axisVariance->setBase(10);
     m_axisVariance->setLabelFormat("%g");
     chart()->addAxis(m_axisN, Qt::AlignBottom);
@@ -77,9 +79,10 @@ GammaView::GammaView(QWidget* parent)
         s->attachAxis(m_axisN);
         s->attachAxis(m_axisVariance);
     }
-    setToolTip("Γₙ = E‖∇log qₙ(xₙ)‖²/d, estimated once per data set and model (Help ▸ "
-               "Mathematics: gaussian.md#gamma); "
-               "(β̄ₙ/ᾱₙ)(1 − β̄ₙΓₙ) is the average posterior variance of x₀ (Section 5).");
+    setToolTip(
+        tr("Γₙ = E‖∇log qₙ(xₙ)‖²/d, estimated once per data set and model (Help ▸ "
+           "Mathematics: gaussian.md#gamma); "
+           "(β̄ₙ/ᾱₙ)(1 − β̄ₙΓₙ) is the average posterior variance of x₀ (Section 5)."));
 }
 
 void GammaView::clear(const QString& reason) {
@@ -115,7 +118,7 @@ void GammaView::setEstimate(const core::schedule::GaussianSchedule& schedule,
         // factor β̄ₙ/ᾱₙ blows a Monte Carlo Γ's noise up far past it. The CSV keeps the raw value.
         plotted[i] = std::clamp(covariance[i], 0.0, dataVariance);
     }
-    m_gamma->setName(QString("Γₙ (%1, Monte Carlo)").arg(source));
+    m_gamma->setName(tr("Γₙ (%1, Monte Carlo)").arg(source));
     m_gamma->replace(positivePoints(n, estimate.gamma));
     std::vector<double> oracleN, oracleGamma;
     if (oracle != nullptr) {
@@ -151,8 +154,8 @@ void GammaView::setEstimate(const core::schedule::GaussianSchedule& schedule,
         data.columns.push_back(oracleGamma);
     }
     setData(std::move(data));
-    setMessage(QString("M = %1 samples per timestep. E Cov[x₀|xₙ] rises from 0 towards the "
-                       "data variance %2 as the noise grows.")
+    setMessage(tr("M = %1 samples per timestep. E Cov[x₀|xₙ] rises from 0 towards the "
+                  "data variance %2 as the noise grows.")
                    .arg(estimate.numSamples)
                    .arg(dataVariance, 0, 'g', 4));
 }

@@ -3,6 +3,8 @@
 #include "ui/charts/chart_panel.h"
 #include "ui/charts/palette.h"
 
+#include <QCoreApplication>
+
 #include <QAreaSeries>
 #include <QChart>
 #include <QChartView>
@@ -30,6 +32,13 @@
 #include "ui/views/heatmap_widget.h"
 
 namespace ui::views {
+
+// A row's label on screen: the fixed ones translated (the CSV keeps them in English), the typed
+// list's as it is.
+static QString shownLabel(const QString& label) {
+    return QCoreApplication::translate("ui::views::GaussianTrajectoryView",
+                                       label.toUtf8().constData());
+}
 
 class TrajectoryCanvas : public QWidget {
 public:
@@ -70,9 +79,12 @@ double rowX(const GaussianTrajectoryView::CanvasLayout& layout, double step, int
 
 std::vector<GaussianTrajectoryView::TickRow> GaussianTrajectoryView::tickRows() const {
     std::vector<TickRow> rows;
-    const TickRow all[] = {{"DP-optimal", &m_rows.dp, m_rows.costDp, charts::palette::kDp},
-                           {"even", &m_rows.even, m_rows.costEven, charts::palette::kEven},
-                           {"quadratic", &m_rows.quadratic, m_rows.costQuadratic, charts::palette::kQuadratic},
+    const TickRow all[] = {{QT_TRANSLATE_NOOP("ui::views::GaussianTrajectoryView", "DP-optimal"),
+                            &m_rows.dp, m_rows.costDp, charts::palette::kDp},
+                           {QT_TRANSLATE_NOOP("ui::views::GaussianTrajectoryView", "even"),
+                            &m_rows.even, m_rows.costEven, charts::palette::kEven},
+                           {QT_TRANSLATE_NOOP("ui::views::GaussianTrajectoryView", "quadratic"),
+                            &m_rows.quadratic, m_rows.costQuadratic, charts::palette::kQuadratic},
                            {m_rows.typedLabel, &m_rows.typed, m_rows.costTyped, charts::palette::kTypedList}};
     for (const TickRow& row : all) {
         if (!row.steps->empty()) rows.push_back(row);  // the last only when it is in use
@@ -101,7 +113,9 @@ void TrajectoryCanvas::paintEvent(QPaintEvent*) {
     painter.fillRect(rect(), Qt::white);
     if (m_view->m_numSteps == 0) {
         painter.setPen(Qt::gray);
-        painter.drawText(rect(), Qt::AlignCenter, "Estimating Γ…");
+        painter.drawText(
+            rect(), Qt::AlignCenter,
+            QCoreApplication::translate("ui::views::TrajectoryCanvas", "Estimating Γ…"));
         return;
     }
     painter.setRenderHint(QPainter::Antialiasing);
@@ -117,7 +131,7 @@ void TrajectoryCanvas::paintTickRows(QPainter& painter,
     for (const GaussianTrajectoryView::TickRow& row : m_view->tickRows()) {
         painter.setPen(Qt::black);
         painter.drawText(QRectF(4, y - 2, layout.left - 10, 18), Qt::AlignRight | Qt::AlignVCenter,
-                         QString("%1  ΣJ %2").arg(row.label).arg(row.cost, 0, 'f', 3));
+                         QString("%1  ΣJ %2").arg(shownLabel(row.label)).arg(row.cost, 0, 'f', 3));
         painter.setPen(QPen(QColor(200, 200, 205), 1));
         painter.drawLine(QPointF(layout.left, y + 7), QPointF(layout.right, y + 7));
         painter.setPen(QPen(row.colour, 2));
@@ -131,13 +145,16 @@ void TrajectoryCanvas::paintTickRows(QPainter& painter,
         painter.setFont(small);
         painter.setPen(charts::palette::kVermillion);  // a warning
         if (row.steps->front() > 1) {
-            painter.drawText(QRectF(layout.left, y + 15, 200, 12), Qt::AlignLeft | Qt::AlignVCenter,
-                             QString("starts at n = %1 > 1").arg(row.steps->front()));
+            painter.drawText(
+                QRectF(layout.left, y + 15, 200, 12), Qt::AlignLeft | Qt::AlignVCenter,
+                QCoreApplication::translate("ui::views::TrajectoryCanvas", "starts at n = %1 > 1")
+                    .arg(row.steps->front()));
         }
         if (row.steps->back() < n) {
-            painter.drawText(QRectF(layout.right - 200, y + 15, 200, 12),
-                             Qt::AlignRight | Qt::AlignVCenter,
-                             QString("ends at n = %1 < N").arg(row.steps->back()));
+            painter.drawText(
+                QRectF(layout.right - 200, y + 15, 200, 12), Qt::AlignRight | Qt::AlignVCenter,
+                QCoreApplication::translate("ui::views::TrajectoryCanvas", "ends at n = %1 < N")
+                    .arg(row.steps->back()));
         }
         painter.restore();
         y += layout.rowHeight;
@@ -158,8 +175,10 @@ void TrajectoryCanvas::paintHeatmap(QPainter& painter,
     painter.setPen(QColor(150, 150, 155));
     painter.drawRect(map);
     painter.setPen(Qt::black);
-    painter.drawText(QRectF(map.left(), map.bottom() + 4, map.width() + 90, 16), Qt::AlignLeft,
-                     QString("t → 1 … %1   (white: s ≥ t)").arg(n));
+    painter.drawText(
+        QRectF(map.left(), map.bottom() + 4, map.width() + 90, 16), Qt::AlignLeft,
+        QCoreApplication::translate("ui::views::TrajectoryCanvas", "t → 1 … %1   (white: s ≥ t)")
+            .arg(n));
     painter.save();
     painter.translate(map.left() - 8, map.center().y());
     painter.rotate(-90);
@@ -201,7 +220,7 @@ void TrajectoryCanvas::paintHeatmap(QPainter& painter,
 QWidget* GaussianTrajectoryView::canvas() const { return m_canvas; }
 
 QWidget* GaussianTrajectoryView::createListing() {
-    m_listing->setHorizontalHeaderLabels({"trajectory", "K", "ΣJ", "timesteps n"});
+    m_listing->setHorizontalHeaderLabels({tr("trajectory"), "K", "ΣJ", tr("timesteps n")});
     m_listing->verticalHeader()->setVisible(false);
     m_listing->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_listing->horizontalHeader()->setStretchLastSection(true);
@@ -211,13 +230,15 @@ QWidget* GaussianTrajectoryView::createListing() {
     m_listing->setWordWrap(false);
     m_listing->setMaximumHeight(4 * m_listing->verticalHeader()->defaultSectionSize() +
                                 m_listing->horizontalHeader()->sizeHint().height() + 6);
-    m_listing->setToolTip("Every trajectory drawn above with its timesteps; select a row to copy "
-                          "it or to use it as the typed list.");
-    auto* copy = new QPushButton("Copy");
-    copy->setToolTip("Copies the selected trajectory's timesteps (comma-separated).");
-    auto* use = new QPushButton("Use as typed list");
-    use->setToolTip("Switches the trajectory to a typed list holding the selected timesteps "
-                    "(one undo step).");
+    m_listing->setToolTip(
+        tr("Every trajectory drawn above with its timesteps; select a row to copy "
+           "it or to use it as the typed list."));
+    auto* copy = new QPushButton(tr("Copy"));
+    copy->setToolTip(tr("Copies the selected trajectory's timesteps (comma-separated)."));
+    auto* use = new QPushButton(tr("Use as typed list"));
+    use->setToolTip(
+        tr("Switches the trajectory to a typed list holding the selected timesteps "
+           "(one undo step)."));
     auto selectedSteps = [this]() -> QString {
         const int row = m_listing->currentRow();
         return row < 0 ? QString() : m_listing->item(row, 3)->text();
@@ -248,7 +269,7 @@ void GaussianTrajectoryView::updateListing() {
     for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
         QStringList steps;
         for (int n : *rows[r].steps) steps << QString::number(n);
-        auto* label = new QTableWidgetItem(rows[r].label);
+        auto* label = new QTableWidgetItem(shownLabel(rows[r].label));
         label->setForeground(rows[r].colour);
         m_listing->setItem(r, 0, label);
         m_listing->setItem(r, 1, new QTableWidgetItem(QString::number(rows[r].steps->size())));
@@ -277,13 +298,13 @@ QString GaussianTrajectoryView::canvasTooltip(const QPoint& position) const {
                 best = i;
             }
         }
-        QString text = QString("%1: n = %2 (timestep %3 of K = %4)")
-                           .arg(rows[row].label)
+        QString text = tr("%1: n = %2 (timestep %3 of K = %4)")
+                           .arg(shownLabel(rows[row].label))
                            .arg(steps[best])
                            .arg(best + 1)
                            .arg(steps.size());
         if (best > 0 && m_cost.rows() == m_numSteps) {
-            text += QString("\nstep (%1, %2): J = %3")
+            text += tr("\nstep (%1, %2): J = %3")
                         .arg(steps[best - 1])
                         .arg(steps[best])
                         .arg(m_cost(steps[best - 1] - 1, steps[best] - 1), 0, 'g', 4);
@@ -296,15 +317,20 @@ QString GaussianTrajectoryView::canvasTooltip(const QPoint& position) const {
                                  1, m_numSteps);
         const int t = std::clamp(static_cast<int>((x - map.left()) / map.width() * m_numSteps) + 1,
                                  1, m_numSteps);
-        if (s >= t) return QString("s = %1 ≥ t = %2: no step").arg(s).arg(t);
-        return QString("step (s = %1, t = %2): J = %3").arg(s).arg(t).arg(m_cost(s - 1, t - 1), 0, 'g', 4);
+        if (s >= t) return tr("s = %1 ≥ t = %2: no step").arg(s).arg(t);
+        return tr("step (s = %1, t = %2): J = %3")
+            .arg(s)
+            .arg(t)
+            .arg(m_cost(s - 1, t - 1), 0, 'g', 4);
     }
     return {};
 }
 
 namespace {
-const char* const kKindNames[2] = {"even", "DP"};
-const char* const kVarianceNames[3] = {"analytic σ²", "β̃", "β"};
+const char* const kKindNames[2] = {QT_TRANSLATE_NOOP("ui::views::GaussianTrajectoryView", "even"),
+                                   QT_TRANSLATE_NOOP("ui::views::GaussianTrajectoryView", "DP")};
+const char* const kVarianceNames[3] = {
+    QT_TRANSLATE_NOOP("ui::views::GaussianTrajectoryView", "analytic σ²"), "β̃", "β"};
 const char* const kKindIds[2] = {"even", "dp"};
 const char* const kVarianceIds[3] = {"analytic", "small", "large"};
 const QColor kKindColours[2] = {charts::palette::kEven, charts::palette::kDp};  // as the tick rows
@@ -312,9 +338,9 @@ const Qt::PenStyle kVarianceStyles[3] = {Qt::SolidLine, Qt::DashLine, Qt::DotLin
 }  // namespace
 
 GaussianTrajectoryView::GaussianTrajectoryView(QWidget* parent)
-    : ViewPanel("Trajectory", parent),
+    : ViewPanel(QT_TRANSLATE_NOOP("ui::views", "Trajectory"), parent),
       m_canvas(new TrajectoryCanvas(this)),
-      m_nllButton(new QPushButton("Compute NLL vs K")),
+      m_nllButton(new QPushButton(tr("Compute NLL vs K"))),
       m_nllStatus(new QLabel),
       m_nllChart(new QChart),
       m_axisK(new QLogValueAxis),
@@ -343,23 +369,25 @@ GaussianTrajectoryView::GaussianTrajectoryView(QWidget* parent)
     setBody(body);
 
     m_nllStatus->setWordWrap(true);
-    m_nllStatus->setText("Not computed yet: the negative ELBO of 1000 points from the data's "
-                         "oracle for every K is a job of seconds to a minute (cancel with Esc).");
-    m_nllButton->setToolTip("Evaluates the negative ELBO (Help ▸ Mathematics: gaussian.md#nll) "
-                            "on the even and DP "
-                            "trajectories for K = 2 … 1000 (up to N) with the analytic σ², β̃ and "
-                            "β, reusing the Γ estimate.");
+    m_nllStatus->setText(
+        tr("Not computed yet: the negative ELBO of 1000 points from the data's "
+           "oracle for every K is a job of seconds to a minute (cancel with Esc)."));
+    m_nllButton->setToolTip(
+        tr("Evaluates the negative ELBO (Help ▸ Mathematics: gaussian.md#nll) "
+           "on the even and DP "
+           "trajectories for K = 2 … 1000 (up to N) with the analytic σ², β̃ and "
+           "β, reusing the Γ estimate."));
     connect(m_nllButton, &QPushButton::clicked, this, &GaussianTrajectoryView::nllRequested);
 
     m_nllChart->setAnimationOptions(QChart::NoAnimation);
-    m_nllChart->setTitle("Negative ELBO against K (bands: ±2 SE)");
+    m_nllChart->setTitle(tr("Negative ELBO against K (bands: ±2 SE)"));
     m_axisK->setBase(10.0);
     m_axisK->setLabelFormat("%g");
-    m_axisK->setTitleText("K (denoiser evaluations)");
+    m_axisK->setTitleText(tr("K (denoiser evaluations)"));
     m_axisK->setRange(1.5, 1500.0);
-    m_axisBits->setTitleText("bits/dim");
+    m_axisBits->setTitleText(tr("bits/dim"));
     m_axisBits->setRange(0.0, 1.0);
-    m_axisBitsLog->setTitleText("bits/dim");
+    m_axisBitsLog->setTitleText(tr("bits/dim"));
     m_axisBitsLog->setBase(10.0);
     m_axisBitsLog->setLabelFormat("%g");
     m_axisBitsLog->setVisible(false);
@@ -374,7 +402,7 @@ GaussianTrajectoryView::GaussianTrajectoryView(QWidget* parent)
             auto* upper = new QLineSeries(this);
             auto* lower = new QLineSeries(this);
             auto* band = new QAreaSeries(upper, lower);
-            band->setName(QString("±2 SE %1, %2").arg(kKindNames[kind], kVarianceNames[v]));
+            band->setName(tr("±2 SE %1, %2").arg(tr(kKindNames[kind]), tr(kVarianceNames[v])));
             band->setPen(Qt::NoPen);
             band->setBrush(fill);
             m_nllChart->addSeries(band);
@@ -385,7 +413,7 @@ GaussianTrajectoryView::GaussianTrajectoryView(QWidget* parent)
             }
             m_nllBands[kind][v] = band;
             auto* line = new QLineSeries;
-            line->setName(QString("%1, %2").arg(kKindNames[kind], kVarianceNames[v]));
+            line->setName(QString("%1, %2").arg(tr(kKindNames[kind]), tr(kVarianceNames[v])));
             line->setPen(QPen(kKindColours[kind], 2, kVarianceStyles[v]));
             line->setPointsVisible(true);
             m_nllChart->addSeries(line);
@@ -397,9 +425,10 @@ GaussianTrajectoryView::GaussianTrajectoryView(QWidget* parent)
     m_nllChart->legend()->setAlignment(Qt::AlignRight);
     // Line markers in the legend, so that the dash pattern (the variance) can be read there.
     m_nllChart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
-    setToolTip("The DP picks the K timesteps whose summed cost ΣJ (the KL up to constants, "
-               "Help ▸ Mathematics: conventions.md#dp-cost) is least; each step (s, t) of the path "
-               "is a cell of the matrix.");
+    setToolTip(
+        tr("The DP picks the K timesteps whose summed cost ΣJ (the KL up to constants, "
+           "Help ▸ Mathematics: conventions.md#dp-cost) is least; each step (s, t) of the path "
+           "is a cell of the matrix."));
 }
 
 QList<QLineSeries*> GaussianTrajectoryView::nllSeries() const {
@@ -490,10 +519,10 @@ void GaussianTrajectoryView::setNllStale(bool stale) {
         return;
     }
     m_nllStatus->setText(
-        stale ? QString("Stale: computed for other schedule, data or Γ settings; press the button "
-                        "to recompute.")
-              : QString("%1 points drawn from the data's oracle (seed %2; for toy: and csv: data "
-                        "these are the data set's own points), 256 levels in [−1, 1]; %3 s.")
+        stale ? tr("Stale: computed for other schedule, data or Γ settings; press the button "
+                   "to recompute.")
+              : tr("%1 points drawn from the data's oracle (seed %2; for toy: and csv: data "
+                   "these are the data set's own points), 256 levels in [−1, 1]; %3 s.")
                     .arg(m_nll.numPoints)
                     .arg(m_nll.seed)
                     .arg(m_nll.seconds, 0, 'f', 1));
@@ -575,13 +604,15 @@ void GaussianTrajectoryView::setTrajectories(const core::Matrix& cost, const Row
     }
     updateData();
     updateListing();
-    setMessage(QString("ΣJ along each path, the KL up to constants (Help ▸ Mathematics: "
-                       "conventions.md#dp-cost): DP %1, even %2, quadratic %3%4.")
-                   .arg(rows.costDp, 0, 'f', 4)
-                   .arg(rows.costEven, 0, 'f', 4)
-                   .arg(rows.costQuadratic, 0, 'f', 4)
-                   .arg(rows.typed.empty() ? QString()
-                                           : QString(", %1 %2").arg(rows.typedLabel).arg(rows.costTyped, 0, 'f', 4)));
+    setMessage(
+        tr("ΣJ along each path, the KL up to constants (Help ▸ Mathematics: "
+           "conventions.md#dp-cost): DP %1, even %2, quadratic %3%4.")
+            .arg(rows.costDp, 0, 'f', 4)
+            .arg(rows.costEven, 0, 'f', 4)
+            .arg(rows.costQuadratic, 0, 'f', 4)
+            .arg(rows.typed.empty()
+                     ? QString()
+                     : QString(", %1 %2").arg(rows.typedLabel).arg(rows.costTyped, 0, 'f', 4)));
     m_canvas->update();
 }
 

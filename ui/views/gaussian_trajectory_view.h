@@ -58,7 +58,7 @@ public:
         // spacing family), with its label ("typed list", "trailing:10", …).
         std::vector<int> typed;
         double costTyped = 0.0;
-        QString typedLabel = "typed list";
+        QString typedLabel = QT_TRANSLATE_NOOP("ui::views::GaussianTrajectoryView", "typed list");
     };
     // cost: the N×N matrix of core::gaussian::dpCostMatrix (node n − 1 = timestep n).
     void setTrajectories(const core::Matrix& cost, const Rows& rows);

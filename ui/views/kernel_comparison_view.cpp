@@ -13,11 +13,11 @@
 namespace ui::views {
 
 KernelComparisonView::KernelComparisonView(QWidget* parent)
-    : ChartPanel("Kernel comparison", parent),
+    : ChartPanel(QT_TRANSLATE_NOOP("ui::views", "Kernel comparison"), parent),
       m_series(new QBarSeries),
-      m_data(new QBarSet("data P(X₀ | C)")),
-      m_closed(new QBarSet("reverse sampling, closed form")),
-      m_d3pm(new QBarSet("reverse sampling, D3PM-style kernel")),
+      m_data(new QBarSet(tr("data P(X₀ | C)"))),
+      m_closed(new QBarSet(tr("reverse sampling, closed form"))),
+      m_d3pm(new QBarSet(tr("reverse sampling, D3PM-style kernel"))),
       m_axisClass(new QBarCategoryAxis),
       m_axisProbability(new QValueAxis) {
     m_data->setColor(charts::palette::kData);
@@ -27,14 +27,15 @@ KernelComparisonView::KernelComparisonView(QWidget* parent)
     m_series->append(m_closed);
     m_series->append(m_d3pm);
     chart()->addSeries(m_series);
-    m_axisClass->setTitleText("class");
-    m_axisProbability->setTitleText("probability");
+    m_axisClass->setTitleText(tr("class"));
+    m_axisProbability->setTitleText(tr("probability"));
     chart()->addAxis(m_axisClass, Qt::AlignBottom);
     chart()->addAxis(m_axisProbability, Qt::AlignLeft);
     m_series->attachAxis(m_axisClass);
     m_series->attachAxis(m_axisProbability);
-    setToolTip("Where reverse sampling ends, computed exactly by propagating distributions "
-               "along the trajectory from π, with the exact denoiser.");
+    setToolTip(
+        tr("Where reverse sampling ends, computed exactly by propagating distributions "
+           "along the trajectory from π, with the exact denoiser."));
 }
 
 void KernelComparisonView::setSetup(std::shared_ptr<const document::CategoricalSetup> setup,
@@ -83,10 +84,10 @@ void KernelComparisonView::setSetup(std::shared_ptr<const document::CategoricalS
     m_klD3pm = core::categorical::klDivergence(p0, endD3pm);
     setData({{"class", "data", "closed_form", "d3pm"}, {classes, c0, c1, c2}});
     const QString where = s.numPositions() > 1
-                              ? QString(" (position %1, each position on its own)").arg(s.position)
+                              ? tr(" (position %1, each position on its own)").arg(s.position)
                               : QString();
-    setMessage(QString("After %1 reverse steps%4: KL(data ‖ closed form) = %2 nats, "
-                       "KL(data ‖ D3PM-style) = %3 nats.")
+    setMessage(tr("After %1 reverse steps%4: KL(data ‖ closed form) = %2 nats, "
+                  "KL(data ‖ D3PM-style) = %3 nats.")
                    .arg(grid.numSteps())
                    .arg(m_klClosed, 0, 'g', 3)
                    .arg(m_klD3pm, 0, 'g', 3)

@@ -59,7 +59,7 @@ QPen curvePen(const LabCurve& curve, bool reference) {
 }
 
 QString curveName(const LabCurve& curve, bool reference) {
-    return reference ? QString("DP optimum (reference)")
+    return reference ? QCoreApplication::translate("ui::views::LabView", "DP optimum (reference)")
                      : QString::fromStdString(core::project::labName(curve.config));
 }
 
@@ -129,7 +129,8 @@ void addBand(QChart* chart, const LabCurve& curve, bool reference, const QList<Q
     lowerSeries->setParent(band);
     QColor fill = reference ? QColor(Qt::black) : QColor(QString::fromStdString(curve.colour));
     fill.setAlpha(reference ? 25 : 45);
-    band->setName("±2 SE " + curveName(curve, reference));
+    band->setName(QCoreApplication::translate("ui::views::LabView", "±2 SE ") +
+                  curveName(curve, reference));
     band->setPen(Qt::NoPen);
     band->setBrush(fill);
     chart->addSeries(band);
@@ -150,7 +151,7 @@ QAbstractAxis* valueAxis(double low, double high, const QString& title, bool all
         axis->setBase(10.0);
         axis->setLabelFormat("%g");
         axis->setRange(low / 2.0, high * 2.0);  // room for the markers at both ends
-        axis->setTitleText(title + " (log)");
+        axis->setTitleText(title + QCoreApplication::translate("ui::views::LabView", " (log)"));
         return axis;
     }
     auto* axis = new QValueAxis;
@@ -169,13 +170,13 @@ QAbstractAxis* kAxis(const std::vector<int>& ks) {
         const double margin = std::max(0.5, 0.08 * (ks.back() - ks.front()));
         axis->setRange(ks.front() - margin, ks.back() + margin);
         axis->setLabelFormat("%g");
-        axis->setTitleText("K (timesteps)");
+        axis->setTitleText(QCoreApplication::translate("ui::views::LabView", "K (timesteps)"));
         return axis;
     }
     auto* axis = new QLogValueAxis;
     axis->setBase(10.0);
     axis->setLabelFormat("%g");
-    axis->setTitleText("K (timesteps, log)");
+    axis->setTitleText(QCoreApplication::translate("ui::views::LabView", "K (timesteps, log)"));
     if (!ks.empty()) axis->setRange(ks.front() / 1.3, ks.back() * 1.3);
     return axis;
 }
@@ -194,14 +195,14 @@ void setupChart(QChart* chart, const QString& title) {
 }  // namespace
 
 LabView::LabView(document::ProjectDocument* document, QWidget* parent)
-    : ViewPanel("Lab", parent),
+    : ViewPanel(QT_TRANSLATE_NOOP("ui::views", "Lab"), parent),
       m_table(new panels::LabConfigTable(document)),
       m_document(document),
       m_k(new QComboBox),
       m_axis(new QComboBox),
       m_stepAxis(new QComboBox),
-      m_run(new QPushButton("Run")),
-      m_cancel(new QPushButton("Cancel")),
+      m_run(new QPushButton(tr("Run"))),
+      m_cancel(new QPushButton(tr("Cancel"))),
       m_progress(new QProgressBar),
       m_status(new QLabel),
       m_caption(new QLabel),
@@ -216,23 +217,23 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
     auto* selectorRow = new QWidget;
     auto* selectors = new QHBoxLayout(selectorRow);
     selectors->setContentsMargins(8, 0, 8, 0);
-    selectors->addWidget(new QLabel("K for the timesteps and step costs:"));
+    selectors->addWidget(new QLabel(tr("K for the timesteps and step costs:")));
     selectors->addWidget(m_k);
     selectors->addSpacing(12);
-    selectors->addWidget(new QLabel("Timestep axis:"));
-    m_axis->addItems({"n", "log-SNR λ", "σ (log)"});
+    selectors->addWidget(new QLabel(tr("Timestep axis:")));
+    m_axis->addItems({"n", tr("log-SNR λ"), tr("σ (log)")});
     selectors->addWidget(m_axis);
     selectors->addSpacing(12);
-    selectors->addWidget(new QLabel("Step costs against:"));
-    m_stepAxis->addItems({"the step's t", "step index"});
+    selectors->addWidget(new QLabel(tr("Step costs against:")));
+    m_stepAxis->addItems({tr("the step's t"), tr("step index")});
     selectors->addWidget(m_stepAxis);
     selectors->addStretch(1);
     chartsLayout->addWidget(selectorRow);
     markControl(selectorRow);
     auto* grid = new QGridLayout;
     grid->setSpacing(0);
-    const QString titles[4] = {"Timesteps at K", "Per-step cost at K", "Negative ELBO against K",
-                               "Sample quality against K"};
+    const QString titles[4] = {tr("Timesteps at K"), tr("Per-step cost at K"),
+                               tr("Negative ELBO against K"), tr("Sample quality against K")};
     for (int i = 0; i < 4; ++i) {
         m_charts[static_cast<size_t>(i)] = new QChart;
         setupChart(m_charts[static_cast<size_t>(i)], titles[i]);
@@ -258,12 +259,13 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
     connect(m_document, &document::ProjectDocument::gaussianChanged, this, &LabView::updateCaption);
     connect(m_document, &document::ProjectDocument::projectReplaced, this, &LabView::updateCaption);
     // On the status line, not the whole view: the charts show their points' values on hover.
-    m_status->setToolTip("The schedule lab: several configurations side by side on the same data and model, "
-               "with the DP-optimal trajectory as the reference (Help ▸ Mathematics: "
-               "gaussian.md#schedule-lab).");
+    m_status->setToolTip(
+        tr("The schedule lab: several configurations side by side on the same data and model, "
+           "with the DP-optimal trajectory as the reference (Help ▸ Mathematics: "
+           "gaussian.md#schedule-lab)."));
     updateCaption();
     setRunning(false);
-    setStatus("Not run yet: add configurations or pick a preset, then press Run.");
+    setStatus(tr("Not run yet: add configurations or pick a preset, then press Run."));
 }
 
 QWidget* LabView::createControls() {
@@ -273,9 +275,10 @@ QWidget* LabView::createControls() {
     layout->setContentsMargins(6, 6, 6, 2);
     layout->addWidget(m_table, 1);
     auto* row = new QHBoxLayout;
-    m_run->setToolTip("Runs every configuration for every K of the list, and the DP optimum "
-                      "(a job; Esc or Cancel stops it and keeps the previous results).");
-    m_cancel->setToolTip("Cancel the run; the charts keep the previous results.");
+    m_run->setToolTip(
+        tr("Runs every configuration for every K of the list, and the DP optimum "
+           "(a job; Esc or Cancel stops it and keeps the previous results)."));
+    m_cancel->setToolTip(tr("Cancel the run; the charts keep the previous results."));
     m_progress->setRange(0, 1000);
     m_progress->setMaximumWidth(200);
     m_status->setWordWrap(true);
@@ -302,9 +305,12 @@ void LabView::updateCaption() {
     const auto& configs = m_document->gaussian().lab.configs;
     for (const auto& preset : core::project::labPresets()) {
         if (!configs.empty() && preset.configs == configs) {
-            m_caption->setText(QString("<b>%1.</b> %2")
-                                   .arg(QString::fromStdString(preset.title).toHtmlEscaped(),
-                                        QString::fromStdString(preset.explanation).toHtmlEscaped()));
+            m_caption->setText(
+                QString("<b>%1.</b> %2")
+                    .arg(QCoreApplication::translate("ui::labPresets", preset.title.c_str())
+                             .toHtmlEscaped(),
+                         QCoreApplication::translate("ui::labPresets", preset.explanation.c_str())
+                             .toHtmlEscaped()));
             m_caption->show();
             return;
         }
@@ -322,7 +328,7 @@ void LabView::setRunning(bool running) {
 
 void LabView::setProgress(int permille, const QString& stage) {
     m_progress->setValue(permille);
-    setStatus(QString("Running: %1 (%2%)…").arg(stage).arg(permille / 10));
+    setStatus(tr("Running: %1 (%2%)…").arg(stage).arg(permille / 10));
 }
 
 void LabView::setStatus(const QString& status) { m_status->setText(status); }
@@ -359,7 +365,7 @@ void LabView::setResult(std::shared_ptr<const core::project::LabResult> result) 
         }
     }
     if (!m_result->reference.error.empty()) {
-        errors << "DP optimum: " + QString::fromStdString(m_result->reference.error);
+        errors << tr("DP optimum: ") + QString::fromStdString(m_result->reference.error);
     }
     m_errors->setText(errors.join('\n'));
     m_errors->setVisible(!errors.isEmpty());
@@ -411,13 +417,13 @@ void LabView::drawTimesteps() {
         auto* n = new QValueAxis;
         n->setRange(0, m_result ? m_result->numSteps : 1);
         n->setLabelFormat("%d");
-        n->setTitleText("timestep n");
+        n->setTitleText(tr("timestep n"));
         x = n;
     } else if (axis == AxisLogSnr) {
-        x = valueAxis(low, high, "log-SNR λ = ½ log(ᾱ/β̄)", false);
+        x = valueAxis(low, high, tr("log-SNR λ = ½ log(ᾱ/β̄)"), false);
     } else {
         x = valueAxis(low, high, "σ = √(β̄/ᾱ)", true);
-        if (auto* log = qobject_cast<QLogValueAxis*>(x)) log->setTitleText("σ = √(β̄/ᾱ) (log)");
+        if (auto* log = qobject_cast<QLogValueAxis*>(x)) log->setTitleText(tr("σ = √(β̄/ᾱ) (log)"));
     }
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(rows, Qt::AlignLeft);
@@ -426,7 +432,7 @@ void LabView::drawTimesteps() {
         addLine(chart, *curves[i], reference, points[i], x, rows, x->titleText(), "row");
     }
     chart->legend()->setVisible(false);  // the rows are labelled on the axis
-    chart->setTitle(QString("Timesteps at K = %1").arg(k));
+    chart->setTitle(tr("Timesteps at K = %1").arg(k));
 }
 
 void LabView::drawSteps() {
@@ -466,19 +472,19 @@ void LabView::drawSteps() {
     x->setLabelFormat("%d");
     if (byIndex) {
         x->setRange(0.5, k + 1.5);
-        x->setTitleText("step j (1: decoder, K + 1: prior)");
+        x->setTitleText(tr("step j (1: decoder, K + 1: prior)"));
     } else {
         x->setRange(0, m_result ? m_result->numSteps : 1);
-        x->setTitleText("the step's later timestep t (prior not shown)");
+        x->setTitleText(tr("the step's later timestep t (prior not shown)"));
     }
-    QAbstractAxis* y = valueAxis(low, high, "bits/dim", true);
+    QAbstractAxis* y = valueAxis(low, high, tr("bits/dim"), true);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     for (size_t i = 0; i < curves.size(); ++i) {
         addLine(chart, *curves[i], curves[i] == &m_result->reference, points[i], x, y,
-                byIndex ? "j" : "t", "bits/dim");
+                byIndex ? "j" : "t", tr("bits/dim"));
     }
-    chart->setTitle(QString("Per-step cost at K = %1 (terms of the negative ELBO)").arg(k));
+    chart->setTitle(tr("Per-step cost at K = %1 (terms of the negative ELBO)").arg(k));
 }
 
 void LabView::drawAgainstK(int chartIndex) {
@@ -513,11 +519,11 @@ void LabView::drawAgainstK(int chartIndex) {
             }
         }
     }
-    QString yTitle = "bits/dim";
+    QString yTitle = tr("bits/dim");
     if (!nll) {
-        yTitle = measure == "mmd2"      ? QString("MMD² (unbiased)")
-                 : measure == "frechet" ? QString("Fréchet distance")
-                                        : QString("no quality (quality samples = 0)");
+        yTitle = measure == "mmd2"      ? tr("MMD² (unbiased)")
+                 : measure == "frechet" ? tr("Fréchet distance")
+                                        : tr("no quality (quality samples = 0)");
     }
     QAbstractAxis* x = kAxis(m_result ? m_result->ks : std::vector<int>{});
     // MMD² may dip below zero (unbiased): a linear axis then; bands below 0 are clipped by log.
@@ -529,10 +535,10 @@ void LabView::drawAgainstK(int chartIndex) {
         const bool reference = curves[i] == &m_result->reference;
         if (!logY) addBand(chart, *curves[i], reference, drawn[i].upper, drawn[i].lower, x, y);
         addLine(chart, *curves[i], reference, drawn[i].line, x, y, "K",
-                nll ? "bits/dim" : QString::fromStdString(measure));
+                nll ? tr("bits/dim") : QString::fromStdString(measure));
     }
-    chart->setTitle(nll ? QString("Negative ELBO against K%1").arg(logY ? "" : " (bands: ±2 SE)")
-                        : QString("Distance of the samples to held-out data%1 (lower is better)")
+    chart->setTitle(nll ? tr("Negative ELBO against K%1").arg(logY ? "" : tr(" (bands: ±2 SE)"))
+                        : tr("Distance of the samples to held-out data%1 (lower is better)")
                               .arg(measure == "mmd2" ? ", ±2 SE" : ""));
 }
 
@@ -545,10 +551,11 @@ void LabView::setStale(bool stale) {
     }
     if (!m_result) return;
     if (stale) {
-        setStatus("Stale: the configurations, K list or the project's schedule, data, model or Γ "
-                  "settings changed since this run; press Run to recompute.");
+        setStatus(
+            tr("Stale: the configurations, K list or the project's schedule, data, model or Γ "
+               "settings changed since this run; press Run to recompute."));
     } else {
-        setStatus(QString("%1 configuration(s) and the DP optimum on %2 (model: %3), N = %4.")
+        setStatus(tr("%1 configuration(s) and the DP optimum on %2 (model: %3), N = %4.")
                       .arg(m_result->curves.size())
                       .arg(QString::fromStdString(m_result->data),
                            QFileInfo(QString::fromStdString(m_result->model)).fileName())

@@ -4,6 +4,8 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
@@ -134,7 +136,9 @@ void ParticleCanvas::paintEvent(QPaintEvent*) {
     const auto& frames = m_view->m_frames;
     if (!frames || m_view->frameCount() == 0) {
         painter.setPen(Qt::gray);
-        painter.drawText(rect(), Qt::AlignCenter, "Sampling particles…");
+        painter.drawText(
+            rect(), Qt::AlignCenter,
+            QCoreApplication::translate("ui::views::ParticleCanvas", "Sampling particles…"));
         return;
     }
     const int panes = m_view->comparing() ? 2 : 1;
@@ -167,12 +171,16 @@ void ParticleCanvas::paintEvent(QPaintEvent*) {
     }
     // Which frame this is, in the figure itself (the controls are not exported).
     painter.setPen(QColor(80, 80, 85));
-    painter.drawText(QRectF(8.0, top + block, this->width() - 16.0, kCaption), Qt::AlignCenter,
-                     m_view->m_label->text() +
-                         (frames->images ? QString() : QString("   ·   grey: the data density")));
+    painter.drawText(
+        QRectF(8.0, top + block, this->width() - 16.0, kCaption), Qt::AlignCenter,
+        m_view->m_label->text() +
+            (frames->images ? QString()
+                            : QCoreApplication::translate("ui::views::ParticleCanvas",
+                                                          "   ·   grey: the data density")));
 }
 
-ParticlesView::ParticlesView(QWidget* parent) : ViewPanel("Particles", parent) {
+ParticlesView::ParticlesView(QWidget* parent)
+    : ViewPanel(QT_TRANSLATE_NOOP("ui::views", "Particles"), parent) {
     auto* body = new QWidget;
     auto* layout = new QVBoxLayout(body);
     layout->setContentsMargins(0, 0, 0, 4);
@@ -181,26 +189,26 @@ ParticlesView::ParticlesView(QWidget* parent) : ViewPanel("Particles", parent) {
     auto* controlRow = new QWidget;
     auto* controls = new QHBoxLayout(controlRow);
     controls->setContentsMargins(8, 0, 8, 0);
-    m_play = new QPushButton("Play");
-    m_play->setToolTip("Play or pause the particles: forward process, then reverse sampling "
-                       "(Space, Play menu).");
+    m_play = new QPushButton(tr("Play"));
+    m_play->setToolTip(tr("Play or pause the particles: forward process, then reverse "
+                          "sampling (Space, Play menu)."));
     m_back = new QToolButton;
     m_back->setIcon(style()->standardIcon(QStyle::SP_MediaSeekBackward));
-    m_back->setToolTip("One frame back (Left)");
+    m_back->setToolTip(tr("One frame back (Left)"));
     m_back->setAutoRepeat(true);
     m_forward = new QToolButton;
     m_forward->setIcon(style()->standardIcon(QStyle::SP_MediaSeekForward));
-    m_forward->setToolTip("One frame on (Right)");
+    m_forward->setToolTip(tr("One frame on (Right)"));
     m_forward->setAutoRepeat(true);
     m_speed = new QComboBox;
     for (double s : {0.25, 0.5, 1.0, 2.0, 4.0}) m_speed->addItem(QString("%1×").arg(s), s);
     m_speed->setCurrentIndex(2);
-    m_speed->setToolTip("Playback speed: 1× plays all frames in about 6 s");
-    m_loop = new QCheckBox("loop");
+    m_speed->setToolTip(tr("Playback speed: 1× plays all frames in about 6 s"));
+    m_loop = new QCheckBox(tr("loop"));
     m_loop->setChecked(true);
-    m_loop->setToolTip("Start again after the last frame; off: stop on it");
+    m_loop->setToolTip(tr("Start again after the last frame; off: stop on it"));
     m_slider = new QSlider(Qt::Horizontal);
-    m_slider->setToolTip("The frame: forward x_0 → x_τK, then reverse x_τK → x_0.");
+    m_slider->setToolTip(tr("The frame: forward x_0 → x_τK, then reverse x_τK → x_0."));
     m_label = new QLabel;
     m_label->setMinimumWidth(190);
     controls->addWidget(m_back);
@@ -208,14 +216,15 @@ ParticlesView::ParticlesView(QWidget* parent) : ViewPanel("Particles", parent) {
     controls->addWidget(m_forward);
     controls->addWidget(m_slider, 1);
     controls->addWidget(m_label);
-    controls->addWidget(new QLabel("speed"));
+    controls->addWidget(new QLabel(tr("speed")));
     controls->addWidget(m_speed);
     controls->addWidget(m_loop);
     layout->addWidget(controlRow);
     markControl(controlRow);
     setBody(body);
-    setToolTip("Particles under the forward process, then under two reverse samplers started "
-               "from the same noise x_τK; grey beneath: the data density.");
+    setToolTip(
+        tr("Particles under the forward process, then under two reverse samplers started "
+           "from the same noise x_τK; grey beneath: the data density."));
     connect(m_play, &QPushButton::clicked, this, [this] { setPlaying(!isPlaying()); });
     connect(m_back, &QToolButton::clicked, this, [this] { stepBy(-1); });
     connect(m_forward, &QToolButton::clicked, this, [this] { stepBy(1); });
@@ -274,13 +283,14 @@ void ParticlesView::setFrames(std::shared_ptr<const jobs::ParticleFrames> frames
         };
         add("A", m_frames->samplerA, m_frames->reverseA.samples);
         if (!m_frames->samplerB.empty()) add("B", m_frames->samplerB, m_frames->reverseB.samples);
-        QString note = QString("%1 particles, %2 timesteps").arg(m_frames->count)
+        QString note = tr("%1 particles, %2 timesteps")
+                           .arg(m_frames->count)
                            .arg(m_frames->forward.frameSteps.size() - 1);
         if (m_frames->count < m_frames->requested) {
-            note += QString(" (%1 requested: %2)")
+            note += tr(" (%1 requested: %2)")
                         .arg(m_frames->requested)
-                        .arg(m_frames->images ? "the first images are shown"
-                                              : "fewer fit in memory at this K");
+                        .arg(m_frames->images ? tr("the first images are shown")
+                                              : tr("fewer fit in memory at this K"));
         }
         setMessage(note + ".");
     }
@@ -317,9 +327,9 @@ QString ParticlesView::frameLabel() const {
     if (!m_frames || frameCount() == 0) return {};
     const int forward = static_cast<int>(m_frames->forward.frames.size());
     if (m_frame < forward) {
-        return QString("forward n = %1").arg(m_frames->forward.frameSteps[m_frame]);
+        return tr("forward n = %1").arg(m_frames->forward.frameSteps[m_frame]);
     }
-    return QString("reverse n = %1").arg(m_frames->reverseA.frameSteps[m_frame - forward]);
+    return tr("reverse n = %1").arg(m_frames->reverseA.frameSteps[m_frame - forward]);
 }
 
 const core::Matrix* ParticlesView::particles(int pane, int frame) const {
@@ -346,7 +356,7 @@ void ParticlesView::setPlaying(bool playing) {
     } else {
         m_timer.stop();
     }
-    m_play->setText(isPlaying() ? "Pause" : "Play");
+    m_play->setText(isPlaying() ? tr("Pause") : tr("Play"));
 }
 
 void ParticlesView::setTileScale(double scale) {
@@ -386,10 +396,9 @@ void ParticlesView::updateControls() {
     m_forward->setEnabled(count > 1 && m_frame + 1 < count);
     if (count <= 1) setPlaying(false);
     const QString label = frameLabel();
-    m_label->setText(label.isEmpty() ? QString() : QString("%1   (frame %2 of %3)")
-                                                       .arg(label)
-                                                       .arg(m_frame + 1)
-                                                       .arg(count));
+    m_label->setText(label.isEmpty()
+                         ? QString()
+                         : tr("%1   (frame %2 of %3)").arg(label).arg(m_frame + 1).arg(count));
 }
 
 }  // namespace ui::views

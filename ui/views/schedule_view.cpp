@@ -2,6 +2,8 @@
 #include "ui/views/schedule_view.h"
 #include "ui/charts/palette.h"
 
+#include <QCoreApplication>
+
 #include <QChart>
 #include <QLegend>
 #include <QLegendMarker>
@@ -18,7 +20,7 @@ constexpr double kLn2 = 0.69314718055994530942;
 }
 
 ScheduleView::ScheduleView(QWidget* parent)
-    : ChartPanel("Schedule & information", parent),
+    : ChartPanel(QT_TRANSLATE_NOOP("ui::views", "Schedule & information"), parent),
       m_beta(new QLineSeries),
       m_keep(new QLineSeries),
       m_information(new QLineSeries),
@@ -30,10 +32,10 @@ ScheduleView::ScheduleView(QWidget* parent)
       m_axisBits(new QValueAxis) {
     m_beta->setName("β(t)");
     m_keep->setName("1 − β(t)");
-    m_information->setName("I(X₀;Xₜ) [bits, right axis]");
-    m_impurity->setName("impurity Gₜ");
-    m_markers->setName("trajectory nodes");
-    m_cursor->setName("time slider");
+    m_information->setName(tr("I(X₀;Xₜ) [bits, right axis]"));
+    m_impurity->setName(tr("impurity Gₜ"));
+    m_markers->setName(tr("trajectory nodes"));
+    m_cursor->setName(tr("time slider"));
     // One colour per quantity (Okabe–Ito), so no two legend entries share a swatch.
     m_beta->setPen(QPen(charts::palette::kBeta, 2));
     m_keep->setPen(QPen(charts::palette::kKeep, 2, Qt::DashLine));
@@ -46,9 +48,9 @@ ScheduleView::ScheduleView(QWidget* parent)
 
     m_axisT->setTitleText("t");
     m_axisT->setRange(0.0, 1.0);
-    m_axisProbability->setTitleText("probability");
+    m_axisProbability->setTitleText(tr("probability"));
     m_axisProbability->setRange(0.0, 1.0);
-    m_axisBits->setTitleText("bits");
+    m_axisBits->setTitleText(tr("bits"));
     chart()->addAxis(m_axisT, Qt::AlignBottom);
     chart()->addAxis(m_axisProbability, Qt::AlignLeft);
     chart()->addAxis(m_axisBits, Qt::AlignRight);
@@ -68,8 +70,9 @@ ScheduleView::ScheduleView(QWidget* parent)
     for (QLegendMarker* marker : chart()->legend()->markers(m_cursor)) {
         marker->setVisible(false);
     }
-    setToolTip("β(t) and the keep probability on the left axis; the mutual information "
-               "between the data and its noisy version, in bits, on the right axis.");
+    setToolTip(
+        tr("β(t) and the keep probability on the left axis; the mutual information "
+           "between the data and its noisy version, in bits, on the right axis."));
 }
 
 void ScheduleView::setSetup(std::shared_ptr<const document::CategoricalSetup> setup) {
@@ -97,7 +100,7 @@ void ScheduleView::setSetup(std::shared_ptr<const document::CategoricalSetup> se
     m_axisBits->applyNiceNumbers();
     setData({{"t", "beta", "keep", "mutual_information_bits", "impurity"},
              {m_curves.t, m_curves.beta, keep, bits, m_curves.impurity}});
-    setMessage(QString("H(X₀ | C = %1) = %2 bits")
+    setMessage(tr("H(X₀ | C = %1) = %2 bits")
                    .arg(document::qs(s.params.conditionNames[s.params.condition]))
                    .arg(bits.empty() ? 0.0 : bits.front(), 0, 'f', 4));
 }

@@ -2,6 +2,8 @@
 #include "ui/views/step_cost_view.h"
 #include "ui/charts/palette.h"
 
+#include <QCoreApplication>
+
 #include <QChart>
 #include <QLineSeries>
 #include <QScatterSeries>
@@ -13,24 +15,24 @@
 namespace ui::views {
 
 StepCostView::StepCostView(QWidget* parent)
-    : ChartPanel("Step costs and ELBO", parent),
+    : ChartPanel(QT_TRANSLATE_NOOP("ui::views", "Step costs and ELBO"), parent),
       m_costs(new QLineSeries),
       m_dp(new QScatterSeries),
       m_even(new QScatterSeries),
       m_axisT(new QValueAxis),
       m_axisCost(new QValueAxis) {
-    m_costs->setName("J(n − 1, n) [nats]");
+    m_costs->setName(tr("J(n − 1, n) [nats]"));
     m_costs->setPen(QPen(QColor(70, 70, 75), 2));
-    m_dp->setName("DP path nodes");
+    m_dp->setName(tr("DP path nodes"));
     m_dp->setColor(charts::palette::kDp);
     m_dp->setMarkerSize(10);
-    m_even->setName("even path nodes");
+    m_even->setName(tr("even path nodes"));
     m_even->setColor(charts::palette::kEven);
     m_even->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     m_even->setMarkerSize(7);
     m_axisT->setTitleText("t");
     m_axisT->setRange(0.0, 1.0);
-    m_axisCost->setTitleText("nats");
+    m_axisCost->setTitleText(tr("nats"));
     chart()->addAxis(m_axisT, Qt::AlignBottom);
     chart()->addAxis(m_axisCost, Qt::AlignLeft);
     for (QXYSeries* s : std::initializer_list<QXYSeries*>{m_costs, m_even, m_dp}) {
@@ -38,8 +40,9 @@ StepCostView::StepCostView(QWidget* parent)
         s->attachAxis(m_axisT);
         s->attachAxis(m_axisCost);
     }
-    setToolTip("The KL cost of each grid step; the DP picks the K-step path of least total cost "
-               "(the negative ELBO).");
+    setToolTip(
+        tr("The KL cost of each grid step; the DP picks the K-step path of least total cost "
+           "(the negative ELBO)."));
 }
 
 void StepCostView::clear(const QString& reason) {
@@ -58,17 +61,21 @@ QString maskedLine(const core::project::CategoricalCosts& costs) {
     if (!costs.continuousElbo) {
         return costs.maskedNote.empty()
                    ? QString()
-                   : "\nMasked diffusion: no continuous-time ELBO (" +
-                         QString::fromStdString(costs.maskedNote) + ")";
+                   : QCoreApplication::translate("ui::views::StepCostView",
+                                                 "\nMasked diffusion: no continuous-time ELBO (%1)")
+                         .arg(QString::fromStdString(costs.maskedNote));
     }
-    QString line = QString("\nMasked diffusion: continuous-time negative ELBO (N → ∞) %1 nats")
+    QString line = QCoreApplication::translate(
+                       "ui::views::StepCostView",
+                       "\nMasked diffusion: continuous-time negative ELBO (N → ∞) %1 nats")
                        .arg(costs.continuousElbo->value, 0, 'f', 6);
     if (!costs.elboByN.empty()) {
         QStringList steps;
         for (const auto& [n, elbo] : costs.elboByN) {
             steps << QString("N = %1: %2").arg(n).arg(elbo, 0, 'f', 6);
         }
-        line += " · N-step: " + steps.join(" · ");
+        line += QCoreApplication::translate("ui::views::StepCostView", " · N-step: ") +
+                steps.join(" · ");
     }
     return line;
 }
@@ -104,16 +111,16 @@ void StepCostView::setCosts(std::shared_ptr<const core::project::CategoricalCost
     setData({{"t", "step_cost_nats"}, {t, j}});
     const int k = static_cast<int>(costs->dpNodes.size()) - 1;
     if (!costs->dpAvailable) {
-        setMessage(QString("Monte Carlo estimates (the positions' joint states are too many to "
-                           "enumerate). Negative ELBO of all %1 steps: %2 nats. The DP needs "
-                           "every pair of steps and is not computed for this data.")
+        setMessage(tr("Monte Carlo estimates (the positions' joint states are too many to "
+                      "enumerate). Negative ELBO of all %1 steps: %2 nats. The DP needs "
+                      "every pair of steps and is not computed for this data.")
                        .arg(n)
                        .arg(costs->elboFull, 0, 'f', 4) +
                    maskedLine(*costs));
         return;
     }
-    QString message = QString("Negative ELBO (nats): even %1 steps %2 · DP %1 steps %3 · "
-                              "all %4 steps %5")
+    QString message = tr("Negative ELBO (nats): even %1 steps %2 · DP %1 steps %3 · "
+                         "all %4 steps %5")
                           .arg(k)
                           .arg(costs->elboEven, 0, 'f', 4)
                           .arg(costs->elboDp, 0, 'f', 4)
@@ -122,11 +129,11 @@ void StepCostView::setCosts(std::shared_ptr<const core::project::CategoricalCost
     const auto same = [](double a, double b) { return std::abs(a - b) < 1e-9 * std::max(1.0, a); };
     if (same(costs->costs.cost(0, n), costs->elboFull)) {
         // One jump costs what the full grid does: every path costs the same.
-        message += "\nEvery path costs the same here: with one position and the exact denoiser "
-                   "the reverse chain is exact (Help ▸ Mathematics: "
-                   "categorical.md#degenerate-case).";
+        message += tr("\nEvery path costs the same here: with one position and the exact "
+                      "denoiser the reverse chain is exact (Help ▸ Mathematics: "
+                      "categorical.md#degenerate-case).");
     } else if (same(costs->elboEven, costs->elboDp)) {
-        message += "\nThe even path is already optimal here: the DP finds none cheaper.";
+        message += tr("\nThe even path is already optimal here: the DP finds none cheaper.");
     }
     setMessage(message + maskedLine(*costs));
 }

@@ -17,7 +17,7 @@
 namespace ui::views {
 
 VarianceView::VarianceView(QWidget* parent)
-    : ChartPanel("Optimal reverse variance and its bounds", parent),
+    : ChartPanel(QT_TRANSLATE_NOOP("ui::views", "Optimal reverse variance and its bounds"), parent),
       m_sigma2(new QLineSeries),
       m_lower(new QLineSeries(this)),  // QAreaSeries does not own its edges
       m_upper(new QLineSeries(this)),  // QAreaSeries does not own its edges
@@ -27,27 +27,27 @@ VarianceView::VarianceView(QWidget* parent)
       m_clipped(new QScatterSeries),
       m_axisT(new QLogValueAxis),
       m_axisVariance(new QLogValueAxis) {
-    m_sigma2->setName("analytic σ²ₛ|ₜ");
+    m_sigma2->setName(tr("analytic σ²ₛ|ₜ"));
     m_sigma2->setPen(QPen(charts::palette::kAnalytic, 2.5));
     m_sigma2->setPointsVisible(true);
-    m_band->setName("bounds (Theorem 2)");
+    m_band->setName(tr("bounds (Theorem 2)"));
     m_band->setBrush(charts::palette::withAlpha(charts::palette::kBounds, 55));
     m_band->setPen(QPen(charts::palette::withAlpha(charts::palette::kBounds, 120), 1));
-    m_small->setName("DDPM β̃ₛ|ₜ");
+    m_small->setName(tr("DDPM β̃ₛ|ₜ"));
     m_small->setPen(QPen(charts::palette::kSmallVariance, 1.5, Qt::DashLine));
-    m_large->setName("DDPM βₜ|ₛ");
+    m_large->setName(tr("DDPM βₜ|ₛ"));
     m_large->setPen(QPen(charts::palette::kLargeVariance, 1.5, Qt::DashLine));
-    m_clipped->setName("clipped to a bound");
+    m_clipped->setName(tr("clipped to a bound"));
     m_clipped->setColor(Qt::black);
     m_clipped->setMarkerSize(8);
     m_clipped->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     // Logarithmic in t: the trajectories put most of their steps at small t, which a linear
     // axis crowds into its first tenth.
-    m_axisT->setTitleText("timestep t of the pair (s, t), log scale");
+    m_axisT->setTitleText(tr("timestep t of the pair (s, t), log scale"));
     m_axisT->setLabelFormat("%g");
     m_axisT->setBase(10.0);
     m_axisT->setMinorTickCount(8);
-    m_axisVariance->setTitleText("variance");
+    m_axisVariance->setTitleText(tr("variance"));
     m_axisVariance->setBase(10);
     m_axisVariance->setLabelFormat("%g");
     chart()->addAxis(m_axisT, Qt::AlignBottom);
@@ -61,9 +61,10 @@ VarianceView::VarianceView(QWidget* parent)
         s->attachAxis(m_axisT);
         s->attachAxis(m_axisVariance);
     }
-    setToolTip("σ² of every reverse step on the trajectory (Help ▸ Mathematics: "
-               "gaussian.md#optimal-variance): it always lies between "
-               "λ² and the tighter upper bound; the DDPM choices are drawn for comparison.");
+    setToolTip(
+        tr("σ² of every reverse step on the trajectory (Help ▸ Mathematics: "
+           "gaussian.md#optimal-variance): it always lies between "
+           "λ² and the tighter upper bound; the DDPM choices are drawn for comparison."));
 }
 
 void VarianceView::clear(const QString& reason) {
@@ -138,7 +139,7 @@ void VarianceView::setPairs(const core::schedule::GaussianSchedule& schedule,
     setData({{"s", "t", "sigma2", "sigma2_unclipped", "lower", "upper", "upper_bounded",
               "ddpm_small", "ddpm_large"},
              {s, t, c0, c1, c2, c3, c4, c5, c6}});
-    QString message = QString("%1 trajectory, %2 reverse steps; %3 clipped to a bound.")
+    QString message = tr("%1 trajectory, %2 reverse steps; %3 clipped to a bound.")
                           .arg(trajectoryLabel)
                           .arg(pairs.size())
                           .arg(clippedCount);
@@ -147,7 +148,7 @@ void VarianceView::setPairs(const core::schedule::GaussianSchedule& schedule,
         const std::string ends = core::gaussian::trajectoryEndsNote(
             {pairs.back().s, pairs.front().t}, schedule.numSteps());
         if (!ends.empty()) {
-            message += " Note: " + QString::fromStdString(ends) + ".";
+            message += tr(" Note: ") + QString::fromStdString(ends) + ".";
         }
     }
     setMessage(message);
