@@ -3463,16 +3463,16 @@ step (%1, %2): J = %3</source>
         <translation>左軸: β(t) と保持確率。右軸: データとそのノイズ付き版の相互情報量 (ビット)。</translation>
     </message>
     <message>
-        <source>H(X₀ | C = %1) = %2 bits</source>
-        <translation>H(X₀ | C = %1) = %2 ビット</translation>
-    </message>
-    <message>
         <source>probability</source>
         <translation>確率</translation>
     </message>
     <message>
         <source>bits</source>
         <translation>ビット</translation>
+    </message>
+    <message>
+        <source>H(X₀ | C = %1) = %2 bits = %3 nats (the step costs and ELBOs are in nats)</source>
+        <translation>H(X₀ | C = %1) = %2 ビット = %3 nat (ステップコストと ELBO は nat 単位)</translation>
     </message>
 </context>
 <context>

@@ -100,9 +100,12 @@ void ScheduleView::setSetup(std::shared_ptr<const document::CategoricalSetup> se
     m_axisBits->applyNiceNumbers();
     setData({{"t", "beta", "keep", "mutual_information_bits", "impurity"},
              {m_curves.t, m_curves.beta, keep, bits, m_curves.impurity}});
-    setMessage(tr("H(X₀ | C = %1) = %2 bits")
+    // The step costs and ELBOs beside this view are in nats: the entropy is given in both.
+    const double entropyBits = bits.empty() ? 0.0 : bits.front();
+    setMessage(tr("H(X₀ | C = %1) = %2 bits = %3 nats (the step costs and ELBOs are in nats)")
                    .arg(document::qs(s.params.conditionNames[s.params.condition]))
-                   .arg(bits.empty() ? 0.0 : bits.front(), 0, 'f', 4));
+                   .arg(entropyBits, 0, 'f', 4)
+                   .arg(entropyBits * kLn2, 0, 'f', 4));
 }
 
 void ScheduleView::setTrajectory(const std::vector<int>& nodes, const QString& label) {
