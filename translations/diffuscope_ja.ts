@@ -452,6 +452,30 @@
         <source> Γ saved with the project.</source>
         <translation> Γ はプロジェクトに保存されたものです。</translation>
     </message>
+    <message>
+        <source>estimated from M = %1 samples</source>
+        <translation>M = %1 サンプルから推定</translation>
+    </message>
+    <message>
+        <source>imported from %1</source>
+        <translation>%1 から読み込み</translation>
+    </message>
+    <message>
+        <source>saved with the project</source>
+        <translation>プロジェクトに保存済み</translation>
+    </message>
+    <message>
+        <source>scores %1 with Γ %2</source>
+        <translation>%1 を Γ (%2) で評価</translation>
+    </message>
+    <message>
+        <source>the network %1</source>
+        <translation>ネットワーク %1</translation>
+    </message>
+    <message>
+        <source>the exact oracle</source>
+        <translation>厳密なオラクル</translation>
+    </message>
 </context>
 <context>
     <name>ui::MainWindow</name>
@@ -3089,12 +3113,12 @@ step (%1, %2): J = %3</source>
         <translation>入力リスト</translation>
     </message>
     <message>
-        <source>%1 points drawn from the data&apos;s oracle (seed %2; for toy: and csv: data these are the data set&apos;s own points), 256 levels in [−1, 1]; %3 s.</source>
-        <translation>データのオラクルから取った %1 点 (シード %2。toy: と csv: のデータではデータセット自身の点)、[−1, 1] の 256 階調、%3 秒。</translation>
-    </message>
-    <message>
         <source>trajectory</source>
         <translation>軌跡</translation>
+    </message>
+    <message>
+        <source>%1 points drawn from the data&apos;s oracle (seed %2; for toy: and csv: data these are the data set&apos;s own points), 256 levels in [−1, 1]; %4; %3 s.</source>
+        <translation>データのオラクルから取った %1 点 (シード %2。toy: と csv: のデータではデータセット自身の点)、[−1, 1] の 256 階調、%4、%3 秒。</translation>
     </message>
 </context>
 <context>

@@ -15,6 +15,7 @@
 #include <QElapsedTimer>
 #include <QDoubleSpinBox>
 #include <QSpinBox>
+#include <QLabel>
 #include <QTest>
 
 #include "core/data/gaussian_data.h"
@@ -333,6 +334,15 @@ void tst_GaussianExplorer::nllVsKCancelLeavesTheViewUsable() {
     explorer.waitForJobs();
     QVERIFY(explorer.nllCurves() != nullptr);
     QCOMPARE(explorer.trajectoryView()->nllSeries().front()->count(), 6);
+    // The status says which model the curves score and where their Γ came from.
+    const QString scored = explorer.nllCurves()->scored;
+    QVERIFY2(scored.startsWith("scores the exact oracle with Γ estimated from M = "),
+             qPrintable(scored));
+    bool shown = false;
+    for (QLabel* label : explorer.trajectoryView()->findChildren<QLabel*>()) {
+        shown = shown || label->text().contains(scored);
+    }
+    QVERIFY(shown);
 }
 
 // The offset of leading and the ρ of Karras spacing are edited in the panel, enabled only for

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/main/gaussian_explorer.h"
 
+#include <QFileInfo>
+
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QPushButton>
@@ -325,6 +327,23 @@ void GaussianExplorer::computeNllVsK() {
             }
             curves->numPoints = kNllPoints;
             curves->seed = kNllSeed;
+            // Which model the curves score and which Γ sets their variances: an imported Γ
+            // is not the model's own unless it was estimated for it.
+            const bool network = !results->params.model.empty() && results->modelError.empty();
+            const QString source = document::qs(results->gammaSource);
+            const QString importedPrefix = "imported from ";
+            const QString gamma =
+                source == "estimated"
+                    ? tr("estimated from M = %1 samples").arg(results->params.gammaSamples)
+                : source.startsWith(importedPrefix)
+                    ? tr("imported from %1").arg(source.mid(importedPrefix.size()))
+                    : tr("saved with the project");
+            curves->scored =
+                tr("scores %1 with Γ %2")
+                    .arg(network ? tr("the network %1")
+                                       .arg(QFileInfo(document::qs(results->params.model)).fileName())
+                                 : tr("the exact oracle"),
+                         gamma);
             curves->seconds = timer.elapsed() / 1000.0;
             std::shared_ptr<const views::NllCurves> done = std::move(curves);
             return [this, done, results] {

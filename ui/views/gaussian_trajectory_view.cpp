@@ -522,10 +522,11 @@ void GaussianTrajectoryView::setNllStale(bool stale) {
         stale ? tr("Stale: computed for other schedule, data or Γ settings; press the button "
                    "to recompute.")
               : tr("%1 points drawn from the data's oracle (seed %2; for toy: and csv: data "
-                   "these are the data set's own points), 256 levels in [−1, 1]; %3 s.")
+                   "these are the data set's own points), 256 levels in [−1, 1]; %4; %3 s.")
                     .arg(m_nll.numPoints)
                     .arg(m_nll.seed)
-                    .arg(m_nll.seconds, 0, 'f', 1));
+                    .arg(m_nll.seconds, 0, 'f', 1)
+                    .arg(m_nll.scored));
 }
 
 void GaussianTrajectoryView::setNllStatus(const QString& status, bool running) {

@@ -40,6 +40,7 @@ struct NllCurves {
     int numPoints = 0;        // points drawn from the data's oracle (an empirical one: its own)
     uint64_t seed = 0;        // their RNG key
     double seconds = 0.0;     // how long the job took
+    QString scored;           // the model scored and the Γ used ("the network x.safetensors, Γ …")
 };
 
 class GaussianTrajectoryView : public charts::ViewPanel {
