@@ -1242,10 +1242,6 @@ The project is still open; save your work.</source>
         <translation>連鎖をサンプリングしています…</translation>
     </message>
     <message>
-        <source>%1   t = %2   (step %3 of K = %4)%5</source>
-        <translation>%1   t = %2   (ステップ %3 / K = %4)%5</translation>
-    </message>
-    <message>
         <source>%1   t = %2   (step %3 of K = %4)</source>
         <translation>%1   t = %2   (ステップ %3 / K = %4)</translation>
     </message>

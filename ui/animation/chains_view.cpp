@@ -47,6 +47,23 @@ private:
     ChainsView* m_view;
 };
 
+namespace {
+
+// "Reverse: π → data   t = 0.500   (step 5 of K = 10)": the header of both layouts.
+QString headerText(bool forward, double t, int step, int steps) {
+    return QCoreApplication::translate("ui::animation::ChainCanvas",
+                                       "%1   t = %2   (step %3 of K = %4)")
+        .arg(forward ? QCoreApplication::translate("ui::animation::ChainCanvas",
+                                                   "Forward: data → π")
+                     : QCoreApplication::translate("ui::animation::ChainCanvas",
+                                                   "Reverse: π → data"))
+        .arg(t, 0, 'f', 3)
+        .arg(step)
+        .arg(steps);
+}
+
+}  // namespace
+
 void ChainCanvas::paintImages(QPainter& painter,
                               const std::vector<int>& states,
                               const std::vector<float>* preview,
@@ -60,20 +77,13 @@ void ChainCanvas::paintImages(QPainter& painter,
     bold.setBold(true);
     painter.setFont(bold);
     painter.setPen(Qt::black);
-    painter.drawText(
-        QRectF(12, 4, width() - 24, 24), Qt::AlignLeft | Qt::AlignVCenter,
-        QCoreApplication::translate("ui::animation::ChainCanvas", "%1   t = %2   (step %3 of K = %4)%5")
-            .arg(forward ? QCoreApplication::translate("ui::animation::ChainCanvas",
-                                                       "Forward: data → π")
-                         : QCoreApplication::translate("ui::animation::ChainCanvas",
-                                                       "Reverse: π → data"))
-            .arg(t, 0, 'f', 3)
-            .arg(static_cast<int>(std::round(position)))
-            .arg(steps)
-            .arg(preview != nullptr ? QCoreApplication::translate(
-                                          "ui::animation::ChainCanvas",
-                                          "   each sample xₜ | the denoiser's x̂₀ = E[X₀|xₜ]")
-                                    : ""));
+    const QString header = headerText(forward, t, static_cast<int>(std::round(position)), steps);
+    painter.drawText(QRectF(12, 4, width() - 24, 24), Qt::AlignLeft | Qt::AlignVCenter,
+                     preview != nullptr
+                         ? header + QCoreApplication::translate(
+                                        "ui::animation::ChainCanvas",
+                                        "   each sample xₜ | the denoiser's x̂₀ = E[X₀|xₜ]")
+                         : header);
     painter.setFont(font());
     // Square images when D is a square (8×8 digits), else one row of D cells.
     const int side = static_cast<int>(std::lround(std::sqrt(static_cast<double>(numPositions))));
@@ -201,16 +211,8 @@ void ChainCanvas::paintEvent(QPaintEvent*) {
     painter.setFont(bold);
     painter.setPen(Qt::black);
     const double t = chains->times[shownNode];
-    painter.drawText(
-        QRectF(left, 4, lanesRight - left, 24), Qt::AlignLeft | Qt::AlignVCenter,
-        QCoreApplication::translate("ui::animation::ChainCanvas", "%1   t = %2   (step %3 of K = %4)")
-            .arg(forward ? QCoreApplication::translate("ui::animation::ChainCanvas",
-                                                       "Forward: data → π")
-                         : QCoreApplication::translate("ui::animation::ChainCanvas",
-                                                       "Reverse: π → data"))
-            .arg(t, 0, 'f', 3)
-            .arg(static_cast<int>(std::round(p)))
-            .arg(m));
+    painter.drawText(QRectF(left, 4, lanesRight - left, 24), Qt::AlignLeft | Qt::AlignVCenter,
+                     headerText(forward, t, static_cast<int>(std::round(p)), m));
     painter.setFont(font());
     // The bars' legend, drawn with the bars' own marks: a red box is the exact marginal, a
     // blue bar the share of the chains (longer than its box when more chains are there).
