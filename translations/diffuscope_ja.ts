@@ -1151,6 +1151,10 @@ The project is still open; save your work.</source>
         <source>%1 frames: at most %2 (fewer frames per step or a shorter hold)</source>
         <translation>%1 フレーム: 最大 %2 です (ステップあたりのフレーム数を減らすか、保持を短くしてください)</translation>
     </message>
+    <message>
+        <source>%1 frames of %2x%3 pixels: over the 1 GiB an animation may hold (smaller or fewer frames)</source>
+        <translation>%2x%3 ピクセルの %1 フレーム: アニメーションに使える 1 GiB を超えます (フレームを小さくするか減らしてください)</translation>
+    </message>
 </context>
 <context>
     <name>ui::animation::AnimationDialog</name>

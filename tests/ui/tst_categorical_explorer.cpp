@@ -265,6 +265,9 @@ void tst_CategoricalExplorer::exportsDecode() {
     QVERIFY(ui::animation::checkAnimationOptions(chains, {.fps = 0}).contains("frame rate 0"));
     QVERIFY(ui::animation::checkAnimationOptions(chains, {.framesPerStep = 31}).contains("31"));
     QVERIFY(ui::animation::checkAnimationOptions(chains, {.holdLastMs = -1}).contains("-1"));
+    // Refused before any frame is kept: 10 steps × 30 frames of 4096² pixels is over 1 GiB.
+    QVERIFY(ui::animation::checkAnimationOptions(chains, {.size = {4096, 4096}, .framesPerStep = 30})
+                .contains("frames of 4096x4096 pixels: over the 1 GiB"));
     QVERIFY(ui::animation::checkAnimationOptions(chains, {.framesPerStep = 30, .holdLastMs = 20000})
                 .isEmpty() == (ui::animation::animationLength(chains, {.framesPerStep = 30}).frames +
                                    500 <= ui::animation::kMaxAnimationFrames));

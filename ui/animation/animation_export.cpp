@@ -116,6 +116,16 @@ QString checkAnimationOptions(const AnimationSource& source, const AnimationExpo
             .arg(options.holdLastMs);
     }
     const AnimationLength length = animationLength(source, options);
+    // The GIF writer keeps every frame, one byte a pixel, until it encodes them.
+    const double bytes = static_cast<double>(length.frames) * s.width() * s.height();
+    if (bytes > kMaxAnimationBytes) {
+        return QCoreApplication::translate("ui::animation",
+                                           "%1 frames of %2x%3 pixels: over the 1 GiB an "
+                                           "animation may hold (smaller or fewer frames)")
+            .arg(length.frames)
+            .arg(s.width())
+            .arg(s.height());
+    }
     if (length.frames + length.heldFrames > kMaxAnimationFrames) {
         return QCoreApplication::translate("ui::animation", "%1 frames: at most %2 (fewer frames per step or a shorter hold)")
             .arg(length.frames + length.heldFrames)

@@ -32,6 +32,7 @@ AnimationSource chainsAnimation(ChainsView* view);
 AnimationSource particlesAnimation(views::ParticlesView* view);
 
 inline constexpr int kMaxAnimationFrames = 5000;
+inline constexpr double kMaxAnimationBytes = 1024.0 * 1024.0 * 1024.0;  // frames × pixels
 
 struct AnimationExportOptions {
     QSize size{900, 560};   // pixels
