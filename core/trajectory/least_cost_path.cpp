@@ -231,22 +231,18 @@ struct Shape {
     }
 };
 
-// Layer boundaries of the pipeline's stages, about equal work each: stage g runs layers
-// bounds[g] .. bounds[g + 1] − 1. One stage when the sweep is too small to share: below about
-// a millisecond of work (K = 10 at N = 1000) a second thread's wake-up and its hand-offs cost
-// more than it saves, and beside busy processes made two threads slower than one.
-std::vector<int> stageBounds(const Shape& shape, int threads) {
-    constexpr double kMinParallelWork = 8e6;
+// Layer boundaries of `count` bands of about equal work: band g holds layers bounds[g] ..
+// bounds[g + 1] − 1.
+std::vector<int> bandBounds(const Shape& shape, int count) {
     double total = 0.0;
     for (int k = 1; k <= shape.numLayers; ++k) {
         total += shape.work(k);
     }
-    const int stages = total < kMinParallelWork ? 1 : std::min(threads, shape.numLayers);
     std::vector<int> bounds{1};
     double sum = 0.0;
-    for (int k = 1; k <= shape.numLayers && static_cast<int>(bounds.size()) < stages; ++k) {
+    for (int k = 1; k <= shape.numLayers && static_cast<int>(bounds.size()) < count; ++k) {
         sum += shape.work(k);
-        if (sum >= total * static_cast<double>(bounds.size()) / stages) {
+        if (sum >= total * static_cast<double>(bounds.size()) / count) {
             bounds.push_back(k + 1);
         }
     }
@@ -254,68 +250,118 @@ std::vector<int> stageBounds(const Shape& shape, int threads) {
     return bounds;
 }
 
-// The pipeline's state: stage g has finished the first done[g] steps of kStepColumns columns
-// for all its layers, which is what stage g + 1 waits for.
-struct Pipeline {
+// How many bands: one when the sweep is too small to share (below about a millisecond of work,
+// K = 10 at N = 1000, a second thread's wake-up and hand-offs cost more than it saves), else
+// several per thread, so that a thread slowed by another program on its core holds up only
+// the unit it is running while the other threads take the rest.
+int numBands(const Shape& shape, int threads) {
+    constexpr double kMinParallelWork = 8e6;
+    constexpr int kBandsPerThread = 4;
+    double total = 0.0;
+    for (int k = 1; k <= shape.numLayers; ++k) {
+        total += shape.work(k);
+    }
+    if (threads <= 1 || total < kMinParallelWork) {
+        return 1;
+    }
+    return std::max(1, std::min(threads * kBandsPerThread, shape.numLayers / kLayers));
+}
+
+// The sweep as a wavefront of units: unit (g, c) runs band g's layers over the c-th step of
+// kStepColumns columns. Layer k at node n needs layer k − 1 at nodes before n only, so (g, c)
+// may run once band g has finished step c − 1 and band g − 1 step c. Threads take whichever
+// unit is ready, lowest band first; none waits for a particular thread, so one slowed by
+// another program on its core delays only its own unit.
+struct Wavefront {
     static constexpr int kStepColumns = 32;
     const Matrix& cost;
     Tables& tables;
     Shape shape;
     std::vector<int> bounds;
     int numSteps = 0;
-    std::vector<std::atomic<int>> done;
+    std::vector<std::atomic<int>> done;       // steps band g has finished
+    std::vector<std::atomic<bool>> claimed;   // band g has a unit running
+    std::atomic<int> finishedBands{0};
+    std::atomic<uint32_t> epoch{0};           // bumped after every unit; idle threads sleep on it
     std::atomic<bool> cancelled{false};
     Progress* progress = nullptr;
 
-    // Runs one stage over every column, step by step behind the stage before it.
-    void runStage(int stage) {
-        const int m = shape.numNodes;
-        for (int step = 0; step < numSteps && !cancelled.load(std::memory_order_relaxed);
-             ++step) {
-            if (stage > 0) {
-                waitFor(done[stage - 1], step + 1);
-            }
-            const int stepBegin = 1 + step * kStepColumns;
-            const int stepEnd = std::min(m, stepBegin + kStepColumns);
-            for (int n0 = stepBegin; n0 < stepEnd; n0 += kTile) {
-                const int n1 = std::min(stepEnd, n0 + kTile);
-                const int last = bounds[stage + 1] - 1;
-                for (int k = bounds[stage]; k <= last; k += kLayers) {
-                    const int numLayers = std::min(kLayers, last - k + 1);
-                    // Layer k's needed nodes come first, the last layer's last.
-                    if (n1 - 1 >= shape.lo(k) && n0 <= shape.hi(k + numLayers - 1)) {
-                        relaxTile(cost, tables, k, numLayers, n0, n1);
-                    }
+    int numBandsTotal() const { return static_cast<int>(bounds.size()) - 1; }
+
+    void runUnit(int band, int step) {
+        const int stepBegin = 1 + step * kStepColumns;
+        const int stepEnd = std::min(shape.numNodes, stepBegin + kStepColumns);
+        const int last = bounds[band + 1] - 1;
+        for (int n0 = stepBegin; n0 < stepEnd; n0 += kTile) {
+            const int n1 = std::min(stepEnd, n0 + kTile);
+            for (int k = bounds[band]; k <= last; k += kLayers) {
+                const int numLayers = std::min(kLayers, last - k + 1);
+                // Layer k's needed nodes come first, the last layer's last.
+                if (n1 - 1 >= shape.lo(k) && n0 <= shape.hi(k + numLayers - 1)) {
+                    relaxTile(cost, tables, k, numLayers, n0, n1);
                 }
             }
-            done[stage].store(step + 1, std::memory_order_release);
-            done[stage].notify_all();
+        }
+    }
+
+    // The lowest band whose next unit is ready and that this thread claimed; −1 if none.
+    int claimReady() {
+        const int bands = numBandsTotal();
+        for (int g = 0; g < bands; ++g) {
+            const int step = done[g].load(std::memory_order_acquire);
+            if (step >= numSteps || claimed[g].load(std::memory_order_relaxed)) {
+                continue;
+            }
+            if (g > 0 && done[g - 1].load(std::memory_order_acquire) <= step) {
+                continue;
+            }
+            bool expected = false;
+            if (claimed[g].compare_exchange_strong(expected, true, std::memory_order_acq_rel)) {
+                if (done[g].load(std::memory_order_acquire) == step) {
+                    return g;
+                }
+                claimed[g].store(false, std::memory_order_release);  // finished meanwhile
+            }
+        }
+        return -1;
+    }
+
+    void notify() {
+        epoch.fetch_add(1, std::memory_order_release);
+        epoch.notify_all();
+    }
+
+    // One thread's share: units until every band is finished or the sweep is cancelled.
+    void work() {
+        const int bands = numBandsTotal();
+        while (finishedBands.load(std::memory_order_acquire) < bands &&
+               !cancelled.load(std::memory_order_relaxed)) {
+            // Read before looking, so that a unit finished while we look wakes us.
+            const uint32_t seen = epoch.load(std::memory_order_acquire);
+            const int band = claimReady();
+            if (band < 0) {
+                // Sleep (no spinning: the machine may be shared) until some unit finishes.
+                epoch.wait(seen, std::memory_order_acquire);
+                continue;
+            }
+            const int step = done[band].load(std::memory_order_relaxed);
+            runUnit(band, step);
+            done[band].store(step + 1, std::memory_order_release);
+            claimed[band].store(false, std::memory_order_release);
+            if (step + 1 == numSteps) {
+                finishedBands.fetch_add(1, std::memory_order_acq_rel);
+            }
             if (progress != nullptr && !progress->advance()) {
                 cancelled.store(true);
             }
+            notify();
         }
-        // Whatever ended the loop, the next stage must not wait any longer.
-        done[stage].store(numSteps, std::memory_order_release);
-        done[stage].notify_all();
-    }
-
-    // Sleeps (no spinning: the machine may be shared) until `counter` reaches `target` or the
-    // sweep is cancelled.
-    void waitFor(const std::atomic<int>& counter, int target) const {
-        for (int seen = counter.load(std::memory_order_acquire); seen < target;
-             seen = counter.load(std::memory_order_acquire)) {
-            if (cancelled.load(std::memory_order_relaxed)) {
-                return;
-            }
-            counter.wait(seen, std::memory_order_acquire);
-        }
+        notify();  // whoever sleeps must see the end too
     }
 };
 
-// The forward sweep. Layer k at node n needs layer k − 1 at nodes before n only, so the layers
-// form a pipeline: the cost matrix is read in steps of columns, every stage runs its band of
-// layers over a step while those columns sit in cache, and stage g + 1 follows stage g one step
-// behind. One parallel region for the whole sweep, with no barrier between layers.
+// The forward sweep: the cost matrix is read in steps of columns while they sit in cache, every
+// band of layers runs over a step in turn (one band and one thread for small sweeps).
 Result<Tables> sweep(const Matrix& cost,
                      int maxEdges,
                      bool oneCount,
@@ -324,21 +370,24 @@ Result<Tables> sweep(const Matrix& cost,
     const int m = static_cast<int>(cost.rows());
     Tables tables(maxEdges, m);
     tables.bestRow(0)[0] = 0.0;
-    Pipeline pipeline{.cost = cost, .tables = tables, .shape = {m, maxEdges, oneCount}};
-    pipeline.bounds = stageBounds(pipeline.shape, std::max(1, parallel.numThreads));
-    const int numStages = static_cast<int>(pipeline.bounds.size()) - 1;
-    pipeline.numSteps = (m - 1 + Pipeline::kStepColumns - 1) / Pipeline::kStepColumns;
-    pipeline.done = std::vector<std::atomic<int>>(static_cast<size_t>(numStages));
-    pipeline.progress = progress;
+    Wavefront wavefront{.cost = cost, .tables = tables, .shape = {m, maxEdges, oneCount}};
+    const int threads = std::max(1, parallel.numThreads);
+    const int bands = numBands(wavefront.shape, threads);
+    wavefront.bounds = bandBounds(wavefront.shape, bands);
+    const int numBandsMade = wavefront.numBandsTotal();
+    wavefront.numSteps = (m - 1 + Wavefront::kStepColumns - 1) / Wavefront::kStepColumns;
+    wavefront.done = std::vector<std::atomic<int>>(static_cast<size_t>(numBandsMade));
+    wavefront.claimed = std::vector<std::atomic<bool>>(static_cast<size_t>(numBandsMade));
+    wavefront.progress = progress;
     if (progress != nullptr) {
-        progress->setTotal(static_cast<int64_t>(pipeline.numSteps) * numStages);
+        progress->setTotal(static_cast<int64_t>(wavefront.numSteps) * numBandsMade);
     }
-    // The pool starts blocks in increasing order (parallel.h), so a stage never waits for one
-    // that no thread has taken.
-    parallelForBlocks(numStages, 1, {numStages}, [&](int64_t stage, int64_t, int64_t) {
-        pipeline.runStage(static_cast<int>(stage));
-    });
-    if (pipeline.cancelled.load()) {
+    // Every thread runs the same loop; a pool that has no worker free runs it on this thread
+    // alone, which then does every unit.
+    const int workers = numBandsMade > 1 ? threads : 1;
+    parallelForBlocks(workers, 1, {workers},
+                      [&](int64_t, int64_t, int64_t) { wavefront.work(); });
+    if (wavefront.cancelled.load()) {
         return makeError(ErrorCode::Cancelled, "", "", "the trajectory search was cancelled");
     }
     return tables;
