@@ -362,6 +362,15 @@ struct Wavefront {
 
 // The forward sweep: the cost matrix is read in steps of columns while they sit in cache, every
 // band of layers runs over a step in turn (one band and one thread for small sweeps).
+//
+// Why every predecessor is still visited: the Gaussian cost of an exact Γ satisfies the
+// quadrangle inequality up to rounding, which would allow a monotone-argmin search, but at high
+// noise (ᾱ ≈ 0) J(s, t) ≈ 0 and hundreds of predecessors give sums within 1e−11 of each other
+// (N = 1000, K = 100, layer 50: candidates 49..893 of one column within 2.6e−11), below what
+// the inequality is known to hold to. Which of them is the smallest argmin is decided by
+// rounding alone, so a search that must return the same path as this one, bit for bit,
+// cannot skip them: a divide-and-conquer search with tolerances derived from the matrix
+// visited 3.9e7 of the 4e7 sums and ran 8× slower.
 Result<Tables> sweep(const Matrix& cost,
                      int maxEdges,
                      bool oneCount,

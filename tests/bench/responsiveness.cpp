@@ -4,7 +4,9 @@
 //   1. an edit of π at K = 64, N = 1000 → every cheap view updated (document, setup, schedule,
 //      matrices and kernel views, the parameter panel): median and 95th percentile;
 //   2. one animation frame of the Trajectories view: 500 chains (D = 1) and 64 digit images;
-//   3. the longest stall of the event loop while a step-cost job runs.
+//   3. the longest stall of the event loop while a step-cost job runs;
+// first on a quiet machine, then beside one busy process (a child spinning on one core, as a
+// browser tab or an export would).
 // Usage: QT_QPA_PLATFORM=offscreen build/tests/bench_responsiveness
 #include <QApplication>
 #include <QElapsedTimer>
@@ -17,6 +19,10 @@
 #include <cstdio>
 #include <memory>
 #include <vector>
+
+#include <csignal>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "ui/animation/chains_view.h"
 #include "ui/document/project_document.h"
@@ -126,10 +132,24 @@ void stallDuringJob() {
                 job.elapsed() / 1000.0, worst / 1e6);
 }
 
-}  // namespace
+// A child process that spins until killed.
+pid_t startBusyProcess() {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        for (volatile unsigned long spin = 0;; spin = spin + 1) {
+        }
+    }
+    return pid;
+}
 
-int main(int argc, char* argv[]) {
-    QApplication app(argc, argv);
+void stopBusyProcess(pid_t pid) {
+    if (pid > 0) {
+        ::kill(pid, SIGKILL);
+        ::waitpid(pid, nullptr, 0);
+    }
+}
+
+void measureAll() {
     piDrag(false);
     piDrag(true);
     auto chains = ui::document::CategoricalParams::example();
@@ -141,5 +161,17 @@ int main(int argc, char* argv[]) {
     digits.pathSteps = 25;
     frames("Trajectories, 64 digit images", digits);
     stallDuringJob();
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+    QApplication app(argc, argv);
+    std::printf("== quiet\n");
+    measureAll();
+    std::printf("\n== beside one busy process\n");
+    const pid_t busy = startBusyProcess();
+    measureAll();
+    stopBusyProcess(busy);
     return 0;
 }
