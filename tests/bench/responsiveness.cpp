@@ -4,7 +4,8 @@
 //   1. an edit of π at K = 64, N = 1000 → every cheap view updated (document, setup, schedule,
 //      matrices and kernel views, the parameter panel): median and 95th percentile;
 //   2. one animation frame of the Trajectories view: 500 chains (D = 1) and 64 digit images;
-//   3. the longest stall of the event loop while a step-cost job runs;
+//   3. the longest stall of the event loop while a job runs: the categorical step costs, and
+//      the Gaussian Γ estimate with its variances and trajectories;
 // first on a quiet machine, then beside one busy process (a child spinning on one core, as a
 // browser tab or an export would).
 // Usage: QT_QPA_PLATFORM=offscreen build/tests/bench_responsiveness
@@ -27,6 +28,7 @@
 #include "ui/animation/chains_view.h"
 #include "ui/document/project_document.h"
 #include "ui/main/categorical_explorer.h"
+#include "ui/main/gaussian_explorer.h"
 #include "ui/panels/categorical_panel.h"
 #include "ui/panels/pi_editor.h"
 
@@ -102,6 +104,41 @@ void frames(const char* label, ui::document::CategoricalParams params) {
                 s.median, s.p95, 1000.0 / s.median);
 }
 
+// Runs the event loop with a 5 ms ticker until `running` is false (and at least 100 ms);
+// returns the longest gap between ticks in ms and the time taken in s.
+template <class Running>
+std::pair<double, double> longestGap(Running running) {
+    QElapsedTimer clock;
+    clock.start();
+    qint64 last = clock.nsecsElapsed();
+    qint64 worst = 0;
+    QTimer ticker;
+    ticker.setInterval(5);
+    QObject::connect(&ticker, &QTimer::timeout, [&] {
+        const qint64 now = clock.nsecsElapsed();
+        worst = std::max(worst, now - last);
+        last = now;
+    });
+    ticker.start();
+    while (clock.elapsed() < 100 || running()) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    }
+    return {worst / 1e6, clock.elapsed() / 1000.0};
+}
+
+void stallDuringGaussianJob() {
+    ui::document::ProjectDocument document;
+    ui::GaussianExplorer explorer(&document);
+    auto p = document.gaussian();
+    p.numSteps = 1000;
+    p.gammaSamples = 400;
+    (void)document.setGaussian(p, "N = 1000");
+    const auto [gap, seconds] = longestGap([&] { return explorer.runner()->isRunning(); });
+    std::printf("event loop during a %.1f s Γ + variance + DP job (moons oracle, N = 1000, "
+                "M = 400): longest gap %.1f ms\n",
+                seconds, gap);
+}
+
 void stallDuringJob() {
     ui::document::ProjectDocument document;
     ui::CategoricalExplorer explorer(&document);
@@ -161,6 +198,7 @@ void measureAll() {
     digits.pathSteps = 25;
     frames("Trajectories, 64 digit images", digits);
     stallDuringJob();
+    stallDuringGaussianJob();
 }
 
 }  // namespace

@@ -596,10 +596,11 @@ void GaussianTrajectoryView::setTrajectories(const core::Matrix& cost, const Row
     m_logLow = low <= high ? low : 0.0;
     m_logHigh = low <= high ? high : 0.0;
     for (int r = 0; r < pixels; ++r) {
+        auto* line = reinterpret_cast<QRgb*>(m_heatmap.scanLine(r));
         for (int c = 0; c < pixels; ++c) {
             const double v = logs[static_cast<size_t>(r) * pixels + c];
             if (std::isfinite(v)) {
-                m_heatmap.setPixelColor(c, r, heatColor((v - low) / std::max(1e-12, high - low)));
+                line[c] = heatRgb((v - low) / std::max(1e-12, high - low));
             }
         }
     }

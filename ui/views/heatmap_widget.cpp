@@ -29,6 +29,22 @@ QColor heatColor(double value) {
                             static_cast<float>(a.blueF() + f * (b.blueF() - a.blueF())));
 }
 
+QRgb heatRgb(double value) {
+    constexpr int kLevels = 1024;
+    static const std::array<QRgb, kLevels> kTable = [] {
+        std::array<QRgb, kLevels> table{};
+        for (int i = 0; i < kLevels; ++i) {
+            table[static_cast<size_t>(i)] = heatColor(i / (kLevels - 1.0)).rgb();
+        }
+        return table;
+    }();
+    if (!std::isfinite(value)) {
+        return QColor(Qt::gray).rgb();
+    }
+    const int i = static_cast<int>(std::lround(std::clamp(value, 0.0, 1.0) * (kLevels - 1)));
+    return kTable[static_cast<size_t>(i)];
+}
+
 HeatmapWidget::HeatmapWidget(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);

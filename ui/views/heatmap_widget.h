@@ -13,6 +13,9 @@ namespace ui::views {
 
 // The colour of a value in [0, 1] on a viridis-like map (clamped).
 QColor heatColor(double value);
+// The same from a table of 1024 levels, for images of many pixels (a QColor per pixel made the
+// trajectory view's 512×512 heatmap take 40 ms on the GUI thread).
+QRgb heatRgb(double value);
 
 class HeatmapWidget : public QWidget {
     Q_OBJECT
