@@ -3,13 +3,20 @@
 
 #include <algorithm>
 #include <cassert>
+#include <limits>
+#include <optional>
 
+#include "core/util/alias_table.h"
 #include "core/util/rng.h"
 
 namespace core::categorical {
 namespace {
 
 constexpr int64_t kChainBlock = 2048;  // fixed block size: results do not depend on threads
+
+// A kernel row whose stay probability falls short of the thinning floor by no more than this
+// (rounding) is treated as meeting it: its law moves by at most this much.
+constexpr double kFloorTolerance = 1e-14;
 
 // Cumulative distribution with exact ends: zero-mass classes are never drawn and the last
 // positive class absorbs rounding.
@@ -42,6 +49,22 @@ inline int drawFromCdf(const double* cdf, int numClasses, double u) {
     }
     const double* it = std::upper_bound(cdf, cdf + numClasses - 1, u);
     return static_cast<int>(it - cdf);
+}
+
+// The first i in [0, n) with !(v[i] < value) for a nondecreasing v, else n: a branchless
+// bisection (the position is random, so branches would mispredict).
+inline int firstNotBelow(const double* v, int n, double value) {
+    if (n <= 0) {
+        return 0;
+    }
+    const double* first = v;
+    int length = n;
+    while (length > 1) {
+        const int half = length / 2;
+        first += first[half] < value ? half : 0;
+        length -= half;
+    }
+    return static_cast<int>(first - v) + (*first < value ? 1 : 0);
 }
 
 bool notifyFrame(const SamplerOptions& options,
@@ -180,12 +203,44 @@ Result<SampleResult> sampleReverse(const model::CategoricalDenoiser& denoiser,
     result.states.assign(static_cast<size_t>(chains) * numPositions, 0);
     int* states = result.states.data();
 
-    // x_M ~ π (β_M = 1), drawn with step M.
+    // With a factorised model (or D = 1) the kernel depends on (position, class) only and is
+    // tabulated once per step. Sampling then thins: a kernel row keeps its class with at least
+    // c_n = g_{n−1}/g_n, g = β/(1 − β) (the closed form's δ coefficient, a lower bound of its
+    // stay probability and of the D3PM form's when F's rows sum to 1), so
+    // q_j = c_n δ_j + (1 − c_n) r_j. A chain draws only at "events", which happen at step n with
+    // probability 1 − c_n independently of its class; the products of c telescope to ratios of
+    // g, so one uniform fixes the next event as with the forward sampler's jumps. At an event
+    // the class comes from r_j's alias table. A row whose stay probability falls short of c_n
+    // (a denoiser whose rows do not sum to 1 can cause it) draws also outside events: it keeps
+    // j with q_j[j]/c_n, else draws from its off-diagonal part, which is then also its event law.
+    const bool tabulate = denoiser.factorised() || numPositions == 1;
+    const int tablePositions = denoiser.factorised() ? numPositions : 1;
+    const size_t numRows = static_cast<size_t>(tablePositions) * numClasses;
+    std::vector<double> odds(static_cast<size_t>(numSteps) + 1);
+    for (int n = 0; n <= numSteps; ++n) {
+        odds[n] = grid.beta[n] >= 1.0 ? std::numeric_limits<double>::infinity()
+                                      : grid.beta[n] / (1.0 - grid.beta[n]);
+    }
+    // The next event step at or below node n given u: the largest step m ≤ n with
+    // g_{m−1} < u g_n, found by bisection on the nondecreasing g; 0 means "never".
+    const auto nextEvent = [&](int n, double u) {
+        return firstNotBelow(odds.data(), n, u * odds[n]);
+    };
+    std::vector<AliasEntry> eventTable(tabulate ? numRows * numClasses : 0);
+    std::vector<double> keepOutsideEvents(tabulate ? numRows : 0, 1.0);
+    // x_M ~ π (β_M = 1), drawn with step M; with a tabulated kernel the same stream then fixes
+    // each position's first event.
+    std::vector<int> eventAt(tabulate ? result.states.size() : 0);
     parallelForBlocks(chains, kChainBlock, options.parallel, [&](int64_t, int64_t begin, int64_t end) {
         for (int64_t c = begin; c < end; ++c) {
             CounterRng rng(options.seed, static_cast<uint64_t>(c), static_cast<uint64_t>(numSteps));
             for (int d = 0; d < numPositions; ++d) {
                 states[c * numPositions + d] = drawFromCdf(piCdf.data(), numClasses, rng.uniform());
+            }
+            if (tabulate) {
+                for (int d = 0; d < numPositions; ++d) {
+                    eventAt[c * numPositions + d] = nextEvent(numSteps, rng.uniform());
+                }
             }
         }
     });
@@ -196,16 +251,13 @@ Result<SampleResult> sampleReverse(const model::CategoricalDenoiser& denoiser,
         result.cancelled = true;
         return result;
     }
-    // With a factorised model (or D = 1) the kernel depends on (position, class) only.
-    const bool tabulate = denoiser.factorised() || numPositions == 1;
-    const int tablePositions = denoiser.factorised() ? numPositions : 1;
-    std::vector<double> table(static_cast<size_t>(tablePositions) * numClasses * numClasses);
-    const size_t kk = static_cast<size_t>(numClasses) * numClasses;
     for (int n = numSteps; n >= 1; --n) {
         const double betaS = grid.beta[n - 1];
         const double betaT = grid.beta[n];
         const model::DenoiserTime time{grid.t[n], betaT};
         if (tabulate) {
+            const double stayFloor = odds[n] > odds[n - 1] ? odds[n - 1] / odds[n] : 1.0;
+            std::vector<char> shortRow(static_cast<size_t>(tablePositions), 0);
             parallelFor(tablePositions, options.parallel, [&](int64_t d) {
                 Vector f(numClasses);
                 Vector q(numClasses);
@@ -219,18 +271,53 @@ Result<SampleResult> sampleReverse(const model::CategoricalDenoiser& denoiser,
                         denoiser.predict(xt, options.condition, time, std::span<double>(f.data(), numClasses));
                     }
                     reverseKernel(options.form, f, j, pi, betaS, betaT, q);
-                    const std::vector<double> cdf = cumulative(q.data(), numClasses);
-                    std::copy(cdf.begin(), cdf.end(), table.begin() + d * kk + j * numClasses);
+                    const size_t row = static_cast<size_t>(d) * numClasses + j;
+                    const double total = q.sum();
+                    const double stay = total > 0.0 ? q[j] / total : 1.0;
+                    if (stay >= stayFloor - kFloorTolerance) {
+                        // r_j ∝ q_j − c δ_j (no draws outside events).
+                        q[j] = std::max(0.0, stay - stayFloor) * total;
+                        keepOutsideEvents[row] = 1.0;
+                    } else {
+                        q[j] = 0.0;
+                        keepOutsideEvents[row] = stay / stayFloor;
+                        shortRow[d] = 1;
+                    }
+                    buildAliasTable(std::span<const double>(q.data(), numClasses),
+                                    std::span<AliasEntry>(eventTable.data() + row * numClasses, numClasses), j);
                 }
             }, 1);
+            const bool anyShort = std::find(shortRow.begin(), shortRow.end(), 1) != shortRow.end();
+            const bool single = numPositions == 1;
             parallelForBlocks(chains, kChainBlock, options.parallel, [&](int64_t, int64_t begin, int64_t end) {
                 for (int64_t c = begin; c < end; ++c) {
-                    CounterRng rng(options.seed, static_cast<uint64_t>(c), static_cast<uint64_t>(n - 1));
+                    // The common case first: one position, no event, nothing to draw.
+                    if (single && eventAt[c] != n &&
+                        (!anyShort || !(keepOutsideEvents[static_cast<size_t>(states[c])] < 1.0))) {
+                        continue;
+                    }
                     int* x = states + c * numPositions;
+                    int* next = eventAt.data() + c * numPositions;
+                    std::optional<CounterRng> rng;
+                    const auto words = [&]() -> CounterRng& {
+                        if (!rng) {
+                            rng.emplace(options.seed, static_cast<uint64_t>(c), static_cast<uint64_t>(n - 1));
+                        }
+                        return *rng;
+                    };
                     for (int d = 0; d < numPositions; ++d) {
-                        const double* row = table.data() + (tablePositions > 1 ? d * kk : 0) +
-                                            static_cast<size_t>(x[d]) * numClasses;
-                        x[d] = drawFromCdf(row, numClasses, rng.uniform());
+                        const size_t row = (tablePositions > 1 ? static_cast<size_t>(d) * numClasses : 0) +
+                                           static_cast<size_t>(x[d]);
+                        if (next[d] == n) {
+                            CounterRng& r = words();
+                            x[d] = drawAlias(eventTable.data() + row * numClasses, numClasses, r.nextU64());
+                            next[d] = nextEvent(n - 1, r.uniform());
+                        } else if (anyShort && keepOutsideEvents[row] < 1.0) {
+                            CounterRng& r = words();
+                            if (!(r.uniform() < keepOutsideEvents[row])) {
+                                x[d] = drawAlias(eventTable.data() + row * numClasses, numClasses, r.nextU64());
+                            }
+                        }
                     }
                 }
             });

@@ -80,9 +80,12 @@ Result<SampleResult> sampleForward(std::span<const int> x0,
                                    const SamplerOptions& options);
 
 // Reverse chains (docs/categorical.md#reverse-sampling): x_M ~ π, then x_{n−1} ~ q_{x_n} for
-// n = M..1 with the chosen kernel form and the denoiser's F. Stream = chain; the draw of x_n uses
-// step n. With a factorised denoiser (any table oracle, or D = 1 with any denoiser) the kernel
-// depends only on (position, class, step) and is tabulated once per step.
+// n = M..1 with the chosen kernel form and the denoiser's F. Stream = chain; the draw of x_{n−1}
+// uses step n − 1. With a factorised denoiser (any table oracle, or D = 1 with any denoiser) the
+// kernel depends only on (position, class, step) and is tabulated once per step as alias tables;
+// a draw then happens only at a chain's events (probability 1 − g_{n−1}/g_n at step n,
+// g = β/(1 − β), one uniform fixing the next as in sampleForward), and a kernel row that stays
+// with less than that floor draws also outside events, so every step's law is q exactly.
 Result<SampleResult> sampleReverse(const model::CategoricalDenoiser& denoiser,
                                    int numChains,
                                    const Vector& pi,

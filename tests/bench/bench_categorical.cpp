@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Throughput of the categorical engine: forward/reverse chain-steps per second,
 // closed vs direct reverse kernel, and the trajectory DP. Counters report per-chain-step rates.
+// After the run it prints every case at 1 against 2 threads and reverse against forward sampling
+// at D = 1 (the reverse sampler draws only at a chain's events, like the forward one at its jumps).
+// Run: build/tests/bench_categorical
 #include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <string>
 
 #include "core/categorical/reverse_kernel.h"
 #include "core/categorical/sampler.h"
@@ -9,6 +15,7 @@
 #include "core/model/categorical_oracles.h"
 #include "core/trajectory/least_cost_path.h"
 #include "core/util/rng.h"
+#include "tests/bench/comparison.h"
 
 using namespace core;
 using namespace core::categorical;
@@ -101,6 +108,27 @@ void BM_Dp(benchmark::State& state) {
     state.SetLabel(k > 0 ? "one K" : "all K");
 }
 
+// Reverse against forward chains at D = 1 (the same 10⁶ chains, K = 16 and 50 steps) for 1 and 2
+// threads, when both ran.
+void compareReverseWithForward(const bench::Times& times, std::FILE* out) {
+    bool header = false;
+    for (int threads : {1, 2}) {
+        const std::string args = "/1000000/1/16/50/" + std::to_string(threads);
+        const auto forward = times.find("BM_Forward" + args);
+        const auto reverse = times.find("BM_Reverse" + args);
+        if (forward == times.end() || reverse == times.end()) {
+            continue;
+        }
+        if (!header) {
+            std::fprintf(out, "\n");
+            header = true;
+        }
+        std::fprintf(out, "reverse / forward at D = 1, %d thread%s: %.2f× (%.1f ms / %.1f ms)\n",
+                     threads, threads == 1 ? "" : "s", reverse->second / forward->second,
+                     reverse->second, forward->second);
+    }
+}
+
 }  // namespace
 
 // D = 1, K = 16, 10⁶ chains, 50 steps of an N = 1000-sized run per iteration; D = 64, K = 17
@@ -112,4 +140,6 @@ BENCHMARK(BM_Reverse)->Args({1000000, 1, 16, 50, 1})->Args({1000000, 1, 16, 50, 
 BENCHMARK(BM_Kernel)->Args({256, 0})->Args({256, 1})->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Dp)->Args({100, 1})->Args({100, 2})->Args({0, 2})->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+    return bench::runWithSummary(argc, argv, compareReverseWithForward);
+}

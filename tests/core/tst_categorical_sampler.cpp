@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Samplers of docs/categorical.md (forward process, reverse sampling): exact ancestral reproduction
 // by marginal propagation, the D3PM-style kernel's failure, chi-square checks of the samplers,
-// 1-vs-2-thread identity, frames and cancellation.
+// 1-vs-2-thread identity, frames and cancellation; the alias tables and the thinned reverse steps
+// against the kernel.
 #include <QTest>
 
 #include <cmath>
@@ -11,6 +12,8 @@
 #include "core/categorical/sampler.h"
 #include "core/data/categorical_table.h"
 #include "core/model/categorical_oracles.h"
+#include "core/util/alias_table.h"
+#include "core/util/rng.h"
 #include "tests/support/test_support.h"
 
 using namespace core;
@@ -60,6 +63,37 @@ double chiSquare(const std::vector<int64_t>& counts, const Vector& p, int64_t to
     return chi;
 }
 
+// D = 1, not factorised (so the sampler tabulates it through predict): the table oracle's F
+// scaled by `scale`. Rows that do not sum to 1 break the contract, but the kernel normalises its
+// rows; with scale 20 the closed form's stay probability falls below the thinning floor
+// g_{n−1}/g_n, which exercises the sampler's draws outside events.
+class ScaledDenoiser final : public model::CategoricalDenoiser {
+public:
+    ScaledDenoiser(const model::TableOracle& oracle, double scale) : m_oracle(oracle), m_scale(scale) {}
+    int numClasses() const override { return m_oracle.numClasses(); }
+    int numPositions() const override { return 1; }
+    int numConditions() const override { return m_oracle.numConditions(); }
+    void predict(std::span<const int> xt, int condition, const model::DenoiserTime& time,
+                 std::span<double> out) const override {
+        m_oracle.predict(xt, condition, time, out);
+        for (double& v : out) {
+            v *= m_scale;
+        }
+    }
+
+private:
+    const model::TableOracle& m_oracle;
+    double m_scale;
+};
+
+// The 99.9% quantile of χ² with `dof` degrees of freedom by the Wilson–Hilferty cube
+// approximation (within 1% of the exact quantile from 3 degrees of freedom up).
+double chiSquareQuantile999(int dof) {
+    const double z = 3.090232;  // the standard normal's 99.9% quantile
+    const double v = 2.0 / (9.0 * dof);
+    return dof * std::pow(1.0 - v + z * std::sqrt(v), 3);
+}
+
 // Stops after `limit` frames.
 class StopAfter final : public ChainObserver {
 public:
@@ -83,6 +117,9 @@ private slots:
     void reverseChiSquare_data();
     void reverseChiSquare();
     void forwardChiSquare();
+    void aliasTableProbabilities();
+    void reverseStepsFollowKernel_data();
+    void reverseStepsFollowKernel();
     void threadsGiveIdenticalSamples_data();
     void threadsGiveIdenticalSamples();
     void framesAndCancel();
@@ -189,6 +226,158 @@ void tst_CategoricalSampler::forwardChiSquare() {
         const double chi = chiSquare(counts, expected, chains);
         QVERIFY2(chi < 16.27, qPrintable(QString("node %1 chi-square %2").arg(node).arg(chi)));
     }
+}
+
+// core/util/alias_table.h: the probabilities the table draws with, rebuilt from its columns,
+// equal the normalised input to 1e-15 (the construction is exact in integers; only the rounding
+// of each p_k to a multiple of 2⁻⁶⁴ and one division by the sum remain), and a class of
+// probability 0 is never an alias and never kept. Inputs: random vectors for K = 1..40 with
+// zeros, tiny and equal entries, a point mass, and every row of the reverse kernels of a
+// 12-step cosine grid.
+void tst_CategoricalSampler::aliasTableProbabilities() {
+    std::vector<std::vector<double>> inputs;
+    CounterRng rng(11, 0, 0);
+    for (int k = 1; k <= 40; ++k) {
+        std::vector<double> p(static_cast<size_t>(k));
+        for (double& v : p) {
+            const double u = rng.uniform();
+            v = u < 0.2 ? 0.0 : u < 0.3 ? 1e-300 * u : u < 0.4 ? 0.25 : u;
+        }
+        p[k / 2] += 0.5;  // at least one positive entry
+        inputs.push_back(p);
+    }
+    inputs.push_back({0.0, 0.0, 1.0, 0.0});
+    inputs.push_back({1.0, 1.0, 1.0});
+    inputs.push_back({1.0 - 1e-15, 1e-15});
+    const Vector pi = *parsePrior("0.4,0.3,0.2,0.1");
+    const TimeGrid grid = evenTimeGrid(schedule::cosineCurve(), 12);
+    model::TableOracle oracle(tableD1(), pi);
+    for (KernelForm form : {KernelForm::Closed, KernelForm::D3pm}) {
+        for (int n = 1; n <= grid.numSteps(); ++n) {
+            for (int j = 0; j < 4; ++j) {
+                Vector f(4);
+                Vector q(4);
+                oracle.predictPosition(0, j, 0, {grid.t[n], grid.beta[n]}, std::span<double>(f.data(), 4));
+                reverseKernel(form, f, j, pi, grid.beta[n - 1], grid.beta[n], q);
+                inputs.emplace_back(q.data(), q.data() + 4);
+            }
+        }
+    }
+    for (const std::vector<double>& p : inputs) {
+        std::vector<AliasEntry> table(p.size());
+        buildAliasTable(p, table);
+        const std::vector<double> rebuilt = aliasProbabilities(table);
+        double total = 0.0;
+        for (double v : p) {
+            total += v;
+        }
+        for (size_t k = 0; k < p.size(); ++k) {
+            DS_COMPARE_ABS(rebuilt[k], p[k] / total, 1e-15);
+            if (p[k] == 0.0) {
+                QCOMPARE(rebuilt[k], 0.0);
+            }
+        }
+    }
+    // No mass: the fallback class always.
+    std::vector<AliasEntry> table(3);
+    buildAliasTable(std::vector<double>{0.0, 0.0, 0.0}, table, 2);
+    for (uint64_t w : {uint64_t{0}, uint64_t{1} << 63, ~uint64_t{0}}) {
+        QCOMPARE(drawAlias(table.data(), 3, w), 2);
+    }
+}
+
+void tst_CategoricalSampler::reverseStepsFollowKernel_data() {
+    QTest::addColumn<QString>("which");
+    QTest::newRow("closed, uniform π") << "closed";
+    QTest::newRow("closed, absorbing π") << "absorbing";
+    QTest::newRow("D3PM form") << "d3pm";
+    QTest::newRow("two independent positions") << "d2";
+    QTest::newRow("stay below the floor") << "scaled";
+}
+
+// docs/categorical.md#reverse-sampling: with a tabulated kernel a chain draws only at events
+// (probability 1 − g_{n−1}/g_n per step, one uniform fixing the next) and then from the alias
+// table of q_j minus its floor; the one-step law must still be q_j exactly. Recording every
+// frame of 40000 chains on a 10-step cosine grid, the transitions x_n = j → x_{n−1} = k at every
+// step (n = 10, t = 1, and n = 1, s = 0, where every chain draws, and the thinned steps between)
+// are counted per (position, j) and compared with n_j q_j[k]: given the states at node n these
+// rows are independent multinomials, so Pearson's statistic summed over rows and steps is χ²
+// with Σ (positive cells − 1) degrees of freedom (39 to 120 here). The tolerance is its 99.9%
+// quantile: a correct sampler fails for one seed in a thousand (the seed is fixed). Power,
+// checked by breaking the sampler on purpose: a floor 5% too high gives 163–428 against limits
+// of 72–174 in every case, and skipping the draws outside events for rows below the floor
+// gives 2642 in the last case. A draw into a cell of probability 0 fails outright.
+void tst_CategoricalSampler::reverseStepsFollowKernel() {
+    QFETCH(QString, which);
+    const TimeGrid grid = evenTimeGrid(schedule::cosineCurve(), 10);
+    const Vector pi = *parsePrior(which == "absorbing" ? "absorbing:5"
+                                  : which == "d2"      ? "uniform:3"
+                                                       : "0.4,0.3,0.2,0.1");
+    const int numClasses = static_cast<int>(pi.size());
+    const data::CategoricalTable table =
+        which == "d2" ? tableD2()
+                      : *data::makeCategoricalTable(1, numClasses, {0, 1, 2, 3}, {0.1, 0.2, 0.3, 0.4});
+    model::TableOracle oracle(table, pi, which == "d2" ? model::TableOracleMode::IndependentPositions
+                                                       : model::TableOracleMode::JointPosterior);
+    const ScaledDenoiser scaled(oracle, 20.0);
+    const model::CategoricalDenoiser& denoiser =
+        which == "scaled" ? static_cast<const model::CategoricalDenoiser&>(scaled) : oracle;
+    const KernelForm form = which == "d3pm" ? KernelForm::D3pm : KernelForm::Closed;
+    const int numPositions = denoiser.numPositions();
+    const int chains = 40000;
+    FrameRecorder recorder;
+    Result<SampleResult> result =
+        sampleReverse(denoiser, chains, pi, grid, {.seed = 2024, .form = form, .observer = &recorder});
+    DS_VERIFY_OK(result);
+    QCOMPARE(int(recorder.frames.size()), grid.numSteps() + 1);
+    double chi = 0.0;
+    int dof = 0;
+    int shortRows = 0;
+    double maxShortfall = 0.0;
+    for (int n = grid.numSteps(); n >= 1; --n) {
+        const std::vector<int>& from = recorder.frames[grid.numSteps() - n].states;
+        const std::vector<int>& to = recorder.frames[grid.numSteps() - n + 1].states;
+        QCOMPARE(recorder.frames[grid.numSteps() - n].node, n);
+        const double floor = grid.beta[n - 1] * (1.0 - grid.beta[n]) / (grid.beta[n] * (1.0 - grid.beta[n - 1]));
+        for (int d = 0; d < numPositions; ++d) {
+            std::vector<int64_t> counts(static_cast<size_t>(numClasses) * numClasses, 0);
+            for (int c = 0; c < chains; ++c) {
+                ++counts[from[c * numPositions + d] * numClasses + to[c * numPositions + d]];
+            }
+            for (int j = 0; j < numClasses; ++j) {
+                Vector f(numClasses);
+                Vector q(numClasses);
+                const model::DenoiserTime time{grid.t[n], grid.beta[n]};
+                if (which == "scaled") {
+                    const int xt[1] = {j};
+                    denoiser.predict(xt, 0, time, std::span<double>(f.data(), numClasses));
+                } else {
+                    denoiser.predictPosition(d, j, 0, time, std::span<double>(f.data(), numClasses));
+                }
+                reverseKernel(form, f, j, pi, grid.beta[n - 1], grid.beta[n], q);
+                shortRows += q[j] < floor - 0.01 ? 1 : 0;
+                maxShortfall = std::max(maxShortfall, floor - q[j]);
+                int64_t rowTotal = 0;
+                for (int k = 0; k < numClasses; ++k) {
+                    rowTotal += counts[j * numClasses + k];
+                }
+                if (rowTotal == 0) {
+                    continue;
+                }
+                std::vector<int64_t> row(counts.begin() + j * numClasses, counts.begin() + (j + 1) * numClasses);
+                chi += chiSquare(row, q, rowTotal);
+                dof += static_cast<int>((q.array() > 0.0).count()) - 1;
+            }
+        }
+    }
+    if (which == "scaled") {
+        QVERIFY2(shortRows > 0, "the scaled denoiser no longer tests rows below the floor");
+    }
+    QVERIFY(dof >= 10);
+    const double limit = chiSquareQuantile999(dof);
+    qInfo("%s: chi-square %.2f with %d degrees of freedom (limit %.2f); %d rows short of the floor by > 0.01, at most %.3g",
+          qPrintable(which), chi, dof, limit, shortRows, maxShortfall);
+    QVERIFY2(chi < limit, qPrintable(QString("chi-square %1 ≥ %2 (%3 dof)").arg(chi).arg(limit).arg(dof)));
 }
 
 void tst_CategoricalSampler::threadsGiveIdenticalSamples_data() {
