@@ -74,7 +74,10 @@ const MlpKernels* avx2MlpKernels();
 const MlpKernels* avx512MlpKernels();
 #endif
 
-// The float kernels in use (chosen once, changed only by setMlpCpuDispatch in mlp.h).
+// The float kernels in use (chosen once, changed by setMlpCpuDispatch in mlp.h or below).
 const MlpKernels& activeMlpKernels();
+// Uses the kernels named "portable", "avx2" or "avx512" if this build has them and the CPU runs
+// them (false, and no change, otherwise): for tests and benchmarks of each kernel set.
+bool selectMlpKernels(const char* name);
 
 }  // namespace core::model::detail

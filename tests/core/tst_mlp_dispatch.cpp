@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/model/mlp.h"
+#include "core/model/mlp_kernels.h"
 #include "core/model/trainer.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "core/util/rng.h"
@@ -110,18 +111,28 @@ void tst_MlpDispatch::kernelsFollowTheCpu() {
 }
 
 void tst_MlpDispatch::dispatchedKernelsAgreeWithPortable_data() {
+    QTest::addColumn<QString>("kernels");
     QTest::addColumn<Activation>("activation");
     QTest::addColumn<bool>("layerNorm");
     QTest::addColumn<bool>("conditional");
     QTest::addColumn<int>("batch");
-    QTest::newRow("silu") << Activation::SiLU << false << false << 16;
-    QTest::newRow("silu conditional") << Activation::SiLU << false << true << 16;
-    QTest::newRow("gelu layer norm") << Activation::GELU << true << false << 16;
-    QTest::newRow("silu layer norm conditional, odd batch") << Activation::SiLU << true << true << 13;
-    QTest::newRow("gelu conditional, one column") << Activation::GELU << false << true << 1;
+    // Every kernel set this CPU runs (the best is the default; the others are checked too).
+    for (const char* kernels : {"avx512", "avx2"}) {
+        if (!detail::selectMlpKernels(kernels)) {
+            continue;
+        }
+        auto row = [&](const char* name) { return &QTest::newRow(qPrintable(QString("%1 %2").arg(kernels, name))); };
+        *row("silu") << QString(kernels) << Activation::SiLU << false << false << 16;
+        *row("silu conditional") << QString(kernels) << Activation::SiLU << false << true << 16;
+        *row("gelu layer norm") << QString(kernels) << Activation::GELU << true << false << 16;
+        *row("silu layer norm conditional, odd batch") << QString(kernels) << Activation::SiLU << true << true << 13;
+        *row("gelu conditional, one column") << QString(kernels) << Activation::GELU << false << true << 1;
+    }
+    setMlpCpuDispatch(true);  // (a CPU without AVX2 has no rows: nothing to compare)
 }
 
 void tst_MlpDispatch::dispatchedKernelsAgreeWithPortable() {
+    QFETCH(QString, kernels);
     QFETCH(Activation, activation);
     QFETCH(bool, layerNorm);
     QFETCH(bool, conditional);
@@ -135,8 +146,10 @@ void tst_MlpDispatch::dispatchedKernelsAgreeWithPortable() {
     const Pass portable = run(*net, batch);
     const Pass again = run(*net, batch);
     QVERIFY(portable.out == again.out && portable.grad == again.grad);  // deterministic
-    setMlpCpuDispatch(true);
+    QVERIFY(detail::selectMlpKernels(qPrintable(kernels)));
     const Pass dispatched = run(*net, batch);
+    const Pass dispatchedAgain = run(*net, batch);
+    QVERIFY(dispatched.out == dispatchedAgain.out && dispatched.grad == dispatchedAgain.grad);
 
     const double outScale = std::max(1.0, maxAbs(portable.out.data(), portable.out.size()));
     const double outDiff = maxDifference(portable.out.data(), dispatched.out.data(), portable.out.size());
