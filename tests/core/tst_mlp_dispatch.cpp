@@ -79,6 +79,7 @@ class tst_MlpDispatch : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase();
     void cleanup();
     void kernelsFollowTheCpu();
     void dispatchedKernelsAgreeWithPortable_data();
@@ -86,6 +87,9 @@ private slots:
     void environmentForcesPortable();
     void trainingAgreesAndIsThreadCountIndependent();
 };
+
+// The test is about dispatch: it runs without the user's DIFFUSCOPE_NO_CPU_DISPATCH.
+void tst_MlpDispatch::initTestCase() { cleanup(); }
 
 void tst_MlpDispatch::cleanup() {
     qunsetenv("DIFFUSCOPE_NO_CPU_DISPATCH");
