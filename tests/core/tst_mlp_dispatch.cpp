@@ -84,6 +84,7 @@ private slots:
     void kernelsFollowTheCpu();
     void dispatchedKernelsAgreeWithPortable_data();
     void dispatchedKernelsAgreeWithPortable();
+    void resultsDoNotDependOnWhereArraysLie();
     void environmentForcesPortable();
     void trainingAgreesAndIsThreadCountIndependent();
 };
@@ -171,6 +172,57 @@ void tst_MlpDispatch::dispatchedKernelsAgreeWithPortable() {
         QVERIFY2(diff <= kRelativeTolerance * scale,
                  qPrintable(QString("%1, %2: gradient differs by %3 (scale %4)")
                                 .arg(mlpKernelName(), spec.name.c_str()).arg(diff).arg(scale)));
+    }
+}
+
+// Eigen handles the elements before the first aligned address apart (mlp_kernels_impl.h): the
+// bits must not depend on where the caller's input, output and gradient arrays lie, anywhere for
+// the AVX kernels (whose packets are wider than malloc's alignment), at malloc's 16 bytes for the
+// portable ones (the code as it was before dispatch, whose packets are 16 bytes).
+void tst_MlpDispatch::resultsDoNotDependOnWhereArraysLie() {
+    const MlpConfig config{.inputs = 5, .outputs = 7, .width = 40, .depth = 2, .layerNorm = true,
+                           .timeEmbedding = 8, .numConditions = 3, .conditionEmbedding = 4};
+    Result<Mlp> net = Mlp::create(config, 12);
+    DS_VERIFY_OK(net);
+    const int batch = 13;
+    for (const char* kernels : {"portable", "avx2", "avx512"}) {
+        if (!detail::selectMlpKernels(kernels)) {
+            continue;
+        }
+        MatrixF x(config.inputs, batch);
+        for (int b = 0; b < batch; ++b) {
+            for (int i = 0; i < config.inputs; ++i) {
+                x(i, b) = static_cast<float>(std::sin(1.0 + i + 7.0 * b));
+            }
+        }
+        const std::vector<double> t(static_cast<size_t>(batch), 0.3);
+        std::vector<int> conditions(static_cast<size_t>(batch));
+        for (int b = 0; b < batch; ++b) {
+            conditions[static_cast<size_t>(b)] = b % 4;
+        }
+        Pass first;
+        const size_t n = static_cast<size_t>(net->numParameters());
+        const int step = std::string(kernels) == "portable" ? 4 : 1;
+        for (int shift = 0; shift < 16; shift += step) {
+            // Every array of the pass starts `shift` floats into a buffer of its own.
+            std::vector<float> xBuffer(x.size() + 16), outBuffer(config.outputs * batch + 16),
+                dOutBuffer(config.outputs * batch + 16), gradBuffer(n + 16, 0.0f);
+            Eigen::Map<MatrixF> xs(xBuffer.data() + shift, x.rows(), x.cols());
+            xs = x;
+            Eigen::Map<MatrixF> out(outBuffer.data() + shift, config.outputs, batch);
+            Mlp::Workspace ws;
+            net->forward(xs, t, conditions, ws, out);
+            Eigen::Map<MatrixF> dOut(dOutBuffer.data() + shift, config.outputs, batch);
+            dOut = (out.array() - 0.1f).matrix();
+            net->backward(ws, dOut, std::span<float>(gradBuffer.data() + shift, n));
+            Pass pass{out, std::vector<float>(gradBuffer.begin() + shift, gradBuffer.begin() + shift + n)};
+            if (shift == 0) {
+                first = pass;
+            } else {
+                QVERIFY2(pass.out == first.out && pass.grad == first.grad,
+                         qPrintable(QString("%1 kernels, arrays shifted by %2 floats").arg(kernels).arg(shift)));
+            }
+        }
     }
 }
 
