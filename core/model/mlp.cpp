@@ -4,54 +4,16 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <type_traits>
 
+#include "core/model/mlp_kernels.h"
 #include "core/util/rng.h"
 
+// The portable kernels: this build's own instruction set and Eigen.
+#define DIFFUSCOPE_MLP_KERNEL_NS portable
+#include "core/model/mlp_kernels_impl.h"
+
 namespace core::model {
-
-namespace {
-
-constexpr double kLayerNormEpsilon = 1e-5;  // PyTorch's nn.LayerNorm default
-constexpr double kSqrtHalf = 0.70710678118654752440;
-constexpr double kInvSqrtTwoPi = 0.39894228040143267794;
-
-template <typename Scalar>
-using RowMajorMat = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-// act(x) elementwise.
-template <typename Scalar, typename Derived>
-void applyActivation(Activation activation, const Eigen::MatrixBase<Derived>& x,
-                     Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>& out) {
-    out.resize(x.rows(), x.cols());
-    if (activation == Activation::SiLU) {
-        out = x.array() / (Scalar(1) + (-x.array()).exp());
-    } else {
-        out = x.unaryExpr([](Scalar v) {
-            return Scalar(0.5) * v * (Scalar(1) + std::erf(v * Scalar(kSqrtHalf)));
-        });
-    }
-}
-
-// grad ⊙= act'(x) elementwise.
-template <typename Scalar, typename Derived>
-void multiplyActivationDerivative(Activation activation, const Eigen::MatrixBase<Derived>& x,
-                                  Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>& grad) {
-    if (activation == Activation::SiLU) {
-        // d/dx x·σ(x) = σ(x)·(1 + x·(1 − σ(x)))
-        grad.array() *= x.unaryExpr([](Scalar v) {
-            const Scalar s = Scalar(1) / (Scalar(1) + std::exp(-v));
-            return s * (Scalar(1) + v * (Scalar(1) - s));
-        }).array();
-    } else {
-        // d/dx x·Φ(x) = Φ(x) + x·φ(x)
-        grad.array() *= x.unaryExpr([](Scalar v) {
-            const Scalar cdf = Scalar(0.5) * (Scalar(1) + std::erf(v * Scalar(kSqrtHalf)));
-            return cdf + v * Scalar(kInvSqrtTwoPi) * std::exp(Scalar(-0.5) * v * v);
-        }).array();
-    }
-}
-
-}  // namespace
 
 Status MlpConfig::validate() const {
     if (inputs < 1) {
@@ -257,6 +219,78 @@ Status BasicMlp<Scalar>::setParameters(const std::vector<NamedTensor>& tensors) 
     return {};
 }
 
+namespace detail {
+
+const MlpKernels kPortableMlpKernels{"portable", &portable::forwardFloat, &portable::backwardFloat};
+
+}  // namespace detail
+
+template <typename Scalar>
+detail::MlpView<Scalar> BasicMlp<Scalar>::kernelView() const {
+    const MlpConfig& c = m_config;
+    detail::MlpView<Scalar> view;
+    view.outputs = c.outputs;
+    view.width = c.width;
+    view.depth = c.depth;
+    view.firstInputs = c.firstLayerInputs();
+    view.numConditions = c.numConditions;
+    view.conditionEmbedding = c.conditionEmbedding;
+    view.gelu = c.activation == Activation::GELU;
+    view.layerNorm = c.layerNorm;
+    view.params = m_params.data();
+    view.condEmb = m_condEmb;
+    view.inW = m_inW;
+    view.inB = m_inB;
+    view.outW = m_outW;
+    view.outB = m_outB;
+    view.normW = m_normW.data();
+    view.normB = m_normB.data();
+    view.l1W = m_l1W.data();
+    view.l1B = m_l1B.data();
+    view.l2W = m_l2W.data();
+    view.l2B = m_l2B.data();
+    return view;
+}
+
+namespace {
+
+template <typename Scalar>
+using RowMajorMat = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// The arrays of a workspace (const for backward) as the kernels see them; `pointers` holds them.
+template <typename Data, typename Workspace>
+Data activations(Workspace& ws, int64_t batch, std::vector<typename Data::Pointer>& pointers) {
+    pointers.clear();
+    size_t begin[6] = {};
+    size_t list = 0;
+    auto add = [&](auto& matrices) {
+        begin[list++] = pointers.size();
+        for (auto& m : matrices) {
+            pointers.push_back(m.data());
+        }
+    };
+    add(ws.hidden);
+    add(ws.normed);
+    add(ws.rstd);
+    add(ws.act1);
+    add(ws.pre2);
+    add(ws.act2);
+    pointers.push_back(nullptr);  // no reallocation below; data() valid even when all are empty
+    Data data;
+    data.batch = batch;
+    data.input = ws.input.data();
+    data.conditions = ws.conditions.empty() ? nullptr : ws.conditions.data();
+    data.hidden = pointers.data() + begin[0];
+    data.normed = pointers.data() + begin[1];
+    data.rstd = pointers.data() + begin[2];
+    data.act1 = pointers.data() + begin[3];
+    data.pre2 = pointers.data() + begin[4];
+    data.act2 = pointers.data() + begin[5];
+    return data;
+}
+
+}  // namespace
+
 template <typename Scalar>
 void BasicMlp<Scalar>::forward(const Eigen::Ref<const Mat>& x,
                                std::span<const double> t,
@@ -264,7 +298,6 @@ void BasicMlp<Scalar>::forward(const Eigen::Ref<const Mat>& x,
                                Workspace& ws,
                                Eigen::Ref<Mat> out) const {
     using ConstRowMap = Eigen::Map<const RowMajorMat<Scalar>>;
-    using ConstVecMap = Eigen::Map<const Vec>;
     const MlpConfig& c = m_config;
     const Eigen::Index batch = x.cols();
     const Eigen::Index w = c.width;
@@ -292,118 +325,43 @@ void BasicMlp<Scalar>::forward(const Eigen::Ref<const Mat>& x,
     }
 
     const size_t depth = static_cast<size_t>(c.depth);
-    ws.hidden.resize(depth + 1);
-    ws.act1.resize(depth + 1);
-    ws.pre2.resize(depth);
-    ws.act2.resize(depth);
-    ws.normed.resize(c.layerNorm ? depth + 1 : 0);
-    ws.rstd.resize(c.layerNorm ? depth + 1 : 0);
-
-    ws.hidden[0].noalias() = ConstRowMap(p + m_inW, w, ws.input.rows()) * ws.input;
-    ws.hidden[0].colwise() += ConstVecMap(p + m_inB, w);
-    for (size_t k = 0; k <= depth; ++k) {
-        const Mat* u = &ws.hidden[k];
-        if (c.layerNorm) {
-            // LayerNorm over the width, per column: x̂ = (h − μ)/√(var + ε), u = γ x̂ + β.
-            const Mat& h = ws.hidden[k];
-            Mat& normed = ws.normed[k];
-            const RowVec mean = h.colwise().mean();
-            normed = h.rowwise() - mean;
-            ws.rstd[k] = ((normed.array().square().colwise().sum() / Scalar(w)) + Scalar(kLayerNormEpsilon))
-                             .rsqrt()
-                             .matrix();
-            normed.array().rowwise() *= ws.rstd[k].array();
-            // normed now holds x̂; the affine part is applied on the fly (backward needs x̂).
-            Mat affine = (normed.array().colwise() * ConstVecMap(p + m_normW[k], w).array()).matrix();
-            affine.colwise() += ConstVecMap(p + m_normB[k], w);
-            applyActivation<Scalar>(c.activation, affine, ws.act1[k]);
-        } else {
-            applyActivation<Scalar>(c.activation, *u, ws.act1[k]);
+    const size_t norms = c.layerNorm ? depth + 1 : 0;
+    auto sized = [&](std::vector<Mat>& list, size_t count) {
+        list.resize(count);
+        for (Mat& m : list) {
+            m.resize(w, batch);
         }
-        if (k == depth) {
-            break;
-        }
-        ws.pre2[k].noalias() = ConstRowMap(p + m_l1W[k], w, w) * ws.act1[k];
-        ws.pre2[k].colwise() += ConstVecMap(p + m_l1B[k], w);
-        applyActivation<Scalar>(c.activation, ws.pre2[k], ws.act2[k]);
-        ws.hidden[k + 1] = ws.hidden[k];
-        ws.hidden[k + 1].noalias() += ConstRowMap(p + m_l2W[k], w, w) * ws.act2[k];
-        ws.hidden[k + 1].colwise() += ConstVecMap(p + m_l2B[k], w);
+    };
+    sized(ws.hidden, depth + 1);
+    sized(ws.act1, depth + 1);
+    sized(ws.pre2, depth);
+    sized(ws.act2, depth);
+    sized(ws.normed, norms);
+    ws.rstd.resize(norms);
+    for (RowVec& v : ws.rstd) {
+        v.resize(batch);
     }
-    out.noalias() = ConstRowMap(p + m_outW, c.outputs, w) * ws.act1[depth];
-    out.colwise() += ConstVecMap(p + m_outB, c.outputs);
+    std::vector<Scalar*> pointers;
+    const auto data = activations<detail::MlpForwardData<Scalar>>(ws, batch, pointers);
+    if constexpr (std::is_same_v<Scalar, float>) {
+        detail::activeMlpKernels().forward(kernelView(), data, out.data(), out.outerStride());
+    } else {
+        detail::portable::forward<Scalar>(kernelView(), data, out.data(), out.outerStride());
+    }
 }
 
 template <typename Scalar>
 void BasicMlp<Scalar>::backward(const Workspace& ws,
                                 const Eigen::Ref<const Mat>& dOut,
                                 std::span<Scalar> grad) const {
-    using ConstRowMap = Eigen::Map<const RowMajorMat<Scalar>>;
-    using RowMap = Eigen::Map<RowMajorMat<Scalar>>;
-    using ConstVecMap = Eigen::Map<const Vec>;
-    using VecMap = Eigen::Map<Vec>;
-    const MlpConfig& c = m_config;
-    const Eigen::Index w = c.width;
-    const Eigen::Index batch = dOut.cols();
-    const Scalar* p = m_params.data();
-    Scalar* g = grad.data();
     eigen_assert(static_cast<int64_t>(grad.size()) == numParameters());
-    const size_t depth = static_cast<size_t>(c.depth);
-
-    // Gradient with respect to the input of act at level k (u_k), then through LayerNorm to h_k.
-    auto throughNormAndActivation = [&](size_t k, Mat& dAct) {
-        if (!c.layerNorm) {
-            multiplyActivationDerivative<Scalar>(c.activation, ws.hidden[k], dAct);
-            return;
-        }
-        const ConstVecMap gamma(p + m_normW[k], w);
-        const Mat& xhat = ws.normed[k];
-        Mat affine = (xhat.array().colwise() * gamma.array()).matrix();
-        affine.colwise() += ConstVecMap(p + m_normB[k], w);
-        multiplyActivationDerivative<Scalar>(c.activation, affine, dAct);
-        // dAct is now ∂L/∂u. LayerNorm backward (per column, over the width):
-        // ∂L/∂h = rstd·(d x̂ − mean(d x̂) − x̂·mean(d x̂ ⊙ x̂)), d x̂ = γ ⊙ ∂L/∂u.
-        VecMap(g + m_normW[k], w) += (dAct.array() * xhat.array()).rowwise().sum().matrix();
-        VecMap(g + m_normB[k], w) += dAct.rowwise().sum();
-        Mat dXhat = (dAct.array().colwise() * gamma.array()).matrix();
-        const RowVec meanD = dXhat.colwise().mean();
-        const RowVec meanDX = (dXhat.array() * xhat.array()).colwise().mean().matrix();
-        dAct = dXhat.rowwise() - meanD;
-        dAct.array() -= xhat.array().rowwise() * meanDX.array();
-        dAct.array().rowwise() *= ws.rstd[k].array();
-    };
-
-    // Output layer.
-    RowMap(g + m_outW, c.outputs, w).noalias() += dOut * ws.act1[depth].transpose();
-    VecMap(g + m_outB, c.outputs) += dOut.rowwise().sum();
-    Mat dH = ConstRowMap(p + m_outW, c.outputs, w).transpose() * dOut;
-    throughNormAndActivation(depth, dH);
-
-    // Residual blocks in reverse: dH is ∂L/∂h_{k+1}; the skip passes it to h_k unchanged.
-    for (size_t kk = depth; kk-- > 0;) {
-        const size_t k = kk;
-        RowMap(g + m_l2W[k], w, w).noalias() += dH * ws.act2[k].transpose();
-        VecMap(g + m_l2B[k], w) += dH.rowwise().sum();
-        Mat dZ = ConstRowMap(p + m_l2W[k], w, w).transpose() * dH;
-        multiplyActivationDerivative<Scalar>(c.activation, ws.pre2[k], dZ);
-        RowMap(g + m_l1W[k], w, w).noalias() += dZ * ws.act1[k].transpose();
-        VecMap(g + m_l1B[k], w) += dZ.rowwise().sum();
-        Mat dU = ConstRowMap(p + m_l1W[k], w, w).transpose() * dZ;
-        throughNormAndActivation(k, dU);
-        dH += dU;
-    }
-
-    // Input layer and condition embedding.
-    const Eigen::Index nIn = ws.input.rows();
-    RowMap(g + m_inW, w, nIn).noalias() += dH * ws.input.transpose();
-    VecMap(g + m_inB, w) += dH.rowwise().sum();
-    if (c.numConditions > 0) {
-        const Eigen::Index ce = c.conditionEmbedding;
-        const Mat dEmb = ConstRowMap(p + m_inW, w, nIn).rightCols(ce).transpose() * dH;
-        RowMap table(g + m_condEmb, c.numConditions + 1, ce);
-        for (Eigen::Index b = 0; b < batch; ++b) {
-            table.row(ws.conditions[static_cast<size_t>(b)]) += dEmb.col(b).transpose();
-        }
+    eigen_assert(dOut.rows() == m_config.outputs && dOut.cols() == ws.input.cols());
+    std::vector<const Scalar*> pointers;
+    const auto data = activations<detail::MlpBackwardData<Scalar>>(ws, dOut.cols(), pointers);
+    if constexpr (std::is_same_v<Scalar, float>) {
+        detail::activeMlpKernels().backward(kernelView(), data, dOut.data(), dOut.outerStride(), grad.data());
+    } else {
+        detail::portable::backward<Scalar>(kernelView(), data, dOut.data(), dOut.outerStride(), grad.data());
     }
 }
 

@@ -8,6 +8,7 @@
 
 #include <Eigen/Core>
 
+#include "core/model/mlp_kernels.h"
 #include "core/util/result.h"
 
 // A residual MLP with manual gradients, the network behind the learned denoisers
@@ -145,6 +146,9 @@ public:
     static void timeEmbedding(double t, int size, double scale, Scalar* out);
 
 private:
+    // The network as the kernels (mlp_kernels.h) see it.
+    detail::MlpView<Scalar> kernelView() const;
+
     MlpConfig m_config;
     std::vector<Scalar> m_params;
     std::vector<TensorSpec> m_layout;
@@ -161,5 +165,17 @@ extern template class BasicMlp<double>;
 
 using Mlp = BasicMlp<float>;
 using MlpDouble = BasicMlp<double>;
+
+// The matrix kernels Mlp runs (MlpDouble always runs the portable ones): "portable", compiled
+// for the build's instruction set (SSE2 on x86-64 unless DIFFUSCOPE_NATIVE_ARCH), or on x86-64
+// "avx2" (AVX2 + FMA) or "avx512" (AVX-512 F/DQ/VL/BW + FMA), the best the CPU has, chosen at
+// the first use. The results differ from the portable kernels' by rounding only (FMA, wider
+// sums); every kernel set is deterministic and the same for any thread count.
+// DIFFUSCOPE_NO_CPU_DISPATCH=1 in the environment keeps the portable kernels.
+const char* mlpKernelName();
+// true: choose as at start-up (the CPU's best kernels, the portable ones if
+// DIFFUSCOPE_NO_CPU_DISPATCH is set and not 0, reading the environment again); false: the
+// portable ones. For tests and comparisons; call it while no network is running.
+void setMlpCpuDispatch(bool enabled);
 
 }  // namespace core::model

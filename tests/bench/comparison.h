@@ -16,7 +16,8 @@
 
 namespace bench {
 
-// Real time per iteration in milliseconds, by run name without the "/real_time" suffix.
+// Real (or manual) time per iteration in milliseconds, by run name without the "/real_time" or
+// "/manual_time" suffix.
 using Times = std::map<std::string, double>;
 
 template <class Base>
@@ -30,8 +31,10 @@ public:
                 continue;
             }
             std::string name = run.benchmark_name();
-            if (const size_t cut = name.find("/real_time"); cut != std::string::npos) {
-                name.erase(cut);
+            for (const char* suffix : {"/real_time", "/manual_time"}) {
+                if (const size_t cut = name.find(suffix); cut != std::string::npos) {
+                    name.erase(cut);
+                }
             }
             m_times[name] = run.GetAdjustedRealTime() *
                             benchmark::GetTimeUnitMultiplier(benchmark::kMillisecond) /

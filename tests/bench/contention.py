@@ -34,7 +34,7 @@ def run(binary, pattern, min_time):
     for b in json.loads(out)["benchmarks"]:
         if b.get("run_type", "iteration") != "iteration":
             continue
-        name = re.sub(r"(/iterations:\d+|/real_time)+$", "", b["name"])
+        name = re.sub(r"(/iterations:\d+|/real_time|/manual_time)+$", "", b["name"])
         times[name] = b["real_time"] * {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b["time_unit"]]
     return times
 
