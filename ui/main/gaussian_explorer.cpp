@@ -451,7 +451,9 @@ void GaussianExplorer::startJob() {
                         rows.typedLabel = QString::fromStdString(done->params.trajectorySpec());
                     }
                 }
-                m_trajectory->setTrajectories(done->cost, rows);
+                // Shares the results' matrix (aliasing), no copy.
+                m_trajectory->setTrajectories(
+                    std::shared_ptr<const core::Matrix>(done, &done->cost), rows);
                 // Chained, so the views above show before the particles are sampled.
                 startParticlesJob(done);
             };

@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "ui/views/heatmap_widget.h"
 
@@ -303,16 +304,16 @@ QString GaussianTrajectoryView::canvasTooltip(const QPoint& position) const {
                            .arg(steps[best])
                            .arg(best + 1)
                            .arg(steps.size());
-        if (best > 0 && m_cost.rows() == m_numSteps) {
+        if (best > 0 && m_cost && m_cost->rows() == m_numSteps) {
             text += tr("\nstep (%1, %2): J = %3")
                         .arg(steps[best - 1])
                         .arg(steps[best])
-                        .arg(m_cost(steps[best - 1] - 1, steps[best] - 1), 0, 'g', 4);
+                        .arg((*m_cost)(steps[best - 1] - 1, steps[best] - 1), 0, 'g', 4);
         }
         return text;
     }
     const QRectF map = layout.map;
-    if (map.contains(position) && m_cost.rows() == m_numSteps) {
+    if (map.contains(position) && m_cost && m_cost->rows() == m_numSteps) {
         const int s = std::clamp(static_cast<int>((y - map.top()) / map.height() * m_numSteps) + 1,
                                  1, m_numSteps);
         const int t = std::clamp(static_cast<int>((x - map.left()) / map.width() * m_numSteps) + 1,
@@ -321,7 +322,7 @@ QString GaussianTrajectoryView::canvasTooltip(const QPoint& position) const {
         return tr("step (s = %1, t = %2): J = %3")
             .arg(s)
             .arg(t)
-            .arg(m_cost(s - 1, t - 1), 0, 'g', 4);
+            .arg((*m_cost)(s - 1, t - 1), 0, 'g', 4);
     }
     return {};
 }
@@ -570,37 +571,47 @@ void GaussianTrajectoryView::updateData() {
     setData(std::move(table));
 }
 
-void GaussianTrajectoryView::setTrajectories(const core::Matrix& cost, const Rows& rows) {
+void GaussianTrajectoryView::setTrajectories(std::shared_ptr<const core::Matrix> costShared,
+                                             const Rows& rows) {
     m_rows = rows;
-    m_cost = cost;
+    m_cost = std::move(costShared);
+    const core::Matrix& cost = *m_cost;
     m_numSteps = static_cast<int>(cost.rows());
-    // Downsample to at most 512 pixels a side: each pixel shows the cell at its centre.
+    // Downsample to at most 512 pixels a side: each pixel shows the cell at its centre. The
+    // colour scale spans log10 of the shown values; log10 keeps their order, so the range comes
+    // from the values themselves and each pixel takes one log10.
     const int pixels = std::min(512, m_numSteps);
     m_heatmap = QImage(pixels, pixels, QImage::Format_RGB32);
     m_heatmap.fill(Qt::white);
-    double low = 1e300, high = -1e300;
-    std::vector<double> logs(static_cast<size_t>(pixels) * pixels, std::nan(""));
+    const auto cell = [&](int r, int c) {
+        const int s = static_cast<int>((r + 0.5) * m_numSteps / pixels);
+        const int t = static_cast<int>((c + 0.5) * m_numSteps / pixels);
+        const double j = s < t ? cost(s, t) : std::nan("");
+        return std::isfinite(j) && j > 0 ? j : std::nan("");
+    };
+    double lowest = std::numeric_limits<double>::infinity();
+    double highest = 0.0;
     for (int r = 0; r < pixels; ++r) {
-        for (int c = 0; c < pixels; ++c) {
-            const int s = static_cast<int>((r + 0.5) * m_numSteps / pixels);
-            const int t = static_cast<int>((c + 0.5) * m_numSteps / pixels);
-            const double j = s < t ? cost(s, t) : std::nan("");
-            if (std::isfinite(j) && j > 0) {
-                const double v = std::log10(j);
-                logs[static_cast<size_t>(r) * pixels + c] = v;
-                low = std::min(low, v);
-                high = std::max(high, v);
+        for (int c = r; c < pixels; ++c) {
+            const double j = cell(r, c);
+            if (j == j) {
+                lowest = std::min(lowest, j);
+                highest = std::max(highest, j);
             }
         }
     }
-    m_logLow = low <= high ? low : 0.0;
-    m_logHigh = low <= high ? high : 0.0;
-    for (int r = 0; r < pixels; ++r) {
+    const bool any = lowest <= highest;
+    const double low = any ? std::log10(lowest) : 0.0;
+    const double high = any ? std::log10(highest) : 0.0;
+    m_logLow = low;
+    m_logHigh = high;
+    const double span = std::max(1e-12, high - low);
+    for (int r = 0; r < pixels && any; ++r) {
         auto* line = reinterpret_cast<QRgb*>(m_heatmap.scanLine(r));
-        for (int c = 0; c < pixels; ++c) {
-            const double v = logs[static_cast<size_t>(r) * pixels + c];
-            if (std::isfinite(v)) {
-                line[c] = heatRgb((v - low) / std::max(1e-12, high - low));
+        for (int c = r; c < pixels; ++c) {
+            const double j = cell(r, c);
+            if (j == j) {
+                line[c] = heatRgb((std::log10(j) - low) / span);
             }
         }
     }

@@ -7,6 +7,7 @@
 #include <QString>
 
 #include <array>
+#include <memory>
 #include <vector>
 
 #include "core/util/eigen_types.h"
@@ -62,7 +63,9 @@ public:
         QString typedLabel = QT_TRANSLATE_NOOP("ui::views::GaussianTrajectoryView", "typed list");
     };
     // cost: the N×N matrix of core::gaussian::dpCostMatrix (node n − 1 = timestep n).
-    void setTrajectories(const core::Matrix& cost, const Rows& rows);
+    // `cost` is shared, not copied: a copy of the 8 MB matrix at N = 1000 took 20–40 ms of the
+    // GUI thread.
+    void setTrajectories(std::shared_ptr<const core::Matrix> cost, const Rows& rows);
 
     // Shows the NLL-against-K curves (replacing older ones, clearing the stale mark).
     void setNllCurves(const NllCurves& curves);
@@ -122,7 +125,7 @@ private:
     bool m_nllStale = false;
     QTableWidget* m_listing;
     QImage m_heatmap;  // N×N downsampled to at most 512×512, upper triangle
-    core::Matrix m_cost;  // J(s, t), for the heatmap's hover readout
+    std::shared_ptr<const core::Matrix> m_cost;  // J(s, t), for the heatmap's hover readout
     double m_logLow = 0.0, m_logHigh = 0.0;  // log10 J at the colour map's ends
     int m_numSteps = 0;
     Rows m_rows;
