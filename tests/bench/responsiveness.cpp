@@ -146,27 +146,11 @@ void stallDuringJob() {
     p.numSteps = 400;
     p.trajectory = ui::document::CategoricalTrajectory::Dp;
     (void)document.setCategorical(p, "big");
-    QElapsedTimer clock;
-    clock.start();
-    qint64 last = 0;
-    qint64 worst = 0;
-    QTimer ticker;
-    ticker.setInterval(5);
-    QObject::connect(&ticker, &QTimer::timeout, [&] {
-        const qint64 now = clock.nsecsElapsed();
-        worst = std::max(worst, now - last);
-        last = now;
+    const auto [gap, seconds] = longestGap([&] {
+        return explorer.costRunner()->isRunning() || explorer.chainRunner()->isRunning();
     });
-    ticker.start();
-    last = clock.nsecsElapsed();
-    QElapsedTimer job;
-    job.start();
-    while (job.elapsed() < 100 || explorer.costRunner()->isRunning() ||
-           explorer.chainRunner()->isRunning()) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-    }
     std::printf("event loop during a %.1f s step-cost job (K = 30, N = 400): longest gap %.1f ms\n",
-                job.elapsed() / 1000.0, worst / 1e6);
+                seconds, gap);
 }
 
 // A child process that spins until killed.
