@@ -16,6 +16,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -157,7 +158,9 @@ void stallDuringJob() {
 pid_t startBusyProcess() {
     const pid_t pid = ::fork();
     if (pid == 0) {
-        for (volatile unsigned long spin = 0;; spin = spin + 1) {
+        std::atomic<unsigned long> spin{0};
+        while (true) {
+            spin.fetch_add(1, std::memory_order_relaxed);
         }
     }
     return pid;
