@@ -229,15 +229,19 @@ struct Shape {
         const double last = hi(k) - k + 1.0;
         return last < first ? 0.0 : (first + last) * (last - first + 1.0) / 2.0;
     }
+    double totalWork() const {
+        double total = 0.0;
+        for (int k = 1; k <= numLayers; ++k) {
+            total += work(k);
+        }
+        return total;
+    }
 };
 
 // Layer boundaries of `count` bands of about equal work: band g holds layers bounds[g] ..
 // bounds[g + 1] − 1.
 std::vector<int> bandBounds(const Shape& shape, int count) {
-    double total = 0.0;
-    for (int k = 1; k <= shape.numLayers; ++k) {
-        total += shape.work(k);
-    }
+    const double total = shape.totalWork();
     std::vector<int> bounds{1};
     double sum = 0.0;
     for (int k = 1; k <= shape.numLayers && static_cast<int>(bounds.size()) < count; ++k) {
@@ -257,11 +261,7 @@ std::vector<int> bandBounds(const Shape& shape, int count) {
 int numBands(const Shape& shape, int threads) {
     constexpr double kMinParallelWork = 8e6;
     constexpr int kBandsPerThread = 4;
-    double total = 0.0;
-    for (int k = 1; k <= shape.numLayers; ++k) {
-        total += shape.work(k);
-    }
-    if (threads <= 1 || total < kMinParallelWork) {
+    if (threads <= 1 || shape.totalWork() < kMinParallelWork) {
         return 1;
     }
     return std::max(1, std::min(threads * kBandsPerThread, shape.numLayers / kLayers));
