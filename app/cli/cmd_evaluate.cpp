@@ -14,6 +14,7 @@
 #include "core/data/digits.h"
 #include "core/model/categorical_oracles.h"
 #include "core/model/checkpoint.h"
+#include "core/model/model_file.h"
 #include "core/evaluation/generation_quality.h"
 #include "core/schedule/beta_curve.h"
 #include "core/util/parallel.h"
@@ -77,7 +78,7 @@ int runEvaluate(const Args& args) {
                                  threads ? nullptr : &threads.error()}) {
         if (e != nullptr) return fail(*e);
     }
-    auto loaded = core::model::loadMlpCheckpoint(*modelPath);
+    auto loaded = core::model::loadModelFile(*modelPath);
     if (!loaded) return fail(loaded.error());
     if (!loaded->categorical) {
         return fail(core::invalidArgument("--model", *modelPath, "evaluate takes a categorical digits model"));

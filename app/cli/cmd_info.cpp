@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
-// `diffuscope info MODEL.safetensors`: a checkpoint's metadata and tensors.
+// `diffuscope info MODEL`: a checkpoint's metadata and tensors, or a TorchScript model's contract
+// and parameters.
 #include <iostream>
 
 #include "app/cli/commands.h"
 #include "core/io/checkpoint_metadata.h"
+#include "core/io/file_io.h"
 #include "core/io/safetensors.h"
+#include "core/io/zip_archive.h"
+#include "core/model/model_file.h"
 
 namespace app::cli {
 namespace {
@@ -30,12 +34,41 @@ std::string printable(const std::string& s) {
     return out;
 }
 
+// A TorchScript model: loaded and checked as every command would, then described.
+int infoTorch(const std::string& path) {
+    auto loaded = core::model::loadModelFile(path);
+    if (!loaded) {
+        return fail(loaded.error());
+    }
+    const core::io::CheckpointInfo& info = loaded->info;
+    std::cout << "file = " << printable(path) << "\n";
+    std::cout << "# TorchScript model (its forward pass was checked against the contract)\n";
+    std::cout << "process = " << info.process << "\n";
+    std::cout << "architecture = " << printable(info.architecture) << "\n";
+    std::cout << "schedule = " << printable(info.schedule) << "\n";
+    std::cout << "num_positions = " << info.numPositions << "\n";
+    if (info.process == "categorical") std::cout << "num_classes = " << info.numClasses << "\n";
+    std::cout << "num_conditions = " << info.numConditions << "\n";
+    int64_t parameters = 0;
+    for (const auto& [name, shape] : loaded->parameters) {
+        int64_t count = 1;
+        for (int64_t s : shape) count *= s;
+        parameters += count;
+    }
+    std::cout << "# parameters (" << loaded->parameters.size() << " tensors, " << parameters
+              << " values)\n";
+    for (const auto& [name, shape] : loaded->parameters) {
+        std::cout << printable(name) << " " << core::io::formatShape(shape) << "\n";
+    }
+    return 0;
+}
+
 }  // namespace
 
 const CommandSpec& infoSpec() {
     static const CommandSpec spec{"info",
-                                  "a checkpoint's metadata and tensors (name, dtype, shape)",
-                                  "MODEL.safetensors",
+                                  "a model file's metadata and tensors (name, dtype, shape)",
+                                  "MODEL.safetensors|MODEL.pt",
                                   {},
                                   ""};
     return spec;
@@ -45,9 +78,12 @@ int runInfo(const Args& args) {
     if (args.positionals().size() != 1) {
         return fail(core::makeError(core::ErrorCode::ParseError, "info",
                                     std::to_string(args.positionals().size()) + " files",
-                                    "expected exactly one MODEL.safetensors"));
+                                    "expected exactly one MODEL.safetensors or MODEL.pt"));
     }
     const std::string& path = args.positionals()[0];
+    if (auto head = core::io::readRegularFileHead(path, 4); head && core::io::looksLikeZip(*head)) {
+        return infoTorch(path);
+    }
     core::Result<core::io::Checkpoint> checkpoint = core::io::readSafetensors(path);
     if (!checkpoint) {
         return fail(checkpoint.error());

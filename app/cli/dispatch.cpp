@@ -7,6 +7,7 @@
 #include <new>
 
 #include "app/cli/commands.h"
+#include "core/model/model_error.h"
 
 namespace app::cli {
 
@@ -145,6 +146,8 @@ int dispatch(const std::vector<std::string>& argv, int (*runExport)(const Args&)
     } catch (const std::bad_alloc&) {
         return fail("out of memory: the request needs more memory than this machine has; "
                     "use fewer samples, steps or particles");
+    } catch (const core::model::ModelError& e) {
+        return fail(e.what());  // a network that failed: its message names the file
     } catch (const std::exception& e) {
         // A subcommand must never end in an uncaught exception: report it as one line.
         return fail(std::string("internal error: ") + e.what());

@@ -4,6 +4,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "core/io/checkpoint_metadata.h"
 #include "core/io/safetensors.h"
@@ -33,12 +35,19 @@ Result<MlpConfig> architectureFromJson(const std::string& json);
 Status saveMlpCheckpoint(const std::string& path, const Mlp& mlp, io::CheckpointInfo info,
                          const TrainState* state = nullptr);
 
-// A loaded checkpoint: its metadata and the model for its process (exactly one is set).
+// A loaded model file (a safetensors checkpoint or a TorchScript archive): its metadata and the
+// model for its process (exactly one is set).
 struct LoadedModel {
     io::CheckpointInfo info;
-    std::shared_ptr<const CategoricalMlpDenoiser> categorical;
-    std::shared_ptr<const GaussianMlpEpsModel> gaussian;
+    std::shared_ptr<const CategoricalDenoiser> categorical;
+    std::shared_ptr<const GaussianEpsModel> gaussian;
     std::shared_ptr<const TrainState> trainState;  // set when the file can be resumed from
+    // The shape of one data point when the file says it ([C, H, W] for images); empty for
+    // our MLPs, whose data are flat.
+    std::vector<int> shape;
+    // A TorchScript module's parameters, name and shape (for `info`); empty for our MLPs, whose
+    // tensors the safetensors file lists itself.
+    std::vector<std::pair<std::string, std::vector<int64_t>>> parameters;
 };
 
 // Reads and checks a checkpoint: metadata, architecture, every tensor's name and shape, finite

@@ -5,6 +5,7 @@
 
 #include "core/data/bundled_files.h"
 #include "core/data/gaussian_data.h"
+#include "core/model/model_file.h"
 #include "core/model/oracle_specs.h"
 
 namespace core::project {
@@ -27,7 +28,7 @@ SetupSources fileSources(const std::string& digitsPath) {
         return *digits;
     };
     sources.loadModel = [](const std::string& path) -> Result<LoadedModelPtr> {
-        auto loaded = model::loadMlpCheckpoint(path);
+        auto loaded = model::loadModelFile(path);
         if (!loaded) return loaded.error();
         return LoadedModelPtr(std::make_shared<const model::LoadedModel>(std::move(loaded).value()));
     };

@@ -27,7 +27,7 @@ struct SetupSources {
 };
 
 // Files on disk: the digits from `digitsPath`, or the bundled ones (share/diffuscope) when it
-// is empty; checkpoints read with core::model::loadMlpCheckpoint.
+// is empty; model files read with core::model::loadModelFile.
 SetupSources fileSources(const std::string& digitsPath = {});
 
 // The data of a Gaussian data spec (core/data/gaussian_data.h); "digits" from `sources`.

@@ -179,8 +179,8 @@ void tst_CliTrain::ctrlCStopsAndResumeFinishesTheRun() {
     QVERIFY(a.ok() && b.ok());
     QCOMPARE(a->info.trainingSteps, 60000);
     QVERIFY(a->trainState == nullptr);
-    const auto wa = a->gaussian->mlp().flat();
-    const auto wb = b->gaussian->mlp().flat();
+    const auto wa = dynamic_cast<const core::model::GaussianMlpEpsModel&>(*a->gaussian).mlp().flat();
+    const auto wb = dynamic_cast<const core::model::GaussianMlpEpsModel&>(*b->gaussian).mlp().flat();
     QVERIFY(std::equal(wa.begin(), wa.end(), wb.begin(), wb.end()));
     QCOMPARE(a->info.trainLoss, b->info.trainLoss);
 

@@ -254,8 +254,8 @@ void tst_ModelsGui::cancelledTrainingCanBeResumed() {
     DS_VERIFY_OK(whole);
     auto reference = core::model::loadMlpCheckpoint(request.outputPath.toStdString());
     DS_VERIFY_OK(reference);
-    const auto a = reference->gaussian->mlp().flat();
-    const auto b = finished->gaussian->mlp().flat();
+    const auto a = dynamic_cast<const core::model::GaussianMlpEpsModel&>(*reference->gaussian).mlp().flat();
+    const auto b = dynamic_cast<const core::model::GaussianMlpEpsModel&>(*finished->gaussian).mlp().flat();
     QVERIFY(std::equal(a.begin(), a.end(), b.begin(), b.end()));
     QCOMPARE(finished->info.trainLoss, reference->info.trainLoss);
 }

@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: MIT
+// TorchScript models (core/model/torch_model.h, model_file.h): modules written by hand from the
+// contract (tests/torch/make_test_models.py) give exactly the numbers the contract implies —
+// the exact ε of Gaussian data against the exact oracle, for every prediction type, conditional
+// or not; softmaxed logits for the categorical process — and every file that breaks the contract
+// is refused with the field and the reason. A build without LibTorch reads the contract and
+// refuses the model, saying why.
+#include <QTest>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "core/gaussian/gamma.h"
+#include "core/io/zip_archive.h"
+#include "core/model/gaussian_oracles.h"
+#include "core/model/model_error.h"
+#include "core/model/model_file.h"
+#include "core/model/torch_model.h"
+#include "core/schedule/gaussian_schedule.h"
+#include "core/util/rng.h"
+#include "tests/support/test_support.h"
+
+using namespace core::model;
+
+namespace {
+
+const std::string kModels = DIFFUSCOPE_TORCH_TEST_MODELS;
+
+std::string modelPath(const std::string& name) { return kModels + "/" + name; }
+
+std::string readBytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// Standard normal points, d×B, from a fixed seed.
+core::Matrix normalPoints(int d, int count, uint64_t seed) {
+    core::Matrix x(d, count);
+    for (int j = 0; j < count; ++j) {
+        core::CounterRng rng(seed, 0, static_cast<uint64_t>(j));
+        for (int i = 0; i < d; ++i) x(i, j) = 1.5 * rng.normal();
+    }
+    return x;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+class tst_TorchModel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void gaussianPredictionsAreTheExactEps_data();
+    void gaussianPredictionsAreTheExactEps();
+    void gammaEqualsTheOraclesOnTheSameDraws();
+    void pointsAreLaidOutRowMajor();
+    void categoricalGivesTheSoftmaxOfTheLogits();
+    void brokenContractsAreRefusedWithTheField_data();
+    void brokenContractsAreRefusedWithTheField();
+    void aNetworkThatFailsLaterRaisesAModelError();
+    void fitChecksNameWhatDiffers();
+    void concurrentCallsAgreeWithSerialOnes();
+    void damagedArchivesNeverCrash();
+    void withoutLibTorchTheReasonIsGiven();
+};
+
+void tst_TorchModel::initTestCase() {
+    if (kModels.empty()) {
+        QSKIP("the test models need python3 with torch (python3-torch) at configure time");
+    }
+}
+
+void tst_TorchModel::gaussianPredictionsAreTheExactEps_data() {
+    QTest::addColumn<QString>("file");
+    for (const char* prediction : {"epsilon", "sample", "v_prediction"}) {
+        QTest::newRow(prediction) << QString("exact-%1.pt").arg(prediction);
+        const QString conditional = QString("exact-%1-conditional.pt").arg(prediction);
+        QTest::newRow(qPrintable(conditional)) << conditional;
+    }
+}
+
+void tst_TorchModel::gaussianPredictionsAreTheExactEps() {
+    if (!torchModelsAvailable()) QSKIP("this build has no LibTorch");
+    QFETCH(QString, file);
+    auto loaded = loadModelFile(modelPath(file.toStdString()));
+    DS_VERIFY_OK(loaded);
+    QVERIFY(loaded->gaussian != nullptr);
+    QCOMPARE(loaded->info.schedule, std::string("linear,N=1000"));
+    auto oracle = IsotropicGaussianOracle::create(core::Vector::Zero(2), 0.5);
+    DS_VERIFY_OK(oracle);
+    auto schedule = core::schedule::linearSchedule(1000);
+    DS_VERIFY_OK(schedule);
+    // 300 points: more than one batch of the adapter's 256.
+    const core::Matrix x = normalPoints(2, 300, 7);
+    for (int n : {1, 2, 10, 500, 999, 1000}) {
+        const NoiseLevel level{n, schedule->alphaBar(n), schedule->betaBar(n)};
+        core::Matrix got(2, 300), want(2, 300);
+        loaded->gaussian->predictEps(x, level, got);
+        (*oracle)->predictEps(x, level, want);
+        // float32 in and out: ε to a few 1e-7; x₀ and v pass through ε = (x − √ᾱx̂₀)/√β̄ or
+        // √ᾱv + √β̄x, which multiplies their rounding (≈ 6e-8·|x|) by up to 1/√β̄.
+        const double tolerance = 2e-6 / std::sqrt(level.betaBar);
+        for (int j = 0; j < 300; ++j) {
+            for (int i = 0; i < 2; ++i) DS_COMPARE_ABS(got(i, j), want(i, j), tolerance);
+        }
+    }
+}
+
+void tst_TorchModel::gammaEqualsTheOraclesOnTheSameDraws() {
+    if (!torchModelsAvailable()) QSKIP("this build has no LibTorch");
+    auto loaded = loadModelFile(modelPath("exact-epsilon.pt"));
+    DS_VERIFY_OK(loaded);
+    auto oracle = IsotropicGaussianOracle::create(core::Vector::Zero(2), 0.5);
+    auto schedule = core::schedule::linearSchedule(1000);
+    core::gaussian::GammaParams params;
+    params.numSamples = 50;
+    params.seed = 3;
+    params.timesteps = {1, 100, 400, 1000};
+    params.parallel.numThreads = 2;
+    auto network = core::gaussian::estimateGamma(*loaded->gaussian, **oracle, *schedule, params);
+    auto exact = core::gaussian::estimateGamma(**oracle, **oracle, *schedule, params);
+    DS_VERIFY_OK(network);
+    DS_VERIFY_OK(exact);
+    for (size_t k = 0; k < params.timesteps.size(); ++k) {
+        DS_COMPARE_REL(network->gamma[k], exact->gamma[k], 1e-5);
+        // and both are near the closed form 1/(ᾱs² + β̄), within their Monte Carlo error
+        const int n = params.timesteps[k];
+        const double closed = (*oracle)->exactGamma(schedule->alphaBar(n), schedule->betaBar(n));
+        DS_COMPARE_ABS(network->gamma[k], closed, 5 * network->standardError[k] + 1e-9);
+    }
+}
+
+void tst_TorchModel::pointsAreLaidOutRowMajor() {
+    if (!torchModelsAvailable()) QSKIP("this build has no LibTorch");
+    auto loaded = loadModelFile(modelPath("scale-image.pt"));
+    DS_VERIFY_OK(loaded);
+    QCOMPARE(loaded->shape, (std::vector<int>{1, 2, 3}));
+    QCOMPARE(loaded->info.numPositions, 6);
+    QCOMPARE(loaded->gaussian->dimension(), 6);
+    // ε = w ⊙ x with w[i] = 0.1·(i + 1), i the row-major index of the [1, 2, 3] point.
+    const core::Matrix x = normalPoints(6, 5, 1);
+    core::Matrix eps(6, 5);
+    loaded->gaussian->predictEps(x, NoiseLevel{3, 0.9, 0.1}, eps);
+    for (int j = 0; j < 5; ++j) {
+        for (int i = 0; i < 6; ++i) {
+            DS_COMPARE_ABS(eps(i, j), static_cast<float>(0.1f * (i + 1)) *
+                                          static_cast<float>(x(i, j)), 1e-6);
+        }
+    }
+    QCOMPARE(loaded->parameters.size(), size_t{0});  // w is a buffer, not a parameter
+}
+
+void tst_TorchModel::categoricalGivesTheSoftmaxOfTheLogits() {
+    if (!torchModelsAvailable()) QSKIP("this build has no LibTorch");
+    for (const bool conditional : {false, true}) {
+        auto loaded = loadModelFile(modelPath(conditional ? "categorical-conditional.pt"
+                                                          : "categorical.pt"));
+        DS_VERIFY_OK(loaded);
+        QVERIFY(loaded->categorical != nullptr);
+        const CategoricalDenoiser& f = *loaded->categorical;
+        QCOMPARE(f.numClasses(), 4);
+        QCOMPARE(f.numPositions(), 3);
+        QCOMPARE(f.numConditions(), conditional ? 5 : 1);
+        const std::vector<int> xt{3, 0, 2};
+        std::vector<double> out(12);
+        const double t = 0.37;
+        const int condition = conditional ? 2 : 0;
+        f.predict(xt, condition, DenoiserTime{t, 0.0}, out);
+        // logits[d, k] = 2·[x_d = k] + t·k (+ 0.7·k·c), computed here in double.
+        for (int d = 0; d < 3; ++d) {
+            double logits[4], total = 0;
+            for (int k = 0; k < 4; ++k) {
+                logits[k] = 2.0 * (xt[d] == k) + t * k + (conditional ? 0.7 * k * condition : 0);
+                total += std::exp(logits[k]);
+            }
+            for (int k = 0; k < 4; ++k) DS_COMPARE_ABS(out[d * 4 + k], std::exp(logits[k]) / total, 1e-6);
+        }
+    }
+}
+
+void tst_TorchModel::brokenContractsAreRefusedWithTheField_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QStringList>("parts");  // what the one-line message must say
+    QTest::addColumn<bool>("needsTorch");    // a refusal only LibTorch can find
+    const auto row = [](const char* file, QStringList parts, bool needsTorch) {
+        QTest::newRow(file) << QString(file) << parts << needsTorch;
+    };
+    row("bad-prediction.pt", {"diffuscope.json: prediction", "x0", "epsilon, sample or v_prediction"}, false);
+    row("bad-process.pt", {"diffuscope.json: process", "poisson"}, false);
+    row("bad-shape.pt", {"diffuscope.json: shape", "[0,2]"}, false);
+    row("bad-steps.pt", {"diffuscope.json: num_steps", "-5"}, false);
+    row("schedule-with-n.pt", {"diffuscope.json: schedule", "linear,N=1000", "num_steps"}, false);
+    row("contract-not-json.pt", {"diffuscope.json", "not valid JSON"}, false);
+    row("no-contract.pt", {"without diffuscope.json", "_extra_files"}, false);
+    row("plain.zip.pt", {"not a TorchScript archive", "data.pkl"}, false);
+    row("wrong-shape.pt", {"forward returned shape [2, 1]", "[2, 2]"}, true);
+    row("integer-output.pt", {"tensor of Long", "not floats"}, true);
+    row("not-finite.pt", {"not finite"}, true);
+    row("returns-tuple.pt", {"returned a Tuple"}, true);
+    row("missing-label.pt", {"forward takes 2 arguments", "num_conditions = 3", "(x, t, y)"}, true);
+    row("categorical-wrong-k.pt", {"[2, 3, 4]", "[2, 3, 5]"}, true);
+    row("weights-with-contract.pt", {"LibTorch cannot use it", "constants.pkl"}, true);
+}
+
+void tst_TorchModel::brokenContractsAreRefusedWithTheField() {
+    QFETCH(QString, file);
+    QFETCH(QStringList, parts);
+    QFETCH(bool, needsTorch);
+    if (needsTorch && !torchModelsAvailable()) QSKIP("this build has no LibTorch");
+    const std::string path = modelPath(file.toStdString());
+    auto loaded = loadModelFile(path);
+    QVERIFY(!loaded);
+    const std::string message = loaded.error().toString();
+    QVERIFY2(contains(message, path), message.c_str());
+    QVERIFY2(message.find('\n') == std::string::npos, message.c_str());
+    for (const QString& part : parts) {
+        QVERIFY2(contains(message, part.toStdString()), message.c_str());
+    }
+}
+
+void tst_TorchModel::aNetworkThatFailsLaterRaisesAModelError() {
+    if (!torchModelsAvailable()) QSKIP("this build has no LibTorch");
+    auto loaded = loadModelFile(modelPath("fails-later.pt"));
+    DS_VERIFY_OK(loaded);  // the loader's batch of two passes
+    const core::Matrix x = normalPoints(2, 10, 0);
+    core::Matrix eps(2, 10);
+    try {
+        loaded->gaussian->predictEps(x, NoiseLevel{7, 0.9, 0.1}, eps);
+        QFAIL("no exception");
+    } catch (const ModelError& e) {
+        const std::string message = e.what();
+        QVERIFY2(contains(message, "fails-later.pt: the network failed at n = 7"), e.what());
+        QVERIFY2(contains(message, "refuses batches larger than 2"), e.what());
+        QVERIFY2(message.find('\n') == std::string::npos, e.what());
+    }
+    // Inside a parallel engine the error reaches the caller as well.
+    auto oracle = IsotropicGaussianOracle::create(core::Vector::Zero(2), 0.5);
+    auto schedule = core::schedule::linearSchedule(1000);
+    core::gaussian::GammaParams params;
+    params.numSamples = 20;
+    params.parallel.numThreads = 2;
+    QVERIFY_THROWS_EXCEPTION(ModelError, (void)core::gaussian::estimateGamma(
+                                             *loaded->gaussian, **oracle, *schedule, params));
+}
+
+void tst_TorchModel::fitChecksNameWhatDiffers() {
+    if (!torchModelsAvailable()) QSKIP("this build has no LibTorch");
+    const std::string path = modelPath("exact-epsilon.pt");
+    auto loaded = loadModelFile(path);
+    DS_VERIFY_OK(loaded);
+    DS_VERIFY_OK(checkGaussianFit(*loaded, path, 1000, 2));
+    auto steps = checkGaussianFit(*loaded, path, 500, 2);
+    QVERIFY(!steps);
+    QVERIFY2(contains(steps.error().toString(), "N = 1000") &&
+                 contains(steps.error().toString(), "N = 500"), steps.error().toString().c_str());
+    auto dimension = checkGaussianFit(*loaded, path, 1000, 64);
+    QVERIFY(!dimension);
+    QVERIFY2(contains(dimension.error().toString(), "dimension 2") &&
+                 contains(dimension.error().toString(), "64"), dimension.error().toString().c_str());
+    auto process = checkCategoricalFit(*loaded, path, 4, 3, 1);
+    QVERIFY(!process);
+    QVERIFY(contains(process.error().toString(), "categorical"));
+
+    const std::string catPath = modelPath("categorical-conditional.pt");
+    auto cat = loadModelFile(catPath);
+    DS_VERIFY_OK(cat);
+    DS_VERIFY_OK(checkCategoricalFit(*cat, catPath, 4, 3, 5));
+    DS_VERIFY_OK(checkCategoricalFit(*cat, catPath, 4, 3, 1));  // unlabelled data: the null label
+    auto classes = checkCategoricalFit(*cat, catPath, 8, 3, 5);
+    QVERIFY(!classes);
+    QVERIFY(contains(classes.error().toString(), "K = 4"));
+    auto labels = checkCategoricalFit(*cat, catPath, 4, 3, 10);
+    QVERIFY(!labels);
+    QVERIFY(contains(labels.error().toString(), "5 conditions"));
+}
+
+void tst_TorchModel::concurrentCallsAgreeWithSerialOnes() {
+    if (!torchModelsAvailable()) QSKIP("this build has no LibTorch");
+    auto loaded = loadModelFile(modelPath("exact-v_prediction.pt"));
+    DS_VERIFY_OK(loaded);
+    const core::Matrix x = normalPoints(2, 64, 11);
+    core::Matrix serial(2, 64);
+    const NoiseLevel level{250, 0.5, 0.5};
+    loaded->gaussian->predictEps(x, level, serial);
+    std::vector<core::Matrix> results(4, core::Matrix(2, 64));
+    std::vector<std::thread> threads;
+    for (int k = 0; k < 4; ++k) {
+        threads.emplace_back([&, k] {
+            for (int repeat = 0; repeat < 50; ++repeat) loaded->gaussian->predictEps(x, level, results[k]);
+        });
+    }
+    for (auto& t : threads) t.join();
+    for (const auto& r : results) QVERIFY(r == serial);
+}
+
+void tst_TorchModel::damagedArchivesNeverCrash() {
+    // Every prefix (the ZIP reader) and every byte inverted (the ZIP reader, the contract, and
+    // LibTorch's reader and interpreter behind them): an error or a model that still keeps the
+    // contract, never a crash.
+    const std::string path = modelPath("scale-image.pt");
+    const std::string bytes = readBytes(path);
+    QVERIFY(bytes.size() > 1000);
+    for (size_t length = 0; length < bytes.size(); ++length) {
+        QVERIFY(!parseModelFile(std::string_view(bytes).substr(0, length), path));
+    }
+    int loadedCount = 0;
+    const core::Matrix x = normalPoints(6, 3, 2);
+    for (size_t at = 0; at < bytes.size(); ++at) {
+        std::string damaged = bytes;
+        damaged[at] = static_cast<char>(~damaged[at]);
+        auto loaded = parseModelFile(damaged, path);
+        if (!loaded) {
+            QVERIFY(!loaded.error().toString().empty());
+            continue;
+        }
+        ++loadedCount;  // e.g. a byte of the debug information or a ZIP comment
+        core::Matrix eps(6, 3);
+        try {
+            loaded->gaussian->predictEps(x, NoiseLevel{3, 0.9, 0.1}, eps);
+        } catch (const ModelError&) {
+        }
+    }
+    qInfo("%d of %zu single-byte damages still loaded", loadedCount, bytes.size());
+}
+
+void tst_TorchModel::withoutLibTorchTheReasonIsGiven() {
+    if (torchModelsAvailable()) QSKIP("this build has LibTorch (the refusal is tested in builds without)");
+    const std::string path = modelPath("exact-epsilon.pt");
+    auto loaded = loadModelFile(path);
+    QVERIFY(!loaded);
+    QVERIFY2(contains(loaded.error().toString(), "no LibTorch"), loaded.error().toString().c_str());
+    QVERIFY(contains(loaded.error().toString(), path));
+}
+
+QTEST_GUILESS_MAIN(tst_TorchModel)
+#include "tst_torch_model.moc"
