@@ -9,7 +9,7 @@
 #include <mutex>
 
 #include "core/io/file_io.h"
-#include "core/io/safetensors.h"
+#include "core/model/model_file.h"
 #include "ui/document/project_model.h"
 
 namespace ui::document {
@@ -69,13 +69,13 @@ core::Result<LoadedModelPtr> loadModelFile(const QString& path) {
         bytes = file.readAll().toStdString();
     } else {
         // Refuses devices, FIFOs and oversize files before allocating anything.
-        auto read = core::io::readSafetensorsBytes(path.toStdString());
+        auto read = core::model::readModelFileBytes(path.toStdString());
         if (!read) {
             return read.error();
         }
         bytes = std::move(read).value();
     }
-    auto loaded = core::model::parseMlpCheckpoint(bytes, path.toStdString());
+    auto loaded = core::model::parseModelFile(bytes, path.toStdString());
     if (!loaded) {
         return loaded.error();
     }
