@@ -1,5 +1,7 @@
 """Gaussian noise schedules, computed in float64 the way the C++ app computes them
-(core/schedule/gaussian_schedule.cpp) so that both sides see the same ᾱ_n and β̄_n.
+(core/schedule/gaussian_schedule.cpp) so that both sides see the same ᾱ_n and β̄_n: scalar
+`math` functions, which call the C library like std::log1p and std::cos do (numpy's own
+vectorised versions may differ in the last bits), in the same order of operations.
 
 Arrays have N + 1 entries, index n = 0..N, with ᾱ_0 = 1 and β̄_0 = 0.
 """
