@@ -158,10 +158,13 @@ def _example_inputs(process, shape, num_steps, num_classes, num_conditions, batc
 
 
 def export_model(model, path, *, process="gaussian", prediction="epsilon", schedule, num_steps,
-                 shape, num_classes=0, num_conditions=0, method="auto", rtol=1e-4, atol=1e-5):
+                 shape, num_classes=0, num_conditions=0, method="auto", device="cpu",
+                 rtol=1e-4, atol=1e-5):
     """Wraps `model` into the contract, converts it to TorchScript (script for plain models when
     possible, else trace), checks the result against the eager model on a random batch of
     another size and saves it to `path`. Returns "script" or "trace", the method used.
+    `device` is where the model is traced and checked: a trace may record the device of tensors
+    made inside forward, so trace on the device the model will run on.
     Raises FieldError naming what was refused."""
     shape = tuple(int(s) for s in shape)
     try:
@@ -179,7 +182,13 @@ def export_model(model, path, *, process="gaussian", prediction="epsilon", sched
     if method not in ("auto", "script", "trace"):
         raise FieldError("method", method, "not one of auto, script, trace")
     conditional = num_conditions > 0
-    model = model.eval()
+    try:
+        device = torch.device(device)
+    except RuntimeError:
+        raise FieldError("device", device, "not a device (cpu, cuda, cuda:K)") from None
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise FieldError("device", device, "CUDA is not available")
+    model = model.to(device).eval()
     style = _call_style(model)
     if process == "gaussian":
         eager = (GaussianContractConditional if conditional else GaussianContract)(model, style)
@@ -189,9 +198,10 @@ def export_model(model, path, *, process="gaussian", prediction="epsilon", sched
     eager.eval()
 
     generator = torch.Generator().manual_seed(0)
-    example = _example_inputs(process, shape, num_steps, num_classes, num_conditions, 2,
-                              generator)
-    check = _example_inputs(process, shape, num_steps, num_classes, num_conditions, 3, generator)
+    example = tuple(a.to(device) for a in _example_inputs(
+        process, shape, num_steps, num_classes, num_conditions, 2, generator))
+    check = tuple(a.to(device) for a in _example_inputs(
+        process, shape, num_steps, num_classes, num_conditions, 3, generator))
 
     try:
         with torch.no_grad():
@@ -229,7 +239,7 @@ def export_model(model, path, *, process="gaussian", prediction="epsilon", sched
     buffer = io.BytesIO()
     torch.jit.save(scripted, buffer)
     buffer.seek(0)
-    loaded = torch.jit.load(buffer)
+    loaded = torch.jit.load(buffer, map_location=device)
     try:
         with torch.no_grad():
             got = loaded(*check)
@@ -264,6 +274,9 @@ def build_parser(prog="export"):
     p.add_argument("--num-conditions", type=int, default=0, help="classes of y (0: none)")
     p.add_argument("--method", default="auto", choices=("auto", "script", "trace"),
                    help="auto: script plain models when possible, else trace")
+    p.add_argument("--device", default="cpu",
+                   help="where to trace and check the model (default cpu); a trace may record "
+                        "it, so use the device the model will run on")
     p.add_argument("--out", required=True, help="contract archive to write")
     return p
 
@@ -311,7 +324,8 @@ def main(argv=None, prog="export"):
         used = export_model(model, args.out, process=args.process,
                             prediction=args.prediction or "epsilon", schedule=args.schedule,
                             num_steps=args.num_steps, shape=shape, num_classes=args.num_classes,
-                            num_conditions=args.num_conditions, method=args.method)
+                            num_conditions=args.num_conditions, method=args.method,
+                            device=args.device)
     except FieldError as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return 2

@@ -8,6 +8,7 @@ decides how many draws go through the network at once.
 """
 import argparse
 import hashlib
+import io
 import json
 import math
 import os
@@ -228,7 +229,6 @@ def _write_atomic(path, data):
 
 
 def _npy_bytes(array):
-    import io
     buffer = io.BytesIO()
     np.save(buffer, array)
     return buffer.getvalue()
