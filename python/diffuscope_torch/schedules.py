@@ -1,0 +1,213 @@
+"""Gaussian noise schedules, computed in float64 the way the C++ app computes them
+(core/schedule/gaussian_schedule.cpp) so that both sides see the same ᾱ_n and β̄_n: scalar
+`math` functions, which call the C library like std::log1p and std::cos do (numpy's own
+vectorised versions may differ in the last bits), in the same order of operations.
+
+Arrays have N + 1 entries, index n = 0..N, with ᾱ_0 = 1 and β̄_0 = 0.
+"""
+import csv
+import math
+
+import numpy as np
+
+ZERO_SNR_SUFFIX = ",zero-snr"
+
+
+class ScheduleError(ValueError):
+    """A schedule that cannot be built; field and value name what was refused."""
+
+    def __init__(self, field, value, reason):
+        super().__init__(f"{field}: {value!r}: {reason}")
+        self.field = field
+        self.value = value
+        self.reason = reason
+
+
+class GaussianSchedule:
+    """β_n, ᾱ_n, β̄_n = 1 − ᾱ_n and log ᾱ_n for n = 0..N (float64 numpy arrays)."""
+
+    def __init__(self, beta, alpha_bar, beta_bar, log_alpha_bar):
+        self.beta = np.asarray(beta, dtype=np.float64)
+        self.alpha_bar = np.asarray(alpha_bar, dtype=np.float64)
+        self.beta_bar = np.asarray(beta_bar, dtype=np.float64)
+        self.log_alpha_bar = np.asarray(log_alpha_bar, dtype=np.float64)
+
+    @property
+    def num_steps(self):
+        return len(self.beta) - 1
+
+    @classmethod
+    def from_betas(cls, betas, field):
+        if len(betas) == 0:
+            raise ScheduleError(field, "0 values", "a schedule needs at least one β_n")
+        n = len(betas)
+        beta = [0.0] * (n + 1)
+        alpha_bar = [1.0] * (n + 1)
+        beta_bar = [0.0] * (n + 1)
+        log_alpha_bar = [0.0] * (n + 1)
+        for i in range(1, n + 1):
+            b = float(betas[i - 1])
+            if not (0.0 < b < 1.0):  # NaN fails too
+                raise ScheduleError(f"{field}[{i}]", b, "β_n must lie in the open interval (0, 1)")
+            beta[i] = b
+            # Sums of log1p(−β) rather than a product of (1 − β): β̄_n stays accurate near 0.
+            log_alpha_bar[i] = log_alpha_bar[i - 1] + math.log1p(-b)
+            alpha_bar[i] = math.exp(log_alpha_bar[i])
+            beta_bar[i] = -math.expm1(log_alpha_bar[i])
+        if not alpha_bar[n] > 0.0:
+            raise ScheduleError(field, f"{n} values",
+                                "ᾱ_N underflows to 0: the schedule destroys the data too fast")
+        return cls(beta, alpha_bar, beta_bar, log_alpha_bar)
+
+    def with_zero_terminal_snr(self, spec):
+        """Rescaled so that ᾱ_N = 0 while ᾱ_1 is kept (Lin et al. 2024)."""
+        n_steps = self.num_steps
+        if n_steps < 2:
+            raise ScheduleError("schedule", spec, "the zero-SNR transform needs N ≥ 2")
+        la = list(self.log_alpha_bar)
+        s1 = math.exp(0.5 * la[1])
+        sN = math.exp(0.5 * la[n_steps])
+        span = s1 - sN
+        beta = [0.0] * (n_steps + 1)
+        alpha_bar = [1.0] * (n_steps + 1)
+        beta_bar = [0.0] * (n_steps + 1)
+        log_alpha_bar = [0.0] * (n_steps + 1)
+        # log ᾱ'_n = log ᾱ_1 + 2·log((s_n − s_N)/(s_1 − s_N)): exactly log ᾱ_1 at n = 1, −∞ at N.
+        for n in range(1, n_steps + 1):
+            sn = s1 if n == 1 else math.exp(0.5 * la[n])
+            ratio = 0.0 if n == n_steps else (sn - sN) / span
+            log_alpha_bar[n] = la[1] + 2.0 * (math.log(ratio) if ratio > 0.0 else -math.inf)
+            alpha_bar[n] = math.exp(log_alpha_bar[n])
+            beta_bar[n] = -math.expm1(log_alpha_bar[n])
+            diff = log_alpha_bar[n] - log_alpha_bar[n - 1]
+            beta[n] = 1.0 if diff == -math.inf else -math.expm1(diff)
+            last = n == n_steps
+            if not (beta[n] > 0.0 and (beta[n] == 1.0 if last else beta[n] < 1.0)):
+                raise ScheduleError("schedule", spec, f"the zero-SNR transform gives "
+                                    f"β_{n} = {beta[n]!r}, outside (0, 1)")
+        return GaussianSchedule(beta, alpha_bar, beta_bar, log_alpha_bar)
+
+
+def _linspace_at(start, stop, num, k):
+    # numpy.linspace(start, stop, num)[k]: start + k·step, the last point set to stop exactly.
+    if num == 1:
+        return start
+    if k == num - 1:
+        return stop
+    step = (stop - start) / (num - 1)
+    return start + k * step
+
+
+def _check_steps(num_steps):
+    if int(num_steps) < 1:
+        raise ScheduleError("num_steps", num_steps, "needs at least 1 timestep")
+    return int(num_steps)
+
+
+def linear(num_steps):
+    """β_n = linspace(c·1e−4, c·0.02, N)[n−1] with c = 1000/N."""
+    n = _check_steps(num_steps)
+    scale = 1000.0 / n
+    return GaussianSchedule.from_betas(
+        [_linspace_at(scale * 1e-4, scale * 0.02, n, k) for k in range(n)], "linear schedule β")
+
+
+def cosine(num_steps):
+    """β_n = min(1 − f(n/N)/f((n−1)/N), 0.999), f(u) = cos²(((u + 0.008)/1.008)·π/2)."""
+    n = _check_steps(num_steps)
+
+    def f(u):
+        c = math.cos((u + 0.008) / 1.008 * math.pi / 2.0)
+        return c * c
+
+    return GaussianSchedule.from_betas(
+        [min(1.0 - f(i / n) / f((i - 1) / n), 0.999) for i in range(1, n + 1)],
+        "cosine schedule β")
+
+
+def scaled_linear(num_steps, beta_start=0.00085, beta_end=0.012):
+    """β_n = linspace(√b0, √b1, N)[n−1]²."""
+    n = _check_steps(num_steps)
+    lo, hi = math.sqrt(beta_start), math.sqrt(beta_end)
+    betas = []
+    for k in range(n):
+        r = _linspace_at(lo, hi, n, k)
+        betas.append(r * r)
+    return GaussianSchedule.from_betas(betas, "scaled-linear schedule β")
+
+
+def sigmoid(num_steps, beta_start=1e-4, beta_end=0.02):
+    """β_n = b0 + (b1 − b0)·σ(linspace(−6, 6, N)[n−1])."""
+    n = _check_steps(num_steps)
+    betas = [beta_start + (beta_end - beta_start) / (1.0 + math.exp(-_linspace_at(-6.0, 6.0, n, k)))
+             for k in range(n)]
+    return GaussianSchedule.from_betas(betas, "sigmoid schedule β")
+
+
+def from_csv(path):
+    """A CSV with a `beta` column (β_1..β_N) or an `alpha_bar` column (decreasing ᾱ_1..ᾱ_N),
+    and an optional `n` column that must read 1..N."""
+    try:
+        with open(path, newline="") as f:
+            rows = [r for r in csv.reader(f) if r and not r[0].lstrip().startswith("#")]
+    except OSError as e:
+        raise ScheduleError("schedule", f"csv:{path}", e.strerror or str(e)) from None
+    if not rows:
+        raise ScheduleError("schedule", f"csv:{path}", "the schedule has no rows")
+    header = [h.strip() for h in rows[0]]
+    column = header.index("beta") if "beta" in header else (
+        header.index("alpha_bar") if "alpha_bar" in header else -1)
+    if column < 0:
+        raise ScheduleError("schedule", f"csv:{path}",
+                            "a custom schedule needs a 'beta' or an 'alpha_bar' column")
+    n_column = header.index("n") if "n" in header else -1
+    betas = []
+    previous = 1.0
+    for r, row in enumerate(rows[1:], start=1):
+        try:
+            if n_column >= 0 and int(row[n_column]) != r:
+                raise ScheduleError(f"{path}: row {r}", row[n_column],
+                                    f"n must count 1, 2, … without gaps (expected {r})")
+            value = float(row[column])
+        except (ValueError, IndexError) as e:
+            if isinstance(e, ScheduleError):
+                raise
+            raise ScheduleError(f"{path}: row {r}", ",".join(row), "not a number") from None
+        if header[column] == "beta":
+            betas.append(value)
+        else:
+            if not (0.0 < value < previous):
+                raise ScheduleError(f"{path}: row {r}", value,
+                                    "alpha_bar must decrease strictly and stay in (0, 1)")
+            betas.append(1.0 - value / previous)
+            previous = value
+    if not betas:
+        raise ScheduleError("schedule", f"csv:{path}", "the schedule has no rows")
+    return GaussianSchedule.from_betas(betas, path)
+
+
+def gaussian_schedule(spec, num_steps):
+    """The schedule a spec names: linear, cosine, scaled-linear, sigmoid or csv:FILE, each
+    optionally followed by ",zero-snr"."""
+    spec = str(spec)
+    if spec.endswith(ZERO_SNR_SUFFIX) and len(spec) > len(ZERO_SNR_SUFFIX):
+        base_spec = spec[:-len(ZERO_SNR_SUFFIX)]
+        try:
+            base = gaussian_schedule(base_spec, num_steps)
+        except ScheduleError as e:
+            if e.field == "schedule" and e.value == base_spec:
+                raise ScheduleError("schedule", spec, e.reason) from None  # name what was typed
+            raise
+        return base.with_zero_terminal_snr(spec)
+    if spec.startswith("csv:"):
+        schedule = from_csv(spec[4:])
+        if num_steps and int(num_steps) > 0 and schedule.num_steps != int(num_steps):
+            raise ScheduleError("num_steps", num_steps,
+                                f"the schedule file has {schedule.num_steps} steps")
+        return schedule
+    builders = {"linear": linear, "cosine": cosine, "scaled-linear": scaled_linear,
+                "sigmoid": sigmoid}
+    if spec not in builders:
+        raise ScheduleError("schedule", spec, "expected linear, cosine, scaled-linear, sigmoid "
+                            "or csv:FILE, optionally followed by ,zero-snr")
+    return builders[spec](num_steps)
