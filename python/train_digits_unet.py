@@ -2,11 +2,14 @@
 """Trains the bundled convolutional U-Net on the 8×8 digits (Gaussian diffusion, ε-prediction,
 linear schedule, N = 1000) and writes it as a Diffuscope TorchScript archive.
 
-Reproduce resources/models/digits-unet.pt (CPU, one thread; needs torch + numpy):
+Reproduce resources/models/digits-unet.pt (CPU, one thread; needs torch + numpy; torch 1.13):
 
-    nice /usr/bin/python3 python/train_digits_unet.py --steps STEPS --batch BATCH --lr LR --seed 1
+    nice python3 python/train_digits_unet.py --steps 8000 --batch 128 --lr 2e-3 --seed 1
 
-(the exact command and its running time here are in the commit that added the model.)
+Here this took 14 minutes on one thread, sharing a 2-core machine with a C++ build. The
+ε-MSE of the exported (EMA) weights is 0.070 on the training images and 0.082 on the 297
+held-out ones (0.080 over 20 draws per image; the bundled MLP: 0.097). More steps only lower the
+first: 24 000 steps without dropout gave 0.060 and 0.103.
 """
 import argparse
 import gzip
@@ -149,7 +152,7 @@ def main():
     if os.environ.get("PYTHONHASHSEED") != "0":
         os.execve(sys.executable, [sys.executable] + sys.argv, dict(os.environ, PYTHONHASHSEED="0"))
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--steps", type=int, default=20000)
+    parser.add_argument("--steps", type=int, default=8000)
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--lr", type=float, default=2e-3)
     parser.add_argument("--seed", type=int, default=1)
