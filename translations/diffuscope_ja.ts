@@ -656,10 +656,6 @@
         <translation>モデルのチェックポイントを開く</translation>
     </message>
     <message>
-        <source>Checkpoints (*.safetensors)</source>
-        <translation>チェックポイント (*.safetensors)</translation>
-    </message>
-    <message>
         <source>&amp;Train a model…</source>
         <translation>モデルを学習(&amp;T)…</translation>
     </message>
@@ -898,6 +894,10 @@
     <message>
         <source>Animation export cancelled</source>
         <translation>アニメーションの書き出しを取り消しました</translation>
+    </message>
+    <message>
+        <source>Models (*.safetensors *.pt);;Checkpoints (*.safetensors);;TorchScript models (*.pt)</source>
+        <translation>モデル (*.safetensors *.pt);;チェックポイント (*.safetensors);;TorchScript モデル (*.pt)</translation>
     </message>
 </context>
 <context>
@@ -1380,6 +1380,10 @@ The project is still open; save your work.</source>
         <source>Gaussian: 8×8 digits with the trained network</source>
         <translation>ガウス: 8×8 の数字画像、学習済みネットワーク付き</translation>
     </message>
+    <message>
+        <source>Gaussian: 8×8 digits with a convolutional U-Net (PyTorch)</source>
+        <translation>ガウス: 8×8 の数字画像、畳み込み U-Net (PyTorch) 付き</translation>
+    </message>
 </context>
 <context>
     <name>ui::export_dialog</name>
@@ -1754,10 +1758,6 @@ The project is still open; save your work.</source>
         <translation>厳密なオラクル</translation>
     </message>
     <message>
-        <source>The denoiser F: the exact posterior of the data (what a network that memorises its data would learn), or a trained network (a .safetensors checkpoint; you can also drop one on the window).</source>
-        <translation>デノイザ F: データの厳密な事後分布 (データを記憶したネットワークが学習するもの)、または学習済みネットワーク (.safetensors のチェックポイント。ウィンドウにドロップしても読み込めます)。</translation>
-    </message>
-    <message>
         <source>Open…</source>
         <translation>開く…</translation>
     </message>
@@ -1816,10 +1816,6 @@ The project is still open; save your work.</source>
     <message>
         <source>Open a categorical checkpoint</source>
         <translation>カテゴリカルのチェックポイントを開く</translation>
-    </message>
-    <message>
-        <source>Checkpoints (*.safetensors)</source>
-        <translation>チェックポイント (*.safetensors)</translation>
     </message>
     <message>
         <source>Change trajectory</source>
@@ -1941,6 +1937,14 @@ The project is still open; save your work.</source>
         <source>chains</source>
         <translation>連鎖の数</translation>
     </message>
+    <message>
+        <source>The denoiser F: the exact posterior of the data (what a network that memorises its data would learn), or a trained network (a .safetensors checkpoint or a TorchScript .pt model; you can also drop one on the window).</source>
+        <translation>デノイザ F: データの厳密な事後分布 (データを記憶したネットワークが学習するもの)、または学習済みネットワーク (.safetensors のチェックポイントまたは TorchScript の .pt モデル。ウィンドウにドロップしても読み込めます)。</translation>
+    </message>
+    <message>
+        <source>Models (*.safetensors *.pt)</source>
+        <translation>モデル (*.safetensors *.pt)</translation>
+    </message>
 </context>
 <context>
     <name>ui::panels::GaussianPanel</name>
@@ -2013,10 +2017,6 @@ The project is still open; save your work.</source>
         <translation>厳密なオラクル</translation>
     </message>
     <message>
-        <source>The ε-model: the exact oracle of the data, or a trained network (a .safetensors checkpoint; you can also drop one on the window).</source>
-        <translation>ε モデル: データの厳密なオラクル、または学習済みネットワーク (.safetensors のチェックポイント。ウィンドウにドロップしても読み込めます)。</translation>
-    </message>
-    <message>
         <source>Open…</source>
         <translation>開く…</translation>
     </message>
@@ -2043,10 +2043,6 @@ The project is still open; save your work.</source>
     <message>
         <source>Open a Gaussian checkpoint</source>
         <translation>ガウスのチェックポイントを開く</translation>
-    </message>
-    <message>
-        <source>Checkpoints (*.safetensors)</source>
-        <translation>チェックポイント (*.safetensors)</translation>
     </message>
     <message>
         <source>Γ estimate</source>
@@ -2339,6 +2335,14 @@ The project is still open; save your work.</source>
     <message>
         <source>particles</source>
         <translation>粒子数</translation>
+    </message>
+    <message>
+        <source>The ε-model: the exact oracle of the data, or a trained network (a .safetensors checkpoint or a TorchScript .pt model; you can also drop one on the window).</source>
+        <translation>ε モデル: データの厳密なオラクル、または学習済みネットワーク (.safetensors のチェックポイントまたは TorchScript の .pt モデル。ウィンドウにドロップしても読み込めます)。</translation>
+    </message>
+    <message>
+        <source>Models (*.safetensors *.pt)</source>
+        <translation>モデル (*.safetensors *.pt)</translation>
     </message>
 </context>
 <context>

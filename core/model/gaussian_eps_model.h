@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "core/util/eigen_types.h"
 #include "core/util/rng.h"
@@ -30,6 +31,10 @@ public:
     // The score is s_n(x) = −ε_θ(x, n)/√β̄_n (docs/gaussian.md#forward-process).
     virtual void predictEps(const ConstMatrixRef& x, const NoiseLevel& level,
                             MatrixRef eps) const = 0;
+
+    // The shape of one data point when the model knows it (a TorchScript network's [C, H, W]),
+    // a column of x being the point in row-major order; empty for flat data.
+    virtual std::vector<int> dataShape() const { return {}; }
 
     // E[x_0] (length d), which is E[x_0 | x_n] at ᾱ_n = 0 (a zero-SNR schedule's N), where x_n
     // is independent of x_0 and ε_θ(x_n, n) = x_n carries nothing about it. Returns false when

@@ -23,12 +23,6 @@ bool endsWith(const std::string& s, std::string_view suffix) {
 
 }  // namespace
 
-int TorchContract::elements() const {
-    long long product = 1;
-    for (int s : shape) product *= s;
-    return static_cast<int>(product);
-}
-
 const char* predictionName(TorchPrediction prediction) {
     switch (prediction) {
         case TorchPrediction::Epsilon: return "epsilon";

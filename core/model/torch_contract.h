@@ -27,7 +27,11 @@ struct TorchContract {
     int numClasses = 0;                    // categorical K
     int numConditions = 0;                 // 0 = unconditional
 
-    int elements() const;                  // the product of shape: d, or D
+    int elements() const {                 // the product of shape: d, or D
+        long long product = 1;
+        for (int s : shape) product *= s;
+        return static_cast<int>(product);
+    }
 };
 
 const char* predictionName(TorchPrediction prediction);

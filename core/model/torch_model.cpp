@@ -1,275 +1,93 @@
 // SPDX-License-Identifier: MIT
-// The LibTorch adapter, the one translation unit that includes LibTorch's headers: they take
-// long to compile, and they cannot share a translation unit with Qt (its `slots` keyword), so the
-// adapter lives in core, which has no Qt, behind the same interfaces as the MLPs.
+// The core's side of TorchScript models: finds the LibTorch plugin beside the program, opens it
+// once, and hands it the archive.
 #include "core/model/torch_model.h"
 
-#include <ATen/Parallel.h>
-#include <torch/script.h>
+#include <dlfcn.h>
 
-#include <cmath>
-#include <sstream>
-#include <stdexcept>
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
 
-#include "core/model/mlp_denoisers.h"
-#include "core/model/model_error.h"
+#include "core/model/torch_plugin_api.h"
 
 namespace core::model {
 namespace {
 
-// Columns per forward call: large enough to keep the network's kernels busy, small enough that
-// a batch of 28×28 images stays a few MB.
-constexpr int64_t kMaxBatch = 256;
+namespace fs = std::filesystem;
 
-// LibTorch would split each operator across its own OpenMP team; the engines already run one
-// network call per worker thread of the core's pool, and two pools on the same cores fight.
-// The setting is per thread, so every thread that calls the network sets it once.
-void runOnThisThreadOnly() {
-    thread_local bool set = false;
-    if (!set) {
-        at::set_num_threads(1);
-        set = true;
-    }
-}
-
-// LibTorch's messages carry a TorchScript traceback; the last line says what went wrong.
-std::string oneLine(const char* what) {
-    std::string text = what ? what : "";
-    std::string last;
-    std::istringstream lines(text);
-    for (std::string line; std::getline(lines, line);) {
-        const size_t start = line.find_first_not_of(" \t\r");
-        if (start != std::string::npos) last = line.substr(start);
-    }
-    if (last.size() > 300) last = last.substr(0, 297) + "…";
-    return last.empty() ? "LibTorch reported an error without a message" : last;
-}
-
-Error torchError(const std::string& path, const std::string& message) {
-    return makeError(ErrorCode::InvalidArgument, path, "", message);
-}
-
-std::string shapeText(c10::IntArrayRef sizes) {
-    std::string s = "[";
-    for (size_t i = 0; i < sizes.size(); ++i) s += (i ? ", " : "") + std::to_string(sizes[i]);
-    return s + "]";
-}
-
-std::vector<int64_t> batchShape(int64_t batch, const std::vector<int>& shape) {
-    std::vector<int64_t> sizes{batch};
-    sizes.insert(sizes.end(), shape.begin(), shape.end());
-    return sizes;
-}
-
-// The forward pass with the contract's arguments; the output must be a floating tensor of
-// `expected` sizes. Throws c10::Error (LibTorch) or std::runtime_error (a wrong output).
-at::Tensor runForward(torch::jit::Module& module, at::Tensor x, at::Tensor t, int numConditions,
-                      const std::vector<int64_t>& expected) {
-    std::vector<c10::IValue> inputs{std::move(x), std::move(t)};
-    if (numConditions > 0) {
-        // A conditional network is asked for its unconditional prediction with the label
-        // num_conditions (the "null" class of classifier-free guidance).
-        inputs.emplace_back(torch::full({expected[0]}, numConditions, torch::kInt64));
-    }
-    const c10::IValue output = module.forward(inputs);
-    if (!output.isTensor()) {
-        throw std::runtime_error("forward returned a " + output.tagKind() + ", not a tensor");
-    }
-    at::Tensor tensor = output.toTensor();
-    if (!tensor.is_floating_point()) {
-        throw std::runtime_error(std::string("forward returned a tensor of ") +
-                                 c10::toString(tensor.scalar_type()) + ", not floats");
-    }
-    if (tensor.sizes() != c10::IntArrayRef(expected)) {
-        throw std::runtime_error("forward returned shape " + shapeText(tensor.sizes()) +
-                                 " where the contract implies " + shapeText(expected));
-    }
-    return tensor.to(torch::kDouble).contiguous();
-}
-
-class TorchGaussianModel final : public GaussianEpsModel {
-public:
-    TorchGaussianModel(torch::jit::Module module, TorchContract contract, std::string path)
-        : m_module(std::move(module)), m_contract(std::move(contract)), m_path(std::move(path)) {}
-
-    int dimension() const override { return m_contract.elements(); }
-
-    void predictEps(const ConstMatrixRef& x, const NoiseLevel& level, MatrixRef eps) const override {
-        runOnThisThreadOnly();
-        c10::InferenceMode noGradients;
-        const int64_t d = dimension();
-        const double sqrtAlphaBar = std::sqrt(level.alphaBar);
-        const double sqrtBetaBar = std::sqrt(level.betaBar);
-        for (int64_t first = 0; first < x.cols(); first += kMaxBatch) {
-            const int64_t batch = std::min<int64_t>(kMaxBatch, x.cols() - first);
-            const std::vector<int64_t> sizes = batchShape(batch, m_contract.shape);
-            at::Tensor input = torch::empty(sizes, torch::kFloat32);
-            float* in = input.data_ptr<float>();
-            // A column of x is one data point, in the row-major order of its shape.
-            for (int64_t j = 0; j < batch; ++j) {
-                for (int64_t i = 0; i < d; ++i) in[j * d + i] = static_cast<float>(x(i, first + j));
-            }
-            at::Tensor out;
-            try {
-                out = runForward(m_module, input,
-                                 torch::full({batch}, level.timestep - 1, torch::kInt64),
-                                 m_contract.numConditions, sizes);
-            } catch (const c10::Error& e) {
-                throw ModelError(m_path + ": the network failed at n = " +
-                                 std::to_string(level.timestep) + ": " +
-                                 oneLine(e.what_without_backtrace()));
-            } catch (const std::exception& e) {  // TorchScript's `raise`, a wrong output
-                throw ModelError(m_path + ": the network failed at n = " +
-                                 std::to_string(level.timestep) + ": " + oneLine(e.what()));
-            }
-            const double* o = out.data_ptr<double>();
-            for (int64_t j = 0; j < batch; ++j) {
-                for (int64_t i = 0; i < d; ++i) {
-                    const double prediction = o[j * d + i];
-                    const double xi = x(i, first + j);
-                    double e = prediction;
-                    switch (m_contract.prediction) {
-                        case TorchPrediction::Epsilon:
-                            break;
-                        case TorchPrediction::Sample:  // x₀: ε = (x − √ᾱ·x₀)/√β̄
-                            e = (xi - sqrtAlphaBar * prediction) / sqrtBetaBar;
-                            break;
-                        case TorchPrediction::VPrediction:  // v = √ᾱ·ε − √β̄·x₀: ε = √ᾱ·v + √β̄·x
-                            e = sqrtAlphaBar * prediction + sqrtBetaBar * xi;
-                            break;
-                    }
-                    eps(i, first + j) = e;
-                }
-            }
-        }
-    }
-
-private:
-    mutable torch::jit::Module m_module;  // forward is safe to run from several threads
-    TorchContract m_contract;
-    std::string m_path;
+struct Plugin {
+    TorchPluginLoadFunction load = nullptr;
+    std::string error;  // why it could not be opened
 };
 
-class TorchCategoricalDenoiser final : public CategoricalDenoiser {
-public:
-    TorchCategoricalDenoiser(torch::jit::Module module, TorchContract contract, std::string path)
-        : m_module(std::move(module)), m_contract(std::move(contract)), m_path(std::move(path)) {}
-
-    int numClasses() const override { return m_contract.numClasses; }
-    int numPositions() const override { return m_contract.elements(); }
-    int numConditions() const override { return std::max(1, m_contract.numConditions); }
-
-    void predict(std::span<const int> xt, int condition, const DenoiserTime& time,
-                 std::span<double> out) const override {
-        runOnThisThreadOnly();
-        c10::InferenceMode noGradients;
-        const int64_t positions = numPositions();
-        const int64_t classes = numClasses();
-        at::Tensor x = torch::empty({1, positions}, torch::kInt64);
-        int64_t* in = x.data_ptr<int64_t>();
-        for (int64_t p = 0; p < positions; ++p) in[p] = xt[p];
-        std::vector<c10::IValue> inputs{x, torch::full({1}, time.t, torch::kFloat32)};
-        if (m_contract.numConditions > 0) {
-            inputs.emplace_back(torch::full({1}, condition, torch::kInt64));
-        }
-        at::Tensor logits;
-        try {
-            const c10::IValue output = m_module.forward(inputs);
-            if (!output.isTensor() || !output.toTensor().is_floating_point() ||
-                output.toTensor().sizes() != c10::IntArrayRef({1, positions, classes})) {
-                throw std::runtime_error("forward did not return float logits [1, D, K]");
-            }
-            logits = output.toTensor().to(torch::kFloat32).contiguous();
-        } catch (const c10::Error& e) {
-            throw ModelError(m_path + ": the network failed at t = " + std::to_string(time.t) +
-                             ": " + oneLine(e.what_without_backtrace()));
-        } catch (const std::exception& e) {
-            throw ModelError(m_path + ": the network failed at t = " + std::to_string(time.t) +
-                             ": " + oneLine(e.what()));
-        }
-        CategoricalMlpDenoiser::softmax(logits.data_ptr<float>(), static_cast<int>(classes),
-                                        static_cast<int>(positions), out.data());
+// <exe dir>/../lib/diffuscope/libdiffuscope_torch.so: build/lib/diffuscope in the build tree
+// (beside build/app and build/tests), <prefix>/lib/diffuscope once installed.
+// DIFFUSCOPE_TORCH_PLUGIN, when set, names the file instead.
+fs::path pluginPath() {
+    if (const char* file = std::getenv("DIFFUSCOPE_TORCH_PLUGIN"); file != nullptr && *file != '\0') {
+        return file;
     }
+    std::error_code error;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", error);
+    if (error || exe.empty()) return {};
+    return (exe.parent_path() / ".." / "lib" / "diffuscope" / kTorchPluginFile).lexically_normal();
+}
 
-private:
-    mutable torch::jit::Module m_module;
-    TorchContract m_contract;
-    std::string m_path;
-};
-
-// The number of arguments forward takes besides self, and how many of them have defaults.
-std::pair<size_t, size_t> forwardArity(const torch::jit::Module& module) {
-    const auto method = module.find_method("forward");
-    if (!method) return {0, 0};
-    const auto& arguments = method->function().getSchema().arguments();
-    size_t defaults = 0;
-    for (const auto& argument : arguments) defaults += argument.default_value().has_value();
-    return {arguments.empty() ? 0 : arguments.size() - 1, defaults};
+const Plugin& plugin() {
+    static Plugin opened;
+    static std::once_flag once;
+    std::call_once(once, [] {
+        const fs::path path = pluginPath();
+        std::error_code error;
+        if (path.empty() || !fs::is_regular_file(path, error)) {
+            opened.error = "this build of Diffuscope has no LibTorch (no " +
+                           (path.empty() ? std::string(kTorchPluginFile) : path.string()) +
+                           "; build it with libtorch-dev installed to open .pt files)";
+            return;
+        }
+        // Local: LibTorch's symbols stay out of the program's namespace.
+        void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (handle == nullptr) {
+            const char* why = dlerror();
+            opened.error = "LibTorch could not be loaded (" + path.string() + ": " +
+                           (why ? why : "unknown error") + ")";
+            return;
+        }
+        auto abi = reinterpret_cast<TorchPluginAbiFunction>(dlsym(handle, kTorchPluginAbiSymbol));
+        auto load = reinterpret_cast<TorchPluginLoadFunction>(dlsym(handle, kTorchPluginLoadSymbol));
+        if (abi == nullptr || load == nullptr || abi() != kTorchPluginAbi) {
+            opened.error = path.string() + " is from another build of Diffuscope";
+            return;
+        }
+        opened.load = load;  // never closed: its models may live until the program ends
+    });
+    return opened;
 }
 
 }  // namespace
 
-bool torchModelsAvailable() { return true; }
+bool torchModelsAvailable() { return plugin().load != nullptr; }
 
 Result<LoadedModel> loadTorchModel(std::string_view bytes, const TorchContract& contract,
                                    const std::string& path) {
-    runOnThisThreadOnly();
-    try {
-        std::istringstream stream{std::string(bytes)};
-        torch::jit::ExtraFilesMap extra;
-        torch::jit::Module module = torch::jit::load(stream, torch::kCPU, extra);
-        module.eval();
-        const auto [arguments, defaults] = forwardArity(module);
-        const size_t wanted = contract.numConditions > 0 ? 3 : 2;
-        if (!module.find_method("forward")) {
-            return torchError(path, "the module has no forward method");
-        }
-        if (arguments < wanted || arguments - defaults > wanted) {
-            return torchError(path, "forward takes " + std::to_string(arguments) +
-                                        " arguments, but num_conditions = " +
-                                        std::to_string(contract.numConditions) + " means " +
-                                        std::to_string(wanted) +
-                                        (wanted == 3 ? " (x, t, y)" : " (x, t)"));
-        }
-        c10::InferenceMode noGradients;
-        LoadedModel loaded;
-        loaded.info = checkpointInfo(contract);
-        loaded.shape = contract.shape;
-        for (const auto& parameter : module.named_parameters(/*recurse=*/true)) {
-            const auto sizes = parameter.value.sizes();
-            loaded.parameters.emplace_back(parameter.name,
-                                           std::vector<int64_t>(sizes.begin(), sizes.end()));
-        }
-        // One forward pass on a batch of two at both ends of the schedule, so a module that does
-        // not keep the contract is refused now, with the reason, not in the middle of a job.
-        if (contract.process == "gaussian") {
-            const std::vector<int64_t> sizes = batchShape(2, contract.shape);
-            at::Tensor t = torch::tensor({int64_t{0}, int64_t{contract.numSteps - 1}});
-            at::Tensor out = runForward(module, torch::zeros(sizes, torch::kFloat32), t,
-                                        contract.numConditions, sizes);
-            if (!torch::isfinite(out).all().item<bool>()) {
-                return torchError(path, "the network's output on zeros is not finite");
-            }
-            loaded.gaussian = std::make_shared<const TorchGaussianModel>(module, contract, path);
-        } else {
-            const std::vector<int64_t> sizes{2, contract.elements(), contract.numClasses};
-            at::Tensor out = runForward(module, torch::zeros({2, contract.elements()}, torch::kInt64),
-                                        torch::tensor({0.5f, 1.0f}), contract.numConditions, sizes);
-            if (!torch::isfinite(out).all().item<bool>()) {
-                return torchError(path, "the network's logits are not finite");
-            }
-            loaded.categorical =
-                std::make_shared<const TorchCategoricalDenoiser>(module, contract, path);
-        }
-        return loaded;
-    } catch (const c10::Error& e) {
-        return torchError(path, "LibTorch cannot use it: " + oneLine(e.what_without_backtrace()));
-    } catch (const std::bad_alloc&) {
-        return torchError(path, "LibTorch ran out of memory reading it");
-    } catch (const std::exception& e) {
-        return torchError(path, std::string("the module does not keep the contract: ") +
-                                    oneLine(e.what()));
+    const Plugin& p = plugin();
+    if (p.load == nullptr) {
+        return makeError(ErrorCode::InvalidArgument, path, "",
+                         "a TorchScript model, but " + p.error);
     }
+    TorchPluginResult result;
+    p.load(bytes, contract, path, result);
+    if (!result.error.empty()) {
+        return makeError(ErrorCode::InvalidArgument, path, "", result.error);
+    }
+    LoadedModel loaded;
+    loaded.info = checkpointInfo(contract);
+    loaded.shape = contract.shape;
+    loaded.gaussian = std::move(result.gaussian);
+    loaded.categorical = std::move(result.categorical);
+    loaded.parameters = std::move(result.parameters);
+    return loaded;
 }
 
 }  // namespace core::model

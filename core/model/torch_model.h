@@ -8,13 +8,14 @@
 #include "core/model/torch_contract.h"
 #include "core/util/result.h"
 
-// TorchScript networks behind the engines' model interfaces, through LibTorch (an optional
-// part of the build: without it every .pt is refused with the reason). The module runs on the
-// CPU, on the calling thread (LibTorch's own thread pool would compete with the core's), without
-// gradients; batches of columns go through the network as batches of data points.
+// TorchScript networks behind the engines' model interfaces, through LibTorch. LibTorch lives in
+// a plugin (plugins/torch, torch_plugin_api.h) opened on first use; a build without it refuses
+// every .pt with the reason. The module runs on the CPU, on the calling thread (LibTorch's own
+// thread pool would compete with the core's), without gradients; batches of columns go through
+// the network as batches of data points.
 namespace core::model {
 
-// Whether this build can run TorchScript models.
+// Whether this build can run TorchScript models (opens the plugin, which takes a moment).
 bool torchModelsAvailable();
 
 // The module of an archive whose contract was read (readTorchContract), checked by a forward

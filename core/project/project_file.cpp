@@ -236,6 +236,7 @@ const char* exampleTitle(int number) {
         case 2: return "Categorical: 8×8 digits (L = 4) with the trained network";
         case 3: return "Gaussian: two moons with the trained network";
         case 4: return "Gaussian: 8×8 digits with the trained network";
+        case 5: return "Gaussian: 8×8 digits with a convolutional U-Net (PyTorch)";
         default: return "";
     }
 }
@@ -249,6 +250,7 @@ Result<Project> exampleProject(int number, const BundledFileResolver& bundledMod
     const char* model = number == 2   ? "models/digits-categorical-l4.safetensors"
                         : number == 3 ? "models/moons-gaussian.safetensors"
                         : number == 4 ? "models/digits-gaussian.safetensors"
+                        : number == 5 ? "models/digits-unet.pt"
                                       : nullptr;
     std::string modelPath;
     if (model != nullptr) {
@@ -269,7 +271,8 @@ Result<Project> exampleProject(int number, const BundledFileResolver& bundledMod
         p.gaussian.data = "toy:moons,n=4000";  // the network's training points
         p.gaussian.model = modelPath;
         p.gaussian.gammaSamples = 50;
-    } else if (number == 4) {
+    } else if (number == 4 || number == 5) {
+        // The same data and settings for the MLP and the U-Net, so the two can be compared.
         p.process = ProcessKind::Gaussian;
         p.gaussian.data = "digits";
         p.gaussian.model = modelPath;

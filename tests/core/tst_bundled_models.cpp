@@ -41,7 +41,7 @@ void tst_BundledModels::metadataSaysWhatTheyAre() {
     auto digitsGaussian = core::model::loadMlpCheckpoint(kModels + "digits-gaussian.safetensors");
     DS_VERIFY_OK(digitsGaussian);
     QCOMPARE(digitsGaussian->gaussian->dimension(), 64);
-    QCOMPARE(digitsGaussian->gaussian->numSteps(), 1000);
+    QCOMPARE(dynamic_cast<const core::model::GaussianMlpEpsModel&>(*digitsGaussian->gaussian).numSteps(), 1000);
     auto moons = core::model::loadMlpCheckpoint(kModels + "moons-gaussian.safetensors");
     DS_VERIFY_OK(moons);
     QCOMPARE(moons->gaussian->dimension(), 2);

@@ -96,7 +96,7 @@ void tst_Checkpoint::gaussianRoundTripPredictsTheSame() {
     const auto loaded = loadMlpCheckpoint(path);
     DS_VERIFY_OK(loaded);
     QVERIFY(loaded->gaussian != nullptr);
-    QCOMPARE(loaded->gaussian->numSteps(), 100);
+    QCOMPARE(dynamic_cast<const GaussianMlpEpsModel&>(*loaded->gaussian).numSteps(), 100);
     core::Matrix x(2, 3);
     x << 0.1, -0.5, 1.0, 0.3, 0.0, -1.0;
     core::Matrix a(2, 3), b(2, 3);

@@ -312,9 +312,9 @@ void tst_Project::examplesAreValid() {
         DS_VERIFY_OK(p->gaussian.validate());
         QVERIFY(std::string(core::project::exampleTitle(n)).size() > 10);
     }
-    auto none = core::project::exampleProject(5, {});
+    auto none = core::project::exampleProject(6, {});
     QVERIFY(!none.ok());
-    verifyNames(none.error(), "example", "5");
+    verifyNames(none.error(), "example", "6");
 }
 
 void tst_Project::categoricalSetupMatchesDirectBuild() {

@@ -136,7 +136,9 @@ namespace {
     QT_TRANSLATE_NOOP("ui::document::examples",
                       "Categorical: 8×8 digits (L = 4) with the trained network"),
     QT_TRANSLATE_NOOP("ui::document::examples", "Gaussian: two moons with the trained network"),
-    QT_TRANSLATE_NOOP("ui::document::examples", "Gaussian: 8×8 digits with the trained network")};
+    QT_TRANSLATE_NOOP("ui::document::examples", "Gaussian: 8×8 digits with the trained network"),
+    QT_TRANSLATE_NOOP("ui::document::examples",
+                      "Gaussian: 8×8 digits with a convolutional U-Net (PyTorch)")};
 }  // namespace
 
 std::vector<Example> examples() {

@@ -59,7 +59,23 @@ core::Result<ParticleFrames> computeParticleFrames(const core::model::GaussianEp
     out.dimension = data.dimension();
     out.requested = params.particleCount;
     out.count = particleCountFor(params, out.dimension, static_cast<int>(trajectory.size()));
-    out.images = out.dimension != 2 && isImageDimension(out.dimension);
+    // A network that knows its data are images ([C, H, W], or [H, W]) says how to draw them;
+    // otherwise a square d is drawn as a greyscale √d × √d image.
+    const std::vector<int> shape = model.dataShape();
+    if (shape.size() == 3 && (shape[0] == 1 || shape[0] == 3) && shape[1] > 1 && shape[2] > 1) {
+        out.images = true;
+        out.channels = shape[0];
+        out.imageHeight = shape[1];
+        out.imageWidth = shape[2];
+    } else if (shape.size() == 2 && shape[0] > 1 && shape[1] > 1) {
+        out.images = true;
+        out.imageHeight = shape[0];
+        out.imageWidth = shape[1];
+    } else if (out.dimension != 2 && isImageDimension(out.dimension)) {
+        out.images = true;
+        out.imageHeight = out.imageWidth =
+            static_cast<int>(std::lround(std::sqrt(static_cast<double>(out.dimension))));
+    }
     out.samplerA = core::project::choiceId(core::project::kSamplers, params.sampler);
     if (params.compareSampler) {
         out.samplerB = core::project::choiceId(core::project::kSamplers, *params.compareSampler);

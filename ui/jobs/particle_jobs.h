@@ -25,7 +25,9 @@ struct ParticleFrames {
     int dimension = 0;                         // d
     int requested = 0;                         // params.particleCount
     int count = 0;                             // B, the particles actually simulated
-    bool images = false;                       // d is a square > 1 (drawn as images)
+    bool images = false;                       // drawn as images: the model's [C, H, W] with
+                                               // C = 1 or 3, or d a square > 1 (1 × √d × √d)
+    int channels = 1, imageHeight = 0, imageWidth = 0;  // the images' layout (row-major CHW)
     std::string samplerA, samplerB;            // sampler names; samplerB empty = no right pane
     core::gaussian::ForwardFrames forward;     // 0, τ_1, …, τ_K
     core::gaussian::SampleResult reverseA;     // τ_K, …, τ_1, 0 (frames recorded)

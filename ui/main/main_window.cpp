@@ -440,7 +440,8 @@ void MainWindow::createFileMenu() {
     file->addAction(
         tr("Open a &model checkpoint…"), QKeySequence(Qt::CTRL | Qt::Key_M), this, [this] {
             const QString path = QFileDialog::getOpenFileName(
-                this, tr("Open a model checkpoint"), {}, tr("Checkpoints (*.safetensors)"));
+                this, tr("Open a model checkpoint"), {},
+                tr("Models (*.safetensors *.pt);;Checkpoints (*.safetensors);;TorchScript models (*.pt)"));
             if (!path.isEmpty()) loadModelInBackground(path);
         });
     file->addAction(tr("&Train a model…"), QKeySequence(Qt::CTRL | Qt::Key_T), this,
@@ -754,9 +755,17 @@ bool MainWindow::useLoadedModel(const QString& path,
     return ok;
 }
 
+namespace {
+// Our checkpoints and TorchScript models; the loader tells them apart by their bytes.
+bool isModelFileName(const QString& path) {
+    return path.endsWith(".safetensors", Qt::CaseInsensitive) ||
+           path.endsWith(".pt", Qt::CaseInsensitive);
+}
+}  // namespace
+
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
     for (const QUrl& url : event->mimeData()->urls()) {
-        if (url.isLocalFile() && url.toLocalFile().endsWith(".safetensors", Qt::CaseInsensitive)) {
+        if (url.isLocalFile() && isModelFileName(url.toLocalFile())) {
             event->acceptProposedAction();
             return;
         }
@@ -765,7 +774,7 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 
 void MainWindow::dropEvent(QDropEvent* event) {
     for (const QUrl& url : event->mimeData()->urls()) {
-        if (url.isLocalFile() && url.toLocalFile().endsWith(".safetensors", Qt::CaseInsensitive)) {
+        if (url.isLocalFile() && isModelFileName(url.toLocalFile())) {
             event->acceptProposedAction();
             loadModelInBackground(url.toLocalFile());
             return;

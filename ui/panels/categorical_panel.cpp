@@ -376,7 +376,7 @@ QGroupBox* CategoricalPanel::createSamplingBox() {
     m_model->setToolTip(
         tr("The denoiser F: the exact posterior of the data (what a network that "
            "memorises its data would learn), or a trained network (a .safetensors "
-           "checkpoint; you can also drop one on the window)."));
+           "checkpoint or a TorchScript .pt model; you can also drop one on the window)."));
     auto* openModel = new QPushButton(tr("Open…"));
     openModel->setToolTip(
         tr("Load a categorical checkpoint trained for this K, D and conditions."));
@@ -421,7 +421,7 @@ QGroupBox* CategoricalPanel::createSamplingBox() {
     });
     connect(openModel, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open a categorical checkpoint"),
-                                                          {}, tr("Checkpoints (*.safetensors)"));
+                                                          {}, tr("Models (*.safetensors *.pt)"));
         if (!path.isEmpty()) loadModelInBackground(path);
     });
     connect(trainModel, &QPushButton::clicked, this, [this] { emit trainRequested(); });

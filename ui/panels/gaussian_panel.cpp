@@ -253,7 +253,8 @@ QGroupBox* GaussianPanel::createDataBox() {
     m_model->addItem(tr("exact oracle"), QString());
     m_model->setToolTip(
         tr("The ε-model: the exact oracle of the data, or a trained network "
-           "(a .safetensors checkpoint; you can also drop one on the window)."));
+           "(a .safetensors checkpoint or a TorchScript .pt model; you can also drop one on "
+           "the window)."));
     auto* openModel = new QPushButton(tr("Open…"));
     openModel->setToolTip(tr("Load a Gaussian checkpoint trained for this N and data dimension."));
     auto* trainModel = new QPushButton(tr("Train…"));
@@ -297,7 +298,7 @@ QGroupBox* GaussianPanel::createDataBox() {
     });
     connect(openModel, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open a Gaussian checkpoint"),
-                                                          {}, tr("Checkpoints (*.safetensors)"));
+                                                          {}, tr("Models (*.safetensors *.pt)"));
         if (!path.isEmpty()) loadModelInBackground(path);
     });
     connect(trainModel, &QPushButton::clicked, this, [this] { emit trainRequested(); });

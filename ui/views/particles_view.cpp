@@ -105,28 +105,41 @@ void ParticleCanvas::paintScatter(QPainter& painter,
 }
 
 void ParticleCanvas::paintImages(QPainter& painter, const QRectF& area, const core::Matrix& x) {
-    const int d = static_cast<int>(x.rows());
-    const int side = static_cast<int>(std::lround(std::sqrt(static_cast<double>(d))));
+    const auto& frames = *m_view->m_frames;
+    const int channels = frames.channels;
+    const int rows = std::max(1, frames.imageHeight);
+    const int columns = std::max(1, frames.imageWidth);
+    const int plane = rows * columns;
     const int shown = static_cast<int>(std::min<Eigen::Index>(x.cols(), m_view->tilesShown()));
     const int perRow = std::max(1, static_cast<int>(std::ceil(std::sqrt(shown))));
     const int gridRows = (shown + perRow - 1) / perRow;
     const double cell = std::min(area.width() / perRow, area.height() / std::max(1, gridRows));
-    const double pixel = std::max(1.0, (cell - 6.0) / side);
+    const double pixel = std::max(1.0, (cell - 6.0) / std::max(rows, columns));
     const double left = area.left() + (area.width() - cell * perRow) / 2.0;
     painter.setRenderHint(QPainter::Antialiasing, false);
+    const auto level = [](double v) {  // [−1, 1] to 0..255
+        return static_cast<int>(std::lround(127.5 * (std::clamp(v, -1.0, 1.0) + 1.0)));
+    };
     for (int b = 0; b < shown; ++b) {
         const double x0 = left + (b % perRow) * cell + 3.0;
         const double y0 = area.top() + (b / perRow) * cell + 3.0;
-        for (int i = 0; i < d; ++i) {
-            // Values in [−1, 1]: −1 is paper (white), +1 ink (black), as the categorical digits.
-            const double v = std::clamp(x(i, b), -1.0, 1.0);
-            const int grey = static_cast<int>(std::lround(127.5 * (1.0 - v)));
-            painter.fillRect(QRectF(x0 + (i % side) * pixel, y0 + (i / side) * pixel, pixel + 0.5,
-                                    pixel + 0.5),
-                             QColor(grey, grey, grey));
+        for (int i = 0; i < plane && i < x.rows(); ++i) {
+            QColor colour;
+            if (channels == 3 && 3 * plane <= x.rows()) {
+                // Colour images as the data have them: channel c at rows c·H·W + i.
+                colour = QColor(level(x(i, b)), level(x(plane + i, b)), level(x(2 * plane + i, b)));
+            } else {
+                // Values in [−1, 1]: −1 is paper (white), +1 ink (black), as the categorical digits.
+                const int grey =
+                    static_cast<int>(std::lround(127.5 * (1.0 - std::clamp(x(i, b), -1.0, 1.0))));
+                colour = QColor(grey, grey, grey);
+            }
+            painter.fillRect(QRectF(x0 + (i % columns) * pixel, y0 + (i / columns) * pixel,
+                                    pixel + 0.5, pixel + 0.5),
+                             colour);
         }
         painter.setPen(QColor(200, 200, 205));
-        painter.drawRect(QRectF(x0 - 1, y0 - 1, pixel * side + 1, pixel * side + 1));
+        painter.drawRect(QRectF(x0 - 1, y0 - 1, pixel * columns + 1, pixel * rows + 1));
     }
 }
 

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+// TorchScript models through the command line: `--model FILE.pt` gives what the exact model the
+// file holds implies (Γ equal to the exact oracle's on the same draws), `info` describes the
+// contract, and a refusal or a network that fails in the middle of a job is one line on stderr
+// with exit code 2.
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "core/model/torch_model.h"
+#include "tests/support/cli_runner.h"
+#include "tests/support/test_support.h"
+
+using test_support::runCli;
+
+namespace {
+
+const QString kModels = QStringLiteral(DIFFUSCOPE_TORCH_TEST_MODELS);
+
+QString model(const char* name) { return kModels + "/" + name; }
+
+// The n,gamma rows of a Γ CSV file.
+std::vector<double> readGamma(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return {};
+    std::vector<double> gamma;
+    file.readLine();  // n,gamma
+    while (!file.atEnd()) {
+        const QList<QByteArray> fields = file.readLine().trimmed().split(',');
+        if (fields.size() == 2) gamma.push_back(fields[1].toDouble());
+    }
+    return gamma;
+}
+
+}  // namespace
+
+class tst_CliTorch : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void gammaEqualsTheOraclesOnTheSameDraws();
+    void infoDescribesTheContract();
+    void aFailingNetworkEndsTheCommandWithItsMessage();
+    void aModelThatDoesNotFitIsRefused();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void tst_CliTorch::initTestCase() {
+    if (kModels.isEmpty()) QSKIP("the test models need python3 with torch at configure time");
+    if (!core::model::torchModelsAvailable()) QSKIP("this build has no LibTorch");
+}
+
+void tst_CliTorch::gammaEqualsTheOraclesOnTheSameDraws() {
+    const QStringList common{"gamma", "--data", "gaussian:d=2,s=0.5", "--estimator", "score",
+                             "--samples", "40", "--seed", "5", "--threads", "2"};
+    const QString viaNetwork = m_dir.filePath("network.csv");
+    const QString viaOracle = m_dir.filePath("oracle.csv");
+    auto network = runCli(common + QStringList{"--model", model("exact-v_prediction.pt"), "--out",
+                                              viaNetwork});
+    QVERIFY2(network.exitCode == 0, qPrintable(network.err));
+    auto oracle = runCli(common + QStringList{"--model", "oracle", "--out", viaOracle});
+    QVERIFY2(oracle.exitCode == 0, qPrintable(oracle.err));
+    const auto a = readGamma(viaNetwork);
+    const auto b = readGamma(viaOracle);
+    QCOMPARE(a.size(), size_t{1000});
+    QCOMPARE(b.size(), size_t{1000});
+    // The network is the oracle's formula in float32 on float32 inputs, and v is converted
+    // back to ε: agreement to about 1e-5 relative, on every n.
+    for (size_t n = 0; n < a.size(); ++n) DS_COMPARE_REL(a[n], b[n], 2e-5);
+}
+
+void tst_CliTorch::infoDescribesTheContract() {
+    auto run = runCli({"info", model("exact-image.pt")});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    for (const char* part : {"TorchScript model", "process = gaussian", "\"shape\":[1,2,2]",
+                             "\"prediction\":\"epsilon\"", "schedule = linear,N=1000",
+                             "num_positions = 4"}) {
+        QVERIFY2(run.out.contains(part), qPrintable(run.out));
+    }
+}
+
+void tst_CliTorch::aFailingNetworkEndsTheCommandWithItsMessage() {
+    auto run = runCli({"gamma", "--data", "gaussian:d=2,s=0.5", "--model", model("fails-later.pt"),
+                       "--samples", "20", "--threads", "2", "--out", m_dir.filePath("x.csv")});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains("fails-later.pt: the network failed at n = "), qPrintable(run.err));
+    QVERIFY2(run.err.contains("refuses batches larger than 2"), qPrintable(run.err));
+    QVERIFY2(!run.err.contains("internal error"), qPrintable(run.err));
+    QCOMPARE(run.err.trimmed().count('\n'), 0);
+    QVERIFY(!QFile::exists(m_dir.filePath("x.csv")));
+}
+
+void tst_CliTorch::aModelThatDoesNotFitIsRefused() {
+    auto dimension = runCli({"gamma", "--data", "gaussian:d=3,s=0.5", "--model",
+                             model("exact-epsilon.pt"), "--out", m_dir.filePath("y.csv")});
+    QCOMPARE(dimension.exitCode, 2);
+    QVERIFY2(dimension.err.contains("exact-epsilon.pt") &&
+                 dimension.err.contains("dimension 2") && dimension.err.contains("3"),
+             qPrintable(dimension.err));
+    auto steps = runCli({"gamma", "--data", "gaussian:d=2,s=0.5", "--steps", "500", "--model",
+                         model("exact-epsilon.pt"), "--out", m_dir.filePath("y.csv")});
+    QCOMPARE(steps.exitCode, 2);
+    QVERIFY2(steps.err.contains("N = 1000") && steps.err.contains("N = 500"), qPrintable(steps.err));
+    auto contract = runCli({"gamma", "--data", "gaussian:d=2,s=0.5", "--model",
+                            model("bad-prediction.pt"), "--out", m_dir.filePath("y.csv")});
+    QCOMPARE(contract.exitCode, 2);
+    QVERIFY2(contract.err.contains("diffuscope.json: prediction = x0"), qPrintable(contract.err));
+}
+
+QTEST_GUILESS_MAIN(tst_CliTorch)
+#include "tst_cli_torch.moc"
