@@ -120,7 +120,7 @@ const CommandSpec& categoricalSpec() {
          valued("threads", "T", "", "worker threads (default: all cores)"),
          valued("format", "json|csv", "json", "the output format"),
          valued("model", "M", "oracle",
-                "the denoiser: oracle (the table's exact one) or MODEL.safetensors")},
+                "the denoiser: oracle (the table's exact one), MODEL.safetensors or MODEL.pt")},
         "The output's keys and columns are in docs/conventions.md (CLI outputs).\n"};
     return spec;
 }

@@ -51,7 +51,7 @@ const CommandSpec& evaluateSpec() {
         "evaluate",
         "a conditional categorical digits model: generation accuracy and bits/dim",
         "",
-        {required("model", "DIGITS.safetensors", "the model (trained with --data digits:levels=L)"),
+        {required("model", "DIGITS.safetensors", "the model (trained with --data digits:levels=L; or a TorchScript .pt)"),
          valued("per-class", "M", "200", "images generated per label"),
          valued("steps", "N", "50", "even steps of the generation"),
          valued("seed", "S", "1", "the seed"),

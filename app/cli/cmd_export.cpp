@@ -18,7 +18,7 @@ const CommandSpec& exportSpec() {
                   "png, svg, pdf or csv by extension; a GIF or frames.png for "
                   "animation; a folder for all"),
          valued("project", "FILE", "", "the project to render (default: the example project)"),
-         valued("example", "1..4", "", "File ▸ Examples' project of that number instead"),
+         valued("example", "1..5", "", "File ▸ Examples' project of that number instead"),
          valued(
              "width", "W", "1200",
              "the figure's width: pixels, or with a unit (12cm, 120mm, 4.5in; 96 px to the inch)"),

@@ -310,7 +310,7 @@ Result<Args> withProject(const Args& args, const std::string& samplesKey) {
 // The options the four subcommands share (loadCommon reads them).
 const Option kData = required("data", "D", "the data, see below");
 const Option kModel =
-    valued("model", "M", "oracle", "the ε-model: oracle (exact for D) or MODEL.safetensors");
+    valued("model", "M", "oracle", "the ε-model: oracle (exact for D), MODEL.safetensors or MODEL.pt (TorchScript)");
 const Option kDigits =
     valued("digits", "FILE", "", "the digits file for --data digits (default: the bundled copy)");
 const Option kSchedule =

@@ -92,8 +92,8 @@ Usage:
     }
     text += R"(
 Gaussian data specs D: toy:moons|checkerboard|swissroll|ring[,n=,seed=], gaussian:d=D,s=S,
-gmm:FILE.json, mixture:w,mx,my,s;… (2-D), csv:FILE or digits[:test]; --model oracle or
-MODEL.safetensors.
+gmm:FILE.json, mixture:w,mx,my,s;… (2-D), csv:FILE or digits[:test]; --model oracle,
+MODEL.safetensors or MODEL.pt (a TorchScript model, see the README).
 
 The formulas, defaults and output columns are in docs/ (README.md, categorical.md,
 gaussian.md, conventions.md) beside this program's source, and in the GUI's Help ▸ Mathematics.
