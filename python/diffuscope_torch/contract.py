@@ -10,6 +10,8 @@ import os
 
 import torch
 
+from .files import write_atomic
+
 CONTRACT_FILE = "diffuscope.json"
 PROCESSES = ("gaussian", "categorical")
 PREDICTIONS = ("epsilon", "sample", "v_prediction")
@@ -47,19 +49,7 @@ def save(module, path, **contract):
     text = contract_json(**contract)
     buffer = io.BytesIO()  # in memory, so the archive's folder name does not depend on the path
     torch.jit.save(module, buffer, _extra_files={CONTRACT_FILE: text})
-    data = buffer.getvalue()
-    tmp = f"{path}.partial"
-    try:
-        with open(tmp, "wb") as f:
-            if f.write(data) != len(data):
-                raise OSError(f"{tmp}: short write")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_atomic(path, buffer.getvalue())
 
 
 def load(path):

@@ -19,6 +19,7 @@ import numpy as np
 import torch
 
 from . import contract as contract_io
+from .files import fsync_dir, write_atomic
 from .errors import FieldError
 from .schedules import ScheduleError, gaussian_schedule
 
@@ -200,34 +201,6 @@ _COMPARED = (("model_sha256", "model"), ("data_sha256", "data"), ("samples", "sa
              ("seed", "seed"), ("estimator", "estimator"), ("num_steps", "num_steps"))
 
 
-def _fsync_dir(path):
-    try:
-        fd = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _write_atomic(path, data):
-    tmp = f"{path}.partial"
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(path)
-
-
 def _npy_bytes(array):
     buffer = io.BytesIO()
     np.save(buffer, array)
@@ -265,7 +238,7 @@ def open_progress(path, header):
     # Rewritten whole, so appends never continue a torn line.
     text = json.dumps(header) + "\n" + "".join(
         f"{n} {results[n][0]!r} {results[n][1]!r}\n" for n in sorted(results))
-    _write_atomic(path, text.encode("utf-8"))
+    write_atomic(path, text.encode("utf-8"))
     return results, open(path, "a", encoding="utf-8")
 
 
@@ -365,10 +338,10 @@ def run(args):
             stderr = np.zeros(N + 1, dtype=np.float64)
             for n in range(1, N + 1):
                 ms_eps[n], stderr[n] = results[n]
-            _write_atomic(stderr_path(out_path), _npy_bytes(stderr))
-            _write_atomic(out_path, _npy_bytes(ms_eps))
+            write_atomic(stderr_path(out_path), _npy_bytes(stderr))
+            write_atomic(out_path, _npy_bytes(ms_eps))
             os.unlink(progress)
-            _fsync_dir(progress)
+            fsync_dir(progress)
             print(f"ms-eps: wrote {out_path} and {stderr_path(out_path)}", file=sys.stderr,
                   flush=True)
         if dist is not None:
