@@ -6,7 +6,6 @@ Categorical: forward(x: int64[B, D], t: float32[B] in [0, 1][, y: int64[B]]) -> 
 """
 import json
 import io
-import os
 
 import torch
 
