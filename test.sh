@@ -43,6 +43,8 @@ install_check() {
         "${run[@]}" train --process gaussian --data digits --steps 5 --batch 8 \
             --arch mlp:width=8,depth=1 --out "$tmp/x.safetensors" >/dev/null
         "${run[@]}" info "$tmp/prefix/share/diffuscope/models/moons-gaussian.safetensors" >/dev/null
+        # TorchScript models through the LibTorch plugin installed in prefix/lib/diffuscope.
+        "${run[@]}" info "$tmp/prefix/share/diffuscope/models/digits-unet.pt" >/dev/null
         "${run[@]}" export --example 3 --view schedule --out "$tmp/x.png" >/dev/null
         test -s "$tmp/x.safetensors" && test -s "$tmp/x.png"
     )
