@@ -1,13 +1,33 @@
 // SPDX-License-Identifier: MIT
 #include "ui/main/explanation_pane.h"
 
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QTextBrowser>
 
+#include "core/util/number_text.h"
 #include "ui/charts/view_panel.h"
 #include "ui/main/view_explanations.h"
 
 namespace ui {
+namespace {
+
+// The provenance lines keep every digit for the CSV files; people read 0.3, not
+// 0.30000000000000004, and 0.3333 for a third.
+QString readableNumbers(const QString& line) {
+    static const QRegularExpression number(R"((?<![\w.])-?\d+\.\d{5,}(?:[eE][-+]?\d+)?(?![\w.]))");
+    QString result;
+    qsizetype from = 0;
+    for (auto it = number.globalMatch(line); it.hasNext();) {
+        const QRegularExpressionMatch match = it.next();
+        result += line.mid(from, match.capturedStart() - from);
+        result += QString::fromStdString(core::readableText(match.captured().toDouble()));
+        from = match.capturedEnd();
+    }
+    return result + line.mid(from);
+}
+
+}  // namespace
 
 ExplanationPane::ExplanationPane(QWidget* parent)
     : QDockWidget(tr("Explanation"), parent), m_text(new QTextBrowser) {
@@ -46,7 +66,7 @@ QString ExplanationPane::html() const {
         if (view == nullptr) continue;
         QString now;
         for (const std::string& line : view->provenance()) {
-            now += "<li>" + QString::fromStdString(line).toHtmlEscaped() + "</li>";
+            now += "<li>" + readableNumbers(QString::fromStdString(line)).toHtmlEscaped() + "</li>";
         }
         if (!view->message().isEmpty()) {
             now += "<li>" + view->message().toHtmlEscaped() + "</li>";

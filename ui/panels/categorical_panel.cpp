@@ -28,6 +28,7 @@
 #include <QVBoxLayout>
 
 #include "core/categorical/prior.h"
+#include "core/util/number_text.h"
 #include "core/data/categorical_table.h"
 #include "ui/panels/pi_editor.h"
 #include "ui/panels/schedule_editor.h"
@@ -46,7 +47,7 @@ constexpr int kMergeScheduleDrag = 102;
 QString joinNumbers(const std::vector<double>& values) {
     QStringList parts;
     for (double v : values) {
-        parts << QString::number(v, 'g', 10);
+        parts << QString::fromStdString(core::readableText(v));  // 0.3, not 0.30000000000000004
     }
     return parts.join(", ");
 }
