@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QImage>
 #include <QImageReader>
+#include <QMenu>
 #include <QLineSeries>
 #include <QPainter>
 #include <QSignalSpy>
@@ -16,6 +17,7 @@
 #include <QLineEdit>
 #include <QSpinBox>
 #include <QTest>
+#include <map>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -96,6 +98,7 @@ private slots:
     void maskedPresetAddsAMaskState();
     void cancelLeavesTheUiUsable();
     void mainWindowOpensWithTheExample();
+    void everyShortcutIsBoundOnce();
     void digitsReverseChainsEndOnTrainingImages();
     void tableFileWithTwoPositions();
     void maskStateAddsAClassAndTheContinuousElbo();
@@ -407,6 +410,40 @@ void tst_CategoricalExplorer::cancelLeavesTheUiUsable() {
     explorer.waitForJobs();
     QVERIFY(explorer.costs() != nullptr);
     QCOMPARE(explorer.trajectory().size(), size_t{6});
+}
+
+void tst_CategoricalExplorer::everyShortcutIsBoundOnce() {
+    QTemporaryDir dir;
+    ui::MainWindow window(nullptr, dir.path());
+    window.explorer()->waitForJobs();
+    // A key bound twice is ambiguous ("QAction::event: Ambiguous shortcut overload"): neither
+    // action runs. Walk every action of the window, menus included.
+    std::map<QString, QString> owner;
+    QStringList duplicates;
+    QAction* redo = nullptr;
+    for (QAction* action : window.findChildren<QAction*>()) {
+        if (action->text().contains("Redo") || action->text().contains("やり直")) redo = action;
+        for (const QKeySequence& key : action->shortcuts()) {
+            const QString name = key.toString();
+            if (name.isEmpty()) continue;
+            auto [it, inserted] = owner.emplace(name, action->text());
+            if (!inserted) duplicates << name + " (" + it->second + ", " + action->text() + ")";
+        }
+    }
+    QVERIFY2(duplicates.isEmpty(), qPrintable(duplicates.join("; ")));
+    QVERIFY(redo != nullptr);
+    QVERIFY(redo->shortcuts().contains(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)));
+    QVERIFY(redo->shortcuts().contains(QKeySequence(Qt::CTRL | Qt::Key_Y)));
+    // The View menu shows the tab's "&" as an "&", not as a mnemonic.
+    for (QMenu* menu : window.findChildren<QMenu*>()) emit menu->aboutToShow();
+    int schedule = 0;
+    for (QAction* action : window.findChildren<QAction*>()) {
+        if (action->text().startsWith("Schedule")) {
+            QCOMPARE(action->text(), QString("Schedule && information"));
+            ++schedule;
+        }
+    }
+    QVERIFY(schedule > 0);
 }
 
 void tst_CategoricalExplorer::mainWindowOpensWithTheExample() {

@@ -391,7 +391,15 @@ void MainWindow::createMenus() {
     QAction* undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
     QAction* redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
-    redo->setShortcuts({QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
+    // Ctrl+Shift+Z and Ctrl+Y on every platform, each bound once: the platform's Redo already
+    // holds one of them on most, and a key bound twice is ambiguous and does nothing.
+    QList<QKeySequence> redoKeys;
+    QList<QKeySequence> candidates = QKeySequence::keyBindings(QKeySequence::Redo);
+    candidates << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z) << QKeySequence(Qt::CTRL | Qt::Key_Y);
+    for (const QKeySequence& key : candidates) {
+        if (!key.isEmpty() && !redoKeys.contains(key)) redoKeys.append(key);
+    }
+    redo->setShortcuts(redoKeys);
     edit->addAction(undo);
     edit->addAction(redo);
     createViewMenu();
@@ -485,7 +493,8 @@ void MainWindow::createViewMenu() {
         for (int i = 0; i < static_cast<int>(tabActions.size()); ++i) {
             const bool exists = i < tabs()->count();
             tabActions[i]->setVisible(exists);
-            if (exists) tabActions[i]->setText(tabs()->tabText(i).replace("&&", "&"));
+            // The tab's text as it is: "&&" is a literal "&" in a menu too.
+            if (exists) tabActions[i]->setText(tabs()->tabText(i));
         }
     });
     view->addSeparator();
