@@ -135,7 +135,13 @@ double jitter(int chain, int salt) {
 }
 
 QColor classColor(int k) {
-    // Golden-ratio hues: neighbours differ, readable on a projector.
+    // The Okabe–Ito colours for the first seven classes (colour-blind safe, as every view);
+    // further classes take golden-ratio hues, so neighbours still differ.
+    static const QColor okabeIto[] = {charts::palette::kBlue,     charts::palette::kVermillion,
+                                      charts::palette::kBluishGreen, charts::palette::kOrange,
+                                      charts::palette::kReddishPurple, charts::palette::kSkyBlue,
+                                      charts::palette::kGrey};
+    if (k >= 0 && k < 7) return okabeIto[k];
     return QColor::fromHsvF(static_cast<float>(std::fmod(k * 0.61803398875, 1.0)), 0.65f, 0.85f);
 }
 
