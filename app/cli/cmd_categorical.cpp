@@ -335,6 +335,7 @@ Result<CategoricalInputs> inputsFromProject(const Args& args) {
 // The step costs' two outputs, JSON or CSV (docs/conventions.md).
 struct CategoricalResults {
     core::categorical::InformationCurves curves;
+    core::categorical::DataEntropy entropy;  // H(X₀|C) and Σ_d H(X₀,d|C)
     std::vector<double> stepCosts, stepErrors;
     double elbo = 0.0, elboStderr = 0.0;
     bool monteCarlo = false;
@@ -355,6 +356,9 @@ void printCategorical(const CategoricalResults& r, const CategoricalInputs& in,
         json["beta"] = r.curves.beta;
         json["mutual_information"] = r.curves.mutualInformation;
         json["impurity"] = r.curves.impurity;
+        // The table's rows are its support, so the joint entropy is always exact here.
+        json["entropy"] = r.entropy.joint;
+        json["entropy_positions"] = r.entropy.positions;
         json["step_costs"] = r.stepCosts;
         json["elbo"] = r.elbo;
         if (r.monteCarlo) {
@@ -422,6 +426,7 @@ Result<CategoricalResults> computeCategorical(const CategoricalInputs& in, long 
     using namespace core::categorical;
     CategoricalResults r;
     r.curves = informationCurves(in.table, in.pi, in.grid, in.condition);
+    r.entropy = dataEntropy(in.table, in.condition);
     TerminalProgress terminal;
     core::Progress progress(&terminal, "step costs");
     const StepCostOptions costOptions{.condition = in.condition,

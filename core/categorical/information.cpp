@@ -362,6 +362,20 @@ double tableImpurity(const data::CategoricalTable& table, const Vector& pi, doub
     return total / static_cast<double>(conditions.size());
 }
 
+DataEntropy dataEntropy(const data::CategoricalTable& table, int condition) {
+    const std::vector<int> conditions = conditionsOf(table, condition);
+    DataEntropy result;
+    for (int c : conditions) {
+        result.joint += table.entropy(c);
+        for (int d = 0; d < table.numPositions; ++d) {
+            result.positions += entropy(table.marginal(c, d));
+        }
+    }
+    result.joint /= static_cast<double>(conditions.size());
+    result.positions /= static_cast<double>(conditions.size());
+    return result;
+}
+
 InformationCurves informationCurves(const data::CategoricalTable& table,
                                     const Vector& pi,
                                     const TimeGrid& grid,

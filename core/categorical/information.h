@@ -36,6 +36,18 @@ double tableMutualInformation(const data::CategoricalTable& table,
 // Σ over positions of G_t for the table.
 double tableImpurity(const data::CategoricalTable& table, const Vector& pi, double betaT, int condition = -1);
 
+// The data's entropy, in nats, per condition or averaged over the conditions like the curves.
+// `joint` is H(X_0 | C) of the whole sequence, exact from the table's rows (duplicates merged);
+// `positions` is Σ_d H(X_0,d | C), the sum of the positions' own entropies, which equals it only
+// when the positions are independent and otherwise bounds it from above. The information curves
+// start at `positions` (they are sums over positions); the negative ELBO of an exact denoiser
+// is bounded below by `joint`.
+struct DataEntropy {
+    double joint = 0.0;
+    double positions = 0.0;
+};
+DataEntropy dataEntropy(const data::CategoricalTable& table, int condition = -1);
+
 // Per-position class frequencies of a data set: `classes` holds numExamples × numPositions
 // classes in 0..K−1, row-major (out-of-range classes are ignored). One p_0 of length K per
 // position; a position with no valid example gets the uniform distribution.

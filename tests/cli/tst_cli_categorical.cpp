@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Round trips of `diffuscope kernel` and `diffuscope categorical`.
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
+
+#include <cmath>
+#include <map>
 
 #include "core/categorical/prior.h"
 #include "core/categorical/reverse_kernel.h"
@@ -80,6 +84,31 @@ void tst_CliCategorical::categoricalJson() {
         DS_COMPARE_ABS(trajectory[k].toDouble(), expected[k], 1e-12);
     }
     QVERIFY(dp["cost"].toDouble() > json["elbo"].toDouble());
+
+    // The data's joint entropy H(X₀) and the sum of its positions' entropies, from the table's
+    // rows read here: the joint one is what the ELBO is bounded by.
+    QFile file(dataPath("categorical_a5_joint.csv"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    std::map<QString, double> joint;
+    std::map<int, double> first, second;
+    for (const QString& line : QString::fromUtf8(file.readAll()).split('\n')) {
+        const QStringList fields = line.trimmed().split(',');
+        if (fields.size() != 3 || fields[0] == "x1") continue;
+        const double p = fields[2].toDouble();
+        joint[fields[0] + "," + fields[1]] += p;
+        first[fields[0].toInt()] += p;
+        second[fields[1].toInt()] += p;
+    }
+    double h = 0.0, positions = 0.0;
+    for (const auto& [x, p] : joint) h -= p > 0 ? p * std::log(p) : 0.0;
+    for (const auto* marginal : {&first, &second}) {
+        for (const auto& [x, p] : *marginal) positions -= p > 0 ? p * std::log(p) : 0.0;
+    }
+    QVERIFY(json["entropy"].isDouble() && json["entropy_positions"].isDouble());
+    DS_COMPARE_ABS(json["entropy"].toDouble(), h, 1e-12);
+    DS_COMPARE_ABS(json["entropy_positions"].toDouble(), positions, 1e-12);
+    QVERIFY(h < positions);
+    QVERIFY(h <= json["elbo"].toDouble());
 }
 
 // CSV: one row per grid time; with a condition and D = 1 the ELBO is H(X_0 | C = b) = ln 2.

@@ -63,7 +63,8 @@ void tst_CliOutput::categoricalJsonKeysInOrder() {
     for (const auto& [key, value] : json.items()) {
         keys << QString::fromStdString(key);
     }
-    QCOMPARE(keys, QStringList({"t", "beta", "mutual_information", "impurity", "step_costs", "elbo",
+    QCOMPARE(keys, QStringList({"t", "beta", "mutual_information", "impurity", "entropy",
+                                "entropy_positions", "step_costs", "elbo",
                                 "step_costs_stderr", "elbo_stderr", "samples", "seed", "dp"}));
     QCOMPARE(json["t"].dump(), std::string("[0.0,0.25,0.5,0.75,1.0]"));
     QCOMPARE(json["dp"]["K"].get<int>(), 2);

@@ -49,6 +49,7 @@ private slots:
     void handComputed_data();
     void handComputed();
     void curveEnds();
+    void jointEntropyOfAHandMadeTable();
     void informationFractionLimits_data();
     void informationFractionLimits();
     void informationLinearSchedule();
@@ -93,6 +94,37 @@ void tst_CategoricalInformation::handComputed() {
     }
     DS_COMPARE_ABS(mutualInformation(p, pi, beta), information, 1e-15);
     DS_COMPARE_ABS(impurity(p, pi, beta), impurityValue, 1e-15);
+}
+
+// H(X_0) of a two-position table written out by hand, with a repeated row (merged before the
+// logarithm) and two conditions (averaged), against the direct sum −Σ p log p; the positions'
+// entropies, summed, bound it from above and equal it only for independent positions.
+void tst_CategoricalInformation::jointEntropyOfAHandMadeTable() {
+    // Condition a: p(0,0) = 0.5 (given as 0.2 + 0.3), p(1,1) = 0.25, p(0,1) = 0.25.
+    // Condition b: independent fair bits, p = 0.25 each.
+    Result<data::CategoricalTable> table = data::makeCategoricalTable(
+        2, 2, {0, 0, 0, 0, 1, 1, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1},
+        {0.2, 0.3, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25}, {"a", "a", "a", "a", "b", "b", "b", "b"});
+    QVERIFY2(table.ok(), table.ok() ? "" : table.error().toString().c_str());
+    const double ha = -(0.5 * std::log(0.5) + 2 * 0.25 * std::log(0.25));  // 1.5 log 2
+    const double hb = std::log(4.0);
+    // Marginals under a: X1 = (0.75, 0.25), X2 = (0.5, 0.5).
+    const double positionsA = -(0.75 * std::log(0.75) + 0.25 * std::log(0.25)) + std::log(2.0);
+    const double positionsB = 2 * std::log(2.0);
+    DataEntropy a = dataEntropy(*table, 0);
+    DS_COMPARE_ABS(a.joint, ha, 1e-12);
+    DS_COMPARE_ABS(a.positions, positionsA, 1e-12);
+    QVERIFY(a.joint < a.positions);  // dependent positions: the sum overstates H
+    DataEntropy b = dataEntropy(*table, 1);
+    DS_COMPARE_ABS(b.joint, hb, 1e-12);
+    DS_COMPARE_ABS(b.positions, positionsB, 1e-12);  // independent: equal
+    DataEntropy both = dataEntropy(*table, -1);
+    DS_COMPARE_ABS(both.joint, (ha + hb) / 2, 1e-12);
+    DS_COMPARE_ABS(both.positions, (positionsA + positionsB) / 2, 1e-12);
+    // The curves start at the positions' sum, not at the joint entropy.
+    const InformationCurves curves =
+        informationCurves(*table, *parsePrior("uniform:2"), evenTimeGrid(schedule::linearCurve(), 4), 0);
+    DS_COMPARE_ABS(curves.mutualInformation.front(), a.positions, 1e-14);
 }
 
 // The curves start at H(X_0) (summed marginal entropies) and end at 0.

@@ -15,6 +15,9 @@
 #include <QTest>
 #include <QTimer>
 
+#include <cmath>
+
+#include "core/categorical/information.h"
 #include "core/project/gaussian_setup.h"
 #include "ui/document/project_document.h"
 #include "ui/lessons/lesson_pane.h"
@@ -54,6 +57,7 @@ private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void theSequenceCoversTheSubjects();
     void everyStepIsAValidProject();
+    void theEntropyIsBelowEveryElbo();
     void everyStepLoadsInTheWindow();
     void unsavedWorkIsNotReplacedWithoutAsking();
 };
@@ -104,6 +108,42 @@ void tst_Lessons::everyStepIsAValidProject() {
             QVERIFY2(reopened.project() == p, qPrintable(at + ": changed by save and reopen"));
         }
     }
+}
+
+// The joint entropy H(X₀ | C) is what the lessons compare the negative ELBO with: with the exact
+// denoiser it lies below the N-step negative ELBO of every set-up (here at N = 1000, exact
+// costs), while the sum of the positions' entropies need not (the correlated pairs).
+void tst_Lessons::theEntropyIsBelowEveryElbo() {
+    int checked = 0;
+    int sumAboveElbo = 0;
+    for (int l = 0; l < static_cast<int>(lessons().size()); ++l) {
+        for (int s = 0; s < static_cast<int>(lessons()[l].steps.size()); ++s) {
+            const auto& project = lessons()[l].steps[s].project;
+            if (project.process != ui::document::ProcessKind::Categorical) continue;
+            auto params = project.categorical;
+            params.numSteps = 1000;
+            auto setup = ui::document::buildCategoricalSetup(params);
+            QVERIFY2(setup, qPrintable(where(l, s)));
+            const auto& built = **setup;
+            if (std::pow(static_cast<double>(built.pi.size()), built.table.numPositions) > 1e4) {
+                continue;  // the digits: K^D beyond exact costs
+            }
+            auto costs = core::categorical::computeStepCosts(
+                built.table, *built.denoiser, built.pi, built.grid,
+                core::categorical::CostPairs::Consecutive, {.condition = built.params.condition});
+            QVERIFY2(costs, qPrintable(where(l, s)));
+            double elbo = 0.0;
+            for (int n = 1; n <= 1000; ++n) elbo += costs->cost(n - 1, n);
+            const auto entropy = core::categorical::dataEntropy(built.table, built.params.condition);
+            QVERIFY2(entropy.joint <= elbo + 1e-9,
+                     qPrintable(QString("%1: H = %2 > −ELBO = %3").arg(where(l, s)).arg(entropy.joint).arg(elbo)));
+            QVERIFY(entropy.joint <= entropy.positions + 1e-12);
+            sumAboveElbo += entropy.positions > elbo ? 1 : 0;
+            ++checked;
+        }
+    }
+    QVERIFY2(checked >= 10, qPrintable(QString::number(checked)));
+    QVERIFY(sumAboveElbo > 0);  // the case the old "entropy" got wrong: pairs, lessons 4 and 8
 }
 
 void tst_Lessons::everyStepLoadsInTheWindow() {
