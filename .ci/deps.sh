@@ -10,6 +10,7 @@ DIFFUSCOPE_PACKAGES=(
     qt6-l10n-tools  # lrelease compiles translations/*.ts; lupdate checks them in the tests
     fonts-ipafont-gothic  # a CJK font: the Japanese interface and its exported figures
     dpkg-dev file  # cpack -G DEB: dpkg-shlibdeps works out the package's Depends
+    poppler-utils  # pdftotext: the tests read the exported PDFs' text back
     libtorch-dev  # TorchScript (.pt) models, through LibTorch (CPU)
     python3-torch  # python/diffuscope_torch, its tests, and the test models of the C++ tests
 )

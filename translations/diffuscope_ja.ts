@@ -1354,12 +1354,31 @@ The project is still open; save your work.</source>
         <source>GIF encoder: %1</source>
         <translation>GIF エンコーダ: %1</translation>
     </message>
+    <message>
+        <source>%1: at font scale %2 the %3 view needs at least %4 × %5 cm (asked: %6 × %7 cm); make it larger or the font scale smaller</source>
+        <translation>%1: フォント倍率 %2 では %3 ビューに少なくとも %4 × %5 cm が必要です (指定: %6 × %7 cm)。大きくするかフォント倍率を小さくしてください</translation>
+    </message>
+    <message>
+        <source>%1: at %2 × %3 cm and font scale %4 the figure cannot show %5 whole; make it larger or the font scale smaller</source>
+        <translation>%1: %2 × %3 cm、フォント倍率 %4 では図に %5 を省略せずに表示できません。大きくするかフォント倍率を小さくしてください</translation>
+    </message>
+    <message>
+        <source>%1: at %2 × %3 cm and font scale %4 the %5 view does not fit; make it larger or the font scale smaller</source>
+        <translation>%1: %2 × %3 cm、フォント倍率 %4 では %5 ビューが収まりません。大きくするかフォント倍率を小さくしてください</translation>
+    </message>
 </context>
 <context>
     <name>ui::charts::ChartPanel</name>
     <message>
         <source>Drag a rectangle to zoom in, Ctrl+wheel to zoom about the cursor, Shift+drag to pan; double-click to see everything again.</source>
         <translation>矩形をドラッグして拡大、Ctrl+ホイールでカーソルの位置を中心に拡大縮小、Shift+ドラッグで移動、ダブルクリックで全体表示に戻ります。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::charts::FigureChart</name>
+    <message>
+        <source>the tick labels of &quot;%1&quot;</source>
+        <translation>「%1」の目盛りラベル</translation>
     </message>
 </context>
 <context>
@@ -3502,6 +3521,22 @@ step (%1, %2): J = %3</source>
         <source>H(X₀ | C = %1) = %2 bits = %3 nats (the step costs and ELBOs are in nats)</source>
         <translation>H(X₀ | C = %1) = %2 ビット = %3 nat (ステップコストと ELBO は nat 単位)</translation>
     </message>
+    <message>
+        <source>Σ_d Gₜ,d</source>
+        <translation>Σ_d Gₜ,d</translation>
+    </message>
+    <message>
+        <source>Σ_d I(X₀,d; Xₜ,d) [bits, right axis]</source>
+        <translation>Σ_d I(X₀,d; Xₜ,d) [ビット、右軸]</translation>
+    </message>
+    <message>
+        <source>impurity Σ_d Gₜ,d [own axis]</source>
+        <translation>不純度 Σ_d Gₜ,d [専用の軸]</translation>
+    </message>
+    <message>
+        <source>; the curves are sums over the %1 positions and start at Σ_d H(X₀,d | C) = %2 nats, an upper bound of H</source>
+        <translation>。曲線は %1 個の位置の和で、H の上界 Σ_d H(X₀,d | C) = %2 nat から始まります</translation>
+    </message>
 </context>
 <context>
     <name>ui::views::StepCostView</name>
@@ -3577,8 +3612,8 @@ The even path is already optimal here: the DP finds none cheaper.</source>
         <translation>n = %1 &lt; N で終了</translation>
     </message>
     <message>
-        <source>t → 1 … %1   (white: s ≥ t)</source>
-        <translation>t → 1 … %1   (白: s ≥ t)</translation>
+        <source>t → 1 to %1   (white: s ≥ t)</source>
+        <translation>t → 1 から %1   (白: s ≥ t)</translation>
     </message>
 </context>
 <context>

@@ -392,10 +392,12 @@ void tst_GaussianExplorer::spacingOptionsEditTheProject() {
     QCOMPARE(listing->item(3, 1)->text(), QString("6"));
     view->resize(900, 900);
     view->canvas()->resize(800, 500);
-    // The fourth row's tick at n = 35 (rows start at y = 14, 30 px apart when one misses an end).
-    const double left = 170.0, right = 800 - 20.0;
+    // The fourth row's tick at n = 35 (the rows' places follow the canvas's font).
+    const auto layout = view->canvasLayout(view->canvas()->size());
+    const double left = layout.left, right = layout.right;
     const int x35 = static_cast<int>(std::lround(left + 34.0 / 99.0 * (right - left)));
-    const QString tick = view->canvasTooltip(QPoint(x35 + 2, 14 + 3 * 30 + 7));
+    const QString tick = view->canvasTooltip(
+        QPoint(x35 + 2, static_cast<int>(layout.rowsTop + 3 * layout.rowHeight + 7)));
     QVERIFY2(tick.startsWith("leading:6,offset=2: n = 35 (timestep 3 of K = 6)"), qPrintable(tick));
     const double j = explorer.results()->cost(18, 34);
     QVERIFY2(tick.contains(QString("step (19, 35): J = %1").arg(j, 0, 'g', 4)), qPrintable(tick));

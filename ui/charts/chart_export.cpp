@@ -10,12 +10,20 @@
 #include <QLabel>
 #include <QLayout>
 #include <QPainter>
+#include <QResizeEvent>
 #include <QPdfWriter>
 #include <QSvgGenerator>
 #include <QWidget>
 #include <QBuffer>
+#include <QAbstractAxis>
+#include <QChart>
+#include <QGraphicsLayout>
+#include <QLegend>
 
 #include "core/io/file_io.h"
+#include "ui/charts/chart_panel.h"
+#include "ui/charts/figure_chart.h"
+#include "ui/charts/presentation.h"
 #include "ui/charts/view_panel.h"
 
 #include <cmath>
@@ -76,7 +84,8 @@ private:
 };
 
 // Hides a view's controls and message footer while it is rendered, so the file holds the
-// figure only; restores what was visible.
+// figure only; restores what was visible. A chart beside the view's main figure that has nothing
+// to show yet (the NLL against K before it is computed) is left out too, not drawn empty.
 class FigureOnly {
 public:
     explicit FigureOnly(QWidget* widget) {
@@ -86,6 +95,13 @@ public:
             if (control != nullptr && !control->isHidden()) m_hidden.push_back(control);
         }
         if (!panel->messageLabel()->isHidden()) m_hidden.emplace_back(panel->messageLabel());
+        const auto* chartPanel = qobject_cast<ChartPanel*>(widget);
+        for (FigureChart* figure : widget->findChildren<FigureChart*>()) {
+            if (!figure->isHidden() && figure->isEmpty() &&
+                (chartPanel == nullptr || figure != chartPanel->figure())) {
+                m_hidden.emplace_back(figure);
+            }
+        }
         for (const QPointer<QWidget>& w : m_hidden) w->hide();
     }
     ~FigureOnly() {
@@ -97,6 +113,113 @@ public:
 private:
     std::vector<QPointer<QWidget>> m_hidden;
 };
+
+// Sets the figure's type sizes (FigureType, in points, times the font scale) on every chart of
+// `widget`, and strokes and markers scaled alike; restores the view as it was when destroyed.
+class FigureTypeGuard {
+public:
+    FigureTypeGuard(QWidget* widget, double fontScale) : m_widget(widget) {
+        m_hadFont = widget->testAttribute(Qt::WA_SetFont);
+        m_font = widget->font();
+        for (FigureChart* figure : figures()) {
+            QChart* chart = figure->chart();
+            Saved saved{chart, chart->titleFont(), chart->legend()->font(), {}, {},
+                        chartScale(chart)};
+            for (QAbstractAxis* axis : chart->axes()) {
+                saved.axes.push_back(axis);
+                saved.axisFonts.emplace_back(axis->labelsFont(), axis->titleFont());
+            }
+            m_saved.push_back(saved);
+        }
+        setChartsScale(widget, fontScale);  // strokes and markers
+        const ui::charts::FigureType sizes;
+        widget->setFont(figureFont(m_font, sizes.axisTitle * fontScale));
+        for (const Saved& saved : m_saved) {
+            QChart* chart = saved.chart;
+            chart->setTitleFont(figureFont(saved.title, sizes.title * fontScale));
+            chart->legend()->setFont(figureFont(saved.legend, sizes.legend * fontScale));
+            for (size_t i = 0; i < saved.axes.size(); ++i) {
+                saved.axes[i]->setLabelsFont(figureFont(saved.axisFonts[i].first, sizes.tick * fontScale));
+                QFont axisTitle = figureFont(saved.axisFonts[i].second, sizes.axisTitle * fontScale);
+                axisTitle.setBold(false);  // bold titles cost a column figure its room
+                saved.axes[i]->setTitleFont(axisTitle);
+            }
+        }
+    }
+    ~FigureTypeGuard() {
+        for (const Saved& saved : m_saved) {
+            if (saved.chart.isNull()) continue;
+            restoreAxisTitles(saved.chart);
+            setChartScale(saved.chart, saved.scale);
+            saved.chart->setTitleFont(saved.title);
+            saved.chart->legend()->setFont(saved.legend);
+            for (size_t i = 0; i < saved.axes.size(); ++i) {
+                if (saved.axes[i].isNull()) continue;
+                saved.axes[i]->setLabelsFont(saved.axisFonts[i].first);
+                saved.axes[i]->setTitleFont(saved.axisFonts[i].second);
+            }
+        }
+        m_widget->setFont(m_hadFont ? m_font : QFont());
+    }
+    FigureTypeGuard(const FigureTypeGuard&) = delete;
+    FigureTypeGuard& operator=(const FigureTypeGuard&) = delete;
+
+    std::vector<FigureChart*> figures() const {
+        std::vector<FigureChart*> list;
+        if (auto* self = qobject_cast<FigureChart*>(m_widget)) list.push_back(self);
+        for (FigureChart* figure : m_widget->findChildren<FigureChart*>()) list.push_back(figure);
+        return list;
+    }
+
+private:
+    struct Saved {
+        QPointer<QChart> chart;
+        QFont title;
+        QFont legend;
+        std::vector<QPointer<QAbstractAxis>> axes;
+        std::vector<std::pair<QFont, QFont>> axisFonts;
+        double scale;
+    };
+    QWidget* m_widget;
+    bool m_hadFont;
+    QFont m_font;
+    std::vector<Saved> m_saved;
+};
+
+// A widget that is not shown gets its resize events only when rendered; the charts need them
+// now, to lay out their plots before the ticks are fitted and the texts checked.
+void sendPendingResizes(QWidget* widget) {
+    if (widget->testAttribute(Qt::WA_PendingResizeEvent)) {
+        QResizeEvent event(widget->size(), QSize());
+        QCoreApplication::sendEvent(widget, &event);
+        widget->setAttribute(Qt::WA_PendingResizeEvent, false);
+    }
+    for (QObject* child : widget->children()) {
+        if (auto* w = qobject_cast<QWidget*>(child); w != nullptr && !w->isWindow()) sendPendingResizes(w);
+    }
+}
+
+// Lays the figure out at its size until the ticks fitted to the plots stop moving it.
+void settle(QWidget* widget, const std::vector<FigureChart*>& figures) {
+    // Layouts cache their items' sizes: those of a splitter whose controls were just hidden, of
+    // a legend whose font just changed, are stale until each widget says its geometry changed.
+    for (QWidget* child : widget->findChildren<QWidget*>()) child->updateGeometry();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    for (int round = 0; round < 3; ++round) {
+        for (FigureChart* figure : figures) figure->sync();
+        if (widget->layout() != nullptr) {
+            widget->layout()->invalidate();
+            widget->layout()->activate();
+        }
+        sendPendingResizes(widget);
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        for (FigureChart* figure : figures) {
+            if (figure->chart()->layout() != nullptr) figure->chart()->layout()->activate();
+            wrapAxisTitles(figure->chart());
+        }
+    }
+    for (FigureChart* figure : figures) figure->sync();
+}
 
 // Whole or not at all: a full disk or a device path leaves any previous file as it was.
 QString saveBytes(const QString& path, const QByteArray& bytes) {
@@ -125,7 +248,7 @@ QImage FigureRenderer::render() const {
     image.fill(Qt::white);
     QPainter painter(&image);
     painter.setRenderHint(QPainter::Antialiasing);
-    m_state->widget->render(&painter);
+    m_state->widget->render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
     return image;
 }
 
@@ -153,13 +276,74 @@ QString exportWidget(QWidget* widget, const QString& requestedPath, const Export
     const QString path = withImageExtension(requestedPath);
     const QString suffix = QFileInfo(path).suffix().toLower();
     FigureOnly figure(widget);
-    // Laid out smaller and drawn scaled up: text and lines grow, the figure keeps its size.
-    const double scale = options.fontScale;
-    SizeGuard guard(widget, QSize(static_cast<int>(std::lround(options.size.width() / scale)),
-                                  static_cast<int>(std::lround(options.size.height() / scale))));
-    auto renderScaled = [widget, scale](QPainter& painter) {
-        painter.scale(scale, scale);
+    // Laid out at the size asked, with the type in points: text never shrinks with the figure,
+    // titles and legends wrap, ticks thin out; what still cannot fit refuses the export.
+    FigureTypeGuard type(widget, options.fontScale);
+    SizeGuard guard(widget, options.size);
+    const std::vector<FigureChart*> figures = type.figures();
+    settle(widget, figures);
+    {
+        // A first render delivers what the layout still had pending (a hidden widget lays out
+        // some of its children only when painted); the figure is settled again after it.
+        QImage scratch(options.size, QImage::Format_RGB32);
+        QPainter painter(&scratch);
         widget->render(&painter);
+    }
+    settle(widget, figures);
+    // A layout that cannot shrink to the size asked would be cut at the edges.
+    if (widget->layout() != nullptr) {
+        const QSize minimum = widget->layout()->totalMinimumSize();
+        if (minimum.width() > options.size.width() || minimum.height() > options.size.height()) {
+            return QCoreApplication::translate(
+                       "ui::chart_export",
+                       "%1: at font scale %2 the %3 view needs at least %4 × %5 cm (asked: %6 × %7 cm); "
+                       "make it larger or the font scale smaller")
+                .arg(path)
+                .arg(options.fontScale)
+                .arg(widget->windowTitle())
+                .arg(std::ceil(std::max(minimum.width(), options.size.width()) * 25.4 / 96.0) / 10.0, 0, 'f', 1)
+                .arg(std::ceil(std::max(minimum.height(), options.size.height()) * 25.4 / 96.0) / 10.0, 0, 'f', 1)
+                .arg(options.size.width() * 2.54 / 96.0, 0, 'f', 1)
+                .arg(options.size.height() * 2.54 / 96.0, 0, 'f', 1);
+        }
+    }
+    // Parts laid out past the edge (a legend's rows taking more height than there is).
+    for (QWidget* child : widget->findChildren<QWidget*>()) {
+        if (!child->isVisibleTo(widget) || child->isWindow()) continue;
+        const QRect at(child->mapTo(widget, QPoint(0, 0)), child->size());
+        if (at.right() > widget->width() + 1 || at.bottom() > widget->height() + 1) {
+            return QCoreApplication::translate(
+                       "ui::chart_export",
+                       "%1: at %2 × %3 cm and font scale %4 the %5 view does not fit; make it larger "
+                       "or the font scale smaller")
+                .arg(path)
+                .arg(options.size.width() * 2.54 / 96.0, 0, 'f', 1)
+                .arg(options.size.height() * 2.54 / 96.0, 0, 'f', 1)
+                .arg(options.fontScale)
+                .arg(widget->windowTitle());
+        }
+    }
+    QStringList elided;
+    for (FigureChart* figure : figures) {
+        if (figure->isVisibleTo(widget) || figure == widget) elided << figure->elidedTexts();
+    }
+    if (!elided.isEmpty()) {
+        return QCoreApplication::translate(
+                   "ui::chart_export",
+                   "%1: at %2 × %3 cm and font scale %4 the figure cannot show %5 whole; "
+                   "make it larger or the font scale smaller")
+            .arg(path)
+            .arg(options.size.width() * 2.54 / 96.0, 0, 'f', 1)
+            .arg(options.size.height() * 2.54 / 96.0, 0, 'f', 1)
+            .arg(options.fontScale)
+            .arg(elided.front().startsWith(QChar('"')) || elided.front().contains(QChar('"'))
+                     ? elided.front()
+                     : "\"" + elided.front() + "\"");
+    }
+    // Without the window's background: a figure is white to the edge (the image is filled white
+    // and SVG and PDF start from a white rectangle), never the grey of the GUI's panels.
+    auto renderScaled = [widget](QPainter& painter) {
+        widget->render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
     };
     QByteArray bytes;
     QBuffer buffer(&bytes);

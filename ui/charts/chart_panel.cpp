@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/chart_panel.h"
+#include "ui/charts/figure_chart.h"
 
 #include <QChart>
 #include <QAbstractAxis>
 #include <QAbstractSeries>
 #include <QChartView>
+#include <QGraphicsLayout>
 #include <QLegend>
 #include <QMouseEvent>
 #include <QWheelEvent>
@@ -17,8 +19,9 @@ namespace ui::charts {
 ChartPanel::ChartPanel(const QString& title, QWidget* parent)
     // The view is built around our chart: QChartView() would make a default chart that
     // setChart() later releases without deleting.
-    : ViewPanel(title, parent), m_chart(new QChart), m_view(new QChartView(m_chart)) {
-    m_chart->setTitle(windowTitle());  // translated
+    : ViewPanel(title, parent), m_figure(new FigureChart(new QChart)), m_chart(m_figure->chart()),
+      m_view(m_figure->view()) {
+    m_figure->setTitle(windowTitle());  // translated
     applyFigureStyle(m_chart, m_view);
     m_view->setMouseTracking(true);
     m_view->setRubberBand(QChartView::RectangleRubberBand);
@@ -26,7 +29,7 @@ ChartPanel::ChartPanel(const QString& title, QWidget* parent)
     m_view->viewport()->setStatusTip(tr("Drag a rectangle to zoom in, Ctrl+wheel to zoom about the cursor, "
                                       "Shift+drag to pan; double-click to see everything again."));
     m_view->viewport()->installEventFilter(this);
-    setBody(m_view);
+    setBody(m_figure);
 }
 
 QString ChartPanel::readoutAt(const QPoint& position) const {
@@ -132,6 +135,9 @@ void applyFigureStyle(QChart* chart, QChartView* view) {
     view->setRenderHint(QPainter::Antialiasing);
     // White to the edge, no card with rounded corners on grey: the figure is the whole view.
     chart->setBackgroundRoundness(0);
+    // The figure's own margins are small: a column figure has no room to waste.
+    chart->setMargins(QMargins(2, 2, 2, 2));
+    if (chart->layout() != nullptr) chart->layout()->setContentsMargins(0, 0, 0, 0);
     chart->setDropShadowEnabled(false);
     view->setBackgroundBrush(Qt::white);
     view->setFrameShape(QFrame::NoFrame);

@@ -11,6 +11,10 @@
 class QChart;
 class QChartView;
 
+namespace ui::charts {
+class FigureChart;
+}
+
 // A view that is one Qt chart: owns the QChartView with antialiasing and chart
 // animations off. Concrete charts create series and axes once and refresh them with replace().
 namespace ui::charts {
@@ -22,6 +26,8 @@ public:
 
     QChart* chart() const { return m_chart; }
     QChartView* chartView() const { return m_view; }
+    // The chart with its title and legend (figure_chart.h).
+    FigureChart* figure() const { return m_figure; }
     // "x = …, y = …" of the point under a position of the chart view (the first series' axes),
     // empty outside the plot area: the readout the chart shows under the cursor.
     QString readoutAt(const QPoint& position) const;
@@ -37,6 +43,7 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    FigureChart* m_figure;
     QChart* m_chart;
     QChartView* m_view;
     QPoint m_panFrom;       // the pointer's last position while panning

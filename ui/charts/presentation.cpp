@@ -33,31 +33,35 @@ QPen scaled(QPen pen, double factor) {
 
 }  // namespace
 
+double chartScale(const QChart* chart) {
+    const QVariant scale = chart->property(kScaleProperty);
+    return scale.isValid() ? scale.toDouble() : 1.0;
+}
+
+void setChartScale(QChart* chart, double scale) {
+    const double factor = scale / chartScale(chart);
+    if (factor == 1.0) return;
+    chart->setProperty(kScaleProperty, scale);
+    chart->setTitleFont(scaled(chart->titleFont(), factor));
+    chart->legend()->setFont(scaled(chart->legend()->font(), factor));
+    for (QAbstractAxis* axis : chart->axes()) {
+        axis->setLabelsFont(scaled(axis->labelsFont(), factor));
+        axis->setTitleFont(scaled(axis->titleFont(), factor));
+    }
+    for (QAbstractSeries* series : chart->series()) {
+        if (auto* scatter = qobject_cast<QScatterSeries*>(series)) {
+            scatter->setMarkerSize(scatter->markerSize() * factor);
+        } else if (auto* line = qobject_cast<QXYSeries*>(series)) {
+            line->setPen(scaled(line->pen(), factor));
+        } else if (auto* area = qobject_cast<QAreaSeries*>(series)) {
+            area->setPen(scaled(area->pen(), factor));
+        }
+    }
+}
+
 void setChartsScale(QWidget* root, double scale) {
     for (QChartView* view : root->findChildren<QChartView*>()) {
-        QChart* chart = view->chart();
-        if (chart == nullptr) continue;
-        const double current = chart->property(kScaleProperty).isValid()
-                                   ? chart->property(kScaleProperty).toDouble()
-                                   : 1.0;
-        const double factor = scale / current;
-        if (factor == 1.0) continue;
-        chart->setProperty(kScaleProperty, scale);
-        chart->setTitleFont(scaled(chart->titleFont(), factor));
-        chart->legend()->setFont(scaled(chart->legend()->font(), factor));
-        for (QAbstractAxis* axis : chart->axes()) {
-            axis->setLabelsFont(scaled(axis->labelsFont(), factor));
-            axis->setTitleFont(scaled(axis->titleFont(), factor));
-        }
-        for (QAbstractSeries* series : chart->series()) {
-            if (auto* scatter = qobject_cast<QScatterSeries*>(series)) {
-                scatter->setMarkerSize(scatter->markerSize() * factor);
-            } else if (auto* line = qobject_cast<QXYSeries*>(series)) {
-                line->setPen(scaled(line->pen(), factor));
-            } else if (auto* area = qobject_cast<QAreaSeries*>(series)) {
-                area->setPen(scaled(area->pen(), factor));
-            }
-        }
+        if (view->chart() != nullptr) setChartScale(view->chart(), scale);
     }
 }
 

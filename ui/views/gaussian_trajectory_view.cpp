@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/gaussian_trajectory_view.h"
 #include "ui/charts/chart_panel.h"
+#include "ui/charts/figure_chart.h"
 #include "ui/charts/palette.h"
 
 #include <QCoreApplication>
 
 #include <QAreaSeries>
+#include <QFontMetricsF>
 #include <QChart>
 #include <QChartView>
 #include <QHBoxLayout>
@@ -44,8 +46,16 @@ static QString shownLabel(const QString& label) {
 class TrajectoryCanvas : public QWidget {
 public:
     explicit TrajectoryCanvas(GaussianTrajectoryView* view) : QWidget(view), m_view(view) {
-        setMinimumSize(300, 260);
         setMouseTracking(true);
+    }
+    // The rows and their labels whole, and a heatmap of at least four lines of text a side.
+    QSize minimumSizeHint() const override {
+        const double em = QFontMetricsF(font()).height();
+        const GaussianTrajectoryView::CanvasLayout layout = m_view->canvasLayout(QSize(0, 0));
+        const double top = layout.map.top();
+        const double barRoom = 20.0 + QFontMetricsF(font()).horizontalAdvance("6.7e-05") + 8.0;
+        return {static_cast<int>(std::ceil(layout.left + 4.0 * em + barRoom + 20.0)),
+                static_cast<int>(std::ceil(top + 4.0 * em + 1.6 * em))};
     }
 
 protected:
@@ -94,18 +104,29 @@ std::vector<GaussianTrajectoryView::TickRow> GaussianTrajectoryView::tickRows() 
 }
 
 GaussianTrajectoryView::CanvasLayout GaussianTrajectoryView::canvasLayout(QSize size) const {
+    // Every length follows the canvas's font, so an export at a larger font scale (or
+    // presentation mode) keeps its labels whole.
+    const QFontMetricsF metrics(m_canvas->font());
+    const double em = metrics.height();
     CanvasLayout layout;
+    for (const TickRow& row : tickRows()) {
+        layout.left = std::max(layout.left, metrics.horizontalAdvance(QString("%1  ΣJ %2").arg(shownLabel(row.label)).arg(row.cost, 0, 'f', 3)) + 16.0);
+    }
     layout.right = size.width() - 20.0;
+    layout.rowsTop = std::max(layout.rowsTop, 0.9 * em);
+    layout.rowHeight = std::max(layout.rowHeight, 1.7 * em);
     // Taller rows when a row misses an end, for the note under it.
     for (const TickRow& row : tickRows()) {
-        if (row.steps->front() > 1 || row.steps->back() < m_numSteps) layout.rowHeight = 30.0;
+        if (row.steps->front() > 1 || row.steps->back() < m_numSteps) layout.rowHeight = std::max(30.0, 2.5 * em);
     }
     const double rowsBottom = layout.rowsTop + layout.rowHeight * tickRows().size();
-    const double top = rowsBottom + 24.0;
-    // Room on the right of the heatmap for its colour bar.
-    const double side = std::max(50.0, std::min(layout.right - layout.left - 90.0,
-                                                size.height() - top - 26.0));
-    layout.map = QRectF(layout.left, top, side, side);
+    const double top = rowsBottom + 1.2 * em + 0.6 * em + 1.2 * em;  // "n = 1" line, "J(s, t)" above the bar
+    // The whole width (less the colour bar and its labels) and the height left: J(s, t) need not
+    // be drawn square, and a square left most of a wide figure white.
+    const double barRoom = 20.0 + metrics.horizontalAdvance("6.7e-05") + 8.0;
+    const double width = std::max(50.0, layout.right - layout.left - barRoom);
+    const double height = std::max(50.0, size.height() - top - 1.6 * em);
+    layout.map = QRectF(layout.left, top, width, height);
     return layout;
 }
 
@@ -129,9 +150,10 @@ void TrajectoryCanvas::paintTickRows(QPainter& painter,
                                      const GaussianTrajectoryView::CanvasLayout& layout) {
     const int n = m_view->m_numSteps;
     double y = layout.rowsTop;
+    const double em = QFontMetricsF(painter.font()).height();
     for (const GaussianTrajectoryView::TickRow& row : m_view->tickRows()) {
         painter.setPen(Qt::black);
-        painter.drawText(QRectF(4, y - 2, layout.left - 10, 18), Qt::AlignRight | Qt::AlignVCenter,
+        painter.drawText(QRectF(4, y + 7 - 0.6 * em, layout.left - 10, 1.2 * em), Qt::AlignRight | Qt::AlignVCenter,
                          QString("%1  ΣJ %2").arg(shownLabel(row.label)).arg(row.cost, 0, 'f', 3));
         painter.setPen(QPen(QColor(200, 200, 205), 1));
         painter.drawLine(QPointF(layout.left, y + 7), QPointF(layout.right, y + 7));
@@ -147,13 +169,13 @@ void TrajectoryCanvas::paintTickRows(QPainter& painter,
         painter.setPen(charts::palette::kVermillion);  // a warning
         if (row.steps->front() > 1) {
             painter.drawText(
-                QRectF(layout.left, y + 15, 200, 12), Qt::AlignLeft | Qt::AlignVCenter,
+                QRectF(layout.left, y + 15, layout.right - layout.left, em), Qt::AlignLeft | Qt::AlignVCenter,
                 QCoreApplication::translate("ui::views::TrajectoryCanvas", "starts at n = %1 > 1")
                     .arg(row.steps->front()));
         }
         if (row.steps->back() < n) {
             painter.drawText(
-                QRectF(layout.right - 200, y + 15, 200, 12), Qt::AlignRight | Qt::AlignVCenter,
+                QRectF(layout.left, y + 15, layout.right - layout.left, em), Qt::AlignRight | Qt::AlignVCenter,
                 QCoreApplication::translate("ui::views::TrajectoryCanvas", "ends at n = %1 < N")
                     .arg(row.steps->back()));
         }
@@ -161,8 +183,8 @@ void TrajectoryCanvas::paintTickRows(QPainter& painter,
         y += layout.rowHeight;
     }
     painter.setPen(QColor(110, 110, 115));
-    painter.drawText(QRectF(layout.left, y, 60, 14), Qt::AlignLeft | Qt::AlignVCenter, "n = 1");
-    painter.drawText(QRectF(layout.right - 80, y, 80, 14), Qt::AlignRight | Qt::AlignVCenter,
+    painter.drawText(QRectF(layout.left, y, 6 * em, 1.2 * em), Qt::AlignLeft | Qt::AlignVCenter, "n = 1");
+    painter.drawText(QRectF(layout.right - 8 * em, y, 8 * em, 1.2 * em), Qt::AlignRight | Qt::AlignVCenter,
                      QString("n = %1").arg(n));
 }
 
@@ -170,27 +192,27 @@ void TrajectoryCanvas::paintHeatmap(QPainter& painter,
                                     const GaussianTrajectoryView::CanvasLayout& layout) {
     const int n = m_view->m_numSteps;
     const QRectF map = layout.map;
-    const double side = map.width();
+    const double em = QFontMetricsF(painter.font()).height();
     painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
     painter.drawImage(map, m_view->m_heatmap);
     painter.setPen(QColor(150, 150, 155));
     painter.drawRect(map);
     painter.setPen(Qt::black);
     painter.drawText(
-        QRectF(map.left(), map.bottom() + 4, map.width() + 90, 16), Qt::AlignLeft,
-        QCoreApplication::translate("ui::views::TrajectoryCanvas", "t → 1 … %1   (white: s ≥ t)")
+        QRectF(map.left(), map.bottom() + 4, layout.right + 20.0 - map.left(), 1.3 * em), Qt::AlignLeft,
+        QCoreApplication::translate("ui::views::TrajectoryCanvas", "t → 1 to %1   (white: s ≥ t)")
             .arg(n));
     painter.save();
     painter.translate(map.left() - 8, map.center().y());
     painter.rotate(-90);
-    painter.drawText(QRectF(-map.height() / 2, -16, map.height(), 16), Qt::AlignCenter, "← s");
+    painter.drawText(QRectF(-map.height() / 2, -1.2 * em, map.height(), 1.2 * em), Qt::AlignCenter, "← s");
     painter.restore();
     const auto& dp = m_view->m_rows.dp;
     if (dp.size() >= 2) {
         QPainterPath path;
         for (size_t k = 1; k < dp.size(); ++k) {
-            const QPointF point(map.left() + (dp[k] - 1.0) / n * side,
-                                map.top() + (dp[k - 1] - 1.0) / n * side);
+            const QPointF point(map.left() + (dp[k] - 1.0) / n * map.width(),
+                                map.top() + (dp[k - 1] - 1.0) / n * map.height());
             k == 1 ? path.moveTo(point) : path.lineTo(point);
         }
         painter.setPen(QPen(Qt::white, 4));
@@ -212,10 +234,10 @@ void TrajectoryCanvas::paintHeatmap(QPainter& painter,
         const double value = high - (high - low) * i / 4.0;
         const double y = bar.top() + bar.height() * i / 4.0;
         painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 4, y));
-        painter.drawText(QRectF(bar.right() + 6, y - 8, 70, 16), Qt::AlignLeft | Qt::AlignVCenter,
+        painter.drawText(QRectF(bar.right() + 6, y - 0.6 * em, 6 * em, 1.2 * em), Qt::AlignLeft | Qt::AlignVCenter,
                          QString::number(std::pow(10.0, value), 'g', 2));
     }
-    painter.drawText(QRectF(bar.left() - 4, bar.top() - 16, 60, 14), Qt::AlignLeft, "J(s, t)");
+    painter.drawText(QRectF(bar.left() - 4, bar.top() - 1.3 * em, 6 * em, 1.2 * em), Qt::AlignLeft, "J(s, t)");
 }
 
 QWidget* GaussianTrajectoryView::canvas() const { return m_canvas; }
@@ -363,10 +385,11 @@ GaussianTrajectoryView::GaussianTrajectoryView(QWidget* parent)
     row->addWidget(m_nllStatus, 1);
     layout->addWidget(nllRow);
     markControl(nllRow);
-    auto* chartView = new QChartView(m_nllChart);
-    charts::applyFigureStyle(m_nllChart, chartView);
-    chartView->setMinimumHeight(240);
-    layout->addWidget(chartView, 2);
+    m_nllChart->setTitle(tr("Negative ELBO against K (bands: ±2 SE)"));
+    m_nllFigure = new charts::FigureChart(m_nllChart);
+    charts::applyFigureStyle(m_nllChart, m_nllFigure->view());
+    m_nllFigure->view()->setMinimumHeight(200);
+    layout->addWidget(m_nllFigure, 2);
     setBody(body);
 
     m_nllStatus->setWordWrap(true);
@@ -381,7 +404,6 @@ GaussianTrajectoryView::GaussianTrajectoryView(QWidget* parent)
     connect(m_nllButton, &QPushButton::clicked, this, &GaussianTrajectoryView::nllRequested);
 
     m_nllChart->setAnimationOptions(QChart::NoAnimation);
-    m_nllChart->setTitle(tr("Negative ELBO against K (bands: ±2 SE)"));
     m_axisK->setBase(10.0);
     m_axisK->setLabelFormat("%g");
     m_axisK->setTitleText(tr("K (denoiser evaluations)"));
@@ -409,9 +431,7 @@ GaussianTrajectoryView::GaussianTrajectoryView(QWidget* parent)
             m_nllChart->addSeries(band);
             band->attachAxis(m_axisK);
             band->attachAxis(m_axisBits);
-            for (QLegendMarker* marker : m_nllChart->legend()->markers(band)) {
-                marker->setVisible(false);  // the bands are read with their line
-            }
+            charts::hideFromLegend(band);  // the bands are read with their line
             m_nllBands[kind][v] = band;
             auto* line = new QLineSeries;
             line->setName(QString("%1, %2").arg(tr(kKindNames[kind]), tr(kVarianceNames[v])));
@@ -423,9 +443,6 @@ GaussianTrajectoryView::GaussianTrajectoryView(QWidget* parent)
             m_nllLines[kind][v] = line;
         }
     }
-    m_nllChart->legend()->setAlignment(Qt::AlignRight);
-    // Line markers in the legend, so that the dash pattern (the variance) can be read there.
-    m_nllChart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     setToolTip(
         tr("The DP picks the K timesteps whose summed cost ΣJ (the KL up to constants, "
            "Help ▸ Mathematics: conventions.md#dp-cost) is least; each step (s, t) of the path "

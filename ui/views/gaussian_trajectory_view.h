@@ -27,6 +27,10 @@ class QValueAxis;
 // matrix J(s, t) as a heatmap (log colour scale) with the chosen path drawn on it; below them
 // (view 4, second part) the negative ELBO in bits/dim against K for the even and DP trajectories
 // and three reverse variances, computed on request by a job (the button emits nllRequested()).
+namespace ui::charts {
+class FigureChart;
+}
+
 namespace ui::views {
 
 class TrajectoryCanvas;
@@ -94,7 +98,7 @@ public:
     std::vector<TickRow> tickRows() const;
     // The geometry the canvas paints with, shared by painting and hovering.
     struct CanvasLayout {
-        double left = 170.0, right = 0.0, rowsTop = 14.0, rowHeight = 24.0;
+        double left = 60.0, right = 0.0, rowsTop = 14.0, rowHeight = 24.0;  // left: from the labels
         QRectF map;  // the heatmap
     };
     CanvasLayout canvasLayout(QSize size) const;
@@ -116,6 +120,7 @@ private:
     QPushButton* m_nllButton;
     QLabel* m_nllStatus;
     QChart* m_nllChart;
+    charts::FigureChart* m_nllFigure = nullptr;  // m_nllChart with its title and legend
     QLogValueAxis* m_axisK;
     QValueAxis* m_axisBits;
     QLogValueAxis* m_axisBitsLog;  // used when the values span more than a decade (β̃ at small K)

@@ -2,6 +2,7 @@
 #include "ui/views/heatmap_widget.h"
 
 #include <QHelpEvent>
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QToolTip>
 
@@ -57,13 +58,47 @@ void HeatmapWidget::setMatrix(const core::Matrix& matrix, const QString& title, 
     update();
 }
 
+// Lengths follow the font (exports and presentation mode scale it); the titles wrap at spaces
+// so that three heatmaps side by side never write into each other.
+namespace {
+QFont boldOf(QFont font) {
+    font.setBold(true);
+    return font;
+}
+double wrappedHeight(const QFont& font, const QString& text, double width) {
+    if (text.isEmpty()) return 0.0;
+    return QFontMetricsF(font)
+        .boundingRect(QRectF(0, 0, std::max(1.0, width), 1e6), Qt::TextWordWrap | Qt::AlignHCenter, text)
+        .height();
+}
+}  // namespace
+
+double HeatmapWidget::titleHeight() const { return wrappedHeight(boldOf(font()), m_title, width() - 4.0); }
+
+double HeatmapWidget::axesHeight() const { return wrappedHeight(font(), m_axes, width() - 4.0); }
+
+QSize HeatmapWidget::minimumSizeHint() const {
+    const QFontMetricsF metrics(font());
+    const double em = metrics.height();
+    const double left = metrics.horizontalAdvance("000") + 0.6 * em;
+    const double side = 4.0 * em;
+    // At the minimum width the titles wrap to a few lines; allow three for each.
+    return {static_cast<int>(std::ceil(left + side + 0.5 * em)),
+            static_cast<int>(std::ceil(6.0 * em + side + 1.4 * em))};
+}
+
 QRectF HeatmapWidget::gridRect() const {
-    const double top = 40.0;
-    const double left = 34.0;
-    const double side = std::max(10.0, std::min(width() - left - 10.0, height() - top - 28.0));
-    // Centred in the space left below the titles.
-    return {left + (width() - left - 10.0 - side) / 2.0,
-            top + std::max(0.0, (height() - top - 28.0 - side) / 2.0), side, side};
+    const QFontMetricsF metrics(font());
+    const double em = metrics.height();
+    const double top = titleHeight() + axesHeight() + 0.4 * em;
+    const double left = metrics.horizontalAdvance(QString::number(std::max<Eigen::Index>(1, m_matrix.rows() - 1))) + 0.6 * em;
+    const double right = 0.5 * em;
+    const double bottom = 1.4 * em;
+    const double side = std::max(10.0, std::min(width() - left - right, height() - top - bottom));
+    // Centred across, at the bottom of the space left below the titles: heatmaps side by side
+    // line up whatever their titles' lengths.
+    return {left + (width() - left - right - side) / 2.0,
+            top + std::max(0.0, height() - top - bottom - side), side, side};
 }
 
 QPoint HeatmapWidget::cellAt(const QPoint& position) const {
@@ -79,23 +114,25 @@ QPoint HeatmapWidget::cellAt(const QPoint& position) const {
 
 void HeatmapWidget::paintEvent(QPaintEvent*) {
     QPainter painter(this);
-    painter.fillRect(rect(), palette().window());
+    painter.fillRect(rect(), Qt::white);  // a figure: white, as every chart
     painter.setRenderHint(QPainter::Antialiasing, false);
     const QRectF grid = gridRect();
-    QFont titleFont = font();
-    titleFont.setBold(true);
-    painter.setFont(titleFont);
-    painter.drawText(QRectF(0, grid.top() - 38, width(), 20), Qt::AlignHCenter | Qt::AlignVCenter,
+    const QFontMetricsF metrics(font());
+    const double em = metrics.height();
+    const double titleBottom = titleHeight();
+    painter.setPen(Qt::black);
+    painter.setFont(boldOf(font()));
+    painter.drawText(QRectF(2, 0, width() - 4.0, titleBottom), Qt::TextWordWrap | Qt::AlignHCenter | Qt::AlignTop,
                      m_title);
     painter.setFont(font());
-    painter.drawText(QRectF(0, grid.top() - 20, width(), 18), Qt::AlignHCenter | Qt::AlignVCenter,
-                     m_axes);
+    painter.drawText(QRectF(2, titleBottom, width() - 4.0, axesHeight()),
+                     Qt::TextWordWrap | Qt::AlignHCenter | Qt::AlignTop, m_axes);
     const int k = static_cast<int>(m_matrix.rows());
     if (k == 0) {
         return;
     }
     const double cell = grid.width() / k;
-    const bool showValues = cell >= 34.0;
+    const bool showValues = cell >= metrics.horizontalAdvance("0.000") + 0.4 * em;
     for (int r = 0; r < k; ++r) {
         for (int c = 0; c < k; ++c) {
             const QRectF rect(grid.left() + c * cell, grid.top() + r * cell, cell + 0.5, cell + 0.5);
@@ -111,13 +148,14 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
             }
         }
     }
-    // Index labels, thinned so they never overlap.
-    painter.setPen(palette().windowText().color());
-    const int every = std::max(1, static_cast<int>(std::ceil(14.0 / cell)));
+    // Index labels centred on their cells, thinned so they never overlap.
+    painter.setPen(Qt::black);
+    const double labelWidth = metrics.horizontalAdvance(QString::number(k - 1)) + 0.5 * em;
+    const int every = std::max(1, static_cast<int>(std::ceil(std::max(labelWidth, em) / cell)));
     for (int i = 0; i < k; i += every) {
-        painter.drawText(QRectF(grid.left() + i * cell, grid.bottom() + 2, cell * every, 16),
-                         Qt::AlignLeft | Qt::AlignTop, QString::number(i));
-        painter.drawText(QRectF(grid.left() - 32, grid.top() + i * cell, 28, cell),
+        painter.drawText(QRectF(grid.left() + i * cell - em, grid.bottom() + 2, cell + 2 * em, 1.2 * em),
+                         Qt::AlignHCenter | Qt::AlignTop, QString::number(i));
+        painter.drawText(QRectF(0, grid.top() + i * cell, grid.left() - 0.3 * em, cell),
                          Qt::AlignRight | Qt::AlignVCenter, QString::number(i));
     }
 }
@@ -141,22 +179,29 @@ bool HeatmapWidget::event(QEvent* event) {
 
 ColorBar::ColorBar(QWidget* parent) : QWidget(parent) {
     setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Expanding);
-    setMinimumWidth(60);
+}
+
+QSize ColorBar::minimumSizeHint() const {
+    const QFontMetricsF metrics(font());
+    return {static_cast<int>(std::ceil(6 + 14 + 4 + metrics.horizontalAdvance("0.00") + 0.3 * metrics.height())),
+            static_cast<int>(std::ceil(6.0 * metrics.height()))};
 }
 
 void ColorBar::paintEvent(QPaintEvent*) {
     QPainter painter(this);
-    const QRectF bar(8, 40, 18, std::max(20, height() - 70));
+    painter.fillRect(rect(), Qt::white);
+    const double em = QFontMetricsF(font()).height();
+    const QRectF bar(6, 2.5 * em, 14, std::max(20.0, height() - 4.0 * em));
     for (int y = 0; y < static_cast<int>(bar.height()); ++y) {
         painter.fillRect(QRectF(bar.left(), bar.bottom() - y - 1, bar.width(), 1.5),
                          heatColor(y / (bar.height() - 1)));
     }
-    painter.setPen(palette().windowText().color());
+    painter.setPen(Qt::black);
     painter.drawRect(bar);
     for (int i = 0; i <= 4; ++i) {
         const double y = bar.bottom() - i / 4.0 * bar.height();
-        painter.drawText(QRectF(bar.right() + 4, y - 8, 40, 16), Qt::AlignLeft | Qt::AlignVCenter,
-                         QString::number(i / 4.0, 'f', 2));
+        painter.drawText(QRectF(bar.right() + 4, y - 0.6 * em, width() - bar.right() - 4, 1.2 * em),
+                         Qt::AlignLeft | Qt::AlignVCenter, QString::number(i / 4.0, 'f', 2));
     }
 }
 

@@ -31,7 +31,8 @@ public:
     QPoint cellAt(const QPoint& position) const;
 
     QSize sizeHint() const override { return {320, 340}; }
-    QSize minimumSizeHint() const override { return {160, 180}; }
+    // The titles wrapped to a narrow width and a grid of about four lines of text a side.
+    QSize minimumSizeHint() const override;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -40,6 +41,9 @@ protected:
     bool event(QEvent* event) override;
 
 private:
+    // The titles' heights at the current width; the grid below them, square, centred.
+    double titleHeight() const;
+    double axesHeight() const;
     QRectF gridRect() const;
 
     core::Matrix m_matrix;
@@ -53,7 +57,8 @@ class ColorBar : public QWidget {
     Q_OBJECT
 public:
     explicit ColorBar(QWidget* parent = nullptr);
-    QSize sizeHint() const override { return {70, 300}; }
+    QSize sizeHint() const override { return {minimumSizeHint().width(), 300}; }
+    QSize minimumSizeHint() const override;
 
 protected:
     void paintEvent(QPaintEvent* event) override;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/lab_view.h"
+#include "ui/charts/figure_chart.h"
 
 #include "ui/charts/chart_panel.h"
 
@@ -110,7 +111,7 @@ QLineSeries* addLine(QChart* chart, const LabCurve& curve, bool reference, const
     marks->attachAxis(x);
     marks->attachAxis(y);
     marks->replace(points);
-    for (QLegendMarker* marker : chart->legend()->markers(marks)) marker->setVisible(false);
+    charts::hideFromLegend(marks);
     addHoverTip(marks, xName, yName);
     return line;
 }
@@ -136,7 +137,7 @@ void addBand(QChart* chart, const LabCurve& curve, bool reference, const QList<Q
     chart->addSeries(band);
     band->attachAxis(x);
     band->attachAxis(y);
-    for (QLegendMarker* marker : chart->legend()->markers(band)) marker->setVisible(false);
+    charts::hideFromLegend(band);
 }
 
 // A value axis over [low, high], logarithmic when every value is positive and they span more
@@ -237,11 +238,12 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
     for (int i = 0; i < 4; ++i) {
         m_charts[static_cast<size_t>(i)] = new QChart;
         setupChart(m_charts[static_cast<size_t>(i)], titles[i]);
-        auto* view = new QChartView(m_charts[static_cast<size_t>(i)]);
+        auto* figure = new charts::FigureChart(m_charts[static_cast<size_t>(i)]);
+        QChartView* view = figure->view();
         charts::applyFigureStyle(m_charts[static_cast<size_t>(i)], view);
-        view->setMinimumSize(280, 220);
+        view->setMinimumSize(150, 110);  // a figure in a column still holds the four
         m_chartViews[static_cast<size_t>(i)] = view;
-        grid->addWidget(view, i / 2, i % 2);
+        grid->addWidget(figure, i / 2, i % 2);
     }
     chartsLayout->addLayout(grid, 1);
     split->addWidget(charts);
@@ -431,8 +433,8 @@ void LabView::drawTimesteps() {
         const bool reference = curves[i] == &m_result->reference;
         addLine(chart, *curves[i], reference, points[i], x, rows, x->titleText(), "row");
     }
-    chart->legend()->setVisible(false);  // the rows are labelled on the axis
-    chart->setTitle(tr("Timesteps at K = %1").arg(k));
+    charts::figureOf(chart)->setLegendShown(false);  // the rows are labelled on the axis
+    charts::figureOf(chart)->setTitle(tr("Timesteps at K = %1").arg(k));
 }
 
 void LabView::drawSteps() {
@@ -484,7 +486,7 @@ void LabView::drawSteps() {
         addLine(chart, *curves[i], curves[i] == &m_result->reference, points[i], x, y,
                 byIndex ? "j" : "t", tr("bits/dim"));
     }
-    chart->setTitle(tr("Per-step cost at K = %1 (terms of the negative ELBO)").arg(k));
+    charts::figureOf(chart)->setTitle(tr("Per-step cost at K = %1 (terms of the negative ELBO)").arg(k));
 }
 
 void LabView::drawAgainstK(int chartIndex) {
@@ -537,7 +539,7 @@ void LabView::drawAgainstK(int chartIndex) {
         addLine(chart, *curves[i], reference, drawn[i].line, x, y, "K",
                 nll ? tr("bits/dim") : QString::fromStdString(measure));
     }
-    chart->setTitle(nll ? tr("Negative ELBO against K%1").arg(logY ? "" : tr(" (bands: ±2 SE)"))
+    charts::figureOf(chart)->setTitle(nll ? tr("Negative ELBO against K%1").arg(logY ? "" : tr(" (bands: ±2 SE)"))
                         : tr("Distance of the samples to held-out data%1 (lower is better)")
                               .arg(measure == "mmd2" ? ", ±2 SE" : ""));
 }

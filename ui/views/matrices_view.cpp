@@ -21,6 +21,8 @@ MatricesView::MatricesView(QWidget* parent)
       m_reverse(new HeatmapWidget) {
     auto* body = new QWidget;
     auto* layout = new QHBoxLayout(body);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(6);
     layout->addWidget(m_forward, 1);
     layout->addWidget(m_step, 1);
     layout->addWidget(m_reverse, 1);

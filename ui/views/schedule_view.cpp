@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/schedule_view.h"
+#include "ui/charts/figure_chart.h"
 #include "ui/charts/palette.h"
 
 #include <QCoreApplication>
@@ -11,6 +12,7 @@
 #include <QPen>
 #include <QScatterSeries>
 #include <QValueAxis>
+#include <QAbstractAxis>
 
 #include <cmath>
 
@@ -29,7 +31,8 @@ ScheduleView::ScheduleView(QWidget* parent)
       m_cursor(new QLineSeries),
       m_axisT(new QValueAxis),
       m_axisProbability(new QValueAxis),
-      m_axisBits(new QValueAxis) {
+      m_axisBits(new QValueAxis),
+      m_axisImpurity(new QValueAxis) {
     m_beta->setName("β(t)");
     m_keep->setName("1 − β(t)");
     m_information->setName(tr("I(X₀;Xₜ) [bits, right axis]"));
@@ -56,6 +59,13 @@ ScheduleView::ScheduleView(QWidget* parent)
     chart()->addAxis(m_axisBits, Qt::AlignRight);
     m_axisBits->setGridLineVisible(false);  // one grid, the left axis's: two would interleave
     m_axisBits->setMinorGridLineVisible(false);
+    m_axisImpurity->setTitleText(tr("Σ_d Gₜ,d"));
+    m_axisImpurity->setGridLineVisible(false);
+    m_axisImpurity->setMinorGridLineVisible(false);
+    m_axisImpurity->setLinePenColor(charts::palette::kImpurity);
+    m_axisImpurity->setLabelsColor(charts::palette::kImpurity);
+    chart()->addAxis(m_axisImpurity, Qt::AlignRight);
+    m_axisImpurity->setVisible(false);
     for (QLineSeries* s : {m_beta, m_keep, m_impurity, m_cursor}) {
         chart()->addSeries(s);
         s->attachAxis(m_axisT);
@@ -67,9 +77,7 @@ ScheduleView::ScheduleView(QWidget* parent)
         s->attachAxis(m_axisBits);
     }
     // The cursor is a guide, not data: keep it out of the legend.
-    for (QLegendMarker* marker : chart()->legend()->markers(m_cursor)) {
-        marker->setVisible(false);
-    }
+    charts::hideFromLegend(m_cursor);
     setToolTip(
         tr("β(t) and the keep probability on the left axis; the mutual information "
            "between the data and its noisy version, in bits, on the right axis."));
@@ -98,14 +106,41 @@ void ScheduleView::setSetup(std::shared_ptr<const document::CategoricalSetup> se
     }
     m_axisBits->setRange(0.0, std::max(0.05, maxBits * 1.05));
     m_axisBits->applyNiceNumbers();
+    // One position: I and G are those of the position, G on the probability axis. Several: both
+    // are sums over the positions (not the joint quantities), G up to D on an axis of its own.
+    const bool summed = s.table.numPositions > 1;
+    m_information->setName(summed ? tr("Σ_d I(X₀,d; Xₜ,d) [bits, right axis]")
+                                  : tr("I(X₀;Xₜ) [bits, right axis]"));
+    m_impurity->setName(summed ? tr("impurity Σ_d Gₜ,d [own axis]") : tr("impurity Gₜ"));
+    for (QAbstractAxis* axis : m_impurity->attachedAxes()) {
+        if (axis != m_axisT) m_impurity->detachAxis(axis);
+    }
+    m_impurity->attachAxis(summed ? m_axisImpurity : m_axisProbability);
+    m_axisImpurity->setVisible(summed);
+    if (summed) {
+        double maxImpurity = 0.0;
+        for (double g : m_curves.impurity) maxImpurity = std::isfinite(g) ? std::max(maxImpurity, g) : maxImpurity;
+        m_axisImpurity->setRange(0.0, std::max(0.05, maxImpurity * 1.05));
+        m_axisImpurity->applyNiceNumbers();
+    }
     setData({{"t", "beta", "keep", "mutual_information_bits", "impurity"},
              {m_curves.t, m_curves.beta, keep, bits, m_curves.impurity}});
-    // The step costs and ELBOs beside this view are in nats: the entropy is given in both.
-    const double entropyBits = bits.empty() ? 0.0 : bits.front();
-    setMessage(tr("H(X₀ | C = %1) = %2 bits = %3 nats (the step costs and ELBOs are in nats)")
-                   .arg(document::qs(s.params.conditionNames[s.params.condition]))
-                   .arg(entropyBits, 0, 'f', 4)
-                   .arg(entropyBits * kLn2, 0, 'f', 4));
+    // The step costs and ELBOs beside this view are in nats: the entropy is given in both. It is
+    // the joint entropy of the sequence, the floor of every negative ELBO; the curves start at
+    // the sum of the positions' entropies, which is larger when the positions are dependent.
+    m_entropy = core::categorical::dataEntropy(s.table, s.params.condition);
+    const QString condition = document::qs(s.params.conditionNames[s.params.condition]);
+    QString message = tr("H(X₀ | C = %1) = %2 bits = %3 nats (the step costs and ELBOs are in nats)")
+                          .arg(condition)
+                          .arg(m_entropy.joint / kLn2, 0, 'f', 4)
+                          .arg(m_entropy.joint, 0, 'f', 4);
+    if (summed) {
+        message += tr("; the curves are sums over the %1 positions and start at Σ_d H(X₀,d | C) = "
+                      "%2 nats, an upper bound of H")
+                       .arg(s.table.numPositions)
+                       .arg(m_entropy.positions, 0, 'f', 4);
+    }
+    setMessage(message);
 }
 
 void ScheduleView::setTrajectory(const std::vector<int>& nodes, const QString& label) {

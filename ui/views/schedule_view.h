@@ -13,8 +13,9 @@ class QScatterSeries;
 class QValueAxis;
 
 // The "Schedule & information" view of the categorical explorer: β(t), the
-// keep probability 1 − β(t), I(X_0;X_t) in bits, the impurity G_t, markers at the chosen
-// trajectory's nodes and a cursor at the time slider's node.
+// keep probability 1 − β(t), I(X_0;X_t) in bits, the impurity G_t (both summed over the
+// positions when D > 1, and named so), markers at the chosen trajectory's nodes and a cursor at
+// the time slider's node.
 namespace ui::views {
 
 class ScheduleView : public charts::ChartPanel {
@@ -30,10 +31,13 @@ public:
     void setCursorTime(double t);
 
     const core::categorical::InformationCurves& curves() const { return m_curves; }
+    // The data's joint entropy and the sum of its positions' entropies (nats).
+    const core::categorical::DataEntropy& entropy() const { return m_entropy; }
 
 private:
     std::shared_ptr<const document::CategoricalSetup> m_setup;
     core::categorical::InformationCurves m_curves;
+    core::categorical::DataEntropy m_entropy;
     QLineSeries* m_beta;
     QLineSeries* m_keep;
     QLineSeries* m_information;
@@ -43,6 +47,8 @@ private:
     QValueAxis* m_axisT;
     QValueAxis* m_axisProbability;
     QValueAxis* m_axisBits;
+    // Σ_d G_t,d runs up to D: an axis of its own (right) when D > 1, the probability axis else.
+    QValueAxis* m_axisImpurity;
 };
 
 }  // namespace ui::views

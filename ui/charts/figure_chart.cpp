@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: MIT
+#include "ui/charts/figure_chart.h"
+
+#include <QAreaSeries>
+#include <QBarLegendMarker>
+#include <QBarSet>
+#include <QAbstractBarSeries>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QChartView>
+#include <QCoreApplication>
+#include <QEvent>
+#include <QFontMetricsF>
+#include <QGraphicsScene>
+#include <QGuiApplication>
+#include <QScreen>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPainter>
+#include <QPointer>
+#include <QRegularExpression>
+#include <QScatterSeries>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <QXYSeries>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ui::charts {
+namespace {
+
+constexpr const char* kFigureProperty = "diffuscopeFigure";
+constexpr const char* kMinorTicksProperty = "diffuscopeMinorTicks";
+constexpr const char* kNoLegendProperty = "diffuscopeNoLegend";
+
+// Splits `text` at spaces into lines no wider than `width` (a word wider than that has a line
+// of its own).
+QStringList wrapWords(const QString& text, const QFontMetricsF& metrics, double width) {
+    if (metrics.horizontalAdvance(text) <= width) return {text};
+    QStringList lines;
+    QString line;
+    for (const QString& word : text.split(' ', Qt::SkipEmptyParts)) {
+        const QString candidate = line.isEmpty() ? word : line + ' ' + word;
+        if (!line.isEmpty() && metrics.horizontalAdvance(candidate) > width) {
+            lines << line;
+            line = word;
+        } else {
+            line = candidate;
+        }
+    }
+    if (!line.isEmpty()) lines << line;
+    return lines;
+}
+
+// The label Qt Charts prints for `value` with `format` (its createValueLabels' rules).
+QString tickLabel(const QString& format, double value, double interval) {
+    if (format.isEmpty()) {
+        const int decimals = std::max(0, static_cast<int>(-std::floor(std::log10(interval))));
+        return QString::number(value, 'f', decimals);
+    }
+    static const QRegularExpression integer(R"(%[-+ #0]*\d*[dic])");
+    if (integer.match(format).hasMatch()) {
+        return QString::asprintf(format.toLatin1().constData(), static_cast<qint64>(value));
+    }
+    return QString::asprintf(format.toLatin1().constData(), value);
+}
+
+// Fixed decimals of a printf format ("%.2f" → 2), −1 when the format chooses them ("%g").
+int fixedDecimals(const QString& format) {
+    static const QRegularExpression fixed(R"(%[-+ #0]*\d*\.(\d+)[fF])");
+    static const QRegularExpression integer(R"(%[-+ #0]*\d*[dic])");
+    if (const auto match = fixed.match(format); match.hasMatch()) return match.captured(1).toInt();
+    if (integer.match(format).hasMatch()) return 0;
+    return -1;
+}
+
+void fitValueAxis(QValueAxis* axis, const QRectF& area) {
+    const bool horizontal = axis->orientation() == Qt::Horizontal;
+    const double length = horizontal ? area.width() : area.height();
+    const double low = axis->min();
+    const double high = axis->max();
+    const double range = high - low;
+    if (!(length > 0.0) || !(range > 0.0) || !std::isfinite(range)) return;
+    const QFontMetricsF metrics(axis->labelsFont());
+    const QString format = axis->labelFormat();
+    const int decimals = fixedDecimals(format);
+    const double em = metrics.height();
+    const int top = static_cast<int>(std::floor(std::log10(range)));
+    double chosen = 0.0;
+    for (int exponent = top - 3; exponent <= top + 1 && chosen == 0.0; ++exponent) {
+        for (double mantissa : {1.0, 2.0, 2.5, 5.0}) {
+            const double step = mantissa * std::pow(10.0, exponent);
+            if (decimals >= 0) {
+                // A label with fewer decimals than the step would print two ticks alike.
+                const double scaled = step * std::pow(10.0, decimals);
+                if (std::abs(scaled - std::round(scaled)) > 1e-9 * scaled || scaled < 1.0 - 1e-9) {
+                    continue;
+                }
+            }
+            const double first = std::ceil(low / step - 1e-9) * step;
+            const double spacing = step / range * length;
+            double needed = 0.0;
+            if (horizontal) {
+                double widest = 0.0;
+                for (double v = first; v <= high + 1e-9 * step; v += step) {
+                    widest = std::max(widest, metrics.horizontalAdvance(
+                                                  tickLabel(format, std::abs(v) < 1e-12 * step ? 0.0 : v, step)));
+                }
+                needed = widest + 1.5 * em;
+            } else {
+                needed = 2.2 * em;
+            }
+            if (spacing >= needed) {
+                chosen = step;
+                break;
+            }
+        }
+    }
+    if (chosen == 0.0) chosen = std::pow(10.0, top + 1);
+    axis->setTickType(QValueAxis::TicksDynamic);
+    const double anchor = std::ceil(low / chosen - 1e-9) * chosen;
+    if (axis->tickAnchor() != anchor) axis->setTickAnchor(anchor);
+    if (axis->tickInterval() != chosen) axis->setTickInterval(chosen);
+}
+
+void fitLogAxis(QLogValueAxis* axis, const QRectF& area) {
+    const bool horizontal = axis->orientation() == Qt::Horizontal;
+    const double length = horizontal ? area.width() : area.height();
+    if (!(axis->min() > 0.0) || !(axis->max() > axis->min()) || !(length > 0.0)) return;
+    if (!axis->property(kMinorTicksProperty).isValid()) {
+        axis->setProperty(kMinorTicksProperty, axis->minorTickCount());
+    }
+    const QFontMetricsF metrics(axis->labelsFont());
+    const double decades = std::log10(axis->max() / axis->min());
+    const double perDecade = length / std::max(decades, 1e-9);
+    double needed = 2.0 * metrics.height();
+    if (horizontal) {
+        double widest = 0.0;
+        for (double e = std::floor(std::log10(axis->min())); e <= std::ceil(std::log10(axis->max())); ++e) {
+            widest = std::max(widest, metrics.horizontalAdvance(
+                                          QString::asprintf(axis->labelFormat().isEmpty()
+                                                                ? "%g"
+                                                                : axis->labelFormat().toLatin1().constData(),
+                                                            std::pow(10.0, e))));
+        }
+        needed = widest + 1.5 * metrics.height();
+    }
+    const int every = std::max(1, static_cast<int>(std::ceil(needed / perDecade - 1e-9)));
+    const double base = std::pow(10.0, every);
+    if (axis->base() != base) axis->setBase(base);
+    // Minor ticks mark 2…9 of a decade; across several decades they would be misleading.
+    const int minor = every == 1 ? axis->property(kMinorTicksProperty).toInt() : 0;
+    if (axis->minorTickCount() != minor) axis->setMinorTickCount(minor);
+}
+
+}  // namespace
+
+QFont figureFont(const QFont& base, double points) {
+    // In points of the screen's logical DPI, so that it is `points` at 96 CSS pixels to the inch
+    // (and code that scales a font by its point size keeps working).
+    const QScreen* screen = QGuiApplication::primaryScreen();
+    const double dpi = screen != nullptr && screen->logicalDotsPerInchY() > 0 ? screen->logicalDotsPerInchY() : 96.0;
+    QFont font = base;
+    font.setPointSizeF(points * 96.0 / dpi);
+    return font;
+}
+
+void fitTicks(QChart* chart) {
+    const QRectF area = chart->plotArea();
+    if (area.isEmpty()) return;
+    for (QAbstractAxis* axis : chart->axes()) {
+        if (!axis->isVisible() || qobject_cast<QCategoryAxis*>(axis) != nullptr) continue;
+        if (auto* value = qobject_cast<QValueAxis*>(axis)) {
+            fitValueAxis(value, area);
+        } else if (auto* log = qobject_cast<QLogValueAxis*>(axis)) {
+            if (std::abs(std::log10(log->base()) - std::round(std::log10(log->base()))) < 1e-9) {
+                fitLogAxis(log, area);
+            }
+        }
+    }
+}
+
+namespace {
+constexpr const char* kOneLineTitle = "diffuscopeOneLineTitle";
+}
+
+void wrapAxisTitles(QChart* chart) {
+    const QRectF area = chart->plotArea();
+    if (area.isEmpty()) return;
+    for (QAbstractAxis* axis : chart->axes()) {
+        if (!axis->isVisible() || !axis->isTitleVisible()) continue;
+        if (!axis->property(kOneLineTitle).isValid()) axis->setProperty(kOneLineTitle, axis->titleText());
+        const QString title = axis->property(kOneLineTitle).toString();
+        const double length = axis->orientation() == Qt::Horizontal ? area.width() : area.height();
+        const QStringList lines = wrapWords(title, QFontMetricsF(axis->titleFont()), 0.95 * length);
+        QStringList escaped;
+        for (const QString& line : lines) escaped << line.toHtmlEscaped();
+        const QString text = lines.size() <= 1 ? title : escaped.join("<br>");
+        if (axis->titleText() != text) axis->setTitleText(text);
+    }
+}
+
+void restoreAxisTitles(QChart* chart) {
+    for (QAbstractAxis* axis : chart->axes()) {
+        const QVariant title = axis->property(kOneLineTitle);
+        if (!title.isValid()) continue;
+        if (axis->titleText() != title.toString()) axis->setTitleText(title.toString());
+        axis->setProperty(kOneLineTitle, QVariant());
+    }
+}
+
+// ---- FigureLegend
+
+FigureLegend::FigureLegend(QChart* chart, QWidget* parent) : QWidget(parent), m_chart(chart) {
+    QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    policy.setHeightForWidth(true);
+    setSizePolicy(policy);
+    setFont(chart->legend()->font());
+    m_signature = signature();
+}
+
+std::vector<FigureLegend::Entry> FigureLegend::entries() const {
+    std::vector<Entry> list;
+    for (QLegendMarker* marker : m_chart->legend()->markers()) {
+        if (marker->label().isEmpty() || marker->series() == nullptr || !marker->series()->isVisible() ||
+            marker->series()->property(kNoLegendProperty).toBool()) {
+            continue;
+        }
+        Entry entry;
+        entry.label = marker->label();
+        switch (marker->type()) {
+        case QLegendMarker::LegendMarkerTypeXY:
+            if (auto* scatter = qobject_cast<QScatterSeries*>(marker->series())) {
+                entry.key = Entry::Key::Marker;
+                entry.brush = scatter->brush();
+                entry.pen = scatter->pen();
+                entry.circle = scatter->markerShape() == QScatterSeries::MarkerShapeCircle;
+            } else if (auto* xy = qobject_cast<QXYSeries*>(marker->series())) {
+                entry.pen = xy->pen();
+            }
+            break;
+        case QLegendMarker::LegendMarkerTypeArea:
+            entry.key = Entry::Key::Box;
+            if (auto* area = qobject_cast<QAreaSeries*>(marker->series())) {
+                entry.brush = area->brush();
+                entry.pen = area->pen();
+            }
+            break;
+        case QLegendMarker::LegendMarkerTypeBar:
+            entry.key = Entry::Key::Box;
+            if (QBarSet* set = static_cast<QBarLegendMarker*>(marker)->barset()) {
+                entry.brush = set->brush();
+                entry.pen = set->pen();
+            }
+            break;
+        default:
+            entry.key = Entry::Key::Box;
+            entry.brush = marker->brush();
+            entry.pen = marker->pen();
+            break;
+        }
+        list.push_back(entry);
+    }
+    return list;
+}
+
+QString FigureLegend::signature() const {
+    QString text = font().toString();
+    for (const Entry& entry : entries()) {
+        text += '\n' + entry.label + ' ' + QString::number(static_cast<int>(entry.key)) + ' ' +
+                entry.pen.color().name(QColor::HexArgb) + ' ' + entry.brush.color().name(QColor::HexArgb) +
+                ' ' + QString::number(static_cast<int>(entry.pen.style()));
+    }
+    return text;
+}
+
+void FigureLegend::sync() {
+    if (font() != m_chart->legend()->font()) setFont(m_chart->legend()->font());
+    const QString now = signature();
+    if (now != m_signature) {
+        m_signature = now;
+        updateGeometry();
+        update();
+    }
+}
+
+QStringList FigureLegend::labels() const {
+    QStringList list;
+    for (const Entry& entry : entries()) list << entry.label;
+    return list;
+}
+
+double FigureLegend::place(double width, std::vector<Placed>* placed) const {
+    const std::vector<Entry> list = entries();
+    if (list.empty()) return 0.0;
+    const QFontMetricsF metrics(font());
+    const double em = metrics.height();
+    const double margin = 0.3 * em;
+    const double keyWidth = 1.8 * em;
+    const double keyGap = 0.35 * em;
+    const double entryGap = 1.0 * em;
+    const double usable = std::max(1.0, width - 2 * margin);
+    struct Item {
+        size_t entry;
+        QStringList lines;
+        double width;
+    };
+    std::vector<std::vector<Item>> rows(1);
+    double rowWidth = 0.0;
+    for (size_t i = 0; i < list.size(); ++i) {
+        const double textWidth = metrics.horizontalAdvance(list[i].label);
+        double itemWidth = keyWidth + keyGap + textWidth;
+        const double start = rows.back().empty() ? 0.0 : rowWidth + entryGap;
+        if (!rows.back().empty() && start + itemWidth > usable) {
+            rows.emplace_back();
+            rowWidth = 0.0;
+        }
+        const double offset = rows.back().empty() ? 0.0 : rowWidth + entryGap;
+        const QStringList lines = wrapWords(list[i].label, metrics, usable - offset - keyWidth - keyGap);
+        double widest = 0.0;
+        for (const QString& line : lines) widest = std::max(widest, metrics.horizontalAdvance(line));
+        itemWidth = keyWidth + keyGap + widest;
+        rows.back().push_back({i, lines, itemWidth});
+        rowWidth = offset + itemWidth;
+    }
+    double y = margin;
+    for (const auto& row : rows) {
+        double total = 0.0;
+        int height = 1;
+        for (const Item& item : row) {
+            total += item.width;
+            height = std::max(height, static_cast<int>(item.lines.size()));
+        }
+        total += entryGap * static_cast<double>(row.size() - 1);
+        double x = margin + std::max(0.0, (usable - total) / 2.0);  // rows centred
+        for (const Item& item : row) {
+            if (placed != nullptr) {
+                Placed p{item.entry, QRectF(x, y + 0.15 * em, keyWidth, 0.7 * em), {}};
+                for (int l = 0; l < item.lines.size(); ++l) {
+                    p.lines.emplace_back(QPointF(x + keyWidth + keyGap, y + metrics.ascent() + l * metrics.lineSpacing()),
+                                         item.lines[l]);
+                }
+                placed->push_back(std::move(p));
+            }
+            x += item.width + entryGap;
+        }
+        y += height * metrics.lineSpacing() + 0.15 * em;
+    }
+    return y + margin;
+}
+
+int FigureLegend::heightForWidth(int width) const {
+    return static_cast<int>(std::ceil(place(width, nullptr)));
+}
+
+QSize FigureLegend::sizeHint() const {
+    const int width = std::max(200, this->width());
+    return {width, heightForWidth(width)};
+}
+
+// One row: the layout asks heightForWidth for the rows at the width it gives.
+QSize FigureLegend::minimumSizeHint() const {
+    if (entries().empty()) return {0, 0};
+    const QFontMetricsF metrics(font());
+    return {40, static_cast<int>(std::ceil(metrics.lineSpacing() + 0.75 * metrics.height()))};
+}
+
+void FigureLegend::paintEvent(QPaintEvent*) {
+    std::vector<Placed> placed;
+    place(width(), &placed);
+    const std::vector<Entry> list = entries();
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setFont(font());
+    const QColor textColour = m_chart->legend()->labelColor();
+    for (const Placed& p : placed) {
+        const Entry& entry = list[p.entry];
+        const QRectF& key = p.key;
+        switch (entry.key) {
+        case Entry::Key::Line: {
+            QPen pen = entry.pen;
+            pen.setWidthF(std::min(pen.widthF(), 0.35 * key.height() + 1.0));
+            pen.setCapStyle(Qt::FlatCap);
+            painter.setPen(pen);
+            painter.drawLine(QPointF(key.left(), key.center().y()), QPointF(key.right(), key.center().y()));
+            break;
+        }
+        case Entry::Key::Marker: {
+            painter.setPen(entry.pen);
+            painter.setBrush(entry.brush);
+            const double d = key.height();
+            const QRectF dot(key.center().x() - d / 2, key.center().y() - d / 2, d, d);
+            if (entry.circle) painter.drawEllipse(dot);
+            else painter.drawRect(dot);
+            break;
+        }
+        case Entry::Key::Box: {
+            painter.setBrush(entry.brush);
+            QPen pen = entry.pen;
+            if (pen.style() == Qt::NoPen || pen.color().alpha() == 0) {
+                QColor edge = entry.brush.color();
+                edge.setAlpha(std::max(edge.alpha(), 160));
+                pen = QPen(edge, 1);
+            }
+            pen.setWidthF(std::min(pen.widthF(), 1.5));
+            painter.setPen(pen);
+            painter.drawRect(key);
+            break;
+        }
+        }
+        painter.setPen(textColour);
+        painter.setBrush(Qt::NoBrush);
+        for (const auto& [origin, text] : p.lines) painter.drawText(origin, text);
+    }
+}
+
+// ---- FigureChart
+
+FigureChart::FigureChart(QChart* chart, QWidget* parent)
+    : QWidget(parent), m_chart(chart), m_view(new QChartView(chart)), m_title(new QLabel),
+      m_legend(new FigureLegend(chart)) {
+    m_chart->setProperty(kFigureProperty, QVariant::fromValue(static_cast<QObject*>(this)));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    m_title->setWordWrap(true);
+    m_title->setAlignment(Qt::AlignCenter);
+    m_title->setTextFormat(Qt::PlainText);
+    m_title->setFont(chart->titleFont());
+    m_title->setStyleSheet("background: white; color: black; padding: 2px 4px 0px 4px;");
+    m_title->hide();
+    m_legend->setAutoFillBackground(true);
+    QPalette white = m_legend->palette();
+    white.setColor(QPalette::Window, Qt::white);
+    m_legend->setPalette(white);
+    layout->addWidget(m_title);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_legend);
+    // The title and the legend are ours; the chart's own would elide.
+    if (!m_chart->title().isEmpty()) setTitle(m_chart->title());
+    m_chart->setTitle(QString());
+    // The chart's legend stays "visible" (its markers report their series' visibility through
+    // it) but takes no room and draws nothing: detached, transparent and tiny.
+    m_chart->legend()->detachFromChart();
+    m_chart->legend()->setOpacity(0.0);
+    m_chart->legend()->setGeometry(QRectF(0, 0, 1, 1));
+    m_view->viewport()->installEventFilter(this);
+    connect(m_chart, &QChart::plotAreaChanged, this, [this] {
+        if (m_fitting) return;
+        // After the layout that moved the plot; refitting changes the labels, hence the area.
+        QTimer::singleShot(0, this, [this] {
+            m_fitting = true;
+            fitTicks(m_chart);
+            m_fitting = false;
+        });
+    });
+}
+
+void FigureChart::setTitle(const QString& title) {
+    m_title->setText(title);
+    m_title->setVisible(!title.isEmpty());
+}
+
+QString FigureChart::title() const { return m_title->text(); }
+
+bool FigureChart::isEmpty() const {
+    for (QAbstractSeries* series : m_chart->series()) {
+        if (auto* xy = qobject_cast<QXYSeries*>(series); xy != nullptr && xy->count() > 0) return false;
+        if (auto* area = qobject_cast<QAreaSeries*>(series);
+            area != nullptr && area->upperSeries() != nullptr && area->upperSeries()->count() > 0) {
+            return false;
+        }
+        if (auto* bars = qobject_cast<QAbstractBarSeries*>(series); bars != nullptr && bars->count() > 0) return false;
+    }
+    return true;
+}
+
+void FigureChart::setLegendShown(bool shown) { m_legend->setVisible(shown); }
+
+void FigureChart::sync() {
+    if (m_title->font() != m_chart->titleFont()) m_title->setFont(m_chart->titleFont());
+    m_legend->sync();
+    m_fitting = true;
+    fitTicks(m_chart);
+    m_fitting = false;
+}
+
+bool FigureChart::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_view->viewport() && event->type() == QEvent::Paint) {
+        m_legend->sync();  // series renamed, shown or hidden since the last frame
+        if (m_title->font() != m_chart->titleFont()) m_title->setFont(m_chart->titleFont());
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+QStringList FigureChart::elidedTexts() const {
+    QStringList elided;
+    if (m_chart->scene() != nullptr) {
+        const QRectF plot = m_chart->mapToScene(m_chart->plotArea()).boundingRect();
+        for (QGraphicsItem* item : m_chart->scene()->items()) {
+            if (!item->isVisible() || item->effectiveOpacity() <= 0.0) continue;
+            QString text;
+            if (auto* rich = dynamic_cast<QGraphicsTextItem*>(item)) {
+                text = rich->toPlainText();
+            } else if (auto* simple = dynamic_cast<QGraphicsSimpleTextItem*>(item)) {
+                text = simple->text();
+            }
+            if (!text.endsWith("...") && !text.endsWith(QChar(0x2026))) continue;
+            // Name what was shortened: an axis title whose start it is, or the tick labels of
+            // the axis on that side of the plot.
+            const QString stem = text.chopped(text.endsWith("...") ? 3 : 1).trimmed();
+            const QPointF at = item->sceneBoundingRect().center();
+            const Qt::Alignment side = at.y() > plot.bottom() ? Qt::AlignBottom
+                                       : at.y() < plot.top()  ? Qt::AlignTop
+                                       : at.x() < plot.left() ? Qt::AlignLeft
+                                                              : Qt::AlignRight;
+            QString named;
+            for (QAbstractAxis* axis : m_chart->axes()) {
+                const QString title = axis->property("diffuscopeOneLineTitle").isValid()
+                                          ? axis->property("diffuscopeOneLineTitle").toString()
+                                          : axis->titleText();
+                if (!stem.isEmpty() && title.startsWith(stem)) {
+                    named = title;
+                    break;
+                }
+                if (named.isEmpty() && axis->isVisible() && axis->alignment() == side) {
+                    named = title.isEmpty()
+                                ? QCoreApplication::translate("ui::charts::FigureChart",
+                                                              "the tick labels of \"%1\"")
+                                      .arg(this->title())
+                                : QCoreApplication::translate("ui::charts::FigureChart",
+                                                              "the tick labels of \"%1\"")
+                                      .arg(title);
+                }
+            }
+            elided << (named.isEmpty() ? text : named);
+        }
+    }
+    // A word wider than the figure cannot be wrapped.
+    const auto tooWide = [&elided](const QString& text, const QFont& font, double width) {
+        const QFontMetricsF metrics(font);
+        for (const QString& word : text.split(' ', Qt::SkipEmptyParts)) {
+            if (metrics.horizontalAdvance(word) > width) elided << text;
+        }
+    };
+    if (m_title->isVisible()) tooWide(m_title->text(), m_title->font(), m_title->contentsRect().width());
+    if (m_legend->isVisible()) {
+        for (const QString& label : m_legend->labels()) tooWide(label, m_legend->font(), m_legend->width() - 3.0 * QFontMetricsF(m_legend->font()).height());
+    }
+    elided.removeDuplicates();
+    return elided;
+}
+
+void hideFromLegend(QAbstractSeries* series) {
+    series->setProperty(kNoLegendProperty, true);
+    if (QChart* chart = series->chart()) {
+        for (QLegendMarker* marker : chart->legend()->markers(series)) marker->setVisible(false);
+    }
+}
+
+FigureChart* figureOf(const QChart* chart) {
+    if (chart == nullptr) return nullptr;
+    return qobject_cast<FigureChart*>(chart->property(kFigureProperty).value<QObject*>());
+}
+
+}  // namespace ui::charts

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QFont>
+#include <QPen>
+#include <QBrush>
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+#include <vector>
+
+class QAbstractSeries;
+class QChart;
+class QChartView;
+class QLabel;
+
+// A chart as a figure: its title above, the plot, its legend below. Qt Charts elides a title,
+// an axis title, a tick label or a legend entry that does not fit ("Optimal reverse varian...");
+// a figure must never lose a word, so the title and the legend are ordinary widgets that wrap
+// to more lines, tick labels are thinned to round steps that fit, and what still cannot fit is
+// reported (chart_export.h refuses to write such a figure).
+namespace ui::charts {
+
+// The legend of a chart, in rows that wrap to the width it has: every visible marker of the
+// chart's own (hidden) QLegend, its key drawn with the series' own pen and brush (a line with
+// its dashes, a scatter marker, a bar's or a band's fill), its label wrapped at spaces when a
+// row is too narrow. Its font is the chart legend's font.
+class FigureLegend : public QWidget {
+    Q_OBJECT
+public:
+    explicit FigureLegend(QChart* chart, QWidget* parent = nullptr);
+
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override;
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+    // The labels shown, in order.
+    QStringList labels() const;
+    // Re-reads the chart's markers and font; relays out when anything changed.
+    void sync();
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    struct Entry {
+        QString label;
+        enum class Key { Line, Marker, Box } key = Key::Line;
+        QPen pen;
+        QBrush brush;
+        bool circle = true;  // Marker: circle or square
+    };
+    struct Placed {
+        size_t entry;
+        QRectF key;
+        std::vector<std::pair<QPointF, QString>> lines;  // baseline origin, text
+    };
+    std::vector<Entry> entries() const;
+    // Entries placed in rows for `width`; returns the height used.
+    double place(double width, std::vector<Placed>* placed) const;
+    QString signature() const;
+
+    QChart* m_chart;
+    QString m_signature;
+};
+
+class FigureChart : public QWidget {
+    Q_OBJECT
+public:
+    // Takes `chart` (the view owns it); applies the figure style.
+    explicit FigureChart(QChart* chart, QWidget* parent = nullptr);
+
+    QChart* chart() const { return m_chart; }
+    QChartView* view() const { return m_view; }
+    FigureLegend* legend() const { return m_legend; }
+    QLabel* titleLabel() const { return m_title; }
+
+    void setTitle(const QString& title);
+    QString title() const;
+    // No series has a point yet.
+    bool isEmpty() const;
+    // Hides the legend (a chart labelled on its axes).
+    void setLegendShown(bool shown);
+    // Fonts from the chart (title, legend), ticks refitted to the plot's size.
+    void sync();
+
+    // The chart's texts that Qt Charts had to shorten ("..."), after `sync`: empty when every
+    // word is shown.
+    QStringList elidedTexts() const;
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    QChart* m_chart;
+    QChartView* m_view;
+    QLabel* m_title;
+    FigureLegend* m_legend;
+    bool m_fitting = false;
+};
+
+// Keeps `series` out of the figure's legend (a guide such as a cursor, or a band read with its
+// line). The chart's own legend markers cannot say so: Qt hides those that its hidden legend
+// has no room for.
+void hideFromLegend(QAbstractSeries* series);
+
+// The FigureChart that shows `chart`, or nullptr.
+FigureChart* figureOf(const QChart* chart);
+
+// Ticks of every value axis of `chart` at round steps (1, 2, 2.5 or 5 × 10^k) whose labels do
+// not collide at the plot's current size, anchored at a multiple of the step inside the range;
+// logarithmic axes label every 10^k-th decade when each decade is too short for its label.
+void fitTicks(QChart* chart);
+
+// The type sizes of an exported figure in points at font scale 1: what journals ask of a figure
+// in a column (7–9 pt; never below 7).
+struct FigureType {
+    double title = 8.0;
+    double axisTitle = 7.5;
+    double tick = 7.0;
+    double legend = 7.5;
+};
+
+// Axis titles wider than their axis broken at spaces into lines (rich text), so that Qt Charts
+// does not elide them; restoreAxisTitles puts the one-line titles back.
+void wrapAxisTitles(QChart* chart);
+void restoreAxisTitles(QChart* chart);
+
+// A font of `points` at 96 CSS pixels to the inch (exports are laid out in CSS pixels), in whole
+// pixels, never smaller than asked.
+QFont figureFont(const QFont& base, double points);
+
+}  // namespace ui::charts
