@@ -1,29 +1,65 @@
-"""python3 -m diffuscope_torch COMMAND …  (also under torchrun … -m diffuscope_torch)"""
-import sys
+"""python3 -m diffuscope_torch COMMAND …  (also under torchrun … -m diffuscope_torch)
 
-USAGE = """usage: python3 -m diffuscope_torch COMMAND [options]
+Every error is one line on stderr and exit code 2; --debug (anywhere on the command line) adds
+the traceback of an unexpected one."""
+import sys
+import traceback
+
+USAGE = """usage: python3 -m diffuscope_torch COMMAND [options] [--debug]
 
 commands:
   export   wrap a PyTorch model into Diffuscope's TorchScript contract
   ms-eps   estimate ms_eps_n (Analytic-DPM's Γ) of a Gaussian contract model over a data set
 
-python3 -m diffuscope_torch COMMAND --help for the options."""
+python3 -m diffuscope_torch COMMAND --help for the options; --debug prints the traceback of an
+unexpected error."""
+
+PROG = "diffuscope_torch"
+
+
+def _first_line(error):
+    lines = str(error).strip().splitlines()
+    return lines[0] if lines else type(error).__name__
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
+    argv = sys.argv[1:] if argv is None else list(argv)
+    debug = "--debug" in argv
+    argv = [a for a in argv if a != "--debug"]
     if not argv or argv[0] in ("-h", "--help"):
         print(USAGE)
         return 0 if argv else 2
     command, rest = argv[0], argv[1:]
-    if command == "export":
-        from .export import main as run
-    elif command == "ms-eps":
-        from .ms_eps import main as run
-    else:
-        print(f"diffuscope_torch: command: {command}: not one of export, ms-eps", file=sys.stderr)
+    prog = f"{PROG} {command}"
+    try:
+        if command == "export":
+            from .export import main as run
+        elif command == "ms-eps":
+            from .ms_eps import main as run
+        else:
+            print(f"{PROG}: command: {command}: not one of export, ms-eps", file=sys.stderr)
+            return 2
+        return run(rest, prog=prog)
+    except SystemExit as e:  # --help
+        return e.code if isinstance(e.code, int) else 0
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr, flush=True)
+        return 130
+    except Exception as e:  # noqa: BLE001  the tool is a program: one line, never a traceback
+        from .errors import FieldError
+        if debug:
+            traceback.print_exc()
+        if isinstance(e, FieldError):
+            message = str(e)
+        elif isinstance(e, MemoryError):
+            message = "out of memory"
+        elif isinstance(e, OSError) and e.filename is not None:
+            message = f"{e.filename}: {e.strerror or _first_line(e)}"
+        else:
+            message = (f"unexpected error: {type(e).__name__}: {_first_line(e)} (run with "
+                       f"--debug for the traceback)")
+        print(f"{prog}: {message}", file=sys.stderr, flush=True)
         return 2
-    return run(rest, prog=f"diffuscope_torch {command}")
 
 
 if __name__ == "__main__":

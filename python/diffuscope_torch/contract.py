@@ -3,58 +3,189 @@ description under the extra file "diffuscope.json".
 
 Gaussian:    forward(x: float32[B, *shape], t: int64[B] (= n - 1)[, y: int64[B]]) -> float32[B, *shape]
 Categorical: forward(x: int64[B, D], t: float32[B] in [0, 1][, y: int64[B]]) -> float32[B, D, K] logits
+
+The JSON is checked with the app's rules (core/model/torch_contract.cpp), both when it is
+written and when it is read, so that neither side accepts a file the other refuses.
 """
-import json
 import io
+import json
+import math
 
 import torch
 
-from .files import write_atomic
+from . import limits
+from .errors import FieldError
+from .files import check_input, write_atomic
 
 CONTRACT_FILE = "diffuscope.json"
 PROCESSES = ("gaussian", "categorical")
 PREDICTIONS = ("epsilon", "sample", "v_prediction")
+MAX_CONTRACT_BYTES = 1 << 20  # the contract is a few hundred bytes; anything near this is not one
+
+
+def value_text(value):
+    """A JSON value as the app's messages show it (core/io/json.cpp, jsonValueText)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() and abs(value) < 1e16 else repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if value is None:
+        return "null"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return repr(value)
+
+
+def _whole(value, max_value):
+    """The int a JSON number stands for if it is whole (8 or 8.0) and within ±max_value, else
+    None; a bool or a string is not a number."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+        return None
+    return int(value) if abs(value) <= max_value else None
+
+
+def check(contract, where=""):
+    """The contract dict, checked as the app checks it (types, names, the app's limits) and with
+    its numbers as ints. Raises FieldError(where + key, value as in the file, why)."""
+    if not isinstance(contract, dict):
+        raise FieldError(where.rstrip(": ") or "contract", value_text(contract),
+                         "must be a JSON object")
+
+    def refuse(key, reason, value=None):
+        shown = value if value is not None else (
+            value_text(contract[key]) if key in contract else "missing")
+        raise FieldError(where + key, shown, reason)
+
+    def string(key, default=None):
+        if key not in contract and default is not None:
+            return default
+        if not isinstance(contract.get(key), str):
+            refuse(key, "a string is expected")
+        return contract[key]
+
+    def integer(key, limit, default=None):
+        if key not in contract and default is not None:
+            return default
+        value = contract.get(key)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            refuse(key, "a number is expected")
+        whole = _whole(value, 10**9)
+        if whole is None:
+            refuse(key, "a whole number is expected")
+        return limits.check_range(limit, where + key, whole)
+
+    out = {}
+    process = string("process")
+    if process not in PROCESSES:
+        refuse("process", "must be gaussian or categorical")
+    out["process"] = process
+    if process == "gaussian":
+        prediction = string("prediction", "epsilon")
+        if prediction not in PREDICTIONS:
+            refuse("prediction", "must be epsilon, sample or v_prediction")
+        out["prediction"] = prediction
+    schedule = string("schedule")
+    if not schedule or "N=" in schedule:
+        refuse("schedule", "must name the schedule (e.g. linear or cosine,zero-snr); N goes in "
+                           "num_steps")
+    out["schedule"] = schedule
+    out["num_steps"] = integer("num_steps", limits.STEPS)
+    shape = contract.get("shape")
+    shape_text = json.dumps(shape, separators=(",", ":")) if "shape" in contract else "absent"
+    if not isinstance(shape, list) or not 1 <= len(shape) <= 4:
+        refuse("shape", "must be a list of 1 to 4 sizes, e.g. [2] or [1, 28, 28]", shape_text)
+    sizes = [_whole(s, limits.DIMENSION.max) for s in shape]
+    if any(s is None or s < 1 for s in sizes):
+        refuse("shape", f"every size must be a whole number between 1 and "
+                        f"{limits.DIMENSION.max}", shape_text)
+    elements = math.prod(sizes)
+    if process == "gaussian":
+        limits.check_range(limits.DIMENSION, where + "shape", elements)
+    else:
+        if len(sizes) != 1:
+            refuse("shape", "a categorical model's data point is [D]", shape_text)
+        limits.check_range(limits.POSITIONS, where + "shape", elements)
+        out["num_classes"] = integer("num_classes", limits.CLASSES)
+    out["shape"] = sizes
+    out["num_conditions"] = integer("num_conditions", limits.CONDITIONS, 0)
+    return out
 
 
 def contract_json(process, schedule, num_steps, shape, prediction="epsilon", num_classes=0,
                   num_conditions=0):
-    """The JSON text of the contract; raises ValueError naming the field and the value."""
-    if process not in PROCESSES:
-        raise ValueError(f"process: {process!r} is not one of {', '.join(PROCESSES)}")
-    if process == "gaussian" and prediction not in PREDICTIONS:
-        raise ValueError(f"prediction: {prediction!r} is not one of {', '.join(PREDICTIONS)}")
-    if int(num_steps) < 1:
-        raise ValueError(f"num_steps: {num_steps!r} must be at least 1")
-    shape = [int(s) for s in shape]
-    if not shape or any(s < 1 for s in shape):
-        raise ValueError(f"shape: {shape!r} must be a non-empty list of positive sizes")
-    if process == "categorical" and (len(shape) != 1 or int(num_classes) < 2):
-        raise ValueError(f"num_classes/shape: a categorical model needs shape [D] and K >= 2 "
-                         f"(got shape {shape}, num_classes {num_classes})")
-    if int(num_conditions) < 0:
-        raise ValueError(f"num_conditions: {num_conditions!r} must be >= 0")
-    contract = {"process": process, "schedule": str(schedule), "num_steps": int(num_steps),
-                "shape": shape, "num_conditions": int(num_conditions)}
+    """The JSON text of the contract; raises FieldError naming the key and the value."""
+    contract = {"process": process, "schedule": schedule, "num_steps": num_steps,
+                "shape": list(shape) if isinstance(shape, (list, tuple)) else shape,
+                "num_conditions": num_conditions}
     if process == "gaussian":
         contract["prediction"] = prediction
     else:
-        contract["num_classes"] = int(num_classes)
-    return json.dumps(contract)
+        contract["num_classes"] = num_classes
+    return json.dumps(check(contract))
 
 
-def save(module, path, **contract):
+def parse(text, where):
+    """The contract dict of the JSON `text` (str or bytes), read as strictly as the app reads
+    it: UTF-8, no NaN or Infinity, no key twice in one object, then check()ed."""
+    def no_constant(name):
+        raise ValueError(f"{name} is not a JSON number")
+
+    def no_repeats(pairs):
+        out = {}
+        for k, v in pairs:
+            if k in out:
+                raise ValueError(f"the key {json.dumps(k)} appears twice in one object")
+            out[k] = v
+        return out
+
+    def finite(token):
+        value = float(token)
+        if not math.isfinite(value):
+            raise ValueError(f"the number {token} is beyond a double")
+        return value
+
+    try:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")
+        value = json.loads(text, parse_constant=no_constant, object_pairs_hook=no_repeats,
+                           parse_float=finite)
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
+        raise FieldError(where, None, f"not valid JSON ({str(e).splitlines()[0]})") from None
+    return check(value, where + ": ")
+
+
+def save(module, path, field="--out", **contract):
     """Saves a TorchScript module (scripted or traced) with its contract, atomically: the old
     file stays until the new one is complete and its bytes are on disk."""
     text = contract_json(**contract)
     buffer = io.BytesIO()  # in memory, so the archive's folder name does not depend on the path
     torch.jit.save(module, buffer, _extra_files={CONTRACT_FILE: text})
-    write_atomic(path, buffer.getvalue())
+    write_atomic(path, buffer.getvalue(), field)
 
 
-def load(path):
-    """(module, contract dict) of a file saved by save()."""
+def load(path, field="--model"):
+    """(module, checked contract dict) of a file saved by save(). Raises FieldError."""
+    check_input(path, field, limits.MAX_MODEL_FILE_BYTES)
     extra = {CONTRACT_FILE: ""}
-    module = torch.jit.load(path, map_location="cpu", _extra_files=extra)
-    if not extra[CONTRACT_FILE]:
-        raise ValueError(f"{path}: no {CONTRACT_FILE} in the archive")
-    return module, json.loads(extra[CONTRACT_FILE])
+    try:
+        module = torch.jit.load(path, map_location="cpu", _extra_files=extra)
+    except Exception as e:  # noqa: BLE001  torch reports a non-archive in many ways
+        lines = str(e).strip().splitlines()
+        raise FieldError(field, path, "not a Diffuscope TorchScript contract archive "
+                                      f"({lines[0] if lines else type(e).__name__})") from None
+    text = extra[CONTRACT_FILE]
+    if not text:
+        raise FieldError(field, path, f"a TorchScript archive without {CONTRACT_FILE}: save it "
+                                      f"with diffuscope_torch.contract.save or export")
+    if len(text) > MAX_CONTRACT_BYTES:
+        raise FieldError(field, path, f"its {CONTRACT_FILE} is {len(text)} bytes, not a "
+                                      f"contract")
+    return module, parse(text, f"{path}: {CONTRACT_FILE}")

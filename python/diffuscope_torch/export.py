@@ -6,18 +6,19 @@ Accepted models:
 - diffusers-style UNets (recognised by a `return_dict` or `class_labels` parameter of forward,
   without importing diffusers), called as model(x, t, class_labels=y, return_dict=False).
 """
-import argparse
 import importlib
 import inspect
 import io
-import os
+import json
 import sys
 
 import torch
 from torch import nn
 
 from . import contract as contract_io
-from .errors import FieldError
+from . import limits
+from .errors import FieldError, Parser, integer
+from .files import check_input, output_target
 from .schedules import ScheduleError, gaussian_schedule
 
 
@@ -166,14 +167,12 @@ def export_model(model, path, *, process="gaussian", prediction="epsilon", sched
     `device` is where the model is traced and checked: a trace may record the device of tensors
     made inside forward, so trace on the device the model will run on.
     Raises FieldError naming what was refused."""
-    shape = tuple(int(s) for s in shape)
-    try:
-        contract_io.contract_json(process=process, schedule=schedule, num_steps=num_steps,
-                                  shape=shape, prediction=prediction, num_classes=num_classes,
-                                  num_conditions=num_conditions)
-    except ValueError as e:
-        field, _, rest = str(e).partition(": ")
-        raise FieldError(field, None, rest) from None
+    checked = json.loads(contract_io.contract_json(
+        process=process, schedule=schedule, num_steps=num_steps, shape=shape,
+        prediction=prediction, num_classes=num_classes, num_conditions=num_conditions))
+    num_steps, shape = checked["num_steps"], tuple(checked["shape"])
+    num_classes, num_conditions = checked.get("num_classes", 0), checked["num_conditions"]
+    output_target(path, "--out")  # before the work, which ends in writing it
     if process == "gaussian":
         try:
             gaussian_schedule(schedule, num_steps)
@@ -258,7 +257,7 @@ def export_model(model, path, *, process="gaussian", prediction="epsilon", sched
 
 
 def build_parser(prog="export"):
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog=prog, description="Wraps a PyTorch model into Diffuscope's TorchScript contract.")
     p.add_argument("--factory", required=True,
                    help="module:function, imported from PYTHONPATH, returning an nn.Module")
@@ -268,10 +267,10 @@ def build_parser(prog="export"):
                    help="what a Gaussian model predicts (required for gaussian)")
     p.add_argument("--schedule", required=True,
                    help="linear, cosine, scaled-linear, sigmoid or csv:FILE[,zero-snr]")
-    p.add_argument("--num-steps", required=True, type=int, help="N")
+    p.add_argument("--num-steps", required=True, type=integer, help="N")
     p.add_argument("--shape", required=True, help="one data point's shape, e.g. 1,8,8 or 2")
-    p.add_argument("--num-classes", type=int, default=0, help="K (categorical)")
-    p.add_argument("--num-conditions", type=int, default=0, help="classes of y (0: none)")
+    p.add_argument("--num-classes", type=integer, default=0, help="K (categorical)")
+    p.add_argument("--num-conditions", type=integer, default=0, help="classes of y (0: none)")
     p.add_argument("--method", default="auto", choices=("auto", "script", "trace"),
                    help="auto: script plain models when possible, else trace")
     p.add_argument("--device", default="cpu",
@@ -292,10 +291,43 @@ def _load_factory(spec):
     factory = getattr(module, function, None)
     if not callable(factory):
         raise FieldError("--factory", spec, f"{module_name} has no function {function}")
-    model = factory()
+    try:
+        model = factory()
+    except Exception as e:  # noqa: BLE001  the user's code
+        raise FieldError("--factory", spec, f"the factory failed ({type(e).__name__}: "
+                         f"{_first_line(e)})") from None
     if not isinstance(model, nn.Module):
         raise FieldError("--factory", spec, f"returned {type(model).__name__}, not an nn.Module")
     return model
+
+
+def _first_line(error):
+    lines = str(error).strip().splitlines()
+    return lines[0] if lines else type(error).__name__
+
+
+def _load_weights(model, path):
+    check_input(path, "--weights", limits.MAX_MODEL_FILE_BYTES)
+    try:
+        state = torch.load(path, map_location="cpu")
+    except Exception as e:  # noqa: BLE001  pickle and zip report a foreign file in many ways
+        raise FieldError("--weights", path, f"not a state_dict saved by torch.save "
+                         f"({type(e).__name__}: {_first_line(e)})") from None
+    if isinstance(state, dict) and isinstance(state.get("state_dict"), dict):
+        state = state["state_dict"]
+    if not isinstance(state, dict):
+        raise FieldError("--weights", path, f"holds {type(state).__name__}, not a state_dict")
+    try:
+        model.load_state_dict(state)
+    except (RuntimeError, TypeError, AttributeError, ValueError) as e:
+        raise FieldError("--weights", path,
+                         f"does not fit the model ({_first_line(e)})") from None
+
+
+# The contract's keys as the options that set them, for messages.
+_OPTIONS = {"process": "--process", "prediction": "--prediction", "schedule": "--schedule",
+            "num_steps": "--num-steps", "shape": "--shape", "num_classes": "--num-classes",
+            "num_conditions": "--num-conditions"}
 
 
 def main(argv=None, prog="export"):
@@ -305,22 +337,28 @@ def main(argv=None, prog="export"):
             raise FieldError("--prediction", "(missing)", "a Gaussian model needs epsilon, "
                              "sample or v_prediction")
         try:
-            shape = [int(s) for s in args.shape.split(",")]
+            shape = [int(s, 10) for s in args.shape.split(",")]
         except ValueError:
             raise FieldError("--shape", args.shape, "expected sizes separated by commas") from None
+        # Everything the app will check, and the output, before loading or tracing anything.
+        try:
+            contract_io.contract_json(
+                process=args.process, schedule=args.schedule, num_steps=args.num_steps,
+                shape=shape, prediction=args.prediction or "epsilon",
+                num_classes=args.num_classes, num_conditions=args.num_conditions)
+        except FieldError as e:
+            field = _OPTIONS.get(e.field, e.field)
+            value = args.shape if field == "--shape" else e.value
+            raise FieldError(field, value, e.reason) from None
+        if args.process == "gaussian":
+            try:
+                gaussian_schedule(args.schedule, args.num_steps)
+            except ScheduleError as e:
+                raise FieldError(_OPTIONS.get(e.field, e.field), e.value, e.reason) from None
+        output_target(args.out, "--out")
         model = _load_factory(args.factory)
         if args.weights:
-            if not os.path.isfile(args.weights):
-                raise FieldError("--weights", args.weights, "no such file")
-            state = torch.load(args.weights, map_location="cpu")
-            if isinstance(state, dict) and isinstance(state.get("state_dict"), dict):
-                state = state["state_dict"]
-            try:
-                model.load_state_dict(state)
-            except (RuntimeError, TypeError, AttributeError) as e:
-                first = str(e).strip().splitlines()
-                raise FieldError("--weights", args.weights,
-                                 f"does not fit the model ({first[0] if first else e})") from None
+            _load_weights(model, args.weights)
         used = export_model(model, args.out, process=args.process,
                             prediction=args.prediction or "epsilon", schedule=args.schedule,
                             num_steps=args.num_steps, shape=shape, num_classes=args.num_classes,

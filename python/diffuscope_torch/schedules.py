@@ -6,9 +6,14 @@ vectorised versions may differ in the last bits), in the same order of operation
 Arrays have N + 1 entries, index n = 0..N, with ᾱ_0 = 1 and β̄_0 = 0.
 """
 import csv
+import io
 import math
 
 import numpy as np
+
+from . import limits
+from .errors import FieldError
+from .files import read_input
 
 ZERO_SNR_SUFFIX = ",zero-snr"
 
@@ -99,9 +104,16 @@ def _linspace_at(start, stop, num, k):
 
 
 def _check_steps(num_steps):
-    if int(num_steps) < 1:
+    # N as the app takes it: a whole number within its limit, checked before any allocation.
+    if isinstance(num_steps, bool) or not isinstance(num_steps, (int, np.integer)):
+        raise ScheduleError("num_steps", num_steps, "a whole number is expected")
+    n = int(num_steps)
+    if n < 1:
         raise ScheduleError("num_steps", num_steps, "needs at least 1 timestep")
-    return int(num_steps)
+    if n > limits.STEPS.max:
+        raise ScheduleError("num_steps", num_steps, f"{limits.STEPS.what} must lie between "
+                            f"{limits.STEPS.min} and {limits.STEPS.max}")
+    return n
 
 
 def linear(num_steps):
@@ -144,45 +156,73 @@ def sigmoid(num_steps, beta_start=1e-4, beta_end=0.02):
     return GaussianSchedule.from_betas(betas, "sigmoid schedule β")
 
 
+def _csv_lines(text, path):
+    # Lines for csv.reader, refused before splitting one into more cells than the app takes.
+    for number, line in enumerate(io.StringIO(text, newline=""), start=1):
+        if line.count(",") >= limits.CSV_COLUMNS.max:
+            raise ScheduleError(f"{path}: line {number}", f"{line.count(',') + 1} cells",
+                                f"{limits.CSV_COLUMNS.what} must lie between "
+                                f"{limits.CSV_COLUMNS.min} and {limits.CSV_COLUMNS.max}")
+        yield line
+
+
 def from_csv(path):
     """A CSV with a `beta` column (β_1..β_N) or an `alpha_bar` column (decreasing ᾱ_1..ᾱ_N),
-    and an optional `n` column that must read 1..N."""
+    and an optional `n` column that must read 1..N. The file must be a regular one of at most
+    the app's input limit, and N at most the app's limit, checked while reading."""
+    spec = f"csv:{path}"
     try:
-        with open(path, newline="") as f:
-            rows = [r for r in csv.reader(f) if r and not r[0].lstrip().startswith("#")]
-    except OSError as e:
-        raise ScheduleError("schedule", f"csv:{path}", e.strerror or str(e)) from None
-    if not rows:
-        raise ScheduleError("schedule", f"csv:{path}", "the schedule has no rows")
-    header = [h.strip() for h in rows[0]]
-    column = header.index("beta") if "beta" in header else (
-        header.index("alpha_bar") if "alpha_bar" in header else -1)
-    if column < 0:
-        raise ScheduleError("schedule", f"csv:{path}",
-                            "a custom schedule needs a 'beta' or an 'alpha_bar' column")
-    n_column = header.index("n") if "n" in header else -1
+        data = read_input(path, "schedule", limits.MAX_INPUT_FILE_BYTES)
+    except FieldError as e:
+        raise ScheduleError("schedule", spec, e.reason) from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise ScheduleError("schedule", spec, f"not UTF-8 text (byte {e.start})") from None
+    del data
+    header, column, n_column = None, -1, -1
     betas = []
     previous = 1.0
-    for r, row in enumerate(rows[1:], start=1):
-        try:
-            if n_column >= 0 and int(row[n_column]) != r:
-                raise ScheduleError(f"{path}: row {r}", row[n_column],
-                                    f"n must count 1, 2, … without gaps (expected {r})")
-            value = float(row[column])
-        except (ValueError, IndexError) as e:
-            if isinstance(e, ScheduleError):
-                raise
-            raise ScheduleError(f"{path}: row {r}", ",".join(row), "not a number") from None
-        if header[column] == "beta":
-            betas.append(value)
-        else:
-            if not (0.0 < value < previous):
-                raise ScheduleError(f"{path}: row {r}", value,
-                                    "alpha_bar must decrease strictly and stay in (0, 1)")
-            betas.append(1.0 - value / previous)
-            previous = value
-    if not betas:
-        raise ScheduleError("schedule", f"csv:{path}", "the schedule has no rows")
+    r = 0
+    try:
+        for row in csv.reader(_csv_lines(text, path)):
+            if not row or not "".join(row).strip() or row[0].lstrip().startswith("#"):
+                continue
+            if header is None:
+                header = [h.strip() for h in row]
+                column = header.index("beta") if "beta" in header else (
+                    header.index("alpha_bar") if "alpha_bar" in header else -1)
+                if column < 0:
+                    raise ScheduleError("schedule", spec, "a custom schedule needs a 'beta' or "
+                                        "an 'alpha_bar' column")
+                n_column = header.index("n") if "n" in header else -1
+                continue
+            r += 1
+            if r > limits.STEPS.max:
+                raise ScheduleError("schedule", spec, f"the file has more than "
+                                    f"{limits.STEPS.max} rows; {limits.STEPS.what} must lie "
+                                    f"between {limits.STEPS.min} and {limits.STEPS.max}")
+            try:
+                if n_column >= 0 and int(row[n_column]) != r:
+                    raise ScheduleError(f"{path}: row {r}", row[n_column],
+                                        f"n must count 1, 2, … without gaps (expected {r})")
+                value = float(row[column])
+            except (ValueError, IndexError) as e:
+                if isinstance(e, ScheduleError):
+                    raise
+                raise ScheduleError(f"{path}: row {r}", ",".join(row), "not a number") from None
+            if header[column] == "beta":
+                betas.append(value)
+            else:
+                if not (0.0 < value < previous):
+                    raise ScheduleError(f"{path}: row {r}", value,
+                                        "alpha_bar must decrease strictly and stay in (0, 1)")
+                betas.append(1.0 - value / previous)
+                previous = value
+    except csv.Error as e:
+        raise ScheduleError("schedule", spec, f"not a CSV file ({e})") from None
+    if header is None or not betas:
+        raise ScheduleError("schedule", spec, "the schedule has no rows")
     return GaussianSchedule.from_betas(betas, path)
 
 

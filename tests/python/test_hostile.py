@@ -1,0 +1,527 @@
+"""Hostile input ("The Python tool is a program, not a script"): every refusal is one line on
+stderr and exit code 2, naming the option or field and the value; outputs are checked before
+the work; a refused or failed run loses nothing and leaves nothing behind; numbers are as strict
+as the app's (core/model/torch_contract.cpp, core/util/limits.h); sizes are checked before
+anything is allocated; special files (FIFOs, devices, folders) are refused, never read or
+replaced."""
+import errno
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+from unittest import mock
+
+import numpy as np
+import torch
+
+import support
+from support import read_bytes, run_cli, save_closed_form, stderr_of
+
+N = 10
+DIM = 3
+
+
+class NanModel(torch.nn.Module):
+    def __init__(self, value: float):
+        super().__init__()
+        self.value = value
+
+    def forward(self, x: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+        return x * self.value
+
+
+def snapshot(folder):
+    """{relative path: bytes or kind} of everything under `folder`."""
+    found = {}
+    for root, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            path = os.path.join(root, name)
+            rel = os.path.relpath(path, folder)
+            if os.path.islink(path):
+                found[rel] = "link -> " + os.readlink(path)
+            elif os.path.isfile(path):
+                found[rel] = read_bytes(path)
+            else:
+                found[rel] = "special"
+    return found
+
+
+class Hostile(unittest.TestCase):
+    """Shared files: a model, data, special files; refused() runs a command and checks the
+    line, the exit code and that the folder is exactly as it was."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.dir = cls.tmp.name
+        cls.model = cls.path("m.pt")
+        save_closed_form(cls.model, "cosine", N, DIM, 1.0)
+        cls.data = cls.path("x.npy")
+        np.save(cls.data, np.random.default_rng(0).normal(size=(5, DIM)).astype(np.float32))
+        cls.fifo = cls.path("fifo")
+        os.mkfifo(cls.fifo)
+        cls.folder = cls.path("folder.npy")
+        os.mkdir(cls.folder)
+        cls.plain_file = cls.path("plain")
+        with open(cls.plain_file, "w") as f:
+            f.write("a file, not a folder\n")
+        cls.device_link = cls.path("null-link.npy")
+        os.symlink("/dev/null", cls.device_link)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    @classmethod
+    def path(cls, *names):
+        return os.path.join(cls.tmp.name, *names)
+
+    def refused(self, argv, *expected, env=None, subprocess_timeout=None):
+        """Runs argv (in this process, or as `python3 -m diffuscope_torch` with a timeout, for
+        what could block); asserts exit code 2, one line of stderr holding every `expected`
+        text, and that no file under the temporary folder was created, changed or removed."""
+        before = snapshot(self.dir)
+        if subprocess_timeout is None:
+            code, err = run_cli(argv, env=env)
+        else:
+            environment = support.subprocess_env()
+            environment.update(env or {})
+            try:
+                r = subprocess.run([sys.executable, "-m", "diffuscope_torch",
+                                    *[str(a) for a in argv]], env=environment,
+                                   capture_output=True, text=True, timeout=subprocess_timeout)
+            except subprocess.TimeoutExpired:
+                self.fail(f"blocked for {subprocess_timeout} s: {argv}")
+            code, err = r.returncode, r.stderr
+        self.assertEqual(code, 2, err)
+        self.assertEqual(len(err.strip().splitlines()), 1, err)
+        self.assertNotIn("Traceback", err)
+        for text in expected:
+            self.assertIn(str(text), err)
+        self.assertEqual(snapshot(self.dir), before, "files changed by a refused run")
+        return err.strip()
+
+    def ms_eps(self, out, model=None, data=None, samples=4, extra=()):
+        return ["ms-eps", "--model", model or self.model, "--data", data or self.data,
+                "--samples", samples, "--seed", 1, "--out", out, *extra]
+
+    def contract_model(self, name, text):
+        """A working model whose diffuscope.json is `text` (or a dict, as JSON)."""
+        path = self.path(name)
+        module = torch.jit.script(support.ClosedFormGaussian(np.ones(N + 1), np.ones(N + 1),
+                                                             1.0, "epsilon"))
+        if not isinstance(text, str):
+            text = json.dumps(text)
+        torch.jit.save(module, path, _extra_files={"diffuscope.json": text})
+        return path
+
+
+GOOD_CONTRACT = {"process": "gaussian", "schedule": "cosine", "num_steps": N, "shape": [DIM],
+                 "num_conditions": 0, "prediction": "epsilon"}
+
+
+class MsEpsOutputsTest(Hostile):
+    """--out and OUT.progress are checked before the work and never replace a special file."""
+
+    def test_out_folder_missing_or_a_file(self):
+        for out, why in ((self.path("nowhere", "o.npy"), "does not exist"),
+                         (self.path("plain", "o.npy"), "is not a folder")):
+            with self.subTest(out=out):
+                self.refused(self.ms_eps(out), "--out", out, why)
+
+    def test_out_is_a_folder_fifo_or_device_link(self):
+        for out, kind in ((self.folder, "is a folder"), (self.fifo, "is a FIFO"),
+                          (self.device_link, "symbolic link to a device")):
+            with self.subTest(out=out):
+                self.refused(self.ms_eps(out), "--out", out, kind)
+                self.assertFalse(os.path.isfile(out))
+
+    def test_out_in_a_read_only_folder(self):
+        if os.geteuid() == 0:
+            self.skipTest("root ignores permission bits; see test_out_folder_missing_or_a_file")
+        folder = self.path("read-only")
+        os.mkdir(folder)
+        os.chmod(folder, 0o555)
+        try:
+            out = os.path.join(folder, "o.npy")
+            self.refused(self.ms_eps(out), "--out", out, "cannot write in the folder")
+        finally:
+            os.chmod(folder, 0o755)
+            os.rmdir(folder)
+
+    def test_out_is_an_input(self):
+        self.refused(self.ms_eps(self.data), "--out", self.data, "is the --data file")
+
+    def test_progress_is_special_or_not_a_progress_file(self):
+        cases = []
+        folder_out = self.path("pfolder.npy")
+        os.mkdir(folder_out + ".progress")
+        cases.append((folder_out, "is a folder"))
+        for name, content in (("binary", b"\xff\xfe\x00\x01garbage\n"),
+                              ("list", b"[1, 2]\n"), ("number", b"42\n"),
+                              ("deep", b"[" * 100000 + b"\n")):
+            out = self.path(f"p{name}.npy")
+            with open(out + ".progress", "wb") as f:
+                f.write(content)
+            cases.append((out, "not an ms-eps progress file"))
+        for out, why in cases:
+            with self.subTest(out=out):
+                self.refused(self.ms_eps(out), "progress file", out + ".progress", why)
+
+    def test_progress_fifo_does_not_block(self):
+        out = self.path("pfifo.npy")
+        os.mkfifo(out + ".progress")
+        self.refused(self.ms_eps(out), "progress file", out + ".progress", "FIFO",
+                     subprocess_timeout=60)
+
+    def test_full_disk_keeps_the_old_outputs_and_the_progress(self):
+        out = self.path("full.npy")
+        with open(out, "wb") as f:
+            f.write(b"the previous result")
+        with open(stderr_of(out), "wb") as f:
+            f.write(b"its standard errors")
+        from diffuscope_torch import files
+        real, calls = files._write_all, []
+
+        def full_after_the_progress_file(fd, data):
+            calls.append(len(data))
+            if len(calls) == 1:  # the progress file, written before the work
+                return real(fd, data)
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+        with mock.patch("diffuscope_torch.files._write_all", full_after_the_progress_file):
+            code, err = run_cli(self.ms_eps(out))
+        self.assertEqual(code, 2, err)
+        line = err.strip().splitlines()[-1]
+        self.assertNotIn("Traceback", err)
+        self.assertIn("--out", line)
+        self.assertIn("No space left on device", line)
+        self.assertIn("rerun to resume", line)
+        self.assertEqual(read_bytes(out), b"the previous result")
+        self.assertEqual(read_bytes(stderr_of(out)), b"its standard errors")
+        self.assertTrue(os.path.exists(out + ".progress"))  # the finished work is kept
+        self.assertFalse([n for n in os.listdir(self.dir) if ".tmp-" in n or ".partial" in n])
+        # The rerun finds every timestep done and only writes.
+        code, err = run_cli(self.ms_eps(out))
+        self.assertEqual(code, 0, err)
+        self.assertEqual(np.load(out).shape, (N + 1,))
+        self.assertFalse(os.path.exists(out + ".progress"))
+
+
+class MsEpsInputsTest(Hostile):
+    def test_model_and_data_must_be_regular_files(self):
+        for option, path, kind in (("--model", "/dev/zero", "is a device"),
+                                   ("--model", self.fifo, "is a FIFO"),
+                                   ("--model", self.folder, "is a folder"),
+                                   ("--data", "/dev/zero", "is a device"),
+                                   ("--data", self.fifo, "is a FIFO")):
+            with self.subTest(option=option, path=path):
+                argv = self.ms_eps(self.path("o.npy"), **{option[2:]: path})
+                err = self.refused(argv, option, path, kind, "not a regular file")
+                self.assertNotIn("no such file", err)
+
+    def test_option_limits(self):
+        for option, value, text in (("--samples", 10**12, "between 2 and 10000000"),
+                                    ("--samples", 1, "--samples: 1"),
+                                    ("--batch", 10**6, "between 1 and 65536"),
+                                    ("--batch", 0, "--batch: 0"),
+                                    ("--seed", -1, "--seed: -1"),
+                                    ("--seed", 2**64, "the seed must lie between"),
+                                    ("--samples", "1e3", "not a whole number"),
+                                    ("--seed", "x", "not a whole number")):
+            with self.subTest(option=option, value=value):
+                argv = self.ms_eps(self.path("o.npy"))
+                argv = argv + [option, value]
+                self.refused(argv, option, value, text)
+
+    def test_missing_option_is_one_line(self):
+        self.refused(["ms-eps", "--model", self.model], "required", "--data")
+
+    def test_memory_of_a_batch_is_checked_before_allocating(self):
+        wide = self.path("wide.pt")
+        save_closed_form(wide, "cosine", N, 65536, 1.0)
+        data = self.path("wide.npy")
+        np.save(data, np.zeros((1, 65536), dtype=np.float32))
+        self.refused(self.ms_eps(self.path("o.npy"), model=wide, data=data, samples=1000,
+                                 extra=("--batch", 1000)),
+                     "--batch: 1000", "GB of memory, more than the 4.0 GB")
+        os.unlink(wide)
+        os.unlink(data)
+
+    def test_csv_schedule_fifo_does_not_block(self):
+        model = self.contract_model("csvfifo.pt", {**GOOD_CONTRACT,
+                                                    "schedule": "csv:" + self.fifo})
+        self.refused(self.ms_eps(self.path("o.npy"), model=model), "schedule",
+                     "csv:" + self.fifo, "FIFO", subprocess_timeout=60)
+
+    def test_csv_schedule_sizes(self):
+        many = self.path("many.csv")
+        with open(many, "w") as f:
+            f.write("beta\n" + "0.001\n" * 100_001)
+        wide = self.path("wide.csv")
+        with open(wide, "w") as f:
+            f.write("beta" + "," * 70_000 + "\n0.1\n")
+        for spec, texts in (("csv:/dev/zero", ("schedule: csv:/dev/zero: is a device",)),
+                            ("csv:" + many, ("csv:" + many, "more than 100000 rows")),
+                            ("csv:" + wide, (wide + ": line 1: 70001 cells",
+                                             "between 1 and 65536"))):
+            with self.subTest(spec=spec):
+                model = self.contract_model("csv.pt", {**GOOD_CONTRACT, "schedule": spec})
+                self.refused(self.ms_eps(self.path("o.npy"), model=model), *texts)
+        os.unlink(many)
+        os.unlink(wide)
+        os.unlink(self.path("csv.pt"))
+
+    def test_nan_or_inf_in_the_data(self):
+        for value in (np.nan, np.inf):
+            with self.subTest(value=value):
+                data = self.path("bad.npy")
+                points = np.zeros((1, DIM), dtype=np.float32)
+                points[0, 1] = value
+                np.save(data, points)
+                self.refused(self.ms_eps(self.path("o.npy"), data=data), "--data", data,
+                             "timestep n = 1", repr(float(value)), "must be finite")
+                os.unlink(data)
+
+    def test_nan_in_the_data_later_leaves_no_progress(self):
+        # With seed 1 and 2 draws per timestep, point 5 of 10 is first drawn at n = 3, after
+        # timesteps 1 and 2 went into the progress file this run began.
+        data = self.path("later.npy")
+        points = np.ones((10, DIM), dtype=np.float32)
+        points[5, 0] = np.nan
+        np.save(data, points)
+        out = self.path("later-out.npy")
+        code, err = run_cli(self.ms_eps(out, data=data, samples=2))
+        self.assertEqual(code, 2, err)
+        self.assertNotIn("Traceback", err)
+        line = err.strip().splitlines()[-1]
+        self.assertIn(f"--data: {data}: data point 5 (drawn at timestep n = 3) holds nan", line)
+        for leftover in (out, stderr_of(out), out + ".progress"):
+            self.assertFalse(os.path.exists(leftover), leftover)
+        os.unlink(data)
+
+    def test_nan_or_inf_predictions(self):
+        for value in (float("nan"), float("inf")):
+            with self.subTest(value=value):
+                model = self.path("nan.pt")
+                support.contract.save(torch.jit.script(NanModel(value)), model,
+                                      process="gaussian", schedule="cosine", num_steps=N,
+                                      shape=[DIM], prediction="epsilon")
+                self.refused(self.ms_eps(self.path("o.npy"), model=model), "--model", model,
+                             "timestep n = 1", "refusing to write")
+                os.unlink(model)
+
+
+class ContractTest(Hostile):
+    """The contract as strict as the app reads it."""
+
+    CASES = [
+        ("num_steps", 50.7, "num_steps: 50.7: a whole number is expected"),
+        ("num_steps", "50", 'num_steps: "50": a number is expected'),
+        ("num_steps", True, "num_steps: true: a number is expected"),
+        ("num_steps", 10**9, "num_steps: 1000000000: the number of steps N must lie between "
+                             "1 and 100000"),
+        ("num_steps", 0, "num_steps: 0: the number of steps N"),
+        ("shape", "2", 'shape: "2": must be a list of 1 to 4 sizes'),
+        ("shape", [], "shape: []: must be a list"),
+        ("shape", [1, 1, 1, 1, 3], "shape: [1,1,1,1,3]: must be a list of 1 to 4"),
+        ("shape", [2.5], "shape: [2.5]: every size must be a whole number"),
+        ("shape", [0], "shape: [0]: every size"),
+        ("shape", [True], "shape: [true]: every size"),
+        ("shape", [70000], "shape: [70000]: every size"),
+        ("shape", [300, 300], "shape: 90000: the data dimension d must lie between 1 and 65536"),
+        ("process", ["gaussian"], "process: an array: a string is expected"),
+        ("process", "poisson", 'process: "poisson": must be gaussian or categorical'),
+        ("prediction", "x0", 'prediction: "x0": must be epsilon, sample or v_prediction'),
+        ("schedule", "", 'schedule: "": must name the schedule'),
+        ("schedule", "linear,N=10", 'schedule: "linear,N=10": must name the schedule'),
+        ("schedule", None, "schedule: null: a string is expected"),
+        ("num_conditions", 1001, "num_conditions: 1001: the number of condition labels"),
+        ("num_conditions", -1, "num_conditions: -1: the number of condition labels"),
+    ]
+
+    def test_fields(self):
+        for key, value, text in self.CASES:
+            with self.subTest(key=key, value=value):
+                model = self.contract_model("c.pt", {**GOOD_CONTRACT, key: value})
+                self.refused(self.ms_eps(self.path("o.npy"), model=model),
+                             model + ": diffuscope.json: " + text)
+        os.unlink(self.path("c.pt"))
+
+    def test_missing_fields(self):
+        for key in ("process", "schedule", "num_steps", "shape"):
+            with self.subTest(key=key):
+                contract = dict(GOOD_CONTRACT)
+                del contract[key]
+                model = self.contract_model("c.pt", contract)
+                self.refused(self.ms_eps(self.path("o.npy"), model=model),
+                             f"diffuscope.json: {key}: ")
+        os.unlink(self.path("c.pt"))
+
+    def test_not_an_object_or_not_strict_json(self):
+        for text, expected in (("[1, 2]", "an array: must be a JSON object"),
+                               ('"gaussian"', "must be a JSON object"),
+                               ('{"num_steps": 10, "num_steps": 10}', "appears twice"),
+                               ('{"num_steps": NaN}', "not valid JSON"),
+                               ('{"num_steps": 1e999}', "not valid JSON"),
+                               ("{", "not valid JSON")):
+            with self.subTest(text=text):
+                model = self.contract_model("c.pt", text)
+                self.refused(self.ms_eps(self.path("o.npy"), model=model),
+                             model + ": diffuscope.json", expected)
+        os.unlink(self.path("c.pt"))
+
+    def test_whole_float_is_accepted_as_the_app_does(self):
+        model = self.contract_model("float.pt", {**GOOD_CONTRACT, "num_steps": 10.0,
+                                                 "shape": [3.0]})
+        _, contract = support.contract.load(model)
+        self.assertEqual((contract["num_steps"], contract["shape"]), (10, [3]))
+        self.assertIs(type(contract["num_steps"]), int)
+
+
+class ProgressValuesTest(Hostile):
+    """Resuming checks every value of the progress file."""
+
+    def progress_for(self, name, lines, estimator="score"):
+        out = self.path(name)
+        extra = ("--estimator", estimator)
+        code, err = run_cli(self.ms_eps(out, extra=extra),
+                            env={"DIFFUSCOPE_MS_EPS_STOP_AFTER": "2"})
+        self.assertEqual(code, 3, err)
+        with open(out + ".progress") as f:
+            header = f.read().split("\n")[0]
+        with open(out + ".progress", "w") as f:
+            f.write(header + "\n" + "".join(line + "\n" for line in lines))
+        return self.ms_eps(out, extra=extra), out + ".progress"
+
+    def test_values(self):
+        cases = [(["2 nan 0.1"], "score", 2, "not a finite number"),
+                 (["2 inf 0.1"], "score", 2, "not a finite number"),
+                 (["2 1e999 0.1"], "score", 2, "not a finite number"),
+                 (["2 -5.0 0.1"], "score", 2, "cannot be negative"),
+                 (["2 1.5 0.1"], "error", 2, "cannot exceed 1"),
+                 (["2 0.5 -1.0"], "score", 2, "standard error must be a finite number ≥ 0"),
+                 (["2 0.5 nan"], "score", 2, "standard error"),
+                 (["0 0.5 0.1"], "score", 2, f"n must lie between 1 and N = {N}"),
+                 ([f"{N + 1} 0.5 0.1"], "score", 2, "n must lie between 1"),
+                 (["2.0 0.5 0.1"], "score", 2, "expected a line 'n mean stderr'"),
+                 (["hello"], "score", 2, "expected a line"),
+                 (["2 0.5 0.1 7"], "score", 2, "expected a line"),
+                 (["2 0.5 0.1", "3 0.5 0.1", "2 0.6 0.1"], "score", 4,
+                  "timestep 2 appears twice (first on line 2)")]
+        for i, (lines, estimator, line, text) in enumerate(cases):
+            with self.subTest(lines=lines):
+                argv, progress = self.progress_for(f"v{i}.npy", lines, estimator)
+                self.refused(argv, f"progress file {progress}, line {line}:",
+                             lines[line - 2], text)
+                os.unlink(progress)
+
+    def test_good_values_resume(self):
+        argv, progress = self.progress_for("good.npy", ["3 0.5 0.125", "1 0.25 0.0"])
+        code, err = run_cli(argv)
+        self.assertEqual(code, 0, err)
+        out = argv[argv.index("--out") + 1]
+        self.assertEqual((np.load(out)[1], np.load(out)[3]), (0.25, 0.5))
+        self.assertEqual(np.load(stderr_of(out))[3], 0.125)
+        self.assertFalse(os.path.exists(progress))
+
+
+class ExportTest(Hostile):
+    def export(self, out, *extra, steps=20):
+        return ["export", "--factory", "fake_unet:make_unet", "--prediction", "epsilon",
+                "--schedule", "cosine", "--num-steps", steps, "--shape", "1,8,8", "--out", out,
+                *extra]
+
+    def test_out(self):
+        for out, why in ((self.path("nowhere", "m.pt"), "does not exist"),
+                         (self.path("plain", "m.pt"), "is not a folder"),
+                         (self.folder, "is a folder"),
+                         (self.fifo, "is a FIFO"),
+                         (self.device_link, "symbolic link to a device")):
+            with self.subTest(out=out):
+                self.refused(self.export(out), "--out", out, why)
+
+    def test_out_in_a_read_only_folder(self):
+        if os.geteuid() == 0:
+            self.skipTest("root ignores permission bits; see test_out")
+        folder = self.path("read-only-export")
+        os.mkdir(folder)
+        os.chmod(folder, 0o555)
+        try:
+            out = os.path.join(folder, "m.pt")
+            self.refused(self.export(out), "--out", out, "cannot write in the folder")
+        finally:
+            os.chmod(folder, 0o755)
+            os.rmdir(folder)
+
+    def test_weights(self):
+        text = self.path("weights.txt")
+        with open(text, "w") as f:
+            f.write("hello, not a state_dict\n")
+        tensor = self.path("tensor.pt")
+        torch.save(torch.zeros(3), tensor)
+        for weights, why in ((text, "not a state_dict saved by torch.save"),
+                             (tensor, "holds Tensor, not a state_dict"),
+                             (self.fifo, "is a FIFO"), (self.folder, "is a folder"),
+                             ("/dev/zero", "is a device")):
+            with self.subTest(weights=weights):
+                self.refused(self.export(self.path("m.pt"), "--weights", weights),
+                             "--weights", weights, why)
+        os.unlink(text)
+        os.unlink(tensor)
+
+    def test_the_apps_limits(self):
+        for extra, steps, expected in (
+                ((), 200_000, "--num-steps: 200000: the number of steps N must lie between 1 "
+                              "and 100000"),
+                ((), 0, "--num-steps: 0"),
+                ((), "50.5", "--num-steps: 50.5: not a whole number"),
+                (("--shape", "70000"), 20, "--shape: 70000: every size must be a whole number"),
+                (("--shape", "1,2,3,4,5"), 20, "--shape: 1,2,3,4,5: must be a list of 1 to 4"),
+                (("--shape", "300,300"), 20, "--shape: 300,300: the data dimension d"),
+                (("--shape", "2,x"), 20, "--shape: 2,x"),
+                (("--num-conditions", "1001"), 20, "--num-conditions: 1001"),
+                (("--process", "categorical", "--num-classes", "300", "--shape", "4"), 20,
+                 "--num-classes: 300: the number of classes K must lie between 2 and 256")):
+            with self.subTest(extra=extra, steps=steps):
+                self.refused(self.export(self.path("m.pt"), *extra, steps=steps), expected)
+
+    def test_existing_output_is_kept_on_a_refusal_and_a_full_disk(self):
+        out = self.path("kept.pt")
+        with open(out, "wb") as f:
+            f.write(b"an earlier model")
+        self.refused(self.export(out, steps=200_000), "--num-steps")
+        no_space = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        before = snapshot(self.dir)
+        with mock.patch("diffuscope_torch.files._write_all", side_effect=no_space):
+            code, err = run_cli(self.export(out))
+        self.assertEqual(code, 2, err)
+        self.assertEqual(len(err.strip().splitlines()), 1, err)
+        self.assertIn(f"--out: {out}: cannot write the file: No space left on device", err)
+        self.assertEqual(snapshot(self.dir), before)
+        os.unlink(out)
+
+
+class TopLevelTest(Hostile):
+    def test_unexpected_error_is_one_line_and_debug_shows_the_traceback(self):
+        boom = RuntimeError("boom\nsecond line")
+        with mock.patch("diffuscope_torch.ms_eps.Setup", side_effect=boom):
+            line = self.refused(self.ms_eps(self.path("o.npy")), "RuntimeError: boom",
+                                "--debug")
+            self.assertNotIn("second line", line)
+            code, err = run_cli(self.ms_eps(self.path("o.npy")) + ["--debug"])
+        self.assertEqual(code, 2)
+        self.assertIn("Traceback", err)
+
+    def test_bad_option_value_is_one_line(self):
+        self.refused(["export", "--factory", "x:y", "--schedule", "linear", "--num-steps",
+                      "x", "--shape", "2", "--out", self.path("m.pt")],
+                     "--num-steps: x: not a whole number")
+        self.refused(self.ms_eps(self.path("o.npy"), extra=("--estimator", "guess")),
+                     "--estimator", "guess")
+
+
+if __name__ == "__main__":
+    unittest.main()
