@@ -437,24 +437,46 @@ void tst_CliHostile::exportedTablesHoldNumbersOnly() {
 }
 
 // A write-protected file is not replaced (rename would), and a folder that takes no new file is
-// refused before the work starts. Root may write anywhere, so as root the command runs as nobody.
+// refused before the work starts. Root may write anywhere, so as root the command runs as nobody,
+// from a copy of the binary in the test's folder: the build tree may lie in a folder only root
+// can enter (root's home is mode 0700), where nobody could not start it.
 void tst_CliHostile::protectedOutputsAreRefusedBeforeWork() {
     QTemporaryDir dir;
     QVERIFY(::chmod(dir.path().toLocal8Bit().constData(), 0777) == 0);
+    QString program = QStringLiteral(DIFFUSCOPE_BINARY);
+    if (::geteuid() == 0) {
+        // Every folder above the test's must let others through.
+        for (QDir up(dir.path()); up.cdUp();) {
+            struct stat info {};
+            if (::stat(up.path().toLocal8Bit().constData(), &info) == 0 && (info.st_mode & S_IXOTH) == 0) {
+                QSKIP(qPrintable(QString("the temporary folder's parent %1 is closed to other users "
+                                         "(mode %2): nobody cannot run the program there")
+                                     .arg(up.path())
+                                     .arg(info.st_mode & 07777, 4, 8, QChar('0'))));
+            }
+            if (up.isRoot()) break;
+        }
+        program = dir.filePath("diffuscope");
+        QVERIFY(QFile::copy(QStringLiteral(DIFFUSCOPE_BINARY), program));
+        QVERIFY(::chmod(program.toLocal8Bit().constData(), 0755) == 0);
+    }
     const QString locked = dir.filePath("locked.csv");
     writeFile(locked, "the previous version\n");
     QVERIFY(::chmod(locked.toLocal8Bit().constData(), 0444) == 0);
     QVERIFY(QDir().mkdir(dir.filePath("readonly")));
     QVERIFY(::chmod(dir.filePath("readonly").toLocal8Bit().constData(), 0555) == 0);
-    const auto run = [](const QString& out) {
-        const CliResult result = runCli(
+    const auto run = [&program, &dir](const QString& out) {
+        const CliResult result = test_support::runProgram(
+            program,
             {"gamma", "--data", "gaussian:d=2,s=0.5", "--steps", "100", "--samples", "4", "--out",
              out},
-            60000, [] {
+            60000,
+            [] {
                 if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) {
                     ::_exit(99);
                 }
-            });
+            },
+            dir.path());
         return std::pair{result.exitCode, result.err};
     };
     const auto [lockedCode, lockedMessage] = run(locked);

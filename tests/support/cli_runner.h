@@ -16,12 +16,15 @@ struct CliResult {
     QString err;
 };
 
-// `childSetup`, when given, runs in the child before the binary starts (resource limits, a user).
-inline CliResult runCli(const QStringList& arguments, int timeoutMs = 120000,
-                        const std::function<void()>& childSetup = {}) {
+// Runs `program` (a copy of the binary somewhere else); `workingDirectory` empty: this one's.
+inline CliResult runProgram(const QString& program, const QStringList& arguments, int timeoutMs,
+                            const std::function<void()>& childSetup, const QString& workingDirectory) {
     QProcess process;
-    process.setProgram(QStringLiteral(DIFFUSCOPE_BINARY));
+    process.setProgram(program);
     process.setArguments(arguments);
+    if (!workingDirectory.isEmpty()) {
+        process.setWorkingDirectory(workingDirectory);
+    }
     if (childSetup) {
         process.setChildProcessModifier(childSetup);
     }
@@ -37,6 +40,12 @@ inline CliResult runCli(const QStringList& arguments, int timeoutMs = 120000,
     result.out = QString::fromUtf8(process.readAllStandardOutput());
     result.err = QString::fromUtf8(process.readAllStandardError());
     return result;
+}
+
+// `childSetup`, when given, runs in the child before the binary starts (resource limits, a user).
+inline CliResult runCli(const QStringList& arguments, int timeoutMs = 120000,
+                        const std::function<void()>& childSetup = {}) {
+    return runProgram(QStringLiteral(DIFFUSCOPE_BINARY), arguments, timeoutMs, childSetup, QString());
 }
 
 }  // namespace test_support
