@@ -20,7 +20,7 @@ inline std::string readableText(double v, int fallbackDigits = 4) {
     for (int digits = 1; digits <= 12; ++digits) {
         std::snprintf(buffer, sizeof buffer, "%.*g", digits, v);
         const double back = std::strtod(buffer, nullptr);
-        if (std::abs(back - v) <= 1e-12 * std::abs(v)) return buffer;
+        if (std::abs(back - v) <= 4e-16 * std::abs(v)) return buffer;  // a few ulps: rounding noise
     }
     std::snprintf(buffer, sizeof buffer, "%.*g", fallbackDigits, v);
     return buffer;

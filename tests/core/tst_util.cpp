@@ -6,9 +6,11 @@
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
+#include "core/util/number_text.h"
 #include "core/util/parallel.h"
 #include "core/util/progress.h"
 #include "core/util/result.h"
@@ -33,7 +35,27 @@ private slots:
     void nestedAndConcurrentLoopsFinish();
     void progressCancelIsSticky();
     void resultCarriesValueOrError();
+    void readableNumbers();
 };
+
+// What a field shows: the fewest digits that read back to the value up to rounding noise, and
+// four significant digits for a value with no short form; each form reads back within that.
+void tst_Util::readableNumbers() {
+    QCOMPARE(core::readableText(0.1 + 0.2), std::string("0.3"));  // 0.30000000000000004
+    QCOMPARE(core::readableText(0.9 * 0.25), std::string("0.225"));
+    QCOMPARE(core::readableText(0.05 * 3.0), std::string("0.15"));  // 0.15000000000000002
+    QCOMPARE(core::readableText(1.0 / 3.0), std::string("0.3333"));
+    QCOMPARE(core::readableText(2.0 / 3.0), std::string("0.6667"));
+    QCOMPARE(core::readableText(0.12345), std::string("0.12345"));  // typed so: kept
+    QCOMPARE(core::readableText(1e-7), std::string("1e-07"));
+    QCOMPARE(core::readableText(1234.5), std::string("1234.5"));
+    QCOMPARE(core::readableText(0.0), std::string("0"));
+    QCOMPARE(core::readableText(-0.25), std::string("-0.25"));
+    for (double v : {0.1 + 0.2, 0.05 * 3.0, 0.12345, 1e-7}) {
+        const double back = std::stod(core::readableText(v));
+        QVERIFY(std::abs(back - v) <= 4e-16 * std::abs(v));
+    }
+}
 
 // Known-answer vectors of Philox4x32-10 from the Random123 distribution (kat_vectors).
 void tst_Util::philoxKnownAnswers_data() {

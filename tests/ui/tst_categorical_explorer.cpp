@@ -32,6 +32,7 @@
 #include "ui/charts/chart_export.h"
 #include "ui/document/project_document.h"
 #include "ui/main/categorical_explorer.h"
+#include "ui/main/explanation_pane.h"
 #include "ui/main/main_window.h"
 #include "ui/panels/categorical_panel.h"
 #include "ui/panels/input_guard.h"
@@ -99,6 +100,7 @@ private slots:
     void cancelLeavesTheUiUsable();
     void mainWindowOpensWithTheExample();
     void everyShortcutIsBoundOnce();
+    void theExplanationPrintsNumbersForPeople();
     void digitsReverseChainsEndOnTrainingImages();
     void tableFileWithTwoPositions();
     void maskStateAddsAClassAndTheContinuousElbo();
@@ -444,6 +446,27 @@ void tst_CategoricalExplorer::everyShortcutIsBoundOnce() {
         }
     }
     QVERIFY(schedule > 0);
+}
+
+// π as three thirds of 0.9 and so on: the CSV keeps every digit, the Explanation's "Now" list
+// and the π field show what a person typed.
+void tst_CategoricalExplorer::theExplanationPrintsNumbersForPeople() {
+    ui::document::ProjectDocument document;
+    CategoricalParams p = document.categorical();
+    p.numClasses = 4;
+    p.pi = {0.1 + 0.2, 0.9 * 0.25, 0.05 * 3.0, 1.0 - (0.1 + 0.2) - 0.9 * 0.25 - 0.05 * 3.0};
+    QVERIFY(document.setCategorical(p, "pi").ok());
+    ui::CategoricalExplorer explorer(&document);
+    explorer.waitForJobs();
+    ui::ExplanationPane pane;
+    pane.setViews(explorer.views());
+    const QString html = pane.html();
+    QVERIFY2(html.contains("pi: 0.3 0.225 0.15 "), qPrintable(html));
+    QVERIFY2(!html.contains("0.30000000000000004") && !html.contains("0.15000000000000002"), qPrintable(html));
+    // Files keep every digit.
+    const auto csv = explorer.views().front().second->csvText();
+    QVERIFY(csv);
+    QVERIFY2(QString::fromStdString(*csv).contains("0.30000000000000004"), csv->c_str());
 }
 
 void tst_CategoricalExplorer::mainWindowOpensWithTheExample() {
