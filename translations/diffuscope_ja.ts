@@ -1368,17 +1368,18 @@ The project is still open; save your work.</source>
     </message>
 </context>
 <context>
-    <name>ui::charts::ChartPanel</name>
-    <message>
-        <source>Drag a rectangle to zoom in, Ctrl+wheel to zoom about the cursor, Shift+drag to pan; double-click to see everything again.</source>
-        <translation>矩形をドラッグして拡大、Ctrl+ホイールでカーソルの位置を中心に拡大縮小、Shift+ドラッグで移動、ダブルクリックで全体表示に戻ります。</translation>
-    </message>
-</context>
-<context>
     <name>ui::charts::FigureChart</name>
     <message>
         <source>the tick labels of &quot;%1&quot;</source>
         <translation>「%1」の目盛りラベル</translation>
+    </message>
+    <message>
+        <source>What this view shows</source>
+        <translation>このビューが示すもの</translation>
+    </message>
+    <message>
+        <source>Drag a rectangle to zoom in, Ctrl+wheel to zoom about the cursor, Shift+drag to pan; double-click to see everything again.</source>
+        <translation>矩形をドラッグして拡大、Ctrl+ホイールでカーソルの位置を中心に拡大縮小、Shift+ドラッグで移動、ダブルクリックで全体表示に戻ります。</translation>
     </message>
 </context>
 <context>

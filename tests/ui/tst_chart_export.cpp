@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Tests of ui/charts export: PNG, SVG, PDF and CSV files are written and decode back.
+#include <QApplication>
 #include <QChart>
+#include <QHelpEvent>
+#include <QToolTip>
 #include <QChartView>
 #include <QFile>
 #include <QImage>
@@ -29,6 +32,7 @@ class SineChart : public ui::charts::ChartPanel {
 public:
     SineChart() : ChartPanel("sine") {
         auto* series = new QLineSeries;
+        series->setName("sine");
         ui::charts::ChartData data{{"x", "y"}, {{}, {}}};
         for (int i = 0; i <= 100; ++i) {
             const double x = i / 100.0;
@@ -112,23 +116,40 @@ private slots:
     void readoutShowsTheValueUnderTheCursor();
 };
 
-// The readout under the cursor maps the position back to the axes' values.
+// The readout under the cursor is the nearest point of the nearest series, with the series'
+// name and the point's own values (not the cursor's coordinates); away from every curve, none.
 void tst_ChartExport::readoutShowsTheValueUnderTheCursor() {
     SineChart chart;
     chart.resize(600, 400);
     chart.show();
     QVERIFY(QTest::qWaitForWindowExposed(&chart));
     QChart* c = chart.chart();
-    const QPointF inChart = c->mapToPosition(QPointF(0.25, 0.5), c->series().front());
-    const QPoint inView = chart.chartView()->mapFromScene(c->mapToScene(inChart));
+    auto* series = static_cast<QLineSeries*>(c->series().front());
+    const QPointF point = series->at(25);  // x = 0.25, y = sin(1.57)
+    const QPointF inChart = c->mapToPosition(point, series);
+    const QPoint inView = chart.chartView()->mapFromScene(c->mapToScene(inChart)) + QPoint(2, 3);
     const QString text = chart.readoutAt(inView);
+    QVERIFY2(text.startsWith("sine\n"), qPrintable(text));
     const QRegularExpression numbers(R"(x = ([-0-9.e]+),\s+y = ([-0-9.e]+))");
     const auto match = numbers.match(text);
     QVERIFY2(match.hasMatch(), qPrintable(text));
-    // One pixel of a 600-pixel-wide plot spans about 0.002 in x and 0.005 in y here.
-    DS_COMPARE_ABS(match.captured(1).toDouble(), 0.25, 0.01);
-    DS_COMPARE_ABS(match.captured(2).toDouble(), 0.5, 0.02);
+    QCOMPARE(match.captured(1), QString("0.25"));
+    DS_COMPARE_ABS(match.captured(2).toDouble(), point.y(), 1e-3);
+    // 60 pixels below the crest of the sine: no point within reach.
+    const QPointF crest = c->mapToPosition(series->at(25), series);
+    const QPoint below = chart.chartView()->mapFromScene(c->mapToScene(crest)) + QPoint(0, 60);
+    QCOMPARE(chart.readoutAt(below), QString());
     QCOMPARE(chart.readoutAt(QPoint(1, 1)), QString());  // outside the plot area
+    // A resting pointer asks for a tooltip: the plot answers with the readout, never with the
+    // view's long explanation (that is the "?" beside the title).
+    chart.setToolTip("the view's explanation");
+    QWidget* viewport = chart.chartView()->viewport();
+    QHelpEvent rest(QEvent::ToolTip, inView, viewport->mapToGlobal(inView));
+    QApplication::sendEvent(viewport, &rest);
+    QCOMPARE(QToolTip::text(), text);
+    QHelpEvent away(QEvent::ToolTip, below, viewport->mapToGlobal(below));
+    QApplication::sendEvent(viewport, &away);
+    QVERIFY(QToolTip::text() != "the view's explanation");
 }
 
 // The controls and the message footer are not in the file, and are back on screen after.

@@ -81,13 +81,25 @@ void tst_ChartZoom::zoomKeepsThePointUnderTheCursor() {
 
 void tst_ChartZoom::panMovesWithThePointer() {
     Fixture f(false);
-    const QPointF before = f.valueAt(f.pixelOf({5.0, 5.0}));
+    f.panel.zoomAbout(f.pixelOf({5.0, 5.0}), 2.0);  // x shows 2.5..7.5
     const int pixelsPerUnit = f.pixelOf({6.0, 5.0}).x() - f.pixelOf({5.0, 5.0}).x();
     f.panel.panBy(QPoint(pixelsPerUnit, 0));  // drag one unit to the right
-    // What was at x = 4 is now under the pointer's end, where x = 5 was.
-    QVERIFY2(std::abs(f.x->min() + 1.0) < 0.05 && std::abs(f.x->max() - 9.0) < 0.05,
+    // What was at x = 1.5 is now at the left edge, where x = 2.5 was.
+    QVERIFY2(std::abs(f.x->min() - 1.5) < 0.05 && std::abs(f.x->max() - 6.5) < 0.05,
              qPrintable(QString("%1..%2").arg(f.x->min()).arg(f.x->max())));
-    QVERIFY(std::abs(before.x() - 5.0) < 0.05);
+    // Further than the data's range goes: the view stops at its edge (no negative timesteps).
+    f.panel.panBy(QPoint(5 * pixelsPerUnit, 0));
+    QVERIFY2(std::abs(f.x->min()) < 1e-9 && std::abs(f.x->max() - 5.0) < 0.05,
+             qPrintable(QString("%1..%2").arg(f.x->min()).arg(f.x->max())));
+    // The ticks stay round: at multiples of a 1-2-2.5-5 step, from a multiple on.
+    QCOMPARE(f.x->tickType(), QValueAxis::TicksDynamic);
+    const double step = f.x->tickInterval();
+    const double mantissa = step / std::pow(10.0, std::floor(std::log10(step)));
+    QVERIFY2(std::abs(mantissa - 1) < 1e-9 || std::abs(mantissa - 2) < 1e-9 || std::abs(mantissa - 2.5) < 1e-9 ||
+                 std::abs(mantissa - 5) < 1e-9,
+             qPrintable(QString::number(step)));
+    const double anchor = f.x->tickAnchor() / step;
+    QVERIFY2(std::abs(anchor - std::round(anchor)) < 1e-9, qPrintable(QString::number(f.x->tickAnchor())));
 }
 
 void tst_ChartZoom::gesturesReachTheChart() {

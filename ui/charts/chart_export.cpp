@@ -101,6 +101,10 @@ public:
                 (chartPanel == nullptr || figure != chartPanel->figure())) {
                 m_hidden.emplace_back(figure);
             }
+            if (!figure->helpMark()->isHidden()) {
+                figure->setHelpShown(false);
+                m_withHelp.emplace_back(figure);
+            }
         }
         for (const QPointer<QWidget>& w : m_hidden) w->hide();
     }
@@ -108,10 +112,14 @@ public:
         for (const QPointer<QWidget>& w : m_hidden) {
             if (w != nullptr) w->show();
         }
+        for (const QPointer<FigureChart>& f : m_withHelp) {
+            if (f != nullptr) f->setHelpShown(true);
+        }
     }
 
 private:
     std::vector<QPointer<QWidget>> m_hidden;
+    std::vector<QPointer<FigureChart>> m_withHelp;
 };
 
 // Sets the figure's type sizes (FigureType, in points, times the font scale) on every chart of

@@ -23,109 +23,16 @@ ChartPanel::ChartPanel(const QString& title, QWidget* parent)
       m_view(m_figure->view()) {
     m_figure->setTitle(windowTitle());  // translated
     applyFigureStyle(m_chart, m_view);
-    m_view->setMouseTracking(true);
-    m_view->setRubberBand(QChartView::RectangleRubberBand);
-    // In the status bar, not a tooltip: the tooltip is the value readout.
-    m_view->viewport()->setStatusTip(tr("Drag a rectangle to zoom in, Ctrl+wheel to zoom about the cursor, "
-                                      "Shift+drag to pan; double-click to see everything again."));
-    m_view->viewport()->installEventFilter(this);
     setBody(m_figure);
 }
 
-QString ChartPanel::readoutAt(const QPoint& position) const {
-    const QPointF scene = m_view->mapToScene(position);
-    const QPointF inChart = m_chart->mapFromScene(scene);
-    if (!m_chart->plotArea().contains(inChart) || m_chart->series().isEmpty()) {
-        return {};
-    }
-    QAbstractSeries* first = m_chart->series().front();
-    const QPointF value = m_chart->mapToValue(inChart, first);
-    QString xName, yName;
-    for (QAbstractAxis* axis : first->attachedAxes()) {
-        (axis->orientation() == Qt::Horizontal ? xName : yName) = axis->titleText();
-    }
-    auto name = [](const QString& title, const char* fallback) {
-        return title.isEmpty() ? QString(fallback) : title.section(' ', 0, 0);
-    };
-    return QString("%1 = %2,  %3 = %4")
-        .arg(name(xName, "x"))
-        .arg(value.x(), 0, 'g', 4)
-        .arg(name(yName, "y"))
-        .arg(value.y(), 0, 'g', 4);
-}
+QString ChartPanel::readoutAt(const QPoint& position) const { return m_figure->readoutAt(position); }
 
-void ChartPanel::zoomAbout(const QPoint& position, double factor) {
-    if (!(factor > 0.0)) return;
-    const QPointF centre = m_chart->mapFromScene(m_view->mapToScene(position));
-    const QRectF area = m_chart->plotArea();
-    if (!area.contains(centre)) return;
-    // The rectangle that keeps the point under the cursor where it is.
-    const QRectF zoomed(centre.x() - (centre.x() - area.left()) / factor,
-                        centre.y() - (centre.y() - area.top()) / factor, area.width() / factor,
-                        area.height() / factor);
-    m_chart->zoomIn(zoomed);
-}
+void ChartPanel::zoomAbout(const QPoint& position, double factor) { m_figure->zoomAbout(position, factor); }
 
-void ChartPanel::panBy(const QPoint& pixels) {
-    m_chart->scroll(-pixels.x(), pixels.y());
-}
+void ChartPanel::panBy(const QPoint& pixels) { m_figure->panBy(pixels); }
 
-void ChartPanel::zoomReset() { m_chart->zoomReset(); }
-
-bool ChartPanel::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == m_view->viewport()) {
-        switch (event->type()) {
-        case QEvent::MouseButtonPress: {
-            auto* press = static_cast<QMouseEvent*>(event);
-            if (press->button() == Qt::MiddleButton ||
-                (press->button() == Qt::LeftButton && (press->modifiers() & Qt::ShiftModifier))) {
-                m_panning = true;
-                m_panFrom = press->position().toPoint();
-                m_view->viewport()->setCursor(Qt::ClosedHandCursor);
-                return true;  // not a rubber band
-            }
-            break;
-        }
-        case QEvent::MouseMove:
-            if (m_panning) {
-                const QPoint now = static_cast<QMouseEvent*>(event)->position().toPoint();
-                panBy(now - m_panFrom);
-                m_panFrom = now;
-                return true;
-            }
-            break;
-        case QEvent::MouseButtonRelease:
-            if (m_panning) {
-                m_panning = false;
-                m_view->viewport()->unsetCursor();
-                return true;
-            }
-            break;
-        case QEvent::MouseButtonDblClick:
-            zoomReset();
-            return true;
-        case QEvent::Wheel: {
-            auto* wheel = static_cast<QWheelEvent*>(event);
-            if (!(wheel->modifiers() & Qt::ControlModifier)) break;
-            const int steps = wheel->angleDelta().y() / 120;
-            if (steps != 0) zoomAbout(wheel->position().toPoint(), std::pow(1.25, steps));
-            return true;
-        }
-        default:
-            break;
-        }
-    }
-    if (watched == m_view->viewport() && event->type() == QEvent::MouseMove) {
-        auto* move = static_cast<QMouseEvent*>(event);
-        const QString text = readoutAt(move->position().toPoint());
-        if (text.isEmpty()) {
-            QToolTip::hideText();
-        } else {
-            QToolTip::showText(move->globalPosition().toPoint(), text, m_view->viewport());
-        }
-    }
-    return ViewPanel::eventFilter(watched, event);
-}
+void ChartPanel::zoomReset() { m_figure->zoomReset(); }
 
 void applyFigureStyle(QChart* chart, QChartView* view) {
     chart->setAnimationOptions(QChart::NoAnimation);  // frames stream; animation would lag

@@ -28,26 +28,16 @@ public:
     QChartView* chartView() const { return m_view; }
     // The chart with its title and legend (figure_chart.h).
     FigureChart* figure() const { return m_figure; }
-    // "x = …, y = …" of the point under a position of the chart view (the first series' axes),
-    // empty outside the plot area: the readout the chart shows under the cursor.
+    // The readout, zoom and pan of the figure (FigureChart's).
     QString readoutAt(const QPoint& position) const;
-
-    // Zoom and pan, on every chart: drag a rectangle to zoom into it, Ctrl+wheel zooms about the
-    // cursor, Shift+drag or a middle-button drag pans, a double-click (or zoomReset) shows
-    // everything again. Exports draw what is shown. `position` is in chart-view pixels.
     void zoomAbout(const QPoint& position, double factor);  // factor > 1 zooms in
     void panBy(const QPoint& pixels);                        // the content follows the pointer
     void zoomReset();
-
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     FigureChart* m_figure;
     QChart* m_chart;
     QChartView* m_view;
-    QPoint m_panFrom;       // the pointer's last position while panning
-    bool m_panning = false;
 };
 
 // The figure style of every chart: white to the edge with no card or shadow, no animation

@@ -27,6 +27,12 @@
 #include <QScatterSeries>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <QHBoxLayout>
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <QCursor>
 #include <QValueAxis>
 #include <QXYSeries>
 
@@ -423,9 +429,45 @@ void FigureLegend::paintEvent(QPaintEvent*) {
 
 // ---- FigureChart
 
+namespace {
+
+// The "?" beside a figure's title: hovering or clicking it shows the explanation of the view it
+// belongs to (the view's tooltip), which used to replace the readout over the plot.
+class HelpMark : public QLabel {
+public:
+    explicit HelpMark(QWidget* figure) : QLabel("?"), m_figure(figure) {
+        setAlignment(Qt::AlignCenter);
+        setFixedSize(18, 18);
+        setStyleSheet("QLabel { color: #555; border: 1px solid #aaa; border-radius: 9px; background: white; }");
+        setCursor(Qt::WhatsThisCursor);
+        setAccessibleName(QCoreApplication::translate("ui::charts::FigureChart", "What this view shows"));
+    }
+
+protected:
+    bool event(QEvent* event) override {
+        if (event->type() == QEvent::ToolTip || event->type() == QEvent::MouseButtonRelease) {
+            const QString text = explanation();
+            if (!text.isEmpty()) QToolTip::showText(QCursor::pos(), text, this);
+            return true;
+        }
+        return QLabel::event(event);
+    }
+
+private:
+    QString explanation() const {
+        for (QWidget* w = m_figure; w != nullptr; w = w->parentWidget()) {
+            if (!w->toolTip().isEmpty()) return w->toolTip();
+        }
+        return {};
+    }
+    QWidget* m_figure;
+};
+
+}  // namespace
+
 FigureChart::FigureChart(QChart* chart, QWidget* parent)
     : QWidget(parent), m_chart(chart), m_view(new QChartView(chart)), m_title(new QLabel),
-      m_legend(new FigureLegend(chart)) {
+      m_help(new HelpMark(this)), m_helpBalance(new QWidget), m_legend(new FigureLegend(chart)) {
     m_chart->setProperty(kFigureProperty, QVariant::fromValue(static_cast<QObject*>(this)));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -440,9 +482,21 @@ FigureChart::FigureChart(QChart* chart, QWidget* parent)
     QPalette white = m_legend->palette();
     white.setColor(QPalette::Window, Qt::white);
     m_legend->setPalette(white);
-    layout->addWidget(m_title);
+    auto* titleRow = new QHBoxLayout;
+    titleRow->setContentsMargins(0, 0, 4, 0);
+    m_helpBalance->setFixedSize(m_help->size());
+    titleRow->addWidget(m_helpBalance);  // the title stays centred over the plot
+    titleRow->addWidget(m_title, 1);
+    titleRow->addWidget(m_help, 0, Qt::AlignVCenter);
+    layout->addLayout(titleRow);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_legend);
+    m_view->setMouseTracking(true);
+    m_view->setRubberBand(QChartView::RectangleRubberBand);
+    m_view->viewport()->setStatusTip(
+        QCoreApplication::translate("ui::charts::FigureChart",
+                                    "Drag a rectangle to zoom in, Ctrl+wheel to zoom about the cursor, "
+                                    "Shift+drag to pan; double-click to see everything again."));
     // The title and the legend are ours; the chart's own would elide.
     if (!m_chart->title().isEmpty()) setTitle(m_chart->title());
     m_chart->setTitle(QString());
@@ -482,6 +536,11 @@ bool FigureChart::isEmpty() const {
     return true;
 }
 
+void FigureChart::setHelpShown(bool shown) {
+    m_help->setVisible(shown);
+    m_helpBalance->setVisible(shown);
+}
+
 void FigureChart::setLegendShown(bool shown) { m_legend->setVisible(shown); }
 
 void FigureChart::sync() {
@@ -493,11 +552,206 @@ void FigureChart::sync() {
 }
 
 bool FigureChart::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == m_view->viewport() && event->type() == QEvent::Paint) {
+    if (watched != m_view->viewport()) return QWidget::eventFilter(watched, event);
+    switch (event->type()) {
+    case QEvent::Paint:
         m_legend->sync();  // series renamed, shown or hidden since the last frame
         if (m_title->font() != m_chart->titleFont()) m_title->setFont(m_chart->titleFont());
+        break;
+    case QEvent::MouseButtonPress: {
+        auto* press = static_cast<QMouseEvent*>(event);
+        if (press->button() == Qt::MiddleButton ||
+            (press->button() == Qt::LeftButton && (press->modifiers() & Qt::ShiftModifier))) {
+            rememberFullRange();
+            m_panning = true;
+            m_panFrom = press->position().toPoint();
+            m_view->viewport()->setCursor(Qt::ClosedHandCursor);
+            return true;  // not a rubber band
+        }
+        if (press->button() == Qt::LeftButton) rememberFullRange();  // a rubber band may follow
+        break;
+    }
+    case QEvent::MouseMove: {
+        auto* move = static_cast<QMouseEvent*>(event);
+        if (m_panning) {
+            const QPoint now = move->position().toPoint();
+            panBy(now - m_panFrom);
+            m_panFrom = now;
+            return true;
+        }
+        // The readout follows the pointer and stays while it rests (the view's explanation is
+        // the "?" beside the title, not a tooltip over the plot).
+        const QString text = readoutAt(move->position().toPoint());
+        if (text.isEmpty()) {
+            QToolTip::hideText();
+        } else {
+            QToolTip::showText(move->globalPosition().toPoint(), text, m_view->viewport());
+        }
+        break;
+    }
+    case QEvent::ToolTip: {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = readoutAt(help->pos());
+        if (text.isEmpty()) {
+            QToolTip::hideText();
+        } else {
+            QToolTip::showText(help->globalPos(), text, m_view->viewport());
+        }
+        return true;  // never the view's long explanation over the plot
+    }
+    case QEvent::MouseButtonRelease:
+        if (m_panning) {
+            m_panning = false;
+            m_view->viewport()->unsetCursor();
+            return true;
+        }
+        // After the rubber band's zoom.
+        QTimer::singleShot(0, this, [this] { settleZoom(); });
+        break;
+    case QEvent::MouseButtonDblClick:
+        zoomReset();
+        return true;
+    case QEvent::Wheel: {
+        auto* wheel = static_cast<QWheelEvent*>(event);
+        if (!(wheel->modifiers() & Qt::ControlModifier)) break;
+        const int steps = wheel->angleDelta().y() / 120;
+        if (steps != 0) zoomAbout(wheel->position().toPoint(), std::pow(1.25, steps));
+        return true;
+    }
+    default:
+        break;
     }
     return QWidget::eventFilter(watched, event);
+}
+
+namespace {
+constexpr const char* kFullMin = "diffuscopeFullMin";
+constexpr const char* kFullMax = "diffuscopeFullMax";
+
+// x as people read an axis value: whole numbers without decimals (timesteps), else 4 digits.
+QString axisNumber(double v) {
+    if (std::abs(v - std::round(v)) < 1e-9 * std::max(1.0, std::abs(v)) && std::abs(v) < 1e15) {
+        return QString::number(static_cast<qint64>(std::llround(v)));
+    }
+    return QString::number(v, 'g', 4);
+}
+
+QString axisName(QAbstractSeries* series, Qt::Orientation orientation, const char* fallback) {
+    for (QAbstractAxis* axis : series->attachedAxes()) {
+        if (axis->orientation() != orientation) continue;
+        QString title = axis->property("diffuscopeOneLineTitle").isValid()
+                            ? axis->property("diffuscopeOneLineTitle").toString()
+                            : axis->titleText();
+        title = title.section(' ', 0, 0);
+        if (!title.isEmpty() && title != "log") return title;
+    }
+    return fallback;
+}
+}  // namespace
+
+QString FigureChart::readoutAt(const QPoint& position) const {
+    const QPointF inChart = m_chart->mapFromScene(m_view->mapToScene(position));
+    if (!m_chart->plotArea().contains(inChart)) return {};
+    // The nearest drawn point of any named, visible series, within 24 pixels.
+    const double reach = 24.0;
+    double best = reach * reach;
+    QXYSeries* found = nullptr;
+    QPointF value;
+    for (QAbstractSeries* series : m_chart->series()) {
+        auto* xy = qobject_cast<QXYSeries*>(series);
+        if (xy == nullptr || !xy->isVisible() || xy->name().isEmpty() ||
+            xy->property(kNoLegendProperty).toBool()) {
+            continue;
+        }
+        const QList<QPointF> points = xy->points();
+        for (const QPointF& p : points) {
+            const QPointF at = m_chart->mapToPosition(p, xy);
+            const double d = (at.x() - inChart.x()) * (at.x() - inChart.x()) + (at.y() - inChart.y()) * (at.y() - inChart.y());
+            if (d < best) {
+                best = d;
+                found = xy;
+                value = p;
+            }
+        }
+    }
+    if (found == nullptr) return {};
+    return QString("%1\n%2 = %3,  %4 = %5")
+        .arg(found->name(), axisName(found, Qt::Horizontal, "x"), axisNumber(value.x()),
+             axisName(found, Qt::Vertical, "y"), axisNumber(value.y()));
+}
+
+void FigureChart::rememberFullRange() {
+    if (m_chart->isZoomed()) return;
+    for (QAbstractAxis* axis : m_chart->axes()) {
+        if (auto* v = qobject_cast<QValueAxis*>(axis)) {
+            axis->setProperty(kFullMin, v->min());
+            axis->setProperty(kFullMax, v->max());
+        } else if (auto* l = qobject_cast<QLogValueAxis*>(axis)) {
+            axis->setProperty(kFullMin, l->min());
+            axis->setProperty(kFullMax, l->max());
+        }
+    }
+}
+
+void FigureChart::settleZoom() {
+    for (QAbstractAxis* axis : m_chart->axes()) {
+        if (!axis->property(kFullMin).isValid() || qobject_cast<QCategoryAxis*>(axis) != nullptr) continue;
+        const double fullMin = axis->property(kFullMin).toDouble();
+        const double fullMax = axis->property(kFullMax).toDouble();
+        auto* log = qobject_cast<QLogValueAxis*>(axis);
+        auto* value = qobject_cast<QValueAxis*>(axis);
+        if (log == nullptr && value == nullptr) continue;
+        // In the axis's own scale: a log axis pans and zooms in decades.
+        const auto to = [log](double v) { return log != nullptr ? std::log10(v) : v; };
+        const auto from = [log](double v) { return log != nullptr ? std::pow(10.0, v) : v; };
+        double low = to(log != nullptr ? log->min() : value->min());
+        double high = to(log != nullptr ? log->max() : value->max());
+        const double a = to(fullMin), b = to(fullMax);
+        if (!(std::isfinite(low) && std::isfinite(high) && std::isfinite(a) && std::isfinite(b))) continue;
+        if (high - low >= b - a) {
+            low = a;
+            high = b;
+        } else if (low < a) {
+            high += a - low;
+            low = a;
+        } else if (high > b) {
+            low -= high - b;
+            high = b;
+        } else {
+            continue;
+        }
+        axis->setRange(from(low), from(high));
+    }
+    m_fitting = true;
+    fitTicks(m_chart);
+    m_fitting = false;
+}
+
+void FigureChart::zoomAbout(const QPoint& position, double factor) {
+    if (!(factor > 0.0)) return;
+    const QPointF centre = m_chart->mapFromScene(m_view->mapToScene(position));
+    const QRectF area = m_chart->plotArea();
+    if (!area.contains(centre)) return;
+    rememberFullRange();
+    // The rectangle that keeps the point under the cursor where it is.
+    const QRectF zoomed(centre.x() - (centre.x() - area.left()) / factor,
+                        centre.y() - (centre.y() - area.top()) / factor, area.width() / factor,
+                        area.height() / factor);
+    m_chart->zoomIn(zoomed);
+    settleZoom();
+}
+
+void FigureChart::panBy(const QPoint& pixels) {
+    rememberFullRange();
+    m_chart->scroll(-pixels.x(), pixels.y());
+    settleZoom();
+}
+
+void FigureChart::zoomReset() {
+    m_chart->zoomReset();
+    m_fitting = true;
+    fitTicks(m_chart);
+    m_fitting = false;
 }
 
 QStringList FigureChart::elidedTexts() const {

@@ -89,15 +89,39 @@ public:
     // word is shown.
     QStringList elidedTexts() const;
 
+    // The readout under a chart-view position: the nearest point of the nearest series within a
+    // few pixels, as "series\nx = …, y = …" (whole numbers without decimals); empty elsewhere.
+    QString readoutAt(const QPoint& position) const;
+    // Zoom and pan: drag a rectangle to zoom into it, Ctrl+wheel zooms about the cursor,
+    // Shift+drag or a middle-button drag pans, a double-click (or zoomReset) shows everything
+    // again. The view never leaves the range shown before the first zoom, and the ticks stay
+    // round. `position` is in chart-view pixels.
+    void zoomAbout(const QPoint& position, double factor);  // factor > 1 zooms in
+    void panBy(const QPoint& pixels);                        // the content follows the pointer
+    void zoomReset();
+
+    // The "?" beside the title: it shows the view's explanation (the readout has the plot).
+    // Not part of an exported figure.
+    QWidget* helpMark() const { return m_help; }
+    void setHelpShown(bool shown);
+
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    // Back inside the range of before the first zoom; ticks refitted.
+    void settleZoom();
+    void rememberFullRange();
+
     QChart* m_chart;
     QChartView* m_view;
     QLabel* m_title;
+    QWidget* m_help;
+    QWidget* m_helpBalance;  // as wide as the "?", left of the title: the title stays centred
     FigureLegend* m_legend;
     bool m_fitting = false;
+    QPoint m_panFrom;  // the pointer's last position while panning
+    bool m_panning = false;
 };
 
 // Keeps `series` out of the figure's legend (a guide such as a cursor, or a band read with its
