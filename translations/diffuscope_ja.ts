@@ -3342,6 +3342,10 @@ step (%1, %2): J = %3</source>
         <source>Fréchet distance</source>
         <translation>フレシェ距離</translation>
     </message>
+    <message>
+        <source>DP optimum (reference): %1</source>
+        <translation>DP 最適 (基準): %1</translation>
+    </message>
 </context>
 <context>
     <name>ui::views::MatricesView</name>

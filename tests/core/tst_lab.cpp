@@ -46,6 +46,7 @@ private slots:
     void cancelStopsTheRun();
     void tooLargeIsRefusedBeforeRunning();
     void csvAndJsonShapes();
+    void identicalTimestepsShareTheDraws();
 };
 
 namespace {
@@ -407,6 +408,44 @@ void tst_Lab::tooLargeIsRefusedBeforeRunning() {
     result = core::project::runLab(smallParams(), settings, core::project::fileSources(), {});
     QVERIFY(!result);
     QCOMPARE(result.error().field, std::string("lab.configs"));
+}
+
+// Every configuration of a run uses the NLL points, the noise and the samples' seed of the
+// reference: a configuration `dp` on the project's schedule is the DP optimum, to the bit. When
+// another spacing scores below the reference, the reference's note says why, with the numbers.
+void tst_Lab::identicalTimestepsShareTheDraws() {
+    GaussianParams params = smallParams();
+    LabSettings settings = smallSettings();
+    auto dp = core::project::parseLabConfig("name=dp;trajectory=dp");
+    auto logsnr = core::project::parseLabConfig("name=logsnr;trajectory=logsnr");
+    settings.configs = {*logsnr, *dp};
+    settings.ks = {3, 5, 10};
+    auto result = core::project::runLab(params, settings, core::project::fileSources(), {.numThreads = 2});
+    QVERIFY2(result, result ? "" : result.error().toString().c_str());
+    const auto& mine = result->curves[1];
+    QCOMPARE(mine.runs.size(), result->reference.runs.size());
+    for (size_t i = 0; i < mine.runs.size(); ++i) {
+        const auto& a = mine.runs[i];
+        const auto& b = result->reference.runs[i];
+        QCOMPARE(a.timesteps, b.timesteps);
+        QCOMPARE(a.nllBitsPerDim, b.nllBitsPerDim);  // bitwise: the same draws
+        QCOMPARE(a.nllStandardError, b.nllStandardError);
+        QVERIFY(a.quality && b.quality);
+        QCOMPARE(a.quality->value, b.quality->value);
+    }
+    // The note names the configuration, both NLLs, and splits the difference into the terms.
+    for (size_t i = 0; i < result->reference.runs.size(); ++i) {
+        const auto& ref = result->reference.runs[i];
+        const auto& other = result->curves[0].runs[i];
+        const bool beaten = other.nllBitsPerDim < ref.nllBitsPerDim;
+        const bool explained = ref.note.find("logsnr scores") != std::string::npos;
+        QCOMPARE(explained, beaten);
+        if (beaten) {
+            QVERIFY2(ref.note.find("the DP minimises the step costs J") != std::string::npos &&
+                         ref.note.find("the decoder") != std::string::npos,
+                     ref.note.c_str());
+        }
+    }
 }
 
 void tst_Lab::csvAndJsonShapes() {

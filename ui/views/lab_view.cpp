@@ -246,6 +246,13 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
         grid->addWidget(figure, i / 2, i % 2);
     }
     chartsLayout->addLayout(grid, 1);
+    m_referenceNote = new QLabel;
+    m_referenceNote->setWordWrap(true);
+    m_referenceNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_referenceNote->setStyleSheet("padding: 2px 8px;");
+    m_referenceNote->hide();
+    chartsLayout->addWidget(m_referenceNote);
+    markControl(m_referenceNote);  // the run's explanation, not part of the figure
     split->addWidget(charts);
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
@@ -253,8 +260,7 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
     setBody(split);
     for (QComboBox* box : {m_k, m_axis, m_stepAxis}) {
         connect(box, &QComboBox::currentIndexChanged, this, [this] {
-            drawTimesteps();
-            drawSteps();
+            redraw();
             setStale(m_stale);
         });
     }
@@ -376,6 +382,16 @@ void LabView::setResult(std::shared_ptr<const core::project::LabResult> result) 
 }
 
 void LabView::redraw() {
+    // The reference's note at the chosen K (the core explains there why a configuration can
+    // score a lower NLL than the DP optimum).
+    QString note;
+    if (m_result) {
+        for (const auto& run : m_result->reference.runs) {
+            if (run.k == chosenK()) note = QString::fromStdString(run.note);
+        }
+    }
+    m_referenceNote->setText(note.isEmpty() ? QString() : tr("DP optimum (reference): %1").arg(note));
+    m_referenceNote->setVisible(!note.isEmpty());
     drawTimesteps();
     drawSteps();
     drawAgainstK(Nll);
