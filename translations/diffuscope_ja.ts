@@ -1706,8 +1706,8 @@ The project is still open; save your work.</source>
         <translation>位置 (画素) が複数あるとき、行列とカーネルの比較にはこの位置を表示します。</translation>
     </message>
     <message>
-        <source>Rows are classes, columns are conditions; each column sums to 1.</source>
-        <translation>行がクラス、列が条件です。各列の合計は 1 です。</translation>
+        <source>Rows are classes (numbered from 0), columns are conditions; each column sums to 1.</source>
+        <translation>行がクラス (0 から番号付け)、列が条件です。各列の合計は 1 です。</translation>
     </message>
     <message>
         <source>Add condition</source>

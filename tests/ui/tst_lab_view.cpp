@@ -16,6 +16,9 @@
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTabWidget>
+#include <QAbstractButton>
+#include <QApplication>
 #include <QTest>
 
 #include <cmath>
@@ -25,6 +28,7 @@
 #include "ui/document/project_document.h"
 #include "ui/main/gaussian_explorer.h"
 #include "ui/panels/lab_config_table.h"
+#include "ui/main/main_window.h"
 #include "ui/views/lab_view.h"
 
 using core::project::LabConfig;
@@ -95,7 +99,48 @@ private slots:
     void kListIsParsedAndRefusedWithItsValue();
     void presetsReplaceTheConfigurationsInOneStep();
     void runShowsEveryConfigurationAndTheReference();
+    void nothingOverlapsAtTheMinimumWindowSize();
 };
+
+// At the main window's smallest size, the Lab's configuration table, its buttons and the Run row
+// each keep a place of their own: no two overlap, none runs past the view.
+void tst_LabView::nothingOverlapsAtTheMinimumWindowSize() {
+    QTemporaryDir recovery;
+    ui::MainWindow window(nullptr, recovery.path());
+    window.document()->setProcess(ui::document::ProcessKind::Gaussian);
+    GaussianParams p = window.document()->gaussian();
+    p.lab = smallLab().lab;
+    QVERIFY(window.document()->setGaussian(p, "lab"));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    LabView* view = window.gaussianExplorer()->labView();
+    QTabWidget* tabs = window.tabs();
+    for (int i = 0; i < tabs->count(); ++i) {
+        if (tabs->widget(i) == view || tabs->widget(i)->isAncestorOf(view)) tabs->setCurrentIndex(i);
+    }
+    for (const QSize size : {window.minimumSizeHint(), QSize(1024, 640), QSize(1280, 800)}) {
+    window.resize(size);
+    QApplication::processEvents();
+    QVERIFY(view->isVisible());
+    std::vector<QWidget*> parts{view->configTable()->table()};
+    for (QAbstractButton* b : view->findChildren<QAbstractButton*>()) {
+        if (b->isVisible() && !view->configTable()->table()->isAncestorOf(b)) parts.push_back(b);
+    }
+    QVERIFY(parts.size() >= 6);  // the table, Add, Duplicate, Remove, Presets, Run, Cancel
+    const auto rectOf = [view](QWidget* w) { return QRect(w->mapTo(view, QPoint(0, 0)), w->size()); };
+    for (size_t i = 0; i < parts.size(); ++i) {
+        const QRect a = rectOf(parts[i]);
+        QVERIFY2(view->rect().contains(a), qPrintable(parts[i]->objectName() + " " +
+                                                       parts[i]->metaObject()->className() +
+                                                       " runs past the view"));
+        for (size_t j = i + 1; j < parts.size(); ++j) {
+            QVERIFY2(!a.intersects(rectOf(parts[j])),
+                     qPrintable(QString("%1 overlaps %2").arg(parts[i]->metaObject()->className(),
+                                                              parts[j]->metaObject()->className())));
+        }
+    }
+    }
+}
 
 void tst_LabView::addDuplicateRemoveAreUndoable() {
     ui::document::ProjectDocument document;

@@ -271,7 +271,7 @@ QGroupBox* CategoricalPanel::createDataBox() {
     sourceForm->addRow(tr("position"), m_position);
     boxLayout->addLayout(sourceForm);
     m_table = new QTableWidget;
-    m_table->setToolTip(tr("Rows are classes, columns are conditions; each column sums to 1."));
+    m_table->setToolTip(tr("Rows are classes (numbered from 0), columns are conditions; each column sums to 1."));
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_table->setMinimumHeight(120);
     boxLayout->addWidget(m_table);
@@ -568,6 +568,10 @@ void CategoricalPanel::refreshTable() {
         headers << QString("C = %1").arg(document::qs(p.conditionNames[c]));
     }
     m_table->setHorizontalHeaderLabels(headers);
+    // Rows are classes, numbered from 0 like the lanes, the π bars and every class index.
+    QStringList classes;
+    for (int k = 0; k < p.numClasses; ++k) classes << QString::number(k);
+    m_table->setVerticalHeaderLabels(classes);
     for (int c = 0; c < static_cast<int>(p.table.size()); ++c) {
         for (int k = 0; k < p.numClasses; ++k) {
             auto* item = m_table->item(k, c);
@@ -575,7 +579,7 @@ void CategoricalPanel::refreshTable() {
                 item = new QTableWidgetItem;
                 m_table->setItem(k, c, item);
             }
-            item->setText(QString::number(p.table[c][k], 'g', 8));
+            item->setText(QString::fromStdString(core::readableText(p.table[c][k])));
         }
     }
     m_refreshing = old;
