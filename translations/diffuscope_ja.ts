@@ -357,6 +357,10 @@
         <source>&lt;p&gt;No explanation for this view.&lt;/p&gt;</source>
         <translation>&lt;p&gt;このビューの解説はありません。&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>Out of date: the new project&apos;s results are being computed.</source>
+        <translation>古い結果です: 新しいプロジェクトの結果を計算中です。</translation>
+    </message>
 </context>
 <context>
     <name>ui::GaussianExplorer</name>
@@ -1380,6 +1384,13 @@ The project is still open; save your work.</source>
     <message>
         <source>Drag a rectangle to zoom in, Ctrl+wheel to zoom about the cursor, Shift+drag to pan; double-click to see everything again.</source>
         <translation>矩形をドラッグして拡大、Ctrl+ホイールでカーソルの位置を中心に拡大縮小、Shift+ドラッグで移動、ダブルクリックで全体表示に戻ります。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::charts::ViewPanel</name>
+    <message>
+        <source>Out of date: these are the previous project&apos;s results; the new ones are being computed.</source>
+        <translation>古い結果です: 前のプロジェクトの結果を表示しています。新しい結果を計算中です。</translation>
     </message>
 </context>
 <context>

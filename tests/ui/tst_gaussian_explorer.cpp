@@ -18,6 +18,8 @@
 #include <QLabel>
 #include <QTest>
 
+#include <map>
+
 #include "core/data/gaussian_data.h"
 #include "core/model/oracle_specs.h"
 #include "core/gaussian/gamma.h"
@@ -31,11 +33,14 @@
 #include "ui/document/bundled_data.h"
 #include "ui/document/project_document.h"
 #include "ui/jobs/job_runner.h"
+#include "ui/main/categorical_explorer.h"
+#include "ui/main/explanation_pane.h"
 #include "ui/main/gaussian_explorer.h"
 #include "ui/main/main_window.h"
 #include "ui/panels/gaussian_panel.h"
 #include "ui/views/compare_view.h"
 #include "ui/views/gamma_view.h"
+#include "ui/views/lab_view.h"
 #include "ui/views/particles_view.h"
 #include "ui/views/gaussian_trajectory_view.h"
 #include "ui/views/variance_view.h"
@@ -73,7 +78,65 @@ private slots:
     void cancelledGammaResumes();
     void zeroSnrViewsStayFinite();
     void csvExportsAreOneTableEach();
+    void anotherExampleMarksEveryViewUntilItsResults();
 };
+
+// Loading another example (the moons, then the digits with their network) marks every view of
+// both explorers out of date, says so in the Explanation's "Now" list and empties the Lab, until
+// each view's own results arrive; none of the previous example's numbers is shown as current.
+void tst_GaussianExplorer::anotherExampleMarksEveryViewUntilItsResults() {
+    ui::document::ProjectDocument document;
+    const auto examples = ui::document::examples();
+    document.loadExample(examples.at(2).project);
+    auto p = document.gaussian();
+    p.gammaSamples = 20;
+    p.lab.configs = {core::project::LabConfig{.name = "even"}};
+    p.lab.ks = {5, 10};
+    p.lab.qualitySamples = 50;
+    p.lab.nllPoints = 50;
+    QVERIFY(document.setGaussian(p, "small"));
+    ui::CategoricalExplorer categorical(&document);
+    ui::GaussianExplorer gaussian(&document);
+    gaussian.waitForJobs();
+    gaussian.runLab();
+    gaussian.waitForJobs();
+    categorical.waitForJobs();
+    QVERIFY(gaussian.labView()->result() != nullptr);
+    auto all = categorical.views();
+    for (const auto& entry : gaussian.views()) all.push_back(entry);
+    for (const auto& [name, view] : all) QVERIFY2(!view->isStale(), qPrintable(name));
+    ui::ExplanationPane pane;
+    pane.setViews(all);
+
+    document.loadExample(examples.at(3).project);  // the digits
+    // Each view is marked, or already shows the digits' results (cheap curves computed at once:
+    // checked below against what it shows once every job is done).
+    std::map<QString, std::vector<std::string>> currentAtOnce;
+    int marked = 0;
+    for (const auto& [name, view] : all) {
+        if (name == "lab") continue;
+        if (view->isStale()) {
+            ++marked;
+        } else {
+            currentAtOnce[name] = view->provenance();
+        }
+    }
+    QVERIFY2(marked >= 5, qPrintable(QString::number(marked)));
+    QVERIFY(pane.html().contains("Out of date"));
+    QVERIFY2(!pane.html().contains("toy:moons"), qPrintable(pane.html().mid(pane.html().indexOf("toy:moons") - 600, 700)));
+    QVERIFY(gaussian.labView()->result() == nullptr);  // the moons' lab run is gone
+    QVERIFY(!gaussian.labView()->csvText());
+
+    gaussian.waitForJobs();
+    categorical.waitForJobs();
+    for (const auto& [name, view] : all) {
+        QVERIFY2(!view->isStale(), qPrintable(name + " is still marked out of date"));
+        if (currentAtOnce.contains(name)) {
+            QVERIFY2(currentAtOnce[name] == view->provenance(), qPrintable(name + " showed the moons unmarked"));
+        }
+    }
+    QVERIFY(!pane.html().contains("Out of date"));
+}
 
 void tst_GaussianExplorer::varianceViewEqualsTheCore_data() {
     QTest::addColumn<QString>("trajectory");

@@ -2,8 +2,6 @@
 #include "ui/charts/view_panel.h"
 
 #include <QCoreApplication>
-
-#include <QCoreApplication>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -12,7 +10,8 @@
 namespace ui::charts {
 
 ViewPanel::ViewPanel(const QString& title, QWidget* parent)
-    : QWidget(parent), m_title(title), m_layout(new QVBoxLayout(this)), m_message(new QLabel) {
+    : QWidget(parent), m_title(title), m_layout(new QVBoxLayout(this)), m_message(new QLabel),
+      m_staleBanner(new QLabel) {
     setWindowTitle(QCoreApplication::translate("ui::views", title.toUtf8().constData()));
     m_layout->setContentsMargins(0, 0, 0, 0);
     m_layout->setSpacing(0);
@@ -20,9 +19,21 @@ ViewPanel::ViewPanel(const QString& title, QWidget* parent)
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message->hide();
     m_layout->addWidget(m_message);
+    m_staleBanner->setText(QCoreApplication::translate(
+        "ui::charts::ViewPanel", "Out of date: these are the previous project's results; the new ones are being computed."));
+    m_staleBanner->setWordWrap(true);
+    m_staleBanner->setStyleSheet("background: #fff3cd; color: #664d03; padding: 3px 8px;");
+    m_staleBanner->hide();
+    m_layout->insertWidget(0, m_staleBanner);
+    markControl(m_staleBanner);  // never part of a figure
 }
 
-void ViewPanel::setBody(QWidget* body) { m_layout->insertWidget(0, body, 1); }
+void ViewPanel::setStale(bool stale) {
+    m_stale = stale;
+    m_staleBanner->setVisible(stale);
+}
+
+void ViewPanel::setBody(QWidget* body) { m_layout->insertWidget(1, body, 1); }  // under the banner
 
 void ViewPanel::setMessage(const QString& message, bool isError) {
     m_message->setText(message);

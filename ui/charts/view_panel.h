@@ -34,6 +34,12 @@ public:
     const QString& title() const { return m_title; }
     const ChartData& data() const { return m_data; }
 
+    // Out of date: the project was replaced and this view still shows the previous one's
+    // results. A banner says so, the Explanation's "Now" list says so instead of the old
+    // provenance, and the next results (setData) clear it.
+    void setStale(bool stale);
+    bool isStale() const { return m_stale; }
+
     // Shows a message under the view (an error or a note); empty hides it.
     void setMessage(const QString& message, bool isError = false);
     QString message() const;
@@ -56,12 +62,17 @@ public:
 protected:
     void setBody(QWidget* body);
     void markControl(QWidget* widget) { m_controls.emplace_back(widget); }
-    void setData(ChartData data) { m_data = std::move(data); }
+    void setData(ChartData data) {
+        m_data = std::move(data);
+        setStale(false);
+    }
 
 private:
     QString m_title;
     QVBoxLayout* m_layout;
     QLabel* m_message;
+    QLabel* m_staleBanner;
+    bool m_stale = false;
     ChartData m_data;
     std::vector<std::string> m_provenance;
     std::vector<QPointer<QWidget>> m_controls;

@@ -34,6 +34,10 @@ CategoricalExplorer::CategoricalExplorer(document::ProjectDocument* document, QO
     connect(&m_coalesce, &QTimer::timeout, this, &CategoricalExplorer::startJobs);
     connect(m_document, &document::ProjectDocument::categoricalChanged, this,
             &CategoricalExplorer::onParamsChanged);
+    // Another project: every view shows the previous one's results until its own arrive.
+    connect(m_document, &document::ProjectDocument::projectReplaced, this, [this] {
+        for (auto& [name, view] : views()) view->setStale(true);
+    });
     connect(m_document, &document::ProjectDocument::projectReplaced, this,
             &CategoricalExplorer::onParamsChanged);
     for (jobs::JobRunner* runner : {&m_setupRunner, &m_costRunner, &m_chainRunner}) {

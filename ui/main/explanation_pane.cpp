@@ -65,6 +65,11 @@ QString ExplanationPane::html() const {
                          e.tryThis.toHtmlEscaped());
         if (view == nullptr) continue;
         QString now;
+        if (view->isStale()) {
+            html += "<p><b>" + tr("Now.") + "</b> " +
+                    tr("Out of date: the new project's results are being computed.") + "</p>";
+            continue;
+        }
         for (const std::string& line : view->provenance()) {
             now += "<li>" + readableNumbers(QString::fromStdString(line)).toHtmlEscaped() + "</li>";
         }

@@ -82,6 +82,13 @@ GaussianExplorer::GaussianExplorer(document::ProjectDocument* document, QObject*
     connect(m_document, &document::ProjectDocument::gaussianChanged, this,
             &GaussianExplorer::onParamsChanged);
     connect(m_document, &document::ProjectDocument::projectReplaced, this, [this] {
+        // Another project: every view shows the previous one's results until its own arrive;
+        // the lab's run belongs to the previous project and goes.
+        for (auto& [name, view] : views()) {
+            if (view != m_lab) view->setStale(true);
+        }
+        m_labRunner.cancel();
+        m_lab->clearResult();
         m_requested.reset();  // a new project: its Γ job starts whatever its parameters
         onParamsChanged();
     });

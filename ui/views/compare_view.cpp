@@ -79,6 +79,7 @@ CompareView::CompareView(QWidget* parent)
 void CompareView::setParams(const document::CategoricalParams& categorical,
                             const document::GaussianParams& gaussian) {
     if (m_hasInputs && sameInputs(categorical, gaussian, m_categorical, m_gaussian)) {
+        setStale(false);  // what it shows depends on nothing that changed: still current
         return;
     }
     m_hasInputs = true;

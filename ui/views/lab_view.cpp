@@ -560,6 +560,18 @@ void LabView::drawAgainstK(int chartIndex) {
                               .arg(measure == "mmd2" ? ", ±2 SE" : ""));
 }
 
+void LabView::clearResult() {
+    m_result.reset();
+    setProvenance({});  // the run's, not the new project's
+    for (QChart* chart : m_charts) clearChart(chart);
+    m_referenceNote->clear();
+    m_referenceNote->hide();
+    m_errors->clear();
+    m_errors->hide();
+    m_stale = false;
+    setStatus(tr("Not run yet: add configurations or pick a preset, then press Run."));
+}
+
 void LabView::setStale(bool stale) {
     m_stale = stale;
     // Faded: still readable for comparison, clearly not the current settings'.

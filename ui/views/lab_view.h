@@ -37,6 +37,8 @@ public:
     const std::shared_ptr<const core::project::LabResult>& result() const { return m_result; }
     // Marks the charts as computed for other settings (faded, with a note) or current again.
     void setStale(bool stale);
+    // No run to show (a new project): the charts empty, the status says so.
+    void clearResult();
     bool isStale() const { return m_stale; }
     // While a run is going: Run disabled, Cancel enabled, the progress shown.
     void setRunning(bool running);
