@@ -56,8 +56,8 @@
         <translation>&lt;p&gt;逆過程のカーネル q(xₛ | xₜ) は、デノイザ F(x₀ | xₜ) を時間を 1 ステップ戻る遷移に変えます。このビューは、厳密なデノイザと 2 つのカーネルで π から逆過程のサンプリングを行い、それぞれがどこに行き着くかをデータと並べて示します。閉形式は厳密な事後分布を F で平均したもので、D3PM 型のカーネルはその平均の中の割り算を省いています。&lt;/p&gt;&lt;p&gt;π が一様なとき、閉形式はデータにちょうど行き着きますが、D3PM 型のカーネルはクラスごとに最大 0.1 程度ずれ、ステップを増やしても直りません。ステータス行に KL(データ ‖ 各カーネル) が nat で示されます。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Raise the steps K in the panel from 10 to 50: the D3PM-style kernel&apos;s miss stays.</source>
-        <translation>パネルでステップ数 K を 10 から 50 に増やしてください。D3PM 型のカーネルのずれは残ります。</translation>
+        <source>Raise the path steps in the panel from 10 to 50: the D3PM-style kernel&apos;s miss stays.</source>
+        <translation>パネルで経路のステップ数を 10 から 50 に増やしてください。D3PM 型のカーネルのずれは残ります。</translation>
     </message>
     <message>
         <source>An absorbing prior</source>
@@ -120,8 +120,8 @@
         <translation>位置が 1 つ: どの経路もコストは同じ</translation>
     </message>
     <message>
-        <source>&lt;p&gt;The bars are J(n − 1, n), the cost in nats of one step of the fine grid; a trajectory of K steps pays J(s, t) for each of its jumps, and their sum is the negative ELBO it decides. With one position and the exact denoiser the reverse chain is exact, so every trajectory costs the same: H(X₀ | C). The status line says so.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;棒は J(n − 1, n)、細かい格子の 1 ステップのコスト (nat) です。K ステップの軌跡はそれぞれの跳びについて J(s, t) を払い、その和がその軌跡で決まる負の ELBO です。位置が 1 つで厳密なデノイザのとき、逆過程の連鎖は厳密なので、どの軌跡もコストは同じ H(X₀ | C) になります。ステータス行にもそう示されます。&lt;/p&gt;</translation>
+        <source>&lt;p&gt;The bars are J(n − 1, n), the cost in nats of one step of the fine grid; a trajectory of a few steps pays J(s, t) for each of its jumps, and their sum is the negative ELBO it decides. With one position and the exact denoiser the reverse chain is exact, so every trajectory costs the same: H(X₀ | C). The status line says so.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;棒は J(n − 1, n)、細かい格子の 1 ステップのコスト (nat) です。数ステップの軌跡はそれぞれの跳びについて J(s, t) を払い、その和がその軌跡で決まる負の ELBO です。位置が 1 つで厳密なデノイザのとき、逆過程の連鎖は厳密なので、どの軌跡もコストは同じ H(X₀ | C) になります。ステータス行にもそう示されます。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Compare the even and the DP value in the status line: they agree to the last digit.</source>
@@ -132,8 +132,8 @@
         <translation>位置が 2 つ、等間隔のステップ</translation>
     </message>
     <message>
-        <source>&lt;p&gt;Now the data are pairs (x1, x2) of K = 3 classes that are strongly correlated, and the denoiser predicts each position on its own. Large steps lose the correlation, so the choice of steps matters. The K = 10 steps here are evenly spaced.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;今度のデータは、強く相関した K = 3 クラスの組 (x1, x2) で、デノイザは各位置を別々に予測します。大きなステップでは相関が失われるので、ステップの選び方が効いてきます。ここでの K = 10 ステップは等間隔です。&lt;/p&gt;</translation>
+        <source>&lt;p&gt;Now the data are pairs (x1, x2) of K = 3 classes that are strongly correlated, and the denoiser predicts each position on its own. Large steps lose the correlation, so the choice of steps matters. The 10 steps here are evenly spaced.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;今度のデータは、強く相関した K = 3 クラスの組 (x1, x2) で、デノイザは各位置を別々に予測します。大きなステップでは相関が失われるので、ステップの選び方が効いてきます。ここでの 10 ステップは等間隔です。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Read the even trajectory&apos;s negative ELBO in the status line.</source>
@@ -144,12 +144,12 @@
         <translation>位置が 2 つ、DP の最適解</translation>
     </message>
     <message>
-        <source>&lt;p&gt;Dynamic programming over every trajectory of K = 10 steps finds the one with the least cost exactly. Its nodes (the markers) gather where the step costs are high.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;K = 10 ステップのすべての軌跡にわたる動的計画法が、コストが最小のものを厳密に見つけます。そのノード (マーカー) はステップコストが大きいところに集まります。&lt;/p&gt;</translation>
+        <source>&lt;p&gt;Dynamic programming over every trajectory of 10 steps finds the one with the least cost exactly. Its nodes (the markers) gather where the step costs are high.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;10 ステップのすべての軌跡にわたる動的計画法が、コストが最小のものを厳密に見つけます。そのノード (マーカー) はステップコストが大きいところに集まります。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Compare its negative ELBO with the even one. Lower K to 3: the DP&apos;s advantage grows as the steps become fewer.</source>
-        <translation>その負の ELBO を等間隔のものと比べてください。K を 3 に下げると、ステップが少ないほど DP の利点が大きくなります。</translation>
+        <source>Compare its negative ELBO with the even one. Lower the steps to 3: the DP&apos;s advantage grows as the steps become fewer.</source>
+        <translation>その負の ELBO を等間隔のものと比べてください。ステップ数を 3 に下げると、ステップが少ないほど DP の利点が大きくなります。</translation>
     </message>
     <message>
         <source>5. Γ and the optimal reverse variance</source>
@@ -176,8 +176,8 @@
         <translation>&lt;p&gt;Γ から、各逆過程ステップの解析的な最適分散 σ*² が下界と上界の間に求まり、2 つの古典的な選択 β̃ (DDPM の小さい分散) と β (大きい分散) と並べて示されます。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Switch the trajectory to even with K = 10 and then K = 100: the classic choices are far from σ*² when the steps are few.</source>
-        <translation>軌跡を等間隔にして K = 10、次に K = 100 にしてください。ステップが少ないと、古典的な選択は σ*² から大きく離れます。</translation>
+        <source>Switch the trajectory to even with 10 and then 100 steps: the classic choices are far from σ*² when the steps are few.</source>
+        <translation>軌跡を等間隔にして 10 ステップ、次に 100 ステップにしてください。ステップが少ないと、古典的な選択は σ*² から大きく離れます。</translation>
     </message>
     <message>
         <source>A trained network</source>
@@ -192,16 +192,16 @@
         <translation>この Γ を、このレッスンの最初のステップのオラクルの Γ と比べてください。</translation>
     </message>
     <message>
-        <source>6. Why β̃ fails at small K</source>
-        <translation>6. 小さい K で β̃ がうまくいかない理由</translation>
+        <source>6. Why β̃ fails with few steps</source>
+        <translation>6. ステップが少ないと β̃ がうまくいかない理由</translation>
     </message>
     <message>
         <source>Ten steps</source>
         <translation>10 ステップ</translation>
     </message>
     <message>
-        <source>&lt;p&gt;Left: DDPM with its small variance β̃; right: Analytic-DDPM, both from the same noise in K = 10 even steps. β̃ is the right variance only when the steps are small; with large steps it is far too small, and more of DDPM&apos;s samples land off the moons.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;左: 小さい分散 β̃ を使う DDPM、右: Analytic-DDPM。どちらも同じノイズから K = 10 の等間隔ステップで進みます。β̃ が正しい分散なのはステップが小さいときだけで、大きなステップでは小さすぎ、DDPM のサンプルのより多くが三日月から外れます。&lt;/p&gt;</translation>
+        <source>&lt;p&gt;Left: DDPM with its small variance β̃; right: Analytic-DDPM, both from the same noise in 10 even steps. β̃ is the right variance only when the steps are small; with large steps it is far too small, and more of DDPM&apos;s samples land off the moons.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;左: 小さい分散 β̃ を使う DDPM、右: Analytic-DDPM。どちらも同じノイズから 10 の等間隔ステップで進みます。β̃ が正しい分散なのはステップが小さいときだけで、大きなステップでは小さすぎ、DDPM のサンプルのより多くが三日月から外れます。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Play the reverse run (Space) and compare where the points end.</source>
@@ -212,24 +212,24 @@
         <translation>100 ステップ</translation>
     </message>
     <message>
-        <source>&lt;p&gt;With K = 100 the steps are small, β̃ is close to the optimal variance and both samplers reach the moons.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;K = 100 ではステップが小さく、β̃ は最適な分散に近く、どちらのサンプラーも三日月に行き着きます。&lt;/p&gt;</translation>
+        <source>&lt;p&gt;With 100 steps each step is small, β̃ is close to the optimal variance and both samplers reach the moons.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;100 ステップでは各ステップが小さく、β̃ は最適な分散に近く、どちらのサンプラーも三日月に行き着きます。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Lower K step by step and find where DDPM&apos;s samples start to go wrong.</source>
-        <translation>K を少しずつ下げて、DDPM のサンプルが崩れ始めるところを見つけてください。</translation>
+        <source>Lower the number of steps one by one and find where DDPM&apos;s samples start to go wrong.</source>
+        <translation>ステップ数を少しずつ下げて、DDPM のサンプルが崩れ始めるところを見つけてください。</translation>
     </message>
     <message>
         <source>The likelihood says the same</source>
         <translation>尤度も同じことを言う</translation>
     </message>
     <message>
-        <source>&lt;p&gt;The lab scores DDPM with β̃, DDPM with β and Analytic-DDPM by their likelihood bound (bits per dimension) and sample quality for K from 5 to 100.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;実験室は、β̃ の DDPM、β の DDPM、Analytic-DDPM を、K = 5 から 100 まで尤度の下界 (ビット/次元) とサンプルの品質で採点します。&lt;/p&gt;</translation>
+        <source>&lt;p&gt;The lab scores DDPM with β̃, DDPM with β and Analytic-DDPM by their likelihood bound (bits per dimension) and sample quality for 5 to 100 steps.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;実験室は、β̃ の DDPM、β の DDPM、Analytic-DDPM を、5 から 100 ステップまで尤度の下界 (ビット/次元) とサンプルの品質で採点します。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Press Run in the view. Which variance wins at K = 5, and at K = 100?</source>
-        <translation>ビューの「実行」を押してください。K = 5 と K = 100 でどの分散が勝ちますか。</translation>
+        <source>Press Run in the view. Which variance wins with 5 steps, and with 100?</source>
+        <translation>ビューの「実行」を押してください。5 ステップと 100 ステップでどの分散が勝ちますか。</translation>
     </message>
     <message>
         <source>7. DP and even trajectories (Gaussian)</source>
@@ -240,8 +240,8 @@
         <translation>等間隔の時刻</translation>
     </message>
     <message>
-        <source>&lt;p&gt;The heatmap shows the cost J(s, t) of every possible jump from s to t; a trajectory of K = 10 steps is a path through it, and its total cost is the part of the NLL it decides. Here the timesteps are evenly spaced.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;ヒートマップは、s から t へのあらゆる跳びのコスト J(s, t) を示します。K = 10 ステップの軌跡はその中の経路で、その総コストが NLL のうち軌跡で決まる部分です。ここでは時刻は等間隔です。&lt;/p&gt;</translation>
+        <source>&lt;p&gt;The heatmap shows the cost J(s, t) of every possible jump from s to t; a trajectory of 10 steps is a path through it, and its total cost is the part of the NLL it decides. Here the timesteps are evenly spaced.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;ヒートマップは、s から t へのあらゆる跳びのコスト J(s, t) を示します。10 ステップの軌跡はその中の経路で、その総コストが NLL のうち軌跡で決まる部分です。ここでは時刻は等間隔です。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Read the total cost ΣJ and the listed timesteps.</source>
@@ -252,20 +252,20 @@
         <translation>DP 最適の時刻</translation>
     </message>
     <message>
-        <source>&lt;p&gt;The DP finds the K = 10 timesteps with the least total cost; it spends more of them near the data (small n), where the steps are expensive.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;DP は総コストが最小となる K = 10 個の時刻を見つけます。ステップが高くつくデータの近く (小さい n) に、より多くの時刻を使います。&lt;/p&gt;</translation>
+        <source>&lt;p&gt;The DP finds the 10 timesteps with the least total cost; it spends more of them near the data (small n), where the steps are expensive.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;DP は総コストが最小となる 10 個の時刻を見つけます。ステップが高くつくデータの近く (小さい n) に、より多くの時刻を使います。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Compare ΣJ with the even trajectory&apos;s, and copy the timesteps with the list&apos;s Copy button.</source>
         <translation>ΣJ を等間隔の軌跡のものと比べ、一覧の「コピー」ボタンで時刻をコピーしてください。</translation>
     </message>
     <message>
-        <source>Across K</source>
-        <translation>K を変えて</translation>
+        <source>Across the number of steps</source>
+        <translation>ステップ数を変えて</translation>
     </message>
     <message>
-        <source>&lt;p&gt;The lab runs even and DP timesteps with the analytic variance for K from 5 to 100 and plots the NLL against K.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;実験室は、解析的な分散で等間隔と DP の時刻を K = 5 から 100 まで実行し、K に対する NLL を描きます。&lt;/p&gt;</translation>
+        <source>&lt;p&gt;The lab runs even and DP timesteps with the analytic variance from 5 to 100 steps and plots the NLL against the number of steps.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;実験室は、解析的な分散で等間隔と DP の時刻を 5 から 100 ステップまで実行し、ステップ数に対する NLL を描きます。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Press Run. Where is the DP&apos;s advantage largest?</source>
@@ -327,8 +327,8 @@
         <translation>軌跡のノード</translation>
     </message>
     <message>
-        <source>The step-cost matrix needs about %1 kernel evaluations at N = %2, K = %3: reduce N or K to compute the DP path.</source>
-        <translation>N = %2、K = %3 ではステップコスト行列に約 %1 回のカーネル評価が必要です。DP 経路を計算するには N か K を小さくしてください。</translation>
+        <source>The step-cost matrix needs about %1 kernel evaluations at N = %2 with %3 steps: reduce N or the steps to compute the DP path.</source>
+        <translation>N = %2、%3 ステップではステップコスト行列に約 %1 回のカーネル評価が必要です。DP 経路を計算するには N かステップ数を小さくしてください。</translation>
     </message>
     <message>
         <source>Computing step costs…</source>
@@ -373,12 +373,12 @@
         <translation>入力リストとして使う: </translation>
     </message>
     <message>
-        <source>Computing the NLL against K…</source>
-        <translation>K に対する NLL を計算しています…</translation>
+        <source>Computing the NLL against the number of steps…</source>
+        <translation>ステップ数に対する NLL を計算しています…</translation>
     </message>
     <message>
-        <source>Computing the NLL against K: %1 (%2%)…</source>
-        <translation>K に対する NLL を計算しています: %1 (%2%)…</translation>
+        <source>Computing the NLL against the number of steps: %1 (%2%)…</source>
+        <translation>ステップ数に対する NLL を計算しています: %1 (%2%)…</translation>
     </message>
     <message>
         <source>Cancelled; the curves shown are the previous ones.</source>
@@ -965,8 +965,8 @@ The project is still open; save your work.</source>
         <translation>点と棒を比べてください。連鎖が正しければ、各レーンの点の数は棒の高さと一致します。順過程ではすべてが π に近づき、逆過程では連鎖が選んだ条件のデータ分布に戻ります。</translation>
     </message>
     <message>
-        <source>Play the forward process with a very non-uniform π and watch where the mass goes. Switch the kernel to the D3PM form and compare where reverse sampling ends (Kernel comparison view). Reduce the number of steps K and see the reverse chains miss the data.</source>
-        <translation>非常に偏った π で順過程を再生し、確率質量がどこへ行くかを見てください。カーネルを D3PM 型に切り替え、逆過程サンプリングの到達先を比べてください (カーネルの比較ビュー)。ステップ数 K を減らすと、逆過程の連鎖がデータを外す様子がわかります。</translation>
+        <source>Play the forward process with a very non-uniform π and watch where the mass goes. Switch the kernel to the D3PM form and compare where reverse sampling ends (Kernel comparison view). Reduce the number of steps and see the reverse chains miss the data.</source>
+        <translation>非常に偏った π で順過程を再生し、確率質量がどこへ行くかを見てください。カーネルを D3PM 型に切り替え、逆過程サンプリングの到達先を比べてください (カーネルの比較ビュー)。ステップ数を減らすと、逆過程の連鎖がデータを外す様子がわかります。</translation>
     </message>
     <message>
         <source>Schedule &amp; information</source>
@@ -1029,24 +1029,24 @@ The project is still open; save your work.</source>
         <translation>各カーネルの棒がデータの棒に近いほど、そのカーネルはこのデノイザと軌跡で順過程をうまく元に戻せています。</translation>
     </message>
     <message>
-        <source>Use few steps (K = 2 or 3): the difference between the kernels grows. With the exact denoiser and many steps both reach the data.</source>
-        <translation>ステップ数を少なく (K = 2 や 3) すると、カーネルの差が大きくなります。厳密なデノイザで多くのステップを使えば、どちらもデータに到達します。</translation>
+        <source>Use few steps (2 or 3): the difference between the kernels grows. With the exact denoiser and many steps both reach the data.</source>
+        <translation>ステップ数を少なく (2 や 3) すると、カーネルの差が大きくなります。厳密なデノイザで多くのステップを使えば、どちらもデータに到達します。</translation>
     </message>
     <message>
         <source>Particles</source>
         <translation>粒子</translation>
     </message>
     <message>
-        <source>Points pushed through the Gaussian forward process xₜ = √ᾱₜ x₀ + √β̄ₜ ε, then back by two reverse samplers (A and B) started from the same noise x_τK. Grey beneath: the density of the data.</source>
-        <translation>ガウスの順過程 xₜ = √ᾱₜ x₀ + √β̄ₜ ε で押し流した点を、同じノイズ x_τK から始めた 2 つの逆過程サンプラー (A と B) で戻します。背景の灰色: データの密度。</translation>
+        <source>Points pushed through the Gaussian forward process xₜ = √ᾱₜ x₀ + √β̄ₜ ε, then back by two reverse samplers (A and B) started from the same noise. Grey beneath: the density of the data.</source>
+        <translation>ガウスの順過程 xₜ = √ᾱₜ x₀ + √β̄ₜ ε で押し流した点を、同じノイズから始めた 2 つの逆過程サンプラー (A と B) で戻します。背景の灰色: データの密度。</translation>
     </message>
     <message>
         <source>At the end of the reverse run the points should cover the grey density: points between the modes or outside it are the samplers&apos; errors. Both panes start from the same points, so differences are the samplers&apos; alone.</source>
         <translation>逆過程の最後には、点が灰色の密度を覆うはずです。モードの間や外側にある点はサンプラーの誤差です。両側とも同じ点から始めるので、違いはサンプラーだけによるものです。</translation>
     </message>
     <message>
-        <source>Compare DDPM with Analytic-DDPM at K = 10: the analytic variance keeps the points on the data. Try K = 5 with the even and the DP trajectory.</source>
-        <translation>K = 10 で DDPM と Analytic-DDPM を比べてください。解析的な分散では点がデータ上に留まります。等間隔と DP の軌跡で K = 5 も試してください。</translation>
+        <source>Compare DDPM with Analytic-DDPM with 10 steps: the analytic variance keeps the points on the data. Try 5 steps with the even and the DP trajectory.</source>
+        <translation>10 ステップで DDPM と Analytic-DDPM を比べてください。解析的な分散では点がデータ上に留まります。等間隔と DP の軌跡で 5 ステップも試してください。</translation>
     </message>
     <message>
         <source>Γₙ, the mean square of the score per dimension at each timestep n (β̄ₙΓₙ = E‖ε_θ(xₙ, n)‖²/d for the network or the oracle), with its standard error, and the average posterior variance vₙ = (β̄ₙ/ᾱₙ)(1 − β̄ₙΓₙ) = E Cov[x₀ | xₙ] per dimension.</source>
@@ -1069,28 +1069,28 @@ The project is still open; save your work.</source>
         <translation>軌跡の各ステップ (s, t) について、Γ から計算した最適な逆過程分散 σ²ₛ|ₜ、その下界と上界、比較のための DDPM の選択 β̃ (小) と β (大)。印の付いた点は上下界でクリップされたものです。</translation>
     </message>
     <message>
-        <source>The optimal variance always lies between the bounds. At few steps β̃ is far below it — the reason DDPM with β̃ is poor at small K.</source>
-        <translation>最適な分散は常に上下界の間にあります。ステップ数が少ないと β̃ はそれを大きく下回ります。これが、小さな K で β̃ を使う DDPM の性能が悪い理由です。</translation>
+        <source>The optimal variance always lies between the bounds. At few steps β̃ is far below it — the reason DDPM with β̃ is poor with few steps.</source>
+        <translation>最適な分散は常に上下界の間にあります。ステップ数が少ないと β̃ はそれを大きく下回ります。これが、ステップが少ないときに β̃ を使う DDPM の性能が悪い理由です。</translation>
     </message>
     <message>
-        <source>Lower K to 5 and see the gap between β̃ and the optimum widen. Change the schedule to cosine and compare.</source>
-        <translation>K を 5 まで下げると、β̃ と最適値の差が広がる様子がわかります。スケジュールを cosine に変えて比べてください。</translation>
+        <source>Lower the steps to 5 and see the gap between β̃ and the optimum widen. Change the schedule to cosine and compare.</source>
+        <translation>ステップ数を 5 まで下げると、β̃ と最適値の差が広がる様子がわかります。スケジュールを cosine に変えて比べてください。</translation>
     </message>
     <message>
         <source>Trajectory</source>
         <translation>軌跡 (ステップ選択)</translation>
     </message>
     <message>
-        <source>The timesteps of the DP-optimal, even, quadratic and chosen trajectory as rows of ticks over 1..N, their summed step cost ΣJ, and the cost matrix J(s, t) with the DP path drawn on it. Below: the negative ELBO in bits/dim against K.</source>
-        <translation>DP 最適、等間隔、二次、および選択中の軌跡の時刻を 1..N 上の目盛りの行として示し、ステップコストの和 ΣJ と、DP 経路を重ねたコスト行列 J(s, t) を描きます。下: K に対する負の ELBO (ビット/次元)。</translation>
+        <source>The timesteps of the DP-optimal, even, quadratic and chosen trajectory as rows of ticks over 1..N, their summed step cost ΣJ, and the cost matrix J(s, t) with the DP path drawn on it. Below: the negative ELBO in bits/dim against the number of steps.</source>
+        <translation>DP 最適、等間隔、二次、および選択中の軌跡の時刻を 1..N 上の目盛りの行として示し、ステップコストの和 ΣJ と、DP 経路を重ねたコスト行列 J(s, t) を描きます。下: ステップ数に対する負の ELBO (ビット/次元)。</translation>
     </message>
     <message>
-        <source>Less ΣJ is a better trajectory for the same K. The DP path is the cheapest route through the matrix; rows that do not start at 1 or end at N say so, and pay for it in the prior or the decoder term.</source>
-        <translation>同じ K なら ΣJ が小さいほど良い軌跡です。DP 経路は行列を通る最も安い経路です。1 から始まらない行や N で終わらない行にはその旨が表示され、その分を事前分布の項やデコーダの項で支払います。</translation>
+        <source>Less ΣJ is a better trajectory for the same number of steps. The DP path is the cheapest route through the matrix; rows that do not start at 1 or end at N say so, and pay for it in the prior or the decoder term.</source>
+        <translation>同じステップ数なら ΣJ が小さいほど良い軌跡です。DP 経路は行列を通る最も安い経路です。1 から始まらない行や N で終わらない行にはその旨が表示され、その分を事前分布の項やデコーダの項で支払います。</translation>
     </message>
     <message>
-        <source>Hover a tick to read its timestep and step cost. Choose the leading spacing and see it never reach N. Press Compute NLL vs K and compare the three variances.</source>
-        <translation>目盛りにマウスを重ねると時刻とステップコストが読めます。leading の間隔を選ぶと、決して N に届かないことがわかります。「K ごとの NLL を計算」を押して 3 つの分散を比べてください。</translation>
+        <source>Hover a tick to read its timestep and step cost. Choose the leading spacing and see it never reach N. Press Compute NLL vs steps and compare the three variances.</source>
+        <translation>目盛りにマウスを重ねると時刻とステップコストが読めます。leading の間隔を選ぶと、決して N に届かないことがわかります。「ステップ数ごとの NLL を計算」を押して 3 つの分散を比べてください。</translation>
     </message>
     <message>
         <source>Compare</source>
@@ -1113,16 +1113,16 @@ The project is still open; save your work.</source>
         <translation>スケジュール実験室</translation>
     </message>
     <message>
-        <source>Several configurations (schedule, trajectory family, reverse variance, sampler) side by side: their timesteps, their per-step costs, the negative ELBO in bits/dim and the sample quality against K, with the DP optimum as the reference.</source>
-        <translation>複数の設定 (スケジュール、軌跡の系列、逆過程の分散、サンプラー) を並べて、その時刻、ステップごとのコスト、K に対する負の ELBO (ビット/次元) とサンプルの品質を、DP 最適を基準として示します。</translation>
+        <source>Several configurations (schedule, trajectory family, reverse variance, sampler) side by side: their timesteps, their per-step costs, the negative ELBO in bits/dim and the sample quality against the number of steps, with the DP optimum as the reference.</source>
+        <translation>複数の設定 (スケジュール、軌跡の系列、逆過程の分散、サンプラー) を並べて、その時刻、ステップごとのコスト、ステップ数に対する負の ELBO (ビット/次元) とサンプルの品質を、DP 最適を基準として示します。</translation>
     </message>
     <message>
-        <source>Lower is better for both the NLL and the sample distance (MMD² for 2-D data, the Fréchet distance for the digits). A configuration far above the reference at small K is a choice that costs steps.</source>
-        <translation>NLL もサンプルの距離 (2 次元データでは MMD²、数字画像ではフレシェ距離) も小さいほど良い値です。小さな K で基準を大きく上回る設定は、ステップを無駄にする選択です。</translation>
+        <source>Lower is better for both the NLL and the sample distance (MMD² for 2-D data, the Fréchet distance for the digits). A configuration far above the reference with few steps is a choice that costs steps.</source>
+        <translation>NLL もサンプルの距離 (2 次元データでは MMD²、数字画像ではフレシェ距離) も小さいほど良い値です。ステップが少ないときに基準を大きく上回る設定は、ステップを無駄にする選択です。</translation>
     </message>
     <message>
-        <source>Apply the presets: leading spacing without zero SNR, DDPM β̃ at small K, Karras spacing on a linear-β model, and read what each shows.</source>
-        <translation>プリセット (終端 SNR ゼロなしの leading 間隔、小さな K での DDPM β̃、linear-β モデルでの Karras 間隔) を適用し、それぞれが何を示すかを読み取ってください。</translation>
+        <source>Apply the presets: leading spacing without zero SNR, DDPM β̃ with few steps, Karras spacing on a linear-β model, and read what each shows.</source>
+        <translation>プリセット (終端 SNR ゼロなしの leading 間隔、少ないステップでの DDPM β̃、linear-β モデルでの Karras 間隔) を適用し、それぞれが何を示すかを読み取ってください。</translation>
     </message>
 </context>
 <context>
@@ -1250,8 +1250,8 @@ The project is still open; save your work.</source>
         <translation>連鎖をサンプリングしています…</translation>
     </message>
     <message>
-        <source>%1   t = %2   (step %3 of K = %4)</source>
-        <translation>%1   t = %2   (ステップ %3 / K = %4)</translation>
+        <source>%1   t = %2   (step %3 of %4)</source>
+        <translation>%1   t = %2   (ステップ %3 / %4)</translation>
     </message>
     <message>
         <source>exact marginal</source>
@@ -1316,8 +1316,8 @@ The project is still open; save your work.</source>
         <translation>シード</translation>
     </message>
     <message>
-        <source>step %1 of K = %2</source>
-        <translation>ステップ %1 / K = %2</translation>
+        <source>step %1 of %2</source>
+        <translation>ステップ %1 / %2</translation>
     </message>
 </context>
 <context>
@@ -1396,8 +1396,8 @@ The project is still open; save your work.</source>
 <context>
     <name>ui::document::examples</name>
     <message>
-        <source>Categorical: a two-condition table (K = 4)</source>
-        <translation>カテゴリカル: 2 条件の表 (K = 4)</translation>
+        <source>Categorical: a two-condition table (K = 4 classes)</source>
+        <translation>カテゴリカル: 2 条件の表 (K = 4 クラス)</translation>
     </message>
     <message>
         <source>Categorical: 8×8 digits (L = 4) with the trained network</source>
@@ -1529,8 +1529,8 @@ The project is still open; save your work.</source>
         <translation>leading 間隔は最後の時刻の手前で止まるため、データの痕跡がまだ残っている時刻から純粋なノイズでサンプリングを始めることになり、その代償は NLL の事前分布の項に表れます。trailing 間隔は最後の時刻に届きますが、最初のステップを省くためデコーダはよりノイズの多い x を読むことになります。終端 SNR をゼロにすると開始点が厳密になります。</translation>
     </message>
     <message>
-        <source>DDPM&apos;s β̃ at small K</source>
-        <translation>小さな K での DDPM の β̃</translation>
+        <source>DDPM&apos;s β̃ with few steps</source>
+        <translation>少ないステップでの DDPM の β̃</translation>
     </message>
     <message>
         <source>With few steps the DDPM reverse variance β̃ is far too small and the likelihood bound explodes; β is much better and the analytic variance, fitted to the model, better still. The gap closes as the number of steps grows.</source>
@@ -1793,8 +1793,8 @@ The project is still open; save your work.</source>
         <translation>開く…</translation>
     </message>
     <message>
-        <source>Load a categorical checkpoint trained for this K, D and conditions.</source>
-        <translation>この K、D、条件で学習したカテゴリカルのチェックポイントを読み込みます。</translation>
+        <source>Load a categorical checkpoint trained for these classes (K), positions (D) and conditions.</source>
+        <translation>このクラス数 (K)、位置の数 (D)、条件で学習したカテゴリカルのチェックポイントを読み込みます。</translation>
     </message>
     <message>
         <source>Train…</source>
@@ -1809,8 +1809,8 @@ The project is still open; save your work.</source>
         <translation>逆過程の連鎖が通る格子ノード。</translation>
     </message>
     <message>
-        <source>K, the number of denoising steps.</source>
-        <translation>K: ノイズ除去のステップ数。</translation>
+        <source>The number of denoising steps.</source>
+        <translation>ノイズ除去のステップ数。</translation>
     </message>
     <message>
         <source>Grid nodes from 0 to N, strictly increasing.</source>
@@ -1833,8 +1833,8 @@ The project is still open; save your work.</source>
         <translation>軌跡ビューに描く連鎖の数。</translation>
     </message>
     <message>
-        <source>steps K</source>
-        <translation>ステップ数 K</translation>
+        <source>path steps</source>
+        <translation>経路のステップ数</translation>
     </message>
     <message>
         <source>Use the exact oracle</source>
@@ -1853,8 +1853,8 @@ The project is still open; save your work.</source>
         <translation>軌跡の変更</translation>
     </message>
     <message>
-        <source>Change steps K</source>
-        <translation>ステップ数 K の変更</translation>
+        <source>Change path steps</source>
+        <translation>経路のステップ数の変更</translation>
     </message>
     <message>
         <source>Change kernel</source>
@@ -2144,20 +2144,20 @@ The project is still open; save your work.</source>
         <translation>軌跡 (ステップ選択)</translation>
     </message>
     <message>
-        <source>Which K timesteps the reverse process visits (Help ▸ Mathematics: gaussian.md#trajectories).</source>
-        <translation>逆過程が通る K 個の時刻 (ヘルプ ▸ 数学的背景: gaussian.md#trajectories)。</translation>
+        <source>Which timesteps the reverse process visits (Help ▸ Mathematics: gaussian.md#trajectories).</source>
+        <translation>逆過程が通る時刻 (ヘルプ ▸ 数学的背景: gaussian.md#trajectories)。</translation>
     </message>
     <message>
         <source>The timesteps, strictly increasing from 1 to at most N, e.g. 1,10,50,200,1000 (press Enter).</source>
         <translation>1 から N 以下までの狭義単調増加な時刻。例: 1,10,50,200,1000 (Enter で確定)。</translation>
     </message>
     <message>
-        <source>K, the number of timesteps (denoiser evaluations).</source>
-        <translation>K: 時刻の数 (デノイザの評価回数)。</translation>
+        <source>The number of timesteps (denoiser evaluations).</source>
+        <translation>時刻の数 (デノイザの評価回数)。</translation>
     </message>
     <message>
-        <source>leading: the offset O added to every timestep t_i = i·⌊N/K⌋ + O (diffusers&apos; steps_offset).</source>
-        <translation>leading: 各時刻 t_i = i·⌊N/K⌋ + O に加えるオフセット O (diffusers の steps_offset)。</translation>
+        <source>leading: the offset O added to every timestep t_i = i·⌊N/S⌋ + O (S steps) (diffusers&apos; steps_offset).</source>
+        <translation>leading: 各時刻 t_i = i·⌊N/S⌋ + O (S はステップ数) に加えるオフセット O (diffusers の steps_offset)。</translation>
     </message>
     <message>
         <source>Karras σ: ρ of the σ^{1/ρ} interpolation (EDM uses 7).</source>
@@ -2172,16 +2172,12 @@ The project is still open; save your work.</source>
         <translation>DP のコスト</translation>
     </message>
     <message>
-        <source>timesteps K</source>
-        <translation>時刻の数 K</translation>
+        <source>steps</source>
+        <translation>ステップ数</translation>
     </message>
     <message>
         <source>Change trajectory</source>
         <translation>軌跡の変更</translation>
-    </message>
-    <message>
-        <source>Change K</source>
-        <translation>K の変更</translation>
     </message>
     <message>
         <source>Change DP cost</source>
@@ -2204,8 +2200,8 @@ The project is still open; save your work.</source>
         <translation>粒子ビューの左側 (ヘルプ ▸ 数学的背景: gaussian.md#reverse-samplers)。DDPM は σ² = β̃、DDIM は上の η で λ² = η²β̃、analytic-ddpm と analytic-ddim は Γ から求めた最適な σ² を使います。</translation>
     </message>
     <message>
-        <source>The right pane, sampled from the same noise x_τK; none hides it.</source>
-        <translation>右側。同じノイズ x_τK からサンプリングします。「なし」で非表示。</translation>
+        <source>The right pane, sampled from the same noise; none hides it.</source>
+        <translation>右側。同じノイズからサンプリングします。「なし」で非表示。</translation>
     </message>
     <message>
         <source>clip the first step (App. F.2)</source>
@@ -2375,6 +2371,10 @@ The project is still open; save your work.</source>
         <source>Models (*.safetensors *.pt)</source>
         <translation>モデル (*.safetensors *.pt)</translation>
     </message>
+    <message>
+        <source>Change the number of steps</source>
+        <translation>ステップ数の変更</translation>
+    </message>
 </context>
 <context>
     <name>ui::panels::LabConfigTable</name>
@@ -2403,8 +2403,8 @@ The project is still open; save your work.</source>
         <translation>サンプラー</translation>
     </message>
     <message>
-        <source>The lab&apos;s configurations. Schedule: the project&apos;s or another; trajectory: a family without K, options after a comma (leading,offset=1; karras,rho=7); variance: β̃ (small), β (large) or the analytic optimum.</source>
-        <translation>実験室の設定。スケジュール: プロジェクトのもの、または別のもの。軌跡: K を除いた系列名、オプションはカンマの後 (leading,offset=1; karras,rho=7)。分散: β̃ (小)、β (大)、または解析的最適値。</translation>
+        <source>The lab&apos;s configurations. Schedule: the project&apos;s or another; trajectory: a family without its number of steps, options after a comma (leading,offset=1; karras,rho=7); variance: β̃ (small), β (large) or the analytic optimum.</source>
+        <translation>実験室の設定。スケジュール: プロジェクトのもの、または別のもの。軌跡: ステップ数を除いた系列名、オプションはカンマの後 (leading,offset=1; karras,rho=7)。分散: β̃ (小)、β (大)、または解析的最適値。</translation>
     </message>
     <message>
         <source>Rename lab configuration</source>
@@ -2427,24 +2427,24 @@ The project is still open; save your work.</source>
         <translation>プリセット</translation>
     </message>
     <message>
-        <source>The K (number of timesteps, 2..N) of every sweep, e.g. 5, 10, 25, 50, 100.</source>
-        <translation>各スイープの K (時刻の数、2..N)。例: 5, 10, 25, 50, 100。</translation>
+        <source>The numbers of steps (timesteps, 2..N) of every sweep, e.g. 5, 10, 25, 50, 100.</source>
+        <translation>各スイープのステップ数 (時刻の数、2..N)。例: 5, 10, 25, 50, 100。</translation>
     </message>
     <message>
-        <source>Samples drawn per configuration and K for the sample quality (0: no quality, only the NLL).</source>
-        <translation>サンプルの品質評価のため設定と K ごとに生成するサンプル数 (0: 品質評価なし、NLL のみ)。</translation>
+        <source>Samples drawn per configuration and number of steps for the sample quality (0: no quality, only the NLL).</source>
+        <translation>サンプルの品質評価のため設定とステップ数ごとに生成するサンプル数 (0: 品質評価なし、NLL のみ)。</translation>
     </message>
     <message>
-        <source>K list</source>
-        <translation>K のリスト</translation>
+        <source>Numbers of steps</source>
+        <translation>ステップ数のリスト</translation>
     </message>
     <message>
         <source>Quality samples</source>
         <translation>品質評価のサンプル数</translation>
     </message>
     <message>
-        <source>Change lab K list</source>
-        <translation>実験室の K のリストの変更</translation>
+        <source>Change the lab&apos;s numbers of steps</source>
+        <translation>実験室のステップ数のリストの変更</translation>
     </message>
     <message>
         <source>Change lab quality samples</source>
@@ -3066,8 +3066,8 @@ The project is still open; save your work.</source>
         <translation>軌跡を、選択した時刻からなる入力リストに切り替えます (1 回の操作として元に戻せます)。</translation>
     </message>
     <message>
-        <source>%1: n = %2 (timestep %3 of K = %4)</source>
-        <translation>%1: n = %2 (K = %4 個中 %3 番目の時刻)</translation>
+        <source>%1: n = %2 (timestep %3 of %4)</source>
+        <translation>%1: n = %2 (%4 個中 %3 番目の時刻)</translation>
     </message>
     <message>
         <source>
@@ -3096,32 +3096,32 @@ step (%1, %2): J = %3</source>
         <translation>解析的 σ²</translation>
     </message>
     <message>
-        <source>Compute NLL vs K</source>
-        <translation>K ごとの NLL を計算</translation>
+        <source>Compute NLL vs steps</source>
+        <translation>ステップ数ごとの NLL を計算</translation>
     </message>
     <message>
-        <source>Not computed yet: the negative ELBO of 1000 points from the data&apos;s oracle for every K is a job of seconds to a minute (cancel with Esc).</source>
-        <translation>未計算: データのオラクルから取った 1000 点の負の ELBO をすべての K について求めるには、数秒から 1 分ほどかかります (Esc でキャンセル)。</translation>
+        <source>Not computed yet: the negative ELBO of 1000 points from the data&apos;s oracle for every number of steps is a job of seconds to a minute (cancel with Esc).</source>
+        <translation>未計算: データのオラクルから取った 1000 点の負の ELBO をすべてのステップ数について求めるには、数秒から 1 分ほどかかります (Esc でキャンセル)。</translation>
     </message>
     <message>
-        <source>Evaluates the negative ELBO (Help ▸ Mathematics: gaussian.md#nll) on the even and DP trajectories for K = 2 … 1000 (up to N) with the analytic σ², β̃ and β, reusing the Γ estimate.</source>
-        <translation>等間隔と DP の軌跡について、K = 2 … 1000 (N まで) の負の ELBO (ヘルプ ▸ 数学的背景: gaussian.md#nll) を解析的 σ²、β̃、β で評価します。Γ の推定値を再利用します。</translation>
+        <source>Evaluates the negative ELBO (Help ▸ Mathematics: gaussian.md#nll) on the even and DP trajectories of 2 to 1000 steps (up to N) with the analytic σ², β̃ and β, reusing the Γ estimate.</source>
+        <translation>等間隔と DP の軌跡について、2 から 1000 ステップ (N まで) の負の ELBO (ヘルプ ▸ 数学的背景: gaussian.md#nll) を解析的 σ²、β̃、β で評価します。Γ の推定値を再利用します。</translation>
     </message>
     <message>
-        <source>Negative ELBO against K (bands: ±2 SE)</source>
-        <translation>K に対する負の ELBO (帯: ±2 SE)</translation>
+        <source>Negative ELBO against the number of steps (bands: ±2 SE)</source>
+        <translation>ステップ数に対する負の ELBO (帯: ±2 SE)</translation>
     </message>
     <message>
-        <source>K (denoiser evaluations)</source>
-        <translation>K (デノイザの評価回数)</translation>
+        <source>steps (denoiser evaluations)</source>
+        <translation>ステップ数 (デノイザの評価回数)</translation>
     </message>
     <message>
         <source>±2 SE %1, %2</source>
         <translation>±2 SE %1, %2</translation>
     </message>
     <message>
-        <source>The DP picks the K timesteps whose summed cost ΣJ (the KL up to constants, Help ▸ Mathematics: conventions.md#dp-cost) is least; each step (s, t) of the path is a cell of the matrix.</source>
-        <translation>DP は合計コスト ΣJ (定数を除いた KL。ヘルプ ▸ 数学的背景: conventions.md#dp-cost) が最小となる K 個の時刻を選びます。経路の各ステップ (s, t) が行列の 1 マスです。</translation>
+        <source>The DP picks the timesteps whose summed cost ΣJ (the KL up to constants, Help ▸ Mathematics: conventions.md#dp-cost) is least; each step (s, t) of the path is a cell of the matrix.</source>
+        <translation>DP は合計コスト ΣJ (定数を除いた KL。ヘルプ ▸ 数学的背景: conventions.md#dp-cost) が最小となる時刻を選びます。経路の各ステップ (s, t) が行列の 1 マスです。</translation>
     </message>
     <message>
         <source>Stale: computed for other schedule, data or Γ settings; press the button to recompute.</source>
@@ -3154,6 +3154,10 @@ step (%1, %2): J = %3</source>
     <message>
         <source>%1 points drawn from the data&apos;s oracle (seed %2; for toy: and csv: data these are the data set&apos;s own points), 256 levels in [−1, 1]; %4; %3 s.</source>
         <translation>データのオラクルから取った %1 点 (シード %2。toy: と csv: のデータではデータセット自身の点)、[−1, 1] の 256 階調、%4、%3 秒。</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>ステップ数</translation>
     </message>
 </context>
 <context>
@@ -3206,12 +3210,12 @@ step (%1, %2): J = %3</source>
         <translation> (対数)</translation>
     </message>
     <message>
-        <source>K (timesteps)</source>
-        <translation>K (時刻の数)</translation>
+        <source>steps (timesteps)</source>
+        <translation>ステップ数 (時刻の数)</translation>
     </message>
     <message>
-        <source>K (timesteps, log)</source>
-        <translation>K (時刻の数、対数)</translation>
+        <source>steps (timesteps, log)</source>
+        <translation>ステップ数 (時刻の数、対数)</translation>
     </message>
     <message>
         <source>Run</source>
@@ -3222,8 +3226,8 @@ step (%1, %2): J = %3</source>
         <translation>キャンセル</translation>
     </message>
     <message>
-        <source>K for the timesteps and step costs:</source>
-        <translation>時刻とステップコストを表示する K:</translation>
+        <source>Steps for the timesteps and step costs:</source>
+        <translation>時刻とステップコストを表示するステップ数:</translation>
     </message>
     <message>
         <source>Timestep axis:</source>
@@ -3250,20 +3254,20 @@ step (%1, %2): J = %3</source>
         <translation>ステップ番号</translation>
     </message>
     <message>
-        <source>Timesteps at K</source>
-        <translation>K での時刻</translation>
+        <source>Timesteps</source>
+        <translation>時刻</translation>
     </message>
     <message>
-        <source>Per-step cost at K</source>
-        <translation>K でのステップごとのコスト</translation>
+        <source>Per-step cost</source>
+        <translation>ステップごとのコスト</translation>
     </message>
     <message>
-        <source>Negative ELBO against K</source>
-        <translation>K に対する負の ELBO</translation>
+        <source>Negative ELBO against the number of steps</source>
+        <translation>ステップ数に対する負の ELBO</translation>
     </message>
     <message>
-        <source>Sample quality against K</source>
-        <translation>K に対するサンプルの品質</translation>
+        <source>Sample quality against the number of steps</source>
+        <translation>ステップ数に対するサンプルの品質</translation>
     </message>
     <message>
         <source>The schedule lab: several configurations side by side on the same data and model, with the DP-optimal trajectory as the reference (Help ▸ Mathematics: gaussian.md#schedule-lab).</source>
@@ -3274,8 +3278,8 @@ step (%1, %2): J = %3</source>
         <translation>未実行: 設定を追加するかプリセットを選び、「実行」を押してください。</translation>
     </message>
     <message>
-        <source>Runs every configuration for every K of the list, and the DP optimum (a job; Esc or Cancel stops it and keeps the previous results).</source>
-        <translation>リストのすべての K について各設定と DP 最適を実行します (ジョブ。Esc またはキャンセルで中断し、前回の結果を残します)。</translation>
+        <source>Runs every configuration for every number of steps of the list, and the DP optimum (a job; Esc or Cancel stops it and keeps the previous results).</source>
+        <translation>リストのすべてのステップ数について各設定と DP 最適を実行します (ジョブ。Esc またはキャンセルで中断し、前回の結果を残します)。</translation>
     </message>
     <message>
         <source>Cancel the run; the charts keep the previous results.</source>
@@ -3302,28 +3306,28 @@ step (%1, %2): J = %3</source>
         <translation>σ = √(β̄/ᾱ) (対数)</translation>
     </message>
     <message>
-        <source>Timesteps at K = %1</source>
-        <translation>K = %1 での時刻</translation>
+        <source>Timesteps with %1 steps</source>
+        <translation>%1 ステップの時刻</translation>
     </message>
     <message>
-        <source>step j (1: decoder, K + 1: prior)</source>
-        <translation>ステップ j (1: デコーダ、K + 1: 事前分布)</translation>
+        <source>step j (1: decoder, last: prior)</source>
+        <translation>ステップ j (1: デコーダ、最後: 事前分布)</translation>
     </message>
     <message>
         <source>the step&apos;s later timestep t (prior not shown)</source>
         <translation>ステップの後側の時刻 t (事前分布は非表示)</translation>
     </message>
     <message>
-        <source>Per-step cost at K = %1 (terms of the negative ELBO)</source>
-        <translation>K = %1 でのステップごとのコスト (負の ELBO の各項)</translation>
+        <source>Per-step cost with %1 steps (terms of the negative ELBO)</source>
+        <translation>%1 ステップでのステップごとのコスト (負の ELBO の各項)</translation>
     </message>
     <message>
         <source>no quality (quality samples = 0)</source>
         <translation>品質なし (品質評価のサンプル数 = 0)</translation>
     </message>
     <message>
-        <source>Negative ELBO against K%1</source>
-        <translation>K に対する負の ELBO%1</translation>
+        <source>Negative ELBO against the number of steps%1</source>
+        <translation>ステップ数に対する負の ELBO%1</translation>
     </message>
     <message>
         <source> (bands: ±2 SE)</source>
@@ -3334,8 +3338,8 @@ step (%1, %2): J = %3</source>
         <translation>サンプルと検証データの距離%1 (小さいほど良い)</translation>
     </message>
     <message>
-        <source>Stale: the configurations, K list or the project&apos;s schedule, data, model or Γ settings changed since this run; press Run to recompute.</source>
-        <translation>古い結果: この実行の後で設定、K のリスト、またはプロジェクトのスケジュール・データ・モデル・Γ の設定が変わりました。「実行」を押して再計算してください。</translation>
+        <source>Stale: the configurations, numbers of steps or the project&apos;s schedule, data, model or Γ settings changed since this run; press Run to recompute.</source>
+        <translation>古い結果: この実行の後で設定、ステップ数のリスト、またはプロジェクトのスケジュール・データ・モデル・Γ の設定が変わりました。「実行」を押して再計算してください。</translation>
     </message>
     <message>
         <source>%1 configuration(s) and the DP optimum on %2 (model: %3), N = %4.</source>
@@ -3356,6 +3360,10 @@ step (%1, %2): J = %3</source>
     <message>
         <source>DP optimum (reference): %1</source>
         <translation>DP 最適 (基準): %1</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>ステップ数</translation>
     </message>
 </context>
 <context>
@@ -3435,12 +3443,12 @@ step (%1, %2): J = %3</source>
         <translation>再生</translation>
     </message>
     <message>
-        <source>The frame: forward x_0 → x_τK, then reverse x_τK → x_0.</source>
-        <translation>フレーム: 順過程 x_0 → x_τK、続いて逆過程 x_τK → x_0。</translation>
+        <source>The frame: forward from x_0 to the last timestep, then reverse back to x_0.</source>
+        <translation>フレーム: 順過程で x_0 から最後の時刻まで、続いて逆過程で x_0 まで戻ります。</translation>
     </message>
     <message>
-        <source>Particles under the forward process, then under two reverse samplers started from the same noise x_τK; grey beneath: the data density.</source>
-        <translation>順過程での粒子、続いて同じノイズ x_τK から始めた 2 つの逆過程サンプラーでの粒子。背景の灰色: データの密度。</translation>
+        <source>Particles under the forward process, then under two reverse samplers started from the same noise; grey beneath: the data density.</source>
+        <translation>順過程での粒子、続いて同じノイズから始めた 2 つの逆過程サンプラーでの粒子。背景の灰色: データの密度。</translation>
     </message>
     <message>
         <source>%1 particles, %2 timesteps</source>
@@ -3569,8 +3577,8 @@ step (%1, %2): J = %3</source>
         <translation>等間隔経路のノード</translation>
     </message>
     <message>
-        <source>The KL cost of each grid step; the DP picks the K-step path of least total cost (the negative ELBO).</source>
-        <translation>格子の各ステップの KL コスト。DP は合計コスト (負の ELBO) が最小の K ステップの経路を選びます。</translation>
+        <source>The KL cost of each grid step; the DP picks the path of the chosen number of steps of least total cost (the negative ELBO).</source>
+        <translation>格子の各ステップの KL コスト。DP は合計コスト (負の ELBO) が最小の 選んだステップ数の経路を選びます。</translation>
     </message>
     <message>
         <source>

@@ -311,7 +311,7 @@ const std::vector<LabPreset>& labPresets() {
          .schedule = "",
          .ks = {}},
         {.id = "ddpm-small-k",
-         .title = "DDPM's β̃ at small K",
+         .title = "DDPM's β̃ with few steps",
          .explanation =
              "With few steps the DDPM reverse variance β̃ is far too small and the likelihood "
              "bound explodes; β is much better and the analytic variance, fitted to the model, "

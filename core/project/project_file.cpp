@@ -232,7 +232,7 @@ Result<Project> readProjectFile(const std::string& path) {
 
 const char* exampleTitle(int number) {
     switch (number) {
-        case 1: return "Categorical: a two-condition table (K = 4)";
+        case 1: return "Categorical: a two-condition table (K = 4 classes)";
         case 2: return "Categorical: 8×8 digits (L = 4) with the trained network";
         case 3: return "Gaussian: two moons with the trained network";
         case 4: return "Gaussian: 8×8 digits with the trained network";

@@ -8,6 +8,9 @@
 #include <QImage>
 #include <QImageReader>
 #include <QMenu>
+#include <QAbstractButton>
+#include <QLabel>
+#include <QRegularExpression>
 #include <QLineSeries>
 #include <QPainter>
 #include <QSignalSpy>
@@ -101,6 +104,7 @@ private slots:
     void mainWindowOpensWithTheExample();
     void everyShortcutIsBoundOnce();
     void theExplanationPrintsNumbersForPeople();
+    void kIsTheNumberOfClassesOnly();
     void digitsReverseChainsEndOnTrainingImages();
     void tableFileWithTwoPositions();
     void maskStateAddsAClassAndTheContinuousElbo();
@@ -467,6 +471,29 @@ void tst_CategoricalExplorer::theExplanationPrintsNumbersForPeople() {
     const auto csv = explorer.views().front().second->csvText();
     QVERIFY(csv);
     QVERIFY2(QString::fromStdString(*csv).contains("0.30000000000000004"), csv->c_str());
+}
+
+// K is the number of classes, nowhere the number of steps: every label, tab, header and
+// tooltip of the window that says K speaks of classes (the class count's own label "K").
+void tst_CategoricalExplorer::kIsTheNumberOfClassesOnly() {
+    QTemporaryDir dir;
+    ui::MainWindow window(nullptr, dir.path());
+    window.explorer()->waitForJobs();
+    static const QRegularExpression k(R"((^|[^\w])K([^\w]|$))");
+    QStringList offending;
+    const auto check = [&](const QString& where, const QString& text) {
+        if (!k.match(text).hasMatch()) return;
+        if (text == "K" || text.contains("classes") || text.contains("class")) return;
+        offending << where + ": " + text;
+    };
+    for (QWidget* w : window.findChildren<QWidget*>()) {
+        check("tooltip", w->toolTip());
+        if (auto* label = qobject_cast<QLabel*>(w)) check("label", label->text());
+        if (auto* button = qobject_cast<QAbstractButton*>(w)) check("button", button->text());
+    }
+    for (QAction* a : window.findChildren<QAction*>()) check("action", a->text());
+    for (int i = 0; i < window.tabs()->count(); ++i) check("tab", window.tabs()->tabText(i));
+    QVERIFY2(offending.isEmpty(), qPrintable(offending.join('\n')));
 }
 
 void tst_CategoricalExplorer::mainWindowOpensWithTheExample() {

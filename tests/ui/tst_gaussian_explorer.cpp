@@ -461,7 +461,7 @@ void tst_GaussianExplorer::spacingOptionsEditTheProject() {
     const int x35 = static_cast<int>(std::lround(left + 34.0 / 99.0 * (right - left)));
     const QString tick = view->canvasTooltip(
         QPoint(x35 + 2, static_cast<int>(layout.rowsTop + 3 * layout.rowHeight + 7)));
-    QVERIFY2(tick.startsWith("leading:6,offset=2: n = 35 (timestep 3 of K = 6)"), qPrintable(tick));
+    QVERIFY2(tick.startsWith("leading:6,offset=2: n = 35 (timestep 3 of 6)"), qPrintable(tick));
     const double j = explorer.results()->cost(18, 34);
     QVERIFY2(tick.contains(QString("step (19, 35): J = %1").arg(j, 0, 'g', 4)), qPrintable(tick));
     QVERIFY(view->canvasTooltip(QPoint(5, 5)).isEmpty());

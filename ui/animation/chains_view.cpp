@@ -52,7 +52,7 @@ namespace {
 // "Reverse: π → data   t = 0.500   (step 5 of K = 10)": the header of both layouts.
 QString headerText(bool forward, double t, int step, int steps) {
     return QCoreApplication::translate("ui::animation::ChainCanvas",
-                                       "%1   t = %2   (step %3 of K = %4)")
+                                       "%1   t = %2   (step %3 of %4)")
         .arg(forward ? QCoreApplication::translate("ui::animation::ChainCanvas",
                                                    "Forward: data → π")
                      : QCoreApplication::translate("ui::animation::ChainCanvas",

@@ -140,7 +140,7 @@ void TimeBar::onTick() {
 }
 
 void TimeBar::updateLabel() {
-    m_label->setText(tr("step %1 of K = %2").arg(static_cast<int>(std::round(m_position))).arg(m_steps));
+    m_label->setText(tr("step %1 of %2").arg(static_cast<int>(std::round(m_position))).arg(m_steps));
 }
 
 }  // namespace ui::animation

@@ -132,7 +132,7 @@ void ProjectDocument::loadExample(const Project& project) {
 namespace {
 // core's titles (English, as the command line prints them), for lupdate.
 [[maybe_unused]] constexpr const char* kExampleTitles[] = {
-    QT_TRANSLATE_NOOP("ui::document::examples", "Categorical: a two-condition table (K = 4)"),
+    QT_TRANSLATE_NOOP("ui::document::examples", "Categorical: a two-condition table (K = 4 classes)"),
     QT_TRANSLATE_NOOP("ui::document::examples",
                       "Categorical: 8×8 digits (L = 4) with the trained network"),
     QT_TRANSLATE_NOOP("ui::document::examples", "Gaussian: two moons with the trained network"),

@@ -160,7 +160,7 @@ Lesson LessonBook::kernels() {
                  "<p>With a uniform π the closed form lands on the data exactly; the D3PM-style "
                  "kernel misses by up to about 0.1 per class, and more steps do not fix it. The "
                  "status line gives KL(data ‖ each) in nats.</p>"),
-              tr("Raise the steps K in the panel from 10 to 50: the D3PM-style kernel's miss "
+              tr("Raise the path steps in the panel from 10 to 50: the D3PM-style kernel's miss "
                  "stays."),
               "kernels",
               categorical([](Categorical& c) { c.pi = {0.25, 0.25, 0.25, 0.25}; })},
@@ -208,7 +208,7 @@ Lesson LessonBook::categoricalDp() {
             "categorical.md#step-costs",
             {{tr("One position: every path costs the same"),
               tr("<p>The bars are J(n − 1, n), the cost in nats of one step of the fine grid; "
-                 "a trajectory of K steps pays J(s, t) for each of its jumps, and their sum is "
+                 "a trajectory of a few steps pays J(s, t) for each of its jumps, and their sum is "
                  "the negative ELBO it decides. With one position and the exact denoiser the "
                  "reverse chain is exact, so every trajectory costs the same: H(X₀ | C). The "
                  "status line says so.</p>"),
@@ -222,16 +222,16 @@ Lesson LessonBook::categoricalDp() {
              {tr("Two positions, even steps"),
               tr("<p>Now the data are pairs (x1, x2) of K = 3 classes that are strongly "
                  "correlated, and the denoiser predicts each position on its own. Large steps "
-                 "lose the correlation, so the choice of steps matters. The K = 10 steps here "
+                 "lose the correlation, so the choice of steps matters. The 10 steps here "
                  "are evenly spaced.</p>"),
               tr("Read the even trajectory's negative ELBO in the status line."),
               "step-costs",
               pairs([](Categorical& c) { c.pathSteps = 10; })},
              {tr("Two positions, the DP optimum"),
-              tr("<p>Dynamic programming over every trajectory of K = 10 steps finds the one "
+              tr("<p>Dynamic programming over every trajectory of 10 steps finds the one "
                  "with the least cost exactly. Its nodes (the markers) gather where the step "
                  "costs are high.</p>"),
-              tr("Compare its negative ELBO with the even one. Lower K to 3: the DP's "
+              tr("Compare its negative ELBO with the even one. Lower the steps to 3: the DP's "
                  "advantage grows as the steps become fewer."),
               "step-costs",
               pairs([](Categorical& c) {
@@ -255,7 +255,7 @@ Lesson LessonBook::optimalVariance() {
               tr("<p>From Γ follows the analytic optimal variance σ*² of each reverse step, "
                  "between its lower and upper bound, next to the two classic choices β̃ "
                  "(DDPM's small variance) and β (the large one).</p>"),
-              tr("Switch the trajectory to even with K = 10 and then K = 100: the classic "
+              tr("Switch the trajectory to even with 10 and then 100 steps: the classic "
                  "choices are far from σ*² when the steps are few."),
               "variance",
               gaussian([](Gaussian&) {})},
@@ -269,11 +269,11 @@ Lesson LessonBook::optimalVariance() {
 }
 
 Lesson LessonBook::smallK() {
-    return {tr("6. Why β̃ fails at small K"),
+    return {tr("6. Why β̃ fails with few steps"),
             "gaussian.md#baselines",
             {{tr("Ten steps"),
               tr("<p>Left: DDPM with its small variance β̃; right: Analytic-DDPM, both from "
-                 "the same noise in K = 10 even steps. β̃ is the right variance only when the "
+                 "the same noise in 10 even steps. β̃ is the right variance only when the "
                  "steps are small; with large steps it is far too small, and more of DDPM's "
                  "samples land off the moons.</p>"),
               tr("Play the reverse run (Space) and compare where the points end."),
@@ -285,9 +285,9 @@ Lesson LessonBook::smallK() {
                   g.compareSampler = core::gaussian::SamplerKind::AnalyticDdpm;
               })},
              {tr("A hundred steps"),
-              tr("<p>With K = 100 the steps are small, β̃ is close to the optimal variance and "
+              tr("<p>With 100 steps each step is small, β̃ is close to the optimal variance and "
                  "both samplers reach the moons.</p>"),
-              tr("Lower K step by step and find where DDPM's samples start to go wrong."),
+              tr("Lower the number of steps one by one and find where DDPM's samples start to go wrong."),
               "particles",
               gaussian([](Gaussian& g) {
                   g.trajectory = GaussianTrajectory::Even;
@@ -297,9 +297,9 @@ Lesson LessonBook::smallK() {
               })},
              {tr("The likelihood says the same"),
               tr("<p>The lab scores DDPM with β̃, DDPM with β and Analytic-DDPM by their "
-                 "likelihood bound (bits per dimension) and sample quality for K from 5 to "
-                 "100.</p>"),
-              tr("Press Run in the view. Which variance wins at K = 5, and at K = 100?"),
+                 "likelihood bound (bits per dimension) and sample quality for 5 to 100 "
+                 "steps.</p>"),
+              tr("Press Run in the view. Which variance wins with 5 steps, and with 100?"),
               "lab",
               gaussian([](Gaussian& g) { applyLabPreset(g, "ddpm-small-k"); })}}};
 }
@@ -309,7 +309,7 @@ Lesson LessonBook::gaussianDp() {
             "gaussian.md#trajectories",
             {{tr("Even timesteps"),
               tr("<p>The heatmap shows the cost J(s, t) of every possible jump from s to t; a "
-                 "trajectory of K = 10 steps is a path through it, and its total cost is the "
+                 "trajectory of 10 steps is a path through it, and its total cost is the "
                  "part of the NLL it decides. Here the timesteps are evenly spaced.</p>"),
               tr("Read the total cost ΣJ and the listed timesteps."),
               "gaussian-trajectory",
@@ -318,7 +318,7 @@ Lesson LessonBook::gaussianDp() {
                   g.pathSteps = 10;
               })},
              {tr("The DP-optimal timesteps"),
-              tr("<p>The DP finds the K = 10 timesteps with the least total cost; it spends "
+              tr("<p>The DP finds the 10 timesteps with the least total cost; it spends "
                  "more of them near the data (small n), where the steps are expensive.</p>"),
               tr("Compare ΣJ with the even trajectory's, and copy the timesteps with the "
                  "list's Copy button."),
@@ -327,9 +327,9 @@ Lesson LessonBook::gaussianDp() {
                   g.trajectory = GaussianTrajectory::Dp;
                   g.pathSteps = 10;
               })},
-             {tr("Across K"),
-              tr("<p>The lab runs even and DP timesteps with the analytic variance for K from "
-                 "5 to 100 and plots the NLL against K.</p>"),
+             {tr("Across the number of steps"),
+              tr("<p>The lab runs even and DP timesteps with the analytic variance from "
+                 "5 to 100 steps and plots the NLL against the number of steps.</p>"),
               tr("Press Run. Where is the DP's advantage largest?"),
               "lab",
               gaussian([](Gaussian& g) {

@@ -148,7 +148,7 @@ void CategoricalExplorer::startJobs() {
     if (work > kMaxCostWork) {
         m_costRunner.cancel();
         m_stepCosts->clear(tr("The step-cost matrix needs about %1 kernel evaluations at "
-                              "N = %2, K = %3: reduce N or K to compute the DP path.")
+                              "N = %2 with %3 steps: reduce N or the steps to compute the DP path.")
                                .arg(work, 0, 'g', 2)
                                .arg(setup->params.numSteps)
                                .arg(setup->numClasses()));

@@ -110,11 +110,11 @@ GaussianExplorer::GaussianExplorer(document::ProjectDocument* document, QObject*
                 }
             });
     connect(&m_nllRunner, &jobs::JobRunner::started, this,
-            [this] { m_trajectory->setNllStatus(tr("Computing the NLL against K…"), true); });
+            [this] { m_trajectory->setNllStatus(tr("Computing the NLL against the number of steps…"), true); });
     connect(&m_nllRunner, &jobs::JobRunner::progressChanged, this,
             [this](int permille, const QString& stage) {
                 m_trajectory->setNllStatus(
-                    tr("Computing the NLL against K: %1 (%2%)…")
+                    tr("Computing the NLL against the number of steps: %1 (%2%)…")
                         .arg(QCoreApplication::translate("ui::jobs", stage.toUtf8().constData()))
                         .arg(permille / 10),
                     true);

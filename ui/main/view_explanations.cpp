@@ -29,7 +29,7 @@ ViewExplanation viewExplanation(const QString& viewName) {
               "ui::ViewExplanations",
               "Play the forward process with a very non-uniform π and watch where the mass goes. "
               "Switch the kernel to the D3PM form and compare where reverse sampling ends (Kernel "
-              "comparison view). Reduce the number of steps K and see the reverse chains miss the "
+              "comparison view). Reduce the number of steps and see the reverse chains miss the "
               "data.")}},
         {"schedule",
          {QT_TRANSLATE_NOOP("ui::ViewExplanations", "Schedule & information"),
@@ -90,7 +90,7 @@ ViewExplanation viewExplanation(const QString& viewName) {
               "The closer each kernel's bars are to the data bars, the better that kernel undoes "
               "the forward process with this denoiser and trajectory."),
           QT_TRANSLATE_NOOP("ui::ViewExplanations",
-                            "Use few steps (K = 2 or 3): the difference between the kernels grows. "
+                            "Use few steps (2 or 3): the difference between the kernels grows. "
                             "With the exact "
                             "denoiser and many steps both reach the data.")}},
         {"particles",
@@ -99,7 +99,7 @@ ViewExplanation viewExplanation(const QString& viewName) {
               "ui::ViewExplanations",
               "Points pushed through the Gaussian forward process xₜ = √ᾱₜ x₀ + √β̄ₜ ε, then back "
               "by "
-              "two reverse samplers (A and B) started from the same noise x_τK. Grey beneath: the "
+              "two reverse samplers (A and B) started from the same noise. Grey beneath: the "
               "density of the data."),
           QT_TRANSLATE_NOOP(
               "ui::ViewExplanations",
@@ -108,8 +108,8 @@ ViewExplanation viewExplanation(const QString& viewName) {
               "same points, so differences are the samplers' alone."),
           QT_TRANSLATE_NOOP(
               "ui::ViewExplanations",
-              "Compare DDPM with Analytic-DDPM at K = 10: the analytic variance keeps the points "
-              "on the data. Try K = 5 with the even and the DP trajectory.")}},
+              "Compare DDPM with Analytic-DDPM with 10 steps: the analytic variance keeps the points "
+              "on the data. Try 5 steps with the even and the DP trajectory.")}},
         {"gamma",
          {"Γ",
           QT_TRANSLATE_NOOP(
@@ -136,10 +136,10 @@ ViewExplanation viewExplanation(const QString& viewName) {
           QT_TRANSLATE_NOOP(
               "ui::ViewExplanations",
               "The optimal variance always lies between the bounds. At few steps β̃ is far below it "
-              "— the reason DDPM with β̃ is poor at small K."),
+              "— the reason DDPM with β̃ is poor with few steps."),
           QT_TRANSLATE_NOOP(
               "ui::ViewExplanations",
-              "Lower K to 5 and see the gap between β̃ and the optimum widen. Change the schedule "
+              "Lower the steps to 5 and see the gap between β̃ and the optimum widen. Change the schedule "
               "to cosine and compare.")}},
         {"gaussian-trajectory",
          {QT_TRANSLATE_NOOP("ui::ViewExplanations", "Trajectory"),
@@ -147,16 +147,16 @@ ViewExplanation viewExplanation(const QString& viewName) {
               "ui::ViewExplanations",
               "The timesteps of the DP-optimal, even, quadratic and chosen trajectory as rows of "
               "ticks over 1..N, their summed step cost ΣJ, and the cost matrix J(s, t) with the DP "
-              "path drawn on it. Below: the negative ELBO in bits/dim against K."),
+              "path drawn on it. Below: the negative ELBO in bits/dim against the number of steps."),
           QT_TRANSLATE_NOOP(
               "ui::ViewExplanations",
-              "Less ΣJ is a better trajectory for the same K. The DP path is the cheapest route "
+              "Less ΣJ is a better trajectory for the same number of steps. The DP path is the cheapest route "
               "through the matrix; rows that do not start at 1 or end at N say so, and pay for it "
               "in the prior or the decoder term."),
           QT_TRANSLATE_NOOP(
               "ui::ViewExplanations",
               "Hover a tick to read its timestep and step cost. Choose the leading spacing and see "
-              "it never reach N. Press Compute NLL vs K and compare the three variances.")}},
+              "it never reach N. Press Compute NLL vs steps and compare the three variances.")}},
         {"compare",
          {QT_TRANSLATE_NOOP("ui::ViewExplanations", "Compare"),
           QT_TRANSLATE_NOOP(
@@ -179,15 +179,15 @@ ViewExplanation viewExplanation(const QString& viewName) {
                             "variance, sampler) side "
                             "by side: their timesteps, their per-step costs, the negative ELBO in "
                             "bits/dim and the "
-                            "sample quality against K, with the DP optimum as the reference."),
+                            "sample quality against the number of steps, with the DP optimum as the reference."),
           QT_TRANSLATE_NOOP(
               "ui::ViewExplanations",
               "Lower is better for both the NLL and the sample distance (MMD² for 2-D data, the "
-              "Fréchet distance for the digits). A configuration far above the reference at small "
-              "K is a choice that costs steps."),
+              "Fréchet distance for the digits). A configuration far above the reference with few "
+              "steps is a choice that costs steps."),
           QT_TRANSLATE_NOOP(
               "ui::ViewExplanations",
-              "Apply the presets: leading spacing without zero SNR, DDPM β̃ at small K, Karras "
+              "Apply the presets: leading spacing without zero SNR, DDPM β̃ with few steps, Karras "
               "spacing on a linear-β model, and read what each shows.")}},
     };
     // The table holds the English text; each field is shown translated.

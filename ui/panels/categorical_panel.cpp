@@ -380,7 +380,7 @@ QGroupBox* CategoricalPanel::createSamplingBox() {
            "checkpoint or a TorchScript .pt model; you can also drop one on the window)."));
     auto* openModel = new QPushButton(tr("Open…"));
     openModel->setToolTip(
-        tr("Load a categorical checkpoint trained for this K, D and conditions."));
+        tr("Load a categorical checkpoint trained for these classes (K), positions (D) and conditions."));
     auto* trainModel = new QPushButton(tr("Train…"));
     trainModel->setToolTip(tr("Train a network on this data and schedule, then use it."));
     auto* modelRow = new QHBoxLayout;
@@ -392,7 +392,7 @@ QGroupBox* CategoricalPanel::createSamplingBox() {
     m_trajectory->setToolTip(tr("Which grid nodes the reverse chain visits."));
     m_pathSteps = new QSpinBox;
     m_pathSteps->setRange(1, 10000);
-    m_pathSteps->setToolTip(tr("K, the number of denoising steps."));
+    m_pathSteps->setToolTip(tr("The number of denoising steps."));
     m_trajectoryList = new QLineEdit;
     m_trajectoryList->setPlaceholderText("0, 10, 40, 100");
     m_trajectoryList->setToolTip(tr("Grid nodes from 0 to N, strictly increasing."));
@@ -408,7 +408,7 @@ QGroupBox* CategoricalPanel::createSamplingBox() {
     form->addRow(tr("model"), modelRow);
     form->addRow(errorLabel("model"));
     form->addRow(tr("trajectory"), m_trajectory);
-    form->addRow(tr("steps K"), m_pathSteps);
+    form->addRow(tr("path steps"), m_pathSteps);
     form->addRow(tr("nodes"), m_trajectoryList);
     form->addRow(tr("kernel"), m_kernel);
     form->addRow(tr("chains"), m_numChains);
@@ -433,7 +433,7 @@ QGroupBox* CategoricalPanel::createSamplingBox() {
                          p.trajectoryList = {0, p.numSteps};
                      }
                  });
-    m_edits.bind(m_pathSteps, &QSpinBox::valueChanged, tr("Change steps K"), "trajectory",
+    m_edits.bind(m_pathSteps, &QSpinBox::valueChanged, tr("Change path steps"), "trajectory",
                  [](CategoricalParams& p, int k) { p.pathSteps = k; });
     connect(m_trajectoryList, &QLineEdit::editingFinished, this,
             [this] { editTrajectoryList(m_trajectoryList->text()); });

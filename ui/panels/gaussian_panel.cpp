@@ -394,7 +394,7 @@ QGroupBox* GaussianPanel::createTrajectoryBox() {
     m_trajectory = new QComboBox;
     addChoices(m_trajectory, core::project::kGaussianTrajectories);
     m_trajectory->setToolTip(
-        tr("Which K timesteps the reverse process visits (Help ▸ "
+        tr("Which timesteps the reverse process visits (Help ▸ "
            "Mathematics: gaussian.md#trajectories)."));
     m_trajectoryList = new QLineEdit;
     m_trajectoryList->setObjectName("trajectoryList");
@@ -403,12 +403,12 @@ QGroupBox* GaussianPanel::createTrajectoryBox() {
            "1,10,50,200,1000 (press Enter)."));
     m_pathSteps = new QSpinBox;
     m_pathSteps->setRange(2, 10000);
-    m_pathSteps->setToolTip(tr("K, the number of timesteps (denoiser evaluations)."));
+    m_pathSteps->setToolTip(tr("The number of timesteps (denoiser evaluations)."));
     m_leadingOffset = new QSpinBox;
     m_leadingOffset->setObjectName("leadingOffset");
     m_leadingOffset->setRange(0, 9999);
     m_leadingOffset->setToolTip(
-        tr("leading: the offset O added to every timestep t_i = i·⌊N/K⌋ + O "
+        tr("leading: the offset O added to every timestep t_i = i·⌊N/S⌋ + O (S steps) "
            "(diffusers' steps_offset)."));
     m_karrasRho = new QDoubleSpinBox;
     m_karrasRho->setObjectName("karrasRho");
@@ -426,7 +426,7 @@ QGroupBox* GaussianPanel::createTrajectoryBox() {
            "spaces them evenly."));
     form->addRow(tr("kind"), m_trajectory);
     form->addRow(tr("DP cost"), m_dpVariant);
-    form->addRow(tr("timesteps K"), m_pathSteps);
+    form->addRow(tr("steps"), m_pathSteps);
     form->addRow(tr("offset"), m_leadingOffset);
     form->addRow("ρ", m_karrasRho);
     form->addRow(tr("timesteps"), m_trajectoryList);
@@ -448,7 +448,7 @@ QGroupBox* GaussianPanel::createTrajectoryBox() {
                  });
     connect(m_trajectoryList, &QLineEdit::returnPressed, this,
             [this] { editTrajectoryList(m_trajectoryList->text()); });
-    m_edits.bind(m_pathSteps, &QSpinBox::valueChanged, tr("Change K"), "trajectory",
+    m_edits.bind(m_pathSteps, &QSpinBox::valueChanged, tr("Change the number of steps"), "trajectory",
                  [](GaussianParams& p, int k) { p.pathSteps = k; });
     m_edits.bind(m_dpVariant, &QComboBox::currentIndexChanged, tr("Change DP cost"), "trajectory",
                  [this](GaussianParams& p) {
@@ -476,7 +476,7 @@ QGroupBox* GaussianPanel::createSamplerBox() {
            "gaussian.md#reverse-samplers): DDPM uses σ² = β̃, DDIM "
            "λ² = η²β̃ with the η above; the analytic kinds the optimal σ² from Γ."));
     m_compareSampler->setToolTip(
-        tr("The right pane, sampled from the same noise x_τK; none hides it."));
+        tr("The right pane, sampled from the same noise; none hides it."));
     m_clipFirst = new QCheckBox(tr("clip the first step (App. F.2)"));
     m_clipFirst->setToolTip(tr("Cap σ² of the last reverse pair (τ_1, τ_2) at "
                                "(y·(2/255)·√(π/2))² with y = %1, as the paper does when "

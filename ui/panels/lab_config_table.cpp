@@ -113,7 +113,7 @@ LabConfigTable::LabConfigTable(document::ProjectDocument* document, QWidget* par
                               4 * m_table->verticalHeader()->defaultSectionSize() + 8);
     m_table->setToolTip(
         tr("The lab's configurations. Schedule: the project's or another; trajectory: "
-           "a family without K, options after a comma (leading,offset=1; "
+           "a family without its number of steps, options after a comma (leading,offset=1; "
            "karras,rho=7); variance: β̃ (small), β (large) or the analytic optimum."));
     layout->addWidget(m_table, 1);
     connect(m_table, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
@@ -147,20 +147,20 @@ LabConfigTable::LabConfigTable(document::ProjectDocument* document, QWidget* par
     connect(remove, &QPushButton::clicked, this, [this] { removeConfig(selectedRow()); });
 
     m_ks->setToolTip(
-        tr("The K (number of timesteps, 2..N) of every sweep, e.g. 5, 10, 25, 50, 100."));
+        tr("The numbers of steps (timesteps, 2..N) of every sweep, e.g. 5, 10, 25, 50, 100."));
     m_ks->setMinimumWidth(140);
     m_quality->setRange(0, core::project::kMaxLabQualitySamples);
     m_quality->setKeyboardTracking(false);
     m_quality->setToolTip(
-        tr("Samples drawn per configuration and K for the sample quality "
+        tr("Samples drawn per configuration and number of steps for the sample quality "
            "(0: no quality, only the NLL)."));
     buttons->addSpacing(12);
-    buttons->addWidget(new QLabel(tr("K list")));
+    buttons->addWidget(new QLabel(tr("Numbers of steps")));
     buttons->addWidget(m_ks, 1);
     buttons->addWidget(new QLabel(tr("Quality samples")));
     buttons->addWidget(m_quality);
     layout->addWidget(m_errors.create(kField));
-    m_edits.bind(m_ks, &QLineEdit::editingFinished, tr("Change lab K list"), kField,
+    m_edits.bind(m_ks, &QLineEdit::editingFinished, tr("Change the lab's numbers of steps"), kField,
                  [this](GaussianParams& p) {
                      auto ks = parseKList(m_ks->text());
                      if (!ks) {

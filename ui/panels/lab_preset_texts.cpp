@@ -13,7 +13,7 @@ namespace ui::panels {
         "step where the data still leave a trace, and the NLL's prior term says what that costs; "
         "trailing spacing reaches the last step but then leaves its first steps out, so its "
         "decoder reads a noisier x, and zero terminal SNR makes the start exact."),
-    QT_TRANSLATE_NOOP("ui::labPresets", "DDPM's β̃ at small K"),
+    QT_TRANSLATE_NOOP("ui::labPresets", "DDPM's β̃ with few steps"),
     QT_TRANSLATE_NOOP(
         "ui::labPresets",
         "With few steps the DDPM reverse variance β̃ is far too small and the likelihood bound "

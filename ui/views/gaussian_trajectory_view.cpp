@@ -243,7 +243,7 @@ void TrajectoryCanvas::paintHeatmap(QPainter& painter,
 QWidget* GaussianTrajectoryView::canvas() const { return m_canvas; }
 
 QWidget* GaussianTrajectoryView::createListing() {
-    m_listing->setHorizontalHeaderLabels({tr("trajectory"), "K", "ΣJ", tr("timesteps n")});
+    m_listing->setHorizontalHeaderLabels({tr("trajectory"), tr("steps"), "ΣJ", tr("timesteps n")});
     m_listing->verticalHeader()->setVisible(false);
     m_listing->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_listing->horizontalHeader()->setStretchLastSection(true);
@@ -321,7 +321,7 @@ QString GaussianTrajectoryView::canvasTooltip(const QPoint& position) const {
                 best = i;
             }
         }
-        QString text = tr("%1: n = %2 (timestep %3 of K = %4)")
+        QString text = tr("%1: n = %2 (timestep %3 of %4)")
                            .arg(shownLabel(rows[row].label))
                            .arg(steps[best])
                            .arg(best + 1)
@@ -363,7 +363,7 @@ const Qt::PenStyle kVarianceStyles[3] = {Qt::SolidLine, Qt::DashLine, Qt::DotLin
 GaussianTrajectoryView::GaussianTrajectoryView(QWidget* parent)
     : ViewPanel(QT_TRANSLATE_NOOP("ui::views", "Trajectory"), parent),
       m_canvas(new TrajectoryCanvas(this)),
-      m_nllButton(new QPushButton(tr("Compute NLL vs K"))),
+      m_nllButton(new QPushButton(tr("Compute NLL vs steps"))),
       m_nllStatus(new QLabel),
       m_nllChart(new QChart),
       m_axisK(new QLogValueAxis),
@@ -385,7 +385,7 @@ GaussianTrajectoryView::GaussianTrajectoryView(QWidget* parent)
     row->addWidget(m_nllStatus, 1);
     layout->addWidget(nllRow);
     markControl(nllRow);
-    m_nllChart->setTitle(tr("Negative ELBO against K (bands: ±2 SE)"));
+    m_nllChart->setTitle(tr("Negative ELBO against the number of steps (bands: ±2 SE)"));
     m_nllFigure = new charts::FigureChart(m_nllChart);
     charts::applyFigureStyle(m_nllChart, m_nllFigure->view());
     m_nllFigure->view()->setMinimumHeight(200);
@@ -395,18 +395,18 @@ GaussianTrajectoryView::GaussianTrajectoryView(QWidget* parent)
     m_nllStatus->setWordWrap(true);
     m_nllStatus->setText(
         tr("Not computed yet: the negative ELBO of 1000 points from the data's "
-           "oracle for every K is a job of seconds to a minute (cancel with Esc)."));
+           "oracle for every number of steps is a job of seconds to a minute (cancel with Esc)."));
     m_nllButton->setToolTip(
         tr("Evaluates the negative ELBO (Help ▸ Mathematics: gaussian.md#nll) "
            "on the even and DP "
-           "trajectories for K = 2 … 1000 (up to N) with the analytic σ², β̃ and "
+           "trajectories of 2 to 1000 steps (up to N) with the analytic σ², β̃ and "
            "β, reusing the Γ estimate."));
     connect(m_nllButton, &QPushButton::clicked, this, &GaussianTrajectoryView::nllRequested);
 
     m_nllChart->setAnimationOptions(QChart::NoAnimation);
     m_axisK->setBase(10.0);
     m_axisK->setLabelFormat("%g");
-    m_axisK->setTitleText(tr("K (denoiser evaluations)"));
+    m_axisK->setTitleText(tr("steps (denoiser evaluations)"));
     m_axisK->setRange(1.5, 1500.0);
     m_axisBits->setTitleText(tr("bits/dim"));
     m_axisBits->setRange(0.0, 1.0);
@@ -444,7 +444,7 @@ GaussianTrajectoryView::GaussianTrajectoryView(QWidget* parent)
         }
     }
     setToolTip(
-        tr("The DP picks the K timesteps whose summed cost ΣJ (the KL up to constants, "
+        tr("The DP picks the timesteps whose summed cost ΣJ (the KL up to constants, "
            "Help ▸ Mathematics: conventions.md#dp-cost) is least; each step (s, t) of the path "
            "is a cell of the matrix."));
 }

@@ -171,13 +171,13 @@ QAbstractAxis* kAxis(const std::vector<int>& ks) {
         const double margin = std::max(0.5, 0.08 * (ks.back() - ks.front()));
         axis->setRange(ks.front() - margin, ks.back() + margin);
         axis->setLabelFormat("%g");
-        axis->setTitleText(QCoreApplication::translate("ui::views::LabView", "K (timesteps)"));
+        axis->setTitleText(QCoreApplication::translate("ui::views::LabView", "steps (timesteps)"));
         return axis;
     }
     auto* axis = new QLogValueAxis;
     axis->setBase(10.0);
     axis->setLabelFormat("%g");
-    axis->setTitleText(QCoreApplication::translate("ui::views::LabView", "K (timesteps, log)"));
+    axis->setTitleText(QCoreApplication::translate("ui::views::LabView", "steps (timesteps, log)"));
     if (!ks.empty()) axis->setRange(ks.front() / 1.3, ks.back() * 1.3);
     return axis;
 }
@@ -218,7 +218,7 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
     auto* selectorRow = new QWidget;
     auto* selectors = new QHBoxLayout(selectorRow);
     selectors->setContentsMargins(8, 0, 8, 0);
-    selectors->addWidget(new QLabel(tr("K for the timesteps and step costs:")));
+    selectors->addWidget(new QLabel(tr("Steps for the timesteps and step costs:")));
     selectors->addWidget(m_k);
     selectors->addSpacing(12);
     selectors->addWidget(new QLabel(tr("Timestep axis:")));
@@ -233,8 +233,8 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
     markControl(selectorRow);
     auto* grid = new QGridLayout;
     grid->setSpacing(0);
-    const QString titles[4] = {tr("Timesteps at K"), tr("Per-step cost at K"),
-                               tr("Negative ELBO against K"), tr("Sample quality against K")};
+    const QString titles[4] = {tr("Timesteps"), tr("Per-step cost"),
+                               tr("Negative ELBO against the number of steps"), tr("Sample quality against the number of steps")};
     for (int i = 0; i < 4; ++i) {
         m_charts[static_cast<size_t>(i)] = new QChart;
         setupChart(m_charts[static_cast<size_t>(i)], titles[i]);
@@ -284,7 +284,7 @@ QWidget* LabView::createControls() {
     layout->addWidget(m_table, 1);
     auto* row = new QHBoxLayout;
     m_run->setToolTip(
-        tr("Runs every configuration for every K of the list, and the DP optimum "
+        tr("Runs every configuration for every number of steps of the list, and the DP optimum "
            "(a job; Esc or Cancel stops it and keeps the previous results)."));
     m_cancel->setToolTip(tr("Cancel the run; the charts keep the previous results."));
     m_progress->setRange(0, 1000);
@@ -450,7 +450,7 @@ void LabView::drawTimesteps() {
         addLine(chart, *curves[i], reference, points[i], x, rows, x->titleText(), "row");
     }
     charts::figureOf(chart)->setLegendShown(false);  // the rows are labelled on the axis
-    charts::figureOf(chart)->setTitle(tr("Timesteps at K = %1").arg(k));
+    charts::figureOf(chart)->setTitle(tr("Timesteps with %1 steps").arg(k));
 }
 
 void LabView::drawSteps() {
@@ -490,7 +490,7 @@ void LabView::drawSteps() {
     x->setLabelFormat("%d");
     if (byIndex) {
         x->setRange(0.5, k + 1.5);
-        x->setTitleText(tr("step j (1: decoder, K + 1: prior)"));
+        x->setTitleText(tr("step j (1: decoder, last: prior)"));
     } else {
         x->setRange(0, m_result ? m_result->numSteps : 1);
         x->setTitleText(tr("the step's later timestep t (prior not shown)"));
@@ -502,7 +502,7 @@ void LabView::drawSteps() {
         addLine(chart, *curves[i], curves[i] == &m_result->reference, points[i], x, y,
                 byIndex ? "j" : "t", tr("bits/dim"));
     }
-    charts::figureOf(chart)->setTitle(tr("Per-step cost at K = %1 (terms of the negative ELBO)").arg(k));
+    charts::figureOf(chart)->setTitle(tr("Per-step cost with %1 steps (terms of the negative ELBO)").arg(k));
 }
 
 void LabView::drawAgainstK(int chartIndex) {
@@ -552,10 +552,10 @@ void LabView::drawAgainstK(int chartIndex) {
     for (size_t i = 0; i < curves.size(); ++i) {
         const bool reference = curves[i] == &m_result->reference;
         if (!logY) addBand(chart, *curves[i], reference, drawn[i].upper, drawn[i].lower, x, y);
-        addLine(chart, *curves[i], reference, drawn[i].line, x, y, "K",
+        addLine(chart, *curves[i], reference, drawn[i].line, x, y, tr("steps"),
                 nll ? tr("bits/dim") : QString::fromStdString(measure));
     }
-    charts::figureOf(chart)->setTitle(nll ? tr("Negative ELBO against K%1").arg(logY ? "" : tr(" (bands: ±2 SE)"))
+    charts::figureOf(chart)->setTitle(nll ? tr("Negative ELBO against the number of steps%1").arg(logY ? "" : tr(" (bands: ±2 SE)"))
                         : tr("Distance of the samples to held-out data%1 (lower is better)")
                               .arg(measure == "mmd2" ? ", ±2 SE" : ""));
 }
@@ -582,7 +582,7 @@ void LabView::setStale(bool stale) {
     if (!m_result) return;
     if (stale) {
         setStatus(
-            tr("Stale: the configurations, K list or the project's schedule, data, model or Γ "
+            tr("Stale: the configurations, numbers of steps or the project's schedule, data, model or Γ "
                "settings changed since this run; press Run to recompute."));
     } else {
         setStatus(tr("%1 configuration(s) and the DP optimum on %2 (model: %3), N = %4.")

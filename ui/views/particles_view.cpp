@@ -221,7 +221,7 @@ ParticlesView::ParticlesView(QWidget* parent)
     m_loop->setChecked(true);
     m_loop->setToolTip(tr("Start again after the last frame; off: stop on it"));
     m_slider = new QSlider(Qt::Horizontal);
-    m_slider->setToolTip(tr("The frame: forward x_0 → x_τK, then reverse x_τK → x_0."));
+    m_slider->setToolTip(tr("The frame: forward from x_0 to the last timestep, then reverse back to x_0."));
     m_label = new QLabel;
     m_label->setMinimumWidth(190);
     controls->addWidget(m_back);
@@ -237,7 +237,7 @@ ParticlesView::ParticlesView(QWidget* parent)
     setBody(body);
     setToolTip(
         tr("Particles under the forward process, then under two reverse samplers started "
-           "from the same noise x_τK; grey beneath: the data density."));
+           "from the same noise; grey beneath: the data density."));
     connect(m_play, &QPushButton::clicked, this, [this] { setPlaying(!isPlaying()); });
     connect(m_back, &QToolButton::clicked, this, [this] { stepBy(-1); });
     connect(m_forward, &QToolButton::clicked, this, [this] { stepBy(1); });

@@ -41,7 +41,7 @@ StepCostView::StepCostView(QWidget* parent)
         s->attachAxis(m_axisCost);
     }
     setToolTip(
-        tr("The KL cost of each grid step; the DP picks the K-step path of least total cost "
+        tr("The KL cost of each grid step; the DP picks the path of the chosen number of steps of least total cost "
            "(the negative ELBO)."));
 }
 
