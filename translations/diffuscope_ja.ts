@@ -24,12 +24,12 @@
         <translation>一様でない事前分布</translation>
     </message>
     <message>
-        <source>&lt;p&gt;The same data with π = (0.7, 0.1, 0.1, 0.1): redrawn chains land mostly in class 1, so the forward process ends at π, not at the uniform distribution. The reverse process must start from π too.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;同じデータで π = (0.7, 0.1, 0.1, 0.1) とします。引き直された連鎖はほとんどクラス 1 に入るので、順過程は一様分布ではなく π に行き着きます。逆過程も π から始めなければなりません。&lt;/p&gt;</translation>
+        <source>&lt;p&gt;The same data with π = (0.7, 0.1, 0.1, 0.1): redrawn chains land mostly in class 0, so the forward process ends at π, not at the uniform distribution. The reverse process must start from π too.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;同じデータで π = (0.7, 0.1, 0.1, 0.1) とします。引き直された連鎖はほとんどクラス 0 に入るので、順過程は一様分布ではなく π に行き着きます。逆過程も π から始めなければなりません。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Type π = 0.1, 0.1, 0.1, 0.7 in the panel and play again: the mass now flows to class 4. A π that does not sum to 1 is offered a one-click normalisation.</source>
-        <translation>パネルで π = 0.1, 0.1, 0.1, 0.7 と入力して、もう一度再生してください。今度は質量がクラス 4 へ流れます。和が 1 にならない π を入力すると、ワンクリックの正規化が提案されます。</translation>
+        <source>Type π = 0.1, 0.1, 0.1, 0.7 in the panel and play again: the mass now flows to class 3. A π that does not sum to 1 is offered a one-click normalisation.</source>
+        <translation>パネルで π = 0.1, 0.1, 0.1, 0.7 と入力して、もう一度再生してください。今度は質量がクラス 3 へ流れます。和が 1 にならない π を入力すると、ワンクリックの正規化が提案されます。</translation>
     </message>
     <message>
         <source>The matrix P₀,ₜ</source>
@@ -120,8 +120,8 @@
         <translation>位置が 1 つ: どの経路もコストは同じ</translation>
     </message>
     <message>
-        <source>&lt;p&gt;The bars are J(n − 1, n), the cost in nats of one step of the fine grid; a trajectory of a few steps pays J(s, t) for each of its jumps, and their sum is the negative ELBO it decides. With one position and the exact denoiser the reverse chain is exact, so every trajectory costs the same: H(X₀ | C). The status line says so.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;棒は J(n − 1, n)、細かい格子の 1 ステップのコスト (nat) です。数ステップの軌跡はそれぞれの跳びについて J(s, t) を払い、その和がその軌跡で決まる負の ELBO です。位置が 1 つで厳密なデノイザのとき、逆過程の連鎖は厳密なので、どの軌跡もコストは同じ H(X₀ | C) になります。ステータス行にもそう示されます。&lt;/p&gt;</translation>
+        <source>&lt;p&gt;The curve is J(n − 1, n), the cost in nats of one step of the fine grid; a trajectory of a few steps pays J(s, t) for each of its jumps, and their sum is the negative ELBO it decides. With one position and the exact denoiser the reverse chain is exact, so every trajectory costs the same: H(X₀ | C). The status line says so.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;曲線は J(n − 1, n)、細かい格子の 1 ステップのコスト (nat) です。数ステップの軌跡はそれぞれの跳びについて J(s, t) を払い、その和がその軌跡で決まる負の ELBO です。位置が 1 つで厳密なデノイザのとき、逆過程の連鎖は厳密なので、どの軌跡もコストは同じ H(X₀ | C) になります。ステータス行にもそう示されます。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Compare the even and the DP value in the status line: they agree to the last digit.</source>
@@ -993,20 +993,16 @@ The project is still open; save your work.</source>
         <translation>J(n − 1, n): 格子の 1 ステップのコスト。真の逆過程ステップとモデルのステップの間の KL の期待値 (nat) です。軌跡に沿ったその和が、負の ELBO のうち軌跡で決まる部分です。</translation>
     </message>
     <message>
-        <source>Tall bars are steps where the process changes the data most; a good trajectory puts more nodes there. The DP trajectory minimises the summed cost exactly.</source>
-        <translation>高い棒は過程がデータを最も大きく変えるステップです。良い軌跡はそこに多くのノードを置きます。DP の軌跡はコストの和を厳密に最小化します。</translation>
+        <source>High points of the curve are steps where the process changes the data most; a good trajectory puts more nodes there. The DP trajectory minimises the summed cost exactly.</source>
+        <translation>曲線の高いところは過程がデータを最も大きく変えるステップです。良い軌跡はそこに多くのノードを置きます。DP の軌跡はコストの和を厳密に最小化します。</translation>
     </message>
     <message>
-        <source>Compare the costs under the linear and cosine schedules. Choose the DP trajectory and see its nodes gather under the tall bars.</source>
-        <translation>linear と cosine のスケジュールでコストを比べてください。DP の軌跡を選ぶと、ノードが高い棒の下に集まる様子がわかります。</translation>
+        <source>Compare the costs under the linear and cosine schedules. Choose the DP trajectory and see its nodes gather where the curve is high.</source>
+        <translation>linear と cosine のスケジュールでコストを比べてください。DP の軌跡を選ぶと、ノードが曲線の高いところに集まる様子がわかります。</translation>
     </message>
     <message>
         <source>Matrices</source>
         <translation>遷移行列</translation>
-    </message>
-    <message>
-        <source>P₀,ₜ = (1 − βₜ)I + βₜ1πᵀ (from x₀ to xₜ), Pₛ,ₜ (from xₛ to xₜ), the denoiser rows F(· | xₜ = j) and the reverse matrix Q whose row j is q(xₛ | xₜ = j), at the time slider&apos;s step.</source>
-        <translation>時刻スライダーのステップでの P₀,ₜ = (1 − βₜ)I + βₜ1πᵀ (x₀ から xₜ へ)、Pₛ,ₜ (xₛ から xₜ へ)、デノイザの行 F(· | xₜ = j)、および第 j 行が q(xₛ | xₜ = j) である逆過程の行列 Q。</translation>
     </message>
     <message>
         <source>Each row sums to 1. Bright cells are likely transitions: P₀,ₜ fades from the identity to rows equal to π as t grows; Q sharpens towards the data as s → 0.</source>
@@ -1123,6 +1119,26 @@ The project is still open; save your work.</source>
     <message>
         <source>Apply the presets: leading spacing without zero SNR, DDPM β̃ with few steps, Karras spacing on a linear-β model, and read what each shows.</source>
         <translation>プリセット (終端 SNR ゼロなしの leading 間隔、少ないステップでの DDPM β̃、linear-β モデルでの Karras 間隔) を適用し、それぞれが何を示すかを読み取ってください。</translation>
+    </message>
+    <message>
+        <source>P₀,ₜ = (1 − βₜ)I + βₜ1πᵀ (from x₀ to xₜ), Pₛ,ₜ (from xₛ to xₜ) and the reverse matrix Q (built from the denoiser&apos;s rows F(· | xₜ = j)) whose row j is q(xₛ | xₜ = j), at the time slider&apos;s step.</source>
+        <translation>時刻スライダーのステップでの P₀,ₜ = (1 − βₜ)I + βₜ1πᵀ (x₀ から xₜ へ)、Pₛ,ₜ (xₛ から xₜ へ)、および第 j 行が q(xₛ | xₜ = j) である逆過程の行列 Q (デノイザの行 F(· | xₜ = j) から作られます)。</translation>
+    </message>
+    <message>
+        <source>Particles (images)</source>
+        <translation>粒子 (画像)</translation>
+    </message>
+    <message>
+        <source>Images pushed pixel by pixel through the Gaussian forward process xₜ = √ᾱₜ x₀ + √β̄ₜ ε, then back by two reverse samplers (A and B) started from the same noise; each tile is one sample.</source>
+        <translation>ガウスの順過程 xₜ = √ᾱₜ x₀ + √β̄ₜ ε で画素ごとに押し流した画像を、同じノイズから始めた 2 つの逆過程サンプラー (A と B) で戻します。各タイルが 1 つのサンプルです。</translation>
+    </message>
+    <message>
+        <source>At the end of the reverse run the tiles should look like the data&apos;s images: speckled or blurred strokes are the samplers&apos; errors. Both panes start from the same noise, so differences are the samplers&apos; alone.</source>
+        <translation>逆過程の終わりでは、タイルはデータの画像のように見えるはずです。斑点やぼやけた筆跡はサンプラーの誤差です。両側は同じノイズから始まるので、違いはサンプラーだけによるものです。</translation>
+    </message>
+    <message>
+        <source>Compare DDPM with Analytic-DDPM with 10 steps: the analytic variance gives cleaner digits. Try 5 steps with the even and the DP trajectory.</source>
+        <translation>10 ステップで DDPM と Analytic-DDPM を比べてください。解析的な分散ではよりきれいな数字になります。等間隔と DP の軌跡で 5 ステップも試してください。</translation>
     </message>
 </context>
 <context>

@@ -107,6 +107,8 @@ void tst_GaussianExplorer::anotherExampleMarksEveryViewUntilItsResults() {
     for (const auto& [name, view] : all) QVERIFY2(!view->isStale(), qPrintable(name));
     ui::ExplanationPane pane;
     pane.setViews(all);
+    QVERIFY(pane.html().contains("grey beneath", Qt::CaseInsensitive));  // points over a density
+    QVERIFY(!pane.html().contains("Particles (images)"));
 
     document.loadExample(examples.at(3).project);  // the digits
     // Each view is marked, or already shows the digits' results (cheap curves computed at once:
@@ -136,6 +138,9 @@ void tst_GaussianExplorer::anotherExampleMarksEveryViewUntilItsResults() {
         }
     }
     QVERIFY(!pane.html().contains("Out of date"));
+    // The digits are drawn as images, and explained as images.
+    QVERIFY(gaussian.particlesView()->showsImages());
+    QVERIFY(pane.html().contains("Particles (images)"));
 }
 
 void tst_GaussianExplorer::varianceViewEqualsTheCore_data() {

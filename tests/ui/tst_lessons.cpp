@@ -26,6 +26,7 @@
 #include "ui/main/gaussian_explorer.h"
 #include "ui/main/main_window.h"
 #include "ui/main/math_help.h"
+#include "ui/animation/time_bar.h"
 
 using ui::lessons::Lesson;
 using ui::lessons::LessonStep;
@@ -176,6 +177,11 @@ void tst_Lessons::everyStepLoadsInTheWindow() {
             QCOMPARE(window.lessonPane()->step(), s);
             QVERIFY2(window.lessonPane()->html().contains(step.title.toHtmlEscaped()),
                      qPrintable(at));
+            // Play shows the process the text speaks of (lesson 1 plays the forward process).
+            QCOMPARE(window.timeBar()->reverseDirection(), !step.playsForward);
+            QVERIFY2(step.playsForward == (l == 0 && s < 2), qPrintable(at));
+            // Classes are numbered from 0: no step speaks of a class K (here 4) or more.
+            QVERIFY2(!step.text.contains("class 4") && !step.tryThis.contains("class 4"), qPrintable(at));
             window.explorer()->waitForJobs();
             window.gaussianExplorer()->waitForJobs();
             QVERIFY2(errors.isEmpty(), qPrintable(at + ": " + errors.join(" | ")));

@@ -85,6 +85,11 @@ TimeBar::TimeBar(QWidget* parent)
 
 bool TimeBar::reverseDirection() const { return m_direction->currentData().toBool(); }
 
+void TimeBar::setReverseDirection(bool reverse) {
+    const int index = m_direction->findData(reverse);
+    if (index >= 0) m_direction->setCurrentIndex(index);
+}
+
 void TimeBar::setNumSteps(int steps) {
     m_steps = std::max(0, steps);
     m_slider->setRange(0, m_steps * kTicksPerStep);

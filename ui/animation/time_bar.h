@@ -27,6 +27,8 @@ public:
     double position() const { return m_position; }
     bool isPlaying() const { return m_timer.isActive(); }
     bool reverseDirection() const;
+    // Reverse (π → data) or forward (data → π); emits directionChanged when it changes.
+    void setReverseDirection(bool reverse);
 
 public slots:
     void togglePlay();

@@ -40,6 +40,10 @@ public:
     void setStale(bool stale);
     bool isStale() const { return m_stale; }
 
+    // Which of the view's explanations applies now, when it has several ("images" for the
+    // Particles view drawing images); empty for its only one.
+    virtual QString explanationVariant() const { return {}; }
+
     // Shows a message under the view (an error or a note); empty hides it.
     void setMessage(const QString& message, bool isError = false);
     QString message() const;

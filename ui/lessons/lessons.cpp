@@ -128,16 +128,18 @@ Lesson LessonBook::forwardProcess() {
               tr("Press Play (Space) and watch the bars flatten to ¼ each. Drag the time slider "
                  "back and forth: the bars are exact at every t."),
               "trajectories",
-              categorical([](Categorical& c) { c.pi = {0.25, 0.25, 0.25, 0.25}; })},
+              categorical([](Categorical& c) { c.pi = {0.25, 0.25, 0.25, 0.25}; }),
+              /*playsForward=*/true},
              {tr("A prior that is not uniform"),
               tr("<p>The same data with π = (0.7, 0.1, 0.1, 0.1): redrawn chains land mostly in "
-                 "class 1, so the forward process ends at π, not at the uniform "
+                 "class 0, so the forward process ends at π, not at the uniform "
                  "distribution. The reverse process must start from π too.</p>"),
               tr("Type π = 0.1, 0.1, 0.1, 0.7 in the panel and play again: the mass now flows "
-                 "to class 4. A π that does not sum to 1 is offered a one-click "
+                 "to class 3. A π that does not sum to 1 is offered a one-click "
                  "normalisation."),
               "trajectories",
-              categorical([](Categorical& c) { c.pi = {0.7, 0.1, 0.1, 0.1}; })},
+              categorical([](Categorical& c) { c.pi = {0.7, 0.1, 0.1, 0.1}; }),
+              /*playsForward=*/true},
              {tr("The matrix P₀,ₜ"),
               tr("<p>P₀,ₜ = (1 − βₜ)I + βₜ1πᵀ carries x₀ to xₜ in one step. At t = 0 it is the "
                  "identity; at t = 1 every row equals π. Pₛ,ₜ, from an earlier time s, has the "
@@ -207,7 +209,7 @@ Lesson LessonBook::categoricalDp() {
     return {tr("4. DP-chosen steps (categorical)"),
             "categorical.md#step-costs",
             {{tr("One position: every path costs the same"),
-              tr("<p>The bars are J(n − 1, n), the cost in nats of one step of the fine grid; "
+              tr("<p>The curve is J(n − 1, n), the cost in nats of one step of the fine grid; "
                  "a trajectory of a few steps pays J(s, t) for each of its jumps, and their sum is "
                  "the negative ELBO it decides. With one position and the exact denoiser the "
                  "reverse chain is exact, so every trajectory costs the same: H(X₀ | C). The "

@@ -18,6 +18,9 @@ struct LessonStep {
     QString tryThis;  // HTML: one change to make and what it will do
     QString view;     // the view to show, by export name ("trajectories", "gamma", …)
     document::Project project;
+    // What Play shows in the Trajectories view: the forward process (data → π) for a step that
+    // speaks of it, else the reverse (π → data).
+    bool playsForward = false;
 };
 
 struct Lesson {

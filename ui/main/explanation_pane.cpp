@@ -57,7 +57,10 @@ void ExplanationPane::setViews(std::vector<std::pair<QString, charts::ViewPanel*
 QString ExplanationPane::html() const {
     QString html;
     for (const auto& [name, view] : m_views) {
-        const ViewExplanation e = viewExplanation(name);
+        // A view may draw something else for some data (the Particles view draws images).
+        const QString variant = view != nullptr ? view->explanationVariant() : QString();
+        ViewExplanation e = variant.isEmpty() ? ViewExplanation{} : viewExplanation(name + ":" + variant);
+        if (e.title.isEmpty()) e = viewExplanation(name);
         if (e.title.isEmpty()) continue;
         html += tr("<h3>%1</h3><p><b>What it shows.</b> %2</p><p><b>How to read it.</b> %3</p>"
                    "<p><b>Try this.</b> %4</p>")

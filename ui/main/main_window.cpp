@@ -613,6 +613,8 @@ bool MainWindow::loadLessonStep(int lesson, int step) {
     const lessons::LessonStep& s = all[lesson].steps[step];
     m_document->loadExample(s.project);
     showView(s.view);
+    // Play shows the process the step's text describes.
+    m_timeBar->setReverseDirection(!s.playsForward);
     m_lessons->showStep(lesson, step);
     m_lessons->show();
     return true;

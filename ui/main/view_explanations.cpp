@@ -58,18 +58,18 @@ ViewExplanation viewExplanation(const QString& viewName) {
               "negative ELBO that the trajectory decides."),
           QT_TRANSLATE_NOOP(
               "ui::ViewExplanations",
-              "Tall bars are steps where the process changes the data most; a good trajectory puts "
+              "High points of the curve are steps where the process changes the data most; a good trajectory puts "
               "more nodes there. The DP trajectory minimises the summed cost exactly."),
           QT_TRANSLATE_NOOP(
               "ui::ViewExplanations",
               "Compare the costs under the linear and cosine schedules. Choose the DP trajectory "
-              "and see its nodes gather under the tall bars.")}},
+              "and see its nodes gather where the curve is high.")}},
         {"matrices",
          {QT_TRANSLATE_NOOP("ui::ViewExplanations", "Matrices"),
           QT_TRANSLATE_NOOP(
               "ui::ViewExplanations",
-              "P₀,ₜ = (1 − βₜ)I + βₜ1πᵀ (from x₀ to xₜ), Pₛ,ₜ (from xₛ to xₜ), the denoiser rows "
-              "F(· | xₜ = j) and the reverse matrix Q whose row j is q(xₛ | xₜ = j), at the time "
+              "P₀,ₜ = (1 − βₜ)I + βₜ1πᵀ (from x₀ to xₜ), Pₛ,ₜ (from xₛ to xₜ) "
+              "and the reverse matrix Q (built from the denoiser's rows F(· | xₜ = j)) whose row j is q(xₛ | xₜ = j), at the time "
               "slider's step."),
           QT_TRANSLATE_NOOP(
               "ui::ViewExplanations",
@@ -93,6 +93,22 @@ ViewExplanation viewExplanation(const QString& viewName) {
                             "Use few steps (2 or 3): the difference between the kernels grows. "
                             "With the exact "
                             "denoiser and many steps both reach the data.")}},
+        {"particles:images",
+         {QT_TRANSLATE_NOOP("ui::ViewExplanations", "Particles (images)"),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Images pushed pixel by pixel through the Gaussian forward process xₜ = √ᾱₜ x₀ + "
+              "√β̄ₜ ε, then back by two reverse samplers (A and B) started from the same noise; "
+              "each tile is one sample."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "At the end of the reverse run the tiles should look like the data's images: "
+              "speckled or blurred strokes are the samplers' errors. Both panes start from the "
+              "same noise, so differences are the samplers' alone."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Compare DDPM with Analytic-DDPM with 10 steps: the analytic variance gives cleaner "
+              "digits. Try 5 steps with the even and the DP trajectory.")}},
         {"particles",
          {QT_TRANSLATE_NOOP("ui::ViewExplanations", "Particles"),
           QT_TRANSLATE_NOOP(

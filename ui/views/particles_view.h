@@ -44,6 +44,7 @@ public:
     const core::Matrix* particles(int pane, int frame) const;
     bool comparing() const;
     bool showsImages() const;
+    QString explanationVariant() const override { return showsImages() ? "images" : QString(); }
 
     // Digit tiles this many times larger (fewer of them): presentation mode's 1.6.
     void setTileScale(double scale);
