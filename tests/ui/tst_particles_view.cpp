@@ -12,6 +12,8 @@
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QSignalSpy>
+#include <QWheelEvent>
+#include <QApplication>
 #include <QTest>
 
 #include <cmath>
@@ -76,6 +78,7 @@ private slots:
     void onlySamplerChangeReusesGamma();
     void cancelStopsTheParticlesPromptly();
     void panelEditsTheSampler();
+    void zoomsPansAndReadsOut();
 };
 
 void tst_ParticlesView::paramsRoundTrip() {
@@ -324,6 +327,56 @@ void tst_ParticlesView::rendersNonBlank() {
     QCOMPARE(std::count(view->data().text[0].begin(), view->data().text[0].end(), "A"),
              static_cast<long>(view->data().text[0].size()));
     QCOMPARE(redPixels(), 0);
+}
+
+// The Particles view zooms and pans like every chart and reads out the particle under the
+// cursor: Ctrl+wheel about the cursor, a pan that stops at the axes' full range, double-click
+// back to everything.
+void tst_ParticlesView::zoomsPansAndReadsOut() {
+    ui::document::ProjectDocument document;
+    ui::GaussianExplorer explorer(&document);
+    QVERIFY(document.setGaussian(smallParams(), "small").ok());
+    explorer.waitForJobs();
+    ui::views::ParticlesView* view = explorer.particlesView();
+    view->resize(900, 600);
+    view->setFrame(view->frameCount() - 1);
+    (void)view->grab();  // lays the panes out
+    const QRectF full = view->visibleWindow();
+    QVERIFY(full.width() >= 6.0);  // ±3 at least
+    QWidget* canvas = view->canvas();
+    // The centre of pane A's plot: about the data's (0, 0).
+    const QPointF centre(canvas->width() / 4.0, canvas->height() / 2.0);
+    QWheelEvent wheel(centre, canvas->mapToGlobal(centre), {}, QPoint(0, 3 * 120), Qt::NoButton,
+                      Qt::ControlModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(canvas, &wheel);
+    const QRectF zoomed = view->visibleWindow();
+    QVERIFY2(std::abs(zoomed.width() - full.width() / std::pow(1.25, 3)) < 1e-9,
+             qPrintable(QString::number(zoomed.width())));
+    // A pan far to the left stops at the full range's edge.
+    view->panBy(QPointF(5000, 0));
+    QCOMPARE(view->visibleWindow().left(), full.left());
+    // The readout names the pane and the nearest particle's coordinates.
+    const core::Matrix* x = view->particles(0, view->frameCount() - 1);
+    QVERIFY(x != nullptr);
+    view->resetZoom();
+    (void)view->grab();
+    QString text;
+    // Scan pane A for a readout: some pixel lies within reach of a particle.
+    for (int py = 0; py < canvas->height() && text.isEmpty(); py += 6) {
+        for (int px = 0; px < canvas->width() / 2 && text.isEmpty(); px += 6) {
+            text = view->readoutAt(QPointF(px, py));
+        }
+    }
+    QVERIFY2(text.startsWith("A (") && text.contains("x = ") && text.contains("y = "), qPrintable(text));
+    // Its coordinates are one of the particles', to the printed digits.
+    const double u = text.section("x = ", 1).section(',', 0, 0).toDouble();
+    bool matches = false;
+    for (Eigen::Index b = 0; b < x->cols(); ++b) {
+        matches = matches || std::abs((*x)(0, b) - u) <= 5e-4 * std::max(1.0, std::abs(u));
+    }
+    QVERIFY2(matches, qPrintable(text));
+    QTest::mouseDClick(canvas, Qt::LeftButton, Qt::NoModifier, centre.toPoint());
+    QCOMPARE(view->visibleWindow(), full);
 }
 
 // File ▸ Export animation on the Gaussian side: the Particles frames (one per sampler step, no

@@ -9,6 +9,11 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
+#include <array>
+#include <QWheelEvent>
+#include <QToolTip>
+#include <QMouseEvent>
+#include <QHelpEvent>
 #include <QPushButton>
 #include <QSlider>
 #include <QStyle>
@@ -45,15 +50,173 @@ public:
     }
     QSize sizeHint() const override { return {900, 520}; }
 
+    // Zoom and pan of the scatter panes, as on every chart: Ctrl+wheel zooms about the cursor,
+    // Shift+drag or a middle-button drag pans, a double-click shows everything again; the view
+    // never leaves the axes' full range. Positions are in canvas pixels.
+    void zoomAbout(const QPointF& at, double factor);
+    void panBy(const QPointF& pixels);
+    void resetZoom();
+    double zoom() const { return m_zoom; }
+    // The nearest particle under a position ("A: x = …, y = …"), empty when none is near.
+    QString readoutAt(const QPointF& at) const;
+    // The data window shown, [xmin, xmax] × [ymin, ymax] as a rectangle (y up).
+    QRectF window() const;
+
 protected:
     void paintEvent(QPaintEvent*) override;
+    bool event(QEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
 
 private:
     void paintScatter(QPainter& painter, const QRectF& area, const core::Matrix& x, int pane);
     void paintImages(QPainter& painter, const QRectF& area, const core::Matrix& x);
+    int paneAt(const QPointF& at) const;
 
     ParticlesView* m_view;
+    double m_zoom = 1.0;
+    QPointF m_centre;                  // of the window, data coordinates
+    std::array<QRectF, 2> m_plots{};   // where each pane's plot was last painted
+    bool m_panning = false;
+    QPointF m_panFrom;
 };
+
+QRectF ParticleCanvas::window() const {
+    const double r = m_view->m_frames ? m_view->m_frames->range : 3.0;
+    const double h = r / m_zoom;
+    const double cx = std::clamp(m_centre.x(), -r + h, r - h);
+    const double cy = std::clamp(m_centre.y(), -r + h, r - h);
+    return {cx - h, cy - h, 2 * h, 2 * h};
+}
+
+int ParticleCanvas::paneAt(const QPointF& at) const {
+    for (int pane = 0; pane < 2; ++pane) {
+        if (m_plots[static_cast<size_t>(pane)].contains(at)) return pane;
+    }
+    return -1;
+}
+
+void ParticleCanvas::zoomAbout(const QPointF& at, double factor) {
+    const int pane = paneAt(at);
+    if (pane < 0 || !(factor > 0.0) || !m_view->m_frames || m_view->m_frames->images) return;
+    const QRectF plot = m_plots[static_cast<size_t>(pane)];
+    const QRectF w = window();
+    const QPointF d(w.left() + (at.x() - plot.left()) / plot.width() * w.width(),
+                    w.top() + (plot.bottom() - at.y()) / plot.height() * w.height());
+    const double zoom = std::clamp(m_zoom * factor, 1.0, 64.0);
+    const double shrink = m_zoom / zoom;  // the new window's size over the old one's
+    m_centre = QPointF(d.x() - (d.x() - w.center().x()) * shrink, d.y() - (d.y() - w.center().y()) * shrink);
+    m_zoom = zoom;
+    m_centre = window().center();  // inside the full range
+    update();
+}
+
+void ParticleCanvas::panBy(const QPointF& pixels) {
+    const QRectF plot = m_plots[0];
+    if (plot.isEmpty()) return;
+    const QRectF w = window();
+    const double perPixel = w.width() / plot.width();
+    m_centre = QPointF(w.center().x() - pixels.x() * perPixel, w.center().y() + pixels.y() * perPixel);
+    m_centre = window().center();
+    update();
+}
+
+void ParticleCanvas::resetZoom() {
+    m_zoom = 1.0;
+    m_centre = QPointF();
+    update();
+}
+
+QString ParticleCanvas::readoutAt(const QPointF& at) const {
+    const int pane = paneAt(at);
+    if (pane < 0 || !m_view->m_frames || m_view->m_frames->images) return {};
+    const core::Matrix* x = m_view->particles(pane, m_view->m_frame);
+    if (x == nullptr || x->cols() == 0) return {};
+    const QRectF plot = m_plots[static_cast<size_t>(pane)];
+    const QRectF w = window();
+    double best = 12.0 * 12.0;
+    Eigen::Index found = -1;
+    for (Eigen::Index b = 0; b < x->cols(); ++b) {
+        const double u = (*x)(0, b), v = x->rows() > 1 ? (*x)(1, b) : 0.0;
+        const QPointF p(plot.left() + (u - w.left()) / w.width() * plot.width(),
+                        plot.bottom() - (v - w.top()) / w.height() * plot.height());
+        const double d = (p.x() - at.x()) * (p.x() - at.x()) + (p.y() - at.y()) * (p.y() - at.y());
+        if (d < best) {
+            best = d;
+            found = b;
+        }
+    }
+    if (found < 0) return {};
+    const auto& f = *m_view->m_frames;
+    return QString("%1 (%2), particle %3\nx = %4,  y = %5")
+        .arg(pane == 0 ? "A" : "B", QString::fromStdString(pane == 0 ? f.samplerA : f.samplerB))
+        .arg(found)
+        .arg((*x)(0, found), 0, 'g', 4)
+        .arg(x->rows() > 1 ? (*x)(1, found) : 0.0, 0, 'g', 4);
+}
+
+bool ParticleCanvas::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = readoutAt(help->pos());
+        if (text.isEmpty()) {
+            QToolTip::hideText();
+        } else {
+            QToolTip::showText(help->globalPos(), text, this);
+        }
+        return true;  // the readout, never the view's long explanation over the plot
+    }
+    return QWidget::event(event);
+}
+
+void ParticleCanvas::wheelEvent(QWheelEvent* event) {
+    if (!(event->modifiers() & Qt::ControlModifier)) {
+        event->ignore();
+        return;
+    }
+    const int steps = event->angleDelta().y() / 120;
+    if (steps != 0) zoomAbout(event->position(), std::pow(1.25, steps));
+    event->accept();
+}
+
+void ParticleCanvas::mousePressEvent(QMouseEvent* event) {
+    if (event->button() == Qt::MiddleButton ||
+        (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier))) {
+        m_panning = true;
+        m_panFrom = event->position();
+        setCursor(Qt::ClosedHandCursor);
+        return;
+    }
+    QWidget::mousePressEvent(event);
+}
+
+void ParticleCanvas::mouseMoveEvent(QMouseEvent* event) {
+    if (m_panning) {
+        panBy(event->position() - m_panFrom);
+        m_panFrom = event->position();
+        return;
+    }
+    const QString text = readoutAt(event->position());
+    if (text.isEmpty()) {
+        QToolTip::hideText();
+    } else {
+        QToolTip::showText(event->globalPosition().toPoint(), text, this);
+    }
+}
+
+void ParticleCanvas::mouseReleaseEvent(QMouseEvent* event) {
+    if (m_panning) {
+        m_panning = false;
+        unsetCursor();
+        return;
+    }
+    QWidget::mouseReleaseEvent(event);
+}
+
+void ParticleCanvas::mouseDoubleClickEvent(QMouseEvent*) { resetZoom(); }
 
 void ParticleCanvas::paintScatter(QPainter& painter,
                                   const QRectF& area,
@@ -63,37 +226,53 @@ void ParticleCanvas::paintScatter(QPainter& painter,
     const double side = std::max(10.0, std::min(area.width() - 40.0, area.height() - 24.0));
     const QRectF plot(area.left() + 34.0 + (area.width() - 40.0 - side) / 2.0, area.top(), side,
                       side);
+    m_plots[static_cast<size_t>(pane)] = plot;
     const double r = f.range;
+    const QRectF w = window();  // the zoomed part of [−r, r]²
     auto map = [&](double u, double v) {
-        return QPointF(plot.left() + (u + r) / (2.0 * r) * plot.width(),
-                       plot.bottom() - (v + r) / (2.0 * r) * plot.height());
+        return QPointF(plot.left() + (u - w.left()) / w.width() * plot.width(),
+                       plot.bottom() - (v - w.top()) / w.height() * plot.height());
     };
     if (!m_view->m_density.isNull()) {
         painter.setRenderHint(QPainter::SmoothPixmapTransform);
-        painter.drawImage(plot, m_view->m_density);
+        // The image covers [−r, r]² with its top row at y = +r.
+        const double bins = m_view->m_density.width();
+        const QRectF source((w.left() + r) / (2 * r) * bins, (r - w.bottom()) / (2 * r) * bins,
+                            w.width() / (2 * r) * bins, w.height() / (2 * r) * bins);
+        painter.drawImage(plot, m_view->m_density, source);
     }
     // Axes: a box with ticks at round values.
     painter.setRenderHint(QPainter::Antialiasing, false);
     painter.setPen(QColor(150, 150, 155));
     painter.setBrush(Qt::NoBrush);
     painter.drawRect(plot);
-    const double step = niceStep(r);
-    const int ticks = static_cast<int>(std::floor(r / step + 1e-9));
-    for (int i = -ticks; i <= ticks; ++i) {
-        const double v = i * step;  // a multiple, not a running sum: labels stay round
-        const QPointF px = map(v, -r), py = map(-r, v);
-        painter.drawLine(px, px + QPointF(0, 4));
-        painter.drawLine(py, py - QPointF(4, 0));
-        const QString text = QString::number(v, 'g', 3);
-        painter.drawText(QRectF(px.x() - 20, px.y() + 4, 40, 14), Qt::AlignCenter, text);
-        painter.drawText(QRectF(plot.left() - 34, py.y() - 7, 28, 14),
-                         Qt::AlignRight | Qt::AlignVCenter, text);
+    const double step = niceStep(w.width() / 2.0);
+    // Multiples of the step inside the window, for x and for y: labels stay round when zoomed.
+    for (int axis = 0; axis < 2; ++axis) {
+        const double low = axis == 0 ? w.left() : w.top();
+        const double high = axis == 0 ? w.right() : w.bottom();
+        for (long long i = static_cast<long long>(std::ceil(low / step - 1e-9));
+             i <= static_cast<long long>(std::floor(high / step + 1e-9)); ++i) {
+            const double v = static_cast<double>(i) * step;
+            const QString text = QString::number(std::abs(v) < 1e-12 * step ? 0.0 : v, 'g', 3);
+            if (axis == 0) {
+                const QPointF px = map(v, w.top());
+                painter.drawLine(px, px + QPointF(0, 4));
+                painter.drawText(QRectF(px.x() - 20, px.y() + 4, 40, 14), Qt::AlignCenter, text);
+            } else {
+                const QPointF py = map(w.left(), v);
+                painter.drawLine(py, py - QPointF(4, 0));
+                painter.drawText(QRectF(plot.left() - 34, py.y() - 7, 28, 14),
+                                 Qt::AlignRight | Qt::AlignVCenter, text);
+            }
+        }
     }
     // Points, not ellipses: 20000 particles still paint in a few ms.
     QColor colour = kPaneColors[pane];
     colour.setAlpha(x.cols() > 2000 ? 90 : 170);
     painter.setRenderHint(QPainter::Antialiasing, true);
-    painter.setPen(QPen(colour, x.cols() > 2000 ? 2.5 : 4.0, Qt::SolidLine, Qt::RoundCap));
+    // Larger in presentation mode (the tile scale), so a lecture hall sees them.
+    painter.setPen(QPen(colour, (x.cols() > 2000 ? 2.5 : 4.0) * m_view->m_tileScale, Qt::SolidLine, Qt::RoundCap));
     painter.setClipRect(plot);
     QList<QPointF> points;
     points.reserve(x.cols());
@@ -359,6 +538,13 @@ const core::Matrix* ParticlesView::particles(int pane, int frame) const {
 }
 
 bool ParticlesView::comparing() const { return m_frames && !m_frames->samplerB.empty(); }
+
+QWidget* ParticlesView::canvas() const { return m_canvas; }
+void ParticlesView::zoomAbout(const QPointF& at, double factor) { m_canvas->zoomAbout(at, factor); }
+void ParticlesView::panBy(const QPointF& pixels) { m_canvas->panBy(pixels); }
+void ParticlesView::resetZoom() { m_canvas->resetZoom(); }
+QRectF ParticlesView::visibleWindow() const { return m_canvas->window(); }
+QString ParticlesView::readoutAt(const QPointF& at) const { return m_canvas->readoutAt(at); }
 
 bool ParticlesView::showsImages() const { return m_frames && m_frames->images; }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QImage>
+#include <QRectF>
 #include <QTimer>
 
 #include <memory>
@@ -45,6 +46,13 @@ public:
     bool comparing() const;
     bool showsImages() const;
     QString explanationVariant() const override { return showsImages() ? "images" : QString(); }
+    // Zoom, pan and readout of the scatter panes (positions in the canvas's pixels).
+    QWidget* canvas() const;
+    void zoomAbout(const QPointF& at, double factor);
+    void panBy(const QPointF& pixels);
+    void resetZoom();
+    QRectF visibleWindow() const;  // data coordinates, y up
+    QString readoutAt(const QPointF& at) const;
 
     // Digit tiles this many times larger (fewer of them): presentation mode's 1.6.
     void setTileScale(double scale);
