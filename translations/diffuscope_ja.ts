@@ -2760,6 +2760,133 @@ The project is still open; save your work.</source>
     </message>
 </context>
 <context>
+    <name>ui::provenance</name>
+    <message>
+        <source>process</source>
+        <translation>過程</translation>
+    </message>
+    <message>
+        <source>classes K</source>
+        <translation>クラス数 K</translation>
+    </message>
+    <message>
+        <source>pi</source>
+        <translation>π</translation>
+    </message>
+    <message>
+        <source>schedule</source>
+        <translation>スケジュール</translation>
+    </message>
+    <message>
+        <source>N</source>
+        <translation>N</translation>
+    </message>
+    <message>
+        <source>data</source>
+        <translation>データ</translation>
+    </message>
+    <message>
+        <source>condition</source>
+        <translation>条件</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>モデル</translation>
+    </message>
+    <message>
+        <source>trajectory</source>
+        <translation>軌跡</translation>
+    </message>
+    <message>
+        <source>path steps</source>
+        <translation>経路のステップ数</translation>
+    </message>
+    <message>
+        <source>kernel</source>
+        <translation>カーネル</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>シード</translation>
+    </message>
+    <message>
+        <source>eta</source>
+        <translation>η</translation>
+    </message>
+    <message>
+        <source>gamma</source>
+        <translation>Γ</translation>
+    </message>
+    <message>
+        <source>dp cost</source>
+        <translation>DP のコスト</translation>
+    </message>
+    <message>
+        <source>sampler</source>
+        <translation>サンプラー</translation>
+    </message>
+    <message>
+        <source>compare sampler</source>
+        <translation>比較するサンプラー</translation>
+    </message>
+    <message>
+        <source>categorical schedule</source>
+        <translation>カテゴリカルのスケジュール</translation>
+    </message>
+    <message>
+        <source>categorical N</source>
+        <translation>カテゴリカルの N</translation>
+    </message>
+    <message>
+        <source>gaussian schedule</source>
+        <translation>ガウスのスケジュール</translation>
+    </message>
+    <message>
+        <source>gaussian N</source>
+        <translation>ガウスの N</translation>
+    </message>
+    <message>
+        <source>categorical</source>
+        <translation>カテゴリカル</translation>
+    </message>
+    <message>
+        <source>gaussian</source>
+        <translation>ガウス</translation>
+    </message>
+    <message>
+        <source>exact oracle of the data</source>
+        <translation>データの厳密なオラクル</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>なし</translation>
+    </message>
+    <message>
+        <source>the mask state</source>
+        <translation>マスク状態</translation>
+    </message>
+    <message>
+        <source>the 8x8 digits</source>
+        <translation>8×8 の数字画像</translation>
+    </message>
+    <message>
+        <source>estimated, M = %1, estimator %2, seed %3</source>
+        <translation>推定 (M = %1、推定量 %2、シード %3)</translation>
+    </message>
+    <message>
+        <source>imported (%1)</source>
+        <translation>読み込み (%1)</translation>
+    </message>
+    <message>
+        <source>%1 and a mask state</source>
+        <translation>%1 とマスク状態</translation>
+    </message>
+    <message>
+        <source>%1, %2 levels</source>
+        <translation>%1、%2 段階</translation>
+    </message>
+</context>
+<context>
     <name>ui::training::TrainDialog</name>
     <message>
         <source>Train a categorical denoiser</source>

@@ -28,6 +28,7 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QFontMetricsF>
 #include <QTest>
 #include <QTextEdit>
 #include <QTimer>
@@ -42,6 +43,8 @@
 #include "ui/main/language.h"
 #include "ui/main/categorical_explorer.h"
 #include "ui/main/gaussian_explorer.h"
+#include "ui/charts/figure_chart.h"
+#include "ui/main/explanation_pane.h"
 #include "ui/main/main_window.h"
 #include "ui/main/view_explanations.h"
 #include "ui/main/math_help.h"
@@ -161,8 +164,10 @@ public:
     void walkChart(const QString& where, QChart* chart) {
         check(where + " chart title", chart->title());
         for (QAbstractAxis* axis : chart->axes()) check(where + " axis title", axis->titleText());
-        for (QLegendMarker* marker : chart->legend()->markers()) {
-            if (marker->isVisible()) check(where + " legend", marker->label());
+        // The figure's own title and legend (the chart's are hidden).
+        if (auto* figure = ui::charts::figureOf(chart)) {
+            check(where + " figure title", figure->title());
+            for (const QString& label : figure->legend()->labels()) check(where + " legend", label);
         }
     }
 
@@ -357,6 +362,20 @@ void TranslationsTest::japaneseInterfaceHasNoEnglish() {
             finder.check("Explanation of " + name, text);
         }
     }
+    // The pane itself, "Now" lists included: its keys and worded values are translated; the
+    // values that are identifiers or data (specs, ids, file names) are set as code.
+    ui::ExplanationPane pane;
+    pane.setViews(views);
+    QString html = pane.html();
+    html.remove(QRegularExpression("<code>.*?</code>"));
+    for (const QString& item : html.split("<li>")) finder.check("Explanation pane", item);
+    // Latin runs inside Japanese text use a proportional font: not IPAGothic's fixed-pitch
+    // letters, the fallback fontconfig picks for Japanese otherwise.
+    const QFont font = QApplication::font();
+    QVERIFY2(font.families().contains("IPAPGothic"), qPrintable(font.families().join(", ")));
+    const QFontMetricsF metrics(font);
+    QVERIFY2(metrics.horizontalAdvance("iiiiiiii") < 0.7 * metrics.horizontalAdvance("MMMMMMMM"),
+             qPrintable(font.family()));
     // Both processes' views and panels exist from the start; the dialogs are built as the
     // menus build them.
     ui::MathHelpDialog help(&window);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/main/explanation_pane.h"
 
+#include <QCoreApplication>
 #include <QRegularExpression>
 #include <QScrollBar>
 #include <QTextBrowser>
@@ -25,6 +26,81 @@ QString readableNumbers(const QString& line) {
         from = match.capturedEnd();
     }
     return result + line.mid(from);
+}
+
+// A provenance line ("key: value", the CSV header's English) as the pane shows it: the key and
+// the worded values translated, identifiers and data (spec strings, ids, file names) as code,
+// numbers readable.
+QString shownProvenance(const std::string& text) {
+    static const char* const kKeys[] = {
+        QT_TRANSLATE_NOOP("ui::provenance", "process"),
+        QT_TRANSLATE_NOOP("ui::provenance", "classes K"),
+        QT_TRANSLATE_NOOP("ui::provenance", "pi"),
+        QT_TRANSLATE_NOOP("ui::provenance", "schedule"),
+        QT_TRANSLATE_NOOP("ui::provenance", "N"),
+        QT_TRANSLATE_NOOP("ui::provenance", "data"),
+        QT_TRANSLATE_NOOP("ui::provenance", "condition"),
+        QT_TRANSLATE_NOOP("ui::provenance", "model"),
+        QT_TRANSLATE_NOOP("ui::provenance", "trajectory"),
+        QT_TRANSLATE_NOOP("ui::provenance", "path steps"),
+        QT_TRANSLATE_NOOP("ui::provenance", "kernel"),
+        QT_TRANSLATE_NOOP("ui::provenance", "seed"),
+        QT_TRANSLATE_NOOP("ui::provenance", "eta"),
+        QT_TRANSLATE_NOOP("ui::provenance", "gamma"),
+        QT_TRANSLATE_NOOP("ui::provenance", "dp cost"),
+        QT_TRANSLATE_NOOP("ui::provenance", "sampler"),
+        QT_TRANSLATE_NOOP("ui::provenance", "compare sampler"),
+        QT_TRANSLATE_NOOP("ui::provenance", "categorical schedule"),
+        QT_TRANSLATE_NOOP("ui::provenance", "categorical N"),
+        QT_TRANSLATE_NOOP("ui::provenance", "gaussian schedule"),
+        QT_TRANSLATE_NOOP("ui::provenance", "gaussian N")};
+    static const char* const kWords[] = {
+        QT_TRANSLATE_NOOP("ui::provenance", "categorical"),
+        QT_TRANSLATE_NOOP("ui::provenance", "gaussian"),
+        QT_TRANSLATE_NOOP("ui::provenance", "exact oracle of the data"),
+        QT_TRANSLATE_NOOP("ui::provenance", "none"),
+        QT_TRANSLATE_NOOP("ui::provenance", "the mask state"),
+        QT_TRANSLATE_NOOP("ui::provenance", "the 8x8 digits")};
+    const auto tr = [](const QString& source) {
+        return QCoreApplication::translate("ui::provenance", source.toUtf8().constData());
+    };
+    const QString line = QString::fromStdString(text);
+    const qsizetype colon = line.indexOf(": ");
+    if (colon < 0) return readableNumbers(line).toHtmlEscaped();
+    const QString key = line.left(colon);
+    QString value = line.mid(colon + 2);
+    bool knownKey = false;
+    for (const char* k : kKeys) knownKey = knownKey || key == k;
+    const QString shownKey = (knownKey ? tr(key) : key).toHtmlEscaped();
+    const auto code = [](const QString& v) { return "<code>" + readableNumbers(v).toHtmlEscaped() + "</code>"; };
+    for (const char* w : kWords) {
+        if (value == w) return shownKey + ": " + tr(value).toHtmlEscaped();
+    }
+    static const QRegularExpression estimated(R"(^estimated, M = (\d+), estimator (\S+), seed (\d+)$)");
+    static const QRegularExpression imported(R"(^imported \((.*)\)$)");
+    static const QRegularExpression masked(R"(^(\d+) and a mask state$)");
+    static const QRegularExpression levels(R"(^(\w+), (\d+) levels$)");
+    if (const auto m = estimated.match(value); m.hasMatch()) {
+        return shownKey + ": " +
+               QCoreApplication::translate("ui::provenance", "estimated, M = %1, estimator %2, seed %3")
+                   .toHtmlEscaped()
+                   .arg(m.captured(1), code(m.captured(2)), m.captured(3));
+    }
+    if (const auto m = imported.match(value); m.hasMatch()) {
+        return shownKey + ": " +
+               QCoreApplication::translate("ui::provenance", "imported (%1)").toHtmlEscaped().arg(code(m.captured(1)));
+    }
+    if (const auto m = masked.match(value); m.hasMatch()) {
+        return shownKey + ": " +
+               QCoreApplication::translate("ui::provenance", "%1 and a mask state").toHtmlEscaped().arg(m.captured(1));
+    }
+    if (const auto m = levels.match(value); m.hasMatch()) {
+        return shownKey + ": " +
+               QCoreApplication::translate("ui::provenance", "%1, %2 levels")
+                   .toHtmlEscaped()
+                   .arg(code(m.captured(1)), m.captured(2));
+    }
+    return shownKey + ": " + code(value);
 }
 
 }  // namespace
@@ -74,7 +150,7 @@ QString ExplanationPane::html() const {
             continue;
         }
         for (const std::string& line : view->provenance()) {
-            now += "<li>" + readableNumbers(QString::fromStdString(line)).toHtmlEscaped() + "</li>";
+            now += "<li>" + shownProvenance(line) + "</li>";
         }
         if (!view->message().isEmpty()) {
             now += "<li>" + view->message().toHtmlEscaped() + "</li>";

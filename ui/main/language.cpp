@@ -4,6 +4,8 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QLibraryInfo>
+#include <QFont>
+#include <QGuiApplication>
 #include <QLocale>
 #include <QSettings>
 #include <QTranslator>
@@ -38,6 +40,25 @@ QString resolve(const QString& choice) {
     return available().contains(systemLanguage) ? systemLanguage : QString("en");
 }
 
+namespace {
+
+// Japanese text falls back to a CJK font; left to fontconfig that is IPAGothic, whose Latin
+// letters are fixed-pitch, so every Latin run inside a Japanese string ("ELBO", "π = …") looked
+// typed. The UI font stays first (Latin runs keep it) and the proportional IPAPGothic comes next.
+void useProportionalFallback() {
+    if (qobject_cast<QGuiApplication*>(QCoreApplication::instance()) == nullptr) return;
+    QFont font = QGuiApplication::font();
+    QStringList families = font.families();
+    if (families.isEmpty()) families << font.family();
+    for (const char* cjk : {"IPAPGothic", "Noto Sans CJK JP"}) {
+        if (!families.contains(cjk)) families << cjk;
+    }
+    font.setFamilies(families);
+    QGuiApplication::setFont(font);
+}
+
+}  // namespace
+
 bool install(const QString& code) {
     if (code == "en") {
         return true;
@@ -51,6 +72,7 @@ bool install(const QString& code) {
         return false;
     }
     QCoreApplication::installTranslator(ours);
+    useProportionalFallback();
     // Qt's own strings (the buttons of message boxes and file dialogs), when installed.
     auto* qtBase = new QTranslator(QCoreApplication::instance());
     const QStringList folders{QLibraryInfo::path(QLibraryInfo::TranslationsPath),
