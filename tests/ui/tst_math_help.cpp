@@ -118,7 +118,8 @@ void tst_MathHelp::explanationFollowsTheTabWithItsNumbers() {
     QString html = pane->html();
     QVERIFY2(html.contains("Schedule &amp; information") && html.contains("Step costs"),
              qPrintable(html.left(300)));
-    QVERIFY2(html.contains("schedule: cosine"), qPrintable(html.right(600)));  // the example's
+    // The example's schedule, an identifier set as code.
+    QVERIFY2(html.contains("schedule: <code>cosine</code>"), qPrintable(html.right(600)));
     window.tabs()->setCurrentIndex(2);
     html = pane->html();
     QVERIFY(html.contains("Matrices") && !html.contains("Step costs"));
