@@ -903,6 +903,14 @@
         <source>Models (*.safetensors *.pt);;Checkpoints (*.safetensors);;TorchScript models (*.pt)</source>
         <translation>モデル (*.safetensors *.pt);;チェックポイント (*.safetensors);;TorchScript モデル (*.pt)</translation>
     </message>
+    <message>
+        <source>%1: a view is exported as .png, .svg, .pdf or .csv</source>
+        <translation>%1: ビューは .png、.svg、.pdf または .csv として書き出します</translation>
+    </message>
+    <message>
+        <source>%1: an animation is exported as .gif or as .png (a sequence of PNG frames)</source>
+        <translation>%1: アニメーションは .gif または .png（PNG フレームの連番）として書き出します</translation>
+    </message>
 </context>
 <context>
     <name>ui::MathHelpDialog</name>
@@ -1175,6 +1183,14 @@ The project is still open; save your work.</source>
         <source>%1 frames of %2x%3 pixels: over the 1 GiB an animation may hold (smaller or fewer frames)</source>
         <translation>%2x%3 ピクセルの %1 フレーム: アニメーションに使える 1 GiB を超えます (フレームを小さくするか減らしてください)</translation>
     </message>
+    <message>
+        <source>%1: an animated GIF is written as .gif</source>
+        <translation>%1: アニメーション GIF は .gif として書き出します</translation>
+    </message>
+    <message>
+        <source>%1: a frame sequence needs a name before .png</source>
+        <translation>%1: フレームの連番には .png の前に名前が必要です</translation>
+    </message>
 </context>
 <context>
     <name>ui::animation::AnimationDialog</name>
@@ -1385,6 +1401,18 @@ The project is still open; save your work.</source>
     <message>
         <source>%1: at %2 × %3 cm and font scale %4 the %5 view does not fit; make it larger or the font scale smaller</source>
         <translation>%1: %2 × %3 cm、フォント倍率 %4 では %5 ビューが収まりません。大きくするかフォント倍率を小さくしてください</translation>
+    </message>
+    <message>
+        <source>length %1: must be positive (16 to 16384 pixels, 0.43 to 433 cm)</source>
+        <translation>長さ %1: 正の値でなければなりません（16〜16384 ピクセル、0.43〜433 cm）</translation>
+    </message>
+    <message>
+        <source>%1: a figure is written as .png, .svg or .pdf</source>
+        <translation>%1: 図は .png、.svg または .pdf として書き出します</translation>
+    </message>
+    <message>
+        <source>%1: cannot create the folder</source>
+        <translation>%1: フォルダーを作成できません</translation>
     </message>
 </context>
 <context>

@@ -2,7 +2,7 @@
 // `diffuscope quality`: how close a samples file is to held-out data (docs/gaussian.md,
 // "Sample quality").
 #include <filesystem>
-#include <fstream>
+#include <string_view>
 #include <iostream>
 
 #include "app/cli/commands.h"
@@ -10,6 +10,8 @@
 #include "app/cli/output_format.h"
 #include "app/cli/sample_quality_json.h"
 #include "core/data/gaussian_data.h"
+#include "core/io/file_io.h"
+#include "core/io/reader_text.h"
 #include "core/project/setup_sources.h"
 
 namespace app::cli {
@@ -32,11 +34,17 @@ core::Result<core::Matrix> readSamplesCsv(const std::string& path) {
         return core::makeError(core::ErrorCode::IoError, "--samples", path,
                                "a directory, not a samples file");
     }
+    // Through the core's reader, which refuses a FIFO, a device or a link to one by its status
+    // before opening anything (std::ifstream blocked on a FIFO); the whole file, read below, is
+    // refused by its size before it is read.
+    core::Result<std::string> head = core::io::readRegularFileHead(path, 64);
+    if (!head) {
+        return core::makeError(core::ErrorCode::IoError, "--samples", path, head.error().message);
+    }
     // A --frames file starts with the columns frame,t,sample: its rows are every step's
     // samples, not one set, so it is refused rather than mixed.
-    std::ifstream in(path);
-    std::string header;
-    if (in && std::getline(in, header) && header.rfind("frame,t,sample", 0) == 0) {
+    const std::string_view header = core::io::withoutBom(*head);
+    if (header.rfind("frame,t,sample", 0) == 0) {
         return core::invalidArgument("--samples", path,
                                      "the file holds every frame (sample --frames); write the "
                                      "samples without --frames");

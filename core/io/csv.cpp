@@ -229,8 +229,13 @@ std::string formatCsv(const std::vector<std::string>& header,
 }
 
 namespace {
-std::string quotedCell(const std::string& cell) {
-    if (cell.find_first_of(",\"\r\n") == std::string::npos) {
+// `rowStart`: the row's first cell, which is quoted when it starts with '#' (after blanks): the
+// row would be a comment to the readers that skip them (ours, pandas' comment='#'); quoted, the
+// line starts with '"' instead.
+std::string quotedCell(const std::string& cell, bool rowStart) {
+    const size_t first = cell.find_first_not_of(" \t");
+    const bool looksLikeComment = rowStart && first != std::string::npos && cell[first] == '#';
+    if (!looksLikeComment && cell.find_first_of(",\"\r\n") == std::string::npos) {
         return cell;
     }
     std::string out = "\"";
@@ -268,7 +273,7 @@ Result<std::string> formatCsvTable(const CsvOutput& table) {
     bool first = true;
     for (const auto* names : {&table.textHeader, &table.header}) {
         for (const std::string& name : *names) {
-            out += (first ? "" : ",") + quotedCell(name);
+            out += (first ? "" : ",") + quotedCell(name, first);
             first = false;
         }
     }
@@ -277,7 +282,7 @@ Result<std::string> formatCsvTable(const CsvOutput& table) {
     for (size_t r = 0; r < rows; ++r) {
         first = true;
         for (const auto& column : table.text) {
-            out += (first ? "" : ",") + quotedCell(column[r]);
+            out += (first ? "" : ",") + quotedCell(column[r], first);
             first = false;
         }
         for (const auto& column : table.columns) {

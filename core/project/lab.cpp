@@ -469,8 +469,13 @@ io::Json curveJson(const LabCurve& curve, const std::string& projectSchedule) {
     return o;
 }
 
-std::string csvField(const std::string& text) {
-    if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+// `rowStart`: the row's first cell, which is quoted when it starts with '#' (after blanks): the
+// row would be a comment to the readers that skip them (ours, pandas' comment='#'); quoted, the
+// line starts with '"' instead.
+std::string csvField(const std::string& text, bool rowStart = false) {
+    const size_t first = text.find_first_not_of(" \t");
+    const bool looksLikeComment = rowStart && first != std::string::npos && text[first] == '#';
+    if (!looksLikeComment && text.find_first_of(",\"\n\r") == std::string::npos) return text;
     std::string out = "\"";
     for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
     return out + "\"";
@@ -503,7 +508,7 @@ std::string labToCsv(const LabResult& result) {
            "quality_se,timesteps,note\n";
     auto writeCurve = [&](const LabCurve& curve) {
         const LabConfig& c = curve.config;
-        const std::string head = csvField(labName(c)) + "," +
+        const std::string head = csvField(labName(c), true) + "," +
                                  csvField(labSchedule(c, result.schedule)) + "," +
                                  csvField(c.trajectory) + "," + choiceId(kLabVariances, c.variance) +
                                  "," + choiceId(kSamplers, c.sampler) + ",";

@@ -2,6 +2,8 @@
 // `diffuscope lab`: the JSON keys and CSV columns of docs/conventions.md, presets, the
 // project's own lab, repeated --config, one-line refusals naming the option or key, and --out.
 #include <QDir>
+
+#include <algorithm>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -28,6 +30,7 @@ private slots:
     void refusals_data();
     void refusals();
     void outIsWrittenAtomically();
+    void aNameLikeACommentKeepsItsRows();
 
 private:
     // A small project: two moons with the exact oracle, N = 100, M = 4; `withLab` adds a lab.
@@ -183,6 +186,29 @@ void tst_CliLab::outIsWrittenAtomically() {
                                   "--out", m_dir.path() + "/missing/lab.json"} + quick());
     QCOMPARE(bad.exitCode, 2);
     QVERIFY2(bad.err.contains("missing"), qPrintable(bad.err));
+}
+
+// A configuration named "# comment" is quoted in the CSV: its rows start with '"', so readers that
+// skip comment lines (pandas' comment='#') keep them (they used to start with '#').
+void tst_CliLab::aNameLikeACommentKeepsItsRows() {
+    const QString out = m_dir.path() + "/comment.csv";
+    auto r = runCli(QStringList{"lab", "--project", m_project, "--config",
+                                "name=# comment;trajectory=even", "--config",
+                                "name=  #also;trajectory=quadratic", "--format", "csv", "--out",
+                                out} + quick());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QFile file(out);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = file.readAll().trimmed().split('\n');
+    // The header, then 2 K × (2 configurations + the DP reference).
+    QCOMPARE(lines.size(), 1 + 2 * 3);
+    for (const QByteArray& line : lines) QVERIFY2(!line.trimmed().startsWith('#'), line.constData());
+    const auto rowsStartingWith = [&lines](const QByteArray& start) {
+        return static_cast<int>(std::count_if(
+            lines.begin(), lines.end(), [&start](const QByteArray& line) { return line.startsWith(start); }));
+    };
+    QCOMPARE(rowsStartingWith("\"# comment\","), 2);
+    QCOMPARE(rowsStartingWith("\"  #also\","), 2);
 }
 
 QTEST_GUILESS_MAIN(tst_CliLab)

@@ -2,12 +2,15 @@
 // `diffuscope quality` and `sample --format json`: the JSON keys, hostile samples files, and
 // that samples moved away from the data score far worse than the oracle's own samples.
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/stat.h>
 
 #include "tests/support/cli_runner.h"
 #include "tests/support/test_support.h"
@@ -25,6 +28,8 @@ private slots:
     void hostileSamplesFiles_data();
     void hostileSamplesFiles();
     void sampleRefusesUnknownFormat();
+    void specialSamplesFilesAreRefusedAtOnce_data();
+    void specialSamplesFilesAreRefusedAtOnce();
 
 private:
     QString write(const QString& name, const QByteArray& text);
@@ -167,6 +172,41 @@ void tst_CliQuality::sampleRefusesUnknownFormat() {
     auto quality = runCli({"quality", "--samples", m_moons, "--data", "toy:moons", "--format", "csv"});
     QCOMPARE(quality.exitCode, 2);
     QVERIFY2(quality.err.startsWith("diffuscope: --format = csv"), qPrintable(quality.err));
+}
+
+void tst_CliQuality::specialSamplesFilesAreRefusedAtOnce_data() {
+    QTest::addColumn<QString>("kind");
+    QTest::newRow("FIFO") << "fifo";                        // blocked in open
+    QTest::newRow("/dev/zero") << "/dev/zero";              // read 2.1 GB before refusing
+    QTest::newRow("link to /dev/zero") << "zero-link";
+}
+
+// A samples file that is not a regular file is refused by its status before anything is opened
+// or read: at once, with one line naming --samples, the path and the reason.
+void tst_CliQuality::specialSamplesFilesAreRefusedAtOnce() {
+    QFETCH(QString, kind);
+    QString path = kind;
+    if (kind == "fifo") {
+        path = m_dir.path() + "/samples.fifo";
+        QFile::remove(path);
+        QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+    } else if (kind == "zero-link") {
+        path = m_dir.path() + "/zero.csv";
+        QFile::remove(path);
+        QVERIFY(QFile::link("/dev/zero", path));
+    }
+    QElapsedTimer timer;
+    timer.start();
+    const auto result = runCli({"quality", "--samples", path, "--data", "toy:moons"}, 30000);
+    QVERIFY2(result.err != "timed out", "quality hung on the samples file");
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY(result.out.isEmpty());
+    const QString line = result.err.trimmed();
+    QVERIFY2(!line.contains('\n'), qPrintable(line));
+    QVERIFY2(line.startsWith("diffuscope: --samples = " + path + ": ") &&
+                 line.contains("not a regular file"),
+             qPrintable(line));
+    QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed()) + " ms"));
 }
 
 QTEST_GUILESS_MAIN(tst_CliQuality)

@@ -7,6 +7,9 @@
 #include <QFile>
 #include <QImage>
 #include <QImageReader>
+#include <QDir>
+#include <QFileInfo>
+#include <QMap>
 #include <QMenu>
 #include <QAbstractButton>
 #include <QLabel>
@@ -96,6 +99,7 @@ private slots:
     void dpTrajectoryArrivesFromTheJob();
     void everyViewRendersSomething();
     void exportsDecode();
+    void aFrameSequenceIsReplacedWhole();
     void panelEditsAndUndo();
     void panelRefusesBadInput();
     void panelInputCannotSurprise();
@@ -280,6 +284,62 @@ void tst_CategoricalExplorer::exportsDecode() {
     QVERIFY(ui::animation::checkAnimationOptions(chains, {.framesPerStep = 30, .holdLastMs = 20000})
                 .isEmpty() == (ui::animation::animationLength(chains, {.framesPerStep = 30}).frames +
                                    500 <= ui::animation::kMaxAnimationFrames));
+}
+
+// A PNG sequence replaces the previous sequence of its name as a whole: a cancelled export (the
+// GUI's Cancel) or a failed one leaves the previous frames exactly as they were, with nothing
+// beside them; a shorter one leaves no stale frames past its end.
+void tst_CategoricalExplorer::aFrameSequenceIsReplacedWhole() {
+    QTemporaryDir dir;
+    ui::document::ProjectDocument document;
+    ui::CategoricalExplorer explorer(&document);
+    explorer.waitForJobs();
+    const ui::animation::AnimationSource chains = ui::animation::chainsAnimation(explorer.chainsView());
+    const QString prefix = dir.filePath("frame");
+    const auto listing = [&dir] {
+        QMap<QString, QByteArray> files;
+        for (const QString& name : QDir(dir.path()).entryList(
+                 QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot)) {
+            QFile file(dir.filePath(name));
+            files.insert(name, file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("?"));
+        }
+        return files;
+    };
+    const int steps = chains.steps;
+    QVERIFY(steps > 3);
+    QCOMPARE(ui::animation::exportAnimationFrames(
+                 chains, prefix, {.size = {200, 120}, .framesPerStep = 1, .fps = 20, .holdLastMs = 1000}),
+             QString());
+    const QMap<QString, QByteArray> first = listing();
+    QCOMPARE(first.size(), steps + 1 + 20);
+    // Another size, cancelled after 3 frames: the previous frames are untouched.
+    int calls = 0;
+    QCOMPARE(ui::animation::exportAnimationFrames(
+                 chains, prefix, {.size = {160, 100}, .framesPerStep = 1, .fps = 20, .holdLastMs = 0},
+                 [&calls](int, int) { return ++calls < 3; }),
+             QString("cancelled"));
+    QCOMPARE(listing(), first);
+    // A frame that cannot be written (its name taken by a folder): the same.
+    const QString blocked = ui::animation::animationFrameName(prefix, 2);
+    QVERIFY(QFile::remove(blocked));
+    QVERIFY(QDir().mkdir(blocked));
+    QMap<QString, QByteArray> withFolder = listing();
+    const QString error = ui::animation::exportAnimationFrames(
+        chains, prefix, {.size = {160, 100}, .framesPerStep = 1, .fps = 20, .holdLastMs = 0});
+    QVERIFY2(error.contains(blocked) && error.contains("folder"), qPrintable(error));
+    QCOMPARE(listing(), withFolder);
+    QVERIFY(QDir().rmdir(blocked));
+    // Shorter, without the hold: exactly steps + 1 frames, all of the new size.
+    QCOMPARE(ui::animation::exportAnimationFrames(
+                 chains, prefix, {.size = {160, 100}, .framesPerStep = 1, .fps = 20, .holdLastMs = 0}),
+             QString());
+    const QMap<QString, QByteArray> last = listing();
+    QCOMPARE(last.size(), steps + 1);
+    for (int i = 0; i <= steps; ++i) {
+        const QString name = QFileInfo(ui::animation::animationFrameName(prefix, i)).fileName();
+        QVERIFY2(last.contains(name), qPrintable(name));
+        QCOMPARE(QImage::fromData(last.value(name)).size(), QSize(160, 100));
+    }
 }
 
 void tst_CategoricalExplorer::panelEditsAndUndo() {

@@ -5,6 +5,7 @@
 #include <QHelpEvent>
 #include <QToolTip>
 #include <QChartView>
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
@@ -24,6 +25,7 @@
 #include "core/io/csv.h"
 #include "ui/charts/chart_export.h"
 #include "ui/charts/chart_panel.h"
+#include "ui/charts/export_dialog.h"
 #include "tests/support/test_support.h"
 
 namespace {
@@ -110,6 +112,7 @@ private slots:
     void svgAndPdfAreValid();
     void csvRoundTrips();
     void badRequestsAreRefused();
+    void writesOnlyTheFileNamed();
     void exportsTheFigureOnly();
     void physicalSizesAndFontScale();
     void lengthsParse();
@@ -246,6 +249,11 @@ void tst_ChartExport::lengthsParse() {
     QVERIFY2(error.contains("12 furlongs"), qPrintable(error));
     QVERIFY(!ui::charts::parseLength("0.1cm", &error));
     QVERIFY2(error.contains("0.1cm") && error.contains("16"), qPrintable(error));
+    // A negative length is a length, just not one a figure can have.
+    for (const QString text : {"-3in", "-800", " - 2.5 cm", "-.5mm"}) {
+        QVERIFY(!ui::charts::parseLength(text, &error));
+        QVERIFY2(error.startsWith("length " + text + ": must be positive"), qPrintable(error));
+    }
 }
 
 void tst_ChartExport::pngHasTheRequestedSizeAndInk_data() {
@@ -258,9 +266,9 @@ void tst_ChartExport::pngHasTheRequestedSizeAndInk() {
     QFETCH(int, dpi);
     QTemporaryDir dir;
     SineChart chart;
-    const QString path = dir.filePath("chart");  // no extension: ".png" is added
+    const QString path = dir.filePath("chart.png");
     QCOMPARE(ui::charts::exportWidget(&chart, path, {.size = {640, 400}, .dpi = dpi}), QString());
-    QImage image(path + ".png");
+    QImage image(path);
     QVERIFY(!image.isNull());
     QCOMPARE(image.size(), QSize(640, 400) * (dpi / 96));
     QVERIFY2(inkedPixels(image) > 500, "the exported chart is blank");
@@ -309,6 +317,33 @@ void tst_ChartExport::badRequestsAreRefused() {
     QVERIFY(!ui::charts::exportWidget(&chart, dir.filePath("a.png"), {.size = {0, 10}}).isEmpty());
     QVERIFY(!ui::charts::exportWidget(&chart, dir.filePath("a.png"), {.dpi = 5000}).isEmpty());
     QVERIFY(!ui::charts::exportWidget(&chart, "/nonexistent-dir/a.png").isEmpty());
+}
+
+// The file written is the one named: a name whose extension is not an image format is refused
+// naming the formats (it used to get ".png" added and be reported under the name given), and
+// the export dialog adds an extension only to a name without one, the chosen format's.
+void tst_ChartExport::writesOnlyTheFileNamed() {
+    SineChart chart;
+    QTemporaryDir dir;
+    for (const QString name : {"chart", "chart.jpg", "chart.svgz", "chart.csv", "chart.png.bak"}) {
+        const QString path = dir.filePath(name);
+        const QString error = ui::charts::exportWidget(&chart, path, {.size = {400, 300}});
+        QCOMPARE(error, path + ": a figure is written as .png, .svg or .pdf");
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+                 QStringList());
+    }
+    const QString upper = dir.filePath("chart.PDF");
+    QCOMPARE(ui::charts::exportWidget(&chart, upper, {.size = {400, 300}}), QString());
+    QFile pdf(upper);
+    QVERIFY(pdf.open(QIODevice::ReadOnly) && pdf.readAll().startsWith("%PDF-"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+             QStringList{"chart.PDF"});
+    QCOMPARE(ui::charts::chartFormat("a.CSV"), QString("csv"));
+    QCOMPARE(ui::charts::chartFormat("a.jpg"), QString());
+    QCOMPARE(ui::charts::chartFormat("a"), QString());
+    QCOMPARE(ui::charts::withFilterSuffix("/x/fig", "SVG drawing (*.svg)"), QString("/x/fig.svg"));
+    QCOMPARE(ui::charts::withFilterSuffix("/x/fig.pdf", "SVG drawing (*.svg)"), QString("/x/fig.pdf"));
+    QCOMPARE(ui::charts::withFilterSuffix("/x/fig.jpg", "PNG image (*.png)"), QString("/x/fig.jpg"));
 }
 
 QTEST_MAIN(tst_ChartExport)

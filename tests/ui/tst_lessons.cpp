@@ -5,6 +5,8 @@
 // jobs finish without an error; unsaved work is never replaced without the question.
 // DIFFUSCOPE_SCREENSHOT_DIR=DIR saves a picture of every step.
 #include <QApplication>
+#include <QDir>
+#include <QFileInfo>
 #include <QFile>
 #include <QMessageBox>
 #include <QPushButton>
@@ -15,9 +17,18 @@
 #include <QTest>
 #include <QTimer>
 
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+
+#include <sys/stat.h>
 
 #include "core/categorical/information.h"
+#include "core/io/file_io.h"
 #include "core/project/gaussian_setup.h"
 #include "ui/document/project_document.h"
 #include "ui/lessons/lesson_pane.h"
@@ -50,18 +61,125 @@ QStringList anchorsOf(const QString& page) {
     return anchors;
 }
 
+// Where the lessons keep their pairs table (lessons.cpp): the application's data folder.
+QString pairsPath() {
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/lessons/pairs.csv";
+}
+
+// Ends the test binary with a message if the scope is not left within 20 s: a call that
+// blocks (an open of a FIFO) fails the test instead of hanging it.
+class Watchdog {
+public:
+    explicit Watchdog(const QString& what)
+        : m_thread([this, what = what.toStdString()] {
+              std::unique_lock lock(m_mutex);
+              if (!m_done.wait_for(lock, std::chrono::seconds(20), [this] { return m_finished; })) {
+                  std::fprintf(stderr, "FAIL: %s did not return within 20 s\n", what.c_str());
+                  std::_Exit(1);
+              }
+          }) {}
+    ~Watchdog() {
+        {
+            std::lock_guard lock(m_mutex);
+            m_finished = true;
+        }
+        m_done.notify_all();
+        m_thread.join();
+    }
+    Watchdog(const Watchdog&) = delete;
+    Watchdog& operator=(const Watchdog&) = delete;
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_done;
+    bool m_finished = false;
+    std::thread m_thread;  // last: started once the members above exist
+};
+
 }  // namespace
 
 class tst_Lessons : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void initTestCase();
+    void aSpecialPairsFileIsReplaced_data();
+    void aSpecialPairsFileIsReplaced();
     void theSequenceCoversTheSubjects();
     void everyStepIsAValidProject();
     void theEntropyIsBelowEveryElbo();
     void everyStepLoadsInTheWindow();
     void unsavedWorkIsNotReplacedWithoutAsking();
 };
+
+// The lessons' pairs table sits in the application's data folder (the test location here).
+// Start-up builds every lesson: a FIFO in the table's place used to block it forever (a plain
+// QFile read). The table is replaced, and the step's set-up reads it.
+void tst_Lessons::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    const QString path = pairsPath();
+    QVERIFY(QDir().mkpath(QFileInfo(path).absolutePath()));
+    QFile::remove(path);
+    QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+    {
+        const Watchdog watchdog("building the lessons with a FIFO as their pairs table");
+        QVERIFY(!lessons().empty());
+    }
+    QVERIFY(QFileInfo(path).isFile() && !QFileInfo(path).isSymLink());
+    QFile table(path);
+    QVERIFY(table.open(QIODevice::ReadOnly));
+    QVERIFY(table.readAll().startsWith("x1,x2,p\n"));
+}
+
+void tst_Lessons::aSpecialPairsFileIsReplaced_data() {
+    QTest::addColumn<QString>("kind");
+    QTest::newRow("FIFO") << "fifo";
+    QTest::newRow("link to /dev/zero") << "zero";  // used to end in std::bad_alloc
+    QTest::newRow("link to another file") << "other";
+    QTest::newRow("dangling link") << "dangling";
+    QTest::newRow("wrong bytes") << "wrong";
+}
+
+// Whatever stands in the table's place is checked by its status before it is read, at most a
+// few kB are read, and anything but a regular file of the table's bytes is replaced by one (a
+// link only, never what it points to).
+void tst_Lessons::aSpecialPairsFileIsReplaced() {
+    QFETCH(QString, kind);
+    const QString path = pairsPath();
+    QTemporaryDir dir;
+    const QString other = dir.filePath("someone-elses.csv");
+    {
+        QFile file(other);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("not the pairs\n");
+    }
+    QFile::remove(path);
+    if (kind == "fifo") {
+        QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+    } else if (kind == "zero") {
+        QVERIFY(QFile::link("/dev/zero", path));
+    } else if (kind == "other") {
+        QVERIFY(QFile::link(other, path));
+    } else if (kind == "dangling") {
+        QVERIFY(QFile::link(dir.filePath("missing"), path));
+    } else {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray(100000, 'x'));
+    }
+    std::string written;
+    {
+        const Watchdog watchdog("the pairs table as " + kind);
+        written = ui::lessons::pairsFile();
+    }
+    QCOMPARE(QString::fromStdString(written), path);
+    QVERIFY(QFileInfo(path).isFile() && !QFileInfo(path).isSymLink());
+    const core::Result<std::string> table = core::io::readRegularFile(written, 4096);
+    QVERIFY(table.ok());
+    QVERIFY(table->starts_with("x1,x2,p\n"));
+    QFile file(other);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), QByteArray("not the pairs\n"));
+}
 
 void tst_Lessons::theSequenceCoversTheSubjects() {
     const QStringList subjects = {"forward process", "kernel", "Information", "DP-chosen",

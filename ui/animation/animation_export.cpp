@@ -5,11 +5,15 @@
 
 #include <QBuffer>
 #include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
 #include <QImage>
+#include <QRegularExpression>
 
 #include <cmath>
 
 #include "core/io/file_io.h"
+#include "core/io/staged_files.h"
 #include "ui/animation/chains_view.h"
 #include "ui/charts/chart_export.h"
 #include "ui/charts/gif_writer.h"
@@ -46,16 +50,13 @@ QString forEachFrame(const AnimationSource& source, const AnimationExportOptions
     return error;
 }
 
-QString writePng(const QImage& image, const QString& path) {
+// The frame's PNG bytes; empty when encoding failed.
+std::string encodePng(const QImage& image) {
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
-    if (!image.save(&buffer, "PNG")) {
-        return QCoreApplication::translate("ui::animation", "%1: encoding the PNG frame failed").arg(path);
-    }
-    const core::Status status = core::io::writeFileAtomically(
-        path.toStdString(), std::string(bytes.constData(), static_cast<size_t>(bytes.size())));
-    return status ? QString() : QString::fromStdString(status.error().toString());
+    if (!image.save(&buffer, "PNG")) return {};
+    return std::string(bytes.constData(), static_cast<size_t>(bytes.size()));
 }
 
 }  // namespace
@@ -134,9 +135,23 @@ QString checkAnimationOptions(const AnimationSource& source, const AnimationExpo
     return {};
 }
 
+QString animationFormat(const QString& path) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    return suffix == "gif" || suffix == "png" ? suffix : QString();
+}
+
+QString animationFrameName(const QString& prefix, int index) {
+    return QString("%1_%2.png").arg(prefix).arg(index, 4, 10, QChar('0'));
+}
+
 QString exportAnimationGif(const AnimationSource& source, const QString& path,
                            const AnimationExportOptions& options,
                            const AnimationProgress& progress) {
+    if (animationFormat(path) != "gif") {
+        return QCoreApplication::translate("ui::animation",
+                                           "%1: an animated GIF is written as .gif")
+            .arg(path);
+    }
     const AnimationLength length = animationLength(source, options);
     charts::GifWriter writer(length.delayCs);
     const QString error = forEachFrame(source, options, progress,
@@ -153,17 +168,47 @@ QString exportAnimationFrames(const AnimationSource& source, const QString& pref
                               const AnimationExportOptions& options,
                               const AnimationProgress& progress) {
     const AnimationLength length = animationLength(source, options);
-    const auto name = [&prefix](int index) {
-        return QString("%1_%2.png").arg(prefix).arg(index, 4, 10, QChar('0'));
-    };
-    return forEachFrame(source, options, progress, [&](const QImage& image, int index, bool last) {
-        QString error = writePng(image, name(index));
-        // A video tool plays the sequence at fps: the hold is the last frame repeated.
-        for (int h = 1; last && error.isEmpty() && h <= length.heldFrames; ++h) {
-            error = writePng(image, name(index + h));
-        }
-        return error;
-    });
+    const QFileInfo info(prefix);
+    const QString base = info.fileName();
+    if (base.isEmpty()) {
+        return QCoreApplication::translate("ui::animation",
+                                           "%1: a frame sequence needs a name before .png")
+            .arg(prefix + ".png");
+    }
+    const QString folder = info.absolutePath();
+    core::io::StagedFiles staged(folder.toStdString());
+    const auto name = [&base](int index) { return animationFrameName(base, index).toStdString(); };
+    int count = 0;
+    const QString error =
+        forEachFrame(source, options, progress, [&](const QImage& image, int index, bool last) {
+            const std::string bytes = encodePng(image);
+            if (bytes.empty()) {
+                return QCoreApplication::translate("ui::animation",
+                                                   "%1: encoding the PNG frame failed")
+                    .arg(animationFrameName(prefix, index));
+            }
+            core::Status status = staged.write(name(index), bytes);
+            // A video tool plays the sequence at fps: the hold is the last frame repeated.
+            for (int h = 1; last && status && h <= length.heldFrames; ++h) {
+                status = staged.write(name(index + h), bytes);
+            }
+            count = index + 1 + (last ? length.heldFrames : 0);
+            return status ? QString() : QString::fromStdString(status.error().toString());
+        });
+    if (!error.isEmpty()) {
+        return error;  // nothing moved: the staging folder goes with `staged`
+    }
+    // The previous sequence's frames past this one's end.
+    static const QRegularExpression frameNumber(R"(^_([0-9]{4,})\.png$)");
+    std::vector<std::string> stale;
+    for (const QString& file :
+         QDir(folder).entryList(QDir::Files | QDir::System | QDir::Hidden | QDir::NoDotAndDotDot)) {
+        if (!file.startsWith(base)) continue;
+        const QRegularExpressionMatch m = frameNumber.match(file.mid(base.size()));
+        if (m.hasMatch() && m.captured(1).toLongLong() >= count) stale.push_back(file.toStdString());
+    }
+    const core::Status committed = staged.commit(stale);
+    return committed ? QString() : QString::fromStdString(committed.error().toString());
 }
 
 }  // namespace ui::animation

@@ -57,8 +57,18 @@ QString checkAnimationOptions(const AnimationSource& source, const AnimationExpo
 // Called after each frame with (done, total); returning false cancels the export.
 using AnimationProgress = std::function<bool(int done, int total)>;
 
-// Return an empty string or the reason it failed (a cancel says "cancelled"). The GIF is
-// written atomically; a PNG sequence writes each frame atomically.
+// The format an animation is written in by the extension of `path` (any case): "gif", or "png"
+// for a sequence of PNG frames (`path` less ".png" is their prefix); empty for any other name.
+QString animationFormat(const QString& path);
+// The file of frame `index` of the sequence `prefix`: prefix_0000.png, prefix_0001.png, …
+QString animationFrameName(const QString& prefix, int index);
+
+// Return an empty string or the reason it failed (a cancel says "cancelled"). The GIF (a path
+// ending in .gif; any other is refused) is written atomically. A PNG sequence replaces the
+// previous sequence of that prefix as a whole: its frames are written into a staging folder
+// first and moved into place only when all are ready, and the previous sequence's frames past
+// the new one's end are removed then; a failure or a cancel leaves the previous sequence as it
+// was (core::io::StagedFiles).
 QString exportAnimationGif(const AnimationSource& source, const QString& path,
                            const AnimationExportOptions& options = {},
                            const AnimationProgress& progress = {});

@@ -3,6 +3,7 @@
 
 #include <QCoreApplication>
 
+#include <QDir>
 #include <QFileInfo>
 #include <QPointer>
 #include <QRegularExpression>
@@ -21,6 +22,7 @@
 #include <QLegend>
 
 #include "core/io/file_io.h"
+#include "core/io/staged_files.h"
 #include "ui/charts/chart_panel.h"
 #include "ui/charts/figure_chart.h"
 #include "ui/charts/presentation.h"
@@ -34,6 +36,16 @@ namespace ui::charts {
 std::optional<int> parseLength(const QString& text, QString* error) {
     static const QRegularExpression pattern(R"(^\s*([0-9]+(?:\.[0-9]+)?)\s*(px|cm|mm|in)?\s*$)");
     const QRegularExpressionMatch match = pattern.match(text);
+    // "-3in" is a length, only not one a figure can have: say so rather than "not a number".
+    static const QRegularExpression negative(R"(^\s*-\s*[0-9]*\.?[0-9]+\s*(px|cm|mm|in)?\s*$)");
+    if (!match.hasMatch() && negative.match(text).hasMatch()) {
+        if (error)
+            *error = QCoreApplication::translate(
+                         "ui::chart_export",
+                         "length %1: must be positive (16 to 16384 pixels, 0.43 to 433 cm)")
+                         .arg(text);
+        return std::nullopt;
+    }
     if (!match.hasMatch()) {
         if (error)
             *error = QCoreApplication::translate(
@@ -56,12 +68,12 @@ std::optional<int> parseLength(const QString& text, QString* error) {
     return static_cast<int>(pixels);
 }
 
-QString withImageExtension(const QString& path) {
+QString chartFormat(const QString& path) {
     const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix == "png" || suffix == "svg" || suffix == "pdf") {
-        return path;
+    if (suffix == "png" || suffix == "svg" || suffix == "pdf" || suffix == "csv") {
+        return suffix;
     }
-    return path + ".png";
+    return {};
 }
 
 namespace {
@@ -260,7 +272,12 @@ QImage FigureRenderer::render() const {
     return image;
 }
 
-QString exportWidget(QWidget* widget, const QString& requestedPath, const ExportOptions& options) {
+namespace {
+
+// Renders `widget` as the figure `path` names (its extension is the format: png, svg or pdf)
+// into `bytes`; returns an empty string or the problem, naming `path`.
+QString renderFigure(QWidget* widget, const QString& path, const ExportOptions& options,
+                     QByteArray* bytesOut) {
     if (widget == nullptr) {
         return QCoreApplication::translate("ui::chart_export", "nothing to export");
     }
@@ -281,8 +298,12 @@ QString exportWidget(QWidget* widget, const QString& requestedPath, const Export
                                            "export font scale %1: must lie between 0.5 and 4")
             .arg(options.fontScale);
     }
-    const QString path = withImageExtension(requestedPath);
-    const QString suffix = QFileInfo(path).suffix().toLower();
+    const QString suffix = chartFormat(path);
+    if (suffix != "png" && suffix != "svg" && suffix != "pdf") {
+        return QCoreApplication::translate("ui::chart_export",
+                                           "%1: a figure is written as .png, .svg or .pdf")
+            .arg(path);
+    }
     FigureOnly figure(widget);
     // Laid out at the size asked, with the type in points: text never shrinks with the figure,
     // titles and legends wrap, ticks thin out; what still cannot fit refuses the export.
@@ -353,7 +374,8 @@ QString exportWidget(QWidget* widget, const QString& requestedPath, const Export
     auto renderScaled = [widget](QPainter& painter) {
         widget->render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
     };
-    QByteArray bytes;
+    QByteArray& bytes = *bytesOut;
+    bytes.clear();
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     if (suffix == "png") {
@@ -398,7 +420,77 @@ QString exportWidget(QWidget* widget, const QString& requestedPath, const Export
         renderScaled(painter);
     }
     buffer.close();
+    return {};
+}
+
+}  // namespace
+
+QString exportWidget(QWidget* widget, const QString& path, const ExportOptions& options) {
+    QByteArray bytes;
+    if (const QString error = renderFigure(widget, path, options, &bytes); !error.isEmpty()) {
+        return error;
+    }
     return saveBytes(path, bytes);
+}
+
+QString exportViewsToFolder(const QString& folder,
+                            const std::vector<std::pair<QString, ViewPanel*>>& views,
+                            const QStringList& formats, const ExportOptions& options) {
+    // The folders this call creates, deepest first: removed again when nothing is written.
+    QStringList created;
+    for (QString at = QDir(folder).absolutePath(); !at.isEmpty() && !QFileInfo::exists(at);
+         at = QFileInfo(at).absolutePath()) {
+        created << at;
+        if (created.size() > 64) break;  // "/" always exists; a guard all the same
+    }
+    if (!QDir().mkpath(folder)) {
+        return QCoreApplication::translate("ui::chart_export", "%1: cannot create the folder")
+            .arg(folder);
+    }
+    QString error;
+    {
+        core::io::StagedFiles staged(folder.toStdString());
+        for (const auto& [name, panel] : views) {
+            for (const QString& format : formats) {
+                const QString file = name + "." + format;
+                const QString path = QDir(folder).filePath(file);
+                core::Status status;
+                if (format == "csv") {
+                    const core::Result<std::string> text = panel->csvText();
+                    if (!text) {
+                        error = QString::fromStdString(text.error().field == "view"
+                                                           ? text.error().message
+                                                           : text.error().toString());
+                    } else {
+                        status = staged.write(file.toStdString(), *text);
+                    }
+                } else {
+                    QByteArray bytes;
+                    error = renderFigure(panel, path, options, &bytes);
+                    if (error.isEmpty()) {
+                        status = staged.write(file.toStdString(), bytes.toStdString());
+                    }
+                }
+                if (error.isEmpty() && !status) {
+                    error = QString::fromStdString(status.error().toString());
+                }
+                if (!error.isEmpty()) {
+                    error = name + ": " + error;
+                    break;
+                }
+            }
+            if (!error.isEmpty()) break;
+        }
+        if (error.isEmpty()) {
+            if (const core::Status status = staged.commit(); !status) {
+                error = QString::fromStdString(status.error().toString());
+            }
+        }
+    }  // the staging folder is gone
+    if (!error.isEmpty()) {
+        for (const QString& dir : created) QDir().rmdir(dir);  // only if empty
+    }
+    return error;
 }
 
 }  // namespace ui::charts

@@ -4,16 +4,21 @@
 #include <QImage>
 #include <QSize>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <optional>
+#include <utility>
+#include <vector>
 
 class QWidget;
 
 // Offscreen export of a chart widget, shared by the GUI and the headless
 // `export` subcommand: PNG at a chosen size and DPI, SVG, PDF. The format follows the file
-// extension; a missing extension gets ".png".
+// extension; a name without one of these extensions is refused, never given one of its own.
 namespace ui::charts {
+
+class ViewPanel;
 
 struct ExportOptions {
     // The figure's size in CSS pixels, 96 to the inch (12 cm is 454 px): the PDF page and the
@@ -29,10 +34,20 @@ struct ExportOptions {
 // the inch); an error names the text.
 std::optional<int> parseLength(const QString& text, QString* error = nullptr);
 
-// Renders `widget` into `path`; returns an empty string or a message naming the problem.
+// Renders `widget` into `path` (.png, .svg or .pdf, in any case; any other name is refused,
+// naming the formats); returns an empty string or a message naming the problem.
 // A ViewPanel is rendered as its figure: its controls and message footer are hidden meanwhile.
 // The file is written through a temporary file and an atomic rename.
 QString exportWidget(QWidget* widget, const QString& path, const ExportOptions& options = {});
+
+// Writes each view of `views` (name, view) to folder/name.ext for each of `formats` ("png",
+// "svg", "pdf", "csv"), all or nothing: every file is rendered into a staging folder first and
+// moved into place only when all of them are ready (core::io::StagedFiles). On any failure the
+// folder holds what it held before, and a folder this call created is removed again. Returns
+// the first error, prefixed with the view's name; empty when every file was written.
+QString exportViewsToFolder(const QString& folder,
+                            const std::vector<std::pair<QString, ViewPanel*>>& views,
+                            const QStringList& formats, const ExportOptions& options);
 
 // Holds `widget` laid out at `size` as a figure (a ViewPanel's controls and message footer
 // hidden) while it lives, and renders it as often as asked: one frame per call for animation
@@ -51,7 +66,8 @@ private:
     std::unique_ptr<State> m_state;
 };
 
-// "chart.png" / "chart.svg" / "chart.pdf", adding ".png" when there is no known extension.
-QString withImageExtension(const QString& path);
+// The format a chart view is written in by the extension of `path` (any case): "png", "svg",
+// "pdf" or "csv"; empty for any other name.
+QString chartFormat(const QString& path);
 
 }  // namespace ui::charts

@@ -14,6 +14,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSpinBox>
 
@@ -52,14 +53,22 @@ QString askExportPath(QWidget* parent, const QString& baseName) {
     }
     QStringList filters;
     for (int i = 0; i < 4; ++i) filters << translatedFilter(i);
-    const QString path = QFileDialog::getSaveFileName(
+    const QString typed = QFileDialog::getSaveFileName(
         parent, QCoreApplication::translate("ui::export_dialog", "Export view"),
         QDir(folder).filePath(baseName + kSuffixes[format]), filters.join(";;"), &filter);
+    const QString path = typed.isEmpty() ? typed : withFilterSuffix(typed, filter);
     if (!path.isEmpty()) {
         settings.setValue("export/folder", QFileInfo(path).absolutePath());
         settings.setValue("export/filter", filter);
     }
     return path;
+}
+
+QString withFilterSuffix(const QString& path, const QString& filter) {
+    if (!QFileInfo(path).suffix().isEmpty()) return path;
+    static const QRegularExpression pattern(R"(\(\*(\.[A-Za-z0-9]+)\))");
+    const QRegularExpressionMatch match = pattern.match(filter);
+    return match.hasMatch() ? path + match.captured(1) : path;
 }
 
 bool askExportOptions(QWidget* parent, const QString& path, ExportOptions* options) {
@@ -78,7 +87,7 @@ bool askExportOptions(QWidget* parent, const QString& path, ExportOptions* optio
     dpi->setToolTip(QCoreApplication::translate(
         "ui::export_dialog",
         "96 is the screen; 192 or 300 for print (PNG only: SVG and PDF are vectors)."));
-    dpi->setEnabled(withImageExtension(path).endsWith(".png", Qt::CaseInsensitive));
+    dpi->setEnabled(chartFormat(path) == "png");
     fontScale->setRange(0.5, 4.0);
     fontScale->setSingleStep(0.25);
     fontScale->setValue(settings.value("export/fontScale", 1.0).toDouble());

@@ -12,8 +12,14 @@ class QWidget;
 // (remembered too).
 namespace ui::charts {
 
-// A save dialog for a view named `baseName`; empty when cancelled.
+// A save dialog for a view named `baseName`; empty when cancelled. A name typed without an
+// extension gets the one of the format chosen in the dialog (withFilterSuffix); any other name
+// is returned as typed, and the export refuses it if it is not one of the formats.
 QString askExportPath(QWidget* parent, const QString& baseName);
+
+// `path` with the extension a file dialog's `filter` names ("PNG image (*.png)" → ".png") when
+// it has none; `path` itself otherwise.
+QString withFilterSuffix(const QString& path, const QString& filter);
 
 // Asks for the figure's size, DPI (PNG) and font scale, starting from the last export's
 // values; false when cancelled.

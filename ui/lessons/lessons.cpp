@@ -8,6 +8,9 @@
 
 #include <functional>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "core/io/file_io.h"
 #include "core/project/lab_settings.h"
 #include "ui/document/project_document.h"
@@ -34,20 +37,35 @@ Project categorical(const std::function<void(Categorical&)>& change) {
 // position alone loses their correlation in large steps.
 constexpr const char* kPairsCsv = "x1,x2,p\n0,0,0.45\n1,1,0.45\n0,1,0.05\n2,2,0.05\n";
 
-// The pairs as a file (the project format refers to table files): written once into the
-// application's data folder, so a saved lesson step keeps working.
+}  // namespace
+
+// The pairs as a file (the project format refers to table files): written into the
+// application's data folder, so a saved lesson step keeps working. It is the program's own file:
+// whatever stands there that is not a regular file of exactly these bytes is replaced. It is
+// read only through the core's reader (a FIFO, a device or a link to one is refused by its status
+// before anything is opened, and at most 4 kB are read), so start-up neither blocks nor reads
+// without end.
 std::string pairsFile() {
     const QString folder =
         QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/lessons";
-    const QString path = folder + "/pairs.csv";
-    QFile existing(path);
-    if (!existing.open(QIODevice::ReadOnly) || existing.readAll() != kPairsCsv) {
-        QDir().mkpath(folder);
-        // A failure shows where the step uses the file: its set-up names the path.
-        (void)core::io::writeFileAtomically(path.toStdString(), kPairsCsv);
+    const std::string path = (folder + "/pairs.csv").toStdString();
+    const core::Result<std::string> existing = core::io::readRegularFile(path, 4096);
+    if (existing && *existing == kPairsCsv) {
+        return path;
     }
-    return path.toStdString();
+    QDir().mkpath(folder);
+    // writeFileAtomically writes through a link (into its target) and refuses a FIFO or a
+    // device: anything but a regular file is removed first (a link only, never its target). A
+    // folder is left alone; the step's set-up then names the path and why it cannot be read.
+    struct stat info {};
+    if (::lstat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode) && !S_ISDIR(info.st_mode)) {
+        ::unlink(path.c_str());
+    }
+    (void)core::io::writeFileAtomically(path, kPairsCsv);
+    return path;
 }
+
+namespace {
 
 // A categorical step on the pairs, changed by `change`.
 Project pairs(const std::function<void(Categorical&)>& change) {

@@ -3,6 +3,7 @@
 
 #include <QString>
 
+#include <string>
 #include <vector>
 
 #include "ui/document/project_model.h"
@@ -31,5 +32,10 @@ struct Lesson {
 
 // Every lesson, in teaching order; the bundled networks are the GUI's (Qt resources).
 const std::vector<Lesson>& lessons();
+
+// The table file of lesson 4's pairs, in the application's data folder: (re)written when what
+// stands there is not a regular file holding the table (a FIFO, a link to a device, another
+// file), without blocking or reading more than a few kB. Its path.
+std::string pairsFile();
 
 }  // namespace ui::lessons

@@ -24,12 +24,36 @@ int fail(const QString& message) {
     return 2;
 }
 
+bool isAnimation(const QString& view) {
+    return view == "animation" || view == "particles-animation";
+}
+
 // Exports one view to `path` by its extension (png, svg, pdf, csv).
 QString exportView(charts::ViewPanel* panel, const QString& path, const charts::ExportOptions& options) {
-    if (path.endsWith(".csv", Qt::CaseInsensitive)) {
+    if (charts::chartFormat(path) == "csv") {
         return panel->exportCsv(path);
     }
     return charts::exportWidget(panel, path, options);
+}
+
+// --out names a file of a format the view can write, checked before any work: the file written
+// is always the one named (no extension of its own is added).
+QString checkOutput(const HeadlessExportRequest& request) {
+    if (request.view == "all") {
+        return {};  // a folder
+    }
+    if (isAnimation(request.view)) {
+        if (animation::animationFormat(request.out).isEmpty()) {
+            return QString("--out = %1: an animation writes .gif or .png (a PNG frame sequence "
+                           "NAME_0000.png, NAME_0001.png, …)")
+                .arg(request.out);
+        }
+        return {};
+    }
+    if (charts::chartFormat(request.out).isEmpty()) {
+        return QString("--out = %1: a chart view writes .png, .svg, .pdf or .csv").arg(request.out);
+    }
+    return {};
 }
 
 // Opens --project or loads --example into the document; the reason when neither works.
@@ -59,14 +83,15 @@ QString loadRequestedProject(document::ProjectDocument& document,
 }
 
 // Writes the requested view (or all of them, or the animation) to request.out; the first
-// error, empty when everything was written.
+// error, empty when everything was written. `wrote` says what was written.
 QString writeRequestedViews(const HeadlessExportRequest& request, CategoricalExplorer& explorer,
                             GaussianExplorer* gaussian,
                             const std::vector<std::pair<QString, charts::ViewPanel*>>& allViews,
-                            const charts::ExportOptions& exportOptions) {
+                            const charts::ExportOptions& exportOptions, QString* wrote) {
     const QString& out = request.out;
     const QString& view = request.view;
-    if (view == "animation" || view == "particles-animation") {
+    *wrote = out;
+    if (isAnimation(view)) {
         const animation::AnimationSource source =
             view == "animation" ? animation::chainsAnimation(explorer.chainsView())
                                 : animation::particlesAnimation(gaussian->particlesView());
@@ -74,25 +99,21 @@ QString writeRequestedViews(const HeadlessExportRequest& request, CategoricalExp
         animationOptions.size = exportOptions.size;
         animationOptions.fps = request.fps;
         animationOptions.holdLastMs = static_cast<int>(std::lround(request.holdSeconds * 1000.0));
-        return out.endsWith(".png", Qt::CaseInsensitive)
-                   ? animation::exportAnimationFrames(source, out.chopped(4), animationOptions)
-                   : animation::exportAnimationGif(source, out, animationOptions);
+        if (animation::animationFormat(out) == "gif") {
+            return animation::exportAnimationGif(source, out, animationOptions);
+        }
+        const QString prefix = out.chopped(4);
+        const animation::AnimationLength length = animation::animationLength(source, animationOptions);
+        *wrote = QString("%1 … %2 (%3 frames)")
+                     .arg(animation::animationFrameName(prefix, 0),
+                          animation::animationFrameName(prefix, length.frames + length.heldFrames - 1))
+                     .arg(length.frames + length.heldFrames);
+        return animation::exportAnimationFrames(source, prefix, animationOptions);
     }
     if (view == "all") {
-        if (!QDir().mkpath(out)) {
-            return out + ": cannot create the folder";
-        }
-        QString error;
-        for (const auto& [name, panel] : allViews) {
-            for (const char* ext : {"png", "svg", "pdf", "csv"}) {
-                const QString e =
-                    exportView(panel, QString("%1/%2.%3").arg(out, name, ext), exportOptions);
-                if (!e.isEmpty() && error.isEmpty()) {
-                    error = name + ": " + e;
-                }
-            }
-        }
-        return error;
+        // Every file or none: a failure half-way (a full disk) leaves the folder as it was.
+        return charts::exportViewsToFolder(out, allViews, {"png", "svg", "pdf", "csv"},
+                                           exportOptions);
     }
     QStringList names;
     for (const auto& [name, candidate] : allViews) {
@@ -109,6 +130,9 @@ QString writeRequestedViews(const HeadlessExportRequest& request, CategoricalExp
 }  // namespace
 
 int runHeadlessExport(const HeadlessExportRequest& request) {
+    if (const QString error = checkOutput(request); !error.isEmpty()) {
+        return fail(error);
+    }
     charts::ExportOptions exportOptions;
     exportOptions.size = request.size;
     exportOptions.dpi = request.dpi;
@@ -175,11 +199,13 @@ int runHeadlessExport(const HeadlessExportRequest& request) {
         }
     }
 
-    if (const QString error = writeRequestedViews(request, explorer, gaussian.get(), allViews, exportOptions);
+    QString wrote;
+    if (const QString error = writeRequestedViews(request, explorer, gaussian.get(), allViews,
+                                                  exportOptions, &wrote);
         !error.isEmpty()) {
         return fail(error);
     }
-    std::cout << "wrote " << request.out.toStdString() << '\n';
+    std::cout << "wrote " << wrote.toStdString() << '\n';
     return 0;
 }
 

@@ -943,7 +943,10 @@ void MainWindow::exportCurrentView() {
         return;
     }
     QString error;
-    if (path.endsWith(".csv", Qt::CaseInsensitive)) {
+    if (charts::chartFormat(path).isEmpty()) {
+        // Written as named or not at all: no extension of its own is added.
+        error = tr("%1: a view is exported as .png, .svg, .pdf or .csv").arg(path);
+    } else if (charts::chartFormat(path) == "csv") {
         error = panel->exportCsv(path);
     } else {
         charts::ExportOptions options{.size = panel->size().expandedTo({800, 500}), .dpi = 96};
@@ -967,18 +970,11 @@ void MainWindow::exportAllViews() {
         return;
     }
     settings.setValue("export/folder", dir);
-    QStringList errors;
-    for (auto& [name, panel] : currentViews()) {
-        for (const char* ext : {"png", "svg", "pdf"}) {
-            const QString e = charts::exportWidget(panel, QString("%1/%2.%3").arg(dir, name, ext),
-                                                   {.size = {1200, 800}, .dpi = 144});
-            if (!e.isEmpty()) errors << e;
-        }
-        const QString e = panel->exportCsv(QString("%1/%2.csv").arg(dir, name));
-        if (!e.isEmpty()) errors << name + ": " + e;
-    }
-    if (!errors.isEmpty()) {
-        QMessageBox::warning(this, tr("Export all views"), errors.join('\n'));
+    // Every file or none: a failure half-way (a full disk) leaves the folder as it was.
+    const QString error = charts::exportViewsToFolder(dir, currentViews(), {"png", "svg", "pdf", "csv"},
+                                                      {.size = {1200, 800}, .dpi = 144});
+    if (!error.isEmpty()) {
+        QMessageBox::warning(this, tr("Export all views"), error);
     } else {
         statusBar()->showMessage(tr("Exported every view to %1").arg(dir), 4000);
     }
@@ -999,10 +995,20 @@ void MainWindow::exportAnimation() {
     animation::AnimationDialog dialog(source, gaussian ? tr("Particles") : tr("Trajectories"), this);
     if (dialog.exec() != QDialog::Accepted) return;
     const bool frames = dialog.pngSequence();
-    const QString path = QFileDialog::getSaveFileName(
+    const QString typed = QFileDialog::getSaveFileName(
         this, tr("Export animation"), name + (frames ? ".png" : ".gif"),
         frames ? tr("PNG frame sequence (*.png)") : tr("Animated GIF (*.gif)"));
-    if (path.isEmpty()) return;
+    if (typed.isEmpty()) return;
+    // A name without an extension gets the chosen format's; the format follows the extension.
+    const QString path = charts::withFilterSuffix(typed, frames ? "(*.png)" : "(*.gif)");
+    const QString format = animation::animationFormat(path);
+    if (format.isEmpty()) {
+        QMessageBox::warning(
+            this, tr("Export animation"),
+            tr("%1: an animation is exported as .gif or as .png (a sequence of PNG frames)")
+                .arg(path));
+        return;
+    }
     dialog.remember();
     // Frames are rendered from the view itself, on this thread: a progress dialog keeps the
     // window painted and offers Cancel between frames.
@@ -1015,14 +1021,21 @@ void MainWindow::exportAnimation() {
         return !progress.wasCanceled();
     };
     const QString error =
-        frames ? animation::exportAnimationFrames(source, path.chopped(4), dialog.options(), report)
-               : animation::exportAnimationGif(source, path.endsWith(".gif") ? path : path + ".gif",
-                                               dialog.options(), report);
+        format == "png"
+            ? animation::exportAnimationFrames(source, path.chopped(4), dialog.options(), report)
+            : animation::exportAnimationGif(source, path, dialog.options(), report);
     progress.reset();
     if (error == "cancelled") {
         statusBar()->showMessage(tr("Animation export cancelled"), 4000);
     } else if (!error.isEmpty()) {
         QMessageBox::warning(this, tr("Export animation"), error);
+    } else if (format == "png") {
+        const animation::AnimationLength length = animation::animationLength(source, dialog.options());
+        statusBar()->showMessage(
+            tr("Exported %1").arg(animation::animationFrameName(path.chopped(4), 0) + " … " +
+                                  animation::animationFrameName(
+                                      path.chopped(4), length.frames + length.heldFrames - 1)),
+            4000);
     } else {
         statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
     }
