@@ -318,7 +318,7 @@ void tst_Lessons::unsavedWorkIsNotReplacedWithoutAsking() {
     auto changed = window.document()->categorical();
     changed.numSteps = 77;
     changed.pathSteps = 7;
-    window.document()->setCategorical(changed, "Edit N");
+    QVERIFY(window.document()->setCategorical(changed, "Edit N"));
     QVERIFY(window.document()->isModified());
     // Cancel keeps the changed project and the step shown.
     QString asked;
