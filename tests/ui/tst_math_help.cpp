@@ -12,6 +12,9 @@
 #include <QRegularExpression>
 #include <QScrollBar>
 #include <QTemporaryDir>
+#include <QLabel>
+#include <QFontMetricsF>
+#include <QApplication>
 #include <QTest>
 #include <QTextBlock>
 #include <QTextDocument>
@@ -22,6 +25,7 @@
 #include "ui/main/categorical_explorer.h"
 #include "ui/main/explanation_pane.h"
 #include "ui/main/gaussian_explorer.h"
+#include "ui/charts/figure_chart.h"
 #include "ui/main/main_window.h"
 #include "ui/main/view_explanations.h"
 #include "ui/views/schedule_view.h"
@@ -61,6 +65,7 @@ private slots:
     void everyViewHasAnExplanation();
     void explanationFollowsTheTabWithItsNumbers();
     void presentationModeScalesAndRestores();
+    void presentationModeKeepsEveryLabelWhole();
 };
 
 // F11: the side panes hidden, chart text and lines 1.6 times larger; off restores them exactly.
@@ -89,6 +94,66 @@ void tst_MathHelp::presentationModeScalesAndRestores() {
     DS_COMPARE_REL(chart->axes().front()->labelsFont().pointSizeF(), axis, 1e-9);
     QCOMPARE(window.explorer()->chainsView()->tilesShown(), 64);
     QCOMPARE(window.gaussianExplorer()->particlesView()->tilesShown(), 36);
+}
+
+// Presentation mode at a lecture hall's 1920 × 1080 and a projector's 1280 × 720: in every view
+// no chart text is shortened, no one-line label is wider than its room, and every canvas has the
+// room its text needs. DIFFUSCOPE_SCREENSHOT_DIR=DIR saves each view.
+void tst_MathHelp::presentationModeKeepsEveryLabelWhole() {
+    QTemporaryDir dir;
+    ui::MainWindow window(nullptr, dir.path());
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.explorer()->waitForJobs();
+    window.gaussianExplorer()->waitForJobs();
+    window.setPresentationMode(true);
+    const QString shots = qEnvironmentVariable("DIFFUSCOPE_SCREENSHOT_DIR");
+    QStringList problems;
+    // Full screen takes the screen's size, which the offscreen platform fixes: the window is
+    // sized by hand, presentation mode's fonts and scales kept.
+    window.showNormal();
+    for (const QSize size : {QSize(1920, 1080), QSize(1280, 720)}) {
+        window.resize(size);
+        for (const bool gaussian : {false, true}) {
+            const auto views = gaussian ? window.gaussianExplorer()->views() : window.explorer()->views();
+            for (const auto& [name, view] : views) {
+                if (name == "lab") continue;  // run on request; its table is a control
+                QVERIFY2(window.showView(name), qPrintable(name));
+                QApplication::processEvents();
+                QTest::qWait(50);
+                QApplication::processEvents();
+                const QString at = QString("%1 at %2×%3").arg(name).arg(size.width()).arg(size.height());
+                if (!shots.isEmpty()) window.grab().save(QString("%1/presentation-%2-%3.png").arg(shots, name).arg(size.width()));
+                for (auto* figure : view->findChildren<ui::charts::FigureChart*>()) {
+                    if (!figure->isVisible()) continue;
+                    for (const QString& text : figure->elidedTexts()) problems << at + ": \"" + text + "\" shortened";
+                }
+                for (QLabel* label : view->findChildren<QLabel*>()) {
+                    if (!label->isVisible() || label->wordWrap() || label->text().isEmpty() ||
+                        Qt::mightBeRichText(label->text())) {
+                        continue;
+                    }
+                    const double needed = QFontMetricsF(label->font()).horizontalAdvance(label->text());
+                    if (needed > label->contentsRect().width() + 1.0) {
+                        problems << at + ": label \"" + label->text() + "\" needs " + QString::number(needed) +
+                                        " px, has " + QString::number(label->contentsRect().width());
+                    }
+                }
+                for (QWidget* w : view->findChildren<QWidget*>()) {
+                    if (!w->isVisible() || w->children().size() > 2) continue;  // leaves: canvases
+                    const QSize minimum = w->minimumSizeHint();
+                    if (minimum.isValid() && (minimum.width() > w->width() + 1 || minimum.height() > w->height() + 1) &&
+                        qobject_cast<QLabel*>(w) == nullptr) {
+                        problems << at + ": " + w->metaObject()->className() + " needs " +
+                                        QString("%1×%2").arg(minimum.width()).arg(minimum.height()) + ", has " +
+                                        QString("%1×%2").arg(w->width()).arg(w->height());
+                    }
+                }
+            }
+        }
+    }
+    window.setPresentationMode(false);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
 }
 
 // Every view of both explorers has its what / how to read / try text.

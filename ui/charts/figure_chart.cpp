@@ -11,6 +11,7 @@
 #include <QCoreApplication>
 #include <QEvent>
 #include <QFontMetricsF>
+#include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QGuiApplication>
 #include <QScreen>
@@ -45,6 +46,7 @@ namespace {
 constexpr const char* kFigureProperty = "diffuscopeFigure";
 constexpr const char* kMinorTicksProperty = "diffuscopeMinorTicks";
 constexpr const char* kNoLegendProperty = "diffuscopeNoLegend";
+constexpr const char* kAutoFormatProperty = "diffuscopeAutoFormat";
 
 // Splits `text` at spaces into lines no wider than `width` (a word wider than that has a line
 // of its own).
@@ -95,7 +97,10 @@ void fitValueAxis(QValueAxis* axis, const QRectF& area) {
     const double range = high - low;
     if (!(length > 0.0) || !(range > 0.0) || !std::isfinite(range)) return;
     const QFontMetricsF metrics(axis->labelsFont());
-    const QString format = axis->labelFormat();
+    // An axis without a format of its own gets one from its step (below): Qt measures the
+    // axis's width with decimals of its own choosing and elides the labels it then prints.
+    const bool automatic = axis->labelFormat().isEmpty() || axis->property(kAutoFormatProperty).toBool();
+    const QString format = automatic ? QString() : axis->labelFormat();
     const int decimals = fixedDecimals(format);
     const double em = metrics.height();
     const int top = static_cast<int>(std::floor(std::log10(range)));
@@ -130,6 +135,16 @@ void fitValueAxis(QValueAxis* axis, const QRectF& area) {
         }
     }
     if (chosen == 0.0) chosen = std::pow(10.0, top + 1);
+    if (automatic) {
+        int places = 0;
+        while (places < 12 && std::abs(chosen * std::pow(10.0, places) - std::round(chosen * std::pow(10.0, places))) >
+                                  1e-9 * chosen * std::pow(10.0, places)) {
+            ++places;
+        }
+        const QString fixed = QString("%.%1f").arg(places);
+        axis->setProperty(kAutoFormatProperty, true);
+        if (axis->labelFormat() != fixed) axis->setLabelFormat(fixed);
+    }
     axis->setTickType(QValueAxis::TicksDynamic);
     const double anchor = std::ceil(low / chosen - 1e-9) * chosen;
     if (axis->tickAnchor() != anchor) axis->setTickAnchor(anchor);
@@ -543,7 +558,21 @@ void FigureChart::setHelpShown(bool shown) {
 
 void FigureChart::setLegendShown(bool shown) { m_legend->setVisible(shown); }
 
+// Room for a plot whatever the type size: the axis labels and titles plus a few lines of plot,
+// so a splitter or a small window cannot squeeze the plot until Qt elides its tick labels.
+static void keepPlotRoom(QChart* chart, QChartView* view) {
+    double em = QFontMetricsF(chart->titleFont()).height();
+    for (QAbstractAxis* axis : chart->axes()) {
+        em = std::max({em, QFontMetricsF(axis->labelsFont()).height(), QFontMetricsF(axis->titleFont()).height()});
+    }
+    // The view's own minimum (set by whoever made it) stays the floor; the type's room is on top.
+    if (!view->property("diffuscopeOwnMinimum").isValid()) view->setProperty("diffuscopeOwnMinimum", view->minimumHeight());
+    const int height = std::max(view->property("diffuscopeOwnMinimum").toInt(), static_cast<int>(std::ceil(7.0 * em)));
+    if (view->minimumHeight() != height) view->setMinimumHeight(height);
+}
+
 void FigureChart::sync() {
+    keepPlotRoom(m_chart, m_view);
     if (m_title->font() != m_chart->titleFont()) m_title->setFont(m_chart->titleFont());
     m_legend->sync();
     m_fitting = true;
@@ -555,6 +584,7 @@ bool FigureChart::eventFilter(QObject* watched, QEvent* event) {
     if (watched != m_view->viewport()) return QWidget::eventFilter(watched, event);
     switch (event->type()) {
     case QEvent::Paint:
+        keepPlotRoom(m_chart, m_view);  // the fonts may have grown (presentation mode)
         m_legend->sync();  // series renamed, shown or hidden since the last frame
         if (m_title->font() != m_chart->titleFont()) m_title->setFont(m_chart->titleFont());
         break;
@@ -737,8 +767,20 @@ void FigureChart::zoomAbout(const QPoint& position, double factor) {
     const QRectF zoomed(centre.x() - (centre.x() - area.left()) / factor,
                         centre.y() - (centre.y() - area.top()) / factor, area.width() / factor,
                         area.height() / factor);
+    QAbstractSeries* series = m_chart->series().isEmpty() ? nullptr : m_chart->series().front();
+    const QPointF value = series != nullptr ? m_chart->mapToValue(centre, series) : QPointF();
     m_chart->zoomIn(zoomed);
     settleZoom();
+    // Round ticks may have changed the labels' width and so moved the plot: bring the value that
+    // was under the cursor back under it.
+    for (int round = 0; round < 2 && series != nullptr; ++round) {
+        if (m_chart->layout() != nullptr) m_chart->layout()->activate();
+        const QPointF now = m_chart->mapToPosition(value, series);
+        const QPointF off = now - centre;
+        if (std::abs(off.x()) < 0.5 && std::abs(off.y()) < 0.5) break;
+        m_chart->scroll(off.x(), -off.y());
+        settleZoom();
+    }
 }
 
 void FigureChart::panBy(const QPoint& pixels) {

@@ -5,6 +5,7 @@
 #include <QAreaSeries>
 #include <QChart>
 #include <QChartView>
+#include <QGraphicsLayout>
 #include <QLegend>
 #include <QScatterSeries>
 #include <QXYSeries>
@@ -57,6 +58,8 @@ void setChartScale(QChart* chart, double scale) {
             area->setPen(scaled(area->pen(), factor));
         }
     }
+    // The axes measured their labels with the old fonts: lay the chart out again.
+    if (chart->layout() != nullptr) chart->layout()->invalidate();
 }
 
 void setChartsScale(QWidget* root, double scale) {

@@ -2,7 +2,9 @@
 #include "ui/charts/view_panel.h"
 
 #include <QCoreApplication>
+#include <QApplication>
 #include <QLabel>
+#include <QPalette>
 #include <QVBoxLayout>
 
 #include "core/io/csv.h"
@@ -16,13 +18,19 @@ ViewPanel::ViewPanel(const QString& title, QWidget* parent)
     m_layout->setContentsMargins(0, 0, 0, 0);
     m_layout->setSpacing(0);
     m_message->setWordWrap(true);
+    m_message->setContentsMargins(8, 4, 8, 4);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message->hide();
     m_layout->addWidget(m_message);
     m_staleBanner->setText(QCoreApplication::translate(
         "ui::charts::ViewPanel", "Out of date: these are the previous project's results; the new ones are being computed."));
     m_staleBanner->setWordWrap(true);
-    m_staleBanner->setStyleSheet("background: #fff3cd; color: #664d03; padding: 3px 8px;");
+    QPalette amber = m_staleBanner->palette();
+    amber.setColor(QPalette::Window, QColor(0xff, 0xf3, 0xcd));
+    amber.setColor(QPalette::WindowText, QColor(0x66, 0x4d, 0x03));
+    m_staleBanner->setPalette(amber);
+    m_staleBanner->setAutoFillBackground(true);
+    m_staleBanner->setContentsMargins(8, 3, 8, 3);
     m_staleBanner->hide();
     m_layout->insertWidget(0, m_staleBanner);
     markControl(m_staleBanner);  // never part of a figure
@@ -37,7 +45,11 @@ void ViewPanel::setBody(QWidget* body) { m_layout->insertWidget(1, body, 1); }  
 
 void ViewPanel::setMessage(const QString& message, bool isError) {
     m_message->setText(message);
-    m_message->setStyleSheet(isError ? "color: #b00020; padding: 4px 8px;" : "padding: 4px 8px;");
+    // Margins and a palette, not a style sheet: a label with a style sheet keeps its font when
+    // the application's changes (presentation mode left the status lines small).
+    QPalette palette = m_message->palette();
+    palette.setColor(QPalette::WindowText, isError ? QColor(0xb0, 0x00, 0x20) : QApplication::palette().color(QPalette::WindowText));
+    m_message->setPalette(palette);
     m_message->setVisible(!message.isEmpty());
 }
 

@@ -120,7 +120,7 @@ GaussianTrajectoryView::CanvasLayout GaussianTrajectoryView::canvasLayout(QSize 
         if (row.steps->front() > 1 || row.steps->back() < m_numSteps) layout.rowHeight = std::max(30.0, 2.5 * em);
     }
     const double rowsBottom = layout.rowsTop + layout.rowHeight * tickRows().size();
-    const double top = rowsBottom + 1.2 * em + 0.6 * em + 1.2 * em;  // "n = 1" line, "J(s, t)" above the bar
+    const double top = rowsBottom + 1.2 * em + 0.4 * em + 1.9 * em;  // "n = 1" line, "J(s, t)" above the bar
     // The whole width (less the colour bar and its labels) and the height left: J(s, t) need not
     // be drawn square, and a square left most of a wide figure white.
     const double barRoom = 20.0 + metrics.horizontalAdvance("6.7e-05") + 8.0;
@@ -237,7 +237,8 @@ void TrajectoryCanvas::paintHeatmap(QPainter& painter,
         painter.drawText(QRectF(bar.right() + 6, y - 0.6 * em, 6 * em, 1.2 * em), Qt::AlignLeft | Qt::AlignVCenter,
                          QString::number(std::pow(10.0, value), 'g', 2));
     }
-    painter.drawText(QRectF(bar.left() - 4, bar.top() - 1.3 * em, 6 * em, 1.2 * em), Qt::AlignLeft, "J(s, t)");
+    // Above the top tick's label (which reaches 0.6 em above the bar), not over it.
+    painter.drawText(QRectF(bar.left() - 4, bar.top() - 1.9 * em, 6 * em, 1.2 * em), Qt::AlignLeft, "J(s, t)");
 }
 
 QWidget* GaussianTrajectoryView::canvas() const { return m_canvas; }
@@ -390,6 +391,9 @@ GaussianTrajectoryView::GaussianTrajectoryView(QWidget* parent)
     charts::applyFigureStyle(m_nllChart, m_nllFigure->view());
     m_nllFigure->view()->setMinimumHeight(200);
     layout->addWidget(m_nllFigure, 2);
+    // Until the curves are computed the chart has nothing to show: the rows and the heatmap
+    // take its room (the button and its status line say how to compute them).
+    m_nllFigure->hide();
     setBody(body);
 
     m_nllStatus->setWordWrap(true);
@@ -461,6 +465,7 @@ QList<QLineSeries*> GaussianTrajectoryView::nllSeries() const {
 
 void GaussianTrajectoryView::setNllCurves(const NllCurves& curves) {
     m_nll = curves;
+    m_nllFigure->setVisible(!curves.ks.empty());
     double low = 1e300, high = -1e300;
     for (int kind = 0; kind < 2; ++kind) {
         for (int v = 0; v < 3; ++v) {
