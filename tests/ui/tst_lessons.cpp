@@ -37,6 +37,7 @@
 #include "ui/main/gaussian_explorer.h"
 #include "ui/main/main_window.h"
 #include "ui/main/math_help.h"
+#include "ui/views/particles_view.h"
 #include "ui/animation/time_bar.h"
 
 using ui::lessons::Lesson;
@@ -297,6 +298,12 @@ void tst_Lessons::everyStepLoadsInTheWindow() {
                      qPrintable(at));
             // Play shows the process the text speaks of (lesson 1 plays the forward process).
             QCOMPARE(window.timeBar()->reverseDirection(), !step.playsForward);
+            // Where samples land is shown up close (lesson 6: the moons, not the noise's ±3).
+            const QRectF shownWindow = window.gaussianExplorer()->particlesView()->visibleWindow();
+            QVERIFY2(std::abs(shownWindow.width() * step.particlesZoom - 6.0) < 1e-9 ||
+                         window.gaussianExplorer()->particlesView()->frameCount() == 0 || shownWindow.width() > 6.0,
+                     qPrintable(at + QString(": %1").arg(shownWindow.width())));
+            QVERIFY2((l == 5 && s < 2) == (step.particlesZoom > 1.0), qPrintable(at));
             QVERIFY2(step.playsForward == (l == 0 && s < 2), qPrintable(at));
             // Classes are numbered from 0: no step speaks of a class K (here 4) or more.
             QVERIFY2(!step.text.contains("class 4") && !step.tryThis.contains("class 4"), qPrintable(at));

@@ -303,7 +303,9 @@ Lesson LessonBook::smallK() {
                   g.pathSteps = 10;
                   g.sampler = core::gaussian::SamplerKind::Ddpm;
                   g.compareSampler = core::gaussian::SamplerKind::AnalyticDdpm;
-              })},
+              }),
+              /*playsForward=*/false,
+              /*particlesZoom=*/2.0},
              {tr("A hundred steps"),
               tr("<p>With 100 steps each step is small, β̃ is close to the optimal variance and "
                  "both samplers reach the moons.</p>"),
@@ -314,7 +316,9 @@ Lesson LessonBook::smallK() {
                   g.pathSteps = 100;
                   g.sampler = core::gaussian::SamplerKind::Ddpm;
                   g.compareSampler = core::gaussian::SamplerKind::AnalyticDdpm;
-              })},
+              }),
+              /*playsForward=*/false,
+              /*particlesZoom=*/2.0},
              {tr("The likelihood says the same"),
               tr("<p>The lab scores DDPM with β̃, DDPM with β and Analytic-DDPM by their "
                  "likelihood bound (bits per dimension) and sample quality for 5 to 100 "

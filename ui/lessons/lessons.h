@@ -22,6 +22,9 @@ struct LessonStep {
     // What Play shows in the Trajectories view: the forward process (data → π) for a step that
     // speaks of it, else the reverse (π → data).
     bool playsForward = false;
+    // How far the Particles view zooms in about the origin (1: the whole ±range): a step about
+    // where samples land shows the data, not the noise's ±3.
+    double particlesZoom = 1.0;
 };
 
 struct Lesson {

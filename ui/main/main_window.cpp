@@ -615,6 +615,7 @@ bool MainWindow::loadLessonStep(int lesson, int step) {
     showView(s.view);
     // Play shows the process the step's text describes.
     m_timeBar->setReverseDirection(!s.playsForward);
+    m_gaussianExplorer->particlesView()->setZoom(s.particlesZoom);
     m_lessons->showStep(lesson, step);
     m_lessons->show();
     return true;

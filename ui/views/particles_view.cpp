@@ -56,6 +56,12 @@ public:
     void zoomAbout(const QPointF& at, double factor);
     void panBy(const QPointF& pixels);
     void resetZoom();
+    void setZoom(double zoom, const QPointF& centre) {
+        m_zoom = std::clamp(zoom, 1.0, 64.0);
+        m_centre = centre;
+        m_centre = window().center();
+        update();
+    }
     double zoom() const { return m_zoom; }
     // The nearest particle under a position ("A: x = …, y = …"), empty when none is near.
     QString readoutAt(const QPointF& at) const;
@@ -543,6 +549,7 @@ QWidget* ParticlesView::canvas() const { return m_canvas; }
 void ParticlesView::zoomAbout(const QPointF& at, double factor) { m_canvas->zoomAbout(at, factor); }
 void ParticlesView::panBy(const QPointF& pixels) { m_canvas->panBy(pixels); }
 void ParticlesView::resetZoom() { m_canvas->resetZoom(); }
+void ParticlesView::setZoom(double zoom, const QPointF& centre) { m_canvas->setZoom(zoom, centre); }
 QRectF ParticlesView::visibleWindow() const { return m_canvas->window(); }
 QString ParticlesView::readoutAt(const QPointF& at) const { return m_canvas->readoutAt(at); }
 

@@ -51,6 +51,8 @@ public:
     void zoomAbout(const QPointF& at, double factor);
     void panBy(const QPointF& pixels);
     void resetZoom();
+    // Zoomed by `zoom` (≥ 1) about the data's point `centre`.
+    void setZoom(double zoom, const QPointF& centre = {});
     QRectF visibleWindow() const;  // data coordinates, y up
     QString readoutAt(const QPointF& at) const;
 
