@@ -2,6 +2,8 @@
 #include "ui/animation/chains_view.h"
 #include "ui/charts/palette.h"
 
+#include <QFontMetricsF>
+
 #include <QCoreApplication>
 
 #include <QPainter>
@@ -203,12 +205,16 @@ void ChainCanvas::paintEvent(QPaintEvent*) {
         return;
     }
 
-    const double top = 34.0;
+    // Lengths follow the font (presentation mode, exports); the bars keep a margin of their own
+    // from the frame's edge, as the lanes do from the left.
+    const double em = QFontMetricsF(font()).height();
+    const double top = std::max(34.0, 2.2 * em + 8.0);
     const double bottom = height() - 10.0;
     const double laneHeight = (bottom - top) / k;
     const double left = 46.0;
+    const double margin = std::max(32.0, 2.0 * em);
     const double barsWidth = std::min(220.0, width() * 0.25);
-    const double lanesRight = width() - barsWidth - 36.0;  // bars end 20 px from the edge
+    const double lanesRight = width() - barsWidth - margin - 16.0;
     const double barsLeft = lanesRight + 16.0;
 
     // Title.
@@ -224,12 +230,13 @@ void ChainCanvas::paintEvent(QPaintEvent*) {
     // blue bar the share of the chains (longer than its box when more chains are there).
     painter.setPen(QPen(charts::palette::kExact, 2));
     painter.setBrush(Qt::NoBrush);
-    painter.drawRect(QRectF(barsLeft, 9, 16, 12));
+    painter.drawRect(QRectF(barsLeft, 4 + 0.2 * em, 16, 0.6 * em));
     painter.setPen(Qt::black);
-    painter.drawText(QRectF(barsLeft + 20, 4, barsWidth, 12), Qt::AlignLeft | Qt::AlignVCenter,
+    painter.drawText(QRectF(barsLeft + 20, 4, barsWidth + margin - 20, em), Qt::AlignLeft | Qt::AlignVCenter,
                      QCoreApplication::translate("ui::animation::ChainCanvas", "exact marginal"));
-    painter.fillRect(QRectF(barsLeft, 22, 16, 6), charts::palette::withAlpha(charts::palette::kSampled, 190));
-    painter.drawText(QRectF(barsLeft + 20, 17, barsWidth, 14), Qt::AlignLeft | Qt::AlignVCenter,
+    painter.fillRect(QRectF(barsLeft, 4 + em + 0.35 * em, 16, 0.3 * em),
+                     charts::palette::withAlpha(charts::palette::kSampled, 190));
+    painter.drawText(QRectF(barsLeft + 20, 4 + em, barsWidth + margin - 20, em), Qt::AlignLeft | Qt::AlignVCenter,
                      QCoreApplication::translate("ui::animation::ChainCanvas", "chains"));
 
     // Lanes.

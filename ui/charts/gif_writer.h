@@ -7,8 +7,9 @@
 #include <vector>
 
 // Animated GIF export with Debian's giflib (the Trajectories animation as an animated
-// GIF). Frames are mapped to a fixed 252-colour palette (a 6×7×6 RGB cube), which keeps
-// chart colours recognisable and costs one table look-up per pixel.
+// GIF). The palette is the first frame's 4 most frequent colours, kept exactly (the background
+// and the lanes' shading), and a 6×7×6 RGB cube for every other colour (a channel moves by at
+// most 26): the cube alone turned the lanes' near-white shading into white.
 namespace ui::charts {
 
 class GifWriter {
@@ -26,13 +27,16 @@ public:
     QString save(const QString& path) const;
 
 private:
+    int indexOf(QRgb colour) const;
+
     int m_delayCs;
+    std::vector<QRgb> m_exact;  // the palette's exact colours, its first entries
     QSize m_size;
     std::vector<std::vector<unsigned char>> m_frames;  // palette indices, row-major
     std::vector<int> m_delays;                         // per frame, 1/100 s
 };
 
-// The palette index of an RGB colour in the writer's fixed palette.
-int gifPaletteIndex(QRgb color);
+// The index of an RGB colour in the writer's cube, after `offset` exact colours.
+int gifPaletteIndex(QRgb color, int offset = 0);
 
 }  // namespace ui::charts
