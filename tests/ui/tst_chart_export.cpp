@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QImageReader>
 #include <QLabel>
 #include <QLineSeries>
 #include <QPushButton>
@@ -25,6 +26,7 @@
 #include "core/io/csv.h"
 #include "ui/charts/chart_export.h"
 #include "ui/charts/chart_panel.h"
+#include "ui/charts/gif_writer.h"
 #include "ui/charts/export_dialog.h"
 #include "tests/support/test_support.h"
 
@@ -117,7 +119,32 @@ private slots:
     void physicalSizesAndFontScale();
     void lengthsParse();
     void readoutShowsTheValueUnderTheCursor();
+    void gifKeepsTheFrequentColoursExactly();
 };
+
+// A GIF frame keeps its most frequent colours exactly (the chains' lane shading, near-white, used
+// to become white in the 6×7×6 cube) and moves every other channel by at most 26.
+void tst_ChartExport::gifKeepsTheFrequentColoursExactly() {
+    QImage frame(120, 80, QImage::Format_RGB32);
+    frame.fill(Qt::white);
+    QPainter painter(&frame);
+    painter.fillRect(QRect(0, 0, 120, 30), QColor(246, 247, 250));
+    painter.fillRect(QRect(0, 30, 120, 30), QColor(236, 238, 243));
+    painter.fillRect(QRect(10, 65, 40, 10), QColor(0x00, 0x72, 0xB2));
+    painter.end();
+    ui::charts::GifWriter writer(10);
+    writer.addFrame(frame);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("lanes.gif");
+    QCOMPARE(writer.save(path), QString());
+    QImageReader reader(path);
+    const QImage back = reader.read().convertToFormat(QImage::Format_RGB32);
+    QCOMPARE(back.pixelColor(5, 5), QColor(246, 247, 250));
+    QCOMPARE(back.pixelColor(5, 40), QColor(236, 238, 243));
+    QCOMPARE(back.pixelColor(5, 75), QColor(Qt::white));
+    const QColor blue = back.pixelColor(20, 70);
+    QVERIFY(std::abs(blue.red() - 0x00) <= 26 && std::abs(blue.green() - 0x72) <= 26 && std::abs(blue.blue() - 0xB2) <= 26);
+}
 
 // The readout under the cursor is the nearest point of the nearest series, with the series'
 // name and the point's own values (not the cursor's coordinates); away from every curve, none.
