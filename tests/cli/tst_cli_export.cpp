@@ -92,7 +92,23 @@ private slots:
     void refusesNamesItCannotWrite();
     void aFrameSequenceReplacesThePreviousOne();
     void viewAllWritesEveryFileOrNone();
+    void aLeftOutChartIsSaid();
 };
+
+// The Trajectory view's NLL chart is not computed by export: its figure leaves the chart out
+// (no empty axes, no legend) and export says so.
+void tst_CliExport::aLeftOutChartIsSaid() {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("trajectory.svg");
+    const auto result = runCli({"export", "--example", "3", "--view", "gaussian-trajectory", "--out", out});
+    QCOMPARE(result.exitCode, 0);
+    QVERIFY2(result.err.contains("leaves it out"), qPrintable(result.err));
+    QFile file(out);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString svg = QString::fromUtf8(file.readAll());
+    QVERIFY(!svg.contains("Negative ELBO") && !svg.contains("bits/dim"));
+    QVERIFY(svg.contains("DP-optimal"));
+}
 
 void tst_CliExport::exportsEachFormat_data() {
     QTest::addColumn<QString>("view");

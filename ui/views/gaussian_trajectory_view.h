@@ -73,6 +73,8 @@ public:
 
     // Shows the NLL-against-K curves (replacing older ones, clearing the stale mark).
     void setNllCurves(const NllCurves& curves);
+    // The NLL against the number of steps has been computed (its chart is shown).
+    bool hasNllCurves() const { return !m_nll.ks.empty(); }
     // Marks the curves as computed for other parameters (drawn faded) or current again.
     void setNllStale(bool stale);
     bool nllStale() const { return m_nllStale; }
