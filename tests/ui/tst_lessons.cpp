@@ -310,6 +310,10 @@ void tst_Lessons::everyStepLoadsInTheWindow() {
             window.explorer()->waitForJobs();
             window.gaussianExplorer()->waitForJobs();
             QVERIFY2(errors.isEmpty(), qPrintable(at + ": " + errors.join(" | ")));
+            // Once the jobs are done, nothing on screen is marked out of date.
+            for (const auto& [name, view] : window.viewsOnScreen()) {
+                if (name != "lab") QVERIFY2(!view->isStale(), qPrintable(at + ": " + name + " still out of date"));
+            }
             if (!screenshots.isEmpty()) {
                 QTest::qWait(300);  // views repaint after their jobs
                 window.grab().save(QString("%1/lesson-%2-%3.png").arg(screenshots).arg(l + 1).arg(s + 1));

@@ -50,7 +50,11 @@ public:
 
     // What the numbers were computed from ("schedule: linear", "N: 1000", …), written as the
     // CSV's header block with the view's name and the program's version.
-    void setProvenance(std::vector<std::string> lines) { m_provenance = std::move(lines); }
+    // Set when the view shows results of its own: it is current again.
+    void setProvenance(std::vector<std::string> lines) {
+        m_provenance = std::move(lines);
+        setStale(false);
+    }
     const std::vector<std::string>& provenance() const { return m_provenance; }
     // The CSV text of data() with its header block; an error when there is no data yet. A view
     // whose numbers are a table of the core's (the Lab) writes that table instead.

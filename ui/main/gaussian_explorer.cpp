@@ -367,7 +367,13 @@ void GaussianExplorer::startJob() {
     m_requested = params;
     std::shared_ptr<const GaussianResults> previous = m_results;
     if (previous && previous->data && sameExceptSampler(previous->params, params)) {
-        startParticlesJob(previous);  // Γ, trajectory and variances stay as they are
+        // Γ, trajectory and variances stay as they are: they are the new project's already.
+        for (charts::ViewPanel* view : {static_cast<charts::ViewPanel*>(m_gamma),
+                                        static_cast<charts::ViewPanel*>(m_variance),
+                                        static_cast<charts::ViewPanel*>(m_trajectory)}) {
+            view->setStale(false);
+        }
+        startParticlesJob(previous);
         return;
     }
     const int threads = core::hardwareThreads();
