@@ -198,6 +198,11 @@ void tst_TorchModel::brokenContractsAreRefusedWithTheField_data() {
     row("bad-shape.pt", {"diffuscope.json: shape", "[0,2]"}, false);
     row("bad-steps.pt", {"diffuscope.json: num_steps", "-5"}, false);
     row("schedule-with-n.pt", {"diffuscope.json: schedule", "linear,N=1000", "num_steps"}, false);
+    row("schedule-dev-zero.pt", {"diffuscope.json: schedule = csv:/dev/zero"}, false);
+    row("schedule-folder.pt", {"diffuscope.json: schedule = csv:/tmp"}, false);
+    row("schedule-huge.pt", {"diffuscope.json: schedule = linearxxx", "(500006 bytes)",
+                             "longer than 4096 bytes"}, false);
+    row("schedule-unknown.pt", {"diffuscope.json: schedule = quadratic", "expected linear, cosine"}, false);
     row("contract-not-json.pt", {"diffuscope.json", "not valid JSON"}, false);
     row("no-contract.pt", {"without diffuscope.json", "_extra_files"}, false);
     row("plain.zip.pt", {"not a TorchScript archive", "data.pkl"}, false);
@@ -224,6 +229,7 @@ void tst_TorchModel::brokenContractsAreRefusedWithTheField() {
     for (const QString& part : parts) {
         QVERIFY2(contains(message, part.toStdString()), message.c_str());
     }
+    QVERIFY2(message.size() < 1000, message.substr(0, 1000).c_str());
 }
 
 void tst_TorchModel::aNetworkThatFailsLaterRaisesAModelError() {
@@ -280,6 +286,31 @@ void tst_TorchModel::fitChecksNameWhatDiffers() {
     auto labels = checkCategoricalFit(*cat, catPath, 4, 3, 10);
     QVERIFY(!labels);
     QVERIFY(contains(labels.error().toString(), "5 conditions"));
+
+    // The contract's schedule against the set-up's: the same kind, or refused naming both.
+    DS_VERIFY_OK(checkGaussianFit(*loaded, path, 1000, 2, "linear"));
+    const std::string snrPath = modelPath("cosine-zero-snr.pt");
+    auto snr = loadModelFile(snrPath);
+    DS_VERIFY_OK(snr);
+    DS_VERIFY_OK(checkGaussianFit(*snr, snrPath, 1000, 2, "cosine,zero-snr"));
+    for (const char* other : {"linear", "cosine", "linear,zero-snr"}) {
+        auto refused = checkGaussianFit(*snr, snrPath, 1000, 2, other);
+        QVERIFY(!refused);
+        const std::string message = refused.error().toString();
+        QVERIFY2(contains(message, snrPath + ": the network was trained under the schedule "
+                                             "cosine,zero-snr (diffuscope.json) but the schedule "
+                                             "here is " + other),
+                 message.c_str());
+    }
+    const std::string cosinePath = modelPath("categorical-cosine.pt");
+    auto cosine = loadModelFile(cosinePath);
+    DS_VERIFY_OK(cosine);
+    DS_VERIFY_OK(checkCategoricalFit(*cosine, cosinePath, 4, 3, 1, "cosine"));
+    auto linear = checkCategoricalFit(*cosine, cosinePath, 4, 3, 1, "linear");
+    QVERIFY(!linear);
+    QVERIFY2(contains(linear.error().toString(), "schedule cosine") &&
+                 contains(linear.error().toString(), "here is linear"),
+             linear.error().toString().c_str());
 }
 
 void tst_TorchModel::concurrentCallsAgreeWithSerialOnes() {

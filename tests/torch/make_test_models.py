@@ -167,6 +167,12 @@ def main():
     save(ReturnsTuple(), "returns-tuple.pt", **gaussian())
     save(ExactEps("epsilon"), "missing-label.pt", **gaussian(num_conditions=3))
     save(CategoricalUnconditional(4), "categorical-wrong-k.pt", **dict(cat, num_classes=5))
+    # Good networks whose contract names another schedule than the default linear one.
+    save(ExactEps("epsilon"), "cosine-zero-snr.pt", **dict(gaussian(), schedule="cosine,zero-snr"))
+    save(CategoricalUnconditional(4), "categorical-cosine.pt", **dict(cat, schedule="cosine"))
+    # A conditional categorical network of the digits' shape (D = 64, 10 labels), for evaluate.
+    save(CategoricalLogits(4, True), "digits-categorical.pt",
+         **dict(cat, shape=[64], num_conditions=10))
     torch.jit.save(torch.jit.script(ExactEps("epsilon")), os.path.join(OUT, "no-contract.pt"))
 
     # Contracts with a wrong field, written into an otherwise good archive.
@@ -177,6 +183,11 @@ def main():
         "bad-shape.pt": dict(gaussian(), shape=[0, 2]),
         "bad-steps.pt": dict(gaussian(), num_steps=-5),
         "schedule-with-n.pt": dict(gaussian(), schedule="linear,N=1000"),
+        # Schedules the app's own parsers refuse: a device, a folder, 500 kB, an unknown name.
+        "schedule-dev-zero.pt": dict(gaussian(), schedule="csv:/dev/zero"),
+        "schedule-folder.pt": dict(gaussian(), schedule="csv:/tmp"),
+        "schedule-huge.pt": dict(gaussian(), schedule="linear" + "x" * 500_000),
+        "schedule-unknown.pt": dict(gaussian(), schedule="quadratic"),
     }
     for name, fields in bad.items():
         torch.jit.save(good, os.path.join(OUT, name),
