@@ -4,6 +4,8 @@
 // contract, and a refusal or a network that fails in the middle of a job is one line on stderr
 // with exit code 2.
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonParseError>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -43,6 +45,10 @@ private slots:
     void infoDescribesTheContract();
     void aFailingNetworkEndsTheCommandWithItsMessage();
     void aModelThatDoesNotFitIsRefused();
+    void nonFiniteLogitsEndTheCommandNamingT_data();
+    void nonFiniteLogitsEndTheCommandNamingT();
+    void aNonFinitePredictionEndsGammaNamingN();
+    void aNetworksPrintsLeaveTheJsonIntact();
     void theContractsScheduleIsCheckedAndCompared();
     void evaluateOpensACategoricalTorchScriptModel();
 
@@ -120,6 +126,58 @@ QString tst_CliTorch::table() {
         file.write("x1,x2,x3,p\n0,1,2,0.25\n3,0,2,0.25\n1,1,1,0.3\n2,3,0,0.2\n");
     }
     return path;
+}
+
+void tst_CliTorch::nonFiniteLogitsEndTheCommandNamingT_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("value");
+    QTest::newRow("nan") << "categorical-nan-early.pt" << "nan";
+    QTest::newRow("inf") << "categorical-inf-early.pt" << "inf";
+    QTest::newRow("-inf") << "categorical-neginf-early.pt" << "-inf";
+}
+
+void tst_CliTorch::nonFiniteLogitsEndTheCommandNamingT() {
+    // The load check (t = 0.5 and 1) passes; the step costs at t < 0.3 must not.
+    QFETCH(QString, file);
+    QFETCH(QString, value);
+    const QString path = kModels + "/" + file;
+    for (const QString& format : {QString("json"), QString("csv")}) {
+        auto run = runCli({"categorical", "--table", table(), "--pi", "uniform:4", "--schedule",
+                           "linear", "--steps", "20", "--dp", "5", "--model", path, "--format",
+                           format});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(path + ": the network's logits at t = "), qPrintable(run.err));
+        QVERIFY2(run.err.contains(" are not finite: " + value + " "), qPrintable(run.err));
+        QCOMPARE(run.err.trimmed().count('\n'), 0);
+        QVERIFY2(run.out.isEmpty(), qPrintable(run.out));
+    }
+}
+
+void tst_CliTorch::aNonFinitePredictionEndsGammaNamingN() {
+    for (const char* prediction : {"epsilon", "sample", "v_prediction"}) {
+        const QString path = kModels + "/nan-at-500-" + prediction + ".pt";
+        const QString out = m_dir.filePath("nan.csv");
+        auto run = runCli({"gamma", "--data", "gaussian:d=2,s=0.5", "--model", path, "--samples",
+                           "20", "--threads", "2", "--out", out});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(path + ": the network's prediction (" + prediction +
+                                  ") at n = 500 is not finite: nan"),
+                 qPrintable(run.err));
+        QCOMPARE(run.err.trimmed().count('\n'), 0);
+        QVERIFY(!QFile::exists(out));
+    }
+}
+
+void tst_CliTorch::aNetworksPrintsLeaveTheJsonIntact() {
+    auto run = runCli({"categorical", "--table", table(), "--pi", "uniform:4", "--schedule",
+                       "linear", "--steps", "10", "--dp", "3", "--model",
+                       model("categorical-prints.pt"), "--format", "json"});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QJsonParseError error;
+    const QJsonDocument json = QJsonDocument::fromJson(run.out.toUtf8(), &error);
+    QVERIFY2(error.error == QJsonParseError::NoError && json.isObject(), qPrintable(run.out.left(300)));
+    QVERIFY2(!run.out.contains("network says hello"), qPrintable(run.out.left(300)));
+    QVERIFY2(run.err.contains("network says hello"), qPrintable(run.err.left(300)));
 }
 
 void tst_CliTorch::theContractsScheduleIsCheckedAndCompared() {

@@ -7,8 +7,12 @@
 // refuses the model, saying why.
 #include <QTest>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <cstdio>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <thread>
 
@@ -66,6 +70,11 @@ private slots:
     void brokenContractsAreRefusedWithTheField_data();
     void brokenContractsAreRefusedWithTheField();
     void aNetworkThatFailsLaterRaisesAModelError();
+    void nonFiniteLogitsAtAnyTAreErrors_data();
+    void nonFiniteLogitsAtAnyTAreErrors();
+    void nonFinitePredictionsAtAnyNAreErrors_data();
+    void nonFinitePredictionsAtAnyNAreErrors();
+    void aNetworksPrintsDoNotReachStdout();
     void fitChecksNameWhatDiffers();
     void concurrentCallsAgreeWithSerialOnes();
     void damagedArchivesNeverCrash();
@@ -255,6 +264,107 @@ void tst_TorchModel::aNetworkThatFailsLaterRaisesAModelError() {
     params.parallel.numThreads = 2;
     QVERIFY_THROWS_EXCEPTION(ModelError, (void)core::gaussian::estimateGamma(
                                              *loaded->gaussian, **oracle, *schedule, params));
+}
+
+void tst_TorchModel::nonFiniteLogitsAtAnyTAreErrors_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("value");
+    QTest::newRow("nan") << "categorical-nan-early.pt" << "nan";
+    QTest::newRow("inf") << "categorical-inf-early.pt" << "inf";
+    QTest::newRow("-inf") << "categorical-neginf-early.pt" << "-inf";
+}
+
+void tst_TorchModel::nonFiniteLogitsAtAnyTAreErrors() {
+    // The load check tries t = 0.5 and 1; these networks fail for t < 0.3, on every call.
+    if (!torchModelsAvailable()) QSKIP("this build has no LibTorch");
+    QFETCH(QString, file);
+    QFETCH(QString, value);
+    const std::string path = modelPath(file.toStdString());
+    auto loaded = loadModelFile(path);
+    DS_VERIFY_OK(loaded);
+    const std::vector<int> xt{3, 0, 2};
+    std::vector<double> out(12);
+    loaded->categorical->predict(xt, 0, DenoiserTime{0.5, 0.0}, out);
+    for (double p : out) QVERIFY(std::isfinite(p));
+    for (int repeat = 0; repeat < 2; ++repeat) {
+        try {
+            loaded->categorical->predict(xt, 0, DenoiserTime{0.125, 0.0}, out);
+            QFAIL("no exception");
+        } catch (const ModelError& e) {
+            const std::string message = e.what();
+            QVERIFY2(contains(message, path + ": the network's logits at t = 0.125 are not finite: " +
+                                           value.toStdString() + " "),
+                     e.what());
+            QVERIFY2(message.find('\n') == std::string::npos, e.what());
+        }
+    }
+}
+
+void tst_TorchModel::nonFinitePredictionsAtAnyNAreErrors_data() {
+    QTest::addColumn<QString>("prediction");
+    for (const char* prediction : {"epsilon", "sample", "v_prediction"}) {
+        QTest::newRow(prediction) << prediction;
+    }
+}
+
+void tst_TorchModel::nonFinitePredictionsAtAnyNAreErrors() {
+    // NaN at n = 500 only (the load check tries n = 1 and N): an error at every call there,
+    // whatever the prediction type, and Γ never comes back with a NaN in it.
+    if (!torchModelsAvailable()) QSKIP("this build has no LibTorch");
+    QFETCH(QString, prediction);
+    const std::string path = modelPath("nan-at-500-" + prediction.toStdString() + ".pt");
+    auto loaded = loadModelFile(path);
+    DS_VERIFY_OK(loaded);
+    auto schedule = core::schedule::linearSchedule(1000);
+    DS_VERIFY_OK(schedule);
+    // 300 points: two batches of the adapter's 256.
+    const core::Matrix x = normalPoints(2, 300, 3);
+    core::Matrix eps(2, 300);
+    loaded->gaussian->predictEps(x, NoiseLevel{499, schedule->alphaBar(499), schedule->betaBar(499)}, eps);
+    QVERIFY(eps.allFinite());
+    try {
+        loaded->gaussian->predictEps(x, NoiseLevel{500, schedule->alphaBar(500), schedule->betaBar(500)},
+                                     eps);
+        QFAIL("no exception");
+    } catch (const ModelError& e) {
+        const std::string message = e.what();
+        QVERIFY2(contains(message, path + ": the network's prediction (" + prediction.toStdString() +
+                                       ") at n = 500 is not finite: nan"),
+                 e.what());
+        QVERIFY2(message.find('\n') == std::string::npos, e.what());
+    }
+    auto oracle = IsotropicGaussianOracle::create(core::Vector::Zero(2), 0.5);
+    core::gaussian::GammaParams params;
+    params.numSamples = 20;
+    params.parallel.numThreads = 2;
+    QVERIFY_THROWS_EXCEPTION(ModelError, (void)core::gaussian::estimateGamma(
+                                             *loaded->gaussian, **oracle, *schedule, params));
+}
+
+void tst_TorchModel::aNetworksPrintsDoNotReachStdout() {
+    // TorchScript's print() goes to stderr: stdout carries the commands' results (JSON).
+    if (!torchModelsAvailable()) QSKIP("this build has no LibTorch");
+    auto categorical = loadModelFile(modelPath("categorical-prints.pt"));
+    DS_VERIFY_OK(categorical);
+    auto gaussian = loadModelFile(modelPath("prints.pt"));
+    DS_VERIFY_OK(gaussian);
+    std::fflush(stdout);
+    std::FILE* capture = std::tmpfile();
+    QVERIFY(capture != nullptr);
+    const int saved = ::dup(1);
+    ::dup2(::fileno(capture), 1);
+    std::vector<double> out(12);
+    categorical->categorical->predict(std::vector<int>{1, 2, 3}, 0, DenoiserTime{0.25, 0.0}, out);
+    const core::Matrix x = normalPoints(2, 4, 1);
+    core::Matrix eps(2, 4);
+    gaussian->gaussian->predictEps(x, NoiseLevel{10, 0.9, 0.1}, eps);
+    std::cout.flush();
+    std::fflush(stdout);
+    ::dup2(saved, 1);
+    ::close(saved);
+    const long written = std::ftell(capture) >= 0 ? (std::fseek(capture, 0, SEEK_END), std::ftell(capture)) : -1;
+    std::fclose(capture);
+    QCOMPARE(written, 0L);
 }
 
 void tst_TorchModel::fitChecksNameWhatDiffers() {
