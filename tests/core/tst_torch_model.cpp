@@ -14,7 +14,10 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <chrono>
 #include <thread>
+
+#include <zlib.h>
 
 #include "core/gaussian/gamma.h"
 #include "core/io/zip_archive.h"
@@ -55,6 +58,102 @@ bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
 
+void putLe(std::string& out, uint64_t value, int bytes) {
+    for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
+}
+
+// `inflated` zero bytes as a raw deflate stream (a few KB per MB).
+std::string deflatedZeros(uint64_t inflated) {
+    z_stream z{};
+    deflateInit2(&z, 9, Z_DEFLATED, -MAX_WBITS, 9, Z_DEFAULT_STRATEGY);
+    const std::string zeros(1 << 20, '\0');
+    std::string out;
+    std::string piece(1 << 16, '\0');
+    for (uint64_t left = inflated;;) {
+        const uint64_t feed = std::min<uint64_t>(left, zeros.size());
+        z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(zeros.data()));
+        z.avail_in = static_cast<uInt>(feed);
+        left -= feed;
+        int status;
+        do {
+            z.next_out = reinterpret_cast<Bytef*>(piece.data());
+            z.avail_out = static_cast<uInt>(piece.size());
+            status = deflate(&z, left == 0 ? Z_FINISH : Z_NO_FLUSH);
+            out.append(piece.data(), piece.size() - z.avail_out);
+        } while (z.avail_out == 0 || (left == 0 && status != Z_STREAM_END));
+        if (left == 0) break;
+    }
+    deflateEnd(&z);
+    return out;
+}
+
+uint32_t zerosCrc(uint64_t count) {
+    const std::string zeros(1 << 20, '\0');
+    uLong crc = crc32(0, nullptr, 0);
+    for (uint64_t left = count; left > 0;) {
+        const uint64_t n = std::min<uint64_t>(left, zeros.size());
+        crc = crc32(crc, reinterpret_cast<const Bytef*>(zeros.data()), static_cast<uInt>(n));
+        left -= n;
+    }
+    return static_cast<uint32_t>(crc);
+}
+
+// A ZIP archive of `count` deflated entries of `inflated` zeros each, declaring `declared`
+// bytes. `shared`: one local header and stream that every directory entry points at (the
+// "bomb"); else each entry has its own copy.
+std::string zerosArchive(int count, uint64_t inflated, uint64_t declared, bool shared) {
+    const std::string stream = deflatedZeros(inflated);
+    const uint32_t crc = zerosCrc(inflated);
+    std::string out;
+    std::vector<uint64_t> offsets;
+    for (int i = 0; i < (shared ? 1 : count); ++i) {
+        const std::string name = "archive/data/" + std::to_string(i);
+        offsets.push_back(out.size());
+        putLe(out, 0x04034b50, 4);
+        putLe(out, 20, 2);   // version
+        putLe(out, 0, 2);    // flags
+        putLe(out, 8, 2);    // deflated
+        putLe(out, 0, 4);    // time, date
+        putLe(out, crc, 4);
+        putLe(out, stream.size(), 4);
+        putLe(out, declared, 4);
+        putLe(out, name.size(), 2);
+        putLe(out, 0, 2);
+        out += name;
+        out += stream;
+    }
+    const uint64_t directory = out.size();
+    for (int i = 0; i < count; ++i) {
+        const std::string name = "archive/data/" + std::to_string(i);
+        putLe(out, 0x02014b50, 4);
+        putLe(out, 20, 2);
+        putLe(out, 20, 2);
+        putLe(out, 0, 2);
+        putLe(out, 8, 2);
+        putLe(out, 0, 4);
+        putLe(out, crc, 4);
+        putLe(out, stream.size(), 4);
+        putLe(out, declared, 4);
+        putLe(out, name.size(), 2);
+        putLe(out, 0, 2);  // extra
+        putLe(out, 0, 2);  // comment
+        putLe(out, 0, 2);  // disk
+        putLe(out, 0, 2);  // internal attributes
+        putLe(out, 0, 4);  // external attributes
+        putLe(out, offsets[shared ? 0 : i], 4);
+        out += name;
+    }
+    const uint64_t directorySize = out.size() - directory;
+    putLe(out, 0x06054b50, 4);
+    putLe(out, 0, 4);
+    putLe(out, count, 2);
+    putLe(out, count, 2);
+    putLe(out, directorySize, 4);
+    putLe(out, directory, 4);
+    putLe(out, 0, 2);
+    return out;
+}
+
 }  // namespace
 
 class tst_TorchModel : public QObject {
@@ -78,6 +177,7 @@ private slots:
     void fitChecksNameWhatDiffers();
     void concurrentCallsAgreeWithSerialOnes();
     void damagedArchivesNeverCrash();
+    void zipBombsAreRefusedAtOnce();
     void withoutLibTorchTheReasonIsGiven();
 };
 
@@ -470,6 +570,65 @@ void tst_TorchModel::damagedArchivesNeverCrash() {
         }
     }
     qInfo("%d of %zu single-byte damages still loaded", loadedCount, bytes.size());
+}
+
+void tst_TorchModel::zipBombsAreRefusedAtOnce() {
+    using Clock = std::chrono::steady_clock;
+    const std::string path = "/models/bomb.pt";
+    constexpr uint64_t kMB = 1 << 20;
+    // The builder is right: disjoint entries, declared sizes within the limit, pass every check.
+    {
+        const std::string bytes = zerosArchive(2, 3 * kMB, 3 * kMB, false);
+        auto entries = core::io::listZip(bytes, path);
+        DS_VERIFY_OK(entries);
+        QCOMPARE(entries->size(), size_t{2});
+        for (const auto& e : *entries) DS_VERIFY_OK(core::io::checkZipEntry(bytes, e, path));
+    }
+    // 50 directory entries pointing at one stream: refused from the directory, before inflating.
+    {
+        const std::string bytes = zerosArchive(50, 3 * kMB, 3 * kMB, true);
+        QVERIFY(bytes.size() < 100'000);
+        const auto start = Clock::now();
+        auto entries = core::io::listZip(bytes, path);
+        QVERIFY(!entries);
+        const std::string message = entries.error().toString();
+        QVERIFY2(contains(message, path + ": zip entry 'archive/data/") &&
+                     contains(message, "overlap those of entry 'archive/data/"),
+                 message.c_str());
+        auto model = parseModelFile(bytes, path);
+        QVERIFY(!model);
+        QCOMPARE(model.error().toString(), message);
+        QVERIFY(Clock::now() - start < std::chrono::milliseconds(500));
+    }
+    // Disjoint entries whose declared sizes sum past the limit (lowered here to 5 MB).
+    {
+        const std::string bytes = zerosArchive(2, 3 * kMB, 3 * kMB, false);
+        auto entries = core::io::listZip(bytes, path, 5 * kMB);
+        QVERIFY(!entries);
+        QVERIFY2(contains(entries.error().toString(),
+                          path + ": zip directory: its entries declare more than 5.2 MB "
+                                 "uncompressed (entry 'archive/data/1' declares 3.1 MB)"),
+                 entries.error().toString().c_str());
+    }
+    // One entry declaring 3 GB, beyond the model file limit itself.
+    {
+        const std::string bytes = zerosArchive(1, kMB, 3'000'000'000ull, false);
+        auto model = parseModelFile(bytes, path);
+        QVERIFY(!model);
+        QVERIFY2(contains(model.error().toString(), "declares 3.0 GB"), model.error().toString().c_str());
+    }
+    // An entry declaring 1 KB whose stream inflates to 64 MB: its CRC check stops past 1 KB.
+    {
+        const std::string bytes = zerosArchive(1, 64 * kMB, 1024, false);
+        auto entries = core::io::listZip(bytes, path);
+        DS_VERIFY_OK(entries);
+        const auto start = Clock::now();
+        auto checked = core::io::checkZipEntry(bytes, entries->front(), path);
+        QVERIFY(!checked);
+        QVERIFY2(contains(checked.error().toString(), "its compressed data are damaged"),
+                 checked.error().toString().c_str());
+        QVERIFY(Clock::now() - start < std::chrono::milliseconds(200));
+    }
 }
 
 void tst_TorchModel::withoutLibTorchTheReasonIsGiven() {
