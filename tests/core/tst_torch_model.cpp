@@ -5,6 +5,8 @@
 // or not; softmaxed logits for the categorical process — and every file that breaks the contract
 // is refused with the field and the reason. A build without LibTorch reads the contract and
 // refuses the model, saying why.
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <unistd.h>
@@ -178,6 +180,7 @@ private slots:
     void concurrentCallsAgreeWithSerialOnes();
     void damagedArchivesNeverCrash();
     void zipBombsAreRefusedAtOnce();
+    void aLoadChecksItsMemoryFirst();
     void withoutLibTorchTheReasonIsGiven();
 };
 
@@ -629,6 +632,27 @@ void tst_TorchModel::zipBombsAreRefusedAtOnce() {
                  checked.error().toString().c_str());
         QVERIFY(Clock::now() - start < std::chrono::milliseconds(200));
     }
+}
+
+void tst_TorchModel::aLoadChecksItsMemoryFirst() {
+    // A 1.5 GB archive (sparse: no disk, and no byte of it is read) would take 4.5 GB to open.
+    QTemporaryDir dir;
+    const QString path = dir.filePath("large.pt");
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("PK\3\4", 4);
+        QVERIFY(file.resize(1'500'000'000));
+    }
+    const auto start = std::chrono::steady_clock::now();
+    auto loaded = loadModelFile(path.toStdString());
+    QVERIFY(!loaded);
+    const std::string message = loaded.error().toString();
+    QVERIFY2(contains(message, path.toStdString() + ": needs 3 × the file's 1.5 GB (the file, "
+                                                    "LibTorch's copy of it and its tensors) = "
+                                                    "4.5 GB of memory, more than the 4.0 GB"),
+             message.c_str());
+    QVERIFY(std::chrono::steady_clock::now() - start < std::chrono::milliseconds(500));
 }
 
 void tst_TorchModel::withoutLibTorchTheReasonIsGiven() {
