@@ -234,7 +234,7 @@ Result<CategoricalInputs> inputsFromOptions(const Args& args) {
     if (const std::string model = args.get("model"); model != "oracle") {
         auto network = core::project::categoricalNetwork(
             model, inputs->table.numClasses, inputs->table.numPositions,
-            inputs->table.numConditions(), core::project::fileSources());
+            inputs->table.numConditions(), core::project::fileSources(), *scheduleSpec);
         if (!network) return network.error();
         inputs->denoiser = *network;
     }

@@ -9,6 +9,7 @@
 
 #include "app/cli/commands.h"
 #include "core/categorical/information.h"
+#include "core/categorical/prior.h"
 #include "core/categorical/time_grid.h"
 #include "core/data/bundled_files.h"
 #include "core/data/digits.h"
@@ -58,6 +59,9 @@ const CommandSpec& evaluateSpec() {
          valued("elbo-steps", "N", "50", "even steps of the negative ELBO"),
          valued("elbo-samples", "M", "256", "Monte Carlo samples per step of the ELBO"),
          valued("threads", "T", "", "worker threads (default: all cores)"),
+         valued("pi", "PI", "",
+                "π of the process (uniform:K, masked:K, …) when the model does not carry it: a "
+                "TorchScript contract has none (default: the checkpoint's own)"),
          valued("digits", "FILE", "", "the digits file (default: the bundled copy)")},
         ""};
     return spec;
@@ -85,9 +89,43 @@ int runEvaluate(const Args& args) {
     }
     const auto& info = loaded->info;
     const int levels = info.numClasses;
-    auto curve = core::schedule::parseBetaCurve(info.schedule, {}, "schedule");
+    // A TorchScript contract names its schedule without N (a categorical network takes t in
+    // [0, 1]); a safetensors checkpoint's metadata holds the β(t) spec itself.
+    const std::string& scheduleSpec =
+        loaded->contractSchedule.empty() ? info.schedule : loaded->contractSchedule;
+    const std::string scheduleField =
+        loaded->contractSchedule.empty() ? *modelPath + ": schedule"
+                                         : *modelPath + ": diffuscope.json: schedule";
+    if (scheduleSpec == "info-linear") {
+        return fail(core::invalidArgument(scheduleField, scheduleSpec,
+                                          "evaluate cannot rebuild an information-linear "
+                                          "schedule without the training data"));
+    }
+    auto curve = core::schedule::parseBetaCurve(scheduleSpec, {}, scheduleField);
     if (!curve) return fail(curve.error());
     core::Vector pi = Eigen::Map<const core::Vector>(info.pi.data(), static_cast<Eigen::Index>(info.pi.size()));
+    if (args.has("pi")) {
+        auto given = core::categorical::parsePrior(args.get("pi"), "--pi");
+        if (!given) return fail(given.error());
+        if (info.pi.size() > 0 && (given->size() != pi.size() || (*given - pi).cwiseAbs().maxCoeff() > 1e-9)) {
+            return fail(core::invalidArgument("--pi", args.get("pi"),
+                                              "the model was trained with another π (its own is "
+                                              "used without --pi)"));
+        }
+        pi = *given;
+    }
+    if (pi.size() == 0) {
+        return fail(core::invalidArgument(*modelPath, "",
+                                          "the model does not say π (a TorchScript contract has "
+                                          "none): give it with --pi, e.g. --pi uniform:" +
+                                              std::to_string(levels)));
+    }
+    if (pi.size() != levels) {
+        return fail(core::invalidArgument("--pi", args.get("pi"),
+                                          "π has " + std::to_string(pi.size()) +
+                                              " entries but the model has K = " +
+                                              std::to_string(levels) + " classes"));
+    }
     auto digits = core::data::readDigitsOrBundled(args.get("digits"));
     if (!digits) return fail(digits.error());
 

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/util/limits.h"
+
 namespace core::io {
 namespace {
 
@@ -42,7 +44,8 @@ bool looksLikeZip(std::string_view bytes) {
     return bytes.size() >= 4 && bytes.substr(0, 4) == std::string_view("PK\3\4", 4);
 }
 
-Result<std::vector<ZipEntry>> listZip(std::string_view bytes, const std::string& path) {
+Result<std::vector<ZipEntry>> listZip(std::string_view bytes, const std::string& path,
+                                      uint64_t maxTotalBytes) {
     const Reader r{bytes};
     // The end-of-directory record is the last 22 bytes plus a comment of up to 65535 bytes.
     if (bytes.size() < 22) {
@@ -120,6 +123,52 @@ Result<std::vector<ZipEntry>> listZip(std::string_view bytes, const std::string&
         }
         entries.push_back(std::move(e));
         at = next;
+    }
+    // What the entries declare, in all: at most the limit, before any byte is inflated.
+    uint64_t total = 0;
+    for (const ZipEntry& e : entries) {
+        if (e.size > maxTotalBytes - total) {
+            return zipError(path, "zip directory",
+                            "its entries declare more than " +
+                                limits::formatBytes(static_cast<double>(maxTotalBytes)) +
+                                " uncompressed (entry '" + e.name + "' declares " +
+                                limits::formatBytes(static_cast<double>(e.size)) +
+                                "), more than a model file may hold");
+        }
+        total += e.size;
+    }
+    // Every entry's local header and data, [header, data end): disjoint from all the others'.
+    struct Range {
+        uint64_t begin, end;
+        size_t entry;
+    };
+    std::vector<Range> ranges;
+    ranges.reserve(entries.size());
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const ZipEntry& e = entries[i];
+        const uint64_t header = e.localHeaderOffset;
+        if (!r.ok(header, 30) || r.le(header, 4) != kLocalHeader) {
+            return zipError(path, "zip entry '" + e.name + "'",
+                            "its local header is missing (truncated?)");
+        }
+        const uint64_t data = header + 30 + r.le(header + 26, 2) + r.le(header + 28, 2);
+        if (!r.ok(data, e.compressedSize)) {
+            return zipError(path, "zip entry '" + e.name + "'",
+                            "its data lie outside the file (truncated?)");
+        }
+        ranges.push_back({header, data + e.compressedSize, i});
+    }
+    std::sort(ranges.begin(), ranges.end(),
+              [](const Range& a, const Range& b) { return a.begin < b.begin; });
+    for (size_t k = 1; k < ranges.size(); ++k) {
+        if (ranges[k].begin < ranges[k - 1].end) {
+            return zipError(path, "zip entry '" + entries[ranges[k].entry].name + "'",
+                            "its bytes overlap those of entry '" +
+                                entries[ranges[k - 1].entry].name + "' (offsets " +
+                                std::to_string(ranges[k].begin) + " and " +
+                                std::to_string(ranges[k - 1].begin) +
+                                "): a crafted archive, refused");
+        }
     }
     return entries;
 }

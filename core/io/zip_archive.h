@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/io/file_io.h"
 #include "core/util/result.h"
 
 // Just enough of the ZIP format to look inside a TorchScript archive (which PyTorch writes as a
@@ -26,8 +27,13 @@ struct ZipEntry {
 // Whether `bytes` start like a ZIP file ("PK\3\4").
 bool looksLikeZip(std::string_view bytes);
 
-// The entries of the central directory (ZIP64 included). `path` labels the messages.
-Result<std::vector<ZipEntry>> listZip(std::string_view bytes, const std::string& path);
+// The entries of the central directory (ZIP64 included). `path` labels the messages. Refused:
+// entries whose local header and data overlap another entry's (a ZIP "bomb" points hundreds of
+// entries at one stream), and entries whose declared uncompressed sizes sum to more than
+// `maxTotalBytes` (the model file limit): what the CRC checks inflate stays within it, since
+// each entry's inflation stops past its declared size.
+Result<std::vector<ZipEntry>> listZip(std::string_view bytes, const std::string& path,
+                                      uint64_t maxTotalBytes = kMaxCheckpointFileBytes);
 
 // The uncompressed bytes of `entry`, refused (naming the entry and the limit) when larger than
 // `maxBytes`, and checked against the entry's CRC-32.

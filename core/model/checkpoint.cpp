@@ -5,6 +5,7 @@
 
 #include "core/io/json.h"
 #include "core/io/safetensors.h"
+#include "core/schedule/gaussian_schedule.h"
 
 namespace core::model {
 namespace {
@@ -139,8 +140,32 @@ Status sameRun(const TrainState& state, const std::string& process, const std::s
     return {};
 }
 
+std::string scheduleKind(const std::string& process, const std::string& spec) {
+    if (process == "gaussian") {
+        const schedule::ScheduleSpecParts parts = schedule::splitScheduleSpec(spec);
+        const std::string base = parts.base.rfind("csv:", 0) == 0 ? "csv" : parts.base;
+        return base + (parts.zeroSnr ? schedule::kZeroSnrSuffix : "");
+    }
+    return spec.rfind("custom", 0) == 0 ? "custom" : spec;
+}
+
+namespace {
+
+// A TorchScript network runs under the schedule its contract names, or is refused naming both.
+Status checkContractSchedule(const LoadedModel& model, const std::string& path,
+                             const std::string& process, const std::string& schedule) {
+    if (model.contractSchedule.empty() || schedule.empty()) return {};
+    if (scheduleKind(process, model.contractSchedule) == scheduleKind(process, schedule)) return {};
+    return invalidArgument(path, "",
+                           "the network was trained under the schedule " +
+                               model.contractSchedule + " (diffuscope.json) but the schedule here is " +
+                               schedule + "; set the schedule to match");
+}
+
+}  // namespace
+
 Status checkGaussianFit(const LoadedModel& model, const std::string& path, int numSteps,
-                        int dimension) {
+                        int dimension, const std::string& schedule) {
     const auto refuse = [&](const std::string& message) {
         return invalidArgument(path, "", message);
     };
@@ -161,11 +186,11 @@ Status checkGaussianFit(const LoadedModel& model, const std::string& path, int n
         return refuse("the network has dimension " + std::to_string(model.gaussian->dimension()) +
                       " but the data have " + std::to_string(dimension));
     }
-    return {};
+    return checkContractSchedule(model, path, "gaussian", schedule);
 }
 
 Status checkCategoricalFit(const LoadedModel& model, const std::string& path, int numClasses,
-                           int numPositions, int numConditions) {
+                           int numPositions, int numConditions, const std::string& schedule) {
     const auto refuse = [&](const std::string& message) {
         return invalidArgument(path, "", message);
     };
@@ -184,7 +209,7 @@ Status checkCategoricalFit(const LoadedModel& model, const std::string& path, in
         return refuse("the network knows " + std::to_string(info.numConditions) +
                       " conditions but the data have " + std::to_string(numConditions));
     }
-    return {};
+    return checkContractSchedule(model, path, "categorical", schedule);
 }
 
 Result<LoadedModel> loadMlpCheckpoint(const std::string& path, int numSteps) {

@@ -48,6 +48,9 @@ struct LoadedModel {
     // A TorchScript module's parameters, name and shape (for `info`); empty for our MLPs, whose
     // tensors the safetensors file lists itself.
     std::vector<std::pair<std::string, std::vector<int64_t>>> parameters;
+    // A TorchScript contract's schedule as written ("cosine,zero-snr", without N), which the
+    // fit checks compare with the set-up's; empty for our safetensors files.
+    std::string contractSchedule;
 };
 
 // Reads and checks a checkpoint: metadata, architecture, every tensor's name and shape, finite
@@ -68,10 +71,17 @@ Status sameRun(const TrainState& state, const std::string& process, const std::s
 // Gaussian network's schedule must say N and it must equal `numSteps`), the dimension, K, D, or
 // the number of condition labels (labelled data need a network with the same labels or an
 // unconditional one; unlabelled data, one implicit condition, are served by any network).
+// `schedule`, when given, is the set-up's schedule spec ("linear", "cosine,zero-snr", "power:2"):
+// a TorchScript contract's schedule must be of the same kind (a categorical network is
+// conditioned on t in [0, 1], so its N is not compared; a Gaussian one's is, above).
 Status checkGaussianFit(const LoadedModel& model, const std::string& path, int numSteps,
-                        int dimension);
+                        int dimension, const std::string& schedule = {});
 Status checkCategoricalFit(const LoadedModel& model, const std::string& path, int numClasses,
-                           int numPositions, int numConditions);
+                           int numPositions, int numConditions, const std::string& schedule = {});
+
+// The kind of a schedule spec, what the fit checks compare: a Gaussian spec without a csv file's
+// path ("csv,zero-snr"), a categorical one without a custom curve's file ("custom").
+std::string scheduleKind(const std::string& process, const std::string& spec);
 
 // The same for a parsed (or failed) safetensors file.
 Result<LoadedModel> loadMlpCheckpoint(Result<io::Checkpoint> checkpoint, const std::string& path,

@@ -3,6 +3,8 @@
 
 #include "core/io/json.h"
 #include "core/io/zip_archive.h"
+#include "core/schedule/beta_curve.h"
+#include "core/schedule/gaussian_schedule.h"
 #include "core/util/limits.h"
 
 namespace core::model {
@@ -15,6 +17,49 @@ Error contractError(const std::string& path, const std::string& field, const std
                     const std::string& message) {
     return makeError(ErrorCode::ParseError, path + ": " + kTorchContractFile + ": " + field,
                      value, message);
+}
+
+// A value as a message shows it: at most 80 bytes of it, then its size.
+std::string shortValue(const std::string& value) {
+    if (value.size() <= 80) return value;
+    size_t cut = 77;
+    while (cut > 0 && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80) --cut;  // UTF-8
+    return value.substr(0, cut) + "… (" + std::to_string(value.size()) + " bytes)";
+}
+
+// The contract's schedule, parsed and built by the parsers every schedule goes through: a
+// Gaussian spec (linear, cosine, scaled-linear, sigmoid, csv:FILE, each optionally ,zero-snr)
+// for num_steps, or a categorical β(t) (linear, cosine, power:P, custom:FILE, info-linear).
+Status checkContractSchedule(const std::string& process, const std::string& schedule,
+                             int numSteps, const std::string& path) {
+    if (schedule.size() > kMaxContractScheduleBytes) {
+        return contractError(path, "schedule", shortValue(schedule),
+                             "longer than " + std::to_string(kMaxContractScheduleBytes) +
+                                 " bytes; a schedule's name is a few letters");
+    }
+    if (schedule.empty() || schedule.find("N=") != std::string::npos) {
+        return contractError(path, "schedule", schedule,
+                             "must name the schedule (e.g. linear or cosine,zero-snr); N goes in "
+                             "num_steps");
+    }
+    Error error;
+    if (process == "gaussian") {
+        auto built = schedule::gaussianScheduleFromSpec(schedule, numSteps);
+        if (built) return {};
+        error = built.error();
+    } else {
+        if (schedule == "info-linear") return {};  // built from the data it is used with
+        auto curve = schedule::parseBetaCurve(schedule, {}, "schedule");
+        if (curve) return {};
+        error = curve.error();
+    }
+    // The parser's own field is the option it was written for; here it is the contract's.
+    std::string reason = error.message;
+    if (error.field != "schedule" && !error.field.empty()) {
+        reason = error.field + (error.value.empty() ? "" : " = " + shortValue(error.value)) + ": " +
+                 reason;
+    }
+    return contractError(path, "schedule", shortValue(schedule), reason);
 }
 
 bool endsWith(const std::string& s, std::string_view suffix) {
@@ -62,11 +107,6 @@ Result<TorchContract> parseTorchContract(const std::string& text, const std::str
     }
     auto schedule = fields.string("schedule");
     if (!schedule) return schedule.error();
-    if (schedule->empty() || schedule->find("N=") != std::string::npos) {
-        return contractError(path, "schedule", *schedule,
-                             "must name the schedule (e.g. linear or cosine,zero-snr); N goes in "
-                             "num_steps");
-    }
     c.schedule = *schedule;
     auto steps = fields.integer("num_steps");
     if (!steps) return steps.error();
@@ -76,6 +116,9 @@ Result<TorchContract> parseTorchContract(const std::string& text, const std::str
         return ok.error();
     }
     c.numSteps = *steps;
+    if (Status ok = checkContractSchedule(c.process, c.schedule, c.numSteps, path); !ok) {
+        return ok.error();
+    }
     const io::Json* shape = fields.raw("shape");
     if (shape == nullptr || !shape->is_array() || shape->empty() || shape->size() > 4) {
         return contractError(path, "shape", shape ? shape->dump() : "absent",

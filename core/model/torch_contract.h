@@ -15,6 +15,8 @@
 namespace core::model {
 
 inline constexpr const char* kTorchContractFile = "diffuscope.json";
+// The longest schedule a contract may name (a csv:FILE path at most).
+inline constexpr size_t kMaxContractScheduleBytes = 4096;
 
 enum class TorchPrediction { Epsilon, Sample, VPrediction };
 

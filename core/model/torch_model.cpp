@@ -97,6 +97,7 @@ Result<LoadedModel> loadTorchModel(std::string_view bytes, const TorchContract& 
     loaded.gaussian = std::move(result.gaussian);
     loaded.categorical = std::move(result.categorical);
     loaded.parameters = std::move(result.parameters);
+    loaded.contractSchedule = contract.schedule;
     return loaded;
 }
 

@@ -110,7 +110,8 @@ Result<std::shared_ptr<const CategoricalSetup>> CategoricalSetup::build(
     if (!p.model.empty()) {
         auto network = categoricalNetwork(p.model, setup->table.numClasses,
                                           setup->table.numPositions,
-                                          setup->table.numConditions(), sources);
+                                          setup->table.numConditions(), sources,
+                                          p.scheduleSpec());
         if (network) {
             setup->denoiser = *network;
             setup->usesNetwork = true;

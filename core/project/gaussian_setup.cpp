@@ -17,7 +17,8 @@ Result<GaussianSetup> GaussianSetup::build(const GaussianParams& params,
     setup.model = *data;
     if (!params.model.empty()) {
         const model::GaussianDataSampler& sampler = **data;
-        auto network = gaussianNetwork(params.model, params.numSteps, sampler.dimension(), sources);
+        auto network = gaussianNetwork(params.model, params.numSteps, sampler.dimension(), sources,
+                                       params.schedule);
         if (network) {
             setup.model = *network;
             setup.usesNetwork = true;

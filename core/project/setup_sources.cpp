@@ -46,10 +46,11 @@ Result<std::shared_ptr<model::GaussianOracle>> gaussianData(const std::string& s
 }
 
 Result<std::shared_ptr<const model::GaussianEpsModel>> gaussianNetwork(
-    const std::string& path, int numSteps, int dimension, const SetupSources& sources) {
+    const std::string& path, int numSteps, int dimension, const SetupSources& sources,
+    const std::string& schedule) {
     auto loaded = sources.loadModel(path);
     if (!loaded) return loaded.error();
-    if (auto fits = model::checkGaussianFit(**loaded, path, numSteps, dimension); !fits) {
+    if (auto fits = model::checkGaussianFit(**loaded, path, numSteps, dimension, schedule); !fits) {
         return fits.error();
     }
     return std::shared_ptr<const model::GaussianEpsModel>((*loaded)->gaussian);
@@ -57,11 +58,11 @@ Result<std::shared_ptr<const model::GaussianEpsModel>> gaussianNetwork(
 
 Result<std::shared_ptr<const model::CategoricalDenoiser>> categoricalNetwork(
     const std::string& path, int numClasses, int numPositions, int numConditions,
-    const SetupSources& sources) {
+    const SetupSources& sources, const std::string& schedule) {
     auto loaded = sources.loadModel(path);
     if (!loaded) return loaded.error();
     if (auto fits = model::checkCategoricalFit(**loaded, path, numClasses, numPositions,
-                                               numConditions);
+                                               numConditions, schedule);
         !fits) {
         return fits.error();
     }

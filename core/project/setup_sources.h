@@ -35,11 +35,14 @@ Result<std::shared_ptr<model::GaussianOracle>> gaussianData(const std::string& s
                                                             const SetupSources& sources);
 
 // The network of `path` fitted to a Gaussian set-up of N steps and data dimension d, or to a
-// categorical one of K classes, D positions and C conditions (the message says what differs).
+// categorical one of K classes, D positions and C conditions (the message says what differs);
+// `schedule` is the set-up's schedule spec, which a TorchScript contract's must match
+// (model::checkGaussianFit).
 Result<std::shared_ptr<const model::GaussianEpsModel>> gaussianNetwork(
-    const std::string& path, int numSteps, int dimension, const SetupSources& sources);
+    const std::string& path, int numSteps, int dimension, const SetupSources& sources,
+    const std::string& schedule = {});
 Result<std::shared_ptr<const model::CategoricalDenoiser>> categoricalNetwork(
     const std::string& path, int numClasses, int numPositions, int numConditions,
-    const SetupSources& sources);
+    const SetupSources& sources, const std::string& schedule = {});
 
 }  // namespace core::project

@@ -5,9 +5,13 @@
 // use (core/model/torch_plugin_api.h), so that a program that never opens a .pt never loads
 // LibTorch.
 #include <ATen/Parallel.h>
+#include <torch/csrc/jit/runtime/print_handler.h>
 #include <torch/script.h>
 
 #include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 
@@ -43,6 +47,35 @@ std::string oneLine(const char* what) {
     }
     if (last.size() > 300) last = last.substr(0, 297) + "…";
     return last.empty() ? "LibTorch reported an error without a message" : last;
+}
+
+// A number as the messages show it: nan, inf, -inf, or %g.
+std::string valueText(double value) {
+    if (std::isnan(value)) return "nan";
+    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}
+
+// The contract's name of a prediction type (torch_contract.cpp is not linked into the plugin).
+const char* predictionText(TorchPrediction prediction) {
+    switch (prediction) {
+        case TorchPrediction::Epsilon: return "epsilon";
+        case TorchPrediction::Sample: return "sample";
+        case TorchPrediction::VPrediction: return "v_prediction";
+    }
+    return "?";
+}
+
+// What a network prints (TorchScript's print) goes to stderr, never to the program's stdout,
+// which carries the commands' results (--format json). LibTorch's handler is one process-wide
+// pointer (atomic), set once before the first module runs.
+void printToStderr(const std::string& text) { std::cerr << text << std::flush; }
+
+void redirectNetworkPrints() {
+    static std::once_flag once;
+    std::call_once(once, [] { torch::jit::setPrintHandler(&printToStderr); });
 }
 
 // Per-position softmax of D×K float logits into doubles, shifted by each row's maximum.
@@ -136,6 +169,18 @@ public:
                                  std::to_string(level.timestep) + ": " + oneLine(e.what()));
             }
             const double* o = out.data_ptr<double>();
+            // Every output of every call: a NaN or ±inf prediction is the network's failure at
+            // this n, never a number in a result.
+            for (int64_t k = 0; k < batch * d; ++k) {
+                if (!std::isfinite(o[k])) {
+                    throw ModelError(m_path + ": the network's prediction (" +
+                                     predictionText(m_contract.prediction) + ") at n = " +
+                                     std::to_string(level.timestep) + " is not finite: " +
+                                     valueText(o[k]) + " (data point " +
+                                     std::to_string(first + k / d + 1) + ", element " +
+                                     std::to_string(k % d + 1) + ")");
+                }
+            }
             for (int64_t j = 0; j < batch; ++j) {
                 for (int64_t i = 0; i < d; ++i) {
                     const double prediction = o[j * d + i];
@@ -150,6 +195,13 @@ public:
                         case TorchPrediction::VPrediction:  // v = √ᾱ·ε − √β̄·x₀: ε = √ᾱ·v + √β̄·x
                             e = sqrtAlphaBar * prediction + sqrtBetaBar * xi;
                             break;
+                    }
+                    if (!std::isfinite(e)) {
+                        throw ModelError(m_path + ": the network's ε at n = " +
+                                         std::to_string(level.timestep) + " is not finite: " +
+                                         valueText(e) + " (from the " +
+                                         predictionText(m_contract.prediction) + " " +
+                                         valueText(prediction) + ")");
                     }
                     eps(i, first + j) = e;
                 }
@@ -200,7 +252,18 @@ public:
             throw ModelError(m_path + ": the network failed at t = " + std::to_string(time.t) +
                              ": " + oneLine(e.what()));
         }
-        softmax(logits.data_ptr<float>(), classes, positions, out.data());
+        // Every logit of every call: NaN or ±inf is the network's failure at this t, never a
+        // number in a result (softmax would turn it into NaN or a silently wrong row).
+        const float* l = logits.data_ptr<float>();
+        for (int64_t k = 0; k < positions * classes; ++k) {
+            if (!std::isfinite(l[k])) {
+                throw ModelError(m_path + ": the network's logits at t = " + valueText(time.t) +
+                                 " are not finite: " + valueText(l[k]) + " (position " +
+                                 std::to_string(k / classes + 1) + ", class " +
+                                 std::to_string(k % classes) + ")");
+            }
+        }
+        softmax(l, classes, positions, out.data());
     }
 
 private:
@@ -223,6 +286,7 @@ std::pair<size_t, size_t> forwardArity(const torch::jit::Module& module) {
 void load(std::string_view bytes, const TorchContract& contract, const std::string& path,
           TorchPluginResult& out) {
     runOnThisThreadOnly();
+    redirectNetworkPrints();
     std::istringstream stream{std::string(bytes)};
     torch::jit::ExtraFilesMap extra;
     torch::jit::Module module = torch::jit::load(stream, torch::kCPU, extra);

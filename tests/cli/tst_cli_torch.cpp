@@ -4,6 +4,8 @@
 // contract, and a refusal or a network that fails in the middle of a job is one line on stderr
 // with exit code 2.
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonParseError>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -43,8 +45,15 @@ private slots:
     void infoDescribesTheContract();
     void aFailingNetworkEndsTheCommandWithItsMessage();
     void aModelThatDoesNotFitIsRefused();
+    void nonFiniteLogitsEndTheCommandNamingT_data();
+    void nonFiniteLogitsEndTheCommandNamingT();
+    void aNonFinitePredictionEndsGammaNamingN();
+    void aNetworksPrintsLeaveTheJsonIntact();
+    void theContractsScheduleIsCheckedAndCompared();
+    void evaluateOpensACategoricalTorchScriptModel();
 
 private:
+    QString table();  // D = 3, K = 4, as categorical.pt's contract
     QTemporaryDir m_dir;
 };
 
@@ -108,6 +117,115 @@ void tst_CliTorch::aModelThatDoesNotFitIsRefused() {
                             model("bad-prediction.pt"), "--out", m_dir.filePath("y.csv")});
     QCOMPARE(contract.exitCode, 2);
     QVERIFY2(contract.err.contains("diffuscope.json: prediction = x0"), qPrintable(contract.err));
+}
+
+QString tst_CliTorch::table() {
+    const QString path = m_dir.filePath("table-d3-k4.csv");
+    QFile file(path);
+    if (!file.exists() && file.open(QIODevice::WriteOnly)) {
+        file.write("x1,x2,x3,p\n0,1,2,0.25\n3,0,2,0.25\n1,1,1,0.3\n2,3,0,0.2\n");
+    }
+    return path;
+}
+
+void tst_CliTorch::nonFiniteLogitsEndTheCommandNamingT_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("value");
+    QTest::newRow("nan") << "categorical-nan-early.pt" << "nan";
+    QTest::newRow("inf") << "categorical-inf-early.pt" << "inf";
+    QTest::newRow("-inf") << "categorical-neginf-early.pt" << "-inf";
+}
+
+void tst_CliTorch::nonFiniteLogitsEndTheCommandNamingT() {
+    // The load check (t = 0.5 and 1) passes; the step costs at t < 0.3 must not.
+    QFETCH(QString, file);
+    QFETCH(QString, value);
+    const QString path = kModels + "/" + file;
+    for (const QString& format : {QString("json"), QString("csv")}) {
+        auto run = runCli({"categorical", "--table", table(), "--pi", "uniform:4", "--schedule",
+                           "linear", "--steps", "20", "--dp", "5", "--model", path, "--format",
+                           format});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(path + ": the network's logits at t = "), qPrintable(run.err));
+        QVERIFY2(run.err.contains(" are not finite: " + value + " "), qPrintable(run.err));
+        QCOMPARE(run.err.trimmed().count('\n'), 0);
+        QVERIFY2(run.out.isEmpty(), qPrintable(run.out));
+    }
+}
+
+void tst_CliTorch::aNonFinitePredictionEndsGammaNamingN() {
+    for (const char* prediction : {"epsilon", "sample", "v_prediction"}) {
+        const QString path = kModels + "/nan-at-500-" + prediction + ".pt";
+        const QString out = m_dir.filePath("nan.csv");
+        auto run = runCli({"gamma", "--data", "gaussian:d=2,s=0.5", "--model", path, "--samples",
+                           "20", "--threads", "2", "--out", out});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(path + ": the network's prediction (" + prediction +
+                                  ") at n = 500 is not finite: nan"),
+                 qPrintable(run.err));
+        QCOMPARE(run.err.trimmed().count('\n'), 0);
+        QVERIFY(!QFile::exists(out));
+    }
+}
+
+void tst_CliTorch::aNetworksPrintsLeaveTheJsonIntact() {
+    auto run = runCli({"categorical", "--table", table(), "--pi", "uniform:4", "--schedule",
+                       "linear", "--steps", "10", "--dp", "3", "--model",
+                       model("categorical-prints.pt"), "--format", "json"});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QJsonParseError error;
+    const QJsonDocument json = QJsonDocument::fromJson(run.out.toUtf8(), &error);
+    QVERIFY2(error.error == QJsonParseError::NoError && json.isObject(), qPrintable(run.out.left(300)));
+    QVERIFY2(!run.out.contains("network says hello"), qPrintable(run.out.left(300)));
+    QVERIFY2(run.err.contains("network says hello"), qPrintable(run.err.left(300)));
+}
+
+void tst_CliTorch::theContractsScheduleIsCheckedAndCompared() {
+    // Refused by `info` already, with the field and the value.
+    for (const char* file : {"schedule-dev-zero.pt", "schedule-folder.pt", "schedule-huge.pt"}) {
+        auto run = runCli({"info", model(file)});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(model(file) + ": diffuscope.json: schedule = "), qPrintable(run.err));
+        QCOMPARE(run.err.trimmed().count('\n'), 0);
+        QVERIFY2(run.err.size() < 1000, qPrintable(run.err.left(1000)));
+        QVERIFY(run.out.isEmpty());
+    }
+    // A cosine,zero-snr network under the default linear schedule, and under its own.
+    const QString out = m_dir.filePath("snr.csv");
+    auto linear = runCli({"gamma", "--data", "gaussian:d=2,s=0.5", "--model",
+                          model("cosine-zero-snr.pt"), "--samples", "4", "--out", out});
+    QCOMPARE(linear.exitCode, 2);
+    QVERIFY2(linear.err.contains("the schedule cosine,zero-snr (diffuscope.json) but the schedule "
+                                 "here is linear"),
+             qPrintable(linear.err));
+    QCOMPARE(linear.err.trimmed().count('\n'), 0);
+    QVERIFY(!QFile::exists(out));
+    auto own = runCli({"gamma", "--data", "gaussian:d=2,s=0.5", "--schedule", "cosine,zero-snr",
+                       "--model", model("cosine-zero-snr.pt"), "--samples", "4", "--out", out});
+    QVERIFY2(own.exitCode == 0, qPrintable(own.err));
+    // The categorical process: the β(t) kind.
+    auto categorical = runCli({"categorical", "--table", table(), "--pi", "uniform:4", "--schedule",
+                               "linear", "--steps", "10", "--model", model("categorical-cosine.pt")});
+    QCOMPARE(categorical.exitCode, 2);
+    QVERIFY2(categorical.err.contains("the schedule cosine (diffuscope.json) but the schedule here "
+                                      "is linear"),
+             qPrintable(categorical.err));
+    QVERIFY(categorical.out.isEmpty());
+}
+
+void tst_CliTorch::evaluateOpensACategoricalTorchScriptModel() {
+    const QStringList small{"--per-class", "1", "--steps", "2", "--elbo-steps", "2",
+                            "--elbo-samples", "2", "--threads", "2"};
+    auto noPi = runCli(QStringList{"evaluate", "--model", model("digits-categorical.pt")} + small);
+    QCOMPARE(noPi.exitCode, 2);
+    QVERIFY2(noPi.err.contains("digits-categorical.pt: the model does not say π") &&
+                 noPi.err.contains("--pi uniform:4"),
+             qPrintable(noPi.err));
+    QVERIFY2(!noPi.err.contains("unknown schedule"), qPrintable(noPi.err));
+    auto run = runCli(QStringList{"evaluate", "--model", model("digits-categorical.pt"), "--pi",
+                                  "uniform:4"} + small);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QVERIFY2(run.out.contains("generation (1 per class, 2 even steps"), qPrintable(run.out));
 }
 
 QTEST_GUILESS_MAIN(tst_CliTorch)

@@ -5,12 +5,21 @@
 // or not; softmaxed logits for the categorical process — and every file that breaks the contract
 // is refused with the field and the reason. A build without LibTorch reads the contract and
 // refuses the model, saying why.
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <cstdio>
 #include <fstream>
+#include <iostream>
 #include <sstream>
+#include <chrono>
 #include <thread>
+
+#include <zlib.h>
 
 #include "core/gaussian/gamma.h"
 #include "core/io/zip_archive.h"
@@ -51,6 +60,102 @@ bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
 
+void putLe(std::string& out, uint64_t value, int bytes) {
+    for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
+}
+
+// `inflated` zero bytes as a raw deflate stream (a few KB per MB).
+std::string deflatedZeros(uint64_t inflated) {
+    z_stream z{};
+    deflateInit2(&z, 9, Z_DEFLATED, -MAX_WBITS, 9, Z_DEFAULT_STRATEGY);
+    const std::string zeros(1 << 20, '\0');
+    std::string out;
+    std::string piece(1 << 16, '\0');
+    for (uint64_t left = inflated;;) {
+        const uint64_t feed = std::min<uint64_t>(left, zeros.size());
+        z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(zeros.data()));
+        z.avail_in = static_cast<uInt>(feed);
+        left -= feed;
+        int status;
+        do {
+            z.next_out = reinterpret_cast<Bytef*>(piece.data());
+            z.avail_out = static_cast<uInt>(piece.size());
+            status = deflate(&z, left == 0 ? Z_FINISH : Z_NO_FLUSH);
+            out.append(piece.data(), piece.size() - z.avail_out);
+        } while (z.avail_out == 0 || (left == 0 && status != Z_STREAM_END));
+        if (left == 0) break;
+    }
+    deflateEnd(&z);
+    return out;
+}
+
+uint32_t zerosCrc(uint64_t count) {
+    const std::string zeros(1 << 20, '\0');
+    uLong crc = crc32(0, nullptr, 0);
+    for (uint64_t left = count; left > 0;) {
+        const uint64_t n = std::min<uint64_t>(left, zeros.size());
+        crc = crc32(crc, reinterpret_cast<const Bytef*>(zeros.data()), static_cast<uInt>(n));
+        left -= n;
+    }
+    return static_cast<uint32_t>(crc);
+}
+
+// A ZIP archive of `count` deflated entries of `inflated` zeros each, declaring `declared`
+// bytes. `shared`: one local header and stream that every directory entry points at (the
+// "bomb"); else each entry has its own copy.
+std::string zerosArchive(int count, uint64_t inflated, uint64_t declared, bool shared) {
+    const std::string stream = deflatedZeros(inflated);
+    const uint32_t crc = zerosCrc(inflated);
+    std::string out;
+    std::vector<uint64_t> offsets;
+    for (int i = 0; i < (shared ? 1 : count); ++i) {
+        const std::string name = "archive/data/" + std::to_string(i);
+        offsets.push_back(out.size());
+        putLe(out, 0x04034b50, 4);
+        putLe(out, 20, 2);   // version
+        putLe(out, 0, 2);    // flags
+        putLe(out, 8, 2);    // deflated
+        putLe(out, 0, 4);    // time, date
+        putLe(out, crc, 4);
+        putLe(out, stream.size(), 4);
+        putLe(out, declared, 4);
+        putLe(out, name.size(), 2);
+        putLe(out, 0, 2);
+        out += name;
+        out += stream;
+    }
+    const uint64_t directory = out.size();
+    for (int i = 0; i < count; ++i) {
+        const std::string name = "archive/data/" + std::to_string(i);
+        putLe(out, 0x02014b50, 4);
+        putLe(out, 20, 2);
+        putLe(out, 20, 2);
+        putLe(out, 0, 2);
+        putLe(out, 8, 2);
+        putLe(out, 0, 4);
+        putLe(out, crc, 4);
+        putLe(out, stream.size(), 4);
+        putLe(out, declared, 4);
+        putLe(out, name.size(), 2);
+        putLe(out, 0, 2);  // extra
+        putLe(out, 0, 2);  // comment
+        putLe(out, 0, 2);  // disk
+        putLe(out, 0, 2);  // internal attributes
+        putLe(out, 0, 4);  // external attributes
+        putLe(out, offsets[shared ? 0 : i], 4);
+        out += name;
+    }
+    const uint64_t directorySize = out.size() - directory;
+    putLe(out, 0x06054b50, 4);
+    putLe(out, 0, 4);
+    putLe(out, count, 2);
+    putLe(out, count, 2);
+    putLe(out, directorySize, 4);
+    putLe(out, directory, 4);
+    putLe(out, 0, 2);
+    return out;
+}
+
 }  // namespace
 
 class tst_TorchModel : public QObject {
@@ -66,9 +171,16 @@ private slots:
     void brokenContractsAreRefusedWithTheField_data();
     void brokenContractsAreRefusedWithTheField();
     void aNetworkThatFailsLaterRaisesAModelError();
+    void nonFiniteLogitsAtAnyTAreErrors_data();
+    void nonFiniteLogitsAtAnyTAreErrors();
+    void nonFinitePredictionsAtAnyNAreErrors_data();
+    void nonFinitePredictionsAtAnyNAreErrors();
+    void aNetworksPrintsDoNotReachStdout();
     void fitChecksNameWhatDiffers();
     void concurrentCallsAgreeWithSerialOnes();
     void damagedArchivesNeverCrash();
+    void zipBombsAreRefusedAtOnce();
+    void aLoadChecksItsMemoryFirst();
     void withoutLibTorchTheReasonIsGiven();
 };
 
@@ -198,6 +310,11 @@ void tst_TorchModel::brokenContractsAreRefusedWithTheField_data() {
     row("bad-shape.pt", {"diffuscope.json: shape", "[0,2]"}, false);
     row("bad-steps.pt", {"diffuscope.json: num_steps", "-5"}, false);
     row("schedule-with-n.pt", {"diffuscope.json: schedule", "linear,N=1000", "num_steps"}, false);
+    row("schedule-dev-zero.pt", {"diffuscope.json: schedule = csv:/dev/zero"}, false);
+    row("schedule-folder.pt", {"diffuscope.json: schedule = csv:/tmp"}, false);
+    row("schedule-huge.pt", {"diffuscope.json: schedule = linearxxx", "(500006 bytes)",
+                             "longer than 4096 bytes"}, false);
+    row("schedule-unknown.pt", {"diffuscope.json: schedule = quadratic", "expected linear, cosine"}, false);
     row("contract-not-json.pt", {"diffuscope.json", "not valid JSON"}, false);
     row("no-contract.pt", {"without diffuscope.json", "_extra_files"}, false);
     row("plain.zip.pt", {"not a TorchScript archive", "data.pkl"}, false);
@@ -224,6 +341,7 @@ void tst_TorchModel::brokenContractsAreRefusedWithTheField() {
     for (const QString& part : parts) {
         QVERIFY2(contains(message, part.toStdString()), message.c_str());
     }
+    QVERIFY2(message.size() < 1000, message.substr(0, 1000).c_str());
 }
 
 void tst_TorchModel::aNetworkThatFailsLaterRaisesAModelError() {
@@ -249,6 +367,107 @@ void tst_TorchModel::aNetworkThatFailsLaterRaisesAModelError() {
     params.parallel.numThreads = 2;
     QVERIFY_THROWS_EXCEPTION(ModelError, (void)core::gaussian::estimateGamma(
                                              *loaded->gaussian, **oracle, *schedule, params));
+}
+
+void tst_TorchModel::nonFiniteLogitsAtAnyTAreErrors_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("value");
+    QTest::newRow("nan") << "categorical-nan-early.pt" << "nan";
+    QTest::newRow("inf") << "categorical-inf-early.pt" << "inf";
+    QTest::newRow("-inf") << "categorical-neginf-early.pt" << "-inf";
+}
+
+void tst_TorchModel::nonFiniteLogitsAtAnyTAreErrors() {
+    // The load check tries t = 0.5 and 1; these networks fail for t < 0.3, on every call.
+    if (!torchModelsAvailable()) QSKIP("this build has no LibTorch");
+    QFETCH(QString, file);
+    QFETCH(QString, value);
+    const std::string path = modelPath(file.toStdString());
+    auto loaded = loadModelFile(path);
+    DS_VERIFY_OK(loaded);
+    const std::vector<int> xt{3, 0, 2};
+    std::vector<double> out(12);
+    loaded->categorical->predict(xt, 0, DenoiserTime{0.5, 0.0}, out);
+    for (double p : out) QVERIFY(std::isfinite(p));
+    for (int repeat = 0; repeat < 2; ++repeat) {
+        try {
+            loaded->categorical->predict(xt, 0, DenoiserTime{0.125, 0.0}, out);
+            QFAIL("no exception");
+        } catch (const ModelError& e) {
+            const std::string message = e.what();
+            QVERIFY2(contains(message, path + ": the network's logits at t = 0.125 are not finite: " +
+                                           value.toStdString() + " "),
+                     e.what());
+            QVERIFY2(message.find('\n') == std::string::npos, e.what());
+        }
+    }
+}
+
+void tst_TorchModel::nonFinitePredictionsAtAnyNAreErrors_data() {
+    QTest::addColumn<QString>("prediction");
+    for (const char* prediction : {"epsilon", "sample", "v_prediction"}) {
+        QTest::newRow(prediction) << prediction;
+    }
+}
+
+void tst_TorchModel::nonFinitePredictionsAtAnyNAreErrors() {
+    // NaN at n = 500 only (the load check tries n = 1 and N): an error at every call there,
+    // whatever the prediction type, and Γ never comes back with a NaN in it.
+    if (!torchModelsAvailable()) QSKIP("this build has no LibTorch");
+    QFETCH(QString, prediction);
+    const std::string path = modelPath("nan-at-500-" + prediction.toStdString() + ".pt");
+    auto loaded = loadModelFile(path);
+    DS_VERIFY_OK(loaded);
+    auto schedule = core::schedule::linearSchedule(1000);
+    DS_VERIFY_OK(schedule);
+    // 300 points: two batches of the adapter's 256.
+    const core::Matrix x = normalPoints(2, 300, 3);
+    core::Matrix eps(2, 300);
+    loaded->gaussian->predictEps(x, NoiseLevel{499, schedule->alphaBar(499), schedule->betaBar(499)}, eps);
+    QVERIFY(eps.allFinite());
+    try {
+        loaded->gaussian->predictEps(x, NoiseLevel{500, schedule->alphaBar(500), schedule->betaBar(500)},
+                                     eps);
+        QFAIL("no exception");
+    } catch (const ModelError& e) {
+        const std::string message = e.what();
+        QVERIFY2(contains(message, path + ": the network's prediction (" + prediction.toStdString() +
+                                       ") at n = 500 is not finite: nan"),
+                 e.what());
+        QVERIFY2(message.find('\n') == std::string::npos, e.what());
+    }
+    auto oracle = IsotropicGaussianOracle::create(core::Vector::Zero(2), 0.5);
+    core::gaussian::GammaParams params;
+    params.numSamples = 20;
+    params.parallel.numThreads = 2;
+    QVERIFY_THROWS_EXCEPTION(ModelError, (void)core::gaussian::estimateGamma(
+                                             *loaded->gaussian, **oracle, *schedule, params));
+}
+
+void tst_TorchModel::aNetworksPrintsDoNotReachStdout() {
+    // TorchScript's print() goes to stderr: stdout carries the commands' results (JSON).
+    if (!torchModelsAvailable()) QSKIP("this build has no LibTorch");
+    auto categorical = loadModelFile(modelPath("categorical-prints.pt"));
+    DS_VERIFY_OK(categorical);
+    auto gaussian = loadModelFile(modelPath("prints.pt"));
+    DS_VERIFY_OK(gaussian);
+    std::fflush(stdout);
+    std::FILE* capture = std::tmpfile();
+    QVERIFY(capture != nullptr);
+    const int saved = ::dup(1);
+    ::dup2(::fileno(capture), 1);
+    std::vector<double> out(12);
+    categorical->categorical->predict(std::vector<int>{1, 2, 3}, 0, DenoiserTime{0.25, 0.0}, out);
+    const core::Matrix x = normalPoints(2, 4, 1);
+    core::Matrix eps(2, 4);
+    gaussian->gaussian->predictEps(x, NoiseLevel{10, 0.9, 0.1}, eps);
+    std::cout.flush();
+    std::fflush(stdout);
+    ::dup2(saved, 1);
+    ::close(saved);
+    const long written = std::ftell(capture) >= 0 ? (std::fseek(capture, 0, SEEK_END), std::ftell(capture)) : -1;
+    std::fclose(capture);
+    QCOMPARE(written, 0L);
 }
 
 void tst_TorchModel::fitChecksNameWhatDiffers() {
@@ -280,6 +499,31 @@ void tst_TorchModel::fitChecksNameWhatDiffers() {
     auto labels = checkCategoricalFit(*cat, catPath, 4, 3, 10);
     QVERIFY(!labels);
     QVERIFY(contains(labels.error().toString(), "5 conditions"));
+
+    // The contract's schedule against the set-up's: the same kind, or refused naming both.
+    DS_VERIFY_OK(checkGaussianFit(*loaded, path, 1000, 2, "linear"));
+    const std::string snrPath = modelPath("cosine-zero-snr.pt");
+    auto snr = loadModelFile(snrPath);
+    DS_VERIFY_OK(snr);
+    DS_VERIFY_OK(checkGaussianFit(*snr, snrPath, 1000, 2, "cosine,zero-snr"));
+    for (const char* other : {"linear", "cosine", "linear,zero-snr"}) {
+        auto refused = checkGaussianFit(*snr, snrPath, 1000, 2, other);
+        QVERIFY(!refused);
+        const std::string message = refused.error().toString();
+        QVERIFY2(contains(message, snrPath + ": the network was trained under the schedule "
+                                             "cosine,zero-snr (diffuscope.json) but the schedule "
+                                             "here is " + other),
+                 message.c_str());
+    }
+    const std::string cosinePath = modelPath("categorical-cosine.pt");
+    auto cosine = loadModelFile(cosinePath);
+    DS_VERIFY_OK(cosine);
+    DS_VERIFY_OK(checkCategoricalFit(*cosine, cosinePath, 4, 3, 1, "cosine"));
+    auto linear = checkCategoricalFit(*cosine, cosinePath, 4, 3, 1, "linear");
+    QVERIFY(!linear);
+    QVERIFY2(contains(linear.error().toString(), "schedule cosine") &&
+                 contains(linear.error().toString(), "here is linear"),
+             linear.error().toString().c_str());
 }
 
 void tst_TorchModel::concurrentCallsAgreeWithSerialOnes() {
@@ -329,6 +573,86 @@ void tst_TorchModel::damagedArchivesNeverCrash() {
         }
     }
     qInfo("%d of %zu single-byte damages still loaded", loadedCount, bytes.size());
+}
+
+void tst_TorchModel::zipBombsAreRefusedAtOnce() {
+    using Clock = std::chrono::steady_clock;
+    const std::string path = "/models/bomb.pt";
+    constexpr uint64_t kMB = 1 << 20;
+    // The builder is right: disjoint entries, declared sizes within the limit, pass every check.
+    {
+        const std::string bytes = zerosArchive(2, 3 * kMB, 3 * kMB, false);
+        auto entries = core::io::listZip(bytes, path);
+        DS_VERIFY_OK(entries);
+        QCOMPARE(entries->size(), size_t{2});
+        for (const auto& e : *entries) DS_VERIFY_OK(core::io::checkZipEntry(bytes, e, path));
+    }
+    // 50 directory entries pointing at one stream: refused from the directory, before inflating.
+    {
+        const std::string bytes = zerosArchive(50, 3 * kMB, 3 * kMB, true);
+        QVERIFY(bytes.size() < 100'000);
+        const auto start = Clock::now();
+        auto entries = core::io::listZip(bytes, path);
+        QVERIFY(!entries);
+        const std::string message = entries.error().toString();
+        QVERIFY2(contains(message, path + ": zip entry 'archive/data/") &&
+                     contains(message, "overlap those of entry 'archive/data/"),
+                 message.c_str());
+        auto model = parseModelFile(bytes, path);
+        QVERIFY(!model);
+        QCOMPARE(model.error().toString(), message);
+        QVERIFY(Clock::now() - start < std::chrono::milliseconds(500));
+    }
+    // Disjoint entries whose declared sizes sum past the limit (lowered here to 5 MB).
+    {
+        const std::string bytes = zerosArchive(2, 3 * kMB, 3 * kMB, false);
+        auto entries = core::io::listZip(bytes, path, 5 * kMB);
+        QVERIFY(!entries);
+        QVERIFY2(contains(entries.error().toString(),
+                          path + ": zip directory: its entries declare more than 5.2 MB "
+                                 "uncompressed (entry 'archive/data/1' declares 3.1 MB)"),
+                 entries.error().toString().c_str());
+    }
+    // One entry declaring 3 GB, beyond the model file limit itself.
+    {
+        const std::string bytes = zerosArchive(1, kMB, 3'000'000'000ull, false);
+        auto model = parseModelFile(bytes, path);
+        QVERIFY(!model);
+        QVERIFY2(contains(model.error().toString(), "declares 3.0 GB"), model.error().toString().c_str());
+    }
+    // An entry declaring 1 KB whose stream inflates to 64 MB: its CRC check stops past 1 KB.
+    {
+        const std::string bytes = zerosArchive(1, 64 * kMB, 1024, false);
+        auto entries = core::io::listZip(bytes, path);
+        DS_VERIFY_OK(entries);
+        const auto start = Clock::now();
+        auto checked = core::io::checkZipEntry(bytes, entries->front(), path);
+        QVERIFY(!checked);
+        QVERIFY2(contains(checked.error().toString(), "its compressed data are damaged"),
+                 checked.error().toString().c_str());
+        QVERIFY(Clock::now() - start < std::chrono::milliseconds(200));
+    }
+}
+
+void tst_TorchModel::aLoadChecksItsMemoryFirst() {
+    // A 1.5 GB archive (sparse: no disk, and no byte of it is read) would take 4.5 GB to open.
+    QTemporaryDir dir;
+    const QString path = dir.filePath("large.pt");
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("PK\3\4", 4);
+        QVERIFY(file.resize(1'500'000'000));
+    }
+    const auto start = std::chrono::steady_clock::now();
+    auto loaded = loadModelFile(path.toStdString());
+    QVERIFY(!loaded);
+    const std::string message = loaded.error().toString();
+    QVERIFY2(contains(message, path.toStdString() + ": needs 3 × the file's 1.5 GB (the file, "
+                                                    "LibTorch's copy of it and its tensors) = "
+                                                    "4.5 GB of memory, more than the 4.0 GB"),
+             message.c_str());
+    QVERIFY(std::chrono::steady_clock::now() - start < std::chrono::milliseconds(500));
 }
 
 void tst_TorchModel::withoutLibTorchTheReasonIsGiven() {

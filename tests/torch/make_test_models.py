@@ -123,6 +123,60 @@ class NotFinite(torch.nn.Module):
         return x / x
 
 
+class CategoricalNotFiniteEarly(torch.nn.Module):
+    """Good logits at the loader's t = 0.5 and 1, and `value` (NaN, +inf or -inf) in one logit
+    for t < 0.3: the engines must refuse the prediction at that t, not compute with it."""
+
+    def __init__(self, classes: int, value: float):
+        super().__init__()
+        self.inner = CategoricalLogits(classes, False)
+        self.value = value
+
+    def forward(self, x: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+        logits = self.inner(x, t, torch.zeros_like(t, dtype=torch.int64))
+        bad = (t < 0.3).view(-1, 1, 1) & (torch.arange(logits.shape[2]) == 1).view(1, 1, -1)
+        return torch.where(bad, torch.full_like(logits, self.value), logits)
+
+
+class GaussianNotFiniteAt(torch.nn.Module):
+    """The exact ε (as `prediction`) everywhere but at n = `step` (t = step − 1), where the first
+    element is NaN: the loader's n = 1 and N pass."""
+
+    def __init__(self, prediction: str, step: int):
+        super().__init__()
+        self.inner = ExactEps(prediction)
+        self.step = step
+
+    def forward(self, x: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+        out = self.inner(x, t)
+        flat = out.reshape(out.shape[0], -1)
+        bad = (t == self.step - 1).view(-1, 1) & (torch.arange(flat.shape[1]) == 0).view(1, -1)
+        return torch.where(bad, torch.full_like(flat, float("nan")), flat).view(out.shape)
+
+
+class Prints(torch.nn.Module):
+    """The exact categorical logits, printing a line on every call: what a network prints must
+    not reach the program's stdout (it would break --format json)."""
+
+    def __init__(self, classes: int):
+        super().__init__()
+        self.inner = CategoricalLogits(classes, False)
+
+    def forward(self, x: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+        print("network says hello at t =", t)
+        return self.inner(x, t, torch.zeros_like(t, dtype=torch.int64))
+
+
+class PrintsGaussian(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.inner = ExactEps("epsilon")
+
+    def forward(self, x: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+        print("network says hello")
+        return self.inner(x, t)
+
+
 class FailsOnLargeBatches(torch.nn.Module):
     """Keeps the contract on the loader's batch of two, then fails: the error must reach the
     user as a message, not end the program."""
@@ -167,6 +221,22 @@ def main():
     save(ReturnsTuple(), "returns-tuple.pt", **gaussian())
     save(ExactEps("epsilon"), "missing-label.pt", **gaussian(num_conditions=3))
     save(CategoricalUnconditional(4), "categorical-wrong-k.pt", **dict(cat, num_classes=5))
+    # Networks that pass the load check and return NaN or ±inf later.
+    save(CategoricalNotFiniteEarly(4, float("nan")), "categorical-nan-early.pt", **cat)
+    save(CategoricalNotFiniteEarly(4, float("inf")), "categorical-inf-early.pt", **cat)
+    save(CategoricalNotFiniteEarly(4, float("-inf")), "categorical-neginf-early.pt", **cat)
+    for prediction in contract.PREDICTIONS:
+        save(GaussianNotFiniteAt(prediction, 500), f"nan-at-500-{prediction}.pt",
+             **gaussian(prediction=prediction))
+    # Good networks whose contract names another schedule than the default linear one.
+    save(ExactEps("epsilon"), "cosine-zero-snr.pt", **dict(gaussian(), schedule="cosine,zero-snr"))
+    save(CategoricalUnconditional(4), "categorical-cosine.pt", **dict(cat, schedule="cosine"))
+    # A conditional categorical network of the digits' shape (D = 64, 10 labels), for evaluate.
+    save(CategoricalLogits(4, True), "digits-categorical.pt",
+         **dict(cat, shape=[64], num_conditions=10))
+    # Networks that print.
+    save(Prints(4), "categorical-prints.pt", **cat)
+    save(PrintsGaussian(), "prints.pt", **gaussian())
     torch.jit.save(torch.jit.script(ExactEps("epsilon")), os.path.join(OUT, "no-contract.pt"))
 
     # Contracts with a wrong field, written into an otherwise good archive.
@@ -177,6 +247,11 @@ def main():
         "bad-shape.pt": dict(gaussian(), shape=[0, 2]),
         "bad-steps.pt": dict(gaussian(), num_steps=-5),
         "schedule-with-n.pt": dict(gaussian(), schedule="linear,N=1000"),
+        # Schedules the app's own parsers refuse: a device, a folder, 500 kB, an unknown name.
+        "schedule-dev-zero.pt": dict(gaussian(), schedule="csv:/dev/zero"),
+        "schedule-folder.pt": dict(gaussian(), schedule="csv:/tmp"),
+        "schedule-huge.pt": dict(gaussian(), schedule="linear" + "x" * 500_000),
+        "schedule-unknown.pt": dict(gaussian(), schedule="quadratic"),
     }
     for name, fields in bad.items():
         torch.jit.save(good, os.path.join(OUT, name),

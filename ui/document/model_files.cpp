@@ -86,14 +86,16 @@ core::Result<LoadedModelPtr> loadModelFile(const QString& path) {
 }
 
 core::Result<std::shared_ptr<const core::model::GaussianEpsModel>> loadGaussianModel(
-    const QString& path, int numSteps, int dimension) {
-    return core::project::gaussianNetwork(path.toStdString(), numSteps, dimension, appSources());
+    const QString& path, int numSteps, int dimension, const std::string& schedule) {
+    return core::project::gaussianNetwork(path.toStdString(), numSteps, dimension, appSources(),
+                                          schedule);
 }
 
 core::Result<std::shared_ptr<const core::model::CategoricalDenoiser>> loadCategoricalModel(
-    const QString& path, int numClasses, int numPositions, int numConditions) {
+    const QString& path, int numClasses, int numPositions, int numConditions,
+    const std::string& schedule) {
     return core::project::categoricalNetwork(path.toStdString(), numClasses, numPositions,
-                                             numConditions, appSources());
+                                             numConditions, appSources(), schedule);
 }
 
 }  // namespace ui::document

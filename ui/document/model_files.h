@@ -23,9 +23,10 @@ bool isModelLoaded(const QString& path);
 
 // The core's fit-checked loaders (core/project/setup_sources.h) with the app's sources.
 core::Result<std::shared_ptr<const core::model::GaussianEpsModel>> loadGaussianModel(
-    const QString& path, int numSteps, int dimension);
+    const QString& path, int numSteps, int dimension, const std::string& schedule = {});
 core::Result<std::shared_ptr<const core::model::CategoricalDenoiser>> loadCategoricalModel(
-    const QString& path, int numClasses, int numPositions, int numConditions);
+    const QString& path, int numClasses, int numPositions, int numConditions,
+    const std::string& schedule = {});
 
 // The checkpoints bundled with the app (resources/models, trained by `diffuscope train`).
 inline const char* kBundledDigitsCategorical = ":/models/digits-categorical-l4.safetensors";

@@ -84,7 +84,7 @@ core::Result<CategoricalParams> withCheckpoint(CategoricalParams p, const QStrin
     }
     const auto& table = (*setup)->table;
     auto network = document::loadCategoricalModel(path, table.numClasses, table.numPositions,
-                                                   table.numConditions());
+                                                   table.numConditions(), p.scheduleSpec());
     if (!network) {
         return network.error();
     }

@@ -82,7 +82,7 @@ core::Result<GaussianParams> withCheckpoint(GaussianParams p, const QString& pat
         return data.error();
     }
     const core::model::GaussianDataSampler& sampler = **data;
-    auto network = document::loadGaussianModel(path, p.numSteps, sampler.dimension());
+    auto network = document::loadGaussianModel(path, p.numSteps, sampler.dimension(), p.schedule);
     if (!network) {
         return network.error();
     }
