@@ -95,6 +95,27 @@ CategoricalParams CategoricalParams::example() {
 }
 
 Status CategoricalParams::validate() const {
+    // Sizes before anything else reads the text or the lists (core/util/limits.h).
+    if (Status s = limits::checkText(limits::kSpecText, "csvPath", csvPath); !s) return s;
+    if (Status s = limits::checkText(limits::kSpecText, "model", model); !s) return s;
+    if (Status s = limits::checkCount(limits::kConditionNames, "conditionNames",
+                                      conditionNames.size());
+        !s) {
+        return s;
+    }
+    for (size_t c = 0; c < conditionNames.size(); ++c) {
+        if (Status s = limits::checkText(limits::kNameText,
+                                         "conditionNames[" + std::to_string(c) + "]",
+                                         conditionNames[c]);
+            !s) {
+            return s;
+        }
+    }
+    if (Status s = limits::checkCount(limits::kConditionNames, "table", table.size()); !s) return s;
+    if (Status s = limits::checkCount(limits::kControlPoints, "controlPoints", controlPoints.size());
+        !s) {
+        return s;
+    }
     if (numClasses < 2 || numClasses > kMaxClasses) {
         return invalidArgument("K", std::to_string(numClasses), "K must lie in 2..256");
     }
@@ -254,6 +275,10 @@ Status readTableAndList(const io::JsonFields& read, CategoricalParams& p) {
         return read.error("table", tableArray, "a list of columns is expected");
     }
     const size_t columns = tableArray != nullptr ? tableArray->size() : 0;
+    if (Status s = limits::checkCount(limits::kConditionNames, read.prefix() + "table", columns);
+        !s) {
+        return s;
+    }
     for (size_t c = 0; c < columns; ++c) {
         const std::string path = "table[" + std::to_string(c) + "]";
         const io::Json& column = (*tableArray)[c];
@@ -296,6 +321,11 @@ Status readControlPoints(const io::JsonFields& read, CategoricalParams& p) {
     const io::Json* points = read.raw("controlPoints");
     if (points == nullptr) return {};
     if (!points->is_array()) return read.error("controlPoints", points, "a list is expected");
+    if (Status s = limits::checkCount(limits::kControlPoints, read.prefix() + "controlPoints",
+                                      points->size());
+        !s) {
+        return s;
+    }
     for (size_t i = 0; i < points->size(); ++i) {
         const std::string path = read.prefix() + "controlPoints[" + std::to_string(i) + "]";
         auto pair = io::jsonNumbers((*points)[i], path);

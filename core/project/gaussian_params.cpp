@@ -3,10 +3,12 @@
 
 #include <cmath>
 #include <cstring>
+#include <tuple>
 
 #include "core/gaussian/spacing.h"
 #include "core/gaussian/trajectory_dp.h"
 #include "core/schedule/gaussian_schedule.h"
+#include "core/util/limits.h"
 
 namespace core::project {
 
@@ -89,6 +91,14 @@ Result<gaussian::GammaEstimator> resolveEstimator(GammaEstimatorChoice choice, b
 }
 
 Status GaussianParams::validate() const {
+    // Sizes before anything else reads the text (the one table, core/util/limits.h).
+    for (const auto& [field, text, limit] :
+         {std::tuple{"schedule", &schedule, &limits::kSpecText},
+          std::tuple{"data", &data, &limits::kSpecText}, std::tuple{"model", &model, &limits::kSpecText},
+          std::tuple{"trajectoryList", &trajectoryList, &limits::kListText},
+          std::tuple{"importedGammaName", &importedGammaName, &limits::kSpecText}}) {
+        if (Status s = limits::checkText(*limit, field, *text); !s) return s;
+    }
     // A custom table ("csv:FILE") is read by the panel before it is applied and by the job;
     // here only its form is checked, so that a project whose file moved still opens.
     const std::string base = schedule::splitScheduleSpec(schedule).base;
@@ -302,6 +312,12 @@ Result<GaussianParams> GaussianParams::fromJson(const io::Json& json) {
                      read.booleanOr("clipFirst", p.clipFirst),
                      read.integerOr("particleCount", p.particleCount)}) {
         if (!s) return s.error();
+    }
+    if (const io::Json* raw = read.raw("importedGamma"); raw != nullptr && raw->is_array()) {
+        if (Status s = limits::checkCount(limits::kSteps, "gaussian.importedGamma", raw->size());
+            !s && !raw->empty()) {
+            return s.error();
+        }
     }
     if (read.has("importedGamma")) {
         auto values = read.numbers("importedGamma");

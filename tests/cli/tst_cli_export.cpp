@@ -92,6 +92,7 @@ private slots:
     void refusesNamesItCannotWrite();
     void aFrameSequenceReplacesThePreviousOne();
     void viewAllWritesEveryFileOrNone();
+    void oversizedLabConfigurationIsRefused();
 };
 
 void tst_CliExport::exportsEachFormat_data() {
@@ -346,4 +347,29 @@ void tst_CliExport::viewAllWritesEveryFileOrNone() {
 }
 
 QTEST_GUILESS_MAIN(tst_CliExport)
+// A Lab configuration named with 100 000 characters made the export use 3.5–5.7 GB and fail
+// with an out-of-memory message about samples: the reader refuses it, naming the key and the
+// limit, and nothing is written.
+void tst_CliExport::oversizedLabConfigurationIsRefused() {
+    QTemporaryDir dir;
+    const QString project = dir.filePath("p.json");
+    QByteArray text = smallProject();
+    text.chop(2);  // "}}"
+    text += ", \"lab\": {\"ks\": [5], \"configs\": [{\"name\": \"" + QByteArray(100000, 'n') +
+            "\"}]}}}";
+    writeFile(project, text);
+    const auto before = snapshot(dir.path());
+    const auto result =
+        runCli({"export", "--project", project, "--view", "lab", "--out", dir.filePath("lab.png")});
+    QCOMPARE(result.exitCode, 2);
+    // The one line of the refusal (a Qt warning about the environment may come beside it).
+    const QStringList lines = result.err.split('\n', Qt::SkipEmptyParts).filter("diffuscope:");
+    QCOMPARE(lines.size(), 1);
+    QVERIFY2(lines[0].contains("gaussian.lab.configs[0].name = \"nnnn"), qPrintable(lines[0]));
+    QVERIFY2(lines[0].contains("(100000 bytes): a name or label has at most 200 bytes"),
+             qPrintable(lines[0]));
+    QVERIFY(lines[0].size() < 400);
+    QCOMPARE(snapshot(dir.path()), before);
+}
+
 #include "tst_cli_export.moc"

@@ -13,6 +13,7 @@
 #include "core/io/json.h"
 #include "core/project/categorical_setup.h"
 #include "core/project/gaussian_setup.h"
+#include "core/project/lab_settings.h"
 #include "core/project/project_file.h"
 #include "tests/support/test_support.h"
 
@@ -26,6 +27,7 @@ private slots:
     void categoricalErrorsNameFieldAndValue_data();
     void categoricalErrorsNameFieldAndValue();
     void gaussianErrorsNameFieldAndValue();
+    void sizesAreLimited();
     void gaussianSpacingsRoundTrip();
     void fileRoundTripIsExact();
     void relativePathsFollowTheProject();
@@ -119,6 +121,60 @@ void tst_Project::gaussianErrorsNameFieldAndValue() {
     json["numSteps"] = "many";
     verifyNames(GaussianParams::fromJson(json).error(), "gaussian.numSteps", "many");
 }
+
+// Every string and list of a project has a size limit, named in the one-line refusal.
+void tst_Project::sizesAreLimited() {
+    const std::string huge(100000, 'n');
+    core::io::Json json = GaussianParams{}.toJson();
+    core::io::Json config = core::io::Json::object();
+    config["name"] = huge;
+    json["lab"] = core::io::Json::object();
+    json["lab"]["ks"] = core::io::Json::array({5});
+    json["lab"]["configs"] = core::io::Json::array({config});
+    auto read = GaussianParams::fromJson(json);
+    QVERIFY(!read.ok());
+    verifyNames(read.error(), "gaussian.lab.configs[0].name", "100000 bytes");
+    QVERIFY2(read.error().toString().find("at most 200 bytes") != std::string::npos,
+             read.error().toString().c_str());
+    QVERIFY(read.error().toString().size() < 300);
+    for (const char* key : {"schedule", "data", "model", "trajectoryList", "importedGammaName"}) {
+        json = GaussianParams{}.toJson();
+        json[key] = std::string(500000, 'x');
+        read = GaussianParams::fromJson(json);
+        QVERIFY2(!read.ok(), key);
+        verifyNames(read.error(), std::string("gaussian.") + key, "500000 bytes");
+    }
+    json = GaussianParams{}.toJson();
+    json["lab"] = core::io::Json::object();
+    json["lab"]["ks"] = std::vector<int>(33, 5);
+    verifyNames(GaussianParams::fromJson(json).error(), "gaussian.lab.ks", "33 entries");
+    json = GaussianParams{}.toJson();
+    json["importedGamma"] = std::vector<double>(200000, 0.5);
+    verifyNames(GaussianParams::fromJson(json).error(), "gaussian.importedGamma", "200000 entries");
+    // The Lab's --config: the same limit.
+    auto spec = core::project::parseLabConfig("name=" + huge + ";trajectory=even");
+    QVERIFY(!spec.ok());
+    verifyNames(spec.error(), "name", "100000 bytes");
+    // Categorical: condition names, their number, the control points.
+    core::io::Json cat = CategoricalParams::example().toJson();
+    cat["conditionNames"] = {"A", huge};
+    verifyNames(CategoricalParams::fromJson(cat).error(), "categorical.conditionNames[1]",
+                "100000 bytes");
+    cat = CategoricalParams::example().toJson();
+    cat["csvPath"] = std::string(5000, 'p');
+    verifyNames(CategoricalParams::fromJson(cat).error(), "categorical.csvPath", "5000 bytes");
+    cat = CategoricalParams::example().toJson();
+    cat["controlPoints"] = std::vector<std::vector<double>>(2000, {0.5, 0.5});
+    verifyNames(CategoricalParams::fromJson(cat).error(), "categorical.controlPoints",
+                "2000 entries");
+    cat = CategoricalParams::example().toJson();
+    cat["dataSource"] = "digits";
+    cat["conditionNames"] = std::vector<std::string>(5000, "c");
+    verifyNames(CategoricalParams::fromJson(cat).error(), "categorical.conditionNames",
+                "5000 entries");
+}
+
+
 
 // The spacing families: their specs, their optional fields (absent in files that never set
 // them), and errors naming the field and the value.
