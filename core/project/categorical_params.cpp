@@ -26,7 +26,15 @@ Status checkTable(const CategoricalParams& p) {
                                    "each condition needs one probability per class");
         }
         if (auto valid = categorical::validatePrior(p.table[c], field); !valid) {
-            return valid.error();
+            // The prior's check speaks of π; here it is a column of the data table.
+            Error e = valid.error();
+            const std::string pi = "the entries of π";
+            if (const size_t at = e.message.find(pi); at != std::string::npos) {
+                std::string name = c < p.conditionNames.size() ? p.conditionNames[c] : "";
+                e.message.replace(at, pi.size(),
+                                  "the probabilities of condition \"" + name + "\"");
+            }
+            return e;
         }
     }
     return {};
@@ -341,6 +349,41 @@ Status readControlPoints(const io::JsonFields& read, CategoricalParams& p) {
 
 }  // namespace
 
+namespace {
+
+// validate() names the fields as the panel does (K, N, steps, chains, points[i].beta,
+// table[c][i]); a file's reader names them as the file does.
+std::string categoricalFileKey(const std::string& field) {
+    static const std::pair<const char*, const char*> kKeys[] = {
+        {"K", "numClasses"},       {"N", "numSteps"},      {"steps", "pathSteps"},
+        {"chains", "numChains"},   {"levels", "digitLevels"}, {"power", "powerExponent"},
+        {"data", "csvPath"}};
+    for (const auto& [panel, file] : kKeys) {
+        if (field == panel) return file;
+    }
+    if (field.rfind("points[", 0) == 0) {
+        // points[i], points[i].t, points[i].beta: each point is a pair [t, beta] in the file.
+        std::string key = "controlPoints" + field.substr(6);
+        for (const auto& [member, index] : {std::pair{".t", "[0]"}, std::pair{".beta", "[1]"}}) {
+            const std::string m = member;
+            if (key.size() > m.size() && key.compare(key.size() - m.size(), m.size(), m) == 0) {
+                key.replace(key.size() - m.size(), m.size(), index);
+            }
+        }
+        return key;
+    }
+    if (field.rfind("table[", 0) == 0) {
+        // table[c] and table[c][i]: the probabilities are the column's "p".
+        const size_t close = field.find(']');
+        if (close != std::string::npos) {
+            return field.substr(0, close + 1) + ".p" + field.substr(close + 1);
+        }
+    }
+    return field;
+}
+
+}  // namespace
+
 Result<CategoricalParams> CategoricalParams::fromJson(const io::Json& json) {
     const io::JsonFields read(json, "categorical.");
     CategoricalParams p;
@@ -377,7 +420,7 @@ Result<CategoricalParams> CategoricalParams::fromJson(const io::Json& json) {
     }
     if (auto valid = p.validate(); !valid) {
         Error error = valid.error();
-        error.field = "categorical." + error.field;
+        error.field = "categorical." + categoricalFileKey(error.field);
         return error;
     }
     return p;

@@ -2,6 +2,7 @@
 #include "core/project/gaussian_params.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <tuple>
 
@@ -296,6 +297,26 @@ Status readEstimator(const io::JsonFields& read, GaussianParams& p) {
 
 }  // namespace
 
+namespace {
+
+// validate() names the fields as the panel does (N, M, K, gamma[n] with n = 1..N); a file's
+// reader names them as the file does (numSteps, gammaSamples, pathSteps, importedGamma[i] with
+// i = 0..N−1).
+std::string gaussianFileKey(const std::string& field) {
+    if (field == "N") return "numSteps";
+    if (field == "M") return "gammaSamples";
+    if (field == "K") return "pathSteps";
+    if (field == "particles") return "particleCount";
+    if (field == "gamma") return "importedGamma";
+    if (field.rfind("gamma[", 0) == 0 && field.back() == ']') {
+        const long n = std::strtol(field.c_str() + 6, nullptr, 10);
+        return "importedGamma[" + std::to_string(n - 1) + "]";
+    }
+    return field;
+}
+
+}  // namespace
+
 Result<GaussianParams> GaussianParams::fromJson(const io::Json& json) {
     const io::JsonFields read(json, "gaussian.");
     GaussianParams p;
@@ -340,7 +361,7 @@ Result<GaussianParams> GaussianParams::fromJson(const io::Json& json) {
     }
     if (auto valid = p.validate(); !valid) {
         Error e = valid.error();
-        e.field = "gaussian." + e.field;
+        e.field = "gaussian." + gaussianFileKey(e.field);
         return e;
     }
     return p;
