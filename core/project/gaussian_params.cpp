@@ -100,6 +100,17 @@ Status GaussianParams::validate() const {
           std::tuple{"importedGammaName", &importedGammaName, &limits::kSpecText}}) {
         if (Status s = limits::checkText(*limit, field, *text); !s) return s;
     }
+    // The Lab's labels and specs too: the GUI's edits are checked here, not by the reader.
+    for (size_t i = 0; i < lab.configs.size(); ++i) {
+        const std::string prefix = "lab.configs[" + std::to_string(i) + "].";
+        const LabConfig& c = lab.configs[i];
+        for (const auto& [key, text, limit] :
+             {std::tuple{"name", &c.name, &limits::kNameText},
+              std::tuple{"schedule", &c.schedule, &limits::kSpecText},
+              std::tuple{"trajectory", &c.trajectory, &limits::kSpecText}}) {
+            if (Status s = limits::checkText(*limit, prefix + key, *text); !s) return s;
+        }
+    }
     // A custom table ("csv:FILE") is read by the panel before it is applied and by the job;
     // here only its form is checked, so that a project whose file moved still opens.
     const std::string base = schedule::splitScheduleSpec(schedule).base;

@@ -179,6 +179,10 @@ void tst_Project::sizesAreLimited() {
     json = GaussianParams{}.toJson();
     json["importedGamma"] = std::vector<double>(200000, 0.5);
     verifyNames(GaussianParams::fromJson(json).error(), "gaussian.importedGamma", "200000 entries");
+    // The GUI's edits are checked by validate(): a Lab name typed or pasted in the table.
+    GaussianParams edited;
+    edited.lab.configs.push_back({.name = huge});
+    verifyNames(edited.validate().error(), "lab.configs[0].name", "100000 bytes");
     // The Lab's --config: the same limit.
     auto spec = core::project::parseLabConfig("name=" + huge + ";trajectory=even");
     QVERIFY(!spec.ok());
