@@ -309,6 +309,15 @@ Status readTableAndList(const io::JsonFields& read, CategoricalParams& p) {
                                            : std::string());
         }
     }
+    if (const io::Json* raw = read.raw("trajectoryList"); raw != nullptr && raw->is_array()) {
+        // Nodes 0..N, each once: at most N + 1 of them (counted before they are read).
+        const limits::IntRange nodes{"the number of nodes of a typed trajectory", 0,
+                                    limits::kSteps.max + 1};
+        if (Status s = limits::checkCount(nodes, read.prefix() + "trajectoryList", raw->size());
+            !s) {
+            return s;
+        }
+    }
     auto list = read.numbers("trajectoryList");
     if (!list) return list.error();
     for (size_t k = 0; k < list->size(); ++k) {

@@ -200,6 +200,10 @@ void tst_Project::sizesAreLimited() {
     verifyNames(CategoricalParams::fromJson(cat).error(), "categorical.controlPoints",
                 "2000 entries");
     cat = CategoricalParams::example().toJson();
+    cat["trajectoryList"] = std::vector<int>(200000, 1);
+    verifyNames(CategoricalParams::fromJson(cat).error(), "categorical.trajectoryList",
+                "200000 entries");
+    cat = CategoricalParams::example().toJson();
     cat["dataSource"] = "digits";
     cat["conditionNames"] = std::vector<std::string>(5000, "c");
     verifyNames(CategoricalParams::fromJson(cat).error(), "categorical.conditionNames",
