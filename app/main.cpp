@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/cli/commands.h"
+#include "core/util/limits.h"
 #include "ui/charts/chart_export.h"
 #include "ui/main/headless_export.h"
 #include "ui/main/language.h"
@@ -48,6 +49,23 @@ int runExport(const app::cli::Args& args) {
     core::Result<int> dpi = args.getInt("dpi");
     if (!dpi) {
         return app::cli::fail("export: --dpi takes a whole number (" + dpi.error().toString() + ")");
+    }
+    // The image's memory before anything is loaded or rendered: a PNG is drawn at --dpi, the
+    // other formats (and every figure's first layout pass) at 96 dpi; an animation's frames at
+    // 96 dpi (their number is known once the project is, and checked then).
+    {
+        const std::string out = args.get("out");
+        const std::string view = args.get("view");
+        const bool png = view == "all" || (out.size() >= 4 &&
+                                           QString::fromStdString(out.substr(out.size() - 4))
+                                                   .compare(".png", Qt::CaseInsensitive) == 0);
+        const bool animation = view == "animation" || view == "particles-animation";
+        const bool scaled = png && !animation && *dpi >= 24 && *dpi <= 1200;
+        if (core::Status s = core::limits::checkImage(scaled ? "the PNG" : "the image", lengths[0],
+                                                      lengths[1], scaled ? *dpi : 96.0);
+            !s) {
+            return app::cli::fail("export: " + s.error().toString());
+        }
     }
     core::Result<double> fontScale = args.getDouble("font-scale");
     if (!fontScale) {

@@ -1180,16 +1180,16 @@ The project is still open; save your work.</source>
         <translation>%1 フレーム: 最大 %2 です (ステップあたりのフレーム数を減らすか、保持を短くしてください)</translation>
     </message>
     <message>
-        <source>%1 frames of %2x%3 pixels: over the 1 GiB an animation may hold (smaller or fewer frames)</source>
-        <translation>%2x%3 ピクセルの %1 フレーム: アニメーションに使える 1 GiB を超えます (フレームを小さくするか減らしてください)</translation>
-    </message>
-    <message>
         <source>%1: an animated GIF is written as .gif</source>
         <translation>%1: アニメーション GIF は .gif として書き出します</translation>
     </message>
     <message>
         <source>%1: a frame sequence needs a name before .png</source>
         <translation>%1: フレームの連番には .png の前に名前が必要です</translation>
+    </message>
+    <message>
+        <source>%1 frames of %2x%3 pixels: the GIF writer holds %1·%2·%3·1 bytes = %4, over the 1 GiB an animation may hold (smaller or fewer frames)</source>
+        <translation>%2x%3 ピクセルの %1 フレーム: GIF の書き出しは %1·%2·%3·1 バイト = %4 を保持し、アニメーションに使える 1 GiB を超えます (フレームを小さくするか減らしてください)</translation>
     </message>
 </context>
 <context>

@@ -7,6 +7,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/output_format.h"
 #include "app/cli/terminal_progress.h"
+#include "core/io/reader_text.h"
 #include "core/io/file_io.h"
 #include "core/project/lab.h"
 #include "core/project/project_file.h"
@@ -58,7 +59,8 @@ core::Result<core::project::LabSettings> labSettings(const Args& args,
         auto config = core::project::parseLabConfig(text);
         if (!config) {
             core::Error e = config.error();
-            e.message = "--config " + text + ": " + e.message;
+            // The spec as given, cut short: a 100 000-character name stays one short line.
+            e.message = "--config " + core::io::printable(text, 80) + ": " + e.message;
             return e;
         }
         configs.push_back(*config);

@@ -11,6 +11,7 @@
 
 #include "core/data/toys.h"
 #include "core/io/csv.h"
+#include "core/io/reader_text.h"
 #include "core/util/rng.h"
 
 namespace core::data {
@@ -158,6 +159,28 @@ Result<Matrix> readGaussianPointsCsv(const std::string& path) {
             numeric = numeric && isNumber(field);
         }
         first = numeric ? 0 : 1;  // a header line
+    }
+    if (first == 1) {
+        // A header names the coordinates in order, each once: x1..xd (or x, y, z for d ≤ 3).
+        const std::vector<std::string>& header = table->rows.front();
+        const char* const xyz[] = {"x", "y", "z"};
+        for (size_t c = 0; c < header.size(); ++c) {
+            const std::string numbered = "x" + std::to_string(c + 1);
+            if (header[c] == numbered || (header.size() <= 3 && header[c] == xyz[c])) continue;
+            const std::string where = path + ": column " + std::to_string(c + 1);
+            const std::string value = "\"" + io::printable(header[c]) + "\"";
+            for (size_t e = 0; e < c; ++e) {
+                if (header[e] == header[c]) {
+                    return makeError(ErrorCode::ParseError, where, value,
+                                     "the column name repeats column " + std::to_string(e + 1) +
+                                         "; the columns are the coordinates x1..xd, each once");
+                }
+            }
+            return makeError(ErrorCode::ParseError, where, value,
+                             "expected " + numbered +
+                                 (header.size() <= 3 ? " or " + std::string(xyz[c]) : "") +
+                                 ": the columns are the coordinates x1..xd, in order");
+        }
     }
     if (table->rows.size() <= first) {
         return makeError(ErrorCode::ParseError, path, "", "the file holds no data rows");

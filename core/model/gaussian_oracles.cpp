@@ -186,6 +186,16 @@ Result<std::shared_ptr<GaussianMixtureOracle>> GaussianMixtureOracle::fromJsonFi
         }
         c.mean = std::move(mean).value();
         const Eigen::Index d = c.mean.size();
+        // One form of the covariance: with two, one of them would be ignored without a word.
+        std::string given;
+        for (const char* key : {"covariance", "diagonal", "variance"}) {
+            if (fields.has(key)) given += std::string(given.empty() ? "" : " and ") + "\"" + key + "\"";
+        }
+        if (given.find(" and ") != std::string::npos) {
+            return makeError(ErrorCode::ParseError, field, given,
+                             "give one of \"covariance\", \"diagonal\" or \"variance\", not "
+                             "several");
+        }
         if (const io::Json* cov = fields.raw("covariance")) {
             if (!cov->is_array() || static_cast<Eigen::Index>(cov->size()) != d) {
                 return makeError(ErrorCode::ParseError, field + ".covariance", "",

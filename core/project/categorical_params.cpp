@@ -26,7 +26,15 @@ Status checkTable(const CategoricalParams& p) {
                                    "each condition needs one probability per class");
         }
         if (auto valid = categorical::validatePrior(p.table[c], field); !valid) {
-            return valid.error();
+            // The prior's check speaks of π; here it is a column of the data table.
+            Error e = valid.error();
+            const std::string pi = "the entries of π";
+            if (const size_t at = e.message.find(pi); at != std::string::npos) {
+                std::string name = c < p.conditionNames.size() ? p.conditionNames[c] : "";
+                e.message.replace(at, pi.size(),
+                                  "the probabilities of condition \"" + name + "\"");
+            }
+            return e;
         }
     }
     return {};
@@ -95,6 +103,27 @@ CategoricalParams CategoricalParams::example() {
 }
 
 Status CategoricalParams::validate() const {
+    // Sizes before anything else reads the text or the lists (core/util/limits.h).
+    if (Status s = limits::checkText(limits::kSpecText, "csvPath", csvPath); !s) return s;
+    if (Status s = limits::checkText(limits::kSpecText, "model", model); !s) return s;
+    if (Status s = limits::checkCount(limits::kConditionNames, "conditionNames",
+                                      conditionNames.size());
+        !s) {
+        return s;
+    }
+    for (size_t c = 0; c < conditionNames.size(); ++c) {
+        if (Status s = limits::checkText(limits::kNameText,
+                                         "conditionNames[" + std::to_string(c) + "]",
+                                         conditionNames[c]);
+            !s) {
+            return s;
+        }
+    }
+    if (Status s = limits::checkCount(limits::kConditionNames, "table", table.size()); !s) return s;
+    if (Status s = limits::checkCount(limits::kControlPoints, "controlPoints", controlPoints.size());
+        !s) {
+        return s;
+    }
     if (numClasses < 2 || numClasses > kMaxClasses) {
         return invalidArgument("K", std::to_string(numClasses), "K must lie in 2..256");
     }
@@ -254,6 +283,10 @@ Status readTableAndList(const io::JsonFields& read, CategoricalParams& p) {
         return read.error("table", tableArray, "a list of columns is expected");
     }
     const size_t columns = tableArray != nullptr ? tableArray->size() : 0;
+    if (Status s = limits::checkCount(limits::kConditionNames, read.prefix() + "table", columns);
+        !s) {
+        return s;
+    }
     for (size_t c = 0; c < columns; ++c) {
         const std::string path = "table[" + std::to_string(c) + "]";
         const io::Json& column = (*tableArray)[c];
@@ -276,6 +309,15 @@ Status readTableAndList(const io::JsonFields& read, CategoricalParams& p) {
                                            : std::string());
         }
     }
+    if (const io::Json* raw = read.raw("trajectoryList"); raw != nullptr && raw->is_array()) {
+        // Nodes 0..N, each once: at most N + 1 of them (counted before they are read).
+        const limits::IntRange nodes{"the number of nodes of a typed trajectory", 0,
+                                    limits::kSteps.max + 1};
+        if (Status s = limits::checkCount(nodes, read.prefix() + "trajectoryList", raw->size());
+            !s) {
+            return s;
+        }
+    }
     auto list = read.numbers("trajectoryList");
     if (!list) return list.error();
     for (size_t k = 0; k < list->size(); ++k) {
@@ -296,6 +338,11 @@ Status readControlPoints(const io::JsonFields& read, CategoricalParams& p) {
     const io::Json* points = read.raw("controlPoints");
     if (points == nullptr) return {};
     if (!points->is_array()) return read.error("controlPoints", points, "a list is expected");
+    if (Status s = limits::checkCount(limits::kControlPoints, read.prefix() + "controlPoints",
+                                      points->size());
+        !s) {
+        return s;
+    }
     for (size_t i = 0; i < points->size(); ++i) {
         const std::string path = read.prefix() + "controlPoints[" + std::to_string(i) + "]";
         auto pair = io::jsonNumbers((*points)[i], path);
@@ -307,6 +354,41 @@ Status readControlPoints(const io::JsonFields& read, CategoricalParams& p) {
         p.controlPoints.push_back({(*pair)[0], (*pair)[1]});
     }
     return {};
+}
+
+}  // namespace
+
+namespace {
+
+// validate() names the fields as the panel does (K, N, steps, chains, points[i].beta,
+// table[c][i]); a file's reader names them as the file does.
+std::string categoricalFileKey(const std::string& field) {
+    static const std::pair<const char*, const char*> kKeys[] = {
+        {"K", "numClasses"},       {"N", "numSteps"},      {"steps", "pathSteps"},
+        {"chains", "numChains"},   {"levels", "digitLevels"}, {"power", "powerExponent"},
+        {"data", "csvPath"}};
+    for (const auto& [panel, file] : kKeys) {
+        if (field == panel) return file;
+    }
+    if (field.rfind("points[", 0) == 0) {
+        // points[i], points[i].t, points[i].beta: each point is a pair [t, beta] in the file.
+        std::string key = "controlPoints" + field.substr(6);
+        for (const auto& [member, index] : {std::pair{".t", "[0]"}, std::pair{".beta", "[1]"}}) {
+            const std::string m = member;
+            if (key.size() > m.size() && key.compare(key.size() - m.size(), m.size(), m) == 0) {
+                key.replace(key.size() - m.size(), m.size(), index);
+            }
+        }
+        return key;
+    }
+    if (field.rfind("table[", 0) == 0) {
+        // table[c] and table[c][i]: the probabilities are the column's "p".
+        const size_t close = field.find(']');
+        if (close != std::string::npos) {
+            return field.substr(0, close + 1) + ".p" + field.substr(close + 1);
+        }
+    }
+    return field;
 }
 
 }  // namespace
@@ -347,7 +429,7 @@ Result<CategoricalParams> CategoricalParams::fromJson(const io::Json& json) {
     }
     if (auto valid = p.validate(); !valid) {
         Error error = valid.error();
-        error.field = "categorical." + error.field;
+        error.field = "categorical." + categoricalFileKey(error.field);
         return error;
     }
     return p;

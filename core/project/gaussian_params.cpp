@@ -2,11 +2,14 @@
 #include "core/project/gaussian_params.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <tuple>
 
 #include "core/gaussian/spacing.h"
 #include "core/gaussian/trajectory_dp.h"
 #include "core/schedule/gaussian_schedule.h"
+#include "core/util/limits.h"
 
 namespace core::project {
 
@@ -89,6 +92,25 @@ Result<gaussian::GammaEstimator> resolveEstimator(GammaEstimatorChoice choice, b
 }
 
 Status GaussianParams::validate() const {
+    // Sizes before anything else reads the text (the one table, core/util/limits.h).
+    for (const auto& [field, text, limit] :
+         {std::tuple{"schedule", &schedule, &limits::kSpecText},
+          std::tuple{"data", &data, &limits::kSpecText}, std::tuple{"model", &model, &limits::kSpecText},
+          std::tuple{"trajectoryList", &trajectoryList, &limits::kListText},
+          std::tuple{"importedGammaName", &importedGammaName, &limits::kSpecText}}) {
+        if (Status s = limits::checkText(*limit, field, *text); !s) return s;
+    }
+    // The Lab's labels and specs too: the GUI's edits are checked here, not by the reader.
+    for (size_t i = 0; i < lab.configs.size(); ++i) {
+        const std::string prefix = "lab.configs[" + std::to_string(i) + "].";
+        const LabConfig& c = lab.configs[i];
+        for (const auto& [key, text, limit] :
+             {std::tuple{"name", &c.name, &limits::kNameText},
+              std::tuple{"schedule", &c.schedule, &limits::kSpecText},
+              std::tuple{"trajectory", &c.trajectory, &limits::kSpecText}}) {
+            if (Status s = limits::checkText(*limit, prefix + key, *text); !s) return s;
+        }
+    }
     // A custom table ("csv:FILE") is read by the panel before it is applied and by the job;
     // here only its form is checked, so that a project whose file moved still opens.
     const std::string base = schedule::splitScheduleSpec(schedule).base;
@@ -286,6 +308,26 @@ Status readEstimator(const io::JsonFields& read, GaussianParams& p) {
 
 }  // namespace
 
+namespace {
+
+// validate() names the fields as the panel does (N, M, K, gamma[n] with n = 1..N); a file's
+// reader names them as the file does (numSteps, gammaSamples, pathSteps, importedGamma[i] with
+// i = 0..N−1).
+std::string gaussianFileKey(const std::string& field) {
+    if (field == "N") return "numSteps";
+    if (field == "M") return "gammaSamples";
+    if (field == "K") return "pathSteps";
+    if (field == "particles") return "particleCount";
+    if (field == "gamma") return "importedGamma";
+    if (field.rfind("gamma[", 0) == 0 && field.back() == ']') {
+        const long n = std::strtol(field.c_str() + 6, nullptr, 10);
+        return "importedGamma[" + std::to_string(n - 1) + "]";
+    }
+    return field;
+}
+
+}  // namespace
+
 Result<GaussianParams> GaussianParams::fromJson(const io::Json& json) {
     const io::JsonFields read(json, "gaussian.");
     GaussianParams p;
@@ -302,6 +344,12 @@ Result<GaussianParams> GaussianParams::fromJson(const io::Json& json) {
                      read.booleanOr("clipFirst", p.clipFirst),
                      read.integerOr("particleCount", p.particleCount)}) {
         if (!s) return s.error();
+    }
+    if (const io::Json* raw = read.raw("importedGamma"); raw != nullptr && raw->is_array()) {
+        if (Status s = limits::checkCount(limits::kSteps, "gaussian.importedGamma", raw->size());
+            !s && !raw->empty()) {
+            return s.error();
+        }
     }
     if (read.has("importedGamma")) {
         auto values = read.numbers("importedGamma");
@@ -324,7 +372,7 @@ Result<GaussianParams> GaussianParams::fromJson(const io::Json& json) {
     }
     if (auto valid = p.validate(); !valid) {
         Error e = valid.error();
-        e.field = "gaussian." + e.field;
+        e.field = "gaussian." + gaussianFileKey(e.field);
         return e;
     }
     return p;

@@ -75,6 +75,14 @@ Status checkSchedule(const std::string& schedule, const std::string& field) {
 
 // Every field of one configuration; errors name `prefix` + the field.
 Status checkConfig(const LabConfig& c, const std::string& prefix) {
+    // Sizes first: a 100 000-character name would reach every legend and CSV row.
+    if (Status s = limits::checkText(limits::kNameText, prefix + "name", c.name); !s) return s;
+    if (Status s = limits::checkText(limits::kSpecText, prefix + "schedule", c.schedule); !s) {
+        return s;
+    }
+    if (Status s = limits::checkText(limits::kSpecText, prefix + "trajectory", c.trajectory); !s) {
+        return s;
+    }
     if (c.name.find(';') != std::string::npos) {
         return invalidArgument(prefix + "name", c.name, "may not contain ';'");
     }
@@ -198,6 +206,11 @@ Result<LabSettings> LabSettings::fromJson(const io::Json& json) {
         if (!st) return st.error();
     }
     if (read.has("ks")) {
+        if (const io::Json* raw = read.raw("ks"); raw->is_array()) {
+            if (Status st = limits::checkCount(limits::kLabKs, "lab.ks", raw->size()); !st) {
+                return st.error();
+            }
+        }
         auto values = read.numbers("ks");
         if (!values) return values.error();
         s.ks.clear();
@@ -213,6 +226,10 @@ Result<LabSettings> LabSettings::fromJson(const io::Json& json) {
         if (!configs->is_array()) {
             return makeError(ErrorCode::ParseError, "lab.configs", io::jsonValueText(*configs),
                              "expected an array");
+        }
+        if (Status st = limits::checkCount(limits::kLabConfigs, "lab.configs", configs->size());
+            !st) {
+            return st.error();
         }
         for (size_t i = 0; i < configs->size(); ++i) {
             const std::string prefix = "lab.configs[" + std::to_string(i) + "].";

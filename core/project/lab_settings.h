@@ -7,6 +7,7 @@
 #include "core/gaussian/sampler.h"
 #include "core/io/json.h"
 #include "core/project/categorical_params.h"
+#include "core/util/limits.h"
 #include "core/util/result.h"
 
 // The schedule lab's configurations (docs/gaussian.md, "Schedule lab"): several (schedule ×
@@ -37,8 +38,8 @@ struct LabConfig {
 };
 
 // Bounds checked by validate() (and before any allocation by runLab).
-inline constexpr int kMaxLabConfigs = 16;
-inline constexpr int kMaxLabKs = 32;
+inline constexpr int kMaxLabConfigs = static_cast<int>(limits::kLabConfigs.max);
+inline constexpr int kMaxLabKs = static_cast<int>(limits::kLabKs.max);
 inline constexpr int kMaxLabQualitySamples = 10000;
 inline constexpr int kMaxLabNllPoints = 100000;
 

@@ -184,6 +184,24 @@ Result<Project> readProject(const std::string& bytes, const std::string& where) 
         project.gammaCache = gammaCacheFromJson(*cache);
     }
     mapPaths(project, [&where](const std::string& p) { return resolvedPath(p, where); });
+    {
+        // A cache for these settings is used as it is, in place of an estimate of Γ at every
+        // timestep 1..N: one that does not cover them would fail every export, so it is refused
+        // here, naming it (a cache for other settings is never used and stays as it is).
+        const GammaCache& c = project.gammaCache;
+        const int n = project.gaussian.numSteps;
+        bool covers = static_cast<int>(c.estimate.timesteps.size()) == n;
+        for (size_t i = 0; covers && i < c.estimate.timesteps.size(); ++i) {
+            covers = c.estimate.timesteps[i] == static_cast<int>(i) + 1;
+        }
+        if (c.key == project.gaussian.gammaKey() && !covers) {
+            return makeError(ErrorCode::ParseError, where + ": gammaCache.timesteps",
+                             std::to_string(c.estimate.timesteps.size()) + " entries",
+                             "the saved Γ of these settings must cover every timestep 1..N = " +
+                                 std::to_string(n) +
+                                 "; delete \"gammaCache\" to estimate Γ again");
+        }
+    }
     return project;
 }
 

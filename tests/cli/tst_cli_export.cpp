@@ -93,6 +93,9 @@ private slots:
     void aFrameSequenceReplacesThePreviousOne();
     void viewAllWritesEveryFileOrNone();
     void aLeftOutChartIsSaid();
+    void imageMemoryIsCheckedBeforeRendering_data();
+    void imageMemoryIsCheckedBeforeRendering();
+    void oversizedLabConfigurationIsRefused();
 };
 
 // The Trajectory view's NLL chart is not computed by export: its figure leaves the chart out
@@ -362,4 +365,73 @@ void tst_CliExport::viewAllWritesEveryFileOrNone() {
 }
 
 QTEST_GUILESS_MAIN(tst_CliExport)
+// A PNG of width × height × (dpi/96)² × 4 bytes over 1 GiB is refused before the project is
+// read or anything is drawn (it rendered for 128 s at 10.3 GB, or failed in the PNG encoder),
+// with the arithmetic; nothing is written.
+void tst_CliExport::imageMemoryIsCheckedBeforeRendering_data() {
+    QTest::addColumn<QString>("view");
+    QTest::addColumn<QString>("out");
+    QTest::addColumn<QString>("dpi");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("300 dpi") << "schedule" << "x.png" << "300"
+                             << "--width × --height = 16384 × 16384 px at 300 dpi: the PNG needs "
+                                "16384·16384·(300/96)²·4 bytes = 10 GB, more than the 1 GiB";
+    QTest::newRow("1200 dpi") << "schedule" << "x.png" << "1200"
+                              << "16384·16384·(1200/96)²·4 bytes = 168 GB";
+    QTest::newRow("all at 300 dpi") << "all" << "views" << "300" << "at 300 dpi: the PNG needs";
+}
+
+void tst_CliExport::imageMemoryIsCheckedBeforeRendering() {
+    QFETCH(QString, view);
+    QFETCH(QString, out);
+    QFETCH(QString, dpi);
+    QFETCH(QString, expected);
+    QTemporaryDir dir;
+    const QString project = dir.filePath("p.json");
+    writeFile(project, smallProject());
+    const auto before = snapshot(dir.path());
+    QElapsedTimer timer;
+    timer.start();
+    const auto result = runCli({"export", "--project", project, "--view", view, "--out",
+                                dir.filePath(out), "--width", "16384", "--height", "16384",
+                                "--dpi", dpi});
+    QVERIFY2(timer.elapsed() < 10000, "refused before rendering");
+    QCOMPARE(result.exitCode, 2);
+    // The one line of the refusal (a Qt warning about the environment may come beside it).
+    const QStringList lines = result.err.split('\n', Qt::SkipEmptyParts).filter("diffuscope:");
+    QCOMPARE(lines.size(), 1);
+    QVERIFY2(lines[0].contains(expected), qPrintable(lines[0]));
+    QCOMPARE(snapshot(dir.path()), before);
+    // The same size at 96 dpi (exactly 1 GiB) and a smaller one at 300 dpi pass this check.
+    const auto small = runCli({"export", "--project", project, "--view", "schedule", "--out",
+                               dir.filePath("small.png"), "--width", "400", "--height", "300",
+                               "--dpi", "300"});
+    QVERIFY2(small.exitCode == 0, qPrintable(small.err));
+}
+
+// A Lab configuration named with 100 000 characters made the export use 3.5–5.7 GB and fail
+// with an out-of-memory message about samples: the reader refuses it, naming the key and the
+// limit, and nothing is written.
+void tst_CliExport::oversizedLabConfigurationIsRefused() {
+    QTemporaryDir dir;
+    const QString project = dir.filePath("p.json");
+    QByteArray text = smallProject();
+    text.chop(2);  // "}}"
+    text += ", \"lab\": {\"ks\": [5], \"configs\": [{\"name\": \"" + QByteArray(100000, 'n') +
+            "\"}]}}}";
+    writeFile(project, text);
+    const auto before = snapshot(dir.path());
+    const auto result =
+        runCli({"export", "--project", project, "--view", "lab", "--out", dir.filePath("lab.png")});
+    QCOMPARE(result.exitCode, 2);
+    // The one line of the refusal (a Qt warning about the environment may come beside it).
+    const QStringList lines = result.err.split('\n', Qt::SkipEmptyParts).filter("diffuscope:");
+    QCOMPARE(lines.size(), 1);
+    QVERIFY2(lines[0].contains("gaussian.lab.configs[0].name = \"nnnn"), qPrintable(lines[0]));
+    QVERIFY2(lines[0].contains("(100000 bytes): a name or label has at most 200 bytes"),
+             qPrintable(lines[0]));
+    QVERIFY(lines[0].size() < 400);
+    QCOMPARE(snapshot(dir.path()), before);
+}
+
 #include "tst_cli_export.moc"

@@ -156,6 +156,12 @@ void tst_CliLab::refusals_data() {
                                << QStringList{"--k", "twice"};
     QTest::newRow("format") << QStringList{"--config", "trajectory=even", "--format", "xml"}
                             << QStringList{"--format", "xml"};
+    // Names, schedules and trajectories have size limits, named with the limit.
+    QTest::newRow("long name") << QStringList{"--config", "name=" + QString(100000, 'n') +
+                                                              ";trajectory=even"}
+                               << QStringList{"name", "100000 bytes", "at most 200 bytes"};
+    QTest::newRow("long schedule") << QStringList{"--config", "schedule=csv:" + QString(5000, 's')}
+                                   << QStringList{"schedule", "5004 bytes", "at most 4096 bytes"};
 }
 
 void tst_CliLab::refusals() {

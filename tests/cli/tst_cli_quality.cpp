@@ -141,6 +141,11 @@ void tst_CliQuality::hostileSamplesFiles_data() {
     QTest::newRow("one sample") << "one.csv" << QByteArray("x1,x2\n0.1,0.2\n") << "samples";
     QTest::newRow("frames") << "frames.csv" << QByteArray("frame,t,sample,x1,x2\n0,10,0,0.1,0.2\n")
                             << "--frames";
+    // The columns are the coordinates x1..xd, each once: repeated or other names are refused.
+    QTest::newRow("repeated column") << "repeated.csv" << QByteArray("x1,x1\n0.1,0.2\n0.3,0.4\n")
+                                     << "repeated.csv: column 2 = \"x1\": the column name repeats";
+    QTest::newRow("other names") << "names.csv" << QByteArray("a,b\n0.1,0.2\n0.3,0.4\n")
+                                 << "names.csv: column 1 = \"a\": expected x1 or x";
     QTest::newRow("directory") << "" << QByteArray() << "directory";
     QTest::newRow("missing") << "missing.csv" << QByteArray() << "missing.csv";
 }

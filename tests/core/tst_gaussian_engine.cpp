@@ -7,6 +7,9 @@
 #include <numeric>
 
 #include <QElapsedTimer>
+#include <QTemporaryDir>
+
+#include <fstream>
 
 #include "core/data/gaussian_data.h"
 #include "core/model/oracle_specs.h"
@@ -114,6 +117,7 @@ private slots:
     void gammaTableInterpolates();
     void fewSamplesNeverGiveANegativeGamma();
     void resumedGammaEqualsOneRun();
+    void mixtureRefusesTwoCovarianceForms();
 };
 
 void tst_GaussianEngine::gammaMatchesGaussianClosedForm_data() {
@@ -630,4 +634,18 @@ void tst_GaussianEngine::resumedGammaEqualsOneRun() {
 }
 
 QTEST_GUILESS_MAIN(tst_GaussianEngine)
+// A component with both "variance" and "diagonal" used "diagonal" without a word: refused,
+// naming both keys and the component.
+void tst_GaussianEngine::mixtureRefusesTwoCovarianceForms() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("m.json").toStdString();
+    std::ofstream(path) << R"({"components": [{"weight": 1, "mean": [0, 0], "variance": 0.1,
+                                               "diagonal": [0.2, 0.3]}]})";
+    auto oracle = model::GaussianMixtureOracle::fromJsonFile(path);
+    QVERIFY(!oracle.ok());
+    const std::string text = oracle.error().toString();
+    QVERIFY2(text.find("components[0]") != std::string::npos, text.c_str());
+    QVERIFY2(text.find("\"diagonal\" and \"variance\"") != std::string::npos, text.c_str());
+}
+
 #include "tst_gaussian_engine.moc"

@@ -13,6 +13,7 @@
 #include "core/io/json.h"
 #include "core/project/categorical_setup.h"
 #include "core/project/gaussian_setup.h"
+#include "core/project/lab_settings.h"
 #include "core/project/project_file.h"
 #include "tests/support/test_support.h"
 
@@ -26,6 +27,9 @@ private slots:
     void categoricalErrorsNameFieldAndValue_data();
     void categoricalErrorsNameFieldAndValue();
     void gaussianErrorsNameFieldAndValue();
+    void sizesAreLimited();
+    void tableSumNamesTheColumn();
+    void damagedGammaCacheIsRefused();
     void gaussianSpacingsRoundTrip();
     void fileRoundTripIsExact();
     void relativePathsFollowTheProject();
@@ -57,20 +61,24 @@ void tst_Project::categoricalErrorsNameFieldAndValue_data() {
     QTest::addColumn<int>("which");
     QTest::addColumn<QString>("field");
     QTest::addColumn<QString>("value");
-    QTest::newRow("K") << 0 << "K" << "300";
-    QTest::newRow("pi size") << 1 << "pi" << "3 entries";
-    QTest::newRow("N") << 2 << "N" << "0";
-    QTest::newRow("power") << 3 << "power" << "-1";
-    QTest::newRow("condition") << 4 << "condition" << "5";
-    QTest::newRow("steps") << 5 << "steps" << "101";
-    QTest::newRow("chains") << 6 << "chains" << "0";
-    QTest::newRow("list order") << 7 << "trajectoryList[2]" << "40";
+    QTest::addColumn<QString>("fileKey");  // the same field as the file names it
+    QTest::newRow("K") << 0 << "K" << "300" << "numClasses";
+    QTest::newRow("pi size") << 1 << "pi" << "3 entries" << "pi";
+    QTest::newRow("N") << 2 << "N" << "0" << "numSteps";
+    QTest::newRow("power") << 3 << "power" << "-1" << "powerExponent";
+    QTest::newRow("condition") << 4 << "condition" << "5" << "condition";
+    QTest::newRow("steps") << 5 << "steps" << "101" << "pathSteps";
+    QTest::newRow("chains") << 6 << "chains" << "0" << "numChains";
+    QTest::newRow("list order") << 7 << "trajectoryList[2]" << "40" << "trajectoryList[2]";
+    QTest::newRow("points") << 8 << "points[1].beta" << "0.05" << "controlPoints[1][1]";
+    QTest::newRow("table entry") << 9 << "table[1][2]" << "-0.1" << "table[1].p[2]";
 }
 
 void tst_Project::categoricalErrorsNameFieldAndValue() {
     QFETCH(int, which);
     QFETCH(QString, field);
     QFETCH(QString, value);
+    QFETCH(QString, fileKey);
     CategoricalParams p = CategoricalParams::example();
     QVERIFY(p.validate().ok());
     switch (which) {
@@ -85,6 +93,11 @@ void tst_Project::categoricalErrorsNameFieldAndValue() {
             p.trajectory = core::project::CategoricalTrajectory::List;
             p.trajectoryList = {0, 50, 40, 100};
             break;
+        case 8:
+            p.schedule = core::schedule::BetaCurveKind::Custom;
+            p.controlPoints = {{0.3, 0.1}, {0.7, 0.05}};
+            break;
+        case 9: p.table[1] = {0.6, 0.25, -0.1, 0.25}; break;
     }
     const core::Status status = p.validate();
     QVERIFY(!status.ok());
@@ -92,7 +105,7 @@ void tst_Project::categoricalErrorsNameFieldAndValue() {
     // The same value in a file: refused with the JSON path.
     const auto read = CategoricalParams::fromJson(p.toJson());
     QVERIFY(!read.ok());
-    verifyNames(read.error(), "categorical." + field.toStdString(), value.toStdString());
+    verifyNames(read.error(), "categorical." + fileKey.toStdString(), value.toStdString());
 }
 
 void tst_Project::gaussianErrorsNameFieldAndValue() {
@@ -118,6 +131,124 @@ void tst_Project::gaussianErrorsNameFieldAndValue() {
     json = GaussianParams{}.toJson();
     json["numSteps"] = "many";
     verifyNames(GaussianParams::fromJson(json).error(), "gaussian.numSteps", "many");
+    // A file's errors name the file's keys, with its 0-based indices.
+    json = GaussianParams{}.toJson();
+    json["numSteps"] = 1;
+    verifyNames(GaussianParams::fromJson(json).error(), "gaussian.numSteps", "1");
+    json = GaussianParams{}.toJson();
+    json["gammaSamples"] = 0;
+    verifyNames(GaussianParams::fromJson(json).error(), "gaussian.gammaSamples", "0");
+    json = GaussianParams{}.toJson();
+    json["pathSteps"] = 2000;
+    verifyNames(GaussianParams::fromJson(json).error(), "gaussian.pathSteps", "2000");
+    json = GaussianParams{}.toJson();
+    json["particleCount"] = 0;
+    verifyNames(GaussianParams::fromJson(json).error(), "gaussian.particleCount", "0");
+    p = {};
+    p.importedGamma.assign(1000, 0.5);
+    p.importedGamma[5] = -1.0;
+    verifyNames(GaussianParams::fromJson(p.toJson()).error(), "gaussian.importedGamma[5]", "-1");
+}
+
+// Every string and list of a project has a size limit, named in the one-line refusal.
+void tst_Project::sizesAreLimited() {
+    const std::string huge(100000, 'n');
+    core::io::Json json = GaussianParams{}.toJson();
+    core::io::Json config = core::io::Json::object();
+    config["name"] = huge;
+    json["lab"] = core::io::Json::object();
+    json["lab"]["ks"] = core::io::Json::array({5});
+    json["lab"]["configs"] = core::io::Json::array({config});
+    auto read = GaussianParams::fromJson(json);
+    QVERIFY(!read.ok());
+    verifyNames(read.error(), "gaussian.lab.configs[0].name", "100000 bytes");
+    QVERIFY2(read.error().toString().find("at most 200 bytes") != std::string::npos,
+             read.error().toString().c_str());
+    QVERIFY(read.error().toString().size() < 300);
+    for (const char* key : {"schedule", "data", "model", "trajectoryList", "importedGammaName"}) {
+        json = GaussianParams{}.toJson();
+        json[key] = std::string(500000, 'x');
+        read = GaussianParams::fromJson(json);
+        QVERIFY2(!read.ok(), key);
+        verifyNames(read.error(), std::string("gaussian.") + key, "500000 bytes");
+    }
+    json = GaussianParams{}.toJson();
+    json["lab"] = core::io::Json::object();
+    json["lab"]["ks"] = std::vector<int>(33, 5);
+    verifyNames(GaussianParams::fromJson(json).error(), "gaussian.lab.ks", "33 entries");
+    json = GaussianParams{}.toJson();
+    json["importedGamma"] = std::vector<double>(200000, 0.5);
+    verifyNames(GaussianParams::fromJson(json).error(), "gaussian.importedGamma", "200000 entries");
+    // The GUI's edits are checked by validate(): a Lab name typed or pasted in the table.
+    GaussianParams edited;
+    edited.lab.configs.push_back({.name = huge});
+    verifyNames(edited.validate().error(), "lab.configs[0].name", "100000 bytes");
+    // The Lab's --config: the same limit.
+    auto spec = core::project::parseLabConfig("name=" + huge + ";trajectory=even");
+    QVERIFY(!spec.ok());
+    verifyNames(spec.error(), "name", "100000 bytes");
+    // Categorical: condition names, their number, the control points.
+    core::io::Json cat = CategoricalParams::example().toJson();
+    cat["conditionNames"] = {"A", huge};
+    verifyNames(CategoricalParams::fromJson(cat).error(), "categorical.conditionNames[1]",
+                "100000 bytes");
+    cat = CategoricalParams::example().toJson();
+    cat["csvPath"] = std::string(5000, 'p');
+    verifyNames(CategoricalParams::fromJson(cat).error(), "categorical.csvPath", "5000 bytes");
+    cat = CategoricalParams::example().toJson();
+    cat["controlPoints"] = std::vector<std::vector<double>>(2000, {0.5, 0.5});
+    verifyNames(CategoricalParams::fromJson(cat).error(), "categorical.controlPoints",
+                "2000 entries");
+    cat = CategoricalParams::example().toJson();
+    cat["trajectoryList"] = std::vector<int>(200000, 1);
+    verifyNames(CategoricalParams::fromJson(cat).error(), "categorical.trajectoryList",
+                "200000 entries");
+    cat = CategoricalParams::example().toJson();
+    cat["dataSource"] = "digits";
+    cat["conditionNames"] = std::vector<std::string>(5000, "c");
+    verifyNames(CategoricalParams::fromJson(cat).error(), "categorical.conditionNames",
+                "5000 entries");
+}
+
+// A saved Γ of the project's own settings that does not cover 1..N would fail every export:
+// the reader refuses it, naming gammaCache; a complete one reads back.
+void tst_Project::damagedGammaCacheIsRefused() {
+    Project p;
+    p.process = core::project::ProcessKind::Gaussian;
+    p.gaussian = GaussianParams{};
+    p.gammaCache.key = p.gaussian.gammaKey();
+    auto fill = [&p](int count) {
+        auto& e = p.gammaCache.estimate;
+        e = {};
+        for (int n = 1; n <= count; ++n) {
+            e.timesteps.push_back(n);
+            e.gamma.push_back(0.5);
+            e.standardError.push_back(0.01);
+            e.msEps.push_back(1.0);
+        }
+        e.numSamples = 10;
+    };
+    const std::string path = "/tmp/diffuscope-cache-test.json";
+    fill(3);
+    auto read = core::project::projectFromJson(core::project::projectToJson(p, path), path);
+    QVERIFY(!read.ok());
+    verifyNames(read.error(), path + ": gammaCache.timesteps", "3 entries");
+    fill(p.gaussian.numSteps);
+    read = core::project::projectFromJson(core::project::projectToJson(p, path), path);
+    DS_VERIFY_OK(read);
+    QCOMPARE(read->gammaCache.estimate.timesteps.size(), size_t(p.gaussian.numSteps));
+}
+
+// A column of the table that does not sum to 1 is named as the table's column, not as π.
+void tst_Project::tableSumNamesTheColumn() {
+    core::io::Json cat = CategoricalParams::example().toJson();
+    cat["table"][1]["p"] = {0.6, 0.25, 0.1, 1.05};
+    const auto read = CategoricalParams::fromJson(cat);
+    QVERIFY(!read.ok());
+    const std::string text = read.error().toString();
+    QVERIFY2(read.error().field == "categorical.table[1].p[3]", text.c_str());
+    QVERIFY2(text.find("π") == std::string::npos, text.c_str());
+    QVERIFY2(text.find("probabilities of condition \"B\" sum to") != std::string::npos, text.c_str());
 }
 
 // The spacing families: their specs, their optional fields (absent in files that never set

@@ -279,8 +279,12 @@ void tst_CategoricalExplorer::exportsDecode() {
     QVERIFY(ui::animation::checkAnimationOptions(chains, {.framesPerStep = 31}).contains("31"));
     QVERIFY(ui::animation::checkAnimationOptions(chains, {.holdLastMs = -1}).contains("-1"));
     // Refused before any frame is kept: 10 steps × 30 frames of 4096² pixels is over 1 GiB.
-    QVERIFY(ui::animation::checkAnimationOptions(chains, {.size = {4096, 4096}, .framesPerStep = 30})
-                .contains("frames of 4096x4096 pixels: over the 1 GiB"));
+    // The refusal gives the arithmetic: frames · width · height · 1 byte = the bytes.
+    const QString big =
+        ui::animation::checkAnimationOptions(chains, {.size = {4096, 4096}, .framesPerStep = 30});
+    QVERIFY2(big.contains("frames of 4096x4096 pixels: the GIF writer holds"), qPrintable(big));
+    QVERIFY2(big.contains("·4096·4096·1 bytes = ") && big.contains("over the 1 GiB"),
+             qPrintable(big));
     QVERIFY(ui::animation::checkAnimationOptions(chains, {.framesPerStep = 30, .holdLastMs = 20000})
                 .isEmpty() == (ui::animation::animationLength(chains, {.framesPerStep = 30}).frames +
                                    500 <= ui::animation::kMaxAnimationFrames));

@@ -14,6 +14,7 @@
 
 #include "core/io/file_io.h"
 #include "core/io/staged_files.h"
+#include "core/util/limits.h"
 #include "ui/animation/chains_view.h"
 #include "ui/charts/chart_export.h"
 #include "ui/charts/gif_writer.h"
@@ -121,11 +122,13 @@ QString checkAnimationOptions(const AnimationSource& source, const AnimationExpo
     const double bytes = static_cast<double>(length.frames) * s.width() * s.height();
     if (bytes > kMaxAnimationBytes) {
         return QCoreApplication::translate("ui::animation",
-                                           "%1 frames of %2x%3 pixels: over the 1 GiB an "
-                                           "animation may hold (smaller or fewer frames)")
+                                           "%1 frames of %2x%3 pixels: the GIF writer holds "
+                                           "%1·%2·%3·1 bytes = %4, over the 1 GiB an animation "
+                                           "may hold (smaller or fewer frames)")
             .arg(length.frames)
             .arg(s.width())
-            .arg(s.height());
+            .arg(s.height())
+            .arg(QString::fromStdString(core::limits::formatBytes(bytes)));
     }
     if (length.frames + length.heldFrames > kMaxAnimationFrames) {
         return QCoreApplication::translate("ui::animation", "%1 frames: at most %2 (fewer frames per step or a shorter hold)")

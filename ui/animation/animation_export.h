@@ -6,6 +6,8 @@
 
 #include <functional>
 
+#include "core/util/limits.h"
+
 class QWidget;
 
 namespace ui::views {
@@ -32,7 +34,8 @@ AnimationSource chainsAnimation(ChainsView* view);
 AnimationSource particlesAnimation(views::ParticlesView* view);
 
 inline constexpr int kMaxAnimationFrames = 5000;
-inline constexpr double kMaxAnimationBytes = 1024.0 * 1024.0 * 1024.0;  // frames × pixels
+// frames × pixels, one byte each: the one table's image limit (core/util/limits.h)
+inline constexpr double kMaxAnimationBytes = core::limits::kMaxImageBytes;
 
 struct AnimationExportOptions {
     QSize size{900, 560};   // pixels

@@ -23,6 +23,7 @@
 
 #include "core/io/file_io.h"
 #include "core/io/staged_files.h"
+#include "core/util/limits.h"
 #include "ui/charts/chart_panel.h"
 #include "ui/charts/figure_chart.h"
 #include "ui/charts/presentation.h"
@@ -303,6 +304,14 @@ QString renderFigure(QWidget* widget, const QString& path, const ExportOptions& 
         return QCoreApplication::translate("ui::chart_export",
                                            "%1: a figure is written as .png, .svg or .pdf")
             .arg(path);
+    }
+    // The image's memory before anything is drawn (the one table, core/util/limits.h): a PNG at
+    // its dpi, and the first layout pass at 96 dpi for every format.
+    if (const core::Status s =
+            core::limits::checkImage(suffix == "png" ? "the PNG" : "the image", options.size.width(),
+                                     options.size.height(), suffix == "png" ? options.dpi : 96.0);
+        !s) {
+        return path + ": " + QString::fromStdString(s.error().toString());
     }
     FigureOnly figure(widget);
     // Laid out at the size asked, with the type in points: text never shrinks with the figure,
