@@ -120,8 +120,8 @@ void tst_ParticlesView::paramsValidate_data() {
     QTest::newRow("unknown sampler") << "euler" << "ddpm" << 500 << "sampler";
     QTest::newRow("none is no sampler A") << "none" << "ddpm" << 500 << "sampler";
     QTest::newRow("unknown compare") << "ddpm" << "heun" << 500 << "compareSampler";
-    QTest::newRow("no particles") << "ddpm" << "ddpm" << 0 << "particles";
-    QTest::newRow("too many particles") << "ddpm" << "ddpm" << 20001 << "particles";
+    QTest::newRow("no particles") << "ddpm" << "ddpm" << 0 << "particleCount";
+    QTest::newRow("too many particles") << "ddpm" << "ddpm" << 20001 << "particleCount";
 }
 
 void tst_ParticlesView::paramsValidate() {
@@ -144,7 +144,7 @@ void tst_ParticlesView::paramsValidate() {
     }
     QVERIFY(!read.ok());
     QCOMPARE(QString::fromStdString(read.error().field), "gaussian." + field);
-    if (field != "particles") {
+    if (field != "particleCount") {
         QVERIFY(read.error().value.find((field == "sampler" ? sampler : compareSampler).toStdString()) !=
                 std::string::npos);
     }
