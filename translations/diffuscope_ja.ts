@@ -3634,8 +3634,8 @@ step (%1, %2): J = %3</source>
         <translation>先頭の画像を表示しています</translation>
     </message>
     <message>
-        <source>fewer fit in memory at this K</source>
-        <translation>この K ではメモリに収まる数が少なくなります</translation>
+        <source>fewer fit in memory at this number of steps</source>
+        <translation>このステップ数ではメモリに収まる数が少なくなります</translation>
     </message>
     <message>
         <source>forward n = %1</source>

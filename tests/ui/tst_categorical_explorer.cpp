@@ -109,6 +109,7 @@ private slots:
     void everyShortcutIsBoundOnce();
     void theExplanationPrintsNumbersForPeople();
     void kIsTheNumberOfClassesOnly();
+    void theTimeBarFollowsANewProjectAtOnce();
     void digitsReverseChainsEndOnTrainingImages();
     void tableFileWithTwoPositions();
     void maskStateAddsAClassAndTheContinuousElbo();
@@ -559,6 +560,23 @@ void tst_CategoricalExplorer::kIsTheNumberOfClassesOnly() {
     for (QAction* a : window.findChildren<QAction*>()) check("action", a->text());
     for (int i = 0; i < window.tabs()->count(); ++i) check("tab", window.tabs()->tabText(i));
     QVERIFY2(offending.isEmpty(), qPrintable(offending.join('\n')));
+}
+
+// Another project with more steps: the time bar says so at once, before any job is done (it
+// used to read "step 10 of K = 10" while the panel said 50).
+void tst_CategoricalExplorer::theTimeBarFollowsANewProjectAtOnce() {
+    QTemporaryDir dir;
+    ui::MainWindow window(nullptr, dir.path());
+    window.explorer()->waitForJobs();
+    ui::document::Project project = window.document()->project();
+    project.categorical.pathSteps = 50;
+    window.document()->loadExample(project);
+    QString label;
+    for (QLabel* l : window.timeBar()->findChildren<QLabel*>()) {
+        if (l->text().startsWith("step ")) label = l->text();
+    }
+    QVERIFY2(label.endsWith("of 50"), qPrintable(label));
+    window.explorer()->waitForJobs();
 }
 
 void tst_CategoricalExplorer::mainWindowOpensWithTheExample() {

@@ -87,6 +87,10 @@ void tst_MathHelp::presentationModeScalesAndRestores() {
     // Digit tiles for a projector: 1.6 times larger, so 64 / 1.6² = 25 of them.
     QCOMPARE(window.explorer()->chainsView()->tilesShown(), 25);
     QCOMPARE(window.gaussianExplorer()->particlesView()->tilesShown(), 14);  // 36 / 2.56
+    // The particles' axes fit the data (the moons, within ±1.2 or so), not the noise's ±3.
+    window.gaussianExplorer()->waitForJobs();
+    const QRectF fitted = window.gaussianExplorer()->particlesView()->visibleWindow();
+    QVERIFY2(fitted.width() < 4.0 && fitted.width() > 1.0, qPrintable(QString::number(fitted.width())));
     window.setPresentationMode(false);
     QVERIFY(!window.presentationMode());
     QVERIFY(parameters->isVisible());
@@ -94,6 +98,7 @@ void tst_MathHelp::presentationModeScalesAndRestores() {
     DS_COMPARE_REL(chart->axes().front()->labelsFont().pointSizeF(), axis, 1e-9);
     QCOMPARE(window.explorer()->chainsView()->tilesShown(), 64);
     QCOMPARE(window.gaussianExplorer()->particlesView()->tilesShown(), 36);
+    QVERIFY(window.gaussianExplorer()->particlesView()->visibleWindow().width() >= 6.0);
 }
 
 // Presentation mode at a lecture hall's 1920 × 1080 and a projector's 1280 × 720: in every view

@@ -488,12 +488,13 @@ void ParticlesView::setFrames(std::shared_ptr<const jobs::ParticleFrames> frames
             note += tr(" (%1 requested: %2)")
                         .arg(m_frames->requested)
                         .arg(m_frames->images ? tr("the first images are shown")
-                                              : tr("fewer fit in memory at this K"));
+                                              : tr("fewer fit in memory at this number of steps"));
         }
         setMessage(note + ".");
     }
     setData(std::move(data));
     updateControls();
+    if (m_tileScale > 1.0) fitToData();  // presentation mode: the new data's extent
     m_canvas->update();
 }
 
@@ -567,7 +568,26 @@ void ParticlesView::setPlaying(bool playing) {
 
 void ParticlesView::setTileScale(double scale) {
     m_tileScale = std::clamp(scale, 1.0, 4.0);
+    // A lecture hall sees the data, not the noise's ±range: presentation mode fits the axes to
+    // the data (the first frame's points), and leaving it shows everything again.
+    if (m_tileScale > 1.0) {
+        fitToData();
+    } else {
+        m_canvas->resetZoom();
+    }
     m_canvas->update();
+}
+
+void ParticlesView::fitToData() {
+    const core::Matrix* x = particles(0, 0);
+    if (x == nullptr || x->cols() == 0 || !m_frames || m_frames->images) return;
+    double extent = 0.0;
+    for (Eigen::Index b = 0; b < x->cols(); ++b) {
+        for (Eigen::Index r = 0; r < std::min<Eigen::Index>(2, x->rows()); ++r) {
+            if (std::isfinite((*x)(r, b))) extent = std::max(extent, std::abs((*x)(r, b)));
+        }
+    }
+    if (extent > 0.0) m_canvas->setZoom(m_frames->range / (1.15 * extent), {});
 }
 
 int ParticlesView::tilesShown() const {

@@ -53,6 +53,8 @@ public:
     void resetZoom();
     // Zoomed by `zoom` (≥ 1) about the data's point `centre`.
     void setZoom(double zoom, const QPointF& centre = {});
+    // The axes fitted to the data's points (with a margin), about the origin.
+    void fitToData();
     QRectF visibleWindow() const;  // data coordinates, y up
     QString readoutAt(const QPointF& at) const;
 
