@@ -242,6 +242,13 @@ void settle(QWidget* widget, const std::vector<FigureChart*>& figures) {
     for (FigureChart* figure : figures) figure->sync();
 }
 
+// A length in CSS pixels as centimetres with one decimal, for the refusals; rounded up where it
+// is a size the figure needs.
+QString centimetres(double pixels, bool roundUp = false) {
+    const double cm = pixels * 2.54 / 96.0;
+    return QString::number(roundUp ? std::ceil(cm * 10.0 - 1e-9) / 10.0 : cm, 'f', 1);
+}
+
 // Whole or not at all: a full disk or a device path leaves any previous file as it was.
 QString saveBytes(const QString& path, const QByteArray& bytes) {
     const core::Status status = core::io::writeFileAtomically(
@@ -339,10 +346,10 @@ QString renderFigure(QWidget* widget, const QString& path, const ExportOptions& 
                 .arg(path)
                 .arg(options.fontScale)
                 .arg(widget->windowTitle())
-                .arg(std::ceil(std::max(minimum.width(), options.size.width()) * 25.4 / 96.0) / 10.0, 0, 'f', 1)
-                .arg(std::ceil(std::max(minimum.height(), options.size.height()) * 25.4 / 96.0) / 10.0, 0, 'f', 1)
-                .arg(options.size.width() * 2.54 / 96.0, 0, 'f', 1)
-                .arg(options.size.height() * 2.54 / 96.0, 0, 'f', 1);
+                .arg(centimetres(std::max(minimum.width(), options.size.width()), true))
+                .arg(centimetres(std::max(minimum.height(), options.size.height()), true))
+                .arg(centimetres(options.size.width()))
+                .arg(centimetres(options.size.height()));
         }
     }
     // Parts laid out past the edge (a legend's rows taking more height than there is).
@@ -355,8 +362,8 @@ QString renderFigure(QWidget* widget, const QString& path, const ExportOptions& 
                        "%1: at %2 × %3 cm and font scale %4 the %5 view does not fit; make it larger "
                        "or the font scale smaller")
                 .arg(path)
-                .arg(options.size.width() * 2.54 / 96.0, 0, 'f', 1)
-                .arg(options.size.height() * 2.54 / 96.0, 0, 'f', 1)
+                .arg(centimetres(options.size.width()))
+                .arg(centimetres(options.size.height()))
                 .arg(options.fontScale)
                 .arg(widget->windowTitle());
         }
@@ -371,8 +378,8 @@ QString renderFigure(QWidget* widget, const QString& path, const ExportOptions& 
                    "%1: at %2 × %3 cm and font scale %4 the figure cannot show %5 whole; "
                    "make it larger or the font scale smaller")
             .arg(path)
-            .arg(options.size.width() * 2.54 / 96.0, 0, 'f', 1)
-            .arg(options.size.height() * 2.54 / 96.0, 0, 'f', 1)
+            .arg(centimetres(options.size.width()))
+            .arg(centimetres(options.size.height()))
             .arg(options.fontScale)
             .arg(elided.front().startsWith(QChar('"')) || elided.front().contains(QChar('"'))
                      ? elided.front()
