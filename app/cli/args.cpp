@@ -120,9 +120,6 @@ std::string Args::get(const std::string& key) const {
     if (it != m_options.end()) {
         return it->second;
     }
-    if (const auto fromProject = m_projectValues.find(key); fromProject != m_projectValues.end()) {
-        return fromProject->second;
-    }
     const Option* option = m_spec != nullptr ? m_spec->find(key) : nullptr;
     assert(option != nullptr && "every option a command reads is in its table");
     return option != nullptr ? option->defaultValue : std::string();
@@ -134,7 +131,7 @@ std::vector<std::string> Args::getAll(const std::string& key) const {
 }
 
 std::string Args::getOr(const std::string& key, const std::string& fallback) const {
-    return has(key) || m_projectValues.count(key) > 0 ? get(key) : fallback;
+    return has(key) ? get(key) : fallback;
 }
 
 core::Result<std::string> Args::require(const std::string& key) const {

@@ -48,11 +48,6 @@ public:
                                  const core::limits::IntRange& range,
                                  int fallback) const;
     const std::vector<std::string>& positionals() const { return m_positionals; }
-    // Settings from a project file (--project): each is the value of its option when the
-    // option is not on the command line, in place of the table's default.
-    void setProjectValues(std::map<std::string, std::string> values) {
-        m_projectValues = std::move(values);
-    }
 
 private:
     core::Status check() const;
@@ -61,7 +56,6 @@ private:
     std::string m_command;
     std::map<std::string, std::string> m_options;
     std::map<std::string, std::vector<std::string>> m_repeats;  // Repeated options: all values
-    std::map<std::string, std::string> m_projectValues;
     std::vector<std::string> m_order;  // the options in command-line order, for the errors
     std::vector<std::string> m_positionals;
     bool m_help = false;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The Analytic-DPM subcommands (docs/gaussian.md): gamma, variance, nll, sample.
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "app/cli/commands.h"
@@ -19,6 +20,7 @@
 #include "core/io/gamma_file.h"
 #include "core/model/checkpoint.h"
 #include "core/model/oracle_specs.h"
+#include "core/project/gaussian_runs.h"
 #include "core/project/gaussian_setup.h"
 #include "core/project/project_file.h"
 #include "core/schedule/gaussian_schedule.h"
@@ -27,31 +29,37 @@ namespace app::cli {
 namespace {
 
 using core::Result;
+using core::project::GaussianParams;
 
-// Shared options of the four subcommands.
-struct Common {
-    core::schedule::GaussianSchedule schedule;
-    std::shared_ptr<core::model::GaussianOracle> oracle;  // the data (and the exact model)
-    // The ε-model: the oracle, or a network from --model FILE.safetensors.
-    std::shared_ptr<const core::model::GaussianEpsModel> model;
-    // The data Γ is estimated on (--gamma-data; default: the oracle's): a network is evaluated
-    // on held-out data but its Γ comes from the training data, as in the paper.
-    std::shared_ptr<core::model::GaussianOracle> gammaData;
-    bool exactModel = true;  // the denoising Γ estimator is valid for exact oracles only
-    // nll and sample: --estimator score|denoising|error; by default denoising for the oracle,
-    // error for a network (with score, a Monte Carlo Γ in low dimension exceeds its bound at
-    // hundreds of timesteps and the DP trajectory collapses through them).
-    core::gaussian::GammaEstimator gammaEstimator = core::gaussian::GammaEstimator::Denoising;
+// What a Gaussian subcommand runs on: the project's parameters (--project) with the options given
+// on the command line overriding their fields, or the options alone; the core runs them as the
+// GUI does.
+struct Run {
+    GaussianParams params;
+    bool fromProject = false;
+    core::project::GammaCache saved;  // the Γ saved with the project
+    core::project::SetupSources sources;
     core::gaussian::DataRange range;
     int threads = 1;
 };
 
-Result<core::schedule::GaussianSchedule> loadSchedule(const Args& args) {
-    Result<int> steps = args.getBounded("steps", core::limits::kSteps);
-    if (!steps) {
-        return steps.error();
-    }
-    return core::schedule::gaussianScheduleFromSpec(args.get("schedule"), *steps);
+// Which of the project's fields a subcommand's options set.
+struct Fields {
+    bool data = true;           // --data, --model, --estimator (and --digits)
+    bool trajectory = true;     // --trajectory, --dp-variant
+    bool seed = true;           // --seed
+    const char* samplesKey = "gamma-samples";  // the option that holds Γ's M ("" : none)
+};
+
+// The option that sets a project field, for errors about values given on the command line.
+std::string optionOf(const std::string& field, const Fields& fields) {
+    static const std::map<std::string, std::string> options = {
+        {"N", "--steps"}, {"K", "--trajectory"}, {"trajectory", "--trajectory"},
+        {"schedule", "--schedule"}, {"data", "--data"}, {"model", "--model"},
+        {"eta", "--eta"}, {"estimator", "--estimator"}};
+    if (field == "M") return std::string("--") + fields.samplesKey;
+    const auto it = options.find(field);
+    return it == options.end() ? field : it->second;
 }
 
 Result<core::gaussian::DataRange> loadRange(const Args& args) {
@@ -69,28 +77,92 @@ Result<core::gaussian::DataRange> loadRange(const Args& args) {
     return range;
 }
 
-// The Gaussian set-up the options describe, built by the core as the GUI builds it: the
-// schedule, the data, the model (fit-checked; a model that cannot be used is an error here)
-// and the Γ estimator.
-Result<core::project::GaussianSetup> buildSetup(const Args& args, int numSteps) {
-    Result<std::string> data = args.require("data");
-    if (!data) {
-        return data.error();
+// The worker threads: --threads, else all cores (OMP_NUM_THREADS when set).
+Result<int> loadThreads(const Args& args) {
+    return args.getBounded("threads", core::limits::kThreads, core::hardwareThreads());
+}
+
+Result<Run> loadRun(const Args& args, const Fields& fields) {
+    Run run;
+    if (args.has("project")) {
+        auto project = core::project::readProjectFile(args.get("project"));
+        if (!project) {
+            return project.error();
+        }
+        run.params = project->gaussian;
+        run.saved = project->gammaCache;
+        run.fromProject = true;
     }
-    core::project::GaussianParams params;
-    params.schedule = args.get("schedule");
-    params.numSteps = numSteps;
-    params.data = *data;
-    const std::string model = args.get("model");
-    params.model = model == "oracle" ? "" : model;
-    auto estimator = core::project::parseChoice(core::project::kGammaEstimators,
-                                                args.get("estimator"), "--estimator");
-    if (!estimator) {
-        return estimator.error();
+    // An option sets its field when given, and with no project also by its default.
+    const auto sets = [&](const char* key) { return !run.fromProject || args.has(key); };
+    GaussianParams& p = run.params;
+    if (sets("schedule")) p.schedule = args.get("schedule");
+    if (sets("steps")) {
+        Result<int> steps = args.getBounded("steps", core::limits::kGaussianSteps);
+        if (!steps) return steps.error();
+        p.numSteps = *steps;
     }
-    params.estimator = *estimator;
-    auto setup = core::project::GaussianSetup::build(
-        params, core::project::fileSources(args.get("digits")), true);
+    if (fields.data) {
+        if (sets("data")) {
+            Result<std::string> data = args.require("data");
+            if (!data) return data.error();
+            p.data = *data;
+        }
+        if (sets("model")) {
+            const std::string model = args.get("model");
+            p.model = model == "oracle" ? "" : model;
+        }
+        if (sets("estimator")) {
+            auto estimator = core::project::parseChoice(core::project::kGammaEstimators,
+                                                        args.get("estimator"), "--estimator");
+            if (!estimator) return estimator.error();
+            p.estimator = *estimator;
+        }
+    }
+    if (fields.trajectory) {
+        if (sets("trajectory")) {
+            Result<std::string> spec = args.require("trajectory");
+            if (!spec) return spec.error();
+            if (core::Status s = p.setTrajectorySpec(*spec, "--trajectory"); !s) return s.error();
+        }
+        if (sets("dp-variant")) {
+            auto variant = core::project::parseChoice(core::project::kDpVariants,
+                                                      args.get("dp-variant"), "--dp-variant");
+            if (!variant) return variant.error();
+            p.dpVariant = *variant;
+        }
+    }
+    if (fields.seed && sets("seed")) {
+        Result<long long> seed = args.getInt64("seed");
+        if (!seed) return seed.error();
+        p.seed = static_cast<uint64_t>(*seed);
+    }
+    if (*fields.samplesKey != '\0' && sets(fields.samplesKey)) {
+        Result<int> samples = args.getBounded(fields.samplesKey, core::limits::kGammaSamples);
+        if (!samples) return samples.error();
+        p.gammaSamples = *samples;
+    }
+    if (core::Status s = p.validate(); !s) {
+        core::Error error = s.error();
+        if (!run.fromProject || args.has(optionOf(error.field, fields).substr(2))) {
+            error.field = optionOf(error.field, fields);
+        }
+        return error;
+    }
+    Result<core::gaussian::DataRange> range = loadRange(args);
+    if (!range) return range.error();
+    run.range = *range;
+    Result<int> threads = loadThreads(args);
+    if (!threads) return threads.error();
+    run.threads = *threads;
+    run.sources = core::project::fileSources(fields.data ? args.get("digits") : std::string());
+    return run;
+}
+
+// The set-up of the run (schedule, data, model, estimator), built by the core as the GUI builds
+// it; a model that cannot be used is an error here.
+Result<core::project::GaussianSetup> buildSetup(const Run& run, bool withData = true) {
+    auto setup = core::project::GaussianSetup::build(run.params, run.sources, true, withData);
     if (!setup && setup.error().field == "estimator") {
         core::Error error = setup.error();
         error.field = "--estimator";
@@ -99,137 +171,28 @@ Result<core::project::GaussianSetup> buildSetup(const Args& args, int numSteps) 
     return setup;
 }
 
-Result<Common> loadCommon(const Args& args, bool needsData) {
-    Common common;
-    Result<core::schedule::GaussianSchedule> schedule = loadSchedule(args);
-    if (!schedule) {
-        return schedule.error();
+// Γ of the run as the project defines it (its import, its saved estimate, or estimated with its
+// M and seed). Without a project and for a trajectory that is not dp:K, only the trajectory's
+// timesteps are estimated (the values there are the full estimate's).
+Result<std::vector<double>> runGamma(const Run& run, const core::project::GaussianSetup& setup,
+                                     bool needsAllTimesteps) {
+    std::vector<int> only;
+    if (!run.fromProject && !needsAllTimesteps &&
+        run.params.trajectory != core::project::GaussianTrajectory::Dp) {
+        auto t = core::project::projectTrajectory(run.params, setup.schedule, {}, run.threads);
+        if (!t) return t.error();
+        only = t->timesteps;
     }
-    common.schedule = std::move(schedule).value();
-    Result<core::gaussian::DataRange> range = loadRange(args);
-    if (!range) {
-        return range.error();
-    }
-    common.range = *range;
-    Result<int> threads = args.getBounded("threads", core::limits::kThreads);
-    if (!threads) {
-        return threads.error();
-    }
-    if (*threads < 1) {
-        return core::invalidArgument("--threads", args.get("threads"), "must be at least 1");
-    }
-    common.threads = *threads;
-    if (needsData) {
-        Result<core::project::GaussianSetup> setup = buildSetup(args, common.schedule.numSteps());
-        if (!setup) {
-            return setup.error();
-        }
-        common.oracle = setup->data;
-        common.model = setup->model;
-        common.exactModel = !setup->usesNetwork;
-        common.gammaEstimator = setup->estimator;
-        common.gammaData = common.oracle;
-        if (args.has("gamma-data")) {
-            auto gammaData = gaussianDataFromSpec(args, args.get("gamma-data"));
-            if (!gammaData) {
-                return gammaData.error();
-            }
-            const core::model::GaussianDataSampler& a = **gammaData;
-            const core::model::GaussianDataSampler& b = *common.oracle;
-            if (a.dimension() != b.dimension()) {
-                return core::invalidArgument("--gamma-data", args.get("gamma-data"),
-                                             "its dimension differs from --data's");
-            }
-            common.gammaData = *gammaData;
-        }
-    }
-    return common;
-}
-
-// Γ on all N timesteps from the oracle (M samples, Denoising estimator: exact for oracles).
-Result<std::vector<double>> oracleGamma(const Common& common,
-                                        int samples,
-                                        uint64_t seed,
-                                        const std::vector<int>& timesteps) {
     TerminalProgress observer;
     core::Progress progress(&observer, "gamma");
-    core::gaussian::GammaParams params{.numSamples = samples,
-                                       .seed = seed,
-                                       .timesteps = timesteps,
-                                       .estimator = common.gammaEstimator,
-                                       .parallel = {.numThreads = common.threads}};
-    Result<core::gaussian::GammaEstimate> estimate = core::gaussian::estimateGamma(
-        *common.model, *common.gammaData, common.schedule, params, &progress);
-    if (!estimate) {
-        return estimate.error();
+    auto gamma = core::project::projectGamma(run.params, setup, run.fromProject ? &run.saved : nullptr,
+                                             nullptr, run.threads, progress, only);
+    if (!gamma) return gamma.error();
+    if (gamma->source == core::project::GammaSource::Imported) {
+        std::cerr << "note: Γ is the project's, imported from " << run.params.importedGammaName
+                  << '\n';
     }
-    return core::gaussian::gammaTable(*estimate, common.schedule.numSteps());
-}
-
-Result<core::gaussian::DpVariant> parseDpVariant(const std::string& text) {
-    if (text == "clipped") {
-        return core::gaussian::DpVariant::Clipped;
-    }
-    if (text == "segmented") {
-        return core::gaussian::DpVariant::Segmented;
-    }
-    return core::invalidArgument("--dp-variant", text, "expected clipped or segmented");
-}
-
-// Γ for a trajectory spec: needed on all n for dp:K, on the trajectory's n otherwise.
-Result<std::vector<double>> gammaForTrajectory(const Common& common,
-                                               const std::string& spec,
-                                               int samples,
-                                               uint64_t seed) {
-    std::vector<int> timesteps;
-    if (spec.rfind("dp:", 0) != 0) {
-        Result<core::gaussian::ResolvedTrajectory> t =
-            core::gaussian::resolveTrajectory(spec, common.schedule, nullptr);
-        if (!t) {
-            return t.error();
-        }
-        timesteps = t->timesteps;
-        if (timesteps.back() != common.schedule.numSteps()) {
-            timesteps.push_back(common.schedule.numSteps());  // gammaTable needs n = N
-        }
-        if (timesteps.front() != 1) {
-            timesteps.insert(timesteps.begin(), 1);  // and n = 1
-        }
-    }
-    return oracleGamma(common, samples, seed, timesteps);
-}
-
-// Γ (when the variance or a dp: trajectory needs it) and the resolved trajectory: the shared
-// first half of `nll` and `sample`. gamma stays empty when not needed.
-struct TrajectoryWithGamma {
-    std::vector<double> gamma;
-    core::gaussian::ResolvedTrajectory trajectory;
-};
-
-Result<TrajectoryWithGamma> resolveWithGamma(const Common& common,
-                                             const std::string& spec,
-                                             bool varianceNeedsGamma,
-                                             int gammaSamples,
-                                             uint64_t gammaSeed,
-                                             core::gaussian::DpVariant variant) {
-    TrajectoryWithGamma result;
-    if (varianceNeedsGamma || spec.rfind("dp:", 0) == 0) {
-        Result<std::vector<double>> g = gammaForTrajectory(common, spec, gammaSamples, gammaSeed);
-        if (!g) {
-            return g.error();
-        }
-        result.gamma = std::move(g).value();
-    }
-    core::gaussian::DpOptions options{.variant = variant,
-                                      .range = common.range,
-                                      .parallel = {.numThreads = common.threads}};
-    Result<core::gaussian::ResolvedTrajectory> trajectory = core::gaussian::resolveTrajectory(
-        spec, common.schedule, result.gamma.empty() ? nullptr : &result.gamma, options);
-    if (!trajectory) {
-        return trajectory.error();
-    }
-    result.trajectory = std::move(trajectory).value();
-    return result;
+    return std::move(gamma->table);
 }
 
 // variance's output: one row or object per pair (s, t), in sampling order.
@@ -281,34 +244,8 @@ void printVariances(const std::string& format,
     printJson(std::cout, json);
 }
 
-// --project FILE: the project's Gaussian settings stand in for the options not given on the
-// command line (which override them). `samplesKey` is the option that holds Γ's M.
-Result<Args> withProject(const Args& args, const std::string& samplesKey) {
-    if (!args.has("project")) {
-        return args;
-    }
-    auto project = core::project::readProjectFile(args.get("project"));
-    if (!project) {
-        return project.error();
-    }
-    const core::project::GaussianParams& g = project->gaussian;
-    Args out = args;
-    out.setProjectValues(
-        {{"schedule", g.schedule},
-         {"steps", std::to_string(g.numSteps)},
-         {"data", g.data},
-         {"model", g.model.empty() ? "oracle" : g.model},
-         {"estimator", core::project::choiceId(core::project::kGammaEstimators, g.estimator)},
-         {"trajectory", g.trajectorySpec()},
-         {"dp-variant", core::project::choiceId(core::project::kDpVariants, g.dpVariant)},
-         {samplesKey, std::to_string(g.gammaSamples)},
-         {"seed", std::to_string(g.seed)},
-         {"sampler", core::project::choiceId(core::project::kSamplers, g.sampler)}});
-    return out;
-}
-
-// The options the four subcommands share (loadCommon reads them).
-const Option kData = required("data", "D", "the data, see below");
+// The options the four subcommands share (loadRun reads them).
+const Option kData = required("data", "D", "the data, see below (or the project's)");
 const Option kModel =
     valued("model", "M", "oracle", "the ε-model: oracle (exact for D), MODEL.safetensors or MODEL.pt (TorchScript)");
 const Option kDigits =
@@ -318,11 +255,12 @@ const Option kSchedule =
            "β_n: linear, cosine, scaled-linear, sigmoid or csv:FILE, each optionally followed by "
            ",zero-snr (ᾱ_N = 0)");
 const Option kSteps = valued("steps", "N", "1000", "the number of timesteps N");
-const Option kThreads = valued("threads", "T", "1", "worker threads");
+const Option kThreads =
+    valued("threads", "T", "", "worker threads (default: all cores, or OMP_NUM_THREADS)");
 const Option kDataRange = valued(
     "data-range", "A,B", "-1,1", "the data's range [a, b] (the variance bounds, the decoder)");
 const Option kTrajectory = required(
-    "trajectory", "T", "the timesteps: even:K, quadratic:K, list:n1,n2,…, dp:K (the DP on Γ), or a "
+    "trajectory", "T", "(or the project's) the timesteps: even:K, quadratic:K, list:n1,n2,…, dp:K (the DP on Γ), or a "
     "diffusers/EDM/DPM-Solver spacing: linspace:K, leading:K[,offset=O], trailing:K, "
     "logsnr:K, karras:K[,rho=ρ]");
 const Option kDpVariant =
@@ -331,13 +269,14 @@ const Option kEstimator = valued("estimator", "auto|score|denoising|error", "aut
                                  "Γ's estimator (auto: denoising for the oracle, error for a "
                                  "network; denoising: the oracle only)");
 const Option kProject = valued("project", "FILE",  "",
-                               "a project file: its Gaussian settings stand in for the options "
-                               "not given (schedule, steps, data, model, estimator, trajectory, "
-                               "Γ samples, seed, sampler)");
+                               "a project file: runs its Gaussian set-up as the GUI does (its "
+                               "schedule, steps, data, model, estimator, trajectory, Γ and its "
+                               "source, seed, sampler, η, clip); the options given override its "
+                               "settings");
 const Option kClipFirst = valued(
     "clip-first", "Y", "0", "cap the first step's variance at (y·(2/255)·√(π/2))² (0: no cap)");
-// nll and sample estimate Γ, when they need it, with the next seed.
-const Option kSeed = valued("seed", "X", "0", "the seed (Γ uses seed + 1)");
+// One seed keys every draw of a run: Γ's, the data points', the samplers'.
+const Option kSeed = valued("seed", "X", "0", "the seed (of Γ and of the run's own draws)");
 const Option kGammaSamples = valued("gamma-samples", "M", "100", "samples per timestep for Γ");
 
 const char* kDataNotes =
@@ -368,7 +307,9 @@ const CommandSpec& varianceSpec() {
         "the optimal reverse variances along a trajectory, from a Γ file",
         "",
         {kSchedule, kSteps,
-         required("gamma", "FILE", "Γ as written by `diffuscope gamma` (.csv or .npy)"),
+         valued("gamma", "FILE", "",
+                "Γ as written by `diffuscope gamma` (.csv or .npy); with --project, default: the "
+                "project's Γ"),
          valued("gamma-kind", "gamma|ms_eps", "",
                 "what the file holds (default: a CSV's header; ms_eps for .npy)"),
          valued("forward", "ddpm|ddim|eta:V", "ddpm", "the forward process (η = 1, 0 or V)"),
@@ -386,8 +327,12 @@ const CommandSpec& nllSpec() {
         "",
         {kDigits, kData, kModel, kSchedule, kSteps, kTrajectory,
          valued("variance", "analytic|small|large", "analytic", "the reverse variance"),
-         valued("levels", "L", "256", "the decoder's number of levels"),
+         valued("levels", "L", "",
+                "the decoder's number of levels (default: 17 for the digits, else 256)"),
          valued("samples", "M", "1000", "data points averaged"), kGammaSamples,
+         valued("sweep", "K1,K2,…", "",
+                "the NLL against the number of steps instead: the even and the DP trajectory at "
+                "each K, with the analytic, small and large variance (--trajectory is not used)"),
          valued("gamma-data", "D", "", "the data Γ is estimated on (default: --data)"), kEstimator,
          kSeed,
          valued("format", "json", "json", "the output format (nll writes json)"), kThreads,
@@ -424,11 +369,10 @@ Result<std::shared_ptr<core::model::GaussianOracle>> gaussianDataFromSpec(const 
     return core::project::gaussianData(spec, core::project::fileSources(args.get("digits")));
 }
 
-// `gamma` on the options with --project's settings filled in (runGamma below).
-static int gammaCommand(const Args& args) {
-    Result<Common> common = loadCommon(args, true);
-    if (!common) {
-        return fail(common.error());
+int runGamma(const Args& args) {
+    Result<Run> run = loadRun(args, {.trajectory = false, .samplesKey = "samples"});
+    if (!run) {
+        return fail(run.error());
     }
     Result<std::string> out = args.require("out");
     if (!out) {
@@ -437,115 +381,137 @@ static int gammaCommand(const Args& args) {
     if (core::Status writable = core::io::checkWritablePath(*out); !writable) {
         return fail(writable.error());
     }
-    Result<int> samples = args.getBounded("samples", core::limits::kGammaSamples);
-    Result<long long> seed = args.getInt64("seed");
-    if (!samples || !seed) {
-        return fail(!samples ? samples.error() : seed.error());
+    Result<core::project::GaussianSetup> setup = buildSetup(*run);
+    if (!setup) {
+        return fail(setup.error());
     }
-    TerminalProgress observer;
-    core::Progress progress(&observer, "gamma");
-    core::gaussian::GammaParams params{
-        .numSamples = *samples,
-        .seed = static_cast<uint64_t>(*seed),
-        .estimator = common->gammaEstimator,
-        .parallel = {.numThreads = common->threads}};
-    Result<core::gaussian::GammaEstimate> estimate = core::gaussian::estimateGamma(
-        *common->model, *common->oracle, common->schedule, params, &progress);
-    if (!estimate) {
-        return fail(estimate.error());
-    }
-    Result<std::vector<double>> table = core::gaussian::gammaTable(*estimate,
-                                                                   common->schedule.numSteps());
+    Result<std::vector<double>> table = runGamma(*run, *setup, true);
     if (!table) {
         return fail(table.error());
     }
     // NPY holds ms_eps as the paper's code writes it; CSV holds Γ.
     const bool npy = out->size() >= 4 && out->compare(out->size() - 4, 4, ".npy") == 0;
     const core::Status written =
-        npy ? core::io::writeGammaNpy(*out, core::gaussian::msEpsFromGamma(*table,
-                                                                           common->schedule))
+        npy ? core::io::writeGammaNpy(*out, core::gaussian::msEpsFromGamma(*table, setup->schedule))
             : core::io::writeGammaCsv(*out, *table, core::io::GammaKind::Gamma);
     if (!written) {
         return fail(written.error());
     }
     std::cout << "wrote " << *out << ": " << (npy ? "ms_eps" : "gamma") << " for N = "
-              << common->schedule.numSteps() << ", M = " << *samples << '\n';
+              << run->params.numSteps << ", M = " << run->params.gammaSamples << '\n';
     return 0;
 }
 
-// `variance` on the options with --project's settings filled in (runVariance below).
-static int varianceCommand(const Args& args) {
-    Result<Common> common = loadCommon(args, false);
-    if (!common) {
-        return fail(common.error());
-    }
-    Result<std::string> gammaPath = args.require("gamma");
-    Result<std::string> spec = args.require("trajectory");
-    if (!gammaPath || !spec) {
-        return fail(!gammaPath ? gammaPath.error() : spec.error());
-    }
-    const std::string kindName = args.get("gamma-kind");
-    core::io::GammaKind kind = core::io::GammaKind::MsEps;  // NPY default: the paper's layout
-    const core::io::GammaKind* required = nullptr;
-    if (!kindName.empty()) {
-        if (kindName != "gamma" && kindName != "ms_eps") {
-            return fail(core::invalidArgument("--gamma-kind", kindName, "expected gamma or ms_eps"));
+// --forward ddpm|ddim|eta:V as η.
+Result<double> parseForward(const std::string& text) {
+    if (text == "ddpm") return 1.0;
+    if (text == "ddim") return 0.0;
+    if (text.rfind("eta:", 0) == 0) {
+        Result<double> eta = parseDouble(text.substr(4), "--forward");
+        if (!eta) return eta.error();
+        if (core::Status s = core::gaussian::ForwardProcess{*eta}.validate(); !s) {
+            core::Error error = s.error();
+            error.field = "--forward";
+            error.value = text;
+            return error;
         }
-        kind = kindName == "gamma" ? core::io::GammaKind::Gamma : core::io::GammaKind::MsEps;
-        required = &kind;
+        return *eta;
     }
-    Result<core::io::GammaFile> file =
-        core::io::readGammaFile(*gammaPath, common->schedule.numSteps(), kind, required);
-    if (!file) {
-        return fail(file.error());
+    return core::invalidArgument("--forward", text, "expected ddpm, ddim or eta:V");
+}
+
+// --clip-first Y (a number ≥ 0), or the project's first-step clip when not given.
+Result<double> loadClipFirst(const Args& args, const Run& run) {
+    if (run.fromProject && !args.has("clip-first")) {
+        return run.params.clipFirst ? core::project::kClipFirstY : 0.0;
     }
-    const std::vector<double> gamma =
-        file->kind == core::io::GammaKind::Gamma
-            ? file->values
-            : core::gaussian::gammaFromMsEps(file->values, common->schedule);
-    // --forward ddpm|ddim|eta:V
-    const std::string forwardText = args.get("forward");
-    core::gaussian::ForwardProcess forward{1.0};
-    if (forwardText == "ddim") {
-        forward.eta = 0.0;
-    } else if (forwardText.rfind("eta:", 0) == 0) {
-        Result<double> eta = parseDouble(forwardText.substr(4), "--forward");
-        if (!eta) {
-            return fail(eta.error());
-        }
-        forward.eta = *eta;
-    } else if (forwardText != "ddpm") {
-        return fail(core::invalidArgument("--forward", forwardText, "expected ddpm, ddim or eta:V"));
+    Result<double> y = args.getDouble("clip-first");
+    if (y && *y < 0.0) {
+        return core::invalidArgument("--clip-first", args.get("clip-first"), "y must be ≥ 0");
     }
-    if (core::Status s = forward.validate(); !s) {
-        return fail(s.error());
+    return y;
+}
+
+int runVariance(const Args& args) {
+    Result<Run> run = loadRun(args, {.data = false, .seed = false, .samplesKey = ""});
+    if (!run) {
+        return fail(run.error());
     }
-    Result<core::gaussian::DpVariant> variant = parseDpVariant(args.get("dp-variant"));
-    if (!variant) {
-        return fail(variant.error());
+    if (run->fromProject && !args.has("forward")) {
+        // η is the project's
+    } else if (Result<double> eta = parseForward(args.get("forward")); !eta) {
+        return fail(eta.error());
+    } else {
+        run->params.eta = *eta;
     }
+    // The project's first-step clip is the samplers'; the variances are shown unclipped, as in
+    // the GUI's variance view, unless --clip-first asks.
     Result<double> clipFirst = args.getDouble("clip-first");
-    if (!clipFirst || *clipFirst < 0.0) {
-        return fail(!clipFirst ? clipFirst.error()
-                               : core::invalidArgument("--clip-first", args.get("clip-first"),
-                                                       "y must be ≥ 0"));
+    if (clipFirst && *clipFirst < 0.0) {
+        clipFirst = core::invalidArgument("--clip-first", args.get("clip-first"), "y must be ≥ 0");
+    }
+    if (!clipFirst) {
+        return fail(clipFirst.error());
     }
     const std::string format = args.get("format");
     if (format != "json" && format != "csv") {
         return fail(core::invalidArgument("--format", format, "expected json or csv"));
     }
-    core::gaussian::DpOptions options{.variant = *variant,
-                                      .range = common->range,
-                                      .parallel = {.numThreads = common->threads}};
+    // Γ: the file given, else the project's.
+    std::vector<double> gamma;
+    core::io::GammaKind kind = core::io::GammaKind::MsEps;  // NPY default: the paper's layout
+    core::schedule::GaussianSchedule schedule;
+    if (args.has("gamma") || !run->fromProject) {
+        Result<std::string> gammaPath = args.require("gamma");
+        if (!gammaPath) {
+            return fail(core::invalidArgument("--gamma", "", "give Γ as a file, or --project"));
+        }
+        auto built = buildSetup(*run, false);
+        if (!built) {
+            return fail(built.error());
+        }
+        schedule = built->schedule;
+        const std::string kindName = args.get("gamma-kind");
+        const core::io::GammaKind* required = nullptr;
+        if (!kindName.empty()) {
+            if (kindName != "gamma" && kindName != "ms_eps") {
+                return fail(
+                    core::invalidArgument("--gamma-kind", kindName, "expected gamma or ms_eps"));
+            }
+            kind = kindName == "gamma" ? core::io::GammaKind::Gamma : core::io::GammaKind::MsEps;
+            required = &kind;
+        }
+        Result<core::io::GammaFile> file =
+            core::io::readGammaFile(*gammaPath, schedule.numSteps(), kind, required);
+        if (!file) {
+            return fail(file.error());
+        }
+        kind = file->kind;
+        gamma = file->kind == core::io::GammaKind::Gamma
+                    ? file->values
+                    : core::gaussian::gammaFromMsEps(file->values, schedule);
+    } else {
+        Result<core::project::GaussianSetup> setup = buildSetup(*run);
+        if (!setup) {
+            return fail(setup.error());
+        }
+        schedule = setup->schedule;
+        Result<std::vector<double>> table = runGamma(*run, *setup, true);
+        if (!table) {
+            return fail(table.error());
+        }
+        gamma = std::move(table).value();
+        kind = core::io::GammaKind::Gamma;
+    }
     TerminalProgress observer;
     core::Progress progress(&observer, "trajectory");
-    Result<core::gaussian::ResolvedTrajectory> trajectory =
-        core::gaussian::resolveTrajectory(*spec, common->schedule, &gamma, options, &progress);
+    Result<core::gaussian::ResolvedTrajectory> trajectory = core::project::projectTrajectory(
+        run->params, schedule, gamma, run->threads, &progress, run->range);
     if (!trajectory) {
         return fail(trajectory.error());
     }
-    Result<std::vector<core::gaussian::PairVariance>> pairs = core::gaussian::trajectoryVariances(
-        common->schedule, gamma, trajectory->timesteps, forward, common->range);
+    Result<std::vector<core::gaussian::PairVariance>> pairs = core::project::projectVariances(
+        run->params, schedule, gamma, trajectory->timesteps, run->range);
     if (!pairs) {
         return fail(pairs.error());
     }
@@ -553,7 +519,7 @@ static int varianceCommand(const Args& args) {
         pairs->back().sigma2 =
             std::min(pairs->back().sigma2, core::gaussian::firstPairClipThreshold(*clipFirst));
     }
-    const std::vector<int> over = core::gaussian::gammaOverBound(common->schedule, gamma);
+    const std::vector<int> over = core::gaussian::gammaOverBound(schedule, gamma);
     if (!trajectory->note.empty()) {
         std::cerr << "note: " << trajectory->note << '\n';
     }
@@ -561,89 +527,158 @@ static int varianceCommand(const Args& args) {
         std::cerr << "warning: β̄_nΓ_n > 1 at " << over.size() << " timesteps (first n = "
                   << over.front() << "); see gamma_over_bound\n";
     }
-    const std::string ends =
-        core::gaussian::trajectoryEndsNote(trajectory->timesteps, common->schedule.numSteps());
+    const std::string ends = core::gaussian::trajectoryEndsNote(trajectory->timesteps,
+                                                                schedule.numSteps());
     if (format == "csv" && !ends.empty()) {
         std::cerr << "note: " << ends << '\n';
     }
-    printVariances(format, *trajectory, *pairs, forward.eta, file->kind, over,
-                   common->schedule.numSteps());
+    printVariances(format, *trajectory, *pairs, run->params.eta, kind, over, schedule.numSteps());
     return 0;
 }
 
-// `nll` on the options with --project's settings filled in (runNll below).
-static int nllCommand(const Args& args) {
-    Result<Common> common = loadCommon(args, true);
-    if (!common) {
-        return fail(common.error());
+// --variance analytic|small|large of nll.
+Result<core::gaussian::NllVariance> parseNllVariance(const std::string& name) {
+    if (name == "analytic") return core::gaussian::NllVariance::Analytic;
+    if (name == "small") return core::gaussian::NllVariance::Small;
+    if (name == "large") return core::gaussian::NllVariance::Large;
+    return core::invalidArgument("--variance", name, "expected analytic, small or large");
+}
+
+// The Γ data of nll: --gamma-data (a network's Γ comes from its training data), else --data's.
+Result<core::project::GaussianSetup> withGammaData(const Args& args,
+                                                   const core::project::GaussianSetup& setup,
+                                                   const Run& run) {
+    core::project::GaussianSetup out = setup;
+    if (!args.has("gamma-data")) return out;
+    auto gammaData = core::project::gaussianData(args.get("gamma-data"), run.sources);
+    if (!gammaData) return gammaData.error();
+    const core::model::GaussianDataSampler& a = **gammaData;
+    const core::model::GaussianDataSampler& b = *setup.data;
+    if (a.dimension() != b.dimension()) {
+        return core::invalidArgument("--gamma-data", args.get("gamma-data"),
+                                     "its dimension differs from --data's");
     }
-    Result<std::string> spec = args.require("trajectory");
-    if (!spec) {
-        return fail(spec.error());
+    out.data = *gammaData;
+    return out;
+}
+
+// The NLL-against-K table as JSON: one curve per (trajectory kind, variance).
+nlohmann::ordered_json sweepJson(const core::project::NllSweep& sweep) {
+    nlohmann::ordered_json json;
+    json["ks"] = sweep.ks;
+    json["points"] = sweep.points;
+    json["seed"] = sweep.seed;
+    json["curves"] = nlohmann::ordered_json::array();
+    const char* kinds[] = {"even", "dp"};
+    const char* variances[] = {"analytic", "small", "large"};
+    for (size_t kind = 0; kind < 2; ++kind) {
+        for (size_t v = 0; v < 3; ++v) {
+            json["curves"].push_back({{"trajectory", kinds[kind]},
+                                      {"variance", variances[v]},
+                                      {"bpd", sweep.bitsPerDim[kind][v]},
+                                      {"standard_error", sweep.standardError[kind][v]}});
+        }
     }
-    Result<int> samples = args.getBounded("samples", core::limits::kSamples);
-    Result<int> gammaSamples = args.getBounded("gamma-samples", core::limits::kGammaSamples);
-    Result<int> levels = args.getBounded("levels", core::limits::kLevels);
-    Result<long long> seed = args.getInt64("seed");
-    if (!samples || !gammaSamples || !levels || !seed) {
-        return fail(!samples        ? samples.error()
-                    : !gammaSamples ? gammaSamples.error()
-                    : !levels       ? levels.error()
-                                    : seed.error());
+    json["trajectories"] = {{"even", sweep.trajectories[0]}, {"dp", sweep.trajectories[1]}};
+    return json;
+}
+
+int runNll(const Args& args) {
+    Result<Run> run = loadRun(args, {.trajectory = !args.has("sweep")});
+    if (!run) {
+        return fail(run.error());
     }
-    const std::string varianceName = args.get("variance");
-    core::gaussian::NllVariance variance = core::gaussian::NllVariance::Analytic;
-    if (varianceName == "small") {
-        variance = core::gaussian::NllVariance::Small;
-    } else if (varianceName == "large") {
-        variance = core::gaussian::NllVariance::Large;
-    } else if (varianceName != "analytic") {
-        return fail(core::invalidArgument("--variance", varianceName,
-                                          "expected analytic, small or large"));
+    Result<int> points = args.getBounded("samples", core::limits::kSamples);
+    if (!points) {
+        return fail(points.error());
+    }
+    Result<core::gaussian::NllVariance> variance = parseNllVariance(args.get("variance"));
+    if (!variance) {
+        return fail(variance.error());
     }
     if (args.get("format") != "json") {
         return fail(core::invalidArgument("--format", args.get("format"), "nll writes json"));
     }
-    Result<core::gaussian::DpVariant> variant = parseDpVariant(args.get("dp-variant"));
-    if (!variant) {
-        return fail(variant.error());
+    Result<core::project::GaussianSetup> setup = buildSetup(*run);
+    if (!setup) {
+        return fail(setup.error());
     }
-    Result<TrajectoryWithGamma> resolved =
-        resolveWithGamma(*common, *spec, variance == core::gaussian::NllVariance::Analytic,
-                         *gammaSamples, static_cast<uint64_t>(*seed) + 1, *variant);
-    if (!resolved) {
-        return fail(resolved.error());
+    Result<core::project::GaussianSetup> gammaSetup = withGammaData(args, *setup, *run);
+    if (!gammaSetup) {
+        return fail(gammaSetup.error());
     }
-    const std::vector<double>& gamma = resolved->gamma;
-    const core::gaussian::ResolvedTrajectory* trajectory = &resolved->trajectory;
+    // --gamma-data changes what Γ is estimated on: the project's saved Γ is not that one.
+    Run gammaRun = *run;
+    if (args.has("gamma-data")) gammaRun.saved = {};
+    if (args.has("sweep")) {
+        Result<std::vector<int>> ks = parseIntList(args.get("sweep"), "--sweep");
+        if (!ks) {
+            return fail(ks.error());
+        }
+        Result<std::vector<double>> gamma = runGamma(gammaRun, *gammaSetup, true);
+        if (!gamma) {
+            return fail(gamma.error());
+        }
+        TerminalProgress observer;
+        core::Progress progress(&observer, "nll");
+        auto sweep = core::project::nllSweep(run->params, *setup, run->sources, *gamma, *ks,
+                                             *points, run->threads, progress);
+        if (!sweep) {
+            core::Error error = sweep.error();
+            if (error.field == "K") error.field = "--sweep";
+            return fail(error);
+        }
+        printJson(std::cout, sweepJson(*sweep));
+        return 0;
+    }
+    std::vector<double> gamma;
+    const bool needsGamma = *variance == core::gaussian::NllVariance::Analytic ||
+                            run->params.trajectory == core::project::GaussianTrajectory::Dp;
+    if (needsGamma) {
+        Result<std::vector<double>> table = runGamma(gammaRun, *gammaSetup, false);
+        if (!table) {
+            return fail(table.error());
+        }
+        gamma = std::move(table).value();
+    }
+    Result<core::gaussian::ResolvedTrajectory> trajectory = core::project::projectTrajectory(
+        run->params, setup->schedule, gamma, run->threads, nullptr, run->range);
+    if (!trajectory) {
+        return fail(trajectory.error());
+    }
+    auto heldOut = core::project::heldOutData(run->params.data, run->sources);
+    if (!heldOut) {
+        return fail(heldOut.error());
+    }
+    Result<int> levels = args.getBounded("levels", core::limits::kLevels,
+                                         core::project::heldOutLevels(run->params.data));
+    if (!levels) {
+        return fail(levels.error());
+    }
     TerminalProgress observer;
     core::Progress progress(&observer, "nll");
-    core::gaussian::NllParams params{.variance = variance,
-                                     .levels = *levels,
-                                     .range = common->range,
-                                     .numSamples = *samples,
-                                     .seed = static_cast<uint64_t>(*seed),
-                                     .parallel = {.numThreads = common->threads}};
-    Result<core::gaussian::NllResult> nll =
-        core::gaussian::negativeElbo(*common->model, *common->oracle, common->schedule, gamma,
-                                     trajectory->timesteps, params, &progress);
+    const core::model::GaussianDataSampler& data = **heldOut;
+    Result<core::gaussian::NllResult> nll = core::project::projectNll(
+        run->params, *setup, data, gamma, trajectory->timesteps,
+        {.variance = *variance, .levels = *levels, .points = *points, .range = run->range},
+        run->threads, progress);
     if (!nll) {
         return fail(nll.error());
     }
     nlohmann::ordered_json json;
     json["bpd"] = nll->bitsPerDim;
     json["standard_error"] = nll->standardError;
-    json["variance"] = varianceName;
+    json["variance"] = args.get("variance");
     json["trajectory"] = trajectory->timesteps;
     json["prior"] = nll->prior.bitsPerDim;
     json["decoder"] = nll->decoder.bitsPerDim;
     json["decoder_variance"] =
-        core::gaussian::decoderVariance(common->schedule, trajectory->timesteps);
+        core::gaussian::decoderVariance(setup->schedule, trajectory->timesteps);
     if (!trajectory->note.empty()) {
         json["note"] = trajectory->note;
     }
-    if (const std::string ends = core::gaussian::trajectoryEndsNote(
-            trajectory->timesteps, common->schedule.numSteps());
+    if (const std::string ends = core::gaussian::trajectoryEndsNote(trajectory->timesteps,
+                                                                    run->params.numSteps);
         !ends.empty()) {
         json["ends_note"] = ends;
     }
@@ -689,24 +724,24 @@ static std::string samplesCsv(const core::gaussian::SampleResult& result, bool f
 
 // What `sample --format json` prints: the run, and the final samples' quality against the
 // held-out data of --data (null with a note when there are none, as for csv: data).
-static nlohmann::ordered_json sampleJson(const Args& args, const core::Matrix& samples,
-                                         const std::vector<int>& timesteps, long long seed,
-                                         const std::string& out, int threads) {
+static nlohmann::ordered_json sampleJson(const Run& run, const core::Matrix& samples,
+                                         const std::vector<int>& timesteps,
+                                         const std::string& out) {
+    const long long seed = static_cast<long long>(run.params.seed);
     nlohmann::ordered_json json;
-    json["sampler"] = args.get("sampler");
+    json["sampler"] = core::project::choiceId(core::project::kSamplers, run.params.sampler);
     json["trajectory"] = timesteps;
     json["count"] = samples.cols();
     json["seed"] = seed;
     json["out"] = out;
-    const std::string data = args.get("data");
+    const std::string& data = run.params.data;
     if (data.rfind("csv:", 0) == 0) {
         json["quality"] = nullptr;
         json["quality_note"] = "a csv: data set has no held-out split to compare the samples with";
         return json;
     }
     Result<core::evaluation::SampleQuality> quality = core::evaluation::sampleQuality(
-        samples, data, static_cast<uint64_t>(seed), core::project::fileSources(args.get("digits")),
-        {.numThreads = threads});
+        samples, data, run.params.seed, run.sources, {.numThreads = run.threads});
     if (quality) {
         json["quality"] = sampleQualityJson(*quality);
     } else {
@@ -716,33 +751,40 @@ static nlohmann::ordered_json sampleJson(const Args& args, const core::Matrix& s
     return json;
 }
 
-// `sample` on the options with --project's settings filled in (runSample below).
-static int sampleCommand(const Args& args) {
-    Result<Common> common = loadCommon(args, true);
-    if (!common) {
-        return fail(common.error());
+int runSample(const Args& args) {
+    Result<Run> run = loadRun(args, {});
+    if (!run) {
+        return fail(run.error());
     }
-    Result<std::string> spec = args.require("trajectory");
     Result<std::string> out = args.require("out");
-    if (!spec || !out) {
-        return fail(!spec ? spec.error() : out.error());
+    if (!out) {
+        return fail(out.error());
     }
-    Result<core::gaussian::SamplerKind> kind =
-        core::gaussian::parseSamplerKind(args.get("sampler"));
-    if (!kind) {
-        return fail(kind.error());
+    const bool projectValue = run->fromProject;
+    GaussianParams& params = run->params;
+    if (!projectValue || args.has("sampler")) {
+        auto kind = core::project::parseChoice(core::project::kSamplers, args.get("sampler"),
+                                               "--sampler");
+        if (!kind) {
+            return fail(kind.error());
+        }
+        params.sampler = *kind;
     }
-    Result<int> count = args.getBounded("count", core::limits::kParticles);
-    Result<long long> seed = args.getInt64("seed");
-    Result<double> eta = args.getDouble("eta");
-    Result<double> clipFirst = args.getDouble("clip-first");
-    Result<int> gammaSamples = args.getBounded("gamma-samples", core::limits::kGammaSamples);
-    if (!count || !seed || !eta || !clipFirst || !gammaSamples) {
-        return fail(!count ? count.error()
-                    : !seed ? seed.error()
-                    : !eta  ? eta.error()
-                    : !clipFirst ? clipFirst.error()
-                                 : gammaSamples.error());
+    if (!projectValue || args.has("eta")) {
+        Result<double> eta = args.getDouble("eta");
+        if (!eta) {
+            return fail(eta.error());
+        }
+        if (!(*eta >= 0.0 && *eta <= 1.0)) {
+            return fail(core::invalidArgument("--eta", args.get("eta"), "η must lie in [0, 1]"));
+        }
+        params.eta = *eta;
+    }
+    Result<int> count = args.getBounded("count", core::limits::kParticles, params.particleCount);
+    if (!projectValue) count = args.getBounded("count", core::limits::kParticles);
+    Result<double> clipFirst = loadClipFirst(args, *run);
+    if (!count || !clipFirst) {
+        return fail(!count ? count.error() : clipFirst.error());
     }
     const std::string varianceName = args.get("variance");
     if (varianceName != "small" && varianceName != "large") {
@@ -752,23 +794,29 @@ static int sampleCommand(const Args& args) {
     if (format != "csv" && format != "json") {
         return fail(core::invalidArgument("--format", format, "expected csv or json"));
     }
-    Result<core::gaussian::DpVariant> variant = parseDpVariant(args.get("dp-variant"));
-    if (!variant) {
-        return fail(variant.error());
+    Result<core::project::GaussianSetup> setup = buildSetup(*run);
+    if (!setup) {
+        return fail(setup.error());
     }
-    const bool analytic = *kind == core::gaussian::SamplerKind::AnalyticDdpm ||
-                          *kind == core::gaussian::SamplerKind::AnalyticDdim;
-    Result<TrajectoryWithGamma> resolved = resolveWithGamma(
-        *common, *spec, analytic, *gammaSamples, static_cast<uint64_t>(*seed) + 1, *variant);
-    if (!resolved) {
-        return fail(resolved.error());
+    const bool analytic = params.sampler == core::gaussian::SamplerKind::AnalyticDdpm ||
+                          params.sampler == core::gaussian::SamplerKind::AnalyticDdim;
+    std::vector<double> gamma;
+    if (analytic || params.trajectory == core::project::GaussianTrajectory::Dp) {
+        Result<std::vector<double>> table = runGamma(*run, *setup, false);
+        if (!table) {
+            return fail(table.error());
+        }
+        gamma = std::move(table).value();
     }
-    const std::vector<double>& gamma = resolved->gamma;
-    const core::gaussian::ResolvedTrajectory* trajectory = &resolved->trajectory;
+    Result<core::gaussian::ResolvedTrajectory> trajectory = core::project::projectTrajectory(
+        params, setup->schedule, gamma, run->threads, nullptr, run->range);
+    if (!trajectory) {
+        return fail(trajectory.error());
+    }
     const bool frames = args.flag("frames");
     {
         // The samples (and with --frames one copy per step) as doubles, and their CSV text.
-        const core::model::GaussianDataSampler& data = *common->oracle;
+        const core::model::GaussianDataSampler& data = *setup->data;
         const double copies = frames ? trajectory->timesteps.size() + 1.0 : 1.0;
         if (core::Status fits = core::limits::checkMemory(
                 "--count", std::to_string(*count),
@@ -782,56 +830,33 @@ static int sampleCommand(const Args& args) {
     if (core::Status writable = core::io::checkWritablePath(*out); !writable) {
         return fail(writable.error());
     }
-    core::gaussian::SamplerParams params{
-        .kind = *kind,
-        .eta = *eta,
-        .ddpmVariance = varianceName == "small" ? core::gaussian::BaselineVariance::Small
-                                                : core::gaussian::BaselineVariance::Large,
-        .clipFirst = *clipFirst,
-        .range = common->range,
-        .count = *count,
-        .seed = static_cast<uint64_t>(*seed),
-        .recordFrames = frames,
-        .parallel = {.numThreads = common->threads}};
+    core::gaussian::SamplerParams samplerParams =
+        core::project::projectSamplerParams(params, params.sampler, *count, run->threads, frames);
+    samplerParams.clipFirst = *clipFirst;
+    samplerParams.range = run->range;
+    samplerParams.ddpmVariance = varianceName == "small" ? core::gaussian::BaselineVariance::Small
+                                                         : core::gaussian::BaselineVariance::Large;
     TerminalProgress observer;
     core::Progress progress(&observer, "sample");
     Result<core::gaussian::SampleResult> result = core::gaussian::sampleReverse(
-        *common->model, common->schedule, gamma, trajectory->timesteps, params, &progress);
+        *setup->model, setup->schedule, gamma, trajectory->timesteps, samplerParams, &progress);
     if (!result) {
         return fail(result.error());
     }
     if (core::Status s = core::io::writeFileAtomically(*out, samplesCsv(*result, frames)); !s) {
         return fail(s.error());
     }
-    if (const std::string ends = core::gaussian::trajectoryEndsNote(
-            trajectory->timesteps, common->schedule.numSteps());
+    if (const std::string ends = core::gaussian::trajectoryEndsNote(trajectory->timesteps,
+                                                                    params.numSteps);
         !ends.empty()) {
         std::cerr << "note: " << ends << '\n';
     }
     if (format == "json") {
-        printJson(std::cout, sampleJson(args, result->samples, trajectory->timesteps, *seed, *out,
-                                        common->threads));
+        printJson(std::cout, sampleJson(*run, result->samples, trajectory->timesteps, *out));
     } else {
         std::cout << "wrote " << *count << " samples to " << *out << '\n';
     }
     return 0;
-}
-
-// The four subcommands read --project the same way: its settings stand in for the options not
-// given, then the command runs.
-static int withProjectSettings(const Args& given, const std::string& samplesKey,
-                               int (*command)(const Args&)) {
-    const Result<Args> args = withProject(given, samplesKey);
-    return args ? command(*args) : fail(args.error());
-}
-
-int runGamma(const Args& args) { return withProjectSettings(args, "samples", gammaCommand); }
-int runVariance(const Args& args) {
-    return withProjectSettings(args, "gamma-samples", varianceCommand);
-}
-int runNll(const Args& args) { return withProjectSettings(args, "gamma-samples", nllCommand); }
-int runSample(const Args& args) {
-    return withProjectSettings(args, "gamma-samples", sampleCommand);
 }
 
 }  // namespace app::cli

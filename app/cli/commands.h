@@ -22,11 +22,6 @@ int runVariance(const Args& args);
 int runNll(const Args& args);
 int runSample(const Args& args);
 
-// A Gaussian data spec's oracle (core/data/gaussian_data.h); "digits" reads the file given by
-// --digits (default: the bundled copy).
-core::Result<std::shared_ptr<core::model::GaussianOracle>> gaussianDataFromSpec(
-    const Args& args, const std::string& spec);
-
 // Checkpoints: cmd_info.cpp, cmd_train.cpp.
 int runInfo(const Args& args);
 int runTrain(const Args& args);

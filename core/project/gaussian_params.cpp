@@ -120,18 +120,14 @@ Status GaussianParams::validate() const {
                                "expected linear, cosine, scaled-linear, sigmoid or csv:FILE, "
                                "optionally followed by ,zero-snr");
     }
-    if (numSteps < 2 || numSteps > 10000) {
-        return invalidArgument("N", std::to_string(numSteps), "N must lie in 2..10000");
-    }
+    if (Status s = limits::checkRange(limits::kGaussianSteps, "N", numSteps); !s) return s;
     if (!(eta >= 0.0 && eta <= 1.0)) {
         return invalidArgument("eta", formatValue(eta), "η must lie in [0, 1]");
     }
     if (data.empty()) {
         return invalidArgument("data", "", "choose a data set");
     }
-    if (gammaSamples < 1 || gammaSamples > 100000) {
-        return invalidArgument("M", std::to_string(gammaSamples), "M must lie in 1..100000");
-    }
+    if (Status s = limits::checkRange(limits::kGammaSamples, "M", gammaSamples); !s) return s;
     if (trajectory == GaussianTrajectory::List) {
         // The core's own check: whole timesteps, strictly increasing, from 1 to N.
         auto steps = schedule::gaussianScheduleFromSpec("linear", numSteps);  // N only
@@ -175,10 +171,35 @@ Status GaussianParams::validate() const {
             }
         }
     }
-    if (particleCount < 1 || particleCount > 20000) {
-        return invalidArgument("particles", std::to_string(particleCount),
-                               "the particle count must lie in 1..20000");
+    return limits::checkRange(limits::kViewParticles, "particles", particleCount);
+}
+
+Status GaussianParams::setTrajectorySpec(const std::string& spec, const std::string& field) {
+    const size_t colon = spec.find(':');
+    const std::string kind = spec.substr(0, colon);
+    const std::string rest = colon == std::string::npos ? std::string() : spec.substr(colon + 1);
+    auto parsed = parseChoice(kGaussianTrajectories, kind, field);
+    if (!parsed) {
+        return invalidArgument(field, spec,
+                               "expected even:K, quadratic:K, dp:K, list:n1,n2,…, linspace:K, "
+                               "leading:K[,offset=O], trailing:K, logsnr:K or karras:K[,rho=ρ]");
     }
+    GaussianParams next = *this;
+    next.trajectory = *parsed;
+    if (*parsed == GaussianTrajectory::List) {
+        next.trajectoryList = rest;
+    } else if (gaussian::isSpacingKind(kind)) {
+        auto spacing = gaussian::parseSpacing(kind, rest, numSteps);
+        if (!spacing) return spacing.error();
+        next.pathSteps = spacing->numTimesteps;
+        next.leadingOffset = static_cast<int>(std::min<long long>(spacing->offset, 1 << 30));
+        next.karrasRho = spacing->rho;
+    } else {
+        auto k = gaussian::parseNumTimesteps(rest, spec, kind, numSteps);
+        if (!k) return k.error();
+        next.pathSteps = *k;
+    }
+    *this = std::move(next);
     return {};
 }
 

@@ -91,6 +91,9 @@ struct GaussianParams {
     // "trailing:K", "logsnr:K" or "karras:K[,rho=ρ]" for core::gaussian::resolveTrajectory
     // (the options only when they differ from their defaults 0 and 7).
     std::string trajectorySpec() const;
+    // The inverse: sets trajectory, pathSteps, trajectoryList, leadingOffset and karrasRho from
+    // a spec of the forms above (K checked against numSteps); errors name `field` and the value.
+    Status setTrajectorySpec(const std::string& spec, const std::string& field = "trajectory");
     // Identifies what Γ depends on (schedule, N, data, model, M, estimator, seed, import), so a
     // Γ computed for one set of parameters is reused for another with the same key.
     std::string gammaKey() const;

@@ -18,6 +18,9 @@ struct IntRange {
 
 inline constexpr IntRange kClasses{"the number of classes K", 2, 256};
 inline constexpr IntRange kSteps{"the number of steps N", 1, 100'000};
+// The Gaussian process's timesteps: a trajectory needs two (the DP's N×N cost matrix is checked
+// against memory where it is built).
+inline constexpr IntRange kGaussianSteps{"the number of timesteps N", 2, 100'000};
 inline constexpr IntRange kPositions{"the number of positions D", 1, 4096};
 inline constexpr IntRange kConditions{"the number of condition labels", 0, 1000};
 inline constexpr IntRange kDimension{"the data dimension d", 1, 65'536};
@@ -25,6 +28,8 @@ inline constexpr IntRange kSamples{"the number of samples", 1, 10'000'000};
 inline constexpr IntRange kGammaSamples{"the number of Monte Carlo samples of Γ", 2, 10'000'000};
 inline constexpr IntRange kLevels{"the number of quantisation levels", 2, 65'536};
 inline constexpr IntRange kParticles{"the number of particles", 1, 10'000'000};
+// The particles the Particles view draws and animates, every frame kept.
+inline constexpr IntRange kViewParticles{"the number of particles shown", 1, 20'000};
 inline constexpr IntRange kChains{"the number of chains", 1, 10'000'000};
 inline constexpr IntRange kBatch{"the batch size", 1, 65'536};
 inline constexpr IntRange kWidth{"the network width", 1, 8192};

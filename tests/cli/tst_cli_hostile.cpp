@@ -199,7 +199,7 @@ void tst_CliHostile::refusedWithOneLine_data() {
     QTest::newRow("steps 2^31 − 1")
         << (QStringList{"gamma"} + gaussian +
             QStringList{"--steps", "2147483647", "--out", "@DIR/g.csv"})
-        << QStringList{"--steps", "2147483647", "between 1 and 100000"};
+        << QStringList{"--steps", "2147483647", "between 2 and 100000"};
     QTest::newRow("count 10^9")
         << (QStringList{"sample"} + gaussian +
             QStringList{"--trajectory", "even:10", "--count", "1000000000", "--out",

@@ -104,7 +104,7 @@ void tst_CliOptions::nllHelpNamesItsOptions() {
         QVERIFY2(help.out.contains(option), option);
     }
     QVERIFY(help.out.contains("(default: analytic)"));
-    QCOMPARE(app::cli::nllSpec().options.size(), size_t{18});  // 17 and --project
+    QCOMPARE(app::cli::nllSpec().options.size(), size_t{19});  // 17, --sweep and --project
 }
 
 void tst_CliOptions::overviewListsEveryCommand() {

@@ -335,7 +335,7 @@ void tst_GaussianExplorer::nllVsKEqualsTheCore() {
     auto oracle = core::model::gaussianOracleFromSpec(smallParams().data);
     DS_VERIFY_OK(oracle);
     core::gaussian::NllParams params{.variance = core::gaussian::NllVariance::Analytic,
-                                     .numSamples = curves->numPoints,
+                                     .numSamples = curves->points,
                                      .seed = curves->seed};
     auto direct = core::gaussian::negativeElbo(**oracle, **oracle, results->schedule,
                                                results->gamma, dp->timesteps, params);

@@ -301,7 +301,7 @@ void tst_ModelsGui::importedGammaDrivesTheViews() {
     QVERIFY2(panel.importGammaFile(path), qPrintable(panel.fieldError("gamma")));
     explorer.waitForJobs();
     const auto results = explorer.results();
-    QCOMPARE(results->gammaSource, "imported from " + file.toStdString());
+    QCOMPARE(results->gammaSourceText(), "imported from " + file.toStdString());
     for (int n = 1; n <= p.numSteps; ++n) {
         DS_COMPARE_REL(results->gamma[n], gamma[n], 1e-14);
     }

@@ -46,17 +46,12 @@ bool sameExceptSampler(document::GaussianParams a, const document::GaussianParam
     return a == b;
 }
 
-// The NLL-against-K sweep: K values on a log scale, clipped to [2, N]; a fixed
-// draw from the data's oracle (for toy: and csv: data, its own points) so that the curves are
-// reproducible and comparable across K (common random numbers: every K sees the same points and
-// the same noise at a shared timestep).
-constexpr int kNllKs[] = {2, 5, 10, 25, 50, 100, 200, 500, 1000};
+// The NLL-against-K sweep's data points: a fixed draw (keyed by the project's seed) from the
+// held-out data, the same points for every K (common random numbers).
 constexpr int kNllPoints = 1000;
-constexpr uint64_t kNllSeed = 20221;
-// The order of NllCurves' variance index.
-const std::vector<core::gaussian::NllVariance> kNllVariances = {
-    core::gaussian::NllVariance::Analytic, core::gaussian::NllVariance::Small,
-    core::gaussian::NllVariance::Large};
+// Stages the core's NLL sweep reports, shown translated in the status line.
+[[maybe_unused]] const char* const kNllStages[] = {QT_TRANSLATE_NOOP("ui::jobs", "DP paths"),
+                                                   QT_TRANSLATE_NOOP("ui::jobs", "negative ELBO")};
 
 // Γ depends on these parameters only; the rest (η, trajectory, K) reuse it.
 bool sameGammaInputs(const document::GaussianParams& a, const document::GaussianParams& b) {
@@ -270,80 +265,32 @@ void GaussianExplorer::computeNllVsK() {
         [results, threads, this](core::Progress& progress) -> std::function<void()> {
             QElapsedTimer timer;
             timer.start();
-            const int numSteps = results->params.numSteps;
-            auto curves = std::make_shared<views::NllCurves>();
-            for (int k : kNllKs) {
-                if (k >= 2 && k <= numSteps) {
-                    curves->ks.push_back(k);
-                }
-            }
-            if (curves->ks.empty()) {
+            const std::vector<int> ks = core::project::defaultSweepKs(results->params.numSteps);
+            if (ks.empty()) {
                 throw std::runtime_error("N is below 2: no trajectory to evaluate");
             }
-            // The digits are evaluated on their test split (on the 17-level grid); other data on
-            // the data set's own distribution.
-            const bool digits = core::data::isDigitsSpec(results->params.data);
-            auto heldOut =
-                digits ? document::gaussianDataOracle("digits:test")
-                       : core::Result<std::shared_ptr<core::model::GaussianOracle>>(results->data);
-            if (!heldOut) throw failure(heldOut.error());
-            // One O(K_max·N²) DP sweep gives the optimal path for every K.
-            progress.setStage(QT_TRANSLATE_NOOP("ui::jobs", "DP paths"));
-            core::gaussian::DpOptions options;
-            options.parallel.numThreads = threads;
-            auto dp = core::gaussian::dpTrajectoriesUpTo(results->schedule, results->gamma,
-                                                         curves->ks.back(), options, &progress);
-            if (!dp) {
-                if (dp.error().code == core::ErrorCode::Cancelled) return {};
-                throw failure(dp.error());
-            }
-            std::vector<std::vector<int>> trajectories;
-            for (int k : curves->ks) {
-                auto even = core::trajectory::gaussianEvenTrajectory(numSteps, k);
-                if (!even) throw failure(even.error());
-                curves->trajectories[0].push_back(*even);
-                curves->trajectories[1].push_back((*dp)[static_cast<size_t>(k - 2)].timesteps);
-            }
-            for (const auto& kind : curves->trajectories) {
-                trajectories.insert(trajectories.end(), kind.begin(), kind.end());
-            }
-            progress.setStage(QT_TRANSLATE_NOOP("ui::jobs", "negative ELBO"));
-            core::gaussian::NllParams params;
-            params.numSamples = kNllPoints;
-            params.seed = kNllSeed;
-            params.parallel.numThreads = threads;
-            if (digits) params.levels = core::data::kDigitsMaxIntensity + 1;
-            const core::model::GaussianEpsModel& model = *results->model;
-            const core::model::GaussianDataSampler& data = **heldOut;
-            auto sweep =
-                core::gaussian::negativeElboSweep(model, data, results->schedule, results->gamma,
-                                                  trajectories, kNllVariances, params, &progress);
+            core::project::GaussianSetup setup;
+            setup.schedule = results->schedule;
+            setup.data = results->data;
+            setup.model = results->model;
+            auto sweep = core::project::nllSweep(results->params, setup, document::appSources(),
+                                                 results->gamma, ks, kNllPoints, threads,
+                                                 progress);
             if (!sweep) {
                 if (sweep.error().code == core::ErrorCode::Cancelled) return {};
                 throw failure(sweep.error());
             }
-            const size_t numK = curves->ks.size();
-            for (size_t kind = 0; kind < 2; ++kind) {
-                for (size_t v = 0; v < kNllVariances.size(); ++v) {
-                    for (size_t i = 0; i < numK; ++i) {
-                        const auto& cell = (*sweep)[kind * numK + i][v];
-                        curves->bitsPerDim[kind][v].push_back(cell.bitsPerDim);
-                        curves->standardError[kind][v].push_back(cell.standardError);
-                    }
-                }
-            }
-            curves->numPoints = kNllPoints;
-            curves->seed = kNllSeed;
+            auto curves = std::make_shared<views::NllCurves>();
+            static_cast<core::project::NllSweep&>(*curves) = std::move(sweep).value();
             // Which model the curves score and which Γ sets their variances: an imported Γ
             // is not the model's own unless it was estimated for it.
             const bool network = !results->params.model.empty() && results->modelError.empty();
-            const QString source = document::qs(results->gammaSource);
-            const QString importedPrefix = "imported from ";
+            using core::project::GammaSource;
             const QString gamma =
-                source == "estimated"
+                results->gammaSource == GammaSource::Estimated
                     ? tr("estimated from M = %1 samples").arg(results->params.gammaSamples)
-                : source.startsWith(importedPrefix)
-                    ? tr("imported from %1").arg(source.mid(importedPrefix.size()))
+                : results->gammaSource == GammaSource::Imported
+                    ? tr("imported from %1").arg(document::qs(results->params.importedGammaName))
                     : tr("saved with the project");
             curves->scored =
                 tr("scores %1 with Γ %2")
@@ -404,7 +351,8 @@ void GaussianExplorer::startJob() {
                     m_partialGammas->byKey.erase(done->params.gammaKey());
                     m_partialGammas->byKey.erase(done->oracleKey);
                 }
-                if (done->gammaSource == "estimated" && done->modelError.empty()) {
+                using core::project::GammaSource;
+                if (done->gammaSource == GammaSource::Estimated && done->modelError.empty()) {
                     m_document->setGammaCache(
                         {done->params.gammaKey(), done->estimate, done->dataVariance});
                 }
@@ -416,15 +364,12 @@ void GaussianExplorer::startJob() {
                                                 .arg(document::qs(done->modelError));
                     emit jobMessage(message, true);
                     m_gamma->setMessage(message, true);
-                } else if (done->gammaSource != "estimated") {
-                    // gammaSource is "saved with the project" or "imported from <file>" (English,
-                    // as in the CSV's provenance); shown translated.
-                    const QString source = QString::fromStdString(done->gammaSource);
-                    const QString importedPrefix = "imported from ";
+                } else if (done->gammaSource != GammaSource::Estimated) {
                     m_gamma->setMessage(
                         m_gamma->message() +
-                        (source.startsWith(importedPrefix)
-                             ? tr(" Γ imported from %1.").arg(source.mid(importedPrefix.size()))
+                        (done->gammaSource == GammaSource::Imported
+                             ? tr(" Γ imported from %1.")
+                                   .arg(document::qs(done->params.importedGammaName))
                              : tr(" Γ saved with the project.")));
                 } else if (done->gammaResumedAfter > 0) {
                     m_gamma->setMessage(

@@ -546,7 +546,7 @@ void GaussianTrajectoryView::setNllStale(bool stale) {
                    "to recompute.")
               : tr("%1 points drawn from the data's oracle (seed %2; for toy: and csv: data "
                    "these are the data set's own points), 256 levels in [−1, 1]; %4; %3 s.")
-                    .arg(m_nll.numPoints)
+                    .arg(m_nll.points)
                     .arg(m_nll.seed)
                     .arg(m_nll.seconds, 0, 'f', 1)
                     .arg(m_nll.scored));

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/project/gaussian_runs.h"
 #include "core/util/eigen_types.h"
 #include "ui/charts/view_panel.h"
 
@@ -35,15 +36,9 @@ namespace ui::views {
 
 class TrajectoryCanvas;
 
-// The NLL-against-K table: entries [kind][variance][K index], kind 0 even, 1 DP; variance
-// 0 analytic σ², 1 β̃ (small), 2 β (large), the order of kNllVariances in the explorer.
-struct NllCurves {
-    std::vector<int> ks;                                         // the K values, increasing
-    std::array<std::array<std::vector<double>, 3>, 2> bitsPerDim;  // negative ELBO, bits/dim
-    std::array<std::array<std::vector<double>, 3>, 2> standardError;  // its Monte Carlo SE
-    std::array<std::vector<std::vector<int>>, 2> trajectories;  // [kind][K index] timesteps
-    int numPoints = 0;        // points drawn from the data's oracle (an empirical one: its own)
-    uint64_t seed = 0;        // their RNG key
+// The NLL-against-K table of core::project::nllSweep: entries [kind][variance][K index], kind 0
+// even, 1 DP; variance 0 analytic σ², 1 β̃ (small), 2 β (large).
+struct NllCurves : core::project::NllSweep {
     double seconds = 0.0;     // how long the job took
     QString scored;           // the model scored and the Γ used ("the network x.safetensors, Γ …")
 };
