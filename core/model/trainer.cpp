@@ -140,7 +140,8 @@ io::Json trainParamsJson(const TrainParams& p) {
     return json;
 }
 
-// The resume state fits this run: same parameter count, same trajectory-deciding parameters.
+}  // namespace
+
 Status checkResume(const TrainState& state, const TrainParams& params, int64_t numParams) {
     const auto n = static_cast<size_t>(numParams);
     if (state.online.size() != n || state.ema.size() != n || state.moment1.size() != n ||
@@ -154,8 +155,9 @@ Status checkResume(const TrainState& state, const TrainParams& params, int64_t n
     const Result<io::Json> saved = io::parseJsonStrict(state.trainParams, "train_params");
     if (!saved || *saved != trainParamsJson(params)) {
         return invalidArgument("resume", state.trainParams,
-                               "the run was started with other training parameters; resume with "
-                               "the same ones (these: " + trainParamsToJson(params) + ")");
+                               "the run was started with other training parameters (" +
+                                   state.trainParams + "); resume with the same ones (these: " +
+                                   trainParamsToJson(params) + ")");
     }
     if (state.stepsDone < 0 || state.stepsDone >= params.steps ||
         state.trainLoss.size() != static_cast<size_t>(state.stepsDone)) {
@@ -165,6 +167,8 @@ Status checkResume(const TrainState& state, const TrainParams& params, int64_t n
     }
     return {};
 }
+
+namespace {
 
 Result<Trained> runTraining(const Problem& problem, const MlpConfig& config,
                             const TrainParams& params, Progress* progress) {
@@ -441,9 +445,7 @@ Result<CategoricalTrainResult> trainCategorical(const CategoricalProcess& proces
         return s.error();
     }
 
-    MlpConfig config = architecture;
-    config.inputs = config.outputs = d * k;
-    config.numConditions = process.numConditions;
+    const MlpConfig config = categoricalNetworkConfig(process, architecture);
     const std::vector<double> pi(process.pi.data(), process.pi.data() + k);
     Problem problem;
     problem.loss = LossKind::CrossEntropy;
@@ -516,9 +518,7 @@ Result<GaussianTrainResult> trainGaussian(const schedule::GaussianSchedule& sche
                                "held-out points must be finite and have the training data's dimension");
     }
     const int d = static_cast<int>(train.rows());
-    MlpConfig config = architecture;
-    config.inputs = config.outputs = d;
-    config.numConditions = 0;
+    const MlpConfig config = gaussianNetworkConfig(d, architecture);
     Problem problem;
     problem.loss = LossKind::MeanSquared;
     problem.numTrain = train.cols();
@@ -551,6 +551,20 @@ Result<GaussianTrainResult> trainGaussian(const schedule::GaussianSchedule& sche
     }
     return GaussianTrainResult{std::move(model).value(), std::move(trained->summary),
                                std::move(trained->state)};
+}
+
+MlpConfig categoricalNetworkConfig(const CategoricalProcess& process, const MlpConfig& architecture) {
+    MlpConfig config = architecture;
+    config.inputs = config.outputs = process.numPositions * process.numClasses;
+    config.numConditions = process.numConditions;
+    return config;
+}
+
+MlpConfig gaussianNetworkConfig(int dimension, const MlpConfig& architecture) {
+    MlpConfig config = architecture;
+    config.inputs = config.outputs = dimension;
+    config.numConditions = 0;
+    return config;
 }
 
 }  // namespace core::model
