@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "core/io/json.h"
+#include "core/model/train_resume.h"
 #include "core/util/rng.h"
 
 namespace core::model {

@@ -130,16 +130,6 @@ Result<GaussianTrainResult> trainGaussian(const schedule::GaussianSchedule& sche
 // repeats them.
 std::string trainParamsToJson(const TrainParams& params);
 
-// The network a run trains: `architecture` with inputs, outputs and conditions set from the
-// process (D·K one-hot in and logits out, the labels) or the data dimension d.
-MlpConfig categoricalNetworkConfig(const CategoricalProcess& process, const MlpConfig& architecture);
-MlpConfig gaussianNetworkConfig(int dimension, const MlpConfig& architecture);
-
-// Whether `state` can continue a run of `params` with a network of numParams parameters: the
-// same parameter count, the same trajectory-deciding parameters (trainParamsToJson, compared as
-// JSON values) and steps left to train. The trainers check it; front ends may check it first.
-Status checkResume(const TrainState& state, const TrainParams& params, int64_t numParams);
-
 // The learning rate of step s (0-based) under params (warm-up, then constant or cosine).
 double learningRateAt(const TrainParams& params, int step);
 

@@ -11,6 +11,7 @@
 #include "core/data/gaussian_data.h"
 #include "core/model/checkpoint.h"
 #include "core/model/oracle_specs.h"
+#include "core/model/train_resume.h"
 #include "core/project/categorical_setup.h"
 #include "core/schedule/beta_curve.h"
 #include "core/util/limits.h"
