@@ -37,13 +37,15 @@ constexpr int64_t kContinuousEnumeration = 100000;
 
 // Fills the masked-diffusion fields of `result` when π is absorbing. Fails only when cancelled.
 Status addMaskedElbos(const CategoricalSetup& setup, Progress& progress, int numThreads,
-                      CategoricalCosts& result) {
+                      int64_t samples, CategoricalCosts& result) {
     if (core::categorical::absorbingMaskClass(setup.pi) < 0) return {};
     progress.setStage("continuous ELBO");
     auto continuous = core::categorical::continuousElbo(
         setup.table, *setup.denoiser, setup.pi, setup.curve,
         {.condition = setup.params.condition,
          .maxEnumeration = kContinuousEnumeration,
+         .samples = samples,
+         .seed = samples > 0 ? setup.params.seed : 0,
          .parallel = {.numThreads = numThreads},
          .progress = &progress});
     if (!continuous) {
@@ -79,7 +81,8 @@ Status addMaskedElbos(const CategoricalSetup& setup, Progress& progress, int num
 
 Result<CategoricalCosts> computeCategoricalCosts(const CategoricalSetup& setup,
                                                        Progress& progress,
-                                                       int numThreads) {
+                                                       int numThreads,
+                                                       int64_t samples) {
     CategoricalCosts result;
     progress.setStage("step costs");
     core::categorical::StepCostOptions options;
@@ -88,9 +91,11 @@ Result<CategoricalCosts> computeCategoricalCosts(const CategoricalSetup& setup,
     options.parallel.numThreads = numThreads;
     options.progress = &progress;
     result.dpAvailable = setup.exactCosts();
-    if (!result.dpAvailable) {
-        options.samples = kMonteCarloSamples;
-        options.seed = setup.params.seed;
+    if (samples > 0 || !result.dpAvailable) {
+        result.samples = samples > 0 ? samples : kMonteCarloSamples;
+        result.seed = setup.params.seed;
+        options.samples = result.samples;
+        options.seed = result.seed;
     }
     auto costs = core::categorical::computeStepCosts(
         setup.table, *setup.denoiser, setup.pi, setup.grid,
@@ -112,7 +117,7 @@ Result<CategoricalCosts> computeCategoricalCosts(const CategoricalSetup& setup,
         full[n] = n;
     }
     result.elboFull = core::categorical::negativeElbo(result.costs.cost, full);
-    if (Status masked = addMaskedElbos(setup, progress, numThreads, result); !masked) {
+    if (Status masked = addMaskedElbos(setup, progress, numThreads, samples, result); !masked) {
         return masked.error();
     }
     if (!result.dpAvailable) {
