@@ -550,7 +550,8 @@ int runCategoricalProject(const Args& args, const std::string& format) {
     }
     TerminalProgress terminal;
     core::Progress progress(&terminal, "step costs");
-    auto costs = core::project::computeCategoricalCosts(**setup, progress, run->second, run->first);
+    auto costs = core::project::computeCategoricalCosts(**setup, progress, run->second, run->first,
+                                                        in.dp > 0);
     if (!costs) return fail(costs.error());
     CategoricalResults r;
     r.curves = core::categorical::informationCurves(in.table, in.pi, in.grid, in.condition);

@@ -82,7 +82,8 @@ Status addMaskedElbos(const CategoricalSetup& setup, Progress& progress, int num
 Result<CategoricalCosts> computeCategoricalCosts(const CategoricalSetup& setup,
                                                        Progress& progress,
                                                        int numThreads,
-                                                       int64_t samples) {
+                                                       int64_t samples,
+                                                       bool withDp) {
     CategoricalCosts result;
     progress.setStage("step costs");
     core::categorical::StepCostOptions options;
@@ -97,10 +98,12 @@ Result<CategoricalCosts> computeCategoricalCosts(const CategoricalSetup& setup,
         options.samples = result.samples;
         options.seed = result.seed;
     }
+    // Each column's costs are computed alone, so J(n − 1, n) is the same with or without the
+    // other pairs.
+    const bool allPairs = result.dpAvailable && withDp;
     auto costs = core::categorical::computeStepCosts(
         setup.table, *setup.denoiser, setup.pi, setup.grid,
-        result.dpAvailable ? core::categorical::CostPairs::All
-                           : core::categorical::CostPairs::Consecutive,
+        allPairs ? core::categorical::CostPairs::All : core::categorical::CostPairs::Consecutive,
         options);
     if (!costs) {
         return costs.error();
@@ -120,7 +123,7 @@ Result<CategoricalCosts> computeCategoricalCosts(const CategoricalSetup& setup,
     if (Status masked = addMaskedElbos(setup, progress, numThreads, samples, result); !masked) {
         return masked.error();
     }
-    if (!result.dpAvailable) {
+    if (!allPairs) {
         result.dpNodes = result.evenNodes;
         result.elboEven = std::numeric_limits<double>::quiet_NaN();
         result.elboDp = std::numeric_limits<double>::quiet_NaN();

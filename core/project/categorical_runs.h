@@ -44,11 +44,14 @@ struct CategoricalCosts {
 // beyond enumeration (the digits) only the consecutive costs are estimated by Monte Carlo, and the
 // DP is not available. `samples` > 0 asks for Monte Carlo estimates with that many samples,
 // keyed by params.seed, for the step costs (every pair when the DP is available) and the
-// continuous ELBO. Fails when cancelled.
+// continuous ELBO. Without `withDp` only the consecutive costs are computed (O(N) instead of
+// O(N²)) and the DP path and the even path's ELBO are left out (dpNodes = evenNodes, NaN).
+// Fails when cancelled.
 Result<CategoricalCosts> computeCategoricalCosts(const CategoricalSetup& setup,
                                                        Progress& progress,
                                                        int numThreads,
-                                                       int64_t samples = 0);
+                                                       int64_t samples = 0,
+                                                       bool withDp = true);
 
 // Work estimate of computeCategoricalCosts, in kernel evaluations (for refusing hopeless sizes).
 double categoricalCostWork(const CategoricalParams& params);

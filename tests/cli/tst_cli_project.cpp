@@ -195,22 +195,31 @@ void tst_CliProject::categoricalOverridesAreChecked() {
 // kernel form, and for the digits its Monte Carlo samples and seed).
 void tst_CliProject::categoricalProjectEqualsTheGui_data() {
     QTest::addColumn<int>("example");
+    QTest::addColumn<QStringList>("extra");
     for (int n = 1; n <= core::project::kNumExamples; ++n) {
         auto project = core::project::exampleProject(
             n, [](const std::string& name) -> core::Result<std::string> { return name; });
         if (project && project->process == core::project::ProcessKind::Categorical) {
-            QTest::newRow(qPrintable(QString("example %1").arg(n))) << n;
+            QTest::newRow(qPrintable(QString("example %1").arg(n))) << n << QStringList{};
+            // With the DP every pair is computed (as the GUI always does), without it only the
+            // consecutive ones: the same numbers either way.
+            if (project->categorical.dataSource != core::project::CategoricalData::Digits) {
+                QTest::newRow(qPrintable(QString("example %1, --dp 6").arg(n)))
+                    << n << QStringList{"--dp", "6"};
+            }
         }
     }
 }
 
 void tst_CliProject::categoricalProjectEqualsTheGui() {
     QFETCH(int, example);
+    QFETCH(QStringList, extra);
     QTemporaryDir dir;
     const QString number = QString::number(example);
     const QString project = dir.filePath("p.json");
     QCOMPARE(runCli({"project", "--example", number, "--out", project}).exitCode, 0);
-    const auto cli = runCli({"categorical", "--project", project, "--format", "json"}, 600000);
+    const auto cli =
+        runCli(QStringList{"categorical", "--project", project, "--format", "json"} + extra, 600000);
     QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
     const QString csv = dir.filePath("x.csv");
     const auto gui = runCli({"export", "--example", number, "--view", "step-costs", "--out", csv},
