@@ -9,6 +9,7 @@
 #include "core/data/categorical_rows.h"
 #include "core/data/digits.h"
 #include "core/data/gaussian_data.h"
+#include "core/io/json.h"
 #include "core/model/checkpoint.h"
 #include "core/model/oracle_specs.h"
 #include "core/model/train_resume.h"
@@ -222,6 +223,27 @@ Status checkResume(const model::TrainState& state,
     auto mlp = model::Mlp::create(network, params.seed);
     if (!mlp) return mlp.error();
     return model::checkResume(state, params, mlp->numParameters());
+}
+
+Result<RunSettings> stoppedRunSettings(const model::TrainState& state,
+                                       const std::string& architectureJson,
+                                       const model::TrainParams& params) {
+    auto json = io::parseJsonStrict(state.trainParams, "train_params");
+    if (!json) return json.error();
+    auto architecture = model::architectureFromJson(architectureJson);
+    if (!architecture) return architecture.error();
+    RunSettings settings{*architecture, params};
+    const io::JsonFields fields(*json, "train_params.");
+    auto number = [&](const char* key, double fallback) {
+        const auto v = fields.number(key);
+        return v ? *v : fallback;
+    };
+    model::TrainParams& p = settings.params;
+    p.steps = static_cast<int>(number("steps", p.steps));
+    p.batch = static_cast<int>(number("batch", p.batch));
+    p.learningRate = number("learning_rate", p.learningRate);
+    p.seed = static_cast<uint64_t>(number("seed", static_cast<double>(p.seed)));
+    return settings;
 }
 
 io::CheckpointInfo checkpointInfo(const TrainingSet& set,

@@ -87,6 +87,17 @@ Status checkResume(const model::TrainState& state,
                    const model::MlpConfig& architecture,
                    const model::TrainParams& params);
 
+// A stopped run's own settings, read from its checkpoint (its training state and architecture
+// JSON), so that a resume repeats them: the architecture, and the steps, batch, learning rate
+// and seed over `params` (a key the state lacks keeps the value given). Errors name the JSON.
+struct RunSettings {
+    model::MlpConfig architecture;
+    model::TrainParams params;
+};
+Result<RunSettings> stoppedRunSettings(const model::TrainState& state,
+                                       const std::string& architectureJson,
+                                       const model::TrainParams& params);
+
 // The checkpoint metadata of a run after `summary`: the set's identity and shape, the seed, the
 // training parameters and the losses.
 io::CheckpointInfo checkpointInfo(const TrainingSet& set,

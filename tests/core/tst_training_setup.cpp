@@ -12,6 +12,7 @@
 
 #include "core/data/categorical_rows.h"
 #include "core/data/digits.h"
+#include "core/model/checkpoint.h"
 #include "core/model/oracle_specs.h"
 #include "core/project/categorical_setup.h"
 #include "core/project/training_setup.h"
@@ -94,6 +95,7 @@ private slots:
     void resumeAcceptsTheSameRun();
     void resumeRefusesAChangedField_data();
     void resumeRefusesAChangedField();
+    void stoppedRunSettingsAreTheRunsOwn();
 };
 
 void tst_TrainingSetup::projectTableDrawsAsBefore() {
@@ -305,6 +307,42 @@ void tst_TrainingSetup::resumeRefusesAChangedField() {
     QCOMPARE(refused.error().field, std::string("resume"));
     QVERIFY2(refused.error().message.find(named.toStdString()) != std::string::npos,
              refused.error().toString().c_str());
+}
+
+// The Train dialog's Resume shows the stopped run's settings, read back from its checkpoint.
+void tst_TrainingSetup::stoppedRunSettingsAreTheRunsOwn() {
+    core::model::TrainParams run;
+    run.steps = 77;
+    run.batch = 9;
+    run.learningRate = 0.004;
+    run.seed = 12;
+    core::model::MlpConfig network;
+    network.inputs = network.outputs = 2;
+    network.width = 24;
+    network.depth = 5;
+    core::model::TrainState state;
+    state.trainParams = core::model::trainParamsToJson(run);
+    const core::model::TrainParams fields;  // what the dialog's fields say now
+    auto settings = core::project::stoppedRunSettings(
+        state, core::model::architectureToJson(network), fields);
+    DS_VERIFY_OK(settings);
+    QCOMPARE(settings->architecture.width, 24);
+    QCOMPARE(settings->architecture.depth, 5);
+    QCOMPARE(settings->params.steps, 77);
+    QCOMPARE(settings->params.batch, 9);
+    QCOMPARE(settings->params.learningRate, 0.004);
+    QCOMPARE(settings->params.seed, uint64_t{12});
+    // Keys the state lacks keep the fields' values; unreadable JSON is an error.
+    state.trainParams = "{\"steps\": 30}";
+    settings = core::project::stoppedRunSettings(state, core::model::architectureToJson(network),
+                                                 fields);
+    DS_VERIFY_OK(settings);
+    QCOMPARE(settings->params.steps, 30);
+    QCOMPARE(settings->params.batch, fields.batch);
+    QCOMPARE(settings->params.seed, fields.seed);
+    state.trainParams = "{steps";
+    QVERIFY(!core::project::stoppedRunSettings(state, core::model::architectureToJson(network),
+                                               fields));
 }
 
 QTEST_GUILESS_MAIN(tst_TrainingSetup)

@@ -28,7 +28,6 @@
 #include <stdexcept>
 
 #include "core/data/gaussian_data.h"
-#include "core/io/json.h"
 #include "core/model/checkpoint.h"
 #include "core/project/training_setup.h"
 #include "core/util/parallel.h"
@@ -270,23 +269,19 @@ void TrainDialog::resume() {
     if (!m_resumeFrom) return;
     // The stopped run's own settings, so that the trainer's check passes and the result equals
     // an uninterrupted run.
-    auto params = core::io::parseJsonStrict(m_resumeFrom->trainParams, "train_params");
-    auto architecture = core::model::architectureFromJson(m_resumeArchitecture);
-    if (!params || !architecture) {
+    const TrainRequest current = request();
+    auto stopped =
+        core::project::stoppedRunSettings(*m_resumeFrom, m_resumeArchitecture, current.params);
+    if (!stopped) {
         m_status->setText(tr("The checkpoint's training settings cannot be read."));
         return;
     }
-    const core::io::JsonFields fields(*params, "train_params.");
-    auto number = [&](const char* key, double fallback) {
-        const auto v = fields.number(key);
-        return v ? *v : fallback;
-    };
-    m_width->setValue(architecture->width);
-    m_depth->setValue(architecture->depth);
-    m_steps->setValue(static_cast<int>(number("steps", m_steps->value())));
-    m_batch->setValue(static_cast<int>(number("batch", m_batch->value())));
-    m_learningRate->setValue(number("learning_rate", m_learningRate->value()));
-    m_seed->setValue(static_cast<int>(number("seed", m_seed->value())));
+    m_width->setValue(stopped->architecture.width);
+    m_depth->setValue(stopped->architecture.depth);
+    m_steps->setValue(stopped->params.steps);
+    m_batch->setValue(stopped->params.batch);
+    m_learningRate->setValue(stopped->params.learningRate);
+    m_seed->setValue(static_cast<int>(stopped->params.seed));
     launch(m_resumeFrom);
 }
 
