@@ -14,7 +14,8 @@ namespace core::model {
 
 // The network a run trains: `architecture` with inputs, outputs and conditions set from the
 // process (D·K one-hot in and logits out, the labels) or the data dimension d.
-MlpConfig categoricalNetworkConfig(const CategoricalProcess& process, const MlpConfig& architecture);
+MlpConfig categoricalNetworkConfig(const CategoricalProcess& process,
+                                   const MlpConfig& architecture);
 MlpConfig gaussianNetworkConfig(int dimension, const MlpConfig& architecture);
 
 // Whether `state` can continue a run of `params` with a network of numParams parameters: the

@@ -34,7 +34,8 @@ Status digitsExamples(const data::Digits& digits, int levels, TrainingSet& set) 
 
 // Rows drawn from the table's P(x_0 | c) for conditions drawn uniformly, example i keyed by
 // (seed ^ key, i).
-model::CategoricalDataset drawFromTable(const data::CategoricalTable& table, int count,
+model::CategoricalDataset drawFromTable(const data::CategoricalTable& table,
+                                        int count,
                                         uint64_t key) {
     model::CategoricalDataset out;
     const int conditions = table.numConditions();
@@ -175,7 +176,7 @@ Result<TrainingSet> trainingSet(const Project& project,
         set.categoricalTrain = drawFromTable(table, kTrainingExamples, seed ^ 0x7A11);
         set.categoricalHeldOut = drawFromTable(table, kTrainingExamples / 10, seed ^ 0x4E1D);
         dataSet = params.dataSource == CategoricalData::CsvFile ? "table:" + params.csvPath
-                                                                 : "project table";
+                                                                : "project table";
     }
     set.categorical = {table.numClasses, table.numPositions, table.numConditions(), (*setup)->pi,
                        (*setup)->curve};
@@ -199,11 +200,11 @@ Status checkTrainingMemory(const model::MlpConfig& architecture,
                            int inputs,
                            const std::string& batchField) {
     const double parameters = trainingParameters(architecture, inputs);
-    return limits::checkMemory(
-        batchField, std::to_string(batch),
-        "4 bytes × (5 × " + std::to_string(static_cast<long long>(parameters)) +
-            " parameters + batch × width × (4·depth + 4) activations)",
-        trainingMemoryBytes(architecture, batch, inputs));
+    return limits::checkMemory(batchField, std::to_string(batch),
+                               "4 bytes × (5 × " +
+                                   std::to_string(static_cast<long long>(parameters)) +
+                                   " parameters + batch × width × (4·depth + 4) activations)",
+                               trainingMemoryBytes(architecture, batch, inputs));
 }
 
 Status checkResume(const model::TrainState& state,
@@ -279,9 +280,9 @@ Result<model::TrainSummary> trainAndSave(const TrainingSet& set,
         return summary;
     };
     if (set.process == ProcessKind::Categorical) {
-        auto result = model::trainCategorical(set.categorical, set.categoricalTrain,
-                                              set.categoricalHeldOut, architecture, params,
-                                              progress);
+        auto result =
+            model::trainCategorical(set.categorical, set.categoricalTrain, set.categoricalHeldOut,
+                                    architecture, params, progress);
         if (!result) return result.error();
         return save(result->model.mlp(), result->summary, result->state);
     }

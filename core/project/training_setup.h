@@ -30,23 +30,23 @@ struct TrainingDataSpec {
     // categorical: digits:levels=L or csv:FILE (rows, the last tenth held out);
     // gaussian: a data spec of core/data/gaussian_data.h
     std::string data;
-    int digitLevels = 4;            // categorical digits: the grey levels that `data` names
-    std::string schedule;           // empty: cosine (categorical), linear (gaussian)
-    std::string pi;                 // categorical: the prior π (empty: uniform over the classes)
-    int numClasses = 0;             // categorical csv: K (0: from the data)
-    int numSteps = 1000;            // gaussian: N
-    int points = kTrainingExamples; // gaussian: points drawn from the data
+    int digitLevels = 4;             // categorical digits: the grey levels that `data` names
+    std::string schedule;            // empty: cosine (categorical), linear (gaussian)
+    std::string pi;                  // categorical: the prior π (empty: uniform over the classes)
+    int numClasses = 0;              // categorical csv: K (0: from the data)
+    int numSteps = 1000;             // gaussian: N
+    int points = kTrainingExamples;  // gaussian: points drawn from the data
 };
 
 // What a run trains on, and the metadata that names the run in its checkpoint.
 struct TrainingSet {
     ProcessKind process = ProcessKind::Gaussian;
-    model::CategoricalProcess categorical;                 // categorical: K, D, C, π, β(t)
-    model::CategoricalDataset categoricalTrain;            // categorical examples
-    model::CategoricalDataset categoricalHeldOut;
-    schedule::GaussianSchedule gaussianSchedule;           // gaussian: β_n, n = 1..N
-    Matrix gaussianTrain;                                  // gaussian: d × M points
-    Matrix gaussianHeldOut;
+    model::CategoricalProcess categorical;         // categorical: K, D, C, π, β(t)
+    model::CategoricalDataset categoricalTrain;    // categorical examples
+    model::CategoricalDataset categoricalHeldOut;  // … held out
+    schedule::GaussianSchedule gaussianSchedule;   // gaussian: β_n, n = 1..N
+    Matrix gaussianTrain;                          // gaussian: d × M points
+    Matrix gaussianHeldOut;                        // … held out
     // process, K, D, C, π, schedule and data set; with process, data set and schedule the run's
     // identity (model::sameRun).
     io::CheckpointInfo info;

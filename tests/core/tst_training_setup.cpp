@@ -5,7 +5,6 @@
 // changed process, data set, schedule, network or training parameter, naming it.
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <fstream>
 #include <string>
 #include <vector>
@@ -39,8 +38,10 @@ core::project::Project tableProject() {
 }
 
 // The Train dialog's own draw before the move: condition uniform, then a row of P(x_0 | c).
-core::model::CategoricalDataset oldTableDraw(const core::data::CategoricalTable& table, int count,
-                                             uint64_t seed, uint64_t key) {
+core::model::CategoricalDataset oldTableDraw(const core::data::CategoricalTable& table,
+                                             int count,
+                                             uint64_t seed,
+                                             uint64_t key) {
     core::model::CategoricalDataset out;
     const int conditions = table.numConditions();
     for (int i = 0; i < count; ++i) {
@@ -57,7 +58,8 @@ core::model::CategoricalDataset oldTableDraw(const core::data::CategoricalTable&
     return out;
 }
 
-void compareSets(const core::model::CategoricalDataset& a, const core::model::CategoricalDataset& b) {
+void compareSets(const core::model::CategoricalDataset& a,
+                 const core::model::CategoricalDataset& b) {
     QVERIFY(!a.rows.empty());
     QVERIFY(a.rows == b.rows);
     QVERIFY(a.labels == b.labels);
@@ -66,7 +68,8 @@ void compareSets(const core::model::CategoricalDataset& a, const core::model::Ca
 // A state as a stopped run of `set` leaves it after `steps` of `params`, for a network of
 // `parameters` weights.
 core::model::TrainState stoppedState(const core::project::TrainingSet& set,
-                                     const core::model::TrainParams& params, size_t parameters,
+                                     const core::model::TrainParams& params,
+                                     size_t parameters,
                                      int steps) {
     core::model::TrainState state;
     state.stepsDone = steps;
@@ -167,8 +170,8 @@ void tst_TrainingSetup::csvRowsHoldOutTheLastTenth() {
         for (int i = 0; i < 20; ++i) file << i % 3 << ',' << (i / 3) % 3 << ',' << i % 2 << '\n';
     }
     auto set = core::project::trainingSet(
-        TrainingDataSpec{.process = ProcessKind::Categorical, .data = "csv:" + path,
-                         .schedule = "linear"},
+        TrainingDataSpec{
+            .process = ProcessKind::Categorical, .data = "csv:" + path, .schedule = "linear"},
         {});
     DS_VERIFY_OK(set);
     // 20 rows: the first 18 train, the last 2 are held out, in file order.
@@ -182,8 +185,8 @@ void tst_TrainingSetup::csvRowsHoldOutTheLastTenth() {
     QVERIFY(set->info.pi == std::vector<double>({1.0 / 3, 1.0 / 3, 1.0 / 3}));
     // A π of the wrong size names the option.
     auto bad = core::project::trainingSet(
-        TrainingDataSpec{.process = ProcessKind::Categorical, .data = "csv:" + path,
-                         .pi = "uniform:4"},
+        TrainingDataSpec{
+            .process = ProcessKind::Categorical, .data = "csv:" + path, .pi = "uniform:4"},
         {});
     QVERIFY(!bad);
     QCOMPARE(bad.error().field, std::string("--pi"));
@@ -195,10 +198,11 @@ void tst_TrainingSetup::gaussianPointsAsBefore() {
     project.gaussian.schedule = "cosine";
     project.gaussian.numSteps = 200;
     auto fromProject = core::project::trainingSet(project, ProcessKind::Gaussian, 3, {});
-    auto fromSpec = core::project::trainingSet(
-        TrainingDataSpec{.process = ProcessKind::Gaussian, .data = "toy:moons,n=300",
-                         .schedule = "cosine", .numSteps = 200},
-        {});
+    auto fromSpec = core::project::trainingSet(TrainingDataSpec{.process = ProcessKind::Gaussian,
+                                                                .data = "toy:moons,n=300",
+                                                                .schedule = "cosine",
+                                                                .numSteps = 200},
+                                               {});
     DS_VERIFY_OK(fromProject);
     DS_VERIFY_OK(fromSpec);
     auto old = core::model::gaussianTrainingData("toy:moons,n=300", 4000, nullptr);
@@ -252,10 +256,11 @@ struct ResumeCase {
 // E = 32: input 4·(2 + 32) + 4, one block 2·(4·4 + 4), output 2·4 + 2 = 190.
 ResumeCase resumeCase() {
     ResumeCase c;
-    auto set = core::project::trainingSet(
-        TrainingDataSpec{.process = ProcessKind::Gaussian, .data = "toy:moons,n=100",
-                         .numSteps = 100, .points = 50},
-        {});
+    auto set = core::project::trainingSet(TrainingDataSpec{.process = ProcessKind::Gaussian,
+                                                           .data = "toy:moons,n=100",
+                                                           .numSteps = 100,
+                                                           .points = 50},
+                                          {});
     if (!set) qFatal("%s", set.error().toString().c_str());
     c.set = *set;
     c.architecture.width = 4;
@@ -281,13 +286,20 @@ void tst_TrainingSetup::resumeAcceptsTheSameRun() {
 void tst_TrainingSetup::resumeRefusesAChangedField_data() {
     QTest::addColumn<QString>("change");
     QTest::addColumn<QString>("named");
-    QTest::newRow("process") << "process" << "process 'gaussian', not 'categorical'";
-    QTest::newRow("data") << "data" << "data 'toy:moons,n=100', not 'toy:ring'";
-    QTest::newRow("schedule") << "schedule" << "schedule 'linear,N=100', not 'linear,N=99'";
-    QTest::newRow("width") << "width" << "another network";
-    QTest::newRow("learning rate") << "lr" << "other training parameters";
-    QTest::newRow("seed") << "seed" << "other training parameters";
-    QTest::newRow("finished") << "finished" << "nothing is left to train";
+    QTest::newRow("process") << "process"
+                             << "process 'gaussian', not 'categorical'";
+    QTest::newRow("data") << "data"
+                          << "data 'toy:moons,n=100', not 'toy:ring'";
+    QTest::newRow("schedule") << "schedule"
+                              << "schedule 'linear,N=100', not 'linear,N=99'";
+    QTest::newRow("width") << "width"
+                           << "another network";
+    QTest::newRow("learning rate") << "lr"
+                                   << "other training parameters";
+    QTest::newRow("seed") << "seed"
+                          << "other training parameters";
+    QTest::newRow("finished") << "finished"
+                              << "nothing is left to train";
 }
 
 void tst_TrainingSetup::resumeRefusesAChangedField() {
@@ -323,8 +335,8 @@ void tst_TrainingSetup::stoppedRunSettingsAreTheRunsOwn() {
     core::model::TrainState state;
     state.trainParams = core::model::trainParamsToJson(run);
     const core::model::TrainParams fields;  // what the dialog's fields say now
-    auto settings = core::project::stoppedRunSettings(
-        state, core::model::architectureToJson(network), fields);
+    auto settings =
+        core::project::stoppedRunSettings(state, core::model::architectureToJson(network), fields);
     DS_VERIFY_OK(settings);
     QCOMPARE(settings->architecture.width, 24);
     QCOMPARE(settings->architecture.depth, 5);
@@ -334,8 +346,8 @@ void tst_TrainingSetup::stoppedRunSettingsAreTheRunsOwn() {
     QCOMPARE(settings->params.seed, uint64_t{12});
     // Keys the state lacks keep the fields' values; unreadable JSON is an error.
     state.trainParams = "{\"steps\": 30}";
-    settings = core::project::stoppedRunSettings(state, core::model::architectureToJson(network),
-                                                 fields);
+    settings =
+        core::project::stoppedRunSettings(state, core::model::architectureToJson(network), fields);
     DS_VERIFY_OK(settings);
     QCOMPARE(settings->params.steps, 30);
     QCOMPARE(settings->params.batch, fields.batch);
