@@ -535,7 +535,8 @@ int runCategoricalProject(const Args& args, const std::string& format) {
     }
     auto run = samplesAndThreads(args);
     if (!run) return fail(run.error());
-    auto setup = core::project::CategoricalSetup::build(*params, core::project::fileSources(), true);
+    auto setup =
+        core::project::CategoricalSetup::build(*params, core::project::fileSources(), true);
     if (!setup) {
         return fail(args.has("model") && !params->model.empty()
                         ? modelError(params->model, setup.error())
@@ -603,7 +604,8 @@ int runCategorical(const Args& args) {
     if (!seed) {
         return fail(seed.error());
     }
-    Result<CategoricalResults> results = computeCategorical(*inputs, run->first, *seed, run->second);
+    Result<CategoricalResults> results =
+        computeCategorical(*inputs, run->first, *seed, run->second);
     if (!results) {
         return fail(results.error());
     }

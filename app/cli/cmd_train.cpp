@@ -168,7 +168,8 @@ Result<core::project::TrainingDataSpec> dataSpec(const Args& args,
         }
         if (const size_t at = data.find("levels=");
             data.rfind("digits", 0) == 0 && at != std::string::npos) {
-            auto levels = parseBounded(data.substr(at + 7), "--data levels", core::limits::kClasses);
+            auto levels =
+                parseBounded(data.substr(at + 7), "--data levels", core::limits::kClasses);
             if (!levels) return levels.error();
             spec.digitLevels = *levels;
         }
@@ -183,7 +184,9 @@ Result<core::project::TrainingDataSpec> dataSpec(const Args& args,
     return spec;
 }
 
-int train(const Args& args, core::project::ProcessKind process, const std::string& data,
+int train(const Args& args,
+          core::project::ProcessKind process,
+          const std::string& data,
           const std::string& out) {
     const bool categorical = process == core::project::ProcessKind::Categorical;
     auto spec = dataSpec(args, process, data);
@@ -207,7 +210,8 @@ int train(const Args& args, core::project::ProcessKind process, const std::strin
     if (params->resume != nullptr) {
         if (auto same = core::project::checkResume(*params->resume, *set, *architecture, *params);
             !same) {
-            return fail(core::invalidArgument("--resume", args.get("resume"), same.error().message));
+            return fail(
+                core::invalidArgument("--resume", args.get("resume"), same.error().message));
         }
     }
 
@@ -275,8 +279,9 @@ int runTrain(const Args& args) {
     if (auto writable = core::io::checkWritablePath(*out); !writable) {
         return fail(writable.error());
     }
-    if (*process == "categorical") return train(args, core::project::ProcessKind::Categorical, *data, *out);
-    if (*process == "gaussian") return train(args, core::project::ProcessKind::Gaussian, *data, *out);
+    using core::project::ProcessKind;
+    if (*process == "categorical") return train(args, ProcessKind::Categorical, *data, *out);
+    if (*process == "gaussian") return train(args, ProcessKind::Gaussian, *data, *out);
     return fail(core::invalidArgument("--process", *process, "expected categorical or gaussian"));
 }
 

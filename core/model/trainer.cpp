@@ -155,10 +155,11 @@ Status checkResume(const TrainState& state, const TrainParams& params, int64_t n
     // same numbers differently ("1" for 1.0, "3e-04" for 0.0003).
     const Result<io::Json> saved = io::parseJsonStrict(state.trainParams, "train_params");
     if (!saved || *saved != trainParamsJson(params)) {
-        return invalidArgument("resume", state.trainParams,
-                               "the run was started with other training parameters (" +
-                                   state.trainParams + "); resume with the same ones (these: " +
-                                   trainParamsToJson(params) + ")");
+        // Both sets in the message: front ends that name their own option and file keep it whole.
+        return invalidArgument(
+            "resume", "",
+            "the run was started with other training parameters (" + state.trainParams +
+                "); resume with the same ones (these: " + trainParamsToJson(params) + ")");
     }
     if (state.stepsDone < 0 || state.stepsDone >= params.steps ||
         state.trainLoss.size() != static_cast<size_t>(state.stepsDone)) {
@@ -554,7 +555,8 @@ Result<GaussianTrainResult> trainGaussian(const schedule::GaussianSchedule& sche
                                std::move(trained->state)};
 }
 
-MlpConfig categoricalNetworkConfig(const CategoricalProcess& process, const MlpConfig& architecture) {
+MlpConfig categoricalNetworkConfig(const CategoricalProcess& process,
+                                   const MlpConfig& architecture) {
     MlpConfig config = architecture;
     config.inputs = config.outputs = process.numPositions * process.numClasses;
     config.numConditions = process.numConditions;

@@ -36,18 +36,21 @@ constexpr double kElboLadderWork = 5e7;
 constexpr int64_t kContinuousEnumeration = 100000;
 
 // Fills the masked-diffusion fields of `result` when π is absorbing. Fails only when cancelled.
-Status addMaskedElbos(const CategoricalSetup& setup, Progress& progress, int numThreads,
-                      int64_t samples, CategoricalCosts& result) {
+Status addMaskedElbos(const CategoricalSetup& setup,
+                      Progress& progress,
+                      int numThreads,
+                      int64_t samples,
+                      CategoricalCosts& result) {
     if (core::categorical::absorbingMaskClass(setup.pi) < 0) return {};
     progress.setStage("continuous ELBO");
-    auto continuous = core::categorical::continuousElbo(
-        setup.table, *setup.denoiser, setup.pi, setup.curve,
-        {.condition = setup.params.condition,
-         .maxEnumeration = kContinuousEnumeration,
-         .samples = samples,
-         .seed = samples > 0 ? setup.params.seed : 0,
-         .parallel = {.numThreads = numThreads},
-         .progress = &progress});
+    auto continuous =
+        core::categorical::continuousElbo(setup.table, *setup.denoiser, setup.pi, setup.curve,
+                                          {.condition = setup.params.condition,
+                                           .maxEnumeration = kContinuousEnumeration,
+                                           .samples = samples,
+                                           .seed = samples > 0 ? setup.params.seed : 0,
+                                           .parallel = {.numThreads = numThreads},
+                                           .progress = &progress});
     if (!continuous) {
         if (continuous.error().code == ErrorCode::Cancelled) return continuous.error();
         result.maskedNote = continuous.error().toString();
@@ -80,10 +83,10 @@ Status addMaskedElbos(const CategoricalSetup& setup, Progress& progress, int num
 }  // namespace
 
 Result<CategoricalCosts> computeCategoricalCosts(const CategoricalSetup& setup,
-                                                       Progress& progress,
-                                                       int numThreads,
-                                                       int64_t samples,
-                                                       bool withDp) {
+                                                 Progress& progress,
+                                                 int numThreads,
+                                                 int64_t samples,
+                                                 bool withDp) {
     CategoricalCosts result;
     progress.setStage("step costs");
     core::categorical::StepCostOptions options;

@@ -48,10 +48,10 @@ struct CategoricalCosts {
 // O(N²)) and the DP path and the even path's ELBO are left out (dpNodes = evenNodes, NaN).
 // Fails when cancelled.
 Result<CategoricalCosts> computeCategoricalCosts(const CategoricalSetup& setup,
-                                                       Progress& progress,
-                                                       int numThreads,
-                                                       int64_t samples = 0,
-                                                       bool withDp = true);
+                                                 Progress& progress,
+                                                 int numThreads,
+                                                 int64_t samples = 0,
+                                                 bool withDp = true);
 
 // Work estimate of computeCategoricalCosts, in kernel evaluations (for refusing hopeless sizes).
 double categoricalCostWork(const CategoricalParams& params);

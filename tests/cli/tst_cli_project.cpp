@@ -218,12 +218,12 @@ void tst_CliProject::categoricalProjectEqualsTheGui() {
     const QString number = QString::number(example);
     const QString project = dir.filePath("p.json");
     QCOMPARE(runCli({"project", "--example", number, "--out", project}).exitCode, 0);
-    const auto cli =
-        runCli(QStringList{"categorical", "--project", project, "--format", "json"} + extra, 600000);
+    const auto cli = runCli(
+        QStringList{"categorical", "--project", project, "--format", "json"} + extra, 600000);
     QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
     const QString csv = dir.filePath("x.csv");
-    const auto gui = runCli({"export", "--example", number, "--view", "step-costs", "--out", csv},
-                            600000);
+    const auto gui =
+        runCli({"export", "--example", number, "--view", "step-costs", "--out", csv}, 600000);
     QVERIFY2(gui.exitCode == 0, qPrintable(gui.err));
 
     const QJsonObject json = QJsonDocument::fromJson(cli.out.toUtf8()).object();

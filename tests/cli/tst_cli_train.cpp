@@ -200,7 +200,8 @@ void tst_CliTrain::ctrlCStopsAndResumeFinishesTheRun() {
     // the file.
     QStringList otherSeed = command;
     otherSeed[otherSeed.indexOf("--seed") + 1] = "5";
-    const auto seed = runCli(otherSeed + QStringList{"--resume", stopped, "--out", dir.filePath("z")});
+    const auto seed =
+        runCli(otherSeed + QStringList{"--resume", stopped, "--out", dir.filePath("z")});
     QCOMPARE(seed.exitCode, 2);
     QVERIFY2(seed.out.isEmpty(), qPrintable(seed.out));
     QVERIFY2(seed.err.contains("--resume = " + stopped) &&
@@ -234,7 +235,8 @@ void tst_CliTrain::resumeFromAFileThatIsNoCheckpoint_data() {
     QTest::newRow("project") << QByteArray("{\n  \"format\": 1\n}\n") << "project.json"
                              << "JSON text";
     QTest::newRow("TorchScript") << QByteArray("PK\x03\x04 and the rest of an archive", 36)
-                                 << "model.pt" << "ZIP archive";
+                                 << "model.pt"
+                                 << "ZIP archive";
 }
 
 void tst_CliTrain::resumeFromAFileThatIsNoCheckpoint() {
@@ -250,9 +252,9 @@ void tst_CliTrain::resumeFromAFileThatIsNoCheckpoint() {
                              file.fileName(), "--out", dir.filePath("x.safetensors")});
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.out.isEmpty(), qPrintable(run.out));
-    QVERIFY2(run.err.startsWith("diffuscope: --resume = " + file.fileName()) && run.err.contains(what) &&
-                 run.err.contains("expects the .safetensors checkpoint") &&
-                 !run.err.contains("?)"),
+    QVERIFY2(run.err.startsWith("diffuscope: --resume = " + file.fileName()) &&
+                 run.err.contains(what) &&
+                 run.err.contains("expects the .safetensors checkpoint") && !run.err.contains("?)"),
              qPrintable(run.err));
     QCOMPARE(run.err.count('\n'), 1);
 }

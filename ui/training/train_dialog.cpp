@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/training/train_dialog.h"
 
-#include "ui/charts/chart_panel.h"
-
 #include <QChart>
 #include <QChartView>
 #include <QDialogButtonBox>
@@ -14,15 +12,13 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTimer>
-#include <QValueAxis>
 #include <QVBoxLayout>
-
-#include <QPointer>
-
+#include <QValueAxis>
 #include <atomic>
 #include <cmath>
 #include <stdexcept>
@@ -31,6 +27,7 @@
 #include "core/model/checkpoint.h"
 #include "core/project/training_setup.h"
 #include "core/util/parallel.h"
+#include "ui/charts/chart_panel.h"
 #include "ui/document/project_model.h"
 
 namespace ui::training {
@@ -70,8 +67,8 @@ core::Result<core::model::TrainSummary> runTraining(const TrainRequest& request,
         return fits.error();
     }
     if (params.resume != nullptr) {
-        if (auto same = core::project::checkResume(*params.resume, *set, request.architecture,
-                                                   params);
+        if (auto same =
+                core::project::checkResume(*params.resume, *set, request.architecture, params);
             !same) {
             return same.error();
         }
