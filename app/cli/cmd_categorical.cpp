@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
+#include "app/cli/model_file_errors.h"
 #include "app/cli/output_format.h"
 #include "app/cli/terminal_progress.h"
 #include "core/categorical/information.h"
@@ -18,6 +19,7 @@
 #include "core/io/csv.h"
 #include "core/model/categorical_oracles.h"
 #include "core/model/checkpoint.h"
+#include "core/project/categorical_runs.h"
 #include "core/project/categorical_setup.h"
 #include "core/project/project_file.h"
 #include "core/trajectory/least_cost_path.h"
@@ -194,6 +196,15 @@ Result<int> conditionOption(const Args& args, const core::data::CategoricalTable
     return table.conditionIndex(args.get("condition"), "--condition");
 }
 
+// A --model file that is no model at all (a project's JSON) is said plainly.
+core::Error modelError(const std::string& path, const core::Error& error) {
+    if (error.field.rfind(path, 0) != 0) return error;
+    return notACheckpoint("--model", path,
+                          "--model expects oracle, a .safetensors checkpoint or a TorchScript .pt "
+                          "network",
+                          error, true);
+}
+
 Result<CategoricalInputs> inputsFromOptions(const Args& args) {
     using namespace core::categorical;
     Result<std::string> piSpec = args.require("pi");
@@ -235,7 +246,7 @@ Result<CategoricalInputs> inputsFromOptions(const Args& args) {
         auto network = core::project::categoricalNetwork(
             model, inputs->table.numClasses, inputs->table.numPositions,
             inputs->table.numConditions(), core::project::fileSources(), *scheduleSpec);
-        if (!network) return network.error();
+        if (!network) return modelError(model, network.error());
         inputs->denoiser = *network;
     }
     CategoricalInputs out = *inputs;
@@ -311,23 +322,18 @@ Result<core::project::CategoricalParams> projectParams(const Args& args) {
     return p;
 }
 
-Result<CategoricalInputs> inputsFromProject(const Args& args) {
-    auto params = projectParams(args);
-    if (!params) return params.error();
-    auto setup = core::project::CategoricalSetup::build(*params, core::project::fileSources(), true);
-    if (!setup) return setup.error();
+// What the printer needs of a project's set-up: its grid and the DP's K (0: no DP shown).
+CategoricalInputs inputsOf(const std::shared_ptr<const core::project::CategoricalSetup>& setup) {
     CategoricalInputs inputs;
-    inputs.table = (*setup)->table;
-    inputs.pi = (*setup)->pi;
-    inputs.grid = (*setup)->grid;
-    inputs.curve = (*setup)->curve;
-    inputs.denoiser = (*setup)->denoiser;
-    inputs.owner = *setup;
-    // The project's condition (--condition overrides it in projectParams: the information-
-    // linear schedule depends on it); its DP trajectory unless --dp is given.
-    inputs.condition = params->condition;
-    if (params->trajectory == core::project::CategoricalTrajectory::Dp) {
-        inputs.dp = params->pathSteps;
+    inputs.table = setup->table;
+    inputs.pi = setup->pi;
+    inputs.grid = setup->grid;
+    inputs.curve = setup->curve;
+    inputs.denoiser = setup->denoiser;
+    inputs.owner = setup;
+    inputs.condition = setup->params.condition;
+    if (setup->params.trajectory == core::project::CategoricalTrajectory::Dp) {
+        inputs.dp = setup->params.pathSteps;
     }
     return inputs;
 }
@@ -482,53 +488,128 @@ Result<CategoricalResults> computeCategorical(const CategoricalInputs& in, long 
 
 }  // namespace
 
+namespace {
+
+// --samples M (0 without it) and --threads T (all cores without it), checked.
+Result<std::pair<long long, int>> samplesAndThreads(const Args& args) {
+    Result<long long> samples =
+        args.has("samples") ? args.getInt64("samples") : Result<long long>(0);
+    if (!samples) return samples.error();
+    if (*samples < 0 || (args.has("samples") && *samples < 2)) {
+        return core::invalidArgument("--samples", args.get("samples"), "M must be ≥ 2");
+    }
+    Result<int> threads =
+        args.getBounded("threads", core::limits::kThreads, core::hardwareThreads());
+    if (!threads) return threads.error();
+    if (*threads < 1) {
+        return core::invalidArgument("--threads", args.get("threads"), "must be ≥ 1");
+    }
+    return std::pair{*samples, *threads};
+}
+
+Result<int> dpOption(const Args& args, int steps) {
+    Result<int> dp = args.getInt("dp");
+    if (!dp) return dp.error();
+    if (*dp < 1 || *dp > steps) {
+        return core::invalidArgument("--dp", args.get("dp"),
+                                     "K must lie in 1..N = " + std::to_string(steps));
+    }
+    return dp;
+}
+
+// --project FILE: the project's parameters with the options given, set up and run by the core
+// as the GUI runs them (computeCategoricalCosts), so the numbers are the GUI's to the bit.
+int runCategoricalProject(const Args& args, const std::string& format) {
+    auto params = projectParams(args);
+    if (!params) return fail(params.error());
+    if (args.has("dp")) {
+        Result<int> dp = dpOption(args, params->numSteps);
+        if (!dp) return fail(dp.error());
+        params->trajectory = core::project::CategoricalTrajectory::Dp;
+        params->pathSteps = *dp;
+    }
+    if (args.has("seed")) {
+        Result<long long> seed = args.getInt64("seed");
+        if (!seed) return fail(seed.error());
+        params->seed = static_cast<uint64_t>(*seed);
+    }
+    auto run = samplesAndThreads(args);
+    if (!run) return fail(run.error());
+    auto setup =
+        core::project::CategoricalSetup::build(*params, core::project::fileSources(), true);
+    if (!setup) {
+        return fail(args.has("model") && !params->model.empty()
+                        ? modelError(params->model, setup.error())
+                        : setup.error());
+    }
+    const CategoricalInputs in = inputsOf(*setup);
+    if (in.dp > 0 && !(*setup)->exactCosts()) {
+        return fail(core::invalidArgument(
+            args.has("dp") ? "--dp" : "trajectory", args.has("dp") ? args.get("dp") : "dp",
+            "the DP needs the step costs of every pair of steps, which are not computed for data "
+            "whose joint states are too many to enumerate"));
+    }
+    TerminalProgress terminal;
+    core::Progress progress(&terminal, "step costs");
+    auto costs = core::project::computeCategoricalCosts(**setup, progress, run->second, run->first,
+                                                        in.dp > 0);
+    if (!costs) return fail(costs.error());
+    CategoricalResults r;
+    r.curves = core::categorical::informationCurves(in.table, in.pi, in.grid, in.condition);
+    r.entropy = core::categorical::dataEntropy(in.table, in.condition);
+    r.monteCarlo = costs->costs.monteCarlo;
+    double elboVariance = 0.0;
+    for (int n = 1; n <= in.grid.numSteps(); ++n) {
+        r.stepCosts.push_back(costs->costs.cost(n - 1, n));
+        r.stepErrors.push_back(costs->costs.standardError(n - 1, n));
+        elboVariance += r.stepErrors.back() * r.stepErrors.back();  // independent columns
+    }
+    r.elbo = costs->elboFull;
+    r.elboStderr = std::sqrt(elboVariance);
+    if (in.dp > 0) {
+        r.path.nodes = costs->dpNodes;
+        r.path.cost = costs->elboDp;
+    }
+    r.absorbing = core::categorical::absorbingMaskClass(in.pi) >= 0;
+    r.continuousElbo = costs->continuousElbo;
+    r.continuousElboRefused = costs->maskedNote;
+    printCategorical(r, in, format, costs->samples, static_cast<long long>(costs->seed));
+    return 0;
+}
+
+}  // namespace
+
 int runCategorical(const Args& args) {
     const std::string format = args.get("format");
     if (format != "json" && format != "csv") {
         return fail(core::makeError(core::ErrorCode::ParseError, "--format", format, "expected json or csv"));
     }
-    Result<CategoricalInputs> inputs =
-        args.has("project") ? inputsFromProject(args) : inputsFromOptions(args);
+    if (args.has("project")) return runCategoricalProject(args, format);
+    Result<CategoricalInputs> inputs = inputsFromOptions(args);
     if (!inputs) {
         return fail(inputs.error());
     }
-    const int steps = inputs->grid.numSteps();
     if (args.has("dp")) {
-        Result<int> dp = args.getInt("dp");
+        Result<int> dp = dpOption(args, inputs->grid.numSteps());
         if (!dp) {
             return fail(dp.error());
         }
-        if (*dp < 1 || *dp > steps) {
-            return fail(core::invalidArgument("--dp", args.get("dp"),
-                                              "K must lie in 1..N = " + std::to_string(steps)));
-        }
         inputs->dp = *dp;
     }
-    Result<long long> samples =
-        args.has("samples") ? args.getInt64("samples") : Result<long long>(0);
-    if (!samples) {
-        return fail(samples.error());
-    }
-    if (*samples < 0 || (args.has("samples") && *samples < 2)) {
-        return fail(core::invalidArgument("--samples", args.get("samples"), "M must be ≥ 2"));
+    auto run = samplesAndThreads(args);
+    if (!run) {
+        return fail(run.error());
     }
     Result<long long> seed = args.getInt64("seed");
     if (!seed) {
         return fail(seed.error());
     }
-    Result<int> threads =
-        args.getBounded("threads", core::limits::kThreads, core::hardwareThreads());
-    if (!threads) {
-        return fail(threads.error());
-    }
-    if (*threads < 1) {
-        return fail(core::invalidArgument("--threads", args.get("threads"), "must be ≥ 1"));
-    }
-    Result<CategoricalResults> results = computeCategorical(*inputs, *samples, *seed, *threads);
+    Result<CategoricalResults> results =
+        computeCategorical(*inputs, run->first, *seed, run->second);
     if (!results) {
         return fail(results.error());
     }
-    printCategorical(*results, *inputs, format, *samples, *seed);
+    printCategorical(*results, *inputs, format, run->first, *seed);
     return 0;
 }
 

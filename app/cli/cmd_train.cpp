@@ -5,19 +5,13 @@
 #include <iostream>
 
 #include "app/cli/commands.h"
+#include "app/cli/model_file_errors.h"
 #include "app/cli/terminal_progress.h"
-#include "core/categorical/prior.h"
-#include "core/data/bundled_files.h"
-#include "core/data/categorical_rows.h"
-#include "core/data/digits.h"
-#include "core/data/gaussian_data.h"
-#include "core/model/oracle_specs.h"
-#include "core/data/toys.h"
 #include "core/io/file_io.h"
 #include "core/model/checkpoint.h"
 #include "core/model/trainer.h"
-#include "core/schedule/beta_curve.h"
-#include "core/schedule/gaussian_schedule.h"
+#include "core/project/setup_sources.h"
+#include "core/project/training_setup.h"
 #include "core/util/parallel.h"
 
 namespace app::cli {
@@ -102,20 +96,6 @@ Result<core::model::TrainParams> parseTrainParams(const Args& args) {
     return params;
 }
 
-// Refuses a network and batch whose training would not fit in memory, before any data is drawn:
-// weights, AdamW moments, online and EMA copies (5 float copies of width²·depth), and the
-// activations and their gradients of one batch (about 4·depth + 4 vectors of width floats).
-core::Status checkTrainingMemory(const core::model::MlpConfig& config, int batch, int inputs) {
-    const double width = config.width;
-    const double parameters = width * (width * 2.0 * config.depth + inputs + 2.0 * width);
-    const double bytes = 4.0 * (5.0 * parameters + batch * width * (4.0 * config.depth + 4.0));
-    return core::limits::checkMemory(
-        "--batch", std::to_string(batch),
-        "4 bytes × (5 × " + std::to_string(static_cast<long long>(parameters)) +
-            " parameters + batch × width × (4·depth + 4) activations)",
-        bytes);
-}
-
 void printSummary(const core::model::TrainSummary& summary, const std::string& out) {
     for (const auto& point : summary.heldOut) {
         std::cout << "step " << point.step << ": held-out loss " << point.loss << '\n';
@@ -154,199 +134,97 @@ void announce(const core::model::TrainParams& params) {
               << "; Ctrl+C stops and saves a checkpoint that --resume continues" << std::endl;
 }
 
-// --resume FILE: the training state saved by a stopped run of the same process, data and
-// schedule (null without --resume). The training parameters are checked by the trainer.
-Result<std::shared_ptr<const core::model::TrainState>> loadResume(const Args& args,
-                                                                  const std::string& process,
-                                                                  const std::string& data,
-                                                                  const std::string& schedule) {
+// --resume FILE: the training state saved by a stopped run (null without --resume).
+Result<std::shared_ptr<const core::model::TrainState>> loadResume(const Args& args) {
     if (!args.has("resume")) return std::shared_ptr<const core::model::TrainState>();
     const std::string path = args.get("resume");
     auto loaded = core::model::loadMlpCheckpoint(path);
-    if (!loaded) return loaded.error();
+    if (!loaded) {
+        return notACheckpoint("--resume", path,
+                              "--resume expects the .safetensors checkpoint that a stopped "
+                              "`diffuscope train` run wrote",
+                              loaded.error());
+    }
     if (loaded->trainState == nullptr) {
         return core::invalidArgument("--resume", path,
                                      "the checkpoint holds no training state (only a stopped run's, "
                                      "or one saved with --save-state, does)");
     }
-    if (core::Status same = core::model::sameRun(*loaded->trainState, process, data, schedule);
-        !same) {
-        return core::invalidArgument("--resume", path, same.error().message);
-    }
     return loaded->trainState;
 }
 
-// The categorical training data: digits:levels=L (D = 64, the label as condition, the fixed
-// test split held out) or csv:FILE (core/data/categorical_rows.h; the last tenth held out).
-struct CategoricalData {
-    core::model::CategoricalDataset train, heldOut;
-    int numClasses = 0, numPositions = 0, numConditions = 0;
-};
-
-Result<CategoricalData> loadCategoricalData(const Args& args, const std::string& data) {
-    CategoricalData out;
-    if (data.rfind("csv:", 0) == 0) {
-        int classes = 0;
-        if (args.has("classes")) {
+// The data of the run as the options spell them; digits:levels=L is read here, the rest in core.
+Result<core::project::TrainingDataSpec> dataSpec(const Args& args,
+                                                 core::project::ProcessKind process,
+                                                 const std::string& data) {
+    core::project::TrainingDataSpec spec{.process = process, .data = data};
+    spec.schedule = args.get("schedule");
+    spec.pi = args.get("pi");
+    if (process == core::project::ProcessKind::Categorical) {
+        if (data.rfind("csv:", 0) == 0 && args.has("classes")) {
             auto k = args.getBounded("classes", core::limits::kClasses);
             if (!k) return k.error();
-            classes = *k;
+            spec.numClasses = *k;
         }
-        auto rows = core::data::readCategoricalRows(data.substr(4), classes);
-        if (!rows) return rows.error();
-        if (rows->size() < 2) {
-            return core::invalidArgument("--data", data, "training needs at least 2 rows");
+        if (const size_t at = data.find("levels=");
+            data.rfind("digits", 0) == 0 && at != std::string::npos) {
+            auto levels =
+                parseBounded(data.substr(at + 7), "--data levels", core::limits::kClasses);
+            if (!levels) return levels.error();
+            spec.digitLevels = *levels;
         }
-        core::data::CategoricalRows train, heldOut;
-        core::data::splitHeldOut(*rows, train, heldOut);
-        out.train = {train.rows, train.labels};
-        out.heldOut = {heldOut.rows, heldOut.labels};
-        out.numClasses = rows->numClasses;
-        out.numPositions = rows->numPositions;
-        out.numConditions = rows->numConditions;
-        return out;
+        return spec;
     }
-    if (data.rfind("digits", 0) != 0) {
-        return core::invalidArgument("--data", data,
-                                     "categorical training reads digits:levels=L or csv:FILE");
-    }
-    int levels = 4;
-    if (const size_t at = data.find("levels="); at != std::string::npos) {
-        auto parsed = parseBounded(data.substr(at + 7), "--data levels", core::limits::kClasses);
-        if (!parsed) return parsed.error();
-        levels = *parsed;
-    }
-    auto digits = core::data::readDigitsOrBundled(args.get("digits"));
-    if (!digits) return digits.error();
-    auto train = core::data::quantisedSplit(*digits, levels, true);
-    if (!train) return train.error();
-    auto heldOut = core::data::quantisedSplit(*digits, levels, false);
-    if (!heldOut) return heldOut.error();
-    out.train = {train->rows, train->labels};
-    out.heldOut = {heldOut->rows, heldOut->labels};
-    out.numClasses = levels;
-    out.numPositions = core::data::kDigitsPixels;
-    out.numConditions = 10;
-    return out;
-}
-
-int trainCategorical(const Args& args, const std::string& data, const std::string& out) {
-    auto loaded = loadCategoricalData(args, data);
-    if (!loaded) return fail(loaded.error());
-    const int levels = loaded->numClasses;
-    const int d = loaded->numPositions;
-    const core::model::CategoricalDataset& train = loaded->train;
-    const core::model::CategoricalDataset& heldOut = loaded->heldOut;
-
-    auto pi = core::categorical::parsePrior(args.getOr("pi", "uniform:" + std::to_string(levels)),
-                                            "--pi");
-    if (!pi) return fail(pi.error());
-    if (pi->size() != levels) {
-        return fail(core::invalidArgument("--pi", args.get("pi"), "π needs K = levels entries"));
-    }
-    const std::string scheduleSpec = args.getOr("schedule", "cosine");
-    auto beta = core::schedule::parseBetaCurve(scheduleSpec, {}, "--schedule");
-    if (!beta) return fail(beta.error());
-    auto architecture = parseArchitecture(args.getOr("arch", "mlp:width=256,depth=3"));
-    if (!architecture) return fail(architecture.error());
-    auto params = parseTrainParams(args);
-    if (!params) return fail(params.error());
-    if (auto fits = checkTrainingMemory(*architecture, params->batch, levels * d); !fits) {
-        return fail(fits.error());
-    }
-
-    auto resume = loadResume(args, "categorical", data, scheduleSpec);
-    if (!resume) return fail(resume.error());
-    params->resume = resume->get();
-
-    core::model::CategoricalProcess process{levels, d, loaded->numConditions, *pi, *beta};
-    InterruptGuard interrupt;
-    announce(*params);
-    TerminalProgress observer(&g_interrupted);
-    core::Progress progress(&observer, "train");
-    auto result = core::model::trainCategorical(process, train, heldOut, *architecture, *params,
-                                                &progress);
-    if (!result) return fail(result.error());
-    core::io::CheckpointInfo info;
-    info.process = "categorical";
-    info.numClasses = levels;
-    info.numPositions = d;
-    info.numConditions = loaded->numConditions;
-    info.pi.assign(pi->data(), pi->data() + pi->size());
-    info.schedule = scheduleSpec;
-    info.dataSet = data;
-    info.trainingSteps = result->summary.stepsDone;
-    info.trainLoss = result->summary.finalTrainLoss;
-    info.heldOutLoss = result->summary.heldOut.empty() ? std::nan("") : result->summary.heldOut.back().loss;
-    info.seed = params->seed;
-    info.trainParams = core::model::trainParamsToJson(*params);
-    const bool keepState = result->summary.cancelled || args.flag("save-state");
-    if (auto saved = core::model::saveMlpCheckpoint(out, result->model.mlp(), info,
-                                                    keepState ? &result->state : nullptr);
-        !saved) {
-        return fail(saved.error());
-    }
-    printSummary(result->summary, out);
-    // A Ctrl+C that came after the last step (during the save, say) still says "interrupted".
-    return result->summary.cancelled || g_interrupted.load() ? kExitInterrupted : 0;
-}
-
-int trainGaussian(const Args& args, const std::string& data, const std::string& out) {
     auto numSteps = args.getBounded("num-steps", core::limits::kSteps);
-    if (!numSteps) return fail(numSteps.error());
-    const std::string scheduleSpec = args.getOr("schedule", "linear");
-    auto schedule = core::schedule::gaussianScheduleFromSpec(scheduleSpec, *numSteps);
-    if (!schedule) return fail(schedule.error());
+    if (!numSteps) return numSteps.error();
     auto count = args.getBounded("points", core::limits::kSamples);
-    if (!count) return fail(count.error());
-    Result<core::data::Digits> digits = core::data::Digits{};
-    if (core::data::isDigitsSpec(data)) {
-        digits = core::data::readDigitsOrBundled(args.get("digits"));
-        if (!digits) return fail(digits.error());
-    }
-    auto points = core::model::gaussianTrainingData(data, *count, &*digits);
-    if (!points) return fail(points.error());
-    const core::Matrix& train = points->train;
-    const core::Matrix& heldOut = points->heldOut;
-    auto architecture = parseArchitecture(args.getOr("arch", "mlp:width=128,depth=3"));
+    if (!count) return count.error();
+    spec.numSteps = *numSteps;
+    spec.points = *count;
+    return spec;
+}
+
+int train(const Args& args,
+          core::project::ProcessKind process,
+          const std::string& data,
+          const std::string& out) {
+    const bool categorical = process == core::project::ProcessKind::Categorical;
+    auto spec = dataSpec(args, process, data);
+    if (!spec) return fail(spec.error());
+    auto set = core::project::trainingSet(*spec, core::project::fileSources(args.get("digits")));
+    if (!set) return fail(set.error());
+    auto architecture = parseArchitecture(
+        args.getOr("arch", categorical ? "mlp:width=256,depth=3" : "mlp:width=128,depth=3"));
     if (!architecture) return fail(architecture.error());
     auto params = parseTrainParams(args);
     if (!params) return fail(params.error());
-    if (auto fits = checkTrainingMemory(*architecture, params->batch,
-                                        static_cast<int>(train.rows()));
+    if (auto fits = core::project::checkTrainingMemory(*architecture, params->batch,
+                                                       set->networkInputs(), "--batch");
         !fits) {
         return fail(fits.error());
     }
-    const std::string scheduleName = scheduleSpec + ",N=" + std::to_string(*numSteps);
-    auto resume = loadResume(args, "gaussian", data, scheduleName);
+    auto resume = loadResume(args);
     if (!resume) return fail(resume.error());
     params->resume = resume->get();
+    // Refused before anything is printed: the same run, network and training parameters.
+    if (params->resume != nullptr) {
+        if (auto same = core::project::checkResume(*params->resume, *set, *architecture, *params);
+            !same) {
+            return fail(
+                core::invalidArgument("--resume", args.get("resume"), same.error().message));
+        }
+    }
+
     InterruptGuard interrupt;
     announce(*params);
     TerminalProgress observer(&g_interrupted);
     core::Progress progress(&observer, "train");
-    auto result = core::model::trainGaussian(*schedule, train, heldOut, *architecture, *params,
-                                             &progress);
-    if (!result) return fail(result.error());
-    core::io::CheckpointInfo info;
-    info.process = "gaussian";
-    info.numPositions = static_cast<int>(train.rows());
-    info.schedule = scheduleName;
-    info.dataSet = data;
-    info.trainingSteps = result->summary.stepsDone;
-    info.trainLoss = result->summary.finalTrainLoss;
-    info.heldOutLoss = result->summary.heldOut.empty() ? std::nan("") : result->summary.heldOut.back().loss;
-    info.seed = params->seed;
-    info.trainParams = core::model::trainParamsToJson(*params);
-    const bool keepState = result->summary.cancelled || args.flag("save-state");
-    if (auto saved = core::model::saveMlpCheckpoint(out, result->model.mlp(), info,
-                                                    keepState ? &result->state : nullptr);
-        !saved) {
-        return fail(saved.error());
-    }
-    printSummary(result->summary, out);
+    auto summary = core::project::trainAndSave(*set, *architecture, *params, out,
+                                               args.flag("save-state"), &progress);
+    if (!summary) return fail(summary.error());
+    printSummary(*summary, out);
     // A Ctrl+C that came after the last step (during the save, say) still says "interrupted".
-    return result->summary.cancelled || g_interrupted.load() ? kExitInterrupted : 0;
+    return summary->cancelled || g_interrupted.load() ? kExitInterrupted : 0;
 }
 
 }  // namespace
@@ -401,8 +279,9 @@ int runTrain(const Args& args) {
     if (auto writable = core::io::checkWritablePath(*out); !writable) {
         return fail(writable.error());
     }
-    if (*process == "categorical") return trainCategorical(args, *data, *out);
-    if (*process == "gaussian") return trainGaussian(args, *data, *out);
+    using core::project::ProcessKind;
+    if (*process == "categorical") return train(args, ProcessKind::Categorical, *data, *out);
+    if (*process == "gaussian") return train(args, ProcessKind::Gaussian, *data, *out);
     return fail(core::invalidArgument("--process", *process, "expected categorical or gaussian"));
 }
 

@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "core/io/json.h"
+#include "core/model/train_resume.h"
 #include "core/util/rng.h"
 
 namespace core::model {
@@ -140,7 +141,8 @@ io::Json trainParamsJson(const TrainParams& p) {
     return json;
 }
 
-// The resume state fits this run: same parameter count, same trajectory-deciding parameters.
+}  // namespace
+
 Status checkResume(const TrainState& state, const TrainParams& params, int64_t numParams) {
     const auto n = static_cast<size_t>(numParams);
     if (state.online.size() != n || state.ema.size() != n || state.moment1.size() != n ||
@@ -153,9 +155,11 @@ Status checkResume(const TrainState& state, const TrainParams& params, int64_t n
     // same numbers differently ("1" for 1.0, "3e-04" for 0.0003).
     const Result<io::Json> saved = io::parseJsonStrict(state.trainParams, "train_params");
     if (!saved || *saved != trainParamsJson(params)) {
-        return invalidArgument("resume", state.trainParams,
-                               "the run was started with other training parameters; resume with "
-                               "the same ones (these: " + trainParamsToJson(params) + ")");
+        // Both sets in the message: front ends that name their own option and file keep it whole.
+        return invalidArgument(
+            "resume", "",
+            "the run was started with other training parameters (" + state.trainParams +
+                "); resume with the same ones (these: " + trainParamsToJson(params) + ")");
     }
     if (state.stepsDone < 0 || state.stepsDone >= params.steps ||
         state.trainLoss.size() != static_cast<size_t>(state.stepsDone)) {
@@ -165,6 +169,8 @@ Status checkResume(const TrainState& state, const TrainParams& params, int64_t n
     }
     return {};
 }
+
+namespace {
 
 Result<Trained> runTraining(const Problem& problem, const MlpConfig& config,
                             const TrainParams& params, Progress* progress) {
@@ -441,9 +447,7 @@ Result<CategoricalTrainResult> trainCategorical(const CategoricalProcess& proces
         return s.error();
     }
 
-    MlpConfig config = architecture;
-    config.inputs = config.outputs = d * k;
-    config.numConditions = process.numConditions;
+    const MlpConfig config = categoricalNetworkConfig(process, architecture);
     const std::vector<double> pi(process.pi.data(), process.pi.data() + k);
     Problem problem;
     problem.loss = LossKind::CrossEntropy;
@@ -516,9 +520,7 @@ Result<GaussianTrainResult> trainGaussian(const schedule::GaussianSchedule& sche
                                "held-out points must be finite and have the training data's dimension");
     }
     const int d = static_cast<int>(train.rows());
-    MlpConfig config = architecture;
-    config.inputs = config.outputs = d;
-    config.numConditions = 0;
+    const MlpConfig config = gaussianNetworkConfig(d, architecture);
     Problem problem;
     problem.loss = LossKind::MeanSquared;
     problem.numTrain = train.cols();
@@ -551,6 +553,21 @@ Result<GaussianTrainResult> trainGaussian(const schedule::GaussianSchedule& sche
     }
     return GaussianTrainResult{std::move(model).value(), std::move(trained->summary),
                                std::move(trained->state)};
+}
+
+MlpConfig categoricalNetworkConfig(const CategoricalProcess& process,
+                                   const MlpConfig& architecture) {
+    MlpConfig config = architecture;
+    config.inputs = config.outputs = process.numPositions * process.numClasses;
+    config.numConditions = process.numConditions;
+    return config;
+}
+
+MlpConfig gaussianNetworkConfig(int dimension, const MlpConfig& architecture) {
+    MlpConfig config = architecture;
+    config.inputs = config.outputs = dimension;
+    config.numConditions = 0;
+    return config;
 }
 
 }  // namespace core::model

@@ -36,16 +36,21 @@ constexpr double kElboLadderWork = 5e7;
 constexpr int64_t kContinuousEnumeration = 100000;
 
 // Fills the masked-diffusion fields of `result` when π is absorbing. Fails only when cancelled.
-Status addMaskedElbos(const CategoricalSetup& setup, Progress& progress, int numThreads,
+Status addMaskedElbos(const CategoricalSetup& setup,
+                      Progress& progress,
+                      int numThreads,
+                      int64_t samples,
                       CategoricalCosts& result) {
     if (core::categorical::absorbingMaskClass(setup.pi) < 0) return {};
     progress.setStage("continuous ELBO");
-    auto continuous = core::categorical::continuousElbo(
-        setup.table, *setup.denoiser, setup.pi, setup.curve,
-        {.condition = setup.params.condition,
-         .maxEnumeration = kContinuousEnumeration,
-         .parallel = {.numThreads = numThreads},
-         .progress = &progress});
+    auto continuous =
+        core::categorical::continuousElbo(setup.table, *setup.denoiser, setup.pi, setup.curve,
+                                          {.condition = setup.params.condition,
+                                           .maxEnumeration = kContinuousEnumeration,
+                                           .samples = samples,
+                                           .seed = samples > 0 ? setup.params.seed : 0,
+                                           .parallel = {.numThreads = numThreads},
+                                           .progress = &progress});
     if (!continuous) {
         if (continuous.error().code == ErrorCode::Cancelled) return continuous.error();
         result.maskedNote = continuous.error().toString();
@@ -78,8 +83,10 @@ Status addMaskedElbos(const CategoricalSetup& setup, Progress& progress, int num
 }  // namespace
 
 Result<CategoricalCosts> computeCategoricalCosts(const CategoricalSetup& setup,
-                                                       Progress& progress,
-                                                       int numThreads) {
+                                                 Progress& progress,
+                                                 int numThreads,
+                                                 int64_t samples,
+                                                 bool withDp) {
     CategoricalCosts result;
     progress.setStage("step costs");
     core::categorical::StepCostOptions options;
@@ -88,14 +95,18 @@ Result<CategoricalCosts> computeCategoricalCosts(const CategoricalSetup& setup,
     options.parallel.numThreads = numThreads;
     options.progress = &progress;
     result.dpAvailable = setup.exactCosts();
-    if (!result.dpAvailable) {
-        options.samples = kMonteCarloSamples;
-        options.seed = setup.params.seed;
+    if (samples > 0 || !result.dpAvailable) {
+        result.samples = samples > 0 ? samples : kMonteCarloSamples;
+        result.seed = setup.params.seed;
+        options.samples = result.samples;
+        options.seed = result.seed;
     }
+    // Each column's costs are computed alone, so J(n − 1, n) is the same with or without the
+    // other pairs.
+    const bool allPairs = result.dpAvailable && withDp;
     auto costs = core::categorical::computeStepCosts(
         setup.table, *setup.denoiser, setup.pi, setup.grid,
-        result.dpAvailable ? core::categorical::CostPairs::All
-                           : core::categorical::CostPairs::Consecutive,
+        allPairs ? core::categorical::CostPairs::All : core::categorical::CostPairs::Consecutive,
         options);
     if (!costs) {
         return costs.error();
@@ -112,10 +123,10 @@ Result<CategoricalCosts> computeCategoricalCosts(const CategoricalSetup& setup,
         full[n] = n;
     }
     result.elboFull = core::categorical::negativeElbo(result.costs.cost, full);
-    if (Status masked = addMaskedElbos(setup, progress, numThreads, result); !masked) {
+    if (Status masked = addMaskedElbos(setup, progress, numThreads, samples, result); !masked) {
         return masked.error();
     }
-    if (!result.dpAvailable) {
+    if (!allPairs) {
         result.dpNodes = result.evenNodes;
         result.elboEven = std::numeric_limits<double>::quiet_NaN();
         result.elboDp = std::numeric_limits<double>::quiet_NaN();

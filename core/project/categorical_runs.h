@@ -23,6 +23,8 @@ struct CategoricalCosts {
     // consecutive J(n − 1, n), Monte Carlo estimates (K^D too large to enumerate).
     categorical::StepCosts costs;
     bool dpAvailable = true;
+    int64_t samples = 0;                 // Monte Carlo samples per step cost (0: exact)
+    uint64_t seed = 0;                   // … and their key (params.seed)
     std::vector<int> evenNodes;          // the even K-step path
     std::vector<int> dpNodes;            // the least-cost K-step path
     double elboEven = 0.0;               // negative ELBO of the even path (nats)
@@ -40,10 +42,16 @@ struct CategoricalCosts {
 // Step costs for all pairs, the DP path with params.pathSteps steps and the ELBOs
 // (docs/categorical.md#step-costs, docs/conventions.md#dp-cost); O(N² K³) for D = 1. When K^D is
 // beyond enumeration (the digits) only the consecutive costs are estimated by Monte Carlo, and the
-// DP is not available. Fails when cancelled.
+// DP is not available. `samples` > 0 asks for Monte Carlo estimates with that many samples,
+// keyed by params.seed, for the step costs (every pair when the DP is available) and the
+// continuous ELBO. Without `withDp` only the consecutive costs are computed (O(N) instead of
+// O(N²)) and the DP path and the even path's ELBO are left out (dpNodes = evenNodes, NaN).
+// Fails when cancelled.
 Result<CategoricalCosts> computeCategoricalCosts(const CategoricalSetup& setup,
-                                                       Progress& progress,
-                                                       int numThreads);
+                                                 Progress& progress,
+                                                 int numThreads,
+                                                 int64_t samples = 0,
+                                                 bool withDp = true);
 
 // Work estimate of computeCategoricalCosts, in kernel evaluations (for refusing hopeless sizes).
 double categoricalCostWork(const CategoricalParams& params);

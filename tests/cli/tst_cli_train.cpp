@@ -22,6 +22,8 @@ private slots:
     void categoricalCsvCheckpoint();
     void gaussianDigitsCheckpoint();
     void ctrlCStopsAndResumeFinishesTheRun();
+    void resumeFromAFileThatIsNoCheckpoint_data();
+    void resumeFromAFileThatIsNoCheckpoint();
     void errors_data();
     void errors();
 };
@@ -193,6 +195,19 @@ void tst_CliTrain::ctrlCStopsAndResumeFinishesTheRun() {
     const auto other = runCli(otherData + QStringList{"--resume", stopped, "--out", dir.filePath("y")});
     QCOMPARE(other.exitCode, 2);
     QVERIFY2(other.err.contains("toy:moons,n=300"), qPrintable(other.err));
+    QVERIFY2(other.out.isEmpty(), qPrintable(other.out));
+    // Other training parameters are refused before anything is printed, naming the option and
+    // the file.
+    QStringList otherSeed = command;
+    otherSeed[otherSeed.indexOf("--seed") + 1] = "5";
+    const auto seed =
+        runCli(otherSeed + QStringList{"--resume", stopped, "--out", dir.filePath("z")});
+    QCOMPARE(seed.exitCode, 2);
+    QVERIFY2(seed.out.isEmpty(), qPrintable(seed.out));
+    QVERIFY2(seed.err.contains("--resume = " + stopped) &&
+                 seed.err.contains("other training parameters"),
+             qPrintable(seed.err));
+    QVERIFY(!QFile::exists(dir.filePath("z")));
 }
 
 void tst_CliTrain::errors_data() {
@@ -210,6 +225,38 @@ void tst_CliTrain::errors_data() {
     QTest::newRow("categorical toy") << QStringList{"--process", "categorical", "--data", "toy:moons",
                                                     "--out", "x"}
                                      << "digits";
+}
+
+// --resume given a file that is no checkpoint says what the file is and what is expected.
+void tst_CliTrain::resumeFromAFileThatIsNoCheckpoint_data() {
+    QTest::addColumn<QByteArray>("contents");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("what");
+    QTest::newRow("project") << QByteArray("{\n  \"format\": 1\n}\n") << "project.json"
+                             << "JSON text";
+    QTest::newRow("TorchScript") << QByteArray("PK\x03\x04 and the rest of an archive", 36)
+                                 << "model.pt"
+                                 << "ZIP archive";
+}
+
+void tst_CliTrain::resumeFromAFileThatIsNoCheckpoint() {
+    QFETCH(QByteArray, contents);
+    QFETCH(QString, name);
+    QFETCH(QString, what);
+    QTemporaryDir dir;
+    QFile file(dir.filePath(name));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(contents);
+    file.close();
+    const auto run = runCli({"train", "--process", "gaussian", "--data", "toy:moons", "--resume",
+                             file.fileName(), "--out", dir.filePath("x.safetensors")});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.out.isEmpty(), qPrintable(run.out));
+    QVERIFY2(run.err.startsWith("diffuscope: --resume = " + file.fileName()) &&
+                 run.err.contains(what) &&
+                 run.err.contains("expects the .safetensors checkpoint") && !run.err.contains("?)"),
+             qPrintable(run.err));
+    QCOMPARE(run.err.count('\n'), 1);
 }
 
 void tst_CliTrain::errors() {

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/training/train_dialog.h"
 
-#include "ui/charts/chart_panel.h"
-
 #include <QChart>
 #include <QChartView>
 #include <QDialogButtonBox>
@@ -14,95 +12,26 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTimer>
-#include <QValueAxis>
 #include <QVBoxLayout>
-
-#include <QPointer>
-
+#include <QValueAxis>
 #include <atomic>
 #include <cmath>
 #include <stdexcept>
 
-#include "core/data/digits.h"
 #include "core/data/gaussian_data.h"
-#include "core/model/oracle_specs.h"
-#include "core/io/json.h"
 #include "core/model/checkpoint.h"
-#include "core/schedule/gaussian_schedule.h"
+#include "core/project/training_setup.h"
 #include "core/util/parallel.h"
-#include "core/util/rng.h"
-#include "ui/document/bundled_data.h"
+#include "ui/charts/chart_panel.h"
 #include "ui/document/project_model.h"
 
 namespace ui::training {
 namespace {
-
-constexpr int kCategoricalExamples = 4000;  // drawn from a table's distribution
-constexpr int kGaussianPoints = 4000;       // drawn from a distribution with no fixed points
-
-// Examples of the categorical data: the digits' own split, or rows drawn from the table's
-// P(x_0 | c) for conditions drawn uniformly (held out: another draw).
-core::Result<core::model::CategoricalTrainResult> trainCategoricalProject(
-    const document::CategoricalParams& params, const core::model::MlpConfig& architecture,
-    const core::model::TrainParams& trainParams, core::Progress* progress,
-    core::io::CheckpointInfo& info) {
-    auto setup = document::buildCategoricalSetup(params);
-    if (!setup) return setup.error();
-    const auto& table = (*setup)->table;
-    core::model::CategoricalDataset train, heldOut;
-    if (params.dataSource == document::CategoricalData::Digits) {
-        const auto& digits = document::bundledDigits();
-        if (!digits) return digits.error();
-        auto a = core::data::quantisedSplit(*digits, params.digitLevels, true);
-        auto b = core::data::quantisedSplit(*digits, params.digitLevels, false);
-        if (!a) return a.error();
-        if (!b) return b.error();
-        train = {a->rows, a->labels};
-        heldOut = {b->rows, b->labels};
-        info.dataSet = "digits:levels=" + std::to_string(params.digitLevels);
-    } else {
-        const int conditions = table.numConditions();
-        auto draw = [&](int count, uint64_t key, core::model::CategoricalDataset& out) {
-            for (int i = 0; i < count; ++i) {
-                core::CounterRng rng(trainParams.seed ^ key, static_cast<uint64_t>(i), 0);
-                const int c = static_cast<int>(rng.uniform() * conditions) % conditions;
-                std::vector<double> weights(static_cast<size_t>(table.numRows()), 0.0);
-                for (int r = 0; r < table.numRows(); ++r) {
-                    weights[r] = table.condition[r] == c ? table.probability[r] : 0.0;
-                }
-                const int row = rng.categorical(weights);
-                out.rows.insert(out.rows.end(), table.row(row), table.row(row) + table.numPositions);
-                out.labels.push_back(c);
-            }
-        };
-        draw(kCategoricalExamples, 0x7A11, train);
-        draw(kCategoricalExamples / 10, 0x4E1D, heldOut);
-        info.dataSet = params.dataSource == document::CategoricalData::CsvFile
-                           ? "table:" + params.csvPath
-                           : "project table";
-    }
-    core::model::CategoricalProcess process{table.numClasses, table.numPositions,
-                                            table.numConditions(), (*setup)->pi, (*setup)->curve};
-    info.process = "categorical";
-    info.numClasses = table.numClasses;
-    info.numPositions = table.numPositions;
-    info.numConditions = table.numConditions();
-    info.pi.assign((*setup)->pi.data(), (*setup)->pi.data() + (*setup)->pi.size());
-    info.schedule = (*setup)->curve.spec();
-    if (trainParams.resume != nullptr) {
-        if (auto same = core::model::sameRun(*trainParams.resume, "categorical", info.dataSet,
-                                             info.schedule);
-            !same) {
-            return same.error();
-        }
-    }
-    return core::model::trainCategorical(process, train, heldOut, architecture, trainParams,
-                                         progress);
-}
 
 // The training job's progress: per-mille to the dialog's bar, and a stop request that ends the
 // run early while keeping its result (JobRunner's own cancel would drop the result).
@@ -127,56 +56,25 @@ private:
 
 core::Result<core::model::TrainSummary> runTraining(const TrainRequest& request,
                                                     core::Progress* progress) {
-    core::io::CheckpointInfo info;
-    info.seed = request.params.seed;
-    info.trainParams = core::model::trainParamsToJson(request.params);
+    auto set = core::project::trainingSet(request.project, request.process, request.params.seed,
+                                          document::appSources());
+    if (!set) return set.error();
     core::model::TrainParams params = request.params;
     params.resume = request.resume.get();
-    // A stopped run keeps its optimiser state in the file, so that it can be resumed.
-    auto save = [&](const core::model::Mlp& mlp, const core::model::TrainSummary& summary,
-                    const core::model::TrainState& state) -> core::Status {
-        info.trainingSteps = summary.stepsDone;
-        info.trainLoss = summary.finalTrainLoss;
-        if (!summary.heldOut.empty()) info.heldOutLoss = summary.heldOut.back().loss;
-        return core::model::saveMlpCheckpoint(request.outputPath.toStdString(), mlp, info,
-                                              summary.cancelled ? &state : nullptr);
-    };
-    if (request.outputPath.isEmpty()) {
-        return core::invalidArgument("output", "", "choose where to save the checkpoint");
+    if (auto fits = core::project::checkTrainingMemory(request.architecture, params.batch,
+                                                       set->networkInputs());
+        !fits) {
+        return fits.error();
     }
-    if (request.process == document::ProcessKind::Categorical) {
-        auto result = trainCategoricalProject(request.project.categorical, request.architecture,
-                                              params, progress, info);
-        if (!result) return result.error();
-        if (auto saved = save(result->model.mlp(), result->summary, result->state); !saved) {
-            return saved.error();
-        }
-        return result->summary;
-    }
-    const document::GaussianParams& g = request.project.gaussian;
-    auto schedule = core::schedule::gaussianScheduleFromSpec(g.schedule, g.numSteps);
-    if (!schedule) return schedule.error();
-    const auto& digits = document::bundledDigits();
-    auto data = core::model::gaussianTrainingData(g.data, kGaussianPoints,
-                                                 digits ? &*digits : nullptr);
-    if (!data) return data.error();
-    info.process = "gaussian";
-    info.numPositions = static_cast<int>(data->train.rows());
-    info.schedule = g.schedule + ",N=" + std::to_string(g.numSteps);
-    info.dataSet = g.data;
     if (params.resume != nullptr) {
-        if (auto same = core::model::sameRun(*params.resume, "gaussian", info.dataSet, info.schedule);
+        if (auto same =
+                core::project::checkResume(*params.resume, *set, request.architecture, params);
             !same) {
             return same.error();
         }
     }
-    auto result = core::model::trainGaussian(*schedule, data->train, data->heldOut,
-                                             request.architecture, params, progress);
-    if (!result) return result.error();
-    if (auto saved = save(result->model.mlp(), result->summary, result->state); !saved) {
-        return saved.error();
-    }
-    return result->summary;
+    return core::project::trainAndSave(*set, request.architecture, params,
+                                       request.outputPath.toStdString(), false, progress);
 }
 
 TrainDialog::TrainDialog(const document::Project& project, document::ProcessKind process,
@@ -368,23 +266,19 @@ void TrainDialog::resume() {
     if (!m_resumeFrom) return;
     // The stopped run's own settings, so that the trainer's check passes and the result equals
     // an uninterrupted run.
-    auto params = core::io::parseJsonStrict(m_resumeFrom->trainParams, "train_params");
-    auto architecture = core::model::architectureFromJson(m_resumeArchitecture);
-    if (!params || !architecture) {
+    const TrainRequest current = request();
+    auto stopped =
+        core::project::stoppedRunSettings(*m_resumeFrom, m_resumeArchitecture, current.params);
+    if (!stopped) {
         m_status->setText(tr("The checkpoint's training settings cannot be read."));
         return;
     }
-    const core::io::JsonFields fields(*params, "train_params.");
-    auto number = [&](const char* key, double fallback) {
-        const auto v = fields.number(key);
-        return v ? *v : fallback;
-    };
-    m_width->setValue(architecture->width);
-    m_depth->setValue(architecture->depth);
-    m_steps->setValue(static_cast<int>(number("steps", m_steps->value())));
-    m_batch->setValue(static_cast<int>(number("batch", m_batch->value())));
-    m_learningRate->setValue(number("learning_rate", m_learningRate->value()));
-    m_seed->setValue(static_cast<int>(number("seed", m_seed->value())));
+    m_width->setValue(stopped->architecture.width);
+    m_depth->setValue(stopped->architecture.depth);
+    m_steps->setValue(stopped->params.steps);
+    m_batch->setValue(stopped->params.batch);
+    m_learningRate->setValue(stopped->params.learningRate);
+    m_seed->setValue(static_cast<int>(stopped->params.seed));
     launch(m_resumeFrom);
 }
 
