@@ -347,7 +347,7 @@ def main(argv=None, prog="export"):
                 shape=shape, prediction=args.prediction or "epsilon",
                 num_classes=args.num_classes, num_conditions=args.num_conditions)
         except FieldError as e:
-            field = _OPTIONS.get(e.field, e.field)
+            field = _OPTIONS.get(e.field.split("[")[0], e.field)
             value = args.shape if field == "--shape" else e.value
             raise FieldError(field, value, e.reason) from None
         if args.process == "gaussian":
