@@ -9,6 +9,8 @@
 #include <optional>
 #include <sstream>
 
+#include "core/io/reader_text.h"
+
 namespace app::cli {
 
 namespace {
@@ -295,7 +297,8 @@ core::Result<std::vector<int>> parseIntList(const std::string& text, const std::
 int fail(const core::Error& error) { return fail(error.toString()); }
 
 int fail(const std::string& message) {
-    std::cerr << "diffuscope: " << message << '\n';
+    // One line of valid UTF-8 whatever a file put into the message.
+    std::cerr << "diffuscope: " << core::io::printable(message, message.size()) << '\n';
     return kExitError;
 }
 

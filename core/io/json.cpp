@@ -204,12 +204,17 @@ Result<Json> parseJsonStrict(const std::string& text, const std::string& where) 
         error.field = where + ":" + error.field;
         return error;
     }
-    // Text after a complete value is not a truncation; say what it is.
+    // Text after a complete value is not a truncation, nor is a string that is not UTF-8 (or
+    // escapes half a UTF-16 pair); say what it is.
     const bool trailing = error.message.find("; expected end of input") != std::string::npos;
+    const bool badString = error.message.find("invalid string: ill-formed UTF-8") !=
+                               std::string::npos ||
+                           error.message.find("invalid string: surrogate") != std::string::npos;
     return makeError(ErrorCode::ParseError, where, "",
                      "not valid JSON (" + printable(error.message, 300) + ")" +
-                         (trailing ? "; unexpected text after the JSON value"
-                                   : "; the file may be truncated"));
+                         (trailing    ? "; unexpected text after the JSON value"
+                          : badString ? "; a string is not UTF-8 text"
+                                      : "; the file may be truncated"));
 }
 
 std::string dumpJson(const Json& json) {

@@ -8,8 +8,9 @@
 namespace core::io {
 
 // `text` fit for a one-line message: control characters (and DEL) become \n, \r, \t or \xNN,
-// and at most `maxBytes` bytes are kept (cut at a UTF-8 boundary, then "…"), so that a corrupt
-// file can neither break a message over lines nor flood it.
+// the C1 controls and U+2028, U+2029 become \uXXXX, each byte of invalid UTF-8 becomes \xNN,
+// and at most `maxBytes` bytes of `text` are kept (whole characters, then "…"), so that a
+// corrupt file can neither break a message over lines, nor make it invalid UTF-8, nor flood it.
 std::string printable(std::string_view text, size_t maxBytes = 80);
 
 // `text` without a leading UTF-8 byte order mark (which some editors write at the start of a

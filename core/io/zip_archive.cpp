@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/io/reader_text.h"
 #include "core/util/limits.h"
 
 namespace core::io {
@@ -131,7 +132,7 @@ Result<std::vector<ZipEntry>> listZip(std::string_view bytes, const std::string&
             return zipError(path, "zip directory",
                             "its entries declare more than " +
                                 limits::formatBytes(static_cast<double>(maxTotalBytes)) +
-                                " uncompressed (entry '" + e.name + "' declares " +
+                                " uncompressed (entry '" + printable(e.name) + "' declares " +
                                 limits::formatBytes(static_cast<double>(e.size)) +
                                 "), more than a model file may hold");
         }
@@ -148,12 +149,12 @@ Result<std::vector<ZipEntry>> listZip(std::string_view bytes, const std::string&
         const ZipEntry& e = entries[i];
         const uint64_t header = e.localHeaderOffset;
         if (!r.ok(header, 30) || r.le(header, 4) != kLocalHeader) {
-            return zipError(path, "zip entry '" + e.name + "'",
+            return zipError(path, "zip entry '" + printable(e.name) + "'",
                             "its local header is missing (truncated?)");
         }
         const uint64_t data = header + 30 + r.le(header + 26, 2) + r.le(header + 28, 2);
         if (!r.ok(data, e.compressedSize)) {
-            return zipError(path, "zip entry '" + e.name + "'",
+            return zipError(path, "zip entry '" + printable(e.name) + "'",
                             "its data lie outside the file (truncated?)");
         }
         ranges.push_back({header, data + e.compressedSize, i});
@@ -162,9 +163,10 @@ Result<std::vector<ZipEntry>> listZip(std::string_view bytes, const std::string&
               [](const Range& a, const Range& b) { return a.begin < b.begin; });
     for (size_t k = 1; k < ranges.size(); ++k) {
         if (ranges[k].begin < ranges[k - 1].end) {
-            return zipError(path, "zip entry '" + entries[ranges[k].entry].name + "'",
+            return zipError(path,
+                            "zip entry '" + printable(entries[ranges[k].entry].name) + "'",
                             "its bytes overlap those of entry '" +
-                                entries[ranges[k - 1].entry].name + "' (offsets " +
+                                printable(entries[ranges[k - 1].entry].name) + "' (offsets " +
                                 std::to_string(ranges[k].begin) + " and " +
                                 std::to_string(ranges[k - 1].begin) +
                                 "): a crafted archive, refused");
@@ -179,7 +181,7 @@ namespace {
 Result<std::string_view> entryData(std::string_view bytes, const ZipEntry& entry,
                                    const std::string& path) {
     const Reader r{bytes};
-    const std::string what = "zip entry '" + entry.name + "'";
+    const std::string what = "zip entry '" + printable(entry.name) + "'";
     const uint64_t header = entry.localHeaderOffset;
     if (!r.ok(header, 30) || r.le(header, 4) != kLocalHeader) {
         return zipError(path, what, "its local header is missing (truncated?)");
@@ -213,7 +215,7 @@ uint32_t crcOf(uint32_t crc, std::string_view piece) {
 Status checkZipEntry(std::string_view bytes, const ZipEntry& entry, const std::string& path) {
     auto data = entryData(bytes, entry, path);
     if (!data) return data.error();
-    const std::string what = "zip entry '" + entry.name + "'";
+    const std::string what = "zip entry '" + printable(entry.name) + "'";
     uint32_t crc = 0;
     if (entry.method == 0) {
         crc = crcOf(0, *data);
@@ -252,7 +254,7 @@ Status checkZipEntry(std::string_view bytes, const ZipEntry& entry, const std::s
 
 Result<std::string> readZipEntry(std::string_view bytes, const ZipEntry& entry, uint64_t maxBytes,
                                  const std::string& path) {
-    const std::string what = "zip entry '" + entry.name + "'";
+    const std::string what = "zip entry '" + printable(entry.name) + "'";
     if (entry.size > maxBytes) {
         return zipError(path, what, std::to_string(entry.size) + " bytes exceed the limit of " +
                                         std::to_string(maxBytes));

@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "core/io/json.h"
+#include "core/io/reader_text.h"
 #include "core/io/safetensors.h"
 #include "core/schedule/gaussian_schedule.h"
 
@@ -156,10 +157,12 @@ Status checkContractSchedule(const LoadedModel& model, const std::string& path,
                              const std::string& process, const std::string& schedule) {
     if (model.contractSchedule.empty() || schedule.empty()) return {};
     if (scheduleKind(process, model.contractSchedule) == scheduleKind(process, schedule)) return {};
+    // The contract's schedule is the file's text: up to 4096 bytes of anything valid in JSON.
     return invalidArgument(path, "",
                            "the network was trained under the schedule " +
-                               model.contractSchedule + " (diffuscope.json) but the schedule here is " +
-                               schedule + "; set the schedule to match");
+                               io::printable(model.contractSchedule, 300) +
+                               " (diffuscope.json) but the schedule here is " +
+                               io::printable(schedule, 300) + "; set the schedule to match");
 }
 
 }  // namespace

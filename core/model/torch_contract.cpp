@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "core/model/torch_contract.h"
 
+#include <cmath>
+#include <cstdint>
+
 #include "core/io/json.h"
+#include "core/io/reader_text.h"
 #include "core/io/zip_archive.h"
 #include "core/schedule/beta_curve.h"
 #include "core/schedule/gaussian_schedule.h"
@@ -19,12 +23,36 @@ Error contractError(const std::string& path, const std::string& field, const std
                      value, message);
 }
 
-// A value as a message shows it: at most 80 bytes of it, then its size.
+// A value as a message shows it: at most 80 bytes of it, then its size, with control
+// characters and invalid UTF-8 escaped (the file's text is anyone's).
 std::string shortValue(const std::string& value) {
-    if (value.size() <= 80) return value;
-    size_t cut = 77;
-    while (cut > 0 && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80) --cut;  // UTF-8
-    return value.substr(0, cut) + "… (" + std::to_string(value.size()) + " bytes)";
+    if (value.size() <= 80) return io::printable(value);
+    return io::printable(value, 77) + " (" + std::to_string(value.size()) + " bytes)";
+}
+
+// A whole number within `range`: the message names the rule that was broken (a number, a whole
+// one, the lower or the upper limit) and the value as the file wrote it. `what` names the
+// number in the messages, by default the range's own name.
+Result<int> contractInteger(const io::Json* value, const char* key, const limits::IntRange& range,
+                            const std::string& path, std::string what = "") {
+    const bool own = what.empty();
+    if (own) what = range.what;
+    if (value == nullptr) {
+        return contractError(path, key, "missing", "a number is expected");
+    }
+    const std::string text = io::jsonValueText(*value);
+    if (!value->is_number()) return contractError(path, key, text, "a number is expected");
+    const double v = value->get<double>();
+    if (v != std::floor(v)) return contractError(path, key, text, "a whole number is expected");
+    if (v < static_cast<double>(range.min)) {
+        return contractError(path, key, text, what + " must be at least " + std::to_string(range.min));
+    }
+    if (v > static_cast<double>(range.max)) {
+        return contractError(path, key, text,
+                             what + " must be at most " + std::to_string(range.max) +
+                                 (own ? "" : std::string(", the limit of ") + range.what));
+    }
+    return static_cast<int>(v);
 }
 
 // The contract's schedule, parsed and built by the parsers every schedule goes through: a
@@ -38,7 +66,7 @@ Status checkContractSchedule(const std::string& process, const std::string& sche
                                  " bytes; a schedule's name is a few letters");
     }
     if (schedule.empty() || schedule.find("N=") != std::string::npos) {
-        return contractError(path, "schedule", schedule,
+        return contractError(path, "schedule", shortValue(schedule),
                              "must name the schedule (e.g. linear or cosine,zero-snr); N goes in "
                              "num_steps");
     }
@@ -53,13 +81,14 @@ Status checkContractSchedule(const std::string& process, const std::string& sche
         if (curve) return {};
         error = curve.error();
     }
-    // The parser's own field is the option it was written for; here it is the contract's.
+    // The parser's own field is the option it was written for; here it is the contract's. Its
+    // field and message may quote the schedule's file name, which is the contract's text too.
     std::string reason = error.message;
     if (error.field != "schedule" && !error.field.empty()) {
         reason = error.field + (error.value.empty() ? "" : " = " + shortValue(error.value)) + ": " +
                  reason;
     }
-    return contractError(path, "schedule", shortValue(schedule), reason);
+    return contractError(path, "schedule", shortValue(schedule), io::printable(reason, 1000));
 }
 
 bool endsWith(const std::string& s, std::string_view suffix) {
@@ -88,7 +117,8 @@ Result<TorchContract> parseTorchContract(const std::string& text, const std::str
     auto process = fields.string("process");
     if (!process) return process.error();
     if (*process != "gaussian" && *process != "categorical") {
-        return contractError(path, "process", *process, "must be gaussian or categorical");
+        return contractError(path, "process", shortValue(*process),
+                             "must be gaussian or categorical");
     }
     c.process = *process;
     if (c.process == "gaussian") {
@@ -101,68 +131,64 @@ Result<TorchContract> parseTorchContract(const std::string& text, const std::str
         } else if (prediction == "v_prediction") {
             c.prediction = TorchPrediction::VPrediction;
         } else {
-            return contractError(path, "prediction", prediction,
+            return contractError(path, "prediction", shortValue(prediction),
                                  "must be epsilon, sample or v_prediction");
         }
     }
     auto schedule = fields.string("schedule");
     if (!schedule) return schedule.error();
     c.schedule = *schedule;
-    auto steps = fields.integer("num_steps");
+    auto steps = contractInteger(fields.raw("num_steps"), "num_steps", limits::kSteps, path);
     if (!steps) return steps.error();
-    if (auto ok = limits::checkRange(limits::kSteps, path + ": " + kTorchContractFile + ": num_steps",
-                                     *steps);
-        !ok) {
-        return ok.error();
-    }
     c.numSteps = *steps;
     if (Status ok = checkContractSchedule(c.process, c.schedule, c.numSteps, path); !ok) {
         return ok.error();
     }
     const io::Json* shape = fields.raw("shape");
     if (shape == nullptr || !shape->is_array() || shape->empty() || shape->size() > 4) {
-        return contractError(path, "shape", shape ? shape->dump() : "absent",
+        return contractError(path, "shape", shape ? shortValue(shape->dump()) : "absent",
                              "must be a list of 1 to 4 sizes, e.g. [2] or [1, 28, 28]");
     }
-    long long elements = 1;
-    for (const io::Json& size : *shape) {
-        const auto n = io::jsonUint64(size);
-        if (!n || *n < 1 || *n > static_cast<uint64_t>(limits::kDimension.max)) {
-            return contractError(path, "shape", shape->dump(),
-                                 "every size must be a whole number ≥ 1");
-        }
-        c.shape.push_back(static_cast<int>(*n));
-        elements *= static_cast<long long>(*n);
-        if (elements > limits::kDimension.max) break;
+    const bool gaussian = c.process == "gaussian";
+    if (!gaussian && shape->size() != 1) {
+        return contractError(path, "shape", shortValue(shape->dump()),
+                             "a categorical model's data point is [D]");
     }
-    const std::string shapeField = path + ": " + kTorchContractFile + ": shape";
-    if (c.process == "gaussian") {
-        if (auto ok = limits::checkRange(limits::kDimension, shapeField, elements); !ok) {
-            return ok.error();
+    // One size is at most what all of them may hold together: d for a Gaussian model, D for a
+    // categorical one.
+    const limits::IntRange& total = gaussian ? limits::kDimension : limits::kPositions;
+    for (size_t i = 0; i < shape->size(); ++i) {
+        auto n = contractInteger(&(*shape)[i], "", total, path, "a size");
+        if (!n) {
+            Error error = n.error();
+            error.field += "shape[" + std::to_string(i) + "]";
+            return error;
         }
-    } else {
-        if (c.shape.size() != 1) {
-            return contractError(path, "shape", shape->dump(),
-                                 "a categorical model's data point is [D]");
-        }
-        if (auto ok = limits::checkRange(limits::kPositions, shapeField, elements); !ok) {
-            return ok.error();
-        }
-        auto classes = fields.integer("num_classes");
+        c.shape.push_back(*n);
+    }
+    // At most 4 factors of at most 2^16 each: the product overflows 64 bits only at 2^64 itself.
+    uint64_t elements = 1;
+    bool overflow = false;
+    for (int n : c.shape) {
+        overflow = overflow || __builtin_mul_overflow(elements, static_cast<uint64_t>(n), &elements);
+    }
+    if (overflow || elements > static_cast<uint64_t>(total.max)) {
+        return contractError(path, "shape", shortValue(shape->dump()),
+                             std::string(total.what) + ", the product of the sizes (" +
+                                 (overflow ? std::string("18446744073709551616")
+                                           : std::to_string(elements)) +
+                                 "), must be at most " + std::to_string(total.max));
+    }
+    if (!gaussian) {
+        auto classes = contractInteger(fields.raw("num_classes"), "num_classes",
+                                       limits::kClasses, path);
         if (!classes) return classes.error();
-        if (auto ok = limits::checkRange(
-                limits::kClasses, path + ": " + kTorchContractFile + ": num_classes", *classes);
-            !ok) {
-            return ok.error();
-        }
         c.numClasses = *classes;
     }
-    if (auto read = fields.integerOr("num_conditions", c.numConditions); !read) return read.error();
-    if (auto ok = limits::checkRange(limits::kConditions,
-                                     path + ": " + kTorchContractFile + ": num_conditions",
-                                     c.numConditions);
-        !ok) {
-        return ok.error();
+    if (const io::Json* conditions = fields.raw("num_conditions"); conditions != nullptr) {
+        auto read = contractInteger(conditions, "num_conditions", limits::kConditions, path);
+        if (!read) return read.error();
+        c.numConditions = *read;
     }
     return c;
 }

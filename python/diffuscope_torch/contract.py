@@ -14,13 +14,16 @@ import math
 import torch
 
 from . import limits
-from .errors import FieldError
+from .errors import FieldError, printable
 from .files import check_input, write_atomic
+from .schedules import ScheduleError, check_categorical, gaussian_schedule
 
 CONTRACT_FILE = "diffuscope.json"
 PROCESSES = ("gaussian", "categorical")
 PREDICTIONS = ("epsilon", "sample", "v_prediction")
 MAX_CONTRACT_BYTES = 1 << 20  # the contract is a few hundred bytes; anything near this is not one
+MAX_SCHEDULE_BYTES = 4096  # the longest schedule a contract may name (a csv:FILE path at most)
+MAX_DEPTH = 64  # the deepest nesting of arrays and objects the app's JSON reader takes
 
 
 def value_text(value):
@@ -32,7 +35,7 @@ def value_text(value):
     if isinstance(value, float):
         return str(int(value)) if value.is_integer() and abs(value) < 1e16 else repr(value)
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        return '"' + printable(value, 80) + '"'
     if value is None:
         return "null"
     if isinstance(value, list):
@@ -40,16 +43,6 @@ def value_text(value):
     if isinstance(value, dict):
         return "an object"
     return repr(value)
-
-
-def _whole(value, max_value):
-    """The int a JSON number stands for if it is whole (8 or 8.0) and within ±max_value, else
-    None; a bool or a string is not a number."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
-        return None
-    return int(value) if abs(value) <= max_value else None
 
 
 def check(contract, where=""):
@@ -71,16 +64,28 @@ def check(contract, where=""):
             refuse(key, "a string is expected")
         return contract[key]
 
+    def whole(field, value, limit, what=None):
+        # The rule broken, as the app's contractInteger names it: a number, a whole one, the
+        # lower or the upper limit.
+        shown = value_text(value)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise FieldError(where + field, shown, "a number is expected")
+        if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+            raise FieldError(where + field, shown, "a whole number is expected")
+        name = what or limit.what
+        if value < limit.min:
+            raise FieldError(where + field, shown, f"{name} must be at least {limit.min}")
+        if value > limit.max:
+            raise FieldError(where + field, shown, f"{name} must be at most {limit.max}" +
+                             ("" if what is None else f", the limit of {limit.what}"))
+        return int(value)
+
     def integer(key, limit, default=None):
         if key not in contract and default is not None:
             return default
-        value = contract.get(key)
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if key not in contract:
             refuse(key, "a number is expected")
-        whole = _whole(value, 10**9)
-        if whole is None:
-            refuse(key, "a whole number is expected")
-        return limits.check_range(limit, where + key, whole)
+        return whole(key, contract[key], limit)
 
     out = {}
     process = string("process")
@@ -93,26 +98,43 @@ def check(contract, where=""):
             refuse("prediction", "must be epsilon, sample or v_prediction")
         out["prediction"] = prediction
     schedule = string("schedule")
+    size = len(schedule.encode("utf-8", "surrogatepass"))
+    if size > MAX_SCHEDULE_BYTES:
+        refuse("schedule", f"longer than {MAX_SCHEDULE_BYTES} bytes; a schedule's name is a few "
+                           f"letters", '"' + printable(schedule, 77) + f'" ({size} bytes)')
     if not schedule or "N=" in schedule:
         refuse("schedule", "must name the schedule (e.g. linear or cosine,zero-snr); N goes in "
                            "num_steps")
     out["schedule"] = schedule
     out["num_steps"] = integer("num_steps", limits.STEPS)
+    # The schedule built for N by the parsers the app uses (core/model/torch_contract.cpp,
+    # checkContractSchedule), so that a file the app refuses is not written.
+    try:
+        if process == "gaussian":
+            gaussian_schedule(schedule, out["num_steps"])
+        else:
+            check_categorical(schedule)
+    except ScheduleError as e:
+        reason = e.reason
+        if e.field != "schedule" and e.field:
+            reason = f"{e.field}{'' if e.value in ('', None) else f' = {e.value}'}: {reason}"
+        refuse("schedule", reason)
     shape = contract.get("shape")
     shape_text = json.dumps(shape, separators=(",", ":")) if "shape" in contract else "absent"
+    if len(shape_text) > 80:
+        shape_text = printable(shape_text, 77) + f" ({len(shape_text)} bytes)"
     if not isinstance(shape, list) or not 1 <= len(shape) <= 4:
         refuse("shape", "must be a list of 1 to 4 sizes, e.g. [2] or [1, 28, 28]", shape_text)
-    sizes = [_whole(s, limits.DIMENSION.max) for s in shape]
-    if any(s is None or s < 1 for s in sizes):
-        refuse("shape", f"every size must be a whole number between 1 and "
-                        f"{limits.DIMENSION.max}", shape_text)
+    if process != "gaussian" and len(shape) != 1:
+        refuse("shape", "a categorical model's data point is [D]", shape_text)
+    # One size is at most what all of them may hold together: d, or D for a categorical model.
+    total = limits.DIMENSION if process == "gaussian" else limits.POSITIONS
+    sizes = [whole(f"shape[{i}]", s, total, "a size") for i, s in enumerate(shape)]
     elements = math.prod(sizes)
-    if process == "gaussian":
-        limits.check_range(limits.DIMENSION, where + "shape", elements)
-    else:
-        if len(sizes) != 1:
-            refuse("shape", "a categorical model's data point is [D]", shape_text)
-        limits.check_range(limits.POSITIONS, where + "shape", elements)
+    if elements > total.max:
+        refuse("shape", f"{total.what}, the product of the sizes ({elements}), must be at most "
+                        f"{total.max}", shape_text)
+    if process != "gaussian":
         out["num_classes"] = integer("num_classes", limits.CLASSES)
     out["shape"] = sizes
     out["num_conditions"] = integer("num_conditions", limits.CONDITIONS, 0)
@@ -149,14 +171,37 @@ def parse(text, where):
     def finite(token):
         value = float(token)
         if not math.isfinite(value):
-            raise ValueError(f"the number {token} is beyond a double")
+            raise ValueError(f"the number {printable(token, 40)} is beyond a double")
         return value
+
+    def whole_number(token):
+        # The app reads an integer beyond 64 bits as a double, and refuses one beyond a double.
+        finite(token)
+        return int(token)
+
+    def check_strings(value, depth):
+        # What the app's reader refuses and Python's accepts: a \uXXXX escape of a lone
+        # surrogate (not UTF-8) and nesting deeper than its limit.
+        if depth > MAX_DEPTH:
+            raise ValueError(f"nesting is too deep (at most {MAX_DEPTH} levels)")
+        if isinstance(value, str):
+            if any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+                raise ValueError(f"the string \"{printable(value, 40)}\" holds a lone UTF-16 "
+                                 f"surrogate")
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                check_strings(key, depth + 1)
+                check_strings(item, depth + 1)
+        elif isinstance(value, list):
+            for item in value:
+                check_strings(item, depth + 1)
 
     try:
         if isinstance(text, bytes):
             text = text.decode("utf-8")
         value = json.loads(text, parse_constant=no_constant, object_pairs_hook=no_repeats,
-                           parse_float=finite)
+                           parse_float=finite, parse_int=whole_number)
+        check_strings(value, 0)
     except (UnicodeDecodeError, ValueError, RecursionError) as e:
         raise FieldError(where, None, f"not valid JSON ({str(e).splitlines()[0]})") from None
     return check(value, where + ": ")

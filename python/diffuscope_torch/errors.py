@@ -3,11 +3,49 @@ whose errors are such lines too."""
 import argparse
 
 
+def printable(text, max_bytes=None):
+    """`text` fit for a one-line message, as the app's core/io/reader_text.cpp makes it:
+    control characters (and DEL) become \\n, \\r, \\t or \\xNN (\\uXXXX for the C1 controls and
+    U+2028, U+2029, which break lines too); so does each byte of invalid
+    UTF-8, which Python holds as a lone surrogate (U+DC80..U+DCFF from a file name, any other
+    from a JSON escape: \\uXXXX); at most `max_bytes` UTF-8 bytes of whole characters are kept,
+    then "…"."""
+    out = []
+    used = 0
+    for ch in str(text):
+        code = ord(ch)
+        size = 1 if code < 0x80 or 0xDC80 <= code <= 0xDCFF else \
+            2 if code < 0x800 else 3 if code < 0x10000 else 4
+        if max_bytes is not None and used + size > max_bytes:
+            out.append("…")
+            break
+        used += size
+        if ch == "\n":
+            out.append("\\n")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ch == "\t":
+            out.append("\\t")
+        elif code < 0x20 or code == 0x7F:
+            out.append(f"\\x{code:02x}")
+        elif 0x80 <= code <= 0x9F or code in (0x2028, 0x2029):
+            out.append(f"\\u{code:04x}")  # C1 controls and the Unicode line breaks
+        elif 0xDC80 <= code <= 0xDCFF:
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif 0xD800 <= code <= 0xDFFF:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 class FieldError(Exception):
-    """A refused input: which field (option, contract key, file), its value and why."""
+    """A refused input: which field (option, contract key, file), its value and why. The
+    message is one printable line whatever the value holds."""
 
     def __init__(self, field, value, reason):
-        super().__init__(f"{field}: {reason}" if value is None else f"{field}: {value}: {reason}")
+        super().__init__(printable(f"{field}: {reason}" if value is None
+                                   else f"{field}: {value}: {reason}"))
         self.field = field
         self.value = value
         self.reason = reason

@@ -19,7 +19,6 @@ from . import contract as contract_io
 from . import limits
 from .errors import FieldError, Parser, integer
 from .files import check_input, output_target
-from .schedules import ScheduleError, gaussian_schedule
 
 
 def _prediction_of(out):
@@ -173,11 +172,6 @@ def export_model(model, path, *, process="gaussian", prediction="epsilon", sched
     num_steps, shape = checked["num_steps"], tuple(checked["shape"])
     num_classes, num_conditions = checked.get("num_classes", 0), checked["num_conditions"]
     output_target(path, "--out")  # before the work, which ends in writing it
-    if process == "gaussian":
-        try:
-            gaussian_schedule(schedule, num_steps)
-        except ScheduleError as e:
-            raise FieldError(e.field, e.value, e.reason) from None
     if method not in ("auto", "script", "trace"):
         raise FieldError("method", method, "not one of auto, script, trace")
     conditional = num_conditions > 0
@@ -266,7 +260,9 @@ def build_parser(prog="export"):
     p.add_argument("--prediction", choices=contract_io.PREDICTIONS,
                    help="what a Gaussian model predicts (required for gaussian)")
     p.add_argument("--schedule", required=True,
-                   help="linear, cosine, scaled-linear, sigmoid or csv:FILE[,zero-snr]")
+                   help="Gaussian: linear, cosine, scaled-linear, sigmoid or csv:FILE, each "
+                        "optionally ,zero-snr; categorical: linear, cosine, power:P, custom:FILE "
+                        "or info-linear")
     p.add_argument("--num-steps", required=True, type=integer, help="N")
     p.add_argument("--shape", required=True, help="one data point's shape, e.g. 1,8,8 or 2")
     p.add_argument("--num-classes", type=integer, default=0, help="K (categorical)")
@@ -347,14 +343,9 @@ def main(argv=None, prog="export"):
                 shape=shape, prediction=args.prediction or "epsilon",
                 num_classes=args.num_classes, num_conditions=args.num_conditions)
         except FieldError as e:
-            field = _OPTIONS.get(e.field, e.field)
+            field = _OPTIONS.get(e.field.split("[")[0], e.field)
             value = args.shape if field == "--shape" else e.value
             raise FieldError(field, value, e.reason) from None
-        if args.process == "gaussian":
-            try:
-                gaussian_schedule(args.schedule, args.num_steps)
-            except ScheduleError as e:
-                raise FieldError(_OPTIONS.get(e.field, e.field), e.value, e.reason) from None
         output_target(args.out, "--out")
         model = _load_factory(args.factory)
         if args.weights:

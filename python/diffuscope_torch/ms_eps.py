@@ -11,6 +11,7 @@ import io
 import json
 import math
 import os
+import re
 import sys
 import time
 
@@ -19,7 +20,7 @@ import torch
 
 from . import contract as contract_io
 from . import limits
-from .errors import FieldError, Parser, integer
+from .errors import FieldError, Parser, integer, printable
 from .files import check_input, fsync_dir, output_target, read_input, write_atomic, \
     write_atomic_all
 from .schedules import ScheduleError, gaussian_schedule
@@ -247,6 +248,11 @@ def _npy_bytes(array):
     return buffer.getvalue()
 
 
+_PROGRESS_N = re.compile(r"[0-9]+")
+# repr of a float, and what a hand may write for one: decimal or nan, inf (refused below).
+_PROGRESS_NUMBER = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|nan|inf)")
+
+
 def _refuse_progress(path, reason):
     return FieldError("progress file", path, f"{reason}; remove it or choose another --out")
 
@@ -278,15 +284,17 @@ def read_progress(path, header):
         where = f"progress file {path}, line {number}"
 
         def refuse(reason):
-            return FieldError(where, line.strip(), f"{reason}; remove the file to start afresh")
+            shown = line.strip()
+            if len(shown) > 80:
+                shown = printable(shown, 77) + f" ({len(shown)} characters)"
+            return FieldError(where, shown, f"{reason}; remove the file to start afresh")
 
+        # As a run writes them: ASCII digits, not Python's "1_0" or other scripts' digits.
         parts = line.split()
-        try:
-            if len(parts) != 3:
-                raise ValueError
-            n, mean, se = int(parts[0], 10), float(parts[1]), float(parts[2])
-        except ValueError:
-            raise refuse("expected a line 'n mean stderr'") from None
+        if len(parts) != 3 or not _PROGRESS_N.fullmatch(parts[0]) or \
+                not all(_PROGRESS_NUMBER.fullmatch(p) for p in parts[1:]):
+            raise refuse("expected a line 'n mean stderr'")
+        n, mean, se = int(parts[0], 10), float(parts[1]), float(parts[2])
         if not 1 <= n <= num_steps:
             raise refuse(f"n must lie between 1 and N = {num_steps}")
         if n in first_line:

@@ -8,6 +8,7 @@ Arrays have N + 1 entries, index n = 0..N, with ᾱ_0 = 1 and β̄_0 = 0.
 import csv
 import io
 import math
+import re
 
 import numpy as np
 
@@ -251,3 +252,132 @@ def gaussian_schedule(spec, num_steps):
         raise ScheduleError("schedule", spec, "expected linear, cosine, scaled-linear, sigmoid "
                             "or csv:FILE, optionally followed by ,zero-snr")
     return builders[spec](num_steps)
+
+
+# A number as C's strtod reads all of a text (the app parses power:P and the CSV cells of a
+# custom β(t) with it): leading white space, decimal or hexadecimal, inf, infinity or nan.
+_STRTOD = re.compile(r"[ \t\n\v\f\r]*(?P<sign>[+-]?)(?:"
+                     r"(?P<hex>0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)"
+                     r"(?:[pP][+-]?[0-9]+)?)"
+                     r"|(?P<dec>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"
+                     r"|(?P<inf>[iI][nN][fF](?:[iI][nN][iI][tT][yY])?)"
+                     r"|(?P<nan>[nN][aA][nN](?:\([0-9A-Za-z_]*\))?))")
+
+
+def strtod(text):
+    """The double C's strtod makes of all of `text`, or None where it would stop early."""
+    match = _STRTOD.fullmatch(text)
+    if match is None:
+        return None
+    sign = -1.0 if match["sign"] == "-" else 1.0
+    if match["hex"]:
+        digits = match["hex"]
+        if "p" not in digits.lower():
+            digits += "p0"
+        return sign * float.fromhex(digits)
+    if match["dec"]:
+        return sign * float(match["dec"])  # a decimal beyond a double is ±inf, as with strtod
+    return sign * math.inf if match["inf"] else math.nan
+
+
+def _csv_trim(text):
+    return text.strip(" \t\r")
+
+
+def _custom_curve(path, spec):
+    """Checks a custom β(t) file as the app reads it (core/io/csv.cpp, core/schedule/
+    beta_curve.cpp: readCustomCurve, customCurve): columns t and beta, t increasing strictly in
+    [0, 1], β nondecreasing in [0, 1], β(0) = 0 and β(1) = 1 where t reaches 0 or 1."""
+    try:
+        data = read_input(path, "schedule", limits.MAX_INPUT_FILE_BYTES)
+    except FieldError as e:
+        raise ScheduleError(e.field, e.value, e.reason) from None
+    text = data.decode("utf-8", "surrogateescape")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    del data
+    header, rows = None, []
+    for number, line in enumerate(text.split("\n"), start=1):
+        line = _csv_trim(line)
+        if not line or line.startswith("#"):
+            continue
+        if line.count(",") + 1 > limits.CSV_COLUMNS.max:
+            raise ScheduleError(f"{path}:{number}", f"{line.count(',') + 1} fields",
+                                f"more than {limits.CSV_COLUMNS.max} columns, the limit of a "
+                                f"CSV file")
+        fields = [_csv_trim(f) for f in line.split(",")]
+        if header is None:
+            named = [f for f in fields if f]
+            if len(set(named)) != len(named):
+                repeated = next(f for f in named if named.count(f) > 1)
+                raise ScheduleError(f"{path}:{number} column '{repeated}'", "",
+                                    "the column name appears twice")
+            header = fields
+            continue
+        if len(fields) != len(header):
+            raise ScheduleError(f"{path}:{number}", f"{len(fields)} fields",
+                                f"a row has a different number of fields than the header "
+                                f"({len(header)})")
+        rows.append((number, fields))
+    if header is None:
+        raise ScheduleError(path, "", "the file is empty (no header line)")
+    if not rows:
+        raise ScheduleError(path, "", "the file has no data rows")
+    for name in ("t", "beta"):
+        if name not in header:
+            raise ScheduleError(path, name, f"the header has no column named '{name}'")
+    t_column, beta_column = header.index("t"), header.index("beta")
+    points = []
+    for number, fields in rows:
+        point = []
+        for column, name in ((t_column, "t"), (beta_column, "beta")):
+            value = strtod(fields[column]) if fields[column] else None
+            where = f"{path}:{number} column '{name}'"
+            if value is None:
+                raise ScheduleError(where, fields[column], "not a number")
+            if not math.isfinite(value):
+                raise ScheduleError(where, fields[column], "the number must be finite")
+            point.append(value)
+        points.append((number, point[0], point[1]))
+    previous = None
+    for number, t, beta in points:
+        if not 0.0 <= t <= 1.0:
+            raise ScheduleError(f"{path}:{number} column 't'", t, "t must lie in [0, 1]")
+        if not 0.0 <= beta <= 1.0:
+            raise ScheduleError(f"{path}:{number} column 'beta'", beta, "β must lie in [0, 1]")
+        if previous is not None and not t > previous[1]:
+            raise ScheduleError(f"{path}:{number} column 't'", t,
+                                f"control points are out of order: t must increase strictly "
+                                f"(previous t = {previous[1]!r})")
+        if previous is not None and beta < previous[2]:
+            raise ScheduleError(f"{path}:{number} column 'beta'", beta,
+                                f"β(t) must be nondecreasing (previous β = {previous[2]!r})")
+        previous = (number, t, beta)
+    first, last = points[0], points[-1]
+    if first[1] == 0.0 and first[2] != 0.0:
+        raise ScheduleError(f"{path}:{first[0]} column 'beta'", first[2], "β(0) must be 0")
+    if last[1] == 1.0 and last[2] != 1.0:
+        raise ScheduleError(f"{path}:{last[0]} column 'beta'", last[2], "β(1) must be 1")
+
+
+def check_categorical(spec):
+    """A categorical β(t) as the app's parseBetaCurve takes it: linear, cosine, power:P (P a
+    finite number > 0), custom:FILE (a valid file, read now) or info-linear (built from the data
+    it is used with). Raises ScheduleError."""
+    spec = str(spec)
+    ident, colon, parameter = spec.partition(":")
+    if ident in ("linear", "cosine", "info-linear") and not colon:
+        return
+    if ident == "power":
+        exponent = strtod(parameter) if parameter else None
+        if exponent is None:
+            raise ScheduleError("schedule", spec, "the exponent of power:P is not a number")
+        if not (math.isfinite(exponent) and exponent > 0.0):
+            raise ScheduleError("schedule", spec,
+                                "the exponent p of β(t) = t^p must be a finite number > 0")
+        return
+    if ident == "custom" and parameter:
+        _custom_curve(parameter, spec)
+        return
+    raise ScheduleError("schedule", spec, "unknown schedule (expected linear, cosine, power:P, "
+                        "custom:FILE or info-linear)")

@@ -9,6 +9,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <utility>
+#include <vector>
+
 #include "core/model/torch_model.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/test_support.h"
@@ -50,6 +53,7 @@ private slots:
     void aNonFinitePredictionEndsGammaNamingN();
     void aNetworksPrintsLeaveTheJsonIntact();
     void theContractsScheduleIsCheckedAndCompared();
+    void hostileContractsAreOnePrintableLine();
     void evaluateOpensACategoricalTorchScriptModel();
 
 private:
@@ -211,6 +215,26 @@ void tst_CliTorch::theContractsScheduleIsCheckedAndCompared() {
                                       "is linear"),
              qPrintable(categorical.err));
     QVERIFY(categorical.out.isEmpty());
+}
+
+void tst_CliTorch::hostileContractsAreOnePrintableLine() {
+    const std::vector<std::pair<const char*, QString>> cases = {
+        {"contract-invalid-utf8.pt", "not valid JSON"},
+        {"contract-control.pt", "process = gau\\nss\\x1bian\\u009b: must be gaussian"},
+        {"shape-too-big.pt", "shape[0] = 65537: a size must be at most 65536"},
+        {"categorical-uniform.pt", "schedule = uniform: unknown schedule"},
+    };
+    for (const auto& [file, expected] : cases) {
+        auto run = runCli({"info", model(file)});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(model(file) + ": diffuscope.json"), qPrintable(run.err));
+        QVERIFY2(run.err.contains(expected), qPrintable(run.err));
+        QCOMPARE(run.err.trimmed().count('\n'), 0);
+        // Invalid UTF-8 would have been read as U+FFFD; a control character would show as is.
+        QVERIFY2(!run.err.contains(QChar(0xFFFD)), qPrintable(run.err));
+        for (const QChar c : run.err.trimmed()) QVERIFY2(c.unicode() >= 0x20, qPrintable(run.err));
+        QVERIFY(run.out.isEmpty());
+    }
 }
 
 void tst_CliTorch::evaluateOpensACategoricalTorchScriptModel() {

@@ -37,6 +37,8 @@ private slots:
     void duplicateColumnsRefused();
     void messagesStayOnOneLine_data();
     void messagesStayOnOneLine();
+    void printableEscapesWhatIsNotText_data();
+    void printableEscapesWhatIsNotText();
     void millionColumnHeaderRefusedQuickly();
     void widestHeaderReadInLinearTime();
     void manyConditionLabelsRefusedQuickly();
@@ -227,6 +229,10 @@ void tst_Readers::messagesStayOnOneLine_data() {
     QTest::newRow("table-label")
         << 2 << QByteArray("x1,p,c\n0,0.5,a\x0b\n1,0.25,a\x0b\n") << "condition 'a\\x0b'";
     QTest::newRow("json-key") << 3 << QByteArray(R"({"a\nb": 1, "a\nb": 2})") << "\"a\\nb\"";
+    // Bytes that are not UTF-8: the lexer's "last read" and a CSV cell quote them.
+    QTest::newRow("json-invalid-utf8") << 3 << QByteArray("{\"a\": \"b\xff\xfe\"}") << "\\xff";
+    QTest::newRow("csv-field-invalid-utf8") << 1 << QByteArray("n,gamma\n1,2\xff\xc3(\n")
+                                            << "2\\xff\\xc3(";
 }
 
 void tst_Readers::messagesStayOnOneLine() {
@@ -257,6 +263,40 @@ void tst_Readers::messagesStayOnOneLine() {
         QVERIFY2(static_cast<unsigned char>(c) >= 0x20 && c != 0x7F, message.c_str());
     }
     QVERIFY2(QString::fromStdString(message).contains(expected), message.c_str());
+    QVERIFY2(QString::fromUtf8(message).toStdString() == message, "not valid UTF-8");
+}
+
+void tst_Readers::printableEscapesWhatIsNotText_data() {
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<int>("maxBytes");
+    QTest::addColumn<QByteArray>("expected");
+    const auto row = [](const char* name, QByteArray text, int maxBytes, QByteArray expected) {
+        QTest::newRow(name) << text << maxBytes << expected;
+    };
+    row("plain", "a b", 80, "a b");
+    row("controls", "a\nb\rc\td\x01\x7f", 80, "a\\nb\\rc\\td\\x01\\x7f");
+    row("valid utf-8", "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 80,
+        "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+    row("lone bytes", "\xff\xfe\x80", 80, "\\xff\\xfe\\x80");
+    row("overlong /", "\xc0\xaf", 80, "\\xc0\\xaf");
+    row("overlong 3 bytes", "\xe0\x80\xaf", 80, "\\xe0\\x80\\xaf");
+    row("surrogate", "\xed\xa0\x80", 80, "\\xed\\xa0\\x80");
+    row("beyond U+10FFFF", "\xf4\x90\x80\x80", 80, "\\xf4\\x90\\x80\\x80");
+    row("cut short", "a\xe2\x82", 80, "a\\xe2\\x82");
+    row("then valid", "\xc3(\xc3\xa9", 80, "\\xc3(\xc3\xa9");
+    row("C1 control", "a\xc2\x9b[2J", 80, "a\\u009b[2J");
+    row("line separator", "a\xe2\x80\xa8" "b\xe2\x80\xa9", 80, "a\\u2028b\\u2029");
+    row("cut at a character", "\xc3\xa9\xc3\xa9\xc3\xa9", 5, "\xc3\xa9\xc3\xa9\xe2\x80\xa6");
+    row("cut fits", "abc", 3, "abc");
+    row("cut bytes", "\xff\xff\xff", 2, "\\xff\\xff\xe2\x80\xa6");
+}
+
+void tst_Readers::printableEscapesWhatIsNotText() {
+    QFETCH(QByteArray, text);
+    QFETCH(int, maxBytes);
+    QFETCH(QByteArray, expected);
+    const std::string got = core::io::printable(text.toStdString(), static_cast<size_t>(maxBytes));
+    QCOMPARE(QByteArray::fromStdString(got), expected);
 }
 
 void tst_Readers::millionColumnHeaderRefusedQuickly() {

@@ -156,6 +156,71 @@ std::string zerosArchive(int count, uint64_t inflated, uint64_t declared, bool s
     return out;
 }
 
+// A ZIP archive of stored entries (name, bytes); `badCrc` names one whose CRC is wrong.
+std::string storedArchive(const std::vector<std::pair<std::string, std::string>>& entries,
+                          const std::string& badCrc = "") {
+    std::string out;
+    std::vector<uint64_t> offsets;
+    std::vector<uint32_t> crcs;
+    for (const auto& [name, data] : entries) {
+        uint32_t crc = static_cast<uint32_t>(
+            crc32(0, reinterpret_cast<const Bytef*>(data.data()), static_cast<uInt>(data.size())));
+        if (name == badCrc) crc ^= 1;
+        crcs.push_back(crc);
+        offsets.push_back(out.size());
+        putLe(out, 0x04034b50, 4);
+        putLe(out, 20, 2);
+        putLe(out, 0, 2);
+        putLe(out, 0, 2);  // stored
+        putLe(out, 0, 4);
+        putLe(out, crc, 4);
+        putLe(out, data.size(), 4);
+        putLe(out, data.size(), 4);
+        putLe(out, name.size(), 2);
+        putLe(out, 0, 2);
+        out += name;
+        out += data;
+    }
+    const uint64_t directory = out.size();
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const auto& [name, data] = entries[i];
+        putLe(out, 0x02014b50, 4);
+        putLe(out, 20, 2);
+        putLe(out, 20, 2);
+        putLe(out, 0, 2);
+        putLe(out, 0, 2);
+        putLe(out, 0, 4);
+        putLe(out, crcs[i], 4);
+        putLe(out, data.size(), 4);
+        putLe(out, data.size(), 4);
+        putLe(out, name.size(), 2);
+        putLe(out, 0, 2);
+        putLe(out, 0, 2);
+        putLe(out, 0, 2);
+        putLe(out, 0, 2);
+        putLe(out, 0, 4);
+        putLe(out, offsets[i], 4);
+        out += name;
+    }
+    const uint64_t directorySize = out.size() - directory;
+    putLe(out, 0x06054b50, 4);
+    putLe(out, 0, 4);
+    putLe(out, entries.size(), 2);
+    putLe(out, entries.size(), 2);
+    putLe(out, directorySize, 4);
+    putLe(out, directory, 4);
+    putLe(out, 0, 2);
+    return out;
+}
+
+// A one-line message of valid UTF-8 without control characters.
+bool printableLine(const std::string& message) {
+    for (const char c : message) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) return false;
+    }
+    return QString::fromUtf8(message).toStdString() == message;
+}
+
 }  // namespace
 
 class tst_TorchModel : public QObject {
@@ -170,6 +235,9 @@ private slots:
     void categoricalGivesTheSoftmaxOfTheLogits();
     void brokenContractsAreRefusedWithTheField_data();
     void brokenContractsAreRefusedWithTheField();
+    void hostileContractsNameTheBrokenRule_data();
+    void hostileContractsNameTheBrokenRule();
+    void archiveEntryNamesReachMessagesPrintable();
     void aNetworkThatFailsLaterRaisesAModelError();
     void nonFiniteLogitsAtAnyTAreErrors_data();
     void nonFiniteLogitsAtAnyTAreErrors();
@@ -307,7 +375,22 @@ void tst_TorchModel::brokenContractsAreRefusedWithTheField_data() {
     };
     row("bad-prediction.pt", {"diffuscope.json: prediction", "x0", "epsilon, sample or v_prediction"}, false);
     row("bad-process.pt", {"diffuscope.json: process", "poisson"}, false);
-    row("bad-shape.pt", {"diffuscope.json: shape", "[0,2]"}, false);
+    row("bad-shape.pt", {"diffuscope.json: shape[0] = 0: a size must be at least 1"}, false);
+    row("shape-negative.pt", {"diffuscope.json: shape[1] = -3: a size must be at least 1"}, false);
+    row("shape-too-big.pt", {"diffuscope.json: shape[0] = 65537: a size must be at most 65536, "
+                             "the limit of the data dimension d"}, false);
+    row("categorical-too-long.pt", {"diffuscope.json: shape[0] = 4097: a size must be at most "
+                                    "4096, the limit of the number of positions D"}, false);
+    row("steps-too-big.pt", {"diffuscope.json: num_steps = 1000000000000: the number of steps N "
+                             "must be at most 100000"}, false);
+    row("conditions-fraction.pt", {"diffuscope.json: num_conditions = 2.5: a whole number is "
+                                   "expected"}, false);
+    row("categorical-uniform.pt", {"diffuscope.json: schedule = uniform", "unknown schedule"},
+        false);
+    row("contract-control.pt", {"diffuscope.json: process = gau\\nss\\x1bian\\u009b: must be"},
+        false);
+    row("contract-invalid-utf8.pt",
+        {"diffuscope.json", "not valid JSON", "\\xff", "a string is not UTF-8 text"}, false);
     row("bad-steps.pt", {"diffuscope.json: num_steps", "-5"}, false);
     row("schedule-with-n.pt", {"diffuscope.json: schedule", "linear,N=1000", "num_steps"}, false);
     row("schedule-dev-zero.pt", {"diffuscope.json: schedule = csv:/dev/zero"}, false);
@@ -342,6 +425,98 @@ void tst_TorchModel::brokenContractsAreRefusedWithTheField() {
         QVERIFY2(contains(message, part.toStdString()), message.c_str());
     }
     QVERIFY2(message.size() < 1000, message.substr(0, 1000).c_str());
+    QVERIFY2(QString::fromUtf8(message).toStdString() == message, "not valid UTF-8");
+}
+
+void tst_TorchModel::hostileContractsNameTheBrokenRule_data() {
+    QTest::addColumn<QString>("json");
+    QTest::addColumn<QStringList>("parts");
+    const std::string noSteps = R"("process": "gaussian", "schedule": "cosine")";
+    const std::string gaussian = noSteps + R"(, "num_steps": 10)";
+    const std::string categorical =
+        R"("process": "categorical", "schedule": "linear", "num_steps": 10, "shape": [3])";
+    const auto row = [](const char* name, const std::string& json, QStringList parts) {
+        QTest::newRow(name) << QString::fromStdString(json) << parts;
+    };
+    row("product over 64 bits", "{" + gaussian + R"(, "shape": [65536, 65536, 65536, 65536]})",
+        {"shape = [65536,65536,65536,65536]: the data dimension d, the product of the sizes "
+         "(18446744073709551616), must be at most 65536"});
+    row("product", "{" + gaussian + R"(, "shape": [256, 256, 2]})",
+        {"shape = [256,256,2]: the data dimension d, the product of the sizes (131072), must be "
+         "at most 65536"});
+    std::string longShape = "[1";
+    for (int i = 0; i < 100000; ++i) longShape += ",1";
+    longShape += "]";
+    row("100001 sizes", "{" + gaussian + R"(, "shape": )" + longShape + "}",
+        {"shape = [1,1,1,", "… (200003 bytes): must be a list of 1 to 4 sizes"});
+    row("steps 1e300", "{" + noSteps + R"(, "shape": [2], "num_steps": 1e300})",
+        {"num_steps = 1", "300: the number of steps N must be at most 100000"});
+    row("steps 2^64", "{" + noSteps + R"(, "shape": [2], "num_steps": 18446744073709551616})",
+        {"num_steps = ", ": the number of steps N must be at most 100000"});
+    row("steps text", "{" + noSteps + R"(, "shape": [2], "num_steps": "10"})",
+        {"num_steps = \"10\": a number is expected"});
+    row("shape of text", "{" + gaussian + R"(, "shape": ["2"]})",
+        {"shape[0] = \"2\": a number is expected"});
+    row("shape of fractions", "{" + gaussian + R"(, "shape": [2, 0.5]})",
+        {"shape[1] = 0.5: a whole number is expected"});
+    row("one class", "{" + categorical + R"(, "num_classes": 1})",
+        {"num_classes = 1: the number of classes K must be at least 2"});
+    row("classes 1e9", "{" + categorical + R"(, "num_classes": 1e9})",
+        {"num_classes = 1", ": the number of classes K must be at most 256"});
+    row("negative conditions", "{" + gaussian + R"(, "shape": [2], "num_conditions": -1})",
+        {"num_conditions = -1: the number of condition labels must be at least 0"});
+    row("categorical [D, 1]",
+        R"({"process": "categorical", "schedule": "linear", "num_steps": 10, "shape": [3, 1]})",
+        {"shape = [3,1]: a categorical model's data point is [D]"});
+    row("schedule with a line break", R"({"process": "gaussian", "schedule": "linear\nx", "num_steps": 10})",
+        {"schedule = linear\\nx"});
+    row("prediction with C1 control",
+        R"({"process": "gaussian", "prediction": "e\u009b[2J", "schedule": "linear"})",
+        {"prediction = e\\u009b[2J: must be epsilon"});
+    row("process of 100 kB", R"({"process": ")" + std::string(100000, 'p') + R"("})",
+        {"process = ppp", "… (100000 bytes): must be gaussian or categorical"});
+    row("lone surrogate", R"({"process": "\ud800"})",
+        {"not valid JSON", "a string is not UTF-8 text"});
+    row("nested 70 deep", "{" + gaussian + R"(, "shape": [2], "x": )" + std::string(70, '[') +
+                              std::string(70, ']') + "}",
+        {"nesting is too deep"});
+    row("key twice", "{" + gaussian + R"(, "shape": [2], "shape": [2]})", {"appears twice"});
+}
+
+void tst_TorchModel::hostileContractsNameTheBrokenRule() {
+    QFETCH(QString, json);
+    QFETCH(QStringList, parts);
+    auto contract = parseTorchContract(json.toStdString(), "m.pt");
+    QVERIFY(!contract);
+    const std::string message = contract.error().toString();
+    QVERIFY2(contains(message, "m.pt: diffuscope.json"), message.c_str());
+    for (const QString& part : parts) {
+        QVERIFY2(contains(message, part.toStdString()), message.c_str());
+    }
+    QVERIFY2(printableLine(message), message.c_str());
+    QVERIFY2(message.size() < 500, message.substr(0, 500).c_str());
+}
+
+void tst_TorchModel::archiveEntryNamesReachMessagesPrintable() {
+    const std::string contract =
+        R"({"process": "gaussian", "schedule": "cosine", "num_steps": 10, "shape": [2]})";
+    const std::string damaged = "archive/x\xff\n\x1b[2J" + std::string(5000, 'y');
+    const std::string bytes = storedArchive({{"archive/data.pkl", "pickle"},
+                                             {"archive/extra/diffuscope.json", contract},
+                                             {damaged, "damaged"}},
+                                            damaged);
+    auto read = readTorchContract(bytes, "m.pt");
+    QVERIFY(!read);
+    const std::string message = read.error().toString();
+    QVERIFY2(contains(message, "zip entry 'archive/x\\xff\\n\\x1b[2Jyyy"), message.c_str());
+    QVERIFY2(contains(message, "CRC-32"), message.c_str());
+    QVERIFY2(printableLine(message), message.c_str());
+    QVERIFY2(message.size() < 500, message.substr(0, 500).c_str());
+    // The same archive without the damage is read.
+    DS_VERIFY_OK(readTorchContract(storedArchive({{"archive/data.pkl", "pickle"},
+                                                  {"archive/extra/diffuscope.json", contract},
+                                                  {damaged, "intact"}}),
+                                   "m.pt"));
 }
 
 void tst_TorchModel::aNetworkThatFailsLaterRaisesAModelError() {

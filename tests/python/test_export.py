@@ -86,7 +86,7 @@ class ExportTest(unittest.TestCase):
     def test_categorical(self):
         torch.manual_seed(3)
         model = CategoricalLogits(4)
-        export_model(model, self.path("cat.pt"), process="categorical", schedule="uniform",
+        export_model(model, self.path("cat.pt"), process="categorical", schedule="power:2",
                      num_steps=N, shape=[6], num_classes=4)
         module, c = contract.load(self.path("cat.pt"))
         self.assertEqual((c["process"], c["num_classes"], c["shape"]), ("categorical", 4, [6]))
@@ -96,9 +96,35 @@ class ExportTest(unittest.TestCase):
             self.assertEqual(tuple(got.shape), (2, 6, 4))
             torch.testing.assert_close(got, model(x, t))
 
+    def test_categorical_schedule_is_checked_as_the_app_does(self):
+        custom = self.path("beta.csv")
+        with open(custom, "w") as f:
+            f.write("t,beta\n0.5,0.25\n")
+        for schedule in ("linear", "cosine", "power:0.5", "info-linear", "custom:" + custom):
+            with self.subTest(schedule=schedule):
+                export_model(CategoricalLogits(4), self.path("cat.pt"), process="categorical",
+                             schedule=schedule, num_steps=N, shape=[6], num_classes=4)
+                self.assertEqual(contract.load(self.path("cat.pt"))[1]["schedule"], schedule)
+                os.unlink(self.path("cat.pt"))
+        for schedule, reason in (("uniform", "unknown schedule"),
+                                 ("cosine,zero-snr", "unknown schedule"),
+                                 ("power:0", "finite number > 0"),
+                                 ("custom:" + self.path("none.csv"), "no such file"),
+                                 ("x" * 5000, "longer than 4096 bytes")):
+            with self.subTest(schedule=schedule[:20]):
+                with self.assertRaises(FieldError) as caught:
+                    export_model(CategoricalLogits(4), self.path("no.pt"),
+                                 process="categorical", schedule=schedule, num_steps=N,
+                                 shape=[6], num_classes=4)
+                message = str(caught.exception)
+                self.assertIn('schedule: "' + schedule[:40], message)
+                self.assertIn(reason, message)
+                self.assertLess(len(message), 400)
+                self.assertFalse(os.path.exists(self.path("no.pt")))
+
     def test_refusals_name_the_field(self):
         cases = [(dict(schedule="linear,zero-snr", num_steps=1), "schedule"),
-                 (dict(schedule="quadratic", num_steps=N), "schedule: quadratic"),
+                 (dict(schedule="quadratic", num_steps=N), 'schedule: "quadratic"'),
                  (dict(schedule="linear", num_steps=N, prediction="x0"), "prediction"),
                  (dict(schedule="linear", num_steps=N, shape=[2, 2]), "shape")]
         for kwargs, field in cases:

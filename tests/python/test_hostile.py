@@ -108,11 +108,11 @@ class Hostile(unittest.TestCase):
                 "--samples", samples, "--seed", 1, "--out", out, *extra]
 
     def contract_model(self, name, text):
-        """A working model whose diffuscope.json is `text` (or a dict, as JSON)."""
+        """A working model whose diffuscope.json is `text` (bytes, or a dict, as JSON)."""
         path = self.path(name)
         module = torch.jit.script(support.ClosedFormGaussian(np.ones(N + 1), np.ones(N + 1),
                                                              1.0, "epsilon"))
-        if not isinstance(text, str):
+        if not isinstance(text, (str, bytes)):
             text = json.dumps(text)
         torch.jit.save(module, path, _extra_files={"diffuscope.json": text})
         return path
@@ -263,9 +263,9 @@ class MsEpsInputsTest(Hostile):
         wide = self.path("wide.csv")
         with open(wide, "w") as f:
             f.write("beta" + "," * 70_000 + "\n0.1\n")
-        for spec, texts in (("csv:/dev/zero", ("schedule: csv:/dev/zero: is a device",)),
+        for spec, texts in (("csv:/dev/zero", ('schedule: "csv:/dev/zero": is a device',)),
                             ("csv:" + many, ("csv:" + many, "more than 100000 rows")),
-                            ("csv:" + wide, (wide + ": line 1: 70001 cells",
+                            ("csv:" + wide, (wide + ": line 1 = 70001 cells",
                                              "between 1 and 65536"))):
             with self.subTest(spec=spec):
                 model = self.contract_model("csv.pt", {**GOOD_CONTRACT, "schedule": spec})
@@ -275,7 +275,7 @@ class MsEpsInputsTest(Hostile):
         os.unlink(self.path("csv.pt"))
 
     def test_nan_or_inf_in_the_data(self):
-        for value in (np.nan, np.inf):
+        for value in (np.nan, np.inf, -np.inf):
             with self.subTest(value=value):
                 data = self.path("bad.npy")
                 points = np.zeros((1, DIM), dtype=np.float32)
@@ -303,7 +303,7 @@ class MsEpsInputsTest(Hostile):
         os.unlink(data)
 
     def test_nan_or_inf_predictions(self):
-        for value in (float("nan"), float("inf")):
+        for value in (float("nan"), float("inf"), float("-inf")):
             with self.subTest(value=value):
                 model = self.path("nan.pt")
                 support.contract.save(torch.jit.script(NanModel(value)), model,
@@ -321,17 +321,26 @@ class ContractTest(Hostile):
         ("num_steps", 50.7, "num_steps: 50.7: a whole number is expected"),
         ("num_steps", "50", 'num_steps: "50": a number is expected'),
         ("num_steps", True, "num_steps: true: a number is expected"),
-        ("num_steps", 10**9, "num_steps: 1000000000: the number of steps N must lie between "
-                             "1 and 100000"),
-        ("num_steps", 0, "num_steps: 0: the number of steps N"),
+        ("num_steps", 10**9, "num_steps: 1000000000: the number of steps N must be at most "
+                             "100000"),
+        ("num_steps", 10**12, "num_steps: 1000000000000: the number of steps N must be at most "
+                              "100000"),
+        ("num_steps", 1e300, "num_steps: 1e+300: the number of steps N must be at most 100000"),
+        ("num_steps", 0, "num_steps: 0: the number of steps N must be at least 1"),
         ("shape", "2", 'shape: "2": must be a list of 1 to 4 sizes'),
         ("shape", [], "shape: []: must be a list"),
         ("shape", [1, 1, 1, 1, 3], "shape: [1,1,1,1,3]: must be a list of 1 to 4"),
-        ("shape", [2.5], "shape: [2.5]: every size must be a whole number"),
-        ("shape", [0], "shape: [0]: every size"),
-        ("shape", [True], "shape: [true]: every size"),
-        ("shape", [70000], "shape: [70000]: every size"),
-        ("shape", [300, 300], "shape: 90000: the data dimension d must lie between 1 and 65536"),
+        ("shape", [2.5], "shape[0]: 2.5: a whole number is expected"),
+        ("shape", [0], "shape[0]: 0: a size must be at least 1"),
+        ("shape", [2, -3], "shape[1]: -3: a size must be at least 1"),
+        ("shape", [True], "shape[0]: true: a number is expected"),
+        ("shape", [65537], "shape[0]: 65537: a size must be at most 65536, the limit of the data "
+                           "dimension d"),
+        ("shape", [1, 10**12], "shape[1]: 1000000000000: a size must be at most 65536"),
+        ("shape", [300, 300], "shape: [300,300]: the data dimension d, the product of the sizes "
+                              "(90000), must be at most 65536"),
+        ("shape", list(range(1, 100_000)), "shape: [1,2,3,4,5,"),
+        ("num_conditions", 2.5, "num_conditions: 2.5: a whole number is expected"),
         ("process", ["gaussian"], "process: an array: a string is expected"),
         ("process", "poisson", 'process: "poisson": must be gaussian or categorical'),
         ("prediction", "x0", 'prediction: "x0": must be epsilon, sample or v_prediction'),
@@ -373,6 +382,38 @@ class ContractTest(Hostile):
                              model + ": diffuscope.json", expected)
         os.unlink(self.path("c.pt"))
 
+    def test_hostile_text_is_refused_in_one_printable_line(self):
+        good = json.dumps(GOOD_CONTRACT)[1:-1]
+        nested = lambda depth: "[" * depth + "]" * depth  # noqa: E731
+        for text, expected in (
+                (b'{"process": "gau\xffssian"}', ["not valid JSON", "0xff"]),
+                ('{"process": "\\ud800"}', ["not valid JSON", "lone UTF-16 surrogate"]),
+                ('{"\\udc00": 1, ' + good + "}", ["not valid JSON", "lone UTF-16 surrogate"]),
+                (json.dumps({**GOOD_CONTRACT, "process": "a\nb\x1b[31m\u0085"}),
+                 ['process: "a\\nb\\x1b[31m\\u0085": must be']),
+                (json.dumps({**GOOD_CONTRACT, "process": "p" * 100_000}),
+                 ['process: "' + "p" * 80 + '…": must be']),
+                ('{"extra": ' + nested(66) + ", " + good + "}", ["nesting is too deep"]),
+                ('{"extra": [' + nested(64) + "], " + good + "}", ["nesting is too deep"]),
+                ('{"num_steps": 1' + "0" * 400 + "}", ["not valid JSON", "beyond a double"]),
+                (json.dumps({**GOOD_CONTRACT, "schedule": "linear\n" + "x" * 5000}),
+                 ['schedule: "linear\\nxxx', "(5007 bytes)", "longer than 4096 bytes"])):
+            with self.subTest(text=text[:40]):
+                model = self.contract_model("c.pt", text)
+                err = self.refused(self.ms_eps(self.path("o.npy"), model=model),
+                                   model + ": diffuscope.json", *expected)
+                self.assertLess(len(err), 600)
+        os.unlink(self.path("c.pt"))
+
+    def test_deep_but_allowed_nesting_and_big_whole_numbers_are_read(self):
+        # As deep as the app's reader goes (64 levels), and an integer beyond 64 bits that the
+        # app reads as a double, in a key neither side uses.
+        text = ('{"extra": ' + "[" * 63 + "]" * 63 + ', "big": 1' + "0" * 30 + ", " +
+                json.dumps(GOOD_CONTRACT)[1:])
+        _, contract = support.contract.load(self.contract_model("deep.pt", text))
+        self.assertEqual(contract["shape"], [DIM])
+        os.unlink(self.path("deep.pt"))
+
     def test_whole_float_is_accepted_as_the_app_does(self):
         model = self.contract_model("float.pt", {**GOOD_CONTRACT, "num_steps": 10.0,
                                                  "shape": [3.0]})
@@ -401,6 +442,12 @@ class ProgressValuesTest(Hostile):
                  (["2 inf 0.1"], "score", 2, "not a finite number"),
                  (["2 1e999 0.1"], "score", 2, "not a finite number"),
                  (["2 -5.0 0.1"], "score", 2, "cannot be negative"),
+                 (["2 -inf 0.1"], "score", 2, "not a finite number"),
+                 (["2 0.5 1e999"], "score", 2, "standard error must be a finite number"),
+                 (["1_0 0.5 0.1"], "score", 2, "expected a line 'n mean stderr'"),
+                 (["2 0.5_0 0.1"], "score", 2, "expected a line"),
+                 (["\u0662 0.5 0.1"], "score", 2, "expected a line"),
+                 (["2 Infinity 0.1"], "score", 2, "expected a line"),
                  (["2 1.5 0.1"], "error", 2, "cannot exceed 1"),
                  (["2 0.5 -1.0"], "score", 2, "standard error must be a finite number ≥ 0"),
                  (["2 0.5 nan"], "score", 2, "standard error"),
@@ -417,6 +464,13 @@ class ProgressValuesTest(Hostile):
                 self.refused(argv, f"progress file {progress}, line {line}:",
                              lines[line - 2], text)
                 os.unlink(progress)
+
+    def test_a_huge_value_is_not_echoed_whole(self):
+        line = "2 " + "1" * 1_000_000 + " 0.1"
+        argv, progress = self.progress_for("huge.npy", [line])
+        err = self.refused(argv, "(1000006 characters)", "not a finite number")
+        self.assertLess(len(err), 600)
+        os.unlink(progress)
 
     def test_good_values_resume(self):
         argv, progress = self.progress_for("good.npy", ["3 0.5 0.125", "1 0.25 0.0"])
@@ -474,17 +528,22 @@ class ExportTest(Hostile):
 
     def test_the_apps_limits(self):
         for extra, steps, expected in (
-                ((), 200_000, "--num-steps: 200000: the number of steps N must lie between 1 "
-                              "and 100000"),
+                ((), 200_000, "--num-steps: 200000: the number of steps N must be at most "
+                              "100000"),
                 ((), 0, "--num-steps: 0"),
                 ((), "50.5", "--num-steps: 50.5: not a whole number"),
-                (("--shape", "70000"), 20, "--shape: 70000: every size must be a whole number"),
+                (("--shape", "70000"), 20, "--shape: 70000: a size must be at most 65536"),
                 (("--shape", "1,2,3,4,5"), 20, "--shape: 1,2,3,4,5: must be a list of 1 to 4"),
                 (("--shape", "300,300"), 20, "--shape: 300,300: the data dimension d"),
                 (("--shape", "2,x"), 20, "--shape: 2,x"),
                 (("--num-conditions", "1001"), 20, "--num-conditions: 1001"),
                 (("--process", "categorical", "--num-classes", "300", "--shape", "4"), 20,
-                 "--num-classes: 300: the number of classes K must lie between 2 and 256")):
+                 "--num-classes: 300: the number of classes K must be at most 256"),
+                (("--process", "categorical", "--num-classes", "2", "--shape", "5000"), 20,
+                 "--shape: 5000: a size must be at most 4096, the limit of the number of "
+                 "positions D"),
+                (("--process", "categorical", "--schedule", "uniform", "--num-classes", "2",
+                  "--shape", "4"), 20, '--schedule: "uniform": unknown schedule')):
             with self.subTest(extra=extra, steps=steps):
                 self.refused(self.export(self.path("m.pt"), *extra, steps=steps), expected)
 

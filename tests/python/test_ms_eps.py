@@ -167,7 +167,7 @@ class MsEpsErrorsTest(unittest.TestCase):
 
         cls.categorical = os.path.join(d, "cat.pt")
         support.contract.save(torch.jit.script(Categorical()), cls.categorical,
-                              process="categorical", schedule="uniform", num_steps=10, shape=[3],
+                              process="categorical", schedule="linear", num_steps=10, shape=[3],
                               num_classes=2)
         cls.conditional = os.path.join(d, "cond.pt")
         module = torch.jit.script(support.ClosedFormGaussian(np.ones(11), np.ones(11), 1.0,

@@ -252,12 +252,22 @@ def main():
         "schedule-folder.pt": dict(gaussian(), schedule="csv:/tmp"),
         "schedule-huge.pt": dict(gaussian(), schedule="linear" + "x" * 500_000),
         "schedule-unknown.pt": dict(gaussian(), schedule="quadratic"),
+        "categorical-uniform.pt": dict(cat, schedule="uniform"),
+        # Numbers over a limit, and text that must not reach a message as it is.
+        "shape-too-big.pt": dict(gaussian(), shape=[65537]),
+        "shape-negative.pt": dict(gaussian(), shape=[2, -3]),
+        "categorical-too-long.pt": dict(cat, shape=[4097]),
+        "steps-too-big.pt": dict(gaussian(), num_steps=10**12),
+        "conditions-fraction.pt": dict(gaussian(), num_conditions=2.5),
+        "contract-control.pt": dict(gaussian(), process="gau\nss\x1bian\u009b"),
     }
     for name, fields in bad.items():
         torch.jit.save(good, os.path.join(OUT, name),
                        _extra_files={contract.CONTRACT_FILE: json.dumps(fields)})
     torch.jit.save(good, os.path.join(OUT, "contract-not-json.pt"),
                    _extra_files={contract.CONTRACT_FILE: "{process: gaussian"})
+    torch.jit.save(good, os.path.join(OUT, "contract-invalid-utf8.pt"),
+                   _extra_files={contract.CONTRACT_FILE: b'{"process": "gau\xff\xfessian"}'})
 
     # A ZIP file that is no TorchScript archive, and a weights file (torch.save) given a contract.
     with zipfile.ZipFile(os.path.join(OUT, "plain.zip.pt"), "w") as z:
