@@ -12,6 +12,7 @@
 #include "core/gaussian/gamma.h"
 #include "core/gaussian/spacing.h"
 #include "core/gaussian/trajectory_dp.h"
+#include "core/project/gaussian_runs.h"
 #include "core/project/gaussian_setup.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "core/util/limits.h"
@@ -71,23 +72,23 @@ void fillAxes(LabRun& run, const schedule::GaussianSchedule& s) {
     }
 }
 
-// Γ on all N timesteps for one schedule: the project's import when it is the project's schedule,
-// else the project's estimator, M and seed.
+// Γ on all N timesteps for one schedule, as the project's Γ (projectGamma): its import when it is
+// the project's schedule, else the project's estimator, M and seed.
 Result<std::vector<double>> scheduleGamma(const GaussianParams& params, const GaussianSetup& setup,
                                           const ScheduleWork& work,
                                           const ParallelOptions& parallel, Progress* progress) {
-    if (!params.importedGamma.empty() && work.spec == params.schedule) {
-        std::vector<double> table{0.0};
-        table.insert(table.end(), params.importedGamma.begin(), params.importedGamma.end());
-        return table;
+    GaussianParams onSchedule = params;
+    GaussianSetup setupOn = setup;
+    if (work.spec != params.schedule) {
+        onSchedule.schedule = work.spec;
+        onSchedule.importedGamma.clear();
+        setupOn.schedule = *work.schedule;
     }
-    gaussian::GammaParams g{.numSamples = params.gammaSamples,
-                            .seed = params.seed,
-                            .estimator = setup.estimator,
-                            .parallel = parallel};
-    auto estimate = gaussian::estimateGamma(*setup.model, *setup.data, *work.schedule, g, progress);
-    if (!estimate) return estimate.error();
-    return gaussian::gammaTable(*estimate, work.schedule->numSteps());
+    Progress quiet;
+    auto gamma = projectGamma(onSchedule, setupOn, nullptr, nullptr, parallel.numThreads,
+                              progress != nullptr ? *progress : quiet);
+    if (!gamma) return gamma.error();
+    return std::move(gamma->table);
 }
 
 // The schedules of every configuration (the project's first), built, with Γ where needed.
@@ -394,14 +395,11 @@ Result<LabResult> runLab(const GaussianParams& params, const LabSettings& settin
     }
 
     NllSetup nll;
-    nll.data = setup->data;
-    if (data::isDigitsSpec(params.data)) {
-        // As the explorer's NLL curves: the test split, on the digits' 17-level grid.
-        auto heldOut = gaussianData("digits:test", sources);
-        if (!heldOut) return heldOut.error();
-        nll.data = *heldOut;
-        nll.params.levels = data::kDigitsMaxIntensity + 1;
-    }
+    // As the explorer's NLL curves: the held-out data (the digits' test split, on their grid).
+    auto heldOut = heldOutData(params.data, sources);
+    if (!heldOut) return heldOut.error();
+    nll.data = *heldOut;
+    nll.params.levels = heldOutLevels(params.data);
     nll.params.numSamples = settings.nllPoints;
     nll.params.seed = params.seed;
     nll.params.parallel = parallel;

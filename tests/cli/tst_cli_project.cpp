@@ -8,7 +8,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 #include "core/io/file_io.h"
+#include "core/project/lab_settings.h"
 #include "core/project/project_file.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/test_support.h"
@@ -25,8 +28,7 @@ private slots:
     void missingProjectIsNamed();
     void categoricalProjectEqualsTheOptions();
     void categoricalOverridesAreChecked();
-    void categoricalProjectEqualsTheGui_data();
-    void categoricalProjectEqualsTheGui();
+    void nllSweepEqualsSingleRuns();
 };
 
 void tst_CliProject::examplesAreWrittenAsTheCoreBuildsThem() {
@@ -193,65 +195,44 @@ void tst_CliProject::categoricalOverridesAreChecked() {
 // The categorical examples: `categorical --project` gives the step costs that the GUI's
 // step-cost view exports for the same example, number for number (the GUI's pipeline: its
 // kernel form, and for the digits its Monte Carlo samples and seed).
-void tst_CliProject::categoricalProjectEqualsTheGui_data() {
-    QTest::addColumn<int>("example");
-    QTest::addColumn<QStringList>("extra");
-    for (int n = 1; n <= core::project::kNumExamples; ++n) {
-        auto project = core::project::exampleProject(
-            n, [](const std::string& name) -> core::Result<std::string> { return name; });
-        if (project && project->process == core::project::ProcessKind::Categorical) {
-            QTest::newRow(qPrintable(QString("example %1").arg(n))) << n << QStringList{};
-            // With the DP every pair is computed (as the GUI always does), without it only the
-            // consecutive ones: the same numbers either way.
-            if (project->categorical.dataSource != core::project::CategoricalData::Digits) {
-                QTest::newRow(qPrintable(QString("example %1, --dp 6").arg(n)))
-                    << n << QStringList{"--dp", "6"};
-            }
+// `nll --sweep` (the GUI's NLL against the number of steps) against single `nll` runs of the
+// same trajectories: each cell the same number, to the bit.
+void tst_CliProject::nllSweepEqualsSingleRuns() {
+    QTemporaryDir dir;
+    const QString project = writeProject(dir);
+    QVERIFY(!project.isEmpty());
+    const auto sweep =
+        runCli({"nll", "--project", project, "--samples", "80", "--sweep", "4,8,20"}, 600000);
+    QVERIFY2(sweep.exitCode == 0, qPrintable(sweep.err));
+    const QJsonObject json = QJsonDocument::fromJson(sweep.out.toUtf8()).object();
+    QCOMPARE(json["ks"].toArray().size(), 3);
+    QCOMPARE(json["seed"].toInt(), 5);
+    QCOMPARE(json["curves"].toArray().size(), 6);
+    int checked = 0;
+    for (const QJsonValue& curveValue : json["curves"].toArray()) {
+        const QJsonObject curve = curveValue.toObject();
+        const QString kind = curve["trajectory"].toString();
+        const QString variance = curve["variance"].toString();
+        if (variance == "small") continue;  // two of the three variances are enough
+        const QJsonArray bpd = curve["bpd"].toArray();
+        const QJsonArray timesteps = json["trajectories"].toObject()[kind].toArray();
+        for (qsizetype i = 0; i < bpd.size(); ++i) {
+            QStringList list;
+            for (const QJsonValue& n : timesteps[i].toArray()) list << QString::number(n.toInt());
+            const auto single = runCli({"nll", "--project", project, "--samples", "80",
+                                        "--variance", variance, "--trajectory",
+                                        "list:" + list.join(',')});
+            QVERIFY2(single.exitCode == 0, qPrintable(single.err));
+            const QJsonObject one = QJsonDocument::fromJson(single.out.toUtf8()).object();
+            QCOMPARE(bpd[i].toDouble(), one["bpd"].toDouble());
+            ++checked;
         }
     }
-}
-
-void tst_CliProject::categoricalProjectEqualsTheGui() {
-    QFETCH(int, example);
-    QFETCH(QStringList, extra);
-    QTemporaryDir dir;
-    const QString number = QString::number(example);
-    const QString project = dir.filePath("p.json");
-    QCOMPARE(runCli({"project", "--example", number, "--out", project}).exitCode, 0);
-    const auto cli = runCli(
-        QStringList{"categorical", "--project", project, "--format", "json"} + extra, 600000);
-    QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
-    const QString csv = dir.filePath("x.csv");
-    const auto gui =
-        runCli({"export", "--example", number, "--view", "step-costs", "--out", csv}, 600000);
-    QVERIFY2(gui.exitCode == 0, qPrintable(gui.err));
-
-    const QJsonObject json = QJsonDocument::fromJson(cli.out.toUtf8()).object();
-    const QJsonArray t = json["t"].toArray(), costs = json["step_costs"].toArray();
-    QFile file(csv);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    QStringList rows;
-    for (const QString& line : QString::fromUtf8(file.readAll()).split('\n')) {
-        if (!line.isEmpty() && !line.startsWith('#')) rows << line;
-    }
-    QCOMPARE(rows.value(0), QString("t,step_cost_nats"));
-    // One row per step n = 1..N: t_n and J(n − 1, n); the JSON's t starts at t_0.
-    QCOMPARE(rows.size() - 1, costs.size());
-    QCOMPARE(t.size(), costs.size() + 1);
-    QVERIFY(costs.size() > 1);
-    for (qsizetype n = 1; n < rows.size(); ++n) {
-        const QStringList cells = rows[n].split(',');
-        QCOMPARE(cells.size(), 2);
-        bool ok1 = false, ok2 = false;
-        const double time = cells[0].toDouble(&ok1), cost = cells[1].toDouble(&ok2);
-        QVERIFY(ok1 && ok2);
-        QVERIFY2(time == t[n].toDouble() && cost == costs[n - 1].toDouble(),
-                 qPrintable(QString("step %1: GUI %2, %3; CLI %4, %5")
-                                .arg(n)
-                                .arg(cells[0], cells[1])
-                                .arg(t[n].toDouble(), 0, 'g', 17)
-                                .arg(costs[n - 1].toDouble(), 0, 'g', 17)));
-    }
+    QCOMPARE(checked, 12);
+    // A K outside 2..N is named.
+    const auto bad = runCli({"nll", "--project", project, "--sweep", "4,500"});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY2(bad.err.contains("--sweep = 500"), qPrintable(bad.err));
 }
 
 QTEST_GUILESS_MAIN(tst_CliProject)

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: MIT
+// One project, the same numbers everywhere: every bundled example's views as `export` writes them
+// (the GUI's pipeline) against the subcommands run on the same project with --project, to the bit.
+// Release only: it repeats the Release numerics of the examples at full size.
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+
+#include "core/io/file_io.h"
+#include "core/model/torch_model.h"
+#include "core/project/lab_settings.h"
+#include "core/project/project_file.h"
+#include "tests/support/cli_runner.h"
+#include "tests/support/test_support.h"
+
+using test_support::runCli;
+
+class tst_CliSameNumbers : public QObject {
+    Q_OBJECT
+private slots:
+    void categoricalProjectEqualsTheGui_data();
+    void categoricalProjectEqualsTheGui();
+    void gaussianProjectEqualsTheGui_data();
+    void gaussianProjectEqualsTheGui();
+    void labProjectEqualsTheGui();
+};
+
+void tst_CliSameNumbers::categoricalProjectEqualsTheGui_data() {
+    QTest::addColumn<int>("example");
+    QTest::addColumn<QStringList>("extra");
+    for (int n = 1; n <= core::project::kNumExamples; ++n) {
+        auto project = core::project::exampleProject(
+            n, [](const std::string& name) -> core::Result<std::string> { return name; });
+        if (project && project->process == core::project::ProcessKind::Categorical) {
+            QTest::newRow(qPrintable(QString("example %1").arg(n))) << n << QStringList{};
+            // With the DP every pair is computed (as the GUI always does), without it only the
+            // consecutive ones: the same numbers either way.
+            if (project->categorical.dataSource != core::project::CategoricalData::Digits) {
+                QTest::newRow(qPrintable(QString("example %1, --dp 6").arg(n)))
+                    << n << QStringList{"--dp", "6"};
+            }
+        }
+    }
+}
+
+void tst_CliSameNumbers::categoricalProjectEqualsTheGui() {
+    QFETCH(int, example);
+    QFETCH(QStringList, extra);
+    QTemporaryDir dir;
+    const QString number = QString::number(example);
+    const QString project = dir.filePath("p.json");
+    QCOMPARE(runCli({"project", "--example", number, "--out", project}).exitCode, 0);
+    const auto cli = runCli(
+        QStringList{"categorical", "--project", project, "--format", "json"} + extra, 600000);
+    QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
+    const QString csv = dir.filePath("x.csv");
+    const auto gui =
+        runCli({"export", "--example", number, "--view", "step-costs", "--out", csv}, 600000);
+    QVERIFY2(gui.exitCode == 0, qPrintable(gui.err));
+
+    const QJsonObject json = QJsonDocument::fromJson(cli.out.toUtf8()).object();
+    const QJsonArray t = json["t"].toArray(), costs = json["step_costs"].toArray();
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QStringList rows;
+    for (const QString& line : QString::fromUtf8(file.readAll()).split('\n')) {
+        if (!line.isEmpty() && !line.startsWith('#')) rows << line;
+    }
+    QCOMPARE(rows.value(0), QString("t,step_cost_nats"));
+    // One row per step n = 1..N: t_n and J(n − 1, n); the JSON's t starts at t_0.
+    QCOMPARE(rows.size() - 1, costs.size());
+    QCOMPARE(t.size(), costs.size() + 1);
+    QVERIFY(costs.size() > 1);
+    for (qsizetype n = 1; n < rows.size(); ++n) {
+        const QStringList cells = rows[n].split(',');
+        QCOMPARE(cells.size(), 2);
+        bool ok1 = false, ok2 = false;
+        const double time = cells[0].toDouble(&ok1), cost = cells[1].toDouble(&ok2);
+        QVERIFY(ok1 && ok2);
+        QVERIFY2(time == t[n].toDouble() && cost == costs[n - 1].toDouble(),
+                 qPrintable(QString("step %1: GUI %2, %3; CLI %4, %5")
+                                .arg(n)
+                                .arg(cells[0], cells[1])
+                                .arg(t[n].toDouble(), 0, 'g', 17)
+                                .arg(costs[n - 1].toDouble(), 0, 'g', 17)));
+    }
+}
+
+namespace {
+
+// A CSV file's header and rows, without its "# key: value" block.
+struct CsvRows {
+    QStringList header;
+    std::vector<QStringList> rows;
+    int column(const QString& name) const { return static_cast<int>(header.indexOf(name)); }
+};
+
+CsvRows readRows(const QString& path) {
+    CsvRows out;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return out;
+    for (const QString& line : QString::fromUtf8(file.readAll()).split('\n')) {
+        if (line.isEmpty() || line.startsWith('#')) continue;
+        if (out.header.isEmpty()) {
+            out.header = line.split(',');
+        } else {
+            out.rows.push_back(line.split(','));
+        }
+    }
+    return out;
+}
+
+// Column `name` of every row of `a` equals that of `b` as a double, to the bit.
+bool sameColumn(const CsvRows& a, const CsvRows& b, const QString& name, QString* why,
+                const QString& nameInB = {}) {
+    const int i = a.column(name), j = b.column(nameInB.isEmpty() ? name : nameInB);
+    if (i < 0 || j < 0 || a.rows.size() != b.rows.size() || a.rows.empty()) {
+        *why = QString("column %1: %2 against %3 rows").arg(name).arg(a.rows.size()).arg(b.rows.size());
+        return false;
+    }
+    for (size_t r = 0; r < a.rows.size(); ++r) {
+        bool ok1 = false, ok2 = false;
+        const double x = a.rows[r].value(i).toDouble(&ok1), y = b.rows[r].value(j).toDouble(&ok2);
+        if (!ok1 || !ok2 || x != y) {
+            *why = QString("column %1, row %2: %3 against %4")
+                       .arg(name)
+                       .arg(r)
+                       .arg(a.rows[r].value(i), b.rows[r].value(j));
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+void tst_CliSameNumbers::gaussianProjectEqualsTheGui_data() {
+    QTest::addColumn<int>("example");
+    for (int n = 1; n <= core::project::kNumExamples; ++n) {
+        auto project = core::project::exampleProject(
+            n, [](const std::string& name) -> core::Result<std::string> { return name; });
+        // A build without LibTorch cannot run the examples whose network is TorchScript.
+        const bool torch = project && project->gaussian.model.ends_with(".pt");
+        if (project && project->process == core::project::ProcessKind::Gaussian &&
+            (!torch || core::model::torchModelsAvailable())) {
+            QTest::newRow(qPrintable(QString("example %1").arg(n))) << n;
+        }
+    }
+}
+
+// The GUI's Γ, variance and Particles views of a bundled example (through `export`) against
+// `gamma`, `variance` and `sample` on the same project: the same numbers, to the bit.
+void tst_CliSameNumbers::gaussianProjectEqualsTheGui() {
+    QFETCH(int, example);
+    QTemporaryDir dir;
+    const QString number = QString::number(example);
+    const QString project = dir.filePath("p.json");
+    QCOMPARE(runCli({"project", "--example", number, "--out", project}).exitCode, 0);
+    QString why;
+    for (const QString view : {"gamma", "variance", "particles"}) {
+        const auto gui = runCli({"export", "--example", number, "--view", view, "--out",
+                                 dir.filePath("gui-" + view + ".csv")},
+                                600000);
+        QVERIFY2(gui.exitCode == 0, qPrintable(gui.err));
+    }
+
+    const auto gamma =
+        runCli({"gamma", "--project", project, "--out", dir.filePath("gamma.csv")}, 600000);
+    QVERIFY2(gamma.exitCode == 0, qPrintable(gamma.err));
+    const CsvRows guiGamma = readRows(dir.filePath("gui-gamma.csv"));
+    const CsvRows cliGamma = readRows(dir.filePath("gamma.csv"));
+    QCOMPARE(cliGamma.rows.size(), size_t{1000});
+    QVERIFY2(sameColumn(guiGamma, cliGamma, "n", &why), qPrintable(why));
+    QVERIFY2(sameColumn(guiGamma, cliGamma, "gamma", &why), qPrintable(why));
+
+    const auto variance = runCli({"variance", "--project", project, "--format", "csv"}, 600000);
+    QVERIFY2(variance.exitCode == 0, qPrintable(variance.err));
+    QFile varianceFile(dir.filePath("variance.csv"));
+    QVERIFY(varianceFile.open(QIODevice::WriteOnly));
+    varianceFile.write(variance.out.toUtf8());
+    varianceFile.close();
+    // The GUI lists the pairs from τ_1 up, the command line in sampling order.
+    CsvRows cliVariance = readRows(dir.filePath("variance.csv"));
+    std::reverse(cliVariance.rows.begin(), cliVariance.rows.end());
+    const CsvRows guiVariance = readRows(dir.filePath("gui-variance.csv"));
+    for (const QString column : {"s", "t", "sigma2", "sigma2_unclipped", "lower", "upper",
+                                 "upper_bounded"}) {
+        QVERIFY2(sameColumn(guiVariance, cliVariance, column, &why), qPrintable(why));
+    }
+
+    const auto sample =
+        runCli({"sample", "--project", project, "--out", dir.filePath("samples.csv")}, 600000);
+    QVERIFY2(sample.exitCode == 0, qPrintable(sample.err));
+    const CsvRows cliSamples = readRows(dir.filePath("samples.csv"));
+    // The Particles view's pane A: the project's sampler, its final samples.
+    CsvRows guiSamples = readRows(dir.filePath("gui-particles.csv"));
+    QVERIFY(guiSamples.column("pane") >= 0);
+    std::vector<QStringList> paneA;
+    for (const QStringList& row : guiSamples.rows) {
+        if (row.value(guiSamples.column("pane")) == "A") paneA.push_back(row);
+    }
+    guiSamples.rows = paneA;
+    // A scatter's columns are x and y; image data have x1..xd as the command line.
+    const bool scatter = guiSamples.column("x1") < 0;
+    QVERIFY(cliSamples.header.size() >= 2);
+    for (qsizetype i = 0; i < cliSamples.header.size(); ++i) {
+        const QString column = cliSamples.header[i];
+        const QString guiColumn = !scatter ? column : i == 0 ? QString("x") : QString("y");
+        QVERIFY2(sameColumn(guiSamples, cliSamples, guiColumn, &why, column), qPrintable(why));
+    }
+}
+
+// The Lab view of a project with configurations against `lab --project`, and its DP optimum
+// against `nll` on the project's own trajectory.
+void tst_CliSameNumbers::labProjectEqualsTheGui() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("p.json");
+    QCOMPARE(runCli({"project", "--example", "3", "--out", path}).exitCode, 0);
+    auto project = core::project::readProjectFile(path.toStdString());
+    DS_VERIFY_OK(project);
+    core::project::LabSettings& lab = project->gaussian.lab;
+    lab.configs = {{.name = "trailing", .trajectory = "trailing"},
+                   {.name = "even DDIM",
+                    .trajectory = "even",
+                    .variance = core::project::LabVariance::Small,
+                    .sampler = core::gaussian::SamplerKind::Ddim}};
+    lab.ks = {5, 10};
+    lab.qualitySamples = 100;
+    lab.nllPoints = 200;
+    QVERIFY(core::io::writeFileAtomically(path.toStdString(),
+                                          core::project::projectToJson(*project, path.toStdString()))
+                .ok());
+    const auto gui = runCli({"export", "--project", path, "--view", "lab", "--out",
+                             dir.filePath("gui-lab.csv")},
+                            600000);
+    QVERIFY2(gui.exitCode == 0, qPrintable(gui.err));
+    const auto cli = runCli({"lab", "--project", path, "--format", "csv", "--out",
+                             dir.filePath("lab.csv")},
+                            600000);
+    QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
+    const CsvRows a = readRows(dir.filePath("gui-lab.csv")), b = readRows(dir.filePath("lab.csv"));
+    QCOMPARE(a.header, b.header);
+    QCOMPARE(a.rows, b.rows);
+    // The reference at K = 10 is the project's own dp:10 with the analytic variance.
+    const auto nll = runCli({"nll", "--project", path, "--samples", "200"}, 600000);
+    QVERIFY2(nll.exitCode == 0, qPrintable(nll.err));
+    const QJsonObject json = QJsonDocument::fromJson(nll.out.toUtf8()).object();
+    bool found = false;
+    for (const QStringList& row : b.rows) {
+        if (row.value(0) == "DP optimum" && row.value(b.column("k")) == "10") {
+            QCOMPARE(row.value(b.column("nll_bpd")).toDouble(), json["bpd"].toDouble());
+            QCOMPARE(row.value(b.column("nll_se")).toDouble(), json["standard_error"].toDouble());
+            found = true;
+        }
+    }
+    QVERIFY(found);
+}
+
+QTEST_GUILESS_MAIN(tst_CliSameNumbers)
+#include "tst_cli_same_numbers.moc"
