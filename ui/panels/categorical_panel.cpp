@@ -234,11 +234,7 @@ QGroupBox* CategoricalPanel::createScheduleBox() {
             });
     m_edits.bind(
         m_numSteps, &QSpinBox::valueChanged, tr("Change N"), "N", [](CategoricalParams& p, int n) {
-            p.numSteps = n;
-            p.pathSteps = std::min(p.pathSteps, n);
-            if (p.trajectory == CategoricalTrajectory::List) {
-                p.trajectory = CategoricalTrajectory::Even;  // a typed list is tied to the old N
-            }
+            p = p.withNumSteps(n);
         });
     return box;
 }

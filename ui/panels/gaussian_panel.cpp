@@ -63,16 +63,7 @@ core::Result<GaussianParams> withScheduleFile(GaussianParams p, const QString& p
         return schedule.error();
     }
     p.schedule = "csv:" + QFileInfo(path).absoluteFilePath().toStdString();
-    if (p.numSteps != schedule->numSteps()) {
-        p.numSteps = schedule->numSteps();  // the table's length is N
-        p.importedGamma.clear();
-        p.importedGammaName.clear();
-        p.pathSteps = std::min(p.pathSteps, p.numSteps);
-        if (p.trajectory == document::GaussianTrajectory::List) {
-            p.trajectory = document::GaussianTrajectory::Even;  // the typed list was for the old N
-        }
-    }
-    return p;
+    return p.withNumSteps(schedule->numSteps());  // the table's length is N
 }
 
 // The params with the checkpoint as the ε-model, once it is known to fit N and the data.
@@ -109,35 +100,9 @@ core::Result<GaussianParams> withGammaFile(GaussianParams p, const QString& path
     return p;
 }
 
-// The timesteps where the imported Γ exceeds its bound 1/β̄_n on the params' schedule.
-core::Result<std::vector<int>> importedGammaOverBound(const GaussianParams& p) {
-    auto schedule = core::schedule::gaussianScheduleFromSpec(p.schedule, p.numSteps);
-    if (!schedule) {
-        return schedule.error();
-    }
-    if (static_cast<int>(p.importedGamma.size()) != p.numSteps) {
-        return core::invalidArgument("importedGamma", std::to_string(p.importedGamma.size()),
-                                     "the imported Γ has " +
-                                         std::to_string(p.importedGamma.size()) +
-                                         " entries but N = " + std::to_string(p.numSteps));
-    }
-    std::vector<double> table{0.0};
-    table.insert(table.end(), p.importedGamma.begin(), p.importedGamma.end());
-    return core::gaussian::gammaOverBound(*schedule, table);
-}
-
-// The params with the imported Γ_n replaced by min(Γ_n, 1/β̄_n).
+// The params with each imported Γ_n over its bound replaced by the bound.
 core::Result<GaussianParams> withClippedGamma(GaussianParams p) {
-    auto schedule = core::schedule::gaussianScheduleFromSpec(p.schedule, p.numSteps);
-    if (!schedule) {
-        return schedule.error();
-    }
-    for (int n = 1; n <= p.numSteps && n <= static_cast<int>(p.importedGamma.size()); ++n) {
-        // The largest Γ with β̄Γ ≤ 1 in floating point (1/β̄ itself may round above it).
-        double bound = 1.0 / schedule->betaBar(n);
-        while (bound * schedule->betaBar(n) > 1.0) bound = std::nextafter(bound, 0.0);
-        p.importedGamma[n - 1] = std::min(p.importedGamma[n - 1], bound);
-    }
+    if (auto clipped = p.clipImportedGamma(); !clipped) return clipped.error();
     return p;
 }
 
@@ -217,10 +182,7 @@ QGroupBox* GaussianPanel::createProcessBox() {
     m_edits.bind(m_numSteps, &QSpinBox::editingFinished, tr("Change N"), "process",
                  [this](GaussianParams& p) {
                      if (p.numSteps == m_numSteps->value()) return false;
-                     p.numSteps = m_numSteps->value();
-                     p.importedGamma.clear();  // it was for the old N
-                     p.importedGammaName.clear();
-                     p.pathSteps = std::min(p.pathSteps, p.numSteps);
+                     p = p.withNumSteps(m_numSteps->value());
                      return true;
                  });
     m_edits.bind(m_forward, &QComboBox::currentIndexChanged, tr("Change forward process"),
@@ -659,7 +621,7 @@ void GaussianPanel::checkImportedGamma() {
     // The schedule may be a file: the check runs off the GUI thread.
     m_checks.start(
         tr("Checking the imported Γ"), [p, key, this](core::Progress&) -> std::function<void()> {
-            auto over = std::make_shared<core::Result<std::vector<int>>>(importedGammaOverBound(p));
+            auto over = std::make_shared<core::Result<std::vector<int>>>(p.importedGammaOverBound());
             return [this, key, over] {
                 if (key != m_gammaCheckKey || key == m_keptGammaCheck) return;
                 showGammaWarning(*over);
