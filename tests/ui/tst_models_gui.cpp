@@ -275,7 +275,8 @@ void tst_ModelsGui::importedGammaDrivesTheViews() {
     QTemporaryDir dir;
     ui::document::ProjectDocument document;
     ui::GaussianExplorer explorer(&document);
-    ui::panels::GaussianPanel panel(&document);
+    ui::jobs::JobRunner files, checks;  // what the explorer owns in the window
+    ui::panels::GaussianPanel panel(&document, &files, &checks);
     GaussianParams p;
     p.numSteps = 200;
     p.data = "gaussian:d=2,s=0.5";
@@ -348,7 +349,8 @@ void tst_ModelsGui::importedGammaOverItsBoundIsFlagged() {
     QTemporaryDir dir;
     ui::document::ProjectDocument document;
     ui::GaussianExplorer explorer(&document);
-    ui::panels::GaussianPanel panel(&document);
+    ui::jobs::JobRunner files, checks;  // what the explorer owns in the window
+    ui::panels::GaussianPanel panel(&document, &files, &checks);
     GaussianParams p;
     p.numSteps = 100;
     p.data = "gaussian:d=2,s=0.5";
@@ -420,7 +422,8 @@ void tst_ModelsGui::projectKeepsTheCheckpointRelativeAndSurvivesItsLoss() {
     const QString projectPath = dir.filePath("project/moons.diffuscope.json");
     {
         ui::document::ProjectDocument document;
-        ui::panels::GaussianPanel panel(&document);
+        ui::jobs::JobRunner files, checks;  // what the explorer owns in the window
+        ui::panels::GaussianPanel panel(&document, &files, &checks);
         QVERIFY(document.setGaussian(moonsParams(), "moons").ok());
         QVERIFY2(panel.loadModel(model), qPrintable(panel.fieldError("data")));
         document.setProcess(ui::document::ProcessKind::Gaussian);

@@ -89,9 +89,10 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryFolder)
       m_gaussianTabs(new QTabWidget),
       m_centralStack(new QStackedWidget),
       m_panelStack(new QStackedWidget),
-      m_gaussianPanel(new panels::GaussianPanel(m_document)),
+      m_gaussianPanel(new panels::GaussianPanel(m_document, m_gaussianExplorer->fileRunner(),
+                                                m_gaussianExplorer->checkRunner())),
       m_timeBar(new animation::TimeBar),
-      m_panel(new panels::CategoricalPanel(m_document)),
+      m_panel(new panels::CategoricalPanel(m_document, m_explorer->fileRunner())),
       m_process(new QComboBox),
       m_progress(new QProgressBar),
       m_cancel(new QPushButton(tr("Cancel"))),
@@ -178,6 +179,8 @@ void MainWindow::createStatusBar() {
     statusBar()->addPermanentWidget(m_cancel);
     connect(m_cancel, &QPushButton::clicked, m_explorer, &CategoricalExplorer::cancelJobs);
     connect(m_cancel, &QPushButton::clicked, m_gaussianExplorer, &GaussianExplorer::cancelJobs);
+    // A project or model being read is abandoned at once (a TorchScript load cannot stop).
+    connect(m_cancel, &QPushButton::clicked, &m_fileRunner, &jobs::JobRunner::cancel);
     for (jobs::JobRunner* runner : allJobRunners()) {
         connectJobRunner(runner);
     }
@@ -257,7 +260,7 @@ MainWindow::~MainWindow() {
 }
 
 std::vector<jobs::JobRunner*> MainWindow::allJobRunners() {
-    return {&m_fileRunner, m_panel->fileRunner(), m_gaussianPanel->fileRunner(),
+    return {&m_fileRunner, m_explorer->fileRunner(), m_gaussianExplorer->fileRunner(),
             m_explorer->setupRunner(), m_explorer->costRunner(),
             m_explorer->chainRunner(), m_gaussianExplorer->runner(), m_gaussianExplorer->nllRunner(),
             m_gaussianExplorer->labRunner()};

@@ -174,7 +174,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QTimer m_autosave;
     std::unique_ptr<document::RecoveryStore> m_recovery;
-    jobs::JobRunner m_fileRunner;  // reads project files
+    jobs::JobRunner m_fileRunner{jobs::JobWeight::Light};  // reads project files and models
     bool m_discardAnswered = false;  // "Discard" was the answer to the last unsaved-changes question
     bool m_recovered = false;  // the project came from a recovery copy and was not saved yet
 };

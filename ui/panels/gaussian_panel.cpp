@@ -108,7 +108,8 @@ core::Result<GaussianParams> withClippedGamma(GaussianParams p) {
 
 }  // namespace
 
-GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* parent)
+GaussianPanel::GaussianPanel(document::ProjectDocument* document, jobs::JobRunner* files,
+                             jobs::JobRunner* checks, QWidget* parent)
     : QWidget(parent),
       m_document(document),
       m_edits(this, &m_refreshing, [this] { return m_document->gaussian(); },
@@ -116,6 +117,8 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
                   return m_document->setGaussian(p, text, mergeId);
               },
               [this] { onDocumentChanged(); }, &m_errors) {
+    m_files = files;
+    m_checks = checks;
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(createProcessBox());
@@ -130,6 +133,12 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     connect(m_document, &document::ProjectDocument::projectReplaced, this,
             &GaussianPanel::onDocumentChanged);
     onDocumentChanged();
+}
+
+GaussianPanel::~GaussianPanel() {
+    for (jobs::JobRunner* runner : {m_files.data(), m_checks.data()}) {
+        if (runner != nullptr) runner->cancel();
+    }
 }
 
 QGroupBox* GaussianPanel::createProcessBox() {
@@ -509,25 +518,25 @@ bool GaussianPanel::importGammaFile(const QString& path) {
 
 void GaussianPanel::loadScheduleFileInBackground(const QString& path) {
     m_edits.prepareInBackground(
-        m_files, tr("Reading %1").arg(QFileInfo(path).fileName()), tr("Use a custom schedule"),
+        *m_files, tr("Reading %1").arg(QFileInfo(path).fileName()), tr("Use a custom schedule"),
         "process", [path](GaussianParams p) { return withScheduleFile(std::move(p), path); });
 }
 
 void GaussianPanel::loadModelInBackground(const QString& path) {
     m_edits.prepareInBackground(
-        m_files, tr("Loading %1").arg(QFileInfo(path).fileName()), tr("Use a checkpoint"), "data",
+        *m_files, tr("Loading %1").arg(QFileInfo(path).fileName()), tr("Use a checkpoint"), "data",
         [path](GaussianParams p) { return withCheckpoint(std::move(p), path); });
 }
 
 void GaussianPanel::importGammaFileInBackground(const QString& path) {
     m_edits.prepareInBackground(
-        m_files, tr("Reading %1").arg(QFileInfo(path).fileName()), tr("Import Γ"), "gamma",
+        *m_files, tr("Reading %1").arg(QFileInfo(path).fileName()), tr("Import Γ"), "gamma",
         [path](GaussianParams p) { return withGammaFile(std::move(p), path); });
 }
 
 void GaussianPanel::editDataSpecInBackground(const QString& spec) {
     m_edits.prepareInBackground(
-        m_files, tr("Reading the data"), tr("Change data"), "data",
+        *m_files, tr("Reading the data"), tr("Change data"), "data",
         [spec](GaussianParams p) { return withDataSpec(std::move(p), spec); });
 }
 
@@ -614,12 +623,13 @@ void GaussianPanel::checkImportedGamma() {
     if (key == m_gammaCheckKey) return;
     m_gammaCheckKey = key;
     m_gammaWarning->hide();
+    if (!m_checks) return;  // the explorer is gone (the window closes)
     if (key.empty()) {
-        m_checks.cancel();
+        m_checks->cancel();
         return;
     }
     // The schedule may be a file: the check runs off the GUI thread.
-    m_checks.start(
+    m_checks->start(
         tr("Checking the imported Γ"), [p, key, this](core::Progress&) -> std::function<void()> {
             auto over = std::make_shared<core::Result<std::vector<int>>>(p.importedGammaOverBound());
             return [this, key, over] {
@@ -661,7 +671,7 @@ QString GaussianPanel::gammaWarning() const {
 }
 
 void GaussianPanel::clipImportedGamma() {
-    m_edits.prepareInBackground(m_files, tr("Clipping the imported Γ"), tr("Clip Γ to its bound"),
+    m_edits.prepareInBackground(*m_files, tr("Clipping the imported Γ"), tr("Clip Γ to its bound"),
                                 "gamma",
                                 [](GaussianParams p) { return withClippedGamma(std::move(p)); });
 }
