@@ -134,6 +134,8 @@ private:
     void updateTitle();
     void updateRecentMenu();
     void addRecentFile(const QString& path);
+    // File ▸ Open: the unsaved-changes question, then a file dialog.
+    void openWithDialog();
     bool maybeSave();
     bool save();
     bool saveAs();
