@@ -2,12 +2,15 @@
 // `diffuscope`: the GUI when started with no arguments, a headless subcommand otherwise.
 #include <QApplication>
 #include <QTimer>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "app/cli/commands.h"
 #include "core/util/limits.h"
 #include "ui/charts/chart_export.h"
+#include "ui/jobs/job_runner.h"
 #include "ui/main/headless_export.h"
 #include "ui/main/language.h"
 #include "ui/main/main_window.h"
@@ -129,13 +132,23 @@ int main(int argc, char* argv[]) {
     ui::SafeApplication application(argc, argv);  // an escaping exception becomes a message
     describeApplication();
     ui::language::install(ui::language::resolve(ui::language::savedChoice()));
-    ui::MainWindow window;
-    window.resize(1400, 880);
-    window.show();
-    if (openProject) {
-        window.openFileInBackground(QString::fromLocal8Bit(argv[1]));
+    int status = 0;
+    {
+        ui::MainWindow window;
+        window.resize(1400, 880);
+        window.show();
+        if (openProject) {
+            window.openFileInBackground(QString::fromLocal8Bit(argv[1]));
+        }
+        // After the event loop starts, so the question appears over the window.
+        QTimer::singleShot(0, &window, &ui::MainWindow::offerRecovery);
+        status = QApplication::exec();
+    }  // the window settles its recovery copy and stops its computations here
+    // An abandoned read (a TorchScript load cannot be interrupted) may still run: nothing waits
+    // for it, and the static destructors must not run under it.
+    if (ui::jobs::lightJobsRunning() > 0) {
+        std::fflush(nullptr);
+        std::_Exit(status);
     }
-    // After the event loop starts, so the question appears over the window.
-    QTimer::singleShot(0, &window, &ui::MainWindow::offerRecovery);
-    return QApplication::exec();
+    return status;
 }

@@ -293,11 +293,7 @@ Result<core::project::CategoricalParams> projectParams(const Args& args) {
     if (args.has("steps")) {
         Result<int> steps = args.getBounded("steps", core::limits::kSteps);
         if (!steps) return steps.error();
-        p.numSteps = *steps;
-        p.pathSteps = std::min(p.pathSteps, p.numSteps);
-        if (p.trajectory == core::project::CategoricalTrajectory::List) {
-            p.trajectory = core::project::CategoricalTrajectory::Even;  // the list was for the old N
-        }
+        p = p.withNumSteps(*steps);
     }
     if (args.has("table")) {
         p.dataSource = core::project::CategoricalData::CsvFile;

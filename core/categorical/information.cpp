@@ -63,6 +63,7 @@ void factorisedColumn(const data::CategoricalTable& table,
                       const std::vector<int>& sources,
                       const std::vector<int>& conditions,
                       KernelForm form,
+                      Progress* progress,
                       Matrix& cost) {
     const int numClasses = static_cast<int>(pi.size());
     const double betaB = grid.beta[b];
@@ -78,6 +79,9 @@ void factorisedColumn(const data::CategoricalTable& table,
                 denoiser.predictPosition(d, j, c, time, std::span<double>(f.col(j).data(), numClasses));
             }
             for (size_t s = 0; s < sources.size(); ++s) {
+                // One column can take seconds (K = 30, N = 400): a cancel must not wait for it.
+                // The caller reports the cancel; the column's entries are then never read.
+                if (progress != nullptr && !progress->poll()) return;
                 const double betaA = grid.beta[sources[s]];
                 double total = 0.0;
                 for (int j = 0; j < numClasses; ++j) {
@@ -454,7 +458,7 @@ Result<StepCosts> computeStepCosts(const data::CategoricalTable& table,
                              result.cost, result.standardError);
         } else if (factorised) {
             factorisedColumn(table, denoiser, pi, grid, b, sources, conditions, options.form,
-                             result.cost);
+                             options.progress, result.cost);
         } else {
             enumeratedColumn(table, denoiser, pi, grid, b, sources, conditions, options.form,
                              numStates, result.cost);

@@ -62,14 +62,4 @@ inline DdpmMeanCoefficients ddpmMeanCoefficients(const schedule::GaussianSchedul
             std::sqrt(schedule.alphaTS(s, t)) * schedule.betaBar(s) / betaBarT};
 }
 
-// Σ_dims KL(N(m₀, v₀) ‖ N(m₁, v₁)) for one column pair (B.6), nats.
-inline double gaussianKlSum(const Eigen::Ref<const Vector>& m0,
-                            double v0,
-                            const Eigen::Ref<const Vector>& m1,
-                            double v1) {
-    const double d = static_cast<double>(m0.size());
-    return 0.5 * (d * (v0 / v1 + std::log(v1 / v0) - 1.0) +
-                  (m0 - m1).squaredNorm() / v1);
-}
-
 }  // namespace core::gaussian

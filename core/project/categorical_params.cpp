@@ -210,6 +210,17 @@ CategoricalParams CategoricalParams::withDigits(int levels) const {
     return p;
 }
 
+CategoricalParams CategoricalParams::withNumSteps(int n) const {
+    CategoricalParams p = *this;
+    if (n == numSteps) return p;
+    p.numSteps = n;
+    p.pathSteps = std::min(p.pathSteps, n);
+    // A typed list runs from node 0 to node N: it fits no other N.
+    p.trajectoryList.clear();
+    if (p.trajectory == CategoricalTrajectory::List) p.trajectory = CategoricalTrajectory::Even;
+    return p;
+}
+
 CategoricalParams CategoricalParams::withNumClasses(int k) const {
     CategoricalParams p = *this;
     p.numClasses = k;

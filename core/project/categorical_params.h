@@ -9,6 +9,7 @@
 
 #include "core/categorical/reverse_kernel.h"
 #include "core/io/json.h"
+#include "core/project/choice.h"
 #include "core/schedule/beta_curve.h"
 #include "core/util/result.h"
 
@@ -25,57 +26,9 @@ enum class CategoricalData {
     CsvFile,  // a table file with columns x1..xD, p[, c]
 };
 
-// One choice of an enumerated parameter: its identifier in files and on the command line, and
-// the label the GUI shows. The GUI fills its combo boxes from these tables.
-template <typename Enum>
-struct Choice {
-    Enum value;
-    std::string_view id;
-    std::string_view label;
-};
-
 extern const std::vector<Choice<schedule::BetaCurveKind>> kCategoricalSchedules;
 extern const std::vector<Choice<CategoricalTrajectory>> kCategoricalTrajectories;
 extern const std::vector<Choice<CategoricalData>> kCategoricalDataSources;
-
-// The identifier of `value` in `choices`, and back (an error naming `field`, the text and the
-// identifiers accepted).
-template <typename Enum>
-std::string choiceId(const std::vector<Choice<Enum>>& choices, Enum value) {
-    for (const auto& c : choices) {
-        if (c.value == value) return std::string(c.id);
-    }
-    return {};
-}
-template <typename Enum>
-Result<Enum> parseChoice(const std::vector<Choice<Enum>>& choices, const std::string& text,
-                         const std::string& field) {
-    std::string accepted;
-    for (const auto& c : choices) {
-        if (c.id == text) return c.value;
-        accepted += (accepted.empty() ? "" : ", ") + std::string(c.id);
-    }
-    return invalidArgument(field, text, "expected one of " + accepted);
-}
-
-// The member `key` of a project file's object as one of `choices` (absent: `out` unchanged);
-// the error names the JSON path and the text found.
-template <typename Enum>
-Status readChoice(const io::JsonFields& read, const char* key,
-                  const std::vector<Choice<Enum>>& choices, Enum& out) {
-    if (!read.has(key)) return {};
-    auto text = read.string(key);
-    if (!text) return text.error();
-    auto value = parseChoice(choices, *text, read.prefix() + key);
-    if (!value) {
-        Error error = value.error();
-        error.code = ErrorCode::ParseError;
-        error.value = "\"" + error.value + "\"";
-        return error;
-    }
-    out = *value;
-    return {};
-}
 
 struct CategoricalParams {
     int numClasses = 4;                        // K, 2..256
@@ -124,6 +77,11 @@ struct CategoricalParams {
     // "linear", "cosine", "power:P", "custom", "info-linear": the schedule as the command line
     // and checkpoints write it.
     std::string scheduleSpec() const;
+
+    // These parameters with N = n, by the rule of GaussianParams::withNumSteps: K is capped at
+    // n and a typed list that no longer fits (it must end at node N) goes, the trajectory
+    // becoming even when the list was in use. With n = N nothing changes.
+    CategoricalParams withNumSteps(int n) const;
 
     // These parameters switched to the digits with L levels: K = L, conditions = labels 0..9.
     CategoricalParams withDigits(int levels) const;

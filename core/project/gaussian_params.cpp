@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/project/gaussian_params.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -201,6 +202,70 @@ Status GaussianParams::setTrajectorySpec(const std::string& spec, const std::str
     }
     *this = std::move(next);
     return {};
+}
+
+namespace {
+
+// Whether `list` (the typed timesteps) is a valid trajectory for N = n: the core's own check.
+bool listFits(const std::string& list, int n) {
+    auto steps = schedule::gaussianScheduleFromSpec("linear", n);  // N only
+    return steps && gaussian::resolveTrajectory("list:" + list, *steps, nullptr).ok();
+}
+
+}  // namespace
+
+GaussianParams GaussianParams::withNumSteps(int n) const {
+    GaussianParams p = *this;
+    if (n == numSteps) return p;
+    p.numSteps = n;
+    p.importedGamma.clear();  // Γ_1..Γ_N of the old N
+    p.importedGammaName.clear();
+    p.pathSteps = std::min(p.pathSteps, n);
+    if (!listFits(p.trajectoryList, n)) {
+        // Kept, it would stay invalid (or become so when the list is chosen again).
+        p.trajectoryList.clear();
+        if (p.trajectory == GaussianTrajectory::List) p.trajectory = GaussianTrajectory::Even;
+    }
+    return p;
+}
+
+namespace {
+
+// The schedule of `p` when the imported Γ fits its N; else why not.
+Result<schedule::GaussianSchedule> scheduleForImport(const GaussianParams& p) {
+    if (static_cast<int>(p.importedGamma.size()) != p.numSteps) {
+        return invalidArgument("gamma", std::to_string(p.importedGamma.size()),
+                               "the imported Γ has " + std::to_string(p.importedGamma.size()) +
+                                   " entries but N = " + std::to_string(p.numSteps));
+    }
+    return schedule::gaussianScheduleFromSpec(p.schedule, p.numSteps);
+}
+
+}  // namespace
+
+Result<std::vector<int>> GaussianParams::importedGammaOverBound() const {
+    auto schedule = scheduleForImport(*this);
+    if (!schedule) return schedule.error();
+    std::vector<double> table{0.0};  // gammaOverBound's table is indexed by n, entry 0 unused
+    table.insert(table.end(), importedGamma.begin(), importedGamma.end());
+    return gaussian::gammaOverBound(*schedule, table);
+}
+
+Result<std::vector<int>> GaussianParams::clipImportedGamma() {
+    auto schedule = scheduleForImport(*this);
+    if (!schedule) return schedule.error();
+    std::vector<int> clipped;
+    for (int n = 1; n <= numSteps; ++n) {
+        const double betaBar = schedule->betaBar(n);
+        double& gamma = importedGamma[static_cast<size_t>(n - 1)];
+        if (!(betaBar * gamma > 1.0)) continue;  // gammaOverBound's test
+        // The largest Γ with β̄Γ ≤ 1 in floating point (1/β̄ itself may round above it).
+        double bound = 1.0 / betaBar;
+        while (bound * betaBar > 1.0) bound = std::nextafter(bound, 0.0);
+        gamma = bound;
+        clipped.push_back(n);
+    }
+    return clipped;
 }
 
 namespace {

@@ -11,7 +11,7 @@
 #include "core/gaussian/sampler.h"
 #include "core/gaussian/trajectory_dp.h"
 #include "core/io/json.h"
-#include "core/project/categorical_params.h"
+#include "core/project/choice.h"
 #include "core/project/lab_settings.h"
 #include "core/util/result.h"
 
@@ -87,6 +87,20 @@ struct GaussianParams {
     // Checks every field; errors name it ("N", "eta", "data", "M", "K", "trajectory",
     // "sampler", "compareSampler", "particles") and the value.
     Status validate() const;
+    // The parameter rules, one for the GUI and the CLI. These parameters with N = n and what
+    // was tied to the old N adjusted: an imported Γ (N entries) goes, K is capped at n, and a
+    // typed list that no longer fits n (a timestep above n, or too many) goes, the trajectory
+    // becoming even when the list was in use; a list that still fits stays. With n = N nothing
+    // changes. A new schedule or data set keeps the imported Γ: check it again with
+    // importedGammaOverBound.
+    GaussianParams withNumSteps(int n) const;
+    // The timesteps n where the imported Γ_n exceeds its bound, β̄_n·Γ_n > 1, on these
+    // parameters' schedule (a csv: schedule reads its file); an error when the schedule cannot
+    // be built or Γ does not have N entries ("gamma").
+    Result<std::vector<int>> importedGammaOverBound() const;
+    // Replaces each imported Γ_n over its bound by the largest double with β̄_n·Γ_n ≤ 1 and
+    // returns the timesteps changed (empty: none); on an error Γ is left as it was.
+    Result<std::vector<int>> clipImportedGamma();
     // "even:K", "quadratic:K", "dp:K", "list:…", "linspace:K", "leading:K[,offset=O]",
     // "trailing:K", "logsnr:K" or "karras:K[,rho=ρ]" for core::gaussian::resolveTrajectory
     // (the options only when they differ from their defaults 0 and 7).

@@ -6,7 +6,7 @@
 
 #include "core/gaussian/sampler.h"
 #include "core/io/json.h"
-#include "core/project/categorical_params.h"
+#include "core/project/choice.h"
 #include "core/util/limits.h"
 #include "core/util/result.h"
 

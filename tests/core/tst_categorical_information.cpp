@@ -46,6 +46,7 @@ class tst_CategoricalInformation : public QObject {
     Q_OBJECT
 
 private slots:
+    void cancelStopsWithinAColumn();
     void handComputed_data();
     void handComputed();
     void curveEnds();
@@ -236,6 +237,33 @@ void tst_CategoricalInformation::exactMatchesMonteCarlo() {
         QVERIFY(se > 0.0);
         DS_COMPARE_ABS(estimate->cost(b - 1, b), exact->cost(b - 1, b), 4.0 * se);
     }
+}
+
+// A cancel is seen inside a column, before any column is finished (one column can take seconds
+// on a large grid, K = 30 and N = 400); the result is the Cancelled error.
+void tst_CategoricalInformation::cancelStopsWithinAColumn() {
+    const data::CategoricalTable table =
+        *data::makeCategoricalTable(1, 4, {0, 1, 2, 3}, {0.1, 0.2, 0.3, 0.4});
+    const Vector pi = *parsePrior("0.1,0.1,0.1,0.7");
+    model::TableOracle oracle(table, pi);
+    QVERIFY(oracle.factorised());
+    struct AbortAtOnce : ProgressObserver {
+        std::vector<double> fractions;
+        Control onProgress(double fraction, const std::string&) override {
+            fractions.push_back(fraction);
+            return Control::Abort;
+        }
+    } observer;
+    Progress progress(&observer);
+    StepCostOptions options;
+    options.parallel.numThreads = 1;
+    options.progress = &progress;
+    Result<StepCosts> costs = computeStepCosts(
+        table, oracle, pi, evenTimeGrid(schedule::cosineCurve(), 50), CostPairs::All, options);
+    QVERIFY(!costs.ok());
+    QVERIFY(costs.error().code == ErrorCode::Cancelled);
+    QCOMPARE(observer.fractions.size(), size_t{1});
+    QCOMPARE(observer.fractions[0], 0.0);  // consulted before the first column was done
 }
 
 // A joint model over K^D > maxEnumeration states needs samples.

@@ -44,6 +44,9 @@ private slots:
     void gaussianSetupRefusesAMissingModelOnlyWhenStrict();
     void maskStateIsOptionalInFiles();
     void maskStateAddsAClassThatHoldsAllOfPi();
+    void gaussianNumStepsRule();
+    void categoricalNumStepsRule();
+    void importedGammaBoundAndClip();
 };
 
 namespace {
@@ -550,6 +553,102 @@ void tst_Project::maskStateAddsAClassThatHoldsAllOfPi() {
     DS_VERIFY_OK(plain);
     QCOMPARE((*plain)->numClasses(), 4);
     QCOMPARE(core::categorical::absorbingMaskClass((*plain)->pi), -1);
+}
+
+void tst_Project::gaussianNumStepsRule() {
+    GaussianParams p;
+    p.numSteps = 1000;
+    p.pathSteps = 50;
+    p.trajectory = core::project::GaussianTrajectory::List;
+    p.trajectoryList = "1,10,100,1000";
+    p.importedGamma.assign(1000, 0.5);
+    p.importedGammaName = "gamma.csv";
+    DS_VERIFY_OK(p.validate());
+
+    QVERIFY(p.withNumSteps(1000) == p);  // the same N: nothing changes
+
+    // Smaller N: the list (timestep 1000 > 500) and Γ go, the trajectory becomes even.
+    GaussianParams smaller = p.withNumSteps(500);
+    QCOMPARE(smaller.numSteps, 500);
+    QVERIFY(smaller.importedGamma.empty());
+    QVERIFY(smaller.importedGammaName.empty());
+    QCOMPARE(smaller.pathSteps, 50);
+    QVERIFY(smaller.trajectoryList.empty());
+    QVERIFY(smaller.trajectory == core::project::GaussianTrajectory::Even);
+    DS_VERIFY_OK(smaller.validate());
+
+    // Larger N: the list still fits and stays in use; Γ (N entries) goes.
+    GaussianParams larger = p.withNumSteps(2000);
+    QCOMPARE(larger.trajectoryList, std::string("1,10,100,1000"));
+    QVERIFY(larger.trajectory == core::project::GaussianTrajectory::List);
+    QVERIFY(larger.importedGamma.empty());
+    DS_VERIFY_OK(larger.validate());
+
+    // K is capped at N; a stale list not in use goes too, the trajectory stays.
+    GaussianParams dp = p;
+    dp.trajectory = core::project::GaussianTrajectory::Dp;
+    GaussianParams tiny = dp.withNumSteps(20);
+    QCOMPARE(tiny.pathSteps, 20);
+    QVERIFY(tiny.trajectoryList.empty());
+    QVERIFY(tiny.trajectory == core::project::GaussianTrajectory::Dp);
+    DS_VERIFY_OK(tiny.validate());
+}
+
+void tst_Project::categoricalNumStepsRule() {
+    CategoricalParams p = CategoricalParams::example();
+    p.numSteps = 100;
+    p.pathSteps = 10;
+    p.trajectory = core::project::CategoricalTrajectory::List;
+    p.trajectoryList = {0, 50, 100};
+    DS_VERIFY_OK(p.validate());
+    QVERIFY(p.withNumSteps(100) == p);
+    CategoricalParams q = p.withNumSteps(5);
+    QCOMPARE(q.numSteps, 5);
+    QCOMPARE(q.pathSteps, 5);
+    QVERIFY(q.trajectoryList.empty());
+    QVERIFY(q.trajectory == core::project::CategoricalTrajectory::Even);
+    DS_VERIFY_OK(q.validate());
+}
+
+void tst_Project::importedGammaBoundAndClip() {
+    // β = 0.1, 0.2, 0.3, 0.4: ᾱ = 0.9, 0.72, 0.504, 0.3024, so β̄ = 1 − ᾱ = 0.1, 0.28, 0.496,
+    // 0.6976 and the bounds 1/β̄ = 10, 3.571…, 2.016…, 1.433….
+    const double betaBar[] = {0.1, 0.28, 0.496, 0.6976};
+    GaussianParams p;
+    p.schedule = "csv:" + test_support::dataPathStd("gaussian_custom_beta.csv");
+    p.numSteps = 4;
+    p.pathSteps = 2;
+    p.importedGamma = {5.0, 4.0, 2.0, 10.0};  // over at n = 2 (1.12) and n = 4 (6.976)
+    auto over = p.importedGammaOverBound();
+    DS_VERIFY_OK(over);
+    QCOMPARE(*over, (std::vector<int>{2, 4}));
+
+    GaussianParams clipped = p;
+    auto changed = clipped.clipImportedGamma();
+    DS_VERIFY_OK(changed);
+    QCOMPARE(*changed, (std::vector<int>{2, 4}));
+    QCOMPARE(clipped.importedGamma[0], 5.0);
+    QCOMPARE(clipped.importedGamma[2], 2.0);
+    for (int n : {2, 4}) {
+        const double bound = 1.0 / betaBar[n - 1];
+        QVERIFY2(std::abs(clipped.importedGamma[n - 1] - bound) < 1e-12 * bound,
+                 std::to_string(clipped.importedGamma[n - 1]).c_str());
+    }
+    auto after = clipped.importedGammaOverBound();
+    DS_VERIFY_OK(after);
+    QVERIFY(after->empty());
+    auto again = clipped.clipImportedGamma();
+    DS_VERIFY_OK(again);
+    QVERIFY(again->empty());
+
+    // Γ for another N is refused, naming the field and the count, and left as it was.
+    GaussianParams wrong = p;
+    wrong.importedGamma.pop_back();
+    auto refused = wrong.clipImportedGamma();
+    QVERIFY(!refused.ok());
+    verifyNames(refused.error(), "gamma", "3");
+    QCOMPARE(wrong.importedGamma, (std::vector<double>{5.0, 4.0, 2.0}));
+    QVERIFY(!wrong.importedGammaOverBound().ok());
 }
 
 QTEST_GUILESS_MAIN(tst_Project)

@@ -349,7 +349,8 @@ void tst_CategoricalExplorer::aFrameSequenceIsReplacedWhole() {
 
 void tst_CategoricalExplorer::panelEditsAndUndo() {
     ui::document::ProjectDocument document;
-    ui::panels::CategoricalPanel panel(&document);
+    ui::jobs::JobRunner files;  // what the explorer owns in the window
+    ui::panels::CategoricalPanel panel(&document, &files);
     const CategoricalParams before = document.categorical();
     panel.editPiText("0.25, 0.25, 0.25, 0.25");
     QCOMPARE(document.categorical().pi, (std::vector<double>{0.25, 0.25, 0.25, 0.25}));
@@ -365,7 +366,8 @@ void tst_CategoricalExplorer::panelEditsAndUndo() {
 
 void tst_CategoricalExplorer::panelRefusesBadInput() {
     ui::document::ProjectDocument document;
-    ui::panels::CategoricalPanel panel(&document);
+    ui::jobs::JobRunner files;  // what the explorer owns in the window
+    ui::panels::CategoricalPanel panel(&document, &files);
     const CategoricalParams before = document.categorical();
     panel.editPiText("0.5, 0.2, 0.2, 0.2");
     QVERIFY2(panel.fieldError("pi").contains("sum"), qPrintable(panel.fieldError("pi")));
@@ -394,7 +396,8 @@ void wheel(QWidget* widget, int notches) {
 // one undo step; π typed as weights is offered "normalise" instead of a bare refusal.
 void tst_CategoricalExplorer::panelInputCannotSurprise() {
     ui::document::ProjectDocument document;
-    ui::panels::CategoricalPanel panel(&document);
+    ui::jobs::JobRunner files;  // what the explorer owns in the window
+    ui::panels::CategoricalPanel panel(&document, &files);
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
     auto* k = panel.findChild<QSpinBox*>("numClasses");
@@ -443,7 +446,8 @@ void tst_CategoricalExplorer::panelInputCannotSurprise() {
 void tst_CategoricalExplorer::maskedPresetAddsAMaskState() {
     ui::document::ProjectDocument document;
     ui::CategoricalExplorer explorer(&document);
-    ui::panels::CategoricalPanel panel(&document);
+    ui::jobs::JobRunner files;  // what the explorer owns in the window
+    ui::panels::CategoricalPanel panel(&document, &files);
     const int k = document.categorical().numClasses;
     QAction* masked = nullptr;
     for (QAction* action : panel.findChildren<QAction*>()) {
@@ -661,7 +665,8 @@ void tst_CategoricalExplorer::tableFileWithTwoPositions() {
     file.close();
     ui::document::ProjectDocument document;
     ui::CategoricalExplorer explorer(&document);
-    ui::panels::CategoricalPanel panel(&document);
+    ui::jobs::JobRunner files;  // what the explorer owns in the window
+    ui::panels::CategoricalPanel panel(&document, &files);
     CategoricalParams p = document.categorical().withNumClasses(3);
     p.pi = {1.0 / 3, 1.0 / 3, 1.0 / 3};
     p.numSteps = 20;

@@ -88,7 +88,8 @@ void tst_CompareView::followsTheDocument() {
 }
 
 void tst_CompareView::rendersAndExports() {
-    ui::views::CompareView view;
+    ui::jobs::JobRunner runner;  // what the explorer owns in the window
+    ui::views::CompareView view(&runner);
     view.setParams(CategoricalParams::example(), GaussianParams{});
     view.waitForCurves();
     view.resize(900, 600);
@@ -115,7 +116,8 @@ void tst_CompareView::rendersAndExports() {
 }
 
 void tst_CompareView::badScheduleShowsAnError() {
-    ui::views::CompareView view;
+    ui::jobs::JobRunner runner;  // what the explorer owns in the window
+    ui::views::CompareView view(&runner);
     GaussianParams g;
     g.schedule = "nonsense";
     view.setParams(CategoricalParams::example(), g);

@@ -225,7 +225,8 @@ void tst_GaussianExplorer::gammaIsReusedWhenOnlyTheTrajectoryChanges() {
 
 void tst_GaussianExplorer::panelRefusesABadDataSpec() {
     ui::document::ProjectDocument document;
-    ui::panels::GaussianPanel panel(&document);
+    ui::jobs::JobRunner files, checks;  // what the explorer owns in the window
+    ui::panels::GaussianPanel panel(&document, &files, &checks);
     const GaussianParams before = document.gaussian();
     panel.editDataSpec("gmm:/nonexistent/mixture.json");
     QVERIFY2(panel.fieldError("data").contains("/nonexistent/mixture.json"),
@@ -424,7 +425,8 @@ void tst_GaussianExplorer::nllVsKCancelLeavesTheViewUsable() {
 void tst_GaussianExplorer::spacingOptionsEditTheProject() {
     ui::document::ProjectDocument document;
     ui::GaussianExplorer explorer(&document);
-    ui::panels::GaussianPanel panel(&document);
+    ui::jobs::JobRunner files, checks;  // what the explorer owns in the window
+    ui::panels::GaussianPanel panel(&document, &files, &checks);
     GaussianParams p = smallParams();
     p.trajectory = ui::document::GaussianTrajectory::Karras;
     p.pathSteps = 6;
@@ -505,7 +507,8 @@ void tst_GaussianExplorer::spacingOptionsEditTheProject() {
 void tst_GaussianExplorer::typedTrajectoryList() {
     ui::document::ProjectDocument document;
     ui::GaussianExplorer explorer(&document);
-    ui::panels::GaussianPanel panel(&document);
+    ui::jobs::JobRunner files, checks;  // what the explorer owns in the window
+    ui::panels::GaussianPanel panel(&document, &files, &checks);
     QVERIFY(document.setGaussian(smallParams(), "small").ok());
     const GaussianParams before = document.gaussian();
     panel.editTrajectoryList("1,40,30,100");
@@ -550,7 +553,8 @@ void tst_GaussianExplorer::customScheduleTable() {
     }
     ui::document::ProjectDocument document;
     ui::GaussianExplorer explorer(&document);
-    ui::panels::GaussianPanel panel(&document);
+    ui::jobs::JobRunner files, checks;  // what the explorer owns in the window
+    ui::panels::GaussianPanel panel(&document, &files, &checks);
     QVERIFY(document.setGaussian(smallParams(), "small").ok());
     QVERIFY2(panel.loadScheduleFile(table), qPrintable(panel.fieldError("process")));
     QCOMPARE(document.gaussian().numSteps, 60);

@@ -31,6 +31,7 @@
 #include "ui/views/schedule_view.h"
 #include "tests/support/test_support.h"
 #include "ui/main/math_help.h"
+#include "ui/document/project_document.h"
 
 namespace {
 
@@ -68,6 +69,19 @@ private slots:
     void presentationModeKeepsEveryLabelWhole();
 };
 
+namespace document_support {
+
+// Starts the Gaussian explorer's job (an edit of the seed) and says whether it runs.
+bool startGaussianJob(ui::MainWindow& window) {
+    auto p = window.document()->gaussian();
+    p.seed += 1;
+    if (!window.document()->setGaussian(p, "seed").ok()) return false;
+    QTest::qWait(60);  // the edits' coalescing timer
+    return window.gaussianExplorer()->runner()->isRunning();
+}
+
+}  // namespace document_support
+
 // F11: the side panes hidden, chart text and lines 1.6 times larger; off restores them exactly.
 void tst_MathHelp::presentationModeScalesAndRestores() {
     QTemporaryDir dir;
@@ -99,6 +113,26 @@ void tst_MathHelp::presentationModeScalesAndRestores() {
     QCOMPARE(window.explorer()->chainsView()->tilesShown(), 64);
     QCOMPARE(window.gaussianExplorer()->particlesView()->tilesShown(), 36);
     QVERIFY(window.gaussianExplorer()->particlesView()->visibleWindow().width() >= 6.0);
+    // F11 while a job runs (its status lines change meanwhile): every widget of the window takes
+    // the normal font again.
+    window.showProcess(1);
+    QVERIFY(document_support::startGaussianJob(window));
+    window.setPresentationMode(true);
+    window.gaussianExplorer()->waitForJobs();  // one job ends in the mode
+    QVERIFY(document_support::startGaussianJob(window));
+    window.setPresentationMode(false);  // another runs as it is left
+    window.gaussianExplorer()->waitForJobs();
+    QApplication::processEvents();
+    const double normal = QApplication::font().pointSizeF();
+    for (QWidget* widget : window.findChildren<QWidget*>()) {
+        if (widget->testAttribute(Qt::WA_SetFont)) continue;  // a font of its own (a title)
+        auto* label = qobject_cast<QLabel*>(widget);
+        QVERIFY2(widget->font().pointSizeF() == normal,
+                 qPrintable(QString(widget->metaObject()->className()) + " \"" +
+                            (label != nullptr ? label->text() : widget->objectName()) + "\" at " +
+                            QString::number(widget->font().pointSizeF()) + " pt, not " +
+                            QString::number(normal)));
+    }
 }
 
 // Presentation mode at a lecture hall's 1920 × 1080 and a projector's 1280 × 720: in every view

@@ -63,13 +63,15 @@ private:
     double pixel() const { return 1.0 / (m_editor->toWidget(1, 0) - m_editor->toWidget(0, 0)).x(); }
 
     std::unique_ptr<ui::document::ProjectDocument> m_document;
+    ui::jobs::JobRunner m_files;  // what the explorer owns in the window
+    ui::jobs::JobRunner m_checks;
     std::unique_ptr<ui::panels::GaussianPanel> m_panel;
     MixtureEditor* m_editor = nullptr;
 };
 
 void tst_MixtureEditor::init() {
     m_document = std::make_unique<ui::document::ProjectDocument>();
-    m_panel = std::make_unique<ui::panels::GaussianPanel>(m_document.get());
+    m_panel = std::make_unique<ui::panels::GaussianPanel>(m_document.get(), &m_files, &m_checks);
     m_panel->resize(380, 1400);
     m_panel->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_panel.get()));

@@ -7,6 +7,8 @@
 // numbers; the project file keeps the checkpoint's path relative to itself, and a project whose
 // checkpoint has gone missing still opens, on the exact oracle, saying why.
 #include <QDir>
+#include <QElapsedTimer>
+#include <QPushButton>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFile>
@@ -19,7 +21,11 @@
 #include <QTest>
 #include <QUrl>
 #include <cmath>
+#include <atomic>
+#include <chrono>
+#include <memory>
 #include <set>
+#include <thread>
 
 #include "core/model/torch_model.h"
 #include "core/gaussian/trajectory_dp.h"
@@ -95,6 +101,7 @@ class tst_ModelsGui : public QObject {
     Q_OBJECT
 
 private slots:
+    void aLoadThatCannotStopHoldsNeitherCancelNorQuit();
     void droppedGaussianCheckpointDrivesTheViews();
     void checkpointsThatDoNotFitAreRefused();
     void cancelledTrainingCanBeResumed();
@@ -275,7 +282,8 @@ void tst_ModelsGui::importedGammaDrivesTheViews() {
     QTemporaryDir dir;
     ui::document::ProjectDocument document;
     ui::GaussianExplorer explorer(&document);
-    ui::panels::GaussianPanel panel(&document);
+    ui::jobs::JobRunner files, checks;  // what the explorer owns in the window
+    ui::panels::GaussianPanel panel(&document, &files, &checks);
     GaussianParams p;
     p.numSteps = 200;
     p.data = "gaussian:d=2,s=0.5";
@@ -348,7 +356,8 @@ void tst_ModelsGui::importedGammaOverItsBoundIsFlagged() {
     QTemporaryDir dir;
     ui::document::ProjectDocument document;
     ui::GaussianExplorer explorer(&document);
-    ui::panels::GaussianPanel panel(&document);
+    ui::jobs::JobRunner files, checks;  // what the explorer owns in the window
+    ui::panels::GaussianPanel panel(&document, &files, &checks);
     GaussianParams p;
     p.numSteps = 100;
     p.data = "gaussian:d=2,s=0.5";
@@ -420,7 +429,8 @@ void tst_ModelsGui::projectKeepsTheCheckpointRelativeAndSurvivesItsLoss() {
     const QString projectPath = dir.filePath("project/moons.diffuscope.json");
     {
         ui::document::ProjectDocument document;
-        ui::panels::GaussianPanel panel(&document);
+        ui::jobs::JobRunner files, checks;  // what the explorer owns in the window
+        ui::panels::GaussianPanel panel(&document, &files, &checks);
         QVERIFY(document.setGaussian(moonsParams(), "moons").ok());
         QVERIFY2(panel.loadModel(model), qPrintable(panel.fieldError("data")));
         document.setProcess(ui::document::ProcessKind::Gaussian);
@@ -501,6 +511,41 @@ void tst_ModelsGui::examplesUseTheirBundledNetworks() {
         QVERIFY(document.filePath().isEmpty());
     }
     QCOMPARE(networks, 4);
+}
+
+// A TorchScript load cannot be interrupted: Cancel (Esc) leaves it behind at once and the GUI is
+// idle; closing the window does not wait for it either (main then ends with _Exit).
+void tst_ModelsGui::aLoadThatCannotStopHoldsNeitherCancelNorQuit() {
+    QTemporaryDir dir;
+    auto release = std::make_shared<std::atomic<bool>>(false);
+    auto applied = std::make_shared<std::atomic<bool>>(false);
+    auto stuck = [release, applied](core::Progress&) -> std::function<void()> {
+        while (!*release) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        return [applied] { *applied = true; };
+    };
+    QElapsedTimer clock;
+    {
+        ui::MainWindow window(nullptr, dir.path());
+        window.fileRunner()->start("Loading model.pt", stuck);
+        QVERIFY(window.fileRunner()->isRunning());
+        QPushButton* cancel = nullptr;
+        for (QPushButton* b : window.findChildren<QPushButton*>()) {
+            if (b->shortcut() == QKeySequence(Qt::Key_Escape)) cancel = b;
+        }
+        QVERIFY(cancel != nullptr);
+        cancel->click();
+        QVERIFY(!window.fileRunner()->isRunning());
+        window.fileRunner()->start("Loading model.pt", stuck);
+        window.explorer()->waitForJobs();
+        window.gaussianExplorer()->waitForJobs();
+        clock.start();
+    }
+    QVERIFY2(clock.elapsed() < 2000, "closing the window waited for the load");
+    QVERIFY(ui::jobs::lightJobsRunning() >= 2);
+    *release = true;
+    QTRY_COMPARE_WITH_TIMEOUT(ui::jobs::lightJobsRunning(), 0, 5000);
+    QTest::qWait(20);
+    QVERIFY(!*applied);
 }
 
 QTEST_MAIN(tst_ModelsGui)

@@ -557,7 +557,8 @@ void tst_ParticlesView::cancelStopsTheParticlesPromptly() {
 
 void tst_ParticlesView::panelEditsTheSampler() {
     ui::document::ProjectDocument document;
-    ui::panels::GaussianPanel panel(&document);
+    ui::jobs::JobRunner files, checks;  // what the explorer owns in the window
+    ui::panels::GaussianPanel panel(&document, &files, &checks);
     const GaussianParams before = document.gaussian();
     auto* sampler = panel.findChild<QComboBox*>("sampler");
     auto* compare = panel.findChild<QComboBox*>("compareSampler");

@@ -29,7 +29,6 @@ public:
     // Saves the values for the next export (the caller does it once the file is chosen).
     void remember() const;
 
-    QSpinBox* widthBox() const { return m_width; }
     QSpinBox* fpsBox() const { return m_fps; }
     QSpinBox* framesPerStepBox() const { return m_perStep; }
     QDoubleSpinBox* holdBox() const { return m_hold; }

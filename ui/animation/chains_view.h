@@ -28,7 +28,6 @@ public:
 
     // Digit tiles this many times larger (fewer of them): presentation mode's 1.6.
     void setTileScale(double scale);
-    double tileScale() const { return m_tileScale; }
     // How many samples the image grid shows now.
     int tilesShown() const;
 

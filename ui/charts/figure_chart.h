@@ -74,7 +74,6 @@ public:
     QChart* chart() const { return m_chart; }
     QChartView* view() const { return m_view; }
     FigureLegend* legend() const { return m_legend; }
-    QLabel* titleLabel() const { return m_title; }
 
     void setTitle(const QString& title);
     QString title() const;

@@ -2,12 +2,18 @@
 #include "ui/jobs/job_runner.h"
 
 #include <QCoreApplication>
+#include <QPointer>
 #include <QPromise>
 #include <QThread>
 #include <QtConcurrent>
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <exception>
+#include <mutex>
 #include <new>
+#include <thread>
 
 namespace ui::jobs {
 namespace {
@@ -36,15 +42,83 @@ private:
     JobRunner* m_runner;
 };
 
+// The process-wide turn of heavy jobs: each uses every core (core/util/parallel), so two at
+// once only share the cores and both finish later.
+class HeavyGate {
+public:
+    // Waits for the turn; false, without it, once `cancelled` returns true (checked every
+    // 20 ms, so a cancel while waiting is seen well within 100 ms).
+    template <typename Cancelled>
+    bool acquire(Cancelled cancelled) {
+        std::unique_lock lock(m_mutex);
+        while (m_busy) {
+            if (cancelled()) return false;
+            m_free.wait_for(lock, std::chrono::milliseconds(20));
+        }
+        m_busy = true;
+        return true;
+    }
+    void release() {
+        {
+            std::lock_guard lock(m_mutex);
+            m_busy = false;
+        }
+        m_free.notify_all();  // a woken waiter may have been cancelled: wake them all
+    }
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_free;
+    bool m_busy = false;
+};
+
+HeavyGate& heavyGate() {
+    static HeavyGate gate;
+    return gate;
+}
+
+// A light job's Progress: aborts once the job was abandoned, reports through `report`.
+class LightObserver : public core::ProgressObserver {
+public:
+    LightObserver(const std::atomic<bool>& abandoned, std::function<void(int, QString)> report)
+        : m_abandoned(abandoned), m_report(std::move(report)) {}
+    core::Control onProgress(double fraction, const std::string& stage) override {
+        if (m_abandoned) return core::Control::Abort;
+        m_report(static_cast<int>(fraction * 1000.0), QString::fromStdString(stage));
+        return core::Control::Continue;
+    }
+
+private:
+    const std::atomic<bool>& m_abandoned;
+    std::function<void(int, QString)> m_report;
+};
+
+std::atomic<int> g_lightJobsRunning{0};
+
+// Gives the turn back when the job's body returns or throws.
+struct HeavyTurn {
+    bool held;
+    ~HeavyTurn() {
+        if (held) heavyGate().release();
+    }
+};
+
 }  // namespace
 
-JobRunner::JobRunner(QObject* parent) : QObject(parent) {
+struct JobRunner::LightJob {
+    std::atomic<bool> abandoned{false};
+};
+
+int lightJobsRunning() { return g_lightJobsRunning.load(); }
+
+JobRunner::JobRunner(JobWeight weight, QObject* parent) : QObject(parent), m_weight(weight) {
     // Heavy OpenMP jobs run one at a time so Qt workers and OpenMP teams do not oversubscribe.
     m_pool.setMaxThreadCount(1);
     connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &JobRunner::onFinished);
 }
 
 JobRunner::~JobRunner() {
+    if (m_light) m_light->abandoned = true;  // never waited for
     m_hasPending = false;
     m_watcher.disconnect(this);
     m_watcher.cancel();
@@ -57,6 +131,10 @@ JobRunner::~JobRunner() {
 bool JobRunner::isRunning() const { return m_active || m_watcher.isRunning() || m_hasPending; }
 
 void JobRunner::start(const QString& name, Work work) {
+    if (m_weight == JobWeight::Light) {
+        startLight(name, std::move(work));
+        return;
+    }
     ++m_generation;
     if (m_watcher.isRunning()) {
         // Queue the newest request; it starts when the cancelled one returns (within 100 ms).
@@ -71,10 +149,17 @@ void JobRunner::start(const QString& name, Work work) {
     m_active = true;
     emit started(name);
     m_watcher.setFuture(
-        QtConcurrent::run(&m_pool, [this, work = std::move(work)](QPromise<Outcome>& promise) {
+        QtConcurrent::run(&m_pool, [this, heavy = m_weight == JobWeight::Heavy,
+                                    work = std::move(work)](QPromise<Outcome>& promise) {
+            Outcome outcome;
+            if (heavy && !heavyGate().acquire([&] { return promise.isCanceled(); })) {
+                outcome.cancelled = true;  // cancelled while waiting: it never ran
+                promise.addResult(outcome);
+                return;
+            }
+            const HeavyTurn turn{heavy};
             PromiseObserver<Outcome> observer(promise, this);
             core::Progress progress(&observer);
-            Outcome outcome;
             try {
                 outcome.apply = work(progress);
                 outcome.cancelled = progress.cancelled() || promise.isCanceled();
@@ -88,7 +173,62 @@ void JobRunner::start(const QString& name, Work work) {
         }));
 }
 
+void JobRunner::startLight(const QString& name, Work work) {
+    abandonLight();  // the newest request wins at once
+    auto job = std::make_shared<LightJob>();
+    m_light = job;
+    m_name = name;
+    m_active = true;
+    emit started(name);
+    const QPointer<JobRunner> self(this);
+    // Queued to the application object, not to the runner, which may be gone by then; `self`
+    // is read on the GUI thread only.
+    auto post = [](std::function<void()> call) {
+        if (QCoreApplication* app = QCoreApplication::instance()) {
+            QMetaObject::invokeMethod(app, std::move(call), Qt::QueuedConnection);
+        }
+    };
+    auto onProgress = [post, self, job](int permille, QString stage) {
+        post([self, job, permille, stage] {
+            if (self && self->m_light == job) emit self->progressChanged(permille, stage);
+        });
+    };
+    ++g_lightJobsRunning;
+    std::thread([post, self, job, onProgress, work = std::move(work)]() mutable {
+        LightObserver observer(job->abandoned, onProgress);
+        core::Progress progress(&observer);
+        auto outcome = std::make_shared<Outcome>();
+        try {
+            outcome->apply = work(progress);
+            outcome->cancelled = progress.cancelled() || job->abandoned;
+        } catch (const std::exception& e) {
+            outcome->error = QString::fromUtf8(e.what());
+        } catch (...) {
+            outcome->error = "unknown error";
+        }
+        work = nullptr;
+        if (!job->abandoned) {
+            post([self, job, outcome] {
+                if (!self || self->m_light != job) return;  // abandoned meanwhile
+                self->m_light.reset();
+                self->m_active = false;
+                self->report(self->m_name, std::move(*outcome), false);
+            });
+        }
+        --g_lightJobsRunning;
+    }).detach();
+}
+
+void JobRunner::abandonLight() {
+    if (!m_light) return;
+    m_light->abandoned = true;
+    m_light.reset();
+    m_active = false;
+    emit cancelled(m_name);
+}
+
 void JobRunner::cancel() {
+    abandonLight();
     m_hasPending = false;
     m_pending = nullptr;
     m_watcher.cancel();
@@ -98,7 +238,9 @@ void JobRunner::waitForFinished() {
     while (isRunning()) {
         m_watcher.waitForFinished();
         QCoreApplication::processEvents();
-        if (m_active && !m_watcher.isRunning()) {
+        if (m_light) {
+            QThread::msleep(1);  // a light job's thread posts its result
+        } else if (m_active && !m_watcher.isRunning()) {
             QThread::yieldCurrentThread();  // the finished signal is on its way
         }
     }
@@ -115,38 +257,41 @@ void JobRunner::onFinished() {
     } else {
         outcome.cancelled = true;
     }
-    if (!stale) {
-        if (!outcome.error.isEmpty()) {
-            emit failed(name, outcome.error);
-        } else if (outcome.cancelled || m_watcher.isCanceled() || !outcome.apply) {
-            emit cancelled(name);
-        } else {
-            // Applying a result builds views on the GUI thread; a failure there (e.g. out of
-            // memory) is this job's failure, not the program's end.
-            QString error;
-            try {
-                outcome.apply();
-            } catch (const std::bad_alloc&) {
-                error = "out of memory while showing the result";
-            } catch (const std::exception& e) {
-                error = QString::fromUtf8(e.what());
-            } catch (...) {
-                error = "unknown error while showing the result";
-            }
-            if (error.isEmpty()) {
-                emit finished(name);
-            } else {
-                emit failed(name, error);
-            }
-        }
-    } else {
-        emit cancelled(name);
-    }
+    outcome.cancelled = outcome.cancelled || m_watcher.isCanceled();
+    report(name, std::move(outcome), stale);
     if (m_hasPending) {
         m_hasPending = false;
         Work next = std::move(m_pending);
         m_pending = nullptr;
         start(m_pendingName, std::move(next));
+    }
+}
+
+void JobRunner::report(const QString& name, Outcome outcome, bool stale) {
+    if (stale) {
+        emit cancelled(name);
+    } else if (!outcome.error.isEmpty()) {
+        emit failed(name, outcome.error);
+    } else if (outcome.cancelled || !outcome.apply) {
+        emit cancelled(name);
+    } else {
+        // Applying a result builds views on the GUI thread; a failure there (e.g. out of
+        // memory) is this job's failure, not the program's end.
+        QString error;
+        try {
+            outcome.apply();
+        } catch (const std::bad_alloc&) {
+            error = "out of memory while showing the result";
+        } catch (const std::exception& e) {
+            error = QString::fromUtf8(e.what());
+        } catch (...) {
+            error = "unknown error while showing the result";
+        }
+        if (error.isEmpty()) {
+            emit finished(name);
+        } else {
+            emit failed(name, error);
+        }
     }
 }
 

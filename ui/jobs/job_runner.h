@@ -6,6 +6,7 @@
 #include <QThreadPool>
 
 #include <functional>
+#include <memory>
 
 #include "core/util/progress.h"
 
@@ -15,14 +16,31 @@
 // one and a stale result is dropped.
 namespace ui::jobs {
 
+enum class JobWeight {
+    // Computations that use every core: one at a time in the whole program, across all
+    // runners (a heavy job waits for the running one; cancelled while it waits, it never
+    // runs); a cancel is honoured by the job's Progress token within 100 ms.
+    Heavy,
+    // File reads and small checks, which may not be interruptible (torch::jit::load): no turn
+    // to wait for; each runs on a thread of its own, and a cancel (or a newer job, or the
+    // runner's end) abandons it at once: the runner is idle, the result is dropped when it
+    // comes, and nothing waits for it.
+    Light,
+};
+
+// The light jobs whose threads still run (abandoned or not). While any does, the program must
+// end with std::_Exit once its state is saved: static destructors would run under them.
+int lightJobsRunning();
+
 class JobRunner : public QObject {
     Q_OBJECT
 public:
     // Runs on the worker thread; returns what to do with the result on the GUI thread.
     using Work = std::function<std::function<void()>(core::Progress& progress)>;
 
-    explicit JobRunner(QObject* parent = nullptr);
-    ~JobRunner() override;  // cancels, then waits for the worker
+    explicit JobRunner(QObject* parent = nullptr) : JobRunner(JobWeight::Heavy, parent) {}
+    explicit JobRunner(JobWeight weight, QObject* parent = nullptr);
+    ~JobRunner() override;  // cancels, then waits for a heavy job (never for a light one)
 
     // Starts `work` as job `name`, cancelling any running job.
     void start(const QString& name, Work work);
@@ -46,8 +64,16 @@ private:
         QString error;
         bool cancelled = false;
     };
+    struct LightJob;
     void onFinished();
+    void startLight(const QString& name, Work work);
+    void abandonLight();
+    // Emits finished, failed or cancelled for a job's outcome (cancelled when `stale`: a newer
+    // job replaced it), applying its result.
+    void report(const QString& name, Outcome outcome, bool stale);
 
+    JobWeight m_weight;
+    std::shared_ptr<LightJob> m_light;  // the light job running (null when none)
     QThreadPool m_pool;
     QFutureWatcher<Outcome> m_watcher;
     QString m_name;

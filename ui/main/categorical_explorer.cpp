@@ -260,6 +260,7 @@ void CategoricalExplorer::cancelJobs() {
     m_setupRunner.cancel();
     m_costRunner.cancel();
     m_chainRunner.cancel();
+    m_fileRunner.cancel();  // the panel's reads show the status bar's Cancel too
 }
 
 }  // namespace ui

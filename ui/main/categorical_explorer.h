@@ -55,6 +55,8 @@ public:
     jobs::JobRunner* setupRunner() { return &m_setupRunner; }
     jobs::JobRunner* costRunner() { return &m_costRunner; }
     jobs::JobRunner* chainRunner() { return &m_chainRunner; }
+    // The categorical panel's file reads: the explorer owns every job of its process.
+    jobs::JobRunner* fileRunner() { return &m_fileRunner; }
 
     // The animation position in steps (0..M), shown by the time-dependent views.
     void setPosition(double position);
@@ -95,6 +97,7 @@ private:
     jobs::JobRunner m_setupRunner;  // set-ups that read a table file or a checkpoint
     jobs::JobRunner m_costRunner;
     jobs::JobRunner m_chainRunner;
+    jobs::JobRunner m_fileRunner{jobs::JobWeight::Light};
     QTimer m_coalesce;
 };
 

@@ -69,7 +69,7 @@ GaussianExplorer::GaussianExplorer(document::ProjectDocument* document, QObject*
       m_variance(new views::VarianceView),
       m_trajectory(new views::GaussianTrajectoryView),
       m_particles(new views::ParticlesView),
-      m_compare(new views::CompareView),
+      m_compare(new views::CompareView(&m_compareRunner)),
       m_lab(new views::LabView(document)) {
     m_coalesce.setSingleShot(true);
     m_coalesce.setInterval(kCoalesceMs);
@@ -486,6 +486,7 @@ void GaussianExplorer::cancelJobs() {
     m_runner.cancel();
     m_nllRunner.cancel();
     m_labRunner.cancel();
+    m_fileRunner.cancel();  // the panel's reads show the status bar's Cancel too
 }
 
 }  // namespace ui

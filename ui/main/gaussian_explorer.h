@@ -65,6 +65,10 @@ public:
     jobs::JobRunner* runner() { return &m_runner; }
     jobs::JobRunner* nllRunner() { return &m_nllRunner; }
     jobs::JobRunner* labRunner() { return &m_labRunner; }
+    // The jobs of the Gaussian panel (file reads; the check of an imported Γ): the explorer
+    // owns every job of its process (the Compare view's too, compareView()->runner()).
+    jobs::JobRunner* fileRunner() { return &m_fileRunner; }
+    jobs::JobRunner* checkRunner() { return &m_checkRunner; }
     std::shared_ptr<const GaussianResults> results() const { return m_results; }
     // The last NLL-against-K curves (null until computed) and the inputs they were computed for.
     std::shared_ptr<const views::NllCurves> nllCurves() const { return m_nll; }
@@ -98,6 +102,10 @@ private:
     void connectLab();
 
     document::ProjectDocument* m_document;
+    // Before the views: the Compare view keeps a guarded pointer to its runner.
+    jobs::JobRunner m_fileRunner{jobs::JobWeight::Light};
+    jobs::JobRunner m_checkRunner{jobs::JobWeight::Light};
+    jobs::JobRunner m_compareRunner;
     std::shared_ptr<const GaussianResults> m_results;
     QPointer<views::GammaView> m_gamma;
     QPointer<views::VarianceView> m_variance;

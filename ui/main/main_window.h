@@ -134,6 +134,8 @@ private:
     void updateTitle();
     void updateRecentMenu();
     void addRecentFile(const QString& path);
+    // File ▸ Open: the unsaved-changes question, then a file dialog.
+    void openWithDialog();
     bool maybeSave();
     bool save();
     bool saveAs();
@@ -174,7 +176,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QTimer m_autosave;
     std::unique_ptr<document::RecoveryStore> m_recovery;
-    jobs::JobRunner m_fileRunner;  // reads project files
+    jobs::JobRunner m_fileRunner{jobs::JobWeight::Light};  // reads project files and models
     bool m_discardAnswered = false;  // "Discard" was the answer to the last unsaved-changes question
     bool m_recovered = false;  // the project came from a recovery copy and was not saved yet
 };

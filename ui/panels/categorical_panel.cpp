@@ -94,7 +94,8 @@ core::Result<CategoricalParams> withCheckpoint(CategoricalParams p, const QStrin
 
 }  // namespace
 
-CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget* parent)
+CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, jobs::JobRunner* files,
+                                   QWidget* parent)
     : QWidget(parent),
       m_document(document),
       m_edits(this, &m_refreshing, [this] { return m_document->categorical(); },
@@ -102,6 +103,7 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
                   return m_document->setCategorical(p, text, mergeId);
               },
               [this] { onDocumentChanged(); }, &m_errors) {
+    m_files = files;
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(createPriorBox());
@@ -116,6 +118,10 @@ CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, QWidget*
     connect(m_document, &document::ProjectDocument::projectReplaced, this,
             &CategoricalPanel::onDocumentChanged);
     onDocumentChanged();
+}
+
+CategoricalPanel::~CategoricalPanel() {
+    if (m_files) m_files->cancel();
 }
 
 QGroupBox* CategoricalPanel::createPriorBox() {
@@ -234,11 +240,7 @@ QGroupBox* CategoricalPanel::createScheduleBox() {
             });
     m_edits.bind(
         m_numSteps, &QSpinBox::valueChanged, tr("Change N"), "N", [](CategoricalParams& p, int n) {
-            p.numSteps = n;
-            p.pathSteps = std::min(p.pathSteps, n);
-            if (p.trajectory == CategoricalTrajectory::List) {
-                p.trajectory = CategoricalTrajectory::Even;  // a typed list is tied to the old N
-            }
+            p = p.withNumSteps(n);
         });
     return box;
 }
@@ -549,7 +551,7 @@ void CategoricalPanel::chooseCsvFile(const QString& path) {
 
 void CategoricalPanel::chooseCsvFileInBackground(const QString& path) {
     m_edits.prepareInBackground(
-        m_files, tr("Reading %1").arg(QFileInfo(path).fileName()), tr("Use a table file"), "table",
+        *m_files, tr("Reading %1").arg(QFileInfo(path).fileName()), tr("Use a table file"), "table",
         [path](CategoricalParams p) { return withTableFile(std::move(p), path); });
 }
 
@@ -592,7 +594,7 @@ bool CategoricalPanel::loadModel(const QString& path) {
 
 void CategoricalPanel::loadModelInBackground(const QString& path) {
     m_edits.prepareInBackground(
-        m_files, tr("Loading %1").arg(QFileInfo(path).fileName()), tr("Use a checkpoint"), "model",
+        *m_files, tr("Loading %1").arg(QFileInfo(path).fileName()), tr("Use a checkpoint"), "model",
         [path](CategoricalParams p) { return withCheckpoint(std::move(p), path); });
 }
 

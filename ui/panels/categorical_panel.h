@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QPointer>
 #include <QWidget>
 
 #include "ui/document/project_document.h"
@@ -26,7 +27,11 @@ class ScheduleCurveEditor;
 class CategoricalPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit CategoricalPanel(document::ProjectDocument* document, QWidget* parent = nullptr);
+    // The panel's file reads run as jobs of `files`, which its explorer owns
+    // (CategoricalExplorer::fileRunner).
+    CategoricalPanel(document::ProjectDocument* document, jobs::JobRunner* files,
+                     QWidget* parent = nullptr);
+    ~CategoricalPanel() override;  // cancels its jobs: their results would reach a dead panel
 
     // The error shown beside a field ("pi", "schedule", "table", "trajectory", "K", "N"),
     // empty when it is fine; for tests.
@@ -48,7 +53,7 @@ public:
     bool loadModel(const QString& path);
     void loadModelInBackground(const QString& path);
     // Reads the files of those edits.
-    jobs::JobRunner* fileRunner() { return &m_files; }
+    jobs::JobRunner* fileRunner() { return m_files; }
 
 signals:
     void trainRequested();
@@ -100,7 +105,7 @@ private:
     QLineEdit* m_trajectoryList;
     QComboBox* m_kernel;
     QSpinBox* m_numChains;
-    jobs::JobRunner m_files;
+    QPointer<jobs::JobRunner> m_files;  // guarded: the explorer that owns it may go first
 };
 
 }  // namespace ui::panels

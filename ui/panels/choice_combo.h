@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/project/categorical_params.h"
+#include "core/project/choice.h"
 
 // Combo boxes of an enumerated parameter, filled from the core's table of its choices: the
 // label shown (translated), the identifier (as in files and on the command line) as the item's

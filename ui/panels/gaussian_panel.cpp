@@ -63,16 +63,7 @@ core::Result<GaussianParams> withScheduleFile(GaussianParams p, const QString& p
         return schedule.error();
     }
     p.schedule = "csv:" + QFileInfo(path).absoluteFilePath().toStdString();
-    if (p.numSteps != schedule->numSteps()) {
-        p.numSteps = schedule->numSteps();  // the table's length is N
-        p.importedGamma.clear();
-        p.importedGammaName.clear();
-        p.pathSteps = std::min(p.pathSteps, p.numSteps);
-        if (p.trajectory == document::GaussianTrajectory::List) {
-            p.trajectory = document::GaussianTrajectory::Even;  // the typed list was for the old N
-        }
-    }
-    return p;
+    return p.withNumSteps(schedule->numSteps());  // the table's length is N
 }
 
 // The params with the checkpoint as the ε-model, once it is known to fit N and the data.
@@ -109,41 +100,16 @@ core::Result<GaussianParams> withGammaFile(GaussianParams p, const QString& path
     return p;
 }
 
-// The timesteps where the imported Γ exceeds its bound 1/β̄_n on the params' schedule.
-core::Result<std::vector<int>> importedGammaOverBound(const GaussianParams& p) {
-    auto schedule = core::schedule::gaussianScheduleFromSpec(p.schedule, p.numSteps);
-    if (!schedule) {
-        return schedule.error();
-    }
-    if (static_cast<int>(p.importedGamma.size()) != p.numSteps) {
-        return core::invalidArgument("importedGamma", std::to_string(p.importedGamma.size()),
-                                     "the imported Γ has " +
-                                         std::to_string(p.importedGamma.size()) +
-                                         " entries but N = " + std::to_string(p.numSteps));
-    }
-    std::vector<double> table{0.0};
-    table.insert(table.end(), p.importedGamma.begin(), p.importedGamma.end());
-    return core::gaussian::gammaOverBound(*schedule, table);
-}
-
-// The params with the imported Γ_n replaced by min(Γ_n, 1/β̄_n).
+// The params with each imported Γ_n over its bound replaced by the bound.
 core::Result<GaussianParams> withClippedGamma(GaussianParams p) {
-    auto schedule = core::schedule::gaussianScheduleFromSpec(p.schedule, p.numSteps);
-    if (!schedule) {
-        return schedule.error();
-    }
-    for (int n = 1; n <= p.numSteps && n <= static_cast<int>(p.importedGamma.size()); ++n) {
-        // The largest Γ with β̄Γ ≤ 1 in floating point (1/β̄ itself may round above it).
-        double bound = 1.0 / schedule->betaBar(n);
-        while (bound * schedule->betaBar(n) > 1.0) bound = std::nextafter(bound, 0.0);
-        p.importedGamma[n - 1] = std::min(p.importedGamma[n - 1], bound);
-    }
+    if (auto clipped = p.clipImportedGamma(); !clipped) return clipped.error();
     return p;
 }
 
 }  // namespace
 
-GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* parent)
+GaussianPanel::GaussianPanel(document::ProjectDocument* document, jobs::JobRunner* files,
+                             jobs::JobRunner* checks, QWidget* parent)
     : QWidget(parent),
       m_document(document),
       m_edits(this, &m_refreshing, [this] { return m_document->gaussian(); },
@@ -151,6 +117,8 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
                   return m_document->setGaussian(p, text, mergeId);
               },
               [this] { onDocumentChanged(); }, &m_errors) {
+    m_files = files;
+    m_checks = checks;
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(createProcessBox());
@@ -165,6 +133,12 @@ GaussianPanel::GaussianPanel(document::ProjectDocument* document, QWidget* paren
     connect(m_document, &document::ProjectDocument::projectReplaced, this,
             &GaussianPanel::onDocumentChanged);
     onDocumentChanged();
+}
+
+GaussianPanel::~GaussianPanel() {
+    for (jobs::JobRunner* runner : {m_files.data(), m_checks.data()}) {
+        if (runner != nullptr) runner->cancel();
+    }
 }
 
 QGroupBox* GaussianPanel::createProcessBox() {
@@ -217,10 +191,7 @@ QGroupBox* GaussianPanel::createProcessBox() {
     m_edits.bind(m_numSteps, &QSpinBox::editingFinished, tr("Change N"), "process",
                  [this](GaussianParams& p) {
                      if (p.numSteps == m_numSteps->value()) return false;
-                     p.numSteps = m_numSteps->value();
-                     p.importedGamma.clear();  // it was for the old N
-                     p.importedGammaName.clear();
-                     p.pathSteps = std::min(p.pathSteps, p.numSteps);
+                     p = p.withNumSteps(m_numSteps->value());
                      return true;
                  });
     m_edits.bind(m_forward, &QComboBox::currentIndexChanged, tr("Change forward process"),
@@ -547,25 +518,25 @@ bool GaussianPanel::importGammaFile(const QString& path) {
 
 void GaussianPanel::loadScheduleFileInBackground(const QString& path) {
     m_edits.prepareInBackground(
-        m_files, tr("Reading %1").arg(QFileInfo(path).fileName()), tr("Use a custom schedule"),
+        *m_files, tr("Reading %1").arg(QFileInfo(path).fileName()), tr("Use a custom schedule"),
         "process", [path](GaussianParams p) { return withScheduleFile(std::move(p), path); });
 }
 
 void GaussianPanel::loadModelInBackground(const QString& path) {
     m_edits.prepareInBackground(
-        m_files, tr("Loading %1").arg(QFileInfo(path).fileName()), tr("Use a checkpoint"), "data",
+        *m_files, tr("Loading %1").arg(QFileInfo(path).fileName()), tr("Use a checkpoint"), "data",
         [path](GaussianParams p) { return withCheckpoint(std::move(p), path); });
 }
 
 void GaussianPanel::importGammaFileInBackground(const QString& path) {
     m_edits.prepareInBackground(
-        m_files, tr("Reading %1").arg(QFileInfo(path).fileName()), tr("Import Γ"), "gamma",
+        *m_files, tr("Reading %1").arg(QFileInfo(path).fileName()), tr("Import Γ"), "gamma",
         [path](GaussianParams p) { return withGammaFile(std::move(p), path); });
 }
 
 void GaussianPanel::editDataSpecInBackground(const QString& spec) {
     m_edits.prepareInBackground(
-        m_files, tr("Reading the data"), tr("Change data"), "data",
+        *m_files, tr("Reading the data"), tr("Change data"), "data",
         [spec](GaussianParams p) { return withDataSpec(std::move(p), spec); });
 }
 
@@ -652,14 +623,15 @@ void GaussianPanel::checkImportedGamma() {
     if (key == m_gammaCheckKey) return;
     m_gammaCheckKey = key;
     m_gammaWarning->hide();
+    if (!m_checks) return;  // the explorer is gone (the window closes)
     if (key.empty()) {
-        m_checks.cancel();
+        m_checks->cancel();
         return;
     }
     // The schedule may be a file: the check runs off the GUI thread.
-    m_checks.start(
+    m_checks->start(
         tr("Checking the imported Γ"), [p, key, this](core::Progress&) -> std::function<void()> {
-            auto over = std::make_shared<core::Result<std::vector<int>>>(importedGammaOverBound(p));
+            auto over = std::make_shared<core::Result<std::vector<int>>>(p.importedGammaOverBound());
             return [this, key, over] {
                 if (key != m_gammaCheckKey || key == m_keptGammaCheck) return;
                 showGammaWarning(*over);
@@ -699,7 +671,7 @@ QString GaussianPanel::gammaWarning() const {
 }
 
 void GaussianPanel::clipImportedGamma() {
-    m_edits.prepareInBackground(m_files, tr("Clipping the imported Γ"), tr("Clip Γ to its bound"),
+    m_edits.prepareInBackground(*m_files, tr("Clipping the imported Γ"), tr("Clip Γ to its bound"),
                                 "gamma",
                                 [](GaussianParams p) { return withClippedGamma(std::move(p)); });
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QPointer>
 #include <QWidget>
 
 #include <map>
@@ -30,7 +31,11 @@ class MixtureEditor;
 class GaussianPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit GaussianPanel(document::ProjectDocument* document, QWidget* parent = nullptr);
+    // The panel's file reads and its check of an imported Γ run as jobs of `files` and
+    // `checks`, which its explorer owns (GaussianExplorer::fileRunner, checkRunner).
+    GaussianPanel(document::ProjectDocument* document, jobs::JobRunner* files,
+                  jobs::JobRunner* checks, QWidget* parent = nullptr);
+    ~GaussianPanel() override;  // cancels its jobs: their results would reach a dead panel
 
     QString fieldError(const QString& field) const;
     // As typing a data spec and pressing Enter (for tests).
@@ -57,8 +62,8 @@ public:
     void clipImportedGamma();
     // The warning shown when an imported Γ exceeds its bound (empty when hidden); for tests.
     QString gammaWarning() const;
-    jobs::JobRunner* checkRunner() { return &m_checks; }
-    jobs::JobRunner* fileRunner() { return &m_files; }
+    jobs::JobRunner* checkRunner() { return m_checks; }
+    jobs::JobRunner* fileRunner() { return m_files; }
 
 signals:
     void trainRequested();
@@ -112,8 +117,9 @@ private:
     QComboBox* m_compareSampler;
     QCheckBox* m_clipFirst;
     QSpinBox* m_particles;
-    jobs::JobRunner m_files;
-    jobs::JobRunner m_checks;
+    // Guarded: the explorer that owns them may go first (the main window deletes it early).
+    QPointer<jobs::JobRunner> m_files;
+    QPointer<jobs::JobRunner> m_checks;
 };
 
 }  // namespace ui::panels

@@ -28,7 +28,6 @@ public:
     QTableWidget* table() const { return m_table; }
     QLineEdit* ksField() const { return m_ks; }
     QSpinBox* qualityField() const { return m_quality; }
-    QToolButton* presetsButton() const { return m_presets; }
     const FieldErrors& errors() const { return m_errors; }
 
     // The same edits as the buttons and the colour dialog, for tests and scripts.

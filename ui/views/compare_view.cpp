@@ -33,8 +33,9 @@ bool sameInputs(const document::CategoricalParams& a,
 
 }  // namespace
 
-CompareView::CompareView(QWidget* parent)
+CompareView::CompareView(jobs::JobRunner* runner, QWidget* parent)
     : ChartPanel(QT_TRANSLATE_NOOP("ui::views", "Compare"), parent),
+      m_runner(runner),
       m_categoricalSeries(new QLineSeries),
       m_gaussianSeries(new QLineSeries),
       m_snrSeries(new QLineSeries),
@@ -76,16 +77,21 @@ CompareView::CompareView(QWidget* parent)
            "information left against time, categorical and Gaussian on one axis."));
 }
 
+CompareView::~CompareView() {
+    if (m_runner) m_runner->cancel();
+}
+
 void CompareView::setParams(const document::CategoricalParams& categorical,
                             const document::GaussianParams& gaussian) {
     if (m_hasInputs && sameInputs(categorical, gaussian, m_categorical, m_gaussian)) {
         setStale(false);  // what it shows depends on nothing that changed: still current
         return;
     }
+    if (!m_runner) return;
     m_hasInputs = true;
     m_categorical = categorical;
     m_gaussian = gaussian;
-    m_runner.start(
+    m_runner->start(
         QT_TRANSLATE_NOOP("ui::jobs", "Compare curves"),
         [categorical, gaussian, this](core::Progress&) -> std::function<void()> {
             const auto& digits = document::bundledDigits();

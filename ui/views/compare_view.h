@@ -3,6 +3,8 @@
 
 #include <vector>
 
+#include <QPointer>
+
 #include "core/data/digits.h"
 #include "core/util/result.h"
 #include "ui/charts/chart_panel.h"
@@ -25,7 +27,9 @@ using core::project::kCategoricalPoints;
 class CompareView : public charts::ChartPanel {
     Q_OBJECT
 public:
-    explicit CompareView(QWidget* parent = nullptr);
+    // The curves are computed as jobs of `runner`, which the explorer that shows the view owns.
+    explicit CompareView(jobs::JobRunner* runner, QWidget* parent = nullptr);
+    ~CompareView() override;  // cancels its job: the result would reach a dead view
 
     // Recomputes off the GUI thread (15 ms to 0.3 s: an information-linear schedule is solved
     // on the digits) when an input of the curves changed; other edits are ignored.
@@ -33,12 +37,15 @@ public:
                    const document::GaussianParams& gaussian);
     const CompareCurves& curves() const { return m_curves; }
     // Blocks until the curves of the last setParams are shown.
-    void waitForCurves() { m_runner.waitForFinished(); }
-    jobs::JobRunner* runner() { return &m_runner; }
+    void waitForCurves() {
+        if (m_runner) m_runner->waitForFinished();
+    }
+    jobs::JobRunner* runner() { return m_runner; }
 
 private:
     void showCurves(core::Result<CompareCurves> curves);
 
+    QPointer<jobs::JobRunner> m_runner;  // guarded: the explorer that owns it may go first
     CompareCurves m_curves;
     bool m_hasInputs = false;
     document::CategoricalParams m_categorical;
@@ -49,7 +56,6 @@ private:
     QValueAxis* m_axisT;
     QValueAxis* m_axisFraction;
     QLogValueAxis* m_axisSnr;
-    jobs::JobRunner m_runner;
 };
 
 }  // namespace ui::views

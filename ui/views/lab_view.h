@@ -53,7 +53,6 @@ public:
     QComboBox* kSelector() const { return m_k; }
     QComboBox* axisSelector() const { return m_axis; }
     QComboBox* stepAxisSelector() const { return m_stepAxis; }
-    QLabel* errorsLabel() const { return m_errors; }
     QLabel* captionLabel() const { return m_caption; }
 
     // Writes labToCsv (one row per configuration and K, the reference last).
