@@ -100,7 +100,9 @@ Result<Run> loadRun(const Args& args, const Fields& fields) {
     if (sets("steps")) {
         Result<int> steps = args.getBounded("steps", core::limits::kGaussianSteps);
         if (!steps) return steps.error();
-        p.numSteps = *steps;
+        // A project's N changes by the project's rule (its imported Γ and a typed list that no
+        // longer fits go), as when N is edited in the GUI.
+        p = p.withNumSteps(*steps);
     }
     if (fields.data) {
         if (sets("data")) {

@@ -49,11 +49,11 @@ Stats stats(std::vector<double> ms) {
 
 void piDrag(bool withPanel) {
     ui::document::ProjectDocument document;
+    ui::CategoricalExplorer explorer(&document);
     std::unique_ptr<ui::panels::CategoricalPanel> panel;
     if (withPanel) {
-        panel = std::make_unique<ui::panels::CategoricalPanel>(&document);
+        panel = std::make_unique<ui::panels::CategoricalPanel>(&document, explorer.fileRunner());
     }
-    ui::CategoricalExplorer explorer(&document);
     auto p = document.categorical().withNumClasses(64);
     p.numSteps = 1000;
     p.pathSteps = 100;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/gaussian_panel.h"
 
+#include "core/util/limits.h"
+
 #include <QCoreApplication>
 
 #include <cmath>
@@ -153,7 +155,7 @@ QGroupBox* GaussianPanel::createProcessBox() {
            "custom table is a CSV with a beta column (β_1..β_N) or an alpha_bar "
            "column; its length sets N."));
     m_numSteps = new QSpinBox;
-    m_numSteps->setRange(2, 10000);
+    m_numSteps->setRange(core::limits::kGaussianSteps.min, core::limits::kGaussianSteps.max);
     m_numSteps->setToolTip(tr("N, the number of timesteps."));
     m_forward = new QComboBox;
     m_forward->addItem(tr("DDPM (η = 1)"), 1.0);
@@ -280,7 +282,7 @@ QGroupBox* GaussianPanel::createGammaBox() {
     auto* box = new QGroupBox(tr("Γ estimate"));
     auto* form = new QFormLayout(box);
     m_samples = new QSpinBox;
-    m_samples->setRange(1, 100000);
+    m_samples->setRange(core::limits::kGammaSamples.min, core::limits::kGammaSamples.max);
     m_samples->setToolTip(
         tr("M, Monte Carlo samples per timestep (Help ▸ Mathematics: "
            "gaussian.md#gamma)."));
@@ -373,7 +375,7 @@ QGroupBox* GaussianPanel::createTrajectoryBox() {
         tr("The timesteps, strictly increasing from 1 to at most N, e.g. "
            "1,10,50,200,1000 (press Enter)."));
     m_pathSteps = new QSpinBox;
-    m_pathSteps->setRange(2, 10000);
+    m_pathSteps->setRange(2, core::limits::kGaussianSteps.max);
     m_pathSteps->setToolTip(tr("The number of timesteps (denoiser evaluations)."));
     m_leadingOffset = new QSpinBox;
     m_leadingOffset->setObjectName("leadingOffset");
@@ -454,7 +456,7 @@ QGroupBox* GaussianPanel::createSamplerBox() {
                                "sampling.")
                                 .arg(document::kClipFirstY));
     m_particles = new QSpinBox;
-    m_particles->setRange(1, 20000);
+    m_particles->setRange(core::limits::kViewParticles.min, core::limits::kViewParticles.max);
     m_particles->setToolTip(
         tr("Particles per sampler (image data: the first 36 are sampled and shown)."));
     form->addRow(tr("sampler A"), m_sampler);
