@@ -742,7 +742,7 @@ static nlohmann::ordered_json sampleJson(const Run& run, const core::Matrix& sam
         json["quality_note"] = "a csv: data set has no held-out split to compare the samples with";
         return json;
     }
-    Result<core::evaluation::SampleQuality> quality = core::evaluation::sampleQuality(
+    Result<core::evaluation::SampleQuality> quality = core::project::sampleQuality(
         samples, data, run.params.seed, run.sources, {.numThreads = run.threads});
     if (quality) {
         json["quality"] = sampleQualityJson(*quality);

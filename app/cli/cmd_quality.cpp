@@ -94,7 +94,7 @@ int runQuality(const Args& args) {
     if (!samples) {
         return fail(samples.error());
     }
-    core::Result<core::evaluation::SampleQuality> quality = core::evaluation::sampleQuality(
+    core::Result<core::evaluation::SampleQuality> quality = core::project::sampleQuality(
         *samples, *data, static_cast<uint64_t>(*seed),
         core::project::fileSources(args.get("digits")), {.numThreads = *threads});
     if (!quality) {

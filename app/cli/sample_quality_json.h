@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "core/evaluation/sample_quality.h"
+#include "core/project/held_out_quality.h"
 #include "core/util/result.h"
 
 // The `quality` object that `diffuscope quality` prints and `sample --format json` embeds

@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "core/project/setup_sources.h"
 #include "core/util/eigen_types.h"
 #include "core/util/parallel.h"
 #include "core/util/result.h"
@@ -49,17 +48,5 @@ struct SampleQuality {
     std::string reference;        // what the samples were compared with, e.g. "digits:test" or "toy:moons,n=2000,seed=…"
     std::vector<double> bandwidths;  // mmd2 only
 };
-
-// The held-out points of a Gaussian data spec (`count` of them): digits / digits:test → the digits' test split
-// (all of it, count ignored); toy:… → a fresh draw of the same generator with a different seed (held out from
-// the training/oracle points); gaussian:/gmm:/mixture: → draws keyed by `seed` with a purpose different from
-// the one the oracle/samplers use; csv:FILE → refused (no held-out split known). Errors name the field and the value.
-Result<Matrix> heldOutReference(const std::string& dataSpec, int count, uint64_t seed,
-                                const project::SetupSources& sources);
-
-// Chooses the measure by dimension (d ≤ 2 → mmd2 with kMmdBandwidths; d > 2 → frechet) against
-// heldOutReference(dataSpec, kQualityReferenceCount, seed, sources); at most kMaxQualitySamples samples are used.
-Result<SampleQuality> sampleQuality(const Matrix& samples, const std::string& dataSpec, uint64_t seed,
-                                    const project::SetupSources& sources, const ParallelOptions& parallel = {});
 
 }  // namespace core::evaluation

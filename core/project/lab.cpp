@@ -257,7 +257,7 @@ Status sampleAll(const GaussianParams& params, const LabSettings& settings,
                 w.curve->runs.clear();
                 break;
             }
-            auto quality = evaluation::sampleQuality(samples->samples, params.data, params.seed,
+            auto quality = project::sampleQuality(samples->samples, params.data, params.seed,
                                                      sources, parallel);
             if (quality) {
                 w.curve->runs[i].quality = std::move(quality).value();

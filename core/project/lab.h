@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/evaluation/sample_quality.h"
+#include "core/project/held_out_quality.h"
 #include "core/gaussian/nll.h"
 #include "core/io/json.h"
 #include "core/project/gaussian_params.h"

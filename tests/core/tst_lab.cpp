@@ -320,7 +320,7 @@ void tst_Lab::smallRunMatchesDirectCalls() {
             auto samples = core::gaussian::sampleReverse(*setup->model, schedule, gamma,
                                                          run.timesteps, sp);
             DS_VERIFY_OK(samples);
-            auto quality = core::evaluation::sampleQuality(samples->samples, params.data,
+            auto quality = core::project::sampleQuality(samples->samples, params.data,
                                                            params.seed, sources);
             DS_VERIFY_OK(quality);
             QVERIFY(run.quality.has_value());

@@ -10,7 +10,7 @@
 
 #include "core/data/gaussian_data.h"
 #include "core/data/toys.h"
-#include "core/evaluation/sample_quality.h"
+#include "core/project/held_out_quality.h"
 #include "core/util/rng.h"
 #include "tests/support/test_support.h"
 
@@ -257,7 +257,7 @@ void tst_SampleQuality::heldOutDigitsIsTestSplit() {
     DS_VERIFY_OK(digits);
     const Matrix test = core::data::digitsPoints(**digits, false);
     for (const char* spec : {"digits", "digits:train", "digits:test"}) {
-        auto reference = core::evaluation::heldOutReference(spec, 5, 1, sources);
+        auto reference = core::project::heldOutReference(spec, 5, 1, sources);
         DS_VERIFY_OK(reference);
         QCOMPARE(reference->cols(), (*digits)->numImages() - (*digits)->numTrain());
         QVERIFY(*reference == test);
@@ -268,7 +268,7 @@ void tst_SampleQuality::heldOutDigitsIsTestSplit() {
 // another seed, so no column coincides with the oracle's.
 void tst_SampleQuality::heldOutToyIsAFreshDraw() {
     const auto sources = core::project::fileSources();
-    auto reference = core::evaluation::heldOutReference("toy:moons", 500, 1, sources);
+    auto reference = core::project::heldOutReference("toy:moons", 500, 1, sources);
     DS_VERIFY_OK(reference);
     QCOMPARE(reference->rows(), 2);
     QCOMPARE(reference->cols(), 500);
@@ -280,14 +280,14 @@ void tst_SampleQuality::heldOutToyIsAFreshDraw() {
         }
     }
     // A toy with an explicit seed: its reference differs from its own points too.
-    auto seeded = core::evaluation::heldOutReference("toy:ring,n=300,seed=42", 300, 1, sources);
+    auto seeded = core::project::heldOutReference("toy:ring,n=300,seed=42", 300, 1, sources);
     auto seededOwn = core::data::toyFromSpec("toy:ring,n=300,seed=42");
     DS_VERIFY_OK(seeded);
     DS_VERIFY_OK(seededOwn);
     QVERIFY(seeded->col(0) != seededOwn->col(0));
     // Still from the toy: moons lie in about [−1.3, 1.3]².
     QVERIFY(reference->cwiseAbs().maxCoeff() < 1.3);
-    auto bad = core::evaluation::heldOutReference("toy:nope", 10, 1, sources);
+    auto bad = core::project::heldOutReference("toy:nope", 10, 1, sources);
     QVERIFY(!bad.ok());
 }
 
@@ -295,9 +295,9 @@ void tst_SampleQuality::heldOutToyIsAFreshDraw() {
 // the moments of N(m·1, s²I) (mean within 5 standard errors s/√count).
 void tst_SampleQuality::heldOutDistributionDraws() {
     const auto sources = core::project::fileSources();
-    auto a = core::evaluation::heldOutReference("gaussian:d=3,s=0.5,m=1", 4000, 7, sources);
-    auto again = core::evaluation::heldOutReference("gaussian:d=3,s=0.5,m=1", 4000, 7, sources);
-    auto other = core::evaluation::heldOutReference("gaussian:d=3,s=0.5,m=1", 4000, 8, sources);
+    auto a = core::project::heldOutReference("gaussian:d=3,s=0.5,m=1", 4000, 7, sources);
+    auto again = core::project::heldOutReference("gaussian:d=3,s=0.5,m=1", 4000, 7, sources);
+    auto other = core::project::heldOutReference("gaussian:d=3,s=0.5,m=1", 4000, 8, sources);
     DS_VERIFY_OK(a);
     DS_VERIFY_OK(again);
     DS_VERIFY_OK(other);
@@ -308,13 +308,13 @@ void tst_SampleQuality::heldOutDistributionDraws() {
     for (int r = 0; r < 3; ++r) {
         DS_COMPARE_ABS(a->row(r).mean(), 1.0, 5 * 0.5 / std::sqrt(4000.0));
     }
-    auto bad = core::evaluation::heldOutReference("gaussian:d=3,s=0.5", 0, 7, sources);
+    auto bad = core::project::heldOutReference("gaussian:d=3,s=0.5", 0, 7, sources);
     QVERIFY(!bad.ok());
 }
 
 void tst_SampleQuality::heldOutRefusesCsv() {
     const auto sources = core::project::fileSources();
-    auto csv = core::evaluation::heldOutReference("csv:points.csv", 100, 1, sources);
+    auto csv = core::project::heldOutReference("csv:points.csv", 100, 1, sources);
     QVERIFY(!csv.ok());
     QCOMPARE(csv.error().field, std::string("data"));
     QCOMPARE(csv.error().value, std::string("csv:points.csv"));
@@ -324,7 +324,7 @@ void tst_SampleQuality::sampleQualityChoosesTheMeasure() {
     const auto sources = core::project::fileSources();
     auto toy = core::data::toyFromSpec("toy:moons,n=300");
     DS_VERIFY_OK(toy);
-    auto mmd = core::evaluation::sampleQuality(*toy, "toy:moons", 3, sources);
+    auto mmd = core::project::sampleQuality(*toy, "toy:moons", 3, sources);
     DS_VERIFY_OK(mmd);
     QCOMPARE(mmd->measure, std::string("mmd2"));
     QCOMPARE(mmd->numSamples, 300);
@@ -333,7 +333,7 @@ void tst_SampleQuality::sampleQualityChoosesTheMeasure() {
     QVERIFY(mmd->reference.rfind("toy:moons,n=2000,seed=", 0) == 0);
     // The reference string names a data spec that draws the reference itself.
     auto named = core::data::toyFromSpec(mmd->reference);
-    auto drawn = core::evaluation::heldOutReference("toy:moons", 2000, 3, sources);
+    auto drawn = core::project::heldOutReference("toy:moons", 2000, 3, sources);
     DS_VERIFY_OK(named);
     DS_VERIFY_OK(drawn);
     QVERIFY(*named == *drawn);
@@ -341,7 +341,7 @@ void tst_SampleQuality::sampleQualityChoosesTheMeasure() {
     auto digits = sources.digits();
     DS_VERIFY_OK(digits);
     const Matrix train = core::data::digitsPoints(**digits, true);
-    auto frechet = core::evaluation::sampleQuality(train, "digits", 3, sources);
+    auto frechet = core::project::sampleQuality(train, "digits", 3, sources);
     DS_VERIFY_OK(frechet);
     QCOMPARE(frechet->measure, std::string("frechet"));
     QVERIFY(std::isnan(frechet->standardError));
@@ -349,11 +349,11 @@ void tst_SampleQuality::sampleQualityChoosesTheMeasure() {
     QVERIFY(frechet->bandwidths.empty());
     // The training images are close to the test images: far closer than uniform noise.
     Matrix noise = normalPoints(64, 500, 4, 0.5);
-    auto far = core::evaluation::sampleQuality(noise, "digits", 3, sources);
+    auto far = core::project::sampleQuality(noise, "digits", 3, sources);
     DS_VERIFY_OK(far);
     QVERIFY(frechet->value < 0.2 * far->value);
 
-    auto mismatch = core::evaluation::sampleQuality(normalPoints(3, 10, 1), "toy:moons", 3, sources);
+    auto mismatch = core::project::sampleQuality(normalPoints(3, 10, 1), "toy:moons", 3, sources);
     QVERIFY(!mismatch.ok());
     QCOMPARE(mismatch.error().field, std::string("samples"));
 }
