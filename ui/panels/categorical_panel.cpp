@@ -292,6 +292,7 @@ QGroupBox* CategoricalPanel::createDataBox() {
     boxLayout->addWidget(m_tableButtons);
     auto* conditionForm = new QFormLayout;
     m_condition = new QComboBox;
+    m_condition->setObjectName("condition");
     m_condition->setToolTip(tr("The condition C whose data the views show and the chains sample."));
     conditionForm->addRow(tr("condition C"), m_condition);
     boxLayout->addLayout(conditionForm);
