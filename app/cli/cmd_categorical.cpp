@@ -212,8 +212,9 @@ core::Status applySchedule(const std::string& spec, core::project::CategoricalPa
         p.schedule = BetaCurveKind::Custom;
         p.controlPoints.clear();
         for (size_t row = 0; row < csv->rows.size(); ++row) {
-            const core::schedule::ControlPoint point{*core::io::fieldAsDouble(*csv, row, tColumn),
-                                                     *core::io::fieldAsDouble(*csv, row, betaColumn)};
+            const core::schedule::ControlPoint point{
+                *core::io::fieldAsDouble(*csv, row, tColumn),
+                *core::io::fieldAsDouble(*csv, row, betaColumn)};
             if (point.t > 0.0 && point.t < 1.0) p.controlPoints.push_back(point);
         }
         return {};
@@ -226,7 +227,8 @@ core::Status applySchedule(const std::string& spec, core::project::CategoricalPa
     auto curve = core::schedule::parseBetaCurve(spec, {}, "--schedule");
     if (!curve) return curve.error();
     p.schedule = curve->kind();
-    if (p.schedule == BetaCurveKind::Power) p.powerExponent = std::strtod(spec.c_str() + colon + 1, nullptr);
+    if (p.schedule == BetaCurveKind::Power)
+        p.powerExponent = std::strtod(spec.c_str() + colon + 1, nullptr);
     return {};
 }
 
@@ -460,7 +462,8 @@ Result<int> dpOption(const Args& args, int steps) {
 
 // The parameters set up and run by the core as the GUI runs them (computeCategoricalCosts), so
 // the numbers are the GUI's to the bit.
-int runCategoricalParams(const Args& args, const core::project::CategoricalParams& params,
+int runCategoricalParams(const Args& args,
+                         const core::project::CategoricalParams& params,
                          const std::string& format) {
     auto run = samplesAndThreads(args);
     if (!run) return fail(run.error());

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "core/project/categorical_params.h"
-#include "core/project/categorical_setup.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include "core/categorical/prior.h"
+#include "core/project/categorical_setup.h"
 #include "core/util/limits.h"
 
 namespace core::project {

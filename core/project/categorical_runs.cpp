@@ -123,7 +123,8 @@ Result<CategoricalCosts> computeCategoricalCosts(const CategoricalSetup& setup,
         full[n] = n;
     }
     result.elboFull = core::categorical::negativeElbo(result.costs.cost, full);
-    if (Status masked = addMaskedElbos(setup, progress, numThreads, samples, extra, result); !masked) {
+    if (Status masked = addMaskedElbos(setup, progress, numThreads, samples, extra, result);
+        !masked) {
         return masked.error();
     }
     if (!allPairs) {
