@@ -765,7 +765,7 @@ void tst_CategoricalExplorer::allConditionsIsAChoice() {
              qPrintable(explorer.scheduleView()->message()));
     QPushButton* remove = nullptr;
     for (auto* button : panel.findChildren<QPushButton*>()) {
-        if (button->text() == "Remove condition") remove = button;
+        if (button->text() == "Remove") remove = button;
     }
     QVERIFY(remove != nullptr);
     remove->click();
