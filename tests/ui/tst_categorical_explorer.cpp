@@ -742,7 +742,8 @@ void tst_CategoricalExplorer::maskStateAddsAClassAndTheContinuousElbo() {
 void tst_CategoricalExplorer::allConditionsIsAChoice() {
     ui::document::ProjectDocument document;
     ui::CategoricalExplorer explorer(&document);
-    ui::panels::CategoricalPanel panel(&document);
+    ui::jobs::JobRunner files;  // what the explorer owns in the window
+    ui::panels::CategoricalPanel panel(&document, &files);
     auto* condition = panel.findChild<QComboBox*>("condition");
     QVERIFY(condition != nullptr);
     const int names = static_cast<int>(document.categorical().conditionNames.size());
