@@ -3,6 +3,7 @@
 // from the command line.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -175,26 +176,15 @@ int runKernel(const Args& args) {
 
 namespace {
 
-// What `categorical` computes on: the data table, π, the grid and the denoiser, with the condition
-// scored (−1: all conditions averaged). Built from the options, or by the core's project
-// set-up from --project (options given override the project's values).
+// What the printer needs of a set-up: the data, π, the grid and the condition scored (−1: all
+// conditions averaged), and the DP's K (0: no DP shown).
 struct CategoricalInputs {
     core::data::CategoricalTable table;
     core::Vector pi;
     core::categorical::TimeGrid grid;
-    core::schedule::BetaCurve curve;  // β(t), for the continuous ELBO
-    std::shared_ptr<const core::model::CategoricalDenoiser> denoiser;
-    std::shared_ptr<const void> owner;  // keeps what `denoiser` refers to alive
-    int condition = -1;
-    int dp = 0;  // K of the least-cost trajectory, 0 for none
+    int condition = core::project::kAllConditions;
+    int dp = 0;
 };
-
-Result<int> conditionOption(const Args& args, const core::data::CategoricalTable& table) {
-    if (!args.has("condition")) {
-        return -1;
-    }
-    return table.conditionIndex(args.get("condition"), "--condition");
-}
 
 // A --model file that is no model at all (a project's JSON) is said plainly.
 core::Error modelError(const std::string& path, const core::Error& error) {
@@ -205,53 +195,88 @@ core::Error modelError(const std::string& path, const core::Error& error) {
                           error, true);
 }
 
-Result<CategoricalInputs> inputsFromOptions(const Args& args) {
+// --schedule as the parameters' schedule: custom:FILE becomes the file's control points (the
+// ends (0, 0) and (1, 1), which the curve adds itself, left out as the GUI leaves them out).
+core::Status applySchedule(const std::string& spec, core::project::CategoricalParams& p) {
+    using core::schedule::BetaCurveKind;
+    const size_t colon = spec.find(':');
+    const std::string id = spec.substr(0, colon);
+    if (id == "custom" && colon != std::string::npos && colon + 1 < spec.size()) {
+        // Checked (errors name the file's line) before its points are taken as they are written.
+        const std::string path = spec.substr(colon + 1);
+        if (auto curve = core::schedule::readCustomCurve(path); !curve) return curve.error();
+        Result<core::io::CsvTable> csv = core::io::readCsv(path);
+        if (!csv) return csv.error();
+        const int tColumn = *core::io::findColumn(*csv, "t");
+        const int betaColumn = *core::io::findColumn(*csv, "beta");
+        p.schedule = BetaCurveKind::Custom;
+        p.controlPoints.clear();
+        for (size_t row = 0; row < csv->rows.size(); ++row) {
+            const core::schedule::ControlPoint point{
+                *core::io::fieldAsDouble(*csv, row, tColumn),
+                *core::io::fieldAsDouble(*csv, row, betaColumn)};
+            if (point.t > 0.0 && point.t < 1.0) p.controlPoints.push_back(point);
+        }
+        return {};
+    }
+    if (spec == "info-linear") {
+        p.schedule = BetaCurveKind::InformationLinear;
+        return {};
+    }
+    // linear, cosine and power:P, checked and named as the other commands check them.
+    auto curve = core::schedule::parseBetaCurve(spec, {}, "--schedule");
+    if (!curve) return curve.error();
+    p.schedule = curve->kind();
+    if (p.schedule == BetaCurveKind::Power)
+        p.powerExponent = std::strtod(spec.c_str() + colon + 1, nullptr);
+    return {};
+}
+
+// The options without --project as the core's parameters, the defaults as documented: all
+// conditions averaged, the exact oracle, no DP.
+Result<core::project::CategoricalParams> paramsFromOptions(const Args& args) {
     using namespace core::categorical;
+    core::project::CategoricalParams p;
     Result<std::string> piSpec = args.require("pi");
     if (!piSpec) return piSpec.error();
     Result<core::Vector> pi = parsePrior(*piSpec, "--pi");
     if (!pi) return pi.error();
     Result<std::string> tablePath = args.require("table");
     if (!tablePath) return tablePath.error();
-    auto inputs = std::make_shared<CategoricalInputs>();
-    // masked:K: the table's classes are 0..K − 1, and the process has the mask state K besides.
+    // masked:K: the table's classes are 0..K − 1, and the process has the mask state K besides
+    // (π's entries are then unused: uniform keeps them valid).
     const int maskedClasses = maskedPriorClasses(*piSpec);
-    Result<core::data::CategoricalTable> table = core::data::readCategoricalTable(
-        *tablePath, maskedClasses > 0 ? maskedClasses : static_cast<int>(pi->size()));
+    p.maskState = maskedClasses > 0;
+    p.numClasses = p.maskState ? maskedClasses : static_cast<int>(pi->size());
+    p.pi = p.maskState ? std::vector<double>(static_cast<size_t>(p.numClasses), 1.0 / p.numClasses)
+                       : std::vector<double>(pi->data(), pi->data() + pi->size());
+    // Read here for its conditions (the set-up reads it again).
+    Result<core::data::CategoricalTable> table =
+        core::data::readCategoricalTable(*tablePath, p.numClasses);
     if (!table) return table.error();
-    inputs->table = std::move(table).value();
-    inputs->table.numClasses = static_cast<int>(pi->size());
-    inputs->pi = *pi;
-    Result<int> condition = conditionOption(args, inputs->table);
-    if (!condition) return condition.error();
-    inputs->condition = *condition;
+    p.dataSource = core::project::CategoricalData::CsvFile;
+    p.csvPath = *tablePath;
+    p.conditionNames = table->conditionNames;
+    p.table.clear();
+    p.condition = core::project::kAllConditions;
+    if (args.has("condition")) {
+        Result<int> condition = table->conditionIndex(args.get("condition"), "--condition");
+        if (!condition) return condition.error();
+        p.condition = *condition;
+    }
     Result<int> steps = args.getBounded("steps", core::limits::kSteps);
     if (!steps) return steps.error();
+    p.numSteps = *steps;
+    p.trajectory = core::project::CategoricalTrajectory::Even;
+    p.pathSteps = 1;  // the even path is not shown; --dp sets the DP's K
     Result<std::string> scheduleSpec = args.require("schedule");
     if (!scheduleSpec) return scheduleSpec.error();
-    const CategoricalInputs& in = *inputs;
-    Result<core::schedule::BetaCurve> curve = core::schedule::parseBetaCurve(
-        *scheduleSpec,
-        [&in](double beta) { return tableMutualInformation(in.table, in.pi, beta, in.condition); },
-        "--schedule");
-    if (!curve) return curve.error();
-    inputs->curve = *curve;
-    inputs->grid = evenTimeGrid(*curve, *steps);
-    if (core::Status valid = validateTimeGrid(inputs->grid, "--schedule"); !valid) {
-        return valid.error();
-    }
-    // The denoiser: the table's exact oracle, or a trained network (--model FILE.safetensors).
-    inputs->denoiser = std::make_shared<core::model::TableOracle>(inputs->table, inputs->pi);
-    if (const std::string model = args.get("model"); model != "oracle") {
-        auto network = core::project::categoricalNetwork(
-            model, inputs->table.numClasses, inputs->table.numPositions,
-            inputs->table.numConditions(), core::project::fileSources(), *scheduleSpec);
-        if (!network) return modelError(model, network.error());
-        inputs->denoiser = *network;
-    }
-    CategoricalInputs out = *inputs;
-    out.owner = inputs;
-    return out;
+    if (core::Status s = applySchedule(*scheduleSpec, p); !s) return s.error();
+    p.model = args.get("model") == "oracle" ? "" : args.get("model");
+    Result<long long> seed = args.getInt64("seed");
+    if (!seed) return seed.error();
+    p.seed = static_cast<uint64_t>(*seed);
+    return p;
 }
 
 // The project's categorical parameters with the options given on the command line applied.
@@ -274,21 +299,7 @@ Result<core::project::CategoricalParams> projectParams(const Args& args) {
         if (!p.maskState) p.pi.assign(pi->data(), pi->data() + pi->size());
     }
     if (args.has("schedule")) {
-        const std::string spec = args.get("schedule");
-        const size_t colon = spec.find(':');
-        auto kind = core::project::parseChoice(core::project::kCategoricalSchedules,
-                                               spec.substr(0, colon), "--schedule");
-        if (!kind || (*kind == core::schedule::BetaCurveKind::Custom)) {
-            return core::invalidArgument("--schedule", spec,
-                                         "with --project: linear, cosine, power:P or info-linear "
-                                         "(a custom curve is edited in the project)");
-        }
-        p.schedule = *kind;
-        if (*kind == core::schedule::BetaCurveKind::Power) {
-            Result<double> exponent = parseDouble(spec.substr(colon + 1), "--schedule");
-            if (!exponent) return exponent.error();
-            p.powerExponent = *exponent;
-        }
+        if (core::Status s = applySchedule(args.get("schedule"), p); !s) return s.error();
     }
     if (args.has("steps")) {
         Result<int> steps = args.getBounded("steps", core::limits::kSteps);
@@ -318,19 +329,14 @@ Result<core::project::CategoricalParams> projectParams(const Args& args) {
     return p;
 }
 
-// What the printer needs of a project's set-up: its grid and the DP's K (0: no DP shown).
-CategoricalInputs inputsOf(const std::shared_ptr<const core::project::CategoricalSetup>& setup) {
+// What the printer needs of a set-up; the DP's K when `dp` (0: no DP shown).
+CategoricalInputs inputsOf(const core::project::CategoricalSetup& setup, bool dp) {
     CategoricalInputs inputs;
-    inputs.table = setup->table;
-    inputs.pi = setup->pi;
-    inputs.grid = setup->grid;
-    inputs.curve = setup->curve;
-    inputs.denoiser = setup->denoiser;
-    inputs.owner = setup;
-    inputs.condition = setup->params.condition;
-    if (setup->params.trajectory == core::project::CategoricalTrajectory::Dp) {
-        inputs.dp = setup->params.pathSteps;
-    }
+    inputs.table = setup.table;
+    inputs.pi = setup.pi;
+    inputs.grid = setup.grid;
+    inputs.condition = setup.params.condition;
+    if (dp) inputs.dp = setup.params.pathSteps;
     return inputs;
 }
 
@@ -423,65 +429,6 @@ void printCategorical(const CategoricalResults& r, const CategoricalInputs& in,
     std::cout << out.str();
 }
 
-Result<CategoricalResults> computeCategorical(const CategoricalInputs& in, long long samples,
-                                              long long seed, int threads) {
-    using namespace core::categorical;
-    CategoricalResults r;
-    r.curves = informationCurves(in.table, in.pi, in.grid, in.condition);
-    r.entropy = dataEntropy(in.table, in.condition);
-    TerminalProgress terminal;
-    core::Progress progress(&terminal, "step costs");
-    const StepCostOptions costOptions{.condition = in.condition,
-                                      .samples = samples,
-                                      .seed = static_cast<uint64_t>(seed),
-                                      .parallel = {threads},
-                                      .progress = &progress};
-    Result<StepCosts> costs =
-        computeStepCosts(in.table, *in.denoiser, in.pi, in.grid,
-                         in.dp > 0 ? CostPairs::All : CostPairs::Consecutive, costOptions);
-    if (!costs) {
-        core::Error error = costs.error();
-        if (error.field == "samples") {
-            error.field = "--samples";
-        } else if (error.field == "N") {
-            error.field = "--steps";
-        }
-        return error;
-    }
-    r.monteCarlo = costs->monteCarlo;
-    double elboVariance = 0.0;
-    for (int n = 1; n <= in.grid.numSteps(); ++n) {
-        r.stepCosts.push_back(costs->cost(n - 1, n));
-        r.stepErrors.push_back(costs->standardError(n - 1, n));
-        r.elbo += r.stepCosts.back();
-        elboVariance += r.stepErrors.back() * r.stepErrors.back();  // independent columns
-    }
-    r.elboStderr = std::sqrt(elboVariance);
-    if (in.dp > 0) {
-        progress.setStage("trajectory");
-        Result<core::trajectory::LeastCostPath> best =
-            core::trajectory::leastCostPath(costs->cost, in.dp, {threads}, &progress);
-        if (!best) return best.error();
-        r.path = *best;
-    }
-    r.absorbing = absorbingMaskClass(in.pi) >= 0;
-    if (r.absorbing) {
-        progress.setStage("continuous ELBO");
-        Result<ContinuousElbo> continuous = continuousElbo(
-            in.table, *in.denoiser, in.pi, in.curve,
-            {.condition = in.condition,
-             .samples = samples,
-             .seed = static_cast<uint64_t>(seed),
-             .parallel = {threads}});
-        if (continuous) {
-            r.continuousElbo = *continuous;
-        } else {
-            r.continuousElboRefused = continuous.error().toString();
-        }
-    }
-    return r;
-}
-
 }  // namespace
 
 namespace {
@@ -513,33 +460,27 @@ Result<int> dpOption(const Args& args, int steps) {
     return dp;
 }
 
-// --project FILE: the project's parameters with the options given, set up and run by the core
-// as the GUI runs them (computeCategoricalCosts), so the numbers are the GUI's to the bit.
-int runCategoricalProject(const Args& args, const std::string& format) {
-    auto params = projectParams(args);
-    if (!params) return fail(params.error());
-    if (args.has("dp")) {
-        Result<int> dp = dpOption(args, params->numSteps);
-        if (!dp) return fail(dp.error());
-        params->trajectory = core::project::CategoricalTrajectory::Dp;
-        params->pathSteps = *dp;
-    }
-    if (args.has("seed")) {
-        Result<long long> seed = args.getInt64("seed");
-        if (!seed) return fail(seed.error());
-        params->seed = static_cast<uint64_t>(*seed);
-    }
+// The parameters set up and run by the core as the GUI runs them (computeCategoricalCosts), so
+// the numbers are the GUI's to the bit.
+int runCategoricalParams(const Args& args,
+                         const core::project::CategoricalParams& params,
+                         const std::string& format) {
     auto run = samplesAndThreads(args);
     if (!run) return fail(run.error());
-    auto setup =
-        core::project::CategoricalSetup::build(*params, core::project::fileSources(), true);
+    auto setup = core::project::CategoricalSetup::build(params, core::project::fileSources(), true);
     if (!setup) {
-        return fail(args.has("model") && !params->model.empty()
-                        ? modelError(params->model, setup.error())
-                        : setup.error());
+        core::Error error = setup.error();
+        if (args.has("model") && !params.model.empty()) error = modelError(params.model, error);
+        if (error.field == "schedule") error.field = "--schedule";
+        return fail(error);
     }
-    const CategoricalInputs in = inputsOf(*setup);
-    if (in.dp > 0 && !(*setup)->exactCosts()) {
+    if (core::Status valid = core::categorical::validateTimeGrid((*setup)->grid, "--schedule");
+        !valid) {
+        return fail(valid.error());
+    }
+    const bool dp = params.trajectory == core::project::CategoricalTrajectory::Dp;
+    const CategoricalInputs in = inputsOf(**setup, dp);
+    if (dp && !(*setup)->exactCosts()) {
         return fail(core::invalidArgument(
             args.has("dp") ? "--dp" : "trajectory", args.has("dp") ? args.get("dp") : "dp",
             "the DP needs the step costs of every pair of steps, which are not computed for data "
@@ -547,9 +488,16 @@ int runCategoricalProject(const Args& args, const std::string& format) {
     }
     TerminalProgress terminal;
     core::Progress progress(&terminal, "step costs");
-    auto costs = core::project::computeCategoricalCosts(**setup, progress, run->second, run->first,
-                                                        in.dp > 0);
-    if (!costs) return fail(costs.error());
+    // The command line prints no N-ladder of ELBOs, and enumerates as far as the core allows.
+    auto costs = core::project::computeCategoricalCosts(
+        **setup, progress, run->second, run->first, dp,
+        {.continuousEnumeration = 1000000, .elboLadder = false});
+    if (!costs) {
+        core::Error error = costs.error();
+        if (error.field == "samples") error.field = "--samples";
+        if (error.field == "N") error.field = "--steps";
+        return fail(error);
+    }
     CategoricalResults r;
     r.curves = core::categorical::informationCurves(in.table, in.pi, in.grid, in.condition);
     r.entropy = core::categorical::dataEntropy(in.table, in.condition);
@@ -562,7 +510,7 @@ int runCategoricalProject(const Args& args, const std::string& format) {
     }
     r.elbo = costs->elboFull;
     r.elboStderr = std::sqrt(elboVariance);
-    if (in.dp > 0) {
+    if (dp) {
         r.path.nodes = costs->dpNodes;
         r.path.cost = costs->elboDp;
     }
@@ -580,33 +528,23 @@ int runCategorical(const Args& args) {
     if (format != "json" && format != "csv") {
         return fail(core::makeError(core::ErrorCode::ParseError, "--format", format, "expected json or csv"));
     }
-    if (args.has("project")) return runCategoricalProject(args, format);
-    Result<CategoricalInputs> inputs = inputsFromOptions(args);
-    if (!inputs) {
-        return fail(inputs.error());
-    }
+    // From the project (the options given override its values) or from the options alone.
+    auto params = args.has("project") ? projectParams(args) : paramsFromOptions(args);
+    if (!params) return fail(params.error());
     if (args.has("dp")) {
-        Result<int> dp = dpOption(args, inputs->grid.numSteps());
-        if (!dp) {
-            return fail(dp.error());
-        }
-        inputs->dp = *dp;
+        Result<int> dp = dpOption(args, params->numSteps);
+        if (!dp) return fail(dp.error());
+        params->trajectory = core::project::CategoricalTrajectory::Dp;
+        params->pathSteps = *dp;
+    } else if (!args.has("project")) {
+        params->trajectory = core::project::CategoricalTrajectory::Even;
     }
-    auto run = samplesAndThreads(args);
-    if (!run) {
-        return fail(run.error());
+    if (args.has("project") && args.has("seed")) {
+        Result<long long> seed = args.getInt64("seed");
+        if (!seed) return fail(seed.error());
+        params->seed = static_cast<uint64_t>(*seed);
     }
-    Result<long long> seed = args.getInt64("seed");
-    if (!seed) {
-        return fail(seed.error());
-    }
-    Result<CategoricalResults> results =
-        computeCategorical(*inputs, run->first, *seed, run->second);
-    if (!results) {
-        return fail(results.error());
-    }
-    printCategorical(*results, *inputs, format, run->first, *seed);
-    return 0;
+    return runCategoricalParams(args, *params, format);
 }
 
 }  // namespace app::cli

@@ -5,13 +5,14 @@
 #include <cmath>
 
 #include "core/categorical/prior.h"
+#include "core/project/categorical_setup.h"
 #include "core/util/limits.h"
 
 namespace core::project {
 namespace {
 
 constexpr int kMaxClasses = 256;
-constexpr int kMaxSteps = 10000;
+constexpr int kMaxSteps = limits::kSteps.max;
 constexpr int kMaxChains = 5000;
 
 Status checkTable(const CategoricalParams& p) {
@@ -149,7 +150,8 @@ Status CategoricalParams::validate() const {
         }
     }
     if (numSteps < 1 || numSteps > kMaxSteps) {
-        return invalidArgument("N", std::to_string(numSteps), "N must lie in 1..10000");
+        return invalidArgument("N", std::to_string(numSteps),
+                               "N must lie in 1.." + std::to_string(kMaxSteps));
     }
     if (dataSource == CategoricalData::Digits &&
         (digitLevels < 2 || digitLevels > 17 || numClasses != digitLevels)) {
@@ -162,7 +164,8 @@ Status CategoricalParams::validate() const {
     if (dataSource == CategoricalData::Table) {
         if (auto valid = checkTable(*this); !valid) return valid;
     }
-    if (condition < 0 || condition >= static_cast<int>(conditionNames.size())) {
+    if ((condition < 0 && condition != kAllConditions) ||
+        condition >= static_cast<int>(conditionNames.size())) {
         return invalidArgument("condition", std::to_string(condition), "no such condition");
     }
     if (position < 0) {
@@ -204,7 +207,7 @@ CategoricalParams CategoricalParams::withDigits(int levels) const {
     for (int label = 0; label <= 9; ++label) {
         p.conditionNames.push_back(std::to_string(label));
     }
-    p.condition = std::clamp(condition, 0, 9);
+    p.condition = condition == kAllConditions ? condition : std::clamp(condition, 0, 9);
     p.position = 27;  // a pixel near the centre, where the strokes are
     p.numChains = std::min(numChains, 64);
     return p;
@@ -466,7 +469,8 @@ std::vector<std::string> CategoricalParams::provenance() const {
             "schedule: " + scheduleSpec(),
             "N: " + std::to_string(numSteps),
             "data: " + data,
-            "condition: " + (condition < static_cast<int>(conditionNames.size())
+            "condition: " + (condition == kAllConditions ? std::string("all, averaged")
+                             : condition < static_cast<int>(conditionNames.size())
                                  ? conditionNames[static_cast<size_t>(condition)]
                                  : std::to_string(condition)),
             "model: " + (model.empty() ? std::string("exact oracle of the data") : file(model)),

@@ -47,7 +47,7 @@ struct CategoricalParams {
     // P(X_0 = class | C = condition): one column of K probabilities per condition (Table).
     std::vector<std::vector<double>> table;
     std::vector<std::string> conditionNames;   // one label per condition of the data
-    int condition = 0;                         // the condition C shown and sampled
+    int condition = 0;                         // the condition C shown and sampled; −1: averaged
     CategoricalTrajectory trajectory = CategoricalTrajectory::Even;
     int pathSteps = 10;                        // K of the even or DP trajectory
     std::vector<int> trajectoryList;           // typed list of grid nodes 0..N

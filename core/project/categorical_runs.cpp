@@ -32,21 +32,20 @@ namespace {
 // denoiser-position evaluations.
 constexpr int kElboLadder[] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000};
 constexpr double kElboLadderWork = 5e7;
-// 2^D mask patterns × rows at most for the continuous ELBO here (each takes 96 denoiser calls).
-constexpr int64_t kContinuousEnumeration = 100000;
 
 // Fills the masked-diffusion fields of `result` when π is absorbing. Fails only when cancelled.
 Status addMaskedElbos(const CategoricalSetup& setup,
                       Progress& progress,
                       int numThreads,
                       int64_t samples,
+                      const CategoricalCostOptions& extra,
                       CategoricalCosts& result) {
     if (core::categorical::absorbingMaskClass(setup.pi) < 0) return {};
     progress.setStage("continuous ELBO");
     auto continuous =
         core::categorical::continuousElbo(setup.table, *setup.denoiser, setup.pi, setup.curve,
                                           {.condition = setup.params.condition,
-                                           .maxEnumeration = kContinuousEnumeration,
+                                           .maxEnumeration = extra.continuousEnumeration,
                                            .samples = samples,
                                            .seed = samples > 0 ? setup.params.seed : 0,
                                            .parallel = {.numThreads = numThreads},
@@ -57,7 +56,7 @@ Status addMaskedElbos(const CategoricalSetup& setup,
         return {};
     }
     result.continuousElbo = *continuous;
-    if (!result.dpAvailable) return {};
+    if (!result.dpAvailable || !extra.elboLadder) return {};
     const int d = setup.numPositions();
     double states = setup.numClasses();
     if (d > 1 && !setup.denoiser->factorised()) states = std::pow(setup.numClasses(), d);
@@ -86,7 +85,8 @@ Result<CategoricalCosts> computeCategoricalCosts(const CategoricalSetup& setup,
                                                  Progress& progress,
                                                  int numThreads,
                                                  int64_t samples,
-                                                 bool withDp) {
+                                                 bool withDp,
+                                                 const CategoricalCostOptions& extra) {
     CategoricalCosts result;
     progress.setStage("step costs");
     core::categorical::StepCostOptions options;
@@ -123,7 +123,8 @@ Result<CategoricalCosts> computeCategoricalCosts(const CategoricalSetup& setup,
         full[n] = n;
     }
     result.elboFull = core::categorical::negativeElbo(result.costs.cost, full);
-    if (Status masked = addMaskedElbos(setup, progress, numThreads, samples, result); !masked) {
+    if (Status masked = addMaskedElbos(setup, progress, numThreads, samples, extra, result);
+        !masked) {
         return masked.error();
     }
     if (!allPairs) {
@@ -167,6 +168,10 @@ Result<CategoricalChains> sampleCategoricalChains(const CategoricalSetup& setup,
                                                         const std::vector<int>& trajectory,
                                                         Progress& progress) {
     const auto& p = setup.params;
+    if (p.condition == kAllConditions) {
+        return invalidArgument("condition", "all",
+                               "the chains are drawn for one condition: choose one");
+    }
     CategoricalChains chains;
     chains.nodes = trajectory;
     const auto grid = core::categorical::subGrid(setup.grid, trajectory);

@@ -47,11 +47,17 @@ struct CategoricalCosts {
 // continuous ELBO. Without `withDp` only the consecutive costs are computed (O(N) instead of
 // O(N²)) and the DP path and the even path's ELBO are left out (dpNodes = evenNodes, NaN).
 // Fails when cancelled.
+struct CategoricalCostOptions {
+    // 2^D mask patterns × rows at most for the exact continuous ELBO (beyond: refused).
+    int64_t continuousEnumeration = 100000;
+    bool elboLadder = true;  // the N-step ELBOs of elboByN
+};
 Result<CategoricalCosts> computeCategoricalCosts(const CategoricalSetup& setup,
                                                  Progress& progress,
                                                  int numThreads,
                                                  int64_t samples = 0,
-                                                 bool withDp = true);
+                                                 bool withDp = true,
+                                                 const CategoricalCostOptions& extra = {});
 
 // Work estimate of computeCategoricalCosts, in kernel evaluations (for refusing hopeless sizes).
 double categoricalCostWork(const CategoricalParams& params);
@@ -73,7 +79,8 @@ struct CategoricalChains {
 
 constexpr int kPreviewChains = 64;
 
-// Samples params.numChains forward chains (x_0 from the data of the selected condition) and as
+// Samples params.numChains forward chains (x_0 from the data of the selected condition; refused
+// for kAllConditions) and as
 // many reverse chains (x_1 from π, the chosen kernel and the exact denoiser) along the
 // trajectory, recording every node; deterministic for the seed.
 Result<CategoricalChains> sampleCategoricalChains(const CategoricalSetup& setup,

@@ -122,7 +122,16 @@ Result<std::shared_ptr<const CategoricalSetup>> CategoricalSetup::build(
         }
     }
     setup->position = p.position;
-    setup->dataMarginal = setup->table.marginal(p.condition, p.position);
+    if (p.condition == kAllConditions) {
+        // Equal weights, as the information curves and the step costs average the conditions.
+        setup->dataMarginal = Vector::Zero(setup->table.numClasses);
+        for (int c = 0; c < setup->table.numConditions(); ++c) {
+            setup->dataMarginal += setup->table.marginal(c, p.position);
+        }
+        setup->dataMarginal /= static_cast<double>(setup->table.numConditions());
+    } else {
+        setup->dataMarginal = setup->table.marginal(p.condition, p.position);
+    }
     return std::shared_ptr<const CategoricalSetup>(std::move(setup));
 }
 

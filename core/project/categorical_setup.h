@@ -19,6 +19,10 @@
 // the data table and its exact oracle, and the denoiser.
 namespace core::project {
 
+// CategoricalParams::condition scoring all conditions averaged with equal weights (the command
+// line's default); the chains need one condition.
+inline constexpr int kAllConditions = -1;
+
 struct CategoricalSetup {
     CategoricalParams params;                  // what this was built from
     Vector pi;                                 // K (K + 1 with params.maskState)

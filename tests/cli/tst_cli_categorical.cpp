@@ -4,6 +4,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
@@ -11,6 +12,8 @@
 
 #include "core/categorical/prior.h"
 #include "core/categorical/reverse_kernel.h"
+#include "core/io/file_io.h"
+#include "core/project/project_file.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/test_support.h"
 
@@ -25,6 +28,8 @@ private slots:
     void kernelMatchesCore();
     void categoricalJson();
     void categoricalCsv();
+    void defaultAveragesTheConditions();
+    void customFileMatchesItsProject();
     void errors_data();
     void errors();
 };
@@ -123,6 +128,72 @@ void tst_CliCategorical::categoricalCsv() {
     QVERIFY(lines.last().startsWith("# elbo,"));
     DS_COMPARE_ABS(lines.last().section(',', 1).toDouble(), std::log(2.0), 1e-12);
     DS_COMPARE_ABS(lines[1].section(',', 2, 2).toDouble(), std::log(2.0), 1e-15);
+}
+
+namespace {
+QJsonObject categoricalJsonOf(const QStringList& arguments) {
+    const test_support::CliResult r = runCli(arguments);
+    if (r.exitCode != 0) qFatal("%s", qPrintable(r.err));
+    return QJsonDocument::fromJson(r.out.toUtf8()).object();
+}
+}  // namespace
+
+// Without --condition every number is the plain mean of the two conditions' runs (custom:FILE
+// schedule, Monte Carlo costs with a seed, and the DP's cost of its path).
+void tst_CliCategorical::defaultAveragesTheConditions() {
+    const QStringList common{"categorical", "--table", dataPath("categorical_table_d1.csv"), "--pi",
+                             "0.4,0.3,0.2,0.1", "--schedule",
+                             "custom:" + dataPath("categorical_custom_beta.csv"), "--steps", "9",
+                             "--threads", "2"};
+    for (const QStringList& extra : {QStringList{"--dp", "3"},
+                                     QStringList{"--samples", "50", "--seed", "7"}}) {
+        const QJsonObject all = categoricalJsonOf(common + extra);
+        const QJsonObject a = categoricalJsonOf(common + extra + QStringList{"--condition", "a"});
+        const QJsonObject b = categoricalJsonOf(common + extra + QStringList{"--condition", "b"});
+        for (const char* key : {"step_costs", "mutual_information", "impurity"}) {
+            const QJsonArray va = a[key].toArray(), vb = b[key].toArray(), v = all[key].toArray();
+            QCOMPARE(v.size(), va.size());
+            for (qsizetype i = 0; i < v.size(); ++i) {
+                DS_COMPARE_ABS(v[i].toDouble(), (va[i].toDouble() + vb[i].toDouble()) / 2.0, 1e-14);
+            }
+        }
+        DS_COMPARE_ABS(all["elbo"].toDouble(), (a["elbo"].toDouble() + b["elbo"].toDouble()) / 2.0,
+                       1e-13);
+        DS_COMPARE_ABS(all["entropy"].toDouble(),
+                       (a["entropy"].toDouble() + b["entropy"].toDouble()) / 2.0, 1e-14);
+        if (all.contains("dp")) {
+            // The least mean cost is at least the mean of the least costs of each condition.
+            QVERIFY(all["dp"].toObject()["cost"].toDouble() >=
+                    (a["dp"].toObject()["cost"].toDouble() + b["dp"].toObject()["cost"].toDouble()) / 2.0 -
+                        1e-12);
+        }
+    }
+}
+
+// custom:FILE is the file's points as a project's custom curve: the same numbers as --project
+// with those inner points, the same table and condition.
+void tst_CliCategorical::customFileMatchesItsProject() {
+    QTemporaryDir dir;
+    core::project::Project project;
+    auto& p = project.categorical;
+    p.dataSource = core::project::CategoricalData::CsvFile;
+    p.csvPath = dataPath("categorical_table_d1.csv").toStdString();
+    p.conditionNames = {"a", "b"};
+    p.condition = 1;
+    p.schedule = core::schedule::BetaCurveKind::Custom;
+    p.controlPoints = {{0.5, 0.25}};
+    p.numSteps = 9;
+    p.pathSteps = 3;
+    p.pi = {0.25, 0.25, 0.25, 0.25};
+    const std::string path = dir.filePath("custom.diffuscope.json").toStdString();
+    QVERIFY(core::io::writeFileAtomically(path, core::project::projectToJson(project, path)).ok());
+    const QJsonObject viaProject =
+        categoricalJsonOf({"categorical", "--project", QString::fromStdString(path), "--dp", "3"});
+    const QJsonObject viaOptions = categoricalJsonOf(
+        {"categorical", "--table", dataPath("categorical_table_d1.csv"), "--pi", "uniform:4",
+         "--schedule", "custom:" + dataPath("categorical_custom_beta.csv"), "--steps", "9",
+         "--condition", "b", "--dp", "3"});
+    QCOMPARE(viaOptions, viaProject);
 }
 
 void tst_CliCategorical::errors_data() {

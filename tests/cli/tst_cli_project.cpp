@@ -187,9 +187,13 @@ void tst_CliProject::categoricalOverridesAreChecked() {
     const auto condition = runCli({"categorical", "--project", project, "--condition", "Z"});
     QCOMPARE(condition.exitCode, 2);
     QVERIFY2(condition.err.contains("--condition = Z"), qPrintable(condition.err));
+    // custom:FILE is read as without --project: a missing file is named.
     const auto custom = runCli({"categorical", "--project", project, "--schedule", "custom:x.csv"});
     QCOMPARE(custom.exitCode, 2);
-    QVERIFY2(custom.err.contains("--schedule = custom:x.csv"), qPrintable(custom.err));
+    QVERIFY2(custom.err.contains("x.csv: cannot open the file"), qPrintable(custom.err));
+    const auto power = runCli({"categorical", "--project", project, "--schedule", "power:0"});
+    QCOMPARE(power.exitCode, 2);
+    QVERIFY2(power.err.contains("--schedule = power:0"), qPrintable(power.err));
 }
 
 // The categorical examples: `categorical --project` gives the step costs that the GUI's

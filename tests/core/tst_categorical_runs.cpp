@@ -55,6 +55,7 @@ private slots:
     void dpPathIsTheCheapestOfAllPaths();
     void chainsFollowTheirExactMarginals();
     void maskedCostsCarryTheContinuousElbo();
+    void allConditionsAverageTheConditions();
 };
 
 void tst_CategoricalRuns::dpPathIsTheCheapestOfAllPaths_data() {
@@ -193,6 +194,65 @@ void tst_CategoricalRuns::maskedCostsCarryTheContinuousElbo() {
     QVERIFY(!shared->continuousElbo);
     QVERIFY2(shared->maskedNote.rfind("table = p(x1 = 3 | c = 0) ≥ 0.5: ", 0) == 0,
              shared->maskedNote.c_str());
+}
+
+// kAllConditions: every step cost, the ELBOs, the continuous ELBO of the mask state and the data
+// marginal are the plain means of the two conditions' runs; the chains are refused.
+void tst_CategoricalRuns::allConditionsAverageTheConditions() {
+    CategoricalParams p = CategoricalParams::example();
+    p.numSteps = 12;
+    p.pathSteps = 4;
+    for (bool mask : {false, true}) {
+        p.maskState = mask;
+        core::Progress progress;
+        std::vector<core::project::CategoricalCosts> each;
+        std::vector<core::Vector> marginals;
+        for (int c : {0, 1}) {
+            CategoricalParams one = p;
+            one.condition = c;
+            auto setup = buildSetup(one);
+            marginals.push_back(setup->dataMarginal);
+            auto costs = core::project::computeCategoricalCosts(*setup, progress, 2);
+            DS_VERIFY_OK(costs);
+            each.push_back(*costs);
+        }
+        CategoricalParams all = p;
+        all.condition = core::project::kAllConditions;
+        DS_VERIFY_OK(all.validate());
+        auto setup = buildSetup(all);
+        auto costs = core::project::computeCategoricalCosts(*setup, progress, 2);
+        DS_VERIFY_OK(costs);
+        for (int b = 1; b <= p.numSteps; ++b) {
+            for (int a = 0; a < b; ++a) {
+                const double mean = (each[0].costs.cost(a, b) + each[1].costs.cost(a, b)) / 2.0;
+                DS_COMPARE_ABS(costs->costs.cost(a, b), mean, 1e-14);
+            }
+        }
+        double elbo = 0.0;
+        for (int b = 1; b <= p.numSteps; ++b) {
+            elbo += (each[0].costs.cost(b - 1, b) + each[1].costs.cost(b - 1, b)) / 2.0;
+        }
+        DS_COMPARE_ABS(costs->elboFull, elbo, 1e-13);
+        DS_COMPARE_ABS(costs->elboFull, (each[0].elboFull + each[1].elboFull) / 2.0, 1e-13);
+        for (int k = 0; k < p.numClasses; ++k) {
+            DS_COMPARE_ABS(setup->dataMarginal[k], (p.table[0][k] + p.table[1][k]) / 2.0, 1e-15);
+        }
+        QCOMPARE(mask, costs->continuousElbo.has_value());
+        if (mask) {
+            // H(X_0 | C) of each condition, averaged.
+            double h = 0.0;
+            for (const auto& column : p.table) {
+                for (double q : column) h -= q * std::log(q) / 2.0;
+            }
+            DS_COMPARE_ABS(costs->continuousElbo->value, h, 1e-13);
+            DS_COMPARE_ABS(costs->continuousElbo->value,
+                           (each[0].continuousElbo->value + each[1].continuousElbo->value) / 2.0,
+                           1e-13);
+        }
+        auto chains = core::project::sampleCategoricalChains(*setup, {0, 6, 12}, progress);
+        QVERIFY(!chains);
+        QCOMPARE(chains.error().field, std::string("condition"));
+    }
 }
 
 QTEST_MAIN(tst_CategoricalRuns)

@@ -47,6 +47,7 @@ private slots:
     void gaussianNumStepsRule();
     void categoricalNumStepsRule();
     void importedGammaBoundAndClip();
+    void allConditionsAndFileCurvesRoundTrip();
 };
 
 namespace {
@@ -70,6 +71,7 @@ void tst_Project::categoricalErrorsNameFieldAndValue_data() {
     QTest::newRow("N") << 2 << "N" << "0" << "numSteps";
     QTest::newRow("power") << 3 << "power" << "-1" << "powerExponent";
     QTest::newRow("condition") << 4 << "condition" << "5" << "condition";
+    QTest::newRow("condition below all") << 10 << "condition" << "-2" << "condition";
     QTest::newRow("steps") << 5 << "steps" << "101" << "pathSteps";
     QTest::newRow("chains") << 6 << "chains" << "0" << "numChains";
     QTest::newRow("list order") << 7 << "trajectoryList[2]" << "40" << "trajectoryList[2]";
@@ -101,6 +103,7 @@ void tst_Project::categoricalErrorsNameFieldAndValue() {
             p.controlPoints = {{0.3, 0.1}, {0.7, 0.05}};
             break;
         case 9: p.table[1] = {0.6, 0.25, -0.1, 0.25}; break;
+        case 10: p.condition = -2; break;
     }
     const core::Status status = p.validate();
     QVERIFY(!status.ok());
@@ -649,6 +652,43 @@ void tst_Project::importedGammaBoundAndClip() {
     verifyNames(refused.error(), "gamma", "3");
     QCOMPARE(wrong.importedGamma, (std::vector<double>{5.0, 4.0, 2.0}));
     QVERIFY(!wrong.importedGammaOverBound().ok());
+}
+
+// "All conditions averaged" and a custom curve (the command line's custom:FILE, its inner points)
+// are plain fields: written, read back equal, and a file without them reads as before.
+void tst_Project::allConditionsAndFileCurvesRoundTrip() {
+    Project p;
+    p.categorical.condition = core::project::kAllConditions;
+    p.categorical.schedule = core::schedule::BetaCurveKind::Custom;
+    p.categorical.controlPoints = {{0.5, 0.25}};  // the inner point of the file below
+    p.categorical.numSteps = 50000;                // what the command line allows
+    p.categorical.pathSteps = 7;
+    DS_VERIFY_OK(p.categorical.validate());
+    const std::string text = core::project::projectToJson(p, "/tmp/p.diffuscope.json");
+    QVERIFY(text.find("\"condition\": -1") != std::string::npos);
+    auto back = core::project::projectFromJson(text, "/tmp/p.diffuscope.json");
+    DS_VERIFY_OK(back);
+    QVERIFY(*back == p);
+    QCOMPARE(back->categorical.condition, core::project::kAllConditions);
+    // The stored inner point gives the file's curve: the ends are added by the curve.
+    auto fromFile = core::schedule::readCustomCurve(
+        test_support::dataPathStd("categorical_custom_beta.csv"));
+    auto stored = back->categorical.betaCurve({});
+    DS_VERIFY_OK(fromFile);
+    DS_VERIFY_OK(stored);
+    for (double t : {0.0, 0.1, 0.25, 0.5, 0.8, 1.0}) QCOMPARE((*stored)(t), (*fromFile)(t));
+    bool saysAll = false;
+    for (const std::string& line : p.categorical.provenance()) {
+        saysAll = saysAll || line == "condition: all, averaged";
+    }
+    QVERIFY(saysAll);
+    // A file from before reads its condition as it was.
+    Project plain;
+    plain.categorical.condition = 1;
+    auto old = core::project::projectFromJson(
+        core::project::projectToJson(plain, "/tmp/p.diffuscope.json"), "/tmp/p.diffuscope.json");
+    DS_VERIFY_OK(old);
+    QCOMPARE(old->categorical.condition, 1);
 }
 
 QTEST_GUILESS_MAIN(tst_Project)

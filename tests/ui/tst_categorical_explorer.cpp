@@ -20,6 +20,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QComboBox>
+#include <QPushButton>
 #include <QLineEdit>
 #include <QSpinBox>
 #include <QTest>
@@ -113,6 +114,7 @@ private slots:
     void digitsReverseChainsEndOnTrainingImages();
     void tableFileWithTwoPositions();
     void maskStateAddsAClassAndTheContinuousElbo();
+    void allConditionsIsAChoice();
 };
 
 void tst_CategoricalExplorer::scheduleViewShowsTheCoreCurves() {
@@ -733,6 +735,47 @@ void tst_CategoricalExplorer::maskStateAddsAClassAndTheContinuousElbo() {
     for (auto& [name, view] : explorer.views()) {
         QVERIFY2(distinctColours(view) > 8, qPrintable(name));
     }
+}
+
+// "all, averaged", the item after the conditions: the set-up averages the conditions' data, the
+// views that need one condition say so, and no condition is removed while it is chosen.
+void tst_CategoricalExplorer::allConditionsIsAChoice() {
+    ui::document::ProjectDocument document;
+    ui::CategoricalExplorer explorer(&document);
+    ui::jobs::JobRunner files;  // what the explorer owns in the window
+    ui::panels::CategoricalPanel panel(&document, &files);
+    auto* condition = panel.findChild<QComboBox*>("condition");
+    QVERIFY(condition != nullptr);
+    const int names = static_cast<int>(document.categorical().conditionNames.size());
+    QCOMPARE(condition->count(), names + 1);
+    condition->setCurrentIndex(names);
+    QCOMPARE(document.categorical().condition, core::project::kAllConditions);
+    explorer.waitForJobs();
+    const auto setup = explorer.setup();
+    QCOMPARE(setup->params.condition, core::project::kAllConditions);
+    const auto& table = document.categorical().table;
+    for (int k = 0; k < setup->numClasses(); ++k) {
+        DS_COMPARE_ABS(setup->dataMarginal[k], (table[0][k] + table[1][k]) / 2.0, 1e-15);
+    }
+    QVERIFY(explorer.costs() != nullptr);
+    QVERIFY2(explorer.matricesView()->message().contains("one condition"),
+             qPrintable(explorer.matricesView()->message()));
+    QVERIFY2(explorer.kernelView()->message().contains("one condition"),
+             qPrintable(explorer.kernelView()->message()));
+    QVERIFY2(explorer.scheduleView()->message().contains("all, averaged"),
+             qPrintable(explorer.scheduleView()->message()));
+    QPushButton* remove = nullptr;
+    for (auto* button : panel.findChildren<QPushButton*>()) {
+        if (button->text() == "Remove") remove = button;
+    }
+    QVERIFY(remove != nullptr);
+    remove->click();
+    QCOMPARE(static_cast<int>(document.categorical().table.size()), names);
+    QVERIFY(!panel.fieldError("table").isEmpty());
+    condition->setCurrentIndex(1);
+    QCOMPARE(document.categorical().condition, 1);
+    explorer.waitForJobs();
+    QVERIFY(!explorer.matricesView()->message().contains("one condition"));
 }
 
 QTEST_MAIN(tst_CategoricalExplorer)

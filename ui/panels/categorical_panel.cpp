@@ -30,6 +30,8 @@
 #include "core/categorical/prior.h"
 #include "core/util/number_text.h"
 #include "core/data/categorical_table.h"
+#include "core/project/categorical_setup.h"
+#include "core/util/limits.h"
 #include "ui/panels/pi_editor.h"
 #include "ui/panels/schedule_editor.h"
 
@@ -210,7 +212,7 @@ QGroupBox* CategoricalPanel::createScheduleBox() {
     m_exponent->setDecimals(3);
     m_exponent->setToolTip(tr("The exponent p of β(t) = tᵖ."));
     m_numSteps = new QSpinBox;
-    m_numSteps->setRange(1, 10000);
+    m_numSteps->setRange(1, core::limits::kSteps.max);
     m_numSteps->setToolTip(tr("N, the number of grid steps t = 0, 1/N, …, 1."));
     form->addRow(tr("kind"), m_schedule);
     form->addRow(tr("p"), m_exponent);
@@ -290,6 +292,7 @@ QGroupBox* CategoricalPanel::createDataBox() {
     boxLayout->addWidget(m_tableButtons);
     auto* conditionForm = new QFormLayout;
     m_condition = new QComboBox;
+    m_condition->setObjectName("condition");
     m_condition->setToolTip(tr("The condition C whose data the views show and the chains sample."));
     conditionForm->addRow(tr("condition C"), m_condition);
     boxLayout->addLayout(conditionForm);
@@ -308,6 +311,10 @@ QGroupBox* CategoricalPanel::createDataBox() {
                  [this](CategoricalParams& p) {
                      if (p.table.size() <= 1) {
                          showError("table", tr("the data needs at least one condition"));
+                         return false;
+                     }
+                     if (p.condition == core::project::kAllConditions) {
+                         showError("table", tr("choose the condition to remove"));
                          return false;
                      }
                      p.table.erase(p.table.begin() + p.condition);
@@ -334,7 +341,10 @@ QGroupBox* CategoricalPanel::createDataBox() {
                  [](CategoricalParams& p, int position) { p.position = position; });
     m_edits.bind(m_condition, &QComboBox::currentIndexChanged, tr("Change condition"), "table",
                  [](CategoricalParams& p, int index) {
-                     p.condition = index;
+                     // The item after the conditions: all of them, averaged.
+                     p.condition = index == static_cast<int>(p.conditionNames.size())
+                                       ? core::project::kAllConditions
+                                       : index;
                      return index >= 0;
                  });
     return box;
@@ -647,7 +657,10 @@ void CategoricalPanel::onDocumentChanged() {
     for (const std::string& name : p.conditionNames) {
         m_condition->addItem(document::qs(name));
     }
-    m_condition->setCurrentIndex(p.condition);
+    m_condition->addItem(tr("all, averaged"));
+    m_condition->setCurrentIndex(p.condition == core::project::kAllConditions
+                                     ? static_cast<int>(p.conditionNames.size())
+                                     : p.condition);
     showChoice(m_trajectory, core::project::kCategoricalTrajectories, p.trajectory);
     m_pathSteps->setMaximum(p.numSteps);
     m_pathSteps->setValue(p.pathSteps);

@@ -44,6 +44,11 @@ void KernelComparisonView::setSetup(std::shared_ptr<const document::CategoricalS
         return;
     }
     const auto& s = *setup;
+    if (s.params.condition == core::project::kAllConditions) {
+        setMessage(tr("The reverse marginals use the denoiser of one condition: choose one."),
+                   true);
+        return;
+    }
     const auto grid = core::categorical::subGrid(s.grid, trajectory);
     auto both = core::categorical::reverseMarginals(
         *s.positionOracle, s.position, s.params.condition, s.pi, grid,

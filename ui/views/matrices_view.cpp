@@ -50,6 +50,10 @@ void MatricesView::recompute() {
         return;
     }
     const auto& s = *m_setup;
+    if (s.params.condition == core::project::kAllConditions) {
+        setMessage(tr("The matrices use the denoiser of one condition: choose one."), true);
+        return;
+    }
     const int n = s.grid.numSteps();
     m_nodeT = std::clamp(m_nodeT, 0, n);
     m_nodeS = std::clamp(m_nodeS, 0, m_nodeT);

@@ -129,7 +129,9 @@ void ScheduleView::setSetup(std::shared_ptr<const document::CategoricalSetup> se
     // the joint entropy of the sequence, the floor of every negative ELBO; the curves start at
     // the sum of the positions' entropies, which is larger when the positions are dependent.
     m_entropy = core::categorical::dataEntropy(s.table, s.params.condition);
-    const QString condition = document::qs(s.params.conditionNames[s.params.condition]);
+    const QString condition = s.params.condition == core::project::kAllConditions
+                                  ? tr("all, averaged")
+                                  : document::qs(s.params.conditionNames[s.params.condition]);
     QString message = tr("H(X₀ | C = %1) = %2 bits = %3 nats (the step costs and ELBOs are in nats)")
                           .arg(condition)
                           .arg(m_entropy.joint / kLn2, 0, 'f', 4)
