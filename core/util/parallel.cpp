@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/util/parallel.h"
+#include "core/util/parallel_wavefront.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -107,6 +108,60 @@ void parallelForBlocks(int64_t n,
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
         for (int64_t b = 0; b < blocks; ++b) {
             runBlock(b);
+        }
+    }
+    for (const auto& error : errors) {
+        if (error) {
+            std::rethrow_exception(error);
+        }
+    }
+}
+
+void parallelWavefront(int rows,
+                       int cols,
+                       const ParallelOptions& options,
+                       const std::function<void(int, int)>& body,
+                       Progress* progress) {
+    if (rows <= 0 || cols <= 0) {
+        return;
+    }
+    const size_t cells = static_cast<size_t>(rows) * static_cast<size_t>(cols);
+    std::vector<std::exception_ptr> errors(cells);
+    const auto runCell = [&](int row, int col) {
+        if (progress != nullptr && progress->cancelled()) {
+            return;
+        }
+        try {
+            body(row, col);
+        } catch (...) {
+            errors[static_cast<size_t>(row) * cols + col] = std::current_exception();
+        }
+    };
+    const int threads = static_cast<int>(
+        std::min<long long>({std::max(1, options.numThreads), limits::kThreads.max, rows}));
+    if (threads <= 1 || omp_in_parallel()) {
+        // Column by column: every cell after both of its predecessors.
+        for (int col = 0; col < cols; ++col) {
+            for (int row = 0; row < rows; ++row) {
+                runCell(row, col);
+            }
+        }
+    } else {
+        // One token per cell stands for its result in the tasks' dependences; `none` for a
+        // neighbour outside the grid.
+        std::vector<char> token(cells);
+        char none = 0;
+        omp_set_max_active_levels(1);
+#pragma omp parallel num_threads(threads)
+#pragma omp single
+        for (int col = 0; col < cols; ++col) {
+            for (int row = 0; row < rows; ++row) {
+                char* self = &token[static_cast<size_t>(row) * cols + col];
+                char* left = col > 0 ? self - 1 : &none;
+                char* above = row > 0 ? self - cols : &none;
+#pragma omp task default(shared) firstprivate(row, col) depend(in : *left, *above) depend(out : *self)
+                runCell(row, col);
+            }
         }
     }
     for (const auto& error : errors) {

@@ -16,6 +16,7 @@
 #include "core/util/limits.h"
 #include "core/util/number_text.h"
 #include "core/util/parallel.h"
+#include "core/util/parallel_wavefront.h"
 #include "core/util/progress.h"
 #include "core/util/result.h"
 #include "core/util/rng.h"
@@ -42,6 +43,8 @@ private slots:
     void lowestBlockErrorAfterEveryBlock();
     void cancelSkipsTheRemainingBlocks();
     void defaultThreadsFollowOmpNumThreads();
+    void wavefrontRunsEveryCellAfterItsPredecessors();
+    void wavefrontErrorsAndCancel();
     void progressCancelIsSticky();
     void resultCarriesValueOrError();
     void readableNumbers();
@@ -394,6 +397,84 @@ void tst_Util::defaultThreadsFollowOmpNumThreads() {
                  static_cast<int>(std::min<long long>(core::hardwareThreads(), core::limits::kThreads.max)));
     } else {
         QCOMPARE(core::defaultThreads(), std::atoi(given));
+    }
+}
+
+// Each cell combines its left and upper neighbours (order-sensitive arithmetic), so a cell that
+// ran early would read a value not yet written; against a plain double loop, and every cell
+// checks that both predecessors had finished.
+void tst_Util::wavefrontRunsEveryCellAfterItsPredecessors() {
+    const int rows = 9;
+    const int cols = 31;
+    std::vector<double> serial(static_cast<size_t>(rows) * cols);
+    const auto at = [&](std::vector<double>& v, int r, int c) -> double& {
+        return v[static_cast<size_t>(r) * cols + c];
+    };
+    for (int r = 0; r < rows; ++r) {
+        for (int c = 0; c < cols; ++c) {
+            const double left = c > 0 ? at(serial, r, c - 1) : 1.0;
+            const double above = r > 0 ? at(serial, r - 1, c) : 2.0;
+            at(serial, r, c) = std::sin(left) * 3.0 + above / 7.0 + 0.001 * (r * cols + c);
+        }
+    }
+    for (int threads : {1, 2, 3}) {
+        std::vector<double> grid(serial.size(), std::nan(""));
+        std::vector<std::atomic<bool>> done(serial.size());
+        std::atomic<int> early{0};
+        std::atomic<int> runs{0};
+        core::parallelWavefront(rows, cols, {.numThreads = threads}, [&](int r, int c) {
+            runs.fetch_add(1);
+            if ((c > 0 && !done[static_cast<size_t>(r) * cols + c - 1].load()) ||
+                (r > 0 && !done[static_cast<size_t>(r - 1) * cols + c].load())) {
+                early.fetch_add(1);
+            }
+            std::this_thread::sleep_for(std::chrono::microseconds((r * 7 + c) % 5 * 50));
+            const double left = c > 0 ? at(grid, r, c - 1) : 1.0;
+            const double above = r > 0 ? at(grid, r - 1, c) : 2.0;
+            at(grid, r, c) = std::sin(left) * 3.0 + above / 7.0 + 0.001 * (r * cols + c);
+            done[static_cast<size_t>(r) * cols + c] = true;
+        });
+        QCOMPARE(early.load(), 0);
+        QCOMPARE(runs.load(), rows * cols);
+        for (size_t i = 0; i < serial.size(); ++i) {
+            QCOMPARE(grid[i], serial[i]);
+        }
+    }
+}
+
+// The first error in row-major order comes back after every cell ran; a cancelled progress
+// skips the cells not yet started.
+void tst_Util::wavefrontErrorsAndCancel() {
+    for (int threads : {1, 2, 3}) {
+        std::atomic<int> runs{0};
+        QString message;
+        try {
+            core::parallelWavefront(4, 10, {.numThreads = threads}, [&](int r, int c) {
+                runs.fetch_add(1);
+                if ((r == 1 && c == 8) || (r == 2 && c == 0) || (r == 3 && c == 9)) {
+                    throw std::runtime_error(std::to_string(r) + "," + std::to_string(c));
+                }
+            });
+        } catch (const std::runtime_error& e) {
+            message = e.what();
+        }
+        QCOMPARE(message, QString("1,8"));
+        QCOMPARE(runs.load(), 40);
+
+        core::Progress progress;
+        std::atomic<int> after{0};
+        std::atomic<bool> cancelled{false};
+        core::parallelWavefront(4, 50, {.numThreads = threads}, [&](int r, int c) {
+            if (cancelled.load()) {
+                after.fetch_add(1);
+            }
+            if (r == 0 && c == 10) {
+                progress.cancel();
+                cancelled = true;
+            }
+        }, &progress);
+        // Only cells already started on the other threads may still run.
+        QVERIFY2(after.load() <= threads - 1, qPrintable(QString::number(after.load())));
     }
 }
 
