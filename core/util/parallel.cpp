@@ -44,6 +44,8 @@ const bool kAllocatorTuned = [] {
 // first loop; a value the user set stays. The GUI and the CLI set it too, first thing in main.
 const bool kThreadsSleep = [] {
     ::setenv("OMP_WAIT_POLICY", "passive", 0);
+    // Task priorities (parallelWavefront's) count only up to this; the default is 0.
+    ::setenv("OMP_MAX_TASK_PRIORITY", "1024", 0);
     return true;
 }();
 
@@ -159,7 +161,11 @@ void parallelWavefront(int rows,
                 char* self = &token[static_cast<size_t>(row) * cols + col];
                 char* left = col > 0 ? self - 1 : &none;
                 char* above = row > 0 ? self - cols : &none;
-#pragma omp task default(shared) firstprivate(row, col) depend(in : *left, *above) depend(out : *self)
+                // Upper rows first among the ready cells: they are what every later cell
+                // waits for, and a free thread runs ahead on them while another is held up.
+                const int priority = std::max(0, 1024 - row);
+#pragma omp task default(shared) firstprivate(row, col) priority(priority) \
+    depend(in : *left, *above) depend(out : *self)
                 runCell(row, col);
             }
         }
