@@ -39,9 +39,9 @@ const bool kAllocatorTuned = [] {
 // libomp's threads spin for a while (200 ms by default) after every loop before they sleep;
 // on a machine shared with other programs, and with the GUI's own thread, that spinning steals
 // the cores the loops need (two threads up to 20× slower than one beside busy loops). Passive
-// waiting puts them to sleep at once: 20 loops of 2 threads with 20 ms pauses between them took
-// 20 ms of CPU time instead of 280–330. The runtime reads the variable when it starts, at the
-// first loop; a value the user set stays. The GUI and the CLI set it too, first thing in main.
+// waiting puts them to sleep at once (tests/bench/bench_idle_threads.cpp: 52 ms of CPU time per
+// round instead of 252). The runtime reads the variable when it starts, at the first loop; a
+// value the user set stays. The GUI and the CLI set it too, first thing in main.
 const bool kThreadsSleep = [] {
     ::setenv("OMP_WAIT_POLICY", "passive", 0);
     // Task priorities (parallelWavefront's) count only up to this; the default is 0.
@@ -63,7 +63,8 @@ int hardwareThreads() {
 
 int defaultThreads() {
     const char* given = std::getenv("OMP_NUM_THREADS");
-    const int threads = given != nullptr && *given != '\0' ? omp_get_max_threads() : hardwareThreads();
+    const int threads =
+        given != nullptr && *given != '\0' ? omp_get_max_threads() : hardwareThreads();
     return static_cast<int>(std::clamp<long long>(threads, 1, limits::kThreads.max));
 }
 

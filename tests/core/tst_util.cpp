@@ -305,7 +305,8 @@ void tst_Util::blocksAreTheSameForOneTwoThreeThreads() {
         for (size_t b = 0; b < serial.size(); ++b) {
             QCOMPARE(blocks[b], serial[b]);
             QCOMPARE(bounds[b].first, static_cast<int64_t>(b) * blockSize);
-            QCOMPARE(bounds[b].second, std::min<int64_t>(n, (static_cast<int64_t>(b) + 1) * blockSize));
+            const int64_t end = std::min<int64_t>(n, (static_cast<int64_t>(b) + 1) * blockSize);
+            QCOMPARE(bounds[b].second, end);
         }
     }
 }
@@ -349,7 +350,7 @@ void tst_Util::lowestBlockErrorAfterEveryBlock() {
         std::atomic<int> ran{0};
         QString message;
         try {
-            core::parallelForBlocks(20, 1, {.numThreads = threads}, [&](int64_t block, int64_t, int64_t) {
+            const auto body = [&](int64_t block, int64_t, int64_t) {
                 if (block == 4) {
                     std::this_thread::sleep_for(std::chrono::milliseconds(30));
                 }
@@ -357,7 +358,8 @@ void tst_Util::lowestBlockErrorAfterEveryBlock() {
                 if (block == 4 || block == 5 || block == 17) {
                     throw std::runtime_error("block " + std::to_string(block));
                 }
-            });
+            };
+            core::parallelForBlocks(20, 1, {.numThreads = threads}, body);
         } catch (const std::runtime_error& e) {
             message = e.what();
         }
@@ -373,18 +375,22 @@ void tst_Util::cancelSkipsTheRemainingBlocks() {
         core::Progress progress;
         const int blocks = 200;
         std::vector<std::atomic<bool>> ran(blocks);
-        core::parallelForBlocks(blocks, 1, {.numThreads = threads}, [&](int64_t block, int64_t, int64_t) {
-            ran[block] = true;
-            if (block == 50) {
-                progress.cancel();
-            }
-        }, &progress);
+        core::parallelForBlocks(
+            blocks, 1, {.numThreads = threads},
+            [&](int64_t block, int64_t, int64_t) {
+                ran[block] = true;
+                if (block == 50) {
+                    progress.cancel();
+                }
+            },
+            &progress);
         QVERIFY(progress.cancelled());
         for (int b = 0; b <= 50; ++b) {
             QVERIFY(ran[b].load());
         }
         for (int b = 50 + threads; b < blocks; ++b) {
-            QVERIFY2(!ran[b].load(), qPrintable(QString("block %1 with %2 threads").arg(b).arg(threads)));
+            QVERIFY2(!ran[b].load(),
+                     qPrintable(QString("block %1 with %2 threads").arg(b).arg(threads)));
         }
     }
 }
@@ -393,8 +399,9 @@ void tst_Util::cancelSkipsTheRemainingBlocks() {
 void tst_Util::defaultThreadsFollowOmpNumThreads() {
     const char* given = std::getenv("OMP_NUM_THREADS");
     if (given == nullptr) {
+        const long long cores = core::hardwareThreads();
         QCOMPARE(core::defaultThreads(),
-                 static_cast<int>(std::min<long long>(core::hardwareThreads(), core::limits::kThreads.max)));
+                 static_cast<int>(std::min<long long>(cores, core::limits::kThreads.max)));
     } else {
         QCOMPARE(core::defaultThreads(), std::atoi(given));
     }
