@@ -2,7 +2,6 @@
 // `diffuscope`: the GUI when started with no arguments, a headless subcommand otherwise.
 #include <QApplication>
 #include <QTimer>
-#include <cstdlib>
 #include <string>
 #include <vector>
 

@@ -39,8 +39,7 @@ private:
 }  // namespace
 
 JobRunner::JobRunner(QObject* parent) : QObject(parent) {
-    // Heavy jobs run one at a time: each runs its loops on an OpenMP team of its own (one per
-    // calling thread), and two teams at once would oversubscribe the cores.
+    // Heavy OpenMP jobs run one at a time so Qt workers and OpenMP teams do not oversubscribe.
     m_pool.setMaxThreadCount(1);
     connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &JobRunner::onFinished);
 }
