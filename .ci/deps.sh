@@ -5,6 +5,7 @@ DIFFUSCOPE_PACKAGES=(
     build-essential cmake ninja-build pkg-config clang
     qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
     libeigen3-dev libbenchmark-dev libgif-dev zlib1g-dev
+    libomp-dev  # LLVM's OpenMP runtime: the core's parallel loops (GCC compiles, libomp runs)
     nlohmann-json3-dev  # JSON reading and writing everywhere (core/io, core/project, the CLI)
     fonts-dejavu-core xvfb xauth
     qt6-l10n-tools  # lrelease compiles translations/*.ts; lupdate checks them in the tests

@@ -124,6 +124,10 @@ int runExport(const app::cli::Args& args) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
+    // Before the first parallel loop starts the OpenMP runtime: its idle threads sleep instead
+    // of spinning for 200 ms after every loop, which took the cores the GUI's thread and other
+    // programs need. A value the user set is kept.
+    ::setenv("OMP_WAIT_POLICY", "passive", 0);
     // `diffuscope project.diffuscope.json` opens the GUI with that project.
     const bool openProject = argc == 2 && std::string(argv[1]).ends_with(".json");
     if (argc > 1 && !openProject) {

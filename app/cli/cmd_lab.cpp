@@ -12,6 +12,7 @@
 #include "core/project/lab.h"
 #include "core/project/project_file.h"
 #include "core/schedule/gaussian_schedule.h"
+#include "core/util/parallel.h"
 
 namespace app::cli {
 namespace {
@@ -113,7 +114,8 @@ const CommandSpec& labSpec() {
          valued("nll-points", "P", "", "data points of the NLL (default 1000)"),
          valued("format", "json|csv", "json", "the output"),
          valued("out", "FILE", "", "write there (atomically) instead of stdout"),
-         valued("threads", "T", "1", "worker threads (the results do not depend on them)")},
+         valued("threads", "T", "",
+                "worker threads (default: all cores; the results do not depend on them)")},
         "SPEC: name=…;schedule=…;trajectory=…;variance=…;sampler=… (';'-separated, each key\n"
         "optional). schedule: empty for the project's, ,zero-snr for the project's with zero\n"
         "terminal SNR, or linear|cosine|scaled-linear|sigmoid|csv:FILE[,zero-snr]. trajectory\n"
@@ -134,7 +136,8 @@ int runLab(const Args& args) {
     if (format != "json" && format != "csv") {
         return fail(core::invalidArgument("--format", format, "expected json or csv"));
     }
-    core::Result<int> threads = args.getBounded("threads", core::limits::kThreads);
+    core::Result<int> threads =
+        args.getBounded("threads", core::limits::kThreads, core::defaultThreads());
     if (!threads) return fail(threads.error());
     if (args.has("out")) {
         if (core::Status s = core::io::checkWritablePath(args.get("out")); !s) return fail(s.error());

@@ -13,6 +13,7 @@
 #include "core/io/file_io.h"
 #include "core/io/reader_text.h"
 #include "core/project/setup_sources.h"
+#include "core/util/parallel.h"
 
 namespace app::cli {
 
@@ -68,7 +69,7 @@ const CommandSpec& qualitySpec() {
          valued("digits", "FILE", "", "the digits file for --data digits (default: the bundled copy)"),
          valued("seed", "X", "0", "the seed of drawn reference points"),
          valued("format", "json", "json", "the output format (quality writes json)"),
-         valued("threads", "T", "1", "worker threads")},
+         valued("threads", "T", "", "worker threads (default: all cores)")},
         "2-D data: unbiased MMD² with Gaussian kernels and its standard error, against 2000\n"
         "held-out points; the digits: the Fréchet distance of Gaussian fits to the test split.\n"
         "D as for `sample`; csv:FILE has no held-out split and is refused. The formulas are in\n"
@@ -80,7 +81,8 @@ int runQuality(const Args& args) {
     core::Result<std::string> samplesPath = args.require("samples");
     core::Result<std::string> data = args.require("data");
     core::Result<long long> seed = args.getInt64("seed");
-    core::Result<int> threads = args.getBounded("threads", core::limits::kThreads);
+    core::Result<int> threads =
+        args.getBounded("threads", core::limits::kThreads, core::defaultThreads());
     if (!samplesPath || !data || !seed || !threads) {
         return fail(!samplesPath ? samplesPath.error()
                     : !data      ? data.error()

@@ -39,15 +39,11 @@ Result<ForwardFrames> sampleForward(const model::GaussianDataSampler& data,
         noise[k] = s == 0 ? std::sqrt(schedule.betaBar(t)) : std::sqrt(schedule.betaTS(s, t));
     }
     constexpr int64_t kBlock = 256;
-    std::atomic<bool> stop{false};
     if (progress != nullptr) {
         progress->setTotal(numBlocks(params.count, kBlock));
     }
     parallelForBlocks(params.count, kBlock, params.parallel, [&](int64_t, int64_t begin,
                                                                   int64_t end) {
-        if (stop.load(std::memory_order_relaxed)) {
-            return;
-        }
         Vector x(d);
         for (int64_t b = begin; b < end; ++b) {
             CounterRng dataRng(params.seed, rngStream(RngPurpose::Data, b), 0);
@@ -62,11 +58,11 @@ Result<ForwardFrames> sampleForward(const model::GaussianDataSampler& data,
                 result.frames[k].col(b) = x;
             }
         }
-        if (progress != nullptr && !progress->advance()) {
-            stop.store(true);
+        if (progress != nullptr) {
+            progress->advance();
         }
-    });
-    if (stop.load() || (progress != nullptr && progress->cancelled())) {
+    }, progress);
+    if (progress != nullptr && progress->cancelled()) {
         return makeError(ErrorCode::Cancelled, "", "", "the forward sampling was cancelled");
     }
     return result;

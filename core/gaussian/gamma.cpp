@@ -66,14 +66,10 @@ Result<GammaEstimate> estimateGamma(const model::GaussianEpsModel& model,
     };
     // Two accumulators per item: [0] the Score form, [1] the Denoising form.
     std::vector<std::array<Partial, 2>> partials(static_cast<size_t>(numItems));
-    std::atomic<bool> stop{false};
     if (progress != nullptr) {
         progress->setTotal(numItems);
     }
     parallelForBlocks(numItems, 1, params.parallel, [&](int64_t item, int64_t, int64_t) {
-        if (stop.load(std::memory_order_relaxed)) {
-            return;
-        }
         const int64_t stepIndex = item / blocksPerStep;
         const int64_t block = item % blocksPerStep;
         const int n = estimate.timesteps[static_cast<size_t>(stepIndex)];
@@ -109,11 +105,11 @@ Result<GammaEstimate> estimateGamma(const model::GaussianEpsModel& model,
             }
         }
         partials[static_cast<size_t>(item)] = ps;
-        if (progress != nullptr && !progress->advance()) {
-            stop.store(true);
+        if (progress != nullptr) {
+            progress->advance();
         }
-    });
-    if (stop.load() || (progress != nullptr && progress->cancelled())) {
+    }, progress);
+    if (progress != nullptr && progress->cancelled()) {
         return makeError(ErrorCode::Cancelled, "", "", "the Γ estimation was cancelled");
     }
     const size_t numOut = static_cast<size_t>(numTimesteps);

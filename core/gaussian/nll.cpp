@@ -259,14 +259,10 @@ Result<NllResult> negativeElbo(const model::GaussianEpsModel& model,
     const int64_t numItems = numBlocks(params.numSamples, params.batchSize);
     // Per point and term, nats; merged in point order afterwards (thread-count independent).
     Matrix perTerm(static_cast<Eigen::Index>(numTerms), params.numSamples);
-    std::atomic<bool> stop{false};
     if (progress != nullptr) {
         progress->setTotal(numItems);
     }
     parallelForBlocks(numItems, 1, params.parallel, [&](int64_t item, int64_t, int64_t) {
-        if (stop.load(std::memory_order_relaxed)) {
-            return;
-        }
         const int64_t begin = item * params.batchSize;
         const int64_t end = std::min<int64_t>(params.numSamples, begin + params.batchSize);
         const Eigen::Index batch = end - begin;
@@ -293,7 +289,6 @@ Result<NllResult> negativeElbo(const model::GaussianEpsModel& model,
                              (x0.col(b) - x0Pred.col(b)).squaredNorm());
             }
             if (progress != nullptr && progress->cancelled()) {
-                stop.store(true);
                 return;
             }
         }
@@ -303,11 +298,11 @@ Result<NllResult> negativeElbo(const model::GaussianEpsModel& model,
             perTerm(static_cast<Eigen::Index>(numTerms - 1), begin + b) =
                 decoderNats(x0, x0Pred, b, decoderStd, params);
         }
-        if (progress != nullptr && !progress->advance()) {
-            stop.store(true);
+        if (progress != nullptr) {
+            progress->advance();
         }
-    });
-    if (stop.load() || (progress != nullptr && progress->cancelled())) {
+    }, progress);
+    if (progress != nullptr && progress->cancelled()) {
         return makeError(ErrorCode::Cancelled, "", "", "the NLL evaluation was cancelled");
     }
     return summarise(perTerm, trajectory, d);
@@ -382,15 +377,11 @@ Result<std::vector<std::vector<NllResult>>> negativeElboSweep(
     Vector x0Squared(params.numSamples);
 
     const int64_t numItems = numBlocks(params.numSamples, params.batchSize);
-    std::atomic<bool> stop{false};
     if (progress != nullptr) {
         progress->setTotal(numItems * numSteps);
     }
     // The same batches as negativeElbo, so that every model call sees the same columns.
     parallelForBlocks(numItems, 1, params.parallel, [&](int64_t item, int64_t, int64_t) {
-        if (stop.load(std::memory_order_relaxed)) {
-            return;
-        }
         const int64_t begin = item * params.batchSize;
         const int64_t end = std::min<int64_t>(params.numSamples, begin + params.batchSize);
         const Eigen::Index batch = end - begin;
@@ -419,12 +410,11 @@ Result<std::vector<std::vector<NllResult>>> negativeElboSweep(
                 }
             }
             if (progress != nullptr && !progress->advance()) {
-                stop.store(true);
                 return;
             }
         }
-    });
-    if (stop.load() || (progress != nullptr && progress->cancelled())) {
+    }, progress);
+    if (progress != nullptr && progress->cancelled()) {
         return makeError(ErrorCode::Cancelled, "", "", "the NLL evaluation was cancelled");
     }
     // Assemble each cell's per-term table exactly as negativeElbo fills it.

@@ -188,7 +188,6 @@ Result<SampleResult> sampleReverse(const model::GaussianEpsModel& model,
         result.frames.assign(result.frameSteps.size(), Matrix(d, params.count));
     }
     const int64_t numItems = numBlocks(params.count, params.batchSize);
-    std::atomic<bool> stop{false};
     if (progress != nullptr) {
         progress->setTotal(numItems * static_cast<int64_t>(trajectory.size()));
     }
@@ -211,7 +210,7 @@ Result<SampleResult> sampleReverse(const model::GaussianEpsModel& model,
             result.frames[0].middleCols(begin, batch) = x;
         }
         for (size_t j = 0; j <= numPairs; ++j) {
-            if (stop.load(std::memory_order_relaxed)) {
+            if (progress != nullptr && progress->cancelled()) {
                 return;
             }
             const bool decoder = j == numPairs;
@@ -256,13 +255,12 @@ Result<SampleResult> sampleReverse(const model::GaussianEpsModel& model,
                 result.frames[j + 1].middleCols(begin, batch) = x;
             }
             if (progress != nullptr && !progress->advance()) {
-                stop.store(true);
                 return;
             }
         }
         result.samples.middleCols(begin, batch) = x;
-    });
-    if (stop.load() || (progress != nullptr && progress->cancelled())) {
+    }, progress);
+    if (progress != nullptr && progress->cancelled()) {
         return makeError(ErrorCode::Cancelled, "", "", "the sampling was cancelled");
     }
     if (!result.samples.allFinite()) {

@@ -21,6 +21,7 @@ constexpr uint64_t kTrainSalt = 0x7472'6169'6e00'0001ull;
 constexpr uint64_t kEvalSalt = 0x6576'616c'0000'0002ull;
 constexpr int64_t kEvalBlock = 64;            // held-out examples per parallel block
 constexpr int64_t kUpdateBlock = 1 << 15;     // parameters per block of the optimiser update
+constexpr int64_t kMinParallelUpdate = 1 << 18;  // fewer parameters: the update on one thread
 constexpr int kFinalLossWindow = 50;          // steps averaged into finalTrainLoss
 
 enum class LossKind { CrossEntropy, MeanSquared };
@@ -268,7 +269,11 @@ Result<Trained> runTraining(const Problem& problem, const MlpConfig& config,
         const float decay = static_cast<float>(1.0 - lr * params.weightDecay);
         const float emaKeep = static_cast<float>(emaDecay);
         std::span<float> theta = net.flat();
-        parallelForBlocks(numParams, kUpdateBlock, params.parallel, [&](int64_t, int64_t begin, int64_t end) {
+        // A small network's update takes microseconds, less than waking a second thread: beside
+        // a busy process every parallel loop can wait a time slice for its last thread.
+        const ParallelOptions update =
+            numParams >= kMinParallelUpdate ? params.parallel : ParallelOptions{};
+        parallelForBlocks(numParams, kUpdateBlock, update, [&](int64_t, int64_t begin, int64_t end) {
             for (int64_t i = begin; i < end; ++i) {
                 const size_t j = static_cast<size_t>(i);
                 float g = 0.0f;

@@ -2,11 +2,12 @@
 #include "core/trajectory/least_cost_path.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
+
+#include "core/util/parallel_wavefront.h"
 
 namespace core::trajectory {
 namespace {
@@ -269,26 +270,19 @@ int numBands(const Shape& shape, int threads) {
 
 // The sweep as a wavefront of units: unit (g, c) runs band g's layers over the c-th step of
 // kStepColumns columns. Layer k at node n needs layer k − 1 at nodes before n only, so (g, c)
-// may run once band g has finished step c − 1 and band g − 1 step c. Threads take whichever
-// unit is ready, lowest band first; none waits for a particular thread, so one slowed by
-// another program on its core delays only its own unit.
+// may run once band g has finished step c − 1 and band g − 1 step c: the funnel's
+// parallelWavefront, whose threads take whichever unit is ready, so one slowed by another
+// program on its core delays only its own unit.
 struct Wavefront {
     static constexpr int kStepColumns = 32;
     const Matrix& cost;
     Tables& tables;
     Shape shape;
     std::vector<int> bounds;
-    int numSteps = 0;
-    std::vector<std::atomic<int>> done;       // steps band g has finished
-    std::vector<std::atomic<bool>> claimed;   // band g has a unit running
-    std::atomic<int> finishedBands{0};
-    std::atomic<uint32_t> epoch{0};           // bumped after every unit; idle threads sleep on it
-    std::atomic<bool> cancelled{false};
-    Progress* progress = nullptr;
 
     int numBandsTotal() const { return static_cast<int>(bounds.size()) - 1; }
 
-    void runUnit(int band, int step) {
+    void runUnit(int band, int step) const {
         const int stepBegin = 1 + step * kStepColumns;
         const int stepEnd = std::min(shape.numNodes, stepBegin + kStepColumns);
         const int last = bounds[band + 1] - 1;
@@ -302,61 +296,6 @@ struct Wavefront {
                 }
             }
         }
-    }
-
-    // The lowest band whose next unit is ready and that this thread claimed; −1 if none.
-    int claimReady() {
-        const int bands = numBandsTotal();
-        for (int g = 0; g < bands; ++g) {
-            const int step = done[g].load(std::memory_order_acquire);
-            if (step >= numSteps || claimed[g].load(std::memory_order_relaxed)) {
-                continue;
-            }
-            if (g > 0 && done[g - 1].load(std::memory_order_acquire) <= step) {
-                continue;
-            }
-            bool expected = false;
-            if (claimed[g].compare_exchange_strong(expected, true, std::memory_order_acq_rel)) {
-                if (done[g].load(std::memory_order_acquire) == step) {
-                    return g;
-                }
-                claimed[g].store(false, std::memory_order_release);  // finished meanwhile
-            }
-        }
-        return -1;
-    }
-
-    void notify() {
-        epoch.fetch_add(1, std::memory_order_release);
-        epoch.notify_all();
-    }
-
-    // One thread's share: units until every band is finished or the sweep is cancelled.
-    void work() {
-        const int bands = numBandsTotal();
-        while (finishedBands.load(std::memory_order_acquire) < bands &&
-               !cancelled.load(std::memory_order_relaxed)) {
-            // Read before looking, so that a unit finished while we look wakes us.
-            const uint32_t seen = epoch.load(std::memory_order_acquire);
-            const int band = claimReady();
-            if (band < 0) {
-                // Sleep (no spinning: the machine may be shared) until some unit finishes.
-                epoch.wait(seen, std::memory_order_acquire);
-                continue;
-            }
-            const int step = done[band].load(std::memory_order_relaxed);
-            runUnit(band, step);
-            done[band].store(step + 1, std::memory_order_release);
-            claimed[band].store(false, std::memory_order_release);
-            if (step + 1 == numSteps) {
-                finishedBands.fetch_add(1, std::memory_order_acq_rel);
-            }
-            if (progress != nullptr && !progress->advance()) {
-                cancelled.store(true);
-            }
-            notify();
-        }
-        notify();  // whoever sleeps must see the end too
     }
 };
 
@@ -381,22 +320,19 @@ Result<Tables> sweep(const Matrix& cost,
     tables.bestRow(0)[0] = 0.0;
     Wavefront wavefront{.cost = cost, .tables = tables, .shape = {m, maxEdges, oneCount}};
     const int threads = std::max(1, parallel.numThreads);
-    const int bands = numBands(wavefront.shape, threads);
-    wavefront.bounds = bandBounds(wavefront.shape, bands);
-    const int numBandsMade = wavefront.numBandsTotal();
-    wavefront.numSteps = (m - 1 + Wavefront::kStepColumns - 1) / Wavefront::kStepColumns;
-    wavefront.done = std::vector<std::atomic<int>>(static_cast<size_t>(numBandsMade));
-    wavefront.claimed = std::vector<std::atomic<bool>>(static_cast<size_t>(numBandsMade));
-    wavefront.progress = progress;
+    wavefront.bounds = bandBounds(wavefront.shape, numBands(wavefront.shape, threads));
+    const int bands = wavefront.numBandsTotal();
+    const int steps = (m - 1 + Wavefront::kStepColumns - 1) / Wavefront::kStepColumns;
     if (progress != nullptr) {
-        progress->setTotal(static_cast<int64_t>(wavefront.numSteps) * numBandsMade);
+        progress->setTotal(static_cast<int64_t>(steps) * bands);
     }
-    // Every thread runs the same loop; a pool that has no worker free runs it on this thread
-    // alone, which then does every unit.
-    const int workers = numBandsMade > 1 ? threads : 1;
-    parallelForBlocks(workers, 1, {workers},
-                      [&](int64_t, int64_t, int64_t) { wavefront.work(); });
-    if (wavefront.cancelled.load()) {
+    parallelWavefront(bands, steps, {bands > 1 ? threads : 1}, [&](int band, int step) {
+        wavefront.runUnit(band, step);
+        if (progress != nullptr) {
+            progress->advance();
+        }
+    }, progress);
+    if (progress != nullptr && progress->cancelled()) {
         return makeError(ErrorCode::Cancelled, "", "", "the trajectory search was cancelled");
     }
     return tables;

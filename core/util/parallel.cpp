@@ -1,20 +1,21 @@
 // SPDX-License-Identifier: MIT
 #include "core/util/parallel.h"
+#include "core/util/parallel_wavefront.h"
 
 #include <algorithm>
-#include <atomic>
-#include <condition_variable>
+#include <cstdlib>
 #include <exception>
-#include <mutex>
 #include <thread>
 #include <vector>
 
+#include <omp.h>
 #include <sched.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
 
 #include "core/util/limits.h"
+#include "core/util/progress.h"
 
 namespace core {
 namespace {
@@ -35,115 +36,18 @@ const bool kAllocatorTuned = [] {
 }();
 #endif
 
-// True on a thread that is running blocks of a parallel loop: a loop started from inside one
-// runs inline, so nested loops never wait for the pool they occupy.
-thread_local bool t_insideLoop = false;
-
-// The workers behind parallelForBlocks. They sleep on a condition variable between loops and
-// never spin: on a machine shared with other programs (and with the GUI's own thread) a
-// spinning team steals the cores the loop needs, and OpenMP's spin-then-sleep barriers made
-// two threads up to ten times slower than one there. The pool serves one loop at a time; a
-// loop started while it is busy (another job's) runs on its caller's thread alone. Blocks are
-// fixed by n and the block size, so the thread that runs a block never changes a result.
-class WorkerPool {
-public:
-    static WorkerPool& instance() {
-        static WorkerPool pool;
-        return pool;
-    }
-
-    ~WorkerPool() {
-        {
-            std::lock_guard lock(m_mutex);
-            m_stop = true;
-        }
-        m_wake.notify_all();
-        for (std::thread& worker : m_workers) {
-            worker.join();
-        }
-    }
-
-    // Runs runBlock(b) for every b in [0, blocks) on the caller and up to helpers - 1 workers.
-    // Returns false, having run nothing, when another loop holds the pool.
-    bool run(int64_t blocks, int helpers, const std::function<void(int64_t)>& runBlock) {
-        {
-            std::unique_lock lock(m_mutex);
-            if (m_busy) {
-                return false;
-            }
-            try {
-                while (static_cast<int>(m_workers.size()) < helpers) {
-                    m_workers.emplace_back([this] { workerLoop(); });
-                }
-            } catch (...) {
-                // No more threads to be had (a process limit): use those that exist.
-                helpers = static_cast<int>(m_workers.size());
-                if (helpers == 0) {
-                    return false;
-                }
-            }
-            m_busy = true;
-            m_job = &runBlock;
-            m_blocks = blocks;
-            m_next.store(0, std::memory_order_relaxed);
-            m_seats = helpers;
-            ++m_generation;
-        }
-        m_wake.notify_all();
-        takeBlocks(runBlock, blocks);
-        std::unique_lock lock(m_mutex);
-        m_seats = 0;  // no worker joins a loop whose blocks are all taken
-        m_done.wait(lock, [this] { return m_inside == 0; });
-        m_job = nullptr;
-        m_busy = false;
-        return true;
-    }
-
-private:
-    void takeBlocks(const std::function<void(int64_t)>& runBlock, int64_t blocks) {
-        const bool wasInside = t_insideLoop;
-        t_insideLoop = true;
-        for (int64_t b = m_next.fetch_add(1); b < blocks; b = m_next.fetch_add(1)) {
-            runBlock(b);
-        }
-        t_insideLoop = wasInside;
-    }
-
-    void workerLoop() {
-        uint64_t seen = 0;
-        std::unique_lock lock(m_mutex);
-        while (true) {
-            m_wake.wait(lock, [&] { return m_stop || (m_generation != seen && m_seats > 0); });
-            if (m_stop) {
-                return;
-            }
-            seen = m_generation;
-            --m_seats;
-            ++m_inside;
-            const std::function<void(int64_t)>* job = m_job;
-            const int64_t blocks = m_blocks;
-            lock.unlock();
-            takeBlocks(*job, blocks);
-            lock.lock();
-            if (--m_inside == 0) {
-                m_done.notify_all();
-            }
-        }
-    }
-
-    std::mutex m_mutex;
-    std::condition_variable m_wake;
-    std::condition_variable m_done;
-    std::vector<std::thread> m_workers;
-    const std::function<void(int64_t)>* m_job = nullptr;
-    int64_t m_blocks = 0;
-    std::atomic<int64_t> m_next{0};
-    uint64_t m_generation = 0;
-    int m_seats = 0;   // workers that may still join the current loop
-    int m_inside = 0;  // workers running blocks of it
-    bool m_busy = false;
-    bool m_stop = false;
-};
+// libomp's threads spin for a while (200 ms by default) after every loop before they sleep;
+// on a machine shared with other programs, and with the GUI's own thread, that spinning steals
+// the cores the loops need (two threads up to 20× slower than one beside busy loops). Passive
+// waiting puts them to sleep at once (tests/bench/bench_idle_threads.cpp: 52 ms of CPU time per
+// round instead of 252). The runtime reads the variable when it starts, at the first loop; a
+// value the user set stays. The GUI and the CLI set it too, first thing in main.
+const bool kThreadsSleep = [] {
+    ::setenv("OMP_WAIT_POLICY", "passive", 0);
+    // Task priorities (parallelWavefront's) count only up to this; the default is 0.
+    ::setenv("OMP_MAX_TASK_PRIORITY", "1024", 0);
+    return true;
+}();
 
 }  // namespace
 
@@ -157,10 +61,18 @@ int hardwareThreads() {
     return std::max(1u, std::thread::hardware_concurrency());
 }
 
+int defaultThreads() {
+    const char* given = std::getenv("OMP_NUM_THREADS");
+    const int threads =
+        given != nullptr && *given != '\0' ? omp_get_max_threads() : hardwareThreads();
+    return static_cast<int>(std::clamp<long long>(threads, 1, limits::kThreads.max));
+}
+
 void parallelForBlocks(int64_t n,
                        int64_t blockSize,
                        const ParallelOptions& options,
-                       const std::function<void(int64_t, int64_t, int64_t)>& body) {
+                       const std::function<void(int64_t, int64_t, int64_t)>& body,
+                       Progress* progress) {
     if (n <= 0) {
         return;
     }
@@ -168,9 +80,13 @@ void parallelForBlocks(int64_t n,
         blockSize = 1;
     }
     const int64_t blocks = numBlocks(n, blockSize);
-    // No exception may cross threads: one slot per block, the first (by block) rethrown here.
+    // No exception may leave an OpenMP region: one slot per block, the first (by block)
+    // rethrown here.
     std::vector<std::exception_ptr> errors(static_cast<size_t>(blocks));
-    const std::function<void(int64_t)> runBlock = [&](int64_t b) {
+    const auto runBlock = [&](int64_t b) {
+        if (progress != nullptr && progress->cancelled()) {
+            return;
+        }
         const int64_t begin = b * blockSize;
         const int64_t end = std::min(n, begin + blockSize);
         try {
@@ -182,11 +98,77 @@ void parallelForBlocks(int64_t n,
     // Callers refuse more than limits::kThreads; the clamp guards against a forgotten check.
     const int threads = static_cast<int>(
         std::min<long long>({std::max(1, options.numThreads), limits::kThreads.max, blocks}));
-    const bool parallel =
-        threads > 1 && !t_insideLoop && WorkerPool::instance().run(blocks, threads - 1, runBlock);
-    if (!parallel) {
+    // A loop inside a loop runs on its caller's thread: its team would only oversubscribe the
+    // cores the outer loop already holds. The same for any OpenMP region a body opens itself.
+    if (threads <= 1 || omp_in_parallel()) {
         for (int64_t b = 0; b < blocks; ++b) {
             runBlock(b);
+        }
+    } else {
+        omp_set_max_active_levels(1);
+        // dynamic,1 hands the blocks out one at a time in increasing order: they start in
+        // order, and a thread slowed by another program holds up only the block it runs.
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+        for (int64_t b = 0; b < blocks; ++b) {
+            runBlock(b);
+        }
+    }
+    for (const auto& error : errors) {
+        if (error) {
+            std::rethrow_exception(error);
+        }
+    }
+}
+
+void parallelWavefront(int rows,
+                       int cols,
+                       const ParallelOptions& options,
+                       const std::function<void(int, int)>& body,
+                       Progress* progress) {
+    if (rows <= 0 || cols <= 0) {
+        return;
+    }
+    const size_t cells = static_cast<size_t>(rows) * static_cast<size_t>(cols);
+    std::vector<std::exception_ptr> errors(cells);
+    const auto runCell = [&](int row, int col) {
+        if (progress != nullptr && progress->cancelled()) {
+            return;
+        }
+        try {
+            body(row, col);
+        } catch (...) {
+            errors[static_cast<size_t>(row) * cols + col] = std::current_exception();
+        }
+    };
+    const int threads = static_cast<int>(
+        std::min<long long>({std::max(1, options.numThreads), limits::kThreads.max, rows}));
+    if (threads <= 1 || omp_in_parallel()) {
+        // Column by column: every cell after both of its predecessors.
+        for (int col = 0; col < cols; ++col) {
+            for (int row = 0; row < rows; ++row) {
+                runCell(row, col);
+            }
+        }
+    } else {
+        // One token per cell stands for its result in the tasks' dependences; `none` for a
+        // neighbour outside the grid.
+        std::vector<char> token(cells);
+        char none = 0;
+        omp_set_max_active_levels(1);
+#pragma omp parallel num_threads(threads)
+#pragma omp single
+        for (int col = 0; col < cols; ++col) {
+            for (int row = 0; row < rows; ++row) {
+                char* self = &token[static_cast<size_t>(row) * cols + col];
+                char* left = col > 0 ? self - 1 : &none;
+                char* above = row > 0 ? self - cols : &none;
+                // Upper rows first among the ready cells: they are what every later cell
+                // waits for, and a free thread runs ahead on them while another is held up.
+                const int priority = std::max(0, 1024 - row);
+#pragma omp task default(shared) firstprivate(row, col) priority(priority) \
+    depend(in : *left, *above) depend(out : *self)
+                runCell(row, col);
+            }
         }
     }
     for (const auto& error : errors) {

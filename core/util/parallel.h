@@ -5,26 +5,37 @@
 #include <functional>
 #include <vector>
 
-// The one home of parallelism in core. Work over [0, n) is split into fixed
-// blocks whose boundaries depend only on n and the block size, never on the thread count, so
-// per-block results combined in block order are identical for 1 and N threads.
+// The one home of parallelism in core: its loops run on OpenMP threads (LLVM's runtime,
+// libomp). Work over [0, n) is split into fixed blocks whose boundaries depend only on n and
+// the block size, never on the thread count, so per-block results combined in block order are
+// identical for 1 and N threads.
 namespace core {
+
+class Progress;
 
 struct ParallelOptions {
     int numThreads = 1;  // OpenMP threads; 1 runs inline on the caller's thread
 };
 
-// Number of hardware threads this process may use (at least 1).
+// Number of cores this process may run on (its affinity mask; at least 1).
 int hardwareThreads();
+
+// The thread count to use when the user named none: OMP_NUM_THREADS when set (the runtime's
+// omp_get_max_threads()), otherwise every core this process may use; within limits::kThreads.
+int defaultThreads();
 
 // Calls body(block, begin, end) for every block of [0, n) of at most blockSize items.
 // Blocks may run concurrently and finish in any order, but they start in increasing order: a
-// block may wait for an earlier one (a pipeline), never for a later one. An exception thrown by a body is caught and
-// the first one (by block index) is rethrown on the calling thread after all blocks finished.
+// block may wait for an earlier one (a pipeline), never for a later one. An exception thrown
+// by a body is caught and the first one (by block index) is rethrown on the calling thread
+// after all blocks finished. Once `progress` is cancelled the blocks not yet started are
+// skipped; the caller tells a cancelled run by progress->cancelled(). A loop started inside
+// another one runs inline on its caller's thread.
 void parallelForBlocks(int64_t n,
                        int64_t blockSize,
                        const ParallelOptions& options,
-                       const std::function<void(int64_t block, int64_t begin, int64_t end)>& body);
+                       const std::function<void(int64_t block, int64_t begin, int64_t end)>& body,
+                       Progress* progress = nullptr);
 
 // Calls body(i) for every i in [0, n); for loops whose iterations are independent.
 void parallelFor(int64_t n,

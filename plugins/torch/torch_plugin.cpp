@@ -25,10 +25,20 @@ namespace {
 // a batch of 28×28 images stays a few MB.
 constexpr int64_t kMaxBatch = 256;
 
-// LibTorch would split each operator across its own OpenMP team; the engines already run one
-// network call per worker thread of the core's pool, and two pools on the same cores fight.
-// The setting is per thread, so every thread that calls the network sets it once.
+// LibTorch would split each operator across an OpenMP team of its own and run a script's forks
+// on its inter-op pool; the engines already run one network call per OpenMP thread of the
+// core's loops, and two teams on the same cores fight. Intra-op threads are set per thread, so
+// every thread that calls the network sets them once; the inter-op pool once per process,
+// before any network runs.
 void runOnThisThreadOnly() {
+    static std::once_flag interop;
+    std::call_once(interop, [] {
+        try {
+            at::set_num_interop_threads(1);
+        } catch (const std::exception&) {
+            // Already started by another user of LibTorch in this process: keep its pool.
+        }
+    });
     thread_local bool set = false;
     if (!set) {
         at::set_num_threads(1);

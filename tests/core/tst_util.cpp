@@ -4,14 +4,19 @@
 
 #include <atomic>
 #include <chrono>
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "core/util/limits.h"
 #include "core/util/number_text.h"
 #include "core/util/parallel.h"
+#include "core/util/parallel_wavefront.h"
 #include "core/util/progress.h"
 #include "core/util/result.h"
 #include "core/util/rng.h"
@@ -33,6 +38,13 @@ private slots:
     void parallelForRethrowsTheFirstBlockError();
     void parallelLoopsUseSeveralThreads();
     void nestedAndConcurrentLoopsFinish();
+    void blocksAreTheSameForOneTwoThreeThreads();
+    void blocksStartInIncreasingOrder();
+    void lowestBlockErrorAfterEveryBlock();
+    void cancelSkipsTheRemainingBlocks();
+    void defaultThreadsFollowOmpNumThreads();
+    void wavefrontRunsEveryCellAfterItsPredecessors();
+    void wavefrontErrorsAndCancel();
     void progressCancelIsSticky();
     void resultCarriesValueOrError();
     void readableNumbers();
@@ -226,7 +238,7 @@ void tst_Util::parallelLoopsUseSeveralThreads() {
 }
 
 // A loop inside a loop runs inline; loops started at once from several threads all finish
-// with every index visited once (the pool serves one, the others run on their callers).
+// with every index visited once (each caller gets an OpenMP team of its own).
 void tst_Util::nestedAndConcurrentLoopsFinish() {
     const int outer = 37;
     const int inner = 101;
@@ -266,6 +278,210 @@ void tst_Util::nestedAndConcurrentLoopsFinish() {
     });
     for (double s : sums) {
         QCOMPARE(s, one);  // bit-identical, whichever thread ran which block
+    }
+}
+
+// Every block gets the same boundaries and computes the same bits whatever the thread count:
+// a running sum inside each block, in its own order, against a serial loop.
+void tst_Util::blocksAreTheSameForOneTwoThreeThreads() {
+    const int64_t n = 10007;
+    const int64_t blockSize = 97;
+    std::vector<double> serial(static_cast<size_t>(core::numBlocks(n, blockSize)), 0.0);
+    for (int64_t i = 0; i < n; ++i) {
+        serial[static_cast<size_t>(i / blockSize)] += std::sin(0.001 * static_cast<double>(i));
+    }
+    for (int threads : {1, 2, 3}) {
+        std::vector<double> blocks(serial.size(), -1.0);
+        std::vector<std::pair<int64_t, int64_t>> bounds(serial.size());
+        core::parallelForBlocks(n, blockSize, {.numThreads = threads},
+                                [&](int64_t block, int64_t begin, int64_t end) {
+                                    double sum = 0.0;
+                                    for (int64_t i = begin; i < end; ++i) {
+                                        sum += std::sin(0.001 * static_cast<double>(i));
+                                    }
+                                    blocks[static_cast<size_t>(block)] = sum;
+                                    bounds[static_cast<size_t>(block)] = {begin, end};
+                                });
+        for (size_t b = 0; b < serial.size(); ++b) {
+            QCOMPARE(blocks[b], serial[b]);
+            QCOMPARE(bounds[b].first, static_cast<int64_t>(b) * blockSize);
+            const int64_t end = std::min<int64_t>(n, (static_cast<int64_t>(b) + 1) * blockSize);
+            QCOMPARE(bounds[b].second, end);
+        }
+    }
+}
+
+// A pipeline: block b waits for block b − 1 to start, and does not finish before block b + 1
+// has started. Only blocks handed out in increasing order, each to a thread of its own while
+// its neighbour runs, get through without a wait running out.
+void tst_Util::blocksStartInIncreasingOrder() {
+    for (int threads : {2, 3}) {
+        const int blocks = 40;
+        std::vector<std::atomic<bool>> started(blocks + 1);
+        std::atomic<int> timeouts{0};
+        const auto waitFor = [&](int b) {
+            const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+            while (!started[b].load()) {
+                if (std::chrono::steady_clock::now() > deadline) {
+                    timeouts.fetch_add(1);
+                    return;
+                }
+                std::this_thread::sleep_for(std::chrono::microseconds(100));
+            }
+        };
+        started[blocks] = true;  // no block after the last
+        core::parallelForBlocks(blocks, 1, {.numThreads = threads},
+                                [&](int64_t block, int64_t, int64_t) {
+                                    const int b = static_cast<int>(block);
+                                    started[b] = true;
+                                    if (b > 0) {
+                                        waitFor(b - 1);
+                                    }
+                                    waitFor(b + 1);
+                                });
+        QCOMPARE(timeouts.load(), 0);
+    }
+}
+
+// The error of the lowest block comes back even when a later block threw first, and only
+// after every block ran.
+void tst_Util::lowestBlockErrorAfterEveryBlock() {
+    for (int threads : {1, 2, 3}) {
+        std::atomic<int> ran{0};
+        QString message;
+        try {
+            const auto body = [&](int64_t block, int64_t, int64_t) {
+                if (block == 4) {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+                }
+                ran.fetch_add(1);
+                if (block == 4 || block == 5 || block == 17) {
+                    throw std::runtime_error("block " + std::to_string(block));
+                }
+            };
+            core::parallelForBlocks(20, 1, {.numThreads = threads}, body);
+        } catch (const std::runtime_error& e) {
+            message = e.what();
+        }
+        QCOMPARE(message, QString("block 4"));
+        QCOMPARE(ran.load(), 20);
+    }
+}
+
+// Once the progress is cancelled, no block starts any more: with one thread none after the
+// cancelling block, with T threads at most the T − 1 already handed out.
+void tst_Util::cancelSkipsTheRemainingBlocks() {
+    for (int threads : {1, 2, 3}) {
+        core::Progress progress;
+        const int blocks = 200;
+        std::vector<std::atomic<bool>> ran(blocks);
+        core::parallelForBlocks(
+            blocks, 1, {.numThreads = threads},
+            [&](int64_t block, int64_t, int64_t) {
+                ran[block] = true;
+                if (block == 50) {
+                    progress.cancel();
+                }
+            },
+            &progress);
+        QVERIFY(progress.cancelled());
+        for (int b = 0; b <= 50; ++b) {
+            QVERIFY(ran[b].load());
+        }
+        for (int b = 50 + threads; b < blocks; ++b) {
+            QVERIFY2(!ran[b].load(),
+                     qPrintable(QString("block %1 with %2 threads").arg(b).arg(threads)));
+        }
+    }
+}
+
+// Run a second time by ctest with OMP_NUM_THREADS=3.
+void tst_Util::defaultThreadsFollowOmpNumThreads() {
+    const char* given = std::getenv("OMP_NUM_THREADS");
+    if (given == nullptr) {
+        const long long cores = core::hardwareThreads();
+        QCOMPARE(core::defaultThreads(),
+                 static_cast<int>(std::min<long long>(cores, core::limits::kThreads.max)));
+    } else {
+        QCOMPARE(core::defaultThreads(), std::atoi(given));
+    }
+}
+
+// Each cell combines its left and upper neighbours (order-sensitive arithmetic), so a cell that
+// ran early would read a value not yet written; against a plain double loop, and every cell
+// checks that both predecessors had finished.
+void tst_Util::wavefrontRunsEveryCellAfterItsPredecessors() {
+    const int rows = 9;
+    const int cols = 31;
+    std::vector<double> serial(static_cast<size_t>(rows) * cols);
+    const auto at = [&](std::vector<double>& v, int r, int c) -> double& {
+        return v[static_cast<size_t>(r) * cols + c];
+    };
+    for (int r = 0; r < rows; ++r) {
+        for (int c = 0; c < cols; ++c) {
+            const double left = c > 0 ? at(serial, r, c - 1) : 1.0;
+            const double above = r > 0 ? at(serial, r - 1, c) : 2.0;
+            at(serial, r, c) = std::sin(left) * 3.0 + above / 7.0 + 0.001 * (r * cols + c);
+        }
+    }
+    for (int threads : {1, 2, 3}) {
+        std::vector<double> grid(serial.size(), std::nan(""));
+        std::vector<std::atomic<bool>> done(serial.size());
+        std::atomic<int> early{0};
+        std::atomic<int> runs{0};
+        core::parallelWavefront(rows, cols, {.numThreads = threads}, [&](int r, int c) {
+            runs.fetch_add(1);
+            if ((c > 0 && !done[static_cast<size_t>(r) * cols + c - 1].load()) ||
+                (r > 0 && !done[static_cast<size_t>(r - 1) * cols + c].load())) {
+                early.fetch_add(1);
+            }
+            std::this_thread::sleep_for(std::chrono::microseconds((r * 7 + c) % 5 * 50));
+            const double left = c > 0 ? at(grid, r, c - 1) : 1.0;
+            const double above = r > 0 ? at(grid, r - 1, c) : 2.0;
+            at(grid, r, c) = std::sin(left) * 3.0 + above / 7.0 + 0.001 * (r * cols + c);
+            done[static_cast<size_t>(r) * cols + c] = true;
+        });
+        QCOMPARE(early.load(), 0);
+        QCOMPARE(runs.load(), rows * cols);
+        for (size_t i = 0; i < serial.size(); ++i) {
+            QCOMPARE(grid[i], serial[i]);
+        }
+    }
+}
+
+// The first error in row-major order comes back after every cell ran; a cancelled progress
+// skips the cells not yet started.
+void tst_Util::wavefrontErrorsAndCancel() {
+    for (int threads : {1, 2, 3}) {
+        std::atomic<int> runs{0};
+        QString message;
+        try {
+            core::parallelWavefront(4, 10, {.numThreads = threads}, [&](int r, int c) {
+                runs.fetch_add(1);
+                if ((r == 1 && c == 8) || (r == 2 && c == 0) || (r == 3 && c == 9)) {
+                    throw std::runtime_error(std::to_string(r) + "," + std::to_string(c));
+                }
+            });
+        } catch (const std::runtime_error& e) {
+            message = e.what();
+        }
+        QCOMPARE(message, QString("1,8"));
+        QCOMPARE(runs.load(), 40);
+
+        core::Progress progress;
+        std::atomic<int> after{0};
+        std::atomic<bool> cancelled{false};
+        core::parallelWavefront(4, 50, {.numThreads = threads}, [&](int r, int c) {
+            if (cancelled.load()) {
+                after.fetch_add(1);
+            }
+            if (r == 0 && c == 10) {
+                progress.cancel();
+                cancelled = true;
+            }
+        }, &progress);
+        // Only cells already started on the other threads may still run.
+        QVERIFY2(after.load() <= threads - 1, qPrintable(QString::number(after.load())));
     }
 }
 

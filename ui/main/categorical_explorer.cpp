@@ -156,7 +156,7 @@ void CategoricalExplorer::startJobs() {
         return;
     }
     m_stepCosts->setMessage(tr("Computing step costs…"));
-    const int threads = core::hardwareThreads();
+    const int threads = core::defaultThreads();
     m_costRunner.start(
         QT_TRANSLATE_NOOP("ui::jobs", "Step costs and DP"),
         [setup, threads, this](core::Progress& progress) -> std::function<void()> {

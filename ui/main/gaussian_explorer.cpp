@@ -230,7 +230,7 @@ void GaussianExplorer::runLab() {
         m_lab->setStatus(tr("Add a configuration or pick a preset first."));
         return;
     }
-    const int threads = core::hardwareThreads();
+    const int threads = core::defaultThreads();
     m_labRunner.start(
         QT_TRANSLATE_NOOP("ui::jobs", "Lab"),
         [params, threads, this](core::Progress& progress) -> std::function<void()> {
@@ -259,7 +259,7 @@ void GaussianExplorer::computeNllVsK() {
                                    false);
         return;
     }
-    const int threads = core::hardwareThreads();
+    const int threads = core::defaultThreads();
     m_nllRunner.start(
         QT_TRANSLATE_NOOP("ui::jobs", "NLL vs K"),
         [results, threads, this](core::Progress& progress) -> std::function<void()> {
@@ -323,7 +323,7 @@ void GaussianExplorer::startJob() {
         startParticlesJob(previous);
         return;
     }
-    const int threads = core::hardwareThreads();
+    const int threads = core::defaultThreads();
     const document::GammaCache cache = m_document->project().gammaCache;
     m_gamma->setMessage(
         previous && previous->params.gammaKey() == params.gammaKey()
@@ -420,7 +420,7 @@ void GaussianExplorer::startJob() {
 
 void GaussianExplorer::startParticlesJob(std::shared_ptr<const GaussianResults> base) {
     const document::GaussianParams params = m_document->gaussian();
-    const int threads = core::hardwareThreads();
+    const int threads = core::defaultThreads();
     m_runner.start(kParticlesJob, [params, base, threads, this](core::Progress& progress)
                                     -> std::function<void()> {
         auto results = std::make_shared<GaussianResults>(*base);

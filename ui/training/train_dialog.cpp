@@ -232,7 +232,7 @@ TrainRequest TrainDialog::request() const {
     r.params.seed = static_cast<uint64_t>(m_seed->value());
     r.params.warmupSteps = std::min(100, r.params.steps / 10);
     r.params.evalEvery = std::max(1, r.params.steps / 20);
-    r.params.parallel.numThreads = core::hardwareThreads();
+    r.params.parallel.numThreads = core::defaultThreads();
     r.outputPath = m_output->text().trimmed();
     return r;
 }
