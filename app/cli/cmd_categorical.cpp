@@ -442,7 +442,7 @@ Result<std::pair<long long, int>> samplesAndThreads(const Args& args) {
         return core::invalidArgument("--samples", args.get("samples"), "M must be ≥ 2");
     }
     Result<int> threads =
-        args.getBounded("threads", core::limits::kThreads, core::hardwareThreads());
+        args.getBounded("threads", core::limits::kThreads, core::defaultThreads());
     if (!threads) return threads.error();
     if (*threads < 1) {
         return core::invalidArgument("--threads", args.get("threads"), "must be ≥ 1");

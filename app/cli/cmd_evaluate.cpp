@@ -75,7 +75,7 @@ int runEvaluate(const Args& args) {
     auto seed = args.getInt64("seed");
     auto elboSteps = args.getBounded("elbo-steps", core::limits::kSteps);
     auto elboSamples = args.getBounded("elbo-samples", core::limits::kSamples);
-    auto threads = args.getBounded("threads", core::limits::kThreads, core::hardwareThreads());
+    auto threads = args.getBounded("threads", core::limits::kThreads, core::defaultThreads());
     for (const core::Error* e : {perClass ? nullptr : &perClass.error(), steps ? nullptr : &steps.error(),
                                  seed ? nullptr : &seed.error(), elboSteps ? nullptr : &elboSteps.error(),
                                  elboSamples ? nullptr : &elboSamples.error(),

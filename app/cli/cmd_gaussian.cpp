@@ -79,7 +79,7 @@ Result<core::gaussian::DataRange> loadRange(const Args& args) {
 
 // The worker threads: --threads, else all cores (OMP_NUM_THREADS when set).
 Result<int> loadThreads(const Args& args) {
-    return args.getBounded("threads", core::limits::kThreads, core::hardwareThreads());
+    return args.getBounded("threads", core::limits::kThreads, core::defaultThreads());
 }
 
 Result<Run> loadRun(const Args& args, const Fields& fields) {

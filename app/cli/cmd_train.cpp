@@ -70,7 +70,7 @@ Result<core::model::TrainParams> parseTrainParams(const Args& args) {
     auto batch = args.getBounded("batch", core::limits::kBatch);
     auto lr = args.getDouble("lr");
     auto seed = args.getInt64("seed");
-    auto threads = args.getBounded("threads", core::limits::kThreads, core::hardwareThreads());
+    auto threads = args.getBounded("threads", core::limits::kThreads, core::defaultThreads());
     auto warmup = args.getBounded("warmup", core::limits::kTrainingInterval);
     auto every = args.getBounded("eval-every", core::limits::kTrainingInterval);
     auto decay = args.getDouble("weight-decay");
