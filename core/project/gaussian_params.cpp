@@ -8,6 +8,7 @@
 
 #include "core/gaussian/spacing.h"
 #include "core/gaussian/trajectory_dp.h"
+#include "core/schedule/diffusers_config.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "core/util/limits.h"
 
@@ -111,14 +112,15 @@ Status GaussianParams::validate() const {
             if (Status s = limits::checkText(*limit, prefix + key, *text); !s) return s;
         }
     }
-    // A custom table ("csv:FILE") is read by the panel before it is applied and by the job;
-    // here only its form is checked, so that a project whose file moved still opens.
+    // A custom table ("csv:FILE", "diffusers:FILE") is read by the panel before it is applied
+    // and by the job; here only its form is checked, so that a project whose file moved still
+    // opens.
     const std::string base = schedule::splitScheduleSpec(schedule).base;
-    const bool custom = base.rfind("csv:", 0) == 0 && base.size() > 4;
+    const bool custom = schedule::isFileScheduleSpec(base);
     if (!custom && choiceId(kGaussianSchedules, base).empty()) {
         return invalidArgument("schedule", schedule,
-                               "expected linear, cosine, scaled-linear, sigmoid or csv:FILE, "
-                               "optionally followed by ,zero-snr");
+                               "expected linear, cosine, scaled-linear, sigmoid, csv:FILE or "
+                               "diffusers:FILE, optionally followed by ,zero-snr");
     }
     if (Status s = limits::checkRange(limits::kGaussianSteps, "N", numSteps); !s) return s;
     if (!(eta >= 0.0 && eta <= 1.0)) {

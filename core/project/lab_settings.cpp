@@ -8,6 +8,7 @@
 
 #include "core/gaussian/spacing.h"
 #include "core/project/gaussian_params.h"
+#include "core/schedule/diffusers_config.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "core/util/limits.h"
 
@@ -64,13 +65,14 @@ Status checkTrajectory(const std::string& trajectory, const std::string& field, 
 Status checkSchedule(const std::string& schedule, const std::string& field) {
     if (schedule.empty() || schedule == schedule::kZeroSnrSuffix) return {};
     const std::string base = schedule::splitScheduleSpec(schedule).base;
-    if (base.rfind("csv:", 0) == 0 && base.size() > 4) return {};
+    if (schedule::isFileScheduleSpec(base)) return {};
     for (const char* known : {"linear", "cosine", "scaled-linear", "sigmoid"}) {
         if (base == known) return {};
     }
     return invalidArgument(field, schedule,
-                           "expected linear, cosine, scaled-linear, sigmoid or csv:FILE, each "
-                           "optionally with ,zero-snr; or ,zero-snr alone for the project's");
+                           "expected linear, cosine, scaled-linear, sigmoid, csv:FILE or "
+                           "diffusers:FILE, each optionally with ,zero-snr; or ,zero-snr alone "
+                           "for the project's");
 }
 
 // Every field of one configuration; errors name `prefix` + the field.
