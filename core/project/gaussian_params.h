@@ -25,9 +25,9 @@ namespace core::project {
 inline constexpr double kClipFirstY = 1.0;
 
 // Dp, Even, Quadratic and List are our own; the rest are the timestep spacings of diffusers,
-// EDM and DPM-Solver (core/gaussian/spacing.h).
+// EDM and DPM-Solver and the Align Your Steps lists (core/gaussian/spacing.h).
 enum class GaussianTrajectory {
-    Even, Quadratic, Dp, List, Linspace, Leading, Trailing, LogSnr, Karras
+    Even, Quadratic, Dp, List, Linspace, Leading, Trailing, LogSnr, Karras, AysSd15, AysSdxl
 };
 
 // How Γ's Monte Carlo terms are formed. Auto, the default everywhere (GUI, project files and
@@ -88,8 +88,9 @@ struct GaussianParams {
     // "sampler", "compareSampler", "particles") and the value.
     Status validate() const;
     // "even:K", "quadratic:K", "dp:K", "list:…", "linspace:K", "leading:K[,offset=O]",
-    // "trailing:K", "logsnr:K" or "karras:K[,rho=ρ]" for core::gaussian::resolveTrajectory
-    // (the options only when they differ from their defaults 0 and 7).
+    // "trailing:K", "logsnr:K", "karras:K[,rho=ρ]" or "ays:sd15[:K]", "ays:sdxl[:K]" for
+    // core::gaussian::resolveTrajectory (the options only when they differ from their defaults
+    // 0 and 7, K of AYS only when it is not 10).
     std::string trajectorySpec() const;
     // The inverse: sets trajectory, pathSteps, trajectoryList, leadingOffset and karrasRho from
     // a spec of the forms above (K checked against numSteps); errors name `field` and the value.

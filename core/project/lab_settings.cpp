@@ -27,8 +27,8 @@ namespace {
 constexpr std::array<const char*, 8> kPalette = {"#E69F00", "#56B4E9", "#009E73", "#0072B2",
                                                  "#D55E00", "#CC79A7", "#F0E442", "#999999"};
 
-const char* const kFamilies[] = {"even", "quadratic", "dp",     "linspace",
-                                 "leading", "trailing", "logsnr", "karras"};
+const char* const kFamilies[] = {"even",     "quadratic", "dp",       "linspace", "leading",
+                                 "trailing", "logsnr",    "karras",   "ays:sd15", "ays:sdxl"};
 
 bool isColour(const std::string& text) {
     if (text.size() != 7 || text[0] != '#') return false;
@@ -50,7 +50,8 @@ Status checkTrajectory(const std::string& trajectory, const std::string& field, 
     if (std::find(std::begin(kFamilies), std::end(kFamilies), family) == std::end(kFamilies)) {
         return invalidArgument(field, trajectory,
                                "expected even, quadratic, dp, linspace, leading[,offset=O], "
-                               "trailing, logsnr or karras[,rho=ρ] (without K)");
+                               "trailing, logsnr, karras[,rho=ρ], ays:sd15 or ays:sdxl "
+                               "(without K)");
     }
     if (!gaussian::isSpacingKind(family)) {
         if (!options.empty()) return invalidArgument(field, trajectory, family + " takes no options");
