@@ -193,6 +193,17 @@ void tst_CliTimesteps::diffusersSchedule() {
                    std::sqrt((1.0 - 0.014004888944327831) / 0.014004888944327831), 1e-12);
     DS_COMPARE_REL(sigmas[9].toDouble(),
                    std::sqrt((1.0 - 0.9982960224151611) / 0.9982960224151611), 1e-12);
+    // The other subcommands take the spec too.
+    const QString gammaPath = m_dir.filePath("gamma.csv");
+    {
+        std::ofstream gamma(gammaPath.toStdString());
+        gamma << "n,gamma\n";
+        for (int n = 1; n <= 1000; ++n) gamma << n << ",1\n";
+    }
+    auto variance = runCli({"variance", "--schedule", "diffusers:" + path, "--gamma", gammaPath,
+                            "--trajectory", "even:5"});
+    QVERIFY2(variance.exitCode == 0, qPrintable(variance.err));
+    QVERIFY2(variance.err.contains("keys not used here"), qPrintable(variance.err));
     auto wrongSteps = runCli({"timesteps", "--schedule", "diffusers:" + path, "--steps", "500",
                               "--trajectory", "linspace:10"});
     QCOMPARE(wrongSteps.exitCode, 2);

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "core/project/gaussian_params.h"
+#include "core/project/project_file.h"
 #include "core/schedule/diffusers_config.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "tests/support/test_support.h"
@@ -23,6 +24,7 @@ private slots:
     void refusals_data();
     void refusals();
     void specs();
+    void projectFileKeepsThePath();
 
 private:
     QTemporaryDir m_dir;
@@ -202,6 +204,21 @@ void tst_DiffusersConfig::specs() {
     DS_VERIFY_OK(params.validate());
     params.schedule = "diffusers:";
     QVERIFY(!params.validate());
+}
+
+// A project stores the config's path relative to itself, with the prefix and the suffix kept.
+void tst_DiffusersConfig::projectFileKeepsThePath() {
+    const std::string config = write("sched.json", R"({"beta_schedule": "scaled_linear"})");
+    const std::string projectPath = m_dir.filePath("p.json").toStdString();
+    core::project::Project project;
+    project.process = core::project::ProcessKind::Gaussian;
+    project.gaussian.schedule = "diffusers:" + config + ",zero-snr";
+    const std::string text = core::project::projectToJson(project, projectPath);
+    QVERIFY2(QString::fromStdString(text).contains("\"diffusers:sched.json,zero-snr\""),
+             text.c_str());
+    auto back = core::project::projectFromJson(text, projectPath);
+    DS_VERIFY_OK(back);
+    QCOMPARE(back->gaussian.schedule, "diffusers:" + config + ",zero-snr");
 }
 
 QTEST_GUILESS_MAIN(tst_DiffusersConfig)
