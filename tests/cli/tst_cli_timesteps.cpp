@@ -10,6 +10,7 @@
 #include <cmath>
 #include <fstream>
 
+#include "core/project/project_file.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/test_support.h"
 
@@ -49,6 +50,8 @@ private slots:
     void sigmasOfEveryFamily_data();
     void sigmasOfEveryFamily();
     void dpNeedsGamma();
+    void dpFromTheProject();
+    void zeroSnrSigma();
     void diffusersSchedule();
     void textFormat();
     void errors_data();
@@ -172,6 +175,51 @@ void tst_CliTimesteps::dpNeedsGamma() {
     QCOMPARE(t.size(), 5);
     QCOMPARE(t.first(), 99);  // the DP runs from 1 to N
     QCOMPARE(t.last(), 0);
+}
+
+// dp:K on the project's (imported) Γ equals dp:K on the same Γ from a file.
+void tst_CliTimesteps::dpFromTheProject() {
+    core::project::Project project;
+    project.process = core::project::ProcessKind::Gaussian;
+    project.gaussian.numSteps = 100;
+    project.gaussian.trajectory = core::project::GaussianTrajectory::Dp;
+    project.gaussian.pathSteps = 6;
+    const QString gammaPath = m_dir.filePath("dp-gamma.csv");
+    std::ofstream gamma(gammaPath.toStdString());
+    gamma << "n,gamma\n";
+    for (int n = 1; n <= 100; ++n) {
+        // Γ falling with n, under the bound 1/β̄ everywhere.
+        const double value = 0.5 + 0.5 / n;
+        project.gaussian.importedGamma.push_back(value);
+        gamma << n << "," << value << "\n";
+    }
+    gamma.close();
+    project.gaussian.importedGammaName = gammaPath.toStdString();
+    const QString projectPath = m_dir.filePath("dp.json");
+    std::ofstream(projectPath.toStdString())
+        << core::project::projectToJson(project, projectPath.toStdString());
+    auto fromProject = runCli({"timesteps", "--project", projectPath, "--as", "diffusers"});
+    QVERIFY2(fromProject.exitCode == 0, qPrintable(fromProject.err));
+    auto fromFile = runCli({"timesteps", "--steps", "100", "--trajectory", "dp:6", "--gamma",
+                            gammaPath, "--gamma-kind", "gamma", "--as", "diffusers"});
+    QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
+    const QList<int> t = ints(jsonArray(fromProject.out, "timesteps"));
+    QCOMPARE(t.size(), 6);
+    QCOMPARE(t.first(), 99);
+    QCOMPARE(t.last(), 0);
+    QCOMPARE(ints(jsonArray(fromFile.out, "timesteps")), t);
+}
+
+// ᾱ_N = 0: σ is taken at ᾱ = 2⁻²⁴ (diffusers' Euler scheduler), √(2²⁴ − 1), with a note.
+void tst_CliTimesteps::zeroSnrSigma() {
+    auto k = runCli({"timesteps", "--schedule", "linear,zero-snr", "--trajectory", "trailing:4",
+                     "--as", "k-diffusion"});
+    QVERIFY2(k.exitCode == 0, qPrintable(k.err));
+    QVERIFY2(k.err.contains("zero terminal SNR"), qPrintable(k.err));
+    const QJsonArray sigmas = jsonArray(k.out, "sigmas");
+    QCOMPARE(sigmas.size(), 5);
+    DS_COMPARE_REL(sigmas[0].toDouble(), std::sqrt(16777215.0), 1e-15);
+    QVERIFY(sigmas[1].toDouble() < sigmas[0].toDouble());
 }
 
 // diffusers:FILE: N from the config, unused keys noted, σ from diffusers' float ᾱ.
