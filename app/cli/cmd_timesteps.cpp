@@ -183,6 +183,20 @@ int runTimesteps(const Args& args) {
                                               "--data D"));
         }
     }
+    // A diffusers config that names its spacing: say which trajectory that is, when it differs.
+    if (const std::string base = core::schedule::splitScheduleSpec(params.schedule).base;
+        base.rfind(core::schedule::kDiffusersPrefix, 0) == 0) {
+        const std::string path = base.substr(std::string(core::schedule::kDiffusersPrefix).size());
+        if (auto config = core::schedule::readDiffusersConfig(path); config) {
+            const std::string named =
+                core::schedule::diffusersTrajectorySpec(*config, params.pathSteps);
+            if (!named.empty() && named != params.trajectorySpec()) {
+                std::cerr << "note: " << path << " names timestep_spacing "
+                          << config->timestepSpacing << " (steps_offset " << config->stepsOffset
+                          << "): --trajectory " << named << '\n';
+            }
+        }
+    }
     auto trajectory = core::project::projectTrajectory(params, schedule, gamma, *threads);
     if (!trajectory) return fail(trajectory.error());
     if (!trajectory->note.empty()) std::cerr << "note: " << trajectory->note << '\n';

@@ -241,6 +241,12 @@ void tst_CliTimesteps::diffusersSchedule() {
                    std::sqrt((1.0 - 0.014004888944327831) / 0.014004888944327831), 1e-12);
     DS_COMPARE_REL(sigmas[9].toDouble(),
                    std::sqrt((1.0 - 0.9982960224151611) / 0.9982960224151611), 1e-12);
+    // Another trajectory than the config's spacing: a note names the config's.
+    auto other = runCli({"timesteps", "--schedule", "diffusers:" + path, "--trajectory",
+                         "trailing:10"});
+    QVERIFY2(other.exitCode == 0, qPrintable(other.err));
+    QVERIFY2(other.err.contains("--trajectory leading:10,offset=1"), qPrintable(other.err));
+    QVERIFY2(!k.err.contains("names timestep_spacing"), qPrintable(k.err));
     // The other subcommands take the spec too.
     const QString gammaPath = m_dir.filePath("gamma.csv");
     {
