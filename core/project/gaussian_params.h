@@ -40,7 +40,8 @@ extern const std::vector<Choice<gaussian::SamplerKind>> kSamplers;
 extern const std::vector<Choice<GammaEstimatorChoice>> kGammaEstimators;
 // How the DP treats Γ over its bound β̄Γ ≤ 1 (core::gaussian::DpVariant).
 extern const std::vector<Choice<gaussian::DpVariant>> kDpVariants;
-// The Gaussian β schedules by name (a custom table is "csv:FILE").
+// The Gaussian β schedules by name (a custom table is "csv:FILE", a diffusers config
+// "diffusers:FILE").
 extern const std::vector<Choice<std::string>> kGaussianSchedules;
 // The data sets offered by name (value and id: the data spec); any other spec can be typed.
 extern const std::vector<Choice<std::string>> kGaussianDataPresets;
@@ -54,7 +55,8 @@ Result<gaussian::GammaEstimator> resolveEstimator(GammaEstimatorChoice choice, b
                                                   const std::string& field = "estimator");
 
 struct GaussianParams {
-    std::string schedule = "linear";       // linear | cosine | scaled-linear | sigmoid | csv:FILE [,zero-snr]
+    // linear | cosine | scaled-linear | sigmoid | csv:FILE | diffusers:FILE, each [,zero-snr]
+    std::string schedule = "linear";
     int numSteps = 1000;                   // N
     double eta = 1.0;                      // λ² = η²β̃: 1 is DDPM, 0 is DDIM
     std::string data = "toy:moons,n=2000"; // a data spec of core/data/gaussian_data.h

@@ -490,6 +490,15 @@ void tst_GaussianSpacing::alignYourStepsRefusals() {
     QCOMPARE(one.error().field, std::string("K"));
     auto other = gaussian::resolveTrajectory("ays:sd3", *short500, nullptr);
     QVERIFY(!other);
+    // The lab's families take the AYS lists at every K of its sweep.
+    core::project::LabSettings lab;
+    core::project::LabConfig config;
+    config.trajectory = "ays:sdxl";
+    lab.configs.push_back(config);
+    DS_VERIFY_OK(lab.validate(1000));
+    QCOMPARE(config.trajectorySpec(25), std::string("ays:sdxl:25"));
+    lab.configs.back().trajectory = "ays:sdxl,rho=2";
+    QVERIFY(!lab.validate(1000));
 }
 
 QTEST_GUILESS_MAIN(tst_GaussianSpacing)
