@@ -34,6 +34,9 @@ int runProject(const Args& args);
 // The schedule lab: cmd_lab.cpp.
 int runLab(const Args& args);
 
+// A trajectory's timesteps in diffusers' or k-diffusion's convention: cmd_timesteps.cpp.
+int runTimesteps(const Args& args);
+
 // Runs the subcommand named by argv[0] after reading its options against its table; unknown
 // names are an error. `help`, `help CMD` and `CMD --help` print the help. `export` needs the GUI
 // library, which app/cli does not link: main() passes its runner.

@@ -8,6 +8,7 @@
 
 #include "app/cli/commands.h"
 #include "core/model/model_error.h"
+#include "core/schedule/diffusers_config.h"
 
 namespace app::cli {
 
@@ -36,7 +37,8 @@ const std::vector<Group>& groups() {
           {nllSpec, runNll},
           {sampleSpec, runSample},
           {qualitySpec, runQuality},
-          {labSpec, runLab}}},
+          {labSpec, runLab},
+          {timestepsSpec, runTimesteps}}},
         {"Trained models",
          {{trainSpec, runTrain}, {infoSpec, runInfo}, {evaluateSpec, runEvaluate}}},
         {"Project files", {{projectSpec, runProject}}},
@@ -126,6 +128,13 @@ int dispatch(const std::vector<std::string>& argv, int (*runExport)(const Args&)
     if (args->helpRequested()) {
         std::cout << commandHelp(command->spec());
         return 0;
+    }
+    // A diffusers config's keys that are not used are listed, never silently dropped.
+    if (args->has("schedule")) {
+        if (const std::string note = core::schedule::scheduleSpecNote(args->get("schedule"));
+            !note.empty()) {
+            std::cerr << "note: " << note << '\n';
+        }
     }
     const Runner run = command->run != nullptr ? command->run : runExport;
     if (run == nullptr) {

@@ -76,6 +76,7 @@ const CommandSpec& infoSpec();
 const CommandSpec& evaluateSpec();
 const CommandSpec& projectSpec();
 const CommandSpec& labSpec();
+const CommandSpec& timestepsSpec();
 // `export` runs in the GUI library, which app/cli does not link; its table is here all the same
 // so that it is parsed and documented like the others (main.cpp runs it).
 const CommandSpec& exportSpec();

@@ -74,7 +74,16 @@ int nearestNonIncreasing(const std::vector<double>& value, double target) {
 
 bool isSpacingKind(const std::string& kind) {
     return kind == "linspace" || kind == "leading" || kind == "trailing" || kind == "logsnr" ||
-           kind == "karras";
+           kind == "karras" || kind == "ays:sd15" || kind == "ays:sdxl";
+}
+
+std::pair<std::string, std::string> splitTrajectoryKind(const std::string& spec) {
+    size_t colon = spec.find(':');
+    if (colon != std::string::npos && spec.compare(0, colon, "ays") == 0) {
+        colon = spec.find(':', colon + 1);
+    }
+    if (colon == std::string::npos) return {spec, ""};
+    return {spec.substr(0, colon), spec.substr(colon + 1)};
 }
 
 Result<int> parseNumTimesteps(const std::string& text, const std::string& spec,
@@ -98,8 +107,11 @@ Result<SpacingSpec> parseSpacing(const std::string& kind, const std::string& res
     else if (kind == "trailing") spec.kind = SpacingKind::Trailing;
     else if (kind == "logsnr") spec.kind = SpacingKind::LogSnr;
     else if (kind == "karras") spec.kind = SpacingKind::Karras;
+    else if (kind == "ays:sd15") spec.kind = SpacingKind::AysSd15;
+    else if (kind == "ays:sdxl") spec.kind = SpacingKind::AysSdxl;
     else return invalidArgument("trajectory", kind, "not a timestep spacing");
-    const std::vector<std::string> parts = splitCommas(rest);
+    const bool ays = spec.kind == SpacingKind::AysSd15 || spec.kind == SpacingKind::AysSdxl;
+    const std::vector<std::string> parts = splitCommas(ays && rest.empty() ? "10" : rest);
     Result<int> k = parseNumTimesteps(parts.front(), kind + ":" + rest, kind, numSteps);
     if (!k) {
         return k.error();
@@ -205,17 +217,55 @@ Result<Spacing> spacingTimesteps(const SpacingSpec& spec,
             break;
         }
         case SpacingKind::Trailing: {
-            // round(N − i·N/K) − 1 with N/K a real number: N(K − i)/K rounded half to even in
-            // whole numbers, so that exact ties are ties (NumPy's arange may miss them by an ulp).
+            // diffusers' np.round(np.arange(N, 0, −N/K)) − 1 as NumPy computes it: the first
+            // two values N and N − N/K, then N + i·δ with δ = (N − N/K) − N (DOUBLE_fill), each
+            // rounded half to even. Where an exact tie lands an ulp off (N = 250, K = 76,
+            // i = 57: 62.50000000000001) this gives diffusers' t, not the exact rounding. The
+            // first K values are kept where arange yields K + 1 (N = 1000, K = 61).
+            const double start = numSteps;
+            const double ratio = static_cast<double>(numSteps) / k;
+            const double second = start + -ratio;
+            const double delta = second - start;
             for (int i = 0; i < k; ++i) {
-                const long long numerator = static_cast<long long>(numSteps) * (k - i);
-                long long rounded = numerator / k;
-                const long long twiceRemainder = 2 * (numerator % k);
-                if (twiceRemainder > k || (twiceRemainder == k && rounded % 2 != 0)) {
-                    ++rounded;
-                }
-                n[k - 1 - i] = static_cast<int>(rounded);  // t + 1
+                const double v = i == 0 ? start : i == 1 ? second : start + i * delta;
+                n[k - 1 - i] = static_cast<int>(std::nearbyint(v));  // t + 1
             }
+            break;
+        }
+        case SpacingKind::AysSd15:
+        case SpacingKind::AysSdxl: {
+            const int* list = spec.kind == SpacingKind::AysSd15 ? kAysSd15 : kAysSdxl;
+            if (list[0] + 1 > numSteps) {
+                return invalidArgument("N", std::to_string(numSteps),
+                                       "the Align Your Steps lists need N ≥ 1000 (they end at "
+                                       "t = 999)");
+            }
+            if (k == 10) {
+                // The published list itself, n = t + 1.
+                for (int i = 0; i < 10; ++i) n[i] = list[9 - i] + 1;
+                break;
+            }
+            if (schedule.zeroTerminalSnr() && list[0] + 1 == numSteps) {
+                return invalidArgument("trajectory", spec.kind == SpacingKind::AysSd15
+                                                         ? "ays:sd15:" + std::to_string(k)
+                                                         : "ays:sdxl:" + std::to_string(k),
+                                       "needs a finite σ at the list's first timestep; the "
+                                       "zero-SNR schedule has ᾱ_N = 0 (use K = 10)");
+            }
+            Result<std::vector<double>> lambda = logSnrs(schedule);
+            if (!lambda) return lambda.error();
+            const std::vector<double>& l = *lambda;
+            // AYS's loglinear_interp: log σ (= −λ) linear over the list's positions 0..9 in
+            // increasing σ, sampled at K evenly spaced positions, then the nearest timestep.
+            for (int i = 0; i < k; ++i) {
+                const double position = i == k - 1 ? 9.0 : 9.0 * i / (k - 1);
+                const int j = std::min(static_cast<int>(position), 8);
+                const double fraction = position - j;
+                const double low = l[list[9 - j] + 1];
+                const double high = l[list[8 - j] + 1];
+                n[i] = nearestNonIncreasing(l, low + (high - low) * fraction);
+            }
+            result.moved = makeDistinct(n, numSteps);
             break;
         }
         case SpacingKind::LogSnr:

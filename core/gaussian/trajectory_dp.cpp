@@ -223,9 +223,7 @@ Result<ResolvedTrajectory> resolveTrajectory(const std::string& spec,
                                              const std::vector<double>* gamma,
                                              const DpOptions& options,
                                              Progress* progress) {
-    const size_t colon = spec.find(':');
-    const std::string kind = spec.substr(0, colon);
-    const std::string rest = colon == std::string::npos ? std::string() : spec.substr(colon + 1);
+    const auto [kind, rest] = splitTrajectoryKind(spec);
     const int numSteps = schedule.numSteps();
     ResolvedTrajectory resolved;
     resolved.kind = kind;

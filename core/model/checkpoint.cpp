@@ -144,7 +144,9 @@ Status sameRun(const TrainState& state, const std::string& process, const std::s
 std::string scheduleKind(const std::string& process, const std::string& spec) {
     if (process == "gaussian") {
         const schedule::ScheduleSpecParts parts = schedule::splitScheduleSpec(spec);
-        const std::string base = parts.base.rfind("csv:", 0) == 0 ? "csv" : parts.base;
+        const std::string base = parts.base.rfind("csv:", 0) == 0         ? "csv"
+                                 : parts.base.rfind("diffusers:", 0) == 0 ? "diffusers"
+                                                                          : parts.base;
         return base + (parts.zeroSnr ? schedule::kZeroSnrSuffix : "");
     }
     return spec.rfind("custom", 0) == 0 ? "custom" : spec;

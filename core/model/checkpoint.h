@@ -79,8 +79,9 @@ Status checkGaussianFit(const LoadedModel& model, const std::string& path, int n
 Status checkCategoricalFit(const LoadedModel& model, const std::string& path, int numClasses,
                            int numPositions, int numConditions, const std::string& schedule = {});
 
-// The kind of a schedule spec, what the fit checks compare: a Gaussian spec without a csv file's
-// path ("csv,zero-snr"), a categorical one without a custom curve's file ("custom").
+// The kind of a schedule spec, what the fit checks compare: a Gaussian spec without a csv or
+// diffusers file's path ("csv,zero-snr", "diffusers"), a categorical one without a custom
+// curve's file ("custom").
 std::string scheduleKind(const std::string& process, const std::string& spec);
 
 // The same for a parsed (or failed) safetensors file.

@@ -9,6 +9,7 @@
 
 #include "core/gaussian/spacing.h"
 #include "core/gaussian/trajectory_dp.h"
+#include "core/schedule/diffusers_config.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "core/util/limits.h"
 
@@ -24,6 +25,8 @@ const std::vector<Choice<GaussianTrajectory>> kGaussianTrajectories = {
     {GaussianTrajectory::Trailing, "trailing", "trailing (diffusers)"},
     {GaussianTrajectory::LogSnr, "logsnr", "uniform log-SNR (DPM-Solver)"},
     {GaussianTrajectory::Karras, "karras", "Karras σ (EDM)"},
+    {GaussianTrajectory::AysSd15, "ays:sd15", "Align Your Steps (SD 1.5)"},
+    {GaussianTrajectory::AysSdxl, "ays:sdxl", "Align Your Steps (SDXL)"},
 };
 
 const std::vector<Choice<gaussian::DpVariant>> kDpVariants = {
@@ -112,14 +115,15 @@ Status GaussianParams::validate() const {
             if (Status s = limits::checkText(*limit, prefix + key, *text); !s) return s;
         }
     }
-    // A custom table ("csv:FILE") is read by the panel before it is applied and by the job;
-    // here only its form is checked, so that a project whose file moved still opens.
+    // A custom table ("csv:FILE", "diffusers:FILE") is read by the panel before it is applied
+    // and by the job; here only its form is checked, so that a project whose file moved still
+    // opens.
     const std::string base = schedule::splitScheduleSpec(schedule).base;
-    const bool custom = base.rfind("csv:", 0) == 0 && base.size() > 4;
+    const bool custom = schedule::isFileScheduleSpec(base);
     if (!custom && choiceId(kGaussianSchedules, base).empty()) {
         return invalidArgument("schedule", schedule,
-                               "expected linear, cosine, scaled-linear, sigmoid or csv:FILE, "
-                               "optionally followed by ,zero-snr");
+                               "expected linear, cosine, scaled-linear, sigmoid, csv:FILE or "
+                               "diffusers:FILE, optionally followed by ,zero-snr");
     }
     if (Status s = limits::checkRange(limits::kGaussianSteps, "N", numSteps); !s) return s;
     if (!(eta >= 0.0 && eta <= 1.0)) {
@@ -151,7 +155,8 @@ Status GaussianParams::validate() const {
         gaussian::isSpacingKind(kind)) {
         // The core's own check of the spec, e.g. an offset that leaves 1..N.
         const std::string spec = trajectorySpec();
-        auto parsed = gaussian::parseSpacing(kind, spec.substr(kind.size() + 1), numSteps);
+        auto parsed = gaussian::parseSpacing(kind, gaussian::splitTrajectoryKind(spec).second,
+                                             numSteps);
         if (!parsed) {
             Error e = parsed.error();
             if (e.field == "offset") e.field = "leadingOffset";
@@ -176,14 +181,13 @@ Status GaussianParams::validate() const {
 }
 
 Status GaussianParams::setTrajectorySpec(const std::string& spec, const std::string& field) {
-    const size_t colon = spec.find(':');
-    const std::string kind = spec.substr(0, colon);
-    const std::string rest = colon == std::string::npos ? std::string() : spec.substr(colon + 1);
+    const auto [kind, rest] = gaussian::splitTrajectoryKind(spec);
     auto parsed = parseChoice(kGaussianTrajectories, kind, field);
     if (!parsed) {
         return invalidArgument(field, spec,
                                "expected even:K, quadratic:K, dp:K, list:n1,n2,…, linspace:K, "
-                               "leading:K[,offset=O], trailing:K, logsnr:K or karras:K[,rho=ρ]");
+                               "leading:K[,offset=O], trailing:K, logsnr:K, karras:K[,rho=ρ], "
+                               "ays:sd15[:K] or ays:sdxl[:K]");
     }
     GaussianParams next = *this;
     next.trajectory = *parsed;
@@ -312,6 +316,10 @@ std::string GaussianParams::gammaKey() const {
 
 std::string GaussianParams::trajectorySpec() const {
     if (trajectory == GaussianTrajectory::List) return "list:" + trajectoryList;
+    if (trajectory == GaussianTrajectory::AysSd15 || trajectory == GaussianTrajectory::AysSdxl) {
+        const std::string kind = choiceId(kGaussianTrajectories, trajectory);
+        return pathSteps == 10 ? kind : kind + ":" + std::to_string(pathSteps);
+    }
     std::string spec = choiceId(kGaussianTrajectories, trajectory) + ":" + std::to_string(pathSteps);
     if (trajectory == GaussianTrajectory::Leading && leadingOffset != 0) {
         spec += ",offset=" + std::to_string(leadingOffset);

@@ -25,9 +25,9 @@ namespace core::project {
 inline constexpr double kClipFirstY = 1.0;
 
 // Dp, Even, Quadratic and List are our own; the rest are the timestep spacings of diffusers,
-// EDM and DPM-Solver (core/gaussian/spacing.h).
+// EDM and DPM-Solver and the Align Your Steps lists (core/gaussian/spacing.h).
 enum class GaussianTrajectory {
-    Even, Quadratic, Dp, List, Linspace, Leading, Trailing, LogSnr, Karras
+    Even, Quadratic, Dp, List, Linspace, Leading, Trailing, LogSnr, Karras, AysSd15, AysSdxl
 };
 
 // How Γ's Monte Carlo terms are formed. Auto, the default everywhere (GUI, project files and
@@ -40,7 +40,8 @@ extern const std::vector<Choice<gaussian::SamplerKind>> kSamplers;
 extern const std::vector<Choice<GammaEstimatorChoice>> kGammaEstimators;
 // How the DP treats Γ over its bound β̄Γ ≤ 1 (core::gaussian::DpVariant).
 extern const std::vector<Choice<gaussian::DpVariant>> kDpVariants;
-// The Gaussian β schedules by name (a custom table is "csv:FILE").
+// The Gaussian β schedules by name (a custom table is "csv:FILE", a diffusers config
+// "diffusers:FILE").
 extern const std::vector<Choice<std::string>> kGaussianSchedules;
 // The data sets offered by name (value and id: the data spec); any other spec can be typed.
 extern const std::vector<Choice<std::string>> kGaussianDataPresets;
@@ -54,7 +55,8 @@ Result<gaussian::GammaEstimator> resolveEstimator(GammaEstimatorChoice choice, b
                                                   const std::string& field = "estimator");
 
 struct GaussianParams {
-    std::string schedule = "linear";       // linear | cosine | scaled-linear | sigmoid | csv:FILE [,zero-snr]
+    // linear | cosine | scaled-linear | sigmoid | csv:FILE | diffusers:FILE, each [,zero-snr]
+    std::string schedule = "linear";
     int numSteps = 1000;                   // N
     double eta = 1.0;                      // λ² = η²β̃: 1 is DDPM, 0 is DDIM
     std::string data = "toy:moons,n=2000"; // a data spec of core/data/gaussian_data.h
@@ -102,8 +104,9 @@ struct GaussianParams {
     // returns the timesteps changed (empty: none); on an error Γ is left as it was.
     Result<std::vector<int>> clipImportedGamma();
     // "even:K", "quadratic:K", "dp:K", "list:…", "linspace:K", "leading:K[,offset=O]",
-    // "trailing:K", "logsnr:K" or "karras:K[,rho=ρ]" for core::gaussian::resolveTrajectory
-    // (the options only when they differ from their defaults 0 and 7).
+    // "trailing:K", "logsnr:K", "karras:K[,rho=ρ]" or "ays:sd15[:K]", "ays:sdxl[:K]" for
+    // core::gaussian::resolveTrajectory (the options only when they differ from their defaults
+    // 0 and 7, K of AYS only when it is not 10).
     std::string trajectorySpec() const;
     // The inverse: sets trajectory, pathSteps, trajectoryList, leadingOffset and karrasRho from
     // a spec of the forms above (K checked against numSteps); errors name `field` and the value.

@@ -8,6 +8,7 @@
 
 #include "core/gaussian/spacing.h"
 #include "core/project/gaussian_params.h"
+#include "core/schedule/diffusers_config.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "core/util/limits.h"
 
@@ -26,8 +27,8 @@ namespace {
 constexpr std::array<const char*, 8> kPalette = {"#E69F00", "#56B4E9", "#009E73", "#0072B2",
                                                  "#D55E00", "#CC79A7", "#F0E442", "#999999"};
 
-const char* const kFamilies[] = {"even", "quadratic", "dp",     "linspace",
-                                 "leading", "trailing", "logsnr", "karras"};
+const char* const kFamilies[] = {"even",     "quadratic", "dp",       "linspace", "leading",
+                                 "trailing", "logsnr",    "karras",   "ays:sd15", "ays:sdxl"};
 
 bool isColour(const std::string& text) {
     if (text.size() != 7 || text[0] != '#') return false;
@@ -49,7 +50,8 @@ Status checkTrajectory(const std::string& trajectory, const std::string& field, 
     if (std::find(std::begin(kFamilies), std::end(kFamilies), family) == std::end(kFamilies)) {
         return invalidArgument(field, trajectory,
                                "expected even, quadratic, dp, linspace, leading[,offset=O], "
-                               "trailing, logsnr or karras[,rho=ρ] (without K)");
+                               "trailing, logsnr, karras[,rho=ρ], ays:sd15 or ays:sdxl "
+                               "(without K)");
     }
     if (!gaussian::isSpacingKind(family)) {
         if (!options.empty()) return invalidArgument(field, trajectory, family + " takes no options");
@@ -64,13 +66,14 @@ Status checkTrajectory(const std::string& trajectory, const std::string& field, 
 Status checkSchedule(const std::string& schedule, const std::string& field) {
     if (schedule.empty() || schedule == schedule::kZeroSnrSuffix) return {};
     const std::string base = schedule::splitScheduleSpec(schedule).base;
-    if (base.rfind("csv:", 0) == 0 && base.size() > 4) return {};
+    if (schedule::isFileScheduleSpec(base)) return {};
     for (const char* known : {"linear", "cosine", "scaled-linear", "sigmoid"}) {
         if (base == known) return {};
     }
     return invalidArgument(field, schedule,
-                           "expected linear, cosine, scaled-linear, sigmoid or csv:FILE, each "
-                           "optionally with ,zero-snr; or ,zero-snr alone for the project's");
+                           "expected linear, cosine, scaled-linear, sigmoid, csv:FILE or "
+                           "diffusers:FILE, each optionally with ,zero-snr; or ,zero-snr alone "
+                           "for the project's");
 }
 
 // Every field of one configuration; errors name `prefix` + the field.

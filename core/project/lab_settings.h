@@ -24,16 +24,18 @@ struct LabConfig {
     std::string name;        // legend label, unique in the lab
     std::string colour;      // "#rrggbb"; empty: the lab palette's colour for its index
     // Empty: the project's schedule; ",zero-snr": the project's with zero terminal SNR; else the
-    // project's schedule syntax (linear, cosine, scaled-linear, sigmoid, csv:FILE[,zero-snr]).
+    // project's schedule syntax (linear, cosine, scaled-linear, sigmoid, csv:FILE,
+    // diffusers:FILE, each [,zero-snr]).
     std::string schedule;
     // The family with its options, without K: even, quadratic, dp, linspace, leading[,offset=O],
-    // trailing, logsnr, karras[,rho=ρ].
+    // trailing, logsnr, karras[,rho=ρ], ays:sd15, ays:sdxl.
     std::string trajectory = "even";
     LabVariance variance = LabVariance::Analytic;
     gaussian::SamplerKind sampler = gaussian::SamplerKind::AnalyticDdpm;
 
     bool operator==(const LabConfig&) const = default;
-    // The spec resolveTrajectory takes at K = k: "trailing:25", "leading:25,offset=1", …
+    // The spec resolveTrajectory takes at K = k: "trailing:25", "leading:25,offset=1",
+    // "ays:sd15:25", …
     std::string trajectorySpec(int k) const;
 };
 

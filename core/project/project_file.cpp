@@ -6,6 +6,7 @@
 
 #include "core/io/file_io.h"
 #include "core/io/reader_text.h"
+#include "core/schedule/diffusers_config.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "core/util/limits.h"
 
@@ -49,9 +50,12 @@ void mapPaths(Project& project, Map map) {
     project.categorical.csvPath = map(project.categorical.csvPath);
     project.gaussian.model = map(project.gaussian.model);
     const schedule::ScheduleSpecParts parts = schedule::splitScheduleSpec(project.gaussian.schedule);
-    if (parts.base.rfind("csv:", 0) == 0) {
-        project.gaussian.schedule = "csv:" + map(parts.base.substr(4)) +
-                                    (parts.zeroSnr ? schedule::kZeroSnrSuffix : "");
+    for (const std::string prefix : {"csv:", schedule::kDiffusersPrefix}) {
+        if (parts.base.rfind(prefix, 0) == 0) {
+            project.gaussian.schedule = prefix + map(parts.base.substr(prefix.size())) +
+                                        (parts.zeroSnr ? schedule::kZeroSnrSuffix : "");
+            break;
+        }
     }
 }
 

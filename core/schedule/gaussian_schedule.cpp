@@ -2,9 +2,11 @@
 #include "core/schedule/gaussian_schedule.h"
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include "core/io/csv.h"
+#include "core/schedule/diffusers_config.h"
 
 namespace core::schedule {
 namespace {
@@ -71,6 +73,41 @@ Result<GaussianSchedule> GaussianSchedule::fromBetas(const std::vector<double>& 
     if (!(schedule.m_alphaBar[n] > 0.0)) {
         return invalidArgument(field, std::to_string(n) + " values",
                                "ᾱ_N underflows to 0: the schedule destroys the data too fast");
+    }
+    return schedule;
+}
+
+Result<GaussianSchedule> GaussianSchedule::fromTables(const std::vector<double>& betas,
+                                                     const std::vector<double>& alphaBars,
+                                                     const std::string& field) {
+    if (betas.empty() || betas.size() != alphaBars.size()) {
+        return invalidArgument(field, std::to_string(betas.size()) + " values",
+                               "a schedule needs as many ᾱ_n as β_n, at least one");
+    }
+    GaussianSchedule schedule;
+    const size_t n = betas.size();
+    schedule.m_beta.assign(n + 1, 0.0);
+    schedule.m_alphaBar.assign(n + 1, 1.0);
+    schedule.m_betaBar.assign(n + 1, 0.0);
+    schedule.m_logAlphaBar.assign(n + 1, 0.0);
+    for (size_t i = 1; i <= n; ++i) {
+        const double b = betas[i - 1];
+        const double a = alphaBars[i - 1];
+        const bool zeroSnrEnd = i == n && n >= 2 && b == 1.0 && a == 0.0;
+        // Written so that NaN fails too.
+        if (!zeroSnrEnd && !(b > 0.0 && b < 1.0)) {
+            return invalidArgument(field + " β[" + std::to_string(i) + "]", formatValue(b),
+                                   "β_n must lie in the open interval (0, 1)");
+        }
+        if (!zeroSnrEnd && !(a > 0.0 && a < schedule.m_alphaBar[i - 1])) {
+            return invalidArgument(field + " ᾱ[" + std::to_string(i) + "]", formatValue(a),
+                                   "ᾱ_n must decrease strictly and stay in (0, 1)");
+        }
+        schedule.m_beta[i] = b;
+        schedule.m_alphaBar[i] = a;
+        schedule.m_betaBar[i] = 1.0 - a;
+        schedule.m_logAlphaBar[i] = zeroSnrEnd ? -std::numeric_limits<double>::infinity()
+                                               : std::log(a);
     }
     return schedule;
 }
@@ -259,6 +296,18 @@ Result<GaussianSchedule> gaussianScheduleFromSpec(const std::string& spec, int n
         }
         return schedule;
     }
+    if (spec.rfind(kDiffusersPrefix, 0) == 0) {
+        const std::string path = spec.substr(std::string(kDiffusersPrefix).size());
+        Result<DiffusersConfig> config = readDiffusersConfig(path);
+        if (!config) return config.error();
+        // N is the config's: a different --steps is refused, never silently replaced.
+        if (numSteps > 0 && config->numTrainTimesteps != numSteps) {
+            return invalidArgument("steps", std::to_string(numSteps),
+                                   path + " has num_train_timesteps = " +
+                                       std::to_string(config->numTrainTimesteps));
+        }
+        return diffusersSchedule(*config, path);
+    }
     if (spec == "linear") {
         return linearSchedule(numSteps);
     }
@@ -272,8 +321,8 @@ Result<GaussianSchedule> gaussianScheduleFromSpec(const std::string& spec, int n
         return sigmoidSchedule(numSteps);
     }
     return invalidArgument("schedule", spec,
-                           "expected linear, cosine, scaled-linear, sigmoid or csv:FILE, "
-                           "optionally followed by ,zero-snr");
+                           "expected linear, cosine, scaled-linear, sigmoid, csv:FILE or "
+                           "diffusers:FILE, optionally followed by ,zero-snr");
 }
 
 }  // namespace core::schedule

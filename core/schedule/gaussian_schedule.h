@@ -49,6 +49,13 @@ public:
     static Result<GaussianSchedule> fromBetas(const std::vector<double>& betas,
                                               const std::string& field = "beta");
 
+    // A schedule whose tables were computed elsewhere (diffusers' float32 ones): β_1..β_N and
+    // ᾱ_1..ᾱ_N as given, log ᾱ_n = log ᾱ_n and β̄_n = 1 − ᾱ_n. β_n ∈ (0, 1) and ᾱ strictly
+    // decreasing in (0, 1), except that β_N = 1 with ᾱ_N = 0 (zero terminal SNR) is accepted.
+    static Result<GaussianSchedule> fromTables(const std::vector<double>& betas,
+                                               const std::vector<double>& alphaBars,
+                                               const std::string& field);
+
     // The zero terminal SNR transform (Lin et al. 2024) of a schedule with N ≥ 2: with
     // s_n = √ᾱ_n, s'_n = s_1·(s_n − s_N)/(s_1 − s_N), so s'_1 = s_1 and s'_N = 0, and
     // ᾱ'_n = s'_n², β'_n = 1 − ᾱ'_n/ᾱ'_{n−1} (β'_N = 1). `spec` names the schedule in errors.
@@ -90,8 +97,10 @@ struct ScheduleSpecParts {
 ScheduleSpecParts splitScheduleSpec(const std::string& spec);
 
 // A schedule from its command-line/project spec: "linear", "cosine", "scaled-linear",
-// "sigmoid" (built for numSteps) or "csv:FILE" (N is the file's length; numSteps, when > 0,
-// must agree with it), each optionally followed by ",zero-snr" (withZeroTerminalSnr).
+// "sigmoid" (built for numSteps), "csv:FILE" (N is the file's length; numSteps, when > 0,
+// must agree with it) or "diffusers:FILE" (a diffusers scheduler_config.json,
+// core/schedule/diffusers_config.h; N is its num_train_timesteps, numSteps, when > 0, must
+// agree), each optionally followed by ",zero-snr" (withZeroTerminalSnr).
 Result<GaussianSchedule> gaussianScheduleFromSpec(const std::string& spec, int numSteps);
 
 }  // namespace core::schedule

@@ -14,6 +14,7 @@
 #include "core/gaussian/trajectory_dp.h"
 #include "core/gaussian/variance.h"
 #include "core/model/gaussian_oracles.h"
+#include "core/project/gaussian_params.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "tests/support/test_support.h"
 
@@ -119,6 +120,9 @@ class tst_GaussianSpacing : public QObject {
 private slots:
     void diffusersArrays();
     void roundsHalfToEven();
+    void alignYourSteps_data();
+    void alignYourSteps();
+    void alignYourStepsRefusals();
     void logSnrAndKarrasAgainstBruteForce_data();
     void logSnrAndKarrasAgainstBruteForce();
     void distinctPassesFillEveryTimestep();
@@ -164,14 +168,22 @@ void tst_GaussianSpacing::roundsHalfToEven() {
     QCOMPARE(n[12], 500 + 1);
     QCOMPARE(n[20], 832 + 1);
     QCOMPARE(n[1], 42 + 1);  // 41.625
-    // trailing:76 on N = 250: N − 57·N/K = 62.5 exactly → 62, so t = 61 and n = 62; and
-    // 250 − 58·250/76 = 59.21… → 59. (NumPy's arange computes 62.50000000000001 → 63.)
+    // trailing:76 on N = 250: N − 57·N/K = 62.5 exactly, but diffusers' NumPy arange computes
+    // 250 + 57·δ = 62.50000000000001 (δ = (250 − 250/76) − 250), which rounds to 63: t = 62 and
+    // n = 63, as diffusers has it (exact rounding would give n = 62); 250 − 58·250/76 = 59.21… → 59.
     auto n250 = schedule::cosineSchedule(250);
     DS_VERIFY_OK(n250);
     const std::vector<int> trailing = resolve("trailing:76", *n250);
     QCOMPARE(trailing.size(), size_t{76});
-    QCOMPARE(trailing[76 - 1 - 57], 62);
+    QCOMPARE(trailing[76 - 1 - 57], 63);
     QCOMPARE(trailing[76 - 1 - 58], 59);
+    // N = 1000, K = 61: arange yields 62 values (the last ≈ 0); the first 61 are kept.
+    auto n1000 = schedule::linearSchedule(1000);
+    DS_VERIFY_OK(n1000);
+    const std::vector<int> t61 = resolve("trailing:61", *n1000);
+    QCOMPARE(t61.size(), size_t{61});
+    QCOMPARE(t61.back(), 1000);
+    QCOMPARE(t61.front(), 16);  // round(1000 − 60·1000/61) = round(16.39…) = 16 = t + 1
 }
 
 void tst_GaussianSpacing::logSnrAndKarrasAgainstBruteForce_data() {
@@ -390,6 +402,103 @@ void tst_GaussianSpacing::samplersWithoutOneOrN() {
             }
         }
     }
+}
+
+// The Align Your Steps lists (Sabour et al. 2024), as published, at K = 10: n = t + 1 on any
+// schedule with N = 1000. Other K: an independent computation of AYS's loglinear_interp —
+// np.interp of log σ over xs = linspace(0, 1, 10) at linspace(0, 1, K), σ_n = √(β̄_n/ᾱ_n) —
+// each target mapped by brute force to the n of nearest log σ (ties: smaller n), then the
+// spacings' two passes (up: n_i ≥ n_{i−1} + 1; down from n_K ≤ N: n_i ≤ n_{i+1} − 1).
+void tst_GaussianSpacing::alignYourSteps_data() {
+    QTest::addColumn<QString>("list");
+    QTest::addColumn<QString>("schedule");
+    QTest::addColumn<int>("k");
+    for (const char* list : {"sd15", "sdxl"}) {
+        for (const char* sched : {"scaled-linear", "linear", "cosine"}) {
+            for (int k : {10, 4, 7, 20, 50}) {
+                QTest::addRow("%s %s K=%d", list, sched, k) << list << sched << k;
+            }
+        }
+    }
+}
+
+void tst_GaussianSpacing::alignYourSteps() {
+    QFETCH(QString, list);
+    QFETCH(QString, schedule);
+    QFETCH(int, k);
+    auto sched = schedule::gaussianScheduleFromSpec(schedule.toStdString(), 1000);
+    DS_VERIFY_OK(sched);
+    const std::string spec = "ays:" + list.toStdString() + (k == 10 ? "" : ":" + std::to_string(k));
+    const std::vector<int> n = resolve(spec, *sched);
+    const std::vector<int> published = list == "sd15"
+        ? std::vector<int>{999, 850, 736, 645, 545, 455, 343, 233, 124, 24}
+        : std::vector<int>{999, 845, 730, 587, 443, 310, 193, 116, 53, 13};
+    std::vector<int> expected;
+    if (k == 10) {
+        for (auto it = published.rbegin(); it != published.rend(); ++it) expected.push_back(*it + 1);
+    } else {
+        std::vector<double> logSigma(1001);
+        for (int m = 1; m <= 1000; ++m) {
+            logSigma[m] = 0.5 * std::log((1.0 - sched->alphaBar(m)) / sched->alphaBar(m));
+        }
+        // ys: log σ in increasing order (the list reversed).
+        std::vector<double> xs(10);
+        std::vector<double> ys(10);
+        for (int j = 0; j < 10; ++j) {
+            xs[j] = j / 9.0;
+            ys[j] = logSigma[published[9 - j] + 1];
+        }
+        for (int i = 0; i < k; ++i) {
+            const double x = static_cast<double>(i) / (k - 1);
+            int j = 0;
+            while (j < 8 && x > xs[j + 1]) ++j;
+            const double y = ys[j] + (ys[j + 1] - ys[j]) * (x - xs[j]) / (xs[j + 1] - xs[j]);
+            int best = 1;
+            for (int m = 2; m <= 1000; ++m) {
+                if (std::abs(logSigma[m] - y) < std::abs(logSigma[best] - y)) best = m;
+            }
+            expected.push_back(best);
+        }
+        std::sort(expected.begin(), expected.end());
+        for (int i = 1; i < k; ++i) expected[i] = std::max(expected[i], expected[i - 1] + 1);
+        expected[k - 1] = std::min(expected[k - 1], 1000);
+        for (int i = k - 2; i >= 0; --i) expected[i] = std::min(expected[i], expected[i + 1] - 1);
+    }
+    QCOMPARE(n, expected);
+    // The project's spec round trip.
+    core::project::GaussianParams params;
+    DS_VERIFY_OK(params.setTrajectorySpec(spec));
+    QCOMPARE(params.pathSteps, k);
+    QCOMPARE(params.trajectorySpec(), spec);
+    DS_VERIFY_OK(params.validate());
+}
+
+void tst_GaussianSpacing::alignYourStepsRefusals() {
+    auto short500 = schedule::linearSchedule(500);
+    DS_VERIFY_OK(short500);
+    auto r = gaussian::resolveTrajectory("ays:sd15", *short500, nullptr);
+    QVERIFY(!r);
+    QCOMPARE(r.error().field, std::string("N"));
+    auto zero = schedule::gaussianScheduleFromSpec("linear,zero-snr", 1000);
+    DS_VERIFY_OK(zero);
+    QVERIFY(gaussian::resolveTrajectory("ays:sd15", *zero, nullptr));  // the list itself
+    auto z = gaussian::resolveTrajectory("ays:sd15:20", *zero, nullptr);
+    QVERIFY(!z);
+    QCOMPARE(z.error().value, std::string("ays:sd15:20"));
+    auto one = gaussian::resolveTrajectory("ays:sdxl:1", *short500, nullptr);
+    QVERIFY(!one);
+    QCOMPARE(one.error().field, std::string("K"));
+    auto other = gaussian::resolveTrajectory("ays:sd3", *short500, nullptr);
+    QVERIFY(!other);
+    // The lab's families take the AYS lists at every K of its sweep.
+    core::project::LabSettings lab;
+    core::project::LabConfig config;
+    config.trajectory = "ays:sdxl";
+    lab.configs.push_back(config);
+    DS_VERIFY_OK(lab.validate(1000));
+    QCOMPARE(config.trajectorySpec(25), std::string("ays:sdxl:25"));
+    lab.configs.back().trajectory = "ays:sdxl,rho=2";
+    QVERIFY(!lab.validate(1000));
 }
 
 QTEST_GUILESS_MAIN(tst_GaussianSpacing)

@@ -24,6 +24,8 @@ namespace ui::panels {
     QT_TRANSLATE_NOOP("ui::panels::choices", "trailing (diffusers)"),
     QT_TRANSLATE_NOOP("ui::panels::choices", "uniform log-SNR (DPM-Solver)"),
     QT_TRANSLATE_NOOP("ui::panels::choices", "Karras σ (EDM)"),
+    QT_TRANSLATE_NOOP("ui::panels::choices", "Align Your Steps (SD 1.5)"),
+    QT_TRANSLATE_NOOP("ui::panels::choices", "Align Your Steps (SDXL)"),
     QT_TRANSLATE_NOOP("ui::panels::choices", "clipped cost (default)"),
     QT_TRANSLATE_NOOP("ui::panels::choices", "segmented (paper code)"),
     QT_TRANSLATE_NOOP("ui::panels::choices", "analytic-ddpm"),

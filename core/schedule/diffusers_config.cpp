@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: MIT
+#include "core/schedule/diffusers_config.h"
+
+#include <cmath>
+#include <numbers>
+
+#include "core/io/file_io.h"
+#include "core/io/json.h"
+#include "core/util/limits.h"
+
+// Built with -ffp-contract=off (core/CMakeLists.txt): each float operation rounds as torch's do.
+namespace core::schedule {
+namespace {
+
+const char* const kBetaSchedules[] = {"linear", "scaled_linear", "squaredcos_cap_v2", "sigmoid"};
+const char* const kSpacings[] = {"linspace", "leading", "trailing"};
+const char* const kPredictionTypes[] = {"epsilon", "sample", "v_prediction"};
+
+template <size_t M>
+bool oneOf(const std::string& value, const char* const (&allowed)[M]) {
+    for (const char* a : allowed) {
+        if (value == a) return true;
+    }
+    return false;
+}
+
+template <size_t M>
+std::string listOf(const char* const (&allowed)[M]) {
+    std::string out;
+    for (size_t i = 0; i < M; ++i) {
+        out += std::string(i == 0 ? "" : i + 1 == M ? " or " : ", ") + allowed[i];
+    }
+    return out;
+}
+
+// torch.linspace(start, end, steps, dtype=float32) on the CPU (RangeFactoriesKernel.cpp):
+// step = (end − start)/(steps − 1) in float, then start + step·i for the first half and
+// end − step·(steps − 1 − i) for the second, every operation in float.
+std::vector<float> torchLinspace(float start, float end, int steps) {
+    std::vector<float> out(static_cast<size_t>(steps));
+    if (steps == 1) {
+        out[0] = start;
+        return out;
+    }
+    const float step = (end - start) / static_cast<float>(steps - 1);
+    const int halfway = steps / 2;
+    for (int i = 0; i < steps; ++i) {
+        out[i] = i < halfway ? start + step * static_cast<float>(i)
+                             : end - step * static_cast<float>(steps - i - 1);
+    }
+    return out;
+}
+
+// torch.cumprod of a float tensor on the CPU: the running product is a double (acc_type),
+// each entry rounded to float as it is stored.
+std::vector<float> torchCumprod(const std::vector<float>& x) {
+    std::vector<float> out(x.size());
+    double product = 1.0;
+    for (size_t i = 0; i < x.size(); ++i) {
+        product *= static_cast<double>(x[i]);
+        out[i] = static_cast<float>(product);
+    }
+    return out;
+}
+
+// diffusers' rescale_zero_terminal_snr (Lin et al. 2024, Algorithm 1), in float32.
+std::vector<float> rescaleZeroTerminalSnr(const std::vector<float>& betas) {
+    std::vector<float> alphas(betas.size());
+    for (size_t i = 0; i < betas.size(); ++i) alphas[i] = 1.0f - betas[i];
+    const std::vector<float> alphasCumprod = torchCumprod(alphas);
+    std::vector<float> s(betas.size());
+    for (size_t i = 0; i < s.size(); ++i) s[i] = std::sqrt(alphasCumprod[i]);
+    const float s0 = s.front();
+    const float sT = s.back();
+    const float factor = s0 / (s0 - sT);
+    for (float& v : s) {
+        v = v - sT;
+        v = v * factor;
+    }
+    std::vector<float> alphaBar(s.size());
+    for (size_t i = 0; i < s.size(); ++i) alphaBar[i] = s[i] * s[i];
+    std::vector<float> out(betas.size());
+    out[0] = 1.0f - alphaBar[0];
+    for (size_t i = 1; i < s.size(); ++i) out[i] = 1.0f - alphaBar[i] / alphaBar[i - 1];
+    return out;
+}
+
+Error keyError(const std::string& where, const std::string& key, const io::Json& value,
+               const std::string& why) {
+    return invalidArgument(where + ": " + key, io::jsonValueText(value), why);
+}
+
+}  // namespace
+
+Result<DiffusersConfig> parseDiffusersConfig(const std::string& text, const std::string& where) {
+    Result<io::Json> parsed = io::parseJsonStrict(text, where);
+    if (!parsed) return parsed.error();
+    const io::Json& json = *parsed;
+    if (!json.is_object()) {
+        return invalidArgument(where, io::jsonValueText(json),
+                               "a diffusers scheduler config is a JSON object");
+    }
+    DiffusersConfig config;
+    for (const auto& [key, value] : json.items()) {
+        if (key == "num_train_timesteps") {
+            const std::optional<uint64_t> n = io::jsonUint64(value);
+            if (!n || *n < static_cast<uint64_t>(limits::kGaussianSteps.min) ||
+                *n > static_cast<uint64_t>(limits::kGaussianSteps.max)) {
+                return keyError(where, key, value,
+                                "expected a whole number in " +
+                                    std::to_string(limits::kGaussianSteps.min) + ".." +
+                                    std::to_string(limits::kGaussianSteps.max));
+            }
+            config.numTrainTimesteps = static_cast<int>(*n);
+        } else if (key == "beta_start" || key == "beta_end") {
+            if (!value.is_number() || !(value.get<double>() > 0.0 && value.get<double>() < 1.0)) {
+                return keyError(where, key, value, "expected a number in (0, 1)");
+            }
+            (key == "beta_start" ? config.betaStart : config.betaEnd) = value.get<double>();
+        } else if (key == "beta_schedule") {
+            if (!value.is_string() || !oneOf(value.get<std::string>(), kBetaSchedules)) {
+                return keyError(where, key, value, "expected " + listOf(kBetaSchedules));
+            }
+            config.betaSchedule = value.get<std::string>();
+        } else if (key == "trained_betas") {
+            if (value.is_null()) continue;
+            if (!value.is_array() || value.empty()) {
+                return keyError(where, key, value, "expected null or a list of numbers");
+            }
+            Result<std::vector<double>> betas = io::jsonNumbers(value, where + ": " + key);
+            if (!betas) return betas.error();
+            config.trainedBetas = *betas;
+        } else if (key == "rescale_betas_zero_snr") {
+            if (!value.is_boolean()) return keyError(where, key, value, "expected true or false");
+            config.rescaleBetasZeroSnr = value.get<bool>();
+        } else if (key == "timestep_spacing") {
+            if (!value.is_string() || !oneOf(value.get<std::string>(), kSpacings)) {
+                return keyError(where, key, value, "expected " + listOf(kSpacings));
+            }
+            config.timestepSpacing = value.get<std::string>();
+        } else if (key == "steps_offset") {
+            const std::optional<uint64_t> o = io::jsonUint64(value);
+            if (!o || *o > static_cast<uint64_t>(limits::kGaussianSteps.max)) {
+                return keyError(where, key, value, "expected a whole number ≥ 0");
+            }
+            config.stepsOffset = static_cast<int>(*o);
+        } else if (key == "prediction_type") {
+            if (!value.is_string() || !oneOf(value.get<std::string>(), kPredictionTypes)) {
+                return keyError(where, key, value, "expected " + listOf(kPredictionTypes));
+            }
+            config.predictionType = value.get<std::string>();
+        } else {
+            config.unknownKeys.push_back(key);
+        }
+    }
+    if (!config.trainedBetas.empty() &&
+        static_cast<int>(config.trainedBetas.size()) != config.numTrainTimesteps) {
+        return invalidArgument(where + ": trained_betas",
+                               std::to_string(config.trainedBetas.size()) + " values",
+                               "num_train_timesteps is " +
+                                   std::to_string(config.numTrainTimesteps));
+    }
+    if (config.trainedBetas.empty() && config.betaSchedule != "squaredcos_cap_v2" &&
+        !(config.betaStart <= config.betaEnd)) {
+        return invalidArgument(where + ": beta_start",
+                               formatValue(config.betaStart),
+                               "beta_start must not exceed beta_end = " +
+                                   formatValue(config.betaEnd));
+    }
+    return config;
+}
+
+Result<DiffusersConfig> readDiffusersConfig(const std::string& path) {
+    Result<std::string> text = io::readRegularFile(path, kMaxDiffusersConfigBytes);
+    if (!text) return text.error();
+    return parseDiffusersConfig(*text, path);
+}
+
+Result<DiffusersTables> diffusersTables(const DiffusersConfig& config, const std::string& where) {
+    const int n = config.numTrainTimesteps;
+    std::vector<float> betas;
+    if (!config.trainedBetas.empty()) {
+        // torch.tensor(trained_betas, dtype=torch.float32)
+        for (double b : config.trainedBetas) betas.push_back(static_cast<float>(b));
+    } else if (config.betaSchedule == "linear") {
+        betas = torchLinspace(static_cast<float>(config.betaStart),
+                              static_cast<float>(config.betaEnd), n);
+    } else if (config.betaSchedule == "scaled_linear") {
+        // linspace(beta_start**0.5, beta_end**0.5) ** 2: the roots in double, the rest in float.
+        betas = torchLinspace(static_cast<float>(std::sqrt(config.betaStart)),
+                              static_cast<float>(std::sqrt(config.betaEnd)), n);
+        for (float& b : betas) b = b * b;
+    } else if (config.betaSchedule == "squaredcos_cap_v2") {
+        // betas_for_alpha_bar: Python floats (double), min(·, 0.999), then float32.
+        auto alphaBar = [](double t) {
+            const double c = std::cos((t + 0.008) / 1.008 * std::numbers::pi / 2.0);
+            return c * c;
+        };
+        for (int i = 0; i < n; ++i) {
+            const double t1 = static_cast<double>(i) / n;
+            const double t2 = static_cast<double>(i + 1) / n;
+            betas.push_back(static_cast<float>(std::min(1.0 - alphaBar(t2) / alphaBar(t1), 0.999)));
+        }
+    } else {
+        // sigmoid: torch.sigmoid(linspace(−6, 6)) · (beta_end − beta_start) + beta_start, the
+        // Python scalars rounded to float. σ is taken in double and rounded (torch's float
+        // sigmoid may differ from it in the last bit).
+        const float scale = static_cast<float>(config.betaEnd - config.betaStart);
+        const float offset = static_cast<float>(config.betaStart);
+        for (float x : torchLinspace(-6.0f, 6.0f, n)) {
+            const float s = static_cast<float>(1.0 / (1.0 + std::exp(-static_cast<double>(x))));
+            betas.push_back(s * scale + offset);
+        }
+    }
+    if (config.rescaleBetasZeroSnr) {
+        if (n < 2) {
+            return invalidArgument(where + ": rescale_betas_zero_snr", "true",
+                                   "the rescale needs num_train_timesteps ≥ 2");
+        }
+        betas = rescaleZeroTerminalSnr(betas);
+    }
+    std::vector<float> alphas(betas.size());
+    for (size_t i = 0; i < betas.size(); ++i) alphas[i] = 1.0f - betas[i];
+    DiffusersTables tables;
+    tables.alphasCumprod = torchCumprod(alphas);
+    tables.betas = std::move(betas);
+    return tables;
+}
+
+Result<GaussianSchedule> diffusersSchedule(const DiffusersConfig& config, const std::string& where) {
+    Result<DiffusersTables> tables = diffusersTables(config, where);
+    if (!tables) return tables.error();
+    const std::vector<double> betas(tables->betas.begin(), tables->betas.end());
+    const std::vector<double> alphaBars(tables->alphasCumprod.begin(), tables->alphasCumprod.end());
+    return GaussianSchedule::fromTables(betas, alphaBars, where);
+}
+
+std::string diffusersConfigNote(const DiffusersConfig& config, const std::string& where) {
+    if (config.unknownKeys.empty()) return {};
+    std::string keys;
+    for (size_t i = 0; i < config.unknownKeys.size(); ++i) {
+        keys += (i == 0 ? "" : ", ") + config.unknownKeys[i];
+    }
+    return where + ": keys not used here: " + keys;
+}
+
+std::string diffusersTrajectorySpec(const DiffusersConfig& config, int numTimesteps) {
+    if (config.timestepSpacing.empty()) return {};
+    std::string spec = config.timestepSpacing + ":" + std::to_string(numTimesteps);
+    // Only leading adds steps_offset in diffusers' set_timesteps.
+    if (config.timestepSpacing == "leading" && config.stepsOffset != 0) {
+        spec += ",offset=" + std::to_string(config.stepsOffset);
+    }
+    return spec;
+}
+
+std::string scheduleSpecNote(const std::string& spec) {
+    const std::string base = splitScheduleSpec(spec).base;
+    const std::string prefix = kDiffusersPrefix;
+    if (base.rfind(prefix, 0) != 0) return {};
+    const std::string path = base.substr(prefix.size());
+    Result<DiffusersConfig> config = readDiffusersConfig(path);
+    return config ? diffusersConfigNote(*config, path) : std::string();
+}
+
+bool isFileScheduleSpec(const std::string& base) {
+    for (const std::string prefix : {"csv:", kDiffusersPrefix}) {
+        if (base.size() > prefix.size() && base.rfind(prefix, 0) == 0) return true;
+    }
+    return false;
+}
+
+}  // namespace core::schedule

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/schedule/gaussian_schedule.h"
+#include "core/util/result.h"
+
+// A diffusers `scheduler_config.json` (docs/gaussian.md#diffusers-schedules): its β schedule
+// rebuilt with diffusers' own float32 arithmetic (DDPMScheduler on the CPU), then held in
+// double, so that ᾱ_n here is the float diffusers trains and samples with.
+namespace core::schedule {
+
+// The prefix of a schedule spec naming such a file: "diffusers:FILE".
+inline constexpr const char* kDiffusersPrefix = "diffusers:";
+
+// The keys read; every other key is listed in `unknownKeys` (never silently dropped).
+struct DiffusersConfig {
+    int numTrainTimesteps = 1000;      // num_train_timesteps: N
+    std::string betaSchedule = "linear";  // linear | scaled_linear | squaredcos_cap_v2 | sigmoid
+    double betaStart = 0.0001;         // beta_start
+    double betaEnd = 0.02;             // beta_end
+    std::vector<double> trainedBetas;  // trained_betas (empty: null or absent); wins if given
+    bool rescaleBetasZeroSnr = false;  // rescale_betas_zero_snr
+    std::string timestepSpacing;       // timestep_spacing: "" (absent), linspace | leading | trailing
+    int stepsOffset = 0;               // steps_offset
+    std::string predictionType;        // prediction_type: "" (absent), epsilon | sample | v_prediction
+    std::vector<std::string> unknownKeys;  // keys of the file not read above, in file order
+};
+
+// The file's size limit: a trained_betas list of 100 000 entries fits many times over.
+inline constexpr unsigned long long kMaxDiffusersConfigBytes = 16ull << 20;
+
+// Parses the JSON text of a config; `where` names it in errors. A key with the wrong type or
+// an unknown value is refused naming "<where>: <key>" and the value.
+Result<DiffusersConfig> parseDiffusersConfig(const std::string& text, const std::string& where);
+// Reads a regular file of at most kMaxDiffusersConfigBytes, then parseDiffusersConfig.
+Result<DiffusersConfig> readDiffusersConfig(const std::string& path);
+
+// β and ᾱ exactly as diffusers computes them in float32 (torch on the CPU): linspace is torch's
+// two-sided float32 linspace, squaredcos_cap_v2 is betas_for_alpha_bar in double rounded to
+// float, the zero-SNR rescale is rescale_zero_terminal_snr in float32, ᾱ is torch.cumprod
+// (accumulated in double on the CPU, each entry rounded to float).
+struct DiffusersTables {
+    std::vector<float> betas;          // β_1..β_N
+    std::vector<float> alphasCumprod;  // ᾱ_1..ᾱ_N
+};
+Result<DiffusersTables> diffusersTables(const DiffusersConfig& config, const std::string& where);
+
+// The schedule of a config (N = num_train_timesteps); `where` names it in errors.
+Result<GaussianSchedule> diffusersSchedule(const DiffusersConfig& config, const std::string& where);
+
+// "" when every key was read; otherwise one line listing the keys that were not used.
+std::string diffusersConfigNote(const DiffusersConfig& config, const std::string& where);
+
+// The trajectory spec the config's timestep_spacing and steps_offset name for K timesteps
+// ("leading:K,offset=O", "trailing:K", "linspace:K"), or "" when it names none.
+std::string diffusersTrajectorySpec(const DiffusersConfig& config, int numTimesteps);
+
+// For a spec "diffusers:FILE[,zero-snr]": the note of diffusersConfigNote ("" for any other
+// spec, or when the file cannot be read: the schedule's own reader reports that).
+std::string scheduleSpecNote(const std::string& spec);
+
+// True for "csv:FILE" and "diffusers:FILE" (a non-empty FILE): schedules read from a file.
+bool isFileScheduleSpec(const std::string& base);
+
+}  // namespace core::schedule
