@@ -2020,6 +2020,14 @@ The project is still open; save your work.</source>
         <source>Models (*.safetensors *.pt)</source>
         <translation>モデル (*.safetensors *.pt)</translation>
     </message>
+    <message>
+        <source>choose the condition to remove</source>
+        <translation>削除する条件を選んでください</translation>
+    </message>
+    <message>
+        <source>all, averaged</source>
+        <translation>すべて（平均）</translation>
+    </message>
 </context>
 <context>
     <name>ui::panels::GaussianPanel</name>
@@ -2786,6 +2794,14 @@ The project is still open; save your work.</source>
         <source>Gaussian mixture (drag on the plane)</source>
         <translation>混合ガウス分布 (平面上でドラッグ)</translation>
     </message>
+    <message>
+        <source>Align Your Steps (SD 1.5)</source>
+        <translation>AYS 法（SD 1.5 の時刻列）</translation>
+    </message>
+    <message>
+        <source>Align Your Steps (SDXL)</source>
+        <translation>AYS 法（SDXL の時刻列）</translation>
+    </message>
 </context>
 <context>
     <name>ui::provenance</name>
@@ -3365,6 +3381,10 @@ step (%1, %2): J = %3</source>
         <source>probability</source>
         <translation>確率</translation>
     </message>
+    <message>
+        <source>The reverse marginals use the denoiser of one condition: choose one.</source>
+        <translation>逆過程の周辺分布は一つの条件のデノイザーを使います。条件を一つ選んでください。</translation>
+    </message>
 </context>
 <context>
     <name>ui::views::LabView</name>
@@ -3595,6 +3615,10 @@ step (%1, %2): J = %3</source>
         <source>closed-form</source>
         <translation>閉形式</translation>
     </message>
+    <message>
+        <source>The matrices use the denoiser of one condition: choose one.</source>
+        <translation>行列は一つの条件のデノイザーを使います。条件を一つ選んでください。</translation>
+    </message>
 </context>
 <context>
     <name>ui::views::ParticleCanvas</name>
@@ -3731,6 +3755,10 @@ step (%1, %2): J = %3</source>
     <message>
         <source>; the curves are sums over the %1 positions and start at Σ_d H(X₀,d | C) = %2 nats, an upper bound of H</source>
         <translation>。曲線は %1 個の位置の和で、H の上界 Σ_d H(X₀,d | C) = %2 nat から始まります</translation>
+    </message>
+    <message>
+        <source>all, averaged</source>
+        <translation>すべて（平均）</translation>
     </message>
 </context>
 <context>

@@ -255,7 +255,7 @@ const Option kDigits =
 const Option kSchedule =
     valued("schedule", "S", "linear",
            "β_n: linear, cosine, scaled-linear, sigmoid or csv:FILE, each optionally followed by "
-           ",zero-snr (ᾱ_N = 0)");
+           ",zero-snr (ᾱ_N = 0), or diffusers:FILE (a diffusers scheduler_config.json)");
 const Option kSteps = valued("steps", "N", "1000", "the number of timesteps N");
 const Option kThreads =
     valued("threads", "T", "", "worker threads (default: all cores, or OMP_NUM_THREADS)");
@@ -264,7 +264,7 @@ const Option kDataRange = valued(
 const Option kTrajectory = required(
     "trajectory", "T", "(or the project's) the timesteps: even:K, quadratic:K, list:n1,n2,…, dp:K (the DP on Γ), or a "
     "diffusers/EDM/DPM-Solver spacing: linspace:K, leading:K[,offset=O], trailing:K, "
-    "logsnr:K, karras:K[,rho=ρ]");
+    "logsnr:K, karras:K[,rho=ρ], or Align Your Steps: ays:sd15[:K], ays:sdxl[:K]");
 const Option kDpVariant =
     valued("dp-variant", "clipped|segmented", "clipped", "the DP's cost for dp:K");
 const Option kEstimator = valued("estimator", "auto|score|denoising|error", "auto",

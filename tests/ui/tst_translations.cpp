@@ -96,7 +96,8 @@ std::vector<TsMessage> readTs(const QString& path) {
 }
 
 // Words that stay as they are in Japanese text: acronyms and file formats, names (of the
-// program, of methods and libraries: Karras, AdamW, diffusers, PyTorch, TorchScript, U-Net),
+// program, of methods, models and libraries: Karras, AdamW, AYS, SDXL, diffusers, PyTorch,
+// TorchScript, U-Net),
 // units, key names in shortcuts,
 // the schedule and trajectory names of the spec syntax, and "English" in View ▸ Language (each
 // language is named in its own language).
@@ -108,6 +109,7 @@ const std::set<QString> kAllowedWords = {
     "exp",     "max",         "min",      "Cov",    "Var",     "linear", "cosine",    "sigmoid",
     "leading", "trailing",    "linspace", "power",  "ddpm",    "ddim",   "karras",    "rho",
     "beta",    "safetensors", "Enter",    "Delete", "PyTorch", "TorchScript", "Net",
+    "AYS",     "SDXL",
 };
 
 // The English words of a visible text (markup, entities, accelerators, file names and spec
