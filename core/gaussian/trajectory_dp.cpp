@@ -223,7 +223,11 @@ Result<ResolvedTrajectory> resolveTrajectory(const std::string& spec,
                                              const std::vector<double>* gamma,
                                              const DpOptions& options,
                                              Progress* progress) {
-    const auto [kind, rest] = splitTrajectoryKind(spec);
+    // Named copies, not a structured binding: the lambdas below capture them (clang 14 cannot
+    // capture a structured binding).
+    const auto parts = splitTrajectoryKind(spec);
+    const std::string kind = parts.first;
+    const std::string rest = parts.second;
     const int numSteps = schedule.numSteps();
     ResolvedTrajectory resolved;
     resolved.kind = kind;
