@@ -50,6 +50,7 @@ private slots:
     void analyticEqualsVarianceToTheBit();
     void ddimCoefficients();
     void gammaFromTheOracle();
+    void fromAProject();
     void errors_data();
     void errors();
 
@@ -193,6 +194,32 @@ void tst_CliPlan::gammaFromTheOracle() {
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     const QString source = readJson(out)["gamma_source"].toString();
     QVERIFY2(source.startsWith("oracle") && source.contains("M = 40") && source.contains("seed 9"),
+             qPrintable(source));
+}
+
+// A project's sampler, clip and Γ (its network's, estimated with its M and seed): the plan's σ²
+// are `variance --project`'s with the project's clip, bit for bit.
+void tst_CliPlan::fromAProject() {
+    const QString project = m_dir.filePath("moons.json");
+    auto made = runCli({"project", "--example", "3", "--out", project});
+    QVERIFY2(made.exitCode == 0, qPrintable(made.err));
+    const QString out = m_dir.filePath("project-plan.json");
+    auto plan = runCli({"plan", "--project", project, "--out", out});
+    QVERIFY2(plan.exitCode == 0, qPrintable(plan.err));
+    auto variance = runCli({"variance", "--project", project, "--clip-first", "1"});
+    QVERIFY2(variance.exitCode == 0, qPrintable(variance.err));
+    const QJsonObject json = readJson(out);
+    QCOMPARE(json["sampler"].toString(), QString("ddpm"));  // the project's analytic-ddpm
+    QCOMPARE(json["clip"].toDouble(), 1.0);
+    const QJsonObject v = QJsonDocument::fromJson(variance.out.toUtf8()).object();
+    QCOMPARE(json["timesteps"].toArray(), v["trajectory"].toArray());
+    const QJsonArray pairs = v["pairs"].toArray(), steps = json["steps"].toArray();
+    QCOMPARE(steps.size(), pairs.size() + 1);
+    for (int j = 0; j < pairs.size(); ++j) {
+        QCOMPARE(steps[j].toObject()["variance"].toDouble(), pairs[j].toObject()["sigma2"].toDouble());
+    }
+    const QString source = json["gamma_source"].toString();
+    QVERIFY2(source.contains("M = 50") && source.contains("moons-gaussian.safetensors"),
              qPrintable(source));
 }
 
