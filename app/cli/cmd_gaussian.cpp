@@ -990,6 +990,10 @@ int runPlan(const Args& args) {
     }
     const bool analytic = varianceName == "analytic";
     const bool needsGamma = analytic || params.trajectory == core::project::GaussianTrajectory::Dp;
+    if (!needsGamma && args.has("gamma")) {
+        std::cerr << "note: --gamma is not used: the " << varianceName
+                  << " variance and this trajectory need no Γ\n";
+    }
     core::schedule::GaussianSchedule schedule;
     std::vector<double> gamma;
     nlohmann::ordered_json gammaSource = nullptr;
