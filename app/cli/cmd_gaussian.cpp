@@ -383,7 +383,8 @@ const CommandSpec& planSpec() {
         "",
         {kSchedule, kSteps, kTrajectory, kDpVariant,
          valued("variance", "analytic|small|large", "analytic",
-                "each step's σ²: analytic (from Γ), small (β̃) or large (β; the DDPM sampler only)"),
+                "each step's σ²: analytic (from Γ), small (β̃) or large (β; the DDPM sampler "
+                "only)"),
          valued("sampler", "ddpm|ddim", "ddpm",
                 "the mean (or the project's: its DDPM or DDIM kind)"),
          valued("eta", "V", "0", "η of the DDIM sampler (or the project's)"), kClipFirst,
@@ -924,7 +925,8 @@ static std::string gammaSourceText(const Run& run, const core::project::Gaussian
            ", model " + model + ", data " + p.data;
     switch (gamma.source) {
         case core::project::GammaSource::Imported: return "imported from " + p.importedGammaName;
-        case core::project::GammaSource::SavedWithProject: return "saved with the project (" + how + ")";
+        case core::project::GammaSource::SavedWithProject:
+            return "saved with the project (" + how + ")";
         case core::project::GammaSource::Estimated: break;
     }
     return (setup.usesNetwork ? "estimated (" : "oracle: estimated with the exact oracle (") + how +
@@ -1004,7 +1006,8 @@ int runPlan(const Args& args) {
         }
         schedule = built->schedule;
         core::io::GammaKind kind = core::io::GammaKind::MsEps;
-        Result<std::vector<double>> table = readGammaOption(args, args.get("gamma"), schedule, kind);
+        Result<std::vector<double>> table =
+            readGammaOption(args, args.get("gamma"), schedule, kind);
         if (!table) {
             return fail(table.error());
         }
@@ -1057,11 +1060,10 @@ int runPlan(const Args& args) {
         for (size_t j = 0; j < sigma2.size(); ++j) {
             const int s = tau[sigma2.size() - 1 - j];
             const int t = tau[sigma2.size() - j];
+            const auto baseline = varianceName == "small" ? core::gaussian::BaselineVariance::Small
+                                                          : core::gaussian::BaselineVariance::Large;
             sigma2[j] = ddim ? forward.lambda2(schedule, s, t)
-                             : core::gaussian::baselineSigma2(
-                                   schedule, s, t,
-                                   varianceName == "small" ? core::gaussian::BaselineVariance::Small
-                                                           : core::gaussian::BaselineVariance::Large);
+                             : core::gaussian::baselineSigma2(schedule, s, t, baseline);
         }
     }
     const double threshold =
@@ -1091,8 +1093,8 @@ int runPlan(const Args& args) {
     json["clip_threshold"] = threshold > 0.0 ? nlohmann::ordered_json(threshold) : nullptr;
     json["gamma_source"] = gammaSource;
     json["data_range"] = {run->range.low, run->range.high};
-    // Each step's mean x_s = x0·x̂_0 + xt·x_t + eps·ε̂, then + √variance·z; the last step (s = 0)
-    // outputs x̂_0.
+    // Each step's mean x_s = x0·x̂_0 + xt·x_t + eps·ε̂, then + √variance·z; the last step
+    // (s = 0) outputs x̂_0.
     json["steps"] = nlohmann::ordered_json::array();
     const size_t numPairs = sigma2.size();
     for (size_t j = 0; j <= numPairs; ++j) {
@@ -1102,7 +1104,8 @@ int runPlan(const Args& args) {
         if (s > 0) {
             v = sigma2[j];
             if (ddim) {
-                const double lambda2 = core::gaussian::ForwardProcess{params.eta}.lambda2(schedule, s, t);
+                const double lambda2 =
+                    core::gaussian::ForwardProcess{params.eta}.lambda2(schedule, s, t);
                 c0 = std::sqrt(schedule.alphaBar(s));
                 ce = std::sqrt(std::max(0.0, schedule.betaBar(s) - lambda2));
             } else {
@@ -1121,7 +1124,7 @@ int runPlan(const Args& args) {
     if (const std::string ends = core::gaussian::trajectoryEndsNote(tau, numSteps); !ends.empty()) {
         std::cerr << "note: " << ends << '\n';
     }
-    std::cout << "wrote " << *out << ": " << tau.size() << " steps, " << json["sampler"].get<std::string>()
+    std::cout << "wrote " << *out << ": " << tau.size() << " steps, " << (ddim ? "ddim" : "ddpm")
               << ", " << varianceName << " variance\n";
     return 0;
 }

@@ -8,7 +8,6 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <cmath>
 
 #include "tests/support/cli_runner.h"
@@ -89,11 +88,12 @@ void tst_CliPlan::fieldsAndHandcraftedVariances() {
     for (int n = 1; n <= numSteps; ++n) {
         const double expected = linearAlphaBar(numSteps, n);
         QVERIFY2(near(alphaBar[n - 1].toDouble(), expected, 1e-13), qPrintable(QString::number(n)));
-        QVERIFY2(near(betaBar[n - 1].toDouble(), 1.0 - expected, 1e-9), qPrintable(QString::number(n)));
+        QVERIFY2(near(betaBar[n - 1].toDouble(), 1.0 - expected, 1e-9),
+                 qPrintable(QString::number(n)));
     }
     // The timesteps are `diffuscope timesteps`'s.
-    auto timesteps = runCli({"timesteps", "--steps", QString::number(numSteps), "--trajectory",
-                             "even:7"});
+    auto timesteps =
+        runCli({"timesteps", "--steps", QString::number(numSteps), "--trajectory", "even:7"});
     QVERIFY2(timesteps.exitCode == 0, qPrintable(timesteps.err));
     const QJsonArray n = QJsonDocument::fromJson(timesteps.out.toUtf8()).object()["n"].toArray();
     QCOMPARE(plan["timesteps"].toArray(), n);
@@ -118,7 +118,9 @@ void tst_CliPlan::fieldsAndHandcraftedVariances() {
         const double betaTilde = (1.0 - as) / (1.0 - at) * betaTS;
         const double expected = variance == "small" ? betaTilde : betaTS;
         QVERIFY2(near(step["variance"].toDouble(), expected, 1e-9),
-                 qPrintable(QString("t=%1: %2 vs %3").arg(t).arg(step["variance"].toDouble(), 0, 'g', 17)
+                 qPrintable(QString("t=%1: %2 vs %3")
+                                .arg(t)
+                                .arg(step["variance"].toDouble(), 0, 'g', 17)
                                 .arg(expected, 0, 'g', 17)));
         QVERIFY(near(step["x0"].toDouble(), betaTS * std::sqrt(as) / (1.0 - at), 1e-9));
         QVERIFY(near(step["xt"].toDouble(), std::sqrt(at / as) * (1.0 - as) / (1.0 - at), 1e-9));
@@ -216,7 +218,8 @@ void tst_CliPlan::fromAProject() {
     const QJsonArray pairs = v["pairs"].toArray(), steps = json["steps"].toArray();
     QCOMPARE(steps.size(), pairs.size() + 1);
     for (int j = 0; j < pairs.size(); ++j) {
-        QCOMPARE(steps[j].toObject()["variance"].toDouble(), pairs[j].toObject()["sigma2"].toDouble());
+        QCOMPARE(steps[j].toObject()["variance"].toDouble(),
+                 pairs[j].toObject()["sigma2"].toDouble());
     }
     const QString source = json["gamma_source"].toString();
     QVERIFY2(source.contains("M = 50") && source.contains("moons-gaussian.safetensors"),
@@ -226,12 +229,18 @@ void tst_CliPlan::fromAProject() {
 void tst_CliPlan::errors_data() {
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<QString>("expected");
-    const QStringList base{"plan", "--steps", "100", "--trajectory", "even:5", "--out",
+    const QStringList base{"plan",
+                           "--steps",
+                           "100",
+                           "--trajectory",
+                           "even:5",
+                           "--out",
                            m_dir.filePath("refused.json")};
     QTest::newRow("variance") << base + QStringList{"--variance", "huge"} << "--variance = huge";
     QTest::newRow("sampler") << base + QStringList{"--variance", "small", "--sampler", "euler"}
                              << "--sampler = euler";
-    QTest::newRow("eta") << base + QStringList{"--variance", "small", "--sampler", "ddim", "--eta", "2"}
+    QTest::newRow("eta") << base + QStringList{"--variance", "small", "--sampler",
+                                               "ddim",       "--eta", "2"}
                          << "--eta = 2";
     QTest::newRow("ddim large") << base + QStringList{"--variance", "large", "--sampler", "ddim"}
                                 << "--variance = large";
@@ -239,8 +248,9 @@ void tst_CliPlan::errors_data() {
     QTest::newRow("clip") << base + QStringList{"--variance", "small", "--clip-first=-1"}
                           << "--clip-first = -1";
     QTest::newRow("out folder")
-        << QStringList{"plan", "--steps", "100", "--trajectory", "even:5", "--variance", "small",
-                       "--out", m_dir.filePath("missing/plan.json")}
+        << QStringList{"plan",         "--steps", "100",
+                       "--trajectory", "even:5",  "--variance",
+                       "small",        "--out",   m_dir.filePath("missing/plan.json")}
         << "missing/plan.json";
 }
 
