@@ -224,12 +224,17 @@ def sample(module, c, plan, count, seed, batch, device, condition, model_path):
                       torch.full((b,), t - 1, dtype=torch.int64, device=device)]
             if num_conditions > 0:
                 inputs.append(torch.full((b,), label, dtype=torch.int64, device=device))
-            with torch.no_grad():
-                out = module(*inputs)
+            try:
+                with torch.no_grad():
+                    out = module(*inputs)
+            except Exception as e:  # noqa: BLE001  TorchScript raises many kinds
+                lines = str(e).strip().splitlines()
+                raise FieldError("--model", model_path, f"the network failed at n = {t}: "
+                                 f"{lines[0] if lines else type(e).__name__}") from None
             if not isinstance(out, torch.Tensor) or tuple(out.shape) != (b,) + shape:
+                got = list(out.shape) if isinstance(out, torch.Tensor) else type(out).__name__
                 raise FieldError("--model", model_path, f"expected an output tensor of shape "
-                                 f"{[b] + list(shape)}, got "
-                                 f"{list(out.shape) if isinstance(out, torch.Tensor) else type(out)}")
+                                 f"{[b] + list(shape)}, got {got}")
             if not out.is_floating_point():
                 raise FieldError("--model", model_path, f"returned {out.dtype}, not floats")
             if out.dtype == torch.float64:

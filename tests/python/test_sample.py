@@ -27,7 +27,8 @@ TRAJECTORY = [1, 200, 400, 600, 800, 1000]
 
 
 def save_model(folder, prediction="epsilon", num_conditions=0, module=None):
-    path = os.path.join(folder, f"exact-{prediction}-{num_conditions}.pt")
+    name = "exact" if module is None else type(module).__name__
+    path = os.path.join(folder, f"{name}-{prediction}-{num_conditions}.pt")
     if module is None:
         module = models.ExactEps(prediction) if num_conditions == 0 else \
             models.ExactEpsConditional(prediction, num_conditions)
@@ -219,6 +220,14 @@ class Sampler(unittest.TestCase):
         if not torch.cuda.is_available():
             self.assertIn("--device: cuda", self.refused(base + ["--count", 5, "--device",
                                                                  "cuda"]))
+        for module, expected in ((models.WrongShape(), "expected an output tensor of shape"),
+                                 (models.GaussianNotFiniteAt("epsilon", 600), "at n = 600 is not finite")):
+            broken = save_model(self.dir, module=module)
+            err = self.refused(["sample", "--model", broken, "--plan",
+                                os.path.join(self.dir, "plan.json"), "--count", 5, "--seed", 0,
+                                "--device", "cpu", "--out", out])
+            self.assertIn(f"--model: {broken}: ", err)
+            self.assertIn(expected, err)
         with open(out, "rb") as f:
             self.assertEqual(f.read(), b"old")  # nothing refused touched the old file
 
