@@ -12,12 +12,14 @@
 #include "core/data/gaussian_data.h"
 #include "core/gaussian/gamma.h"
 #include "core/gaussian/nll.h"
+#include "core/gaussian/reverse_step.h"
 #include "core/gaussian/sampler.h"
 #include "core/gaussian/spacing.h"
 #include "core/gaussian/trajectory_dp.h"
 #include "core/gaussian/variance.h"
 #include "core/io/csv.h"
 #include "core/io/gamma_file.h"
+#include "core/io/json.h"
 #include "core/model/checkpoint.h"
 #include "core/model/oracle_specs.h"
 #include "core/project/gaussian_runs.h"
@@ -176,8 +178,9 @@ Result<core::project::GaussianSetup> buildSetup(const Run& run, bool withData = 
 // Γ of the run as the project defines it (its import, its saved estimate, or estimated with its
 // M and seed). Without a project and for a trajectory that is not dp:K, only the trajectory's
 // timesteps are estimated (the values there are the full estimate's).
-Result<std::vector<double>> runGamma(const Run& run, const core::project::GaussianSetup& setup,
-                                     bool needsAllTimesteps) {
+Result<core::project::ProjectGamma> runProjectGamma(const Run& run,
+                                                    const core::project::GaussianSetup& setup,
+                                                    bool needsAllTimesteps) {
     std::vector<int> only;
     if (!run.fromProject && !needsAllTimesteps &&
         run.params.trajectory != core::project::GaussianTrajectory::Dp) {
@@ -194,6 +197,13 @@ Result<std::vector<double>> runGamma(const Run& run, const core::project::Gaussi
         std::cerr << "note: Γ is the project's, imported from " << run.params.importedGammaName
                   << '\n';
     }
+    return gamma;
+}
+
+Result<std::vector<double>> runGamma(const Run& run, const core::project::GaussianSetup& setup,
+                                     bool needsAllTimesteps) {
+    Result<core::project::ProjectGamma> gamma = runProjectGamma(run, setup, needsAllTimesteps);
+    if (!gamma) return gamma.error();
     return std::move(gamma->table);
 }
 
@@ -366,6 +376,31 @@ const CommandSpec& sampleSpec() {
     return spec;
 }
 
+const CommandSpec& planSpec() {
+    static const CommandSpec spec{
+        "plan",
+        "write a sampling plan (timesteps, variances, mean coefficients) for the GPU sampler",
+        "",
+        {kSchedule, kSteps, kTrajectory, kDpVariant,
+         valued("variance", "analytic|small|large", "analytic",
+                "each step's σ²: analytic (from Γ), small (β̃) or large (β; the DDPM sampler "
+                "only)"),
+         valued("sampler", "ddpm|ddim", "ddpm",
+                "the mean (or the project's: its DDPM or DDIM kind)"),
+         valued("eta", "V", "0", "η of the DDIM sampler (or the project's)"), kClipFirst,
+         valued("gamma", "FILE", "",
+                "Γ as written by `diffuscope gamma` (.csv or .npy); default: the project's, or "
+                "estimated with --data and --model"),
+         valued("gamma-kind", "gamma|ms_eps", "",
+                "what the file holds (default: a CSV's header; ms_eps for .npy)"),
+         valued("data", "D", "", "the data Γ is estimated on (or the project's)"), kModel,
+         kDigits, kEstimator, kGammaSamples, kSeed,
+         required("out", "FILE", "the plan (JSON)"), kDataRange, kThreads, kProject},
+        "Sample on the plan with python3 -m diffuscope_torch sample --plan FILE. Γ is needed for\n"
+        "--variance analytic and for dp:K. The plan's keys are in docs/gaussian.md.\n"};
+    return spec;
+}
+
 Result<std::shared_ptr<core::model::GaussianOracle>> gaussianDataFromSpec(const Args& args,
                                                                           const std::string& spec) {
     return core::project::gaussianData(spec, core::project::fileSources(args.get("digits")));
@@ -434,6 +469,31 @@ Result<double> loadClipFirst(const Args& args, const Run& run) {
     return y;
 }
 
+// Γ from the file `path` (--gamma) with --gamma-kind: the table, and in `kind` what the file
+// held.
+Result<std::vector<double>> readGammaOption(const Args& args, const std::string& path,
+                                            const core::schedule::GaussianSchedule& schedule,
+                                            core::io::GammaKind& kind) {
+    const std::string kindName = args.get("gamma-kind");
+    const core::io::GammaKind* required = nullptr;
+    if (!kindName.empty()) {
+        if (kindName != "gamma" && kindName != "ms_eps") {
+            return core::invalidArgument("--gamma-kind", kindName, "expected gamma or ms_eps");
+        }
+        kind = kindName == "gamma" ? core::io::GammaKind::Gamma : core::io::GammaKind::MsEps;
+        required = &kind;
+    }
+    Result<core::io::GammaFile> file =
+        core::io::readGammaFile(path, schedule.numSteps(), kind, required);
+    if (!file) {
+        return file.error();
+    }
+    kind = file->kind;
+    return file->kind == core::io::GammaKind::Gamma
+               ? file->values
+               : core::gaussian::gammaFromMsEps(file->values, schedule);
+}
+
 int runVariance(const Args& args) {
     Result<Run> run = loadRun(args, {.data = false, .seed = false, .samplesKey = ""});
     if (!run) {
@@ -473,25 +533,11 @@ int runVariance(const Args& args) {
             return fail(built.error());
         }
         schedule = built->schedule;
-        const std::string kindName = args.get("gamma-kind");
-        const core::io::GammaKind* required = nullptr;
-        if (!kindName.empty()) {
-            if (kindName != "gamma" && kindName != "ms_eps") {
-                return fail(
-                    core::invalidArgument("--gamma-kind", kindName, "expected gamma or ms_eps"));
-            }
-            kind = kindName == "gamma" ? core::io::GammaKind::Gamma : core::io::GammaKind::MsEps;
-            required = &kind;
+        Result<std::vector<double>> table = readGammaOption(args, *gammaPath, schedule, kind);
+        if (!table) {
+            return fail(table.error());
         }
-        Result<core::io::GammaFile> file =
-            core::io::readGammaFile(*gammaPath, schedule.numSteps(), kind, required);
-        if (!file) {
-            return fail(file.error());
-        }
-        kind = file->kind;
-        gamma = file->kind == core::io::GammaKind::Gamma
-                    ? file->values
-                    : core::gaussian::gammaFromMsEps(file->values, schedule);
+        gamma = std::move(table).value();
     } else {
         Result<core::project::GaussianSetup> setup = buildSetup(*run);
         if (!setup) {
@@ -858,6 +904,228 @@ int runSample(const Args& args) {
     } else {
         std::cout << "wrote " << *count << " samples to " << *out << '\n';
     }
+    return 0;
+}
+
+// Where the plan's Γ came from, in words.
+static std::string gammaSourceText(const Run& run, const core::project::GaussianSetup& setup,
+                                   const core::project::ProjectGamma& gamma) {
+    const GaussianParams& p = run.params;
+    const std::string model = p.model.empty() ? "oracle" : p.model;
+    std::string how = "estimator ";
+    if (auto estimator = core::project::resolveEstimator(p.estimator, !setup.usesNetwork);
+        estimator) {
+        how += *estimator == core::gaussian::GammaEstimator::Score       ? "score"
+               : *estimator == core::gaussian::GammaEstimator::Denoising ? "denoising"
+                                                                        : "error";
+    } else {
+        how += core::project::choiceId(core::project::kGammaEstimators, p.estimator);
+    }
+    how += ", M = " + std::to_string(p.gammaSamples) + ", seed " + std::to_string(p.seed) +
+           ", model " + model + ", data " + p.data;
+    switch (gamma.source) {
+        case core::project::GammaSource::Imported: return "imported from " + p.importedGammaName;
+        case core::project::GammaSource::SavedWithProject:
+            return "saved with the project (" + how + ")";
+        case core::project::GammaSource::Estimated: break;
+    }
+    return (setup.usesNetwork ? "estimated (" : "oracle: estimated with the exact oracle (") + how +
+           ")";
+}
+
+int runPlan(const Args& args) {
+    const bool withData = args.has("data") || args.has("model") || args.has("project");
+    Result<Run> run = loadRun(args, {.data = withData});
+    if (!run) {
+        return fail(run.error());
+    }
+    Result<std::string> out = args.require("out");
+    if (!out) {
+        return fail(out.error());
+    }
+    GaussianParams& params = run->params;
+    // The sampler: --sampler, else the project's DDPM or DDIM kind.
+    bool ddim = false;
+    if (args.has("sampler") || !run->fromProject) {
+        const std::string name = args.get("sampler");
+        if (name != "ddpm" && name != "ddim") {
+            return fail(core::invalidArgument("--sampler", name, "expected ddpm or ddim"));
+        }
+        ddim = name == "ddim";
+    } else {
+        using core::gaussian::SamplerKind;
+        if (core::gaussian::isDpmSolver(params.sampler)) {
+            return fail(core::invalidArgument(
+                "--sampler", core::project::choiceId(core::project::kSamplers, params.sampler),
+                "the project's sampler is an ODE solver; a plan is ddpm or ddim: give --sampler"));
+        }
+        ddim = params.sampler == SamplerKind::Ddim || params.sampler == SamplerKind::AnalyticDdim;
+    }
+    if (args.has("eta") || !run->fromProject) {
+        Result<double> eta = args.getDouble("eta");
+        if (!eta) {
+            return fail(eta.error());
+        }
+        if (!(*eta >= 0.0 && *eta <= 1.0)) {
+            return fail(core::invalidArgument("--eta", args.get("eta"), "η must lie in [0, 1]"));
+        }
+        params.eta = *eta;
+    }
+    // The DDPM mean is the η = 1 forward process's.
+    if (!ddim) params.eta = 1.0;
+    const std::string varianceName = args.get("variance");
+    if (varianceName != "analytic" && varianceName != "small" && varianceName != "large") {
+        return fail(core::invalidArgument("--variance", varianceName,
+                                          "expected analytic, small or large"));
+    }
+    if (ddim && varianceName == "large") {
+        return fail(core::invalidArgument("--variance", varianceName,
+                                          "the DDIM sampler's variance is analytic or small "
+                                          "(η²β̃); large is the DDPM sampler's"));
+    }
+    Result<double> clipFirst = loadClipFirst(args, *run);
+    if (!clipFirst) {
+        return fail(clipFirst.error());
+    }
+    if (core::Status writable = core::io::checkWritablePath(*out); !writable) {
+        return fail(writable.error());
+    }
+    const bool analytic = varianceName == "analytic";
+    const bool needsGamma = analytic || params.trajectory == core::project::GaussianTrajectory::Dp;
+    if (!needsGamma && args.has("gamma")) {
+        std::cerr << "note: --gamma is not used: the " << varianceName
+                  << " variance and this trajectory need no Γ\n";
+    }
+    core::schedule::GaussianSchedule schedule;
+    std::vector<double> gamma;
+    nlohmann::ordered_json gammaSource = nullptr;
+    if (needsGamma && args.has("gamma")) {
+        auto built = buildSetup(*run, false);
+        if (!built) {
+            return fail(built.error());
+        }
+        schedule = built->schedule;
+        core::io::GammaKind kind = core::io::GammaKind::MsEps;
+        Result<std::vector<double>> table =
+            readGammaOption(args, args.get("gamma"), schedule, kind);
+        if (!table) {
+            return fail(table.error());
+        }
+        gamma = std::move(table).value();
+        gammaSource = "file " + args.get("gamma") + " (" + core::io::gammaKindName(kind) + ")";
+    } else if (needsGamma) {
+        if (!withData) {
+            return fail(core::invalidArgument(
+                "--variance", varianceName,
+                params.trajectory == core::project::GaussianTrajectory::Dp && !analytic
+                    ? "dp:K needs Γ: give --project, --gamma FILE or --data D"
+                    : "the analytic variance needs Γ: give --project, --gamma FILE or --data D"));
+        }
+        Result<core::project::GaussianSetup> setup = buildSetup(*run);
+        if (!setup) {
+            return fail(setup.error());
+        }
+        schedule = setup->schedule;
+        Result<core::project::ProjectGamma> table = runProjectGamma(*run, *setup, false);
+        if (!table) {
+            return fail(table.error());
+        }
+        gammaSource = gammaSourceText(*run, *setup, *table);
+        gamma = std::move(table->table);
+    } else {
+        auto built = buildSetup(*run, false);
+        if (!built) {
+            return fail(built.error());
+        }
+        schedule = built->schedule;
+    }
+    Result<core::gaussian::ResolvedTrajectory> trajectory = core::project::projectTrajectory(
+        params, schedule, gamma, run->threads, nullptr, run->range);
+    if (!trajectory) {
+        return fail(trajectory.error());
+    }
+    if (!trajectory->note.empty()) std::cerr << "note: " << trajectory->note << '\n';
+    const std::vector<int>& tau = trajectory->timesteps;
+    // σ² of every pair in sampling order, as the app's sampler computes them.
+    std::vector<double> sigma2(tau.size() - 1);
+    if (analytic) {
+        Result<std::vector<core::gaussian::PairVariance>> pairs =
+            core::project::projectVariances(params, schedule, gamma, tau, run->range);
+        if (!pairs) {
+            return fail(pairs.error());
+        }
+        for (size_t j = 0; j < pairs->size(); ++j) sigma2[j] = (*pairs)[j].sigma2;
+    } else {
+        const core::gaussian::ForwardProcess forward{params.eta};
+        for (size_t j = 0; j < sigma2.size(); ++j) {
+            const int s = tau[sigma2.size() - 1 - j];
+            const int t = tau[sigma2.size() - j];
+            const auto baseline = varianceName == "small" ? core::gaussian::BaselineVariance::Small
+                                                          : core::gaussian::BaselineVariance::Large;
+            sigma2[j] = ddim ? forward.lambda2(schedule, s, t)
+                             : core::gaussian::baselineSigma2(schedule, s, t, baseline);
+        }
+    }
+    const double threshold =
+        *clipFirst > 0.0 ? core::gaussian::firstPairClipThreshold(*clipFirst) : 0.0;
+    if (threshold > 0.0 && !sigma2.empty()) {
+        sigma2.back() = std::min(sigma2.back(), threshold);  // App. F.2, as the sampler does
+    }
+    const int numSteps = schedule.numSteps();
+    nlohmann::ordered_json json;
+    json["format"] = "diffuscope-plan";
+    json["version"] = 1;
+    json["schedule"] = params.schedule;
+    json["N"] = numSteps;
+    nlohmann::ordered_json alphaBar = nlohmann::ordered_json::array();
+    nlohmann::ordered_json betaBar = nlohmann::ordered_json::array();
+    for (int n = 1; n <= numSteps; ++n) {
+        alphaBar.push_back(schedule.alphaBar(n));
+        betaBar.push_back(schedule.betaBar(n));
+    }
+    json["alpha_bar"] = std::move(alphaBar);
+    json["beta_bar"] = std::move(betaBar);
+    json["timesteps"] = tau;
+    json["sampler"] = ddim ? "ddim" : "ddpm";
+    json["eta"] = params.eta;
+    json["variance"] = varianceName;
+    json["clip"] = *clipFirst;
+    json["clip_threshold"] = threshold > 0.0 ? nlohmann::ordered_json(threshold) : nullptr;
+    json["gamma_source"] = gammaSource;
+    json["data_range"] = {run->range.low, run->range.high};
+    // Each step's mean x_s = x0·x̂_0 + xt·x_t + eps·ε̂, then + √variance·z; the last step
+    // (s = 0) outputs x̂_0.
+    json["steps"] = nlohmann::ordered_json::array();
+    const size_t numPairs = sigma2.size();
+    for (size_t j = 0; j <= numPairs; ++j) {
+        const int t = tau[numPairs - j];
+        const int s = j == numPairs ? 0 : tau[numPairs - 1 - j];
+        double c0 = 1.0, ct = 0.0, ce = 0.0, v = 0.0;
+        if (s > 0) {
+            v = sigma2[j];
+            if (ddim) {
+                const double lambda2 =
+                    core::gaussian::ForwardProcess{params.eta}.lambda2(schedule, s, t);
+                c0 = std::sqrt(schedule.alphaBar(s));
+                ce = std::sqrt(std::max(0.0, schedule.betaBar(s) - lambda2));
+            } else {
+                const core::gaussian::DdpmMeanCoefficients c =
+                    core::gaussian::ddpmMeanCoefficients(schedule, s, t);
+                c0 = c.c0;
+                ct = c.ct;
+            }
+        }
+        json["steps"].push_back(
+            {{"t", t}, {"s", s}, {"variance", v}, {"x0", c0}, {"xt", ct}, {"eps", ce}});
+    }
+    if (core::Status s = core::io::writeFileAtomically(*out, core::io::dumpJson(json)); !s) {
+        return fail(s.error());
+    }
+    if (const std::string ends = core::gaussian::trajectoryEndsNote(tau, numSteps); !ends.empty()) {
+        std::cerr << "note: " << ends << '\n';
+    }
+    std::cout << "wrote " << *out << ": " << tau.size() << " steps, " << (ddim ? "ddim" : "ddpm")
+              << ", " << varianceName << " variance\n";
     return 0;
 }
 

@@ -34,6 +34,9 @@ int runProject(const Args& args);
 // The schedule lab: cmd_lab.cpp.
 int runLab(const Args& args);
 
+// A sampling plan for python3 -m diffuscope_torch sample: cmd_gaussian.cpp.
+int runPlan(const Args& args);
+
 // A trajectory's timesteps in diffusers' or k-diffusion's convention: cmd_timesteps.cpp.
 int runTimesteps(const Args& args);
 

@@ -77,6 +77,7 @@ const CommandSpec& evaluateSpec();
 const CommandSpec& projectSpec();
 const CommandSpec& labSpec();
 const CommandSpec& timestepsSpec();
+const CommandSpec& planSpec();
 // `export` runs in the GUI library, which app/cli does not link; its table is here all the same
 // so that it is parsed and documented like the others (main.cpp runs it).
 const CommandSpec& exportSpec();

@@ -10,6 +10,7 @@ USAGE = """usage: python3 -m diffuscope_torch COMMAND [options] [--debug]
 commands:
   export   wrap a PyTorch model into Diffuscope's TorchScript contract
   ms-eps   estimate ms_eps_n (Analytic-DPM's Γ) of a Gaussian contract model over a data set
+  sample   sample a Gaussian contract model on a plan written by `diffuscope plan`
 
 python3 -m diffuscope_torch COMMAND --help for the options; --debug prints the traceback of an
 unexpected error."""
@@ -36,8 +37,10 @@ def main(argv=None):
             from .export import main as run
         elif command == "ms-eps":
             from .ms_eps import main as run
+        elif command == "sample":
+            from .sample import main as run
         else:
-            print(f"{PROG}: command: {command}: not one of export, ms-eps", file=sys.stderr)
+            print(f"{PROG}: command: {command}: not one of export, ms-eps, sample", file=sys.stderr)
             return 2
         return run(rest, prog=prog)
     except SystemExit as e:  # --help

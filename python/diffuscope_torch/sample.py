@@ -1,0 +1,315 @@
+"""sample: draws samples of a Gaussian contract model (ε, x₀ or v prediction) on a plan written by
+`diffuscope plan`, in batches on the chosen device.
+
+The plan carries everything the update needs: ᾱ_n and β̄_n (x̂₀ from the prediction), and for
+each step (t → s, in sampling order) the mean coefficients and σ², so that
+
+    x_s = x0·x̂₀ + xt·x_t + eps·ε̂ + σ z,    z ~ N(0, I),
+
+with x̂₀ clamped to the plan's data range and, for the DDIM sampler, ε̂ = (x_t − √ᾱ_t x̂₀)/√β̄_t
+(the ε consistent with the clamped x̂₀, as the app's sampler does). The last step (s = 0)
+outputs x̂₀. x_{τ_K} and every z come from one torch.Generator seeded with --seed on the device:
+the samples depend on the seed, the device and --batch.
+"""
+import io
+import json
+import math
+import sys
+
+import numpy as np
+import torch
+
+from . import contract as contract_io
+from . import limits
+from .errors import FieldError, Parser, integer, printable
+from .files import output_target, read_input, write_atomic
+from .schedules import ScheduleError, gaussian_schedule
+
+PLAN_FORMAT = "diffuscope-plan"
+PLAN_VERSION = 1
+SAMPLERS = ("ddpm", "ddim")
+VARIANCES = ("analytic", "small", "large")
+COUNT = limits.IntRange("the number of samples", 1, 10_000_000)  # the app's particle limit
+# Memory of one batch entry per data dimension: x, x̂₀, ε̂, the prediction and the noise in
+# float64, and the float32 input.
+BYTES_PER_BATCH_ENTRY = 48
+
+
+def build_parser(prog="sample"):
+    p = Parser(
+        prog=prog,
+        description="Samples a Gaussian contract model on a plan written by `diffuscope plan` "
+                    "(its timesteps, each step's σ² and mean), batched on the device.",
+        epilog="Output: OUT is an NPY array [count, *shape], float32 (float64 when the model "
+               "returns float64).")
+    p.add_argument("--model", required=True, help="TorchScript contract archive (Gaussian)")
+    p.add_argument("--plan", required=True, help="the plan (JSON) of `diffuscope plan`")
+    p.add_argument("--count", required=True, type=integer, help="the number of samples")
+    p.add_argument("--seed", required=True, type=integer, help="seed (≥ 0) of every draw")
+    p.add_argument("--out", required=True, help="output NPY file")
+    p.add_argument("--batch", type=integer, default=1000,
+                   help="samples per network call (default 1000)")
+    p.add_argument("--device", default="auto",
+                   help="cpu, cuda, cuda:K or auto (cuda when available; default)")
+    p.add_argument("--condition", type=integer, default=None,
+                   help="a conditional model's label, 0..num_conditions − 1 (default: its "
+                        "unconditional prediction, label num_conditions, as the app asks)")
+    return p
+
+
+def _device(name):
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    try:
+        device = torch.device(name)
+    except RuntimeError:
+        raise FieldError("--device", name, "not a device (cpu, cuda, cuda:K or auto)") from None
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise FieldError("--device", name, "CUDA is not available on this machine")
+    if device.type == "cuda" and device.index is not None and \
+            device.index >= torch.cuda.device_count():
+        raise FieldError("--device", name, f"there are {torch.cuda.device_count()} CUDA devices")
+    if device.type not in ("cpu", "cuda"):
+        raise FieldError("--device", name, "expected cpu, cuda, cuda:K or auto")
+    return device
+
+
+def _strict_json(data, where):
+    def no_constant(name):
+        raise ValueError(f"{name} is not a JSON number")
+
+    def no_repeats(pairs):
+        out = {}
+        for k, v in pairs:
+            if k in out:
+                raise ValueError(f"the key {json.dumps(k)} appears twice in one object")
+            out[k] = v
+        return out
+
+    try:
+        return json.loads(data.decode("utf-8"), parse_constant=no_constant,
+                          object_pairs_hook=no_repeats)
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
+        raise FieldError(where, None, f"not valid JSON ({str(e).splitlines()[0]})") from None
+
+
+class Plan:
+    """A plan file, checked field by field; errors name "PLAN: field" and the value."""
+
+    def __init__(self, path):
+        self.path = path
+        value = _strict_json(read_input(path, "--plan", limits.MAX_INPUT_FILE_BYTES), path)
+        if not isinstance(value, dict):
+            raise FieldError(path, contract_io.value_text(value), "a plan is a JSON object")
+        self.raw = value
+        if self._get("format") != PLAN_FORMAT:
+            self._refuse("format", f"expected \"{PLAN_FORMAT}\" (written by `diffuscope plan`)")
+        if self._get("version") != PLAN_VERSION:
+            self._refuse("version", f"this tool reads version {PLAN_VERSION}")
+        self.num_steps = self._whole("N", self._get("N"), limits.STEPS)
+        n = self.num_steps
+        self.alpha_bar = self._numbers("alpha_bar", n, 0.0, 1.0)
+        self.beta_bar = self._numbers("beta_bar", n, 0.0, 1.0)
+        self.sampler = self._get("sampler")
+        if self.sampler not in SAMPLERS:
+            self._refuse("sampler", "expected ddpm or ddim")
+        if self._get("variance") not in VARIANCES:
+            self._refuse("variance", "expected analytic, small or large")
+        timesteps = self._get("timesteps")
+        if not isinstance(timesteps, list) or len(timesteps) < 2:
+            self._refuse("timesteps", "a list of at least 2 timesteps is expected")
+        self.timesteps = [self._whole(f"timesteps[{i}]", v, limits.IntRange("a timestep", 1, n))
+                          for i, v in enumerate(timesteps)]
+        for i in range(1, len(self.timesteps)):
+            if self.timesteps[i] <= self.timesteps[i - 1]:
+                self._refuse(f"timesteps[{i}]", "the timesteps must increase",
+                             self.timesteps[i])
+        data_range = self._get("data_range")
+        if not (isinstance(data_range, list) and len(data_range) == 2 and
+                all(self._is_number(v) for v in data_range) and data_range[0] < data_range[1]):
+            self._refuse("data_range", "expected [a, b] with a < b")
+        self.low, self.high = float(data_range[0]), float(data_range[1])
+        steps = self._get("steps")
+        k = len(self.timesteps)
+        if not isinstance(steps, list) or len(steps) != k:
+            self._refuse("steps", f"a list of {k} steps (one per timestep) is expected")
+        self.steps = []
+        for j, step in enumerate(steps):
+            where = f"steps[{j}]"
+            if not isinstance(step, dict):
+                self._refuse(where, "a step is an object")
+            t_expected = self.timesteps[k - 1 - j]
+            s_expected = self.timesteps[k - 2 - j] if j + 1 < k else 0
+            for key, expected in (("t", t_expected), ("s", s_expected)):
+                if step.get(key) != expected or isinstance(step.get(key), bool):
+                    self._refuse(f"{where}.{key}", f"expected {expected} (the timesteps in "
+                                 f"sampling order)", contract_io.value_text(step.get(key, None))
+                                 if key in step else "missing")
+            coefficients = {}
+            for key in ("variance", "x0", "xt", "eps"):
+                v = step.get(key)
+                if not self._is_number(v):
+                    self._refuse(f"{where}.{key}", "a finite number is expected",
+                                 contract_io.value_text(v) if key in step else "missing")
+                coefficients[key] = float(v)
+            if coefficients["variance"] < 0.0:
+                self._refuse(f"{where}.variance", "σ² must be ≥ 0", coefficients["variance"])
+            self.steps.append((t_expected, s_expected, coefficients))
+
+    def _get(self, key):
+        return self.raw.get(key)
+
+    def _refuse(self, key, reason, value=None):
+        shown = value if value is not None else (
+            contract_io.value_text(self.raw[key]) if key in self.raw else "missing")
+        raise FieldError(f"{self.path}: {key}", shown, reason)
+
+    @staticmethod
+    def _is_number(v):
+        return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+    def _whole(self, key, v, limit):
+        if isinstance(v, bool) or not isinstance(v, int) or not limit.min <= v <= limit.max:
+            self._refuse(key, f"{limit.what}: a whole number in {limit.min}..{limit.max} is "
+                              f"expected", contract_io.value_text(v))
+        return v
+
+    def _numbers(self, key, count, low, high):
+        values = self._get(key)
+        if not isinstance(values, list) or len(values) != count:
+            self._refuse(key, f"a list of N = {count} numbers is expected")
+        for i, v in enumerate(values):
+            if not self._is_number(v) or not low <= v <= high:
+                self._refuse(f"{key}[{i}]", f"a number in [{low:g}, {high:g}] is expected",
+                             contract_io.value_text(v))
+        return np.asarray(values, dtype=np.float64)
+
+
+def _check_model_schedule(plan, c, model_path):
+    if c["num_steps"] != plan.num_steps:
+        raise FieldError(f"{plan.path}: N", plan.num_steps,
+                         f"the model {model_path} has num_steps = {c['num_steps']}")
+    try:
+        sched = gaussian_schedule(c["schedule"], c["num_steps"])
+    except ScheduleError as e:
+        raise FieldError(e.field, e.value, e.reason) from None
+    theirs = np.asarray(sched.alpha_bar[1:], dtype=np.float64)
+    worst = int(np.argmax(np.abs(theirs - plan.alpha_bar)))
+    if abs(theirs[worst] - plan.alpha_bar[worst]) > 1e-9 * max(1.0, abs(theirs[worst])):
+        raise FieldError(f"{plan.path}: alpha_bar[{worst}]", repr(float(plan.alpha_bar[worst])),
+                         f"the plan's schedule is not the model's ({printable(c['schedule'], 60)}"
+                         f": ᾱ_{worst + 1} = {float(theirs[worst])!r})")
+
+
+def sample(module, c, plan, count, seed, batch, device, condition, model_path):
+    """(samples [count, *shape] as numpy, output dtype) of the plan's sampler."""
+    shape = tuple(c["shape"])
+    d = int(np.prod(shape))
+    num_conditions = c["num_conditions"]
+    label = num_conditions if condition is None else condition
+    module = module.to(device)
+    module.eval()
+    generator = torch.Generator(device=device)
+    generator.manual_seed(seed)
+    alpha_bar = plan.alpha_bar
+    beta_bar = plan.beta_bar
+    out_dtype = torch.float32
+    chunks = []
+    for start in range(0, count, batch):
+        b = min(batch, count - start)
+        x = torch.randn((b, d), generator=generator, device=device, dtype=torch.float64)
+        for t, s, co in plan.steps:
+            ab, bb = float(alpha_bar[t - 1]), float(beta_bar[t - 1])
+            inputs = [x.to(torch.float32).reshape((b,) + shape),
+                      torch.full((b,), t - 1, dtype=torch.int64, device=device)]
+            if num_conditions > 0:
+                inputs.append(torch.full((b,), label, dtype=torch.int64, device=device))
+            try:
+                with torch.no_grad():
+                    out = module(*inputs)
+            except Exception as e:  # noqa: BLE001  TorchScript raises many kinds
+                lines = str(e).strip().splitlines()
+                raise FieldError("--model", model_path, f"the network failed at n = {t}: "
+                                 f"{lines[0] if lines else type(e).__name__}") from None
+            if not isinstance(out, torch.Tensor) or tuple(out.shape) != (b,) + shape:
+                got = list(out.shape) if isinstance(out, torch.Tensor) else type(out).__name__
+                raise FieldError("--model", model_path, f"expected an output tensor of shape "
+                                 f"{[b] + list(shape)}, got {got}")
+            if not out.is_floating_point():
+                raise FieldError("--model", model_path, f"returned {out.dtype}, not floats")
+            if out.dtype == torch.float64:
+                out_dtype = torch.float64
+            pred = out.to(torch.float64).reshape(b, d)
+            if not bool(torch.isfinite(pred).all()):
+                raise FieldError("--model", model_path, f"the network's prediction at n = {t} "
+                                 f"is not finite")
+            if c["prediction"] == "sample":
+                x0 = pred
+            elif c["prediction"] == "v_prediction":
+                x0 = math.sqrt(ab) * x - math.sqrt(bb) * pred
+            else:
+                if ab == 0.0:
+                    raise FieldError(f"{plan.path}: alpha_bar[{t - 1}]", "0",
+                                     "at ᾱ = 0 an ε-prediction says nothing about x₀; use a "
+                                     "trajectory that ends before N")
+                x0 = x / math.sqrt(ab) - math.sqrt(bb / ab) * pred
+            x0 = x0.clamp(plan.low, plan.high)
+            if s == 0:
+                x = x0
+                break
+            eps = None
+            if co["eps"] != 0.0:
+                eps = (x - math.sqrt(ab) * x0) / math.sqrt(bb)
+            x = co["x0"] * x0 + co["xt"] * x + (co["eps"] * eps if eps is not None else 0.0)
+            if co["variance"] > 0.0:
+                z = torch.randn((b, d), generator=generator, device=device, dtype=torch.float64)
+                x = x + math.sqrt(co["variance"]) * z
+        if not bool(torch.isfinite(x).all()):
+            raise FieldError("--model", model_path, "a sample is not finite")
+        chunks.append(x.to("cpu"))
+    samples = torch.cat(chunks).reshape((count,) + shape).to(out_dtype)
+    return samples.numpy()
+
+
+def run(args):
+    limits.check_range(COUNT, "--count", args.count)
+    if args.seed < 0:
+        raise FieldError("--seed", args.seed, "must be ≥ 0")
+    limits.check_range(limits.SEED, "--seed", args.seed)
+    limits.check_range(limits.BATCH, "--batch", args.batch)
+    device = _device(args.device)
+    plan = Plan(args.plan)
+    module, c = contract_io.load(args.model, "--model")
+    if c["process"] != "gaussian":
+        raise FieldError("process", c["process"], "sample needs a Gaussian model (ε, x₀ or v "
+                         "prediction)")
+    if args.condition is not None:
+        if c["num_conditions"] == 0:
+            raise FieldError("--condition", args.condition, "the model is unconditional")
+        if not 0 <= args.condition < c["num_conditions"]:
+            raise FieldError("--condition", args.condition, f"a label in 0.."
+                             f"{c['num_conditions'] - 1} is expected")
+    _check_model_schedule(plan, c, args.model)
+    d = int(np.prod(c["shape"]))
+    batch = min(args.batch, args.count)
+    limits.check_memory("--batch", args.batch, f"batch·d·{BYTES_PER_BATCH_ENTRY} bytes "
+                        f"(d = {d})", batch * d * BYTES_PER_BATCH_ENTRY)
+    limits.check_memory("--count", args.count, f"count·d·8 bytes (d = {d})", args.count * d * 8)
+    output_target(args.out, "--out")
+    samples = sample(module, c, plan, args.count, args.seed, batch, device, args.condition,
+                     args.model)
+    buffer = io.BytesIO()
+    np.save(buffer, samples)
+    write_atomic(args.out, buffer.getvalue(), "--out")
+    print(f"wrote {args.out}: {args.count} samples of shape {list(c['shape'])} "
+          f"({samples.dtype}, {plan.sampler}, {len(plan.steps)} steps, {device})")
+    return 0
+
+
+def main(argv=None, prog="sample"):
+    args = build_parser(prog).parse_args(argv)
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
