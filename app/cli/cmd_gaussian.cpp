@@ -828,8 +828,10 @@ int runSample(const Args& args) {
         }
         params.eta = *eta;
     }
-    Result<int> count = args.getBounded("count", core::limits::kParticles, params.particleCount);
-    if (!projectValue) count = args.getBounded("count", core::limits::kParticles);
+    // With a project its particle count is the default; without one, the option's.
+    Result<int> count = projectValue
+                            ? args.getBounded("count", core::limits::kParticles, params.particleCount)
+                            : args.getBounded("count", core::limits::kParticles);
     Result<double> clipFirst = loadClipFirst(args, *run);
     if (!count || !clipFirst) {
         return fail(!count ? count.error() : clipFirst.error());
