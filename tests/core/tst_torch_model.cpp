@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -250,6 +251,7 @@ private slots:
     void zipBombsAreRefusedAtOnce();
     void aLoadChecksItsMemoryFirst();
     void withoutLibTorchTheReasonIsGiven();
+    void aMissingPluginIsToldApartFromAMissingLibrary();
 };
 
 void tst_TorchModel::initTestCase() {
@@ -835,8 +837,31 @@ void tst_TorchModel::withoutLibTorchTheReasonIsGiven() {
     const std::string path = modelPath("exact-epsilon.pt");
     auto loaded = loadModelFile(path);
     QVERIFY(!loaded);
-    QVERIFY2(contains(loaded.error().toString(), "no LibTorch"), loaded.error().toString().c_str());
-    QVERIFY(contains(loaded.error().toString(), path));
+    const std::string message = loaded.error().toString();
+    QVERIFY2(contains(message, "the TorchScript plugin is not installed"), message.c_str());
+    QVERIFY2(contains(message, "install the package diffuscope-torch"), message.c_str());
+    QVERIFY2(contains(message, "built without LibTorch"), message.c_str());
+    QVERIFY(contains(message, path));
+}
+
+// dlopen's own reasons: the plugin's file missing (the package diffuscope-torch not installed)
+// and a library the plugin needs missing (LibTorch), which is named as dlopen names it.
+void tst_TorchModel::aMissingPluginIsToldApartFromAMissingLibrary() {
+    QTemporaryDir dir;
+    const std::string missing = dir.filePath("libdiffuscope_torch.so").toStdString();
+    QVERIFY(dlopen(missing.c_str(), RTLD_NOW | RTLD_LOCAL) == nullptr);
+    const std::string noPlugin = torchPluginOpenError(missing, dlerror());
+    QVERIFY2(contains(noPlugin, "the TorchScript plugin is not installed (no " + missing + ")"),
+             noPlugin.c_str());
+    QVERIFY2(contains(noPlugin, "install the package diffuscope-torch"), noPlugin.c_str());
+
+    const std::string plugin = DIFFUSCOPE_TEST_NEEDS_ABSENT;
+    QVERIFY(dlopen(plugin.c_str(), RTLD_NOW | RTLD_LOCAL) == nullptr);
+    const std::string why = dlerror();
+    QVERIFY2(contains(why, "libdiffuscope_test_absent.so"), why.c_str());
+    const std::string noLibrary = torchPluginOpenError(plugin, why);
+    QCOMPARE(noLibrary, "LibTorch could not be loaded (" + plugin + ": " + why + ")");
+    QVERIFY(!contains(noLibrary, "diffuscope-torch"));
 }
 
 QTEST_GUILESS_MAIN(tst_TorchModel)
