@@ -45,6 +45,15 @@ install_check() {
         "${run[@]}" info "$tmp/prefix/share/diffuscope/models/moons-gaussian.safetensors" >/dev/null
         # TorchScript models through the LibTorch plugin installed in prefix/lib/diffuscope.
         "${run[@]}" info "$tmp/prefix/share/diffuscope/models/digits-unet.pt" >/dev/null
+        # Without the plugin (the package diffuscope alone) running it names the package to install.
+        mv "$tmp/prefix/lib/diffuscope" "$tmp/moved-plugin"  # LibTorch is in test.sh's deps
+        if "${run[@]}" gamma --data digits --samples 2 --out "$tmp/gamma.csv" \
+            --model "$tmp/prefix/share/diffuscope/models/digits-unet.pt" 2>"$tmp/err"; then
+            echo "a .pt ran without the plugin" >&2
+            exit 1
+        fi
+        grep -q "install the package diffuscope-torch" "$tmp/err"
+        mv "$tmp/moved-plugin" "$tmp/prefix/lib/diffuscope"
         "${run[@]}" export --example 3 --view schedule --out "$tmp/x.png" >/dev/null
         test -s "$tmp/x.safetensors" && test -s "$tmp/x.png"
     )
@@ -53,21 +62,39 @@ install_check() {
 }
 install_check
 
-echo "== Debian package (cpack -G DEB; its contents are checked, it is not installed)"
-rm -f build/diffuscope_*.deb
+echo "== Debian packages (cpack -G DEB: diffuscope and diffuscope-torch; checked, not installed)"
+rm -f build/diffuscope_*.deb build/diffuscope-torch_*.deb
 (cd build && cpack -G DEB >/dev/null)
 deb=$(ls build/diffuscope_*_*.deb)
-dpkg-deb --info "$deb" | grep -E "^ (Package|Version|Depends|Section):"
+torch_deb=$(ls build/diffuscope-torch_*_*.deb)
+dpkg-deb --info "$deb" | grep -E "^ (Package|Version|Depends|Suggests|Section):"
+dpkg-deb --info "$torch_deb" | grep -E "^ (Package|Version|Depends|Section):"
 contents=$(dpkg-deb --contents "$deb")
 for file in usr/bin/diffuscope usr/share/applications/diffuscope.desktop \
     usr/share/mime/packages/diffuscope.xml usr/share/icons/hicolor/scalable/apps/diffuscope.svg \
     usr/share/diffuscope/data/digits.csv.gz usr/share/diffuscope/models/moons-gaussian.safetensors \
     usr/share/diffuscope/models/digits-gaussian.safetensors \
     usr/share/diffuscope/models/digits-categorical-l4.safetensors \
-    usr/share/diffuscope/models/digits-unet.pt usr/lib/diffuscope/libdiffuscope_torch.so; do
+    usr/share/diffuscope/models/digits-unet.pt; do
     grep -q " \./$file\$" <<<"$contents" || { echo "$deb lacks $file" >&2; exit 1; }
 done
-echo "$deb: $(du -h "$deb" | cut -f1)"
+# The program's package installs without LibTorch; the plugin's brings it, for this version only.
+if grep -q "libdiffuscope_torch" <<<"$contents"; then
+    echo "$deb holds the LibTorch plugin" >&2
+    exit 1
+fi
+if dpkg-deb --field "$deb" Depends | grep -qi torch; then
+    echo "$deb depends on LibTorch: $(dpkg-deb --field "$deb" Depends)" >&2
+    exit 1
+fi
+torch_contents=$(dpkg-deb --contents "$torch_deb")
+grep -q " \./usr/lib/diffuscope/libdiffuscope_torch.so\$" <<<"$torch_contents" ||
+    { echo "$torch_deb lacks usr/lib/diffuscope/libdiffuscope_torch.so" >&2; exit 1; }
+version=$(dpkg-deb --field "$deb" Version)
+torch_depends=$(dpkg-deb --field "$torch_deb" Depends)
+grep -q "diffuscope (= $version)" <<<"$torch_depends" && grep -q "libtorch" <<<"$torch_depends" ||
+    { echo "$torch_deb: Depends: $torch_depends" >&2; exit 1; }
+echo "$deb: $(du -h "$deb" | cut -f1); $torch_deb: $(du -h "$torch_deb" | cut -f1)"
 
 echo "== Fuzz: the readers (safetensors, CSV, Γ, JSON, project files, TorchScript archives), 10^6 libFuzzer executions or 15 s each (clang)"
 tests/fuzz/run_fuzz.sh -max_total_time=15 2>&1 | grep -v '^\['

@@ -44,6 +44,12 @@ fs::path pluginPath() {
     return (exe.parent_path() / ".." / "lib" / "diffuscope" / kTorchPluginFile).lexically_normal();
 }
 
+std::string notInstalled(const std::string& path) {
+    return "the TorchScript plugin is not installed (no " + path +
+           "): install the package diffuscope-torch, or, if this Diffuscope was built from "
+           "source, it was built without LibTorch (build it with libtorch-dev installed)";
+}
+
 const Plugin& plugin() {
     static Plugin opened;
     static std::once_flag once;
@@ -51,17 +57,14 @@ const Plugin& plugin() {
         const fs::path path = pluginPath();
         std::error_code error;
         if (path.empty() || !fs::is_regular_file(path, error)) {
-            opened.error = "this build of Diffuscope has no LibTorch (no " +
-                           (path.empty() ? std::string(kTorchPluginFile) : path.string()) +
-                           "; build it with libtorch-dev installed to open .pt files)";
+            opened.error = notInstalled(path.empty() ? std::string(kTorchPluginFile) : path.string());
             return;
         }
         // Local: LibTorch's symbols stay out of the program's namespace.
         void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
         if (handle == nullptr) {
             const char* why = dlerror();
-            opened.error = "LibTorch could not be loaded (" + path.string() + ": " +
-                           (why ? why : "unknown error") + ")";
+            opened.error = torchPluginOpenError(path.string(), why ? why : "unknown error");
             return;
         }
         auto abi = reinterpret_cast<TorchPluginAbiFunction>(dlsym(handle, kTorchPluginAbiSymbol));
@@ -78,6 +81,13 @@ const Plugin& plugin() {
 }  // namespace
 
 bool torchModelsAvailable() { return plugin().load != nullptr; }
+
+std::string torchPluginOpenError(const std::string& path, const std::string& why) {
+    // glibc names the file it could not open first; the plugin's own name there means the
+    // plugin itself is missing (removed between the check above and dlopen).
+    if (why.starts_with(path + ": cannot open shared object file")) return notInstalled(path);
+    return "LibTorch could not be loaded (" + path + ": " + why + ")";
+}
 
 Result<LoadedModel> loadTorchModel(std::string_view bytes, const TorchContract& contract,
                                    const std::string& path) {

@@ -18,6 +18,11 @@ namespace core::model {
 // Whether this build can run TorchScript models (opens the plugin, which takes a moment).
 bool torchModelsAvailable();
 
+// Why the plugin at `path` could not be opened, from dlopen's error text `why`: the plugin's own
+// file missing means it is not installed (the package diffuscope-torch; a build from source
+// without LibTorch has none), anything else (a library of LibTorch missing) is dlopen's reason.
+std::string torchPluginOpenError(const std::string& path, const std::string& why);
+
 // The module of an archive whose contract was read (readTorchContract), checked by a forward
 // pass on a batch of two: the output must be a float tensor of the contract's shape. Errors name
 // the file and LibTorch's reason; no LibTorch exception leaves this function. The models it

@@ -43,7 +43,7 @@ class tst_CliTorch : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
+    void init();
     void gammaEqualsTheOraclesOnTheSameDraws();
     void infoDescribesTheContract();
     void aFailingNetworkEndsTheCommandWithItsMessage();
@@ -55,13 +55,16 @@ private slots:
     void theContractsScheduleIsCheckedAndCompared();
     void hostileContractsAreOnePrintableLine();
     void evaluateOpensACategoricalTorchScriptModel();
+    void withoutThePluginItsPackageIsNamed();
 
 private:
     QString table();  // D = 3, K = 4, as categorical.pt's contract
     QTemporaryDir m_dir;
 };
 
-void tst_CliTorch::initTestCase() {
+void tst_CliTorch::init() {
+    // The refusal without the plugin needs neither the test models nor LibTorch.
+    if (QByteArray(QTest::currentTestFunction()) == "withoutThePluginItsPackageIsNamed") return;
     if (kModels.isEmpty()) QSKIP("the test models need python3 with torch at configure time");
     if (!core::model::torchModelsAvailable()) QSKIP("this build has no LibTorch");
 }
@@ -250,6 +253,23 @@ void tst_CliTorch::evaluateOpensACategoricalTorchScriptModel() {
                                   "uniform:4"} + small);
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     QVERIFY2(run.out.contains("generation (1 per class, 2 even steps"), qPrintable(run.out));
+}
+
+// An installation without the plugin (the Debian package diffuscope without diffuscope-torch):
+// opening the bundled U-Net is refused, naming the package to install.
+void tst_CliTorch::withoutThePluginItsPackageIsNamed() {
+    const QString missing = m_dir.filePath("lib/diffuscope/libdiffuscope_torch.so");
+    const QString unet = QStringLiteral(DIFFUSCOPE_SOURCE_DIR "/resources/models/digits-unet.pt");
+    qputenv("DIFFUSCOPE_TORCH_PLUGIN", missing.toUtf8());
+    auto gamma = runCli({"gamma", "--data", "digits", "--model", unet, "--samples", "2", "--out",
+                         m_dir.filePath("no-plugin.csv")});
+    qunsetenv("DIFFUSCOPE_TORCH_PLUGIN");
+    QCOMPARE(gamma.exitCode, 2);
+    QVERIFY2(gamma.err.contains("the TorchScript plugin is not installed (no " + missing + ")"),
+             qPrintable(gamma.err));
+    QVERIFY2(gamma.err.contains("install the package diffuscope-torch"), qPrintable(gamma.err));
+    QVERIFY2(gamma.err.contains(unet), qPrintable(gamma.err));
+    QCOMPARE(gamma.err.count('\n'), 1);  // one line
 }
 
 QTEST_GUILESS_MAIN(tst_CliTorch)

@@ -3,12 +3,13 @@
 // contract (tests/torch/make_test_models.py) give exactly the numbers the contract implies —
 // the exact ε of Gaussian data against the exact oracle, for every prediction type, conditional
 // or not; softmaxed logits for the categorical process — and every file that breaks the contract
-// is refused with the field and the reason. A build without LibTorch reads the contract and
-// refuses the model, saying why.
+// is refused with the field and the reason. Without the plugin (a build without LibTorch, or the
+// package diffuscope without diffuscope-torch) the model is refused naming the package.
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -250,6 +251,7 @@ private slots:
     void zipBombsAreRefusedAtOnce();
     void aLoadChecksItsMemoryFirst();
     void withoutLibTorchTheReasonIsGiven();
+    void aMissingPluginIsToldApartFromAMissingLibrary();
 };
 
 void tst_TorchModel::initTestCase() {
@@ -831,12 +833,37 @@ void tst_TorchModel::aLoadChecksItsMemoryFirst() {
 }
 
 void tst_TorchModel::withoutLibTorchTheReasonIsGiven() {
-    if (torchModelsAvailable()) QSKIP("this build has LibTorch (the refusal is tested in builds without)");
+    if (torchModelsAvailable()) {
+        QSKIP("the plugin loads (tested without it by tst_torch_model_without_plugin)");
+    }
     const std::string path = modelPath("exact-epsilon.pt");
     auto loaded = loadModelFile(path);
     QVERIFY(!loaded);
-    QVERIFY2(contains(loaded.error().toString(), "no LibTorch"), loaded.error().toString().c_str());
-    QVERIFY(contains(loaded.error().toString(), path));
+    const std::string message = loaded.error().toString();
+    QVERIFY2(contains(message, "the TorchScript plugin is not installed"), message.c_str());
+    QVERIFY2(contains(message, "install the package diffuscope-torch"), message.c_str());
+    QVERIFY2(contains(message, "built without LibTorch"), message.c_str());
+    QVERIFY(contains(message, path));
+}
+
+// dlopen's own reasons: the plugin's file missing (the package diffuscope-torch not installed)
+// and a library the plugin needs missing (LibTorch), which is named as dlopen names it.
+void tst_TorchModel::aMissingPluginIsToldApartFromAMissingLibrary() {
+    QTemporaryDir dir;
+    const std::string missing = dir.filePath("libdiffuscope_torch.so").toStdString();
+    QVERIFY(dlopen(missing.c_str(), RTLD_NOW | RTLD_LOCAL) == nullptr);
+    const std::string noPlugin = torchPluginOpenError(missing, dlerror());
+    QVERIFY2(contains(noPlugin, "the TorchScript plugin is not installed (no " + missing + ")"),
+             noPlugin.c_str());
+    QVERIFY2(contains(noPlugin, "install the package diffuscope-torch"), noPlugin.c_str());
+
+    const std::string plugin = DIFFUSCOPE_TEST_NEEDS_ABSENT;
+    QVERIFY(dlopen(plugin.c_str(), RTLD_NOW | RTLD_LOCAL) == nullptr);
+    const std::string why = dlerror();
+    QVERIFY2(contains(why, "libdiffuscope_test_absent.so"), why.c_str());
+    const std::string noLibrary = torchPluginOpenError(plugin, why);
+    QCOMPARE(noLibrary, "LibTorch could not be loaded (" + plugin + ": " + why + ")");
+    QVERIFY(!contains(noLibrary, "diffuscope-torch"));
 }
 
 QTEST_GUILESS_MAIN(tst_TorchModel)
