@@ -621,7 +621,6 @@ std::map<Sequence, double> dataLaw(const data::CategoricalTable& table, const st
 // are given: Var ≈ Σ_c Var_{q_c}(g)/(C² M), g the functional's gradient.
 void measure(const std::map<Sequence, double>& q, const std::map<Sequence, double>& p, int dims, int k,
              const std::vector<std::map<Sequence, double>>* groups, int64_t draws, DecodeResult& r) {
-    const double inf = std::numeric_limits<double>::infinity();
     // Per-position marginals of q.
     std::vector<double> marginal(static_cast<size_t>(dims) * k, 0.0);
     for (const auto& [x, v] : q) {
@@ -657,11 +656,11 @@ void measure(const std::map<Sequence, double>& q, const std::map<Sequence, doubl
     }
     positions /= dims;
     r.entropy.value = entropy;
-    r.klDataOutput.value = pOutside ? std::nullopt : std::optional<double>(klPq);
-    r.klOutputData.value = qOutside ? std::nullopt : std::optional<double>(klQp);
+    // A KL is ≥ 0; sums of terms of both signs can round to −1e−16.
+    r.klDataOutput.value = pOutside ? std::nullopt : std::optional<double>(std::max(0.0, klPq));
+    r.klOutputData.value = qOutside ? std::nullopt : std::optional<double>(std::max(0.0, klQp));
     r.totalVariation.value = 0.5 * tv;
     r.positionEntropy.value = positions;
-    (void)inf;
     if (groups == nullptr) return;
     // Gradients at x: entropy −log q − 1, KL(p‖q) −p/q, KL(q‖p) log(q/p) + 1, TV ½ sign(q − p),
     // positions (1/D) Σ_d (−log q_d(x_d) − 1); constants drop out of the variances.
