@@ -387,6 +387,11 @@ struct Engine {
         }
         for (int step = n; step >= 1; --step) {
             CounterRng rng(options.seed, stream, static_cast<uint64_t>(step));
+            // An ordered step that unmasks nothing needs no prediction.
+            if (options.sampler.order != DecodeOrder::Ancestral && ordered[static_cast<size_t>(n - step)] == 0) {
+                if (states) states->insert(states->end(), x.begin(), x.end());
+                continue;
+            }
             predict(x, condition, step, f, raw);
             std::vector<int> masked;
             for (int d = 0; d < dims; ++d) {
@@ -770,9 +775,11 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
         for (int ci = 0; ci < numConditions; ++ci) {
             StateList states{{(codec.power[e.dims] - 1), 1.0}};  // every digit = mask = base − 1
             for (int step = e.n; step >= 1; --step) {
-                Result<StateList> next = exactStep(e, codec, states, conditions[ci], step);
-                if (!next) return next.error();
-                states = std::move(*next);
+                if (options.sampler.order == DecodeOrder::Ancestral || e.ordered[static_cast<size_t>(e.n - step)] > 0) {
+                    Result<StateList> next = exactStep(e, codec, states, conditions[ci], step);
+                    if (!next) return next.error();
+                    states = std::move(*next);
+                }
                 if (options.progress != nullptr && !options.progress->advance()) {
                     return makeError(ErrorCode::Cancelled, "", "", "cancelled");
                 }
