@@ -8,6 +8,8 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <cstring>
+#include <tuple>
 
 #include "core/categorical/masked_elbo.h"
 #include "core/util/limits.h"
@@ -589,6 +591,96 @@ Result<StateList> exactStep(const Engine& e, const Codec& codec, const StateList
     return mergeStates(std::move(all));
 }
 
+// Confidence remasking exactly: a state is x and, per decoded position, ψ (F's probability of its
+// token when it was decoded; 0 at masked positions), kept as bytes: D classes then D doubles.
+struct ConfState {
+    std::vector<int> x;
+    std::vector<double> psi;
+};
+std::string confKey(const ConfState& s) {
+    std::string key(s.x.size() * (1 + sizeof(double)), '\0');
+    for (size_t d = 0; d < s.x.size(); ++d) {
+        key[d] = static_cast<char>(static_cast<uint8_t>(s.x[d]));
+        std::memcpy(key.data() + s.x.size() + d * sizeof(double), &s.psi[d], sizeof(double));
+    }
+    return key;
+}
+ConfState confState(const std::string& key, int dims) {
+    ConfState s{std::vector<int>(static_cast<size_t>(dims)), std::vector<double>(static_cast<size_t>(dims))};
+    for (int d = 0; d < dims; ++d) {
+        s.x[d] = static_cast<uint8_t>(key[static_cast<size_t>(d)]);
+        std::memcpy(&s.psi[d], key.data() + dims + static_cast<size_t>(d) * sizeof(double), sizeof(double));
+    }
+    return s;
+}
+using ConfList = std::vector<std::pair<std::string, double>>;
+
+Result<ConfList> exactConfStep(const Engine& e, const ConfList& states, int condition, int step) {
+    const int64_t blockSize = 16;
+    std::vector<ConfList> produced(static_cast<size_t>(numBlocks(static_cast<int64_t>(states.size()), blockSize)));
+    parallelForBlocks(
+        static_cast<int64_t>(states.size()), blockSize, e.options.parallel,
+        [&](int64_t block, int64_t begin, int64_t end) {
+            ConfList& out = produced[static_cast<size_t>(block)];
+            std::vector<double> f(static_cast<size_t>(e.dims) * e.k), raw(static_cast<size_t>(e.dims) * (e.k + 1));
+            for (int64_t i = begin; i < end; ++i) {
+                const ConfState state = confState(states[static_cast<size_t>(i)].first, e.dims);
+                e.predict(state.x, condition, step, f, raw);
+                const double sigmaT = e.sigma(step);
+                const double a = e.unmaskProbability(step, sigmaT);
+                double softmaxSum = 0.0;
+                for (int d = 0; d < e.dims; ++d) {
+                    if (state.x[d] != e.mask) softmaxSum += std::exp(-state.psi[d]);
+                }
+                // Position by position: (class, ψ, probability) options, expanded as a product.
+                std::vector<std::pair<ConfState, double>> partial{{state, states[static_cast<size_t>(i)].second}};
+                for (int d = 0; d < e.dims; ++d) {
+                    std::vector<std::tuple<int, double, double>> options;
+                    if (state.x[d] == e.mask) {
+                        const auto law = valueLaw(std::span<const double>(f.data() + static_cast<size_t>(d) * e.k, e.k),
+                                                  e.options.sampler);
+                        options.emplace_back(e.mask, 0.0, 1.0 - a);
+                        for (int v = 0; v < e.k; ++v) {
+                            options.emplace_back(v, f[static_cast<size_t>(d) * e.k + v], a * law[v]);
+                        }
+                    } else {
+                        const double sd = sigmaT * std::exp(-state.psi[d]) / softmaxSum;
+                        options.emplace_back(state.x[d], state.psi[d], 1.0 - sd);
+                        options.emplace_back(e.mask, 0.0, sd);
+                    }
+                    std::vector<std::pair<ConfState, double>> grown;
+                    for (const auto& [partialState, q] : partial) {
+                        for (const auto& [v, psi, r] : options) {
+                            if (!(r > 0.0)) continue;
+                            ConfState next = partialState;
+                            next.x[d] = v;
+                            next.psi[d] = psi;
+                            grown.emplace_back(std::move(next), q * r);
+                        }
+                    }
+                    partial = std::move(grown);
+                }
+                for (const auto& [next, q] : partial) out.emplace_back(confKey(next), q);
+            }
+        },
+        e.options.progress);
+    if (e.options.progress != nullptr && e.options.progress->cancelled()) {
+        return makeError(ErrorCode::Cancelled, "", "", "cancelled");
+    }
+    ConfList all;
+    for (auto& part : produced) all.insert(all.end(), part.begin(), part.end());
+    std::stable_sort(all.begin(), all.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    ConfList merged;
+    for (auto& [key, p] : all) {
+        if (!merged.empty() && merged.back().first == key) {
+            merged.back().second += p;
+        } else {
+            merged.emplace_back(std::move(key), p);
+        }
+    }
+    return merged;
+}
+
 // The conditions decoded: the one chosen, or all.
 std::vector<int> decodedConditions(const data::CategoricalTable& table, int condition) {
     std::vector<int> out;
@@ -749,10 +841,6 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
                                        std::to_string(e.dims) + " partially masked sequences, more than the limit " +
                                        std::to_string(limits::kDecodeExactStates) + "; use --samples M");
         }
-        if (options.sampler.remask == DecodeRemask::Confidence) {
-            return invalidArgument("--remask", "conf",
-                                   "confidence remasking depends on the history of each token: use --samples M");
-        }
     }
 
     DecodeResult r;
@@ -773,6 +861,33 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
         const Codec codec(e.dims, mask + 1);
         if (options.progress != nullptr) options.progress->setTotal(static_cast<int64_t>(e.n) * numConditions);
         for (int ci = 0; ci < numConditions; ++ci) {
+            if (options.sampler.remask == DecodeRemask::Confidence) {
+                ConfList states{{confKey({std::vector<int>(static_cast<size_t>(e.dims), mask),
+                                          std::vector<double>(static_cast<size_t>(e.dims), 0.0)}),
+                                 1.0}};
+                for (int step = e.n; step >= 1; --step) {
+                    Result<ConfList> next = exactConfStep(e, states, conditions[ci], step);
+                    if (!next) return next.error();
+                    states = std::move(*next);
+                    // ψ multiplies the states beyond (K + 1)^D.
+                    if (states.size() > static_cast<size_t>(limits::kDecodeExactStates)) {
+                        return invalidArgument("--remask", "conf",
+                                               "exact confidence remasking reached more than " +
+                                                   std::to_string(limits::kDecodeExactStates) +
+                                                   " (sequence, confidence) states; use --samples M");
+                    }
+                    if (options.progress != nullptr && !options.progress->advance()) {
+                        return makeError(ErrorCode::Cancelled, "", "", "cancelled");
+                    }
+                }
+                for (const auto& [key, prob] : states) {
+                    if (prob <= 0.0) continue;
+                    const Sequence seq = sequenceOf(confState(key, e.dims).x.data(), e.dims);
+                    perCondition[ci][seq] += prob;
+                    q[seq] += prob / numConditions;
+                }
+                continue;
+            }
             StateList states{{(codec.power[e.dims] - 1), 1.0}};  // every digit = mask = base − 1
             for (int step = e.n; step >= 1; --step) {
                 if (options.sampler.order == DecodeOrder::Ancestral || e.ordered[static_cast<size_t>(e.n - step)] > 0) {

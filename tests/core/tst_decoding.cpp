@@ -277,13 +277,23 @@ private slots:
         // Remasking changes the output here (not the ancestral mixture).
         const DecodeResult plain = run(t, core::schedule::linearCurve(), sampler(DecodeOrder::Ancestral), n);
         QVERIFY(maxDifference(outputLaw(r), outputLaw(plain)) > 1e-3);
-        // Monte Carlo agrees with it, and with confidence remasking runs (Monte Carlo only).
+        // Monte Carlo agrees with it; confidence remasking exactly (ψ carried in the state) agrees with
+        // its Monte Carlo.
         const DecodeResult mc = run(t, core::schedule::linearCurve(), s, n, 40000, 2);
         QVERIFY(std::abs(*mc.entropy.value - *r.entropy.value) < 4.0 * mc.entropy.standardError);
         DecodingSampler conf = sampler(DecodeOrder::Ancestral);
         conf.remask = DecodeRemask::Confidence;
-        const DecodeResult confMc = run(t, core::schedule::linearCurve(), conf, n, 2000, 1);
-        QVERIFY(confMc.entropy.value.has_value());
+        const DecodeResult confExact = run(t, core::schedule::linearCurve(), conf, n);
+        const DecodeResult confMc = run(t, core::schedule::linearCurve(), conf, n, 40000, 2);
+        QVERIFY(std::abs(*confMc.entropy.value - *confExact.entropy.value) < 4.0 * confMc.entropy.standardError);
+        QVERIFY(std::abs(*confMc.totalVariation.value - *confExact.totalVariation.value) <
+                4.0 * confMc.totalVariation.standardError);
+        for (int row = 0; row < t.numRows(); ++row) {
+            const double q = confExact.rowProbability[row];
+            QVERIFY(std::abs(confMc.rowProbability[row] - q) < 4.0 * std::sqrt(q * (1.0 - q) / 40000));
+        }
+        // It remasks: not the ancestral output.
+        QVERIFY(maxDifference(outputLaw(confExact), outputLaw(plain)) > 1e-3);
     }
 
     // The float32 law against an independent trapezoid integral of the clamped-Gumbel model.
