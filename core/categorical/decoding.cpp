@@ -581,6 +581,8 @@ Result<StateList> exactStep(const Engine& e, const Codec& codec, const StateList
                     }
                 }
             }
+            // Merged per block too, so the outcomes held at once stay within the states' count.
+            out = mergeStates(std::move(out));
         },
         e.options.progress);
     if (e.options.progress != nullptr && e.options.progress->cancelled()) {

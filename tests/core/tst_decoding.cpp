@@ -198,6 +198,7 @@ private slots:
         const CategoricalTable t = tableA();
         for (auto s : {sampler(DecodeOrder::Ancestral), sampler(DecodeOrder::Entropy, DecodeValues::Temperature, 0.7)}) {
             const DecodeResult exact = run(t, core::schedule::cosineCurve(), s, 3);
+            QCOMPARE(outputLaw(run(t, core::schedule::cosineCurve(), s, 3, 0, 2)), outputLaw(exact));
             const DecodeResult mc = run(t, core::schedule::cosineCurve(), s, 3, 40000, 1);
             const DecodeResult mc2 = run(t, core::schedule::cosineCurve(), s, 3, 40000, 2);
             QVERIFY(!mc.exact);
