@@ -411,6 +411,19 @@ private slots:
         auto bad = decode(*onMask, oracle, maskedPi(2), core::schedule::linearCurve(), o);
         QVERIFY(!bad.ok());
         QCOMPARE(bad.error().field, std::string("table"));
+        // (K + 1)^D = 3^16 > 2^24 without --samples.
+        auto wide = core::data::makeCategoricalTable(16, 3, std::vector<int>(16, 0), {1.0});
+        QVERIFY(wide.ok());
+        const core::model::TableOracle wideOracle(*wide, maskedPi(2));
+        o.sampler = {};
+        auto tooMany = decode(*wide, wideOracle, maskedPi(2), core::schedule::linearCurve(), o);
+        QVERIFY(!tooMany.ok());
+        QCOMPARE(tooMany.error().field, std::string("D"));
+        QCOMPARE(tooMany.error().value, std::string("16"));
+        QVERIFY(tooMany.error().message.find("16777216") != std::string::npos);
+        o.samples = 10;
+        QVERIFY(decode(*wide, wideOracle, maskedPi(2), core::schedule::linearCurve(), o).ok());
+        o.samples = 0;
         // Parsers.
         auto order = parseDecodeOrder("sideways");
         QVERIFY(!order.ok());
