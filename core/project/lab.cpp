@@ -416,6 +416,24 @@ Result<LabResult> runLab(const GaussianParams& params, const LabSettings& settin
     return result;
 }
 
+std::vector<double> logSigmaSteps(const std::vector<double>& sigma) {
+    std::vector<double> steps;
+    for (size_t k = 1; k < sigma.size(); ++k) {
+        steps.push_back(std::log(sigma[k]) - std::log(sigma[k - 1]));
+    }
+    return steps;
+}
+
+std::vector<double> logSigmaStepRatios(const std::vector<double>& steps) {
+    std::vector<double> ratios;
+    for (size_t k = 1; k < steps.size(); ++k) {
+        const bool finite = std::isfinite(steps[k]) && std::isfinite(steps[k - 1]);
+        ratios.push_back(finite ? steps[k] / steps[k - 1]
+                                : std::numeric_limits<double>::quiet_NaN());
+    }
+    return ratios;
+}
+
 namespace {
 
 io::Json finiteOrNull(double v) { return std::isfinite(v) ? io::Json(v) : io::Json(nullptr); }
@@ -456,6 +474,9 @@ io::Json curveJson(const LabCurve& curve, const std::string& projectSchedule) {
                         {"timesteps", r.timesteps},
                         {"log_snr", numbersOrNull(r.logSnr)},
                         {"sigma", numbersOrNull(r.sigma)},
+                        {"log_sigma_steps", numbersOrNull(logSigmaSteps(r.sigma))},
+                        {"log_sigma_step_ratios",
+                         numbersOrNull(logSigmaStepRatios(logSigmaSteps(r.sigma)))},
                         {"nll_bpd", finiteOrNull(r.nllBitsPerDim)},
                         {"nll_standard_error", finiteOrNull(r.nllStandardError)},
                         {"terms", std::move(terms)},

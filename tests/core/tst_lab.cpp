@@ -30,6 +30,7 @@ using core::project::LabVariance;
 class tst_Lab : public QObject {
     Q_OBJECT
 private slots:
+    void logSigmaStepsAndRatios();
     void specRoundTrip_data();
     void specRoundTrip();
     void specRefusals_data();
@@ -477,4 +478,24 @@ void tst_Lab::csvAndJsonShapes() {
 }
 
 QTEST_GUILESS_MAIN(tst_Lab)
+// Steps in log σ and their ratios, against σ chosen with known logarithms.
+void tst_Lab::logSigmaStepsAndRatios() {
+    const double inf = std::numeric_limits<double>::infinity();
+    const std::vector<double> sigma = {std::exp(-2.0), std::exp(-1.0), std::exp(0.5), std::exp(3.5)};
+    const std::vector<double> steps = core::project::logSigmaSteps(sigma);
+    QCOMPARE(steps.size(), size_t(3));
+    DS_COMPARE_REL(steps[0], 1.0, 1e-12);
+    DS_COMPARE_REL(steps[1], 1.5, 1e-12);
+    DS_COMPARE_REL(steps[2], 3.0, 1e-12);
+    const std::vector<double> ratios = core::project::logSigmaStepRatios(steps);
+    QCOMPARE(ratios.size(), size_t(2));
+    DS_COMPARE_REL(ratios[0], 1.5, 1e-12);
+    DS_COMPARE_REL(ratios[1], 2.0, 1e-12);
+    // Into a zero-SNR end: an infinite step, no ratio.
+    const std::vector<double> zero = core::project::logSigmaSteps({1.0, std::exp(1.0), inf});
+    QCOMPARE(zero[1], inf);
+    QVERIFY(std::isnan(core::project::logSigmaStepRatios(zero)[0]));
+    QVERIFY(core::project::logSigmaSteps({2.0}).empty());
+}
+
 #include "tst_lab.moc"
