@@ -191,6 +191,11 @@ QGroupBox* GaussianPanel::createProcessBox() {
     m_eta->setSingleStep(0.1);
     m_eta->setDecimals(3);
     form->addRow(tr("schedule"), m_schedule);
+    m_scheduleNote = new QLabel;
+    m_scheduleNote->setWordWrap(true);
+    m_scheduleNote->setStyleSheet("color: #555;");
+    m_scheduleNote->hide();
+    form->addRow(m_scheduleNote);
     form->addRow(tr("steps N"), m_numSteps);
     form->addRow(tr("forward"), m_forward);
     form->addRow("η", m_eta);
@@ -611,9 +616,24 @@ void GaussianPanel::onDocumentChanged() {
     // undone to).
     if (p.schedule != m_notedSchedule) {
         m_notedSchedule = p.schedule;
-        if (const std::string note = core::schedule::scheduleSpecNote(p.schedule); !note.empty()) {
+        const std::string note = core::schedule::scheduleSpecNote(p.schedule);
+        QString shown;
+        if (!note.empty()) {
+            // The file's name, not its path, so that the line wraps in the narrow panel.
+            const std::string base = core::schedule::splitScheduleSpec(p.schedule).base;
+            const std::string path = base.substr(diffusersPrefix.size());
+            auto config = core::schedule::readDiffusersConfig(path);
+            QStringList keys;
+            if (config) {
+                for (const std::string& key : config->unknownKeys) keys << QString::fromStdString(key);
+            }
+            shown = tr("Keys of %1 not used here: %2")
+                        .arg(QFileInfo(QString::fromStdString(path)).fileName(), keys.join(", "));
             emit statusNote(QString::fromStdString(note));
         }
+        m_scheduleNote->setText(shown);
+        m_scheduleNote->setToolTip(QString::fromStdString(note));
+        m_scheduleNote->setVisible(!shown.isEmpty());
     }
     m_numSteps->setValue(p.numSteps);
     const int forward = p.eta == 1.0 ? 0 : p.eta == 0.0 ? 1 : 2;

@@ -101,6 +101,7 @@ private:
     ParamEdits<document::GaussianParams> m_edits;
     QComboBox* m_schedule;
     std::string m_notedSchedule;  // the schedule whose config note was last said
+    QLabel* m_scheduleNote = nullptr;  // the config's unused keys, while it is the schedule
     QSpinBox* m_numSteps;
     QComboBox* m_forward;
     QDoubleSpinBox* m_eta;
