@@ -524,7 +524,16 @@ io::Json labToJson(const LabResult& result) {
 std::string labToCsv(const LabResult& result) {
     std::ostringstream out;
     out << "config,schedule,trajectory,variance,sampler,k,nll_bpd,nll_se,quality_measure,quality,"
-           "quality_se,timesteps,note\n";
+           "quality_se,timesteps,log_sigma_steps,log_sigma_step_ratios,note\n";
+    // Space-separated as the timesteps; a step into an infinite σ is "inf", its ratio "nan".
+    const auto numbers = [](const std::vector<double>& values) {
+        std::string text;
+        for (double v : values) {
+            text += (text.empty() ? "" : " ") +
+                    (std::isnan(v) ? std::string("nan") : std::isinf(v) ? std::string(v > 0 ? "inf" : "-inf") : csvNumber(v));
+        }
+        return text;
+    };
     auto writeCurve = [&](const LabCurve& curve) {
         const LabConfig& c = curve.config;
         const std::string head = csvField(labName(c), true) + "," +
@@ -533,7 +542,7 @@ std::string labToCsv(const LabResult& result) {
                                  "," + choiceId(kSamplers, c.sampler) + ",";
         if (!curve.error.empty()) {
             for (int k : result.ks) {
-                out << head << k << ",,,,,,," << csvField("error: " + curve.error) << '\n';
+                out << head << k << ",,,,,,,,," << csvField("error: " + curve.error) << '\n';
             }
             return;
         }
@@ -544,7 +553,9 @@ std::string labToCsv(const LabResult& result) {
                 << csvNumber(r.nllStandardError) << ',' << (r.quality ? r.quality->measure : "")
                 << ',' << (r.quality ? csvNumber(r.quality->value) : "") << ','
                 << (r.quality ? csvNumber(r.quality->standardError) : "") << ',' << steps << ','
-                << csvField(r.note) << '\n';
+                << numbers(logSigmaSteps(r.sigma)) << ','
+                << numbers(logSigmaStepRatios(logSigmaSteps(r.sigma))) << ',' << csvField(r.note)
+                << '\n';
         }
     };
     for (const LabCurve& c : result.curves) writeCurve(c);

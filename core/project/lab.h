@@ -70,7 +70,7 @@ std::vector<double> logSigmaStepRatios(const std::vector<double>& steps);
 io::Json labToJson(const LabResult& result);
 // Tidy CSV: one row per (configuration, K), columns config, schedule, trajectory, variance,
 // sampler, k, nll_bpd, nll_se, quality_measure, quality, quality_se, timesteps ("1 12 23 …"),
-// note. The reference rows come last, named by their config.
+// log_sigma_steps, log_sigma_step_ratios (space-separated as well), note. The reference rows come last, named by their config.
 std::string labToCsv(const LabResult& result);
 
 }  // namespace core::project

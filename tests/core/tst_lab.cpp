@@ -465,10 +465,12 @@ void tst_Lab::csvAndJsonShapes() {
     const std::string csv = core::project::labToCsv(r);
     QCOMPARE(csv.substr(0, csv.find('\n')),
              std::string("config,schedule,trajectory,variance,sampler,k,nll_bpd,nll_se,"
-                         "quality_measure,quality,quality_se,timesteps,note"));
-    QVERIFY2(csv.find("\"x,y\",linear,even,analytic,analytic-ddpm,2,3.5,,,,,1 10,\"a, \"\"b\"\"\"") !=
+                         "quality_measure,quality,quality_se,timesteps,log_sigma_steps,"
+                         "log_sigma_step_ratios,note"));
+    // σ = 0.5 then ∞: one step, infinite; no ratio.
+    QVERIFY2(csv.find("\"x,y\",linear,even,analytic,analytic-ddpm,2,3.5,,,,,1 10,inf,,\"a, \"\"b\"\"\"") !=
                  std::string::npos, csv.c_str());
-    QVERIFY2(csv.find("DP optimum,linear,even,analytic,analytic-ddpm,2,,,,,,,error: no Γ") !=
+    QVERIFY2(csv.find("DP optimum,linear,even,analytic,analytic-ddpm,2,,,,,,,,,error: no Γ") !=
                  std::string::npos, csv.c_str());
     const auto json = core::project::labToJson(r);
     QVERIFY(json["configs"][0]["runs"][0]["sigma"][1].is_null());
