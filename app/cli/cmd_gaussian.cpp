@@ -16,6 +16,7 @@
 #include "core/gaussian/sampler.h"
 #include "core/gaussian/spacing.h"
 #include "core/gaussian/trajectory_dp.h"
+#include "core/schedule/diffusers_config.h"
 #include "core/gaussian/variance.h"
 #include "core/io/csv.h"
 #include "core/io/gamma_file.h"
@@ -124,7 +125,15 @@ Result<Run> loadRun(const Args& args, const Fields& fields) {
         }
     }
     if (fields.trajectory) {
-        if (sets("trajectory")) {
+        // A diffusers config given with --schedule names the trajectory unless --trajectory
+        // does (the project's K), as picking the config in the GUI does.
+        const std::string named =
+            args.has("schedule") && !args.has("trajectory")
+                ? core::schedule::scheduleSpecTrajectory(p.schedule, p.pathSteps)
+                : std::string();
+        if (!named.empty()) {
+            if (core::Status s = p.setTrajectorySpec(named, "--schedule"); !s) return s.error();
+        } else if (sets("trajectory")) {
             Result<std::string> spec = args.require("trajectory");
             if (!spec) return spec.error();
             if (core::Status s = p.setTrajectorySpec(*spec, "--trajectory"); !s) return s.error();
@@ -170,6 +179,13 @@ Result<core::project::GaussianSetup> buildSetup(const Run& run, bool withData = 
     if (!setup && setup.error().field == "estimator") {
         core::Error error = setup.error();
         error.field = "--estimator";
+        return error;
+    }
+    if (!setup && setup.error().field == "prediction_type") {
+        core::Error error = setup.error();
+        error.field = "--model";
+        error.message = "prediction_type: " + error.message +
+                        "; give the --schedule config the model was trained with";
         return error;
     }
     return setup;
@@ -265,7 +281,8 @@ const Option kDigits =
 const Option kSchedule =
     valued("schedule", "S", "linear",
            "β_n: linear, cosine, scaled-linear, sigmoid or csv:FILE, each optionally followed by "
-           ",zero-snr (ᾱ_N = 0), or diffusers:FILE (a diffusers scheduler_config.json)");
+           ",zero-snr (ᾱ_N = 0), or diffusers:FILE (a diffusers scheduler_config.json, whose "
+           "timestep_spacing is the trajectory when --trajectory is not given)");
 const Option kSteps = valued("steps", "N", "1000", "the number of timesteps N");
 const Option kThreads =
     valued("threads", "T", "", "worker threads (default: all cores, or OMP_NUM_THREADS)");

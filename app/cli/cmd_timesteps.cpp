@@ -22,18 +22,6 @@ namespace {
 using core::Result;
 using core::project::GaussianParams;
 
-// diffusers' EulerDiscreteScheduler sets ᾱ_N = 2⁻²⁴ under zero terminal SNR so that σ_N stays
-// finite (σ = 4096); the sigmas here do the same.
-constexpr double kZeroSnrAlphaBar = 1.0 / 16777216.0;
-
-std::string joined(const nlohmann::ordered_json& values) {
-    std::string out;
-    for (size_t i = 0; i < values.size(); ++i) {
-        out += (i == 0 ? "" : ", ") + values[i].dump();
-    }
-    return out;
-}
-
 }  // namespace
 
 const CommandSpec& timestepsSpec() {
@@ -46,7 +34,8 @@ const CommandSpec& timestepsSpec() {
                 "override them)"),
          valued("schedule", "S", "linear",
                 "β_n: linear, cosine, scaled-linear, sigmoid, csv:FILE or diffusers:FILE, each "
-                "optionally followed by ,zero-snr"),
+                "optionally followed by ,zero-snr (a diffusers:FILE naming timestep_spacing "
+                "sets the trajectory when --trajectory is not given)"),
          valued("steps", "N", "1000",
                 "the number of timesteps N (for diffusers:FILE, default: its num_train_timesteps)"),
          required("trajectory", "T",
@@ -99,7 +88,14 @@ int runTimesteps(const Args& args) {
             params.numSteps = 1000;
         }
     }
-    if (sets("trajectory")) {
+    // A diffusers config given with --schedule names the trajectory unless --trajectory does.
+    const std::string named =
+        args.has("schedule") && !args.has("trajectory")
+            ? core::schedule::scheduleSpecTrajectory(params.schedule, params.pathSteps)
+            : std::string();
+    if (!named.empty()) {
+        if (core::Status s = params.setTrajectorySpec(named, "--schedule"); !s) return fail(s.error());
+    } else if (sets("trajectory")) {
         Result<std::string> spec = args.require("trajectory");
         if (!spec) return fail(spec.error());
         if (core::Status s = params.setTrajectorySpec(*spec, "--trajectory"); !s) {
@@ -202,33 +198,13 @@ int runTimesteps(const Args& args) {
     if (!trajectory->note.empty()) std::cerr << "note: " << trajectory->note << '\n';
     const std::vector<int>& n = trajectory->timesteps;
 
-    nlohmann::ordered_json values = nlohmann::ordered_json::array();
-    const char* key = "n";
-    if (as == "diffuscope") {
-        for (int v : n) values.push_back(v);
-    } else if (as == "diffusers") {
-        key = "timesteps";
-        for (auto it = n.rbegin(); it != n.rend(); ++it) values.push_back(*it - 1);
-    } else {
-        key = "sigmas";
-        for (auto it = n.rbegin(); it != n.rend(); ++it) {
-            double alphaBar = schedule.alphaBar(*it);
-            if (alphaBar == 0.0) {
-                alphaBar = kZeroSnrAlphaBar;
-                std::cerr << "note: ᾱ_" << *it << " = 0 (zero terminal SNR): σ is taken at "
-                          << "ᾱ = 2⁻²⁴ as diffusers' Euler scheduler does\n";
-                values.push_back(std::sqrt((1.0 - alphaBar) / alphaBar));
-            } else {
-                values.push_back(std::sqrt(schedule.betaBar(*it) / alphaBar));
-            }
-        }
-        values.push_back(0.0);
-    }
-    if (format == "text") {
-        std::cout << joined(values) << '\n';
-    } else {
-        printJson(std::cout, nlohmann::ordered_json{{key, values}});
-    }
+    const auto convention = as == "diffusers"     ? core::schedule::TimestepConvention::Diffusers
+                            : as == "k-diffusion" ? core::schedule::TimestepConvention::KDiffusion
+                                                  : core::schedule::TimestepConvention::Diffuscope;
+    const core::schedule::PipelineTimesteps out =
+        core::schedule::pipelineTimesteps(n, schedule, convention, format == "json");
+    for (const std::string& note : out.notes) std::cerr << "note: " << note << '\n';
+    std::cout << out.text;
     return 0;
 }
 

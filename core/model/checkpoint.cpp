@@ -6,6 +6,7 @@
 #include "core/io/json.h"
 #include "core/io/reader_text.h"
 #include "core/io/safetensors.h"
+#include "core/schedule/diffusers_config.h"
 #include "core/schedule/gaussian_schedule.h"
 
 namespace core::model {
@@ -191,7 +192,19 @@ Status checkGaussianFit(const LoadedModel& model, const std::string& path, int n
         return refuse("the network has dimension " + std::to_string(model.gaussian->dimension()) +
                       " but the data have " + std::to_string(dimension));
     }
-    return checkContractSchedule(model, path, "gaussian", schedule);
+    if (Status s = checkContractSchedule(model, path, "gaussian", schedule); !s) return s;
+    // A diffusers config says what its network predicts; a contract that says otherwise would
+    // run every sampler on the wrong quantity.
+    if (!model.contractSchedule.empty() && !schedule.empty()) {
+        const io::Json architecture = io::Json::parse(model.info.architecture, nullptr, false);
+        if (architecture.is_object() && architecture.contains("prediction") &&
+            architecture["prediction"].is_string()) {
+            const std::string mismatch = schedule::predictionTypeMismatch(
+                schedule, architecture["prediction"].get<std::string>(), path);
+            if (!mismatch.empty()) return invalidArgument("prediction_type", "", mismatch);
+        }
+    }
+    return {};
 }
 
 Status checkCategoricalFit(const LoadedModel& model, const std::string& path, int numClasses,

@@ -416,6 +416,24 @@ Result<LabResult> runLab(const GaussianParams& params, const LabSettings& settin
     return result;
 }
 
+std::vector<double> logSigmaSteps(const std::vector<double>& sigma) {
+    std::vector<double> steps;
+    for (size_t k = 1; k < sigma.size(); ++k) {
+        steps.push_back(std::log(sigma[k]) - std::log(sigma[k - 1]));
+    }
+    return steps;
+}
+
+std::vector<double> logSigmaStepRatios(const std::vector<double>& steps) {
+    std::vector<double> ratios;
+    for (size_t k = 1; k < steps.size(); ++k) {
+        const bool finite = std::isfinite(steps[k]) && std::isfinite(steps[k - 1]);
+        ratios.push_back(finite ? steps[k] / steps[k - 1]
+                                : std::numeric_limits<double>::quiet_NaN());
+    }
+    return ratios;
+}
+
 namespace {
 
 io::Json finiteOrNull(double v) { return std::isfinite(v) ? io::Json(v) : io::Json(nullptr); }
@@ -456,6 +474,9 @@ io::Json curveJson(const LabCurve& curve, const std::string& projectSchedule) {
                         {"timesteps", r.timesteps},
                         {"log_snr", numbersOrNull(r.logSnr)},
                         {"sigma", numbersOrNull(r.sigma)},
+                        {"log_sigma_steps", numbersOrNull(logSigmaSteps(r.sigma))},
+                        {"log_sigma_step_ratios",
+                         numbersOrNull(logSigmaStepRatios(logSigmaSteps(r.sigma)))},
                         {"nll_bpd", finiteOrNull(r.nllBitsPerDim)},
                         {"nll_standard_error", finiteOrNull(r.nllStandardError)},
                         {"terms", std::move(terms)},
@@ -503,7 +524,16 @@ io::Json labToJson(const LabResult& result) {
 std::string labToCsv(const LabResult& result) {
     std::ostringstream out;
     out << "config,schedule,trajectory,variance,sampler,k,nll_bpd,nll_se,quality_measure,quality,"
-           "quality_se,timesteps,note\n";
+           "quality_se,timesteps,log_sigma_steps,log_sigma_step_ratios,note\n";
+    // Space-separated as the timesteps; a step into an infinite σ is "inf", its ratio "nan".
+    const auto numbers = [](const std::vector<double>& values) {
+        std::string text;
+        for (double v : values) {
+            text += (text.empty() ? "" : " ") +
+                    (std::isnan(v) ? std::string("nan") : std::isinf(v) ? std::string(v > 0 ? "inf" : "-inf") : csvNumber(v));
+        }
+        return text;
+    };
     auto writeCurve = [&](const LabCurve& curve) {
         const LabConfig& c = curve.config;
         const std::string head = csvField(labName(c), true) + "," +
@@ -512,7 +542,7 @@ std::string labToCsv(const LabResult& result) {
                                  "," + choiceId(kSamplers, c.sampler) + ",";
         if (!curve.error.empty()) {
             for (int k : result.ks) {
-                out << head << k << ",,,,,,," << csvField("error: " + curve.error) << '\n';
+                out << head << k << ",,,,,,,,," << csvField("error: " + curve.error) << '\n';
             }
             return;
         }
@@ -523,7 +553,9 @@ std::string labToCsv(const LabResult& result) {
                 << csvNumber(r.nllStandardError) << ',' << (r.quality ? r.quality->measure : "")
                 << ',' << (r.quality ? csvNumber(r.quality->value) : "") << ','
                 << (r.quality ? csvNumber(r.quality->standardError) : "") << ',' << steps << ','
-                << csvField(r.note) << '\n';
+                << numbers(logSigmaSteps(r.sigma)) << ','
+                << numbers(logSigmaStepRatios(logSigmaSteps(r.sigma))) << ',' << csvField(r.note)
+                << '\n';
         }
     };
     for (const LabCurve& c : result.curves) writeCurve(c);

@@ -58,11 +58,19 @@ Result<LabResult> runLab(const GaussianParams& params, const LabSettings& settin
                          const SetupSources& sources, const ParallelOptions& parallel,
                          Progress* progress = nullptr);
 
+// A run's steps in log σ, where DPM-Solver and the Euler samplers take them: step k =
+// log σ_{t_k} − log σ_{t_{k−1}} for k = 2..K (K − 1 entries; +inf into an infinite σ).
+std::vector<double> logSigmaSteps(const std::vector<double>& sigma);
+// The change from step to step: h_k / h_{k−1} for consecutive steps (one entry fewer). A
+// second-order multistep solver such as DPM-Solver++(2M) extrapolates with this ratio and loses
+// accuracy where it is far from 1. NaN where a step is not finite.
+std::vector<double> logSigmaStepRatios(const std::vector<double>& steps);
+
 // The result as JSON (docs/conventions.md, "diffuscope lab"): infinities as null with a note.
 io::Json labToJson(const LabResult& result);
 // Tidy CSV: one row per (configuration, K), columns config, schedule, trajectory, variance,
 // sampler, k, nll_bpd, nll_se, quality_measure, quality, quality_se, timesteps ("1 12 23 …"),
-// note. The reference rows come last, named by their config.
+// log_sigma_steps, log_sigma_step_ratios (space-separated as well), note. The reference rows come last, named by their config.
 std::string labToCsv(const LabResult& result);
 
 }  // namespace core::project

@@ -263,6 +263,74 @@ std::string scheduleSpecNote(const std::string& spec) {
     return config ? diffusersConfigNote(*config, path) : std::string();
 }
 
+namespace {
+
+std::string diffusersPath(const std::string& spec) {
+    const std::string base = splitScheduleSpec(spec).base;
+    const std::string prefix = kDiffusersPrefix;
+    return base.rfind(prefix, 0) == 0 ? base.substr(prefix.size()) : std::string();
+}
+
+}  // namespace
+
+std::string scheduleSpecTrajectory(const std::string& spec, int numTimesteps) {
+    const std::string path = diffusersPath(spec);
+    if (path.empty()) return {};
+    Result<DiffusersConfig> config = readDiffusersConfig(path);
+    return config ? diffusersTrajectorySpec(*config, numTimesteps) : std::string();
+}
+
+std::string predictionTypeMismatch(const std::string& spec, const std::string& modelPrediction,
+                                   const std::string& modelPath) {
+    const std::string path = diffusersPath(spec);
+    if (path.empty() || modelPrediction.empty()) return {};
+    Result<DiffusersConfig> config = readDiffusersConfig(path);
+    if (!config || config->predictionType.empty() || config->predictionType == modelPrediction) {
+        return {};
+    }
+    return path + " says " + config->predictionType + " but the model " + modelPath +
+           " predicts " + modelPrediction + " (its diffuscope.json)";
+}
+
+PipelineTimesteps pipelineTimesteps(const std::vector<int>& n, const GaussianSchedule& schedule,
+                                    TimestepConvention convention, bool json) {
+    // ᾱ_N = 2⁻²⁴ under zero terminal SNR keeps σ_N finite (σ = 4096), as diffusers does.
+    constexpr double kZeroSnrAlphaBar = 1.0 / 16777216.0;
+    PipelineTimesteps out;
+    nlohmann::ordered_json values = nlohmann::ordered_json::array();
+    const char* key = "n";
+    if (convention == TimestepConvention::Diffuscope) {
+        for (int v : n) values.push_back(v);
+    } else if (convention == TimestepConvention::Diffusers) {
+        key = "timesteps";
+        for (auto it = n.rbegin(); it != n.rend(); ++it) values.push_back(*it - 1);
+    } else {
+        key = "sigmas";
+        for (auto it = n.rbegin(); it != n.rend(); ++it) {
+            const double alphaBar = schedule.alphaBar(*it);
+            if (alphaBar == 0.0) {
+                out.notes.push_back("ᾱ_" + std::to_string(*it) +
+                                    " = 0 (zero terminal SNR): σ is taken at ᾱ = 2⁻²⁴ as "
+                                    "diffusers' Euler scheduler does");
+                values.push_back(std::sqrt((1.0 - kZeroSnrAlphaBar) / kZeroSnrAlphaBar));
+            } else {
+                values.push_back(std::sqrt(schedule.betaBar(*it) / alphaBar));
+            }
+        }
+        values.push_back(0.0);
+    }
+    const auto dump = [](const nlohmann::ordered_json& j) {
+        return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    };
+    if (json) {
+        out.text = dump(nlohmann::ordered_json{{key, values}}) + '\n';
+    } else {
+        for (size_t i = 0; i < values.size(); ++i) out.text += (i == 0 ? "" : ", ") + dump(values[i]);
+        out.text += '\n';
+    }
+    return out;
+}
+
 bool isFileScheduleSpec(const std::string& base) {
     for (const std::string prefix : {"csv:", kDiffusersPrefix}) {
         if (base.size() > prefix.size() && base.rfind(prefix, 0) == 0) return true;

@@ -62,6 +62,33 @@ std::string diffusersTrajectorySpec(const DiffusersConfig& config, int numTimest
 // spec, or when the file cannot be read: the schedule's own reader reports that).
 std::string scheduleSpecNote(const std::string& spec);
 
+// For a spec "diffusers:FILE[,zero-snr]": the trajectory its config names for K timesteps
+// (diffusersTrajectorySpec); "" for any other spec, a config naming no timestep_spacing, or a
+// file that cannot be read. Picking such a config sets the trajectory to it (GUI, and the
+// command line's --schedule without --trajectory).
+std::string scheduleSpecTrajectory(const std::string& spec, int numTimesteps);
+
+// For a spec "diffusers:FILE[,zero-snr]" whose config names a prediction_type, and a model
+// predicting `modelPrediction` (epsilon | sample | v_prediction) from `modelPath`: "" when they
+// agree (or either is not known), else one line naming both values ("FILE says epsilon but
+// the model M predicts v_prediction (its diffuscope.json)"), for an error on prediction_type.
+std::string predictionTypeMismatch(const std::string& spec, const std::string& modelPrediction,
+                                   const std::string& modelPath);
+
+// A trajectory's timesteps (1-based n, increasing) in the convention of a pipeline
+// (docs/conventions.md#timesteps): diffuscope n ascending, diffusers t = n − 1 descending,
+// k-diffusion σ = √(β̄_n/ᾱ_n) descending then 0 (ᾱ_n = 0 is taken at 2⁻²⁴ as diffusers'
+// Euler scheduler does). `text` is exactly what `diffuscope timesteps` prints: one JSON line
+// {"n"|"timesteps"|"sigmas":[…]} or the bare list, with a final newline.
+enum class TimestepConvention { Diffuscope, Diffusers, KDiffusion };
+struct PipelineTimesteps {
+    std::string text;
+    std::vector<std::string> notes;  // what the command line writes as "note: …"
+};
+PipelineTimesteps pipelineTimesteps(const std::vector<int>& timesteps,
+                                    const GaussianSchedule& schedule,
+                                    TimestepConvention convention, bool json = true);
+
 // True for "csv:FILE" and "diffusers:FILE" (a non-empty FILE): schedules read from a file.
 bool isFileScheduleSpec(const std::string& base);
 

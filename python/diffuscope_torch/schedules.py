@@ -227,9 +227,185 @@ def from_csv(path):
     return GaussianSchedule.from_betas(betas, path)
 
 
+DIFFUSERS_PREFIX = "diffusers:"
+_DIFFUSERS_BETA_SCHEDULES = ("linear", "scaled_linear", "squaredcos_cap_v2", "sigmoid")
+_DIFFUSERS_SPACINGS = ("linspace", "leading", "trailing")
+_DIFFUSERS_PREDICTIONS = ("epsilon", "sample", "v_prediction")
+_MAX_DIFFUSERS_CONFIG_BYTES = 16 << 20
+_f32 = np.float32
+
+
+def _torch_linspace(start, end, steps):
+    # torch.linspace(start, end, steps, dtype=float32) on the CPU: the step in float, the first
+    # half counted up from start, the second down from end, every operation in float.
+    start, end = _f32(start), _f32(end)
+    if steps == 1:
+        return [start]
+    step = (end - start) / _f32(steps - 1)
+    half = steps // 2
+    return [start + step * _f32(i) if i < half else end - step * _f32(steps - i - 1)
+            for i in range(steps)]
+
+
+def _torch_cumprod(values):
+    # torch.cumprod of float32 on the CPU: a double running product, each entry stored as float.
+    out, product = [], 1.0
+    for v in values:
+        product *= float(v)
+        out.append(_f32(product))
+    return out
+
+
+def _rescale_zero_terminal_snr(betas):
+    alphas = [_f32(1.0) - b for b in betas]
+    s = [_f32(math.sqrt(float(a))) for a in _torch_cumprod(alphas)]
+    s0, sT = s[0], s[-1]
+    factor = s0 / (s0 - sT)
+    s = [(v - sT) * factor for v in s]
+    alpha_bar = [v * v for v in s]
+    return [_f32(1.0) - alpha_bar[0]] + [_f32(1.0) - alpha_bar[i] / alpha_bar[i - 1]
+                                         for i in range(1, len(s))]
+
+
+def read_diffusers_config(path):
+    """A diffusers scheduler_config.json as the app reads it (core/schedule/diffusers_config):
+    a dict of the keys used (num_train_timesteps, beta_schedule, beta_start, beta_end,
+    trained_betas, rescale_betas_zero_snr, timestep_spacing, steps_offset, prediction_type)
+    and `unknown_keys`. A key of the wrong type or value raises ScheduleError naming it."""
+    import json
+    try:
+        data = read_input(path, "schedule", _MAX_DIFFUSERS_CONFIG_BYTES)
+    except FieldError as e:
+        raise ScheduleError("schedule", DIFFUSERS_PREFIX + str(path), e.reason) from None
+    try:
+        json_object = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        raise ScheduleError(str(path), "", f"not JSON ({e})") from None
+    if not isinstance(json_object, dict):
+        raise ScheduleError(str(path), json_object, "a diffusers scheduler config is a JSON object")
+    config = {"num_train_timesteps": 1000, "beta_schedule": "linear", "beta_start": 0.0001,
+              "beta_end": 0.02, "trained_betas": None, "rescale_betas_zero_snr": False,
+              "timestep_spacing": "", "steps_offset": 0, "prediction_type": "",
+              "unknown_keys": []}
+
+    def refuse(key, value, why):
+        raise ScheduleError(f"{path}: {key}", value, why)
+
+    def whole(value):
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    for key, value in json_object.items():
+        if key == "num_train_timesteps":
+            if not whole(value) or not limits.STEPS.min <= value <= limits.STEPS.max:
+                refuse(key, value, f"expected a whole number in {limits.STEPS.min}.."
+                                   f"{limits.STEPS.max}")
+        elif key in ("beta_start", "beta_end"):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+                    not 0.0 < value < 1.0:
+                refuse(key, value, "expected a number in (0, 1)")
+            value = float(value)
+        elif key == "beta_schedule":
+            if value not in _DIFFUSERS_BETA_SCHEDULES:
+                refuse(key, value, "expected " + ", ".join(_DIFFUSERS_BETA_SCHEDULES))
+        elif key == "trained_betas":
+            if value is not None:
+                if not isinstance(value, list) or not value or any(
+                        isinstance(v, bool) or not isinstance(v, (int, float)) for v in value):
+                    refuse(key, value, "expected null or a list of numbers")
+                value = [float(v) for v in value]
+        elif key == "rescale_betas_zero_snr":
+            if not isinstance(value, bool):
+                refuse(key, value, "expected true or false")
+        elif key == "timestep_spacing":
+            if value not in _DIFFUSERS_SPACINGS:
+                refuse(key, value, "expected " + ", ".join(_DIFFUSERS_SPACINGS))
+        elif key == "steps_offset":
+            if not whole(value) or not 0 <= value <= limits.STEPS.max:
+                refuse(key, value, "expected a whole number ≥ 0")
+        elif key == "prediction_type":
+            if value not in _DIFFUSERS_PREDICTIONS:
+                refuse(key, value, "expected " + ", ".join(_DIFFUSERS_PREDICTIONS))
+        else:
+            config["unknown_keys"].append(key)
+            continue
+        config[key] = value
+    betas = config["trained_betas"]
+    if betas is not None and len(betas) != config["num_train_timesteps"]:
+        refuse("trained_betas", f"{len(betas)} values",
+               f"num_train_timesteps is {config['num_train_timesteps']}")
+    if betas is None and config["beta_schedule"] != "squaredcos_cap_v2" and \
+            not config["beta_start"] <= config["beta_end"]:
+        refuse("beta_start", config["beta_start"],
+               f"beta_start must not exceed beta_end = {config['beta_end']!r}")
+    return config
+
+
+def diffusers_tables(config, where="diffusers config"):
+    """β and ᾱ (float32 lists) as diffusers' DDPMScheduler computes them on the CPU."""
+    n = config["num_train_timesteps"]
+    start, end = config["beta_start"], config["beta_end"]
+    kind = config["beta_schedule"]
+    if config["trained_betas"] is not None:
+        betas = [_f32(b) for b in config["trained_betas"]]
+    elif kind == "linear":
+        betas = _torch_linspace(start, end, n)
+    elif kind == "scaled_linear":
+        betas = [b * b for b in _torch_linspace(math.sqrt(start), math.sqrt(end), n)]
+    elif kind == "squaredcos_cap_v2":
+        def f(t):
+            c = math.cos((t + 0.008) / 1.008 * math.pi / 2.0)
+            return c * c
+        betas = [_f32(min(1.0 - f((i + 1) / n) / f(i / n), 0.999)) for i in range(n)]
+    else:
+        scale, offset = _f32(end - start), _f32(start)
+        betas = [_f32(1.0 / (1.0 + math.exp(-float(x)))) * scale + offset
+                 for x in _torch_linspace(-6.0, 6.0, n)]
+    if config["rescale_betas_zero_snr"]:
+        if n < 2:
+            raise ScheduleError(f"{where}: rescale_betas_zero_snr", True,
+                                "the rescale needs num_train_timesteps ≥ 2")
+        betas = _rescale_zero_terminal_snr(betas)
+    return betas, _torch_cumprod([_f32(1.0) - b for b in betas])
+
+
+def from_diffusers(path, num_steps=0):
+    """The schedule of a diffusers scheduler_config.json, the floats held in double (as the
+    app's diffusers:FILE); a num_steps other than num_train_timesteps is refused."""
+    config = read_diffusers_config(path)
+    n = config["num_train_timesteps"]
+    if num_steps and int(num_steps) > 0 and int(num_steps) != n:
+        raise ScheduleError("num_steps", num_steps, f"{path} has num_train_timesteps = {n}")
+    betas, alpha_bars = diffusers_tables(config, str(path))
+    beta, alpha_bar, beta_bar, log_alpha_bar = [0.0], [1.0], [0.0], [0.0]
+    for i in range(1, n + 1):
+        b, a = float(betas[i - 1]), float(alpha_bars[i - 1])
+        zero_snr_end = i == n and n >= 2 and b == 1.0 and a == 0.0
+        if not zero_snr_end and not 0.0 < b < 1.0:
+            raise ScheduleError(f"{path} β[{i}]", b, "β_n must lie in the open interval (0, 1)")
+        if not zero_snr_end and not 0.0 < a < alpha_bar[-1]:
+            raise ScheduleError(f"{path} ᾱ[{i}]", a,
+                                "ᾱ_n must decrease strictly and stay in (0, 1)")
+        beta.append(b)
+        alpha_bar.append(a)
+        beta_bar.append(1.0 - a)
+        log_alpha_bar.append(-math.inf if zero_snr_end else math.log(a))
+    return GaussianSchedule(beta, alpha_bar, beta_bar, log_alpha_bar)
+
+
+def diffusers_trajectory_spec(config, num_timesteps):
+    """The trajectory a config's timestep_spacing names for K timesteps, or ""."""
+    spacing = config["timestep_spacing"]
+    if not spacing:
+        return ""
+    spec = f"{spacing}:{num_timesteps}"
+    if spacing == "leading" and config["steps_offset"]:
+        spec += f",offset={config['steps_offset']}"
+    return spec
+
+
 def gaussian_schedule(spec, num_steps):
-    """The schedule a spec names: linear, cosine, scaled-linear, sigmoid or csv:FILE, each
-    optionally followed by ",zero-snr"."""
+    """The schedule a spec names: linear, cosine, scaled-linear, sigmoid, csv:FILE or
+    diffusers:FILE, each optionally followed by ",zero-snr"."""
     spec = str(spec)
     if spec.endswith(ZERO_SNR_SUFFIX) and len(spec) > len(ZERO_SNR_SUFFIX):
         base_spec = spec[:-len(ZERO_SNR_SUFFIX)]
@@ -246,11 +422,13 @@ def gaussian_schedule(spec, num_steps):
             raise ScheduleError("num_steps", num_steps,
                                 f"the schedule file has {schedule.num_steps} steps")
         return schedule
+    if spec.startswith(DIFFUSERS_PREFIX):
+        return from_diffusers(spec[len(DIFFUSERS_PREFIX):], num_steps)
     builders = {"linear": linear, "cosine": cosine, "scaled-linear": scaled_linear,
                 "sigmoid": sigmoid}
     if spec not in builders:
-        raise ScheduleError("schedule", spec, "expected linear, cosine, scaled-linear, sigmoid "
-                            "or csv:FILE, optionally followed by ,zero-snr")
+        raise ScheduleError("schedule", spec, "expected linear, cosine, scaled-linear, sigmoid, "
+                            "csv:FILE or diffusers:FILE, optionally followed by ,zero-snr")
     return builders[spec](num_steps)
 
 

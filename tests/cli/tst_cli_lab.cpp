@@ -113,7 +113,17 @@ void tst_CliLab::csvHeader() {
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QStringList lines = r.out.trimmed().split('\n');
     QCOMPARE(lines[0], QString("config,schedule,trajectory,variance,sampler,k,nll_bpd,nll_se,"
-                               "quality_measure,quality,quality_se,timesteps,note"));
+                               "quality_measure,quality,quality_se,timesteps,log_sigma_steps,"
+                               "log_sigma_step_ratios,note"));
+    // K = 5: four steps in log σ and three ratios, each the quotient of its neighbours.
+    const QStringList cells = lines[1].split(',');
+    const QStringList steps = cells[12].split(' ');
+    const QStringList ratios = cells[13].split(' ');
+    QCOMPARE(steps.size(), 4);
+    QCOMPARE(ratios.size(), 3);
+    for (int j = 0; j < 3; ++j) {
+        DS_COMPARE_REL(ratios[j].toDouble(), steps[j + 1].toDouble() / steps[j].toDouble(), 1e-12);
+    }
     QCOMPARE(lines.size(), 1 + 2 * 2);  // (one configuration + the reference) × two K
     QVERIFY2(lines[1].contains(",logsnr,analytic,analytic-ddpm,5,"), qPrintable(lines[1]));
     QVERIFY2(lines[3].startsWith("DP optimum,"), qPrintable(lines[3]));

@@ -54,6 +54,7 @@ private slots:
     void zeroSnrSigma();
     void diffusersSchedule();
     void textFormat();
+    void configSpacingWithoutTrajectory();
     void errors_data();
     void errors();
 
@@ -264,7 +265,52 @@ void tst_CliTimesteps::diffusersSchedule() {
     QVERIFY2(wrongSteps.err.contains("num_train_timesteps = 1000"), qPrintable(wrongSteps.err));
 }
 
+// --schedule diffusers:FILE without --trajectory: the config's timestep_spacing (K = 10, or the
+// project's K), in `timesteps` and in the Gaussian subcommands alike; --trajectory wins.
+void tst_CliTimesteps::configSpacingWithoutTrajectory() {
+    const QString path = m_dir.filePath("leading_config.json");
+    std::ofstream(path.toStdString())
+        << R"({"num_train_timesteps": 1000, "timestep_spacing": "leading", "steps_offset": 1})";
+    auto named = runCli({"timesteps", "--schedule", "diffusers:" + path, "--as", "diffusers"});
+    QVERIFY2(named.exitCode == 0, qPrintable(named.err));
+    // diffusers' leading spacing with steps_offset 1 at 10 steps: 901, 801, …, 1.
+    QCOMPARE(named.out, QString("{\"timesteps\":[901,801,701,601,501,401,301,201,101,1]}\n"));
+    auto given = runCli({"timesteps", "--schedule", "diffusers:" + path, "--trajectory",
+                         "trailing:4", "--as", "diffusers"});
+    QVERIFY2(given.exitCode == 0, qPrintable(given.err));
+    QCOMPARE(given.out, QString("{\"timesteps\":[999,749,499,249]}\n"));
+    // With a project: its K (6), the config's spacing, as when the config is picked in the GUI.
+    core::project::Project project;
+    project.process = core::project::ProcessKind::Gaussian;
+    project.gaussian.trajectory = core::project::GaussianTrajectory::Even;
+    project.gaussian.pathSteps = 6;
+    const QString projectPath = m_dir.filePath("k6.json");
+    std::ofstream(projectPath.toStdString())
+        << core::project::projectToJson(project, projectPath.toStdString());
+    auto fromProject = runCli({"timesteps", "--project", projectPath, "--schedule",
+                               "diffusers:" + path, "--as", "diffusers"});
+    QVERIFY2(fromProject.exitCode == 0, qPrintable(fromProject.err));
+    // N // K = 166: 0, 166, …, 830, plus the offset, descending.
+    QCOMPARE(fromProject.out, QString("{\"timesteps\":[831,665,499,333,167,1]}\n"));
+    // The variance subcommand takes it as its trajectory too.
+    const QString gammaPath = m_dir.filePath("gamma_ones.csv");
+    {
+        std::ofstream gamma(gammaPath.toStdString());
+        gamma << "n,gamma\n";
+        for (int n = 1; n <= 1000; ++n) gamma << n << ",1\n";
+    }
+    auto variance = runCli({"variance", "--schedule", "diffusers:" + path, "--gamma", gammaPath,
+                            "--format", "json"});
+    QVERIFY2(variance.exitCode == 0, qPrintable(variance.err));
+    // 1-based n = t + 1 of diffusers' 1, 101, …, 901.
+    QVERIFY2(variance.out.contains("[2,102,202,302,402,502,602,702,802,902]"), qPrintable(variance.out));
+}
+
 void tst_CliTimesteps::textFormat() {
+    // The literal the Trajectory view's "Copy for diffusers" is checked against (tst_pipeline_copy).
+    auto copied = runCli({"timesteps", "--trajectory", "list:1,500,1000", "--as", "diffusers"});
+    QVERIFY2(copied.exitCode == 0, qPrintable(copied.err));
+    QCOMPARE(copied.out, QString("{\"timesteps\":[999,499,0]}\n"));
     auto d = runCli({"timesteps", "--trajectory", "trailing:4", "--as", "diffusers", "--format",
                      "text"});
     QVERIFY2(d.exitCode == 0, qPrintable(d.err));

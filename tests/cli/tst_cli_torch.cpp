@@ -53,6 +53,7 @@ private slots:
     void aNonFinitePredictionEndsGammaNamingN();
     void aNetworksPrintsLeaveTheJsonIntact();
     void theContractsScheduleIsCheckedAndCompared();
+    void predictionTypeOfADiffusersConfig();
     void hostileContractsAreOnePrintableLine();
     void evaluateOpensACategoricalTorchScriptModel();
     void withoutThePluginItsPackageIsNamed();
@@ -218,6 +219,28 @@ void tst_CliTorch::theContractsScheduleIsCheckedAndCompared() {
                                       "is linear"),
              qPrintable(categorical.err));
     QVERIFY(categorical.out.isEmpty());
+}
+
+// A diffusers config whose prediction_type is not the contract's prediction: refused in one line
+// naming --model, prediction_type and both values; the config that agrees runs.
+void tst_CliTorch::predictionTypeOfADiffusersConfig() {
+    const QString out = m_dir.filePath("prediction.csv");
+    const QString network = model("exact-v_prediction-diffusers.pt");
+    auto refused = runCli({"gamma", "--data", "gaussian:d=2,s=0.5", "--schedule",
+                           "diffusers:" + kModels + "/scheduler-epsilon.json", "--model", network,
+                           "--samples", "4", "--out", out});
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains("--model: prediction_type: " + kModels +
+                                  "/scheduler-epsilon.json says epsilon but the model " + network +
+                                  " predicts v_prediction"),
+             qPrintable(refused.err));
+    QVERIFY2(refused.err.contains("--schedule"), qPrintable(refused.err));
+    QCOMPARE(refused.err.trimmed().count('\n'), 0);
+    QVERIFY(!QFile::exists(out));
+    auto agrees = runCli({"gamma", "--data", "gaussian:d=2,s=0.5", "--schedule",
+                          "diffusers:" + kModels + "/scheduler-v_prediction.json", "--model",
+                          network, "--samples", "4", "--out", out});
+    QVERIFY2(agrees.exitCode == 0, qPrintable(agrees.err));
 }
 
 void tst_CliTorch::hostileContractsAreOnePrintableLine() {

@@ -5,6 +5,10 @@
 #include <cmath>
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
+#include "core/model/checkpoint.h"
+#include "core/model/oracle_specs.h"
 #include "core/project/gaussian_params.h"
 #include "core/project/project_file.h"
 #include "core/schedule/diffusers_config.h"
@@ -25,6 +29,9 @@ private slots:
     void refusals();
     void specs();
     void projectFileKeepsThePath();
+    void spacingNamesTheTrajectory();
+    void predictionTypeAgainstTheContract();
+    void pipelineTimestepsText();
 
 private:
     QTemporaryDir m_dir;
@@ -219,6 +226,92 @@ void tst_DiffusersConfig::projectFileKeepsThePath() {
     auto back = core::project::projectFromJson(text, projectPath);
     DS_VERIFY_OK(back);
     QCOMPARE(back->gaussian.schedule, "diffusers:" + config + ",zero-snr");
+}
+
+// The trajectory a config's timestep_spacing names, as the GUI and --schedule without
+// --trajectory set it: the params' K, steps_offset only for leading.
+void tst_DiffusersConfig::spacingNamesTheTrajectory() {
+    const std::string leading = write("leading.json",
+        R"({"timestep_spacing": "leading", "steps_offset": 1})");
+    const std::string trailing = write("trailing.json",
+        R"({"timestep_spacing": "trailing", "steps_offset": 1})");
+    const std::string none = write("none.json", R"({"beta_schedule": "linear"})");
+    QCOMPARE(scheduleSpecTrajectory("diffusers:" + leading, 7), std::string("leading:7,offset=1"));
+    QCOMPARE(scheduleSpecTrajectory("diffusers:" + leading + ",zero-snr", 7),
+             std::string("leading:7,offset=1"));
+    QCOMPARE(scheduleSpecTrajectory("diffusers:" + trailing, 12), std::string("trailing:12"));
+    QCOMPARE(scheduleSpecTrajectory("diffusers:" + none, 7), std::string());
+    QCOMPARE(scheduleSpecTrajectory("linear", 7), std::string());
+    QCOMPARE(scheduleSpecTrajectory("diffusers:/nonexistent/x.json", 7), std::string());
+    // The spec reads back into the params as that family and K.
+    core::project::GaussianParams params;
+    DS_VERIFY_OK(params.setTrajectorySpec(scheduleSpecTrajectory("diffusers:" + leading, 7)));
+    QCOMPARE(params.trajectorySpec(), std::string("leading:7,offset=1"));
+}
+
+// A TorchScript model whose contract predicts another quantity than the config's
+// prediction_type is refused in the fit check, naming prediction_type and both values.
+void tst_DiffusersConfig::predictionTypeAgainstTheContract() {
+    const std::string config = write("v.json", R"({"prediction_type": "v_prediction"})");
+    const std::string spec = "diffusers:" + config;
+    QCOMPARE(predictionTypeMismatch(spec, "v_prediction", "m.pt"), std::string());
+    QCOMPARE(predictionTypeMismatch("linear", "epsilon", "m.pt"), std::string());
+    QCOMPARE(predictionTypeMismatch(spec, "", "m.pt"), std::string());
+    QCOMPARE(predictionTypeMismatch("diffusers:" + write("n.json", "{}"), "sample", "m.pt"),
+             std::string());
+    QCOMPARE(predictionTypeMismatch(spec, "epsilon", "m.pt"),
+             config + " says v_prediction but the model m.pt predicts epsilon (its diffuscope.json)");
+
+    auto oracle = core::model::gaussianOracleFromSpec("gaussian:d=2,s=0.5");
+    DS_VERIFY_OK(oracle);
+    core::model::LoadedModel model;
+    model.gaussian = *oracle;
+    model.info.schedule = "diffusers,N=1000";
+    model.contractSchedule = "diffusers";
+    model.info.architecture = R"({"kind":"torchscript","prediction":"epsilon"})";
+    const core::Status refused = core::model::checkGaussianFit(model, "m.pt", 1000, 2, spec);
+    QVERIFY(!refused);
+    QCOMPARE(refused.error().field, std::string("prediction_type"));
+    const QString line = QString::fromStdString(refused.error().toString());
+    QVERIFY2(line.contains("v_prediction") && line.contains("epsilon") && !line.contains('\n'),
+             qPrintable(line));
+    model.info.architecture = R"({"kind":"torchscript","prediction":"v_prediction"})";
+    DS_VERIFY_OK(core::model::checkGaussianFit(model, "m.pt", 1000, 2, spec));
+    // Our own checkpoints say no prediction: nothing to compare.
+    model.contractSchedule.clear();
+    model.info.architecture = "{}";
+    DS_VERIFY_OK(core::model::checkGaussianFit(model, "m.pt", 1000, 2, spec));
+}
+
+// What `timesteps` prints and the GUI copies, against ᾱ multiplied out here.
+void tst_DiffusersConfig::pipelineTimestepsText() {
+    auto schedule = gaussianScheduleFromSpec("linear", 1000);
+    DS_VERIFY_OK(schedule);
+    const std::vector<int> n = {1, 500, 1000};
+    QCOMPARE(pipelineTimesteps(n, *schedule, TimestepConvention::Diffusers).text,
+             std::string("{\"timesteps\":[999,499,0]}\n"));
+    QCOMPARE(pipelineTimesteps(n, *schedule, TimestepConvention::Diffuscope).text,
+             std::string("{\"n\":[1,500,1000]}\n"));
+    QCOMPARE(pipelineTimesteps(n, *schedule, TimestepConvention::Diffusers, false).text,
+             std::string("999, 499, 0\n"));
+    const auto k = pipelineTimesteps(n, *schedule, TimestepConvention::KDiffusion);
+    QVERIFY(k.notes.empty());
+    const auto json = nlohmann::json::parse(k.text);
+    QCOMPARE(json["sigmas"].size(), size_t(4));
+    // DDPM's linear β: 1e-4 + (0.02 − 1e-4)(i − 1)/999.
+    for (size_t j = 0; j < n.size(); ++j) {
+        double alphaBar = 1.0;
+        for (int i = 1; i <= n[n.size() - 1 - j]; ++i) alphaBar *= 1.0 - (1e-4 + (0.02 - 1e-4) * (i - 1) / 999.0);
+        DS_COMPARE_REL(json["sigmas"][j].get<double>(), std::sqrt((1.0 - alphaBar) / alphaBar), 1e-9);
+    }
+    QCOMPARE(json["sigmas"][3].get<double>(), 0.0);
+    // A zero-SNR end: σ at ᾱ = 2⁻²⁴, with a note.
+    auto zero = gaussianScheduleFromSpec("linear,zero-snr", 1000);
+    DS_VERIFY_OK(zero);
+    const auto z = pipelineTimesteps({1000}, *zero, TimestepConvention::KDiffusion);
+    QCOMPARE(z.notes.size(), size_t(1));
+    QCOMPARE(nlohmann::json::parse(z.text)["sigmas"][0].get<double>(),
+             std::sqrt(16777216.0 - 1.0));
 }
 
 QTEST_GUILESS_MAIN(tst_DiffusersConfig)

@@ -30,6 +30,7 @@ using core::project::LabVariance;
 class tst_Lab : public QObject {
     Q_OBJECT
 private slots:
+    void logSigmaStepsAndRatios();
     void specRoundTrip_data();
     void specRoundTrip();
     void specRefusals_data();
@@ -464,10 +465,12 @@ void tst_Lab::csvAndJsonShapes() {
     const std::string csv = core::project::labToCsv(r);
     QCOMPARE(csv.substr(0, csv.find('\n')),
              std::string("config,schedule,trajectory,variance,sampler,k,nll_bpd,nll_se,"
-                         "quality_measure,quality,quality_se,timesteps,note"));
-    QVERIFY2(csv.find("\"x,y\",linear,even,analytic,analytic-ddpm,2,3.5,,,,,1 10,\"a, \"\"b\"\"\"") !=
+                         "quality_measure,quality,quality_se,timesteps,log_sigma_steps,"
+                         "log_sigma_step_ratios,note"));
+    // σ = 0.5 then ∞: one step, infinite; no ratio.
+    QVERIFY2(csv.find("\"x,y\",linear,even,analytic,analytic-ddpm,2,3.5,,,,,1 10,inf,,\"a, \"\"b\"\"\"") !=
                  std::string::npos, csv.c_str());
-    QVERIFY2(csv.find("DP optimum,linear,even,analytic,analytic-ddpm,2,,,,,,,error: no Γ") !=
+    QVERIFY2(csv.find("DP optimum,linear,even,analytic,analytic-ddpm,2,,,,,,,,,error: no Γ") !=
                  std::string::npos, csv.c_str());
     const auto json = core::project::labToJson(r);
     QVERIFY(json["configs"][0]["runs"][0]["sigma"][1].is_null());
@@ -477,4 +480,24 @@ void tst_Lab::csvAndJsonShapes() {
 }
 
 QTEST_GUILESS_MAIN(tst_Lab)
+// Steps in log σ and their ratios, against σ chosen with known logarithms.
+void tst_Lab::logSigmaStepsAndRatios() {
+    const double inf = std::numeric_limits<double>::infinity();
+    const std::vector<double> sigma = {std::exp(-2.0), std::exp(-1.0), std::exp(0.5), std::exp(3.5)};
+    const std::vector<double> steps = core::project::logSigmaSteps(sigma);
+    QCOMPARE(steps.size(), size_t(3));
+    DS_COMPARE_REL(steps[0], 1.0, 1e-12);
+    DS_COMPARE_REL(steps[1], 1.5, 1e-12);
+    DS_COMPARE_REL(steps[2], 3.0, 1e-12);
+    const std::vector<double> ratios = core::project::logSigmaStepRatios(steps);
+    QCOMPARE(ratios.size(), size_t(2));
+    DS_COMPARE_REL(ratios[0], 1.5, 1e-12);
+    DS_COMPARE_REL(ratios[1], 2.0, 1e-12);
+    // Into a zero-SNR end: an infinite step, no ratio.
+    const std::vector<double> zero = core::project::logSigmaSteps({1.0, std::exp(1.0), inf});
+    QCOMPARE(zero[1], inf);
+    QVERIFY(std::isnan(core::project::logSigmaStepRatios(zero)[0]));
+    QVERIFY(core::project::logSigmaSteps({2.0}).empty());
+}
+
 #include "tst_lab.moc"

@@ -207,6 +207,14 @@ def main():
         save(ExactEps(prediction), f"exact-{prediction}.pt", **gaussian(prediction=prediction))
         save(ExactEpsConditional(prediction, 3), f"exact-{prediction}-conditional.pt",
              **gaussian(prediction=prediction, num_conditions=3))
+    # A network trained under a diffusers config that says v_prediction, and configs saying
+    # each prediction_type (the fit check compares them with the contract's prediction).
+    for prediction in contract.PREDICTIONS:
+        with open(os.path.join(OUT, f"scheduler-{prediction}.json"), "w") as f:
+            json.dump({"num_train_timesteps": N, "prediction_type": prediction}, f)
+    save(ExactEps("v_prediction"), "exact-v_prediction-diffusers.pt",
+         **dict(gaussian(prediction="v_prediction"),
+                schedule="diffusers:" + os.path.abspath(os.path.join(OUT, "scheduler-v_prediction.json"))))
     save(ExactEps("epsilon"), "exact-image.pt", **gaussian(shape=(1, 2, 2)))
     save(ElementScale((1, 2, 3)), "scale-image.pt", **gaussian(shape=(1, 2, 3)))
     cat = dict(process="categorical", schedule="linear", num_steps=N, shape=[3], num_classes=4)

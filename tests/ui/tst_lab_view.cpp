@@ -19,6 +19,7 @@
 #include <QTabWidget>
 #include <QAbstractButton>
 #include <QApplication>
+#include <QClipboard>
 #include <QTest>
 
 #include <cmath>
@@ -337,6 +338,44 @@ void tst_LabView::runShowsEveryConfigurationAndTheReference() {
             sum += steps->at(j).y();
         }
         DS_COMPARE_REL(sum, curve->runs[1].nllBitsPerDim, 1e-9);
+    }
+    // The fifth chart: the steps in log σ of K = 10 against k = 2..10, each the difference of
+    // the logarithms of the run's σ taken here; then the ratios of consecutive steps, k = 3..10.
+    {
+        const auto& sigma = result->curves[1].runs[1].sigma;
+        QLineSeries* stepsLine = lineNamed(view->chart(4), QString::fromStdString(result->curves[1].config.name));
+        QVERIFY(stepsLine != nullptr);
+        QCOMPARE(stepsLine->count(), 9);
+        for (int j = 0; j < 9; ++j) {
+            QCOMPARE(stepsLine->at(j).x(), double(j + 2));
+            DS_COMPARE_REL(stepsLine->at(j).y(),
+                           std::log(sigma[size_t(j) + 1]) - std::log(sigma[size_t(j)]), 1e-12);
+        }
+        view->sigmaStepSelector()->setCurrentIndex(1);
+        QLineSeries* ratios = lineNamed(view->chart(4), QString::fromStdString(result->curves[1].config.name));
+        QCOMPARE(ratios->count(), 8);
+        for (int j = 0; j < 8; ++j) {
+            const double h1 = std::log(sigma[size_t(j) + 1]) - std::log(sigma[size_t(j)]);
+            const double h2 = std::log(sigma[size_t(j) + 2]) - std::log(sigma[size_t(j) + 1]);
+            QCOMPARE(ratios->at(j).x(), double(j + 3));
+            DS_COMPARE_REL(ratios->at(j).y(), h2 / h1, 1e-12);
+        }
+        QCOMPARE(lines(view->chart(4)).size(), 3);
+    }
+    // "Copy for diffusers": the selected configuration at the chosen K, t = n − 1 descending,
+    // as `diffuscope timesteps --as diffusers` prints it (one JSON line).
+    {
+        view->configTable()->table()->setCurrentCell(1, 0);
+        auto* copy = view->findChild<QPushButton*>("copyForDiffusers");
+        QVERIFY(copy != nullptr);
+        copy->click();
+        QString expected = "{\"timesteps\":[";
+        for (int j = 9; j >= 0; --j) {
+            expected += QString::number(run.timesteps[size_t(j)] - 1) + (j > 0 ? "," : "]}\n");
+        }
+        QCOMPARE(QApplication::clipboard()->text(), expected);
+        view->findChild<QPushButton*>("copyForKDiffusion")->click();
+        QVERIFY(QApplication::clipboard()->text().startsWith("{\"sigmas\":["));
     }
     // CSV export writes the header block, then the core's tidy table.
     QTemporaryDir dir;

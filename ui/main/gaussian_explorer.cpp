@@ -409,6 +409,9 @@ void GaussianExplorer::startJob() {
                         rows.typedLabel = QString::fromStdString(done->params.trajectorySpec());
                     }
                 }
+                rows.inUse = done->trajectory.timesteps;
+                rows.schedule = std::shared_ptr<const core::schedule::GaussianSchedule>(
+                    done, &done->schedule);
                 // Shares the results' matrix (aliasing), no copy.
                 m_trajectory->setTrajectories(
                     std::shared_ptr<const core::Matrix>(done, &done->cost), rows);

@@ -188,6 +188,8 @@ void MainWindow::createStatusBar() {
             [this](const QString& message, bool) { statusBar()->showMessage(message, 8000); });
     connect(m_gaussianExplorer, &GaussianExplorer::jobMessage, this,
             [this](const QString& message, bool) { statusBar()->showMessage(message, 8000); });
+    connect(m_gaussianPanel, &panels::GaussianPanel::statusNote, this,
+            [this](const QString& note) { statusBar()->showMessage(note, 15000); });
 }
 
 // The categorical time bar drives the explorer and edits the seed.

@@ -195,12 +195,18 @@ ViewExplanation viewExplanation(const QString& viewName) {
                             "variance, sampler) side "
                             "by side: their timesteps, their per-step costs, the negative ELBO in "
                             "bits/dim and the "
-                            "sample quality against the number of steps, with the DP optimum as the reference."),
+                            "sample quality against the number of steps, with the DP optimum as the reference. "
+                            "The fifth chart shows each step in log σ (σ = √(β̄/ᾱ), step k = "
+                            "log σ at t_k minus log σ at t_(k−1)) against the step index, or the ratio "
+                            "of consecutive steps."),
           QT_TRANSLATE_NOOP(
               "ui::ViewExplanations",
               "Lower is better for both the NLL and the sample distance (MMD² for 2-D data, the "
               "Fréchet distance for the digits). A configuration far above the reference with few "
-              "steps is a choice that costs steps."),
+              "steps is a choice that costs steps. DPM-Solver and the Euler samplers step in "
+              "log σ; a second-order multistep solver such as DPM-Solver++(2M) extrapolates from "
+              "the previous step and loses accuracy where the ratio of consecutive steps is far "
+              "from 1 (a jump in step size)."),
           QT_TRANSLATE_NOOP(
               "ui::ViewExplanations",
               "Apply the presets: leading spacing without zero SNR, DDPM β̃ with few steps, Karras "

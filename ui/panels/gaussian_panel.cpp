@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/gaussian_panel.h"
 
+#include "core/schedule/diffusers_config.h"
+
 #include "core/util/limits.h"
 
 #include <QCoreApplication>
@@ -66,6 +68,24 @@ core::Result<GaussianParams> withScheduleFile(GaussianParams p, const QString& p
     }
     p.schedule = "csv:" + QFileInfo(path).absoluteFilePath().toStdString();
     return p.withNumSteps(schedule->numSteps());  // the table's length is N
+}
+
+// The params with a diffusers scheduler_config.json as the schedule, N from it, and the
+// trajectory its timestep_spacing names (at the project's K) when it names one.
+core::Result<GaussianParams> withDiffusersConfig(GaussianParams p, const QString& path) {
+    const std::string file = QFileInfo(path).absoluteFilePath().toStdString();
+    auto config = core::schedule::readDiffusersConfig(file);
+    if (!config) return config.error();
+    if (auto schedule = core::schedule::diffusersSchedule(*config, file); !schedule) {
+        return schedule.error();
+    }
+    p.schedule = core::schedule::kDiffusersPrefix + file;
+    p = p.withNumSteps(config->numTrainTimesteps);
+    if (const std::string spec = core::schedule::diffusersTrajectorySpec(*config, p.pathSteps);
+        !spec.empty()) {
+        if (core::Status s = p.setTrajectorySpec(spec); !s) return s.error();
+    }
+    return p;
 }
 
 // The params with the checkpoint as the ε-model, once it is known to fit N and the data.
@@ -149,11 +169,13 @@ QGroupBox* GaussianPanel::createProcessBox() {
     m_schedule = new QComboBox;
     addChoices(m_schedule, core::project::kGaussianSchedules);
     m_schedule->addItem(tr("custom table…"), "csv:");
+    m_schedule->addItem(tr("diffusers config…"), core::schedule::kDiffusersPrefix);
     m_schedule->setToolTip(
         tr("The β_n schedule (Help ▸ Mathematics: gaussian.md#schedules); "
            "linear with N = 1000 is DDPM's. A "
            "custom table is a CSV with a beta column (β_1..β_N) or an alpha_bar "
-           "column; its length sets N."));
+           "column; its length sets N. A diffusers config is a scheduler_config.json: it sets "
+           "N, and its timestep_spacing the trajectory."));
     m_numSteps = new QSpinBox;
     m_numSteps->setRange(core::limits::kGaussianSteps.min, core::limits::kGaussianSteps.max);
     m_numSteps->setToolTip(tr("N, the number of timesteps."));
@@ -169,6 +191,11 @@ QGroupBox* GaussianPanel::createProcessBox() {
     m_eta->setSingleStep(0.1);
     m_eta->setDecimals(3);
     form->addRow(tr("schedule"), m_schedule);
+    m_scheduleNote = new QLabel;
+    m_scheduleNote->setWordWrap(true);
+    m_scheduleNote->setStyleSheet("color: #555;");
+    m_scheduleNote->hide();
+    form->addRow(m_scheduleNote);
     form->addRow(tr("steps N"), m_numSteps);
     form->addRow(tr("forward"), m_forward);
     form->addRow("η", m_eta);
@@ -177,6 +204,16 @@ QGroupBox* GaussianPanel::createProcessBox() {
     // activated, not currentIndexChanged: choosing "custom" again picks another file.
     connect(m_schedule, &QComboBox::activated, this, [this] {
         const QString kind = m_schedule->currentData().toString();
+        if (kind == core::schedule::kDiffusersPrefix) {
+            const QString path = QFileDialog::getOpenFileName(
+                this, tr("A diffusers scheduler config"), {}, tr("JSON files (*.json)"));
+            if (path.isEmpty()) {
+                onDocumentChanged();
+            } else {
+                loadDiffusersConfigInBackground(path);
+            }
+            return;
+        }
         if (kind != "csv:") {
             m_edits.edit(tr("Change schedule"), "process",
                          [&](GaussianParams& p) { p.schedule = kind.toStdString(); });
@@ -524,6 +561,17 @@ void GaussianPanel::loadScheduleFileInBackground(const QString& path) {
         "process", [path](GaussianParams p) { return withScheduleFile(std::move(p), path); });
 }
 
+bool GaussianPanel::loadDiffusersConfig(const QString& path) {
+    return m_edits.applyPrepared(withDiffusersConfig(m_document->gaussian(), path),
+                                 tr("Use a diffusers config"), "process");
+}
+
+void GaussianPanel::loadDiffusersConfigInBackground(const QString& path) {
+    m_edits.prepareInBackground(
+        *m_files, tr("Reading %1").arg(QFileInfo(path).fileName()), tr("Use a diffusers config"),
+        "process", [path](GaussianParams p) { return withDiffusersConfig(std::move(p), path); });
+}
+
 void GaussianPanel::loadModelInBackground(const QString& path) {
     m_edits.prepareInBackground(
         *m_files, tr("Loading %1").arg(QFileInfo(path).fileName()), tr("Use a checkpoint"), "data",
@@ -547,12 +595,46 @@ void GaussianPanel::onDocumentChanged() {
     m_refreshing = true;
     const QString schedule = document::qs(p.schedule);
     const bool custom = schedule.startsWith("csv:");
-    m_schedule->setCurrentIndex(custom ? m_schedule->findData("csv:")
-                                       : std::max(0, m_schedule->findData(schedule)));
+    const QString diffusersPrefix = core::schedule::kDiffusersPrefix;
+    const bool diffusers = schedule.startsWith(diffusersPrefix);
+    m_schedule->setCurrentIndex(custom      ? m_schedule->findData("csv:")
+                                : diffusers ? m_schedule->findData(diffusersPrefix)
+                                            : std::max(0, m_schedule->findData(schedule)));
     m_schedule->setItemText(
         m_schedule->findData("csv:"),
         custom ? tr("custom: %1").arg(QFileInfo(schedule.mid(4)).fileName()) : tr("custom table…"));
-    m_numSteps->setEnabled(!custom);  // a table's length is its N
+    m_schedule->setItemText(
+        m_schedule->findData(diffusersPrefix),
+        diffusers ? tr("diffusers: %1")
+                        .arg(QFileInfo(QString::fromStdString(
+                                           core::schedule::splitScheduleSpec(p.schedule).base)
+                                           .mid(diffusersPrefix.size()))
+                                 .fileName())
+                  : tr("diffusers config…"));
+    m_numSteps->setEnabled(!custom && !diffusers);  // a table's length is its N
+    // A config's unused keys are said once each time the schedule becomes it (picked, opened,
+    // undone to).
+    if (p.schedule != m_notedSchedule) {
+        m_notedSchedule = p.schedule;
+        const std::string note = core::schedule::scheduleSpecNote(p.schedule);
+        QString shown;
+        if (!note.empty()) {
+            // The file's name, not its path, so that the line wraps in the narrow panel.
+            const std::string base = core::schedule::splitScheduleSpec(p.schedule).base;
+            const std::string path = base.substr(diffusersPrefix.size());
+            auto config = core::schedule::readDiffusersConfig(path);
+            QStringList keys;
+            if (config) {
+                for (const std::string& key : config->unknownKeys) keys << QString::fromStdString(key);
+            }
+            shown = tr("Keys of %1 not used here: %2")
+                        .arg(QFileInfo(QString::fromStdString(path)).fileName(), keys.join(", "));
+            emit statusNote(QString::fromStdString(note));
+        }
+        m_scheduleNote->setText(shown);
+        m_scheduleNote->setToolTip(QString::fromStdString(note));
+        m_scheduleNote->setVisible(!shown.isEmpty());
+    }
     m_numSteps->setValue(p.numSteps);
     const int forward = p.eta == 1.0 ? 0 : p.eta == 0.0 ? 1 : 2;
     m_forward->setCurrentIndex(forward);

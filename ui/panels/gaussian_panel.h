@@ -56,6 +56,12 @@ public:
     // data spec and a dropped file use); the result is applied when it arrives.
     void loadModelInBackground(const QString& path);
     void loadScheduleFileInBackground(const QString& path);
+    // Uses a diffusers scheduler_config.json as the schedule ("diffusers:FILE", N from it); a
+    // config naming timestep_spacing also sets the trajectory to it at the project's K. One undo
+    // step; the config's unused keys are said by statusNote() (as whenever the schedule becomes
+    // a config).
+    bool loadDiffusersConfig(const QString& path);
+    void loadDiffusersConfigInBackground(const QString& path);
     void importGammaFileInBackground(const QString& path);
     void editDataSpecInBackground(const QString& spec);
     // Replaces each imported Γ_n by min(Γ_n, 1/β̄_n) (the warning's "clip" link).
@@ -66,6 +72,8 @@ public:
     jobs::JobRunner* fileRunner() { return m_files; }
 
 signals:
+    // A line for the status bar (the unused keys of a diffusers config).
+    void statusNote(const QString& note);
     void trainRequested();
     void exportGammaRequested();
 
@@ -92,6 +100,8 @@ private:
     FieldErrors m_errors;
     ParamEdits<document::GaussianParams> m_edits;
     QComboBox* m_schedule;
+    std::string m_notedSchedule;  // the schedule whose config note was last said
+    QLabel* m_scheduleNote = nullptr;  // the config's unused keys, while it is the schedule
     QSpinBox* m_numSteps;
     QComboBox* m_forward;
     QDoubleSpinBox* m_eta;

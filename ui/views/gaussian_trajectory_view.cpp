@@ -243,6 +243,19 @@ void TrajectoryCanvas::paintHeatmap(QPainter& painter,
 
 QWidget* GaussianTrajectoryView::canvas() const { return m_canvas; }
 
+QString GaussianTrajectoryView::pipelineText(core::schedule::TimestepConvention convention) const {
+    if (!m_rows.schedule) return {};
+    // The selected row, as "Copy" takes it; the trajectory in use when none is.
+    const std::vector<TickRow> rows = tickRows();
+    const int row = m_listing->currentRow();
+    const std::vector<int>& steps =
+        row >= 0 && row < static_cast<int>(rows.size()) ? *rows[static_cast<size_t>(row)].steps
+                                                        : m_rows.inUse;
+    if (steps.empty()) return {};
+    return QString::fromStdString(
+        core::schedule::pipelineTimesteps(steps, *m_rows.schedule, convention).text);
+}
+
 QWidget* GaussianTrajectoryView::createListing() {
     m_listing->setHorizontalHeaderLabels({tr("trajectory"), tr("steps"), "ΣJ", tr("timesteps n")});
     m_listing->verticalHeader()->setVisible(false);
@@ -275,9 +288,34 @@ QWidget* GaussianTrajectoryView::createListing() {
     connect(use, &QPushButton::clicked, this, [this, selectedSteps] {
         if (const QString steps = selectedSteps(); !steps.isEmpty()) emit useAsTypedList(steps);
     });
+    auto* forDiffusers = new QPushButton(tr("Copy for diffusers"));
+    forDiffusers->setToolTip(
+        tr("Copies the selected trajectory as diffusers' set_timesteps(timesteps=…) takes it: "
+           "the JSON of diffuscope timesteps --as diffusers."));
+    auto* forKDiffusion = new QPushButton(tr("Copy for k-diffusion"));
+    forKDiffusion->setToolTip(
+        tr("Copies the selected trajectory as k-diffusion's sigmas: the JSON of diffuscope "
+           "timesteps --as k-diffusion."));
+    // No structured binding here: clang 14 cannot capture one in a lambda.
+    for (const auto& entry :
+         {std::pair{forDiffusers, core::schedule::TimestepConvention::Diffusers},
+          std::pair{forKDiffusion, core::schedule::TimestepConvention::KDiffusion}}) {
+        QPushButton* button = entry.first;
+        const core::schedule::TimestepConvention convention = entry.second;
+        button->setObjectName(convention == core::schedule::TimestepConvention::Diffusers
+                                  ? "copyForDiffusers"
+                                  : "copyForKDiffusion");
+        connect(button, &QPushButton::clicked, this, [this, convention] {
+            if (const QString text = pipelineText(convention); !text.isEmpty()) {
+                QApplication::clipboard()->setText(text);
+            }
+        });
+    }
     auto* buttons = new QVBoxLayout;
     buttons->addWidget(copy);
     buttons->addWidget(use);
+    buttons->addWidget(forDiffusers);
+    buttons->addWidget(forKDiffusion);
     buttons->addStretch(1);
     auto* box = new QWidget;
     auto* row = new QHBoxLayout(box);

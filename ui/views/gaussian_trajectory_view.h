@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/project/gaussian_runs.h"
+#include "core/schedule/diffusers_config.h"
 #include "core/util/eigen_types.h"
 #include "ui/charts/view_panel.h"
 
@@ -60,6 +61,9 @@ public:
         std::vector<int> typed;
         double costTyped = 0.0;
         QString typedLabel = QT_TRANSLATE_NOOP("ui::views::GaussianTrajectoryView", "typed list");
+        // The trajectory in use and its schedule, for "Copy for diffusers/k-diffusion".
+        std::vector<int> inUse;
+        std::shared_ptr<const core::schedule::GaussianSchedule> schedule;
     };
     // cost: the N×N matrix of core::gaussian::dpCostMatrix (node n − 1 = timestep n).
     // `cost` is shared, not copied: a copy of the 8 MB matrix at N = 1000 took 20–40 ms of the
@@ -80,6 +84,10 @@ public:
     QPushButton* nllButton() const { return m_nllButton; }
     // The listing: one row per trajectory drawn (label, K, ΣJ, its timesteps).
     QTableWidget* listing() const { return m_listing; }
+    // What "Copy for diffusers" / "Copy for k-diffusion" put on the clipboard: the selected
+    // listing row's trajectory (the one in use when none is selected) exactly as `diffuscope
+    // timesteps --as diffusers|k-diffusion` prints it; empty before the first run.
+    QString pipelineText(core::schedule::TimestepConvention convention) const;
     // The tooltip of the canvas at a position (tick rows: the nearest timestep; heatmap: the
     // cell's s, t and J); empty elsewhere. Public for tests.
     QString canvasTooltip(const QPoint& position) const;

@@ -6,7 +6,10 @@
 
 #include <QCoreApplication>
 
+#include <QApplication>
 #include <QAreaSeries>
+#include <QClipboard>
+#include <QTableWidget>
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
@@ -42,7 +45,7 @@ using core::project::LabRun;
 
 namespace {
 
-enum ChartIndex { Timesteps = 0, Steps = 1, Nll = 2, Quality = 3 };
+enum ChartIndex { Timesteps = 0, Steps = 1, Nll = 2, Quality = 3, SigmaSteps = 4 };
 enum TimeAxis { AxisN = 0, AxisLogSnr = 1, AxisSigma = 2 };
 
 // Removes every series and axis (the number of configurations changes from run to run).
@@ -202,6 +205,7 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
       m_k(new QComboBox),
       m_axis(new QComboBox),
       m_stepAxis(new QComboBox),
+      m_sigmaStep(new QComboBox),
       m_run(new QPushButton(tr("Run"))),
       m_cancel(new QPushButton(tr("Cancel"))),
       m_progress(new QProgressBar),
@@ -228,14 +232,21 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
     selectors->addWidget(new QLabel(tr("Step costs against:")));
     m_stepAxis->addItems({tr("the step's t"), tr("step index")});
     selectors->addWidget(m_stepAxis);
+    selectors->addSpacing(12);
+    selectors->addWidget(new QLabel(tr("Steps in log σ:")));
+    m_sigmaStep->addItems({tr("the step"), tr("the ratio")});
+    m_sigmaStep->setToolTip(tr("The fifth chart: each step in log σ, or its ratio to the step before."));
+    selectors->addWidget(m_sigmaStep);
     selectors->addStretch(1);
     chartsLayout->addWidget(selectorRow);
     markControl(selectorRow);
     auto* grid = new QGridLayout;
     grid->setSpacing(0);
-    const QString titles[4] = {tr("Timesteps"), tr("Per-step cost"),
-                               tr("Negative ELBO against the number of steps"), tr("Sample quality against the number of steps")};
-    for (int i = 0; i < 4; ++i) {
+    const QString titles[5] = {tr("Timesteps"), tr("Per-step cost"),
+                               tr("Negative ELBO against the number of steps"),
+                               tr("Sample quality against the number of steps"),
+                               tr("Steps in log σ")};
+    for (int i = 0; i < 5; ++i) {
         m_charts[static_cast<size_t>(i)] = new QChart;
         setupChart(m_charts[static_cast<size_t>(i)], titles[i]);
         auto* figure = new charts::FigureChart(m_charts[static_cast<size_t>(i)]);
@@ -243,8 +254,16 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
         charts::applyFigureStyle(m_charts[static_cast<size_t>(i)], view);
         view->setMinimumSize(150, 110);  // a figure in a column still holds the four
         m_chartViews[static_cast<size_t>(i)] = view;
-        grid->addWidget(figure, i / 2, i % 2);
+        if (i < 4) {
+            grid->addWidget(figure, i / 2, i % 2);
+        } else {
+            grid->addWidget(figure, 2, 0, 1, 2);  // the fifth across both columns
+        }
     }
+    // The fifth chart is a strip: the four above keep most of the height.
+    grid->setRowStretch(0, 3);
+    grid->setRowStretch(1, 3);
+    grid->setRowStretch(2, 2);
     chartsLayout->addLayout(grid, 1);
     m_referenceNote = new QLabel;
     m_referenceNote->setWordWrap(true);
@@ -258,7 +277,7 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
     split->setStretchFactor(1, 1);
     split->setChildrenCollapsible(false);
     setBody(split);
-    for (QComboBox* box : {m_k, m_axis, m_stepAxis}) {
+    for (QComboBox* box : {m_k, m_axis, m_stepAxis, m_sigmaStep}) {
         connect(box, &QComboBox::currentIndexChanged, this, [this] {
             redraw();
             setStale(m_stale);
@@ -294,6 +313,23 @@ QWidget* LabView::createControls() {
     row->addWidget(m_cancel);
     row->addWidget(m_progress);
     row->addWidget(m_status, 1);
+    for (const auto convention : {core::schedule::TimestepConvention::Diffusers,
+                                  core::schedule::TimestepConvention::KDiffusion}) {
+        const bool diffusers = convention == core::schedule::TimestepConvention::Diffusers;
+        auto* copy = new QPushButton(diffusers ? tr("Copy for diffusers") : tr("Copy for k-diffusion"));
+        copy->setObjectName(diffusers ? "copyForDiffusers" : "copyForKDiffusion");
+        copy->setToolTip(
+            diffusers ? tr("Copies the selected configuration's timesteps at the chosen number of "
+                           "steps as diffuscope timesteps --as diffusers prints them.")
+                      : tr("Copies the selected configuration's σ at the chosen number of steps as "
+                           "diffuscope timesteps --as k-diffusion prints them."));
+        connect(copy, &QPushButton::clicked, this, [this, convention] {
+            if (const QString text = pipelineText(convention); !text.isEmpty()) {
+                QApplication::clipboard()->setText(text);
+            }
+        });
+        row->addWidget(copy);
+    }
     layout->addLayout(row);
     m_errors->setWordWrap(true);
     m_errors->setStyleSheet("color: #b00020;");
@@ -396,6 +432,48 @@ void LabView::redraw() {
     drawSteps();
     drawAgainstK(Nll);
     drawAgainstK(Quality);
+    drawSigmaSteps();
+}
+
+// Step k = log σ_{t_k} − log σ_{t_{k−1}} (k = 2..K, t increasing), or h_k/h_{k−1}: where the
+// ratio is far from 1 a second-order multistep solver (DPM-Solver++(2M)) extrapolates badly.
+void LabView::drawSigmaSteps() {
+    QChart* chart = m_charts[SigmaSteps];
+    clearChart(chart);
+    const auto curves = curvesToDraw();
+    const int k = chosenK();
+    const bool ratios = m_sigmaStep->currentIndex() == 1;
+    double low = std::numeric_limits<double>::infinity(), high = -low;
+    std::vector<QList<QPointF>> points(curves.size());
+    for (size_t i = 0; i < curves.size(); ++i) {
+        const LabRun* run = runAt(*curves[i], k);
+        if (run == nullptr) continue;
+        const std::vector<double> steps = core::project::logSigmaSteps(run->sigma);
+        const std::vector<double> values = ratios ? core::project::logSigmaStepRatios(steps) : steps;
+        const int first = ratios ? 3 : 2;  // the index k of values[0]
+        for (size_t j = 0; j < values.size(); ++j) {
+            if (!std::isfinite(values[j])) continue;  // into a zero-SNR end
+            points[i].append(QPointF(static_cast<double>(j) + first, values[j]));
+            low = std::min(low, values[j]);
+            high = std::max(high, values[j]);
+        }
+    }
+    auto* x = new QValueAxis;
+    x->setLabelFormat("%d");
+    x->setRange(0.5, k + 0.5);
+    x->setTitleText(tr("step k (timesteps increasing)"));
+    const QString yName = ratios ? tr("step ratio") : tr("step in log σ");
+    QAbstractAxis* y = valueAxis(low, high, yName, false);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (size_t i = 0; i < curves.size(); ++i) {
+        addLine(chart, *curves[i], curves[i] == &m_result->reference, points[i], x, y, "k", yName);
+    }
+    // The colours are the other charts' (their legends name them): the height goes to the plot.
+    charts::figureOf(chart)->setLegendShown(false);
+    charts::figureOf(chart)->setTitle(
+        ratios ? tr("Ratio of consecutive steps in log σ with %1 steps").arg(k)
+               : tr("Steps in log σ with %1 steps").arg(k));
 }
 
 void LabView::drawTimesteps() {
@@ -591,6 +669,26 @@ void LabView::setStale(bool stale) {
                            QFileInfo(QString::fromStdString(m_result->model)).fileName())
                       .arg(m_result->numSteps));
     }
+}
+
+QString LabView::pipelineText(core::schedule::TimestepConvention convention) const {
+    if (!m_result || m_result->curves.empty()) return {};
+    // The selected row's configuration as it ran (rows may have changed since).
+    const auto& configs = m_document->gaussian().lab.configs;
+    const int row = std::max(0, m_table->table()->currentRow());
+    const LabCurve* curve = &m_result->curves.front();
+    if (row < static_cast<int>(configs.size())) {
+        for (const LabCurve& c : m_result->curves) {
+            if (c.config == configs[static_cast<size_t>(row)]) curve = &c;
+        }
+    }
+    const LabRun* run = runAt(*curve, chosenK());
+    if (run == nullptr) return {};
+    auto schedule = core::schedule::gaussianScheduleFromSpec(
+        core::project::labSchedule(curve->config, m_result->schedule), m_result->numSteps);
+    if (!schedule) return {};
+    return QString::fromStdString(
+        core::schedule::pipelineTimesteps(run->timesteps, *schedule, convention).text);
 }
 
 core::Result<std::string> LabView::csvText() const {

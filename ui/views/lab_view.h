@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "core/project/lab.h"
+#include "core/schedule/diffusers_config.h"
 #include "ui/charts/view_panel.h"
 #include "ui/document/project_document.h"
 
@@ -23,7 +24,8 @@ class LabConfigTable;
 // editor on the left, and four charts of the last run on the right, each configuration in its
 // colour and the DP optimum in black dashes: (1) the timesteps of one K on one axis (n, log-SNR
 // or σ), one row per configuration; (2) the per-step costs of that K; (3) the negative ELBO
-// against K; (4) the sample quality against K. Runs are requested (runRequested) and shown by
+// against K; (4) the sample quality against K; (5) the steps in log σ against the step index,
+// or the ratio of consecutive steps. Runs are requested (runRequested) and shown by
 // the explorer's job; results stay until the next run, and edits only mark them stale.
 namespace ui::views {
 
@@ -45,7 +47,8 @@ public:
     void setProgress(int permille, const QString& stage);
     void setStatus(const QString& status);
 
-    // The charts: 0 timesteps, 1 per-step costs, 2 NLL against K, 3 quality against K.
+    // The charts: 0 timesteps, 1 per-step costs, 2 NLL against K, 3 quality against K, 4 the
+    // steps in log σ (or their ratios) against the step index.
     QChart* chart(int index) const { return m_charts[static_cast<size_t>(index)]; }
     panels::LabConfigTable* configTable() const { return m_table; }
     QPushButton* runButton() const { return m_run; }
@@ -53,7 +56,13 @@ public:
     QComboBox* kSelector() const { return m_k; }
     QComboBox* axisSelector() const { return m_axis; }
     QComboBox* stepAxisSelector() const { return m_stepAxis; }
+    QComboBox* sigmaStepSelector() const { return m_sigmaStep; }
     QLabel* captionLabel() const { return m_caption; }
+
+    // What "Copy for diffusers" / "Copy for k-diffusion" put on the clipboard: the timesteps of
+    // the configuration selected in the table (the first when none is) at the chosen K, exactly
+    // as `diffuscope timesteps --as diffusers|k-diffusion` prints them; empty without a run of it.
+    QString pipelineText(core::schedule::TimestepConvention convention) const;
 
     // Writes labToCsv (one row per configuration and K, the reference last).
     core::Result<std::string> csvText() const override;
@@ -69,17 +78,19 @@ private:
     void drawTimesteps();
     void drawSteps();
     void drawAgainstK(int chartIndex);
+    void drawSigmaSteps();
     // The curves in drawing order: the configurations, then the reference.
     std::vector<const core::project::LabCurve*> curvesToDraw() const;
     int chosenK() const;
 
     panels::LabConfigTable* m_table;
     document::ProjectDocument* m_document;
-    std::array<QChart*, 4> m_charts{};
-    std::array<QChartView*, 4> m_chartViews{};
+    std::array<QChart*, 5> m_charts{};
+    std::array<QChartView*, 5> m_chartViews{};
     QComboBox* m_k;
     QComboBox* m_axis;
     QComboBox* m_stepAxis;
+    QComboBox* m_sigmaStep;
     QPushButton* m_run;
     QPushButton* m_cancel;
     QProgressBar* m_progress;
