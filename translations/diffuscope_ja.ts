@@ -1117,14 +1117,6 @@ The project is still open; save your work.</source>
         <translation>スケジュール実験室</translation>
     </message>
     <message>
-        <source>Several configurations (schedule, trajectory family, reverse variance, sampler) side by side: their timesteps, their per-step costs, the negative ELBO in bits/dim and the sample quality against the number of steps, with the DP optimum as the reference.</source>
-        <translation>複数の設定 (スケジュール、軌跡の系列、逆過程の分散、サンプラー) を並べて、その時刻、ステップごとのコスト、ステップ数に対する負の ELBO (ビット/次元) とサンプルの品質を、DP 最適を基準として示します。</translation>
-    </message>
-    <message>
-        <source>Lower is better for both the NLL and the sample distance (MMD² for 2-D data, the Fréchet distance for the digits). A configuration far above the reference with few steps is a choice that costs steps.</source>
-        <translation>NLL もサンプルの距離 (2 次元データでは MMD²、数字画像ではフレシェ距離) も小さいほど良い値です。ステップが少ないときに基準を大きく上回る設定は、ステップを無駄にする選択です。</translation>
-    </message>
-    <message>
         <source>Apply the presets: leading spacing without zero SNR, DDPM β̃ with few steps, Karras spacing on a linear-β model, and read what each shows.</source>
         <translation>プリセット (終端 SNR ゼロなしの leading 間隔、少ないステップでの DDPM β̃、linear-β モデルでの Karras 間隔) を適用し、それぞれが何を示すかを読み取ってください。</translation>
     </message>
@@ -1147,6 +1139,14 @@ The project is still open; save your work.</source>
     <message>
         <source>Compare DDPM with Analytic-DDPM with 10 steps: the analytic variance gives cleaner digits. Try 5 steps with the even and the DP trajectory.</source>
         <translation>10 ステップで DDPM と Analytic-DDPM を比べてください。解析的な分散ではよりきれいな数字になります。等間隔と DP の軌跡で 5 ステップも試してください。</translation>
+    </message>
+    <message>
+        <source>Several configurations (schedule, trajectory family, reverse variance, sampler) side by side: their timesteps, their per-step costs, the negative ELBO in bits/dim and the sample quality against the number of steps, with the DP optimum as the reference. The fifth chart shows each step in log σ (σ = √(β̄/ᾱ), step k = log σ at t_k minus log σ at t_(k−1)) against the step index, or the ratio of consecutive steps.</source>
+        <translation>複数の設定 (スケジュール、軌跡の系列、逆過程の分散、サンプラー) を並べて、その時刻、ステップごとのコスト、ステップ数に対する負の ELBO (ビット/次元) とサンプルの品質を、DP 最適を基準として示します。5 つ目のグラフは、各ステップの log σ での幅 (σ = √(β̄/ᾱ)、ステップ k = t_k での log σ から t_(k−1) での log σ を引いた値) をステップ番号に対して、または連続するステップの比を示します。</translation>
+    </message>
+    <message>
+        <source>Lower is better for both the NLL and the sample distance (MMD² for 2-D data, the Fréchet distance for the digits). A configuration far above the reference with few steps is a choice that costs steps. DPM-Solver and the Euler samplers step in log σ; a second-order multistep solver such as DPM-Solver++(2M) extrapolates from the previous step and loses accuracy where the ratio of consecutive steps is far from 1 (a jump in step size).</source>
+        <translation>NLL もサンプルの距離 (2 次元データでは MMD²、数字画像ではフレシェ距離) も小さいほど良い値です。ステップが少ないときに基準を大きく上回る設定は、ステップを無駄にする選択です。DPM-Solver やオイラー法のサンプラーは log σ で刻みます。DPM-Solver++(2M) のような 2 次の多段法は前のステップから外挿するため、連続するステップの比が 1 から大きく離れるところ (ステップ幅の跳び) で精度を失います。</translation>
     </message>
 </context>
 <context>
@@ -2036,10 +2036,6 @@ The project is still open; save your work.</source>
         <translation>過程</translation>
     </message>
     <message>
-        <source>The β_n schedule (Help ▸ Mathematics: gaussian.md#schedules); linear with N = 1000 is DDPM&apos;s. A custom table is a CSV with a beta column (β_1..β_N) or an alpha_bar column; its length sets N.</source>
-        <translation>β_n のスケジュール (ヘルプ ▸ 数学的背景: gaussian.md#schedules)。N = 1000 の linear が DDPM のものです。独自の表は beta 列 (β_1..β_N) または alpha_bar 列を持つ CSV で、その長さが N になります。</translation>
-    </message>
-    <message>
         <source>N, the number of timesteps.</source>
         <translation>N: 時刻の数。</translation>
     </message>
@@ -2426,6 +2422,34 @@ The project is still open; save your work.</source>
     <message>
         <source>Change the number of steps</source>
         <translation>ステップ数の変更</translation>
+    </message>
+    <message>
+        <source>diffusers config…</source>
+        <translation>diffusers の設定…</translation>
+    </message>
+    <message>
+        <source>The β_n schedule (Help ▸ Mathematics: gaussian.md#schedules); linear with N = 1000 is DDPM&apos;s. A custom table is a CSV with a beta column (β_1..β_N) or an alpha_bar column; its length sets N. A diffusers config is a scheduler_config.json: it sets N, and its timestep_spacing the trajectory.</source>
+        <translation>β_n のスケジュール (ヘルプ ▸ 数学的背景: gaussian.md#schedules)。N = 1000 の linear が DDPM のものです。独自の表は beta 列 (β_1..β_N) または alpha_bar 列を持つ CSV で、その長さが N になります。diffusers の設定は scheduler_config.json で、N を決め、その timestep_spacing が軌跡を決めます。</translation>
+    </message>
+    <message>
+        <source>A diffusers scheduler config</source>
+        <translation>diffusers のスケジューラー設定</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json)</source>
+        <translation>JSON ファイル (*.json)</translation>
+    </message>
+    <message>
+        <source>Use a diffusers config</source>
+        <translation>diffusers の設定を使う</translation>
+    </message>
+    <message>
+        <source>diffusers: %1</source>
+        <translation>diffusers: %1</translation>
+    </message>
+    <message>
+        <source>Keys of %1 not used here: %2</source>
+        <translation>%1 のうちここで使わないキー: %2</translation>
     </message>
 </context>
 <context>
@@ -3346,6 +3370,22 @@ step (%1, %2): J = %3</source>
         <source>steps</source>
         <translation>ステップ数</translation>
     </message>
+    <message>
+        <source>Copy for diffusers</source>
+        <translation>diffusers 用にコピー</translation>
+    </message>
+    <message>
+        <source>Copies the selected trajectory as diffusers&apos; set_timesteps(timesteps=…) takes it: the JSON of diffuscope timesteps --as diffusers.</source>
+        <translation>選択した軌跡を diffusers の set_timesteps(timesteps=…) が受け取る形でコピーします (diffuscope timesteps --as diffusers の JSON)。</translation>
+    </message>
+    <message>
+        <source>Copy for k-diffusion</source>
+        <translation>k-diffusion 用にコピー</translation>
+    </message>
+    <message>
+        <source>Copies the selected trajectory as k-diffusion&apos;s sigmas: the JSON of diffuscope timesteps --as k-diffusion.</source>
+        <translation>選択した軌跡を k-diffusion の sigmas としてコピーします (diffuscope timesteps --as k-diffusion の JSON)。</translation>
+    </message>
 </context>
 <context>
     <name>ui::views::KernelComparisonView</name>
@@ -3555,6 +3595,62 @@ step (%1, %2): J = %3</source>
     <message>
         <source>steps</source>
         <translation>ステップ数</translation>
+    </message>
+    <message>
+        <source>Steps in log σ:</source>
+        <translation>log σ でのステップ:</translation>
+    </message>
+    <message>
+        <source>the step</source>
+        <translation>ステップ幅</translation>
+    </message>
+    <message>
+        <source>the ratio</source>
+        <translation>比</translation>
+    </message>
+    <message>
+        <source>The fifth chart: each step in log σ, or its ratio to the step before.</source>
+        <translation>5 つ目のグラフ: log σ での各ステップ幅、またはその前のステップとの比。</translation>
+    </message>
+    <message>
+        <source>Steps in log σ</source>
+        <translation>log σ でのステップ幅</translation>
+    </message>
+    <message>
+        <source>Copy for diffusers</source>
+        <translation>diffusers 用にコピー</translation>
+    </message>
+    <message>
+        <source>Copy for k-diffusion</source>
+        <translation>k-diffusion 用にコピー</translation>
+    </message>
+    <message>
+        <source>Copies the selected configuration&apos;s timesteps at the chosen number of steps as diffuscope timesteps --as diffusers prints them.</source>
+        <translation>選択した設定の、選んだステップ数での時刻を diffuscope timesteps --as diffusers の出力どおりにコピーします。</translation>
+    </message>
+    <message>
+        <source>Copies the selected configuration&apos;s σ at the chosen number of steps as diffuscope timesteps --as k-diffusion prints them.</source>
+        <translation>選択した設定の、選んだステップ数での σ を diffuscope timesteps --as k-diffusion の出力どおりにコピーします。</translation>
+    </message>
+    <message>
+        <source>step k (timesteps increasing)</source>
+        <translation>ステップ k (時刻の昇順)</translation>
+    </message>
+    <message>
+        <source>step ratio</source>
+        <translation>ステップの比</translation>
+    </message>
+    <message>
+        <source>step in log σ</source>
+        <translation>log σ でのステップ幅</translation>
+    </message>
+    <message>
+        <source>Ratio of consecutive steps in log σ with %1 steps</source>
+        <translation>%1 ステップでの log σ の連続するステップの比</translation>
+    </message>
+    <message>
+        <source>Steps in log σ with %1 steps</source>
+        <translation>%1 ステップでの log σ のステップ幅</translation>
     </message>
 </context>
 <context>
