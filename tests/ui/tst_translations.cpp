@@ -109,7 +109,7 @@ const std::set<QString> kAllowedWords = {
     "exp",     "max",         "min",      "Cov",    "Var",     "linear", "cosine",    "sigmoid",
     "leading", "trailing",    "linspace", "power",  "ddpm",    "ddim",   "karras",    "rho",
     "beta",    "safetensors", "Enter",    "Delete", "PyTorch", "TorchScript", "Net",
-    "AYS",     "SDXL",
+    "AYS",     "SDXL",        "sigmas",  // k-diffusion's key
 };
 
 // The English words of a visible text (markup, entities, accelerators, file names and spec
@@ -126,6 +126,8 @@ QStringList englishWords(QString text) {
     text.remove(
         QRegularExpression("[\\w.-]+\\.(md|json|csv|png|svg|pdf|gif|npy|safetensors)(#[\\w-]+)?"));
     text.remove(QRegularExpression("\\b[a-z]+(-[a-z0-9+()]+)+"));
+    // A command line ("diffuscope timesteps --as diffusers") is what the user types, not words.
+    text.remove(QRegularExpression("\\bdiffuscope [a-z]+"));
     QStringList words;
     static const QRegularExpression word("[A-Za-z]{3,}");
     for (auto match = word.globalMatch(text); match.hasNext();) {
