@@ -126,6 +126,7 @@ void MainWindow::createCentralViews() {
     m_tabs->addTab(scheduleSplit, tr("Schedule && information"));
     m_tabs->addTab(m_explorer->matricesView(), tr("Matrices"));
     m_tabs->addTab(m_explorer->kernelView(), tr("Kernel comparison"));
+    m_tabs->addTab(m_explorer->decodingView(), tr("Decoding"));
     auto* categoricalPage = new QWidget;
     auto* centralLayout = new QVBoxLayout(categoricalPage);
     centralLayout->setContentsMargins(0, 0, 0, 0);
