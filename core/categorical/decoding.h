@@ -113,6 +113,7 @@ struct DecodeRow {
 
 struct DecodeResult {
     bool exact = true;
+    DecodingSampler sampler;
     int numSteps = 0;
     int64_t samples = 0;                // chains per condition (Monte Carlo)
     // k_n for the ordered samplers, the expected counts for ancestral; element 0 is step N.
