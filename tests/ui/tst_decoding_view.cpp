@@ -60,7 +60,7 @@ void useMaskedPairs(ui::document::ProjectDocument& document, const QString& csv)
     p.numSteps = 20;
     p.pathSteps = 2;
     p.condition = 0;
-    p.conditionNames = {""};
+    p.conditionNames = {"all"};
     p.dataSource = ui::document::CategoricalData::CsvFile;
     p.csvPath = csv.toStdString();
     const core::Status set = document.setCategorical(p, "masked pairs");

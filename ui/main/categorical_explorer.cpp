@@ -31,7 +31,7 @@ constexpr int kCoalesceMs = 40;
 constexpr int kDecodeCoalesceMs = 150;
 // Monte Carlo chains per condition when the exact output is out of reach, and the chains the
 // Trajectories view animates.
-constexpr int kDecodeSamples = 300;
+constexpr int kDecodeSamples = 100;
 constexpr int kDecodedChains = 64;
 
 // Only the Decoding view's samplers differ: the set-up and the other views stay.
@@ -50,11 +50,12 @@ QString sequenceLabel(const int* x, int d, int k) {
     return label;
 }
 
-// Forwards a sampler's progress as its share of the whole sweep.
+// Forwards one run's progress as its share of the whole sweep (permille, `done` shared by the
+// runs).
 class ShareObserver final : public core::ProgressObserver {
 public:
-    ShareObserver(core::Progress& outer, int index, int count)
-        : m_outer(outer), m_index(index), m_count(count) {}
+    ShareObserver(core::Progress& outer, int64_t& done, int index, int count)
+        : m_outer(outer), m_done(done), m_index(index), m_count(count) {}
     core::Control onProgress(double fraction, const std::string&) override {
         const auto target = static_cast<int64_t>(1000.0 * (m_index + fraction) / m_count);
         if (target > m_done) {
@@ -63,13 +64,12 @@ public:
         }
         return m_outer.poll() ? core::Control::Continue : core::Control::Abort;
     }
-    int64_t done() const { return m_done; }
 
 private:
     core::Progress& m_outer;
+    int64_t& m_done;
     int m_index;
     int m_count;
-    int64_t m_done = 0;
 };
 
 // The data's distribution the decoders aim at: the selected condition's rows, or every
@@ -344,6 +344,7 @@ void CategoricalExplorer::startDecoding() {
         return;
     }
     // The specs first: a typo is shown under the table and the other samplers still run.
+    // (The set-up's classes include the mask state: K + 1.)
     std::vector<std::pair<int, core::categorical::DecodingSampler>> samplers;
     QStringList errors;
     for (int i = 0; i < static_cast<int>(settings.configs.size()); ++i) {
@@ -351,13 +352,10 @@ void CategoricalExplorer::startDecoding() {
             settings.configs[static_cast<size_t>(i)].sampler,
             "decoding.configs[" + std::to_string(i) + "].sampler");
         if (sampler) {
-            if (core::Status valid = core::categorical::validateDecodingSampler(*sampler); !valid) {
-                errors << tr("Row %1: %2").arg(i + 1).arg(QString::fromStdString(valid.error().toString()));
-                continue;
-            }
             samplers.emplace_back(i, *sampler);
         } else {
-            errors << tr("Row %1: %2").arg(i + 1).arg(QString::fromStdString(sampler.error().toString()));
+            errors << tr("Row %1: %2").arg(i + 1).arg(
+                          QString::fromStdString(sampler.error().toString()));
         }
     }
     m_decoding->setErrors(errors.join('\n'));
@@ -367,9 +365,11 @@ void CategoricalExplorer::startDecoding() {
         return;
     }
     const int d = setup->numPositions();
-    const double states = std::pow(static_cast<double>(setup->numClasses() + 1), d);
+    const double states = std::pow(static_cast<double>(setup->numClasses()), d);
     const bool exact = states <= static_cast<double>(core::limits::kDecodeExactStates);
-    const std::vector<int> steps = core::project::decodingSweepSteps(d);
+    std::vector<int> steps = core::project::decodingSweepSteps(d);
+    // Monte Carlo (a network on the digits: every chain runs it N times) stops at N = D.
+    if (!exact) std::erase_if(steps, [d](int n) { return n > std::max(1, d); });
     const int threads = core::defaultThreads();
     m_decoding->setStatus(tr("Decoding…"));
     m_decodeRunner.start(
@@ -387,25 +387,34 @@ void CategoricalExplorer::startDecoding() {
             }
             progress.setTotal(1000);
             std::vector<std::vector<core::categorical::DecodeResult>> all;
+            const int parts = static_cast<int>(samplers.size() * steps.size());
+            int64_t done = 0;
             for (size_t i = 0; i < samplers.size(); ++i) {
-                ShareObserver share(progress, static_cast<int>(i), static_cast<int>(samplers.size()));
-                core::Progress inner(&share);
                 progress.setStage(settings.configs[static_cast<size_t>(samplers[i].first)].name);
                 core::project::DecodeRequest request;
                 request.sampler = samplers[i].second;
                 request.samples = exact ? 0 : kDecodeSamples;
-                auto results =
-                    core::project::projectDecodeSweep(*setup, request, steps, threads, &inner);
-                if (!results) {
-                    if (results.error().code == core::ErrorCode::Cancelled) return {};
-                    throw std::runtime_error(
-                        settings.configs[static_cast<size_t>(samplers[i].first)].name + ": " +
-                        results.error().toString());
+                // One N at a time (projectDecodeSweep's loop), for the progress of each.
+                std::vector<core::categorical::DecodeResult> results;
+                for (size_t j = 0; j < steps.size(); ++j) {
+                    ShareObserver share(progress, done, static_cast<int>(i * steps.size() + j),
+                                        parts);
+                    core::Progress inner(&share);
+                    request.numSteps = steps[j];
+                    auto result = core::project::projectDecode(*setup, request, threads, &inner);
+                    if (!result) {
+                        if (result.error().code == core::ErrorCode::Cancelled ||
+                            progress.cancelled()) {
+                            return {};
+                        }
+                        throw std::runtime_error(
+                            settings.configs[static_cast<size_t>(samplers[i].first)].name +
+                            ": " + result.error().toString());
+                    }
+                    for (const auto& row : result->distribution) rowIndex.emplace(row.x, 0);
+                    results.push_back(std::move(result).value());
                 }
-                for (const auto& result : *results) {
-                    for (const auto& row : result.distribution) rowIndex.emplace(row.x, 0);
-                }
-                all.push_back(std::move(results).value());
+                all.push_back(std::move(results));
             }
             // The distribution chart's rows: every sequence of the data or of an output.
             size_t next = 0;
@@ -446,7 +455,7 @@ void CategoricalExplorer::startDecoding() {
                            "(K + 1)^D = %2 states, over the limit %3); KL is infinite whenever "
                            "a data sequence was never decoded.")
                             .arg(kDecodeSamples)
-                            .arg(std::pow(static_cast<double>(setup->numClasses() + 1),
+                            .arg(std::pow(static_cast<double>(setup->numClasses()),
                                           setup->numPositions()), 0, 'g', 3)
                             .arg(static_cast<double>(core::limits::kDecodeExactStates), 0, 'g', 3);
             std::shared_ptr<const views::DecodingViewData> done = data;
@@ -468,7 +477,7 @@ void CategoricalExplorer::startDecodedChains() {
         return;
     }
     const int d = setup->numPositions();
-    const double states = std::pow(static_cast<double>(setup->numClasses() + 1), d);
+    const double states = std::pow(static_cast<double>(setup->numClasses()), d);
     const bool exact = states <= static_cast<double>(core::limits::kDecodeExactStates);
     const int chainsWanted = std::min(setup->params.numChains, d > 1 ? kDecodedChains : 300);
     const int threads = core::defaultThreads();
@@ -493,7 +502,7 @@ void CategoricalExplorer::startDecodedChains() {
             chains->numPositions = setup->numPositions();
             chains->position = setup->position;
             const int positions = chains->numPositions;
-            const int k = setup->numClasses() + 1;  // the mask class is a lane of its own
+            const int k = setup->numClasses();  // the mask class is a lane of its own
             chains->reverse.assign(static_cast<size_t>(n) + 1, {});
             chains->times.resize(static_cast<size_t>(n) + 1);
             for (int node = 0; node <= n; ++node) {
@@ -515,10 +524,10 @@ void CategoricalExplorer::startDecodedChains() {
                 }
                 chains->reverseMarginals.push_back(share);
             }
-            // Decoding has no forward process: the forward frames replay the reverse ones.
-            chains->forward.assign(chains->reverse.rbegin(), chains->reverse.rend());
-            chains->forwardMarginals.assign(chains->reverseMarginals.rbegin(),
-                                            chains->reverseMarginals.rend());
+            // Decoding has no forward process: played forward, the same frames run backwards
+            // (the output masked again in the sampler's order, reversed).
+            chains->forward = chains->reverse;
+            chains->forwardMarginals = chains->reverseMarginals;
             std::shared_ptr<const core::project::CategoricalChains> done = chains;
             return [this, setup, done] {
                 if (setup != m_setup || done->nodes != m_trajectory) return;
