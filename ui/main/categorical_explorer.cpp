@@ -388,7 +388,7 @@ void CategoricalExplorer::startDecoding() {
             progress.setTotal(1000);
             std::vector<std::vector<core::categorical::DecodeResult>> all;
             const int parts = static_cast<int>(samplers.size() * steps.size());
-            int64_t done = 0;
+            int64_t reported = 0;
             for (size_t i = 0; i < samplers.size(); ++i) {
                 progress.setStage(settings.configs[static_cast<size_t>(samplers[i].first)].name);
                 core::project::DecodeRequest request;
@@ -397,7 +397,7 @@ void CategoricalExplorer::startDecoding() {
                 // One N at a time (projectDecodeSweep's loop), for the progress of each.
                 std::vector<core::categorical::DecodeResult> results;
                 for (size_t j = 0; j < steps.size(); ++j) {
-                    ShareObserver share(progress, done, static_cast<int>(i * steps.size() + j),
+                    ShareObserver share(progress, reported, static_cast<int>(i * steps.size() + j),
                                         parts);
                     core::Progress inner(&share);
                     request.numSteps = steps[j];
@@ -446,14 +446,16 @@ void CategoricalExplorer::startDecoding() {
                 }
                 data->curves.push_back(std::move(curve));
             }
+            QStringList ns;
+            for (int n : steps) ns << QString::number(n);
             data->note =
                 exact ? tr("Exact output distributions (every partially masked sequence "
-                           "propagated); N = %1.")
-                            .arg(QString::number(steps.front()) + ", " + QString::number(steps[1]) +
-                                 ", …, " + QString::number(steps.back()))
-                      : tr("Monte Carlo: %1 chains per condition (the exact output needs "
-                           "(K + 1)^D = %2 states, over the limit %3); KL is infinite whenever "
-                           "a data sequence was never decoded.")
+                           "propagated) at N = %1.")
+                            .arg(ns.join(", "))
+                      : tr("Monte Carlo at N = %1: %2 chains per condition (the exact output "
+                           "needs (K + 1)^D = %3 states, over the limit %4); KL(data ‖ output) "
+                           "is infinite whenever a data sequence was never decoded.")
+                            .arg(ns.join(", "))
                             .arg(kDecodeSamples)
                             .arg(std::pow(static_cast<double>(setup->numClasses()),
                                           setup->numPositions()), 0, 'g', 3)
@@ -532,7 +534,7 @@ void CategoricalExplorer::startDecodedChains() {
             return [this, setup, done] {
                 if (setup != m_setup || done->nodes != m_trajectory) return;
                 m_chainsData = done;
-                m_chains->setChains(done, setup->params.numClasses + 1);
+                m_chains->setChains(done, setup->params.numClasses);
                 setPosition(m_position);
             };
         });

@@ -69,6 +69,7 @@
 #include "ui/views/lab_view.h"
 #include "ui/views/gaussian_trajectory_view.h"
 #include "ui/views/particles_view.h"
+#include "ui/views/decoding_view.h"
 #include "ui/views/kernel_comparison_view.h"
 #include "ui/views/matrices_view.h"
 #include "ui/views/schedule_view.h"

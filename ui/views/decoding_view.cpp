@@ -479,7 +479,8 @@ void DecodingView::drawMeasure(int index) {
             line->attachAxis(x);
             line->attachAxis(y);
             line->replace(piece);
-            if (named) charts::hideFromLegend(line);
+            // The samplers' legend is the entropy chart's; the others keep only their ∞ key.
+            if (named || index != Entropy) charts::hideFromLegend(line);
             named = true;
             piece.clear();
         };
@@ -503,9 +504,7 @@ void DecodingView::drawMeasure(int index) {
         marks->attachAxis(x);
         marks->attachAxis(y);
         marks->replace(all);
-        if (named) {
-            charts::hideFromLegend(marks);
-        }
+        if (named || index != Entropy) charts::hideFromLegend(marks);
     }
     if (!infinitePoints.isEmpty()) {
         auto* inf = new QScatterSeries;
