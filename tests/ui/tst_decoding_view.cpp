@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 

@@ -374,7 +374,7 @@ void CategoricalExplorer::startDecoding() {
     m_decoding->setStatus(tr("Decoding…"));
     m_decodeRunner.start(
         QT_TRANSLATE_NOOP("ui::jobs", "Decoding samplers"),
-        [setup, settings, samplers, steps, exact, threads,
+        [setup, settings, samplers, steps, exact, threads, errors,
          this](core::Progress& progress) -> std::function<void()> {
             auto data = std::make_shared<views::DecodingViewData>();
             data->exact = exact;
@@ -389,11 +389,16 @@ void CategoricalExplorer::startDecoding() {
             std::vector<std::vector<core::categorical::DecodeResult>> all;
             const int parts = static_cast<int>(samplers.size() * steps.size());
             int64_t reported = 0;
+            QStringList failures;
+            std::vector<bool> monteCarlo;
             for (size_t i = 0; i < samplers.size(); ++i) {
                 progress.setStage(settings.configs[static_cast<size_t>(samplers[i].first)].name);
                 core::project::DecodeRequest request;
                 request.sampler = samplers[i].second;
-                request.samples = exact ? 0 : kDecodeSamples;
+                // Confidence-based remasking depends on each token's history: Monte Carlo only.
+                const bool sampled =
+                    !exact || request.sampler.remask == core::categorical::DecodeRemask::Confidence;
+                request.samples = sampled ? kDecodeSamples : 0;
                 // One N at a time (projectDecodeSweep's loop), for the progress of each.
                 std::vector<core::categorical::DecodeResult> results;
                 for (size_t j = 0; j < steps.size(); ++j) {
@@ -407,14 +412,17 @@ void CategoricalExplorer::startDecoding() {
                             progress.cancelled()) {
                             return {};
                         }
-                        throw std::runtime_error(
-                            settings.configs[static_cast<size_t>(samplers[i].first)].name +
-                            ": " + result.error().toString());
+                        // One sampler's failure leaves the others' curves.
+                        failures << tr("Row %1: %2").arg(samplers[i].first + 1).arg(
+                                        QString::fromStdString(result.error().toString()));
+                        results.clear();
+                        break;
                     }
                     for (const auto& row : result->distribution) rowIndex.emplace(row.x, 0);
                     results.push_back(std::move(result).value());
                 }
                 all.push_back(std::move(results));
+                monteCarlo.push_back(sampled);
             }
             // The distribution chart's rows: every sequence of the data or of an output.
             size_t next = 0;
@@ -428,10 +436,12 @@ void CategoricalExplorer::startDecoding() {
             const double inf = std::numeric_limits<double>::infinity();
             const double nan = std::numeric_limits<double>::quiet_NaN();
             for (size_t i = 0; i < samplers.size(); ++i) {
+                if (all[i].empty()) continue;  // failed: named in the errors
                 const int config = samplers[i].first;
                 const auto& c = settings.configs[static_cast<size_t>(config)];
                 views::DecodingViewData::Curve curve;
                 curve.name = QString::fromStdString(core::project::decodingName(c));
+                if (monteCarlo[i] && exact) curve.name += tr(" (Monte Carlo)");
                 curve.colour = QColor(QString::fromStdString(core::project::decodingColour(c, config)));
                 curve.config = config;
                 for (const auto& result : all[i]) {
@@ -461,11 +471,12 @@ void CategoricalExplorer::startDecoding() {
                                           setup->numPositions()), 0, 'g', 3)
                             .arg(static_cast<double>(core::limits::kDecodeExactStates), 0, 'g', 3);
             std::shared_ptr<const views::DecodingViewData> done = data;
-            return [this, setup, done] {
+            return [this, setup, done, failures, errors] {
                 if (setup != m_setup) return;
                 m_decoding->setProvenance(setup->params.provenance());
                 m_decoding->setResult(done);
                 m_decoding->setStatus(tr("Done."));
+                m_decoding->setErrors((errors + failures).join('\n'));
             };
         });
 }
@@ -492,7 +503,9 @@ void CategoricalExplorer::startDecodedChains() {
             request.sampler = decoding;
             const int n = static_cast<int>(trajectory.size()) - 1;
             request.numSteps = n;
-            request.samples = exact ? 0 : chainsWanted;
+            const bool sampled =
+                !exact || decoding.remask == core::categorical::DecodeRemask::Confidence;
+            request.samples = sampled ? chainsWanted : 0;
             request.trajectories = chainsWanted;
             auto result = core::project::projectDecode(*setup, request, threads, &progress);
             if (!result) {
