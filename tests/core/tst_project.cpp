@@ -568,12 +568,23 @@ void tst_Project::decodingSamplersRoundTrip() {
     wrong.replace(wrong.find("\"animated\": 4"), 14, "\"animated\": 9");
     auto bad = core::project::projectFromJson(wrong, "/tmp/p.diffuscope.json");
     QVERIFY(!bad);
-    verifyNames(bad.error(), "categorical.decoding.animated", "9");
+    const std::string badText = bad.error().toString();
+    QVERIFY2(badText.find("categorical.decoding.animated = 9") != std::string::npos,
+             badText.c_str());
     std::string colour = text;
     colour.replace(colour.find("#123abc"), 7, "#12345z");
     auto badColour = core::project::projectFromJson(colour, "/tmp/p.diffuscope.json");
     QVERIFY(!badColour);
-    verifyNames(badColour.error(), "categorical.decoding.configs[5].colour", "#12345z");
+    const std::string colourText = badColour.error().toString();
+    QVERIFY2(colourText.find("categorical.decoding.configs[5].colour = #12345z") !=
+                 std::string::npos,
+             colourText.c_str());
+    // The parameters' own check names the field as the panels do.
+    CategoricalParams duplicate;
+    duplicate.decoding.configs[1].name = duplicate.decoding.configs[0].name;
+    const auto valid = duplicate.validate();
+    QVERIFY(!valid);
+    verifyNames(valid.error(), "decoding.configs[1].name", "ancestral");
 }
 
 // Powers of two from 1 to the first one at least 4·D.
