@@ -188,7 +188,7 @@ QWidget* DecodingView::createControls() {
     m_table->horizontalHeader()->setSectionResizeMode(Sampler, QHeaderView::Stretch);
     m_table->setColumnWidth(Name, 180);
     m_table->verticalHeader()->setDefaultSectionSize(22);
-    m_table->setMaximumHeight(170);
+    m_table->setMaximumHeight(150);
     m_table->setToolTip(
         tr("One decoding sampler per row. Sampler: order=ancestral|random|confidence|margin|"
            "entropy; values=sample|argmax|temperature:τ; remask=cap:η|rescale:η|conf (with the "
@@ -509,8 +509,8 @@ void DecodingView::drawMeasure(int index) {
     if (!infinitePoints.isEmpty()) {
         auto* inf = new QScatterSeries;
         inf->setName(index == KlDataOutput
-                         ? tr("∞: the output gives probability 0 to a data sequence")
-                         : tr("∞: the output puts mass where the data has none"));
+                         ? tr("▲ ∞: the output gives probability 0 to a data sequence")
+                         : tr("▲ ∞: the output puts mass where the data has none"));
         inf->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
         inf->setMarkerSize(9.0);
         inf->setColor(Qt::black);
@@ -566,6 +566,8 @@ void DecodingView::drawDistribution() {
     }
     chart->addSeries(series);
     categories->setCategories(m_data->rowLabels);
+    // Upright labels whenever there are more than a few: a narrow figure keeps every sequence.
+    categories->setLabelsAngle(m_data->rowLabels.size() > 4 ? -90 : 0);
     series->attachAxis(categories);
     series->attachAxis(y);
     y->setRange(0.0, std::min(1.0, top * 1.1 + 0.01));
