@@ -157,17 +157,25 @@ void tst_DecodingView::chartsShowTheCoreNumbers() {
     }
     QVERIFY(std::abs(data->curves[0].klDataOutput[0] - mutual) < 1e-12);
     // Confidence with argmax at N = 2 decodes one sequence: entropy 0, KL(data ‖ output)
-    // infinite, drawn as a triangle above the plot at N = 2 with its meaning in the legend.
+    // infinite, drawn as a triangle above the plot at N = 2, its meaning in the figure's legend.
     const auto& argmax = data->curves[2];
     QVERIFY(std::abs(argmax.entropy[1]) < 1e-15);
     QVERIFY(std::isinf(argmax.klDataOutput[1]));
     bool marker = false;
     for (QAbstractSeries* series : view->chart(ui::views::DecodingView::KlDataOutput)->series()) {
         auto* scatter = qobject_cast<QScatterSeries*>(series);
-        if (scatter == nullptr || !scatter->name().contains("∞")) continue;
+        if (scatter == nullptr ||
+            scatter->markerShape() != QScatterSeries::MarkerShapeTriangle) {
+            continue;
+        }
         for (const QPointF& p : scatter->points()) marker = marker || p.x() == 2.0;
     }
     QVERIFY(marker);
+    bool explained = false;
+    for (QAbstractSeries* series : view->chart(ui::views::DecodingView::Distribution)->series()) {
+        explained = explained || series->name().contains("infinite KL");
+    }
+    QVERIFY(explained);
     // The distribution chart: the data's bars and the chosen sampler's at the chosen N.
     QCOMPARE(data->rowLabels.size(), data->dataRows.size());
     QVERIFY(!view->chart(ui::views::DecodingView::Distribution)->series().isEmpty());

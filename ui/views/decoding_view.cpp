@@ -133,6 +133,9 @@ DecodingView::DecodingView(document::ProjectDocument* document, QWidget* parent)
         figure->setTitle(measureTitle(i));
         charts::applyFigureStyle(chart, figure->view());
         figure->view()->setMinimumSize(150, 110);
+        // One legend for the whole figure, under the tall distribution chart: legends under
+        // each small chart would need more height than a grid row gives them.
+        figure->setLegendShown(i == Distribution);
         if (i == Distribution) {
             m_distributionFigure = figure;
             grid->addWidget(figure, 0, 2, 2, 1);
@@ -142,7 +145,7 @@ DecodingView::DecodingView(document::ProjectDocument* document, QWidget* parent)
     }
     grid->setColumnStretch(0, 1);
     grid->setColumnStretch(1, 1);
-    grid->setColumnStretch(2, 1);
+    grid->setColumnStretch(2, 2);  // room for a label under every sequence
     chartsLayout->addLayout(grid, 1);
     m_note->setWordWrap(true);
     m_note->setStyleSheet("padding: 2px 8px;");
@@ -461,6 +464,7 @@ void DecodingView::drawMeasure(int index) {
         line->attachAxis(y);
         line->replace({QPointF(steps.front() / 1.3, m_data->dataEntropy),
                        QPointF(steps.back() * 1.3, m_data->dataEntropy)});
+        charts::hideFromLegend(line);
     }
     QList<QPointF> infinitePoints;
     for (const auto& curve : m_data->curves) {
@@ -469,7 +473,6 @@ void DecodingView::drawMeasure(int index) {
         // Finite runs as line pieces: an infinite value is a gap, with a marker above the plot.
         QList<QPointF> piece;
         QList<QPointF> all;
-        bool named = false;
         auto flush = [&] {
             if (piece.isEmpty()) return;
             auto* line = new QLineSeries;
@@ -479,9 +482,7 @@ void DecodingView::drawMeasure(int index) {
             line->attachAxis(x);
             line->attachAxis(y);
             line->replace(piece);
-            // The samplers' legend is the entropy chart's; the others keep only their ∞ key.
-            if (named || index != Entropy) charts::hideFromLegend(line);
-            named = true;
+            charts::hideFromLegend(line);  // the figure's legend is the distribution chart's
             piece.clear();
         };
         for (size_t i = 0; i < steps.size() && i < values.size(); ++i) {
@@ -504,13 +505,11 @@ void DecodingView::drawMeasure(int index) {
         marks->attachAxis(x);
         marks->attachAxis(y);
         marks->replace(all);
-        if (named || index != Entropy) charts::hideFromLegend(marks);
+        charts::hideFromLegend(marks);
     }
     if (!infinitePoints.isEmpty()) {
         auto* inf = new QScatterSeries;
-        inf->setName(index == KlDataOutput
-                         ? tr("▲ ∞: the output gives probability 0 to a data sequence")
-                         : tr("▲ ∞: the output puts mass where the data has none"));
+        inf->setName(infiniteName());
         inf->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
         inf->setMarkerSize(9.0);
         inf->setColor(Qt::black);
@@ -519,6 +518,7 @@ void DecodingView::drawMeasure(int index) {
         inf->attachAxis(x);
         inf->attachAxis(y);
         inf->replace(infinitePoints);
+        charts::hideFromLegend(inf);
     }
     if (auto* figure = charts::figureOf(chart)) figure->sync();
 }
@@ -536,10 +536,14 @@ void DecodingView::drawDistribution() {
     const int stepIndex = m_distSteps->currentIndex();
     const bool drawable = m_data && m_data->exact && !m_data->rowLabels.isEmpty() &&
                           m_data->rowLabels.size() <= kMaxDistributionRows;
-    m_distributionFigure->setVisible(!m_data || drawable);
+    addLegendEntries(chart);
+    auto* figure = static_cast<charts::FigureChart*>(m_distributionFigure);
+    figure->setTitle(m_data && !drawable
+                         ? tr("Output distribution: too many sequences to draw")
+                         : measureTitle(Distribution));
     if (!drawable || curveIndex < 0 || stepIndex < 0) {
         y->setRange(0, 1);
-        if (auto* figure = charts::figureOf(chart)) figure->sync();
+        figure->sync();
         return;
     }
     const DecodingViewData::Curve* curve = nullptr;
@@ -567,12 +571,48 @@ void DecodingView::drawDistribution() {
     chart->addSeries(series);
     categories->setCategories(m_data->rowLabels);
     // Upright labels whenever there are more than a few: a narrow figure keeps every sequence.
-    categories->setLabelsAngle(m_data->rowLabels.size() > 4 ? -90 : 0);
+    categories->setLabelsAngle(m_data->rowLabels.size() > 12 ? -90 : 0);
     series->attachAxis(categories);
     series->attachAxis(y);
     y->setRange(0.0, std::min(1.0, top * 1.1 + 0.01));
     y->applyNiceNumbers();
-    if (auto* figure = charts::figureOf(chart)) figure->sync();
+    figure->sync();
+}
+
+QString DecodingView::infiniteName() {
+    return tr("▲ infinite KL: KL(data ‖ output) when the output gives probability 0 to a data "
+              "sequence, KL(output ‖ data) when it puts mass where the data has none");
+}
+
+// The line charts' legend, as entries of the distribution chart: series without points.
+void DecodingView::addLegendEntries(QChart* chart) {
+    if (!m_data) return;
+    auto* entropy = new QLineSeries;
+    entropy->setName(tr("data entropy H(p)"));
+    entropy->setPen(QPen(Qt::black, 1.5, Qt::DashLine));
+    chart->addSeries(entropy);
+    for (const auto& curve : m_data->curves) {
+        auto* line = new QLineSeries;
+        line->setName(curve.name);
+        line->setPen(QPen(curve.colour, 2));
+        chart->addSeries(line);
+    }
+    bool infinite = false;
+    for (const auto& curve : m_data->curves) {
+        for (const auto* values : {&curve.klDataOutput, &curve.klOutputData}) {
+            infinite = infinite || std::any_of(values->begin(), values->end(),
+                                               [](double v) { return std::isinf(v); });
+        }
+    }
+    if (infinite) {
+        auto* inf = new QScatterSeries;
+        inf->setName(infiniteName());
+        inf->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
+        inf->setMarkerSize(9.0);
+        inf->setColor(Qt::black);
+        inf->setBorderColor(Qt::black);
+        chart->addSeries(inf);
+    }
 }
 
 }  // namespace ui::views

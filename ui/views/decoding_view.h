@@ -94,6 +94,8 @@ private:
     void drawMeasure(int chartIndex);
     void drawDistribution();
     void fillSelectors();
+    void addLegendEntries(QChart* chart);
+    static QString infiniteName();
 
     document::ProjectDocument* m_document;
     std::array<QChart*, NumCharts> m_charts{};
