@@ -436,7 +436,7 @@ DecodingNumbers decodingNumbers(const Categorical& params) {
         numbers.klAtOneStep = value(one->klDataOutput);
     }
     if (auto ordered = run("order=confidence;values=sample", 2)) {
-        numbers.klOnePerStep = QString::number(ordered->klDataOutput.value.value_or(0.0), 'g', 2);
+        numbers.klOnePerStep = value(ordered->klDataOutput);
     }
     if (auto argmax = run("order=confidence;values=argmax", 2)) {
         numbers.argmaxEntropy = value(argmax->entropy);
