@@ -218,11 +218,19 @@ void tst_DecodingView::aBadSpecNamesItsRow() {
     useMaskedPairs(document, dir.filePath("pairs.csv"));
     auto* view = explorer.decodingView();
     QVERIFY(view->setSampler(3, "order=sideways"));
+    // Remasking goes with the ancestral order only; confidence remasking runs exactly.
+    QVERIFY(view->setSampler(5, "order=confidence;remask=cap:0.1"));
+    QVERIFY(view->setSampler(4, "order=ancestral;remask=conf"));
     explorer.waitForJobs();
     const QString errors = view->errorLabel()->text();
     QVERIFY2(errors.contains("Row 4") && errors.contains("sideways"), qPrintable(errors));
+    QVERIFY2(errors.contains("Row 6") && errors.contains("remask"), qPrintable(errors));
+    QVERIFY2(!errors.contains("Row 5"), qPrintable(errors));
     QVERIFY(view->result() != nullptr);
-    QCOMPARE(view->result()->curves.size(), size_t{5});
+    QCOMPARE(view->result()->curves.size(), size_t{4});
+    QVERIFY(view->result()->exact);
+    QCOMPARE(view->result()->curves.back().config, 4);
+    QCOMPARE(view->result()->curves.back().entropy.size(), view->result()->steps.size());
 }
 
 void tst_DecodingView::withoutAMaskStateTheViewSaysWhy() {

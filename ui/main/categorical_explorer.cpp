@@ -390,15 +390,11 @@ void CategoricalExplorer::startDecoding() {
             const int parts = static_cast<int>(samplers.size() * steps.size());
             int64_t reported = 0;
             QStringList failures;
-            std::vector<bool> monteCarlo;
             for (size_t i = 0; i < samplers.size(); ++i) {
                 progress.setStage(settings.configs[static_cast<size_t>(samplers[i].first)].name);
                 core::project::DecodeRequest request;
                 request.sampler = samplers[i].second;
-                // Confidence-based remasking depends on each token's history: Monte Carlo only.
-                const bool sampled =
-                    !exact || request.sampler.remask == core::categorical::DecodeRemask::Confidence;
-                request.samples = sampled ? kDecodeSamples : 0;
+                request.samples = exact ? 0 : kDecodeSamples;
                 // One N at a time (projectDecodeSweep's loop), for the progress of each.
                 std::vector<core::categorical::DecodeResult> results;
                 for (size_t j = 0; j < steps.size(); ++j) {
@@ -422,7 +418,6 @@ void CategoricalExplorer::startDecoding() {
                     results.push_back(std::move(result).value());
                 }
                 all.push_back(std::move(results));
-                monteCarlo.push_back(sampled);
             }
             // The distribution chart's rows: every sequence of the data or of an output.
             size_t next = 0;
@@ -441,7 +436,6 @@ void CategoricalExplorer::startDecoding() {
                 const auto& c = settings.configs[static_cast<size_t>(config)];
                 views::DecodingViewData::Curve curve;
                 curve.name = QString::fromStdString(core::project::decodingName(c));
-                if (monteCarlo[i] && exact) curve.name += tr(" (Monte Carlo)");
                 curve.colour = QColor(QString::fromStdString(core::project::decodingColour(c, config)));
                 curve.config = config;
                 for (const auto& result : all[i]) {
@@ -503,9 +497,7 @@ void CategoricalExplorer::startDecodedChains() {
             request.sampler = decoding;
             const int n = static_cast<int>(trajectory.size()) - 1;
             request.numSteps = n;
-            const bool sampled =
-                !exact || decoding.remask == core::categorical::DecodeRemask::Confidence;
-            request.samples = sampled ? chainsWanted : 0;
+            request.samples = exact ? 0 : chainsWanted;
             request.trajectories = chainsWanted;
             auto result = core::project::projectDecode(*setup, request, threads, &progress);
             if (!result) {
