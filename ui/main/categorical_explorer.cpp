@@ -444,6 +444,7 @@ void CategoricalExplorer::startDecoding() {
                     curve.klDataOutput.push_back(result.klDataOutput.value.value_or(inf));
                     curve.klOutputData.push_back(result.klOutputData.value.value_or(inf));
                     curve.totalVariation.push_back(result.totalVariation.value.value_or(nan));
+                    curve.positionEntropy.push_back(result.positionEntropy.value.value_or(nan));
                     std::vector<double> rows(rowIndex.size(), 0.0);
                     for (const auto& row : result.distribution) rows[rowIndex.at(row.x)] = row.p;
                     curve.rows.push_back(std::move(rows));

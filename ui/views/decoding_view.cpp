@@ -71,6 +71,9 @@ QString measureTitle(int index) {
                                                "KL(output ‖ data) (nats)");
         case DecodingView::TotalVariation:
             return QCoreApplication::translate("ui::views::DecodingView", "Total variation");
+        case DecodingView::PositionEntropy:
+            return QCoreApplication::translate("ui::views::DecodingView",
+                                               "Mean entropy per position (nats)");
         default:
             return QCoreApplication::translate("ui::views::DecodingView",
                                                "Output distribution against the data");
@@ -82,6 +85,7 @@ const std::vector<double>& measureOf(const DecodingViewData::Curve& curve, int i
         case DecodingView::Entropy: return curve.entropy;
         case DecodingView::KlDataOutput: return curve.klDataOutput;
         case DecodingView::KlOutputData: return curve.klOutputData;
+        case DecodingView::PositionEntropy: return curve.positionEntropy;
         default: return curve.totalVariation;
     }
 }
@@ -401,7 +405,7 @@ void DecodingView::setResult(std::shared_ptr<const DecodingViewData> data) {
         table.textHeader = {"sampler"};
         table.text.resize(1);
         table.header = {"N", "entropy", "kl_data_output", "kl_output_data", "total_variation",
-                        "data_entropy"};
+                        "position_entropy", "data_entropy"};
         table.columns.resize(table.header.size());
         for (const auto& curve : m_data->curves) {
             for (size_t i = 0; i < m_data->steps.size() && i < curve.entropy.size(); ++i) {
@@ -411,7 +415,8 @@ void DecodingView::setResult(std::shared_ptr<const DecodingViewData> data) {
                 table.columns[2].push_back(curve.klDataOutput[i]);
                 table.columns[3].push_back(curve.klOutputData[i]);
                 table.columns[4].push_back(curve.totalVariation[i]);
-                table.columns[5].push_back(m_data->dataEntropy);
+                table.columns[5].push_back(curve.positionEntropy[i]);
+                table.columns[6].push_back(m_data->dataEntropy);
             }
         }
     }
@@ -424,7 +429,8 @@ void DecodingView::redraw() {
 }
 
 void DecodingView::drawMeasure(int index) {
-    QChart* chart = m_charts[static_cast<size_t>(index)];
+    // The per-position entropy takes the distribution chart's place.
+    QChart* chart = m_charts[static_cast<size_t>(index == PositionEntropy ? Distribution : index)];
     clearChart(chart);
     auto* x = new QLogValueAxis;
     x->setBase(2.0);
@@ -536,11 +542,18 @@ void DecodingView::drawDistribution() {
     const int stepIndex = m_distSteps->currentIndex();
     const bool drawable = m_data && m_data->exact && !m_data->rowLabels.isEmpty() &&
                           m_data->rowLabels.size() <= kMaxDistributionRows;
-    addLegendEntries(chart);
     auto* figure = static_cast<charts::FigureChart*>(m_distributionFigure);
-    figure->setTitle(m_data && !drawable
-                         ? tr("Output distribution: too many sequences to draw")
-                         : measureTitle(Distribution));
+    if (m_data && !drawable) {
+        // Too many sequences for bars (or only samples of them): the mean entropy of each
+        // position's output marginal against N instead, defined for any D.
+        drawMeasure(PositionEntropy);
+        addLegendEntries(chart);
+        figure->setTitle(measureTitle(PositionEntropy));
+        figure->sync();
+        return;
+    }
+    addLegendEntries(chart);
+    figure->setTitle(measureTitle(Distribution));
     if (!drawable || curveIndex < 0 || stepIndex < 0) {
         y->setRange(0, 1);
         figure->sync();

@@ -42,6 +42,7 @@ struct DecodingViewData {
         std::vector<double> klDataOutput;    // +inf where the output misses a data row
         std::vector<double> klOutputData;    // +inf where the output leaves the data's support
         std::vector<double> totalVariation;
+        std::vector<double> positionEntropy;    // (1/D) Σ_d H(output_d)
         std::vector<std::vector<double>> rows;  // [N index][row] the output's probability
     };
     std::vector<Curve> curves;
@@ -54,7 +55,9 @@ public:
     explicit DecodingView(document::ProjectDocument* document, QWidget* parent = nullptr);
 
     enum ChartIndex { Entropy = 0, KlDataOutput = 1, KlOutputData = 2, TotalVariation = 3,
-                      Distribution = 4, NumCharts = 5 };
+                      Distribution = 4, NumCharts = 5,
+                      // Drawn in the distribution chart's place when it has no bars.
+                      PositionEntropy = 5 };
     QChart* chart(int index) const { return m_charts[static_cast<size_t>(index)]; }
     QTableWidget* table() const { return m_table; }
     QComboBox* distributionSampler() const { return m_distSampler; }
