@@ -12,8 +12,9 @@ const CommandSpec& exportSpec() {
         "",
         {required(
              "view", "V",
-             "trajectories, schedule, step-costs, matrices, kernels, particles, gamma, variance, "
-             "gaussian-trajectory, compare, lab, animation (the chains), particles-animation or all"),
+             "trajectories, schedule, step-costs, matrices, kernels, decoding, particles, gamma, "
+             "variance, gaussian-trajectory, compare, lab, animation (the chains), "
+             "particles-animation or all"),
          required("out", "FILE",
                   "png, svg, pdf or csv by extension; a GIF or frames.png for "
                   "animation; a folder for all"),

@@ -107,6 +107,7 @@ Status CategoricalParams::validate() const {
     // Sizes before anything else reads the text or the lists (core/util/limits.h).
     if (Status s = limits::checkText(limits::kSpecText, "csvPath", csvPath); !s) return s;
     if (Status s = limits::checkText(limits::kSpecText, "model", model); !s) return s;
+    if (Status s = decoding.validate(); !s) return s;
     if (Status s = limits::checkCount(limits::kConditionNames, "conditionNames",
                                       conditionNames.size());
         !s) {
@@ -285,6 +286,9 @@ io::Json CategoricalParams::toJson() const {
     o["numChains"] = numChains;
     // A 64-bit seed does not fit a JSON double exactly: store it as text.
     o["seed"] = std::to_string(seed);
+    if (decoding != DecodingSettings{}) {
+        o["decoding"] = decoding.toJson();
+    }
     return o;
 }
 
@@ -436,6 +440,15 @@ Result<CategoricalParams> CategoricalParams::fromJson(const io::Json& json) {
     auto form = categorical::parseKernelForm(kernel, "categorical.kernel");
     if (!form) return form.error();
     p.kernel = *form;
+    if (const io::Json* decoding = read.raw("decoding")) {
+        auto settings = DecodingSettings::fromJson(*decoding);
+        if (!settings) {
+            Error error = settings.error();
+            error.field = "categorical." + error.field;
+            return error;
+        }
+        p.decoding = std::move(settings).value();
+    }
     if (read.has("seed")) {
         auto seed = read.textUint64("seed");
         if (!seed) return seed.error();

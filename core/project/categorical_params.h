@@ -10,6 +10,7 @@
 #include "core/categorical/reverse_kernel.h"
 #include "core/io/json.h"
 #include "core/project/choice.h"
+#include "core/project/decoding_settings.h"
 #include "core/schedule/beta_curve.h"
 #include "core/util/result.h"
 
@@ -58,6 +59,9 @@ struct CategoricalParams {
     // The denoiser F: empty for the exact oracle of the data, else a categorical checkpoint
     // (absolute in memory; stored relative to the project file when it can be).
     std::string model;
+    // The Decoding view's samplers (optional in project files: "decoding", written only when
+    // not the default set).
+    DecodingSettings decoding;
 
     bool operator==(const CategoricalParams&) const = default;
 

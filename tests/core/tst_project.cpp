@@ -43,6 +43,8 @@ private slots:
     void categoricalSetupMatchesDirectBuild();
     void gaussianSetupRefusesAMissingModelOnlyWhenStrict();
     void maskStateIsOptionalInFiles();
+    void decodingSamplersRoundTrip();
+    void decodingSweepSteps();
     void maskStateAddsAClassThatHoldsAllOfPi();
     void gaussianNumStepsRule();
     void categoricalNumStepsRule();
@@ -525,6 +527,73 @@ void tst_Project::maskStateIsOptionalInFiles() {
     auto valid = wide.validate();
     QVERIFY(!valid);
     verifyNames(valid.error(), "maskState", "true");
+}
+
+// The Decoding view's samplers: absent in a file means the default set, not written while they
+// are the default, written and read back exactly once edited; bad fields name the path.
+void tst_Project::decodingSamplersRoundTrip() {
+    Project p;
+    p.categorical.maskState = true;
+    const std::string plain = core::project::projectToJson(p, "/tmp/p.diffuscope.json");
+    QVERIFY(plain.find("\"decoding\"") == std::string::npos);
+    auto old = core::project::projectFromJson(plain, "/tmp/p.diffuscope.json");
+    DS_VERIFY_OK(old);
+    QCOMPARE(old->categorical.decoding.configs.size(), size_t{6});
+    QCOMPARE(old->categorical.decoding.configs[2].sampler,
+             std::string("order=confidence;values=argmax"));
+    QCOMPARE(old->categorical.decoding.animated, -1);
+
+    p.categorical.decoding.configs.erase(p.categorical.decoding.configs.begin() + 1);
+    p.categorical.decoding.configs.push_back(
+        {"low τ, float32", "#123abc", "order=ancestral;values=temperature:0.25;gumbel=float32"});
+    p.categorical.decoding.animated = 4;
+    const std::string text = core::project::projectToJson(p, "/tmp/p.diffuscope.json");
+    QVERIFY(text.find("\"decoding\"") != std::string::npos);
+    auto back = core::project::projectFromJson(text, "/tmp/p.diffuscope.json");
+    DS_VERIFY_OK(back);
+    QVERIFY(*back == p);
+    QCOMPARE(back->categorical.decoding.configs.back().colour, std::string("#123abc"));
+    QCOMPARE(back->categorical.decoding.animated, 4);
+
+    // An empty set is kept empty (not replaced by the defaults).
+    Project none = p;
+    none.categorical.decoding.configs.clear();
+    none.categorical.decoding.animated = -1;
+    auto backNone = core::project::projectFromJson(
+        core::project::projectToJson(none, "/tmp/p.diffuscope.json"), "/tmp/p.diffuscope.json");
+    DS_VERIFY_OK(backNone);
+    QVERIFY(backNone->categorical.decoding.configs.empty());
+
+    std::string wrong = text;
+    wrong.replace(wrong.find("\"animated\": 4"), 14, "\"animated\": 9");
+    auto bad = core::project::projectFromJson(wrong, "/tmp/p.diffuscope.json");
+    QVERIFY(!bad);
+    const std::string badText = bad.error().toString();
+    QVERIFY2(badText.find("categorical.decoding.animated = 9") != std::string::npos,
+             badText.c_str());
+    std::string colour = text;
+    colour.replace(colour.find("#123abc"), 7, "#12345z");
+    auto badColour = core::project::projectFromJson(colour, "/tmp/p.diffuscope.json");
+    QVERIFY(!badColour);
+    const std::string colourText = badColour.error().toString();
+    QVERIFY2(colourText.find("categorical.decoding.configs[5].colour = #12345z") !=
+                 std::string::npos,
+             colourText.c_str());
+    // The parameters' own check names the field as the panels do.
+    CategoricalParams duplicate;
+    duplicate.decoding.configs[1].name = duplicate.decoding.configs[0].name;
+    const auto valid = duplicate.validate();
+    QVERIFY(!valid);
+    verifyNames(valid.error(), "decoding.configs[1].name", "ancestral");
+}
+
+// Powers of two from 1 to the first one at least 4·D.
+void tst_Project::decodingSweepSteps() {
+    QCOMPARE(core::project::decodingSweepSteps(1), (std::vector<int>{1, 2, 4}));
+    QCOMPARE(core::project::decodingSweepSteps(2), (std::vector<int>{1, 2, 4, 8}));
+    QCOMPARE(core::project::decodingSweepSteps(3), (std::vector<int>{1, 2, 4, 8, 16}));
+    QCOMPARE(core::project::decodingSweepSteps(64).back(), 256);
+    QCOMPARE(core::project::decodingSweepSteps(64).size(), size_t{9});
 }
 
 // The example with the mask state: K = 5 classes, π = δ_4, the data's zero row for class 4, and

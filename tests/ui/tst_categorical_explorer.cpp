@@ -227,6 +227,8 @@ void tst_CategoricalExplorer::exportsDecode() {
     ui::CategoricalExplorer explorer(&document);
     explorer.waitForJobs();
     for (auto& [name, view] : explorer.views()) {
+        // Without a mask state the Decoding view has nothing to export (tst_decoding_view).
+        if (name == "decoding") continue;
         const QString png = dir.filePath(name + ".png");
         QCOMPARE(ui::charts::exportWidget(view, png, {.size = {800, 500}}), QString());
         QCOMPARE(QImage(png).size(), QSize(800, 500));
@@ -592,7 +594,7 @@ void tst_CategoricalExplorer::mainWindowOpensWithTheExample() {
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     window.explorer()->waitForJobs();
-    QCOMPARE(window.tabs()->count(), 4);
+    QCOMPARE(window.tabs()->count(), 5);
     QCOMPARE(window.document()->categorical().numClasses, 4);
     window.timeBar()->setPosition(2.0);
     QCOMPARE(window.explorer()->chainsView()->position(), 2.0);

@@ -99,6 +99,9 @@ private:
     std::unique_ptr<ui::CategoricalExplorer> m_categorical;
     std::unique_ptr<ui::GaussianExplorer> m_gaussian;
     std::vector<std::pair<QString, ui::charts::ViewPanel*>> m_views;
+    // The Decoding view needs a mask state: the example's table with one, on its own.
+    std::unique_ptr<ui::document::ProjectDocument> m_maskedDocument;
+    std::unique_ptr<ui::CategoricalExplorer> m_masked;
 };
 
 void tst_FigureLayout::initTestCase() {
@@ -131,11 +134,23 @@ void tst_FigureLayout::initTestCase() {
     m_categorical->waitForJobs();
     m_categorical->setPosition(static_cast<double>(m_categorical->trajectory().size() - 1));
     m_views = m_categorical->views();
+    std::erase_if(m_views, [](const auto& entry) { return entry.first == "decoding"; });
+    m_maskedDocument = std::make_unique<ui::document::ProjectDocument>();
+    auto masked = m_maskedDocument->categorical();
+    masked.maskState = true;
+    QVERIFY(m_maskedDocument->setCategorical(masked, "mask state"));
+    m_masked = std::make_unique<ui::CategoricalExplorer>(m_maskedDocument.get());
+    m_masked->waitForJobs();
+    for (const auto& entry : m_masked->views()) {
+        if (entry.first == "decoding") m_views.push_back(entry);
+    }
     for (const auto& entry : m_gaussian->views()) m_views.push_back(entry);
     QVERIFY2(m_views.size() >= 11, qPrintable(views(m_views)));
 }
 
 void tst_FigureLayout::cleanupTestCase() {
+    m_masked.reset();
+    m_maskedDocument.reset();
     m_gaussian.reset();
     m_categorical.reset();
     m_document.reset();
@@ -151,7 +166,8 @@ void tst_FigureLayout::everyViewFitsOrSaysWhy_data() {
     const QStringList single = {"trajectories", "schedule", "step-costs", "kernels", "particles",
                                 "gamma", "variance", "gaussian-trajectory", "compare", "matrices"};
     for (const char* name : {"trajectories", "schedule", "step-costs", "matrices", "kernels", "particles",
-                             "gamma", "variance", "gaussian-trajectory", "compare", "lab"}) {
+                             "gamma", "variance", "gaussian-trajectory", "compare", "lab",
+                             "decoding"}) {
         const QString n = name;
         QTest::addRow("%s 8.5x6 1", name) << n << "8.5cm" << "6cm" << 1.0 << single.contains(n);
         QTest::addRow("%s 8.5x6 1.5", name) << n << "8.5cm" << "6cm" << 1.5 << false;

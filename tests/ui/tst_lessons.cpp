@@ -108,6 +108,7 @@ private slots:
     void theSequenceCoversTheSubjects();
     void everyStepIsAValidProject();
     void theEntropyIsBelowEveryElbo();
+    void decodingLessonShowsComputedNumbers();
     void everyStepLoadsInTheWindow();
     void unsavedWorkIsNotReplacedWithoutAsking();
 };
@@ -185,7 +186,7 @@ void tst_Lessons::aSpecialPairsFileIsReplaced() {
 void tst_Lessons::theSequenceCoversTheSubjects() {
     const QStringList subjects = {"forward process", "kernel", "Information", "DP-chosen",
                                   "optimal reverse variance", "β̃ fails", "DP and even",
-                                  "Masked diffusion"};
+                                  "Masked diffusion", "Which token first?"};
     QCOMPARE(static_cast<int>(lessons().size()), static_cast<int>(subjects.size()));
     for (int i = 0; i < subjects.size(); ++i) {
         QVERIFY2(lessons()[i].title.contains(subjects[i]), qPrintable(lessons()[i].title));
@@ -264,6 +265,40 @@ void tst_Lessons::theEntropyIsBelowEveryElbo() {
     }
     QVERIFY2(checked >= 10, qPrintable(QString::number(checked)));
     QVERIFY(sumAboveElbo > 0);  // the case the old "entropy" got wrong: pairs, lessons 4 and 8
+}
+
+// Lesson 9 speaks of numbers the program computes: the pairs' mutual information (computed
+// here from the table) twice, as I(X₁;X₂) and as the decoded KL at N = 1; a KL of 0 with one
+// token per step; argmax's one sequence, (0, 0) by hand: both marginals peak at 0.5, the tie
+// goes to the first position, whose argmax is 0, and then P(x₂ | x₁ = 0) peaks at 0.
+void tst_Lessons::decodingLessonShowsComputedNumbers() {
+    const Lesson& lesson = lessons().back();
+    QVERIFY(lesson.title.contains("Which token first?"));
+    const double joint[3][3] = {{0.45, 0.05, 0.0}, {0.0, 0.45, 0.0}, {0.0, 0.0, 0.05}};
+    double p1[3] = {}, p2[3] = {};
+    for (int a = 0; a < 3; ++a) {
+        for (int b = 0; b < 3; ++b) {
+            p1[a] += joint[a][b];
+            p2[b] += joint[a][b];
+        }
+    }
+    double mutual = 0.0, entropy = 0.0;
+    for (int a = 0; a < 3; ++a) {
+        for (int b = 0; b < 3; ++b) {
+            if (joint[a][b] <= 0.0) continue;
+            mutual += joint[a][b] * std::log(joint[a][b] / (p1[a] * p2[b]));
+            entropy -= joint[a][b] * std::log(joint[a][b]);
+        }
+    }
+    const QString mi = QString::number(mutual, 'f', 4);
+    const QString& first = lesson.steps[0].text;
+    QVERIFY2(first.count(mi) == 2, qPrintable(mi + " twice in: " + first));
+    QVERIFY2(lesson.steps[1].text.contains("KL(data ‖ output) = 0.0000 nats"),
+             qPrintable(lesson.steps[1].text));
+    const QString& third = lesson.steps[2].text;
+    QVERIFY2(third.contains("(0, 0)") && third.contains("entropy is 0.0000 nats") &&
+                 third.contains(QString::number(entropy, 'f', 4)),
+             qPrintable(third));
 }
 
 void tst_Lessons::everyStepLoadsInTheWindow() {

@@ -111,13 +111,17 @@ void ChainCanvas::paintImages(QPainter& painter,
             for (int d = 0; d < numPositions; ++d) {
                 const size_t at = static_cast<size_t>(b) * numPositions + d;
                 const double value = pane == 0 ? states[at] : (*preview)[at];
-                // Class 0 is the background (white), the top class black, as ink on paper.
+                // Class 0 is the background (white), the top data class black, as ink on
+                // paper; a masked position is sky blue, so decoding shows pixels appearing.
+                const int mask = m_view->m_maskClass;
+                const int inked = mask >= 0 ? mask : numClasses;
                 const int grey = std::clamp(
-                    static_cast<int>(std::lround(255.0 - value * 255.0 / std::max(1, numClasses - 1))),
+                    static_cast<int>(std::lround(255.0 - value * 255.0 / std::max(1, inked - 1))),
                     0, 255);
+                const bool masked = pane == 0 && mask >= 0 && states[at] == mask;
                 painter.fillRect(QRectF(left + (d % columns) * pixel, y0 + (d / columns) * pixel,
                                         pixel + 0.5, pixel + 0.5),
-                                 QColor(grey, grey, grey));
+                                 masked ? charts::palette::kSkyBlue : QColor(grey, grey, grey));
             }
             painter.setPen(pane == 0 ? QColor(200, 200, 205) : QColor(120, 160, 220));
             painter.drawRect(QRectF(left - 1, y0 - 1, pixel * columns + 1, pixel * rows + 1));
@@ -286,8 +290,12 @@ void ChainsView::setChains(std::shared_ptr<const core::project::CategoricalChain
     m_chains = std::move(chains);
     // The process may have more classes than the caller's K (a mask state): the marginals
     // have one entry per class of the process.
+    m_maskClass = -1;
     if (m_chains && !m_chains->forwardMarginals.empty()) {
-        numClasses = std::max(numClasses, static_cast<int>(m_chains->forwardMarginals.front().size()));
+        const int process = static_cast<int>(m_chains->forwardMarginals.front().size());
+        // One class more than the data's: the mask state, the last class.
+        if (process == numClasses + 1) m_maskClass = numClasses;
+        numClasses = std::max(numClasses, process);
     }
     m_numClasses = numClasses;
     m_position = std::clamp(m_position, 0.0, static_cast<double>(numSteps()));

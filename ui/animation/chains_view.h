@@ -44,6 +44,7 @@ private:
 
     std::shared_ptr<const core::project::CategoricalChains> m_chains;
     int m_numClasses = 0;
+    int m_maskClass = -1;  // the mask state's class (drawn apart in the images), or −1
     Direction m_direction = Direction::Reverse;
     double m_position = 0.0;
     double m_tileScale = 1.0;

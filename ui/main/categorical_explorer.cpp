@@ -3,10 +3,18 @@
 
 #include <QCoreApplication>
 
-#include <cmath>
+#include <QColor>
 
+#include <cmath>
+#include <limits>
+#include <map>
+#include <stdexcept>
+
+#include "core/project/decoding_runs.h"
+#include "core/util/limits.h"
 #include "core/util/parallel.h"
 #include "ui/animation/chains_view.h"
+#include "ui/views/decoding_view.h"
 #include "ui/views/kernel_comparison_view.h"
 #include "ui/views/matrices_view.h"
 #include "ui/views/schedule_view.h"
@@ -19,6 +27,68 @@ namespace {
 constexpr double kMaxCostWork = 4e9;
 // Coalescing delay for edits that arrive in bursts (drags): one recomputation per burst.
 constexpr int kCoalesceMs = 40;
+// Sampler specs are typed: wait for a pause in the typing.
+constexpr int kDecodeCoalesceMs = 150;
+// Monte Carlo chains per condition when the exact output is out of reach, and the chains the
+// Trajectories view animates.
+constexpr int kDecodeSamples = 100;
+constexpr int kDecodedChains = 64;
+
+// Only the Decoding view's samplers differ: the set-up and the other views stay.
+bool sameExceptDecoding(document::CategoricalParams a, const document::CategoricalParams& b) {
+    a.decoding = b.decoding;
+    return a == b;
+}
+
+// A sequence as a category label: its classes, separated by spaces when a class has two digits.
+QString sequenceLabel(const int* x, int d, int k) {
+    QString label;
+    for (int i = 0; i < d; ++i) {
+        if (i > 0 && k > 10) label += ' ';
+        label += QString::number(x[i]);
+    }
+    return label;
+}
+
+// Forwards one run's progress as its share of the whole sweep (permille, `done` shared by the
+// runs).
+class ShareObserver final : public core::ProgressObserver {
+public:
+    ShareObserver(core::Progress& outer, int64_t& done, int index, int count)
+        : m_outer(outer), m_done(done), m_index(index), m_count(count) {}
+    core::Control onProgress(double fraction, const std::string&) override {
+        const auto target = static_cast<int64_t>(1000.0 * (m_index + fraction) / m_count);
+        if (target > m_done) {
+            m_outer.advance(target - m_done);
+            m_done = target;
+        }
+        return m_outer.poll() ? core::Control::Continue : core::Control::Abort;
+    }
+
+private:
+    core::Progress& m_outer;
+    int64_t& m_done;
+    int m_index;
+    int m_count;
+};
+
+// The data's distribution the decoders aim at: the selected condition's rows, or every
+// condition averaged with equal weights (kAllConditions), rows merged by sequence.
+std::map<std::vector<int>, double> decodingDataDistribution(const document::CategoricalSetup& setup) {
+    const auto& table = setup.table;
+    const int condition = setup.params.condition;
+    const int conditions = std::max(1, table.numConditions());
+    std::map<std::vector<int>, double> data;
+    for (int r = 0; r < table.numRows(); ++r) {
+        const int c = table.condition.empty() ? 0 : table.condition[static_cast<size_t>(r)];
+        if (condition != core::project::kAllConditions && c != condition) continue;
+        const double weight = condition == core::project::kAllConditions ? 1.0 / conditions : 1.0;
+        std::vector<int> x(table.row(r), table.row(r) + table.numPositions);
+        data[x] += weight * table.probability[static_cast<size_t>(r)];
+    }
+    return data;
+}
+
 }  // namespace
 
 CategoricalExplorer::CategoricalExplorer(document::ProjectDocument* document, QObject* parent)
@@ -28,7 +98,26 @@ CategoricalExplorer::CategoricalExplorer(document::ProjectDocument* document, QO
       m_schedule(new views::ScheduleView),
       m_stepCosts(new views::StepCostView),
       m_matrices(new views::MatricesView),
-      m_kernels(new views::KernelComparisonView) {
+      m_kernels(new views::KernelComparisonView),
+      m_decoding(new views::DecodingView(document)) {
+    m_decodeCoalesce.setSingleShot(true);
+    m_decodeCoalesce.setInterval(kDecodeCoalesceMs);
+    connect(&m_decodeCoalesce, &QTimer::timeout, this, &CategoricalExplorer::startDecoding);
+    connect(m_decoding, &views::DecodingView::cancelRequested, &m_decodeRunner,
+            &jobs::JobRunner::cancel);
+    connect(&m_decodeRunner, &jobs::JobRunner::started, this, [this] {
+        m_decoding->setRunning(true);
+    });
+    connect(&m_decodeRunner, &jobs::JobRunner::progressChanged, m_decoding,
+            &views::DecodingView::setProgress);
+    connect(&m_decodeRunner, &jobs::JobRunner::finished, this,
+            [this] { m_decoding->setRunning(false); });
+    connect(&m_decodeRunner, &jobs::JobRunner::cancelled, this, [this] {
+        m_decoding->setRunning(false);
+        m_decoding->setStatus(m_decoding->result()
+                                  ? tr("Cancelled; the charts show the previous results.")
+                                  : tr("Cancelled."));
+    });
     m_coalesce.setSingleShot(true);
     m_coalesce.setInterval(kCoalesceMs);
     connect(&m_coalesce, &QTimer::timeout, this, &CategoricalExplorer::startJobs);
@@ -40,7 +129,8 @@ CategoricalExplorer::CategoricalExplorer(document::ProjectDocument* document, QO
     });
     connect(m_document, &document::ProjectDocument::projectReplaced, this,
             &CategoricalExplorer::onParamsChanged);
-    for (jobs::JobRunner* runner : {&m_setupRunner, &m_costRunner, &m_chainRunner}) {
+    for (jobs::JobRunner* runner :
+         {&m_setupRunner, &m_costRunner, &m_chainRunner, &m_decodeRunner}) {
         connect(runner, &jobs::JobRunner::failed, this,
                 [this](const QString& name, const QString& message) {
                     emit jobMessage(jobs::shownJobName(name) + ": " + message, true);
@@ -64,17 +154,26 @@ views::ScheduleView* CategoricalExplorer::scheduleView() const { return m_schedu
 views::StepCostView* CategoricalExplorer::stepCostView() const { return m_stepCosts; }
 views::MatricesView* CategoricalExplorer::matricesView() const { return m_matrices; }
 views::KernelComparisonView* CategoricalExplorer::kernelView() const { return m_kernels; }
+views::DecodingView* CategoricalExplorer::decodingView() const { return m_decoding; }
 
 std::vector<std::pair<QString, charts::ViewPanel*>> CategoricalExplorer::views() const {
     return {{"trajectories", m_chains},
             {"schedule", m_schedule},
             {"step-costs", m_stepCosts},
             {"matrices", m_matrices},
-            {"kernels", m_kernels}};
+            {"kernels", m_kernels},
+            {"decoding", m_decoding}};
 }
 
 void CategoricalExplorer::onParamsChanged() {
     const document::CategoricalParams params = m_document->categorical();
+    if (m_setup && sameExceptDecoding(params, m_setup->params) &&
+        !m_setupRunner.isRunning()) {
+        // Only the samplers changed: the other views keep their results.
+        m_decodeCoalesce.start();
+        if (animatedSpec(params) != m_chainsSampler) startChains();
+        return;
+    }
     if (!document::setupReadsFiles(params)) {
         m_setupRunner.cancel();
         useSetup(document::buildCategoricalSetup(params));
@@ -153,6 +252,7 @@ void CategoricalExplorer::startJobs() {
                                .arg(setup->params.numSteps)
                                .arg(setup->numClasses()));
         startChains();
+        startDecoding();
         return;
     }
     m_stepCosts->setMessage(tr("Computing step costs…"));
@@ -190,11 +290,17 @@ void CategoricalExplorer::startJobs() {
             };
         });
     startChains();
+    startDecoding();
 }
 
 void CategoricalExplorer::startChains() {
     auto setup = m_setup;
     const std::vector<int> trajectory = m_trajectory;
+    m_chainsSampler = animatedSpec(m_document->categorical());
+    if (!m_chainsSampler.empty()) {
+        startDecodedChains();
+        return;
+    }
     m_chainRunner.start(
         QT_TRANSLATE_NOOP("ui::jobs", "Sampling chains"),
         [setup, trajectory, this](core::Progress& progress) -> std::function<void()> {
@@ -213,6 +319,228 @@ void CategoricalExplorer::startChains() {
                 }
                 m_chainsData = chains;
                 m_chains->setChains(chains, setup->params.numClasses);
+                setPosition(m_position);
+            };
+        });
+}
+
+std::string CategoricalExplorer::animatedSpec(const document::CategoricalParams& params) {
+    const auto& decoding = params.decoding;
+    if (!params.maskState || decoding.animated < 0 ||
+        decoding.animated >= static_cast<int>(decoding.configs.size())) {
+        return {};
+    }
+    return decoding.configs[static_cast<size_t>(decoding.animated)].sampler;
+}
+
+void CategoricalExplorer::startDecoding() {
+    if (!m_setup) return;
+    auto setup = m_setup;
+    const core::project::DecodingSettings settings = m_document->categorical().decoding;
+    if (!setup->params.maskState) {
+        m_decodeRunner.cancel();
+        m_decoding->clear(tr("Decoding samplers need a mask state: choose π = masked (the "
+                             "absorbing state) in the process panel."));
+        return;
+    }
+    // The specs first: a typo is shown under the table and the other samplers still run.
+    // (The set-up's classes include the mask state: K + 1.)
+    std::vector<std::pair<int, core::categorical::DecodingSampler>> samplers;
+    QStringList errors;
+    for (int i = 0; i < static_cast<int>(settings.configs.size()); ++i) {
+        auto sampler = core::project::parseSamplerSpec(
+            settings.configs[static_cast<size_t>(i)].sampler,
+            "decoding.configs[" + std::to_string(i) + "].sampler");
+        if (sampler) {
+            samplers.emplace_back(i, *sampler);
+        } else {
+            errors << tr("Row %1: %2").arg(i + 1).arg(
+                          QString::fromStdString(sampler.error().toString()));
+        }
+    }
+    m_decoding->setErrors(errors.join('\n'));
+    if (samplers.empty()) {
+        m_decodeRunner.cancel();
+        m_decoding->clear(tr("No sampler to run: add one."));
+        return;
+    }
+    const int d = setup->numPositions();
+    const double states = std::pow(static_cast<double>(setup->numClasses()), d);
+    const bool exact = states <= static_cast<double>(core::limits::kDecodeExactStates);
+    std::vector<int> steps = core::project::decodingSweepSteps(d);
+    // Monte Carlo (a network on the digits: every chain runs it N times) stops at N = D.
+    if (!exact) std::erase_if(steps, [d](int n) { return n > std::max(1, d); });
+    const int threads = core::defaultThreads();
+    m_decoding->setStatus(tr("Decoding…"));
+    m_decodeRunner.start(
+        QT_TRANSLATE_NOOP("ui::jobs", "Decoding samplers"),
+        [setup, settings, samplers, steps, exact, threads, errors,
+         this](core::Progress& progress) -> std::function<void()> {
+            auto data = std::make_shared<views::DecodingViewData>();
+            data->exact = exact;
+            data->steps = steps;
+            const auto target = decodingDataDistribution(*setup);
+            std::map<std::vector<int>, size_t> rowIndex;
+            for (const auto& [x, p] : target) {
+                if (p > 0.0) data->dataEntropy -= p * std::log(p);
+                rowIndex.emplace(x, 0);
+            }
+            progress.setTotal(1000);
+            std::vector<std::vector<core::categorical::DecodeResult>> all;
+            const int parts = static_cast<int>(samplers.size() * steps.size());
+            int64_t reported = 0;
+            QStringList failures;
+            for (size_t i = 0; i < samplers.size(); ++i) {
+                progress.setStage(settings.configs[static_cast<size_t>(samplers[i].first)].name);
+                core::project::DecodeRequest request;
+                request.sampler = samplers[i].second;
+                request.samples = exact ? 0 : kDecodeSamples;
+                // One N at a time (projectDecodeSweep's loop), for the progress of each.
+                std::vector<core::categorical::DecodeResult> results;
+                for (size_t j = 0; j < steps.size(); ++j) {
+                    ShareObserver share(progress, reported, static_cast<int>(i * steps.size() + j),
+                                        parts);
+                    core::Progress inner(&share);
+                    request.numSteps = steps[j];
+                    auto result = core::project::projectDecode(*setup, request, threads, &inner);
+                    if (!result) {
+                        if (result.error().code == core::ErrorCode::Cancelled ||
+                            progress.cancelled()) {
+                            return {};
+                        }
+                        // One sampler's failure leaves the others' curves.
+                        failures << tr("Row %1: %2").arg(samplers[i].first + 1).arg(
+                                        QString::fromStdString(result.error().toString()));
+                        results.clear();
+                        break;
+                    }
+                    for (const auto& row : result->distribution) rowIndex.emplace(row.x, 0);
+                    results.push_back(std::move(result).value());
+                }
+                all.push_back(std::move(results));
+            }
+            // The distribution chart's rows: every sequence of the data or of an output.
+            size_t next = 0;
+            for (auto& [x, index] : rowIndex) {
+                index = next++;
+                data->rowLabels << sequenceLabel(x.data(), static_cast<int>(x.size()),
+                                                 setup->numClasses());
+                auto found = target.find(x);
+                data->dataRows.push_back(found == target.end() ? 0.0 : found->second);
+            }
+            const double inf = std::numeric_limits<double>::infinity();
+            const double nan = std::numeric_limits<double>::quiet_NaN();
+            for (size_t i = 0; i < samplers.size(); ++i) {
+                if (all[i].empty()) continue;  // failed: named in the errors
+                const int config = samplers[i].first;
+                const auto& c = settings.configs[static_cast<size_t>(config)];
+                views::DecodingViewData::Curve curve;
+                curve.name = QString::fromStdString(core::project::decodingName(c));
+                curve.colour = QColor(QString::fromStdString(core::project::decodingColour(c, config)));
+                curve.config = config;
+                for (const auto& result : all[i]) {
+                    curve.entropy.push_back(result.entropy.value.value_or(nan));
+                    // A null KL is infinite: the output misses part of the other's support.
+                    curve.klDataOutput.push_back(result.klDataOutput.value.value_or(inf));
+                    curve.klOutputData.push_back(result.klOutputData.value.value_or(inf));
+                    curve.totalVariation.push_back(result.totalVariation.value.value_or(nan));
+                    curve.positionEntropy.push_back(result.positionEntropy.value.value_or(nan));
+                    std::vector<double> rows(rowIndex.size(), 0.0);
+                    for (const auto& row : result.distribution) rows[rowIndex.at(row.x)] = row.p;
+                    curve.rows.push_back(std::move(rows));
+                }
+                data->curves.push_back(std::move(curve));
+            }
+            QStringList ns;
+            for (int n : steps) ns << QString::number(n);
+            data->note =
+                exact ? tr("Exact output distributions (every partially masked sequence "
+                           "propagated) at N = %1.")
+                            .arg(ns.join(", "))
+                      : tr("Monte Carlo at N = %1: %2 chains per condition (the exact output "
+                           "needs (K + 1)^D = %3 states, over the limit %4); KL(data ‖ output) "
+                           "is infinite whenever a data sequence was never decoded.")
+                            .arg(ns.join(", "))
+                            .arg(kDecodeSamples)
+                            .arg(std::pow(static_cast<double>(setup->numClasses()),
+                                          setup->numPositions()), 0, 'g', 3)
+                            .arg(static_cast<double>(core::limits::kDecodeExactStates), 0, 'g', 3);
+            std::shared_ptr<const views::DecodingViewData> done = data;
+            return [this, setup, done, failures, errors] {
+                if (setup != m_setup) return;
+                m_decoding->setProvenance(setup->params.provenance());
+                m_decoding->setResult(done);
+                m_decoding->setStatus(tr("Done."));
+                m_decoding->setErrors((errors + failures).join('\n'));
+            };
+        });
+}
+
+void CategoricalExplorer::startDecodedChains() {
+    auto setup = m_setup;
+    const std::vector<int> trajectory = m_trajectory;
+    auto sampler = core::project::parseSamplerSpec(m_chainsSampler);
+    if (!sampler || trajectory.size() < 2) {
+        // The Decoding view shows the spec's error; the chains stay as they are.
+        return;
+    }
+    const int d = setup->numPositions();
+    const double states = std::pow(static_cast<double>(setup->numClasses()), d);
+    const bool exact = states <= static_cast<double>(core::limits::kDecodeExactStates);
+    const int chainsWanted = std::min(setup->params.numChains, d > 1 ? kDecodedChains : 300);
+    const int threads = core::defaultThreads();
+    const auto decoding = *sampler;
+    m_chainRunner.start(
+        QT_TRANSLATE_NOOP("ui::jobs", "Decoding chains"),
+        [setup, trajectory, decoding, exact, chainsWanted, threads,
+         this](core::Progress& progress) -> std::function<void()> {
+            core::project::DecodeRequest request;
+            request.sampler = decoding;
+            const int n = static_cast<int>(trajectory.size()) - 1;
+            request.numSteps = n;
+            request.samples = exact ? 0 : chainsWanted;
+            request.trajectories = chainsWanted;
+            auto result = core::project::projectDecode(*setup, request, threads, &progress);
+            if (!result) {
+                if (result.error().code == core::ErrorCode::Cancelled) return {};
+                throw std::runtime_error(result.error().toString());
+            }
+            auto chains = std::make_shared<core::project::CategoricalChains>();
+            chains->nodes = trajectory;
+            chains->numPositions = setup->numPositions();
+            chains->position = setup->position;
+            const int positions = chains->numPositions;
+            const int k = setup->numClasses();  // the mask class is a lane of its own
+            chains->reverse.assign(static_cast<size_t>(n) + 1, {});
+            chains->times.resize(static_cast<size_t>(n) + 1);
+            for (int node = 0; node <= n; ++node) {
+                chains->times[static_cast<size_t>(node)] = static_cast<double>(node) / n;
+                // Node `node` is t = node/N: N − node steps decoded.
+                const int step = n - node;
+                auto& frame = chains->reverse[static_cast<size_t>(node)];
+                for (const auto& chain : result->trajectories) {
+                    frame.insert(frame.end(),
+                                 chain.states.begin() + static_cast<std::ptrdiff_t>(step) * positions,
+                                 chain.states.begin() + static_cast<std::ptrdiff_t>(step + 1) * positions);
+                }
+                // The shown position's share of each class among the chains (no exact
+                // marginal for an ordered sampler: the bars are the chains').
+                core::Vector share = core::Vector::Zero(k);
+                const double count = std::max<size_t>(1, result->trajectories.size());
+                for (size_t b = 0; b < result->trajectories.size(); ++b) {
+                    share[frame[b * positions + static_cast<size_t>(chains->position)]] += 1.0 / count;
+                }
+                chains->reverseMarginals.push_back(share);
+            }
+            // Decoding has no forward process: played forward, the same frames run backwards
+            // (the output masked again in the sampler's order, reversed).
+            chains->forward = chains->reverse;
+            chains->forwardMarginals = chains->reverseMarginals;
+            std::shared_ptr<const core::project::CategoricalChains> done = chains;
+            return [this, setup, done] {
+                if (setup != m_setup || done->nodes != m_trajectory) return;
+                m_chainsData = done;
+                m_chains->setChains(done, setup->params.numClasses);
                 setPosition(m_position);
             };
         });
@@ -248,9 +576,14 @@ void CategoricalExplorer::waitForJobs() {
         m_coalesce.stop();
         startJobs();
     }
-    while (m_costRunner.isRunning() || m_chainRunner.isRunning()) {
+    if (m_decodeCoalesce.isActive()) {
+        m_decodeCoalesce.stop();
+        startDecoding();
+    }
+    while (m_costRunner.isRunning() || m_chainRunner.isRunning() || m_decodeRunner.isRunning()) {
         m_costRunner.waitForFinished();
         m_chainRunner.waitForFinished();
+        m_decodeRunner.waitForFinished();
     }
     QCoreApplication::processEvents();
 }
@@ -260,6 +593,8 @@ void CategoricalExplorer::cancelJobs() {
     m_setupRunner.cancel();
     m_costRunner.cancel();
     m_chainRunner.cancel();
+    m_decodeCoalesce.stop();
+    m_decodeRunner.cancel();
     m_fileRunner.cancel();  // the panel's reads show the status bar's Cancel too
 }
 

@@ -28,6 +28,8 @@ class KernelComparisonView;
 class MatricesView;
 class ScheduleView;
 class StepCostView;
+class DecodingView;
+struct DecodingViewData;
 }  // namespace ui::views
 
 namespace ui {
@@ -43,7 +45,9 @@ public:
     views::StepCostView* stepCostView() const;
     views::MatricesView* matricesView() const;
     views::KernelComparisonView* kernelView() const;
-    // Every view with its export name: trajectories, schedule, step-costs, matrices, kernels.
+    views::DecodingView* decodingView() const;
+    // Every view with its export name: trajectories, schedule, step-costs, matrices, kernels,
+    // decoding.
     std::vector<std::pair<QString, charts::ViewPanel*>> views() const;
 
     std::shared_ptr<const document::CategoricalSetup> setup() const { return m_setup; }
@@ -55,6 +59,7 @@ public:
     jobs::JobRunner* setupRunner() { return &m_setupRunner; }
     jobs::JobRunner* costRunner() { return &m_costRunner; }
     jobs::JobRunner* chainRunner() { return &m_chainRunner; }
+    jobs::JobRunner* decodeRunner() { return &m_decodeRunner; }
     // The categorical panel's file reads: the explorer owns every job of its process.
     jobs::JobRunner* fileRunner() { return &m_fileRunner; }
 
@@ -79,6 +84,12 @@ private:
     void startJobs();
     void startChains();
     void applyTrajectory(const std::vector<int>& nodes);
+    // The Decoding view's sweep of every sampler over N (a job), and the decoded chains the
+    // Trajectories view animates when a decoding sampler is chosen there.
+    void startDecoding();
+    void startDecodedChains();
+    // The sampler spec the Trajectories view should animate; empty for the reverse kernel.
+    static std::string animatedSpec(const document::CategoricalParams& params);
 
     document::ProjectDocument* m_document;
     std::shared_ptr<const document::CategoricalSetup> m_setup;
@@ -86,6 +97,7 @@ private:
     std::shared_ptr<const core::project::CategoricalChains> m_chainsData;
     std::vector<int> m_trajectory;
     double m_position = 0.0;
+    std::string m_chainsSampler;  // what the chains show: empty, or a decoding sampler's spec
 
     // Guarded: the window that shows the views owns and may delete them first.
     QPointer<animation::ChainsView> m_chains;
@@ -93,12 +105,15 @@ private:
     QPointer<views::StepCostView> m_stepCosts;
     QPointer<views::MatricesView> m_matrices;
     QPointer<views::KernelComparisonView> m_kernels;
+    QPointer<views::DecodingView> m_decoding;
 
     jobs::JobRunner m_setupRunner;  // set-ups that read a table file or a checkpoint
     jobs::JobRunner m_costRunner;
     jobs::JobRunner m_chainRunner;
+    jobs::JobRunner m_decodeRunner;
     jobs::JobRunner m_fileRunner{jobs::JobWeight::Light};
     QTimer m_coalesce;
+    QTimer m_decodeCoalesce;  // sampler edits: one sweep per burst
 };
 
 }  // namespace ui

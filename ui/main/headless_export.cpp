@@ -187,12 +187,20 @@ int runHeadlessExport(const HeadlessExportRequest& request) {
             gaussian->waitForJobs();
         }
     }
+    if (view == "decoding" && !document.categorical().maskState) {
+        return fail("--view = decoding: the project has no mask state (decoding samplers need "
+                    "π = masked:K)");
+    }
     explorer.waitForJobs();
     if (!problems.isEmpty()) {
         return fail(problems.front() + " (nothing was written)");
     }
     explorer.setPosition(static_cast<double>(explorer.trajectory().size() - 1));
     auto allViews = explorer.views();
+    // The Decoding view is empty without a mask state: "all" leaves it out.
+    if (!document.categorical().maskState) {
+        std::erase_if(allViews, [](const auto& entry) { return entry.first == "decoding"; });
+    }
     if (gaussian) {
         for (auto& entry : gaussian->views()) {
             if (entry.first == "lab" && document.gaussian().lab.configs.empty()) continue;

@@ -69,6 +69,7 @@
 #include "ui/views/lab_view.h"
 #include "ui/views/gaussian_trajectory_view.h"
 #include "ui/views/particles_view.h"
+#include "ui/views/decoding_view.h"
 #include "ui/views/kernel_comparison_view.h"
 #include "ui/views/matrices_view.h"
 #include "ui/views/schedule_view.h"
@@ -126,6 +127,7 @@ void MainWindow::createCentralViews() {
     m_tabs->addTab(scheduleSplit, tr("Schedule && information"));
     m_tabs->addTab(m_explorer->matricesView(), tr("Matrices"));
     m_tabs->addTab(m_explorer->kernelView(), tr("Kernel comparison"));
+    m_tabs->addTab(m_explorer->decodingView(), tr("Decoding"));
     auto* categoricalPage = new QWidget;
     auto* centralLayout = new QVBoxLayout(categoricalPage);
     centralLayout->setContentsMargins(0, 0, 0, 0);

@@ -93,6 +93,42 @@ ViewExplanation viewExplanation(const QString& viewName) {
                             "Use few steps (2 or 3): the difference between the kernels grows. "
                             "With the exact "
                             "denoiser and many steps both reach the data.")}},
+        {"decoding",
+         {QT_TRANSLATE_NOOP("ui::ViewExplanations", "Decoding"),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Masked diffusion decodes a sequence by starting with every position masked and "
+              "unmasking positions over N steps. The ancestral sampler unmasks each masked "
+              "position independently with the schedule's probability and draws its value from "
+              "the denoiser's marginal given what is already decoded; the ordered samplers "
+              "unmask a fixed number of positions per step (one per step when N = D with a "
+              "linear schedule), choosing them at random or by the denoiser's confidence (the "
+              "largest probability), margin (the gap between the top two) or entropy (the "
+              "lowest first). The charts show the exact output distribution (Monte Carlo for "
+              "large D) against N: its entropy with the data's as a dashed line, KL(data ‖ "
+              "output) (how much of the data the sampler misses), KL(output ‖ data) (how much "
+              "it makes up) and the total variation. A triangle above the plot marks an "
+              "infinite KL: one distribution gives probability 0 to a sequence the other has."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Positions unmasked in the same step are drawn independently from their own "
+              "marginals, so their correlation is lost: at N = 1 the output is the product of "
+              "the marginals and KL(data ‖ output) is the total correlation (for two positions, "
+              "the mutual information). More steps decode fewer positions together; with one "
+              "position per step a sampler that draws the values reproduces the data exactly, "
+              "whatever its order. Argmax and a low temperature give up diversity: with one "
+              "position per step argmax returns one sequence (entropy 0, an infinite "
+              "KL(data ‖ output)). The float32 Gumbel draws, as torch computes them, cap the "
+              "noise at about 16.6 (u never exceeds 1 − 2⁻²⁴), so a value whose log-weight "
+              "lies about 19 below the best one's is never drawn."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Start from N = 1 and read KL(data ‖ output) off the chart: it is the correlation "
+              "the decoder cannot see. Compare confidence with sampled values against "
+              "confidence with argmax: both order the positions alike, but argmax collapses the "
+              "entropy. Add a sampler with values=temperature:0.1;gumbel=float32 and compare "
+              "it with gumbel=float64. Choose a sampler under Sampler animated in Trajectories "
+              "and play the Trajectories view: the pixels appear in the sampler's order.")}},
         {"particles:images",
          {QT_TRANSLATE_NOOP("ui::ViewExplanations", "Particles (images)"),
           QT_TRANSLATE_NOOP(

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+#include "core/project/decoding_settings.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "core/util/limits.h"
+
+namespace core::project {
+
+namespace {
+
+// The Lab's palette (lab_settings.cpp): Okabe & Ito's colours and a grey.
+constexpr std::array<const char*, 8> kPalette = {"#E69F00", "#56B4E9", "#009E73", "#0072B2",
+                                                 "#D55E00", "#CC79A7", "#F0E442", "#999999"};
+
+bool isColour(const std::string& text) {
+    if (text.size() != 7 || text[0] != '#') return false;
+    return std::all_of(text.begin() + 1, text.end(),
+                       [](unsigned char c) { return std::isxdigit(c) != 0; });
+}
+
+}  // namespace
+
+std::vector<DecodingConfig> DecodingSettings::defaultConfigs() {
+    return {{"ancestral", "", "order=ancestral;values=sample"},
+            {"confidence", "", "order=confidence;values=sample"},
+            {"confidence, argmax", "", "order=confidence;values=argmax"},
+            {"margin", "", "order=margin;values=sample"},
+            {"entropy", "", "order=entropy;values=sample"},
+            {"random", "", "order=random;values=sample"}};
+}
+
+Status DecodingSettings::validate() const {
+    if (Status s = limits::checkCount({"the number of decoding samplers", 0, kMaxDecodingConfigs},
+                                      "decoding.configs", configs.size());
+        !s) {
+        return s;
+    }
+    for (size_t i = 0; i < configs.size(); ++i) {
+        const std::string prefix = "decoding.configs[" + std::to_string(i) + "].";
+        const DecodingConfig& c = configs[i];
+        if (Status s = limits::checkText(limits::kNameText, prefix + "name", c.name); !s) return s;
+        if (Status s = limits::checkText(limits::kSpecText, prefix + "sampler", c.sampler); !s) {
+            return s;
+        }
+        if (!c.colour.empty() && !isColour(c.colour)) {
+            return invalidArgument(prefix + "colour", c.colour, "expected #rrggbb or empty");
+        }
+        for (size_t j = 0; j < i; ++j) {
+            if (!c.name.empty() && configs[j].name == c.name) {
+                return invalidArgument(prefix + "name", c.name,
+                                       "another sampler has this name (decoding.configs[" +
+                                           std::to_string(j) + "])");
+            }
+        }
+    }
+    if (animated < -1 || animated >= static_cast<int>(configs.size())) {
+        return invalidArgument("decoding.animated", std::to_string(animated),
+                               "expected -1 (the reverse sampler) or a sampler's index below " +
+                                   std::to_string(configs.size()));
+    }
+    return {};
+}
+
+io::Json DecodingSettings::toJson() const {
+    io::Json list = io::Json::array();
+    for (const auto& c : configs) {
+        io::Json o = {{"name", c.name}, {"sampler", c.sampler}};
+        if (!c.colour.empty()) o["colour"] = c.colour;
+        list.push_back(std::move(o));
+    }
+    return {{"configs", std::move(list)}, {"animated", animated}};
+}
+
+Result<DecodingSettings> DecodingSettings::fromJson(const io::Json& json) {
+    if (!json.is_object()) {
+        return makeError(ErrorCode::ParseError, "decoding", io::jsonValueText(json),
+                         "expected an object");
+    }
+    const io::JsonFields read(json, "decoding.");
+    DecodingSettings s;
+    if (Status st = read.integerOr("animated", s.animated); !st) return st.error();
+    if (const io::Json* configs = read.raw("configs")) {
+        if (!configs->is_array()) {
+            return makeError(ErrorCode::ParseError, "decoding.configs",
+                             io::jsonValueText(*configs), "expected an array");
+        }
+        if (Status st = limits::checkCount({"the number of decoding samplers", 0,
+                                            kMaxDecodingConfigs},
+                                           "decoding.configs", configs->size());
+            !st) {
+            return st.error();
+        }
+        s.configs.clear();
+        for (size_t i = 0; i < configs->size(); ++i) {
+            const std::string prefix = "decoding.configs[" + std::to_string(i) + "].";
+            if (!(*configs)[i].is_object()) {
+                return makeError(ErrorCode::ParseError, prefix, io::jsonValueText((*configs)[i]),
+                                 "expected an object");
+            }
+            const io::JsonFields c((*configs)[i], prefix);
+            DecodingConfig config;
+            for (Status st : {c.stringOr("name", config.name), c.stringOr("colour", config.colour),
+                              c.stringOr("sampler", config.sampler)}) {
+                if (!st) return st.error();
+            }
+            s.configs.push_back(std::move(config));
+        }
+    }
+    if (Status valid = s.validate(); !valid) return valid.error();
+    return s;
+}
+
+std::string decodingColour(const DecodingConfig& config, int index) {
+    if (!config.colour.empty()) return config.colour;
+    return kPalette[static_cast<size_t>(std::max(0, index)) % kPalette.size()];
+}
+
+std::string decodingName(const DecodingConfig& config) {
+    return config.name.empty() ? config.sampler : config.name;
+}
+
+std::vector<int> decodingSweepSteps(int positions) {
+    std::vector<int> steps;
+    const long long top = 4LL * std::max(1, positions);
+    for (long long n = 1;; n *= 2) {
+        steps.push_back(static_cast<int>(n));
+        if (n >= top) break;
+    }
+    return steps;
+}
+
+}  // namespace core::project

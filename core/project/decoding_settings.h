@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/io/json.h"
+#include "core/util/result.h"
+
+// The Decoding view's samplers (docs/categorical.md, "Decoding samplers"): masked-diffusion
+// decoders set side by side on the project's data and denoiser, each swept over the number of
+// steps N. Stored in CategoricalParams::decoding and in the project file's categorical object as
+// "decoding" (optional on reading; absent: the default set).
+namespace core::project {
+
+struct DecodingConfig {
+    std::string name;    // legend label, unique among the samplers
+    std::string colour;  // "#rrggbb"; empty: the palette's colour for its index
+    // The sampler spec "order=confidence;values=argmax;remask=cap:0.02;gumbel=float64"
+    // (parseDecodingSampler of core/project/decoding_runs.h).
+    std::string sampler = "order=ancestral";
+
+    bool operator==(const DecodingConfig&) const = default;
+};
+
+inline constexpr int kMaxDecodingConfigs = 16;
+
+struct DecodingSettings {
+    // The default set: ancestral; confidence with sampled values; confidence with argmax;
+    // margin; entropy; random.
+    std::vector<DecodingConfig> configs = defaultConfigs();
+    // The sampler the Trajectories view animates: an index into configs, or −1 for the
+    // project's reverse sampler.
+    int animated = -1;
+
+    bool operator==(const DecodingSettings&) const = default;
+    static std::vector<DecodingConfig> defaultConfigs();
+    // Errors name "decoding.configs[i].field" / "decoding.animated" and the value. The sampler
+    // specs are checked by the engine when the view runs (decodingSamplerError).
+    Status validate() const;
+    io::Json toJson() const;
+    static Result<DecodingSettings> fromJson(const io::Json& json);
+};
+
+// The configuration's colour, or the palette's for `index` (the Lab's eight colours).
+std::string decodingColour(const DecodingConfig& config, int index);
+// The legend label: the name, or the sampler spec when the name is empty.
+std::string decodingName(const DecodingConfig& config);
+
+// The N of the Decoding view's sweep for D positions: 1, 2, 4, … up to the first power of two
+// at least 4·D (so N = D, one token per step for a linear schedule, is always in it; for D = 1
+// that is 1, 2, 4).
+std::vector<int> decodingSweepSteps(int positions);
+
+}  // namespace core::project

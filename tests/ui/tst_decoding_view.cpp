@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: MIT
+// The categorical explorer's Decoding view under the offscreen platform: its charts show the
+// core's projectDecodeSweep numbers to the bit, an infinite KL is a marker above the plot, the
+// samplers are edited as undo steps and saved and reopened exactly, a bad spec names its row,
+// a project without a mask state says why the view is empty, and the Trajectories view animates
+// a chosen decoding sampler.
+#include <QChart>
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "core/project/decoding_runs.h"
+#include "core/util/parallel.h"
+#include "tests/support/test_support.h"
+#include "ui/document/project_document.h"
+#include "ui/main/categorical_explorer.h"
+#include "ui/views/decoding_view.h"
+
+using ui::document::CategoricalParams;
+
+namespace {
+
+bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// The y values of the chart's line pieces named `name`, in x order (gaps left out).
+std::vector<QPointF> linePoints(QChart* chart, const QString& name) {
+    std::vector<QPointF> points;
+    for (QAbstractSeries* series : chart->series()) {
+        auto* line = qobject_cast<QLineSeries*>(series);
+        if (line == nullptr || qobject_cast<QScatterSeries*>(series) != nullptr ||
+            line->name() != name) {
+            continue;
+        }
+        for (const QPointF& p : line->points()) points.push_back(p);
+    }
+    std::sort(points.begin(), points.end(),
+              [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+    return points;
+}
+
+// A masked project on a correlated two-position table with three classes and a linear
+// schedule: N = D = 2 unmasks one position per step.
+void useMaskedPairs(ui::document::ProjectDocument& document, const QString& csv) {
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("x1,x2,p\n0,0,0.4\n1,1,0.3\n2,2,0.2\n0,2,0.1\n");
+    file.close();
+    CategoricalParams p = document.categorical().withNumClasses(3);
+    p.pi = {1.0 / 3, 1.0 / 3, 1.0 / 3};
+    p.maskState = true;
+    p.schedule = core::schedule::BetaCurveKind::Linear;
+    p.numSteps = 20;
+    p.pathSteps = 2;
+    p.condition = 0;
+    p.conditionNames = {"all"};
+    p.dataSource = ui::document::CategoricalData::CsvFile;
+    p.csvPath = csv.toStdString();
+    const core::Status set = document.setCategorical(p, "masked pairs");
+    QVERIFY2(set.ok(), set.ok() ? "" : set.error().toString().c_str());
+}
+
+}  // namespace
+
+class tst_DecodingView : public QObject {
+    Q_OBJECT
+private slots:
+    void chartsShowTheCoreNumbers();
+    void samplersAreSavedAndReopenedExactly();
+    void aBadSpecNamesItsRow();
+    void withoutAMaskStateTheViewSaysWhy();
+    void trajectoriesAnimateTheChosenSampler();
+};
+
+void tst_DecodingView::chartsShowTheCoreNumbers() {
+    QTemporaryDir dir;
+    ui::document::ProjectDocument document;
+    ui::CategoricalExplorer explorer(&document);
+    useMaskedPairs(document, dir.filePath("pairs.csv"));
+    explorer.waitForJobs();
+    auto* view = explorer.decodingView();
+    const auto data = view->result();
+    QVERIFY2(data != nullptr, qPrintable(view->statusLabel()->text()));
+    QVERIFY(data->exact);
+    QCOMPARE(data->steps, core::project::decodingSweepSteps(2));
+    QCOMPARE(data->curves.size(), size_t{6});
+    // The data's entropy, computed here from the table's four rows.
+    double h = 0.0;
+    for (double p : {0.4, 0.3, 0.2, 0.1}) h -= p * std::log(p);
+    QVERIFY(std::abs(data->dataEntropy - h) < 1e-15);
+    const auto& settings = document.categorical().decoding;
+    for (const auto& curve : data->curves) {
+        core::project::DecodeRequest request;
+        auto sampler = core::project::parseSamplerSpec(
+            settings.configs[static_cast<size_t>(curve.config)].sampler);
+        DS_VERIFY_OK(sampler);
+        request.sampler = *sampler;
+        auto results = core::project::projectDecodeSweep(*explorer.setup(), request, data->steps,
+                                                         core::defaultThreads());
+        DS_VERIFY_OK(results);
+        QCOMPARE(results->size(), data->steps.size());
+        const std::pair<int, const std::vector<double>*> charts[] = {
+            {ui::views::DecodingView::Entropy, &curve.entropy},
+            {ui::views::DecodingView::KlDataOutput, &curve.klDataOutput},
+            {ui::views::DecodingView::KlOutputData, &curve.klOutputData},
+            {ui::views::DecodingView::TotalVariation, &curve.totalVariation}};
+        for (size_t i = 0; i < results->size(); ++i) {
+            const auto& r = (*results)[i];
+            const core::categorical::DecodeMeasure* measures[] = {
+                &r.entropy, &r.klDataOutput, &r.klOutputData, &r.totalVariation};
+            for (int m = 0; m < 4; ++m) {
+                const double shown = (*charts[m].second)[i];
+                if (measures[m]->value) {
+                    QVERIFY2(sameBits(shown, *measures[m]->value), qPrintable(curve.name));
+                } else {
+                    QVERIFY2(std::isinf(shown), qPrintable(curve.name));
+                }
+            }
+        }
+        // The charts' points are those numbers; an infinite value is no point of a line.
+        for (const auto& [index, values] : charts) {
+            const auto points = linePoints(view->chart(index), curve.name);
+            size_t finite = 0;
+            for (size_t i = 0; i < values->size(); ++i) {
+                if (!std::isfinite((*values)[i])) continue;
+                QVERIFY(finite < points.size());
+                QCOMPARE(points[finite].x(), static_cast<double>(data->steps[i]));
+                QVERIFY2(sameBits(points[finite].y(), (*values)[i]), qPrintable(curve.name));
+                ++finite;
+            }
+            QCOMPARE(points.size(), finite);
+        }
+    }
+    // At N = 1 every sampler decodes both positions at once from their marginals: KL(data ‖
+    // output) is the mutual information of the two positions, computed here from the table.
+    const double joint[3][3] = {{0.4, 0.0, 0.1}, {0.0, 0.3, 0.0}, {0.0, 0.0, 0.2}};
+    double p1[3] = {}, p2[3] = {};
+    for (int a = 0; a < 3; ++a) {
+        for (int b = 0; b < 3; ++b) {
+            p1[a] += joint[a][b];
+            p2[b] += joint[a][b];
+        }
+    }
+    double mutual = 0.0;
+    for (int a = 0; a < 3; ++a) {
+        for (int b = 0; b < 3; ++b) {
+            if (joint[a][b] > 0) mutual += joint[a][b] * std::log(joint[a][b] / (p1[a] * p2[b]));
+        }
+    }
+    QVERIFY(std::abs(data->curves[0].klDataOutput[0] - mutual) < 1e-12);
+    // Confidence with argmax at N = 2 decodes one sequence: entropy 0, KL(data ‖ output)
+    // infinite, drawn as a triangle above the plot at N = 2, its meaning in the figure's legend.
+    const auto& argmax = data->curves[2];
+    QVERIFY(std::abs(argmax.entropy[1]) < 1e-15);
+    QVERIFY(std::isinf(argmax.klDataOutput[1]));
+    bool marker = false;
+    for (QAbstractSeries* series : view->chart(ui::views::DecodingView::KlDataOutput)->series()) {
+        auto* scatter = qobject_cast<QScatterSeries*>(series);
+        if (scatter == nullptr ||
+            scatter->markerShape() != QScatterSeries::MarkerShapeTriangle) {
+            continue;
+        }
+        for (const QPointF& p : scatter->points()) marker = marker || p.x() == 2.0;
+    }
+    QVERIFY(marker);
+    bool explained = false;
+    for (QAbstractSeries* series : view->chart(ui::views::DecodingView::Distribution)->series()) {
+        explained = explained || series->name().contains("infinite KL");
+    }
+    QVERIFY(explained);
+    // The distribution chart: the data's bars and the chosen sampler's at the chosen N.
+    QCOMPARE(data->rowLabels.size(), data->dataRows.size());
+    QVERIFY(!view->chart(ui::views::DecodingView::Distribution)->series().isEmpty());
+    // The CSV holds one row per sampler and N.
+    auto csv = view->csvText();
+    DS_VERIFY_OK(csv);
+    QVERIFY(csv->find("kl_data_output") != std::string::npos);
+}
+
+void tst_DecodingView::samplersAreSavedAndReopenedExactly() {
+    QTemporaryDir dir;
+    ui::document::ProjectDocument document;
+    ui::CategoricalExplorer explorer(&document);
+    useMaskedPairs(document, dir.filePath("pairs.csv"));
+    auto* view = explorer.decodingView();
+    QVERIFY(view->removeConfig(1));
+    QVERIFY(view->addConfig());
+    const int last = static_cast<int>(document.categorical().decoding.configs.size()) - 1;
+    QVERIFY(view->setSampler(last, "order=ancestral;values=temperature:0.25;gumbel=float32"));
+    view->animatedSampler()->setCurrentIndex(3);  // the third sampler
+    QCOMPARE(document.categorical().decoding.animated, 2);
+    const auto edited = document.categorical().decoding;
+    QCOMPARE(edited.configs.size(), size_t{6});
+    QCOMPARE(edited.configs[1].name, std::string("confidence, argmax"));
+    QCOMPARE(view->table()->rowCount(), 6);
+    const QString path = dir.filePath("decoding.diffuscope.json");
+    QVERIFY(document.saveAs(path).ok());
+    ui::document::ProjectDocument reopened;
+    QVERIFY(reopened.open(path).ok());
+    QVERIFY(reopened.categorical().decoding == edited);
+    // Undo takes the samplers back one edit at a time.
+    document.undoStack()->undo();
+    QCOMPARE(document.categorical().decoding.animated, -1);
+}
+
+void tst_DecodingView::aBadSpecNamesItsRow() {
+    QTemporaryDir dir;
+    ui::document::ProjectDocument document;
+    ui::CategoricalExplorer explorer(&document);
+    useMaskedPairs(document, dir.filePath("pairs.csv"));
+    auto* view = explorer.decodingView();
+    QVERIFY(view->setSampler(3, "order=sideways"));
+    // Remasking goes with the ancestral order only; confidence remasking runs exactly.
+    QVERIFY(view->setSampler(5, "order=confidence;remask=cap:0.1"));
+    QVERIFY(view->setSampler(4, "order=ancestral;remask=conf"));
+    explorer.waitForJobs();
+    const QString errors = view->errorLabel()->text();
+    QVERIFY2(errors.contains("Row 4") && errors.contains("sideways"), qPrintable(errors));
+    QVERIFY2(errors.contains("Row 6") && errors.contains("remask"), qPrintable(errors));
+    QVERIFY2(!errors.contains("Row 5"), qPrintable(errors));
+    QVERIFY(view->result() != nullptr);
+    QCOMPARE(view->result()->curves.size(), size_t{4});
+    QVERIFY(view->result()->exact);
+    QCOMPARE(view->result()->curves.back().config, 4);
+    QCOMPARE(view->result()->curves.back().entropy.size(), view->result()->steps.size());
+}
+
+void tst_DecodingView::withoutAMaskStateTheViewSaysWhy() {
+    ui::document::ProjectDocument document;
+    ui::CategoricalExplorer explorer(&document);
+    explorer.waitForJobs();
+    auto* view = explorer.decodingView();
+    QVERIFY(view->result() == nullptr);
+    QVERIFY2(view->statusLabel()->text().contains("mask state"),
+             qPrintable(view->statusLabel()->text()));
+}
+
+void tst_DecodingView::trajectoriesAnimateTheChosenSampler() {
+    QTemporaryDir dir;
+    ui::document::ProjectDocument document;
+    ui::CategoricalExplorer explorer(&document);
+    useMaskedPairs(document, dir.filePath("pairs.csv"));
+    explorer.waitForJobs();
+    const auto reverse = explorer.chains();
+    QVERIFY(reverse != nullptr);
+    CategoricalParams p = document.categorical();
+    p.decoding.animated = 1;  // confidence, sampled values: one position per step at N = 2
+    QVERIFY(document.setCategorical(p, "animate").ok());
+    explorer.waitForJobs();
+    const auto chains = explorer.chains();
+    QVERIFY(chains != reverse);
+    QCOMPARE(chains->nodes, explorer.trajectory());
+    QCOMPARE(chains->reverse.size(), size_t{3});
+    const int mask = 3;
+    const size_t count = chains->reverse[0].size() / 2;
+    QVERIFY(count > 0);
+    for (size_t b = 0; b < count; ++b) {
+        // t = 1: all masked; t = 1/2: exactly one position decoded; t = 0: none masked.
+        QCOMPARE(chains->reverse[2][2 * b], mask);
+        QCOMPARE(chains->reverse[2][2 * b + 1], mask);
+        QCOMPARE((chains->reverse[1][2 * b] == mask) + (chains->reverse[1][2 * b + 1] == mask), 1);
+        QVERIFY(chains->reverse[0][2 * b] != mask && chains->reverse[0][2 * b + 1] != mask);
+    }
+    // Back to the reverse sampler: the kernel's chains again.
+    p.decoding.animated = -1;
+    QVERIFY(document.setCategorical(p, "kernel").ok());
+    explorer.waitForJobs();
+    QCOMPARE(explorer.chains()->reverse.front().size(), reverse->reverse.front().size());
+}
+
+QTEST_MAIN(tst_DecodingView)
+#include "tst_decoding_view.moc"

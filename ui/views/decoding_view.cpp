@@ -1,0 +1,631 @@
+// SPDX-License-Identifier: MIT
+#include "ui/views/decoding_view.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLegend>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "ui/charts/chart_panel.h"
+#include "ui/charts/figure_chart.h"
+#include "ui/charts/palette.h"
+
+namespace ui::views {
+
+namespace {
+
+enum Column { Name = 0, Colour = 1, Sampler = 2, NumColumns = 3 };
+
+// Tables with more sequences than this get no distribution chart: the bars would be hairs.
+constexpr int kMaxDistributionRows = 64;
+
+void clearChart(QChart* chart) {
+    chart->removeAllSeries();
+    for (QAbstractAxis* axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+}
+
+void setupChart(QChart* chart) {
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+    QFont font = chart->legend()->font();
+    font.setPointSizeF(std::max(7.0, font.pointSizeF() - 1.0));
+    chart->legend()->setFont(font);
+}
+
+QString measureTitle(int index) {
+    switch (index) {
+        case DecodingView::Entropy:
+            return QCoreApplication::translate("ui::views::DecodingView",
+                                               "Entropy of the output (nats)");
+        case DecodingView::KlDataOutput:
+            return QCoreApplication::translate("ui::views::DecodingView",
+                                               "KL(data ‖ output) (nats)");
+        case DecodingView::KlOutputData:
+            return QCoreApplication::translate("ui::views::DecodingView",
+                                               "KL(output ‖ data) (nats)");
+        case DecodingView::TotalVariation:
+            return QCoreApplication::translate("ui::views::DecodingView", "Total variation");
+        case DecodingView::PositionEntropy:
+            return QCoreApplication::translate("ui::views::DecodingView",
+                                               "Mean entropy per position (nats)");
+        default:
+            return QCoreApplication::translate("ui::views::DecodingView",
+                                               "Output distribution against the data");
+    }
+}
+
+const std::vector<double>& measureOf(const DecodingViewData::Curve& curve, int index) {
+    switch (index) {
+        case DecodingView::Entropy: return curve.entropy;
+        case DecodingView::KlDataOutput: return curve.klDataOutput;
+        case DecodingView::KlOutputData: return curve.klOutputData;
+        case DecodingView::PositionEntropy: return curve.positionEntropy;
+        default: return curve.totalVariation;
+    }
+}
+
+}  // namespace
+
+DecodingView::DecodingView(document::ProjectDocument* document, QWidget* parent)
+    : ViewPanel(QT_TRANSLATE_NOOP("ui::views", "Decoding"), parent),
+      m_document(document),
+      m_table(new QTableWidget(0, NumColumns)),
+      m_distSampler(new QComboBox),
+      m_distSteps(new QComboBox),
+      m_animated(new QComboBox),
+      m_add(new QPushButton(tr("Add"))),
+      m_remove(new QPushButton(tr("Remove"))),
+      m_defaults(new QPushButton(tr("Default samplers"))),
+      m_cancel(new QPushButton(tr("Cancel"))),
+      m_progress(new QProgressBar),
+      m_status(new QLabel),
+      m_errors(new QLabel),
+      m_note(new QLabel) {
+    auto* split = new QSplitter(Qt::Vertical);
+    QWidget* controls = createControls();
+    split->addWidget(controls);
+    markControl(controls);
+    auto* charts = new QWidget;
+    auto* chartsLayout = new QVBoxLayout(charts);
+    chartsLayout->setContentsMargins(0, 0, 0, 0);
+    auto* selectorRow = new QWidget;
+    auto* selectors = new QHBoxLayout(selectorRow);
+    selectors->setContentsMargins(8, 0, 8, 0);
+    selectors->addWidget(new QLabel(tr("Distribution of:")));
+    selectors->addWidget(m_distSampler);
+    selectors->addWidget(new QLabel(tr("at N =")));
+    selectors->addWidget(m_distSteps);
+    selectors->addSpacing(12);
+    selectors->addWidget(new QLabel(tr("Sampler animated in Trajectories:")));
+    selectors->addWidget(m_animated);
+    selectors->addStretch(1);
+    chartsLayout->addWidget(selectorRow);
+    markControl(selectorRow);
+    auto* grid = new QGridLayout;
+    grid->setSpacing(0);
+    for (int i = 0; i < NumCharts; ++i) {
+        auto* chart = new QChart;
+        setupChart(chart);
+        m_charts[static_cast<size_t>(i)] = chart;
+        auto* figure = new charts::FigureChart(chart);
+        figure->setTitle(measureTitle(i));
+        charts::applyFigureStyle(chart, figure->view());
+        figure->view()->setMinimumSize(150, 110);
+        // One legend for the whole figure, under the tall distribution chart: legends under
+        // each small chart would need more height than a grid row gives them.
+        figure->setLegendShown(i == Distribution);
+        if (i == Distribution) {
+            m_distributionFigure = figure;
+            grid->addWidget(figure, 0, 2, 2, 1);
+        } else {
+            grid->addWidget(figure, i / 2, i % 2);
+        }
+    }
+    grid->setColumnStretch(0, 1);
+    grid->setColumnStretch(1, 1);
+    grid->setColumnStretch(2, 2);  // room for a label under every sequence
+    chartsLayout->addLayout(grid, 1);
+    m_note->setWordWrap(true);
+    m_note->setStyleSheet("padding: 2px 8px;");
+    chartsLayout->addWidget(m_note);
+    markControl(m_note);
+    split->addWidget(charts);
+    split->setStretchFactor(0, 0);
+    split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
+    setBody(split);
+
+    connect(m_distSampler, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_refreshing) drawDistribution();
+    });
+    connect(m_distSteps, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_refreshing) drawDistribution();
+    });
+    connect(m_animated, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (m_refreshing || index < 0) return;
+        core::project::DecodingSettings settings = m_document->categorical().decoding;
+        settings.animated = m_animated->itemData(index).toInt();
+        if (settings.animated != m_document->categorical().decoding.animated) {
+            applySettings(settings, tr("Choose the animated sampler"));
+        }
+    });
+    connect(m_document, &document::ProjectDocument::categoricalChanged, this,
+            &DecodingView::onDocumentChanged);
+    connect(m_document, &document::ProjectDocument::projectReplaced, this,
+            &DecodingView::onDocumentChanged);
+    setRunning(false);
+    onDocumentChanged();
+    redraw();
+}
+
+QWidget* DecodingView::createControls() {
+    auto* top = new QWidget;
+    top->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    auto* layout = new QVBoxLayout(top);
+    layout->setContentsMargins(6, 6, 6, 2);
+    m_table->setHorizontalHeaderLabels({tr("Name"), tr("Colour"), tr("Sampler")});
+    m_table->horizontalHeader()->setSectionResizeMode(Name, QHeaderView::Interactive);
+    m_table->horizontalHeader()->setSectionResizeMode(Colour, QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(Sampler, QHeaderView::Stretch);
+    m_table->setColumnWidth(Name, 180);
+    m_table->verticalHeader()->setDefaultSectionSize(22);
+    m_table->setMaximumHeight(150);
+    m_table->setToolTip(
+        tr("One decoding sampler per row. Sampler: order=ancestral|random|confidence|margin|"
+           "entropy; values=sample|argmax|temperature:τ; remask=cap:η|rescale:η|conf (with the "
+           "ancestral order); gumbel=float64|float32. Keys are separated by ';'. Colour: "
+           "#rrggbb, or empty for the palette's."));
+    layout->addWidget(m_table, 1);
+    auto* row = new QHBoxLayout;
+    m_add->setToolTip(tr("Add a sampler (ancestral order) at the end."));
+    m_remove->setToolTip(tr("Remove the selected sampler."));
+    m_defaults->setToolTip(tr("Replace the samplers by the default set: ancestral; confidence "
+                              "with sampled values; confidence with argmax; margin; entropy; "
+                              "random."));
+    m_cancel->setToolTip(tr("Cancel the computation; the charts keep the previous results."));
+    m_progress->setRange(0, 1000);
+    m_progress->setMaximumWidth(200);
+    m_status->setWordWrap(true);
+    row->addWidget(m_add);
+    row->addWidget(m_remove);
+    row->addWidget(m_defaults);
+    row->addSpacing(12);
+    row->addWidget(m_cancel);
+    row->addWidget(m_progress);
+    row->addWidget(m_status, 1);
+    layout->addLayout(row);
+    m_errors->setWordWrap(true);
+    m_errors->setStyleSheet("color: #b00020;");
+    m_errors->hide();
+    layout->addWidget(m_errors);
+    connect(m_add, &QPushButton::clicked, this, [this] { addConfig(); });
+    connect(m_remove, &QPushButton::clicked, this, [this] {
+        const auto rows = m_table->selectionModel()->selectedRows();
+        removeConfig(!rows.isEmpty() ? rows.front().row() : m_table->currentRow());
+    });
+    connect(m_defaults, &QPushButton::clicked, this, [this] { resetConfigs(); });
+    connect(m_cancel, &QPushButton::clicked, this, &DecodingView::cancelRequested);
+    connect(m_table, &QTableWidget::cellChanged, this, &DecodingView::onItemChanged);
+    return top;
+}
+
+void DecodingView::onDocumentChanged() {
+    fillTable();
+    fillSelectors();
+    const bool masked = m_document->categorical().maskState;
+    for (QWidget* w : std::initializer_list<QWidget*>{m_table, m_add, m_remove, m_defaults}) {
+        w->setEnabled(masked);
+    }
+}
+
+void DecodingView::fillTable() {
+    m_refreshing = true;
+    const auto& configs = m_document->categorical().decoding.configs;
+    m_table->setRowCount(static_cast<int>(configs.size()));
+    for (int r = 0; r < static_cast<int>(configs.size()); ++r) {
+        const auto& c = configs[static_cast<size_t>(r)];
+        const QString colour =
+            QString::fromStdString(core::project::decodingColour(c, r));
+        const QString texts[NumColumns] = {QString::fromStdString(c.name),
+                                           QString::fromStdString(c.colour),
+                                           QString::fromStdString(c.sampler)};
+        for (int col = 0; col < NumColumns; ++col) {
+            QTableWidgetItem* item = m_table->item(r, col);
+            if (item == nullptr) {
+                item = new QTableWidgetItem;
+                m_table->setItem(r, col, item);
+            }
+            if (item->text() != texts[col]) item->setText(texts[col]);
+        }
+        QTableWidgetItem* swatch = m_table->item(r, Colour);
+        swatch->setBackground(QColor(colour));
+        swatch->setForeground(QColor(colour).lightnessF() < 0.5 ? Qt::white : Qt::black);
+        if (c.colour.empty()) swatch->setToolTip(tr("The palette's colour %1").arg(colour));
+    }
+    m_refreshing = false;
+}
+
+void DecodingView::fillSelectors() {
+    m_refreshing = true;
+    const auto& decoding = m_document->categorical().decoding;
+    const int distIndex = m_distSampler->currentIndex();
+    m_distSampler->clear();
+    for (const auto& c : decoding.configs) {
+        m_distSampler->addItem(QString::fromStdString(core::project::decodingName(c)));
+    }
+    if (distIndex >= 0 && distIndex < m_distSampler->count()) {
+        m_distSampler->setCurrentIndex(distIndex);
+    }
+    m_animated->clear();
+    m_animated->addItem(tr("reverse sampler (the kernel)"), -1);
+    for (int i = 0; i < static_cast<int>(decoding.configs.size()); ++i) {
+        m_animated->addItem(
+            QString::fromStdString(core::project::decodingName(decoding.configs[static_cast<size_t>(i)])),
+            i);
+    }
+    m_animated->setCurrentIndex(decoding.animated + 1);
+    m_animated->setEnabled(m_document->categorical().maskState);
+    m_refreshing = false;
+}
+
+bool DecodingView::applySettings(const core::project::DecodingSettings& settings,
+                                 const QString& undoText) {
+    document::CategoricalParams params = m_document->categorical();
+    params.decoding = settings;
+    const core::Status status = m_document->setCategorical(params, undoText);
+    if (!status) {
+        setErrors(QString::fromStdString(status.error().toString()));
+        fillTable();
+        return false;
+    }
+    return true;
+}
+
+void DecodingView::onItemChanged(int row, int column) {
+    if (m_refreshing) return;
+    core::project::DecodingSettings settings = m_document->categorical().decoding;
+    if (row < 0 || row >= static_cast<int>(settings.configs.size())) return;
+    auto& c = settings.configs[static_cast<size_t>(row)];
+    const std::string text = m_table->item(row, column)->text().trimmed().toStdString();
+    switch (column) {
+        case Name: c.name = text; break;
+        case Colour: c.colour = text; break;
+        default: c.sampler = text; break;
+    }
+    if (settings == m_document->categorical().decoding) return;
+    applySettings(settings, tr("Edit a decoding sampler"));
+}
+
+bool DecodingView::addConfig() {
+    core::project::DecodingSettings settings = m_document->categorical().decoding;
+    core::project::DecodingConfig config;
+    // A name no other sampler has.
+    for (int i = static_cast<int>(settings.configs.size()) + 1;; ++i) {
+        config.name = tr("sampler %1").arg(i).toStdString();
+        if (std::none_of(settings.configs.begin(), settings.configs.end(),
+                         [&](const auto& c) { return c.name == config.name; })) {
+            break;
+        }
+    }
+    settings.configs.push_back(config);
+    return applySettings(settings, tr("Add a decoding sampler"));
+}
+
+bool DecodingView::removeConfig(int row) {
+    core::project::DecodingSettings settings = m_document->categorical().decoding;
+    if (row < 0 || row >= static_cast<int>(settings.configs.size())) return false;
+    settings.configs.erase(settings.configs.begin() + row);
+    if (settings.animated == row) settings.animated = -1;
+    else if (settings.animated > row) --settings.animated;
+    return applySettings(settings, tr("Remove a decoding sampler"));
+}
+
+bool DecodingView::setSampler(int row, const QString& spec) {
+    core::project::DecodingSettings settings = m_document->categorical().decoding;
+    if (row < 0 || row >= static_cast<int>(settings.configs.size())) return false;
+    settings.configs[static_cast<size_t>(row)].sampler = spec.toStdString();
+    return applySettings(settings, tr("Edit a decoding sampler"));
+}
+
+bool DecodingView::resetConfigs() {
+    core::project::DecodingSettings settings = m_document->categorical().decoding;
+    settings.configs = core::project::DecodingSettings::defaultConfigs();
+    settings.animated = -1;
+    return applySettings(settings, tr("Default decoding samplers"));
+}
+
+void DecodingView::setRunning(bool running) {
+    m_cancel->setEnabled(running);
+    m_progress->setVisible(running);
+    if (!running) m_progress->setValue(0);
+}
+
+void DecodingView::setProgress(int permille, const QString& stage) {
+    m_progress->setValue(permille);
+    if (!stage.isEmpty()) m_status->setText(stage);
+}
+
+void DecodingView::setStatus(const QString& status) { m_status->setText(status); }
+
+void DecodingView::setErrors(const QString& errors) {
+    m_errors->setText(errors);
+    m_errors->setVisible(!errors.isEmpty());
+}
+
+void DecodingView::clear(const QString& reason) {
+    m_data.reset();
+    setStatus(reason);
+    m_note->clear();
+    redraw();
+    setData({});
+}
+
+void DecodingView::setResult(std::shared_ptr<const DecodingViewData> data) {
+    m_data = std::move(data);
+    m_refreshing = true;
+    const QString steps = m_distSteps->currentText();
+    m_distSteps->clear();
+    if (m_data) {
+        for (int n : m_data->steps) m_distSteps->addItem(QString::number(n));
+        const int again = m_distSteps->findText(steps);
+        m_distSteps->setCurrentIndex(again >= 0 ? again : m_distSteps->count() - 1);
+    }
+    m_refreshing = false;
+    m_note->setText(m_data ? m_data->note : QString());
+    redraw();
+    // The CSV: one row per sampler and N.
+    charts::ChartData table;
+    if (m_data) {
+        table.textHeader = {"sampler"};
+        table.text.resize(1);
+        table.header = {"N", "entropy", "kl_data_output", "kl_output_data", "total_variation",
+                        "position_entropy", "data_entropy"};
+        table.columns.resize(table.header.size());
+        for (const auto& curve : m_data->curves) {
+            for (size_t i = 0; i < m_data->steps.size() && i < curve.entropy.size(); ++i) {
+                table.text[0].push_back(curve.name.toStdString());
+                table.columns[0].push_back(m_data->steps[i]);
+                table.columns[1].push_back(curve.entropy[i]);
+                table.columns[2].push_back(curve.klDataOutput[i]);
+                table.columns[3].push_back(curve.klOutputData[i]);
+                table.columns[4].push_back(curve.totalVariation[i]);
+                table.columns[5].push_back(curve.positionEntropy[i]);
+                table.columns[6].push_back(m_data->dataEntropy);
+            }
+        }
+    }
+    setData(std::move(table));
+}
+
+void DecodingView::redraw() {
+    for (int i = Entropy; i <= TotalVariation; ++i) drawMeasure(i);
+    drawDistribution();
+}
+
+void DecodingView::drawMeasure(int index) {
+    // The per-position entropy takes the distribution chart's place.
+    QChart* chart = m_charts[static_cast<size_t>(index == PositionEntropy ? Distribution : index)];
+    clearChart(chart);
+    auto* x = new QLogValueAxis;
+    x->setBase(2.0);
+    x->setLabelFormat("%g");
+    x->setTitleText(tr("steps N (log)"));
+    auto* y = new QValueAxis;
+    y->setTitleText(index == TotalVariation ? tr("total variation") : tr("nats"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    if (!m_data || m_data->steps.empty()) {
+        x->setRange(1, 2);
+        y->setRange(0, 1);
+        if (auto* figure = charts::figureOf(chart)) figure->sync();
+        return;
+    }
+    const auto& steps = m_data->steps;
+    double top = index == Entropy ? m_data->dataEntropy : 0.0;
+    bool infinite = false;
+    for (const auto& curve : m_data->curves) {
+        for (double v : measureOf(curve, index)) {
+            if (std::isfinite(v)) top = std::max(top, v);
+            else if (std::isinf(v)) infinite = true;
+        }
+    }
+    top = top > 0.0 ? top * 1.08 : 1.0;
+    // Room above the curves for the markers of an infinite KL.
+    const double markerY = top * (infinite ? 1.06 : 1.0);
+    y->setRange(0.0, infinite ? top * 1.12 : top);
+    y->applyNiceNumbers();
+    x->setRange(steps.front() / 1.3, steps.back() * 1.3);
+    if (index == Entropy) {
+        auto* line = new QLineSeries;
+        line->setName(tr("data entropy H(p)"));
+        line->setPen(QPen(Qt::black, 1.5, Qt::DashLine));
+        chart->addSeries(line);
+        line->attachAxis(x);
+        line->attachAxis(y);
+        line->replace({QPointF(steps.front() / 1.3, m_data->dataEntropy),
+                       QPointF(steps.back() * 1.3, m_data->dataEntropy)});
+        charts::hideFromLegend(line);
+    }
+    QList<QPointF> infinitePoints;
+    for (const auto& curve : m_data->curves) {
+        const std::vector<double>& values = measureOf(curve, index);
+        const QPen pen(curve.colour, 2);
+        // Finite runs as line pieces: an infinite value is a gap, with a marker above the plot.
+        QList<QPointF> piece;
+        QList<QPointF> all;
+        auto flush = [&] {
+            if (piece.isEmpty()) return;
+            auto* line = new QLineSeries;
+            line->setName(curve.name);
+            line->setPen(pen);
+            chart->addSeries(line);
+            line->attachAxis(x);
+            line->attachAxis(y);
+            line->replace(piece);
+            charts::hideFromLegend(line);  // the figure's legend is the distribution chart's
+            piece.clear();
+        };
+        for (size_t i = 0; i < steps.size() && i < values.size(); ++i) {
+            if (std::isfinite(values[i])) {
+                piece.append(QPointF(steps[i], values[i]));
+                all.append(QPointF(steps[i], values[i]));
+            } else {
+                flush();
+                if (std::isinf(values[i])) infinitePoints.append(QPointF(steps[i], markerY));
+            }
+        }
+        flush();
+        auto* marks = new QScatterSeries;
+        marks->setName(curve.name);
+        marks->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+        marks->setMarkerSize(6.0);
+        marks->setColor(curve.colour);
+        marks->setBorderColor(curve.colour);
+        chart->addSeries(marks);
+        marks->attachAxis(x);
+        marks->attachAxis(y);
+        marks->replace(all);
+        charts::hideFromLegend(marks);
+    }
+    if (!infinitePoints.isEmpty()) {
+        auto* inf = new QScatterSeries;
+        inf->setName(infiniteName());
+        inf->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
+        inf->setMarkerSize(9.0);
+        inf->setColor(Qt::black);
+        inf->setBorderColor(Qt::black);
+        chart->addSeries(inf);
+        inf->attachAxis(x);
+        inf->attachAxis(y);
+        inf->replace(infinitePoints);
+        charts::hideFromLegend(inf);
+    }
+    if (auto* figure = charts::figureOf(chart)) figure->sync();
+}
+
+void DecodingView::drawDistribution() {
+    QChart* chart = m_charts[Distribution];
+    clearChart(chart);
+    auto* categories = new QBarCategoryAxis;
+    auto* y = new QValueAxis;
+    categories->setTitleText(tr("sequence"));
+    y->setTitleText(tr("probability"));
+    chart->addAxis(categories, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    const int curveIndex = m_distSampler->currentIndex();
+    const int stepIndex = m_distSteps->currentIndex();
+    const bool drawable = m_data && m_data->exact && !m_data->rowLabels.isEmpty() &&
+                          m_data->rowLabels.size() <= kMaxDistributionRows;
+    auto* figure = static_cast<charts::FigureChart*>(m_distributionFigure);
+    if (m_data && !drawable) {
+        // Too many sequences for bars (or only samples of them): the mean entropy of each
+        // position's output marginal against N instead, defined for any D.
+        drawMeasure(PositionEntropy);
+        addLegendEntries(chart);
+        figure->setTitle(measureTitle(PositionEntropy));
+        figure->sync();
+        return;
+    }
+    addLegendEntries(chart);
+    figure->setTitle(measureTitle(Distribution));
+    if (!drawable || curveIndex < 0 || stepIndex < 0) {
+        y->setRange(0, 1);
+        figure->sync();
+        return;
+    }
+    const DecodingViewData::Curve* curve = nullptr;
+    for (const auto& c : m_data->curves) {
+        if (c.config == curveIndex) curve = &c;
+    }
+    auto* series = new QBarSeries;
+    auto* data = new QBarSet(tr("data"));
+    data->setColor(charts::palette::kData);
+    double top = 0.0;
+    for (double p : m_data->dataRows) {
+        data->append(p);
+        top = std::max(top, p);
+    }
+    series->append(data);
+    if (curve != nullptr && static_cast<size_t>(stepIndex) < curve->rows.size()) {
+        auto* output = new QBarSet(tr("%1, N = %2").arg(curve->name).arg(m_data->steps[static_cast<size_t>(stepIndex)]));
+        output->setColor(curve->colour);
+        for (double p : curve->rows[static_cast<size_t>(stepIndex)]) {
+            output->append(p);
+            top = std::max(top, p);
+        }
+        series->append(output);
+    }
+    chart->addSeries(series);
+    categories->setCategories(m_data->rowLabels);
+    // Upright labels whenever there are more than a few: a narrow figure keeps every sequence.
+    categories->setLabelsAngle(m_data->rowLabels.size() > 12 ? -90 : 0);
+    series->attachAxis(categories);
+    series->attachAxis(y);
+    y->setRange(0.0, std::min(1.0, top * 1.1 + 0.01));
+    y->applyNiceNumbers();
+    figure->sync();
+}
+
+QString DecodingView::infiniteName() {
+    return tr("▲ infinite KL: KL(data ‖ output) when the output gives probability 0 to a data "
+              "sequence, KL(output ‖ data) when it puts mass where the data has none");
+}
+
+// The line charts' legend, as entries of the distribution chart: series without points.
+void DecodingView::addLegendEntries(QChart* chart) {
+    if (!m_data) return;
+    auto* entropy = new QLineSeries;
+    entropy->setName(tr("data entropy H(p)"));
+    entropy->setPen(QPen(Qt::black, 1.5, Qt::DashLine));
+    chart->addSeries(entropy);
+    for (const auto& curve : m_data->curves) {
+        auto* line = new QLineSeries;
+        line->setName(curve.name);
+        line->setPen(QPen(curve.colour, 2));
+        chart->addSeries(line);
+    }
+    bool infinite = false;
+    for (const auto& curve : m_data->curves) {
+        for (const auto* values : {&curve.klDataOutput, &curve.klOutputData}) {
+            infinite = infinite || std::any_of(values->begin(), values->end(),
+                                               [](double v) { return std::isinf(v); });
+        }
+    }
+    if (infinite) {
+        auto* inf = new QScatterSeries;
+        inf->setName(infiniteName());
+        inf->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
+        inf->setMarkerSize(9.0);
+        inf->setColor(Qt::black);
+        inf->setBorderColor(Qt::black);
+        chart->addSeries(inf);
+    }
+}
+
+}  // namespace ui::views

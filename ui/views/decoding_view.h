@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QColor>
+#include <QStringList>
+
+#include <array>
+#include <memory>
+#include <vector>
+
+#include "ui/charts/view_panel.h"
+#include "ui/document/project_document.h"
+
+class QChart;
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTableWidget;
+
+// The Decoding view of the categorical explorer (docs/categorical.md, "Decoding samplers"):
+// masked-diffusion decoders side by side on the project's data and denoiser. Above, the
+// samplers' table (name, colour, sampler spec; one undo step per edit on the document's
+// CategoricalParams::decoding); below, four measures of the output distribution against the
+// number of steps N (its entropy with the data's as a line, KL(data ‖ output), KL(output ‖ data),
+// the total variation) and, for small tables, the output distribution of one sampler at one N
+// beside the data's. The explorer runs the sweep as a job and hands the numbers over.
+namespace ui::views {
+
+// The numbers the view draws, as the engine computed them (nats; an infinite KL is +inf).
+struct DecodingViewData {
+    bool exact = true;
+    double dataEntropy = 0.0;
+    std::vector<int> steps;        // the sweep's N
+    QStringList rowLabels;         // the sequences of the distribution chart ("0 2", "1 1")
+    std::vector<double> dataRows;  // the data's probability of each row
+    struct Curve {
+        QString name;
+        QColor colour;
+        int config = 0;                      // index into the document's decoding.configs
+        std::vector<double> entropy;         // one per N
+        std::vector<double> klDataOutput;    // +inf where the output misses a data row
+        std::vector<double> klOutputData;    // +inf where the output leaves the data's support
+        std::vector<double> totalVariation;
+        std::vector<double> positionEntropy;    // (1/D) Σ_d H(output_d)
+        std::vector<std::vector<double>> rows;  // [N index][row] the output's probability
+    };
+    std::vector<Curve> curves;
+    QString note;  // shown under the charts (how the numbers were computed)
+};
+
+class DecodingView : public charts::ViewPanel {
+    Q_OBJECT
+public:
+    explicit DecodingView(document::ProjectDocument* document, QWidget* parent = nullptr);
+
+    enum ChartIndex { Entropy = 0, KlDataOutput = 1, KlOutputData = 2, TotalVariation = 3,
+                      Distribution = 4, NumCharts = 5,
+                      // Drawn in the distribution chart's place when it has no bars.
+                      PositionEntropy = 5 };
+    QChart* chart(int index) const { return m_charts[static_cast<size_t>(index)]; }
+    QTableWidget* table() const { return m_table; }
+    QComboBox* distributionSampler() const { return m_distSampler; }
+    QComboBox* distributionSteps() const { return m_distSteps; }
+    QComboBox* animatedSampler() const { return m_animated; }
+    QPushButton* cancelButton() const { return m_cancel; }
+    QLabel* statusLabel() const { return m_status; }
+    QLabel* errorLabel() const { return m_errors; }
+
+    // The explorer's results; nullptr with a reason when there is nothing to show (no mask
+    // state, a set-up error).
+    void setResult(std::shared_ptr<const DecodingViewData> data);
+    void clear(const QString& reason);
+    const std::shared_ptr<const DecodingViewData>& result() const { return m_data; }
+    void setRunning(bool running);
+    void setProgress(int permille, const QString& stage);
+    void setStatus(const QString& status);
+    // A sampler spec the engine refuses: shown in red under the table, naming the row.
+    void setErrors(const QString& errors);
+
+    // The same edits as the buttons, for tests and scripts.
+    bool addConfig();
+    bool removeConfig(int row);
+    bool setSampler(int row, const QString& spec);
+    bool resetConfigs();
+
+signals:
+    void cancelRequested();
+
+private:
+    QWidget* createControls();
+    void onDocumentChanged();
+    void fillTable();
+    void onItemChanged(int row, int column);
+    bool applySettings(const core::project::DecodingSettings& settings, const QString& undoText);
+    void redraw();
+    void drawMeasure(int chartIndex);
+    void drawDistribution();
+    void fillSelectors();
+    void addLegendEntries(QChart* chart);
+    static QString infiniteName();
+
+    document::ProjectDocument* m_document;
+    std::array<QChart*, NumCharts> m_charts{};
+    QWidget* m_distributionFigure = nullptr;
+    QTableWidget* m_table;
+    QComboBox* m_distSampler;
+    QComboBox* m_distSteps;
+    QComboBox* m_animated;
+    QPushButton* m_add;
+    QPushButton* m_remove;
+    QPushButton* m_defaults;
+    QPushButton* m_cancel;
+    QProgressBar* m_progress;
+    QLabel* m_status;
+    QLabel* m_errors;
+    QLabel* m_note;
+    std::shared_ptr<const DecodingViewData> m_data;
+    bool m_refreshing = false;
+};
+
+}  // namespace ui::views
