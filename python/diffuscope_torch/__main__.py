@@ -11,6 +11,7 @@ commands:
   export   wrap a PyTorch model into Diffuscope's TorchScript contract
   ms-eps   estimate ms_eps_n (Analytic-DPM's Γ) of a Gaussian contract model over a data set
   sample   sample a Gaussian contract model on a plan written by `diffuscope plan`
+  run      run --nproc N ms-eps …: N ranks of a command on this machine (CPU or one GPU each)
 
 python3 -m diffuscope_torch COMMAND --help for the options; --debug prints the traceback of an
 unexpected error."""
@@ -39,8 +40,11 @@ def main(argv=None):
             from .ms_eps import main as run
         elif command == "sample":
             from .sample import main as run
+        elif command == "run":
+            from .launch import main as run
         else:
-            print(f"{PROG}: command: {command}: not one of export, ms-eps, sample", file=sys.stderr)
+            print(f"{PROG}: command: {command}: not one of export, ms-eps, sample, run",
+                  file=sys.stderr)
             return 2
         return run(rest, prog=prog)
     except SystemExit as e:  # --help

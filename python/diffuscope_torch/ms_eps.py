@@ -26,6 +26,13 @@ from .files import check_input, fsync_dir, output_target, read_input, write_atom
 from .schedules import ScheduleError, gaussian_schedule
 
 PROGRESS_FORMAT = "diffuscope ms-eps progress 1"
+# Intra-op threads when --threads is not given: a constant, not the core count, so that runs on
+# different machines and with different numbers of ranks compute the same bytes.
+DEFAULT_THREADS = 1
+# Each rank's share of a round is about this many batches (fewer when the timesteps run out),
+# so at most one call in ROUND_BATCHES is not full.
+ROUND_BATCHES = 8
+MAX_THREADS = 1024
 ESTIMATORS = ("score", "error")
 # Test hook: stop (exit code 3) once this many timesteps were finished in this run.
 STOP_AFTER_ENV = "DIFFUSCOPE_MS_EPS_STOP_AFTER"
@@ -64,10 +71,26 @@ def build_parser(prog="ms-eps"):
     p.add_argument("--estimator", choices=ESTIMATORS, default="score",
                    help="score: ‖ε_θ‖²/d (Analytic-DPM's, default); "
                         "error: 1 − ‖ε_θ − ε‖²/d")
-    p.add_argument("--batch", type=integer, default=64, help="draws per network call (default 64)")
+    p.add_argument("--batch", type=integer, default=64,
+                   help="draws per network call, whatever their timesteps (default 64)")
     p.add_argument("--device", default="auto",
                    help="cpu, cuda or auto (cuda when available; default)")
+    p.add_argument("--threads", type=integer, default=DEFAULT_THREADS,
+                   help=f"intra-op threads of every rank (default {DEFAULT_THREADS}); fixed, "
+                        f"and recorded in the progress file, because the network's last bits "
+                        f"depend on it")
+    p.add_argument("--profile", action="store_true",
+                   help="print images/s of the network alone (timed forward passes at the "
+                        "batch size) and of the whole run")
     return p
+
+
+def _forward_arity(module):
+    """The number of arguments of the module's forward, self not counted (None if unknown)."""
+    try:
+        return len(module.forward.schema.arguments) - 1
+    except (AttributeError, RuntimeError):
+        return None
 
 
 def _sha256(path):
@@ -89,6 +112,8 @@ class Setup:
         if args.seed < 0:
             raise FieldError("--seed", args.seed, "must be ≥ 0")
         limits.check_range(limits.SEED, "--seed", args.seed)
+        if not 1 <= args.threads <= MAX_THREADS:
+            raise FieldError("--threads", args.threads, f"must lie between 1 and {MAX_THREADS}")
         if args.batch < 1:
             raise FieldError("--batch", args.batch, "must be ≥ 1")
         limits.check_range(limits.BATCH, "--batch", args.batch)
@@ -98,9 +123,14 @@ class Setup:
         if c["process"] != "gaussian":
             raise FieldError("process", c["process"], "ms-eps needs a Gaussian model (ε, x₀ or v "
                              "prediction); categorical models have no ms_eps")
-        if c["num_conditions"] != 0:
-            raise FieldError("num_conditions", c["num_conditions"],
-                             "conditional models are not supported yet (need 0)")
+        self.num_conditions = c["num_conditions"]
+        wanted = 3 if self.num_conditions > 0 else 2
+        arguments = _forward_arity(self.module)
+        if arguments is not None and arguments != wanted:
+            raise FieldError("num_conditions", self.num_conditions,
+                             f"means forward takes {wanted} arguments "
+                             f"({'x, t, y' if wanted == 3 else 'x, t'}), but {args.model}'s "
+                             f"takes {arguments}")
         self.prediction = c["prediction"]
         self.num_steps = c["num_steps"]
         self.shape = tuple(c["shape"])
@@ -108,6 +138,8 @@ class Setup:
             self.schedule = gaussian_schedule(c["schedule"], self.num_steps)
         except ScheduleError as e:
             raise FieldError(e.field, e.value, e.reason) from None
+        self.sqrt_alpha_bar = np.sqrt(np.asarray(self.schedule.alpha_bar, dtype=np.float64))
+        self.sqrt_beta_bar = np.sqrt(np.asarray(self.schedule.beta_bar, dtype=np.float64))
 
         check_input(args.data, "--data", math.inf)  # memory-mapped, so no size limit
         try:
@@ -129,7 +161,7 @@ class Setup:
         if self.data.shape[0] < 1:
             raise FieldError("--data", args.data, "holds no data points")
         self.dim = int(np.prod(self.shape))
-        batch = min(args.batch, args.samples)
+        batch = args.batch  # a call may hold draws of several timesteps
         limits.check_memory("--batch", batch, f"batch·d·{BYTES_PER_BATCH_ENTRY} bytes "
                             f"(d = {self.dim})", batch * self.dim * BYTES_PER_BATCH_ENTRY)
 
@@ -166,65 +198,174 @@ def _not_finite(array):
     return int(i), int(j), float(array[i, j])
 
 
-def estimate_timestep(setup, n, samples, seed, estimator, batch, device):
-    """(mean, standard error) of the estimator at timestep n over `samples` draws. NaN or ±inf
-    in a drawn data point or in the network's prediction is refused (FieldError naming n)."""
-    sched = setup.schedule
-    sa = math.sqrt(sched.alpha_bar[n])
-    sb = math.sqrt(sched.beta_bar[n])
-    d = setup.dim
-    count = setup.data.shape[0]
-    values = np.empty(samples, dtype=np.float64)
-    for start in range(0, samples, batch):
-        stop = min(samples, start + batch)
-        b = stop - start
+def _draw(setup, seed, n, m):
+    """(data index, x₀ row, ε) of draw m at timestep n: its own generator keyed by (seed, n, m),
+    so a draw never depends on which batch, rank or run computes it."""
+    rng = np.random.Generator(np.random.Philox(np.random.SeedSequence([seed, n, m])))
+    point = int(rng.integers(setup.data.shape[0]))
+    return point, setup.data[point].reshape(-1), rng.standard_normal(setup.dim)
+
+
+class _Batch:
+    """One network call's draws, which may span several timesteps, padded to `size` rows with
+    copies of the first: every call has the same shape, so kernels that pick their algorithm by
+    the batch size (a batch of 1 takes another path on the CPU) compute every draw alike."""
+
+    def __init__(self, setup, seed, items, size):
+        d, b = setup.dim, len(items)
+        self.items = items
+        self.ns = np.array([n for n, _ in items], dtype=np.int64)
         x0 = np.empty((b, d), dtype=np.float64)
-        eps = np.empty((b, d), dtype=np.float64)
+        self.eps = np.empty((b, d), dtype=np.float64)
         points = np.empty(b, dtype=np.int64)
-        for i, m in enumerate(range(start, stop)):
-            rng = np.random.Generator(np.random.Philox(np.random.SeedSequence([seed, n, m])))
-            points[i] = int(rng.integers(count))
-            x0[i] = setup.data[points[i]].reshape(-1)
-            eps[i] = rng.standard_normal(d)
+        for i, (n, m) in enumerate(items):
+            points[i], x0[i], self.eps[i] = _draw(setup, seed, n, m)
         bad = _not_finite(x0)
         if bad is not None:
             i, j, value = bad
             raise FieldError("--data", setup.data_path, f"data point {points[i]} (drawn at "
-                             f"timestep n = {n}) holds {value!r} at entry {j}; the data must be "
-                             f"finite")
-        x32 = (sa * x0 + sb * eps).astype(np.float32)
-        x = torch.from_numpy(x32).reshape((b,) + setup.shape).to(device)
-        t = torch.full((b,), n - 1, dtype=torch.int64, device=device)
-        with torch.no_grad():
-            out = setup.module(x, t)
-        if not isinstance(out, torch.Tensor) or tuple(out.shape) != (b,) + setup.shape:
-            raise FieldError("--model", setup.model_path, f"expected an output tensor of shape "
-                             f"{[b] + list(setup.shape)}, got "
-                             f"{list(out.shape) if isinstance(out, torch.Tensor) else type(out)}")
-        out = out.detach().to("cpu", torch.float64).numpy().reshape(b, d)
-        bad = _not_finite(out)
-        if bad is not None:
-            i, j, value = bad
-            raise FieldError("--model", setup.model_path, f"the network's prediction at timestep "
-                             f"n = {n} holds {value!r} (draw {start + i}, entry {j}); refusing "
-                             f"to write it into the output")
-        # The network saw the float32 x_n; convert x₀/v predictions against that input.
-        seen = x32.astype(np.float64)
-        if setup.prediction == "sample":
-            e = (seen - sa * out) / sb
-        elif setup.prediction == "v_prediction":
-            e = sa * out + sb * seen
-        else:
-            e = out
-        if estimator == "score":
-            values[start:stop] = np.square(e).sum(axis=1) / d
-        else:
-            values[start:stop] = 1.0 - np.square(e - eps).sum(axis=1) / d
-    mean, se = float(values.mean()), float(values.std(ddof=1) / math.sqrt(samples))
-    if not (math.isfinite(mean) and math.isfinite(se)):
-        raise FieldError("--model", setup.model_path, f"the estimate at timestep n = {n} "
-                         f"overflows ({mean!r} ± {se!r}); refusing to write it into the output")
+                             f"timestep n = {items[i][0]}) holds {value!r} at entry {j}; the "
+                             f"data must be finite")
+        self.sa = setup.sqrt_alpha_bar[self.ns][:, None]
+        self.sb = setup.sqrt_beta_bar[self.ns][:, None]
+        self.x32 = (self.sa * x0 + self.sb * self.eps).astype(np.float32)
+        self.padded_x = self.x32
+        self.padded_t = self.ns - 1
+        if size > b:
+            self.padded_x = np.concatenate([self.x32, np.repeat(self.x32[:1], size - b, 0)])
+            self.padded_t = np.concatenate([self.padded_t, np.repeat(self.padded_t[:1],
+                                                                     size - b)])
+
+
+def _forward(setup, batch, device):
+    """Starts the network on a batch; on a GPU the call returns before the result is ready,
+    so the next batch's draws are made meanwhile."""
+    b = len(batch.padded_t)
+    x = torch.from_numpy(batch.padded_x).reshape((b,) + setup.shape).to(device,
+                                                                          non_blocking=True)
+    t = torch.from_numpy(batch.padded_t).to(device, non_blocking=True)
+    with torch.no_grad():
+        if setup.num_conditions > 0:
+            # The unconditional prediction, as the app asks for it: the label num_conditions.
+            y = torch.full((b,), setup.num_conditions, dtype=torch.int64, device=device)
+            return setup.module(x, t, y)
+        return setup.module(x, t)
+
+
+def _values(setup, batch, out, estimator):
+    """Each draw's ‖e‖²/d (score) or 1 − ‖e − ε‖²/d (error), in float64."""
+    b, d, size = len(batch.items), setup.dim, len(batch.padded_t)
+    if not isinstance(out, torch.Tensor) or tuple(out.shape) != (size,) + setup.shape:
+        raise FieldError("--model", setup.model_path, f"expected an output tensor of shape "
+                         f"{[size] + list(setup.shape)}, got "
+                         f"{list(out.shape) if isinstance(out, torch.Tensor) else type(out)}")
+    out = out[:b].detach().to("cpu", torch.float64).numpy().reshape(b, d)
+    bad = _not_finite(out)
+    if bad is not None:
+        i, j, value = bad
+        n, m = batch.items[i]
+        raise FieldError("--model", setup.model_path, f"the network's prediction at timestep "
+                         f"n = {n} holds {value!r} (draw {m}, entry {j}); refusing to write it "
+                         f"into the output")
+    # The network saw the float32 x_n; convert x₀/v predictions against that input.
+    seen = batch.x32.astype(np.float64)
+    sa, sb = batch.sa, batch.sb
+    if setup.prediction == "sample":
+        e = (seen - sa * out) / sb
+    elif setup.prediction == "v_prediction":
+        e = sa * out + sb * seen
+    else:
+        e = out
+    if estimator == "score":
+        return np.square(e).sum(axis=1) / d
+    return 1.0 - np.square(e - batch.eps).sum(axis=1) / d
+
+
+def _batches(timesteps, samples, batch):
+    """The draws (n, m) of the timesteps, n-major, in slices of `batch` that run across
+    timestep boundaries."""
+    items = []
+    for n in timesteps:
+        for m in range(samples):
+            items.append((n, m))
+            if len(items) == batch:
+                yield items
+                items = []
+    if items:
+        yield items
+
+
+class Profile:
+    """Time spent in whole rounds and the draws they made (for --profile)."""
+
+    def __init__(self):
+        self.seconds, self.draws = 0.0, 0
+
+
+def estimate_timesteps(setup, timesteps, samples, seed, estimator, batch, device, profile=None):
+    """[(n, mean, standard error)] of the estimator at each timestep over `samples` draws.
+    Draws of several timesteps share network calls; each timestep's values are kept in draw
+    order and reduced alone in float64, so the numbers do not depend on `batch`. NaN or ±inf
+    in a drawn data point or in the network's prediction is refused (FieldError naming n)."""
+    started = time.perf_counter()
+    values = {n: np.empty(samples, dtype=np.float64) for n in timesteps}
+    pending = None  # (batch, output being computed)
+    for items in _batches(timesteps, samples, batch):
+        current = _Batch(setup, seed, items, batch)
+        launched = (current, _forward(setup, current, device))
+        if pending is not None:
+            _store(setup, pending, values, estimator)
+        pending = launched
+    if pending is not None:
+        _store(setup, pending, values, estimator)
+    results = []
+    for n in timesteps:
+        v = values[n]
+        mean, se = float(v.mean()), float(v.std(ddof=1) / math.sqrt(samples))
+        if not (math.isfinite(mean) and math.isfinite(se)):
+            raise FieldError("--model", setup.model_path, f"the estimate at timestep n = {n} "
+                             f"overflows ({mean!r} ± {se!r}); refusing to write it into the "
+                             f"output")
+        results.append((n, mean, se))
+    if profile is not None:
+        profile.seconds += time.perf_counter() - started
+        profile.draws += len(timesteps) * samples
+    return results
+
+
+def _store(setup, pending, values, estimator):
+    batch, out = pending
+    per_draw = _values(setup, batch, out, estimator)
+    for (n, m), value in zip(batch.items, per_draw):
+        values[n][m] = value
+
+
+def estimate_timestep(setup, n, samples, seed, estimator, batch, device):
+    """(mean, standard error) of the estimator at timestep n (estimate_timesteps for one)."""
+    _, mean, se = estimate_timesteps(setup, [n], samples, seed, estimator, batch, device)[0]
     return mean, se
+
+
+def network_throughput(setup, batch, device, seed, calls=10):
+    """Images per second of the network alone: `calls` timed forward passes of `batch` draws
+    (spread over the timesteps), after two untimed ones."""
+    step = max(1, setup.num_steps // batch)
+    items = [(1 + (i * step) % setup.num_steps, i) for i in range(batch)]
+    sample = _Batch(setup, seed, items, batch)
+    for _ in range(2):
+        out = _forward(setup, sample, device)
+    _synchronize(device)
+    started = time.perf_counter()
+    for _ in range(calls):
+        out = _forward(setup, sample, device)
+    _synchronize(device)
+    del out
+    return calls * batch / (time.perf_counter() - started)
+
+
+def _synchronize(device):
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
 
 
 # Progress file: a JSON header line, then "n mean stderr" per finished timestep (repr floats,
@@ -234,12 +375,13 @@ def _header(args, setup):
     return {"format": PROGRESS_FORMAT,
             "model_sha256": _sha256(args.model), "data_sha256": _sha256(args.data),
             "samples": args.samples, "seed": args.seed, "estimator": args.estimator,
-            "num_steps": setup.num_steps,
+            "num_steps": setup.num_steps, "intra_op_threads": args.threads,
             "model": os.path.abspath(args.model), "data": os.path.abspath(args.data)}
 
 
 _COMPARED = (("model_sha256", "model"), ("data_sha256", "data"), ("samples", "samples"),
-             ("seed", "seed"), ("estimator", "estimator"), ("num_steps", "num_steps"))
+             ("seed", "seed"), ("estimator", "estimator"), ("num_steps", "num_steps"),
+             ("intra_op_threads", "intra-op thread count (--threads)"))
 
 
 def _npy_bytes(array):
@@ -326,6 +468,41 @@ def open_progress(path, header):
         raise FieldError("progress file", path, f"cannot open it: {e.strerror or e}") from None
 
 
+def _report_profile(setup, args, device, dist, comm_device, rank, world, draws, seconds):
+    """Rank 0 prints the images/s of the network alone (each rank times its own forward
+    passes at --batch) and of the whole run (every draw of this run over its wall time)."""
+    alone = torch.tensor([network_throughput(setup, args.batch, device, args.seed)],
+                         dtype=torch.float64)
+    if dist is not None:
+        gathered = [torch.zeros(1, dtype=torch.float64, device=comm_device)
+                    for _ in range(world)]
+        dist.all_gather(gathered, alone.to(comm_device))
+        alone = torch.cat([g.cpu() for g in gathered])
+    if rank != 0:
+        return
+    network = float(alone.sum())  # all ranks' networks side by side
+    whole = draws / seconds if seconds > 0 else math.inf
+    print(f"ms-eps: profile: network alone {network:.1f} images/s ({world} rank"
+          f"{'s' if world > 1 else ''} on {device.type}, batch {args.batch}, "
+          f"{args.threads} intra-op thread{'s' if args.threads > 1 else ''}); whole run "
+          f"{whole:.1f} images/s ({draws} draws in {seconds:.2f} s), "
+          f"{100.0 * whole / network:.0f} % of the network's", file=sys.stderr, flush=True)
+
+
+def local_world_size():
+    return int(os.environ.get("LOCAL_WORLD_SIZE", "1"))
+
+
+def check_gpus(device_option, ranks, gpus):
+    """Refuses more ranks on this machine than it has GPUs (each rank takes the GPU of its
+    local rank), naming --device."""
+    if ranks > gpus:
+        raise FieldError("--device", device_option,
+                         f"{ranks} ranks on this machine but {gpus} GPU"
+                         f"{'' if gpus == 1 else 's'}; use at most {gpus} rank"
+                         f"{'' if gpus == 1 else 's'} or --device cpu")
+
+
 class _RefusedOnAnotherRank(Exception):
     """Another rank refused a timestep and reported it; this one exits with code 2 quietly."""
 
@@ -339,8 +516,13 @@ def _dist_env():
 
 def run(args):
     world, rank, local_rank = _dist_env()
+    torch.set_num_threads(args.threads)
+    # Same algorithm on every call of the same shape.
+    torch.backends.cudnn.benchmark = False
+    torch.backends.cudnn.deterministic = True
     device = _device(args.device)
     if device.type == "cuda" and device.index is None:
+        check_gpus(args.device, local_world_size(), torch.cuda.device_count())
         device = torch.device("cuda", local_rank)
     setup = Setup(args)  # every rank refuses the same inputs; only rank 0 reports
     setup.module.to(device)
@@ -389,26 +571,38 @@ def run(args):
         if rank == 0 and remaining and finished:
             print(f"ms-eps: resuming, {finished}/{N} timesteps already done", file=sys.stderr,
                   flush=True)
-        for first in range(0, len(remaining), world):
-            index = first + rank
-            row = torch.tensor([-1.0, 0.0, 0.0], dtype=torch.float64)
+        profile = Profile() if args.profile else None
+        # Rank r's share of a round: `share` consecutive remaining timesteps, all their draws
+        # in calls of --batch.
+        share = max(1, -(-ROUND_BATCHES * args.batch // args.samples))
+        position = 0
+        while position < len(remaining):
+            size = min(world * share, len(remaining) - position)
+            if stop_after:  # the test hook stops exactly there
+                size = min(size, max(1, stop_after - (finished - (N - len(remaining)))))
+            per_rank = -(-size // world)
+            round_ = remaining[position:position + size]
+            position += size
+            mine = round_[rank * per_rank:(rank + 1) * per_rank]
+            share_now = per_rank
+            row = torch.full((share_now, 3), -1.0, dtype=torch.float64)
             refused = None
-            if index < len(remaining):
-                n = remaining[index]
+            if mine:
                 try:
-                    mean, se = estimate_timestep(setup, n, args.samples, args.seed,
-                                                 args.estimator, args.batch, device)
-                    row = torch.tensor([float(n), mean, se], dtype=torch.float64)
+                    for i, (n, mean, se) in enumerate(estimate_timesteps(
+                            setup, mine, args.samples, args.seed, args.estimator, args.batch,
+                            device, profile)):
+                        row[i] = torch.tensor([float(n), mean, se], dtype=torch.float64)
                 except FieldError as e:
                     refused = e
-                    row = torch.tensor([0.0, float(n), 0.0], dtype=torch.float64)  # 0: refused
+                    row[0] = torch.tensor([0.0, float(mine[0]), 0.0], dtype=torch.float64)
             if dist is not None:
-                rows = [torch.zeros(3, dtype=torch.float64, device=comm_device)
-                        for _ in range(world)]
-                dist.all_gather(rows, row.to(comm_device))
-                rows = [r.cpu() for r in rows]
+                gathered = [torch.zeros(share_now, 3, dtype=torch.float64, device=comm_device)
+                            for _ in range(world)]
+                dist.all_gather(gathered, row.to(comm_device))
+                rows = [r for g in gathered for r in g.cpu()]
             else:
-                rows = [row]
+                rows = list(row)
             if any(float(r[0]) == 0.0 for r in rows):
                 # Refused inputs: a progress file this run began is of no use for a rerun.
                 if rank == 0 and created_progress:
@@ -439,11 +633,14 @@ def run(args):
                     print(f"ms-eps: {finished}/{N} timesteps "
                           f"({time.monotonic() - started:.1f} s)", file=sys.stderr, flush=True)
             if stop_after and finished - (N - len(remaining)) >= stop_after \
-                    and first + world < len(remaining):
+                    and position < len(remaining):
                 if rank == 0:
                     print(f"ms-eps: stopped after {stop_after} timesteps ({STOP_AFTER_ENV}); "
                           f"{finished}/{N} are in {progress}", file=sys.stderr, flush=True)
                 return EXIT_STOPPED
+        if profile is not None:
+            _report_profile(setup, args, device, dist, comm_device, rank, world,
+                            len(remaining) * args.samples, time.monotonic() - started)
         if rank == 0:
             log.close()
             log = None

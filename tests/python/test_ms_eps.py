@@ -97,11 +97,66 @@ class MsEpsTest(unittest.TestCase):
                 self.assertLess(abs(ref[N] - 1.0), 4 * ref_se[N] + 1e-12)
 
     def test_batch_size_does_not_change_the_bytes(self):
-        a, b = self.out("batch1000.npy"), self.out("batch7.npy")
-        self.run_ok(a, samples=30, extra=("--batch", "1000"))
-        self.run_ok(b, samples=30, extra=("--batch", "7"))
-        self.assertEqual(read_bytes(a), read_bytes(b))
-        self.assertEqual(read_bytes(stderr_of(a)), read_bytes(stderr_of(b)))
+        # 30 draws a timestep: calls of 7 split timesteps, of 64 and 1000 mix several.
+        ref = self.out("batch7.npy")
+        self.run_ok(ref, samples=30, extra=("--batch", "7"))
+        for batch in (64, 1000, 30):
+            with self.subTest(batch=batch):
+                out = self.out(f"batch{batch}.npy")
+                self.run_ok(out, samples=30, extra=("--batch", str(batch)))
+                self.assertEqual(read_bytes(out), read_bytes(ref))
+                self.assertEqual(read_bytes(stderr_of(out)), read_bytes(stderr_of(ref)))
+
+    def test_batched_draws_are_the_per_draw_generators(self):
+        # Independent of the tool's batching: timestep n, draw m from Philox keyed (seed, n, m).
+        from diffuscope_torch.ms_eps import estimate_timesteps
+        ns, samples, seed = [3, 17, 40], 5, 7
+        data = np.load(self.data).astype(np.float64)
+        ab = self.sched.alpha_bar
+        sa, sb = np.sqrt(ab), np.sqrt(self.sched.beta_bar)
+        expected = []
+        for n in ns:
+            values = []
+            for m in range(samples):
+                rng = np.random.Generator(np.random.Philox(np.random.SeedSequence([seed, n, m])))
+                x0 = data[int(rng.integers(len(data)))]
+                x = (sa[n] * x0 + sb[n] * rng.standard_normal(DIM)).astype(np.float32)
+                e = sb[n] * x.astype(np.float64) / (ab[n] * S2 + sb[n] ** 2)
+                values.append(np.sum(e * e) / DIM)
+            expected.append((n, np.mean(values), np.std(values, ddof=1) / np.sqrt(samples)))
+
+        class Args:
+            model, data = self.models["epsilon", "linear"], self.data
+            samples, seed, batch, threads = 5, 7, 4, 1
+        from diffuscope_torch.ms_eps import Setup
+        setup = Setup(Args)
+        got = estimate_timesteps(setup, ns, samples, seed, "score", 4, torch.device("cpu"))
+        for (n, mean, se), (en, emean, ese) in zip(got, expected):
+            self.assertEqual(n, en)
+            # The model computes ε* in float64 from the float32 x_n, then rounds to float32.
+            self.assertAlmostEqual(mean, emean, delta=1e-6 * emean)
+            self.assertAlmostEqual(se, ese, delta=1e-4 * ese)
+
+    def test_conditional_model_gives_its_unconditional_prediction(self):
+        ref = self.out("uncond.npy")
+        self.run_ok(ref, samples=20)
+        model = self.out("cond.pt")
+        support.save_conditional_closed_form(model, "linear", N, DIM, S2, num_conditions=3)
+        out = self.out("cond.npy")
+        self.run_ok(out, model=model, samples=20)
+        self.assertEqual(read_bytes(out), read_bytes(ref))
+        self.assertEqual(read_bytes(stderr_of(out)), read_bytes(stderr_of(ref)))
+
+    def test_profile_prints_both_throughputs(self):
+        out = self.out("profile.npy")
+        code, err = run_cli(["ms-eps", "--model", self.models["epsilon", "linear"], "--data",
+                             self.data, "--samples", 10, "--seed", 7, "--out", out,
+                             "--batch", 64, "--profile"])
+        self.assertEqual(code, 0, err)
+        line = [x for x in err.splitlines() if x.startswith("ms-eps: profile:")]
+        self.assertEqual(len(line), 1, err)
+        self.assertRegex(line[0], r"network alone [0-9.]+ images/s .*batch 64.*whole run "
+                                  r"[0-9.]+ images/s \(500 draws in ")
 
     def test_resume_gives_the_same_bytes(self):
         ref = self.out("resume-ref.npy")
@@ -133,7 +188,8 @@ class MsEpsTest(unittest.TestCase):
         before = read_bytes(out + ".progress")
         for option, value, field in (("--seed", "8", "seed"), ("--samples", "13", "samples"),
                                      ("--model", self.models["sample", "linear"], "model"),
-                                     ("--estimator", "error", "estimator")):
+                                     ("--estimator", "error", "estimator"),
+                                     ("--threads", "2", "intra-op thread count (--threads)")):
             with self.subTest(field=field):
                 changed = list(args) + [option, value]
                 code, err = run_cli(changed)
