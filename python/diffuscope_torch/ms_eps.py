@@ -14,6 +14,7 @@ import os
 import re
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import torch
@@ -310,14 +311,22 @@ def estimate_timesteps(setup, timesteps, samples, seed, estimator, batch, device
     started = time.perf_counter()
     values = {n: np.empty(samples, dtype=np.float64) for n in timesteps}
     pending = None  # (batch, output being computed)
-    for items in _batches(timesteps, samples, batch):
-        current = _Batch(setup, seed, items, batch)
-        launched = (current, _forward(setup, current, device))
+    # The next call's draws are made on another thread while the network runs (it releases
+    # the GIL); a draw does not depend on where it is made.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        chunks = _batches(timesteps, samples, batch)
+        first = next(chunks, None)
+        upcoming = pool.submit(_Batch, setup, seed, first, batch) if first else None
+        while upcoming is not None:
+            current = upcoming.result()
+            following = next(chunks, None)
+            upcoming = pool.submit(_Batch, setup, seed, following, batch) if following else None
+            launched = (current, _forward(setup, current, device))
+            if pending is not None:
+                _store(setup, pending, values, estimator)
+            pending = launched
         if pending is not None:
             _store(setup, pending, values, estimator)
-        pending = launched
-    if pending is not None:
-        _store(setup, pending, values, estimator)
     results = []
     for n in timesteps:
         v = values[n]
@@ -346,9 +355,9 @@ def estimate_timestep(setup, n, samples, seed, estimator, batch, device):
     return mean, se
 
 
-def network_throughput(setup, batch, device, seed, calls=10):
-    """Images per second of the network alone: `calls` timed forward passes of `batch` draws
-    (spread over the timesteps), after two untimed ones."""
+def network_throughput(setup, batch, device, seed, calls=10, seconds=2.0):
+    """Images per second of the network alone: timed forward passes of `batch` draws (spread
+    over the timesteps), after two untimed ones; at least `calls` of them and `seconds`."""
     step = max(1, setup.num_steps // batch)
     items = [(1 + (i * step) % setup.num_steps, i) for i in range(batch)]
     sample = _Batch(setup, seed, items, batch)
@@ -356,11 +365,15 @@ def network_throughput(setup, batch, device, seed, calls=10):
         out = _forward(setup, sample, device)
     _synchronize(device)
     started = time.perf_counter()
-    for _ in range(calls):
+    done = 0
+    while done < calls or time.perf_counter() - started < seconds:
         out = _forward(setup, sample, device)
+        done += 1
+        if done % calls == 0:
+            _synchronize(device)
     _synchronize(device)
     del out
-    return calls * batch / (time.perf_counter() - started)
+    return done * batch / (time.perf_counter() - started)
 
 
 def _synchronize(device):
@@ -466,6 +479,16 @@ def open_progress(path, header):
         return results, open(path, "a", encoding="utf-8")
     except OSError as e:
         raise FieldError("progress file", path, f"cannot open it: {e.strerror or e}") from None
+
+
+def round_share(batch, samples):
+    """Timesteps of one rank's share of a round: about ROUND_BATCHES calls, and when it
+    costs at most twice that, a whole number of full calls (no call padded)."""
+    share = max(1, -(-ROUND_BATCHES * batch // samples))
+    whole = math.lcm(batch, samples) // samples  # timesteps filling whole calls
+    if whole <= 2 * share:
+        share = whole * -(-share // whole)
+    return share
 
 
 def _report_profile(setup, args, device, dist, comm_device, rank, world, draws, seconds):
@@ -574,7 +597,7 @@ def run(args):
         profile = Profile() if args.profile else None
         # Rank r's share of a round: `share` consecutive remaining timesteps, all their draws
         # in calls of --batch.
-        share = max(1, -(-ROUND_BATCHES * args.batch // args.samples))
+        share = round_share(args.batch, args.samples)
         position = 0
         while position < len(remaining):
             size = min(world * share, len(remaining) - position)
