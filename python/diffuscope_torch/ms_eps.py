@@ -80,6 +80,14 @@ def build_parser(prog="ms-eps"):
                    help=f"intra-op threads of every rank (default {DEFAULT_THREADS}); fixed, "
                         f"and recorded in the progress file, because the network's last bits "
                         f"depend on it")
+    p.add_argument("--nll-terms", metavar="PLAN",
+                   help="instead of Γ: write the terms of the negative ELBO on the trajectory "
+                        "of PLAN (a diffuscope plan JSON) as CSV to --out, over --samples data "
+                        "points")
+    p.add_argument("--levels", type=integer, default=256,
+                   help="--nll-terms: the data's grid levels L (default 256)")
+    p.add_argument("--range", default="-1,1",
+                   help="--nll-terms: the data's range a,b (default -1,1)")
     p.add_argument("--profile", action="store_true",
                    help="print images/s of the network alone (timed forward passes at the "
                         "batch size) and of the whole run")
@@ -550,6 +558,16 @@ def run(args):
     setup = Setup(args)  # every rank refuses the same inputs; only rank 0 reports
     setup.module.to(device)
     setup.module.eval()
+    if args.nll_terms is not None:
+        if world > 1:
+            raise FieldError("--nll-terms", args.nll_terms, "runs on one rank")
+        for source, option in ((args.model, "--model"), (args.data, "--data"),
+                               (args.nll_terms, "--nll-terms")):
+            if os.path.exists(args.out) and os.path.samefile(args.out, source):
+                raise FieldError("--out", args.out, f"is the {option} file; refusing to "
+                                                    f"overwrite an input")
+        from .nll_terms import run_nll_terms
+        return run_nll_terms(args, setup, device)
     N = setup.num_steps
     out_path, progress = args.out, progress_path(args.out)
 
