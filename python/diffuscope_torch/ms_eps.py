@@ -4,7 +4,8 @@ Gaussian contract model, n = 1..N.
 Reproducibility: draw m of timestep n (data index, then ε) comes from its own generator keyed by
 (seed, n, m), and each timestep is computed whole by one rank, so the numbers do not depend on
 the number of ranks, on the order timesteps are finished in, or on resuming. --batch only
-decides how many draws go through the network at once.
+decides how many draws, of one or several timesteps, go through the network at once; every
+call has --batch rows, and the intra-op thread count is fixed (--threads).
 """
 import hashlib
 import io
@@ -62,8 +63,9 @@ def build_parser(prog="ms-eps"):
                "deviation / √samples) go beside it, in the same layout, to OUT with .npy replaced "
                "by .stderr.npy (F.npy -> F.stderr.npy). Finished timesteps are recorded in "
                "OUT.progress; an interrupted run resumes from it when rerun with the same model, "
-               "data, samples, seed and estimator (any number of ranks). Under torchrun the "
-               "timesteps are split across ranks and rank 0 writes the files.")
+               "data, samples, seed, estimator and --threads (any number of ranks). Under "
+               "`run --nproc N` (or torchrun) the timesteps are split across ranks and rank 0 "
+               "writes the files.")
     p.add_argument("--model", required=True, help="TorchScript contract archive (Gaussian)")
     p.add_argument("--data", required=True, help="NPY array [P, *shape] of data points x₀")
     p.add_argument("--samples", required=True, type=integer, help="draws per timestep (≥ 2)")
