@@ -137,6 +137,20 @@ class MsEpsTest(unittest.TestCase):
             self.assertAlmostEqual(mean, emean, delta=1e-6 * emean)
             self.assertAlmostEqual(se, ese, delta=1e-4 * ese)
 
+    def test_round_share(self):
+        from diffuscope_torch.ms_eps import ROUND_BATCHES, round_share
+        # (batch, samples, timesteps per rank and round, whether its calls are all full):
+        # 64·10: 52 timesteps make 8 calls; 32 fill 5 calls exactly, so 64 fill 10.
+        # 7·30: 2 timesteps make 8 calls; whole calls would take 7 timesteps, over twice that.
+        for batch, samples, want, whole in ((64, 10, 64, True), (1000, 10, 800, True),
+                                            (7, 30, 2, False), (64, 1000, 1, False),
+                                            (64, 7, 128, True), (65536, 3, 196608, True)):
+            with self.subTest(batch=batch, samples=samples):
+                share = round_share(batch, samples)
+                self.assertEqual(share, want)
+                self.assertGreaterEqual(share * samples, ROUND_BATCHES * batch)
+                self.assertEqual(share * samples % batch == 0, whole)
+
     def test_conditional_model_gives_its_unconditional_prediction(self):
         ref = self.out("uncond.npy")
         self.run_ok(ref, samples=20)
