@@ -35,6 +35,8 @@ DEFAULT_THREADS = 1
 # so at most one call in ROUND_BATCHES is not full.
 ROUND_BATCHES = 8
 MAX_THREADS = 1024
+# The fewest draws a drawing thread is given at once.
+DRAWS_PER_TASK = 16
 ESTIMATORS = ("score", "error")
 # Test hook: stop (exit code 3) once this many timesteps were finished in this run.
 STOP_AFTER_ENV = "DIFFUSCOPE_MS_EPS_STOP_AFTER"
@@ -210,11 +212,24 @@ def _not_finite(array):
 
 
 def _draw(setup, seed, n, m):
-    """(data index, x₀ row, ε) of draw m at timestep n: its own generator keyed by (seed, n, m),
-    so a draw never depends on which batch, rank or run computes it."""
+    """(data index, x₀ row, the generator that then draws ε) of draw m at timestep n: its own
+    generator keyed by (seed, n, m), so a draw never depends on which batch, thread, rank or
+    run makes it."""
     rng = np.random.Generator(np.random.Philox(np.random.SeedSequence([seed, n, m])))
     point = int(rng.integers(setup.data.shape[0]))
-    return point, setup.data[point].reshape(-1), rng.standard_normal(setup.dim)
+    return point, setup.data[point].reshape(-1), rng
+
+
+def draw_workers(device, threads):
+    """Threads that make draws (NumPy releases the GIL while it fills ε): the cores of this
+    rank's share of the machine, less the network's intra-op threads on the CPU. The draws do
+    not depend on it."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:
+        cores = os.cpu_count() or 1
+    share = cores // max(1, local_world_size())
+    return max(1, share - (threads if device.type == "cpu" else 0))
 
 
 class _Batch:
@@ -222,15 +237,28 @@ class _Batch:
     copies of the first: every call has the same shape, so kernels that pick their algorithm by
     the batch size (a batch of 1 takes another path on the CPU) compute every draw alike."""
 
-    def __init__(self, setup, seed, items, size):
+    def __init__(self, setup, seed, items, size, workers=None):
         d, b = setup.dim, len(items)
         self.items = items
         self.ns = np.array([n for n, _ in items], dtype=np.int64)
         x0 = np.empty((b, d), dtype=np.float64)
         self.eps = np.empty((b, d), dtype=np.float64)
         points = np.empty(b, dtype=np.int64)
-        for i, (n, m) in enumerate(items):
-            points[i], x0[i], self.eps[i] = _draw(setup, seed, n, m)
+
+        def fill(lo, hi):
+            for i in range(lo, hi):
+                n, m = items[i]
+                points[i], x0[i], rng = _draw(setup, seed, n, m)
+                rng.standard_normal(out=self.eps[i])
+
+        count = workers._max_workers if workers is not None else 1
+        if count == 1 or b < 2 * DRAWS_PER_TASK:
+            fill(0, b)
+        else:
+            step = max(DRAWS_PER_TASK, -(-b // count))
+            for future in [workers.submit(fill, lo, min(b, lo + step))
+                           for lo in range(0, b, step)]:
+                future.result()
         bad = _not_finite(x0)
         if bad is not None:
             i, j, value = bad
@@ -323,14 +351,17 @@ def estimate_timesteps(setup, timesteps, samples, seed, estimator, batch, device
     pending = None  # (batch, output being computed)
     # The next call's draws are made on another thread while the network runs (it releases
     # the GIL); a draw does not depend on where it is made.
-    with ThreadPoolExecutor(max_workers=1) as pool:
+    with ThreadPoolExecutor(max_workers=1) as pool, \
+            ThreadPoolExecutor(max_workers=draw_workers(device, torch.get_num_threads())) \
+            as workers:
         chunks = _batches(timesteps, samples, batch)
         first = next(chunks, None)
-        upcoming = pool.submit(_Batch, setup, seed, first, batch) if first else None
+        upcoming = pool.submit(_Batch, setup, seed, first, batch, workers) if first else None
         while upcoming is not None:
             current = upcoming.result()
             following = next(chunks, None)
-            upcoming = pool.submit(_Batch, setup, seed, following, batch) if following else None
+            upcoming = (pool.submit(_Batch, setup, seed, following, batch, workers)
+                        if following else None)
             launched = (current, _forward(setup, current, device))
             if pending is not None:
                 _store(setup, pending, values, estimator)
