@@ -137,6 +137,17 @@ class MsEpsTest(unittest.TestCase):
             self.assertAlmostEqual(mean, emean, delta=1e-6 * emean)
             self.assertAlmostEqual(se, ese, delta=1e-4 * ese)
 
+    def test_drawing_threads_do_not_change_the_bytes(self):
+        from unittest import mock
+        ref = self.out("workers1.npy")
+        with mock.patch("diffuscope_torch.ms_eps.draw_workers", return_value=1):
+            self.run_ok(ref, samples=40, extra=("--batch", "200"))
+        out = self.out("workers5.npy")
+        with mock.patch("diffuscope_torch.ms_eps.draw_workers", return_value=5):
+            self.run_ok(out, samples=40, extra=("--batch", "200"))
+        self.assertEqual(read_bytes(out), read_bytes(ref))
+        self.assertEqual(read_bytes(stderr_of(out)), read_bytes(stderr_of(ref)))
+
     def test_round_share(self):
         from diffuscope_torch.ms_eps import ROUND_BATCHES, round_share
         # (batch, samples, timesteps per rank and round, whether its calls are all full):
