@@ -24,6 +24,13 @@ def _first_line(error):
     return lines[0] if lines else type(error).__name__
 
 
+def _interrupted(prog):
+    import os
+    if os.environ.get("RANK", "0") == "0":  # one line, not one per rank
+        print(f"{prog}: interrupted", file=sys.stderr, flush=True)
+    return 130
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     debug = "--debug" in argv
@@ -42,6 +49,8 @@ def main(argv=None):
             from .sample import main as run
         elif command == "run":
             from .launch import main as run
+            if debug:
+                rest = rest + ["--debug"]  # for the ranks
         else:
             print(f"{PROG}: command: {command}: not one of export, ms-eps, sample, run",
                   file=sys.stderr)
@@ -50,9 +59,10 @@ def main(argv=None):
     except SystemExit as e:  # --help
         return e.code if isinstance(e.code, int) else 0
     except KeyboardInterrupt:
-        print(f"{prog}: interrupted", file=sys.stderr, flush=True)
-        return 130
+        return _interrupted(prog)
     except Exception as e:  # noqa: BLE001  the tool is a program: one line, never a traceback
+        if isinstance(e, RuntimeError) and str(e).startswith("KeyboardInterrupt"):
+            return _interrupted(prog)  # TorchScript wraps a Ctrl-C while it loads
         from .errors import FieldError
         if debug:
             traceback.print_exc()

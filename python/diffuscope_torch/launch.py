@@ -81,6 +81,13 @@ def main(argv, prog="diffuscope_torch run"):
                                               if env.get("PYTHONPATH") else "")
         children.append(subprocess.Popen(
             [sys.executable, "-m", "diffuscope_torch", args.command, *rest], env=env))
+    def stop(signum, frame):
+        for child in children:
+            if child.poll() is None:
+                child.terminate()
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
     code = 0
     try:
         running = list(children)
@@ -97,7 +104,11 @@ def main(argv, prog="diffuscope_torch run"):
                         other.terminate()
             time.sleep(0.05)
     except KeyboardInterrupt:
-        # The ranks got the same Ctrl-C; give them time to record their progress.
+        # A Ctrl-C reaches the ranks too; a SIGINT sent to this process alone is passed on.
+        time.sleep(1.0)
+        for child in children:
+            if child.poll() is None:
+                child.send_signal(signal.SIGINT)
         for child in children:
             try:
                 child.wait(timeout=30)
