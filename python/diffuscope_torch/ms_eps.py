@@ -90,7 +90,7 @@ def build_parser(prog="ms-eps"):
                         "points")
     p.add_argument("--levels", type=integer, default=256,
                    help="--nll-terms: the data's grid levels L (default 256)")
-    p.add_argument("--range", default="-1,1",
+    p.add_argument("--data-range", default="-1,1",
                    help="--nll-terms: the data's range a,b (default -1,1)")
     p.add_argument("--profile", action="store_true",
                    help="print images/s of the network alone (timed forward passes at the "

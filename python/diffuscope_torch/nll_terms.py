@@ -33,9 +33,9 @@ def parse_range(text):
     try:
         low, high = (float(v) for v in text.split(","))
     except ValueError:
-        raise FieldError("--range", text, "expected two numbers a,b") from None
+        raise FieldError("--data-range", text, "expected two numbers a,b") from None
     if not (math.isfinite(low) and math.isfinite(high) and low < high):
-        raise FieldError("--range", text, "needs finite a < b")
+        raise FieldError("--data-range", text, "needs finite a < b")
     return low, high
 
 
@@ -236,7 +236,7 @@ def run_nll_terms(args, setup, device):
     from .files import output_target
     if not 2 <= args.levels <= MAX_LEVELS:
         raise FieldError("--levels", args.levels, f"must lie between 2 and {MAX_LEVELS}")
-    data_range = parse_range(args.range)
+    data_range = parse_range(args.data_range)
     output_target(args.out, "--out")
     plan = read_plan(args.nll_terms, setup)
     per_point, labels = compute_terms(setup, plan, args.samples, args.seed, args.batch, device,

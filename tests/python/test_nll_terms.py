@@ -57,7 +57,7 @@ class NllTermsTest(unittest.TestCase):
         out = os.path.join(self.tmp.name, "terms.csv")
         code, err = run_cli(["ms-eps", "--model", self.models[prediction], "--data", self.data,
                              "--samples", samples, "--seed", 5, "--out", out, "--nll-terms",
-                             plan, "--levels", LEVELS, f"--range={LOW},{HIGH}", *extra])
+                             plan, "--levels", LEVELS, f"--data-range={LOW},{HIGH}", *extra])
         self.assertEqual(code, 0, err)
         with open(out) as f:
             return list(csv.DictReader(f))
