@@ -237,6 +237,9 @@ def run_nll_terms(args, setup, device):
     if not 2 <= args.levels <= MAX_LEVELS:
         raise FieldError("--levels", args.levels, f"must lie between 2 and {MAX_LEVELS}")
     data_range = parse_range(args.data_range)
+    # The snapped points and the per-point terms are kept (about d + K + 2 doubles a point).
+    limits.check_memory("--samples", args.samples, f"samples·(d + 2)·8 bytes (d = {setup.dim}) "
+                        f"and more per timestep", args.samples * (setup.dim + 2) * 8)
     output_target(args.out, "--out")
     plan = read_plan(args.nll_terms, setup)
     per_point, labels = compute_terms(setup, plan, args.samples, args.seed, args.batch, device,
