@@ -66,7 +66,7 @@ def read_plan(path, setup):
     ab = np.concatenate([[1.0], np.asarray(alpha_bar, dtype=np.float64)])
     model_ab = np.asarray(setup.schedule.alpha_bar, dtype=np.float64)
     worst = int(np.argmax(np.abs(ab - model_ab)))
-    if abs(ab[worst] - model_ab[worst]) > 1e-12 * max(1.0, abs(model_ab[worst])):
+    if abs(ab[worst] - model_ab[worst]) > 1e-9 * max(1.0, abs(model_ab[worst])):
         raise FieldError("alpha_bar", f"ᾱ_{worst} = {ab[worst]!r}",
                          f"{path}: the model's schedule has {model_ab[worst]!r}; the plan was "
                          f"made for another schedule")
