@@ -41,9 +41,10 @@ ESTIMATORS = ("score", "error")
 # Test hook: stop (exit code 3) once this many timesteps were finished in this run.
 STOP_AFTER_ENV = "DIFFUSCOPE_MS_EPS_STOP_AFTER"
 EXIT_STOPPED = 3
-# Memory of one batch entry per data dimension in estimate_timestep: about ten float64 arrays
-# of the batch's size (x₀, ε, x_n, the prediction, e and their temporaries).
-BYTES_PER_BATCH_ENTRY = 80
+# Memory of one batch entry per data dimension in estimate_timesteps: about ten float64 arrays
+# of the batch's size (x₀, ε, x_n, the prediction, e and their temporaries), for each of the
+# two calls in flight (one in the network, the next one being drawn).
+BYTES_PER_BATCH_ENTRY = 160
 
 
 def stderr_path(out):
