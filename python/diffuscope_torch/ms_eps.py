@@ -2,10 +2,10 @@
 Gaussian contract model, n = 1..N.
 
 Reproducibility: draw m of timestep n (data index, then ε) comes from its own generator keyed by
-(seed, n, m), and each timestep is computed whole by one rank, so the numbers do not depend on
-the number of ranks, on the order timesteps are finished in, or on resuming. --batch only
-decides how many draws, of one or several timesteps, go through the network at once; every
-call has --batch rows, and the intra-op thread count is fixed (--threads).
+(seed, n, m); the network calls are fixed slices of --batch draws of the n-major sequence of all
+N·M draws, the same whatever the number of ranks or what a resume skips; the intra-op thread
+count is fixed (--threads); and each timestep's values are reduced alone, in draw order. So the
+numbers do not depend on the number of ranks, on the order calls are made in, or on resuming.
 """
 import hashlib
 import io
@@ -31,8 +31,7 @@ PROGRESS_FORMAT = "diffuscope ms-eps progress 1"
 # Intra-op threads when --threads is not given: a constant, not the core count, so that runs on
 # different machines and with different numbers of ranks compute the same bytes.
 DEFAULT_THREADS = 1
-# Each rank's share of a round is about this many batches (fewer when the timesteps run out),
-# so at most one call in ROUND_BATCHES is not full.
+# Calls each rank makes between two exchanges of results (and progress-file writes).
 ROUND_BATCHES = 8
 MAX_THREADS = 1024
 # The fewest draws a drawing thread is given at once.
@@ -41,7 +40,7 @@ ESTIMATORS = ("score", "error")
 # Test hook: stop (exit code 3) once this many timesteps were finished in this run.
 STOP_AFTER_ENV = "DIFFUSCOPE_MS_EPS_STOP_AFTER"
 EXIT_STOPPED = 3
-# Memory of one batch entry per data dimension in estimate_timesteps: about ten float64 arrays
+# Memory of one batch entry per data dimension in compute_calls: about ten float64 arrays
 # of the batch's size (x₀, ε, x_n, the prediction, e and their temporaries), for each of the
 # two calls in flight (one in the network, the next one being drawn).
 BYTES_PER_BATCH_ENTRY = 160
@@ -321,20 +320,6 @@ def _values(setup, batch, out, estimator):
     return 1.0 - np.square(e - batch.eps).sum(axis=1) / d
 
 
-def _batches(timesteps, samples, batch):
-    """The draws (n, m) of the timesteps, n-major, in slices of `batch` that run across
-    timestep boundaries."""
-    items = []
-    for n in timesteps:
-        for m in range(samples):
-            items.append((n, m))
-            if len(items) == batch:
-                yield items
-                items = []
-    if items:
-        yield items
-
-
 class Profile:
     """Time spent in whole rounds and the draws they made (for --profile)."""
 
@@ -342,58 +327,71 @@ class Profile:
         self.seconds, self.draws = 0.0, 0
 
 
-def estimate_timesteps(setup, timesteps, samples, seed, estimator, batch, device, profile=None):
-    """[(n, mean, standard error)] of the estimator at each timestep over `samples` draws.
-    Draws of several timesteps share network calls; each timestep's values are kept in draw
-    order and reduced alone in float64, so the numbers do not depend on `batch`. NaN or ±inf
-    in a drawn data point or in the network's prediction is refused (FieldError naming n)."""
+def call_items(call, samples, batch, total):
+    """The draws (n, m) of global call `call`: draws g = call·batch … of the n-major sequence
+    g = (n − 1)·samples + m over all N timesteps. The calls, and where each draw sits in its
+    call, are the same whatever the number of ranks or what a resume skips: kernels that split
+    a call across threads may round a row by its position."""
+    first = call * batch
+    return [(g // samples + 1, g % samples) for g in range(first, min(first + batch, total))]
+
+
+def needed_calls(timesteps, samples, batch):
+    """The calls holding a draw of any of the timesteps (ascending), one by one."""
+    last = -1
+    for n in timesteps:
+        begin = max(last + 1, (n - 1) * samples // batch)
+        end = (n * samples - 1) // batch
+        for call in range(begin, end + 1):
+            yield call
+        last = max(last, end)
+
+
+def compute_calls(setup, calls, samples, seed, estimator, batch, device, profile=None):
+    """Each draw's value (‖e‖²/d or 1 − ‖e − ε‖²/d) of the calls, call after call, `batch`
+    slots each (NaN past the last draw). NaN or ±inf in a drawn data point or in the network's
+    prediction is refused (FieldError naming n)."""
     started = time.perf_counter()
-    values = {n: np.empty(samples, dtype=np.float64) for n in timesteps}
-    pending = None  # (batch, output being computed)
+    total = setup.num_steps * samples
+    values = np.full(len(calls) * batch, np.nan)
+    pending = None  # (slot, batch, output being computed)
     # The next call's draws are made on another thread while the network runs (it releases
     # the GIL); a draw does not depend on where it is made.
     with ThreadPoolExecutor(max_workers=1) as pool, \
             ThreadPoolExecutor(max_workers=draw_workers(device, torch.get_num_threads())) \
             as workers:
-        chunks = _batches(timesteps, samples, batch)
-        first = next(chunks, None)
-        upcoming = pool.submit(_Batch, setup, seed, first, batch, workers) if first else None
+        def prepare(j):
+            items = call_items(calls[j], samples, batch, total)
+            return j, _Batch(setup, seed, items, batch, workers)
+
+        upcoming = pool.submit(prepare, 0) if calls else None
         while upcoming is not None:
-            current = upcoming.result()
-            following = next(chunks, None)
-            upcoming = (pool.submit(_Batch, setup, seed, following, batch, workers)
-                        if following else None)
-            launched = (current, _forward(setup, current, device))
+            j, current = upcoming.result()
+            upcoming = pool.submit(prepare, j + 1) if j + 1 < len(calls) else None
+            launched = (j, current, _forward(setup, current, device))
             if pending is not None:
-                _store(setup, pending, values, estimator)
+                _store(setup, pending, values, estimator, batch)
             pending = launched
         if pending is not None:
-            _store(setup, pending, values, estimator)
-    results = []
-    for n in timesteps:
-        v = values[n]
-        mean, se = float(v.mean()), float(v.std(ddof=1) / math.sqrt(samples))
-        if not (math.isfinite(mean) and math.isfinite(se)):
-            raise FieldError("--model", setup.model_path, f"the estimate at timestep n = {n} "
-                             f"overflows ({mean!r} ± {se!r}); refusing to write it into the "
-                             f"output")
-        results.append((n, mean, se))
+            _store(setup, pending, values, estimator, batch)
     if profile is not None:
         profile.seconds += time.perf_counter() - started
-        profile.draws += len(timesteps) * samples
-    return results
+        profile.draws += int(np.count_nonzero(~np.isnan(values)))
+    return values
 
 
-def _store(setup, pending, values, estimator):
-    batch, out = pending
-    per_draw = _values(setup, batch, out, estimator)
-    for (n, m), value in zip(batch.items, per_draw):
-        values[n][m] = value
+def _store(setup, pending, values, estimator, batch):
+    j, current, out = pending
+    per_draw = _values(setup, current, out, estimator)
+    values[j * batch:j * batch + len(per_draw)] = per_draw
 
 
-def estimate_timestep(setup, n, samples, seed, estimator, batch, device):
-    """(mean, standard error) of the estimator at timestep n (estimate_timesteps for one)."""
-    _, mean, se = estimate_timesteps(setup, [n], samples, seed, estimator, batch, device)[0]
+def reduce_timestep(setup, n, v):
+    """(mean, standard error) of a timestep's values, in draw order, in float64."""
+    mean, se = float(v.mean()), float(v.std(ddof=1) / math.sqrt(len(v)))
+    if not (math.isfinite(mean) and math.isfinite(se)):
+        raise FieldError("--model", setup.model_path, f"the estimate at timestep n = {n} "
+                         f"overflows ({mean!r} ± {se!r}); refusing to write it into the output")
     return mean, se
 
 
@@ -523,14 +521,19 @@ def open_progress(path, header):
         raise FieldError("progress file", path, f"cannot open it: {e.strerror or e}") from None
 
 
-def round_share(batch, samples):
-    """Timesteps of one rank's share of a round: about ROUND_BATCHES calls, and when it
-    costs at most twice that, a whole number of full calls (no call padded)."""
-    share = max(1, -(-ROUND_BATCHES * batch // samples))
-    whole = math.lcm(batch, samples) // samples  # timesteps filling whole calls
-    if whole <= 2 * share:
-        share = whole * -(-share // whole)
-    return share
+def _collect(buffers, unfinished, call, block, samples, batch, num_steps):
+    """Files the values of one call (its `batch` slots) under their timesteps."""
+    first = call * batch
+    stop = min(first + batch, num_steps * samples)
+    g = first
+    while g < stop:
+        n, m = g // samples + 1, g % samples
+        take = min(samples - m, stop - g)
+        if n in unfinished:
+            v, count = buffers.get(n) or (np.empty(samples, dtype=np.float64), 0)
+            v[m:m + take] = block[g - first:g - first + take]
+            buffers[n] = (v, count + take)
+        g += take
 
 
 def _report_profile(setup, args, device, dist, comm_device, rank, world, draws, seconds):
@@ -647,38 +650,51 @@ def run(args):
             print(f"ms-eps: resuming, {finished}/{N} timesteps already done", file=sys.stderr,
                   flush=True)
         profile = Profile() if args.profile else None
-        # Rank r's share of a round: `share` consecutive remaining timesteps, all their draws
-        # in calls of --batch.
-        share = round_share(args.batch, args.samples)
-        position = 0
-        while position < len(remaining):
-            size = min(world * share, len(remaining) - position)
-            if stop_after:  # the test hook stops exactly there
-                size = min(size, max(1, stop_after - (finished - (N - len(remaining)))))
-            per_rank = -(-size // world)
-            round_ = remaining[position:position + size]
-            position += size
-            mine = round_[rank * per_rank:(rank + 1) * per_rank]
-            share_now = per_rank
-            row = torch.full((share_now, 3), -1.0, dtype=torch.float64)
+        M, B = args.samples, args.batch
+        # Every rank walks the same calls; a round gives each rank ROUND_BATCHES consecutive
+        # ones, and rank 0 collects the values of timesteps that are not done yet.
+        calls = needed_calls(remaining, M, B)
+        unfinished = set(remaining)
+        buffers = {}  # rank 0: n -> (values in draw order, how many are in)
+        done_this_run = 0
+        last_of = {n: (n * M - 1) // B for n in remaining}  # the call finishing n
+        target = remaining[min(stop_after, len(remaining)) - 1] if stop_after else None
+        exhausted = not remaining
+        while not exhausted:
+            round_calls = []
+            while len(round_calls) < world * ROUND_BATCHES:
+                call = next(calls, None)
+                if call is None:
+                    exhausted = True
+                    break
+                round_calls.append(call)
+                if target is not None and call == last_of[target]:
+                    break  # the test hook stops once that timestep is done
+            if not round_calls:
+                break  # (an empty exchange would divide by zero in gloo)
+            per_rank = -(-len(round_calls) // world)
+            mine = round_calls[rank * per_rank:(rank + 1) * per_rank]
+            values = torch.full((per_rank * B,), math.nan, dtype=torch.float64)
+            status = torch.zeros(2, dtype=torch.float64)  # (1 if refused, n)
             refused = None
-            if mine:
-                try:
-                    for i, (n, mean, se) in enumerate(estimate_timesteps(
-                            setup, mine, args.samples, args.seed, args.estimator, args.batch,
-                            device, profile)):
-                        row[i] = torch.tensor([float(n), mean, se], dtype=torch.float64)
-                except FieldError as e:
-                    refused = e
-                    row[0] = torch.tensor([0.0, float(mine[0]), 0.0], dtype=torch.float64)
+            try:
+                values[:len(mine) * B] = torch.from_numpy(compute_calls(
+                    setup, mine, M, args.seed, args.estimator, B, device, profile))
+            except FieldError as e:
+                refused = e
+                status[0] = 1.0
             if dist is not None:
-                gathered = [torch.zeros(share_now, 3, dtype=torch.float64, device=comm_device)
+                gathered = [torch.zeros(per_rank * B, dtype=torch.float64, device=comm_device)
                             for _ in range(world)]
-                dist.all_gather(gathered, row.to(comm_device))
-                rows = [r for g in gathered for r in g.cpu()]
+                dist.all_gather(gathered, values.to(comm_device))
+                statuses = [torch.zeros(2, dtype=torch.float64, device=comm_device)
+                            for _ in range(world)]
+                dist.all_gather(statuses, status.to(comm_device))
+                gathered = [g.cpu() for g in gathered]
+                refusals = [float(s[0]) for s in statuses]
             else:
-                rows = list(row)
-            if any(float(r[0]) == 0.0 for r in rows):
+                gathered, refusals = [values], [float(status[0])]
+            if any(refusals):
                 # Refused inputs: a progress file this run began is of no use for a rerun.
                 if rank == 0 and created_progress:
                     log.close()
@@ -689,11 +705,27 @@ def run(args):
                     raise _RefusedOnAnotherRank()
                 refused.any_rank = True
                 raise refused
-            new = sorted((int(r[0]), float(r[1]), float(r[2])) for r in rows if r[0] > 0)
+            new = []
+            last_call = round_calls[-1] if round_calls else -1
+            for n in sorted(n for n in unfinished if last_of[n] <= last_call):
+                if target is None or n <= target:  # the test hook records exactly its count
+                    new.append(n)
+            if rank == 0:
+                for k in range(world):
+                    block = gathered[k].numpy()
+                    for j, call in enumerate(round_calls[k * per_rank:(k + 1) * per_rank]):
+                        _collect(buffers, unfinished, call, block[j * B:(j + 1) * B], M, B, N)
+                finished_rows = []
+                for n in new:
+                    v, count = buffers.pop(n)
+                    assert count == M
+                    finished_rows.append((n,) + reduce_timestep(setup, n, v))
+            unfinished.difference_update(new)
             finished += len(new)
+            done_this_run += len(new)
             if rank == 0:
                 try:
-                    for n, mean, se in new:
+                    for n, mean, se in finished_rows:
                         results[n] = (mean, se)
                         log.write(f"{n} {mean!r} {se!r}\n")
                     log.flush()
@@ -703,15 +735,15 @@ def run(args):
                                      f"{e.strerror or e}; the timesteps finished before are "
                                      f"kept in it, rerun to resume") from None
                 step = finished * 20 // N
-                if step != reported:
+                if step != reported and new:
                     reported = step
                     print(f"ms-eps: {finished}/{N} timesteps "
                           f"({time.monotonic() - started:.1f} s)", file=sys.stderr, flush=True)
-            if stop_after and finished - (N - len(remaining)) >= stop_after \
-                    and position < len(remaining):
+            if target is not None and target not in unfinished and unfinished:
                 if rank == 0:
-                    print(f"ms-eps: stopped after {stop_after} timesteps ({STOP_AFTER_ENV}); "
-                          f"{finished}/{N} are in {progress}", file=sys.stderr, flush=True)
+                    print(f"ms-eps: stopped after {done_this_run} timesteps ({STOP_AFTER_ENV}"
+                          f"={stop_after}); {finished}/{N} are in {progress}", file=sys.stderr,
+                          flush=True)
                 return EXIT_STOPPED
         if profile is not None:
             _report_profile(setup, args, device, dist, comm_device, rank, world,

@@ -107,35 +107,35 @@ class MsEpsTest(unittest.TestCase):
                 self.assertEqual(read_bytes(out), read_bytes(ref))
                 self.assertEqual(read_bytes(stderr_of(out)), read_bytes(stderr_of(ref)))
 
-    def test_batched_draws_are_the_per_draw_generators(self):
-        # Independent of the tool's batching: timestep n, draw m from Philox keyed (seed, n, m).
-        from diffuscope_torch.ms_eps import estimate_timesteps
-        ns, samples, seed = [3, 17, 40], 5, 7
+    def test_calls_hold_the_per_draw_generators(self):
+        # Independent of the tool's batching: timestep n, draw m from Philox keyed (seed, n, m),
+        # at slot g − call·batch of call g // batch, g = (n − 1)·samples + m.
+        from diffuscope_torch.ms_eps import Setup, compute_calls, needed_calls
+        ns, samples, seed, batch = [3, 17, 18, 40], 5, 7, 4
+        calls = list(needed_calls(ns, samples, batch))
+        wanted = sorted({((n - 1) * samples + m) // batch for n in ns for m in range(samples)})
+        self.assertEqual(calls, wanted)
         data = np.load(self.data).astype(np.float64)
         ab = self.sched.alpha_bar
         sa, sb = np.sqrt(ab), np.sqrt(self.sched.beta_bar)
-        expected = []
-        for n in ns:
-            values = []
-            for m in range(samples):
-                rng = np.random.Generator(np.random.Philox(np.random.SeedSequence([seed, n, m])))
-                x0 = data[int(rng.integers(len(data)))]
-                x = (sa[n] * x0 + sb[n] * rng.standard_normal(DIM)).astype(np.float32)
-                e = sb[n] * x.astype(np.float64) / (ab[n] * S2 + sb[n] ** 2)
-                values.append(np.sum(e * e) / DIM)
-            expected.append((n, np.mean(values), np.std(values, ddof=1) / np.sqrt(samples)))
 
         class Args:
             model, data = self.models["epsilon", "linear"], self.data
             samples, seed, batch, threads = 5, 7, 4, 1
-        from diffuscope_torch.ms_eps import Setup
-        setup = Setup(Args)
-        got = estimate_timesteps(setup, ns, samples, seed, "score", 4, torch.device("cpu"))
-        for (n, mean, se), (en, emean, ese) in zip(got, expected):
-            self.assertEqual(n, en)
-            # The model computes ε* in float64 from the float32 x_n, then rounds to float32.
-            self.assertAlmostEqual(mean, emean, delta=1e-6 * emean)
-            self.assertAlmostEqual(se, ese, delta=1e-4 * ese)
+        values = compute_calls(Setup(Args), calls, samples, seed, "score", batch,
+                               torch.device("cpu"))
+        self.assertEqual(values.shape, (len(calls) * batch,))
+        for j, call in enumerate(calls):
+            for slot in range(batch):
+                g = call * batch + slot
+                n, m = g // samples + 1, g % samples
+                rng = np.random.Generator(np.random.Philox(np.random.SeedSequence([seed, n, m])))
+                x0 = data[int(rng.integers(len(data)))]
+                x = (sa[n] * x0 + sb[n] * rng.standard_normal(DIM)).astype(np.float32)
+                e = sb[n] * x.astype(np.float64) / (ab[n] * S2 + sb[n] ** 2)
+                # The model computes ε* in float64 from the float32 x_n, then rounds to float32.
+                self.assertAlmostEqual(values[j * batch + slot], np.sum(e * e) / DIM,
+                                       delta=1e-6 * np.sum(e * e) / DIM)
 
     def test_drawing_threads_do_not_change_the_bytes(self):
         from unittest import mock
@@ -147,20 +147,6 @@ class MsEpsTest(unittest.TestCase):
             self.run_ok(out, samples=40, extra=("--batch", "200"))
         self.assertEqual(read_bytes(out), read_bytes(ref))
         self.assertEqual(read_bytes(stderr_of(out)), read_bytes(stderr_of(ref)))
-
-    def test_round_share(self):
-        from diffuscope_torch.ms_eps import ROUND_BATCHES, round_share
-        # (batch, samples, timesteps per rank and round, whether its calls are all full):
-        # 64·10: 52 timesteps make 8 calls; 32 fill 5 calls exactly, so 64 fill 10.
-        # 7·30: 2 timesteps make 8 calls; whole calls would take 7 timesteps, over twice that.
-        for batch, samples, want, whole in ((64, 10, 64, True), (1000, 10, 800, True),
-                                            (7, 30, 2, False), (64, 1000, 1, False),
-                                            (64, 7, 128, True), (65536, 3, 196608, True)):
-            with self.subTest(batch=batch, samples=samples):
-                share = round_share(batch, samples)
-                self.assertEqual(share, want)
-                self.assertGreaterEqual(share * samples, ROUND_BATCHES * batch)
-                self.assertEqual(share * samples % batch == 0, whole)
 
     def test_conditional_model_gives_its_unconditional_prediction(self):
         ref = self.out("uncond.npy")
@@ -195,7 +181,9 @@ class MsEpsTest(unittest.TestCase):
         with open(out + ".progress") as f:
             lines = f.read().splitlines()
         self.assertEqual(json.loads(lines[0])["seed"], 7)
-        self.assertEqual(len(lines), 1 + 7)
+        # Whole calls: the timesteps finished with the 7th are kept too.
+        self.assertGreaterEqual(len(lines), 1 + 7)
+        self.assertLess(len(lines), 1 + N)
         # A run killed while writing leaves a torn last line; it is dropped, not misread.
         with open(out + ".progress", "a") as f:
             f.write("8 0.12")
