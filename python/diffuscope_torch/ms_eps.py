@@ -31,8 +31,10 @@ PROGRESS_FORMAT = "diffuscope ms-eps progress 1"
 # Intra-op threads when --threads is not given: a constant, not the core count, so that runs on
 # different machines and with different numbers of ranks compute the same bytes.
 DEFAULT_THREADS = 1
-# Calls each rank makes between two exchanges of results (and progress-file writes).
+# Calls each rank makes between two exchanges of results (and progress-file writes): at least
+# ROUND_BATCHES, and at least ROUND_DRAWS draws, so that small calls do not wait on the exchange.
 ROUND_BATCHES = 8
+ROUND_DRAWS = 4096
 MAX_THREADS = 1024
 # The fewest draws a drawing thread is given at once.
 DRAWS_PER_TASK = 16
@@ -660,9 +662,10 @@ def run(args):
         last_of = {n: (n * M - 1) // B for n in remaining}  # the call finishing n
         target = remaining[min(stop_after, len(remaining)) - 1] if stop_after else None
         exhausted = not remaining
+        per_round = max(ROUND_BATCHES, -(-ROUND_DRAWS // B))
         while not exhausted:
             round_calls = []
-            while len(round_calls) < world * ROUND_BATCHES:
+            while len(round_calls) < world * per_round:
                 call = next(calls, None)
                 if call is None:
                     exhausted = True
