@@ -11,6 +11,7 @@ commands:
   export   wrap a PyTorch model into Diffuscope's TorchScript contract
   ms-eps   estimate ms_eps_n (Analytic-DPM's Γ) of a Gaussian contract model over a data set
   sample   sample a Gaussian contract model on a plan written by `diffuscope plan`
+  run      run --nproc N ms-eps …: N ranks of a command on this machine (CPU or one GPU each)
 
 python3 -m diffuscope_torch COMMAND --help for the options; --debug prints the traceback of an
 unexpected error."""
@@ -21,6 +22,13 @@ PROG = "diffuscope_torch"
 def _first_line(error):
     lines = str(error).strip().splitlines()
     return lines[0] if lines else type(error).__name__
+
+
+def _interrupted(prog):
+    import os
+    if os.environ.get("RANK", "0") == "0":  # one line, not one per rank
+        print(f"{prog}: interrupted", file=sys.stderr, flush=True)
+    return 130
 
 
 def main(argv=None):
@@ -39,16 +47,22 @@ def main(argv=None):
             from .ms_eps import main as run
         elif command == "sample":
             from .sample import main as run
+        elif command == "run":
+            from .launch import main as run
+            if debug:
+                rest = rest + ["--debug"]  # for the ranks
         else:
-            print(f"{PROG}: command: {command}: not one of export, ms-eps, sample", file=sys.stderr)
+            print(f"{PROG}: command: {command}: not one of export, ms-eps, sample, run",
+                  file=sys.stderr)
             return 2
         return run(rest, prog=prog)
     except SystemExit as e:  # --help
         return e.code if isinstance(e.code, int) else 0
     except KeyboardInterrupt:
-        print(f"{prog}: interrupted", file=sys.stderr, flush=True)
-        return 130
+        return _interrupted(prog)
     except Exception as e:  # noqa: BLE001  the tool is a program: one line, never a traceback
+        if isinstance(e, RuntimeError) and str(e).startswith("KeyboardInterrupt"):
+            return _interrupted(prog)  # TorchScript wraps a Ctrl-C while it loads
         from .errors import FieldError
         if debug:
             traceback.print_exc()

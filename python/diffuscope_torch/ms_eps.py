@@ -2,9 +2,10 @@
 Gaussian contract model, n = 1..N.
 
 Reproducibility: draw m of timestep n (data index, then ε) comes from its own generator keyed by
-(seed, n, m), and each timestep is computed whole by one rank, so the numbers do not depend on
-the number of ranks, on the order timesteps are finished in, or on resuming. --batch only
-decides how many draws go through the network at once.
+(seed, n, m); the network calls are fixed slices of --batch draws of the n-major sequence of all
+N·M draws, the same whatever the number of ranks or what a resume skips; the intra-op thread
+count is fixed (--threads); and each timestep's values are reduced alone, in draw order. So the
+numbers do not depend on the number of ranks, on the order calls are made in, or on resuming.
 """
 import hashlib
 import io
@@ -14,6 +15,7 @@ import os
 import re
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import torch
@@ -26,13 +28,24 @@ from .files import check_input, fsync_dir, output_target, read_input, write_atom
 from .schedules import ScheduleError, gaussian_schedule
 
 PROGRESS_FORMAT = "diffuscope ms-eps progress 1"
+# Intra-op threads when --threads is not given: a constant, not the core count, so that runs on
+# different machines and with different numbers of ranks compute the same bytes.
+DEFAULT_THREADS = 1
+# Calls each rank makes between two exchanges of results (and progress-file writes): at least
+# ROUND_BATCHES, and at least ROUND_DRAWS draws, so that small calls do not wait on the exchange.
+ROUND_BATCHES = 8
+ROUND_DRAWS = 4096
+MAX_THREADS = 1024
+# The fewest draws a drawing thread is given at once.
+DRAWS_PER_TASK = 16
 ESTIMATORS = ("score", "error")
 # Test hook: stop (exit code 3) once this many timesteps were finished in this run.
 STOP_AFTER_ENV = "DIFFUSCOPE_MS_EPS_STOP_AFTER"
 EXIT_STOPPED = 3
-# Memory of one batch entry per data dimension in estimate_timestep: about ten float64 arrays
-# of the batch's size (x₀, ε, x_n, the prediction, e and their temporaries).
-BYTES_PER_BATCH_ENTRY = 80
+# Memory of one batch entry per data dimension in compute_calls: about ten float64 arrays
+# of the batch's size (x₀, ε, x_n, the prediction, e and their temporaries), for each of the
+# two calls in flight (one in the network, the next one being drawn).
+BYTES_PER_BATCH_ENTRY = 160
 
 
 def stderr_path(out):
@@ -54,8 +67,9 @@ def build_parser(prog="ms-eps"):
                "deviation / √samples) go beside it, in the same layout, to OUT with .npy replaced "
                "by .stderr.npy (F.npy -> F.stderr.npy). Finished timesteps are recorded in "
                "OUT.progress; an interrupted run resumes from it when rerun with the same model, "
-               "data, samples, seed and estimator (any number of ranks). Under torchrun the "
-               "timesteps are split across ranks and rank 0 writes the files.")
+               "data, samples, seed, estimator and --threads (any number of ranks). Under "
+               "`run --nproc N` (or torchrun) the timesteps are split across ranks and rank 0 "
+               "writes the files.")
     p.add_argument("--model", required=True, help="TorchScript contract archive (Gaussian)")
     p.add_argument("--data", required=True, help="NPY array [P, *shape] of data points x₀")
     p.add_argument("--samples", required=True, type=integer, help="draws per timestep (≥ 2)")
@@ -64,10 +78,34 @@ def build_parser(prog="ms-eps"):
     p.add_argument("--estimator", choices=ESTIMATORS, default="score",
                    help="score: ‖ε_θ‖²/d (Analytic-DPM's, default); "
                         "error: 1 − ‖ε_θ − ε‖²/d")
-    p.add_argument("--batch", type=integer, default=64, help="draws per network call (default 64)")
+    p.add_argument("--batch", type=integer, default=64,
+                   help="draws per network call, whatever their timesteps (default 64)")
     p.add_argument("--device", default="auto",
                    help="cpu, cuda or auto (cuda when available; default)")
+    p.add_argument("--threads", type=integer, default=DEFAULT_THREADS,
+                   help=f"intra-op threads of every rank (default {DEFAULT_THREADS}); fixed, "
+                        f"and recorded in the progress file, because the network's last bits "
+                        f"depend on it")
+    p.add_argument("--nll-terms", metavar="PLAN",
+                   help="instead of Γ: write the terms of the negative ELBO on the trajectory "
+                        "of PLAN (a diffuscope plan JSON) as CSV to --out, over --samples data "
+                        "points")
+    p.add_argument("--levels", type=integer, default=256,
+                   help="--nll-terms: the data's grid levels L (default 256)")
+    p.add_argument("--data-range", default="-1,1",
+                   help="--nll-terms: the data's range a,b (default -1,1)")
+    p.add_argument("--profile", action="store_true",
+                   help="print images/s of the network alone (timed forward passes at the "
+                        "batch size) and of the whole run")
     return p
+
+
+def _forward_arity(module):
+    """The number of arguments of the module's forward, self not counted (None if unknown)."""
+    try:
+        return len(module.forward.schema.arguments) - 1
+    except (AttributeError, RuntimeError):
+        return None
 
 
 def _sha256(path):
@@ -89,6 +127,8 @@ class Setup:
         if args.seed < 0:
             raise FieldError("--seed", args.seed, "must be ≥ 0")
         limits.check_range(limits.SEED, "--seed", args.seed)
+        if not 1 <= args.threads <= MAX_THREADS:
+            raise FieldError("--threads", args.threads, f"must lie between 1 and {MAX_THREADS}")
         if args.batch < 1:
             raise FieldError("--batch", args.batch, "must be ≥ 1")
         limits.check_range(limits.BATCH, "--batch", args.batch)
@@ -98,9 +138,14 @@ class Setup:
         if c["process"] != "gaussian":
             raise FieldError("process", c["process"], "ms-eps needs a Gaussian model (ε, x₀ or v "
                              "prediction); categorical models have no ms_eps")
-        if c["num_conditions"] != 0:
-            raise FieldError("num_conditions", c["num_conditions"],
-                             "conditional models are not supported yet (need 0)")
+        self.num_conditions = c["num_conditions"]
+        wanted = 3 if self.num_conditions > 0 else 2
+        arguments = _forward_arity(self.module)
+        if arguments is not None and arguments != wanted:
+            raise FieldError("num_conditions", self.num_conditions,
+                             f"means forward takes {wanted} arguments "
+                             f"({'x, t, y' if wanted == 3 else 'x, t'}), but {args.model}'s "
+                             f"takes {arguments}")
         self.prediction = c["prediction"]
         self.num_steps = c["num_steps"]
         self.shape = tuple(c["shape"])
@@ -108,6 +153,8 @@ class Setup:
             self.schedule = gaussian_schedule(c["schedule"], self.num_steps)
         except ScheduleError as e:
             raise FieldError(e.field, e.value, e.reason) from None
+        self.sqrt_alpha_bar = np.sqrt(np.asarray(self.schedule.alpha_bar, dtype=np.float64))
+        self.sqrt_beta_bar = np.sqrt(np.asarray(self.schedule.beta_bar, dtype=np.float64))
 
         check_input(args.data, "--data", math.inf)  # memory-mapped, so no size limit
         try:
@@ -129,7 +176,7 @@ class Setup:
         if self.data.shape[0] < 1:
             raise FieldError("--data", args.data, "holds no data points")
         self.dim = int(np.prod(self.shape))
-        batch = min(args.batch, args.samples)
+        batch = args.batch  # a call may hold draws of several timesteps
         limits.check_memory("--batch", batch, f"batch·d·{BYTES_PER_BATCH_ENTRY} bytes "
                             f"(d = {self.dim})", batch * self.dim * BYTES_PER_BATCH_ENTRY)
 
@@ -166,65 +213,214 @@ def _not_finite(array):
     return int(i), int(j), float(array[i, j])
 
 
-def estimate_timestep(setup, n, samples, seed, estimator, batch, device):
-    """(mean, standard error) of the estimator at timestep n over `samples` draws. NaN or ±inf
-    in a drawn data point or in the network's prediction is refused (FieldError naming n)."""
-    sched = setup.schedule
-    sa = math.sqrt(sched.alpha_bar[n])
-    sb = math.sqrt(sched.beta_bar[n])
-    d = setup.dim
-    count = setup.data.shape[0]
-    values = np.empty(samples, dtype=np.float64)
-    for start in range(0, samples, batch):
-        stop = min(samples, start + batch)
-        b = stop - start
+def _draw(setup, seed, n, m):
+    """(data index, x₀ row, the generator that then draws ε) of draw m at timestep n: its own
+    generator keyed by (seed, n, m), so a draw never depends on which batch, thread, rank or
+    run makes it."""
+    rng = np.random.Generator(np.random.Philox(np.random.SeedSequence([seed, n, m])))
+    point = int(rng.integers(setup.data.shape[0]))
+    return point, setup.data[point].reshape(-1), rng
+
+
+def draw_workers(device, threads):
+    """Threads that make draws (NumPy releases the GIL while it fills ε): the cores of this
+    rank's share of the machine, less the network's intra-op threads on the CPU. The draws do
+    not depend on it."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:
+        cores = os.cpu_count() or 1
+    share = cores // max(1, local_world_size())
+    return max(1, share - (threads if device.type == "cpu" else 0))
+
+
+class _Batch:
+    """One network call's draws, which may span several timesteps, padded to `size` rows with
+    copies of the first: every call has the same shape, so kernels that pick their algorithm by
+    the batch size (a batch of 1 takes another path on the CPU) compute every draw alike."""
+
+    def __init__(self, setup, seed, items, size, workers=None):
+        d, b = setup.dim, len(items)
+        self.items = items
+        self.ns = np.array([n for n, _ in items], dtype=np.int64)
         x0 = np.empty((b, d), dtype=np.float64)
-        eps = np.empty((b, d), dtype=np.float64)
+        self.eps = np.empty((b, d), dtype=np.float64)
         points = np.empty(b, dtype=np.int64)
-        for i, m in enumerate(range(start, stop)):
-            rng = np.random.Generator(np.random.Philox(np.random.SeedSequence([seed, n, m])))
-            points[i] = int(rng.integers(count))
-            x0[i] = setup.data[points[i]].reshape(-1)
-            eps[i] = rng.standard_normal(d)
+
+        def fill(lo, hi):
+            for i in range(lo, hi):
+                n, m = items[i]
+                points[i], x0[i], rng = _draw(setup, seed, n, m)
+                rng.standard_normal(out=self.eps[i])
+
+        count = workers._max_workers if workers is not None else 1
+        if count == 1 or b < 2 * DRAWS_PER_TASK:
+            fill(0, b)
+        else:
+            step = max(DRAWS_PER_TASK, -(-b // count))
+            for future in [workers.submit(fill, lo, min(b, lo + step))
+                           for lo in range(0, b, step)]:
+                future.result()
         bad = _not_finite(x0)
         if bad is not None:
             i, j, value = bad
             raise FieldError("--data", setup.data_path, f"data point {points[i]} (drawn at "
-                             f"timestep n = {n}) holds {value!r} at entry {j}; the data must be "
-                             f"finite")
-        x32 = (sa * x0 + sb * eps).astype(np.float32)
-        x = torch.from_numpy(x32).reshape((b,) + setup.shape).to(device)
-        t = torch.full((b,), n - 1, dtype=torch.int64, device=device)
-        with torch.no_grad():
-            out = setup.module(x, t)
-        if not isinstance(out, torch.Tensor) or tuple(out.shape) != (b,) + setup.shape:
-            raise FieldError("--model", setup.model_path, f"expected an output tensor of shape "
-                             f"{[b] + list(setup.shape)}, got "
-                             f"{list(out.shape) if isinstance(out, torch.Tensor) else type(out)}")
-        out = out.detach().to("cpu", torch.float64).numpy().reshape(b, d)
-        bad = _not_finite(out)
-        if bad is not None:
-            i, j, value = bad
-            raise FieldError("--model", setup.model_path, f"the network's prediction at timestep "
-                             f"n = {n} holds {value!r} (draw {start + i}, entry {j}); refusing "
-                             f"to write it into the output")
-        # The network saw the float32 x_n; convert x₀/v predictions against that input.
-        seen = x32.astype(np.float64)
-        if setup.prediction == "sample":
-            e = (seen - sa * out) / sb
-        elif setup.prediction == "v_prediction":
-            e = sa * out + sb * seen
-        else:
-            e = out
-        if estimator == "score":
-            values[start:stop] = np.square(e).sum(axis=1) / d
-        else:
-            values[start:stop] = 1.0 - np.square(e - eps).sum(axis=1) / d
-    mean, se = float(values.mean()), float(values.std(ddof=1) / math.sqrt(samples))
+                             f"timestep n = {items[i][0]}) holds {value!r} at entry {j}; the "
+                             f"data must be finite")
+        self.sa = setup.sqrt_alpha_bar[self.ns][:, None]
+        self.sb = setup.sqrt_beta_bar[self.ns][:, None]
+        self.x32 = (self.sa * x0 + self.sb * self.eps).astype(np.float32)
+        self.padded_x = self.x32
+        self.padded_t = self.ns - 1
+        if size > b:
+            self.padded_x = np.concatenate([self.x32, np.repeat(self.x32[:1], size - b, 0)])
+            self.padded_t = np.concatenate([self.padded_t, np.repeat(self.padded_t[:1],
+                                                                     size - b)])
+
+
+def _forward(setup, batch, device):
+    """Starts the network on a batch; on a GPU the call returns before the result is ready,
+    so the next batch's draws are made meanwhile."""
+    b = len(batch.padded_t)
+    x = torch.from_numpy(batch.padded_x).reshape((b,) + setup.shape).to(device,
+                                                                          non_blocking=True)
+    t = torch.from_numpy(batch.padded_t).to(device, non_blocking=True)
+    with torch.no_grad():
+        if setup.num_conditions > 0:
+            # The unconditional prediction, as the app asks for it: the label num_conditions.
+            y = torch.full((b,), setup.num_conditions, dtype=torch.int64, device=device)
+            return setup.module(x, t, y)
+        return setup.module(x, t)
+
+
+def _values(setup, batch, out, estimator):
+    """Each draw's ‖e‖²/d (score) or 1 − ‖e − ε‖²/d (error), in float64."""
+    b, d, size = len(batch.items), setup.dim, len(batch.padded_t)
+    if not isinstance(out, torch.Tensor) or tuple(out.shape) != (size,) + setup.shape:
+        raise FieldError("--model", setup.model_path, f"expected an output tensor of shape "
+                         f"{[size] + list(setup.shape)}, got "
+                         f"{list(out.shape) if isinstance(out, torch.Tensor) else type(out)}")
+    out = out[:b].detach().to("cpu", torch.float64).numpy().reshape(b, d)
+    bad = _not_finite(out)
+    if bad is not None:
+        i, j, value = bad
+        n, m = batch.items[i]
+        raise FieldError("--model", setup.model_path, f"the network's prediction at timestep "
+                         f"n = {n} holds {value!r} (draw {m}, entry {j}); refusing to write it "
+                         f"into the output")
+    # The network saw the float32 x_n; convert x₀/v predictions against that input.
+    seen = batch.x32.astype(np.float64)
+    sa, sb = batch.sa, batch.sb
+    if setup.prediction == "sample":
+        e = (seen - sa * out) / sb
+    elif setup.prediction == "v_prediction":
+        e = sa * out + sb * seen
+    else:
+        e = out
+    if estimator == "score":
+        return np.square(e).sum(axis=1) / d
+    return 1.0 - np.square(e - batch.eps).sum(axis=1) / d
+
+
+class Profile:
+    """Time spent in whole rounds and the draws they made (for --profile)."""
+
+    def __init__(self):
+        self.seconds, self.draws = 0.0, 0
+
+
+def call_items(call, samples, batch, total):
+    """The draws (n, m) of global call `call`: draws g = call·batch … of the n-major sequence
+    g = (n − 1)·samples + m over all N timesteps. The calls, and where each draw sits in its
+    call, are the same whatever the number of ranks or what a resume skips: kernels that split
+    a call across threads may round a row by its position."""
+    first = call * batch
+    return [(g // samples + 1, g % samples) for g in range(first, min(first + batch, total))]
+
+
+def needed_calls(timesteps, samples, batch):
+    """The calls holding a draw of any of the timesteps (ascending), one by one."""
+    last = -1
+    for n in timesteps:
+        begin = max(last + 1, (n - 1) * samples // batch)
+        end = (n * samples - 1) // batch
+        for call in range(begin, end + 1):
+            yield call
+        last = max(last, end)
+
+
+def compute_calls(setup, calls, samples, seed, estimator, batch, device, profile=None):
+    """Each draw's value (‖e‖²/d or 1 − ‖e − ε‖²/d) of the calls, call after call, `batch`
+    slots each (NaN past the last draw). NaN or ±inf in a drawn data point or in the network's
+    prediction is refused (FieldError naming n)."""
+    started = time.perf_counter()
+    total = setup.num_steps * samples
+    values = np.full(len(calls) * batch, np.nan)
+    pending = None  # (slot, batch, output being computed)
+    # The next call's draws are made on another thread while the network runs (it releases
+    # the GIL); a draw does not depend on where it is made.
+    with ThreadPoolExecutor(max_workers=1) as pool, \
+            ThreadPoolExecutor(max_workers=draw_workers(device, torch.get_num_threads())) \
+            as workers:
+        def prepare(j):
+            items = call_items(calls[j], samples, batch, total)
+            return j, _Batch(setup, seed, items, batch, workers)
+
+        upcoming = pool.submit(prepare, 0) if calls else None
+        while upcoming is not None:
+            j, current = upcoming.result()
+            upcoming = pool.submit(prepare, j + 1) if j + 1 < len(calls) else None
+            launched = (j, current, _forward(setup, current, device))
+            if pending is not None:
+                _store(setup, pending, values, estimator, batch)
+            pending = launched
+        if pending is not None:
+            _store(setup, pending, values, estimator, batch)
+    if profile is not None:
+        profile.seconds += time.perf_counter() - started
+        profile.draws += int(np.count_nonzero(~np.isnan(values)))
+    return values
+
+
+def _store(setup, pending, values, estimator, batch):
+    j, current, out = pending
+    per_draw = _values(setup, current, out, estimator)
+    values[j * batch:j * batch + len(per_draw)] = per_draw
+
+
+def reduce_timestep(setup, n, v):
+    """(mean, standard error) of a timestep's values, in draw order, in float64."""
+    mean, se = float(v.mean()), float(v.std(ddof=1) / math.sqrt(len(v)))
     if not (math.isfinite(mean) and math.isfinite(se)):
         raise FieldError("--model", setup.model_path, f"the estimate at timestep n = {n} "
                          f"overflows ({mean!r} ± {se!r}); refusing to write it into the output")
     return mean, se
+
+
+def network_throughput(setup, batch, device, seed, calls=10, seconds=2.0):
+    """Images per second of the network alone: timed forward passes of `batch` draws (spread
+    over the timesteps), after two untimed ones; at least `calls` of them and `seconds`."""
+    step = max(1, setup.num_steps // batch)
+    items = [(1 + (i * step) % setup.num_steps, i) for i in range(batch)]
+    sample = _Batch(setup, seed, items, batch)
+    for _ in range(2):
+        out = _forward(setup, sample, device)
+    _synchronize(device)
+    started = time.perf_counter()
+    done = 0
+    while done < calls or time.perf_counter() - started < seconds:
+        out = _forward(setup, sample, device)
+        done += 1
+        if done % calls == 0:
+            _synchronize(device)
+    _synchronize(device)
+    del out
+    return done * batch / (time.perf_counter() - started)
+
+
+def _synchronize(device):
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
 
 
 # Progress file: a JSON header line, then "n mean stderr" per finished timestep (repr floats,
@@ -234,12 +430,13 @@ def _header(args, setup):
     return {"format": PROGRESS_FORMAT,
             "model_sha256": _sha256(args.model), "data_sha256": _sha256(args.data),
             "samples": args.samples, "seed": args.seed, "estimator": args.estimator,
-            "num_steps": setup.num_steps,
+            "num_steps": setup.num_steps, "intra_op_threads": args.threads,
             "model": os.path.abspath(args.model), "data": os.path.abspath(args.data)}
 
 
 _COMPARED = (("model_sha256", "model"), ("data_sha256", "data"), ("samples", "samples"),
-             ("seed", "seed"), ("estimator", "estimator"), ("num_steps", "num_steps"))
+             ("seed", "seed"), ("estimator", "estimator"), ("num_steps", "num_steps"),
+             ("intra_op_threads", "intra-op thread count (--threads)"))
 
 
 def _npy_bytes(array):
@@ -326,6 +523,56 @@ def open_progress(path, header):
         raise FieldError("progress file", path, f"cannot open it: {e.strerror or e}") from None
 
 
+def _collect(buffers, unfinished, call, block, samples, batch, num_steps):
+    """Files the values of one call (its `batch` slots) under their timesteps."""
+    first = call * batch
+    stop = min(first + batch, num_steps * samples)
+    g = first
+    while g < stop:
+        n, m = g // samples + 1, g % samples
+        take = min(samples - m, stop - g)
+        if n in unfinished:
+            v, count = buffers.get(n) or (np.empty(samples, dtype=np.float64), 0)
+            v[m:m + take] = block[g - first:g - first + take]
+            buffers[n] = (v, count + take)
+        g += take
+
+
+def _report_profile(setup, args, device, dist, comm_device, rank, world, draws, seconds):
+    """Rank 0 prints the images/s of the network alone (each rank times its own forward
+    passes at --batch) and of the whole run (every draw of this run over its wall time)."""
+    alone = torch.tensor([network_throughput(setup, args.batch, device, args.seed)],
+                         dtype=torch.float64)
+    if dist is not None:
+        gathered = [torch.zeros(1, dtype=torch.float64, device=comm_device)
+                    for _ in range(world)]
+        dist.all_gather(gathered, alone.to(comm_device))
+        alone = torch.cat([g.cpu() for g in gathered])
+    if rank != 0:
+        return
+    network = float(alone.sum())  # all ranks' networks side by side
+    whole = draws / seconds if seconds > 0 else math.inf
+    print(f"ms-eps: profile: network alone {network:.1f} images/s ({world} rank"
+          f"{'s' if world > 1 else ''} on {device.type}, batch {args.batch}, "
+          f"{args.threads} intra-op thread{'s' if args.threads > 1 else ''}); whole run "
+          f"{whole:.1f} images/s ({draws} draws in {seconds:.2f} s), "
+          f"{100.0 * whole / network:.0f} % of the network's", file=sys.stderr, flush=True)
+
+
+def local_world_size():
+    return int(os.environ.get("LOCAL_WORLD_SIZE", "1"))
+
+
+def check_gpus(device_option, ranks, gpus):
+    """Refuses more ranks on this machine than it has GPUs (each rank takes the GPU of its
+    local rank), naming --device."""
+    if ranks > gpus:
+        raise FieldError("--device", device_option,
+                         f"{ranks} ranks on this machine but {gpus} GPU"
+                         f"{'' if gpus == 1 else 's'}; use at most {gpus} rank"
+                         f"{'' if gpus == 1 else 's'} or --device cpu")
+
+
 class _RefusedOnAnotherRank(Exception):
     """Another rank refused a timestep and reported it; this one exits with code 2 quietly."""
 
@@ -339,12 +586,27 @@ def _dist_env():
 
 def run(args):
     world, rank, local_rank = _dist_env()
+    torch.set_num_threads(args.threads)
+    # Same algorithm on every call of the same shape.
+    torch.backends.cudnn.benchmark = False
+    torch.backends.cudnn.deterministic = True
     device = _device(args.device)
     if device.type == "cuda" and device.index is None:
+        check_gpus(args.device, local_world_size(), torch.cuda.device_count())
         device = torch.device("cuda", local_rank)
     setup = Setup(args)  # every rank refuses the same inputs; only rank 0 reports
     setup.module.to(device)
     setup.module.eval()
+    if args.nll_terms is not None:
+        if world > 1:
+            raise FieldError("--nll-terms", args.nll_terms, "runs on one rank")
+        for source, option in ((args.model, "--model"), (args.data, "--data"),
+                               (args.nll_terms, "--nll-terms")):
+            if os.path.exists(args.out) and os.path.samefile(args.out, source):
+                raise FieldError("--out", args.out, f"is the {option} file; refusing to "
+                                                    f"overwrite an input")
+        from .nll_terms import run_nll_terms
+        return run_nll_terms(args, setup, device)
     N = setup.num_steps
     out_path, progress = args.out, progress_path(args.out)
 
@@ -389,27 +651,53 @@ def run(args):
         if rank == 0 and remaining and finished:
             print(f"ms-eps: resuming, {finished}/{N} timesteps already done", file=sys.stderr,
                   flush=True)
-        for first in range(0, len(remaining), world):
-            index = first + rank
-            row = torch.tensor([-1.0, 0.0, 0.0], dtype=torch.float64)
+        profile = Profile() if args.profile else None
+        M, B = args.samples, args.batch
+        # Every rank walks the same calls; a round gives each rank ROUND_BATCHES consecutive
+        # ones, and rank 0 collects the values of timesteps that are not done yet.
+        calls = needed_calls(remaining, M, B)
+        unfinished = set(remaining)
+        buffers = {}  # rank 0: n -> (values in draw order, how many are in)
+        done_this_run = 0
+        last_of = {n: (n * M - 1) // B for n in remaining}  # the call finishing n
+        target = remaining[min(stop_after, len(remaining)) - 1] if stop_after else None
+        exhausted = not remaining
+        per_round = max(ROUND_BATCHES, -(-ROUND_DRAWS // B))
+        while not exhausted:
+            round_calls = []
+            while len(round_calls) < world * per_round:
+                call = next(calls, None)
+                if call is None:
+                    exhausted = True
+                    break
+                round_calls.append(call)
+                if target is not None and call == last_of[target]:
+                    break  # the test hook stops once that timestep is done
+            if not round_calls:
+                break  # (an empty exchange would divide by zero in gloo)
+            per_rank = -(-len(round_calls) // world)
+            mine = round_calls[rank * per_rank:(rank + 1) * per_rank]
+            values = torch.full((per_rank * B,), math.nan, dtype=torch.float64)
+            status = torch.zeros(2, dtype=torch.float64)  # (1 if refused, n)
             refused = None
-            if index < len(remaining):
-                n = remaining[index]
-                try:
-                    mean, se = estimate_timestep(setup, n, args.samples, args.seed,
-                                                 args.estimator, args.batch, device)
-                    row = torch.tensor([float(n), mean, se], dtype=torch.float64)
-                except FieldError as e:
-                    refused = e
-                    row = torch.tensor([0.0, float(n), 0.0], dtype=torch.float64)  # 0: refused
+            try:
+                values[:len(mine) * B] = torch.from_numpy(compute_calls(
+                    setup, mine, M, args.seed, args.estimator, B, device, profile))
+            except FieldError as e:
+                refused = e
+                status[0] = 1.0
             if dist is not None:
-                rows = [torch.zeros(3, dtype=torch.float64, device=comm_device)
-                        for _ in range(world)]
-                dist.all_gather(rows, row.to(comm_device))
-                rows = [r.cpu() for r in rows]
+                gathered = [torch.zeros(per_rank * B, dtype=torch.float64, device=comm_device)
+                            for _ in range(world)]
+                dist.all_gather(gathered, values.to(comm_device))
+                statuses = [torch.zeros(2, dtype=torch.float64, device=comm_device)
+                            for _ in range(world)]
+                dist.all_gather(statuses, status.to(comm_device))
+                gathered = [g.cpu() for g in gathered]
+                refusals = [float(s[0]) for s in statuses]
             else:
-                rows = [row]
-            if any(float(r[0]) == 0.0 for r in rows):
+                gathered, refusals = [values], [float(status[0])]
+            if any(refusals):
                 # Refused inputs: a progress file this run began is of no use for a rerun.
                 if rank == 0 and created_progress:
                     log.close()
@@ -420,11 +708,27 @@ def run(args):
                     raise _RefusedOnAnotherRank()
                 refused.any_rank = True
                 raise refused
-            new = sorted((int(r[0]), float(r[1]), float(r[2])) for r in rows if r[0] > 0)
+            new = []
+            last_call = round_calls[-1] if round_calls else -1
+            for n in sorted(n for n in unfinished if last_of[n] <= last_call):
+                if target is None or n <= target:  # the test hook records exactly its count
+                    new.append(n)
+            if rank == 0:
+                for k in range(world):
+                    block = gathered[k].numpy()
+                    for j, call in enumerate(round_calls[k * per_rank:(k + 1) * per_rank]):
+                        _collect(buffers, unfinished, call, block[j * B:(j + 1) * B], M, B, N)
+                finished_rows = []
+                for n in new:
+                    v, count = buffers.pop(n)
+                    assert count == M
+                    finished_rows.append((n,) + reduce_timestep(setup, n, v))
+            unfinished.difference_update(new)
             finished += len(new)
+            done_this_run += len(new)
             if rank == 0:
                 try:
-                    for n, mean, se in new:
+                    for n, mean, se in finished_rows:
                         results[n] = (mean, se)
                         log.write(f"{n} {mean!r} {se!r}\n")
                     log.flush()
@@ -434,16 +738,19 @@ def run(args):
                                      f"{e.strerror or e}; the timesteps finished before are "
                                      f"kept in it, rerun to resume") from None
                 step = finished * 20 // N
-                if step != reported:
+                if step != reported and new:
                     reported = step
                     print(f"ms-eps: {finished}/{N} timesteps "
                           f"({time.monotonic() - started:.1f} s)", file=sys.stderr, flush=True)
-            if stop_after and finished - (N - len(remaining)) >= stop_after \
-                    and first + world < len(remaining):
+            if target is not None and target not in unfinished and unfinished:
                 if rank == 0:
-                    print(f"ms-eps: stopped after {stop_after} timesteps ({STOP_AFTER_ENV}); "
-                          f"{finished}/{N} are in {progress}", file=sys.stderr, flush=True)
+                    print(f"ms-eps: stopped after {done_this_run} timesteps ({STOP_AFTER_ENV}"
+                          f"={stop_after}); {finished}/{N} are in {progress}", file=sys.stderr,
+                          flush=True)
                 return EXIT_STOPPED
+        if profile is not None:
+            _report_profile(setup, args, device, dist, comm_device, rank, world,
+                            len(remaining) * args.samples, time.monotonic() - started)
         if rank == 0:
             log.close()
             log = None

@@ -51,6 +51,31 @@ class ClosedFormGaussian(nn.Module):
         return out.to(torch.float32)
 
 
+class ConditionalClosedForm(nn.Module):
+    """ClosedFormGaussian behind forward(x, t, y); any label but the unconditional one
+    (num_conditions) shifts the output far away."""
+
+    def __init__(self, inner: ClosedFormGaussian, num_conditions: int):
+        super().__init__()
+        self.inner = inner
+        self.num_conditions = num_conditions
+
+    def forward(self, x: torch.Tensor, t: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        view: List[int] = [-1] + [1] * (x.dim() - 1)
+        shift = (y - self.num_conditions).to(torch.float32).reshape(view) * 1000.0
+        return self.inner(x, t) + shift
+
+
+def save_conditional_closed_form(path, schedule, num_steps, dim, s2, num_conditions,
+                                 prediction="epsilon"):
+    sched = gaussian_schedule(schedule, num_steps)
+    inner = ClosedFormGaussian(sched.alpha_bar, sched.beta_bar, s2, prediction)
+    module = torch.jit.script(ConditionalClosedForm(inner, num_conditions))
+    contract.save(module, path, process="gaussian", schedule=schedule, num_steps=num_steps,
+                  shape=[dim], prediction=prediction, num_conditions=num_conditions)
+    return sched
+
+
 def save_closed_form(path, schedule, num_steps, dim, s2, prediction="epsilon"):
     sched = gaussian_schedule(schedule, num_steps)
     module = torch.jit.script(ClosedFormGaussian(sched.alpha_bar, sched.beta_bar, s2, prediction))
@@ -96,5 +121,5 @@ def stderr_of(path):
     return path[:-4] + ".stderr.npy"
 
 
-__all__ = ["ClosedFormGaussian", "save_closed_form", "run_cli", "subprocess_env", "read_bytes",
+__all__ = ["ClosedFormGaussian", "save_closed_form", "save_conditional_closed_form", "run_cli", "subprocess_env", "read_bytes",
            "stderr_of", "PYTHON_DIR", "math"]

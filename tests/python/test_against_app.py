@@ -55,6 +55,53 @@ class AgainstTheApp(unittest.TestCase):
             # and the chi-square of all timesteps is consistent with noise alone
             self.assertLess(float(np.sum(z * z)), steps + 5 * np.sqrt(2 * steps))
 
+    def test_nll_terms_equal_the_apps_nll_within_the_errors(self):
+        import csv
+        import math
+        with tempfile.TemporaryDirectory() as tmp:
+            steps, dim, s2, samples = 40, 3, 0.36, 20000
+            model = os.path.join(tmp, "model.pt")
+            save_closed_form(model, "linear", steps, dim, s2)
+            data = os.path.join(tmp, "x.npy")
+            np.save(data, np.random.default_rng(9).normal(0.0, np.sqrt(s2), (200_000, dim)))
+            ts = [1, 4, 11, 25, 40]
+            common = ["--data", f"gaussian:d={dim},s={np.sqrt(s2)}", "--model", model,
+                      "--schedule", "linear", "--steps", str(steps), "--trajectory",
+                      "list:" + ",".join(map(str, ts)), "--variance", "small"]
+            plan = os.path.join(tmp, "plan.json")
+            made = subprocess.run([BINARY, "plan", *common, "--out", plan], capture_output=True,
+                                  text=True)
+            if made.returncode != 0 and "no LibTorch" in made.stderr:
+                self.skipTest("the app was built without LibTorch")
+            self.assertEqual(made.returncode, 0, made.stderr)
+            out = os.path.join(tmp, "terms.csv")
+            code, err = run_cli(["ms-eps", "--model", model, "--data", data, "--samples",
+                                 samples, "--seed", 0, "--out", out, "--nll-terms", plan,
+                                 "--data-range=-3,3", "--batch", 1000])
+            self.assertEqual(code, 0, err)
+            with open(out) as f:
+                rows = list(csv.DictReader(f))
+            run = subprocess.run([BINARY, "nll", *common, "--levels", "256", "--samples",
+                                  str(samples), "--data-range", "-3,3", "--threads", "2"],
+                                 capture_output=True, text=True)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            app = json.loads(run.stdout)
+            to_bits = 1.0 / (dim * math.log(2.0))
+            theirs = [app["prior"]] + [t["bpd"] for t in app["terms"]] + [app["decoder"]]
+            self.assertEqual([(int(r["s"]), int(r["t"])) for r in rows[1:5]],
+                             [(t["s"], t["t"]) for t in app["terms"]])
+            self.assertAlmostEqual(float(rows[5]["variance"]), app["decoder_variance"],
+                                   delta=1e-12 * app["decoder_variance"])
+            # Independent draws of the same size on each side: the difference has √2 times
+            # the standard error of one.
+            for row, value in zip(rows[:6], theirs):
+                se = math.sqrt(2.0) * float(row["standard_error_nats"]) * to_bits
+                self.assertLess(abs(float(row["bits_per_dim"]) - value), 4.5 * se + 1e-12,
+                                (row, value))
+            total = rows[6]
+            se = math.hypot(float(total["standard_error_nats"]) * to_bits, app["standard_error"])
+            self.assertLess(abs(float(total["bits_per_dim"]) - app["bpd"]), 4.5 * se)
+
 
 class Half(torch.nn.Module):
     def forward(self, x: torch.Tensor, t: torch.Tensor) -> torch.Tensor:

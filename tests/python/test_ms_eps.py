@@ -97,11 +97,77 @@ class MsEpsTest(unittest.TestCase):
                 self.assertLess(abs(ref[N] - 1.0), 4 * ref_se[N] + 1e-12)
 
     def test_batch_size_does_not_change_the_bytes(self):
-        a, b = self.out("batch1000.npy"), self.out("batch7.npy")
-        self.run_ok(a, samples=30, extra=("--batch", "1000"))
-        self.run_ok(b, samples=30, extra=("--batch", "7"))
-        self.assertEqual(read_bytes(a), read_bytes(b))
-        self.assertEqual(read_bytes(stderr_of(a)), read_bytes(stderr_of(b)))
+        # 30 draws a timestep: calls of 7 split timesteps, of 64 and 1000 mix several.
+        ref = self.out("batch7.npy")
+        self.run_ok(ref, samples=30, extra=("--batch", "7"))
+        for batch in (64, 1000, 30):
+            with self.subTest(batch=batch):
+                out = self.out(f"batch{batch}.npy")
+                self.run_ok(out, samples=30, extra=("--batch", str(batch)))
+                self.assertEqual(read_bytes(out), read_bytes(ref))
+                self.assertEqual(read_bytes(stderr_of(out)), read_bytes(stderr_of(ref)))
+
+    def test_calls_hold_the_per_draw_generators(self):
+        # Independent of the tool's batching: timestep n, draw m from Philox keyed (seed, n, m),
+        # at slot g − call·batch of call g // batch, g = (n − 1)·samples + m.
+        from diffuscope_torch.ms_eps import Setup, compute_calls, needed_calls
+        ns, samples, seed, batch = [3, 17, 18, 40], 5, 7, 4
+        calls = list(needed_calls(ns, samples, batch))
+        wanted = sorted({((n - 1) * samples + m) // batch for n in ns for m in range(samples)})
+        self.assertEqual(calls, wanted)
+        data = np.load(self.data).astype(np.float64)
+        ab = self.sched.alpha_bar
+        sa, sb = np.sqrt(ab), np.sqrt(self.sched.beta_bar)
+
+        class Args:
+            model, data = self.models["epsilon", "linear"], self.data
+            samples, seed, batch, threads = 5, 7, 4, 1
+        values = compute_calls(Setup(Args), calls, samples, seed, "score", batch,
+                               torch.device("cpu"))
+        self.assertEqual(values.shape, (len(calls) * batch,))
+        for j, call in enumerate(calls):
+            for slot in range(batch):
+                g = call * batch + slot
+                n, m = g // samples + 1, g % samples
+                rng = np.random.Generator(np.random.Philox(np.random.SeedSequence([seed, n, m])))
+                x0 = data[int(rng.integers(len(data)))]
+                x = (sa[n] * x0 + sb[n] * rng.standard_normal(DIM)).astype(np.float32)
+                e = sb[n] * x.astype(np.float64) / (ab[n] * S2 + sb[n] ** 2)
+                # The model computes ε* in float64 from the float32 x_n, then rounds to float32.
+                self.assertAlmostEqual(values[j * batch + slot], np.sum(e * e) / DIM,
+                                       delta=1e-6 * np.sum(e * e) / DIM)
+
+    def test_drawing_threads_do_not_change_the_bytes(self):
+        from unittest import mock
+        ref = self.out("workers1.npy")
+        with mock.patch("diffuscope_torch.ms_eps.draw_workers", return_value=1):
+            self.run_ok(ref, samples=40, extra=("--batch", "200"))
+        out = self.out("workers5.npy")
+        with mock.patch("diffuscope_torch.ms_eps.draw_workers", return_value=5):
+            self.run_ok(out, samples=40, extra=("--batch", "200"))
+        self.assertEqual(read_bytes(out), read_bytes(ref))
+        self.assertEqual(read_bytes(stderr_of(out)), read_bytes(stderr_of(ref)))
+
+    def test_conditional_model_gives_its_unconditional_prediction(self):
+        ref = self.out("uncond.npy")
+        self.run_ok(ref, samples=20)
+        model = self.out("cond.pt")
+        support.save_conditional_closed_form(model, "linear", N, DIM, S2, num_conditions=3)
+        out = self.out("cond.npy")
+        self.run_ok(out, model=model, samples=20)
+        self.assertEqual(read_bytes(out), read_bytes(ref))
+        self.assertEqual(read_bytes(stderr_of(out)), read_bytes(stderr_of(ref)))
+
+    def test_profile_prints_both_throughputs(self):
+        out = self.out("profile.npy")
+        code, err = run_cli(["ms-eps", "--model", self.models["epsilon", "linear"], "--data",
+                             self.data, "--samples", 10, "--seed", 7, "--out", out,
+                             "--batch", 64, "--profile"])
+        self.assertEqual(code, 0, err)
+        line = [x for x in err.splitlines() if x.startswith("ms-eps: profile:")]
+        self.assertEqual(len(line), 1, err)
+        self.assertRegex(line[0], r"network alone [0-9.]+ images/s .*batch 64.*whole run "
+                                  r"[0-9.]+ images/s \(500 draws in ")
 
     def test_resume_gives_the_same_bytes(self):
         ref = self.out("resume-ref.npy")
@@ -115,7 +181,9 @@ class MsEpsTest(unittest.TestCase):
         with open(out + ".progress") as f:
             lines = f.read().splitlines()
         self.assertEqual(json.loads(lines[0])["seed"], 7)
-        self.assertEqual(len(lines), 1 + 7)
+        # Whole calls: the timesteps finished with the 7th are kept too.
+        self.assertGreaterEqual(len(lines), 1 + 7)
+        self.assertLess(len(lines), 1 + N)
         # A run killed while writing leaves a torn last line; it is dropped, not misread.
         with open(out + ".progress", "a") as f:
             f.write("8 0.12")
@@ -133,7 +201,8 @@ class MsEpsTest(unittest.TestCase):
         before = read_bytes(out + ".progress")
         for option, value, field in (("--seed", "8", "seed"), ("--samples", "13", "samples"),
                                      ("--model", self.models["sample", "linear"], "model"),
-                                     ("--estimator", "error", "estimator")):
+                                     ("--estimator", "error", "estimator"),
+                                     ("--threads", "2", "intra-op thread count (--threads)")):
             with self.subTest(field=field):
                 changed = list(args) + [option, value]
                 code, err = run_cli(changed)
