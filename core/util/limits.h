@@ -30,6 +30,9 @@ inline constexpr IntRange kLevels{"the number of quantisation levels", 2, 65'536
 inline constexpr IntRange kParticles{"the number of particles", 1, 10'000'000};
 // The particles the Particles view draws and animates, every frame kept.
 inline constexpr IntRange kViewParticles{"the number of particles shown", 1, 20'000};
+// The partially masked sequences the decoding samplers' exact propagation may enumerate,
+// (K + 1)^D: beyond, the output distribution needs Monte Carlo (--samples).
+inline constexpr long long kDecodeExactStates = 1LL << 24;
 inline constexpr IntRange kChains{"the number of chains", 1, 10'000'000};
 inline constexpr IntRange kBatch{"the batch size", 1, 65'536};
 inline constexpr IntRange kWidth{"the network width", 1, 8192};

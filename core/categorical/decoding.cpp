@@ -1,0 +1,844 @@
+// SPDX-License-Identifier: MIT
+#include "core/categorical/decoding.h"
+
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <numeric>
+
+#include "core/categorical/masked_elbo.h"
+#include "core/util/limits.h"
+#include "core/util/rng.h"
+
+namespace core::categorical {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+Result<double> parseNumber(std::string_view text, const std::string& field, const std::string& whole) {
+    const std::string s(text);
+    char* end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);
+    if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v)) {
+        return makeError(ErrorCode::ParseError, field, whole, "expected a number after the colon");
+    }
+    return v;
+}
+
+// The largest Gumbel noise float32 gives: u = 1 − 2^−24, the largest float below 1 on the grid.
+double gumbelMaxFloat32() { return -std::log(-std::log1p(-0x1.0p-24)); }
+
+}  // namespace
+
+Result<DecodeOrder> parseDecodeOrder(std::string_view text, const std::string& field) {
+    static const std::pair<const char*, DecodeOrder> kNames[] = {
+        {"ancestral", DecodeOrder::Ancestral}, {"random", DecodeOrder::Random},
+        {"confidence", DecodeOrder::Confidence}, {"margin", DecodeOrder::Margin},
+        {"entropy", DecodeOrder::Entropy}};
+    for (const auto& [name, order] : kNames) {
+        if (text == name) return order;
+    }
+    return makeError(ErrorCode::ParseError, field, std::string(text),
+                     "expected ancestral, random, confidence, margin or entropy");
+}
+
+Status parseDecodeValues(std::string_view text, DecodingSampler& sampler, const std::string& field) {
+    const std::string whole(text);
+    if (text == "sample") {
+        sampler.values = DecodeValues::Sample;
+        sampler.temperature = 1.0;
+        return {};
+    }
+    if (text == "argmax") {
+        sampler.values = DecodeValues::Argmax;
+        sampler.temperature = 1.0;
+        return {};
+    }
+    if (text.rfind("temperature:", 0) == 0) {
+        Result<double> tau = parseNumber(text.substr(12), field, whole);
+        if (!tau) return tau.error();
+        if (!(*tau > 0.0)) return invalidArgument(field, whole, "the temperature τ must be > 0");
+        sampler.values = DecodeValues::Temperature;
+        sampler.temperature = *tau;
+        return {};
+    }
+    return makeError(ErrorCode::ParseError, field, whole, "expected sample, argmax or temperature:τ");
+}
+
+Status parseDecodeRemask(std::string_view text, DecodingSampler& sampler, const std::string& field) {
+    const std::string whole(text);
+    if (text == "none") {
+        sampler.remask = DecodeRemask::None;
+        sampler.eta = 0.0;
+        return {};
+    }
+    if (text == "conf") {
+        sampler.remask = DecodeRemask::Confidence;
+        sampler.eta = 0.0;
+        return {};
+    }
+    for (const auto& [prefix, kind] : {std::pair{std::string_view("cap:"), DecodeRemask::Cap},
+                                       std::pair{std::string_view("rescale:"), DecodeRemask::Rescale}}) {
+        if (text.rfind(prefix, 0) == 0) {
+            Result<double> eta = parseNumber(text.substr(prefix.size()), field, whole);
+            if (!eta) return eta.error();
+            if (*eta < 0.0 || *eta > 1.0) return invalidArgument(field, whole, "η must lie in [0, 1]");
+            sampler.remask = kind;
+            sampler.eta = *eta;
+            return {};
+        }
+    }
+    return makeError(ErrorCode::ParseError, field, whole, "expected none, cap:η, rescale:η or conf");
+}
+
+Result<GumbelPrecision> parseGumbelPrecision(std::string_view text, const std::string& field) {
+    if (text == "float64") return GumbelPrecision::Float64;
+    if (text == "float32") return GumbelPrecision::Float32;
+    return makeError(ErrorCode::ParseError, field, std::string(text), "expected float64 or float32");
+}
+
+std::string decodeOrderText(DecodeOrder order) {
+    switch (order) {
+    case DecodeOrder::Ancestral: return "ancestral";
+    case DecodeOrder::Random: return "random";
+    case DecodeOrder::Confidence: return "confidence";
+    case DecodeOrder::Margin: return "margin";
+    case DecodeOrder::Entropy: return "entropy";
+    }
+    return "ancestral";
+}
+
+std::string decodeValuesText(const DecodingSampler& sampler) {
+    switch (sampler.values) {
+    case DecodeValues::Sample: return "sample";
+    case DecodeValues::Argmax: return "argmax";
+    case DecodeValues::Temperature: return "temperature:" + shortestText(sampler.temperature);
+    }
+    return "sample";
+}
+
+std::string decodeRemaskText(const DecodingSampler& sampler) {
+    switch (sampler.remask) {
+    case DecodeRemask::None: return "none";
+    case DecodeRemask::Cap: return "cap:" + shortestText(sampler.eta);
+    case DecodeRemask::Rescale: return "rescale:" + shortestText(sampler.eta);
+    case DecodeRemask::Confidence: return "conf";
+    }
+    return "none";
+}
+
+std::string gumbelPrecisionText(GumbelPrecision precision) {
+    return precision == GumbelPrecision::Float32 ? "float32" : "float64";
+}
+
+Status validateDecodingSampler(const DecodingSampler& sampler) {
+    if (sampler.values == DecodeValues::Temperature && !(sampler.temperature > 0.0 && std::isfinite(sampler.temperature))) {
+        return invalidArgument("--values", decodeValuesText(sampler), "the temperature τ must be > 0");
+    }
+    if ((sampler.remask == DecodeRemask::Cap || sampler.remask == DecodeRemask::Rescale) &&
+        !(sampler.eta >= 0.0 && sampler.eta <= 1.0)) {
+        return invalidArgument("--remask", decodeRemaskText(sampler), "η must lie in [0, 1]");
+    }
+    if (sampler.remask != DecodeRemask::None && sampler.order != DecodeOrder::Ancestral) {
+        return invalidArgument("--remask", decodeRemaskText(sampler),
+                               "remasking goes with --order ancestral, not " + decodeOrderText(sampler.order));
+    }
+    return {};
+}
+
+std::vector<int> orderedTokensPerStep(const schedule::BetaCurve& curve, int numSteps, int numPositions) {
+    // std::nearbyint rounds half to even in the default rounding mode.
+    auto decoded = [&](int n) {
+        return static_cast<int>(std::nearbyint(numPositions * (1.0 - curve(static_cast<double>(n) / numSteps))));
+    };
+    std::vector<int> out;
+    int total = 0;
+    for (int n = numSteps; n >= 1; --n) {
+        const int k = std::max(0, decoded(n - 1) - decoded(n));
+        out.push_back(std::min(k, numPositions - total));
+        total += out.back();
+    }
+    out.back() += numPositions - total;
+    return out;
+}
+
+std::vector<double> ancestralTokensPerStep(const schedule::BetaCurve& curve, int numSteps, int numPositions) {
+    std::vector<double> out;
+    for (int n = numSteps; n >= 1; --n) {
+        const double bt = curve(static_cast<double>(n) / numSteps);
+        const double bs = n == 1 ? 0.0 : curve(static_cast<double>(n - 1) / numSteps);
+        out.push_back(numPositions * (bt - bs));
+    }
+    return out;
+}
+
+std::vector<double> valueLaw(std::span<const double> probabilities, const DecodingSampler& sampler) {
+    const size_t k = probabilities.size();
+    std::vector<double> law(k, 0.0);
+    if (sampler.values == DecodeValues::Argmax) {
+        size_t best = 0;
+        for (size_t i = 1; i < k; ++i) {
+            if (probabilities[i] > probabilities[best]) best = i;
+        }
+        law[best] = 1.0;
+        return law;
+    }
+    const double tau = sampler.values == DecodeValues::Temperature ? sampler.temperature : 1.0;
+    std::vector<double> logw(k, -std::numeric_limits<double>::infinity());
+    double top = -std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < k; ++i) {
+        if (probabilities[i] > 0.0) {
+            logw[i] = std::log(probabilities[i]) / tau;
+            top = std::max(top, logw[i]);
+        }
+    }
+    if (sampler.gumbel == GumbelPrecision::Float64) {
+        double sum = 0.0;
+        for (size_t i = 0; i < k; ++i) {
+            law[i] = std::exp(logw[i] - top);
+            sum += law[i];
+        }
+        for (double& v : law) v /= sum;
+        return law;
+    }
+    // Float32: G = min(Gumbel, g_max). P(i wins) = ∫_{g < g_max} f(g) Π_{j≠i} F̃(g + l_i − l_j) dg
+    // + P(G = g_max) Π_{j≠i} F̃(g_max + l_i − l_j), F̃ the CDF of G (1 from g_max on).
+    const double gmax = gumbelMaxFloat32();
+    auto cdf = [&](double x) { return x >= gmax ? 1.0 : std::exp(-std::exp(-x)); };
+    const double atom = 1.0 - cdf(std::nextafter(gmax, 0.0));
+    static const QuadratureRule rule = gaussLegendre01(16);
+    for (size_t i = 0; i < k; ++i) {
+        if (!(probabilities[i] > 0.0)) continue;
+        auto others = [&](double g) {
+            double prod = 1.0;
+            for (size_t j = 0; j < k; ++j) {
+                if (j != i && probabilities[j] > 0.0) prod *= cdf(g + logw[i] - logw[j]);
+            }
+            return prod;
+        };
+        // Breakpoints where another class's F̃ reaches 1; pieces of width ≤ 0.25 from g = −6
+        // (below it the Gumbel density is under e^{−400}).
+        std::vector<double> cuts{-6.0, gmax};
+        for (size_t j = 0; j < k; ++j) {
+            const double c = gmax - (logw[i] - logw[j]);
+            if (j != i && probabilities[j] > 0.0 && c > -6.0 && c < gmax) cuts.push_back(c);
+        }
+        std::sort(cuts.begin(), cuts.end());
+        double integral = 0.0;
+        for (size_t c = 0; c + 1 < cuts.size(); ++c) {
+            const double a = cuts[c];
+            const double b = cuts[c + 1];
+            const int pieces = std::max(1, static_cast<int>(std::ceil((b - a) / 0.25)));
+            const double h = (b - a) / pieces;
+            for (int p = 0; p < pieces; ++p) {
+                for (size_t q = 0; q < rule.nodes.size(); ++q) {
+                    const double g = a + h * (p + rule.nodes[q]);
+                    integral += h * rule.weights[q] * std::exp(-g - std::exp(-g)) * others(g);
+                }
+            }
+        }
+        law[i] = integral + atom * others(gmax);
+    }
+    return law;
+}
+
+namespace {
+
+// Everything one decoding run needs, shared (read-only) by the chains and the exact steps.
+struct Engine {
+    const data::CategoricalTable& table;
+    const model::CategoricalDenoiser& denoiser;
+    const schedule::BetaCurve& curve;
+    const DecodeOptions& options;
+    int dims = 0;
+    int k = 0;          // data classes
+    int mask = 0;       // = k
+    int n = 0;          // steps
+    std::vector<int> ordered;  // k_n, element 0 = step N
+
+    double t(int step) const { return static_cast<double>(step) / n; }
+    double beta(int step) const { return step == 0 ? 0.0 : curve(t(step)); }
+    int denoiserCondition(int c) const { return c < denoiser.numConditions() ? c : 0; }
+
+    // F over the data classes (mask entry dropped, renormalised), D × K.
+    void predict(const std::vector<int>& x, int condition, int step, std::vector<double>& f,
+                 std::vector<double>& raw) const {
+        denoiser.predict(x, denoiserCondition(condition), {t(step), beta(step)}, raw);
+        const int kk = k + 1;
+        for (int d = 0; d < dims; ++d) {
+            double sum = 0.0;
+            for (int i = 0; i < k; ++i) sum += std::max(0.0, raw[static_cast<size_t>(d) * kk + i]);
+            for (int i = 0; i < k; ++i) {
+                f[static_cast<size_t>(d) * k + i] =
+                    sum > 0.0 ? std::max(0.0, raw[static_cast<size_t>(d) * kk + i]) / sum : 1.0 / k;
+            }
+        }
+    }
+
+    // σ^max = min(1, (1 − α_s)/α_t) and the base σ of the remasking rule at step `step`.
+    double sigma(int step) const {
+        const double alphaT = 1.0 - beta(step);
+        const double alphaS = 1.0 - beta(step - 1);
+        const double sigmaMax = alphaT <= 0.0 ? 1.0 : std::min(1.0, (1.0 - alphaS) / alphaT);
+        switch (options.sampler.remask) {
+        case DecodeRemask::None: return 0.0;
+        case DecodeRemask::Cap: return std::min(options.sampler.eta, sigmaMax);
+        case DecodeRemask::Rescale: return options.sampler.eta * sigmaMax;
+        case DecodeRemask::Confidence: return sigmaMax;
+        }
+        return 0.0;
+    }
+    // The probability a masked token unmasks at `step`: (α_s − (1 − σ)α_t)/(1 − α_t).
+    double unmaskProbability(int step, double sigmaT) const {
+        if (step == 1) return 1.0;
+        const double alphaT = 1.0 - beta(step);
+        const double alphaS = 1.0 - beta(step - 1);
+        if (alphaT >= 1.0) return 1.0;
+        return std::clamp((alphaS - (1.0 - sigmaT) * alphaT) / (1.0 - alphaT), 0.0, 1.0);
+    }
+
+    double score(const double* f) const {
+        switch (options.sampler.order) {
+        case DecodeOrder::Confidence: return *std::max_element(f, f + k);
+        case DecodeOrder::Margin: {
+            double a = -1.0, b = -1.0;
+            for (int i = 0; i < k; ++i) {
+                if (f[i] > a) {
+                    b = a;
+                    a = f[i];
+                } else if (f[i] > b) {
+                    b = f[i];
+                }
+            }
+            return a - b;
+        }
+        case DecodeOrder::Entropy: {
+            double h = 0.0;
+            for (int i = 0; i < k; ++i) {
+                if (f[i] > 0.0) h -= f[i] * std::log(f[i]);
+            }
+            return -h;  // lowest entropy first
+        }
+        default: return 0.0;
+        }
+    }
+
+    // The masked positions to unmask in a deterministic order, the first `count`.
+    std::vector<int> rankedPositions(const std::vector<int>& masked, const std::vector<double>& f, int count) const {
+        std::vector<std::pair<double, int>> scored;
+        for (int d : masked) scored.push_back({score(f.data() + static_cast<size_t>(d) * k), d});
+        std::stable_sort(scored.begin(), scored.end(),
+                         [](const auto& a, const auto& b) { return a.first > b.first; });
+        std::vector<int> out;
+        for (int i = 0; i < count && i < static_cast<int>(scored.size()); ++i) out.push_back(scored[i].second);
+        return out;
+    }
+
+    // One value by the Gumbel-max trick (argmax without noise), as the sampler draws it.
+    int drawValue(const double* f, CounterRng& rng) const {
+        const DecodingSampler& s = options.sampler;
+        if (s.values == DecodeValues::Argmax) {
+            return static_cast<int>(std::max_element(f, f + k) - f);
+        }
+        const double tau = s.values == DecodeValues::Temperature ? s.temperature : 1.0;
+        int best = 0;
+        if (s.gumbel == GumbelPrecision::Float64) {
+            double top = -std::numeric_limits<double>::infinity();
+            for (int i = 0; i < k; ++i) {
+                if (!(f[i] > 0.0)) continue;
+                const double g = -std::log(-std::log(rng.uniform()));
+                const double v = std::log(f[i]) / tau + g;
+                if (v > top) {
+                    top = v;
+                    best = i;
+                }
+            }
+            return best;
+        }
+        float top = -std::numeric_limits<float>::infinity();
+        bool any = false;
+        for (int i = 0; i < k; ++i) {
+            if (!(f[i] > 0.0)) continue;
+            // torch.rand's float32: 24 random bits, u = j·2^−24 in [0, 1).
+            const float u = static_cast<float>(rng.nextU64() >> 40) * 0x1.0p-24f;
+            const float g = -std::log(-std::log(u));
+            const float v = static_cast<float>(std::log(f[i]) / tau) + g;
+            if (!any || v > top) {
+                top = v;
+                best = i;
+                any = true;
+            }
+        }
+        return best;
+    }
+
+    // One chain of `condition`; writes its output into `out` (D values) and, when `states` is
+    // not null, every state ((N + 1) × D).
+    void runChain(int condition, uint64_t stream, uint8_t* out, std::vector<int>* states) const {
+        std::vector<int> x(static_cast<size_t>(dims), mask);
+        std::vector<double> psi(static_cast<size_t>(dims), 0.0);
+        std::vector<double> f(static_cast<size_t>(dims) * k), raw(static_cast<size_t>(dims) * (k + 1));
+        if (states) {
+            states->assign(x.begin(), x.end());
+        }
+        for (int step = n; step >= 1; --step) {
+            CounterRng rng(options.seed, stream, static_cast<uint64_t>(step));
+            predict(x, condition, step, f, raw);
+            std::vector<int> masked;
+            for (int d = 0; d < dims; ++d) {
+                if (x[d] == mask) masked.push_back(d);
+            }
+            std::vector<int> next = x;
+            if (options.sampler.order == DecodeOrder::Ancestral) {
+                const double sigmaT = sigma(step);
+                const double a = unmaskProbability(step, sigmaT);
+                // Confidence remasking: σ_ℓ = σ_t softmax(−ψ) over the decoded positions.
+                double softmaxSum = 0.0;
+                if (options.sampler.remask == DecodeRemask::Confidence) {
+                    for (int d = 0; d < dims; ++d) {
+                        if (x[d] != mask) softmaxSum += std::exp(-psi[d]);
+                    }
+                }
+                for (int d = 0; d < dims; ++d) {
+                    const double u = rng.uniform();
+                    if (x[d] == mask) {
+                        if (u < a) {
+                            next[d] = drawValue(f.data() + static_cast<size_t>(d) * k, rng);
+                            psi[d] = f[static_cast<size_t>(d) * k + next[d]];
+                        }
+                    } else {
+                        const double s = options.sampler.remask == DecodeRemask::Confidence
+                                             ? sigmaT * std::exp(-psi[d]) / softmaxSum
+                                             : sigmaT;
+                        if (u < s) next[d] = mask;
+                    }
+                }
+            } else {
+                const int count = std::min<int>(ordered[static_cast<size_t>(n - step)], static_cast<int>(masked.size()));
+                std::vector<int> chosen;
+                if (options.sampler.order == DecodeOrder::Random) {
+                    // Partial Fisher–Yates: a uniformly random count-subset.
+                    std::vector<int> pool = masked;
+                    for (int i = 0; i < count; ++i) {
+                        const int remaining = static_cast<int>(pool.size()) - i;
+                        const int j = i + static_cast<int>(std::min<double>(remaining - 1, std::floor(rng.uniform() * remaining)));
+                        std::swap(pool[i], pool[j]);
+                        chosen.push_back(pool[i]);
+                    }
+                } else {
+                    chosen = rankedPositions(masked, f, count);
+                }
+                for (int d : chosen) next[d] = drawValue(f.data() + static_cast<size_t>(d) * k, rng);
+            }
+            x = std::move(next);
+            if (states) states->insert(states->end(), x.begin(), x.end());
+        }
+        for (int d = 0; d < dims; ++d) out[d] = static_cast<uint8_t>(x[d]);
+    }
+};
+
+// State codes of the exact propagation: Σ_d x_d (K + 1)^d.
+struct Codec {
+    int dims;
+    int base;
+    std::vector<int64_t> power;
+    Codec(int d, int b) : dims(d), base(b), power(static_cast<size_t>(d) + 1, 1) {
+        for (int i = 1; i <= d; ++i) power[i] = power[i - 1] * b;
+    }
+    void decode(int64_t code, std::vector<int>& x) const {
+        for (int d = 0; d < dims; ++d) {
+            x[d] = static_cast<int>(code % base);
+            code /= base;
+        }
+    }
+};
+
+using StateList = std::vector<std::pair<int64_t, double>>;
+
+// Sorted by code, duplicates summed in list order (deterministic for a given list).
+StateList mergeStates(StateList list) {
+    std::stable_sort(list.begin(), list.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    StateList out;
+    for (const auto& [code, p] : list) {
+        if (!out.empty() && out.back().first == code) {
+            out.back().second += p;
+        } else {
+            out.push_back({code, p});
+        }
+    }
+    return out;
+}
+
+// Every subset of `items` of size `count`, in lexicographic order.
+void forEachSubset(const std::vector<int>& items, int count, const std::function<void(const std::vector<int>&)>& body) {
+    std::vector<int> index(static_cast<size_t>(count));
+    std::iota(index.begin(), index.end(), 0);
+    const int m = static_cast<int>(items.size());
+    std::vector<int> chosen(static_cast<size_t>(count));
+    while (true) {
+        for (int i = 0; i < count; ++i) chosen[i] = items[index[i]];
+        body(chosen);
+        int i = count - 1;
+        while (i >= 0 && index[i] == m - count + i) --i;
+        if (i < 0) return;
+        ++index[i];
+        for (int j = i + 1; j < count; ++j) index[j] = index[j - 1] + 1;
+    }
+}
+
+double binomial(int m, int c) {
+    double r = 1.0;
+    for (int i = 1; i <= c; ++i) r = r * (m - c + i) / i;
+    return r;
+}
+
+// One exact step from every state of `states` (of one condition).
+Result<StateList> exactStep(const Engine& e, const Codec& codec, const StateList& states, int condition, int step) {
+    const int64_t blockSize = 16;
+    const int64_t blocks = numBlocks(static_cast<int64_t>(states.size()), blockSize);
+    std::vector<StateList> produced(static_cast<size_t>(blocks));
+    parallelForBlocks(
+        static_cast<int64_t>(states.size()), blockSize, e.options.parallel,
+        [&](int64_t block, int64_t begin, int64_t end) {
+            StateList& out = produced[static_cast<size_t>(block)];
+            std::vector<int> x(static_cast<size_t>(e.dims));
+            std::vector<double> f(static_cast<size_t>(e.dims) * e.k), raw(static_cast<size_t>(e.dims) * (e.k + 1));
+            std::vector<std::vector<double>> law(static_cast<size_t>(e.dims));
+            for (int64_t s = begin; s < end; ++s) {
+                const int64_t code = states[static_cast<size_t>(s)].first;
+                const double p = states[static_cast<size_t>(s)].second;
+                codec.decode(code, x);
+                e.predict(x, condition, step, f, raw);
+                std::vector<int> masked;
+                for (int d = 0; d < e.dims; ++d) {
+                    if (x[d] == e.mask) {
+                        masked.push_back(d);
+                        law[d] = valueLaw(std::span<const double>(f.data() + static_cast<size_t>(d) * e.k, e.k),
+                                          e.options.sampler);
+                    }
+                }
+                // Per position: (code change, probability) options, expanded as a product.
+                auto expand = [&](const std::vector<std::vector<std::pair<int64_t, double>>>& choices, double weight) {
+                    StateList partial{{code, p * weight}};
+                    for (const auto& options : choices) {
+                        StateList grown;
+                        grown.reserve(partial.size() * options.size());
+                        for (const auto& [c, q] : partial) {
+                            for (const auto& [delta, r] : options) {
+                                if (r > 0.0) grown.push_back({c + delta, q * r});
+                            }
+                        }
+                        partial = std::move(grown);
+                    }
+                    out.insert(out.end(), partial.begin(), partial.end());
+                };
+                auto unmaskOptions = [&](int d, double keepMasked, double scale) {
+                    std::vector<std::pair<int64_t, double>> o;
+                    if (keepMasked > 0.0) o.push_back({0, keepMasked});
+                    for (int v = 0; v < e.k; ++v) {
+                        o.push_back({static_cast<int64_t>(v - e.mask) * codec.power[d], scale * law[d][v]});
+                    }
+                    return o;
+                };
+                std::vector<std::vector<std::pair<int64_t, double>>> choices;
+                if (e.options.sampler.order == DecodeOrder::Ancestral) {
+                    const double sigmaT = e.sigma(step);
+                    const double a = e.unmaskProbability(step, sigmaT);
+                    for (int d = 0; d < e.dims; ++d) {
+                        if (x[d] == e.mask) {
+                            choices.push_back(unmaskOptions(d, 1.0 - a, a));
+                        } else if (sigmaT > 0.0) {
+                            choices.push_back({{0, 1.0 - sigmaT},
+                                               {static_cast<int64_t>(e.mask - x[d]) * codec.power[d], sigmaT}});
+                        }
+                    }
+                    expand(choices, 1.0);
+                } else {
+                    const int count = std::min<int>(e.ordered[static_cast<size_t>(e.n - step)],
+                                                    static_cast<int>(masked.size()));
+                    auto subset = [&](const std::vector<int>& chosen, double weight) {
+                        choices.clear();
+                        for (int d : chosen) choices.push_back(unmaskOptions(d, 0.0, 1.0));
+                        expand(choices, weight);
+                    };
+                    if (e.options.sampler.order == DecodeOrder::Random) {
+                        const double weight = 1.0 / binomial(static_cast<int>(masked.size()), count);
+                        forEachSubset(masked, count, [&](const std::vector<int>& chosen) { subset(chosen, weight); });
+                    } else {
+                        subset(e.rankedPositions(masked, f, count), 1.0);
+                    }
+                }
+            }
+        },
+        e.options.progress);
+    if (e.options.progress != nullptr && e.options.progress->cancelled()) {
+        return makeError(ErrorCode::Cancelled, "", "", "cancelled");
+    }
+    StateList all;
+    for (auto& part : produced) all.insert(all.end(), part.begin(), part.end());
+    return mergeStates(std::move(all));
+}
+
+// The conditions decoded: the one chosen, or all.
+std::vector<int> decodedConditions(const data::CategoricalTable& table, int condition) {
+    std::vector<int> out;
+    for (int c = 0; c < table.numConditions(); ++c) {
+        if (condition < 0 || c == condition) out.push_back(c);
+    }
+    return out;
+}
+
+// An output sequence as bytes (classes 0..255), the key of the laws.
+using Sequence = std::string;
+inline int classAt(const Sequence& x, int d) { return static_cast<uint8_t>(x[static_cast<size_t>(d)]); }
+Sequence sequenceOf(const int* x, int dims) {
+    Sequence s(static_cast<size_t>(dims), '\0');
+    for (int d = 0; d < dims; ++d) s[static_cast<size_t>(d)] = static_cast<char>(static_cast<uint8_t>(x[d]));
+    return s;
+}
+
+// The data averaged over the decoded conditions.
+std::map<Sequence, double> dataLaw(const data::CategoricalTable& table, const std::vector<int>& conditions) {
+    std::map<Sequence, double> out;
+    const double weight = 1.0 / static_cast<double>(conditions.size());
+    for (int r = 0; r < table.numRows(); ++r) {
+        if (table.probability[r] <= 0.0 ||
+            std::find(conditions.begin(), conditions.end(), table.condition[r]) == conditions.end()) {
+            continue;
+        }
+        out[sequenceOf(table.row(r), table.numPositions)] += weight * table.probability[r];
+    }
+    return out;
+}
+
+// The five measures of an output law `q` (conditions averaged) against the data `p`, with their
+// delta-method standard errors when `groups` (the empirical law of each condition, M draws each)
+// are given: Var ≈ Σ_c Var_{q_c}(g)/(C² M), g the functional's gradient.
+void measure(const std::map<Sequence, double>& q, const std::map<Sequence, double>& p, int dims, int k,
+             const std::vector<std::map<Sequence, double>>* groups, int64_t draws, DecodeResult& r) {
+    const double inf = std::numeric_limits<double>::infinity();
+    // Per-position marginals of q.
+    std::vector<double> marginal(static_cast<size_t>(dims) * k, 0.0);
+    for (const auto& [x, v] : q) {
+        for (int d = 0; d < dims; ++d) marginal[static_cast<size_t>(d) * k + classAt(x, d)] += v;
+    }
+    double entropy = 0.0, klQp = 0.0, tv = 0.0, positions = 0.0;
+    bool qOutside = false;
+    for (const auto& [x, v] : q) {
+        if (v <= 0.0) continue;
+        entropy -= v * std::log(v);
+        const auto found = p.find(x);
+        if (found == p.end()) {
+            qOutside = true;
+        } else {
+            klQp += v * std::log(v / found->second);
+        }
+        tv += std::abs(v - (found == p.end() ? 0.0 : found->second));
+    }
+    double klPq = 0.0;
+    bool pOutside = false;
+    for (const auto& [x, v] : p) {
+        const auto found = q.find(x);
+        const double qv = found == q.end() ? 0.0 : found->second;
+        if (qv <= 0.0) {
+            pOutside = true;
+            tv += v;
+        } else {
+            klPq += v * std::log(v / qv);
+        }
+    }
+    for (double m : marginal) {
+        if (m > 0.0) positions -= m * std::log(m);
+    }
+    positions /= dims;
+    r.entropy.value = entropy;
+    r.klDataOutput.value = pOutside ? std::nullopt : std::optional<double>(klPq);
+    r.klOutputData.value = qOutside ? std::nullopt : std::optional<double>(klQp);
+    r.totalVariation.value = 0.5 * tv;
+    r.positionEntropy.value = positions;
+    (void)inf;
+    if (groups == nullptr) return;
+    // Gradients at x: entropy −log q − 1, KL(p‖q) −p/q, KL(q‖p) log(q/p) + 1, TV ½ sign(q − p),
+    // positions (1/D) Σ_d (−log q_d(x_d) − 1); constants drop out of the variances.
+    auto gradients = [&](const Sequence& x, double qv) {
+        const auto found = p.find(x);
+        const double pv = found == p.end() ? 0.0 : found->second;
+        double pos = 0.0;
+        for (int d = 0; d < dims; ++d) pos -= std::log(marginal[static_cast<size_t>(d) * k + classAt(x, d)]);
+        return std::array<double, 5>{-std::log(qv), pv > 0.0 ? -pv / qv : 0.0,
+                                     pv > 0.0 ? std::log(qv / pv) : 0.0, qv > pv ? 0.5 : -0.5, pos / dims};
+    };
+    std::array<double, 5> variance{};
+    const double c = static_cast<double>(groups->size());
+    for (const auto& group : *groups) {
+        std::array<double, 5> mean{}, square{};
+        for (const auto& [x, w] : group) {
+            const auto g = gradients(x, q.at(x));
+            for (int i = 0; i < 5; ++i) {
+                mean[i] += w * g[i];
+                square[i] += w * g[i] * g[i];
+            }
+        }
+        for (int i = 0; i < 5; ++i) {
+            variance[i] += std::max(0.0, square[i] - mean[i] * mean[i]) / (c * c * static_cast<double>(draws));
+        }
+    }
+    r.entropy.standardError = std::sqrt(variance[0]);
+    r.klDataOutput.standardError = std::sqrt(variance[1]);
+    r.klOutputData.standardError = std::sqrt(variance[2]);
+    r.totalVariation.standardError = std::sqrt(variance[3]);
+    r.positionEntropy.standardError = std::sqrt(variance[4]);
+}
+
+}  // namespace
+
+Result<DecodeResult> decode(const data::CategoricalTable& table,
+                            const model::CategoricalDenoiser& denoiser,
+                            const Vector& pi,
+                            const schedule::BetaCurve& curve,
+                            const DecodeOptions& options) {
+    const int mask = absorbingMaskClass(pi);
+    if (mask < 0 || mask != static_cast<int>(pi.size()) - 1) {
+        return invalidArgument("pi", "", "decoding needs masked diffusion: π must be the mask state (--pi masked:K)");
+    }
+    if (table.numClasses != static_cast<int>(pi.size()) || denoiser.numClasses() != table.numClasses ||
+        denoiser.numPositions() != table.numPositions) {
+        return invalidArgument("denoiser", std::to_string(denoiser.numPositions()) + " positions × " +
+                                               std::to_string(denoiser.numClasses()) + " classes",
+                               "does not fit the data's D = " + std::to_string(table.numPositions) +
+                                   " positions of K + 1 = " + std::to_string(table.numClasses) + " classes");
+    }
+    if (mask > 256) {
+        return invalidArgument("pi", std::to_string(mask), "decoding supports at most 256 data classes");
+    }
+    if (Status s = limits::checkRange(limits::kSteps, "steps", options.numSteps); !s) return s.error();
+    if (Status s = validateDecodingSampler(options.sampler); !s) return s.error();
+    if (options.condition < -1 || options.condition >= table.numConditions()) {
+        return invalidArgument("condition", std::to_string(options.condition),
+                               "no such condition (the data have " + std::to_string(table.numConditions()) + ")");
+    }
+    if (Status s = checkMaskUnused(table, mask, options.condition); !s) return s.error();
+    if (options.samples < 0 || (options.samples > 0 && options.samples > limits::kSamples.max)) {
+        return invalidArgument("samples", std::to_string(options.samples),
+                               "the number of samples must lie in 1.." + std::to_string(limits::kSamples.max));
+    }
+    Engine e{table, denoiser, curve, options};
+    e.dims = table.numPositions;
+    e.k = mask;
+    e.mask = mask;
+    e.n = options.numSteps;
+    e.ordered = orderedTokensPerStep(curve, e.n, e.dims);
+
+    const std::vector<int> conditions = decodedConditions(table, options.condition);
+    const int numConditions = static_cast<int>(conditions.size());
+    const bool exact = options.samples == 0;
+    if (exact) {
+        const double states = std::pow(static_cast<double>(mask + 1), e.dims);
+        if (states > static_cast<double>(limits::kDecodeExactStates)) {
+            return invalidArgument("D", std::to_string(e.dims),
+                                   "exact decoding enumerates (K + 1)^D = " + std::to_string(mask + 1) + "^" +
+                                       std::to_string(e.dims) + " partially masked sequences, more than the limit " +
+                                       std::to_string(limits::kDecodeExactStates) + "; use --samples M");
+        }
+        if (options.sampler.remask == DecodeRemask::Confidence) {
+            return invalidArgument("--remask", "conf",
+                                   "confidence remasking depends on the history of each token: use --samples M");
+        }
+    }
+
+    DecodeResult r;
+    r.exact = exact;
+    r.numSteps = e.n;
+    r.samples = options.samples;
+    r.sampler = options.sampler;
+    if (options.sampler.order == DecodeOrder::Ancestral) {
+        r.tokensPerStep = ancestralTokensPerStep(curve, e.n, e.dims);
+    } else {
+        r.tokensPerStep.assign(e.ordered.begin(), e.ordered.end());
+    }
+    const std::map<Sequence, double> p = dataLaw(table, conditions);
+    std::map<Sequence, double> q;
+    std::vector<std::map<Sequence, double>> perCondition(static_cast<size_t>(numConditions));
+
+    if (exact) {
+        const Codec codec(e.dims, mask + 1);
+        if (options.progress != nullptr) options.progress->setTotal(static_cast<int64_t>(e.n) * numConditions);
+        for (int ci = 0; ci < numConditions; ++ci) {
+            StateList states{{(codec.power[e.dims] - 1), 1.0}};  // every digit = mask = base − 1
+            for (int step = e.n; step >= 1; --step) {
+                Result<StateList> next = exactStep(e, codec, states, conditions[ci], step);
+                if (!next) return next.error();
+                states = std::move(*next);
+                if (options.progress != nullptr && !options.progress->advance()) {
+                    return makeError(ErrorCode::Cancelled, "", "", "cancelled");
+                }
+            }
+            std::vector<int> x(static_cast<size_t>(e.dims));
+            for (const auto& [code, prob] : states) {
+                if (prob <= 0.0) continue;
+                codec.decode(code, x);
+                const Sequence s = sequenceOf(x.data(), e.dims);
+                perCondition[ci][s] += prob;
+                q[s] += prob / numConditions;
+            }
+        }
+        measure(q, p, e.dims, e.k, nullptr, 0, r);
+        for (const auto& [x, v] : q) {
+            DecodeRow row{std::vector<int>(static_cast<size_t>(e.dims)), v};
+            for (int d = 0; d < e.dims; ++d) row.x[d] = classAt(x, d);
+            r.distribution.push_back(std::move(row));
+        }
+    } else {
+        const int64_t m = options.samples;
+        const int64_t total = m * numConditions;
+        std::vector<uint8_t> outputs(static_cast<size_t>(total) * e.dims);
+        if (options.progress != nullptr) options.progress->setTotal(total);
+        parallelForBlocks(
+            total, 256, options.parallel,
+            [&](int64_t, int64_t begin, int64_t end) {
+                for (int64_t i = begin; i < end; ++i) {
+                    const int c = conditions[static_cast<size_t>(i % numConditions)];
+                    const uint64_t stream = static_cast<uint64_t>(i / numConditions) * table.numConditions() + c;
+                    e.runChain(c, stream, outputs.data() + static_cast<size_t>(i) * e.dims, nullptr);
+                }
+                if (options.progress != nullptr) options.progress->advance(end - begin);
+            },
+            options.progress);
+        if (options.progress != nullptr && options.progress->cancelled()) {
+            return makeError(ErrorCode::Cancelled, "", "", "cancelled");
+        }
+        for (int64_t i = 0; i < total; ++i) {
+            const auto* o = outputs.data() + static_cast<size_t>(i) * e.dims;
+            const Sequence s(reinterpret_cast<const char*>(o), static_cast<size_t>(e.dims));
+            perCondition[static_cast<size_t>(i % numConditions)][s] += 1.0 / static_cast<double>(m);
+            q[s] += 1.0 / static_cast<double>(total);
+        }
+        measure(q, p, e.dims, e.k, &perCondition, m, r);
+    }
+    r.rowProbability.assign(static_cast<size_t>(table.numRows()), kNaN);
+    for (int row = 0; row < table.numRows(); ++row) {
+        const auto at = std::find(conditions.begin(), conditions.end(), table.condition[row]);
+        if (at == conditions.end()) continue;
+        const auto& law = perCondition[static_cast<size_t>(at - conditions.begin())];
+        const auto found = law.find(sequenceOf(table.row(row), e.dims));
+        r.rowProbability[row] = found == law.end() ? 0.0 : found->second;
+    }
+    // Chains kept whole for animation: the first `trajectories` of each condition.
+    for (int i = 0; i < options.trajectories; ++i) {
+        for (int c : conditions) {
+            DecodeTrajectory trajectory;
+            trajectory.condition = c;
+            std::vector<uint8_t> out(static_cast<size_t>(e.dims));
+            e.runChain(c, static_cast<uint64_t>(i) * table.numConditions() + c, out.data(), &trajectory.states);
+            r.trajectories.push_back(std::move(trajectory));
+        }
+    }
+    return r;
+}
+
+}  // namespace core::categorical

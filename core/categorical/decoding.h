@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/data/categorical_table.h"
+#include "core/model/categorical_denoiser.h"
+#include "core/schedule/beta_curve.h"
+#include "core/util/eigen_types.h"
+#include "core/util/parallel.h"
+#include "core/util/progress.h"
+#include "core/util/result.h"
+
+// Decoding samplers of masked (absorbing-state) diffusion (docs/categorical.md#decoding-samplers):
+// start with every position masked at t_N = 1 and unmask over N steps t_n = n/N → t_{n−1},
+// by the ancestral rule (MDLM) or in an order (random, confidence, margin, entropy), the values
+// drawn by a rule (sample, argmax, temperature), optionally remasking decoded tokens (ReMDM).
+// The output's distribution is propagated exactly when the partially masked sequences can be
+// enumerated, otherwise estimated by Monte Carlo.
+namespace core::categorical {
+
+enum class DecodeOrder { Ancestral, Random, Confidence, Margin, Entropy };
+enum class DecodeValues { Sample, Argmax, Temperature };
+// None: σ = 0. Cap: σ = min(η, σ^max). Rescale: σ = η σ^max. Confidence: σ_ℓ = softmax_ℓ(−ψ)·σ^max
+// over the decoded positions ℓ, ψ_ℓ the probability token ℓ had when it was decoded.
+enum class DecodeRemask { None, Cap, Rescale, Confidence };
+// How the Gumbel-max draws of the values are computed: in double precision (the exact
+// categorical law) or as torch does in float32 (u on the grid k·2^−24), which truncates the noise.
+enum class GumbelPrecision { Float64, Float32 };
+
+// One decoding sampler. The command line's --order, --values, --remask, --gumbel.
+struct DecodingSampler {
+    DecodeOrder order = DecodeOrder::Ancestral;
+    DecodeValues values = DecodeValues::Sample;
+    double temperature = 1.0;   // τ > 0 of Temperature
+    DecodeRemask remask = DecodeRemask::None;
+    double eta = 0.0;           // η in [0, 1] of Cap and Rescale
+    GumbelPrecision gumbel = GumbelPrecision::Float64;
+
+    bool operator==(const DecodingSampler&) const = default;
+};
+
+// The option texts, each parsed and written as the command line does; errors name `field` and
+// the text ("--order = sideways: …").
+Result<DecodeOrder> parseDecodeOrder(std::string_view text, const std::string& field = "--order");
+// "sample", "argmax" or "temperature:τ" into sampler.values / sampler.temperature.
+Status parseDecodeValues(std::string_view text, DecodingSampler& sampler,
+                         const std::string& field = "--values");
+// "none", "cap:η", "rescale:η" or "conf" into sampler.remask / sampler.eta.
+Status parseDecodeRemask(std::string_view text, DecodingSampler& sampler,
+                         const std::string& field = "--remask");
+Result<GumbelPrecision> parseGumbelPrecision(std::string_view text,
+                                             const std::string& field = "--gumbel");
+std::string decodeOrderText(DecodeOrder order);       // "ancestral", "random", …
+std::string decodeValuesText(const DecodingSampler& sampler);   // "sample", "temperature:0.5"
+std::string decodeRemaskText(const DecodingSampler& sampler);   // "none", "cap:0.02", "conf"
+std::string gumbelPrecisionText(GumbelPrecision precision);     // "float64", "float32"
+
+// Checks τ > 0 (field "--values"), η in [0, 1] (field "--remask") and that remasking goes with
+// the ancestral order (field "--remask", naming the value).
+Status validateDecodingSampler(const DecodingSampler& sampler);
+
+// The number of tokens the ordered samplers unmask at each step, k_n = round(D·(1 − β(t_{n−1})))
+// − round(D·(1 − β(t_n))) (round half to even; whatever is left after step 1 goes to step 1);
+// element 0 is step N. They sum to D.
+std::vector<int> orderedTokensPerStep(const schedule::BetaCurve& curve, int numSteps, int numPositions);
+// The expected number of tokens the ancestral sampler without remasking unmasks at each step,
+// D·(β(t_n) − β(t_{n−1})) (the last step: D·β(t_1)); element 0 is step N.
+std::vector<double> ancestralTokensPerStep(const schedule::BetaCurve& curve, int numSteps,
+                                           int numPositions);
+
+// The law of the value drawn from the weights w ∝ F^{1/τ} (or argmax, or F itself) with the
+// Gumbel-max trick at the given precision: Float64 is the exact categorical law; Float32 is the
+// law of argmax_i(log w_i + g_i) with g_i Gumbel truncated at its largest float32 value
+// g_max = −log(−log(1 − 2^−24)), computed by quadrature. `probabilities` (K entries, ≥ 0, not
+// all 0); classes with probability 0 never win.
+std::vector<double> valueLaw(std::span<const double> probabilities, const DecodingSampler& sampler);
+
+// The state of one chain after a step: the classes 0..K−1 of its decoded positions, the mask
+// class at the masked ones.
+struct DecodeTrajectory {
+    int condition = 0;
+    // (N + 1) × D row-major: states[s·D + d] after s steps (s = 0: all masked, s = N: the output).
+    std::vector<int> states;
+};
+
+struct DecodeOptions {
+    DecodingSampler sampler;
+    int numSteps = 1;                   // N
+    int condition = -1;                 // condition index, −1: every condition averaged
+    int64_t samples = 0;                // 0: exact propagation; M > 0: M chains per condition
+    uint64_t seed = 0;                  // key of the Monte Carlo chains and of the trajectories
+    int trajectories = 0;               // chains whose every state is kept (per condition decoded)
+    ParallelOptions parallel;
+    Progress* progress = nullptr;       // progress per step (exact) or per chain block, cancel
+};
+
+// A measure of the output against the data; nullopt when infinite (or undefined).
+struct DecodeMeasure {
+    std::optional<double> value;
+    double standardError = 0.0;         // Monte Carlo only (delta method)
+};
+
+struct DecodeRow {
+    std::vector<int> x;                 // D classes
+    double p = 0.0;
+};
+
+struct DecodeResult {
+    bool exact = true;
+    DecodingSampler sampler;
+    int numSteps = 0;
+    int64_t samples = 0;                // chains per condition (Monte Carlo)
+    // k_n for the ordered samplers, the expected counts for ancestral; element 0 is step N.
+    std::vector<double> tokensPerStep;
+    DecodeMeasure entropy;              // H(output) in nats
+    DecodeMeasure klDataOutput;         // KL(data ‖ output)
+    DecodeMeasure klOutputData;         // KL(output ‖ data)
+    DecodeMeasure totalVariation;       // ½ Σ |output − data|
+    // (1/D) Σ_d H(output_d), the mean entropy of each position's marginal of the output.
+    DecodeMeasure positionEntropy;
+    // P(output = x_r | c_r) per table row r; NaN for the rows of conditions not decoded.
+    std::vector<double> rowProbability;
+    // The exact output (conditions averaged), rows in increasing lexicographic order, p > 0.
+    std::vector<DecodeRow> distribution;
+    std::vector<DecodeTrajectory> trajectories;
+};
+
+// Decodes with `denoiser` (K + 1 classes, the last being the mask class of the absorbing `pi`)
+// under β(t) = `curve`. Exact when options.samples = 0 and (K + 1)^D ≤ limits::kDecodeExactStates,
+// else an error naming D and the limit; Monte Carlo with options.samples > 0. Errors: π not
+// absorbing (field "pi"), data on the mask class (field "table"), a bad sampler, a cancelled run.
+Result<DecodeResult> decode(const data::CategoricalTable& table,
+                            const model::CategoricalDenoiser& denoiser,
+                            const Vector& pi,
+                            const schedule::BetaCurve& curve,
+                            const DecodeOptions& options);
+
+}  // namespace core::categorical

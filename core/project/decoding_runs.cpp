@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+#include "core/project/decoding_runs.h"
+
+#include <cmath>
+#include <set>
+#include <sstream>
+
+#include "core/categorical/masked_elbo.h"
+#include "core/util/limits.h"
+
+namespace core::project {
+
+using namespace core::categorical;
+using io::Json;
+
+Result<DecodeResult> projectDecode(const CategoricalSetup& setup, const DecodeRequest& request, int numThreads,
+                                   Progress* progress) {
+    if (absorbingMaskClass(setup.pi) < 0) {
+        return invalidArgument("pi", "", "decoding needs masked diffusion: π must be the mask state (--pi masked:K)");
+    }
+    if (!setup.denoiser) return invalidArgument("model", "", "the set-up has no denoiser");
+    DecodeOptions options;
+    options.sampler = request.sampler;
+    options.numSteps = request.numSteps.value_or(setup.params.numSteps);
+    options.condition = request.condition.value_or(setup.params.condition);
+    options.samples = request.samples;
+    options.seed = request.seed.value_or(setup.params.seed);
+    options.trajectories = request.trajectories;
+    options.parallel.numThreads = std::max(1, numThreads);
+    options.progress = progress;
+    return decode(setup.table, *setup.denoiser, setup.pi, setup.curve, options);
+}
+
+Result<std::vector<DecodeResult>> projectDecodeSweep(const CategoricalSetup& setup, const DecodeRequest& request,
+                                                     const std::vector<int>& steps, int numThreads,
+                                                     Progress* progress) {
+    if (steps.empty()) return invalidArgument("steps", "", "the sweep needs at least one N");
+    std::vector<DecodeResult> out;
+    for (int n : steps) {
+        if (Status s = limits::checkRange(limits::kSteps, "steps", n); !s) return s.error();
+        DecodeRequest one = request;
+        one.numSteps = n;
+        Result<DecodeResult> r = projectDecode(setup, one, numThreads, progress);
+        if (!r) return r.error();
+        out.push_back(std::move(*r));
+    }
+    return out;
+}
+
+std::string samplerSpec(const DecodingSampler& sampler) {
+    return "order=" + decodeOrderText(sampler.order) + ";values=" + decodeValuesText(sampler) +
+           ";remask=" + decodeRemaskText(sampler) + ";gumbel=" + gumbelPrecisionText(sampler.gumbel);
+}
+
+Result<DecodingSampler> parseSamplerSpec(const std::string& spec, const std::string& field) {
+    DecodingSampler sampler;
+    std::set<std::string> seen;
+    std::stringstream in(spec);
+    std::string item;
+    while (std::getline(in, item, ';')) {
+        if (item.empty()) continue;
+        const size_t eq = item.find('=');
+        const std::string key = item.substr(0, eq);
+        const std::string value = eq == std::string::npos ? "" : item.substr(eq + 1);
+        if (eq == std::string::npos || !seen.insert(key).second) {
+            return makeError(ErrorCode::ParseError, field, spec,
+                             eq == std::string::npos ? "expected key=value items separated by ';'"
+                                                     : "the key " + key + " appears twice");
+        }
+        Status s;
+        if (key == "order") {
+            Result<DecodeOrder> order = parseDecodeOrder(value, field + ".order");
+            if (!order) return order.error();
+            sampler.order = *order;
+        } else if (key == "values") {
+            s = parseDecodeValues(value, sampler, field + ".values");
+        } else if (key == "remask") {
+            s = parseDecodeRemask(value, sampler, field + ".remask");
+        } else if (key == "gumbel") {
+            Result<GumbelPrecision> g = parseGumbelPrecision(value, field + ".gumbel");
+            if (!g) return g.error();
+            sampler.gumbel = *g;
+        } else {
+            return makeError(ErrorCode::ParseError, field, spec,
+                             "unknown key " + key + " (expected order, values, remask, gumbel)");
+        }
+        if (!s) return s.error();
+    }
+    if (Status s = validateDecodingSampler(sampler); !s) {
+        Error error = s.error();
+        error.field = field;
+        error.value = spec;
+        return error;
+    }
+    return sampler;
+}
+
+namespace {
+
+Json measureJson(const DecodeMeasure& m, bool exact) {
+    Json value = m.value ? Json(*m.value) : Json(nullptr);
+    if (exact) return value;
+    Json out = Json::object();
+    out["value"] = value;
+    out["standard_error"] = m.value ? Json(m.standardError) : Json(nullptr);
+    return out;
+}
+
+std::string cell(const std::optional<double>& v) {
+    return v ? shortestText(*v) : std::string();
+}
+
+}  // namespace
+
+io::Json decodeResultJson(const DecodeResult& r) {
+    Json json = Json::object();
+    json["exact"] = r.exact;
+    json["sampler"] = samplerSpec(r.sampler);
+    json["steps"] = r.numSteps;
+    Json tokens = Json::array();
+    for (double v : r.tokensPerStep) {
+        if (r.sampler.order == DecodeOrder::Ancestral) {
+            tokens.push_back(v);
+        } else {
+            tokens.push_back(static_cast<int64_t>(std::llround(v)));
+        }
+    }
+    json["tokens_per_step"] = tokens;
+    if (!r.exact) json["samples"] = r.samples;
+    json["entropy"] = measureJson(r.entropy, r.exact);
+    json["kl_data_output"] = measureJson(r.klDataOutput, r.exact);
+    json["kl_output_data"] = measureJson(r.klOutputData, r.exact);
+    json["total_variation"] = measureJson(r.totalVariation, r.exact);
+    json["position_entropy"] = measureJson(r.positionEntropy, r.exact);
+    Json rows = Json::array();
+    for (double v : r.rowProbability) rows.push_back(std::isnan(v) ? Json(nullptr) : Json(v));
+    json["row_probability"] = rows;
+    if (r.exact) {
+        Json dist = Json::array();
+        for (const DecodeRow& row : r.distribution) {
+            Json item = Json::object();
+            item["x"] = row.x;
+            item["p"] = row.p;
+            dist.push_back(item);
+        }
+        json["distribution"] = dist;
+    }
+    return json;
+}
+
+std::string decodeCsvHeader() {
+    return "steps,exact,samples,entropy,entropy_se,kl_data_output,kl_data_output_se,kl_output_data,"
+           "kl_output_data_se,total_variation,total_variation_se,position_entropy,position_entropy_se";
+}
+
+std::string decodeCsvRow(const DecodeResult& r) {
+    std::string out = std::to_string(r.numSteps) + "," + (r.exact ? "1" : "0") + "," + std::to_string(r.samples);
+    for (const DecodeMeasure* m : {&r.entropy, &r.klDataOutput, &r.klOutputData, &r.totalVariation,
+                                   &r.positionEntropy}) {
+        out += "," + cell(m->value) + "," + (r.exact || !m->value ? "" : shortestText(m->standardError));
+    }
+    return out;
+}
+
+}  // namespace core::project

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/categorical/decoding.h"
+#include "core/io/json.h"
+#include "core/project/categorical_setup.h"
+#include "core/util/progress.h"
+#include "core/util/result.h"
+
+// Decoding samplers on a project's categorical set-up (docs/categorical.md#decoding-samplers):
+// the one entry point of the GUI, `export` and `diffuscope decode`.
+namespace core::project {
+
+// What to decode; unset fields take the project's value.
+struct DecodeRequest {
+    categorical::DecodingSampler sampler;
+    std::optional<int> numSteps;        // N; unset: params.numSteps
+    std::optional<int> condition;       // condition index or kAllConditions; unset: params.condition
+    int64_t samples = 0;                // 0: exact; M > 0: Monte Carlo, M chains per condition
+    std::optional<uint64_t> seed;       // unset: params.seed
+    int trajectories = 0;               // chains whose every state is kept, for animation
+};
+
+// Decodes with the set-up's denoiser (the exact joint-posterior oracle of the table, or the
+// project's network). π must be absorbing (params.maskState, `--pi masked:K`): otherwise an
+// error naming "pi". Progress per step, cancel.
+Result<categorical::DecodeResult> projectDecode(const CategoricalSetup& setup,
+                                                const DecodeRequest& request,
+                                                int numThreads,
+                                                Progress* progress = nullptr);
+
+// The same for every N of `steps` (each in limits::kSteps), one result per N in that order.
+Result<std::vector<categorical::DecodeResult>> projectDecodeSweep(const CategoricalSetup& setup,
+                                                                  const DecodeRequest& request,
+                                                                  const std::vector<int>& steps,
+                                                                  int numThreads,
+                                                                  Progress* progress = nullptr);
+
+// A sampler as one string for a project file, e.g.
+// "order=confidence;values=argmax;remask=cap:0.02;gumbel=float64" (every key written; on
+// reading, keys may be missing (defaults) or in any order, a key twice or unknown is an error
+// naming `field` and the text).
+std::string samplerSpec(const categorical::DecodingSampler& sampler);
+Result<categorical::DecodingSampler> parseSamplerSpec(const std::string& spec,
+                                                      const std::string& field = "sampler");
+
+// A result as the command line writes it (docs/categorical.md#decoding-samplers): exact, steps,
+// tokens_per_step, entropy, kl_data_output, kl_output_data, total_variation, position_entropy
+// (numbers or null; with Monte Carlo each measure is {"value": …, "standard_error": …}),
+// samples, distribution (exact only) and row_probability.
+io::Json decodeResultJson(const categorical::DecodeResult& result);
+// The CSV header and one row per result (steps, exact, samples, the measures and their standard
+// errors; empty cells for null).
+std::string decodeCsvHeader();
+std::string decodeCsvRow(const categorical::DecodeResult& result);
+
+}  // namespace core::project

@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: MIT
+// Tests of core/categorical/decoding: the decoding samplers of masked diffusion against closed
+// forms on two-position tables (ancestral = (Σ_n Δβ_n²)·p1⊗p2 + (1 − Σ_n Δβ_n²)·p, ordered
+// samplers with one token per step reproduce p, N = 1 gives p1⊗p2, greedy argmax by hand), a
+// remasking step enumerated here from the table directly, the float32 Gumbel law by an
+// independent integral, and Monte Carlo against exact.
+#include <QTest>
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <numbers>
+#include <vector>
+
+#include "core/categorical/decoding.h"
+#include "core/categorical/prior.h"
+#include "core/model/categorical_oracles.h"
+#include "core/project/decoding_runs.h"
+
+using core::Vector;
+using core::data::CategoricalTable;
+using namespace core::categorical;
+
+namespace {
+
+// x1, x2 in {0, 1} (mask state 2), correlated: p1 = (0.5, 0.5), p2 = (0.55, 0.45).
+CategoricalTable tableA() {
+    auto t = core::data::makeCategoricalTable(2, 3, {0, 0, 0, 1, 1, 0, 1, 1}, {0.4, 0.1, 0.15, 0.35});
+    if (!t) qFatal("%s", t.error().toString().c_str());
+    return *t;
+}
+
+// p(0,0) = 0.36, p(0,1) = 0.34, p(1,1) = 0.30: p1 = (0.70, 0.30), p2 = (0.36, 0.64).
+CategoricalTable tableGreedy() {
+    auto t = core::data::makeCategoricalTable(2, 3, {0, 0, 0, 1, 1, 1}, {0.36, 0.34, 0.30});
+    if (!t) qFatal("%s", t.error().toString().c_str());
+    return *t;
+}
+
+Vector maskedPi(int k) { return *parsePrior("masked:" + std::to_string(k)); }
+
+// The rows' x as a key, and p per key.
+using Law = std::map<std::vector<int>, double>;
+Law dataLaw(const CategoricalTable& t) {
+    Law out;
+    for (int r = 0; r < t.numRows(); ++r) out[{t.row(r)[0], t.row(r)[1]}] += t.probability[r];
+    return out;
+}
+Law outputLaw(const DecodeResult& r) {
+    Law out;
+    for (const DecodeRow& row : r.distribution) out[row.x] = row.p;
+    return out;
+}
+Law productOfMarginals(const CategoricalTable& t) {
+    const Vector p1 = t.marginal(0, 0), p2 = t.marginal(0, 1);
+    Law out;
+    for (int a = 0; a < 2; ++a)
+        for (int b = 0; b < 2; ++b) out[{a, b}] = p1[a] * p2[b];
+    return out;
+}
+double maxDifference(const Law& a, const Law& b) {
+    double worst = 0.0;
+    for (const auto& [x, v] : a) worst = std::max(worst, std::abs(v - (b.count(x) ? b.at(x) : 0.0)));
+    for (const auto& [x, v] : b) worst = std::max(worst, std::abs(v - (a.count(x) ? a.at(x) : 0.0)));
+    return worst;
+}
+
+DecodeResult run(const CategoricalTable& t, const core::schedule::BetaCurve& curve, DecodingSampler s, int n,
+                 int64_t samples = 0, int threads = 1, uint64_t seed = 7) {
+    const core::model::TableOracle oracle(t, maskedPi(t.numClasses - 1));
+    DecodeOptions o;
+    o.sampler = s;
+    o.numSteps = n;
+    o.samples = samples;
+    o.seed = seed;
+    o.parallel.numThreads = threads;
+    auto r = decode(t, oracle, maskedPi(t.numClasses - 1), curve, o);
+    if (!r) qFatal("%s", r.error().toString().c_str());
+    return *r;
+}
+
+DecodingSampler sampler(DecodeOrder order, DecodeValues values = DecodeValues::Sample, double tau = 1.0) {
+    DecodingSampler s;
+    s.order = order;
+    s.values = values;
+    s.temperature = tau;
+    return s;
+}
+
+double cosineBeta(double t) {
+    auto f = [](double u) {
+        const double c = std::cos((u + 0.008) / 1.008 * std::numbers::pi / 2.0);
+        return c * c;
+    };
+    return t >= 1.0 ? 1.0 : 1.0 - f(t) / f(0.0);
+}
+
+}  // namespace
+
+class tst_Decoding : public QObject {
+    Q_OBJECT
+private slots:
+    void ancestralMixesProductAndJoint_data() {
+        QTest::addColumn<bool>("cosine");
+        QTest::addColumn<int>("steps");
+        for (int n : {1, 2, 3, 5, 16}) {
+            QTest::addRow("linear N=%d", n) << false << n;
+            QTest::addRow("cosine N=%d", n) << true << n;
+        }
+    }
+    // Both positions unmask at the same step with probability w = Σ_n (β_n − β_{n−1})², and then
+    // from p1⊗p2; otherwise one conditions on the other: output = w p1⊗p2 + (1 − w) p.
+    void ancestralMixesProductAndJoint() {
+        QFETCH(bool, cosine);
+        QFETCH(int, steps);
+        const CategoricalTable t = tableA();
+        double w = 0.0;
+        for (int n = 1; n <= steps; ++n) {
+            const double b1 = cosine ? cosineBeta(double(n) / steps) : double(n) / steps;
+            const double b0 = cosine ? (n == 1 ? 0.0 : cosineBeta(double(n - 1) / steps)) : double(n - 1) / steps;
+            w += (b1 - b0) * (b1 - b0);
+        }
+        const DecodeResult r =
+            run(t, cosine ? core::schedule::cosineCurve() : core::schedule::linearCurve(),
+                sampler(DecodeOrder::Ancestral), steps);
+        QVERIFY(r.exact);
+        Law expected;
+        const Law p = dataLaw(t), q = productOfMarginals(t);
+        for (const auto& [x, v] : p) expected[x] = w * q.at(x) + (1.0 - w) * v;
+        QVERIFY2(maxDifference(outputLaw(r), expected) < 1e-12, qPrintable(QString::number(maxDifference(outputLaw(r), expected))));
+        // Expected tokens per step D·Δβ, step N first.
+        QCOMPARE(int(r.tokensPerStep.size()), steps);
+        QVERIFY(std::abs(r.tokensPerStep.back() - 2.0 * (cosine ? cosineBeta(1.0 / steps) : 1.0 / steps)) < 1e-12);
+    }
+
+    void orderedSamplersReproduceTheData_data() {
+        QTest::addColumn<int>("order");
+        QTest::addRow("random") << int(DecodeOrder::Random);
+        QTest::addRow("confidence") << int(DecodeOrder::Confidence);
+        QTest::addRow("margin") << int(DecodeOrder::Margin);
+        QTest::addRow("entropy") << int(DecodeOrder::Entropy);
+    }
+    // One token per step with sampled values: the chain rule in some order, so exactly p.
+    void orderedSamplersReproduceTheData() {
+        QFETCH(int, order);
+        for (const CategoricalTable& t : {tableA(), tableGreedy()}) {
+            const DecodeResult r = run(t, core::schedule::linearCurve(), sampler(DecodeOrder(order)), 2);
+            QCOMPARE(r.tokensPerStep, (std::vector<double>{1.0, 1.0}));
+            QVERIFY(r.klDataOutput.value.has_value());
+            QVERIFY2(*r.klDataOutput.value < 1e-12, qPrintable(QString::number(*r.klDataOutput.value)));
+            QVERIFY(maxDifference(outputLaw(r), dataLaw(t)) < 1e-12);
+            QVERIFY(*r.totalVariation.value < 1e-12);
+        }
+    }
+
+    // N = 1: both from the marginals, KL(data ‖ output) = I(X1; X2).
+    void oneStepGivesTheProductOfMarginals() {
+        const CategoricalTable t = tableA();
+        const Law p = dataLaw(t), q = productOfMarginals(t);
+        double mutual = 0.0, entropy = 0.0, reverse = 0.0;
+        for (const auto& [x, v] : p) {
+            mutual += v * std::log(v / q.at(x));
+            reverse += q.at(x) * std::log(q.at(x) / v);
+            entropy -= q.at(x) * std::log(q.at(x));
+        }
+        for (auto order : {DecodeOrder::Ancestral, DecodeOrder::Random, DecodeOrder::Confidence}) {
+            const DecodeResult r = run(t, core::schedule::cosineCurve(), sampler(order), 1);
+            QVERIFY(std::abs(*r.klDataOutput.value - mutual) < 1e-12);
+            QVERIFY(std::abs(*r.klOutputData.value - reverse) < 1e-12);
+            QVERIFY(std::abs(*r.entropy.value - entropy) < 1e-12);
+            QCOMPARE(r.tokensPerStep.size(), size_t(1));
+        }
+        // A row the product puts mass on and the data do not: KL(output ‖ data) is infinite.
+        const DecodeResult g = run(tableGreedy(), core::schedule::linearCurve(), sampler(DecodeOrder::Ancestral), 1);
+        QVERIFY(!g.klOutputData.value.has_value());
+        QVERIFY(g.klDataOutput.value.has_value());
+    }
+
+    // Greedy by hand on tableGreedy: confidence 0.70 (x1) > 0.64 (x2), margin 0.40 > 0.28,
+    // entropy H(0.7) < H(0.36): x1 = 0 first; then p(x2 | x1 = 0) = (0.36, 0.34)/0.7 → 0.
+    // N = 1 argmax takes each marginal's argmax instead: (0, 1).
+    void argmaxIsAPointMass() {
+        const CategoricalTable t = tableGreedy();
+        for (auto order : {DecodeOrder::Confidence, DecodeOrder::Margin, DecodeOrder::Entropy}) {
+            const DecodeResult r = run(t, core::schedule::linearCurve(), sampler(order, DecodeValues::Argmax), 2);
+            QCOMPARE(r.distribution.size(), size_t(1));
+            QCOMPARE(r.distribution[0].x, (std::vector<int>{0, 0}));
+            QCOMPARE(*r.entropy.value, 0.0);
+            QVERIFY(std::abs(r.rowProbability[0] - 1.0) < 1e-15);
+        }
+        const DecodeResult one = run(t, core::schedule::linearCurve(), sampler(DecodeOrder::Ancestral, DecodeValues::Argmax), 1);
+        QCOMPARE(one.distribution.size(), size_t(1));
+        QCOMPARE(one.distribution[0].x, (std::vector<int>{0, 1}));
+    }
+
+    // Monte Carlo within 4 standard errors of exact, and the same for 1 and 2 threads.
+    void monteCarloAgreesWithExact() {
+        const CategoricalTable t = tableA();
+        for (auto s : {sampler(DecodeOrder::Ancestral), sampler(DecodeOrder::Entropy, DecodeValues::Temperature, 0.7)}) {
+            const DecodeResult exact = run(t, core::schedule::cosineCurve(), s, 3);
+            const DecodeResult mc = run(t, core::schedule::cosineCurve(), s, 3, 40000, 1);
+            const DecodeResult mc2 = run(t, core::schedule::cosineCurve(), s, 3, 40000, 2);
+            QVERIFY(!mc.exact);
+            const std::pair<const DecodeMeasure*, const DecodeMeasure*> pairs[] = {
+                {&exact.entropy, &mc.entropy}, {&exact.klDataOutput, &mc.klDataOutput},
+                {&exact.klOutputData, &mc.klOutputData}, {&exact.totalVariation, &mc.totalVariation},
+                {&exact.positionEntropy, &mc.positionEntropy}};
+            for (const auto& [e, m] : pairs) {
+                QVERIFY(m->standardError > 0.0);
+                QVERIFY2(std::abs(*e->value - *m->value) < 4.0 * m->standardError,
+                         qPrintable(QString("%1 vs %2 ± %3").arg(*e->value).arg(*m->value).arg(m->standardError)));
+            }
+            QCOMPARE(*mc.entropy.value, *mc2.entropy.value);
+            QCOMPARE(mc.entropy.standardError, mc2.entropy.standardError);
+            QCOMPARE(*mc.totalVariation.value, *mc2.totalVariation.value);
+            QCOMPARE(mc.rowProbability, mc2.rowProbability);
+        }
+    }
+
+    void remaskCapZeroIsAncestral() {
+        const CategoricalTable t = tableA();
+        DecodingSampler capped = sampler(DecodeOrder::Ancestral);
+        capped.remask = DecodeRemask::Cap;
+        capped.eta = 0.0;
+        for (int n : {2, 4}) {
+            const DecodeResult a = run(t, core::schedule::cosineCurve(), sampler(DecodeOrder::Ancestral), n);
+            const DecodeResult b = run(t, core::schedule::cosineCurve(), capped, n);
+            QCOMPARE(outputLaw(a), outputLaw(b));
+        }
+    }
+
+    // ReMDM rescale:0.5 on a linear schedule, N = 3, against every path enumerated here with
+    // the posterior of the table computed directly from its rows.
+    void remaskAgainstEnumeration() {
+        const CategoricalTable t = tableA();
+        const int n = 3;
+        const double eta = 0.5;
+        // F_d(i | x): the rows consistent with the unmasked positions of x, weighted by p.
+        auto posterior = [&](const std::vector<int>& x, int d) {
+            std::vector<double> f(2, 0.0);
+            for (int r = 0; r < t.numRows(); ++r) {
+                bool ok = true;
+                for (int e = 0; e < 2; ++e) ok = ok && (x[e] == 2 || x[e] == t.row(r)[e]);
+                if (ok) f[t.row(r)[d]] += t.probability[r];
+            }
+            const double s = f[0] + f[1];
+            return std::vector<double>{f[0] / s, f[1] / s};
+        };
+        Law states{{{2, 2}, 1.0}};
+        for (int step = n; step >= 1; --step) {
+            const double alphaT = 1.0 - double(step) / n, alphaS = 1.0 - double(step - 1) / n;
+            const double sigmaMax = alphaT <= 0.0 ? 1.0 : std::min(1.0, (1.0 - alphaS) / alphaT);
+            const double sigma = step == 1 ? 0.0 : eta * sigmaMax;
+            const double unmask = step == 1 ? 1.0 : (alphaS - (1.0 - sigma) * alphaT) / (1.0 - alphaT);
+            Law next;
+            for (const auto& [x, p] : states) {
+                std::vector<std::vector<std::pair<int, double>>> options(2);
+                for (int d = 0; d < 2; ++d) {
+                    if (x[d] == 2) {
+                        const auto f = posterior(x, d);
+                        options[d] = {{2, 1.0 - unmask}, {0, unmask * f[0]}, {1, unmask * f[1]}};
+                    } else {
+                        options[d] = {{x[d], 1.0 - sigma}, {2, sigma}};
+                    }
+                }
+                for (const auto& [a, pa] : options[0])
+                    for (const auto& [b, pb] : options[1])
+                        if (pa * pb > 0.0) next[{a, b}] += p * pa * pb;
+            }
+            states = next;
+        }
+        DecodingSampler s = sampler(DecodeOrder::Ancestral);
+        s.remask = DecodeRemask::Rescale;
+        s.eta = eta;
+        const DecodeResult r = run(t, core::schedule::linearCurve(), s, n);
+        QVERIFY2(maxDifference(outputLaw(r), states) < 1e-12, qPrintable(QString::number(maxDifference(outputLaw(r), states))));
+        // Remasking changes the output here (not the ancestral mixture).
+        const DecodeResult plain = run(t, core::schedule::linearCurve(), sampler(DecodeOrder::Ancestral), n);
+        QVERIFY(maxDifference(outputLaw(r), outputLaw(plain)) > 1e-3);
+        // Monte Carlo agrees with it, and with confidence remasking runs (Monte Carlo only).
+        const DecodeResult mc = run(t, core::schedule::linearCurve(), s, n, 40000, 2);
+        QVERIFY(std::abs(*mc.entropy.value - *r.entropy.value) < 4.0 * mc.entropy.standardError);
+        DecodingSampler conf = sampler(DecodeOrder::Ancestral);
+        conf.remask = DecodeRemask::Confidence;
+        const DecodeResult confMc = run(t, core::schedule::linearCurve(), conf, n, 2000, 1);
+        QVERIFY(confMc.entropy.value.has_value());
+    }
+
+    // The float32 law against an independent trapezoid integral of the clamped-Gumbel model.
+    void float32GumbelLaw() {
+        DecodingSampler s = sampler(DecodeOrder::Ancestral, DecodeValues::Sample);
+        s.gumbel = GumbelPrecision::Float32;
+        const std::vector<double> mild{0.6, 0.3, 0.1};
+        const auto law = valueLaw(mild, s);
+        for (int i = 0; i < 3; ++i) QVERIFY(std::abs(law[i] - mild[i]) < 1e-6);
+        // Gap 17 between the log-weights: P(class 1) = ∫ f(g) F(g − 17) over g < g_max plus the
+        // atom at g_max.
+        const double gap = 17.0;
+        const std::vector<double> far{1.0 / (1.0 + std::exp(-gap)), std::exp(-gap) / (1.0 + std::exp(-gap))};
+        const double gmax = -std::log(-std::log(1.0 - std::ldexp(1.0, -24)));
+        auto F = [&](double x) { return x >= gmax ? 1.0 : std::exp(-std::exp(-x)); };
+        const int m = 400000;
+        const double lo = -8.0, h = (gmax - lo) / m;
+        double integral = 0.0;
+        for (int i = 0; i <= m; ++i) {
+            const double g = lo + i * h;
+            integral += (i == 0 || i == m ? 0.5 : 1.0) * h * std::exp(-g - std::exp(-g)) * F(g - gap);
+        }
+        const double atom = 1.0 - std::exp(-std::exp(-gmax));
+        const double expected = integral + atom * F(gmax - gap);
+        const auto law32 = valueLaw(far, s);
+        QVERIFY2(std::abs(law32[1] - expected) < 1e-3 * expected,
+                 qPrintable(QString("%1 vs %2").arg(law32[1]).arg(expected)));
+        QVERIFY(law32[1] < 0.7 * far[1]);  // the truncation shows (about 0.58 of e^{−17})
+        // Gap 25: no float32 draw reaches it; float64 keeps e^{−25}.
+        const std::vector<double> farther{1.0, std::exp(-25.0)};
+        QCOMPARE(valueLaw(farther, s)[1], 0.0);
+        s.gumbel = GumbelPrecision::Float64;
+        QVERIFY(valueLaw(farther, s)[1] > 1e-12);
+    }
+
+    // Low temperature: x2's ratio 10^5 at τ = 0.45 is a log-weight gap of 25.6, so float32 never
+    // draws x2 = 1 (rows (·, 1) get 0) while float64 gives them e^{−25.6}; Monte Carlo in float32
+    // matches the exact float32 law.
+    void float32TruncationInDecoding() {
+        const double z = 1.0 + 1e-5;
+        auto t = core::data::makeCategoricalTable(2, 3, {0, 0, 0, 1, 1, 0, 1, 1},
+                                                  {0.4 / z, 0.4e-5 / z, 0.6 / z, 0.6e-5 / z});
+        QVERIFY(t.ok());
+        DecodingSampler s = sampler(DecodeOrder::Ancestral, DecodeValues::Temperature, 0.45);
+        s.gumbel = GumbelPrecision::Float32;
+        const DecodeResult exact32 = run(*t, core::schedule::linearCurve(), s, 1);
+        QCOMPARE(exact32.rowProbability[1], 0.0);
+        QCOMPARE(exact32.rowProbability[3], 0.0);
+        QVERIFY(!exact32.klDataOutput.value.has_value());
+        const DecodeResult mc32 = run(*t, core::schedule::linearCurve(), s, 1, 20000, 2);
+        QCOMPARE(mc32.rowProbability[1], 0.0);
+        QCOMPARE(mc32.rowProbability[3], 0.0);
+        const double q0 = exact32.rowProbability[0];
+        QVERIFY(q0 > 0.2 && q0 < 0.4);
+        QVERIFY(std::abs(mc32.rowProbability[0] - q0) < 4.0 * std::sqrt(q0 * (1.0 - q0) / 20000));
+        QVERIFY(std::abs(*mc32.entropy.value - *exact32.entropy.value) < 4.0 * mc32.entropy.standardError);
+        s.gumbel = GumbelPrecision::Float64;
+        const DecodeResult exact64 = run(*t, core::schedule::linearCurve(), s, 1);
+        QVERIFY(exact64.rowProbability[1] > 0.0);
+        QVERIFY(exact64.klDataOutput.value.has_value());
+    }
+
+    void tokensPerStep() {
+        QCOMPARE(orderedTokensPerStep(core::schedule::linearCurve(), 2, 2), (std::vector<int>{1, 1}));
+        // round(2.5) = 2 (half to even): step 2 unmasks 2, step 1 the other 3.
+        QCOMPARE(orderedTokensPerStep(core::schedule::linearCurve(), 2, 5), (std::vector<int>{2, 3}));
+        // round(2·(1 − n/4)) = 0, 0, 1, 2, 2 for n = 4..0 (round(0.5) = 0, round(1.5) = 2).
+        QCOMPARE(orderedTokensPerStep(core::schedule::linearCurve(), 4, 2), (std::vector<int>{0, 1, 1, 0}));
+    }
+
+    void trajectoriesRecordEveryStep() {
+        const CategoricalTable t = tableA();
+        const core::model::TableOracle oracle(t, maskedPi(2));
+        DecodeOptions o;
+        o.sampler = sampler(DecodeOrder::Confidence);
+        o.numSteps = 2;
+        o.trajectories = 3;
+        auto r = decode(t, oracle, maskedPi(2), core::schedule::linearCurve(), o);
+        QVERIFY(r.ok());
+        QCOMPARE(r->trajectories.size(), size_t(3));
+        for (const auto& tr : r->trajectories) {
+            QCOMPARE(tr.states.size(), size_t(6));
+            QCOMPARE(tr.states[0], 2);
+            QCOMPARE(tr.states[1], 2);
+            // One position after step 2, both after step 1.
+            QCOMPARE(int(tr.states[2] != 2) + int(tr.states[3] != 2), 1);
+            QVERIFY(tr.states[4] != 2 && tr.states[5] != 2);
+        }
+    }
+
+    void errorsNameFieldAndValue() {
+        const CategoricalTable t = tableA();
+        const core::model::TableOracle oracle(t, maskedPi(2));
+        DecodeOptions o;
+        o.numSteps = 2;
+        // π not absorbing.
+        const Vector uniform = Vector::Constant(3, 1.0 / 3.0);
+        const core::model::TableOracle plain(t, uniform);
+        auto notMasked = decode(t, plain, uniform, core::schedule::linearCurve(), o);
+        QVERIFY(!notMasked.ok());
+        QCOMPARE(notMasked.error().field, std::string("pi"));
+        // Remasking with an ordered sampler.
+        o.sampler = sampler(DecodeOrder::Confidence);
+        o.sampler.remask = DecodeRemask::Cap;
+        o.sampler.eta = 0.1;
+        auto remask = decode(t, oracle, maskedPi(2), core::schedule::linearCurve(), o);
+        QVERIFY(!remask.ok());
+        QCOMPARE(remask.error().field, std::string("--remask"));
+        QCOMPARE(remask.error().value, std::string("cap:0.1"));
+        // Data on the mask class.
+        auto onMask = core::data::makeCategoricalTable(2, 3, {0, 2, 1, 1}, {0.5, 0.5});
+        QVERIFY(onMask.ok());
+        o.sampler = {};
+        auto bad = decode(*onMask, oracle, maskedPi(2), core::schedule::linearCurve(), o);
+        QVERIFY(!bad.ok());
+        QCOMPARE(bad.error().field, std::string("table"));
+        // Parsers.
+        auto order = parseDecodeOrder("sideways");
+        QVERIFY(!order.ok());
+        QCOMPARE(order.error().field, std::string("--order"));
+        QCOMPARE(order.error().value, std::string("sideways"));
+        DecodingSampler s;
+        auto tau = parseDecodeValues("temperature:0", s);
+        QVERIFY(!tau.ok());
+        QCOMPARE(tau.error().field, std::string("--values"));
+        auto eta = parseDecodeRemask("cap:1.5", s);
+        QVERIFY(!eta.ok());
+        QCOMPARE(eta.error().value, std::string("cap:1.5"));
+    }
+
+    void samplerSpecRoundTrips() {
+        DecodingSampler s;
+        s.order = DecodeOrder::Ancestral;
+        s.values = DecodeValues::Temperature;
+        s.temperature = 0.25;
+        s.remask = DecodeRemask::Cap;
+        s.eta = 0.02;
+        s.gumbel = GumbelPrecision::Float32;
+        const std::string spec = core::project::samplerSpec(s);
+        QCOMPARE(spec, std::string("order=ancestral;values=temperature:0.25;remask=cap:0.02;gumbel=float32"));
+        auto back = core::project::parseSamplerSpec(spec);
+        QVERIFY(back.ok());
+        QVERIFY(*back == s);
+        auto partial = core::project::parseSamplerSpec("values=argmax;order=margin");
+        QVERIFY(partial.ok());
+        QCOMPARE(int(partial->order), int(DecodeOrder::Margin));
+        auto twice = core::project::parseSamplerSpec("order=margin;order=random", "decoding.sampler");
+        QVERIFY(!twice.ok());
+        QCOMPARE(twice.error().field, std::string("decoding.sampler"));
+        auto mixed = core::project::parseSamplerSpec("order=margin;remask=conf");
+        QVERIFY(!mixed.ok());
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_Decoding)
+#include "tst_decoding.moc"
