@@ -22,6 +22,7 @@
 #include "core/model/checkpoint.h"
 #include "core/project/categorical_runs.h"
 #include "core/project/categorical_setup.h"
+#include "core/project/decoding_runs.h"
 #include "core/project/project_file.h"
 #include "core/trajectory/least_cost_path.h"
 
@@ -234,7 +235,8 @@ core::Status applySchedule(const std::string& spec, core::project::CategoricalPa
 
 // The options without --project as the core's parameters, the defaults as documented: all
 // conditions averaged, the exact oracle, no DP.
-Result<core::project::CategoricalParams> paramsFromOptions(const Args& args) {
+// With stepsOptional (decode's --sweep-steps) --steps may be absent.
+Result<core::project::CategoricalParams> paramsFromOptions(const Args& args, bool stepsOptional = false) {
     using namespace core::categorical;
     core::project::CategoricalParams p;
     Result<std::string> piSpec = args.require("pi");
@@ -264,7 +266,8 @@ Result<core::project::CategoricalParams> paramsFromOptions(const Args& args) {
         if (!condition) return condition.error();
         p.condition = *condition;
     }
-    Result<int> steps = args.getBounded("steps", core::limits::kSteps);
+    Result<int> steps = stepsOptional ? args.getBounded("steps", core::limits::kSteps, 1)
+                                      : args.getBounded("steps", core::limits::kSteps);
     if (!steps) return steps.error();
     p.numSteps = *steps;
     p.trajectory = core::project::CategoricalTrajectory::Even;
@@ -545,6 +548,133 @@ int runCategorical(const Args& args) {
         params->seed = static_cast<uint64_t>(*seed);
     }
     return runCategoricalParams(args, *params, format);
+}
+
+const CommandSpec& decodeSpec() {
+    static const CommandSpec spec{
+        "decode",
+        "the output distribution of a decoding sampler of masked diffusion",
+        "",
+        {required("table", "T.csv", "the data table (columns x1..xD and p, optionally c)"),
+         required("pi", "masked:K", "the prior: masked:K (K data classes and a mask state K + 1)"),
+         required("schedule", "S", "β(t): linear, cosine, power:P, info-linear or custom:FILE"),
+         valued("steps", "N", "", "the number of decoding steps (required without --sweep-steps)"),
+         valued("order", "O", "ancestral",
+                "ancestral, random, confidence, margin or entropy (which masked positions unmask)"),
+         valued("values", "V", "sample", "sample, argmax or temperature:τ (how a value is drawn)"),
+         valued("remask", "R", "none", "none, cap:η, rescale:η or conf (ReMDM; with --order ancestral)"),
+         valued("gumbel", "float64|float32", "float64", "the precision of the Gumbel-max draws"),
+         valued("sweep-steps", "N1,N2,…", "", "one result per N instead of --steps"),
+         valued("project", "FILE", "",
+                "a project file: its categorical set-up (data, π, schedule, N, condition, model, "
+                "seed) stands in for the options not given"),
+         valued("condition", "C", "", "the condition decoded (default: all conditions averaged)"),
+         valued("samples", "M", "", "Monte Carlo with M ≥ 2 chains per condition (default: exact)"),
+         valued("seed", "S", "0", "the Monte Carlo seed"),
+         valued("threads", "T", "", "worker threads (default: all cores)"),
+         valued("format", "json|csv", "json", "the output format"),
+         valued("model", "M", "oracle",
+                "the denoiser: oracle (the table's exact joint posterior), MODEL.safetensors or MODEL.pt")},
+        "Without --samples the output distribution is propagated exactly ((K + 1)^D ≤ 2^24 partially\n"
+        "masked sequences). JSON: exact, sampler, steps, tokens_per_step (step N first; expected\n"
+        "counts for ancestral), entropy, kl_data_output, kl_output_data, total_variation,\n"
+        "position_entropy (numbers, null when infinite; with --samples each is an object\n"
+        "{\"value\": …, \"standard_error\": …}), row_probability (per table row), distribution\n"
+        "(exact only: [{\"x\": […], \"p\": …}]). With --sweep-steps: {\"sweep\": [one per N]}.\n"
+        "CSV: a header and one row per N. Details in docs/categorical.md (Decoding samplers).\n"};
+    return spec;
+}
+
+int runDecode(const Args& args) {
+    using namespace core::categorical;
+    const std::string format = args.get("format");
+    if (format != "json" && format != "csv") {
+        return fail(core::makeError(core::ErrorCode::ParseError, "--format", format, "expected json or csv"));
+    }
+    core::project::DecodeRequest request;
+    Result<DecodeOrder> order = parseDecodeOrder(args.get("order"), "--order");
+    if (!order) return fail(order.error());
+    request.sampler.order = *order;
+    if (core::Status s = parseDecodeValues(args.get("values"), request.sampler, "--values"); !s) return fail(s.error());
+    if (core::Status s = parseDecodeRemask(args.get("remask"), request.sampler, "--remask"); !s) return fail(s.error());
+    Result<GumbelPrecision> gumbel = parseGumbelPrecision(args.get("gumbel"), "--gumbel");
+    if (!gumbel) return fail(gumbel.error());
+    request.sampler.gumbel = *gumbel;
+    if (core::Status s = validateDecodingSampler(request.sampler); !s) return fail(s.error());
+    std::vector<int> sweep;
+    if (args.has("sweep-steps")) {
+        std::stringstream in(args.get("sweep-steps"));
+        std::string item;
+        while (std::getline(in, item, ',')) {
+            Result<int> n = parseBounded(item, "--sweep-steps", core::limits::kSteps);
+            if (!n) {
+                core::Error error = n.error();
+                error.value = args.get("sweep-steps");
+                return fail(error);
+            }
+            sweep.push_back(*n);
+        }
+        if (sweep.empty()) return fail(core::invalidArgument("--sweep-steps", args.get("sweep-steps"), "no N given"));
+    }
+    auto params = args.has("project") ? projectParams(args) : paramsFromOptions(args, !sweep.empty());
+    if (!params) return fail(params.error());
+    if (args.has("seed")) {
+        Result<long long> seed = args.getInt64("seed");
+        if (!seed) return fail(seed.error());
+        params->seed = static_cast<uint64_t>(*seed);
+    }
+    auto run = samplesAndThreads(args);
+    if (!run) return fail(run.error());
+    request.samples = run->first;
+    auto setup = core::project::CategoricalSetup::build(*params, core::project::fileSources(), true);
+    if (!setup) {
+        core::Error error = setup.error();
+        if (args.has("model") && !params->model.empty()) error = modelError(params->model, error);
+        if (error.field == "schedule") error.field = "--schedule";
+        return fail(error);
+    }
+    TerminalProgress terminal;
+    core::Progress progress(&terminal, "decoding");
+    // The core names its inputs; the command line names its options.
+    auto rename = [&](core::Error error) {
+        if (error.field == "pi") {
+            error.field = "--pi";
+            error.value = args.has("pi") ? args.get("pi") : "(the project's)";
+        } else if (error.field == "steps") {
+            error.field = args.has("sweep-steps") ? "--sweep-steps" : "--steps";
+        } else if (error.field == "samples") {
+            error.field = "--samples";
+        } else if (error.field == "condition") {
+            error.field = "--condition";
+        }
+        return error;
+    };
+    std::vector<DecodeResult> results;
+    if (sweep.empty()) {
+        auto r = core::project::projectDecode(**setup, request, run->second, &progress);
+        if (!r) return fail(rename(r.error()));
+        results.push_back(std::move(*r));
+    } else {
+        auto r = core::project::projectDecodeSweep(**setup, request, sweep, run->second, &progress);
+        if (!r) return fail(rename(r.error()));
+        results = std::move(*r);
+    }
+    std::ostringstream out;
+    if (format == "json") {
+        if (sweep.empty()) {
+            printJson(out, core::project::decodeResultJson(results.front()));
+        } else {
+            nlohmann::ordered_json all;
+            all["sweep"] = nlohmann::ordered_json::array();
+            for (const DecodeResult& r : results) all["sweep"].push_back(core::project::decodeResultJson(r));
+            printJson(out, all);
+        }
+    } else {
+        out << core::project::decodeCsvHeader() << '\n';
+        for (const DecodeResult& r : results) out << core::project::decodeCsvRow(r) << '\n';
+    }
+    std::cout << out.str();
+    return 0;
 }
 
 }  // namespace app::cli

@@ -15,6 +15,7 @@ namespace app::cli {
 // Categorical diffusion (docs/categorical.md): cmd_categorical.cpp.
 int runKernel(const Args& args);
 int runCategorical(const Args& args);
+int runDecode(const Args& args);
 
 // Analytic-DPM (docs/gaussian.md): cmd_gaussian.cpp.
 int runGamma(const Args& args);

@@ -30,7 +30,7 @@ struct Group {
 const std::vector<Group>& groups() {
     static const std::vector<Group> kGroups = {
         {"Categorical diffusion (docs/categorical.md)",
-         {{kernelSpec, runKernel}, {categoricalSpec, runCategorical}}},
+         {{kernelSpec, runKernel}, {categoricalSpec, runCategorical}, {decodeSpec, runDecode}}},
         {"Analytic-DPM (docs/gaussian.md)",
          {{gammaSpec, runGamma},
           {varianceSpec, runVariance},

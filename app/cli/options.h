@@ -66,6 +66,7 @@ std::string commandHelp(const CommandSpec& spec);
 // The tables of the subcommands (cmd_*.cpp), in the order `diffuscope help` lists them.
 const CommandSpec& kernelSpec();
 const CommandSpec& categoricalSpec();
+const CommandSpec& decodeSpec();
 const CommandSpec& gammaSpec();
 const CommandSpec& varianceSpec();
 const CommandSpec& nllSpec();
