@@ -8,6 +8,8 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <cstring>
+#include <tuple>
 
 #include "core/categorical/masked_elbo.h"
 #include "core/util/limits.h"
@@ -387,6 +389,11 @@ struct Engine {
         }
         for (int step = n; step >= 1; --step) {
             CounterRng rng(options.seed, stream, static_cast<uint64_t>(step));
+            // An ordered step that unmasks nothing needs no prediction.
+            if (options.sampler.order != DecodeOrder::Ancestral && ordered[static_cast<size_t>(n - step)] == 0) {
+                if (states) states->insert(states->end(), x.begin(), x.end());
+                continue;
+            }
             predict(x, condition, step, f, raw);
             std::vector<int> masked;
             for (int d = 0; d < dims; ++d) {
@@ -574,6 +581,8 @@ Result<StateList> exactStep(const Engine& e, const Codec& codec, const StateList
                     }
                 }
             }
+            // Merged per block too, so the outcomes held at once stay within the states' count.
+            out = mergeStates(std::move(out));
         },
         e.options.progress);
     if (e.options.progress != nullptr && e.options.progress->cancelled()) {
@@ -582,6 +591,96 @@ Result<StateList> exactStep(const Engine& e, const Codec& codec, const StateList
     StateList all;
     for (auto& part : produced) all.insert(all.end(), part.begin(), part.end());
     return mergeStates(std::move(all));
+}
+
+// Confidence remasking exactly: a state is x and, per decoded position, ψ (F's probability of its
+// token when it was decoded; 0 at masked positions), kept as bytes: D classes then D doubles.
+struct ConfState {
+    std::vector<int> x;
+    std::vector<double> psi;
+};
+std::string confKey(const ConfState& s) {
+    std::string key(s.x.size() * (1 + sizeof(double)), '\0');
+    for (size_t d = 0; d < s.x.size(); ++d) {
+        key[d] = static_cast<char>(static_cast<uint8_t>(s.x[d]));
+        std::memcpy(key.data() + s.x.size() + d * sizeof(double), &s.psi[d], sizeof(double));
+    }
+    return key;
+}
+ConfState confState(const std::string& key, int dims) {
+    ConfState s{std::vector<int>(static_cast<size_t>(dims)), std::vector<double>(static_cast<size_t>(dims))};
+    for (int d = 0; d < dims; ++d) {
+        s.x[d] = static_cast<uint8_t>(key[static_cast<size_t>(d)]);
+        std::memcpy(&s.psi[d], key.data() + dims + static_cast<size_t>(d) * sizeof(double), sizeof(double));
+    }
+    return s;
+}
+using ConfList = std::vector<std::pair<std::string, double>>;
+
+Result<ConfList> exactConfStep(const Engine& e, const ConfList& states, int condition, int step) {
+    const int64_t blockSize = 16;
+    std::vector<ConfList> produced(static_cast<size_t>(numBlocks(static_cast<int64_t>(states.size()), blockSize)));
+    parallelForBlocks(
+        static_cast<int64_t>(states.size()), blockSize, e.options.parallel,
+        [&](int64_t block, int64_t begin, int64_t end) {
+            ConfList& out = produced[static_cast<size_t>(block)];
+            std::vector<double> f(static_cast<size_t>(e.dims) * e.k), raw(static_cast<size_t>(e.dims) * (e.k + 1));
+            for (int64_t i = begin; i < end; ++i) {
+                const ConfState state = confState(states[static_cast<size_t>(i)].first, e.dims);
+                e.predict(state.x, condition, step, f, raw);
+                const double sigmaT = e.sigma(step);
+                const double a = e.unmaskProbability(step, sigmaT);
+                double softmaxSum = 0.0;
+                for (int d = 0; d < e.dims; ++d) {
+                    if (state.x[d] != e.mask) softmaxSum += std::exp(-state.psi[d]);
+                }
+                // Position by position: (class, ψ, probability) options, expanded as a product.
+                std::vector<std::pair<ConfState, double>> partial{{state, states[static_cast<size_t>(i)].second}};
+                for (int d = 0; d < e.dims; ++d) {
+                    std::vector<std::tuple<int, double, double>> options;
+                    if (state.x[d] == e.mask) {
+                        const auto law = valueLaw(std::span<const double>(f.data() + static_cast<size_t>(d) * e.k, e.k),
+                                                  e.options.sampler);
+                        options.emplace_back(e.mask, 0.0, 1.0 - a);
+                        for (int v = 0; v < e.k; ++v) {
+                            options.emplace_back(v, f[static_cast<size_t>(d) * e.k + v], a * law[v]);
+                        }
+                    } else {
+                        const double sd = sigmaT * std::exp(-state.psi[d]) / softmaxSum;
+                        options.emplace_back(state.x[d], state.psi[d], 1.0 - sd);
+                        options.emplace_back(e.mask, 0.0, sd);
+                    }
+                    std::vector<std::pair<ConfState, double>> grown;
+                    for (const auto& [partialState, q] : partial) {
+                        for (const auto& [v, psi, r] : options) {
+                            if (!(r > 0.0)) continue;
+                            ConfState next = partialState;
+                            next.x[d] = v;
+                            next.psi[d] = psi;
+                            grown.emplace_back(std::move(next), q * r);
+                        }
+                    }
+                    partial = std::move(grown);
+                }
+                for (const auto& [next, q] : partial) out.emplace_back(confKey(next), q);
+            }
+        },
+        e.options.progress);
+    if (e.options.progress != nullptr && e.options.progress->cancelled()) {
+        return makeError(ErrorCode::Cancelled, "", "", "cancelled");
+    }
+    ConfList all;
+    for (auto& part : produced) all.insert(all.end(), part.begin(), part.end());
+    std::stable_sort(all.begin(), all.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    ConfList merged;
+    for (auto& [key, p] : all) {
+        if (!merged.empty() && merged.back().first == key) {
+            merged.back().second += p;
+        } else {
+            merged.emplace_back(std::move(key), p);
+        }
+    }
+    return merged;
 }
 
 // The conditions decoded: the one chosen, or all.
@@ -621,7 +720,6 @@ std::map<Sequence, double> dataLaw(const data::CategoricalTable& table, const st
 // are given: Var ≈ Σ_c Var_{q_c}(g)/(C² M), g the functional's gradient.
 void measure(const std::map<Sequence, double>& q, const std::map<Sequence, double>& p, int dims, int k,
              const std::vector<std::map<Sequence, double>>* groups, int64_t draws, DecodeResult& r) {
-    const double inf = std::numeric_limits<double>::infinity();
     // Per-position marginals of q.
     std::vector<double> marginal(static_cast<size_t>(dims) * k, 0.0);
     for (const auto& [x, v] : q) {
@@ -657,11 +755,11 @@ void measure(const std::map<Sequence, double>& q, const std::map<Sequence, doubl
     }
     positions /= dims;
     r.entropy.value = entropy;
-    r.klDataOutput.value = pOutside ? std::nullopt : std::optional<double>(klPq);
-    r.klOutputData.value = qOutside ? std::nullopt : std::optional<double>(klQp);
+    // A KL is ≥ 0; sums of terms of both signs can round to −1e−16.
+    r.klDataOutput.value = pOutside ? std::nullopt : std::optional<double>(std::max(0.0, klPq));
+    r.klOutputData.value = qOutside ? std::nullopt : std::optional<double>(std::max(0.0, klQp));
     r.totalVariation.value = 0.5 * tv;
     r.positionEntropy.value = positions;
-    (void)inf;
     if (groups == nullptr) return;
     // Gradients at x: entropy −log q − 1, KL(p‖q) −p/q, KL(q‖p) log(q/p) + 1, TV ½ sign(q − p),
     // positions (1/D) Σ_d (−log q_d(x_d) − 1); constants drop out of the variances.
@@ -745,10 +843,6 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
                                        std::to_string(e.dims) + " partially masked sequences, more than the limit " +
                                        std::to_string(limits::kDecodeExactStates) + "; use --samples M");
         }
-        if (options.sampler.remask == DecodeRemask::Confidence) {
-            return invalidArgument("--remask", "conf",
-                                   "confidence remasking depends on the history of each token: use --samples M");
-        }
     }
 
     DecodeResult r;
@@ -769,11 +863,40 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
         const Codec codec(e.dims, mask + 1);
         if (options.progress != nullptr) options.progress->setTotal(static_cast<int64_t>(e.n) * numConditions);
         for (int ci = 0; ci < numConditions; ++ci) {
+            if (options.sampler.remask == DecodeRemask::Confidence) {
+                ConfList states{{confKey({std::vector<int>(static_cast<size_t>(e.dims), mask),
+                                          std::vector<double>(static_cast<size_t>(e.dims), 0.0)}),
+                                 1.0}};
+                for (int step = e.n; step >= 1; --step) {
+                    Result<ConfList> next = exactConfStep(e, states, conditions[ci], step);
+                    if (!next) return next.error();
+                    states = std::move(*next);
+                    // ψ multiplies the states beyond (K + 1)^D.
+                    if (states.size() > static_cast<size_t>(limits::kDecodeExactStates)) {
+                        return invalidArgument("--remask", "conf",
+                                               "exact confidence remasking reached more than " +
+                                                   std::to_string(limits::kDecodeExactStates) +
+                                                   " (sequence, confidence) states; use --samples M");
+                    }
+                    if (options.progress != nullptr && !options.progress->advance()) {
+                        return makeError(ErrorCode::Cancelled, "", "", "cancelled");
+                    }
+                }
+                for (const auto& [key, prob] : states) {
+                    if (prob <= 0.0) continue;
+                    const Sequence seq = sequenceOf(confState(key, e.dims).x.data(), e.dims);
+                    perCondition[ci][seq] += prob;
+                    q[seq] += prob / numConditions;
+                }
+                continue;
+            }
             StateList states{{(codec.power[e.dims] - 1), 1.0}};  // every digit = mask = base − 1
             for (int step = e.n; step >= 1; --step) {
-                Result<StateList> next = exactStep(e, codec, states, conditions[ci], step);
-                if (!next) return next.error();
-                states = std::move(*next);
+                if (options.sampler.order == DecodeOrder::Ancestral || e.ordered[static_cast<size_t>(e.n - step)] > 0) {
+                    Result<StateList> next = exactStep(e, codec, states, conditions[ci], step);
+                    if (!next) return next.error();
+                    states = std::move(*next);
+                }
                 if (options.progress != nullptr && !options.progress->advance()) {
                     return makeError(ErrorCode::Cancelled, "", "", "cancelled");
                 }

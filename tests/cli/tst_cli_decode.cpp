@@ -12,6 +12,8 @@
 #include <fstream>
 
 #include "core/categorical/decoding.h"
+#include "core/io/file_io.h"
+#include "core/project/project_file.h"
 #include "core/categorical/prior.h"
 #include "core/model/categorical_oracles.h"
 #include "tests/support/cli_runner.h"
@@ -117,6 +119,31 @@ private slots:
                                                 "linear", "--steps", "2", "--samples", "2000", "--seed", "3",
                                                 "--threads", "1"}));
         QCOMPARE(again, j);
+    }
+
+    // A project's set-up (its D = 1 example table, two conditions) with the mask state: one
+    // position decodes to its data law exactly, whatever the sampler; options override N.
+    void fromAProject() {
+        core::project::Project project;
+        project.categorical = project.categorical.withNumSteps(5);
+        project.categorical.maskState = true;
+        const QString path = m_dir.filePath("p.diffuscope.json");
+        QVERIFY(core::io::writeFileAtomically(path.toStdString(),
+                                              core::project::projectToJson(project, path.toStdString()))
+                    .ok());
+        const QJsonObject j = parse(runCli({"decode", "--project", path, "--order", "entropy"}));
+        QCOMPARE(j["steps"].toInt(), 5);
+        QVERIFY(j["kl_data_output"].toDouble() < 1e-12);
+        QVERIFY(j["total_variation"].toDouble() < 1e-12);
+        const QJsonObject three = parse(runCli({"decode", "--project", path, "--steps", "3"}));
+        QCOMPARE(three["steps"].toInt(), 3);
+        project.categorical.maskState = false;
+        QVERIFY(core::io::writeFileAtomically(path.toStdString(),
+                                              core::project::projectToJson(project, path.toStdString()))
+                    .ok());
+        const test_support::CliResult plain = runCli({"decode", "--project", path});
+        QVERIFY(plain.exitCode != 0);
+        QVERIFY2(plain.err.contains("--pi"), qPrintable(plain.err));
     }
 
     void errorsNameTheOption_data() {

@@ -198,6 +198,7 @@ private slots:
         const CategoricalTable t = tableA();
         for (auto s : {sampler(DecodeOrder::Ancestral), sampler(DecodeOrder::Entropy, DecodeValues::Temperature, 0.7)}) {
             const DecodeResult exact = run(t, core::schedule::cosineCurve(), s, 3);
+            QCOMPARE(outputLaw(run(t, core::schedule::cosineCurve(), s, 3, 0, 2)), outputLaw(exact));
             const DecodeResult mc = run(t, core::schedule::cosineCurve(), s, 3, 40000, 1);
             const DecodeResult mc2 = run(t, core::schedule::cosineCurve(), s, 3, 40000, 2);
             QVERIFY(!mc.exact);
@@ -277,13 +278,23 @@ private slots:
         // Remasking changes the output here (not the ancestral mixture).
         const DecodeResult plain = run(t, core::schedule::linearCurve(), sampler(DecodeOrder::Ancestral), n);
         QVERIFY(maxDifference(outputLaw(r), outputLaw(plain)) > 1e-3);
-        // Monte Carlo agrees with it, and with confidence remasking runs (Monte Carlo only).
+        // Monte Carlo agrees with it; confidence remasking exactly (ψ carried in the state) agrees with
+        // its Monte Carlo.
         const DecodeResult mc = run(t, core::schedule::linearCurve(), s, n, 40000, 2);
         QVERIFY(std::abs(*mc.entropy.value - *r.entropy.value) < 4.0 * mc.entropy.standardError);
         DecodingSampler conf = sampler(DecodeOrder::Ancestral);
         conf.remask = DecodeRemask::Confidence;
-        const DecodeResult confMc = run(t, core::schedule::linearCurve(), conf, n, 2000, 1);
-        QVERIFY(confMc.entropy.value.has_value());
+        const DecodeResult confExact = run(t, core::schedule::linearCurve(), conf, n);
+        const DecodeResult confMc = run(t, core::schedule::linearCurve(), conf, n, 40000, 2);
+        QVERIFY(std::abs(*confMc.entropy.value - *confExact.entropy.value) < 4.0 * confMc.entropy.standardError);
+        QVERIFY(std::abs(*confMc.totalVariation.value - *confExact.totalVariation.value) <
+                4.0 * confMc.totalVariation.standardError);
+        for (int row = 0; row < t.numRows(); ++row) {
+            const double q = confExact.rowProbability[row];
+            QVERIFY(std::abs(confMc.rowProbability[row] - q) < 4.0 * std::sqrt(q * (1.0 - q) / 40000));
+        }
+        // It remasks: not the ancestral output.
+        QVERIFY(maxDifference(outputLaw(confExact), outputLaw(plain)) > 1e-3);
     }
 
     // The float32 law against an independent trapezoid integral of the clamped-Gumbel model.
@@ -400,6 +411,19 @@ private slots:
         auto bad = decode(*onMask, oracle, maskedPi(2), core::schedule::linearCurve(), o);
         QVERIFY(!bad.ok());
         QCOMPARE(bad.error().field, std::string("table"));
+        // (K + 1)^D = 3^16 > 2^24 without --samples.
+        auto wide = core::data::makeCategoricalTable(16, 3, std::vector<int>(16, 0), {1.0});
+        QVERIFY(wide.ok());
+        const core::model::TableOracle wideOracle(*wide, maskedPi(2));
+        o.sampler = {};
+        auto tooMany = decode(*wide, wideOracle, maskedPi(2), core::schedule::linearCurve(), o);
+        QVERIFY(!tooMany.ok());
+        QCOMPARE(tooMany.error().field, std::string("D"));
+        QCOMPARE(tooMany.error().value, std::string("16"));
+        QVERIFY(tooMany.error().message.find("16777216") != std::string::npos);
+        o.samples = 10;
+        QVERIFY(decode(*wide, wideOracle, maskedPi(2), core::schedule::linearCurve(), o).ok());
+        o.samples = 0;
         // Parsers.
         auto order = parseDecodeOrder("sideways");
         QVERIFY(!order.ok());
