@@ -88,7 +88,8 @@ int runEvaluate(const Args& args) {
         return fail(core::invalidArgument("--model", *modelPath, "evaluate takes a categorical digits model"));
     }
     const auto& info = loaded->info;
-    const int levels = info.numClasses;
+    // A network with a mask state has the digits' levels and the mask besides.
+    const int levels = info.maskState ? info.numClasses - 1 : info.numClasses;
     // A TorchScript contract names its schedule without N (a categorical network takes t in
     // [0, 1]); a safetensors checkpoint's metadata holds the β(t) spec itself.
     const std::string& scheduleSpec =
@@ -120,11 +121,11 @@ int runEvaluate(const Args& args) {
                                           "none): give it with --pi, e.g. --pi uniform:" +
                                               std::to_string(levels)));
     }
-    if (pi.size() != levels) {
+    if (pi.size() != info.numClasses) {
         return fail(core::invalidArgument("--pi", args.get("pi"),
                                           "π has " + std::to_string(pi.size()) +
                                               " entries but the model has K = " +
-                                              std::to_string(levels) + " classes"));
+                                              std::to_string(info.numClasses) + " classes"));
     }
     auto digits = core::data::readDigitsOrBundled(args.get("digits"));
     if (!digits) return fail(digits.error());
@@ -151,6 +152,8 @@ int runEvaluate(const Args& args) {
     auto testTable = core::data::digitsTable(*testSplit, levels);
     if (!trainTable) return fail(trainTable.error());
     if (!testTable) return fail(testTable.error());
+    // The mask state: a class of the process that the data never use.
+    trainTable->numClasses = testTable->numClasses = info.numClasses;
     const auto elboGrid = core::categorical::evenTimeGrid(*curve, *elboSteps);
     const core::model::TableOracle oracle(*trainTable, pi);
     std::cout << "negative ELBO, " << *elboSteps << " even steps, bits/dim ± SE ("

@@ -247,7 +247,7 @@ const CommandSpec& trainSpec() {
          required("out", "MODEL", "the checkpoint to write (.safetensors)"),
          valued("threads", "T", "", "worker threads (default: all cores)"),
          valued("schedule", "S", "", "the schedule (default: cosine categorical, linear gaussian)"),
-         valued("pi", "P", "", "categorical: the prior π (default: uniform over the levels)"),
+         valued("pi", "P", "", "categorical: the prior π (default: uniform over the levels; masked:K adds a mask state)"),
          valued("num-steps", "N", "1000", "gaussian: the number of timesteps N"),
          valued("points", "N", "4000", "gaussian: the number of training points drawn from D"),
          valued("warmup", "S", "100", "learning-rate warm-up steps (at most a tenth of --steps)"),

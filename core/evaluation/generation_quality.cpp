@@ -56,8 +56,10 @@ Result<GenerationQuality> digitsGenerationQuality(const CategoricalDenoiser& den
                                                   int perClass,
                                                   uint64_t seed,
                                                   const ParallelOptions& parallel) {
-    if (denoiser.numClasses() != levels || denoiser.numPositions() != data::kDigitsPixels) {
-        return invalidArgument("model", "", "the denoiser must have K = levels and D = 64");
+    // A network with a mask state has one class beyond the levels, which π puts all its mass on.
+    const bool maskState = denoiser.numClasses() == levels + 1 && pi.size() == levels + 1 && pi[levels] == 1.0;
+    if ((denoiser.numClasses() != levels && !maskState) || denoiser.numPositions() != data::kDigitsPixels) {
+        return invalidArgument("model", "", "the denoiser must have K = levels (or levels + 1 with the mask state) and D = 64");
     }
     if (denoiser.numConditions() < kLabels) {
         return invalidArgument("model", "", "the denoiser must be conditional on the 10 labels");

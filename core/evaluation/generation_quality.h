@@ -39,7 +39,7 @@ struct GenerationQuality {
 
 // Samples with the closed-form kernel on `grid` (e.g. 50 even steps of the model's β curve),
 // seed → deterministic whatever the thread count. The denoiser must know 10 conditions and
-// have K = levels, D = 64.
+// have K = levels (or levels + 1 with a mask state: π all on class `levels`), D = 64.
 Result<GenerationQuality> digitsGenerationQuality(const CategoricalDenoiser& denoiser,
                                                   const data::Digits& digits,
                                                   int levels,

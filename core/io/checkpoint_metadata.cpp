@@ -52,6 +52,7 @@ std::map<std::string, std::string> toMetadata(const CheckpointInfo& info) {
     m["pi"] = Json(info.pi).dump();  // a non-finite entry becomes null
     m["schedule"] = info.schedule;
     m["data_set"] = info.dataSet;
+    if (info.maskState) m["mask_state"] = "true";
     m["training_steps"] = std::to_string(info.trainingSteps);
     m["train_loss"] = numberText(info.trainLoss);
     m["held_out_loss"] = numberText(info.heldOutLoss);
@@ -167,6 +168,12 @@ Result<CheckpointInfo> checkpointInfoFromMetadata(
     }
     if (const std::string* v = text("data_set")) {
         info.dataSet = *v;
+    }
+    if (const std::string* v = text("mask_state")) {
+        if (*v != "true" && *v != "false") {
+            return badValue(path, "mask_state", v->substr(0, 60), "expected true or false");
+        }
+        info.maskState = *v == "true";
     }
     return info;
 }

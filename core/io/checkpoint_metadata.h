@@ -29,6 +29,8 @@ struct CheckpointInfo {
     std::vector<double> pi;    // "pi": the stationary distribution π as a JSON array
     std::string schedule;      // "schedule": the schedule spec as the CLI spells it
     std::string dataSet;       // "data_set": the data spec, e.g. "digits:levels=4"
+    bool maskState = false;    // "mask_state": "true" when class K − 1 is a mask state that the
+                               // data never use (written only then; absent reads as false)
     long long trainingSteps = 0;  // "training_steps"
     double trainLoss = std::numeric_limits<double>::quiet_NaN();    // "train_loss"; NaN = null
     double heldOutLoss = std::numeric_limits<double>::quiet_NaN();  // "held_out_loss"

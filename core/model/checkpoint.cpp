@@ -320,6 +320,15 @@ Result<LoadedModel> loadMlpCheckpoint(Result<io::Checkpoint> checkpoint, const s
         if (!model) {
             return model.error();
         }
+        if (info->maskState) {
+            // The mask state is the last class and carries all of π.
+            const int last = info->numClasses - 1;
+            if (static_cast<int>(info->pi.size()) != info->numClasses || info->pi[last] != 1.0) {
+                return checkpointError(path, "mask_state",
+                                       "a mask state needs π with all its mass on the last class");
+            }
+            model->setMaskClass(last);
+        }
         loaded.categorical = std::make_shared<const CategoricalMlpDenoiser>(std::move(model).value());
     } else {
         const int steps = numSteps > 0 ? numSteps : stepsFromSchedule(info->schedule);

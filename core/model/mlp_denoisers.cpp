@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace core::model {
@@ -42,14 +43,18 @@ void CategoricalMlpDenoiser::encode(std::span<const int> xt, int numClasses, flo
     }
 }
 
-void CategoricalMlpDenoiser::softmax(const float* logits, int numClasses, int numPositions, double* out) {
+void CategoricalMlpDenoiser::softmax(const float* logits, int numClasses, int numPositions,
+                                     double* out, int excluded) {
     for (int d = 0; d < numPositions; ++d) {
         const float* l = logits + static_cast<size_t>(d) * numClasses;
         double* o = out + static_cast<size_t>(d) * numClasses;
-        const double shift = *std::max_element(l, l + numClasses);
+        double shift = -std::numeric_limits<double>::infinity();
+        for (int k = 0; k < numClasses; ++k) {
+            if (k != excluded) shift = std::max(shift, static_cast<double>(l[k]));
+        }
         double total = 0.0;
         for (int k = 0; k < numClasses; ++k) {
-            o[k] = std::exp(static_cast<double>(l[k]) - shift);
+            o[k] = k == excluded ? 0.0 : std::exp(static_cast<double>(l[k]) - shift);
             total += o[k];
         }
         for (int k = 0; k < numClasses; ++k) {
@@ -73,7 +78,7 @@ void CategoricalMlpDenoiser::predict(std::span<const int> xt,
     const int cond = m_mlp.config().numConditions > 0 ? condition : 0;
     assert(cond >= 0 && cond <= m_mlp.config().numConditions);
     m_mlp.forward(x, std::span<const double>(&t, 1), std::span<const int>(&cond, 1), ws, logits);
-    softmax(logits.data(), m_numClasses, m_numPositions, out.data());
+    softmax(logits.data(), m_numClasses, m_numPositions, out.data(), m_maskClass);
 }
 
 Result<GaussianMlpEpsModel> GaussianMlpEpsModel::create(Mlp mlp, int numSteps) {

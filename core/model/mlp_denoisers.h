@@ -37,10 +37,18 @@ public:
     const Mlp& mlp() const { return m_mlp; }
     Mlp& mlp() { return m_mlp; }
 
+    // A network of masked diffusion with a mask state (docs/categorical.md#masked-diffusion):
+    // class `maskClass` (in 0..K−1, or −1 for none) is never a data value, so F gives it exactly
+    // 0 and the softmax runs over the other classes, as in training.
+    void setMaskClass(int maskClass) { m_maskClass = maskClass; }
+    int maskClass() const { return m_maskClass; }
+
     // One-hot encoding of x_t (D entries in 0..K−1) into column (D·K floats).
     static void encode(std::span<const int> xt, int numClasses, float* column);
-    // Per-position softmax of logits (D·K) into probabilities (D·K), max-shifted, in double.
-    static void softmax(const float* logits, int numClasses, int numPositions, double* out);
+    // Per-position softmax of logits (D·K) into probabilities (D·K), max-shifted, in double;
+    // class `excluded` (−1: none) gets 0 and is left out of the normalisation.
+    static void softmax(const float* logits, int numClasses, int numPositions, double* out,
+                        int excluded = -1);
 
 private:
     CategoricalMlpDenoiser(Mlp mlp, int numClasses, int numPositions)
@@ -48,6 +56,7 @@ private:
     Mlp m_mlp;
     int m_numClasses;
     int m_numPositions;
+    int m_maskClass = -1;
 };
 
 // ε_θ(x_n, n) (docs/gaussian.md#training): the network sees x_n (d inputs) and temb(n/N); outputs d

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <functional>
 #include <numbers>
 
@@ -33,6 +34,7 @@ using SampleFn = std::function<void(CounterRng& rng, int64_t index, bool heldOut
 struct Problem {
     LossKind loss = LossKind::CrossEntropy;
     int numClasses = 1;        // K (cross-entropy: outputs = D·K)
+    int excludedClass = -1;    // cross-entropy: a class the softmax leaves out (a mask state)
     int64_t numTrain = 0;
     int64_t numHeldOut = 0;
     SampleFn sample;
@@ -54,13 +56,21 @@ double lossAndGradient(const Problem& problem, const MatrixF& out, const MatrixF
             for (Eigen::Index d = 0; d < rows / k; ++d) {
                 const float* logit = out.col(b).data() + d * k;
                 const float* onehot = target.col(b).data() + d * k;
-                const double shift = *std::max_element(logit, logit + k);
+                const int excluded = problem.excludedClass;
+                double shift = -std::numeric_limits<double>::infinity();
+                for (int i = 0; i < k; ++i) {
+                    if (i != excluded) shift = std::max(shift, static_cast<double>(logit[i]));
+                }
                 double z = 0.0;
                 for (int i = 0; i < k; ++i) {
-                    z += std::exp(static_cast<double>(logit[i]) - shift);
+                    if (i != excluded) z += std::exp(static_cast<double>(logit[i]) - shift);
                 }
                 const double logZ = std::log(z) + shift;
                 for (int i = 0; i < k; ++i) {
+                    if (i == excluded) {
+                        if (dOut != nullptr) (*dOut)(d * k + i, b) = 0.0f;
+                        continue;
+                    }
                     const double logP = static_cast<double>(logit[i]) - logZ;
                     total -= onehot[i] * logP;
                     if (dOut != nullptr) {
@@ -416,6 +426,12 @@ Result<CategoricalTrainResult> trainCategorical(const CategoricalProcess& proces
         std::abs(process.pi.sum() - 1.0) > 1e-9) {
         return invalidArgument("pi", "", "π must have K nonnegative entries summing to 1");
     }
+    if (process.maskState && process.pi[k - 1] != 1.0) {
+        return invalidArgument("pi", std::to_string(process.pi[k - 1]),
+                               "a mask state needs all of π on the last class");
+    }
+    // With a mask state the data classes are 0..K−2.
+    const int dataClasses = process.maskState ? k - 1 : k;
     // Data checks, one field per set.
     auto check = [&](const CategoricalDataset& set, const char* field, bool needRows) -> Status {
         if (set.rows.size() % static_cast<size_t>(d) != 0) {
@@ -426,9 +442,11 @@ Result<CategoricalTrainResult> trainCategorical(const CategoricalProcess& proces
             return invalidArgument(field, "0", "no training rows");
         }
         for (size_t i = 0; i < set.rows.size(); ++i) {
-            if (set.rows[i] < 0 || set.rows[i] >= k) {
+            if (set.rows[i] < 0 || set.rows[i] >= dataClasses) {
                 return invalidArgument(std::string(field) + ".rows[" + std::to_string(i / d) + "]",
-                                       std::to_string(set.rows[i]), "class outside 0..K−1");
+                                       std::to_string(set.rows[i]),
+                                       process.maskState ? "class outside 0..K−2 (K − 1 is the mask state)"
+                                                         : "class outside 0..K−1");
             }
         }
         if (process.numConditions > 0) {
@@ -457,6 +475,7 @@ Result<CategoricalTrainResult> trainCategorical(const CategoricalProcess& proces
     Problem problem;
     problem.loss = LossKind::CrossEntropy;
     problem.numClasses = k;
+    problem.excludedClass = process.maskState ? k - 1 : -1;
     problem.numTrain = train.size(d);
     problem.numHeldOut = heldOut.size(d);
     const int noCondition = config.noCondition();
@@ -494,6 +513,7 @@ Result<CategoricalTrainResult> trainCategorical(const CategoricalProcess& proces
     if (!model) {
         return model.error();
     }
+    if (process.maskState) model->setMaskClass(k - 1);
     return CategoricalTrainResult{std::move(model).value(), std::move(trained->summary),
                                   std::move(trained->state)};
 }

@@ -89,6 +89,9 @@ struct CategoricalProcess {
     int numConditions = 0;        // labels (0: unconditional)
     Vector pi;                    // π, K entries
     schedule::BetaCurve beta;     // β(t)
+    // Class K − 1 is a mask state (π = δ_{K−1}, the data never use it): the loss's softmax
+    // leaves it out and the trained network gives it 0 (docs/categorical.md#training).
+    bool maskState = false;
 };
 
 struct CategoricalTrainResult {

@@ -2,10 +2,12 @@
 #include "core/project/decoding_runs.h"
 
 #include <cmath>
+#include <limits>
 #include <set>
 #include <sstream>
 
 #include "core/categorical/masked_elbo.h"
+#include "core/evaluation/generation_quality.h"
 #include "core/util/limits.h"
 
 namespace core::project {
@@ -160,6 +162,78 @@ std::string decodeCsvRow(const DecodeResult& r) {
         out += "," + cell(m->value) + "," + (r.exact || !m->value ? "" : shortestText(m->standardError));
     }
     return out;
+}
+
+bool decodesDigits(const CategoricalSetup& setup) {
+    return setup.params.dataSource == CategoricalData::Digits;
+}
+
+Result<DigitsDecodeMeasures> digitsDecodeMeasures(const DecodeResult& result,
+                                                  const data::Digits& digits,
+                                                  int levels) {
+    auto train = data::quantisedSplit(digits, levels, true);
+    if (!train) return train.error();
+    const evaluation::NearestClassMean classifier(train->rows, train->labels);
+    DigitsDecodeMeasures out;
+    std::vector<int64_t> hits(10, 0), counts(10, 0);
+    for (const DecodeTrajectory& chain : result.trajectories) {
+        if (chain.states.size() < static_cast<size_t>(data::kDigitsPixels) || chain.condition < 0 ||
+            chain.condition >= 10) {
+            return invalidArgument("trajectories", std::to_string(chain.states.size()),
+                                   "a decoded digit needs 64 pixels and a label in 0..9");
+        }
+        const int* image = chain.states.data() + chain.states.size() - data::kDigitsPixels;
+        ++counts[static_cast<size_t>(chain.condition)];
+        if (classifier.classify(image) == chain.condition) ++hits[static_cast<size_t>(chain.condition)];
+    }
+    int64_t total = 0, right = 0;
+    out.perCondition.assign(10, std::numeric_limits<double>::quiet_NaN());
+    for (int c = 0; c < 10; ++c) {
+        if (counts[c] == 0) continue;
+        out.perCondition[c] = static_cast<double>(hits[c]) / static_cast<double>(counts[c]);
+        total += counts[c];
+        right += hits[c];
+    }
+    if (total == 0) return invalidArgument("trajectories", "0", "no decoded images to classify");
+    out.count = total;
+    out.accuracy = static_cast<double>(right) / static_cast<double>(total);
+    out.accuracyStandardError = std::sqrt(out.accuracy * (1.0 - out.accuracy) / static_cast<double>(total));
+    return out;
+}
+
+Result<std::pair<DecodeResult, DigitsDecodeMeasures>> projectDecodeDigits(const CategoricalSetup& setup,
+                                                                          const DecodeRequest& request,
+                                                                          const data::Digits& digits,
+                                                                          int numThreads,
+                                                                          Progress* progress) {
+    if (!decodesDigits(setup)) {
+        return invalidArgument("data", "", "the digits' measures need a project on the digits");
+    }
+    if (request.samples <= 0) {
+        return invalidArgument("samples", std::to_string(request.samples),
+                               "the digits are decoded by Monte Carlo: use --samples M");
+    }
+    DecodeRequest withImages = request;
+    // Trajectory i of condition c is keyed like Monte Carlo chain i of c: the same images.
+    withImages.trajectories = static_cast<int>(request.samples);
+    Result<DecodeResult> decoded = projectDecode(setup, withImages, numThreads, progress);
+    if (!decoded) return decoded.error();
+    Result<DigitsDecodeMeasures> measures = digitsDecodeMeasures(*decoded, digits, setup.params.digitLevels);
+    if (!measures) return measures.error();
+    // The kept trajectories were only the images' carrier: keep the first request.trajectories
+    // of each condition (they come chain-major).
+    const int64_t perChain = static_cast<int64_t>(decoded->trajectories.size()) / request.samples;
+    decoded->trajectories.resize(static_cast<size_t>(std::min<int64_t>(request.trajectories, request.samples) *
+                                                     perChain));
+    return std::make_pair(std::move(decoded).value(), std::move(measures).value());
+}
+
+void addDigitsMeasuresJson(const DigitsDecodeMeasures& measures, io::Json& json) {
+    json["accuracy"] = measures.accuracy;
+    json["accuracy_standard_error"] = measures.accuracyStandardError;
+    Json per = Json::array();
+    for (double v : measures.perCondition) per.push_back(std::isnan(v) ? Json(nullptr) : Json(v));
+    json["accuracy_per_condition"] = per;
 }
 
 }  // namespace core::project

@@ -4,9 +4,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/categorical/decoding.h"
+#include "core/data/digits.h"
 #include "core/io/json.h"
 #include "core/project/categorical_setup.h"
 #include "core/util/progress.h"
@@ -58,5 +60,40 @@ io::Json decodeResultJson(const categorical::DecodeResult& result);
 // errors; empty cells for null).
 std::string decodeCsvHeader();
 std::string decodeCsvRow(const categorical::DecodeResult& result);
+
+// The digits' own measures of a Monte Carlo decode (a project on the digits, D = 64, with the mask
+// state; docs/categorical.md#decoding-samplers).
+struct DigitsDecodeMeasures {
+    // The fraction of decoded images that the nearest-class-mean classifier (fitted on the real
+    // training images at the project's grey levels) labels as their condition, all decoded
+    // conditions together (each has M images, so this is their average).
+    double accuracy = 0.0;
+    double accuracyStandardError = 0.0;       // binomial, √(a(1 − a)/count)
+    std::vector<double> perCondition;         // [condition] the same per label; NaN if not decoded
+    int64_t count = 0;                        // images classified
+};
+
+// True when the set-up decodes the bundled digits (params.dataSource is Digits).
+bool decodesDigits(const CategoricalSetup& setup);
+
+// Decodes like projectDecode with Monte Carlo (request.samples > 0, else an error naming
+// "samples") and classifies every chain's output. The chains are those of the Monte Carlo
+// measures (the trajectories are kept for all of them, so the images and the measures come from
+// the same draws). Errors: the set-up is not on the digits (field "data").
+Result<std::pair<categorical::DecodeResult, DigitsDecodeMeasures>> projectDecodeDigits(
+    const CategoricalSetup& setup,
+    const DecodeRequest& request,
+    const data::Digits& digits,
+    int numThreads,
+    Progress* progress = nullptr);
+
+// The measures of the outputs (last states) of `result`'s trajectories at `levels` grey levels.
+Result<DigitsDecodeMeasures> digitsDecodeMeasures(const categorical::DecodeResult& result,
+                                                  const data::Digits& digits,
+                                                  int levels);
+
+// "accuracy" and "accuracy_standard_error" (and "accuracy_per_condition": numbers or null) added
+// to a result's JSON (decodeResultJson).
+void addDigitsMeasuresJson(const DigitsDecodeMeasures& measures, io::Json& json);
 
 }  // namespace core::project

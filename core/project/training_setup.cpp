@@ -64,6 +64,7 @@ void describeCategorical(TrainingSet& set, const std::string& dataSet) {
     set.info.pi.assign(p.pi.data(), p.pi.data() + p.pi.size());
     set.info.schedule = p.beta.spec();
     set.info.dataSet = dataSet;
+    set.info.maskState = p.maskState;
 }
 
 Result<TrainingSet> categoricalFromSpec(const TrainingDataSpec& spec, const SetupSources& sources) {
@@ -98,7 +99,16 @@ Result<TrainingSet> categoricalFromSpec(const TrainingDataSpec& spec, const Setu
     const std::string piSpec = spec.pi.empty() ? "uniform:" + std::to_string(k) : spec.pi;
     auto pi = categorical::parsePrior(piSpec, "--pi");
     if (!pi) return pi.error();
-    if (pi->size() != k) {
+    const int masked = categorical::maskedPriorClasses(piSpec);
+    if (masked > 0) {
+        // masked:K: the data's K classes and the mask state K, which takes all of π.
+        if (masked != k) {
+            return invalidArgument("--pi", spec.pi,
+                                   "masked:K needs K = the data's classes (" + std::to_string(k) + ")");
+        }
+        process.numClasses = k + 1;
+        process.maskState = true;
+    } else if (pi->size() != k) {
         return invalidArgument("--pi", spec.pi, "π needs K = levels entries");
     }
     process.pi = *pi;
@@ -179,7 +189,7 @@ Result<TrainingSet> trainingSet(const Project& project,
                                                                 : "project table";
     }
     set.categorical = {table.numClasses, table.numPositions, table.numConditions(), (*setup)->pi,
-                       (*setup)->curve};
+                       (*setup)->curve, params.maskState};
     describeCategorical(set, dataSet);
     return set;
 }

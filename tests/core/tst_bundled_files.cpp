@@ -21,6 +21,7 @@ private slots:
     // The build copies resources/ next to its binaries, so the lookup works without the sources.
     void foundBesideTheExecutable() {
         for (const char* name : {"data/digits.csv.gz", "models/digits-categorical-l4.safetensors",
+                                 "models/digits-masked-l4.safetensors",
                                  "models/digits-gaussian.safetensors",
                                  "models/moons-gaussian.safetensors"}) {
             auto path = core::data::bundledDataPath(name);

@@ -150,6 +150,7 @@ private slots:
     void threadCountDoesNotChangeTraining();
     void learningRateSchedule();
     void categoricalTrainingApproachesTheOracle();
+    void maskStateTrainingLeavesTheMaskOut();
     void gaussianTrainingApproachesTheOracle();
     void cancelReturnsPromptlyWithAUsableModel();
     void invalidParamsNameTheField_data();
@@ -579,6 +580,53 @@ void tst_Mlp::categoricalTrainingApproachesTheOracle() {
     }
 }
 
+// A mask state (class 2 of K = 3, π = δ₂, data on classes 0 and 1 only): x_t is x_0 or the mask,
+// so the exact F is p(· | c) at a masked position and δ_{x_t} elsewhere, and the mask class gets
+// exactly 0 (the softmax leaves it out, in training and in the trained network). The held-out
+// loss is E_t[β(t)]·H(X_0 | C) = H/2 for β(t) = t, H the mean of the two conditions' entropies.
+void tst_Mlp::maskStateTrainingLeavesTheMaskOut() {
+    const std::vector<double> tables[2] = {{0.7, 0.3}, {0.2, 0.8}};
+    CategoricalDataset train;
+    for (int r = 0; r < 2000; ++r) {
+        const int c = r % 2;
+        // Rows r and r + 2 of a condition alternate over ten slots: 0.7 → 7 of 10 are class 0.
+        const int slot = (r / 2) % 10;
+        train.rows.push_back(slot < static_cast<int>(std::lround(tables[c][0] * 10)) ? 0 : 1);
+        train.labels.push_back(c);
+    }
+    const CategoricalProcess process{.numClasses = 3, .numPositions = 1, .numConditions = 2,
+                                     .pi = Vector::Unit(3, 2), .beta = schedule::linearCurve(),
+                                     .maskState = true};
+    const MlpConfig architecture{.width = 32, .depth = 1, .timeEmbedding = 16, .timeScale = 20.0,
+                                 .conditionEmbedding = 8};
+    const TrainParams params{.steps = 1500, .batch = 64, .learningRate = 3e-3, .warmupSteps = 50,
+                             .emaDecay = 0.99, .evalEvery = 500, .seed = 1, .parallel = {1}};
+    Result<CategoricalTrainResult> trained = trainCategorical(process, train, train, architecture, params);
+    DS_VERIFY_OK(trained);
+    QCOMPARE(trained->model.maskClass(), 2);
+    std::vector<double> f(3);
+    for (double t : {0.1, 0.5, 0.9}) {
+        for (int c = 0; c < 2; ++c) {
+            for (int xt : {0, 1, 2}) {
+                const int x[1] = {xt};
+                trained->model.predict(x, c, DenoiserTime{t, t}, f);
+                QCOMPARE(f[2], 0.0);
+                DS_COMPARE_ABS(f[0] + f[1], 1.0, 1e-12);
+                const double expected0 = xt == 2 ? tables[c][0] : (xt == 0 ? 1.0 : 0.0);
+                DS_COMPARE_ABS(f[0], expected0, 0.05);
+            }
+        }
+    }
+    auto entropy = [](const std::vector<double>& p) {
+        double h = 0.0;
+        for (double v : p) h -= v * std::log(v);
+        return h;
+    };
+    const double expectedLoss = 0.5 * 0.5 * (entropy(tables[0]) + entropy(tables[1]));
+    // 2000 held-out examples, per-example s.d. ≲ 0.6: s.e. ≲ 0.014.
+    DS_COMPARE_ABS(trained->summary.heldOut.back().loss, expectedLoss, 0.06);
+}
+
 // Data N(0, s²I), d = 2, s = 0.5, linear schedule with N = 100. The optimum ε* is the oracle's,
 // with E‖ε − ε*‖²/d = 1 − β̄_n Γ_n, Γ_n = 1/(ᾱ_n s² + β̄_n) (docs/gaussian.md#exact-oracles),
 // averaged over n. Checks: (1) the excess E‖ε_θ − ε*‖²/d, measured on 20000 fresh (x_0, n, ε)
@@ -665,6 +713,8 @@ void tst_Mlp::invalidParamsNameTheField_data() {
     QTest::newRow("class out of range") << "class" << "train.rows[1]";
     QTest::newRow("label out of range") << "label" << "heldOut.labels[0]";
     QTest::newRow("pi wrong size") << "pi" << "pi";
+    QTest::newRow("mask state without its π") << "maskPi" << "pi";
+    QTest::newRow("data on the mask state") << "maskData" << "train.rows[2]";
 }
 
 void tst_Mlp::invalidParamsNameTheField() {
@@ -690,6 +740,11 @@ void tst_Mlp::invalidParamsNameTheField() {
     if (what == "class") train.rows[1] = 3;
     if (what == "label") heldOut.labels[0] = 2;
     if (what == "pi") process.pi = Vector::Constant(2, 0.5);
+    if (what == "maskPi") process.maskState = true;
+    if (what == "maskData") {
+        process.maskState = true;
+        process.pi = Vector::Unit(3, 2);
+    }
     Result<CategoricalTrainResult> r = trainCategorical(process, train, heldOut, architecture, params);
     QVERIFY(!r.ok());
     QCOMPARE(QString::fromStdString(r.error().field), field);

@@ -515,6 +515,16 @@ void tst_Safetensors::metadataRoundTrip() {
     auto bare = core::io::checkpointInfoFromMetadata({{"format", "pt"}});
     DS_VERIFY_OK(bare);
     QCOMPARE(bare->formatVersion, 0);
+    QVERIFY(!bare->maskState);
+    // mask_state is written only when true, and reads back.
+    QVERIFY(!core::io::toMetadata(info).contains("mask_state"));
+    core::io::CheckpointInfo masked = info;
+    masked.maskState = true;
+    const auto metadata = core::io::toMetadata(masked);
+    QCOMPARE(metadata.at("mask_state"), std::string("true"));
+    auto maskedBack = core::io::checkpointInfoFromMetadata(metadata);
+    DS_VERIFY_OK(maskedBack);
+    QVERIFY(maskedBack->maskState);
 }
 
 void tst_Safetensors::metadataErrors_data() {
@@ -532,6 +542,7 @@ void tst_Safetensors::metadataErrors_data() {
     QTest::newRow("pi-negative") << "pi" << "[0.5,-0.5]" << "non-negative numbers";
     QTest::newRow("pi-not-json") << "pi" << "0.5 0.5" << "'pi'";
     QTest::newRow("architecture-array") << "architecture" << "[1]" << "JSON object";
+    QTest::newRow("mask-state") << "mask_state" << "yes" << "'mask_state' = yes: expected true or false";
 }
 
 void tst_Safetensors::metadataErrors() {

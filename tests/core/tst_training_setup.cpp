@@ -190,6 +190,25 @@ void tst_TrainingSetup::csvRowsHoldOutTheLastTenth() {
         {});
     QVERIFY(!bad);
     QCOMPARE(bad.error().field, std::string("--pi"));
+    // masked:3 adds the mask state as class 3 with all of π, and the metadata says so.
+    auto masked = core::project::trainingSet(
+        TrainingDataSpec{
+            .process = ProcessKind::Categorical, .data = "csv:" + path, .pi = "masked:3"},
+        {});
+    DS_VERIFY_OK(masked);
+    QCOMPARE(masked->categorical.numClasses, 4);
+    QVERIFY(masked->categorical.maskState);
+    QVERIFY(masked->info.maskState);
+    QCOMPARE(masked->info.numClasses, 4);
+    QVERIFY(masked->info.pi == std::vector<double>({0.0, 0.0, 0.0, 1.0}));
+    QCOMPARE(masked->networkInputs(), 2 * 4);
+    // masked:K must name the data's K.
+    auto wrongK = core::project::trainingSet(
+        TrainingDataSpec{
+            .process = ProcessKind::Categorical, .data = "csv:" + path, .pi = "masked:4"},
+        {});
+    QVERIFY(!wrongK);
+    QCOMPARE(wrongK.error().field, std::string("--pi"));
 }
 
 void tst_TrainingSetup::gaussianPointsAsBefore() {
