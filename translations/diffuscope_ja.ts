@@ -321,11 +321,11 @@
     </message>
     <message>
         <source>&lt;p&gt;A masked-diffusion decoder starts with both positions of the pairs masked and unmasks them over N steps. Positions unmasked in the same step are drawn independently from their marginals, so with N = 1 the output is the product of the two marginals. Its KL(data ‖ output) is then the mutual information of the two positions: %1 nats decoded, %2 nats computed from the table.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;マスク拡散の復号器は、ペアの 2 つの位置をどちらもマスクした状態から始め、N ステップでマスクを外していきます。同じステップでマスクを外す位置は、それぞれの周辺分布から独立に引かれるので、N = 1 では出力は 2 つの周辺分布の積になります。このとき KL(data ‖ output) は 2 つの位置の相互情報量に等しくなります: 復号から %1 nats、表から計算すると %2 nats です。&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;マスク拡散の復号器は、ペアの 2 つの位置をどちらもマスクした状態から始め、N ステップでマスクを外していきます。同じステップでマスクを外す位置は、それぞれの周辺分布から独立に引かれるので、N = 1 では出力は 2 つの周辺分布の積になります。このとき KL(データ ‖ 出力) は 2 つの位置の相互情報量に等しくなります: 復号から %1 nats、表から計算すると %2 nats です。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Read KL(data ‖ output) at N = 1 in the Decoding view, then follow each sampler as N grows.</source>
-        <translation>「復号」ビューで N = 1 の KL(data ‖ output) を読み、N を増やしながら各サンプラーを追ってください。</translation>
+        <translation>「復号」ビューで N = 1 の KL(データ ‖ 出力) を読み、N を増やしながら各サンプラーを追ってください。</translation>
     </message>
     <message>
         <source>One token per step reproduces the data</source>
@@ -333,7 +333,7 @@
     </message>
     <message>
         <source>&lt;p&gt;With N = 2 = D steps of the linear schedule the ordered samplers unmask one position per step; the second is drawn given the first, so with the exact denoiser the output is the data whatever the order: confidence with sampled values has KL(data ‖ output) = %1 nats. The Trajectories view now animates that sampler: each chain unmasks first the position whose predicted distribution is the most confident.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;linear スケジュールで N = 2 = D ステップなら、順序付きサンプラーは 1 ステップに 1 つの位置のマスクを外します。2 つ目は 1 つ目を条件として引かれるので、厳密なデノイザーでは順序によらず出力はデータそのものです: 値をサンプルする確信度順では KL(data ‖ output) = %1 nats です。「軌跡」ビューはいまこのサンプラーを再生します: 各チェーンは、予測分布の確信度が最も高い位置から先にマスクを外します。&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;linear スケジュールで N = 2 = D ステップなら、順序付きサンプラーは 1 ステップに 1 つの位置のマスクを外します。2 つ目は 1 つ目を条件として引かれるので、厳密なデノイザーでは順序によらず出力はデータそのものです: 値をサンプルする確信度順では KL(データ ‖ 出力) = %1 nats です。「軌跡」ビューはいまこのサンプラーを再生します: 各チェーンは、予測分布の確信度が最も高い位置から先にマスクを外します。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Play the reverse run and watch which position each chain unmasks first.</source>
@@ -345,7 +345,7 @@
     </message>
     <message>
         <source>&lt;p&gt;The same order with argmax values always decodes the same sequence %1: its entropy is %2 nats against the data&apos;s %3, and KL(data ‖ output) is infinite (a triangle above the chart). A low temperature goes the same way gradually.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;同じ順序で値を argmax で選ぶと、いつも同じ系列 %1 が復号されます: そのエントロピーはデータの %3 に対して %2 nats で、KL(data ‖ output) は無限大です (グラフの上の三角)。低い温度も徐々に同じ方向へ進みます。&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;同じ順序で値を argmax で選ぶと、いつも同じ系列 %1 が復号されます: そのエントロピーはデータの %3 に対して %2 nats で、KL(データ ‖ 出力) は無限大です (グラフの上の三角)。低い温度も徐々に同じ方向へ進みます。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Add a sampler with values=temperature:0.3 and compare its entropy with the sampled and the argmax values.</source>
@@ -388,7 +388,7 @@
     </message>
     <message>
         <source>Decoding samplers need a mask state: choose π = masked (the absorbing state) in the process panel.</source>
-        <translation>復号サンプラーにはマスク状態が必要です: 過程パネルで π = masked (吸収状態) を選んでください。</translation>
+        <translation>復号サンプラーにはマスク状態が必要です: 過程パネルで π = masked:K (吸収状態) を選んでください。</translation>
     </message>
     <message>
         <source>Row %1: %2</source>
@@ -408,7 +408,7 @@
     </message>
     <message>
         <source>Monte Carlo at N = %1: %2 chains per condition (the exact output needs (K + 1)^D = %3 states, over the limit %4); KL(data ‖ output) is infinite whenever a data sequence was never decoded.</source>
-        <translation>N = %1 でモンテカルロ: 条件ごとに %2 チェーン (厳密な出力には (K + 1)^D = %3 状態が必要で、上限 %4 を超えます)。一度も復号されなかったデータ系列があると KL(data ‖ output) は無限大です。</translation>
+        <translation>N = %1 でモンテカルロ: 条件ごとに %2 チェーン (厳密な出力には (K + 1)^D = %3 状態が必要で、上限 %4 を超えます)。一度も復号されなかったデータ系列があると KL(データ ‖ 出力) は無限大です。</translation>
     </message>
     <message>
         <source>Done.</source>
@@ -1234,15 +1234,15 @@ The project is still open; save your work.</source>
     </message>
     <message>
         <source>Masked diffusion decodes a sequence by starting with every position masked and unmasking positions over N steps. The ancestral sampler unmasks each masked position independently with the schedule&apos;s probability and draws its value from the denoiser&apos;s marginal given what is already decoded; the ordered samplers unmask a fixed number of positions per step (one per step when N = D with a linear schedule), choosing them at random or by the denoiser&apos;s confidence (the largest probability), margin (the gap between the top two) or entropy (the lowest first). The charts show the exact output distribution (Monte Carlo for large D) against N: its entropy with the data&apos;s as a dashed line, KL(data ‖ output) (how much of the data the sampler misses), KL(output ‖ data) (how much it makes up) and the total variation. A triangle above the plot marks an infinite KL: one distribution gives probability 0 to a sequence the other has.</source>
-        <translation>マスク拡散は、すべての位置をマスクした状態から始め、N ステップで位置のマスクを外して系列を復号します。祖先サンプラーはマスクされた各位置をスケジュールの確率で独立にマスク解除し、その値を、すでに復号された部分を条件とするデノイザーの周辺分布から引きます。順序付きサンプラーは 1 ステップに決まった数の位置のマスクを外し (linear スケジュールで N = D なら 1 ステップに 1 つ)、その位置をランダムに、またはデノイザーの確信度 (最大の確率)、マージン (上位 2 つの差)、エントロピー (低いものから) で選びます。グラフは N に対する厳密な出力分布 (D が大きいときはモンテカルロ) を示します: そのエントロピー (データのものを破線で)、KL(data ‖ output) (サンプラーがデータのどれだけを取りこぼすか)、KL(output ‖ data) (どれだけを作り出すか)、全変動距離です。グラフの上の三角は無限大の KL を示します: 一方の分布が、他方にある系列に確率 0 を与えています。</translation>
+        <translation>マスク拡散は、すべての位置をマスクした状態から始め、N ステップで位置のマスクを外して系列を復号します。祖先サンプラーはマスクされた各位置をスケジュールの確率で独立にマスク解除し、その値を、すでに復号された部分を条件とするデノイザーの周辺分布から引きます。順序付きサンプラーは 1 ステップに決まった数の位置のマスクを外し (linear スケジュールで N = D なら 1 ステップに 1 つ)、その位置をランダムに、またはデノイザーの確信度 (最大の確率)、マージン (上位 2 つの差)、エントロピー (低いものから) で選びます。グラフは N に対する厳密な出力分布 (D が大きいときはモンテカルロ) を示します: そのエントロピー (データのものを破線で)、KL(データ ‖ 出力) (サンプラーがデータのどれだけを取りこぼすか)、KL(出力 ‖ データ) (どれだけを作り出すか)、全変動距離です。グラフの上の三角は無限大の KL を示します: 一方の分布が、他方にある系列に確率 0 を与えています。</translation>
     </message>
     <message>
         <source>Positions unmasked in the same step are drawn independently from their own marginals, so their correlation is lost: at N = 1 the output is the product of the marginals and KL(data ‖ output) is the total correlation (for two positions, the mutual information). More steps decode fewer positions together; with one position per step a sampler that draws the values reproduces the data exactly, whatever its order. Argmax and a low temperature give up diversity: with one position per step argmax returns one sequence (entropy 0, an infinite KL(data ‖ output)). The float32 Gumbel draws, as torch computes them, cap the noise at about 16.6 (u never exceeds 1 − 2⁻²⁴), so a value whose log-weight lies about 19 below the best one&apos;s is never drawn.</source>
-        <translation>同じステップでマスクを外す位置はそれぞれの周辺分布から独立に引かれるため、その相関は失われます: N = 1 では出力は周辺分布の積で、KL(data ‖ output) は全相関 (2 つの位置なら相互情報量) です。ステップを増やすと同時に復号する位置が減り、1 ステップに 1 つの位置なら、値をサンプルするサンプラーは順序によらずデータを厳密に再現します。argmax や低い温度は多様性を手放します: 1 ステップに 1 つの位置でも argmax は 1 つの系列しか返しません (エントロピー 0、KL(data ‖ output) は無限大)。torch が計算する float32 のガンベル乱数はノイズの上限が約 16.6 (u は 1 − 2⁻²⁴ を超えない) なので、対数重みが最良の値より約 19 以上低い値は決して引かれません。</translation>
+        <translation>同じステップでマスクを外す位置はそれぞれの周辺分布から独立に引かれるため、その相関は失われます: N = 1 では出力は周辺分布の積で、KL(データ ‖ 出力) は全相関 (2 つの位置なら相互情報量) です。ステップを増やすと同時に復号する位置が減り、1 ステップに 1 つの位置なら、値をサンプルするサンプラーは順序によらずデータを厳密に再現します。argmax や低い温度は多様性を手放します: 1 ステップに 1 つの位置でも argmax は 1 つの系列しか返しません (エントロピー 0、KL(データ ‖ 出力) は無限大)。PyTorch が 32 ビット浮動小数点で計算するガンベル乱数はノイズの上限が約 16.6 (u は 1 − 2⁻²⁴ を超えない) なので、対数重みが最良の値より約 19 以上低い値は決して引かれません。</translation>
     </message>
     <message>
         <source>Start from N = 1 and read KL(data ‖ output) off the chart: it is the correlation the decoder cannot see. Compare confidence with sampled values against confidence with argmax: both order the positions alike, but argmax collapses the entropy. Add a sampler with values=temperature:0.1;gumbel=float32 and compare it with gumbel=float64. Choose a sampler under Sampler animated in Trajectories and play the Trajectories view: the pixels appear in the sampler&apos;s order.</source>
-        <translation>N = 1 から始めて、グラフから KL(data ‖ output) を読んでください: 復号器が見ることのできない相関です。値をサンプルする確信度順と argmax の確信度順を比べてください: 位置の順序は同じでも、argmax ではエントロピーが潰れます。values=temperature:0.1;gumbel=float32 のサンプラーを追加し、gumbel=float64 と比べてください。「軌跡で再生するサンプラー」でサンプラーを選び、「軌跡」ビューを再生すると、画素がそのサンプラーの順序で現れます。</translation>
+        <translation>N = 1 から始めて、グラフから KL(データ ‖ 出力) を読んでください: 復号器が見ることのできない相関です。値をサンプルする確信度順と argmax の確信度順を比べてください: 位置の順序は同じでも、argmax ではエントロピーが潰れます。values=temperature:0.1;gumbel=float32 のサンプラーを追加し、gumbel=float64 と比べてください。「軌跡で再生するサンプラー」でサンプラーを選び、「軌跡」ビューを再生すると、画素がそのサンプラーの順序で現れます。</translation>
     </message>
 </context>
 <context>
@@ -1534,6 +1534,33 @@ The project is still open; save your work.</source>
     </message>
 </context>
 <context>
+    <name>ui::decodingDefaults</name>
+    <message>
+        <source>ancestral</source>
+        <translation>祖先サンプリング</translation>
+    </message>
+    <message>
+        <source>confidence</source>
+        <translation>確信度順</translation>
+    </message>
+    <message>
+        <source>confidence, argmax</source>
+        <translation>確信度順、argmax</translation>
+    </message>
+    <message>
+        <source>margin</source>
+        <translation>マージン順</translation>
+    </message>
+    <message>
+        <source>entropy</source>
+        <translation>エントロピー順</translation>
+    </message>
+    <message>
+        <source>random</source>
+        <translation>ランダム順</translation>
+    </message>
+</context>
+<context>
     <name>ui::document::examples</name>
     <message>
         <source>Categorical: a two-condition table (K = 4 classes)</source>
@@ -1554,6 +1581,10 @@ The project is still open; save your work.</source>
     <message>
         <source>Gaussian: 8×8 digits with a convolutional U-Net (PyTorch)</source>
         <translation>ガウス: 8×8 の数字画像、畳み込み U-Net (PyTorch) 付き</translation>
+    </message>
+    <message>
+        <source>Masked diffusion: 8×8 digits, which pixel first? (trained network)</source>
+        <translation>マスク拡散: 8×8 の数字画像、どの画素から? (学習済みネットワーク)</translation>
     </message>
 </context>
 <context>
@@ -3319,15 +3350,15 @@ The project is still open; save your work.</source>
     <name>ui::views::DecodingView</name>
     <message>
         <source>Entropy of the output (nats)</source>
-        <translation>出力のエントロピー (nats)</translation>
+        <translation>出力のエントロピー (nat)</translation>
     </message>
     <message>
         <source>KL(data ‖ output) (nats)</source>
-        <translation>KL(data ‖ output) (nats)</translation>
+        <translation>KL(データ ‖ 出力) (nat)</translation>
     </message>
     <message>
         <source>KL(output ‖ data) (nats)</source>
-        <translation>KL(output ‖ data) (nats)</translation>
+        <translation>KL(出力 ‖ データ) (nat)</translation>
     </message>
     <message>
         <source>Total variation</source>
@@ -3335,7 +3366,7 @@ The project is still open; save your work.</source>
     </message>
     <message>
         <source>Mean entropy per position (nats)</source>
-        <translation>位置あたりの平均エントロピー (nats)</translation>
+        <translation>位置あたりの平均エントロピー (nat)</translation>
     </message>
     <message>
         <source>Output distribution against the data</source>
@@ -3387,7 +3418,7 @@ The project is still open; save your work.</source>
     </message>
     <message>
         <source>One decoding sampler per row. Sampler: order=ancestral|random|confidence|margin|entropy; values=sample|argmax|temperature:τ; remask=cap:η|rescale:η|conf (with the ancestral order); gumbel=float64|float32. Keys are separated by &apos;;&apos;. Colour: #rrggbb, or empty for the palette&apos;s.</source>
-        <translation>1 行に 1 つの復号サンプラー。サンプラー: order=ancestral|random|confidence|margin|entropy; values=sample|argmax|temperature:τ; remask=cap:η|rescale:η|conf (祖先順序のみ); gumbel=float64|float32。キーは &apos;;&apos; で区切ります。色: # に続く 16 進 6 桁 (赤・緑・青)、空欄ならパレットの色。</translation>
+        <translation>1 行に 1 つの復号サンプラー。サンプラー: order=ancestral、order=random、order=confidence、order=margin、order=entropy; values=sample、values=argmax、values=temperature:τ; remask=cap:η、remask=rescale:η、remask=conf (祖先順序のみ); gumbel=float64、gumbel=float32。キーは &apos;;&apos; で区切ります。色: # に続く 16 進 6 桁 (赤・緑・青)、空欄ならパレットの色。</translation>
     </message>
     <message>
         <source>Add a sampler (ancestral order) at the end.</source>
@@ -3438,10 +3469,6 @@ The project is still open; save your work.</source>
         <translation>ステップ数 N (対数)</translation>
     </message>
     <message>
-        <source>total variation</source>
-        <translation>全変動距離</translation>
-    </message>
-    <message>
         <source>nats</source>
         <translation>nat</translation>
     </message>
@@ -3467,7 +3494,7 @@ The project is still open; save your work.</source>
     </message>
     <message>
         <source>▲ infinite KL: KL(data ‖ output) when the output gives probability 0 to a data sequence, KL(output ‖ data) when it puts mass where the data has none</source>
-        <translation>▲ 無限大の KL: 出力がデータの系列に確率 0 を与えるときは KL(data ‖ output)、データにない系列に確率を置くときは KL(output ‖ data)</translation>
+        <translation>▲ 無限大の KL: 出力がデータの系列に確率 0 を与えるときは KL(データ ‖ 出力)、データにない系列に確率を置くときは KL(出力 ‖ データ)</translation>
     </message>
 </context>
 <context>

@@ -259,6 +259,7 @@ const char* exampleTitle(int number) {
         case 3: return "Gaussian: two moons with the trained network";
         case 4: return "Gaussian: 8×8 digits with the trained network";
         case 5: return "Gaussian: 8×8 digits with a convolutional U-Net (PyTorch)";
+        case 6: return "Masked diffusion: 8×8 digits, which pixel first? (trained network)";
         default: return "";
     }
 }
@@ -273,6 +274,7 @@ Result<Project> exampleProject(int number, const BundledFileResolver& bundledMod
                         : number == 3 ? "models/moons-gaussian.safetensors"
                         : number == 4 ? "models/digits-gaussian.safetensors"
                         : number == 5 ? "models/digits-unet.pt"
+                        : number == 6 ? "models/digits-masked-l4.safetensors"
                                       : nullptr;
     std::string modelPath;
     if (model != nullptr) {
@@ -288,6 +290,16 @@ Result<Project> exampleProject(int number, const BundledFileResolver& bundledMod
         p.categorical.pathSteps = 50;
         p.categorical.condition = 3;
         p.categorical.model = modelPath;
+    } else if (number == 6) {
+        // What the bundled masked network was trained with: 4 levels, the mask state, linear β.
+        p.categorical = CategoricalParams::example().withDigits(4);
+        p.categorical.maskState = true;
+        p.categorical.schedule = schedule::BetaCurveKind::Linear;
+        p.categorical.numSteps = 64;  // one pixel per step for the ordered samplers
+        p.categorical.pathSteps = 64;
+        p.categorical.condition = 3;
+        p.categorical.model = modelPath;
+        p.categorical.decoding.animated = 1;  // confidence with sampled values: pixels by confidence
     } else if (number == 3) {
         p.process = ProcessKind::Gaussian;
         p.gaussian.data = "toy:moons,n=4000";  // the network's training points

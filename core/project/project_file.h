@@ -38,7 +38,7 @@ struct Project {
 // The bundled examples by number (1..kNumExamples), as File ▸ Examples opens them; what each
 // shows is in exampleTitle. Bundled models are named by `bundledModel` (for example the Qt
 // resource path in the GUI, the installed file on the command line).
-constexpr int kNumExamples = 5;
+constexpr int kNumExamples = 6;
 using BundledFileResolver = std::function<Result<std::string>(const std::string& name)>;
 const char* exampleTitle(int number);
 Result<Project> exampleProject(int number, const BundledFileResolver& bundledModel);

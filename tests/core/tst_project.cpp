@@ -451,9 +451,10 @@ void tst_Project::examplesAreValid() {
         DS_VERIFY_OK(p->gaussian.validate());
         QVERIFY(std::string(core::project::exampleTitle(n)).size() > 10);
     }
-    auto none = core::project::exampleProject(6, {});
+    const int beyond = core::project::kNumExamples + 1;
+    auto none = core::project::exampleProject(beyond, {});
     QVERIFY(!none.ok());
-    verifyNames(none.error(), "example", "6");
+    verifyNames(none.error(), "example", std::to_string(beyond));
 }
 
 void tst_Project::categoricalSetupMatchesDirectBuild() {

@@ -291,7 +291,7 @@ void tst_GaussianExplorer::processSwitchShowsTheGaussianViews() {
     QVERIFY(reopened.project().process == ui::document::ProcessKind::Gaussian);
     QVERIFY(reopened.gaussian() == smallParams());
     window.document()->setProcess(ui::document::ProcessKind::Categorical);
-    QCOMPARE(window.tabs()->count(), 4);
+    QCOMPARE(window.tabs()->count(), 5);
 }
 
 void tst_GaussianExplorer::nllVsKEqualsTheCore() {

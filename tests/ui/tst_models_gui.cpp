@@ -475,7 +475,7 @@ void tst_ModelsGui::projectKeepsTheCheckpointRelativeAndSurvivesItsLoss() {
 // data (the same checks the explorers make before using it).
 void tst_ModelsGui::examplesUseTheirBundledNetworks() {
     const auto examples = ui::document::examples();
-    QCOMPARE(examples.size(), size_t{5});
+    QCOMPARE(examples.size(), size_t{6});
     int networks = 0;
     for (const auto& example : examples) {
         const ui::document::Project& p = example.project;
@@ -512,7 +512,7 @@ void tst_ModelsGui::examplesUseTheirBundledNetworks() {
         QCOMPARE(document.undoStack()->count(), 0);
         QVERIFY(document.filePath().isEmpty());
     }
-    QCOMPARE(networks, 4);
+    QCOMPARE(networks, 5);
 }
 
 // A TorchScript load cannot be interrupted: Cancel (Esc) leaves it behind at once and the GUI is

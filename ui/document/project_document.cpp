@@ -138,7 +138,9 @@ namespace {
     QT_TRANSLATE_NOOP("ui::document::examples", "Gaussian: two moons with the trained network"),
     QT_TRANSLATE_NOOP("ui::document::examples", "Gaussian: 8×8 digits with the trained network"),
     QT_TRANSLATE_NOOP("ui::document::examples",
-                      "Gaussian: 8×8 digits with a convolutional U-Net (PyTorch)")};
+                      "Gaussian: 8×8 digits with a convolutional U-Net (PyTorch)"),
+    QT_TRANSLATE_NOOP("ui::document::examples",
+                      "Masked diffusion: 8×8 digits, which pixel first? (trained network)")};
 }  // namespace
 
 std::vector<Example> examples() {

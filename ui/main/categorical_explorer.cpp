@@ -122,13 +122,14 @@ CategoricalExplorer::CategoricalExplorer(document::ProjectDocument* document, QO
     m_coalesce.setInterval(kCoalesceMs);
     connect(&m_coalesce, &QTimer::timeout, this, &CategoricalExplorer::startJobs);
     connect(m_document, &document::ProjectDocument::categoricalChanged, this,
-            &CategoricalExplorer::onParamsChanged);
+            [this] { onParamsChanged(); });
     // Another project: every view shows the previous one's results until its own arrive.
     connect(m_document, &document::ProjectDocument::projectReplaced, this, [this] {
         for (auto& [name, view] : views()) view->setStale(true);
     });
+    // Even with the same parameters every view must show the new project's own results.
     connect(m_document, &document::ProjectDocument::projectReplaced, this,
-            &CategoricalExplorer::onParamsChanged);
+            [this] { onParamsChanged(true); });
     for (jobs::JobRunner* runner :
          {&m_setupRunner, &m_costRunner, &m_chainRunner, &m_decodeRunner}) {
         connect(runner, &jobs::JobRunner::failed, this,
@@ -165,9 +166,9 @@ std::vector<std::pair<QString, charts::ViewPanel*>> CategoricalExplorer::views()
             {"decoding", m_decoding}};
 }
 
-void CategoricalExplorer::onParamsChanged() {
+void CategoricalExplorer::onParamsChanged(bool projectReplaced) {
     const document::CategoricalParams params = m_document->categorical();
-    if (m_setup && sameExceptDecoding(params, m_setup->params) &&
+    if (!projectReplaced && m_setup && sameExceptDecoding(params, m_setup->params) &&
         !m_setupRunner.isRunning()) {
         // Only the samplers changed: the other views keep their results.
         m_decodeCoalesce.start();
@@ -435,7 +436,7 @@ void CategoricalExplorer::startDecoding() {
                 const int config = samplers[i].first;
                 const auto& c = settings.configs[static_cast<size_t>(config)];
                 views::DecodingViewData::Curve curve;
-                curve.name = QString::fromStdString(core::project::decodingName(c));
+                curve.name = views::decodingDisplayName(c);
                 curve.colour = QColor(QString::fromStdString(core::project::decodingColour(c, config)));
                 curve.config = config;
                 for (const auto& result : all[i]) {

@@ -78,7 +78,8 @@ signals:
     void curveChanged(const core::schedule::BetaCurve& curve);
 
 private:
-    void onParamsChanged();
+    // A new project (projectReplaced) recomputes every view even when its parameters are the same.
+    void onParamsChanged(bool projectReplaced = false);
     // Shows a new set-up: the cheap views at once, then the coalesced jobs.
     void useSetup(core::Result<std::shared_ptr<const document::CategoricalSetup>> setup);
     void startJobs();

@@ -34,6 +34,23 @@
 
 namespace ui::views {
 
+QString decodingDisplayName(const core::project::DecodingConfig& config) {
+    // The default set's names (core::project::DecodingSettings::defaultConfigs), for lupdate.
+    [[maybe_unused]] static constexpr const char* kDefaultNames[] = {
+        QT_TRANSLATE_NOOP("ui::decodingDefaults", "ancestral"),
+        QT_TRANSLATE_NOOP("ui::decodingDefaults", "confidence"),
+        QT_TRANSLATE_NOOP("ui::decodingDefaults", "confidence, argmax"),
+        QT_TRANSLATE_NOOP("ui::decodingDefaults", "margin"),
+        QT_TRANSLATE_NOOP("ui::decodingDefaults", "entropy"),
+        QT_TRANSLATE_NOOP("ui::decodingDefaults", "random")};
+    for (const auto& d : core::project::DecodingSettings::defaultConfigs()) {
+        if (config.name == d.name) {
+            return QCoreApplication::translate("ui::decodingDefaults", d.name.c_str());
+        }
+    }
+    return QString::fromStdString(core::project::decodingName(config));
+}
+
 namespace {
 
 enum Column { Name = 0, Colour = 1, Sampler = 2, NumColumns = 3 };
@@ -277,7 +294,7 @@ void DecodingView::fillSelectors() {
     const int distIndex = m_distSampler->currentIndex();
     m_distSampler->clear();
     for (const auto& c : decoding.configs) {
-        m_distSampler->addItem(QString::fromStdString(core::project::decodingName(c)));
+        m_distSampler->addItem(decodingDisplayName(c));
     }
     if (distIndex >= 0 && distIndex < m_distSampler->count()) {
         m_distSampler->setCurrentIndex(distIndex);
@@ -285,9 +302,7 @@ void DecodingView::fillSelectors() {
     m_animated->clear();
     m_animated->addItem(tr("reverse sampler (the kernel)"), -1);
     for (int i = 0; i < static_cast<int>(decoding.configs.size()); ++i) {
-        m_animated->addItem(
-            QString::fromStdString(core::project::decodingName(decoding.configs[static_cast<size_t>(i)])),
-            i);
+        m_animated->addItem(decodingDisplayName(decoding.configs[static_cast<size_t>(i)]), i);
     }
     m_animated->setCurrentIndex(decoding.animated + 1);
     m_animated->setEnabled(m_document->categorical().maskState);
@@ -437,7 +452,8 @@ void DecodingView::drawMeasure(int index) {
     x->setLabelFormat("%g");
     x->setTitleText(tr("steps N (log)"));
     auto* y = new QValueAxis;
-    y->setTitleText(index == TotalVariation ? tr("total variation") : tr("nats"));
+    // The total variation has no unit, and its chart's title names it.
+    if (index != TotalVariation) y->setTitleText(tr("nats"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     if (!m_data || m_data->steps.empty()) {

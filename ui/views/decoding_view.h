@@ -27,6 +27,10 @@ class QTableWidget;
 // beside the data's. The explorer runs the sweep as a job and hands the numbers over.
 namespace ui::views {
 
+// A sampler's legend label as shown: the default samplers' names translated, any other name (or
+// the spec, when the name is empty) as typed.
+QString decodingDisplayName(const core::project::DecodingConfig& config);
+
 // The numbers the view draws, as the engine computed them (nats; an infinite KL is +inf).
 struct DecodingViewData {
     bool exact = true;
