@@ -414,6 +414,10 @@
         <source>Done.</source>
         <translation>完了しました。</translation>
     </message>
+    <message>
+        <source>Monte Carlo at N = %1: %2 decoded images per label, judged as images: the share a nearest-class-mean classifier fitted on the real training images recognises as their label, and the mean entropy of each pixel (dashed: the real training images&apos; own).</source>
+        <translation>N = %1 でモンテカルロ: ラベルごとに %2 枚を復号し、画像として評価します: 実際の学習画像に当てはめた最近傍クラス平均分類器がそのラベルと認める割合と、各画素の平均エントロピーです (破線: 実際の学習画像自身の値)。</translation>
+    </message>
 </context>
 <context>
     <name>ui::ExplanationPane</name>
@@ -3495,6 +3499,18 @@ The project is still open; save your work.</source>
     <message>
         <source>▲ infinite KL: KL(data ‖ output) when the output gives probability 0 to a data sequence, KL(output ‖ data) when it puts mass where the data has none</source>
         <translation>▲ 無限大の KL: 出力がデータの系列に確率 0 を与えるときは KL(データ ‖ 出力)、データにない系列に確率を置くときは KL(出力 ‖ データ)</translation>
+    </message>
+    <message>
+        <source>Decoded images the classifier recognises</source>
+        <translation>分類器が認識する復号画像の割合</translation>
+    </message>
+    <message>
+        <source>fraction</source>
+        <translation>割合</translation>
+    </message>
+    <message>
+        <source>real training images</source>
+        <translation>実際の学習画像</translation>
     </message>
 </context>
 <context>

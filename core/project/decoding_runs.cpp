@@ -201,6 +201,55 @@ Result<DigitsDecodeMeasures> digitsDecodeMeasures(const DecodeResult& result,
     return out;
 }
 
+Result<DigitsReference> digitsReference(const data::Digits& digits, int levels, int condition) {
+    if (condition < -1 || condition > 9) {
+        return invalidArgument("condition", std::to_string(condition), "a label is 0..9, or −1 for all");
+    }
+    auto train = data::quantisedSplit(digits, levels, true);
+    if (!train) return train.error();
+    const evaluation::NearestClassMean classifier(train->rows, train->labels);
+    std::vector<int64_t> hits(10, 0), counts(10, 0);
+    // [label][pixel][level] counts of the real images.
+    std::vector<std::vector<double>> histogram(10, std::vector<double>(
+                                                       static_cast<size_t>(data::kDigitsPixels) * levels, 0.0));
+    for (size_t i = 0; i < train->labels.size(); ++i) {
+        const int label = train->labels[i];
+        const int* image = train->rows.data() + i * data::kDigitsPixels;
+        ++counts[static_cast<size_t>(label)];
+        if (classifier.classify(image) == label) ++hits[static_cast<size_t>(label)];
+        for (int d = 0; d < data::kDigitsPixels; ++d) {
+            histogram[static_cast<size_t>(label)][static_cast<size_t>(d * levels + image[d])] += 1.0;
+        }
+    }
+    DigitsReference out;
+    std::vector<double> weight(10, 0.0);
+    for (int c = 0; c < 10; ++c) {
+        if (counts[c] > 0 && (condition == -1 || c == condition)) weight[c] = 1.0;
+    }
+    double labels = 0.0;
+    for (double w : weight) labels += w;
+    if (labels == 0.0) return invalidArgument("condition", std::to_string(condition), "no training image has this label");
+    for (int c = 0; c < 10; ++c) {
+        if (weight[c] == 0.0) continue;
+        weight[c] /= labels;
+        out.accuracy += weight[c] * static_cast<double>(hits[c]) / static_cast<double>(counts[c]);
+    }
+    for (int d = 0; d < data::kDigitsPixels; ++d) {
+        for (int v = 0; v < levels; ++v) {
+            double p = 0.0;
+            for (int c = 0; c < 10; ++c) {
+                if (weight[c] > 0.0) {
+                    p += weight[c] * histogram[c][static_cast<size_t>(d * levels + v)] /
+                         static_cast<double>(counts[c]);
+                }
+            }
+            if (p > 0.0) out.positionEntropy -= p * std::log(p);
+        }
+    }
+    out.positionEntropy /= data::kDigitsPixels;
+    return out;
+}
+
 Result<std::pair<DecodeResult, DigitsDecodeMeasures>> projectDecodeDigits(const CategoricalSetup& setup,
                                                                           const DecodeRequest& request,
                                                                           const data::Digits& digits,

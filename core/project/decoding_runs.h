@@ -92,6 +92,16 @@ Result<DigitsDecodeMeasures> digitsDecodeMeasures(const categorical::DecodeResul
                                                   const data::Digits& digits,
                                                   int levels);
 
+// The same measures of the real training images, the reference a decoder aims at: the
+// classifier's accuracy on the images of `condition` (−1: every label, labels weighted equally)
+// and their mean per-pixel entropy (1/64) Σ_d H(p_d), p_d the images' distribution of pixel d
+// (labels mixed with equal weights for −1), in nats. Errors name "condition".
+struct DigitsReference {
+    double accuracy = 0.0;
+    double positionEntropy = 0.0;
+};
+Result<DigitsReference> digitsReference(const data::Digits& digits, int levels, int condition);
+
 // "accuracy" and "accuracy_standard_error" (and "accuracy_per_condition": numbers or null) added
 // to a result's JSON (decodeResultJson).
 void addDigitsMeasuresJson(const DigitsDecodeMeasures& measures, io::Json& json);

@@ -5,6 +5,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <map>
 
 #include "core/categorical/time_grid.h"
 #include "core/data/digits.h"
@@ -33,6 +34,7 @@ private slots:
     void moonsNetworkSamplesTheMoons();
     void maskedDigitsNetworkGivesTheMaskNothing();
     void maskedDigitsDecodeByMonteCarlo();
+    void digitsReferenceIsTheRealImages();
 };
 
 void tst_BundledModels::metadataSaysWhatTheyAre() {
@@ -267,6 +269,48 @@ void tst_BundledModels::maskedDigitsDecodeByMonteCarlo() {
     auto refused = core::project::projectDecodeDigits(**setup, exact, **digits, 1);
     QVERIFY(!refused);
     QCOMPARE(refused.error().field, std::string("samples"));
+}
+
+// The reference the Decoding view draws: the classifier on the real training images of a label
+// and their per-pixel entropy, recounted here image by image.
+void tst_BundledModels::digitsReferenceIsTheRealImages() {
+    auto digits = core::data::readDigits(DIFFUSCOPE_SOURCE_DIR "/resources/data/digits.csv.gz");
+    DS_VERIFY_OK(digits);
+    auto train = core::data::quantisedSplit(*digits, 4, true);
+    DS_VERIFY_OK(train);
+    const core::evaluation::NearestClassMean classifier(train->rows, train->labels);
+    for (int label : {3, 8}) {
+        std::vector<int> rows, labels;
+        std::vector<std::map<int, int>> pixel(64);
+        for (size_t i = 0; i < train->labels.size(); ++i) {
+            if (train->labels[i] != label) continue;
+            rows.insert(rows.end(), train->rows.begin() + static_cast<std::ptrdiff_t>(i * 64),
+                        train->rows.begin() + static_cast<std::ptrdiff_t>(i * 64 + 64));
+            labels.push_back(label);
+            for (int d = 0; d < 64; ++d) ++pixel[d][train->rows[i * 64 + d]];
+        }
+        double entropy = 0.0;
+        for (const auto& counts : pixel) {
+            for (const auto& [level, n] : counts) {
+                const double p = static_cast<double>(n) / static_cast<double>(labels.size());
+                entropy -= p * std::log(p) / 64.0;
+            }
+        }
+        auto reference = core::project::digitsReference(*digits, 4, label);
+        DS_VERIFY_OK(reference);
+        QCOMPARE(reference->accuracy, classifier.accuracy(rows, labels));
+        QVERIFY(std::abs(reference->positionEntropy - entropy) < 1e-12);
+    }
+    // Every label: the labels' accuracies averaged with equal weights.
+    double mean = 0.0;
+    for (int label = 0; label < 10; ++label) mean += core::project::digitsReference(*digits, 4, label)->accuracy / 10;
+    auto all = core::project::digitsReference(*digits, 4, -1);
+    DS_VERIFY_OK(all);
+    QVERIFY(std::abs(all->accuracy - mean) < 1e-12);
+    auto refused = core::project::digitsReference(*digits, 4, 10);
+    QVERIFY(!refused);
+    QCOMPARE(refused.error().field, std::string("condition"));
+    QVERIFY(refused.error().toString().find("10") != std::string::npos);
 }
 
 QTEST_GUILESS_MAIN(tst_BundledModels)

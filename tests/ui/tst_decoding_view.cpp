@@ -21,6 +21,8 @@
 #include "core/project/decoding_runs.h"
 #include "core/util/parallel.h"
 #include "tests/support/test_support.h"
+#include "ui/charts/figure_chart.h"
+#include "ui/document/bundled_data.h"
 #include "ui/document/project_document.h"
 #include "ui/main/categorical_explorer.h"
 #include "ui/views/decoding_view.h"
@@ -78,6 +80,7 @@ private slots:
     void aBadSpecNamesItsRow();
     void withoutAMaskStateTheViewSaysWhy();
     void trajectoriesAnimateTheChosenSampler();
+    void theDigitsAreJudgedAsImages();
 };
 
 void tst_DecodingView::chartsShowTheCoreNumbers() {
@@ -274,6 +277,49 @@ void tst_DecodingView::trajectoriesAnimateTheChosenSampler() {
     QVERIFY(document.setCategorical(p, "kernel").ok());
     explorer.waitForJobs();
     QCOMPARE(explorer.chains()->reverse.front().size(), reverse->reverse.front().size());
+}
+
+// File ▸ Examples ▸ 6 (the masked digits network): Monte Carlo, drawn as the classifier's accuracy
+// and the per-pixel entropy beside the real training images' own, the core's numbers to the bit.
+void tst_DecodingView::theDigitsAreJudgedAsImages() {
+    const auto examples = ui::document::examples();
+    QCOMPARE(examples.size(), size_t{6});
+    ui::document::ProjectDocument document;
+    auto project = examples.back().project;
+    // Two samplers keep the test short; the sweep is the view's own.
+    project.categorical.decoding.configs.resize(2);
+    document.loadExample(project);
+    ui::CategoricalExplorer explorer(&document);
+    explorer.waitForJobs();
+    const auto data = explorer.decodingView()->result();
+    QVERIFY(data != nullptr);
+    QVERIFY(!data->exact);
+    QVERIFY(data->digits);
+    const auto& digits = ui::document::bundledDigits();
+    DS_VERIFY_OK(digits);
+    auto reference = core::project::digitsReference(*digits, 4, project.categorical.condition);
+    DS_VERIFY_OK(reference);
+    QCOMPARE(data->dataAccuracy, reference->accuracy);
+    QCOMPARE(data->dataPositionEntropy, reference->positionEntropy);
+    QCOMPARE(data->curves.size(), size_t{2});
+    const auto& curve = data->curves.front();
+    QCOMPARE(curve.accuracy.size(), data->steps.size());
+    // The first N of the first sampler, recomputed here with the explorer's request.
+    core::project::DecodeRequest request;
+    auto sampler = core::project::parseSamplerSpec(project.categorical.decoding.configs[0].sampler);
+    DS_VERIFY_OK(sampler);
+    request.sampler = *sampler;
+    request.numSteps = data->steps.front();
+    request.samples = 100;
+    auto decoded = core::project::projectDecodeDigits(*explorer.setup(), request, *digits,
+                                                      core::defaultThreads());
+    DS_VERIFY_OK(decoded);
+    QCOMPARE(curve.accuracy.front(), decoded->second.accuracy);
+    QCOMPARE(curve.positionEntropy.front(), *decoded->first.positionEntropy.value);
+    // The sequence measures' charts are left out, and the note says how the images are judged.
+    QVERIFY(ui::charts::figureOf(explorer.decodingView()->chart(ui::views::DecodingView::KlDataOutput))
+                ->isHidden());
+    QVERIFY(data->note.contains("classifier"));
 }
 
 QTEST_MAIN(tst_DecodingView)

@@ -14,6 +14,7 @@
 #include "core/util/limits.h"
 #include "core/util/parallel.h"
 #include "ui/animation/chains_view.h"
+#include "ui/document/bundled_data.h"
 #include "ui/views/decoding_view.h"
 #include "ui/views/kernel_comparison_view.h"
 #include "ui/views/matrices_view.h"
@@ -380,6 +381,21 @@ void CategoricalExplorer::startDecoding() {
             auto data = std::make_shared<views::DecodingViewData>();
             data->exact = exact;
             data->steps = steps;
+            // The digits by Monte Carlo are judged as images (accuracy, per-pixel entropy).
+            const core::data::Digits* digits = nullptr;
+            if (!exact && core::project::decodesDigits(*setup)) {
+                const auto& bundled = document::bundledDigits();
+                if (bundled) {
+                    auto reference = core::project::digitsReference(*bundled, setup->params.digitLevels,
+                                                                    setup->params.condition);
+                    if (reference) {
+                        digits = &*bundled;
+                        data->digits = true;
+                        data->dataAccuracy = reference->accuracy;
+                        data->dataPositionEntropy = reference->positionEntropy;
+                    }
+                }
+            }
             const auto target = decodingDataDistribution(*setup);
             std::map<std::vector<int>, size_t> rowIndex;
             for (const auto& [x, p] : target) {
@@ -388,6 +404,7 @@ void CategoricalExplorer::startDecoding() {
             }
             progress.setTotal(1000);
             std::vector<std::vector<core::categorical::DecodeResult>> all;
+            std::vector<std::vector<double>> accuracies;  // [sampler][N], digits only
             const int parts = static_cast<int>(samplers.size() * steps.size());
             int64_t reported = 0;
             QStringList failures;
@@ -398,12 +415,25 @@ void CategoricalExplorer::startDecoding() {
                 request.samples = exact ? 0 : kDecodeSamples;
                 // One N at a time (projectDecodeSweep's loop), for the progress of each.
                 std::vector<core::categorical::DecodeResult> results;
+                std::vector<double> accuracy;
                 for (size_t j = 0; j < steps.size(); ++j) {
                     ShareObserver share(progress, reported, static_cast<int>(i * steps.size() + j),
                                         parts);
                     core::Progress inner(&share);
                     request.numSteps = steps[j];
-                    auto result = core::project::projectDecode(*setup, request, threads, &inner);
+                    core::Result<core::categorical::DecodeResult> result = core::Error{};
+                    if (digits != nullptr) {
+                        auto both = core::project::projectDecodeDigits(*setup, request, *digits, threads,
+                                                                       &inner);
+                        if (both) {
+                            accuracy.push_back(both->second.accuracy);
+                            result = std::move(both->first);
+                        } else {
+                            result = both.error();
+                        }
+                    } else {
+                        result = core::project::projectDecode(*setup, request, threads, &inner);
+                    }
                     if (!result) {
                         if (result.error().code == core::ErrorCode::Cancelled ||
                             progress.cancelled()) {
@@ -419,6 +449,7 @@ void CategoricalExplorer::startDecoding() {
                     results.push_back(std::move(result).value());
                 }
                 all.push_back(std::move(results));
+                accuracies.push_back(std::move(accuracy));
             }
             // The distribution chart's rows: every sequence of the data or of an output.
             size_t next = 0;
@@ -439,6 +470,7 @@ void CategoricalExplorer::startDecoding() {
                 curve.name = views::decodingDisplayName(c);
                 curve.colour = QColor(QString::fromStdString(core::project::decodingColour(c, config)));
                 curve.config = config;
+                curve.accuracy = accuracies[i];
                 for (const auto& result : all[i]) {
                     curve.entropy.push_back(result.entropy.value.value_or(nan));
                     // A null KL is infinite: the output misses part of the other's support.
@@ -458,6 +490,13 @@ void CategoricalExplorer::startDecoding() {
                 exact ? tr("Exact output distributions (every partially masked sequence "
                            "propagated) at N = %1.")
                             .arg(ns.join(", "))
+                : data->digits
+                    ? tr("Monte Carlo at N = %1: %2 decoded images per label, judged as images: "
+                         "the share a nearest-class-mean classifier fitted on the real training "
+                         "images recognises as their label, and the mean entropy of each pixel "
+                         "(dashed: the real training images' own).")
+                          .arg(ns.join(", "))
+                          .arg(kDecodeSamples)
                       : tr("Monte Carlo at N = %1: %2 chains per condition (the exact output "
                            "needs (K + 1)^D = %3 states, over the limit %4); KL(data ‖ output) "
                            "is infinite whenever a data sequence was never decoded.")

@@ -91,6 +91,9 @@ QString measureTitle(int index) {
         case DecodingView::PositionEntropy:
             return QCoreApplication::translate("ui::views::DecodingView",
                                                "Mean entropy per position (nats)");
+        case DecodingView::Accuracy:
+            return QCoreApplication::translate("ui::views::DecodingView",
+                                               "Decoded images the classifier recognises");
         default:
             return QCoreApplication::translate("ui::views::DecodingView",
                                                "Output distribution against the data");
@@ -103,6 +106,7 @@ const std::vector<double>& measureOf(const DecodingViewData::Curve& curve, int i
         case DecodingView::KlDataOutput: return curve.klDataOutput;
         case DecodingView::KlOutputData: return curve.klOutputData;
         case DecodingView::PositionEntropy: return curve.positionEntropy;
+        case DecodingView::Accuracy: return curve.accuracy;
         default: return curve.totalVariation;
     }
 }
@@ -145,6 +149,7 @@ DecodingView::DecodingView(document::ProjectDocument* document, QWidget* parent)
     chartsLayout->addWidget(selectorRow);
     markControl(selectorRow);
     auto* grid = new QGridLayout;
+    m_chartGrid = grid;
     grid->setSpacing(0);
     for (int i = 0; i < NumCharts; ++i) {
         auto* chart = new QChart;
@@ -421,6 +426,9 @@ void DecodingView::setResult(std::shared_ptr<const DecodingViewData> data) {
         table.text.resize(1);
         table.header = {"N", "entropy", "kl_data_output", "kl_output_data", "total_variation",
                         "position_entropy", "data_entropy"};
+        if (m_data->digits) {
+            table.header.insert(table.header.end(), {"accuracy", "data_accuracy", "data_position_entropy"});
+        }
         table.columns.resize(table.header.size());
         for (const auto& curve : m_data->curves) {
             for (size_t i = 0; i < m_data->steps.size() && i < curve.entropy.size(); ++i) {
@@ -432,6 +440,12 @@ void DecodingView::setResult(std::shared_ptr<const DecodingViewData> data) {
                 table.columns[4].push_back(curve.totalVariation[i]);
                 table.columns[5].push_back(curve.positionEntropy[i]);
                 table.columns[6].push_back(m_data->dataEntropy);
+                if (m_data->digits) {
+                    table.columns[7].push_back(i < curve.accuracy.size() ? curve.accuracy[i]
+                                                                         : std::numeric_limits<double>::quiet_NaN());
+                    table.columns[8].push_back(m_data->dataAccuracy);
+                    table.columns[9].push_back(m_data->dataPositionEntropy);
+                }
             }
         }
     }
@@ -439,13 +453,27 @@ void DecodingView::setResult(std::shared_ptr<const DecodingViewData> data) {
 }
 
 void DecodingView::redraw() {
-    for (int i = Entropy; i <= TotalVariation; ++i) drawMeasure(i);
+    const bool digits = m_data && m_data->digits;
+    // For the digits the entropy chart's place shows the accuracy and the sequence measures
+    // (plug-in estimates from far fewer images than there are) are left out.
+    for (int i = KlDataOutput; i <= TotalVariation; ++i) {
+        if (auto* figure = charts::figureOf(m_charts[static_cast<size_t>(i)])) figure->setVisible(!digits);
+    }
+    // The accuracy chart takes the left half alone.
+    m_chartGrid->setColumnStretch(1, digits ? 0 : 1);
+    if (auto* figure = charts::figureOf(m_charts[Entropy])) {
+        figure->setTitle(measureTitle(digits ? Accuracy : Entropy));
+    }
+    drawMeasure(digits ? Accuracy : Entropy);
+    for (int i = KlDataOutput; i <= TotalVariation; ++i) drawMeasure(i);
     drawDistribution();
 }
 
 void DecodingView::drawMeasure(int index) {
     // The per-position entropy takes the distribution chart's place.
-    QChart* chart = m_charts[static_cast<size_t>(index == PositionEntropy ? Distribution : index)];
+    QChart* chart = m_charts[static_cast<size_t>(index == PositionEntropy ? Distribution
+                                                 : index == Accuracy      ? Entropy
+                                                                          : index)];
     clearChart(chart);
     auto* x = new QLogValueAxis;
     x->setBase(2.0);
@@ -453,7 +481,11 @@ void DecodingView::drawMeasure(int index) {
     x->setTitleText(tr("steps N (log)"));
     auto* y = new QValueAxis;
     // The total variation has no unit, and its chart's title names it.
-    if (index != TotalVariation) y->setTitleText(tr("nats"));
+    if (index == Accuracy) {
+        y->setTitleText(tr("fraction"));
+    } else if (index != TotalVariation) {
+        y->setTitleText(tr("nats"));
+    }
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     if (!m_data || m_data->steps.empty()) {
@@ -463,7 +495,13 @@ void DecodingView::drawMeasure(int index) {
         return;
     }
     const auto& steps = m_data->steps;
-    double top = index == Entropy ? m_data->dataEntropy : 0.0;
+    // The data's own value as a dashed line: its entropy, or for the digits the real images'
+    // accuracy and per-pixel entropy.
+    const bool reference = index == Entropy || (m_data->digits && (index == Accuracy || index == PositionEntropy));
+    const double referenceValue = index == Entropy    ? m_data->dataEntropy
+                                  : index == Accuracy ? m_data->dataAccuracy
+                                                      : m_data->dataPositionEntropy;
+    double top = reference ? referenceValue : 0.0;
     bool infinite = false;
     for (const auto& curve : m_data->curves) {
         for (double v : measureOf(curve, index)) {
@@ -474,18 +512,29 @@ void DecodingView::drawMeasure(int index) {
     top = top > 0.0 ? top * 1.08 : 1.0;
     // Room above the curves for the markers of an infinite KL.
     const double markerY = top * (infinite ? 1.06 : 1.0);
-    y->setRange(0.0, infinite ? top * 1.12 : top);
-    y->applyNiceNumbers();
+    if (index == Accuracy) {
+        // From a tenth below the lowest accuracy (or the reference) up to 1.
+        double low = referenceValue;
+        for (const auto& curve : m_data->curves) {
+            for (double v : curve.accuracy) {
+                if (std::isfinite(v)) low = std::min(low, v);
+            }
+        }
+        y->setRange(std::max(0.0, std::floor(low * 10.0 - 0.5) / 10.0), 1.0);
+    } else {
+        y->setRange(0.0, infinite ? top * 1.12 : top);
+        y->applyNiceNumbers();
+    }
     x->setRange(steps.front() / 1.3, steps.back() * 1.3);
-    if (index == Entropy) {
+    if (reference) {
         auto* line = new QLineSeries;
-        line->setName(tr("data entropy H(p)"));
+        line->setName(m_data->digits ? tr("real training images") : tr("data entropy H(p)"));
         line->setPen(QPen(Qt::black, 1.5, Qt::DashLine));
         chart->addSeries(line);
         line->attachAxis(x);
         line->attachAxis(y);
-        line->replace({QPointF(steps.front() / 1.3, m_data->dataEntropy),
-                       QPointF(steps.back() * 1.3, m_data->dataEntropy)});
+        line->replace({QPointF(steps.front() / 1.3, referenceValue),
+                       QPointF(steps.back() * 1.3, referenceValue)});
         charts::hideFromLegend(line);
     }
     QList<QPointF> infinitePoints;
@@ -617,7 +666,7 @@ QString DecodingView::infiniteName() {
 void DecodingView::addLegendEntries(QChart* chart) {
     if (!m_data) return;
     auto* entropy = new QLineSeries;
-    entropy->setName(tr("data entropy H(p)"));
+    entropy->setName(m_data->digits ? tr("real training images") : tr("data entropy H(p)"));
     entropy->setPen(QPen(Qt::black, 1.5, Qt::DashLine));
     chart->addSeries(entropy);
     for (const auto& curve : m_data->curves) {
@@ -633,7 +682,7 @@ void DecodingView::addLegendEntries(QChart* chart) {
                                                [](double v) { return std::isinf(v); });
         }
     }
-    if (infinite) {
+    if (infinite && !m_data->digits) {  // the digits' charts leave the KLs out
         auto* inf = new QScatterSeries;
         inf->setName(infiniteName());
         inf->setMarkerShape(QScatterSeries::MarkerShapeTriangle);

@@ -25,6 +25,8 @@ class QTableWidget;
 // number of steps N (its entropy with the data's as a line, KL(data ‖ output), KL(output ‖ data),
 // the total variation) and, for small tables, the output distribution of one sampler at one N
 // beside the data's. The explorer runs the sweep as a job and hands the numbers over.
+class QGridLayout;
+
 namespace ui::views {
 
 // A sampler's legend label as shown: the default samplers' names translated, any other name (or
@@ -35,6 +37,12 @@ QString decodingDisplayName(const core::project::DecodingConfig& config);
 struct DecodingViewData {
     bool exact = true;
     double dataEntropy = 0.0;
+    // The digits by Monte Carlo: the sequence measures say nothing with M ≪ the images
+    // possible, so the view draws the classifier's accuracy and the per-pixel entropy, each
+    // beside the real training images' own.
+    bool digits = false;
+    double dataAccuracy = 0.0;
+    double dataPositionEntropy = 0.0;
     std::vector<int> steps;        // the sweep's N
     QStringList rowLabels;         // the sequences of the distribution chart ("0 2", "1 1")
     std::vector<double> dataRows;  // the data's probability of each row
@@ -47,6 +55,7 @@ struct DecodingViewData {
         std::vector<double> klOutputData;    // +inf where the output leaves the data's support
         std::vector<double> totalVariation;
         std::vector<double> positionEntropy;    // (1/D) Σ_d H(output_d)
+        std::vector<double> accuracy;           // digits: the classifier's accuracy per N
         std::vector<std::vector<double>> rows;  // [N index][row] the output's probability
     };
     std::vector<Curve> curves;
@@ -61,7 +70,9 @@ public:
     enum ChartIndex { Entropy = 0, KlDataOutput = 1, KlOutputData = 2, TotalVariation = 3,
                       Distribution = 4, NumCharts = 5,
                       // Drawn in the distribution chart's place when it has no bars.
-                      PositionEntropy = 5 };
+                      PositionEntropy = 5,
+                      // Drawn in the entropy chart's place for the digits.
+                      Accuracy = 6 };
     QChart* chart(int index) const { return m_charts[static_cast<size_t>(index)]; }
     QTableWidget* table() const { return m_table; }
     QComboBox* distributionSampler() const { return m_distSampler; }
@@ -106,6 +117,7 @@ private:
 
     document::ProjectDocument* m_document;
     std::array<QChart*, NumCharts> m_charts{};
+    QGridLayout* m_chartGrid = nullptr;
     QWidget* m_distributionFigure = nullptr;
     QTableWidget* m_table;
     QComboBox* m_distSampler;
