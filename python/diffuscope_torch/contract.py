@@ -156,7 +156,14 @@ def contract_json(process, schedule, num_steps, shape, prediction="epsilon", num
 
 def parse(text, where):
     """The contract dict of the JSON `text` (str or bytes), read as strictly as the app reads
-    it: UTF-8, no NaN or Infinity, no key twice in one object, then check()ed."""
+    it (read_strict_json), then check()ed."""
+    return check(read_strict_json(text, where), where + ": ")
+
+
+def read_strict_json(text, where):
+    """The JSON value of `text` (str or bytes), read as strictly as the app reads JSON: UTF-8, no
+    NaN or Infinity, no key twice in one object, numbers within a double, no lone surrogate, at
+    most MAX_DEPTH levels. Errors name `where`."""
     def no_constant(name):
         raise ValueError(f"{name} is not a JSON number")
 
@@ -204,7 +211,7 @@ def parse(text, where):
         check_strings(value, 0)
     except (UnicodeDecodeError, ValueError, RecursionError) as e:
         raise FieldError(where, None, f"not valid JSON ({str(e).splitlines()[0]})") from None
-    return check(value, where + ": ")
+    return value
 
 
 def save(module, path, field="--out", **contract):

@@ -22,6 +22,7 @@ import torch
 
 from . import contract as contract_io
 from . import limits
+from .devices import device_of
 from .errors import FieldError, Parser, integer, printable
 from .files import check_input, fsync_dir, output_target, read_input, write_atomic, \
     write_atomic_all
@@ -192,16 +193,6 @@ class Setup:
                                                   f"an input")
 
 
-def _device(name):
-    if name == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    try:
-        device = torch.device(name)
-    except RuntimeError:
-        raise FieldError("--device", name, "not a device (cpu, cuda, cuda:K or auto)") from None
-    if device.type == "cuda" and not torch.cuda.is_available():
-        raise FieldError("--device", name, "CUDA is not available")
-    return device
 
 
 def _not_finite(array):
@@ -590,7 +581,7 @@ def run(args):
     # Same algorithm on every call of the same shape.
     torch.backends.cudnn.benchmark = False
     torch.backends.cudnn.deterministic = True
-    device = _device(args.device)
+    device = device_of(args.device)
     if device.type == "cuda" and device.index is None:
         check_gpus(args.device, local_world_size(), torch.cuda.device_count())
         device = torch.device("cuda", local_rank)

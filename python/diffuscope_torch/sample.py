@@ -12,7 +12,6 @@ outputs x̂₀. x_{τ_K} and every z come from one torch.Generator seeded with -
 the samples depend on the seed, the device and --batch.
 """
 import io
-import json
 import math
 import sys
 
@@ -21,6 +20,8 @@ import torch
 
 from . import contract as contract_io
 from . import limits
+from .contract import read_strict_json
+from .devices import device_of
 from .errors import FieldError, Parser, integer, printable
 from .files import output_target, read_input, write_atomic
 from .schedules import ScheduleError, gaussian_schedule
@@ -57,40 +58,8 @@ def build_parser(prog="sample"):
     return p
 
 
-def _device(name):
-    if name == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    try:
-        device = torch.device(name)
-    except RuntimeError:
-        raise FieldError("--device", name, "not a device (cpu, cuda, cuda:K or auto)") from None
-    if device.type == "cuda" and not torch.cuda.is_available():
-        raise FieldError("--device", name, "CUDA is not available on this machine")
-    if device.type == "cuda" and device.index is not None and \
-            device.index >= torch.cuda.device_count():
-        raise FieldError("--device", name, f"there are {torch.cuda.device_count()} CUDA devices")
-    if device.type not in ("cpu", "cuda"):
-        raise FieldError("--device", name, "expected cpu, cuda, cuda:K or auto")
-    return device
 
 
-def _strict_json(data, where):
-    def no_constant(name):
-        raise ValueError(f"{name} is not a JSON number")
-
-    def no_repeats(pairs):
-        out = {}
-        for k, v in pairs:
-            if k in out:
-                raise ValueError(f"the key {json.dumps(k)} appears twice in one object")
-            out[k] = v
-        return out
-
-    try:
-        return json.loads(data.decode("utf-8"), parse_constant=no_constant,
-                          object_pairs_hook=no_repeats)
-    except (UnicodeDecodeError, ValueError, RecursionError) as e:
-        raise FieldError(where, None, f"not valid JSON ({str(e).splitlines()[0]})") from None
 
 
 class Plan:
@@ -98,7 +67,7 @@ class Plan:
 
     def __init__(self, path):
         self.path = path
-        value = _strict_json(read_input(path, "--plan", limits.MAX_INPUT_FILE_BYTES), path)
+        value = read_strict_json(read_input(path, "--plan", limits.MAX_INPUT_FILE_BYTES), path)
         if not isinstance(value, dict):
             raise FieldError(path, contract_io.value_text(value), "a plan is a JSON object")
         self.raw = value
@@ -277,7 +246,7 @@ def run(args):
         raise FieldError("--seed", args.seed, "must be ≥ 0")
     limits.check_range(limits.SEED, "--seed", args.seed)
     limits.check_range(limits.BATCH, "--batch", args.batch)
-    device = _device(args.device)
+    device = device_of(args.device)
     plan = Plan(args.plan)
     module, c = contract_io.load(args.model, "--model")
     if c["process"] != "gaussian":

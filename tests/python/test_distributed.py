@@ -211,7 +211,7 @@ class LauncherTest(unittest.TestCase):
                                timeout=120)
             self.assertEqual(r.returncode, 2, r.stderr)
             self.assertEqual(r.stderr.strip(), "diffuscope_torch ms-eps: --device: cuda: CUDA is "
-                                               "not available")
+                                               "not available on this machine")
 
 
 if __name__ == "__main__":
