@@ -69,8 +69,9 @@ def build_parser(prog="ms-eps"):
                "by .stderr.npy (F.npy -> F.stderr.npy). Finished timesteps are recorded in "
                "OUT.progress; an interrupted run resumes from it when rerun with the same model, "
                "data, samples, seed, estimator and --threads (any number of ranks). Under "
-               "`run --nproc N` (or torchrun) the timesteps are split across ranks and rank 0 "
-               "writes the files.")
+               "`run --nproc N` (or torchrun) the network calls (fixed slices of --batch draws, "
+               "timestep after timestep) are dealt to the ranks in rounds and rank 0 writes the "
+               "files.")
     p.add_argument("--model", required=True, help="TorchScript contract archive (Gaussian)")
     p.add_argument("--data", required=True, help="NPY array [P, *shape] of data points x₀")
     p.add_argument("--samples", required=True, type=integer, help="draws per timestep (≥ 2)")
