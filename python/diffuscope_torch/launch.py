@@ -13,6 +13,8 @@ import time
 from .errors import FieldError, Parser, integer
 
 MAX_PROCESSES = 1024
+# After a rank fails, how long the others may take to end on their own before they are stopped.
+GRACE_SECONDS = 5.0
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COMMANDS = ("ms-eps",)
 
@@ -89,6 +91,7 @@ def main(argv, prog="diffuscope_torch run"):
 
     signal.signal(signal.SIGTERM, stop)
     code = 0
+    stop_at = None
     try:
         running = list(children)
         while running:
@@ -99,9 +102,15 @@ def main(argv, prog="diffuscope_torch run"):
                 running.remove(child)
                 if rc != 0 and code == 0:
                     code = rc
-                    # The others would wait for the failed rank forever.
-                    for other in running:
+                    # The others would wait for the failed rank forever; but a refused input
+                    # fails every rank, and only rank 0 says why: give them a moment to end
+                    # by themselves first.
+                    stop_at = time.monotonic() + GRACE_SECONDS
+            if stop_at is not None and time.monotonic() >= stop_at:
+                for other in running:
+                    if other.poll() is None:
                         other.terminate()
+                stop_at = float("inf")
             time.sleep(0.05)
     except KeyboardInterrupt:
         # A Ctrl-C reaches the ranks too; a SIGINT sent to this process alone is passed on.
