@@ -486,6 +486,19 @@ Result<double> loadClipFirst(const Args& args, const Run& run) {
     return y;
 }
 
+// --eta into params.eta: the option when given, else the project's η (without a project, the
+// option's default).
+core::Status loadEta(const Args& args, const Run& run, GaussianParams& params) {
+    if (run.fromProject && !args.has("eta")) return {};
+    Result<double> eta = args.getDouble("eta");
+    if (!eta) return eta.error();
+    if (!(*eta >= 0.0 && *eta <= 1.0)) {
+        return core::invalidArgument("--eta", args.get("eta"), "η must lie in [0, 1]");
+    }
+    params.eta = *eta;
+    return {};
+}
+
 // Γ from the file `path` (--gamma) with --gamma-kind: the table, and in `kind` what the file
 // held.
 Result<std::vector<double>> readGammaOption(const Args& args, const std::string& path,
@@ -835,15 +848,8 @@ int runSample(const Args& args) {
         }
         params.sampler = *kind;
     }
-    if (!projectValue || args.has("eta")) {
-        Result<double> eta = args.getDouble("eta");
-        if (!eta) {
-            return fail(eta.error());
-        }
-        if (!(*eta >= 0.0 && *eta <= 1.0)) {
-            return fail(core::invalidArgument("--eta", args.get("eta"), "η must lie in [0, 1]"));
-        }
-        params.eta = *eta;
+    if (core::Status s = loadEta(args, *run, params); !s) {
+        return fail(s.error());
     }
     // With a project its particle count is the default; without one, the option's.
     Result<int> count = projectValue
@@ -980,15 +986,8 @@ int runPlan(const Args& args) {
         }
         ddim = params.sampler == SamplerKind::Ddim || params.sampler == SamplerKind::AnalyticDdim;
     }
-    if (args.has("eta") || !run->fromProject) {
-        Result<double> eta = args.getDouble("eta");
-        if (!eta) {
-            return fail(eta.error());
-        }
-        if (!(*eta >= 0.0 && *eta <= 1.0)) {
-            return fail(core::invalidArgument("--eta", args.get("eta"), "η must lie in [0, 1]"));
-        }
-        params.eta = *eta;
+    if (core::Status s = loadEta(args, *run, params); !s) {
+        return fail(s.error());
     }
     // The DDPM mean is the η = 1 forward process's.
     if (!ddim) params.eta = 1.0;
