@@ -100,6 +100,18 @@ QString measureTitle(int index) {
     }
 }
 
+// The black triangles that mark an infinite KL above a chart (and their legend entry).
+QScatterSeries* addInfiniteMarkers(QChart* chart, const QString& name) {
+    auto* inf = new QScatterSeries;
+    inf->setName(name);
+    inf->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
+    inf->setMarkerSize(9.0);
+    inf->setColor(Qt::black);
+    inf->setBorderColor(Qt::black);
+    chart->addSeries(inf);
+    return inf;
+}
+
 const std::vector<double>& measureOf(const DecodingViewData::Curve& curve, int index) {
     switch (index) {
         case DecodingView::Entropy: return curve.entropy;
@@ -579,13 +591,7 @@ void DecodingView::drawMeasure(int index) {
         charts::hideFromLegend(marks);
     }
     if (!infinitePoints.isEmpty()) {
-        auto* inf = new QScatterSeries;
-        inf->setName(infiniteName());
-        inf->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
-        inf->setMarkerSize(9.0);
-        inf->setColor(Qt::black);
-        inf->setBorderColor(Qt::black);
-        chart->addSeries(inf);
+        auto* inf = addInfiniteMarkers(chart, infiniteName());
         inf->attachAxis(x);
         inf->attachAxis(y);
         inf->replace(infinitePoints);
@@ -683,13 +689,7 @@ void DecodingView::addLegendEntries(QChart* chart) {
         }
     }
     if (infinite && !m_data->digits) {  // the digits' charts leave the KLs out
-        auto* inf = new QScatterSeries;
-        inf->setName(infiniteName());
-        inf->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
-        inf->setMarkerSize(9.0);
-        inf->setColor(Qt::black);
-        inf->setBorderColor(Qt::black);
-        chart->addSeries(inf);
+        addInfiniteMarkers(chart, infiniteName());
     }
 }
 
