@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/util/parallel.h"
 #include "ui/charts/chart_export.h"
 #include "ui/charts/chart_panel.h"
 #include "ui/charts/gif_writer.h"
@@ -57,6 +58,9 @@ bool writeAll(const QString& path, const QByteArray& bytes) {
 // so the write fails instead of the process ending.
 template <typename F>
 auto withFileSizeLimit(rlim_t limit, F action) {
+    // The OpenMP runtime sizes a shared-memory file when it starts: start it first, or a job
+    // that happens to start it under the limit dies of SIGBUS.
+    core::parallelFor(2, core::ParallelOptions{.numThreads = 2}, [](int64_t) {});
     struct rlimit old {};
     getrlimit(RLIMIT_FSIZE, &old);
     const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
