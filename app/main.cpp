@@ -9,6 +9,7 @@
 
 #include "app/cli/commands.h"
 #include "core/util/limits.h"
+#include "core/util/parallel.h"
 #include "ui/charts/chart_export.h"
 #include "ui/jobs/job_runner.h"
 #include "ui/main/headless_export.h"
@@ -128,6 +129,7 @@ int main(int argc, char* argv[]) {
     // of spinning for 200 ms after every loop, which took the cores the GUI's thread and other
     // programs need. A value the user set is kept.
     ::setenv("OMP_WAIT_POLICY", "passive", 0);
+    core::startParallelRuntime();
     // `diffuscope project.diffuscope.json` opens the GUI with that project.
     const bool openProject = argc == 2 && std::string(argv[1]).ends_with(".json");
     if (argc > 1 && !openProject) {

@@ -68,6 +68,11 @@ int defaultThreads() {
     return static_cast<int>(std::clamp<long long>(threads, 1, limits::kThreads.max));
 }
 
+void startParallelRuntime() {
+    // Any runtime call starts it; this one has no other effect.
+    static_cast<void>(omp_in_parallel());
+}
+
 void parallelForBlocks(int64_t n,
                        int64_t blockSize,
                        const ParallelOptions& options,

@@ -24,6 +24,12 @@ int hardwareThreads();
 // omp_get_max_threads()), otherwise every core this process may use; within limits::kThreads.
 int defaultThreads();
 
+// Starts the OpenMP runtime now, on the calling thread. libomp writes a small shared-memory
+// file when it starts; started lazily by the first loop, a process whose file-size limit is
+// that low (or a test that lowers it) dies of SIGBUS in the middle of a job. Programs call it
+// first thing in main, after setting the runtime's environment.
+void startParallelRuntime();
+
 // Calls body(block, begin, end) for every block of [0, n) of at most blockSize items.
 // Blocks may run concurrently and finish in any order, but they start in increasing order: a
 // block may wait for an earlier one (a pipeline), never for a later one. An exception thrown

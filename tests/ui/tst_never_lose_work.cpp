@@ -58,9 +58,9 @@ bool writeAll(const QString& path, const QByteArray& bytes) {
 // so the write fails instead of the process ending.
 template <typename F>
 auto withFileSizeLimit(rlim_t limit, F action) {
-    // The OpenMP runtime sizes a shared-memory file when it starts: start it first, or a job
-    // that happens to start it under the limit dies of SIGBUS.
-    core::parallelFor(2, core::ParallelOptions{.numThreads = 2}, [](int64_t) {});
+    // The OpenMP runtime sizes a shared-memory file when it starts: start it first (as
+    // main does), or a job that happens to start it under the limit dies of SIGBUS.
+    core::startParallelRuntime();
     struct rlimit old {};
     getrlimit(RLIMIT_FSIZE, &old);
     const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
