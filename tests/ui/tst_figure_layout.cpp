@@ -12,6 +12,9 @@
 #include <QChart>
 #include <QLegend>
 #include <QLegendMarker>
+#include <QLayout>
+#include <QLineSeries>
+#include <QChartView>
 #include <QFile>
 #include <QImage>
 #include <QProcess>
@@ -83,6 +86,7 @@ private slots:
     void everyViewFitsOrSaysWhy();
     void legendKeysDrawTheSeriesBrush();
     void anEmptyChartIsLeftOut();
+    void aPartCutByItsNeighboursIsRefused();
     void thePdfCarriesItsText();
     void cleanupTestCase();
 
@@ -146,6 +150,54 @@ void tst_FigureLayout::initTestCase() {
     }
     for (const auto& entry : m_gaussian->views()) m_views.push_back(entry);
     QVERIFY2(m_views.size() >= 11, qPrintable(views(m_views)));
+}
+
+// A two-line title takes height that the grid does not give its row: the plot under it would be
+// pushed over the next row's title, and a legend of several rows cut at the figure's bottom.
+// Such parts are named in the refusal; at a size with room the figure is written.
+void tst_FigureLayout::aPartCutByItsNeighboursIsRefused() {
+    // Example 1's table with a mask state: argmax's infinite KL adds a legend entry.
+    ui::document::ProjectDocument document;
+    document.loadExample(ui::document::examples().at(0).project);
+    auto masked = document.categorical();
+    masked.maskState = true;
+    QVERIFY(document.setCategorical(masked, "mask state"));
+    ui::CategoricalExplorer explorer(&document);
+    explorer.waitForJobs();
+    ui::charts::ViewPanel* panel = nullptr;
+    for (const auto& [name, v] : explorer.views()) {
+        if (name == "decoding") panel = v;
+    }
+    QVERIFY(panel != nullptr);
+    const QString path = m_dir.filePath("cut.svg");
+    const QString error = ui::charts::exportWidget(
+        panel, path, {.size = {*ui::charts::parseLength("12cm"), *ui::charts::parseLength("7cm")}});
+    QVERIFY2(error.contains("does not fit") || error.contains("the plot of \"") ||
+                 error.contains("the legend of \""),
+             qPrintable(error));
+    QVERIFY(!QFile::exists(path));
+    QCOMPARE(ui::charts::exportWidget(
+                 panel, path, {.size = {*ui::charts::parseLength("13cm"), *ui::charts::parseLength("9cm")}}),
+             QString());
+    for (auto* figure : panel->findChildren<ui::charts::FigureChart*>()) {
+        if (figure->isVisibleTo(panel)) QCOMPARE(figure->squeezedParts(), QStringList());
+    }
+    // One figure given less height than its title and plot need together.
+    auto* chart = new QChart;
+    auto* series = new QLineSeries;
+    series->append(0, 0);
+    series->append(1, 1);
+    chart->addSeries(series);
+    chart->createDefaultAxes();
+    ui::charts::FigureChart figure(chart);
+    figure.setTitle("A title long enough to wrap to several lines in a narrow figure");
+    figure.resize(160, 400);
+    figure.layout()->activate();
+    QCOMPARE(figure.squeezedParts(), QStringList());
+    figure.resize(160, figure.view()->minimumHeight());
+    figure.layout()->activate();
+    QVERIFY2(figure.squeezedParts().join(' ').contains("the plot of \"A title long"),
+             qPrintable(figure.squeezedParts().join(", ")));
 }
 
 void tst_FigureLayout::cleanupTestCase() {

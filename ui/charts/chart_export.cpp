@@ -13,6 +13,7 @@
 #include <QPainter>
 #include <QResizeEvent>
 #include <QPdfWriter>
+#include <QSplitter>
 #include <QSvgGenerator>
 #include <QWidget>
 #include <QBuffer>
@@ -120,6 +121,19 @@ public:
             }
         }
         for (const QPointer<QWidget>& w : m_hidden) w->hide();
+        // A splitter's handle beside a hidden control would be drawn as a dotted grip.
+        for (QSplitter* splitter : widget->findChildren<QSplitter*>()) {
+            bool before = false;  // a shown widget before handle i
+            for (int i = 0; i < splitter->count(); ++i) {
+                const bool shown = !splitter->widget(i)->isHidden();
+                QSplitterHandle* handle = splitter->handle(i);
+                if (handle != nullptr && !handle->isHidden() && (!shown || !before)) {
+                    handle->hide();
+                    m_hidden.emplace_back(handle);
+                }
+                before = before || shown;
+            }
+        }
     }
     ~FigureOnly() {
         for (const QPointer<QWidget>& w : m_hidden) {
@@ -215,6 +229,9 @@ void sendPendingResizes(QWidget* widget) {
         QCoreApplication::sendEvent(widget, &event);
         widget->setAttribute(Qt::WA_PendingResizeEvent, false);
     }
+    // A hidden widget's layout acts on a LayoutRequest only when shown: laid out here, before
+    // its children are, as the render would.
+    if (widget->layout() != nullptr) widget->layout()->activate();
     for (QObject* child : widget->children()) {
         if (auto* w = qobject_cast<QWidget*>(child); w != nullptr && !w->isWindow()) sendPendingResizes(w);
     }
@@ -240,6 +257,10 @@ void settle(QWidget* widget, const std::vector<FigureChart*>& figures) {
         }
     }
     for (FigureChart* figure : figures) figure->sync();
+    // What that last sync changed (a legend's font) laid out too, as the render would.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    if (widget->layout() != nullptr) widget->layout()->activate();
+    sendPendingResizes(widget);
 }
 
 // A length in CSS pixels as centimetres with one decimal, for the refusals; rounded up where it
@@ -370,7 +391,7 @@ QString renderFigure(QWidget* widget, const QString& path, const ExportOptions& 
     }
     QStringList elided;
     for (FigureChart* figure : figures) {
-        if (figure->isVisibleTo(widget) || figure == widget) elided << figure->elidedTexts();
+        if (figure->isVisibleTo(widget) || figure == widget) elided << figure->elidedTexts() << figure->squeezedParts();
     }
     if (!elided.isEmpty()) {
         return QCoreApplication::translate(

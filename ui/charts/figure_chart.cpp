@@ -262,7 +262,9 @@ std::vector<FigureLegend::Entry> FigureLegend::entries() const {
                 entry.key = Entry::Key::Marker;
                 entry.brush = scatter->brush();
                 entry.pen = scatter->pen();
-                entry.circle = scatter->markerShape() == QScatterSeries::MarkerShapeCircle;
+                entry.shape = scatter->markerShape() == QScatterSeries::MarkerShapeCircle     ? Entry::Shape::Circle
+                              : scatter->markerShape() == QScatterSeries::MarkerShapeTriangle ? Entry::Shape::Triangle
+                                                                                            : Entry::Shape::Square;
             } else if (auto* xy = qobject_cast<QXYSeries*>(marker->series())) {
                 entry.pen = xy->pen();
             }
@@ -296,7 +298,8 @@ QString FigureLegend::signature() const {
     QString text = font().toString();
     for (const Entry& entry : entries()) {
         text += '\n' + entry.label + ' ' + QString::number(static_cast<int>(entry.key)) + ' ' +
-                entry.pen.color().name(QColor::HexArgb) + ' ' + entry.brush.color().name(QColor::HexArgb) +
+                QString::number(static_cast<int>(entry.shape)) + ' ' + entry.pen.color().name(QColor::HexArgb) +
+                ' ' + entry.brush.color().name(QColor::HexArgb) +
                 ' ' + QString::number(static_cast<int>(entry.pen.style()));
     }
     return text;
@@ -418,8 +421,13 @@ void FigureLegend::paintEvent(QPaintEvent*) {
             painter.setBrush(entry.brush);
             const double d = key.height();
             const QRectF dot(key.center().x() - d / 2, key.center().y() - d / 2, d, d);
-            if (entry.circle) painter.drawEllipse(dot);
-            else painter.drawRect(dot);
+            if (entry.shape == Entry::Shape::Circle) {
+                painter.drawEllipse(dot);
+            } else if (entry.shape == Entry::Shape::Triangle) {
+                painter.drawPolygon(QPolygonF({QPointF(dot.center().x(), dot.top()), dot.bottomRight(), dot.bottomLeft()}));
+            } else {
+                painter.drawRect(dot);
+            }
             break;
         }
         case Entry::Key::Box: {
@@ -559,16 +567,21 @@ void FigureChart::setHelpShown(bool shown) {
 void FigureChart::setLegendShown(bool shown) { m_legend->setVisible(shown); }
 
 // Room for a plot whatever the type size: the axis labels and titles plus a few lines of plot,
-// so a splitter or a small window cannot squeeze the plot until Qt elides its tick labels.
+// so a splitter or a small window cannot squeeze the plot until Qt elides its tick labels; as
+// wide as a few tick labels beside a plot of the same width.
 static void keepPlotRoom(QChart* chart, QChartView* view) {
     double em = QFontMetricsF(chart->titleFont()).height();
     for (QAbstractAxis* axis : chart->axes()) {
         em = std::max({em, QFontMetricsF(axis->labelsFont()).height(), QFontMetricsF(axis->titleFont()).height()});
     }
     // The view's own minimum (set by whoever made it) stays the floor; the type's room is on top.
-    if (!view->property("diffuscopeOwnMinimum").isValid()) view->setProperty("diffuscopeOwnMinimum", view->minimumHeight());
-    const int height = std::max(view->property("diffuscopeOwnMinimum").toInt(), static_cast<int>(std::ceil(7.0 * em)));
-    if (view->minimumHeight() != height) view->setMinimumHeight(height);
+    if (!view->property("diffuscopeOwnMinimum").isValid()) {
+        view->setProperty("diffuscopeOwnMinimum", view->minimumSize());
+    }
+    const QSize own = view->property("diffuscopeOwnMinimum").toSize();
+    const QSize room(std::max(own.width(), static_cast<int>(std::ceil(8.0 * em))),
+                     std::max(own.height(), static_cast<int>(std::ceil(7.0 * em))));
+    if (view->minimumSize() != room) view->setMinimumSize(room);
 }
 
 void FigureChart::sync() {
@@ -852,6 +865,27 @@ QStringList FigureChart::elidedTexts() const {
     }
     elided.removeDuplicates();
     return elided;
+}
+
+QStringList FigureChart::squeezedParts() const {
+    // Shown within the figure: an exported figure's widgets are laid out but never shown.
+    const auto shown = [this](const QWidget* part) { return part->isVisibleTo(this); };
+    const auto named = [](const QString& text) { return "\"" + text + "\""; };
+    QStringList squeezed;
+    if (shown(m_title) && m_title->height() + 1 < m_title->heightForWidth(m_title->width())) {
+        squeezed << named(m_title->text());
+    }
+    if (shown(m_legend) && m_legend->height() + 1 < m_legend->heightForWidth(m_legend->width())) {
+        squeezed << QCoreApplication::translate("ui::charts::FigureChart", "the legend of %1").arg(named(title()));
+    }
+    // A plot below its minimum, or pushed past the figure's bottom when the figure got less
+    // height than its parts need together.
+    if (shown(m_view) && (m_view->height() + 1 < m_view->minimumHeight() ||
+                          m_view->geometry().bottom() > height() + 1 ||
+                          (shown(m_legend) && m_legend->geometry().bottom() > height() + 1))) {
+        squeezed << QCoreApplication::translate("ui::charts::FigureChart", "the plot of %1").arg(named(title()));
+    }
+    return squeezed;
 }
 
 void hideFromLegend(QAbstractSeries* series) {

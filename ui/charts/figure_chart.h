@@ -49,7 +49,7 @@ private:
         enum class Key { Line, Marker, Box } key = Key::Line;
         QPen pen;
         QBrush brush;
-        bool circle = true;  // Marker: circle or square
+        enum class Shape { Circle, Square, Triangle } shape = Shape::Circle;  // Marker's
     };
     struct Placed {
         size_t entry;
@@ -87,6 +87,10 @@ public:
     // The chart's texts that Qt Charts had to shorten ("..."), after `sync`: empty when every
     // word is shown.
     QStringList elidedTexts() const;
+    // The parts a layout gave less room than they need, after `sync`: a wrapped title or legend
+    // cut at the bottom, a plot squeezed below its minimum (its axis titles overlap what lies
+    // under it). Empty when every part has its room.
+    QStringList squeezedParts() const;
 
     // The readout under a chart-view position: the nearest point of the nearest series within a
     // few pixels, as "series\nx = …, y = …" (whole numbers without decimals); empty elsewhere.
