@@ -1529,6 +1529,14 @@ The project is still open; save your work.</source>
         <source>Drag a rectangle to zoom in, Ctrl+wheel to zoom about the cursor, Shift+drag to pan; double-click to see everything again.</source>
         <translation>矩形をドラッグして拡大、Ctrl+ホイールでカーソルの位置を中心に拡大縮小、Shift+ドラッグで移動、ダブルクリックで全体表示に戻ります。</translation>
     </message>
+    <message>
+        <source>the legend of %1</source>
+        <translation>%1 の凡例</translation>
+    </message>
+    <message>
+        <source>the plot of %1</source>
+        <translation>%1 のプロット</translation>
+    </message>
 </context>
 <context>
     <name>ui::charts::ViewPanel</name>
@@ -3511,6 +3519,10 @@ The project is still open; save your work.</source>
     <message>
         <source>real training images</source>
         <translation>実際の学習画像</translation>
+    </message>
+    <message>
+        <source>infinite KL</source>
+        <translation>無限大の KL</translation>
     </message>
 </context>
 <context>

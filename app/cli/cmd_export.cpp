@@ -3,6 +3,10 @@
 // library (ui/main/headless_export.h), which main.cpp links and app/cli does not.
 #include "app/cli/options.h"
 
+#include <string>
+
+#include "core/project/project_file.h"
+
 namespace app::cli {
 
 const CommandSpec& exportSpec() {
@@ -19,7 +23,7 @@ const CommandSpec& exportSpec() {
                   "png, svg, pdf or csv by extension; a GIF or frames.png for "
                   "animation; a folder for all"),
          valued("project", "FILE", "", "the project to render (default: the example project)"),
-         valued("example", "1..5", "", "File ▸ Examples' project of that number instead"),
+         valued("example", "1.." + std::to_string(core::project::kNumExamples), "", "File ▸ Examples' project of that number instead"),
          valued(
              "width", "W", "1200",
              "the figure's width: pixels, or with a unit (12cm, 120mm, 4.5in; 96 px to the inch)"),

@@ -15,7 +15,8 @@ const CommandSpec& projectSpec() {
         "project",
         "write an example project file (File ▸ Examples in the GUI)",
         "",
-        {required("example", "N", "the example, 1 to 5 (listed below)"),
+        {required("example", "N",
+                  "the example, 1 to " + std::to_string(core::project::kNumExamples) + " (listed below)"),
          required("out", "FILE", "the project file to write")},
         "Examples: 1 categorical table (K = 4); 2 categorical 8×8 digits with the trained\n"
         "network; 3 Gaussian two moons with the trained network; 4 Gaussian 8×8 digits with the\n"

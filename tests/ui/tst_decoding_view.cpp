@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineSeries>
+#include <QValueAxis>
 #include <QScatterSeries>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -81,6 +82,7 @@ private slots:
     void withoutAMaskStateTheViewSaysWhy();
     void trajectoriesAnimateTheChosenSampler();
     void theDigitsAreJudgedAsImages();
+    void infiniteMarkersStandAboveCurvesOfZeros();
 };
 
 void tst_DecodingView::chartsShowTheCoreNumbers() {
@@ -186,6 +188,57 @@ void tst_DecodingView::chartsShowTheCoreNumbers() {
     auto csv = view->csvText();
     DS_VERIFY_OK(csv);
     QVERIFY(csv->find("kl_data_output") != std::string::npos);
+}
+
+// One position (example 1's table with a mask state): every finite KL is zero but for rounding,
+// and argmax's is infinite. Its triangles stand above the plot's zeros, inside the axis, with
+// the short legend entry and the meaning in the note.
+void tst_DecodingView::infiniteMarkersStandAboveCurvesOfZeros() {
+    ui::document::ProjectDocument document;
+    document.loadExample(ui::document::examples().at(0).project);
+    CategoricalParams p = document.categorical();
+    p.maskState = true;
+    QVERIFY(document.setCategorical(p, "mask state").ok());
+    ui::CategoricalExplorer explorer(&document);
+    explorer.waitForJobs();
+    auto* view = explorer.decodingView();
+    const auto data = view->result();
+    QVERIFY2(data != nullptr, qPrintable(view->statusLabel()->text()));
+    double finiteTop = 0.0;
+    bool infinite = false;
+    for (const auto& curve : data->curves) {
+        for (double v : curve.klDataOutput) {
+            if (std::isfinite(v)) finiteTop = std::max(finiteTop, v);
+            infinite = infinite || std::isinf(v);
+        }
+    }
+    QVERIFY(infinite);
+    QVERIFY2(finiteTop < 1e-12, qPrintable(QString::number(finiteTop)));
+    QChart* chart = view->chart(ui::views::DecodingView::KlDataOutput);
+    auto* y = qobject_cast<QValueAxis*>(chart->axes(Qt::Vertical).value(0));
+    QVERIFY(y != nullptr);
+    int markers = 0;
+    for (QAbstractSeries* series : chart->series()) {
+        auto* scatter = qobject_cast<QScatterSeries*>(series);
+        if (scatter == nullptr || scatter->markerShape() != QScatterSeries::MarkerShapeTriangle) continue;
+        for (const QPointF& point : scatter->points()) {
+            ++markers;
+            // In the upper part of the axis, far above the curves' zeros, and inside it.
+            QVERIFY2(point.y() > y->min() + 0.8 * (y->max() - y->min()) && point.y() < y->max(),
+                     qPrintable(QString("marker at %1, axis %2..%3").arg(point.y()).arg(y->min()).arg(y->max())));
+        }
+    }
+    QVERIFY(markers > 0);
+    QStringList legend;
+    for (QAbstractSeries* series : view->chart(ui::views::DecodingView::Distribution)->series()) {
+        legend << series->name();
+    }
+    QVERIFY2(legend.contains("infinite KL"), qPrintable(legend.join(", ")));
+    bool explained = false;
+    for (QLabel* label : view->findChildren<QLabel*>()) {
+        explained = explained || label->text().contains("KL(data ‖ output) when the output gives probability 0");
+    }
+    QVERIFY(explained);
 }
 
 void tst_DecodingView::samplersAreSavedAndReopenedExactly() {

@@ -150,11 +150,15 @@ DecodingView::DecodingView(document::ProjectDocument* document, QWidget* parent)
     auto* selectorRow = new QWidget;
     auto* selectors = new QHBoxLayout(selectorRow);
     selectors->setContentsMargins(8, 0, 8, 0);
-    selectors->addWidget(new QLabel(tr("Distribution of:")));
-    selectors->addWidget(m_distSampler);
-    selectors->addWidget(new QLabel(tr("at N =")));
-    selectors->addWidget(m_distSteps);
-    selectors->addSpacing(12);
+    // Hidden where no distribution is drawn (the digits).
+    m_distSelectors = new QWidget;
+    auto* distribution = new QHBoxLayout(m_distSelectors);
+    distribution->setContentsMargins(0, 0, 12, 0);
+    distribution->addWidget(new QLabel(tr("Distribution of:")));
+    distribution->addWidget(m_distSampler);
+    distribution->addWidget(new QLabel(tr("at N =")));
+    distribution->addWidget(m_distSteps);
+    selectors->addWidget(m_distSelectors);
     selectors->addWidget(new QLabel(tr("Sampler animated in Trajectories:")));
     selectors->addWidget(m_animated);
     selectors->addStretch(1);
@@ -170,7 +174,7 @@ DecodingView::DecodingView(document::ProjectDocument* document, QWidget* parent)
         auto* figure = new charts::FigureChart(chart);
         figure->setTitle(measureTitle(i));
         charts::applyFigureStyle(chart, figure->view());
-        figure->view()->setMinimumSize(150, 110);
+        figure->view()->setMinimumHeight(110);
         // One legend for the whole figure, under the tall distribution chart: legends under
         // each small chart would need more height than a grid row gives them.
         figure->setLegendShown(i == Distribution);
@@ -429,7 +433,9 @@ void DecodingView::setResult(std::shared_ptr<const DecodingViewData> data) {
         m_distSteps->setCurrentIndex(again >= 0 ? again : m_distSteps->count() - 1);
     }
     m_refreshing = false;
-    m_note->setText(m_data ? m_data->note : QString());
+    m_note->setText(!m_data         ? QString()
+                    : anyInfinite() ? m_data->note + ' ' + infiniteExplanation() + '.'
+                                    : m_data->note);
     redraw();
     // The CSV: one row per sampler and N.
     charts::ChartData table;
@@ -473,6 +479,8 @@ void DecodingView::redraw() {
     }
     // The accuracy chart takes the left half alone.
     m_chartGrid->setColumnStretch(1, digits ? 0 : 1);
+    m_chartGrid->setColumnStretch(2, digits ? 1 : 2);
+    m_distSelectors->setVisible(!digits);
     if (auto* figure = charts::figureOf(m_charts[Entropy])) {
         figure->setTitle(measureTitle(digits ? Accuracy : Entropy));
     }
@@ -521,9 +529,8 @@ void DecodingView::drawMeasure(int index) {
             else if (std::isinf(v)) infinite = true;
         }
     }
-    top = top > 0.0 ? top * 1.08 : 1.0;
-    // Room above the curves for the markers of an infinite KL.
-    const double markerY = top * (infinite ? 1.06 : 1.0);
+    // Values that are zero but for rounding (a KL of 1e-17) get the range of zero.
+    top = top > 1e-9 ? top * 1.08 : 1.0;
     if (index == Accuracy) {
         // From a tenth below the lowest accuracy (or the reference) up to 1.
         double low = referenceValue;
@@ -532,11 +539,15 @@ void DecodingView::drawMeasure(int index) {
                 if (std::isfinite(v)) low = std::min(low, v);
             }
         }
-        y->setRange(std::max(0.0, std::floor(low * 10.0 - 0.5) / 10.0), 1.0);
+        low = std::max(0.0, std::floor(low * 10.0 - 0.5) / 10.0);
+        // A little above 1: the points at 1 are drawn whole, and 1 gets its tick.
+        y->setRange(low, 1.0 + 0.04 * (1.0 - low));
     } else {
+        // Room above the curves for the markers of an infinite KL.
         y->setRange(0.0, infinite ? top * 1.12 : top);
         y->applyNiceNumbers();
     }
+    const double markerY = y->min() + 0.94 * (y->max() - y->min());
     x->setRange(steps.front() / 1.3, steps.back() * 1.3);
     if (reference) {
         auto* line = new QLineSeries;
@@ -663,9 +674,21 @@ void DecodingView::drawDistribution() {
     figure->sync();
 }
 
-QString DecodingView::infiniteName() {
+QString DecodingView::infiniteName() { return tr("infinite KL"); }
+
+QString DecodingView::infiniteExplanation() {
     return tr("▲ infinite KL: KL(data ‖ output) when the output gives probability 0 to a data "
               "sequence, KL(output ‖ data) when it puts mass where the data has none");
+}
+
+bool DecodingView::anyInfinite() const {
+    if (!m_data || m_data->digits) return false;  // the digits' charts leave the KLs out
+    for (const auto& curve : m_data->curves) {
+        for (const auto* values : {&curve.klDataOutput, &curve.klOutputData}) {
+            if (std::any_of(values->begin(), values->end(), [](double v) { return std::isinf(v); })) return true;
+        }
+    }
+    return false;
 }
 
 // The line charts' legend, as entries of the distribution chart: series without points.
@@ -681,14 +704,7 @@ void DecodingView::addLegendEntries(QChart* chart) {
         line->setPen(QPen(curve.colour, 2));
         chart->addSeries(line);
     }
-    bool infinite = false;
-    for (const auto& curve : m_data->curves) {
-        for (const auto* values : {&curve.klDataOutput, &curve.klOutputData}) {
-            infinite = infinite || std::any_of(values->begin(), values->end(),
-                                               [](double v) { return std::isinf(v); });
-        }
-    }
-    if (infinite && !m_data->digits) {  // the digits' charts leave the KLs out
+    if (anyInfinite()) {
         addInfiniteMarkers(chart, infiniteName());
     }
 }

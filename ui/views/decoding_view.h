@@ -113,7 +113,10 @@ private:
     void drawDistribution();
     void fillSelectors();
     void addLegendEntries(QChart* chart);
+    // The legend's entry for the markers of an infinite KL, and what it means (in the note).
     static QString infiniteName();
+    static QString infiniteExplanation();
+    bool anyInfinite() const;
 
     document::ProjectDocument* m_document;
     std::array<QChart*, NumCharts> m_charts{};
@@ -122,6 +125,7 @@ private:
     QTableWidget* m_table;
     QComboBox* m_distSampler;
     QComboBox* m_distSteps;
+    QWidget* m_distSelectors = nullptr;
     QComboBox* m_animated;
     QPushButton* m_add;
     QPushButton* m_remove;

@@ -252,7 +252,7 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
         auto* figure = new charts::FigureChart(m_charts[static_cast<size_t>(i)]);
         QChartView* view = figure->view();
         charts::applyFigureStyle(m_charts[static_cast<size_t>(i)], view);
-        view->setMinimumSize(150, 110);  // a figure in a column still holds the four
+        view->setMinimumHeight(110);  // a figure in a column still holds the four
         m_chartViews[static_cast<size_t>(i)] = view;
         if (i < 4) {
             grid->addWidget(figure, i / 2, i % 2);
