@@ -10,6 +10,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <limits>
 
 #include "core/io/file_io.h"
 #include "core/model/torch_model.h"
@@ -28,6 +29,8 @@ private slots:
     void gaussianProjectEqualsTheGui_data();
     void gaussianProjectEqualsTheGui();
     void labProjectEqualsTheGui();
+    void decodingProjectEqualsTheGui_data();
+    void decodingProjectEqualsTheGui();
 };
 
 void tst_CliSameNumbers::categoricalProjectEqualsTheGui_data() {
@@ -259,6 +262,122 @@ void tst_CliSameNumbers::labProjectEqualsTheGui() {
         }
     }
     QVERIFY(found);
+}
+
+
+void tst_CliSameNumbers::decodingProjectEqualsTheGui_data() {
+    QTest::addColumn<int>("example");
+    QTest::addColumn<QStringList>("samplers");  // the names of the project's default samplers
+    QTest::addColumn<QStringList>("extra");
+    // Example 1's table with a mask state, propagated exactly; the digits network by Monte
+    // Carlo with the view's 100 chains per label and the project's seed.
+    QTest::newRow("example 1, mask state")
+        << 1 << QStringList{"ancestral", "confidence", "confidence, argmax", "margin", "entropy", "random"}
+        << QStringList{};
+    QTest::newRow("example 6, digits") << 6 << QStringList{"ancestral", "confidence, argmax"}
+                                       << QStringList{"--samples", "100"};
+}
+
+namespace {
+
+// A CSV line's cells, a quoted cell ("confidence, argmax") as one.
+QStringList csvCells(const QString& line) {
+    QStringList cells;
+    QString cell;
+    bool quoted = false;
+    for (const QChar c : line) {
+        if (c == '"') {
+            quoted = !quoted;
+        } else if (c == ',' && !quoted) {
+            cells << cell;
+            cell.clear();
+        } else {
+            cell += c;
+        }
+    }
+    cells << cell;
+    return cells;
+}
+
+// A decode measure: a number, {"value": …} with --samples, null for infinite or undefined.
+double decodeValue(const QJsonValue& v) {
+    const QJsonValue value = v.isObject() ? v.toObject()["value"] : v;
+    return value.isNull() ? std::numeric_limits<double>::infinity() : value.toDouble();
+}
+
+}  // namespace
+
+// The Decoding view (`export --view decoding`, the GUI's pipeline) against `decode --project`
+// for each of its samplers, to the bit; an infinite KL is an empty cell there and null here.
+void tst_CliSameNumbers::decodingProjectEqualsTheGui() {
+    QFETCH(int, example);
+    QFETCH(QStringList, samplers);
+    QFETCH(QStringList, extra);
+    QTemporaryDir dir;
+    const QString project = dir.filePath("p.json");
+    QCOMPARE(runCli({"project", "--example", QString::number(example), "--out", project}).exitCode, 0);
+    if (example == 1) {
+        QFile file(project);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+        file.close();
+        QJsonObject categorical = root["categorical"].toObject();
+        categorical["maskState"] = true;
+        root["categorical"] = categorical;
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(QJsonDocument(root).toJson());
+        file.close();
+    }
+    const QString csv = dir.filePath("decoding.csv");
+    const auto gui = runCli({"export", "--project", project, "--view", "decoding", "--out", csv}, 600000);
+    QVERIFY2(gui.exitCode == 0, qPrintable(gui.err));
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QStringList header;
+    std::vector<QStringList> rows;
+    for (const QString& line : QString::fromUtf8(file.readAll()).split('\n')) {
+        if (line.isEmpty() || line.startsWith('#')) continue;
+        if (header.isEmpty()) {
+            header = csvCells(line);
+        } else {
+            rows.push_back(csvCells(line));
+        }
+    }
+    const QStringList measures = example == 6
+                                     ? QStringList{"entropy", "total_variation", "position_entropy", "accuracy"}
+                                     : QStringList{"entropy", "kl_data_output", "kl_output_data",
+                                                   "total_variation", "position_entropy"};
+    for (const QString& name : samplers) {
+        std::vector<const QStringList*> ours;
+        for (const auto& row : rows) {
+            if (row.value(0) == name) ours.push_back(&row);
+        }
+        QVERIFY2(!ours.empty(), qPrintable(name));
+        QStringList steps;
+        for (const auto* row : ours) steps << row->value(header.indexOf("N"));
+        const QString order = name.section(',', 0, 0);
+        const QStringList values = name.endsWith("argmax") ? QStringList{"--values", "argmax"} : QStringList{};
+        const auto cli = runCli(QStringList{"decode", "--project", project, "--order", order, "--sweep-steps",
+                                            steps.join(','), "--format", "json"} +
+                                    values + extra,
+                                600000);
+        QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
+        const QJsonArray sweep = QJsonDocument::fromJson(cli.out.toUtf8()).object()["sweep"].toArray();
+        QCOMPARE(sweep.size(), static_cast<qsizetype>(ours.size()));
+        for (qsizetype i = 0; i < sweep.size(); ++i) {
+            const QJsonObject result = sweep[i].toObject();
+            QCOMPARE(QString::number(result["steps"].toInt()), steps[i]);
+            for (const QString& measure : measures) {
+                const QString cell = ours[static_cast<size_t>(i)]->value(header.indexOf(measure));
+                const double shown = cell.isEmpty() ? std::numeric_limits<double>::infinity() : cell.toDouble();
+                const double computed = decodeValue(result[measure]);
+                QVERIFY2(shown == computed,
+                         qPrintable(QString("%1, N = %2, %3: view %4, decode %5")
+                                        .arg(name, steps[i], measure, cell)
+                                        .arg(computed, 0, 'g', 17)));
+            }
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_CliSameNumbers)
