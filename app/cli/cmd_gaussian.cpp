@@ -423,6 +423,18 @@ Result<std::shared_ptr<core::model::GaussianOracle>> gaussianDataFromSpec(const 
     return core::project::gaussianData(spec, core::project::fileSources(args.get("digits")));
 }
 
+std::vector<int> warnGammaOverBound(const core::schedule::GaussianSchedule& schedule,
+                                    const std::vector<double>& gamma) {
+    std::vector<int> over = core::gaussian::gammaOverBound(schedule, gamma);
+    if (!over.empty()) {
+        std::cerr << "warning: β̄_nΓ_n > 1 at " << over.size()
+                  << (over.size() == 1 ? " timestep" : " timesteps") << " (first n = " << over.front()
+                  << "): Γ is over its bound there, an estimator's error; the analytic variance "
+                     "is clipped to its bounds and a dp:K path there is unreliable\n";
+    }
+    return over;
+}
+
 int runGamma(const Args& args) {
     Result<Run> run = loadRun(args, {.trajectory = false, .samplesKey = "samples"});
     if (!run) {
@@ -597,14 +609,10 @@ int runVariance(const Args& args) {
         pairs->back().sigma2 =
             std::min(pairs->back().sigma2, core::gaussian::firstPairClipThreshold(*clipFirst));
     }
-    const std::vector<int> over = core::gaussian::gammaOverBound(schedule, gamma);
     if (!trajectory->note.empty()) {
         std::cerr << "note: " << trajectory->note << '\n';
     }
-    if (!over.empty()) {
-        std::cerr << "warning: β̄_nΓ_n > 1 at " << over.size() << " timesteps (first n = "
-                  << over.front() << "); see gamma_over_bound\n";
-    }
+    const std::vector<int> over = warnGammaOverBound(schedule, gamma);
     const std::string ends = core::gaussian::trajectoryEndsNote(trajectory->timesteps,
                                                                 schedule.numSteps());
     if (format == "csv" && !ends.empty()) {
@@ -719,6 +727,7 @@ int runNll(const Args& args) {
         }
         gamma = std::move(table).value();
     }
+    if (!gamma.empty()) warnGammaOverBound(setup->schedule, gamma);
     Result<core::gaussian::ResolvedTrajectory> trajectory = core::project::projectTrajectory(
         run->params, setup->schedule, gamma, run->threads, nullptr, run->range);
     if (!trajectory) {
@@ -881,6 +890,7 @@ int runSample(const Args& args) {
         }
         gamma = std::move(table).value();
     }
+    if (!gamma.empty()) warnGammaOverBound(setup->schedule, gamma);
     Result<core::gaussian::ResolvedTrajectory> trajectory = core::project::projectTrajectory(
         params, setup->schedule, gamma, run->threads, nullptr, run->range);
     if (!trajectory) {
@@ -1057,6 +1067,7 @@ int runPlan(const Args& args) {
         }
         schedule = built->schedule;
     }
+    if (!gamma.empty()) warnGammaOverBound(schedule, gamma);
     Result<core::gaussian::ResolvedTrajectory> trajectory = core::project::projectTrajectory(
         params, schedule, gamma, run->threads, nullptr, run->range);
     if (!trajectory) {

@@ -193,6 +193,7 @@ int runTimesteps(const Args& args) {
             }
         }
     }
+    if (!gamma.empty()) warnGammaOverBound(schedule, gamma);
     auto trajectory = core::project::projectTrajectory(params, schedule, gamma, *threads);
     if (!trajectory) return fail(trajectory.error());
     if (!trajectory->note.empty()) std::cerr << "note: " << trajectory->note << '\n';

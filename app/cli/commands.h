@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "app/cli/args.h"
 #include "core/model/gaussian_oracles.h"
@@ -10,6 +11,10 @@
 
 // The headless subcommands. Each prints its result on stdout and returns 0, or prints one
 // line on stderr and returns kExitError (2).
+namespace core::schedule {
+class GaussianSchedule;
+}
+
 namespace app::cli {
 
 // Categorical diffusion (docs/categorical.md): cmd_categorical.cpp.
@@ -34,6 +39,11 @@ int runProject(const Args& args);
 
 // The schedule lab: cmd_lab.cpp.
 int runLab(const Args& args);
+
+// Where β̄ₙΓₙ > 1 (an estimator's error: Γ over its bound), one warning line on stderr naming
+// how many timesteps and the first; returns those n. Every command that uses Γ says it.
+std::vector<int> warnGammaOverBound(const core::schedule::GaussianSchedule& schedule,
+                                    const std::vector<double>& gamma);
 
 // A sampling plan for python3 -m diffuscope_torch sample: cmd_gaussian.cpp.
 int runPlan(const Args& args);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -16,6 +17,7 @@ class tst_CliGaussian : public QObject {
 private slots:
     void gammaThenVariance_data();
     void gammaThenVariance();
+    void gammaOverTheBoundIsWarnedEverywhere();
     void nll();
     void sample();
     void errorEstimatorStaysWithinTheBound();
@@ -62,6 +64,38 @@ void tst_CliGaussian::gammaThenVariance() {
     QVERIFY(pairs.last().toObject()["sigma2"].toDouble() <= 9.663e-5);
     QVERIFY(json.contains("gamma_over_bound"));
     QCOMPARE(json.contains("cost"), trajectory.startsWith("dp"));
+}
+
+// Γ over its bound at one timestep (β̄₃₀Γ₃₀ = 10⁶·β̄₃₀ > 1): every command that uses Γ warns
+// in one line naming the count and the first n, and still gives its result.
+void tst_CliGaussian::gammaOverTheBoundIsWarnedEverywhere() {
+    const QString good = m_dir.path() + "/over-good.csv";
+    auto gamma = runCli({"gamma", "--data", "gaussian:d=2,s=0.5", "--model", "oracle", "--schedule", "linear",
+                         "--steps", "50", "--samples", "20", "--seed", "3", "--out", good, "--estimator",
+                         "denoising"});
+    QVERIFY2(gamma.exitCode == 0, qPrintable(gamma.err));
+    QFile in(good);
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QStringList lines = QString::fromUtf8(in.readAll()).split('\n');
+    QVERIFY(lines.value(30).startsWith("30,"));
+    lines[30] = "30,1000000";
+    const QString bad = m_dir.path() + "/over-bad.csv";
+    QFile out(bad);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(lines.join('\n').toUtf8());
+    out.close();
+    const QStringList common = {"--schedule", "linear", "--steps", "50", "--trajectory", "dp:5"};
+    const QString plan = m_dir.path() + "/over-plan.json";
+    for (const QStringList& command :
+         {QStringList{"timesteps", "--as", "diffusers"}, QStringList{"variance"},
+          QStringList{"plan", "--variance", "analytic", "--out", plan}}) {
+        for (const QString& file : {good, bad}) {
+            const auto result = runCli(command + common + QStringList{"--gamma", file});
+            QVERIFY2(result.exitCode == 0, qPrintable(command.first() + ": " + result.err));
+            const bool warned = result.err.contains("warning: β̄_nΓ_n > 1 at 1 timestep (first n = 30)");
+            QVERIFY2(warned == (file == bad), qPrintable(command.first() + ": " + result.err));
+        }
+    }
 }
 
 void tst_CliGaussian::nll() {
