@@ -715,6 +715,7 @@ int runNll(const Args& args) {
             return fail(error);
         }
         printJson(std::cout, sweepJson(*sweep));
+        warnGammaOverBound(setup->schedule, *gamma);
         return 0;
     }
     std::vector<double> gamma;
@@ -727,7 +728,6 @@ int runNll(const Args& args) {
         }
         gamma = std::move(table).value();
     }
-    if (!gamma.empty()) warnGammaOverBound(setup->schedule, gamma);
     Result<core::gaussian::ResolvedTrajectory> trajectory = core::project::projectTrajectory(
         run->params, setup->schedule, gamma, run->threads, nullptr, run->range);
     if (!trajectory) {
@@ -774,6 +774,7 @@ int runNll(const Args& args) {
         json["terms"].push_back({{"s", term.s}, {"t", term.t}, {"bpd", term.bitsPerDim}});
     }
     printJson(std::cout, json);
+    if (!gamma.empty()) warnGammaOverBound(setup->schedule, gamma);
     return 0;
 }
 
@@ -890,7 +891,6 @@ int runSample(const Args& args) {
         }
         gamma = std::move(table).value();
     }
-    if (!gamma.empty()) warnGammaOverBound(setup->schedule, gamma);
     Result<core::gaussian::ResolvedTrajectory> trajectory = core::project::projectTrajectory(
         params, setup->schedule, gamma, run->threads, nullptr, run->range);
     if (!trajectory) {
@@ -939,6 +939,7 @@ int runSample(const Args& args) {
     } else {
         std::cout << "wrote " << *count << " samples to " << *out << '\n';
     }
+    if (!gamma.empty()) warnGammaOverBound(setup->schedule, gamma);  // after the samples are written
     return 0;
 }
 
@@ -1067,7 +1068,6 @@ int runPlan(const Args& args) {
         }
         schedule = built->schedule;
     }
-    if (!gamma.empty()) warnGammaOverBound(schedule, gamma);
     Result<core::gaussian::ResolvedTrajectory> trajectory = core::project::projectTrajectory(
         params, schedule, gamma, run->threads, nullptr, run->range);
     if (!trajectory) {
@@ -1155,6 +1155,7 @@ int runPlan(const Args& args) {
     }
     std::cout << "wrote " << *out << ": " << tau.size() << " steps, " << (ddim ? "ddim" : "ddpm")
               << ", " << varianceName << " variance\n";
+    if (!gamma.empty()) warnGammaOverBound(schedule, gamma);  // after the plan is written
     return 0;
 }
 

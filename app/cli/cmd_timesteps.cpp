@@ -193,7 +193,6 @@ int runTimesteps(const Args& args) {
             }
         }
     }
-    if (!gamma.empty()) warnGammaOverBound(schedule, gamma);
     auto trajectory = core::project::projectTrajectory(params, schedule, gamma, *threads);
     if (!trajectory) return fail(trajectory.error());
     if (!trajectory->note.empty()) std::cerr << "note: " << trajectory->note << '\n';
@@ -206,6 +205,7 @@ int runTimesteps(const Args& args) {
         core::schedule::pipelineTimesteps(n, schedule, convention, format == "json");
     for (const std::string& note : out.notes) std::cerr << "note: " << note << '\n';
     std::cout << out.text;
+    if (!gamma.empty()) warnGammaOverBound(schedule, gamma);
     return 0;
 }
 
