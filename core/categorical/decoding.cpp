@@ -920,14 +920,24 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
         const int64_t m = options.samples;
         const int64_t total = m * numConditions;
         std::vector<uint8_t> outputs(static_cast<size_t>(total) * e.dims);
+        // The first chains are also the animation's trajectories (the same keys): kept whole
+        // here instead of being run again.
+        const int64_t kept = std::min<int64_t>(options.trajectories, m) * numConditions;
+        r.trajectories.resize(static_cast<size_t>(kept));
         if (options.progress != nullptr) options.progress->setTotal(total);
+        // Blocks small enough that every thread gets several (a network's chain is slow), at
+        // most 256 chains; each chain has its own key, so the results do not depend on them.
+        const int64_t block = std::clamp<int64_t>(total / (8 * std::max(1, options.parallel.numThreads)), 1, 256);
         parallelForBlocks(
-            total, 256, options.parallel,
+            total, block, options.parallel,
             [&](int64_t, int64_t begin, int64_t end) {
                 for (int64_t i = begin; i < end; ++i) {
                     const int c = conditions[static_cast<size_t>(i % numConditions)];
                     const uint64_t stream = static_cast<uint64_t>(i / numConditions) * table.numConditions() + c;
-                    e.runChain(c, stream, outputs.data() + static_cast<size_t>(i) * e.dims, nullptr);
+                    DecodeTrajectory* whole = i < kept ? &r.trajectories[static_cast<size_t>(i)] : nullptr;
+                    if (whole != nullptr) whole->condition = c;
+                    e.runChain(c, stream, outputs.data() + static_cast<size_t>(i) * e.dims,
+                               whole != nullptr ? &whole->states : nullptr);
                 }
                 if (options.progress != nullptr) options.progress->advance(end - begin);
             },
@@ -951,8 +961,9 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
         const auto found = law.find(sequenceOf(table.row(row), e.dims));
         r.rowProbability[row] = found == law.end() ? 0.0 : found->second;
     }
-    // Chains kept whole for animation: the first `trajectories` of each condition.
-    for (int i = 0; i < options.trajectories; ++i) {
+    // Chains kept whole for animation: the first `trajectories` of each condition (those the
+    // Monte Carlo run kept already excepted).
+    for (int i = static_cast<int>(r.trajectories.size() / conditions.size()); i < options.trajectories; ++i) {
         for (int c : conditions) {
             DecodeTrajectory trajectory;
             trajectory.condition = c;

@@ -385,6 +385,36 @@ private slots:
         }
     }
 
+    // A Monte Carlo run keeps its first chains whole as the trajectories: the same chains, step
+    // by step, as a run that only animates (which runs them one by one), on any thread count,
+    // and more trajectories than chains continue with the next keys.
+    void monteCarloKeepsItsChainsAsTrajectories() {
+        const CategoricalTable t = tableA();
+        const core::model::TableOracle oracle(t, maskedPi(2));
+        DecodeOptions animate;
+        animate.sampler = sampler(DecodeOrder::Ancestral);
+        animate.numSteps = 3;
+        animate.trajectories = 7;
+        auto alone = decode(t, oracle, maskedPi(2), core::schedule::linearCurve(), animate);
+        QVERIFY(alone.ok());
+        QCOMPARE(alone->trajectories.size(), size_t(7 * t.numConditions()));
+        for (const int threads : {1, 2}) {
+            for (const int trajectories : {3, 7}) {
+                DecodeOptions o = animate;
+                o.samples = 5;
+                o.trajectories = trajectories;
+                o.parallel.numThreads = threads;
+                auto r = decode(t, oracle, maskedPi(2), core::schedule::linearCurve(), o);
+                QVERIFY(r.ok());
+                QCOMPARE(r->trajectories.size(), size_t(trajectories * t.numConditions()));
+                for (size_t i = 0; i < r->trajectories.size(); ++i) {
+                    QCOMPARE(r->trajectories[i].condition, alone->trajectories[i].condition);
+                    QCOMPARE(r->trajectories[i].states, alone->trajectories[i].states);
+                }
+            }
+        }
+    }
+
     void errorsNameFieldAndValue() {
         const CategoricalTable t = tableA();
         const core::model::TableOracle oracle(t, maskedPi(2));
