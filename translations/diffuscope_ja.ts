@@ -1514,6 +1514,10 @@ The project is still open; save your work.</source>
         <source>%1: cannot create the folder</source>
         <translation>%1: フォルダーを作成できません</translation>
     </message>
+    <message>
+        <source> (at this font scale it fits at %1 × %2 cm)</source>
+        <translation>（このフォント倍率では %1 × %2 cm で収まります）</translation>
+    </message>
 </context>
 <context>
     <name>ui::charts::FigureChart</name>

@@ -31,6 +31,7 @@
 #include "ui/charts/view_panel.h"
 
 #include <cmath>
+#include <optional>
 #include <vector>
 
 namespace ui::charts {
@@ -257,10 +258,16 @@ void settle(QWidget* widget, const std::vector<FigureChart*>& figures) {
         }
     }
     for (FigureChart* figure : figures) figure->sync();
-    // What that last sync changed (a legend's font) laid out too, as the render would.
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-    if (widget->layout() != nullptr) widget->layout()->activate();
-    sendPendingResizes(widget);
+    // What that last sync changed (a legend's font) laid out too, as the render would: the
+    // widgets, then the charts their new sizes resized.
+    for (int pass = 0; pass < 2; ++pass) {
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        if (widget->layout() != nullptr) widget->layout()->activate();
+        sendPendingResizes(widget);
+        for (FigureChart* figure : figures) {
+            if (figure->chart()->layout() != nullptr) figure->chart()->layout()->activate();
+        }
+    }
 }
 
 // A length in CSS pixels as centimetres with one decimal, for the refusals; rounded up where it
@@ -303,6 +310,115 @@ QImage FigureRenderer::render() const {
 
 namespace {
 
+// Lays `widget` out at `size` as the export does and returns why the figure cannot be written
+// at that size (a layout that cannot shrink to it, a part past its edge, a text shortened or a
+// part squeezed), or an empty string.
+QString layoutProblem(QWidget* widget, const std::vector<FigureChart*>& figures, QSize size,
+                      const ExportOptions& options, const QString& path) {
+    if (widget->size() != size) {
+        widget->resize(size);
+        if (widget->layout() != nullptr) widget->layout()->activate();
+    }
+    settle(widget, figures);
+    {
+        // A first render delivers what the layout still had pending (a hidden widget lays out
+        // some of its children only when painted); the figure is settled again after it.
+        QImage scratch(size, QImage::Format_RGB32);
+        QPainter painter(&scratch);
+        widget->render(&painter);
+    }
+    settle(widget, figures);
+    // A layout that cannot shrink to the size asked would be cut at the edges.
+    if (widget->layout() != nullptr) {
+        const QSize minimum = widget->layout()->totalMinimumSize();
+        if (minimum.width() > size.width() || minimum.height() > size.height()) {
+            return QCoreApplication::translate(
+                       "ui::chart_export",
+                       "%1: at font scale %2 the %3 view needs at least %4 × %5 cm (asked: %6 × %7 cm); "
+                       "make it larger or the font scale smaller")
+                .arg(path)
+                .arg(options.fontScale)
+                .arg(widget->windowTitle())
+                .arg(centimetres(std::max(minimum.width(), size.width()), true))
+                .arg(centimetres(std::max(minimum.height(), size.height()), true))
+                .arg(centimetres(size.width()))
+                .arg(centimetres(size.height()));
+        }
+    }
+    // Parts laid out past the edge (a legend's rows taking more height than there is).
+    for (QWidget* child : widget->findChildren<QWidget*>()) {
+        if (!child->isVisibleTo(widget) || child->isWindow()) continue;
+        const QRect at(child->mapTo(widget, QPoint(0, 0)), child->size());
+        if (at.right() > widget->width() + 1 || at.bottom() > widget->height() + 1) {
+            return QCoreApplication::translate(
+                       "ui::chart_export",
+                       "%1: at %2 × %3 cm and font scale %4 the %5 view does not fit; make it larger "
+                       "or the font scale smaller")
+                .arg(path)
+                .arg(centimetres(size.width()))
+                .arg(centimetres(size.height()))
+                .arg(options.fontScale)
+                .arg(widget->windowTitle());
+        }
+    }
+    QStringList elided;
+    for (FigureChart* figure : figures) {
+        if (figure->isVisibleTo(widget) || figure == widget) elided << figure->elidedTexts() << figure->squeezedParts();
+    }
+    if (!elided.isEmpty()) {
+        return QCoreApplication::translate(
+                   "ui::chart_export",
+                   "%1: at %2 × %3 cm and font scale %4 the figure cannot show %5 whole; "
+                   "make it larger or the font scale smaller")
+            .arg(path)
+            .arg(centimetres(size.width()))
+            .arg(centimetres(size.height()))
+            .arg(options.fontScale)
+            .arg(elided.front().startsWith(QChar('"')) || elided.front().contains(QChar('"'))
+                     ? elided.front()
+                     : "\"" + elided.front() + "\"");
+    }
+    return {};
+}
+
+// A size near `asked` at which the figure can be written, in whole millimetres: the least height
+// at the asked width, or failing that the least width at the asked height, or failing both the
+// least size of the asked proportions; none when nothing up to four times the asked size (at
+// most 16384 pixels) fits. Every size named was laid out and passed the checks.
+std::optional<QSizeF> fittingSizeMm(QWidget* widget, const std::vector<FigureChart*>& figures, QSize asked,
+                                    const ExportOptions& options, const QString& path) {
+    const double pxPerMm = 96.0 / 25.4;
+    const QSizeF askedMm(asked.width() / pxPerMm, asked.height() / pxPerMm);
+    enum class Grow { Height, Width, Both };
+    for (const Grow grow : {Grow::Height, Grow::Width, Grow::Both}) {
+        // The size in millimetres when the grown side (the height for Both) is `mm`.
+        const auto sizeMm = [&](int mm) {
+            switch (grow) {
+                case Grow::Height: return QSizeF(askedMm.width(), mm);
+                case Grow::Width: return QSizeF(mm, askedMm.height());
+                default: return QSizeF(std::round(askedMm.width() * mm / askedMm.height()), mm);
+            }
+        };
+        const auto fits = [&](int mm) {
+            const QSizeF size = sizeMm(mm);
+            const QSize pixels(static_cast<int>(std::lround(size.width() * pxPerMm)),
+                               static_cast<int>(std::lround(size.height() * pxPerMm)));
+            return pixels.width() <= 16384 && pixels.height() <= 16384 &&
+                   layoutProblem(widget, figures, pixels, options, path).isEmpty();
+        };
+        const double from = grow == Grow::Width ? askedMm.width() : askedMm.height();
+        int bad = static_cast<int>(std::floor(from));  // does not fit, or is below the asked size
+        int good = static_cast<int>(std::floor(4.0 * from));
+        if (good <= bad || !fits(good)) continue;
+        while (good - bad > 1) {
+            const int middle = (good + bad) / 2;
+            (fits(middle) ? good : bad) = middle;
+        }
+        return sizeMm(good);
+    }
+    return std::nullopt;
+}
+
 // Renders `widget` as the figure `path` names (its extension is the format: png, svg or pdf)
 // into `bytes`; returns an empty string or the problem, naming `path`.
 QString renderFigure(QWidget* widget, const QString& path, const ExportOptions& options,
@@ -343,68 +459,17 @@ QString renderFigure(QWidget* widget, const QString& path, const ExportOptions& 
     }
     FigureOnly figure(widget);
     // Laid out at the size asked, with the type in points: text never shrinks with the figure,
-    // titles and legends wrap, ticks thin out; what still cannot fit refuses the export.
+    // titles and legends wrap, ticks thin out; what still cannot fit refuses the export, naming
+    // a size that fits.
     FigureTypeGuard type(widget, options.fontScale);
     SizeGuard guard(widget, options.size);
     const std::vector<FigureChart*> figures = type.figures();
-    settle(widget, figures);
-    {
-        // A first render delivers what the layout still had pending (a hidden widget lays out
-        // some of its children only when painted); the figure is settled again after it.
-        QImage scratch(options.size, QImage::Format_RGB32);
-        QPainter painter(&scratch);
-        widget->render(&painter);
-    }
-    settle(widget, figures);
-    // A layout that cannot shrink to the size asked would be cut at the edges.
-    if (widget->layout() != nullptr) {
-        const QSize minimum = widget->layout()->totalMinimumSize();
-        if (minimum.width() > options.size.width() || minimum.height() > options.size.height()) {
-            return QCoreApplication::translate(
-                       "ui::chart_export",
-                       "%1: at font scale %2 the %3 view needs at least %4 × %5 cm (asked: %6 × %7 cm); "
-                       "make it larger or the font scale smaller")
-                .arg(path)
-                .arg(options.fontScale)
-                .arg(widget->windowTitle())
-                .arg(centimetres(std::max(minimum.width(), options.size.width()), true))
-                .arg(centimetres(std::max(minimum.height(), options.size.height()), true))
-                .arg(centimetres(options.size.width()))
-                .arg(centimetres(options.size.height()));
-        }
-    }
-    // Parts laid out past the edge (a legend's rows taking more height than there is).
-    for (QWidget* child : widget->findChildren<QWidget*>()) {
-        if (!child->isVisibleTo(widget) || child->isWindow()) continue;
-        const QRect at(child->mapTo(widget, QPoint(0, 0)), child->size());
-        if (at.right() > widget->width() + 1 || at.bottom() > widget->height() + 1) {
-            return QCoreApplication::translate(
-                       "ui::chart_export",
-                       "%1: at %2 × %3 cm and font scale %4 the %5 view does not fit; make it larger "
-                       "or the font scale smaller")
-                .arg(path)
-                .arg(centimetres(options.size.width()))
-                .arg(centimetres(options.size.height()))
-                .arg(options.fontScale)
-                .arg(widget->windowTitle());
-        }
-    }
-    QStringList elided;
-    for (FigureChart* figure : figures) {
-        if (figure->isVisibleTo(widget) || figure == widget) elided << figure->elidedTexts() << figure->squeezedParts();
-    }
-    if (!elided.isEmpty()) {
-        return QCoreApplication::translate(
-                   "ui::chart_export",
-                   "%1: at %2 × %3 cm and font scale %4 the figure cannot show %5 whole; "
-                   "make it larger or the font scale smaller")
-            .arg(path)
-            .arg(centimetres(options.size.width()))
-            .arg(centimetres(options.size.height()))
-            .arg(options.fontScale)
-            .arg(elided.front().startsWith(QChar('"')) || elided.front().contains(QChar('"'))
-                     ? elided.front()
-                     : "\"" + elided.front() + "\"");
+    if (const QString problem = layoutProblem(widget, figures, options.size, options, path); !problem.isEmpty()) {
+        const std::optional<QSizeF> mm = fittingSizeMm(widget, figures, options.size, options, path);
+        if (!mm) return problem;
+        return problem + QCoreApplication::translate("ui::chart_export", " (at this font scale it fits at %1 × %2 cm)")
+                             .arg(mm->width() / 10.0, 0, 'f', 1)
+                             .arg(mm->height() / 10.0, 0, 'f', 1);
     }
     // Without the window's background: a figure is white to the edge (the image is filled white
     // and SVG and PDF start from a white rectangle), never the grey of the GUI's panels.
