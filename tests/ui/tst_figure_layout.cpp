@@ -87,6 +87,7 @@ private slots:
     void legendKeysDrawTheSeriesBrush();
     void anEmptyChartIsLeftOut();
     void aPartCutByItsNeighboursIsRefused();
+    void aLegendGetsItsRowsWhenItsFigureNarrows();
     void thePdfCarriesItsText();
     void cleanupTestCase();
 
@@ -198,6 +199,36 @@ void tst_FigureLayout::aPartCutByItsNeighboursIsRefused() {
     figure.layout()->activate();
     QVERIFY2(figure.squeezedParts().join(' ').contains("the plot of \"A title long"),
              qPrintable(figure.squeezedParts().join(", ")));
+}
+
+// In the window: a legend laid out wide (one or two rows) that gains rows when its figure gets
+// narrower is given their height, not the height it had (a Fixed policy capped it at its old
+// size hint and cut the last row).
+void tst_FigureLayout::aLegendGetsItsRowsWhenItsFigureNarrows() {
+    auto* chart = new QChart;
+    for (const char* name : {"data entropy H(p)", "ancestral", "confidence", "confidence, argmax", "margin",
+                             "entropy", "random", "ancestral, N = 4"}) {
+        auto* series = new QLineSeries;
+        series->setName(name);
+        series->append(0, 0);
+        series->append(1, 1);
+        chart->addSeries(series);
+    }
+    chart->createDefaultAxes();
+    ui::charts::FigureChart figure(chart);
+    figure.resize(900, 500);
+    figure.sync();
+    figure.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&figure));
+    const int wide = figure.legend()->height();
+    figure.resize(300, 500);
+    QTest::qWait(50);
+    QCoreApplication::processEvents();
+    ui::charts::FigureLegend* legend = figure.legend();
+    QVERIFY2(legend->heightForWidth(legend->width()) > wide,
+             qPrintable(QString("%1 rows' height at 300 px, %2 at 900").arg(legend->heightForWidth(legend->width())).arg(wide)));
+    QVERIFY2(legend->height() >= legend->heightForWidth(legend->width()),
+             qPrintable(QString("legend %1 px high, its rows need %2").arg(legend->height()).arg(legend->heightForWidth(legend->width()))));
 }
 
 void tst_FigureLayout::cleanupTestCase() {

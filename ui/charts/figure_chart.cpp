@@ -240,7 +240,10 @@ void restoreAxisTitles(QChart* chart) {
 // ---- FigureLegend
 
 FigureLegend::FigureLegend(QChart* chart, QWidget* parent) : QWidget(parent), m_chart(chart) {
-    QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    // Its height is its rows' at the width it gets (heightForWidth). Not Fixed: a Fixed item's
+    // maximum is its sizeHint, taken at its width of the moment, which capped a legend that
+    // gained a row when its figure got narrower (its last row cut in the window).
+    QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Minimum);
     policy.setHeightForWidth(true);
     setSizePolicy(policy);
     setFont(chart->legend()->font());
@@ -309,7 +312,7 @@ void FigureLegend::sync() {
     if (font() != m_chart->legend()->font()) setFont(m_chart->legend()->font());
     const QString now = signature();
     if (now != m_signature) {
-        m_signature = now;
+            m_signature = now;
         updateGeometry();
         update();
     }
