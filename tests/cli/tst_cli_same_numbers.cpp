@@ -103,6 +103,25 @@ struct CsvRows {
     int column(const QString& name) const { return static_cast<int>(header.indexOf(name)); }
 };
 
+// A CSV line's cells, a quoted cell ("confidence, argmax") as one.
+QStringList csvCells(const QString& line) {
+    QStringList cells;
+    QString cell;
+    bool quoted = false;
+    for (const QChar c : line) {
+        if (c == '"') {
+            quoted = !quoted;
+        } else if (c == ',' && !quoted) {
+            cells << cell;
+            cell.clear();
+        } else {
+            cell += c;
+        }
+    }
+    cells << cell;
+    return cells;
+}
+
 CsvRows readRows(const QString& path) {
     CsvRows out;
     QFile file(path);
@@ -110,9 +129,9 @@ CsvRows readRows(const QString& path) {
     for (const QString& line : QString::fromUtf8(file.readAll()).split('\n')) {
         if (line.isEmpty() || line.startsWith('#')) continue;
         if (out.header.isEmpty()) {
-            out.header = line.split(',');
+            out.header = csvCells(line);
         } else {
-            out.rows.push_back(line.split(','));
+            out.rows.push_back(csvCells(line));
         }
     }
     return out;
@@ -280,25 +299,6 @@ void tst_CliSameNumbers::decodingProjectEqualsTheGui_data() {
 
 namespace {
 
-// A CSV line's cells, a quoted cell ("confidence, argmax") as one.
-QStringList csvCells(const QString& line) {
-    QStringList cells;
-    QString cell;
-    bool quoted = false;
-    for (const QChar c : line) {
-        if (c == '"') {
-            quoted = !quoted;
-        } else if (c == ',' && !quoted) {
-            cells << cell;
-            cell.clear();
-        } else {
-            cell += c;
-        }
-    }
-    cells << cell;
-    return cells;
-}
-
 // A decode measure: a number, {"value": …} with --samples, null for infinite or undefined.
 double decodeValue(const QJsonValue& v) {
     const QJsonValue value = v.isObject() ? v.toObject()["value"] : v;
@@ -331,30 +331,20 @@ void tst_CliSameNumbers::decodingProjectEqualsTheGui() {
     const QString csv = dir.filePath("decoding.csv");
     const auto gui = runCli({"export", "--project", project, "--view", "decoding", "--out", csv}, 600000);
     QVERIFY2(gui.exitCode == 0, qPrintable(gui.err));
-    QFile file(csv);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    QStringList header;
-    std::vector<QStringList> rows;
-    for (const QString& line : QString::fromUtf8(file.readAll()).split('\n')) {
-        if (line.isEmpty() || line.startsWith('#')) continue;
-        if (header.isEmpty()) {
-            header = csvCells(line);
-        } else {
-            rows.push_back(csvCells(line));
-        }
-    }
+    const CsvRows table = readRows(csv);
+    QVERIFY(!table.rows.empty());
     const QStringList measures = example == 6
                                      ? QStringList{"entropy", "total_variation", "position_entropy", "accuracy"}
                                      : QStringList{"entropy", "kl_data_output", "kl_output_data",
                                                    "total_variation", "position_entropy"};
     for (const QString& name : samplers) {
         std::vector<const QStringList*> ours;
-        for (const auto& row : rows) {
+        for (const auto& row : table.rows) {
             if (row.value(0) == name) ours.push_back(&row);
         }
         QVERIFY2(!ours.empty(), qPrintable(name));
         QStringList steps;
-        for (const auto* row : ours) steps << row->value(header.indexOf("N"));
+        for (const auto* row : ours) steps << row->value(table.column("N"));
         const QString order = name.section(',', 0, 0);
         const QStringList values = name.endsWith("argmax") ? QStringList{"--values", "argmax"} : QStringList{};
         const auto cli = runCli(QStringList{"decode", "--project", project, "--order", order, "--sweep-steps",
@@ -368,7 +358,7 @@ void tst_CliSameNumbers::decodingProjectEqualsTheGui() {
             const QJsonObject result = sweep[i].toObject();
             QCOMPARE(QString::number(result["steps"].toInt()), steps[i]);
             for (const QString& measure : measures) {
-                const QString cell = ours[static_cast<size_t>(i)]->value(header.indexOf(measure));
+                const QString cell = ours[static_cast<size_t>(i)]->value(table.column(measure));
                 const double shown = cell.isEmpty() ? std::numeric_limits<double>::infinity() : cell.toDouble();
                 const double computed = decodeValue(result[measure]);
                 QVERIFY2(shown == computed,
