@@ -1,6 +1,7 @@
 """The error the command-line tools report as one line and exit code 2, and an argument parser
 whose errors are such lines too."""
 import argparse
+import re
 
 
 def printable(text, max_bytes=None):
@@ -75,3 +76,34 @@ def integer(text):
         return int(text, 10)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text}: not a whole number") from None
+
+
+# The line of a TorchScript error that carries what the network raised: TorchScript prints its
+# own header and traceback, then "builtins.ValueError: text" (a Python exception the module
+# raised) or "RuntimeError: text" (an operator's error), unindented.
+_RAISED = re.compile(r"(?:builtins\.)?([A-Za-z_][A-Za-z0-9_.]*(?:Error|Exception|Warning)): "
+                     r"(.*\S)")
+
+
+def network_message(error):
+    """What a network raised, in one line: the last unindented "Name: text" line of a
+    TorchScript error (the original exception, without TorchScript's header and traceback), else
+    the first line of the message."""
+    lines = str(error).strip().splitlines()
+    for line in reversed(lines):
+        match = _RAISED.fullmatch(line)
+        if match:
+            return f"{match.group(1)}: {match.group(2)}"
+    first = next((line.strip() for line in lines if line.strip()), "")
+    return f"{type(error).__name__}: {first}" if first else type(error).__name__
+
+
+def is_interrupt(error):
+    """True when TorchScript wrapped a Ctrl-C (KeyboardInterrupt) in its own error."""
+    return str(error).lstrip().startswith("KeyboardInterrupt") or \
+        "\nKeyboardInterrupt" in str(error)
+
+
+def network_error(error, model_path):
+    """The FieldError of a network that raised during a forward call."""
+    return FieldError("--model", model_path, f"the network raised: {network_message(error)}")

@@ -18,7 +18,7 @@ from torch import nn
 from . import contract as contract_io
 from . import limits
 from .errors import FieldError, Parser, integer
-from .files import check_input, output_target
+from .files import check_input, check_not_an_input, output_target
 
 
 def _prediction_of(out):
@@ -320,6 +320,18 @@ def _load_weights(model, path):
                          f"does not fit the model ({_first_line(e)})") from None
 
 
+def schedule_file(spec):
+    """The file a schedule reads (csv:FILE, diffusers:FILE or custom:FILE, each optionally
+    followed by ,zero-snr), else None."""
+    spec = str(spec)
+    if spec.endswith(",zero-snr"):
+        spec = spec[:-len(",zero-snr")]
+    for prefix in ("csv:", "diffusers:", "custom:"):
+        if spec.startswith(prefix) and len(spec) > len(prefix):
+            return spec[len(prefix):]
+    return None
+
+
 # The contract's keys as the options that set them, for messages.
 _OPTIONS = {"process": "--process", "prediction": "--prediction", "schedule": "--schedule",
             "num_steps": "--num-steps", "shape": "--shape", "num_classes": "--num-classes",
@@ -336,7 +348,10 @@ def main(argv=None, prog="export"):
             shape = [int(s, 10) for s in args.shape.split(",")]
         except ValueError:
             raise FieldError("--shape", args.shape, "expected sizes separated by commas") from None
-        # Everything the app will check, and the output, before loading or tracing anything.
+        # The output is none of the inputs; then everything the app will check, and the
+        # output, before loading or tracing anything.
+        check_not_an_input([(args.out, "--out")], ((args.weights, "--weights"),
+                                                   (schedule_file(args.schedule), "--schedule")))
         try:
             contract_io.contract_json(
                 process=args.process, schedule=args.schedule, num_steps=args.num_steps,

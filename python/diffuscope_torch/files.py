@@ -121,6 +121,35 @@ def output_target(path, field):
     return target
 
 
+def _identity(path):
+    """(st_dev, st_ino) of the file `path` names, links followed; None if there is none."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return info.st_dev, info.st_ino
+
+
+def check_not_an_input(outputs, inputs):
+    """Refuses, before any work, an output that is one of the files the command reads: the same
+    file (st_dev and st_ino, links followed) whatever the path, so a symbolic or hard link to an
+    input is refused too. `outputs` and `inputs` are [(path, option)]; empty paths are skipped.
+    The message names both options: "--out: p.json: is the --plan file; choose another output"
+    (with the input's path in parentheses when it is written differently)."""
+    sources = [(path, option, _identity(path)) for path, option in inputs if path]
+    for out, field in outputs:
+        if not out:
+            continue
+        identity = _identity(out)
+        if identity is None:
+            continue  # a new file is no input
+        for path, option, source in sources:
+            if source == identity:
+                shown = "" if path == out else f" ({path})"
+                raise FieldError(field, out, f"is the {option} file{shown}; choose another "
+                                             f"output")
+
+
 def fsync_dir(path):
     """Flushes the folder holding `path`, so a rename into it survives a crash."""
     try:

@@ -46,17 +46,82 @@ def _option(argv, name, default):
     return value
 
 
+def usable_cores():
+    """The cores this process may run on (its CPU affinity), which its ranks share."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 def check_devices(argv, nproc):
-    """More ranks than GPUs with --device cuda (or auto on a machine with GPUs) is refused
-    before any rank starts."""
+    """More ranks than the device allows is refused before any rank starts: on the CPU
+    (--device cpu, or auto on a machine without CUDA) more than the cores this process may use,
+    naming --nproc; with CUDA more than the GPUs, naming --device."""
     device = _option(argv, "--device", "auto")
-    if not (device == "auto" or device.startswith("cuda")):
+    on_gpu = device.startswith("cuda")
+    if device == "auto":
+        import torch
+        on_gpu = torch.cuda.is_available()
+    if not on_gpu:
+        if device not in ("cpu", "auto"):
+            return  # not a device: the ranks refuse it, naming --device
+        cores = usable_cores()
+        if nproc > cores:
+            raise FieldError("--nproc", nproc, f"more ranks than the {cores} core"
+                             f"{'' if cores == 1 else 's'} this process may use on the CPU "
+                             f"(--device {device}"
+                             f"{' and no CUDA here' if device == 'auto' else ''}); use at most "
+                             f"{cores}")
         return
     import torch
     if not torch.cuda.is_available():
-        return  # auto means cpu; a rank refuses cuda itself
+        return  # a rank refuses cuda itself
     from .ms_eps import check_gpus
     check_gpus(device, nproc, torch.cuda.device_count())
+
+
+def stop_ranks(children):
+    """Terminates the ranks still running, then kills those that have not ended after
+    GRACE_SECONDS, and waits for every one."""
+    grace = GRACE_SECONDS
+    for child in children:
+        if child.poll() is None:
+            child.terminate()
+    deadline = time.monotonic() + grace
+    for child in children:
+        try:
+            child.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+
+
+def start_ranks(command, rest, nproc, port):
+    """The N rank processes. When one cannot be started (a process or memory limit), those
+    already started are stopped and the refusal names --nproc."""
+    children = []
+    for rank in range(nproc):
+        env = dict(os.environ)
+        env.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank),
+                   WORLD_SIZE=str(nproc), LOCAL_RANK=str(rank),
+                   LOCAL_WORLD_SIZE=str(nproc), GROUP_RANK="0")
+        env.setdefault("OMP_NUM_THREADS", "1")  # ms-eps sets its own count (--threads)
+        env["PYTHONPATH"] = PACKAGE_PARENT + (os.pathsep + env["PYTHONPATH"]
+                                              if env.get("PYTHONPATH") else "")
+        try:
+            children.append(subprocess.Popen(
+                [sys.executable, "-m", "diffuscope_torch", command, *rest], env=env))
+        except (OSError, ValueError) as e:
+            stop_ranks(children)
+            why = e.strerror if isinstance(e, OSError) and e.strerror else \
+                (str(e).strip().splitlines() or [type(e).__name__])[0]
+            started = len(children)
+            stopped = "no rank had started" if started == 0 else \
+                f"stopped the {started} rank{'' if started == 1 else 's'} already started"
+            raise FieldError("--nproc", nproc, f"could not start rank {rank} of {nproc}: "
+                             f"{why}; {stopped}") from None
+    return children
 
 
 def main(argv, prog="diffuscope_torch run"):
@@ -69,20 +134,11 @@ def main(argv, prog="diffuscope_torch run"):
         raise FieldError("--nproc", args.nproc, f"must lie between 1 and {MAX_PROCESSES}")
     if args.command not in COMMANDS:
         raise FieldError("command", args.command, "not one of " + ", ".join(COMMANDS))
-    if args.nproc > 1:
+    if args.nproc > 1:  # one rank always fits
         check_devices(rest, args.nproc)
     port = _free_port()
-    children = []
-    for rank in range(args.nproc):
-        env = dict(os.environ)
-        env.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank),
-                   WORLD_SIZE=str(args.nproc), LOCAL_RANK=str(rank),
-                   LOCAL_WORLD_SIZE=str(args.nproc), GROUP_RANK="0")
-        env.setdefault("OMP_NUM_THREADS", "1")  # ms-eps sets its own count (--threads)
-        env["PYTHONPATH"] = PACKAGE_PARENT + (os.pathsep + env["PYTHONPATH"]
-                                              if env.get("PYTHONPATH") else "")
-        children.append(subprocess.Popen(
-            [sys.executable, "-m", "diffuscope_torch", args.command, *rest], env=env))
+    children = start_ranks(args.command, rest, args.nproc, port)
+
     def stop(signum, frame):
         for child in children:
             if child.poll() is None:

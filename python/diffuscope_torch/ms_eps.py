@@ -6,6 +6,9 @@ Reproducibility: draw m of timestep n (data index, then ε) comes from its own g
 N·M draws, the same whatever the number of ranks or what a resume skips; the intra-op thread
 count is fixed (--threads); and each timestep's values are reduced alone, in draw order. So the
 numbers do not depend on the number of ranks, on the order calls are made in, or on resuming.
+They do depend, in their last bits, on --batch and --threads (the kernels PyTorch's oneDNN picks
+depend on the call's shape and the thread count), on the CPU's instruction set and on the torch
+version; a resume therefore refuses another --batch or --threads than the run it continues.
 """
 import hashlib
 import io
@@ -23,12 +26,12 @@ import torch
 from . import contract as contract_io
 from . import limits
 from .devices import device_of
-from .errors import FieldError, Parser, integer, printable
-from .files import check_input, fsync_dir, output_target, read_input, write_atomic, \
-    write_atomic_all
+from .errors import FieldError, Parser, integer, is_interrupt, network_error, printable
+from .files import check_input, check_not_an_input, fsync_dir, output_target, read_input, \
+    write_atomic, write_atomic_all
 from .schedules import ScheduleError, gaussian_schedule
 
-PROGRESS_FORMAT = "diffuscope ms-eps progress 1"
+PROGRESS_FORMAT = "diffuscope ms-eps progress 2"
 # Intra-op threads when --threads is not given: a constant, not the core count, so that runs on
 # different machines and with different numbers of ranks compute the same bytes.
 DEFAULT_THREADS = 1
@@ -186,12 +189,9 @@ class Setup:
         """The three files a run writes, refused now rather than after the work: each must be a
         regular file or a new one in an existing, writable folder, and none an input."""
         paths = ((out, "--out"), (stderr_path(out), "--out"), (progress_path(out), "progress file"))
+        check_not_an_input(paths, ((self.model_path, "--model"), (self.data_path, "--data")))
         for path, field in paths:
             output_target(path, field)
-            for source, option in ((self.model_path, "--model"), (self.data_path, "--data")):
-                if os.path.exists(path) and os.path.samefile(path, source):
-                    raise FieldError(field, path, f"is the {option} file; refusing to overwrite "
-                                                  f"an input")
 
 
 
@@ -277,12 +277,18 @@ def _forward(setup, batch, device):
     x = torch.from_numpy(batch.padded_x).reshape((b,) + setup.shape).to(device,
                                                                           non_blocking=True)
     t = torch.from_numpy(batch.padded_t).to(device, non_blocking=True)
-    with torch.no_grad():
-        if setup.num_conditions > 0:
-            # The unconditional prediction, as the app asks for it: the label num_conditions.
-            y = torch.full((b,), setup.num_conditions, dtype=torch.int64, device=device)
-            return setup.module(x, t, y)
-        return setup.module(x, t)
+    try:
+        with torch.no_grad():
+            if setup.num_conditions > 0:
+                # The unconditional prediction, as the app asks for it: the label
+                # num_conditions.
+                y = torch.full((b,), setup.num_conditions, dtype=torch.int64, device=device)
+                return setup.module(x, t, y)
+            return setup.module(x, t)
+    except (torch.jit.Error, RuntimeError) as e:
+        if is_interrupt(e):
+            raise KeyboardInterrupt from None
+        raise network_error(e, setup.model_path) from None
 
 
 def _values(setup, batch, out, estimator):
@@ -422,13 +428,14 @@ def _header(args, setup):
     return {"format": PROGRESS_FORMAT,
             "model_sha256": _sha256(args.model), "data_sha256": _sha256(args.data),
             "samples": args.samples, "seed": args.seed, "estimator": args.estimator,
-            "num_steps": setup.num_steps, "intra_op_threads": args.threads,
+            "num_steps": setup.num_steps, "intra_op_threads": args.threads, "batch": args.batch,
             "model": os.path.abspath(args.model), "data": os.path.abspath(args.data)}
 
 
 _COMPARED = (("model_sha256", "model"), ("data_sha256", "data"), ("samples", "samples"),
              ("seed", "seed"), ("estimator", "estimator"), ("num_steps", "num_steps"),
-             ("intra_op_threads", "intra-op thread count (--threads)"))
+             ("intra_op_threads", "intra-op thread count (--threads)"),
+             ("batch", "call size (--batch)"))
 
 
 def _npy_bytes(array):
@@ -455,10 +462,14 @@ def read_progress(path, header):
     try:
         lines = data.decode("utf-8").split("\n")
         old = json.loads(lines[0])
-        if not isinstance(old, dict) or old.get("format") != PROGRESS_FORMAT:
+        if not isinstance(old, dict) or not str(old.get("format", "")).startswith(
+                PROGRESS_FORMAT[:-1]):
             raise ValueError
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise _refuse_progress(path, "not an ms-eps progress file") from None
+    if old.get("format") != PROGRESS_FORMAT:
+        raise _refuse_progress(path, f"written by another version ({old.get('format')!r}, "
+                               f"this one reads {PROGRESS_FORMAT!r})")
     differ = [f"{name} ({old.get(key)!r} there, {header[key]!r} now)"
               for key, name in _COMPARED if old.get(key) != header[key]]
     if differ:
@@ -582,6 +593,13 @@ def run(args):
     # Same algorithm on every call of the same shape.
     torch.backends.cudnn.benchmark = False
     torch.backends.cudnn.deterministic = True
+    # No output is an input, checked before anything is read: the files a run writes (with
+    # --nll-terms only OUT) against the files it reads.
+    outputs = [(args.out, "--out")] if args.nll_terms is not None else \
+        [(args.out, "--out"), (stderr_path(args.out), "--out"),
+         (progress_path(args.out), "progress file")]
+    check_not_an_input(outputs, ((args.model, "--model"), (args.data, "--data"),
+                                 (args.nll_terms, "--nll-terms")))
     device = device_of(args.device)
     if device.type == "cuda" and device.index is None:
         check_gpus(args.device, local_world_size(), torch.cuda.device_count())
@@ -592,11 +610,9 @@ def run(args):
     if args.nll_terms is not None:
         if world > 1:
             raise FieldError("--nll-terms", args.nll_terms, "runs on one rank")
-        for source, option in ((args.model, "--model"), (args.data, "--data"),
-                               (args.nll_terms, "--nll-terms")):
-            if os.path.exists(args.out) and os.path.samefile(args.out, source):
-                raise FieldError("--out", args.out, f"is the {option} file; refusing to "
-                                                    f"overwrite an input")
+        check_not_an_input([(args.out, "--out")], ((args.model, "--model"),
+                                                   (args.data, "--data"),
+                                                   (args.nll_terms, "--nll-terms")))
         from .nll_terms import run_nll_terms
         return run_nll_terms(args, setup, device)
     N = setup.num_steps

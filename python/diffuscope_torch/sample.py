@@ -22,8 +22,8 @@ from . import contract as contract_io
 from . import limits
 from .contract import read_strict_json
 from .devices import device_of
-from .errors import FieldError, Parser, integer, printable
-from .files import output_target, read_input, write_atomic
+from .errors import FieldError, Parser, integer, is_interrupt, network_error, printable
+from .files import check_not_an_input, output_target, read_input, write_atomic
 from .schedules import ScheduleError, gaussian_schedule
 
 PLAN_FORMAT = "diffuscope-plan"
@@ -31,6 +31,13 @@ PLAN_VERSION = 1
 SAMPLERS = ("ddpm", "ddim")
 VARIANCES = ("analytic", "small", "large")
 COUNT = limits.IntRange("the number of samples", 1, 10_000_000)  # the app's particle limit
+# How closely a plan's numbers must agree with what its own ᾱ, β̄, sampler and η give: β̄_n with
+# 1 − ᾱ_n absolutely; the mean coefficients and σ² relatively, plus an absolute floor far below
+# anything that changes a sample (every coefficient is at most 1), for the rounding of
+# recomputing them from ᾱ and β̄ rather than from the app's log ᾱ.
+BETA_BAR_TOLERANCE = 1e-12
+RELATIVE_TOLERANCE = 1e-9
+ABSOLUTE_TOLERANCE = 1e-13
 # Memory of one batch entry per data dimension: x, x̂₀, ε̂, the prediction and the noise in
 # float64, and the float32 input.
 BYTES_PER_BATCH_ENTRY = 48
@@ -63,13 +70,17 @@ def build_parser(prog="sample"):
 
 
 class Plan:
-    """A plan file, checked field by field; errors name "PLAN: field" and the value."""
+    """A plan file, checked field by field and against itself (β̄ = 1 − ᾱ, each step's mean
+    coefficients and σ² from its ᾱ, β̄, sampler, η, variance and clip); errors name
+    "--plan: PLAN: field" and the value."""
 
     def __init__(self, path):
         self.path = path
-        value = read_strict_json(read_input(path, "--plan", limits.MAX_INPUT_FILE_BYTES), path)
+        value = read_strict_json(read_input(path, "--plan", limits.MAX_INPUT_FILE_BYTES),
+                                 f"--plan: {path}")
         if not isinstance(value, dict):
-            raise FieldError(path, contract_io.value_text(value), "a plan is a JSON object")
+            raise FieldError(f"--plan: {path}", contract_io.value_text(value),
+                             "a plan is a JSON object")
         self.raw = value
         if self._get("format") != PLAN_FORMAT:
             self._refuse("format", f"expected \"{PLAN_FORMAT}\" (written by `diffuscope plan`)")
@@ -79,11 +90,42 @@ class Plan:
         n = self.num_steps
         self.alpha_bar = self._numbers("alpha_bar", n, 0.0, 1.0)
         self.beta_bar = self._numbers("beta_bar", n, 0.0, 1.0)
+        gap = np.abs(self.beta_bar - (1.0 - self.alpha_bar))
+        if gap.max() > BETA_BAR_TOLERANCE:
+            i = int(np.argmax(gap > BETA_BAR_TOLERANCE))
+            self._refuse(f"beta_bar[{i}]", f"must equal 1 − alpha_bar[{i}] = "
+                         f"{1.0 - float(self.alpha_bar[i])!r} within {BETA_BAR_TOLERANCE:g}",
+                         contract_io.value_text(self.raw["beta_bar"][i]))
         self.sampler = self._get("sampler")
         if self.sampler not in SAMPLERS:
             self._refuse("sampler", "expected ddpm or ddim")
-        if self._get("variance") not in VARIANCES:
+        eta = self._get("eta")
+        if not self._is_number(eta) or not 0.0 <= eta <= 1.0:
+            self._refuse("eta", "η is a number in [0, 1]")
+        self.eta = float(eta)
+        if self.sampler == "ddpm" and self.eta != 1.0:
+            self._refuse("eta", "a ddpm plan has η = 1 (the DDPM forward process); η < 1 is "
+                                "the ddim sampler's")
+        self.variance = self._get("variance")
+        if self.variance not in VARIANCES:
             self._refuse("variance", "expected analytic, small or large")
+        if self.sampler == "ddim" and self.variance == "large":
+            self._refuse("variance", "the ddim sampler's variance is analytic or small (η²β̃); "
+                                     "large is the ddpm sampler's")
+        clip = self._get("clip")
+        if not self._is_number(clip) or clip < 0.0:
+            self._refuse("clip", "a number y ≥ 0 is expected (0: no clip)")
+        threshold = self._get("clip_threshold")
+        self.clip_threshold = None
+        if clip == 0:
+            if threshold is not None:
+                self._refuse("clip_threshold", "must be null when clip is 0")
+        else:
+            expected = clip_threshold_of(float(clip))
+            if not self._is_number(threshold) or not _close(float(threshold), expected):
+                self._refuse("clip_threshold", f"must be {expected!r} = (y·(2/255)·√(π/2))² "
+                                               f"for clip = {contract_io.value_text(clip)}")
+            self.clip_threshold = float(threshold)
         timesteps = self._get("timesteps")
         if not isinstance(timesteps, list) or len(timesteps) < 2:
             self._refuse("timesteps", "a list of at least 2 timesteps is expected")
@@ -124,6 +166,125 @@ class Plan:
             if coefficients["variance"] < 0.0:
                 self._refuse(f"{where}.variance", "σ² must be ≥ 0", coefficients["variance"])
             self.steps.append((t_expected, s_expected, coefficients))
+        self._check_steps()
+
+    # The numbers of each step against the plan's own ᾱ, β̄, sampler, η, variance and clip, as
+    # `diffuscope plan` computes them (app/cli/cmd_gaussian.cpp, runPlan).
+
+    def _pair(self, j, t, s):
+        """The pair quantities of step j (t → s, s ≥ 1) from the plan's ᾱ and β̄."""
+        ab_s, ab_t = float(self.alpha_bar[s - 1]), float(self.alpha_bar[t - 1])
+        bb_s, bb_t = float(self.beta_bar[s - 1]), float(self.beta_bar[t - 1])
+        if not (ab_s > 0.0 and bb_t > 0.0 and ab_t <= ab_s):
+            self._refuse(f"alpha_bar[{t - 1}]", f"steps[{j}] goes from t = {t} to s = {s}, "
+                         f"where ᾱ_s = {ab_s!r}: ᾱ must not increase from s to t, ᾱ_s must be "
+                         f"> 0 and β̄_t > 0", contract_io.value_text(self.raw["alpha_bar"][t - 1]))
+        log_ts = _log_alpha_bar(ab_t, bb_t) - _log_alpha_bar(ab_s, bb_s)
+        alpha_ts, beta_ts = math.exp(log_ts), -math.expm1(log_ts)
+        beta_tilde = beta_ts * bb_s / bb_t
+        return ab_s, ab_t, bb_s, bb_t, alpha_ts, beta_ts, beta_tilde
+
+    @staticmethod
+    def _means(sampler, eta, pair):
+        """{x0, xt, eps} of a sampler's mean: DDPM's posterior mean, DDIM(η)'s update."""
+        ab_s, _, bb_s, bb_t, alpha_ts, beta_ts, beta_tilde = pair
+        if sampler == "ddpm":
+            return {"x0": beta_ts * math.sqrt(ab_s) / bb_t,
+                    "xt": math.sqrt(alpha_ts) * bb_s / bb_t, "eps": 0.0}
+        return {"x0": math.sqrt(ab_s), "xt": 0.0,
+                "eps": math.sqrt(max(0.0, bb_s - eta * eta * beta_tilde))}
+
+    def _check_steps(self):
+        first_pair = len(self.steps) - 2  # (τ₁, τ₂), the pair a clip caps
+        for j, (t, s, co) in enumerate(self.steps):
+            where = f"steps[{j}]"
+            if s == 0:
+                for key, expected in (("x0", 1.0), ("xt", 0.0), ("eps", 0.0), ("variance", 0.0)):
+                    if co[key] != expected:
+                        self._refuse(f"{where}.{key}", "the last step (s = 0) outputs x̂₀: "
+                                     "x0 = 1, xt = eps = variance = 0", repr(co[key]))
+                continue
+            pair = self._pair(j, t, s)
+            ours = self._means(self.sampler, self.eta, pair)
+            if not all(_close(co[k], ours[k]) for k in ours):
+                self._refuse_means(j, t, s, co, pair, ours)
+            self._check_variance(j, t, s, co["variance"], pair, j == first_pair)
+
+    def _refuse_means(self, j, t, s, co, pair, ours):
+        where = f"steps[{j}]"
+        numbers = ", ".join(f"{k} = {co[k]!r}" for k in ("x0", "xt", "eps"))
+        if self.sampler == "ddim":
+            ddpm = self._means("ddpm", 1.0, pair)
+            if all(_close(co[k], ddpm[k]) for k in ddpm):
+                self._refuse("sampler", f"contradicts {where} (t = {t}, s = {s}): its "
+                             f"coefficients ({numbers}) are a ddpm step's posterior mean")
+            if _close(co["x0"], ours["x0"]) and _close(co["xt"], 0.0):
+                implied = self._implied_eta(co["eps"], pair)
+                if implied is not None and self._every_eps_fits(implied):
+                    self._refuse("eta", f"contradicts the steps: {where}.eps = {co['eps']!r} "
+                                 f"(t = {t}, s = {s}) and every other step's are the DDIM "
+                                 f"coefficients √(β̄_s − η²β̃_{{s|t}}) of η = {implied:.9g}")
+        elif _close(co["x0"], math.sqrt(pair[0])) and _close(co["xt"], 0.0):
+            self._refuse("sampler", f"contradicts {where} (t = {t}, s = {s}): its "
+                         f"coefficients ({numbers}) are a ddim step's (x0 = √ᾱ_s, xt = 0)")
+        formulas = {"ddpm": {"x0": "β_{t|s}·√ᾱ_s/β̄_t", "xt": "√α_{t|s}·β̄_s/β̄_t",
+                             "eps": "0"},
+                    "ddim": {"x0": "√ᾱ_s", "xt": "0", "eps": "√(β̄_s − η²β̃_{s|t})"}}
+        for key in ("x0", "xt", "eps"):
+            if not _close(co[key], ours[key]):
+                self._refuse(f"{where}.{key}", f"must be {ours[key]!r}, the {self.sampler} "
+                             f"coefficient {formulas[self.sampler][key]} of t = {t}, s = {s} "
+                             f"from the plan's alpha_bar and beta_bar"
+                             f"{', η = ' + repr(self.eta) if self.sampler == 'ddim' else ''}, "
+                             f"within a relative {RELATIVE_TOLERANCE:g}", repr(co[key]))
+
+    @staticmethod
+    def _implied_eta(eps, pair):
+        """The η ∈ [0, 1] whose DDIM coefficient is `eps`, or None."""
+        _, _, bb_s, _, _, _, beta_tilde = pair
+        if not beta_tilde > 0.0:
+            return None
+        eta2 = (bb_s - eps * eps) / beta_tilde
+        if not -1e-9 <= eta2 <= 1.0 + 1e-9:
+            return None
+        return math.sqrt(min(1.0, max(0.0, eta2)))
+
+    def _every_eps_fits(self, eta):
+        for j, (t, s, co) in enumerate(self.steps):
+            if s > 0 and not _close(co["eps"], self._means("ddim", eta, self._pair(j, t, s))
+                                    ["eps"], relative=1e-6):
+                return False
+        return True
+
+    def _check_variance(self, j, t, s, sigma2, pair, first_pair):
+        ab_s, ab_t, bb_s, bb_t, alpha_ts, beta_ts, beta_tilde = pair
+        lambda2 = self.eta * self.eta * beta_tilde
+        lambda_name = "β̃_{s|t}" if self.sampler == "ddpm" else "η²β̃_{s|t}"
+        if self.variance == "analytic":
+            # Bao et al. 2022, Theorem 2 (Eq. 11) and Eq. 12: λ² + c·v with v in
+            # [0, min(β̄_t/ᾱ_t, ((b − a)/2)²)], c the coefficient of v (varianceCoefficient).
+            r = max(0.0, (bb_s - lambda2) * alpha_ts / bb_t)
+            one_minus_sqrt_r = (beta_ts + alpha_ts * lambda2) / (bb_t * (1.0 + math.sqrt(r)))
+            c = ab_s * one_minus_sqrt_r * one_minus_sqrt_r
+            half_width2 = 0.25 * (self.high - self.low) ** 2
+            cap = half_width2 if ab_t == 0.0 else min(bb_t / ab_t, half_width2)
+            low, high = lambda2, lambda2 + c * cap
+            what = (f"the analytic σ² of a {self.sampler} step (t = {t}, s = {s}) lies in "
+                    f"[λ², λ² + c·min(β̄_t/ᾱ_t, ((b − a)/2)²)] with λ² = {lambda_name}")
+        else:
+            low = high = lambda2 if self.variance == "small" else beta_ts
+            what = (f"the {self.variance} variance of a {self.sampler} step (t = {t}, s = {s}) "
+                    f"is {lambda_name if self.variance == 'small' else 'β_{t|s}'}")
+        if first_pair and self.clip_threshold is not None:
+            low, high = min(low, self.clip_threshold), min(high, self.clip_threshold)
+            what += f", capped at clip_threshold = {self.clip_threshold!r}"
+        if low == high:
+            if not _close(sigma2, low):
+                self._refuse(f"steps[{j}].variance", f"must be {low!r}: {what}, within a "
+                             f"relative {RELATIVE_TOLERANCE:g}", repr(sigma2))
+        elif not (sigma2 >= low - _tolerance(low) and sigma2 <= high + _tolerance(high)):
+            self._refuse(f"steps[{j}].variance", f"must lie in [{low!r}, {high!r}]: {what}",
+                         repr(sigma2))
 
     def _get(self, key):
         return self.raw.get(key)
@@ -131,7 +292,7 @@ class Plan:
     def _refuse(self, key, reason, value=None):
         shown = value if value is not None else (
             contract_io.value_text(self.raw[key]) if key in self.raw else "missing")
-        raise FieldError(f"{self.path}: {key}", shown, reason)
+        raise FieldError(f"--plan: {self.path}: {key}", shown, reason)
 
     @staticmethod
     def _is_number(v):
@@ -152,6 +313,27 @@ class Plan:
                 self._refuse(f"{key}[{i}]", f"a number in [{low:g}, {high:g}] is expected",
                              contract_io.value_text(v))
         return np.asarray(values, dtype=np.float64)
+
+
+def _tolerance(expected, relative=RELATIVE_TOLERANCE):
+    return relative * abs(expected) + ABSOLUTE_TOLERANCE
+
+
+def _close(got, expected, relative=RELATIVE_TOLERANCE):
+    return abs(got - expected) <= _tolerance(expected, relative)
+
+
+def _log_alpha_bar(alpha_bar, beta_bar):
+    """log ᾱ from ᾱ and β̄ = 1 − ᾱ, from whichever keeps the digits (−∞ at ᾱ = 0)."""
+    if alpha_bar == 0.0:
+        return -math.inf
+    return math.log1p(-beta_bar) if beta_bar < 0.5 else math.log(alpha_bar)
+
+
+def clip_threshold_of(y):
+    """App. F.2 (core/gaussian/variance.cpp, firstPairClipThreshold): (y·(2/255)·√(π/2))²."""
+    scale = y * (2.0 / 255.0) * math.sqrt(math.pi / 2.0)
+    return scale * scale
 
 
 def _check_model_schedule(plan, c, model_path):
@@ -196,10 +378,10 @@ def sample(module, c, plan, count, seed, batch, device, condition, model_path):
             try:
                 with torch.no_grad():
                     out = module(*inputs)
-            except Exception as e:  # noqa: BLE001  TorchScript raises many kinds
-                lines = str(e).strip().splitlines()
-                raise FieldError("--model", model_path, f"the network failed at n = {t}: "
-                                 f"{lines[0] if lines else type(e).__name__}") from None
+            except (torch.jit.Error, RuntimeError) as e:
+                if is_interrupt(e):
+                    raise KeyboardInterrupt from None
+                raise network_error(e, model_path) from None
             if not isinstance(out, torch.Tensor) or tuple(out.shape) != (b,) + shape:
                 got = list(out.shape) if isinstance(out, torch.Tensor) else type(out).__name__
                 raise FieldError("--model", model_path, f"expected an output tensor of shape "
@@ -241,6 +423,8 @@ def sample(module, c, plan, count, seed, batch, device, condition, model_path):
 
 
 def run(args):
+    # The output is none of the inputs, checked before anything is read.
+    check_not_an_input([(args.out, "--out")], ((args.model, "--model"), (args.plan, "--plan")))
     limits.check_range(COUNT, "--count", args.count)
     if args.seed < 0:
         raise FieldError("--seed", args.seed, "must be ≥ 0")

@@ -7,6 +7,7 @@ replaced."""
 import errno
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -17,6 +18,7 @@ import numpy as np
 import torch
 
 import support
+import test_sample
 from support import read_bytes, run_cli, save_closed_form, stderr_of
 
 N = 10
@@ -152,7 +154,8 @@ class MsEpsOutputsTest(Hostile):
             os.rmdir(folder)
 
     def test_out_is_an_input(self):
-        self.refused(self.ms_eps(self.data), "--out", self.data, "is the --data file")
+        self.refused(self.ms_eps(self.data), f"--out: {self.data}: is the --data file; choose "
+                                             f"another output")
 
     def test_progress_is_special_or_not_a_progress_file(self):
         cases = []
@@ -561,6 +564,206 @@ class ExportTest(Hostile):
         self.assertIn(f"--out: {out}: cannot write the file: No space left on device", err)
         self.assertEqual(snapshot(self.dir), before)
         os.unlink(out)
+
+
+class RaisesValueError(torch.nn.Module):
+    def forward(self, x: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+        if x.shape[0] > 0:
+            raise ValueError("bad input shape 7")
+        return x
+
+
+class RaisesInAnOperator(torch.nn.Module):
+    def forward(self, x: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+        return x.reshape(5, 7)
+
+
+def sample_args(model, plan, out):
+    return ["sample", "--model", model, "--plan", plan, "--count", 4, "--seed", 0, "--device",
+            "cpu", "--out", out]
+
+
+class OutputIsAnInputTest(Hostile):
+    """No command writes over a file it reads, whatever path names it: the same file (st_dev,
+    st_ino, links followed) is refused before any work, and every file is left as it was."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.sample_model = test_sample.save_model(cls.dir)  # linear, N = 1000
+        cls.plan = cls.path("p.json")
+        test_sample.write_json(cls.plan, test_sample.hand_plan())
+
+    def test_sample_out_is_the_plan(self):
+        self.refused(sample_args(self.sample_model, self.plan, self.plan),
+                     f"--out: {self.plan}: is the --plan file; choose another output")
+
+    def test_sample_out_is_the_model(self):
+        self.refused(sample_args(self.sample_model, self.plan, self.sample_model),
+                     f"--out: {self.sample_model}: is the --model file; choose another output")
+
+    def test_sample_out_is_a_symbolic_link_to_the_model(self):
+        link = self.path("model-link.npy")
+        os.symlink(self.sample_model, link)
+        try:
+            self.refused(sample_args(self.sample_model, self.plan, link),
+                         f"--out: {link}: is the --model file ({self.sample_model}); choose "
+                         f"another output")
+        finally:
+            os.unlink(link)
+
+    def test_sample_out_is_a_hard_link_to_the_plan(self):
+        link = self.path("plan-hard-link.npy")
+        os.link(self.plan, link)
+        try:
+            self.refused(sample_args(self.sample_model, self.plan, link),
+                         f"--out: {link}: is the --plan file ({self.plan}); choose another "
+                         f"output")
+        finally:
+            os.unlink(link)
+
+    def test_ms_eps_out_is_the_model(self):
+        self.refused(self.ms_eps(self.model), f"--out: {self.model}: is the --model file; "
+                                              f"choose another output")
+
+    def test_ms_eps_progress_file_is_a_hard_link_to_the_model(self):
+        out = self.path("linked.npy")
+        os.link(self.model, out + ".progress")
+        try:
+            self.refused(self.ms_eps(out), f"progress file: {out}.progress: is the --model file "
+                                           f"({self.model}); choose another output")
+        finally:
+            os.unlink(out + ".progress")
+
+    def test_nll_terms_out_is_the_plan(self):
+        plan = self.path("nll-plan.json")
+        with open(plan, "w") as f:
+            json.dump({"format": "diffuscope-plan"}, f)
+        try:
+            self.refused(self.ms_eps(plan, extra=("--nll-terms", plan)),
+                         f"--out: {plan}: is the --nll-terms file; choose another output")
+        finally:
+            os.unlink(plan)
+
+    def test_export_out_is_the_weights_or_the_schedule(self):
+        weights = self.path("weights.pt")
+        with open(weights, "wb") as f:
+            f.write(b"a state_dict")
+        csv = self.path("betas.csv")
+        with open(csv, "w") as f:
+            f.write("beta\n" + "0.01\n" * 20)
+        base = ["export", "--factory", "fake_unet:make_unet", "--prediction", "epsilon",
+                "--num-steps", 20, "--shape", "1,8,8"]
+        try:
+            self.refused(base + ["--schedule", "cosine", "--weights", weights, "--out", weights],
+                         f"--out: {weights}: is the --weights file; choose another output")
+            self.refused(base + ["--schedule", f"csv:{csv},zero-snr", "--out", csv],
+                         f"--out: {csv}: is the --schedule file; choose another output")
+        finally:
+            os.unlink(weights)
+            os.unlink(csv)
+
+
+class NetworkRaisesTest(Hostile):
+    """What a TorchScript network raises reaches the user in one line: its own text, not
+    TorchScript's header."""
+
+    def save(self, module, name):
+        path = self.path(name)
+        support.contract.save(torch.jit.script(module), path, process="gaussian",
+                              schedule="cosine", num_steps=N, shape=[DIM], prediction="epsilon")
+        return path
+
+    def test_ms_eps_and_nll_terms(self):
+        raises = self.save(RaisesValueError(), "raises.pt")
+        operator = self.save(RaisesInAnOperator(), "operator.pt")
+        plan = self.path("nll.json")
+        ab = support.gaussian_schedule("cosine", N).alpha_bar
+        with open(plan, "w") as f:
+            json.dump({"format": "diffuscope-plan", "version": 1, "N": N,
+                       "alpha_bar": [float(a) for a in ab[1:]], "timesteps": [1, N],
+                       "steps": [{"t": N, "s": 1, "variance": 0.5},
+                                 {"t": 1, "s": 0, "variance": 0.0}]}, f)
+        try:
+            for extra in ((), ("--nll-terms", plan)):
+                with self.subTest(extra=extra):
+                    line = self.refused(self.ms_eps(self.path("o.csv"), model=raises,
+                                                    extra=extra),
+                                        f"--model: {raises}: the network raised: ValueError: "
+                                        f"bad input shape 7")
+                    self.assertNotIn("TorchScript", line)
+                    self.refused(self.ms_eps(self.path("o.csv"), model=operator, extra=extra),
+                                 f"--model: {operator}: the network raised: RuntimeError: "
+                                 f"shape '[5, 7]' is invalid for input of size")
+        finally:
+            for path in (raises, operator, plan):
+                os.unlink(path)
+
+    def test_sample(self):
+        model = test_sample.save_model(self.dir, module=RaisesValueError())
+        plan = self.path("raise-plan.json")
+        test_sample.write_json(plan, test_sample.hand_plan())
+        try:
+            line = self.refused(sample_args(model, plan, self.path("o.npy")),
+                                f"--model: {model}: the network raised: ValueError: bad input "
+                                f"shape 7")
+            self.assertNotIn("TorchScript", line)
+        finally:
+            os.unlink(model)
+            os.unlink(plan)
+
+
+class LauncherLimitsTest(Hostile):
+    """run --nproc N: no more ranks than the device allows, and a rank that cannot be started
+    stops the ranks already started."""
+
+    def run_args(self, nproc, *device):
+        return ["run", "--nproc", nproc, *self.ms_eps(self.path("o.npy")), *device]
+
+    def test_more_ranks_than_cores_on_the_cpu(self):
+        from diffuscope_torch.launch import usable_cores
+        cores = usable_cores()
+        no_start = mock.patch("diffuscope_torch.launch.subprocess.Popen",
+                              side_effect=AssertionError("a rank was started"))
+        with no_start:
+            self.refused(self.run_args(1000, "--device", "cpu"),
+                         f"--nproc: 1000: more ranks than the {cores} core",
+                         f"this process may use on the CPU (--device cpu); use at most {cores}")
+            if not torch.cuda.is_available():
+                self.refused(self.run_args(cores + 1), f"--nproc: {cores + 1}: more ranks than",
+                             "(--device auto and no CUDA here)")
+
+    def test_a_rank_that_cannot_start_stops_the_others(self):
+        real_popen = subprocess.Popen
+        started = []
+
+        def popen(argv, **kwargs):
+            if len(started) == 3:  # a process limit: fork fails with EAGAIN
+                raise BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN))
+            # Rank 1 ignores SIGTERM (inherited through exec): it has to be killed.
+            ignore = len(started) == 1
+            child = real_popen([sys.executable, "-c", "import time; time.sleep(60)"],
+                               preexec_fn=(lambda: signal.signal(signal.SIGTERM,
+                                                                 signal.SIG_IGN))
+                               if ignore else None)
+            started.append(child)
+            return child
+
+        try:
+            with mock.patch("diffuscope_torch.launch.usable_cores", return_value=64), \
+                    mock.patch("diffuscope_torch.launch.GRACE_SECONDS", 1.0), \
+                    mock.patch("diffuscope_torch.launch.subprocess.Popen", side_effect=popen):
+                self.refused(self.run_args(8, "--device", "cpu"),
+                             "--nproc: 8: could not start rank 3 of 8: Resource temporarily "
+                             "unavailable; stopped the 3 ranks already started")
+            self.assertEqual(len(started), 3)
+            self.assertEqual([child.poll() for child in started],
+                             [-signal.SIGTERM, -signal.SIGKILL, -signal.SIGTERM])
+        finally:
+            for child in started:
+                if child.poll() is None:
+                    child.kill()
+                    child.wait()
 
 
 class TopLevelTest(Hostile):

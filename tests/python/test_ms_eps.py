@@ -96,16 +96,18 @@ class MsEpsTest(unittest.TestCase):
                 # ᾱ_N = 0: x_N = ε and ε* = x_N, so the last estimate is ‖ε‖²/d's mean.
                 self.assertLess(abs(ref[N] - 1.0), 4 * ref_se[N] + 1e-12)
 
-    def test_batch_size_does_not_change_the_bytes(self):
-        # 30 draws a timestep: calls of 7 split timesteps, of 64 and 1000 mix several.
-        ref = self.out("batch7.npy")
-        self.run_ok(ref, samples=30, extra=("--batch", "7"))
+    def test_batch_size_changes_only_the_last_bits(self):
+        # 30 draws a timestep: calls of 7 split timesteps, of 64 and 1000 mix several. The
+        # draws are the same; the network's kernels may round a row differently in calls of
+        # another shape (oneDNN picks them by shape and instruction set), so the estimates
+        # agree to float32's rounding, not to the bit.
+        ref, ref_se = self.run_ok(self.out("batch7.npy"), samples=30, extra=("--batch", "7"))
         for batch in (64, 1000, 30):
             with self.subTest(batch=batch):
-                out = self.out(f"batch{batch}.npy")
-                self.run_ok(out, samples=30, extra=("--batch", str(batch)))
-                self.assertEqual(read_bytes(out), read_bytes(ref))
-                self.assertEqual(read_bytes(stderr_of(out)), read_bytes(stderr_of(ref)))
+                est, se = self.run_ok(self.out(f"batch{batch}.npy"), samples=30,
+                                      extra=("--batch", str(batch)))
+                np.testing.assert_allclose(est, ref, rtol=1e-5, atol=1e-9)
+                np.testing.assert_allclose(se, ref_se, rtol=1e-3, atol=1e-9)
 
     def test_calls_hold_the_per_draw_generators(self):
         # Independent of the tool's batching: timestep n, draw m from Philox keyed (seed, n, m),
@@ -187,7 +189,13 @@ class MsEpsTest(unittest.TestCase):
         # A run killed while writing leaves a torn last line; it is dropped, not misread.
         with open(out + ".progress", "a") as f:
             f.write("8 0.12")
-        self.run_ok(out, samples=12, extra=("--batch", "5"))
+        # Another call size is refused (the last bits may depend on it); the same one resumes.
+        code, err = run_cli(["ms-eps", "--model", self.models["epsilon", "linear"], "--data",
+                             self.data, "--samples", 12, "--seed", 7, "--out", out,
+                             "--batch", 5])
+        self.assertEqual(code, 2, err)
+        self.assertIn("different call size (--batch) (64 there, 5 now)", err)
+        self.run_ok(out, samples=12)
         self.assertEqual(read_bytes(out), read_bytes(ref))
         self.assertEqual(read_bytes(stderr_of(out)), read_bytes(stderr_of(ref)))
         self.assertFalse(os.path.exists(out + ".progress"))
@@ -202,7 +210,8 @@ class MsEpsTest(unittest.TestCase):
         for option, value, field in (("--seed", "8", "seed"), ("--samples", "13", "samples"),
                                      ("--model", self.models["sample", "linear"], "model"),
                                      ("--estimator", "error", "estimator"),
-                                     ("--threads", "2", "intra-op thread count (--threads)")):
+                                     ("--threads", "2", "intra-op thread count (--threads)"),
+                                     ("--batch", "5", "call size (--batch)")):
             with self.subTest(field=field):
                 changed = list(args) + [option, value]
                 code, err = run_cli(changed)

@@ -112,7 +112,11 @@ class NllTermsTest(unittest.TestCase):
         plan = self.plan("p.json", [2, 9, 30], "large")
         ref = self.terms(plan, samples=200)
         again = self.terms(plan, samples=200, extra=("--batch", "7"))
-        self.assertEqual(ref, again)
+        # Other calls of the network: the same draws, rounded by kernels of another shape.
+        self.assertEqual(len(again), len(ref))
+        for a, b in zip(again, ref):
+            self.assertAlmostEqual(float(a["nats"]), float(b["nats"]),
+                                   delta=1e-6 * abs(float(b["nats"])) + 1e-9)
         for prediction in ("sample", "v_prediction"):
             rows = self.terms(plan, prediction, samples=200)
             for a, b in zip(rows, ref):

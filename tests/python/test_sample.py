@@ -13,8 +13,10 @@ import numpy as np
 import torch
 
 from diffuscope_torch import contract
+from diffuscope_torch.errors import FieldError
+from diffuscope_torch.sample import Plan
 from diffuscope_torch.schedules import gaussian_schedule
-from support import run_cli
+from support import read_bytes, run_cli
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "torch"))
 import make_test_models as models  # noqa: E402
@@ -63,6 +65,65 @@ def hand_plan(sampler="ddpm", eta=1.0, low=-100.0, high=100.0):
             "alpha_bar": list(ab[1:]), "beta_bar": list(bb[1:]), "timesteps": TRAJECTORY,
             "steps": steps, "sampler": sampler, "eta": eta, "variance": "small", "clip": 0,
             "clip_threshold": None, "gamma_source": None, "data_range": [low, high]}
+
+
+def app_plan(spec, num_steps, timesteps, sampler, eta, variance, clip=0.0, seed=0,
+             low=-1.0, high=1.0):
+    """A plan computed as `diffuscope plan` computes it (app/cli/cmd_gaussian.cpp, runPlan;
+    core/gaussian/variance.cpp): pair quantities from log ᾱ differences, the analytic σ² from a
+    random Γ (so that v is clipped at 0, at its cap, and in between), the first pair capped by a
+    clip."""
+    sched = gaussian_schedule(spec, num_steps)
+    log_ab, ab, bb = sched.log_alpha_bar, sched.alpha_bar, sched.beta_bar
+    rng = np.random.default_rng(seed)
+    eta = 1.0 if sampler == "ddpm" else eta
+
+    def beta_ts(s, t):
+        return -math.expm1(log_ab[t] - log_ab[s])
+
+    def beta_tilde(s, t):
+        return beta_ts(s, t) * bb[s] / bb[t]
+
+    half2 = 0.25 * (high - low) ** 2
+    k = len(timesteps)
+    sigma2 = []
+    for j in range(k - 1):
+        s, t = timesteps[k - 2 - j], timesteps[k - 1 - j]
+        lam2 = eta * eta * beta_tilde(s, t)
+        if variance == "analytic":
+            a = math.exp(log_ab[t] - log_ab[s])
+            r = max(0.0, (bb[s] - lam2) * a / bb[t])
+            c = ab[s] * ((beta_ts(s, t) + a * lam2) / (bb[t] * (1.0 + math.sqrt(r)))) ** 2
+            if ab[t] == 0.0:
+                v = cap = half2
+            else:
+                v = bb[t] / ab[t] * (1.0 - bb[t] * rng.uniform(0.0, 2.0 / bb[t]))
+                cap = min(bb[t] / ab[t], half2)
+            sigma2.append(lam2 + c * min(max(v, 0.0), cap))
+        else:
+            sigma2.append(lam2 if variance == "small" else beta_ts(s, t))
+    threshold = (clip * (2.0 / 255.0) * math.sqrt(math.pi / 2.0)) ** 2 if clip > 0 else None
+    if threshold is not None:
+        sigma2[-1] = min(sigma2[-1], threshold)
+    steps = []
+    for j in range(k):
+        t = timesteps[k - 1 - j]
+        s = timesteps[k - 2 - j] if j + 1 < k else 0
+        c0, ct, ce, v = 1.0, 0.0, 0.0, 0.0
+        if s > 0:
+            v = sigma2[j]
+            if sampler == "ddim":
+                c0 = math.sqrt(ab[s])
+                ce = math.sqrt(max(0.0, bb[s] - eta * eta * beta_tilde(s, t)))
+            else:
+                c0 = beta_ts(s, t) * math.sqrt(ab[s]) / bb[t]
+                ct = math.sqrt(math.exp(log_ab[t] - log_ab[s])) * bb[s] / bb[t]
+        steps.append({"t": t, "s": s, "variance": v, "x0": c0, "xt": ct, "eps": ce})
+    return {"format": "diffuscope-plan", "version": 1, "schedule": spec, "N": num_steps,
+            "alpha_bar": [float(a) for a in ab[1:]], "beta_bar": [float(b) for b in bb[1:]],
+            "timesteps": list(timesteps), "sampler": sampler, "eta": eta, "variance": variance,
+            "clip": clip, "clip_threshold": threshold, "gamma_source": None,
+            "data_range": [low, high], "steps": steps}
 
 
 def closed_form_variance(plan):
@@ -205,11 +266,13 @@ class Sampler(unittest.TestCase):
         # a plan for another N or schedule than the model's
         other = hand_plan()
         other["alpha_bar"][9] *= 0.5
+        other["beta_bar"][9] = 1.0 - other["alpha_bar"][9]  # a plan consistent in itself
         write_json(os.path.join(self.dir, "plan.json"), other)
         err = self.refused(["sample", "--model", model, "--plan",
                             os.path.join(self.dir, "plan.json"), "--count", 10, "--seed", 0,
                             "--device", "cpu", "--out", out])
         self.assertIn("alpha_bar[9]", err)
+        self.assertIn("the plan's schedule is not the model's", err)
         write_json(os.path.join(self.dir, "plan.json"), hand_plan())
         base = ["sample", "--model", model, "--plan", os.path.join(self.dir, "plan.json"),
                 "--seed", 0, "--out", out]
@@ -230,6 +293,148 @@ class Sampler(unittest.TestCase):
             self.assertIn(expected, err)
         with open(out, "rb") as f:
             self.assertEqual(f.read(), b"old")  # nothing refused touched the old file
+
+
+def snapshot(folder):
+    """{name: bytes} of the files in `folder`."""
+    return {name: read_bytes(os.path.join(folder, name)) for name in sorted(os.listdir(folder))}
+
+
+class PlanConsistency(unittest.TestCase):
+    """A plan is checked against itself before the model is read: β̄ = 1 − ᾱ, each step's mean
+    coefficients and σ² against what its ᾱ, β̄, sampler, η, variance and clip give, and the
+    labels against the numbers. A refusal is one line naming --plan, the entry and the value,
+    and leaves every file as it was."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.dir = cls.tmp.name
+        cls.model = save_model(cls.dir)
+        cls.plan_path = os.path.join(cls.dir, "p.json")
+        cls.out = os.path.join(cls.dir, "x.npy")
+        with open(cls.out, "wb") as f:
+            f.write(b"old samples")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def refused(self, plan, *expected):
+        write_json(self.plan_path, plan)
+        before = snapshot(self.dir)
+        code, err = run_cli(["sample", "--model", self.model, "--plan", self.plan_path,
+                             "--count", 10, "--seed", 0, "--device", "cpu", "--out", self.out])
+        self.assertEqual(code, 2, err)
+        self.assertEqual(len(err.strip().splitlines()), 1, err)
+        self.assertIn(f"--plan: {self.plan_path}: ", err)
+        for text in expected:
+            self.assertIn(text, err)
+        self.assertEqual(snapshot(self.dir), before)
+        return err.strip()
+
+    def test_beta_bar_must_be_one_minus_alpha_bar(self):
+        plan = hand_plan()
+        plan["beta_bar"][3] += 1e-9
+        self.refused(plan, f"beta_bar[3]: {plan['beta_bar'][3]!r}: must equal 1 − alpha_bar[3] = "
+                           f"{1.0 - plan['alpha_bar'][3]!r} within 1e-12")
+
+    def test_an_edited_coefficient(self):
+        for key in ("x0", "xt"):
+            with self.subTest(key=key):
+                plan = hand_plan()
+                plan["steps"][1][key] *= 1.0 + 1e-6
+                self.refused(plan, f"steps[1].{key}: {plan['steps'][1][key]!r}: must be ",
+                             "the ddpm coefficient", "of t = 800, s = 600",
+                             "within a relative 1e-09")
+        plan = hand_plan("ddim", 0.5)
+        plan["steps"][2]["x0"] *= 1.0 + 1e-6
+        self.refused(plan, "steps[2].x0", "must be", "the ddim coefficient √ᾱ_s")
+        plan = hand_plan()
+        plan["steps"][2]["eps"] = 0.001
+        self.refused(plan, "steps[2].eps: 0.001: must be 0.0, the ddpm coefficient 0")
+        plan = hand_plan()
+        plan["steps"][5]["x0"] = 0.9
+        self.refused(plan, "steps[5].x0: 0.9: the last step (s = 0) outputs x̂₀")
+
+    def test_the_sampler_label_must_fit_the_numbers(self):
+        plan = hand_plan("ddpm")
+        plan["sampler"] = "ddim"
+        self.refused(plan, 'sampler: "ddim": contradicts steps[0] (t = 1000, s = 800): its '
+                           'coefficients (x0 = ', "are a ddpm step's posterior mean")
+        plan = hand_plan("ddim", 1.0)
+        plan["sampler"] = "ddpm"
+        self.refused(plan, 'sampler: "ddpm": contradicts steps[0]', "are a ddim step's")
+
+    def test_eta(self):
+        for value, text in (("lots", 'eta: "lots": η is a number in [0, 1]'),
+                            (None, "eta: null: η is a number in [0, 1]"),
+                            (1.5, "eta: 1.5: η is a number in [0, 1]"),
+                            (True, "eta: true: η is a number")):
+            with self.subTest(value=value):
+                plan = hand_plan("ddim", 0.5)
+                plan["eta"] = value
+                self.refused(plan, text)
+        plan = hand_plan("ddpm")
+        plan["eta"] = 0.5
+        self.refused(plan, "eta: 0.5: a ddpm plan has η = 1")
+        plan = hand_plan("ddim", 0.5)
+        plan["eta"] = 0.7
+        self.refused(plan, "eta: 0.7: contradicts the steps: steps[0].eps = ",
+                     "the DDIM coefficients √(β̄_s − η²β̃_{s|t}) of η = 0.5")
+
+    def test_variances(self):
+        plan = hand_plan()
+        plan["steps"][2]["variance"] *= 1.01
+        self.refused(plan, "steps[2].variance", "must be", "the small variance of a ddpm step "
+                     "(t = 600, s = 400) is β̃_{s|t}")
+        plan = hand_plan()
+        plan["variance"] = "large"  # the numbers are β̃, not β_{t|s}
+        self.refused(plan, "steps[0].variance", "the large variance of a ddpm step")
+        plan = hand_plan("ddim", 0.5)
+        plan["variance"] = "large"
+        self.refused(plan, 'variance: "large": the ddim sampler\'s variance is analytic or small')
+        ab, bb = SCHED.alpha_bar, SCHED.beta_bar
+        beta_ts = 1.0 - ab[600] / ab[400]
+        for factor, sigma2 in ((2.0, beta_ts / (1.0 - beta_ts)), (0.5, bb[400] / bb[600] * beta_ts)):
+            with self.subTest(factor=factor):
+                plan = hand_plan()
+                plan["variance"] = "analytic"  # within [β̃_{s|t}, β_{t|s}/α_{t|s}]
+                plan["steps"][2]["variance"] = factor * sigma2
+                self.refused(plan, "steps[2].variance", "must lie in [",
+                             "the analytic σ² of a ddpm step (t = 600, s = 400) lies in")
+        plan = hand_plan()
+        plan["clip"] = 1.0
+        self.refused(plan, "clip_threshold: null: must be 9.66")
+        plan = app_plan("linear", N, TRAJECTORY, "ddpm", 1.0, "small", clip=1.0)
+        plan["steps"][4]["variance"] = plan["steps"][3]["variance"]  # not capped
+        self.refused(plan, "steps[4].variance", "capped at clip_threshold")
+
+    def test_plans_as_the_app_writes_them_are_read(self):
+        # Every schedule kind, zero-SNR (ᾱ_N = 0), adjacent and far timesteps, every sampler,
+        # η and variance, with and without a clip.
+        rng = np.random.default_rng(5)
+        count = 0
+        for spec, n in (("linear", 1000), ("cosine", 1000), ("scaled-linear", 1000),
+                        ("sigmoid", 200), ("cosine,zero-snr", 1000), ("linear", 20000)):
+            trajectories = ([1, 2, 3, 4, 5, n - 1, n], list(range(1, min(n, 300) + 1)),
+                            sorted({1, n, *rng.integers(1, n + 1, 30).tolist()}))
+            for timesteps in trajectories:
+                for sampler, eta, variance in (("ddpm", 1.0, "small"), ("ddpm", 1.0, "large"),
+                                               ("ddpm", 1.0, "analytic"), ("ddim", 0.0, "small"),
+                                               ("ddim", 0.3, "analytic"),
+                                               ("ddim", 1.0, "analytic")):
+                    for clip in (0.0, 1.0):
+                        plan = app_plan(spec, n, timesteps, sampler, eta, variance, clip,
+                                        seed=count)
+                        write_json(self.plan_path, plan)
+                        try:
+                            Plan(self.plan_path)
+                        except FieldError as e:
+                            self.fail(f"{spec} N = {n} {sampler} η = {eta} {variance} clip = "
+                                      f"{clip} K = {len(timesteps)}: {e}")
+                        count += 1
+        self.assertEqual(count, 6 * 3 * 6 * 2)
 
 
 @unittest.skipUnless(BINARY and os.path.exists(BINARY), "DIFFUSCOPE_BINARY is not set")
