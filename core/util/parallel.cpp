@@ -5,11 +5,14 @@
 #include <algorithm>
 #include <cstdlib>
 #include <exception>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include <omp.h>
 #include <sched.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -19,6 +22,21 @@
 
 namespace core {
 namespace {
+
+// libomp registers itself in a shared-memory file named after the process id and user id,
+// sized when the runtime starts. A libomp process killed between creating and sizing it leaves
+// a 0-byte file, and a later process that is given the same pid reads it as another copy of
+// the runtime and aborts at start-up. Such a file can only be a dead process's: this process
+// has not started the runtime yet.
+void removeStaleRuntimeRegistration() {
+    const std::string path = "/dev/shm/__KMP_REGISTERED_LIB_" + std::to_string(::getpid()) +
+                             "_" + std::to_string(::getuid());
+    struct stat info {};
+    if (::lstat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) && info.st_size == 0 &&
+        info.st_uid == ::getuid()) {
+        ::unlink(path.c_str());
+    }
+}
 
 // glibc's malloc raises its mmap threshold only after a large block has been freed, and trims
 // the heap's top above twice that threshold, so a loop that allocates and frees a few hundred
@@ -68,7 +86,18 @@ int defaultThreads() {
     return static_cast<int>(std::clamp<long long>(threads, 1, limits::kThreads.max));
 }
 
+namespace {
+thread_local bool t_inlineLoops = false;
+}  // namespace
+
+InlineLoopsOnThisThread::InlineLoopsOnThisThread() : m_previous(t_inlineLoops) {
+    t_inlineLoops = true;
+}
+
+InlineLoopsOnThisThread::~InlineLoopsOnThisThread() { t_inlineLoops = m_previous; }
+
 void startParallelRuntime() {
+    removeStaleRuntimeRegistration();
     // Any runtime call starts it; this one has no other effect.
     static_cast<void>(omp_in_parallel());
 }
@@ -105,7 +134,7 @@ void parallelForBlocks(int64_t n,
         std::min<long long>({std::max(1, options.numThreads), limits::kThreads.max, blocks}));
     // A loop inside a loop runs on its caller's thread: its team would only oversubscribe the
     // cores the outer loop already holds. The same for any OpenMP region a body opens itself.
-    if (threads <= 1 || omp_in_parallel()) {
+    if (threads <= 1 || t_inlineLoops || omp_in_parallel()) {
         for (int64_t b = 0; b < blocks; ++b) {
             runBlock(b);
         }
@@ -147,7 +176,7 @@ void parallelWavefront(int rows,
     };
     const int threads = static_cast<int>(
         std::min<long long>({std::max(1, options.numThreads), limits::kThreads.max, rows}));
-    if (threads <= 1 || omp_in_parallel()) {
+    if (threads <= 1 || t_inlineLoops || omp_in_parallel()) {
         // Column by column: every cell after both of its predecessors.
         for (int col = 0; col < cols; ++col) {
             for (int row = 0; row < rows; ++row) {

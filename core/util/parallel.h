@@ -30,6 +30,23 @@ int defaultThreads();
 // first thing in main, after setting the runtime's environment.
 void startParallelRuntime();
 
+// Marks the calling thread, for the scope's life, as one that may end before the program: the
+// loops it starts run inline, without opening an OpenMP team. libomp keeps per-thread state
+// for every thread that opens a team and frees memory through it later; a thread that ended
+// left that state behind and the runtime aborted on a later loop (kmp_alloc's q_th assertion).
+// Programs enter OpenMP only from threads that live as long as they do (main, the GUI's job
+// threads); a short-lived helper thread opens this scope first.
+class InlineLoopsOnThisThread {
+public:
+    InlineLoopsOnThisThread();
+    ~InlineLoopsOnThisThread();
+    InlineLoopsOnThisThread(const InlineLoopsOnThisThread&) = delete;
+    InlineLoopsOnThisThread& operator=(const InlineLoopsOnThisThread&) = delete;
+
+private:
+    bool m_previous;
+};
+
 // Calls body(block, begin, end) for every block of [0, n) of at most blockSize items.
 // Blocks may run concurrently and finish in any order, but they start in increasing order: a
 // block may wait for an earlier one (a pipeline), never for a later one. An exception thrown

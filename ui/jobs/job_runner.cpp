@@ -15,6 +15,8 @@
 #include <new>
 #include <thread>
 
+#include "core/util/parallel.h"
+
 namespace ui::jobs {
 namespace {
 
@@ -95,6 +97,23 @@ private:
 
 std::atomic<int> g_lightJobsRunning{0};
 
+// The threads every runner's jobs run on: one pool for the program, whose threads never
+// expire and are never ended. Jobs open OpenMP teams, and libomp keeps per-thread state for
+// every thread that does; a Qt pool ends its idle threads after 30 s (and a runner's own pool
+// ended them with the runner, e.g. when the Train dialog closed), after which a later loop
+// aborted inside libomp. A new thread is made only while every existing one is busy, so the
+// pool holds at most as many threads as jobs ever ran at once. Never destroyed: its idle
+// threads wait until the process ends.
+QThreadPool& jobThreads() {
+    static QThreadPool* const pool = [] {
+        auto* p = new QThreadPool;
+        p->setExpiryTimeout(-1);
+        p->setMaxThreadCount(256);  // runners × one job each; threads are made on demand
+        return p;
+    }();
+    return *pool;
+}
+
 // Gives the turn back when the job's body returns or throws.
 struct HeavyTurn {
     bool held;
@@ -112,8 +131,6 @@ struct JobRunner::LightJob {
 int lightJobsRunning() { return g_lightJobsRunning.load(); }
 
 JobRunner::JobRunner(JobWeight weight, QObject* parent) : QObject(parent), m_weight(weight) {
-    // Heavy OpenMP jobs run one at a time so Qt workers and OpenMP teams do not oversubscribe.
-    m_pool.setMaxThreadCount(1);
     connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &JobRunner::onFinished);
 }
 
@@ -123,7 +140,6 @@ JobRunner::~JobRunner() {
     m_watcher.disconnect(this);
     m_watcher.cancel();
     m_watcher.waitForFinished();
-    m_pool.waitForDone();
 }
 
 // Until onFinished has run: a future reports Finished a moment before its finished signal is
@@ -149,7 +165,7 @@ void JobRunner::start(const QString& name, Work work) {
     m_active = true;
     emit started(name);
     m_watcher.setFuture(
-        QtConcurrent::run(&m_pool, [this, heavy = m_weight == JobWeight::Heavy,
+        QtConcurrent::run(&jobThreads(), [this, heavy = m_weight == JobWeight::Heavy,
                                     work = std::move(work)](QPromise<Outcome>& promise) {
             Outcome outcome;
             if (heavy && !heavyGate().acquire([&] { return promise.isCanceled(); })) {
@@ -195,6 +211,8 @@ void JobRunner::startLight(const QString& name, Work work) {
     };
     ++g_lightJobsRunning;
     std::thread([post, self, job, onProgress, work = std::move(work)]() mutable {
+        // This thread ends with its job: loops it starts must not open OpenMP teams.
+        const core::InlineLoopsOnThisThread inlineLoops;
         LightObserver observer(job->abandoned, onProgress);
         core::Progress progress(&observer);
         auto outcome = std::make_shared<Outcome>();

@@ -11,7 +11,8 @@
 #include "core/util/progress.h"
 
 // The one seam between core computations and threads. A job is one call to a
-// core function, run on a dedicated one-thread pool; its Progress token reports to the GUI and
+// core function, run on one of the program's job threads, which live as long as the program
+// (libomp keeps state for every thread that opens a team); its Progress token reports to the GUI and
 // aborts when the job is cancelled. The newest request wins: starting a job cancels the running
 // one and a stale result is dropped.
 namespace ui::jobs {
@@ -74,7 +75,6 @@ private:
 
     JobWeight m_weight;
     std::shared_ptr<LightJob> m_light;  // the light job running (null when none)
-    QThreadPool m_pool;
     QFutureWatcher<Outcome> m_watcher;
     QString m_name;
     quint64 m_generation = 0;
