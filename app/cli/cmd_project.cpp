@@ -35,7 +35,7 @@ int runProject(const Args& args) {
     if (!out) {
         return fail(out.error());
     }
-    auto project = core::project::exampleProject(*number, core::data::bundledDataPath);
+    auto project = core::project::exampleProject(*number);
     if (!project) {
         return fail(project.error());
     }

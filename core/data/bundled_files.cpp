@@ -52,6 +52,42 @@ Result<std::string> bundledDataPath(const std::string& name) {
                          "; set DIFFUSCOPE_DATA_DIR to the folder holding data/ and models/");
 }
 
+bool isBundledName(const std::string& path) { return path.rfind(kBundledPrefix, 0) == 0; }
+
+std::string bundledModelName(const std::string& file) { return kBundledPrefix + file; }
+
+std::string bundledModelFile(const std::string& name) {
+    return isBundledName(name) ? name.substr(std::string(kBundledPrefix).size()) : name;
+}
+
+std::string portableModelPath(const std::string& path) {
+    static const std::string kOldResource = ":/models/";
+    if (path.rfind(kOldResource, 0) == 0 && path.size() > kOldResource.size()) {
+        return bundledModelName(path.substr(kOldResource.size()));
+    }
+    return path;
+}
+
+Result<std::string> modelFileOnDisk(const std::string& path) {
+    if (!isBundledName(path)) {
+        return path;
+    }
+    const std::string file = bundledModelFile(path);
+    // A bare file name: "bundled:../x" must not reach outside models/.
+    if (file.empty() || file.find('/') != std::string::npos || file == "." || file == "..") {
+        return makeError(ErrorCode::InvalidArgument, "bundled model", path,
+                         "a bundled model is named bundled:<file name>, without folders");
+    }
+    auto found = bundledDataPath("models/" + file);
+    if (!found) {
+        Error error = found.error();
+        error.field = "bundled model";
+        error.value = path;
+        return error;
+    }
+    return found;
+}
+
 Result<Digits> readDigitsOrBundled(const std::string& path) {
     if (!path.empty()) {
         return readDigits(path);

@@ -21,6 +21,24 @@ namespace core::data {
 // or an IoError naming every place looked in.
 Result<std::string> bundledDataPath(const std::string& name);
 
+// Bundled models as projects and options name them: "bundled:<file>" (for example
+// "bundled:moons-gaussian.safetensors") stands for models/<file> of the bundled files, which
+// each front end finds its own way (the GUI's embedded copies, the command line's
+// share/diffuscope), so a project saved by either, installed or not, opens in the other.
+inline constexpr const char* kBundledPrefix = "bundled:";
+bool isBundledName(const std::string& path);
+// "bundled:" + file.
+std::string bundledModelName(const std::string& file);
+// The file part of a bundled name ("moons-gaussian.safetensors").
+std::string bundledModelFile(const std::string& name);
+// A model path as a project stores it: the GUI's resource paths of older versions
+// (":/models/<file>") become "bundled:<file>"; anything else is returned unchanged.
+std::string portableModelPath(const std::string& path);
+// The file on disk that a bundled name stands for (share/diffuscope/models/<file>), or an
+// error naming the bundled name and where it was looked for; `path` itself when it is not a
+// bundled name.
+Result<std::string> modelFileOnDisk(const std::string& path);
+
 // `path` when it is not empty (`--digits PATH`), otherwise the bundled digits.
 Result<Digits> readDigitsOrBundled(const std::string& path);
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/model/checkpoint.h"
 
+#include "core/data/bundled_files.h"
+
 #include <tuple>
 
 #include "core/io/json.h"
@@ -231,7 +233,9 @@ Status checkCategoricalFit(const LoadedModel& model, const std::string& path, in
 }
 
 Result<LoadedModel> loadMlpCheckpoint(const std::string& path, int numSteps) {
-    return loadMlpCheckpoint(io::readSafetensors(path), path, numSteps);
+    auto onDisk = data::modelFileOnDisk(path);  // "bundled:<file>": the installed copy
+    if (!onDisk) return onDisk.error();
+    return loadMlpCheckpoint(io::readSafetensors(*onDisk), *onDisk, numSteps);
 }
 
 Result<LoadedModel> parseMlpCheckpoint(std::string_view bytes, const std::string& path,
@@ -259,6 +263,14 @@ Result<LoadedModel> loadMlpCheckpoint(Result<io::Checkpoint> checkpoint, const s
         core::Error error = config.error();
         error.field = path + ": " + error.field;
         return error;
+    }
+    // The trainer writes both from one value: a file where they differ was edited, and which
+    // one the network's label embedding follows cannot be told.
+    if (info->numConditions != config->numConditions) {
+        return checkpointError(path, "num_conditions",
+                               "the metadata says " + std::to_string(info->numConditions) +
+                                   " conditions but the architecture has " +
+                                   std::to_string(config->numConditions));
     }
     if (Status finite = io::checkFinite(*checkpoint, path); !finite) {
         return finite.error();

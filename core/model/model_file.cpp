@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/model/model_file.h"
 
+#include "core/data/bundled_files.h"
 #include "core/io/file_io.h"
 #include "core/io/safetensors.h"
 #include "core/io/zip_archive.h"
@@ -50,9 +51,12 @@ Result<LoadedModel> parseModelFile(std::string_view bytes, const std::string& pa
 }
 
 Result<LoadedModel> loadModelFile(const std::string& path) {
-    auto bytes = readModelFileBytes(path);
+    // "bundled:<file>": the installed copy; messages still name what the user wrote.
+    auto onDisk = data::modelFileOnDisk(path);
+    if (!onDisk) return onDisk.error();
+    auto bytes = readModelFileBytes(*onDisk);
     if (!bytes) return bytes.error();
-    return parseModelFile(*bytes, path);
+    return parseModelFile(*bytes, *onDisk);
 }
 
 }  // namespace core::model

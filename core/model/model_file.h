@@ -18,7 +18,8 @@ Result<std::string> readModelFileBytes(const std::string& path);
 // A model from its bytes; `path` labels the messages.
 Result<LoadedModel> parseModelFile(std::string_view bytes, const std::string& path);
 
-// readModelFileBytes, then parseModelFile.
+// readModelFileBytes, then parseModelFile; a bundled name ("bundled:<file>", core/data/
+// bundled_files.h) reads the installed copy.
 Result<LoadedModel> loadModelFile(const std::string& path);
 
 }  // namespace core::model

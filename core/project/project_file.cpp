@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "core/data/bundled_files.h"
 #include "core/io/file_io.h"
 #include "core/io/reader_text.h"
 #include "core/schedule/diffusers_config.h"
@@ -15,9 +16,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Bundled files inside the GUI (Qt resources) start with ':' and are never relative.
+// Bundled models ("bundled:<file>", or a Qt resource path ':/…') are never relative.
 bool isRelocatable(const std::string& file, const std::string& projectPath) {
-    return !file.empty() && !projectPath.empty() && file[0] != ':';
+    return !file.empty() && !projectPath.empty() && file[0] != ':' && !data::isBundledName(file);
 }
 
 // A file path as the project file stores it: relative to the project's folder when the file
@@ -187,6 +188,9 @@ Result<Project> readProject(const std::string& bytes, const std::string& where) 
     if (const io::Json* cache = root.raw("gammaCache"); cache != nullptr && cache->is_object()) {
         project.gammaCache = gammaCacheFromJson(*cache);
     }
+    // Older versions stored the GUI's bundled networks by their resource paths (":/models/…").
+    project.categorical.model = data::portableModelPath(project.categorical.model);
+    project.gaussian.model = data::portableModelPath(project.gaussian.model);
     mapPaths(project, [&where](const std::string& p) { return resolvedPath(p, where); });
     {
         // A cache for these settings is used as it is, in place of an estimate of Γ at every
@@ -264,24 +268,19 @@ const char* exampleTitle(int number) {
     }
 }
 
-Result<Project> exampleProject(int number, const BundledFileResolver& bundledModel) {
+Result<Project> exampleProject(int number) {
     if (number < 1 || number > kNumExamples) {
         return invalidArgument("example", std::to_string(number),
                                "the examples are numbered 1 to " + std::to_string(kNumExamples));
     }
     Project p;
-    const char* model = number == 2   ? "models/digits-categorical-l4.safetensors"
-                        : number == 3 ? "models/moons-gaussian.safetensors"
-                        : number == 4 ? "models/digits-gaussian.safetensors"
-                        : number == 5 ? "models/digits-unet.pt"
-                        : number == 6 ? "models/digits-masked-l4.safetensors"
+    const char* model = number == 2   ? "digits-categorical-l4.safetensors"
+                        : number == 3 ? "moons-gaussian.safetensors"
+                        : number == 4 ? "digits-gaussian.safetensors"
+                        : number == 5 ? "digits-unet.pt"
+                        : number == 6 ? "digits-masked-l4.safetensors"
                                       : nullptr;
-    std::string modelPath;
-    if (model != nullptr) {
-        auto path = bundledModel(model);
-        if (!path) return path.error();
-        modelPath = *path;
-    }
+    const std::string modelPath = model != nullptr ? data::bundledModelName(model) : "";
     if (number == 2) {
         p.categorical = CategoricalParams::example().withDigits(4);
         p.categorical.pi.assign(4, 0.25);  // what the bundled network was trained with

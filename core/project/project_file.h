@@ -36,12 +36,11 @@ struct Project {
 };
 
 // The bundled examples by number (1..kNumExamples), as File ▸ Examples opens them; what each
-// shows is in exampleTitle. Bundled models are named by `bundledModel` (for example the Qt
-// resource path in the GUI, the installed file on the command line).
+// shows is in exampleTitle. Their networks are named "bundled:<file>"
+// (core/data/bundled_files.h), which the GUI and the command line both resolve.
 constexpr int kNumExamples = 6;
-using BundledFileResolver = std::function<Result<std::string>(const std::string& name)>;
 const char* exampleTitle(int number);
-Result<Project> exampleProject(int number, const BundledFileResolver& bundledModel);
+Result<Project> exampleProject(int number);
 
 // The project file format: JSON with a version; files from a newer version are refused.
 // Fields added later are optional and have defaults (an older Diffuscope ignores them: the Γ

@@ -37,8 +37,7 @@ void tst_CliSameNumbers::categoricalProjectEqualsTheGui_data() {
     QTest::addColumn<int>("example");
     QTest::addColumn<QStringList>("extra");
     for (int n = 1; n <= core::project::kNumExamples; ++n) {
-        auto project = core::project::exampleProject(
-            n, [](const std::string& name) -> core::Result<std::string> { return name; });
+        auto project = core::project::exampleProject(n);
         if (project && project->process == core::project::ProcessKind::Categorical) {
             QTest::newRow(qPrintable(QString("example %1").arg(n))) << n << QStringList{};
             // With the DP every pair is computed (as the GUI always does), without it only the
@@ -164,8 +163,7 @@ bool sameColumn(const CsvRows& a, const CsvRows& b, const QString& name, QString
 void tst_CliSameNumbers::gaussianProjectEqualsTheGui_data() {
     QTest::addColumn<int>("example");
     for (int n = 1; n <= core::project::kNumExamples; ++n) {
-        auto project = core::project::exampleProject(
-            n, [](const std::string& name) -> core::Result<std::string> { return name; });
+        auto project = core::project::exampleProject(n);
         // A build without LibTorch cannot run the examples whose network is TorchScript.
         const bool torch = project && project->gaussian.model.ends_with(".pt");
         if (project && project->process == core::project::ProcessKind::Gaussian &&

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/document/model_files.h"
 
+#include "core/data/bundled_files.h"
+
 #include <QDateTime>
 #include <QFile>
 #include <QFileInfo>
@@ -44,16 +46,26 @@ LoadedModelPtr cachedModel(const QString& path, const QFileInfo& info) {
 
 }  // namespace
 
-bool isModelLoaded(const QString& path) {
+QString embeddedPath(const QString& path) {
+    const std::string name = path.toStdString();
+    if (!core::data::isBundledName(name)) return path;
+    return ":/models/" + QString::fromStdString(core::data::bundledModelFile(name));
+}
+
+bool isModelLoaded(const QString& name) {
+    const QString path = embeddedPath(name);
     const QFileInfo info(path);
     return info.exists() && cachedModel(path, info) != nullptr;
 }
 
-core::Result<LoadedModelPtr> loadModelFile(const QString& path) {
+core::Result<LoadedModelPtr> loadModelFile(const QString& name) {
+    // A bundled network is read from the copy compiled into the program.
+    const QString path = embeddedPath(name);
     const QFileInfo info(path);
     if (!info.exists()) {
-        return core::makeError(core::ErrorCode::IoError, path.toStdString(), "",
-                               "the checkpoint file does not exist");
+        return core::makeError(core::ErrorCode::IoError, name.toStdString(), "",
+                               path == name ? "the checkpoint file does not exist"
+                                            : "no bundled network of that name");
     }
     if (LoadedModelPtr model = cachedModel(path, info)) {
         return model;

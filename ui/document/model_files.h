@@ -9,7 +9,8 @@
 #include "core/project/setup_sources.h"
 #include "core/util/result.h"
 
-// Checkpoint files as the app opens them: a path on disk or a bundled ":/models/…" resource.
+// Checkpoint files as the app opens them: a path on disk, or a bundled network by its portable
+// name "bundled:<file>" (read from the copy compiled in; older ":/models/<file>" paths too).
 // Loaded models are kept (keyed by path, size and modification time), so re-running a job after
 // an edit does not re-read the file; safe to call from job threads.
 namespace ui::document {
@@ -29,8 +30,11 @@ core::Result<std::shared_ptr<const core::model::CategoricalDenoiser>> loadCatego
     const std::string& schedule = {});
 
 // The checkpoints bundled with the app (resources/models, trained by `diffuscope train`).
-inline const char* kBundledDigitsCategorical = ":/models/digits-categorical-l4.safetensors";
-inline const char* kBundledDigitsGaussian = ":/models/digits-gaussian.safetensors";
-inline const char* kBundledMoons = ":/models/moons-gaussian.safetensors";
+inline const char* kBundledDigitsCategorical = "bundled:digits-categorical-l4.safetensors";
+inline const char* kBundledDigitsGaussian = "bundled:digits-gaussian.safetensors";
+inline const char* kBundledMoons = "bundled:moons-gaussian.safetensors";
+
+// The embedded resource a bundled name stands for (":/models/<file>"); other paths unchanged.
+QString embeddedPath(const QString& path);
 
 }  // namespace ui::document

@@ -146,11 +146,7 @@ namespace {
 std::vector<Example> examples() {
     std::vector<Example> out;
     for (int number = 1; number <= core::project::kNumExamples; ++number) {
-        // The GUI's bundled models are its Qt resources (":/models/…").
-        auto project = core::project::exampleProject(
-            number, [](const std::string& name) -> core::Result<std::string> {
-                return ":/" + name;
-            });
+        auto project = core::project::exampleProject(number);
         out.push_back({QCoreApplication::translate("ui::document::examples",
                                                    core::project::exampleTitle(number)),
                        *project});

@@ -27,6 +27,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "core/data/bundled_files.h"
 #include "core/categorical/prior.h"
 #include "core/util/number_text.h"
 #include "core/data/categorical_table.h"
@@ -90,7 +91,11 @@ core::Result<CategoricalParams> withCheckpoint(CategoricalParams p, const QStrin
     if (!network) {
         return network.error();
     }
-    p.model = (path.startsWith(':') ? path : QFileInfo(path).absoluteFilePath()).toStdString();
+    p.model = core::data::portableModelPath(
+        (path.startsWith(':') || path.startsWith(core::data::kBundledPrefix)
+             ? path
+             : QFileInfo(path).absoluteFilePath())
+            .toStdString());
     return p;
 }
 
@@ -212,6 +217,7 @@ QGroupBox* CategoricalPanel::createScheduleBox() {
     m_exponent->setDecimals(3);
     m_exponent->setToolTip(tr("The exponent p of β(t) = tᵖ."));
     m_numSteps = new QSpinBox;
+    m_numSteps->setObjectName("numSteps");
     m_numSteps->setRange(1, core::limits::kSteps.max);
     m_numSteps->setToolTip(tr("N, the number of grid steps t = 0, 1/N, …, 1."));
     form->addRow(tr("kind"), m_schedule);
@@ -403,6 +409,7 @@ QGroupBox* CategoricalPanel::createSamplingBox() {
     addChoices(m_trajectory, core::project::kCategoricalTrajectories);
     m_trajectory->setToolTip(tr("Which grid nodes the reverse chain visits."));
     m_pathSteps = new QSpinBox;
+    m_pathSteps->setObjectName("pathSteps");
     m_pathSteps->setRange(1, 10000);
     m_pathSteps->setToolTip(tr("The number of denoising steps."));
     m_trajectoryList = new QLineEdit;
@@ -614,7 +621,11 @@ void CategoricalPanel::onDocumentChanged() {
     while (m_model->count() > 1) m_model->removeItem(1);
     if (!p.model.empty()) {
         const QString model = document::qs(p.model);
-        m_model->addItem(QFileInfo(model).fileName(), model);
+        // A bundled network by its file name, as on disk.
+        m_model->addItem(QFileInfo(QString::fromStdString(
+                                       core::data::bundledModelFile(model.toStdString())))
+                             .fileName(),
+                         model);
         m_model->setItemData(1, model, Qt::ToolTipRole);
     }
     m_model->setCurrentIndex(p.model.empty() ? 0 : 1);

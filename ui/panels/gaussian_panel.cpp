@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/gaussian_panel.h"
 
+#include "core/data/bundled_files.h"
 #include "core/schedule/diffusers_config.h"
 
 #include "core/util/limits.h"
@@ -100,7 +101,11 @@ core::Result<GaussianParams> withCheckpoint(GaussianParams p, const QString& pat
         return network.error();
     }
     // A bundled checkpoint keeps its resource path.
-    p.model = (path.startsWith(':') ? path : QFileInfo(path).absoluteFilePath()).toStdString();
+    p.model = core::data::portableModelPath(
+        (path.startsWith(':') || path.startsWith(core::data::kBundledPrefix)
+             ? path
+             : QFileInfo(path).absoluteFilePath())
+            .toStdString());
     return p;
 }
 
@@ -656,7 +661,11 @@ void GaussianPanel::onDocumentChanged() {
     while (m_model->count() > 1) m_model->removeItem(1);
     if (!p.model.empty()) {
         const QString model = document::qs(p.model);
-        m_model->addItem(QFileInfo(model).fileName(), model);
+        // A bundled network by its file name, as on disk.
+        m_model->addItem(QFileInfo(QString::fromStdString(
+                                       core::data::bundledModelFile(model.toStdString())))
+                             .fileName(),
+                         model);
         m_model->setItemData(1, model, Qt::ToolTipRole);
     }
     m_model->setCurrentIndex(p.model.empty() ? 0 : 1);
