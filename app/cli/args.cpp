@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/args.h"
 
+#include <limits>
+
 #include <cassert>
 #include <cerrno>
 #include <cmath>
@@ -95,6 +97,12 @@ core::Status Args::check() const {
         if (option->kind == OptionKind::Flag && !flagValue(value)) {
             return core::makeError(core::ErrorCode::ParseError, "--" + key, value,
                                    "a flag takes no value, or 1/0, true/false");
+        }
+        // A seed keys counter-based draws as an unsigned number: -1 would wrap to 2⁶⁴ − 1.
+        if (key == "seed" && !value.empty() && value.find_first_not_of("0123456789") == 0) {
+            return core::makeError(core::ErrorCode::InvalidArgument, "--seed", value,
+                                   "a seed is a whole number from 0 to " +
+                                       std::to_string(std::numeric_limits<long long>::max()));
         }
         // "--steps=" or "--steps" with nothing after it: refused here, naming the option,
         // rather than read as an empty spec or file name further on.
@@ -300,6 +308,18 @@ int fail(const std::string& message) {
     // One line of valid UTF-8 whatever a file put into the message.
     std::cerr << "diffuscope: " << core::io::printable(message, message.size()) << '\n';
     return kExitError;
+}
+
+std::vector<std::pair<std::string, std::string>> Args::given() const {
+    std::vector<std::pair<std::string, std::string>> all;
+    for (const std::string& key : m_order) {
+        if (auto repeated = m_repeats.find(key); repeated != m_repeats.end()) {
+            for (const std::string& value : repeated->second) all.emplace_back(key, value);
+        } else if (auto single = m_options.find(key); single != m_options.end()) {
+            all.emplace_back(key, single->second);
+        }
+    }
+    return all;
 }
 
 }  // namespace app::cli

@@ -3,6 +3,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/cli/options.h"
@@ -48,6 +49,9 @@ public:
                                  const core::limits::IntRange& range,
                                  int fallback) const;
     const std::vector<std::string>& positionals() const { return m_positionals; }
+    // Every option given on the command line with its value (each value of a Repeated one),
+    // in command-line order; flags with their text.
+    std::vector<std::pair<std::string, std::string>> given() const;
 
 private:
     core::Status check() const;

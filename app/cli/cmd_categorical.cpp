@@ -27,6 +27,11 @@
 #include "core/trajectory/least_cost_path.h"
 
 namespace app::cli {
+
+namespace {
+// decode --sweep-steps: one decoding run per value (the view's own sweep has at most 15).
+constexpr size_t kMaxSweepSteps = 64;
+}  // namespace
 namespace {
 
 using core::Result;
@@ -294,7 +299,14 @@ Result<core::project::CategoricalParams> digitsParamsFromModel(const Args& args,
     if (!loaded) return modelError(path, loaded.error());
     const core::io::CheckpointInfo& info = loaded->info;
     const std::string prefix = "digits:levels=";
-    const int levels = info.dataSet.rfind(prefix, 0) == 0 ? std::atoi(info.dataSet.c_str() + prefix.size()) : 0;
+    // Strictly: a data_set "digits:levels=4abc" is not a digits network's (atoi read 4).
+    int levels = 0;
+    if (info.dataSet.rfind(prefix, 0) == 0) {
+        auto parsed = parseBounded(info.dataSet.substr(prefix.size()), path + ": data_set",
+                                   core::limits::kClasses);
+        if (!parsed) return parsed.error();
+        levels = *parsed;
+    }
     if (!info.maskState || levels < 2 || info.numClasses != levels + 1) {
         return core::invalidArgument("--table", "",
                                      "needed unless --model is a digits network with a mask state "
@@ -658,8 +670,21 @@ int runDecode(const Args& args) {
                 return fail(error);
             }
             sweep.push_back(*n);
+            // Each N is a whole decoding run: the list is bounded before any of them starts.
+            if (sweep.size() > kMaxSweepSteps) {
+                const std::string list = args.get("sweep-steps");
+                const auto count = std::count(list.begin(), list.end(), ',') + 1;
+                return fail(core::invalidArgument("--sweep-steps", std::to_string(count) + " values",
+                                                  "at most " + std::to_string(kMaxSweepSteps) +
+                                                      " values of N"));
+            }
         }
         if (sweep.empty()) return fail(core::invalidArgument("--sweep-steps", args.get("sweep-steps"), "no N given"));
+        if (args.has("steps")) {
+            return fail(core::invalidArgument("--steps", args.get("steps"),
+                                              "not used beside --sweep-steps, which gives every N; "
+                                              "give one of them"));
+        }
     }
     auto params = args.has("project")        ? projectParams(args)
                   : decodesModelDigits(args) ? digitsParamsFromModel(args, !sweep.empty())

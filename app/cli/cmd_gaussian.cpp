@@ -979,6 +979,10 @@ int runPlan(const Args& args) {
     if (!out) {
         return fail(out.error());
     }
+    // The file is what its name says: a plan is JSON, and only JSON is written.
+    if (!out->ends_with(".json")) {
+        return fail(core::invalidArgument("--out", *out, "a plan is written as JSON: name it *.json"));
+    }
     GaussianParams& params = run->params;
     // The sampler: --sampler, else the project's DDPM or DDIM kind.
     bool ddim = false;

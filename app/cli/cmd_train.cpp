@@ -3,6 +3,8 @@
 #include <atomic>
 #include <csignal>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "app/cli/commands.h"
 #include "app/cli/model_file_errors.h"
@@ -280,6 +282,17 @@ int runTrain(const Args& args) {
         return fail(writable.error());
     }
     using core::project::ProcessKind;
+    // An option of the other process is not used: refused, naming it, rather than ignored.
+    const bool categorical = *process == "categorical";
+    for (const char* option : categorical ? std::vector<const char*>{"num-steps", "points"}
+                                          : std::vector<const char*>{"pi", "classes"}) {
+        if (args.has(option)) {
+            return fail(core::invalidArgument(
+                std::string("--") + option, args.get(option),
+                std::string("is an option of ") + (categorical ? "gaussian" : "categorical") +
+                    " training, not used with --process " + *process));
+        }
+    }
     if (*process == "categorical") return train(args, ProcessKind::Categorical, *data, *out);
     if (*process == "gaussian") return train(args, ProcessKind::Gaussian, *data, *out);
     return fail(core::invalidArgument("--process", *process, "expected categorical or gaussian"));

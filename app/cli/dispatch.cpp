@@ -6,8 +6,11 @@
 #include <iostream>
 #include <new>
 
+#include <sys/stat.h>
+
 #include "app/cli/commands.h"
 #include "core/model/model_error.h"
+#include "core/project/project_file.h"
 #include "core/schedule/diffusers_config.h"
 
 namespace app::cli {
@@ -63,6 +66,66 @@ std::string unknownCommand(const std::string& name) {
     return "unknown command '" + name + "' (see 'diffuscope help')";
 }
 
+// The file an option's value names, if any: the value itself, or what follows a spec's prefix
+// (csv:FILE, diffusers:FILE, gmm:FILE), without a schedule's ",zero-snr".
+std::string fileNamedBy(std::string value) {
+    for (const char* prefix : {"csv:", "diffusers:", "gmm:"}) {
+        if (value.rfind(prefix, 0) == 0) {
+            value = value.substr(std::strlen(prefix));
+            break;
+        }
+    }
+    if (const size_t at = value.rfind(",zero-snr"); at != std::string::npos && at + 9 == value.size()) {
+        value.resize(at);
+    }
+    return value;
+}
+
+bool sameFile(const struct stat& a, const std::string& path) {
+    struct stat b {};
+    return !path.empty() && ::stat(path.c_str(), &b) == 0 && S_ISREG(b.st_mode) &&
+           a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+// An output that is also one of the command's inputs (links followed: the same device and
+// inode) would be overwritten by its own result: refused before any work, naming both.
+core::Status outputIsNoInput(const Args& args) {
+    if (!args.has("out")) return {};
+    const std::string out = args.get("out");
+    struct stat target {};
+    if (::stat(out.c_str(), &target) != 0 || !S_ISREG(target.st_mode)) return {};
+    const auto refuse = [&out](const std::string& what) {
+        return core::makeError(core::ErrorCode::InvalidArgument, "--out", out,
+                               "is also " + what +
+                                   ": an output never replaces an input; choose another --out");
+    };
+    for (const auto& [key, value] : args.given()) {
+        if (key == "out") continue;
+        if (sameFile(target, value) || sameFile(target, fileNamedBy(value))) {
+            return refuse("the --" + key + " file");
+        }
+    }
+    for (const std::string& operand : args.positionals()) {
+        if (sameFile(target, operand)) return refuse("the file " + operand);
+    }
+    // The files a project names are read too.
+    if (args.has("project")) {
+        if (auto project = core::project::readProjectFile(args.get("project")); project) {
+            for (const auto& [what, path] :
+                 {std::pair{"model", project->categorical.model},
+                  std::pair{"model", project->gaussian.model},
+                  std::pair{"table", project->categorical.csvPath},
+                  std::pair{"data", fileNamedBy(project->gaussian.data)},
+                  std::pair{"schedule", fileNamedBy(project->gaussian.schedule)}}) {
+                if (sameFile(target, path)) {
+                    return refuse(std::string("the project's ") + what + " file (" + path + ")");
+                }
+            }
+        }
+    }
+    return {};
+}
+
 }  // namespace
 
 std::vector<const CommandSpec*> commandSpecs() {
@@ -96,7 +159,7 @@ Usage:
     text += R"(
 Gaussian data specs D: toy:moons|checkerboard|swissroll|ring[,n=,seed=], gaussian:d=D,s=S,
 gmm:FILE.json, mixture:w,mx,my,s;… (2-D), csv:FILE or digits[:test]; --model oracle,
-MODEL.safetensors or MODEL.pt (a TorchScript model, see the README).
+MODEL.safetensors or MODEL.pt (a TorchScript model, see docs/research.md).
 
 The formulas, defaults and output columns are in docs/ (README.md, categorical.md,
 gaussian.md, conventions.md) beside this program's source, and in the GUI's Help ▸ Mathematics.
@@ -129,6 +192,9 @@ int dispatch(const std::vector<std::string>& argv, int (*runExport)(const Args&)
     if (args->helpRequested()) {
         std::cout << commandHelp(command->spec());
         return 0;
+    }
+    if (core::Status distinct = outputIsNoInput(*args); !distinct) {
+        return fail(distinct.error());
     }
     // A diffusers config's keys that are not used are listed, never silently dropped.
     if (args->has("schedule")) {

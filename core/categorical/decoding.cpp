@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/categorical/decoding.h"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <array>
 #include <functional>
@@ -16,6 +18,16 @@
 #include "core/util/rng.h"
 
 namespace core::categorical {
+
+namespace {
+// The tempered weights are log p / τ: below this τ they overflow for the smallest p a double
+// holds (log p ≥ −745), and every weight became −∞ (an empty law, exit 0). τ → 0 is argmax.
+constexpr double kMinTemperature = 1e-300;
+// Exact decoding's work limit in enumerated outcomes (exactRunOutcomes): minutes at most.
+constexpr double kExactOutcomes = 8589934592.0;  // 2^33
+constexpr const char* kTemperatureUnderflow =
+    "τ below 1e-300 makes log p/τ overflow; use argmax for the limit τ → 0";
+}  // namespace
 
 namespace {
 
@@ -64,6 +76,7 @@ Status parseDecodeValues(std::string_view text, DecodingSampler& sampler, const 
         Result<double> tau = parseNumber(text.substr(12), field, whole);
         if (!tau) return tau.error();
         if (!(*tau > 0.0)) return invalidArgument(field, whole, "the temperature τ must be > 0");
+        if (*tau < kMinTemperature) return invalidArgument(field, whole, kTemperatureUnderflow);
         sampler.values = DecodeValues::Temperature;
         sampler.temperature = *tau;
         return {};
@@ -140,6 +153,9 @@ std::string gumbelPrecisionText(GumbelPrecision precision) {
 Status validateDecodingSampler(const DecodingSampler& sampler) {
     if (sampler.values == DecodeValues::Temperature && !(sampler.temperature > 0.0 && std::isfinite(sampler.temperature))) {
         return invalidArgument("--values", decodeValuesText(sampler), "the temperature τ must be > 0");
+    }
+    if (sampler.values == DecodeValues::Temperature && sampler.temperature < kMinTemperature) {
+        return invalidArgument("--values", decodeValuesText(sampler), kTemperatureUnderflow);
     }
     if ((sampler.remask == DecodeRemask::Cap || sampler.remask == DecodeRemask::Rescale) &&
         !(sampler.eta >= 0.0 && sampler.eta <= 1.0)) {
@@ -504,19 +520,72 @@ double binomial(int m, int c) {
     return r;
 }
 
+// The outcomes one exact step enumerates from a state with `masked` masked positions: each
+// masked position stays masked or takes one of K values (ancestral), a decoded one may be
+// remasked (σ > 0, or confidence remasking); the ordered samplers choose c positions (random:
+// any c of them) and give each one of K values.
+double exactStateOutcomes(const Engine& e, int step, int masked) {
+    const double k = e.k;
+    const int decoded = e.dims - masked;
+    if (e.options.sampler.order == DecodeOrder::Ancestral) {
+        const bool remasks = e.options.sampler.remask == DecodeRemask::Confidence || e.sigma(step) > 0.0;
+        return std::pow(k + 1.0, masked) * (remasks ? std::pow(2.0, decoded) : 1.0);
+    }
+    const int c = std::min(e.ordered[static_cast<size_t>(e.n - step)], masked);
+    const double values = std::pow(k, c);
+    return e.options.sampler.order == DecodeOrder::Random ? binomial(masked, c) * values : values;
+}
+
+// An upper bound on the outcomes of the whole exact run: per step, over every state it may
+// start from, Σ_m C(D, m)·K^(D−m)·outcomes(m).
+double exactRunOutcomes(const Engine& e) {
+    double total = 0.0;
+    for (int step = e.n; step >= 1; --step) {
+        if (e.options.sampler.order != DecodeOrder::Ancestral && e.ordered[static_cast<size_t>(e.n - step)] == 0) {
+            continue;
+        }
+        for (int m = 0; m <= e.dims; ++m) {
+            total += binomial(e.dims, m) * std::pow(static_cast<double>(e.k), e.dims - m) *
+                     exactStateOutcomes(e, step, m);
+        }
+    }
+    return total;
+}
+
 // One exact step from every state of `states` (of one condition).
 Result<StateList> exactStep(const Engine& e, const Codec& codec, const StateList& states, int condition, int step) {
+    // The states are taken in chunks whose outcomes together stay within kChunkOutcomes (at
+    // least one state); a chunk's blocks run in parallel, and their outcomes are added into a
+    // dense table over every code in block order: the sums are those of merging all outcomes
+    // in block order (the same for any thread count), and the memory is the table plus one
+    // chunk's outcomes. Holding every block's outcomes until the end took gigabytes.
+    constexpr double kChunkOutcomes = 1 << 22;
     const int64_t blockSize = 16;
-    const int64_t blocks = numBlocks(static_cast<int64_t>(states.size()), blockSize);
-    std::vector<StateList> produced(static_cast<size_t>(blocks));
+    std::vector<double> next(static_cast<size_t>(codec.power[e.dims]), 0.0);
+    std::vector<int> x0(static_cast<size_t>(e.dims));
+    const auto outcomesOf = [&](int64_t code) {
+        codec.decode(code, x0);
+        const int masked = static_cast<int>(std::count(x0.begin(), x0.end(), e.mask));
+        return exactStateOutcomes(e, step, masked);
+    };
+    const int64_t total = static_cast<int64_t>(states.size());
+    for (int64_t first = 0; first < total;) {
+        int64_t last = first;
+        for (double outcomes = 0.0; last < total;) {
+            outcomes += outcomesOf(states[static_cast<size_t>(last)].first);
+            if (last > first && outcomes > kChunkOutcomes) break;
+            ++last;
+        }
+        const int64_t count = last - first;
+        std::vector<StateList> produced(static_cast<size_t>(numBlocks(count, blockSize)));
     parallelForBlocks(
-        static_cast<int64_t>(states.size()), blockSize, e.options.parallel,
+        count, blockSize, e.options.parallel,
         [&](int64_t block, int64_t begin, int64_t end) {
             StateList& out = produced[static_cast<size_t>(block)];
             std::vector<int> x(static_cast<size_t>(e.dims));
             std::vector<double> f(static_cast<size_t>(e.dims) * e.k), raw(static_cast<size_t>(e.dims) * (e.k + 1));
             std::vector<std::vector<double>> law(static_cast<size_t>(e.dims));
-            for (int64_t s = begin; s < end; ++s) {
+            for (int64_t s = first + begin; s < first + end; ++s) {
                 const int64_t code = states[static_cast<size_t>(s)].first;
                 const double p = states[static_cast<size_t>(s)].second;
                 codec.decode(code, x);
@@ -581,16 +650,22 @@ Result<StateList> exactStep(const Engine& e, const Codec& codec, const StateList
                     }
                 }
             }
-            // Merged per block too, so the outcomes held at once stay within the states' count.
             out = mergeStates(std::move(out));
         },
         e.options.progress);
-    if (e.options.progress != nullptr && e.options.progress->cancelled()) {
-        return makeError(ErrorCode::Cancelled, "", "", "cancelled");
+        if (e.options.progress != nullptr && e.options.progress->cancelled()) {
+            return makeError(ErrorCode::Cancelled, "", "", "cancelled");
+        }
+        for (const StateList& part : produced) {
+            for (const auto& [code, p] : part) next[static_cast<size_t>(code)] += p;
+        }
+        first = last;
     }
-    StateList all;
-    for (auto& part : produced) all.insert(all.end(), part.begin(), part.end());
-    return mergeStates(std::move(all));
+    StateList out;
+    for (size_t code = 0; code < next.size(); ++code) {
+        if (next[code] != 0.0) out.push_back({static_cast<int64_t>(code), next[code]});
+    }
+    return out;
 }
 
 // Confidence remasking exactly: a state is x and, per decoded position, ψ (F's probability of its
@@ -842,6 +917,18 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
                                    "exact decoding enumerates (K + 1)^D = " + std::to_string(mask + 1) + "^" +
                                        std::to_string(e.dims) + " partially masked sequences, more than the limit " +
                                        std::to_string(limits::kDecodeExactStates) + "; use --samples M");
+        }
+        // The work, bounded before anything runs: every outcome of every step is a product
+        // and a sum (about 10⁸ a second on two cores).
+        if (const double work = exactRunOutcomes(e); work > kExactOutcomes) {
+            char text[64];
+            std::snprintf(text, sizeof text, "%.3g", work);
+            return invalidArgument(
+                "--steps", std::to_string(e.n),
+                std::string("exact decoding would enumerate up to ") + text +
+                    " outcomes over its steps (Σ over steps and masked counts m of C(D,m)·K^(D−m)·"
+                    "outcomes per state, D = " + std::to_string(e.dims) + ", K = " +
+                    std::to_string(e.k) + "), more than the limit 2^33 ≈ 8.6e9; use --samples M");
         }
     }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/data/categorical_table.h"
 
+#include <algorithm>
+
 #include <cmath>
 #include <map>
 #include <sstream>
@@ -171,6 +173,21 @@ Result<CategoricalTable> parseCategoricalTable(const std::string& text,
     if (xColumns.empty()) {
         return makeError(ErrorCode::ParseError, path, "x1",
                          "the table has no column 'x1' (expected columns x1..xD, p[, c])");
+    }
+    // A column x<d> past a gap (x1,x3,p) would be dropped without a word and D read too small.
+    for (const std::string& name : csv->header) {
+        if (name.size() < 2 || name[0] != 'x' ||
+            name.find_first_not_of("0123456789", 1) != std::string::npos) {
+            continue;
+        }
+        if (columnOf.find(name) != columnOf.end() &&
+            std::find(xColumns.begin(), xColumns.end(), columnOf.at(name)) == xColumns.end()) {
+            return makeError(ErrorCode::ParseError,
+                             path + ":" + std::to_string(csv->headerLine) + " column '" + name + "'",
+                             name,
+                             "the columns x1..xD must have no gap: x" +
+                                 std::to_string(xColumns.size() + 1) + " is missing");
+        }
     }
     Result<int> pColumn = io::findColumn(*csv, "p");
     if (!pColumn) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/csv.h"
 
+#include <optional>
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -29,11 +31,47 @@ std::string_view trim(std::string_view s) {
     return s.substr(begin, end - begin + 1);
 }
 
-std::vector<std::string> splitFields(std::string_view line, size_t count) {
+// The cells of one line, RFC 4180's quoting included (what our own writer produces for a cell
+// with a comma, a quote or a leading '#'): "a,b" is one cell a,b and "" inside quotes is a
+// quote. Empty when a quoted cell is not closed on its line.
+std::optional<std::vector<std::string>> splitFields(std::string_view line, size_t count) {
     std::vector<std::string> fields;
     fields.reserve(count);
     size_t start = 0;
     while (true) {
+        // Blanks before an opening quote are skipped, as trim() skips them around bare cells.
+        size_t first = start;
+        while (first < line.size() && (line[first] == ' ' || line[first] == '\t')) ++first;
+        if (first < line.size() && line[first] == '"') {
+            std::string cell;
+            size_t at = first + 1;
+            bool closed = false;
+            while (at < line.size()) {
+                if (line[at] == '"') {
+                    if (at + 1 < line.size() && line[at + 1] == '"') {
+                        cell += '"';
+                        at += 2;
+                        continue;
+                    }
+                    closed = true;
+                    ++at;
+                    break;
+                }
+                cell += line[at++];
+            }
+            if (!closed) return std::nullopt;
+            const size_t comma = line.find(',', at);
+            // Only blanks may follow the closing quote.
+            if (!trim(line.substr(at, comma == std::string_view::npos ? std::string_view::npos
+                                                                       : comma - at))
+                     .empty()) {
+                return std::nullopt;
+            }
+            fields.push_back(std::move(cell));
+            if (comma == std::string_view::npos) break;
+            start = comma + 1;
+            continue;
+        }
         const size_t comma = line.find(',', start);
         fields.emplace_back(trim(line.substr(start, comma == std::string_view::npos
                                                         ? std::string_view::npos
@@ -95,7 +133,14 @@ Result<CsvTable> parseCsv(const std::string& text, const std::string& path, bool
                              "more than " + std::to_string(limits::kCsvColumns.max) +
                                  " columns, the limit of a CSV file");
         }
-        std::vector<std::string> fields = splitFields(trimmed, count);
+        std::optional<std::vector<std::string>> split = splitFields(trimmed, count);
+        if (!split) {
+            return makeError(ErrorCode::ParseError, path + ":" + std::to_string(lineNumber),
+                             printable(std::string(trimmed.substr(0, 60))),
+                             "a quoted cell is not closed on its line (a quote inside quotes is "
+                             "written \"\")");
+        }
+        std::vector<std::string> fields = std::move(*split);
         if (!headerRead) {
             const std::string where = path + ":" + std::to_string(lineNumber);
             if (Status distinct = checkDistinctColumns(fields, where); !distinct) {

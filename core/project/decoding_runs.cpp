@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/project/decoding_runs.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -261,6 +262,26 @@ Result<std::pair<DecodeResult, DigitsDecodeMeasures>> projectDecodeDigits(const 
     if (request.samples <= 0) {
         return invalidArgument("samples", std::to_string(request.samples),
                                "the digits are decoded by Monte Carlo: use --samples M");
+    }
+    // Every chain's states are kept to classify its image: refused, with the arithmetic,
+    // before anything is allocated (10⁷ chains took 6.3 GB before running out of memory).
+    {
+        const int numSteps = request.numSteps.value_or(setup.params.numSteps);
+        const double conditions =
+            request.condition.value_or(setup.params.condition) < 0
+                ? std::max(1, setup.table.numConditions())
+                : 1.0;
+        const double bytes = static_cast<double>(request.samples) * conditions * (numSteps + 1.0) *
+                             setup.numPositions() * sizeof(int);
+        if (Status s = limits::checkMemory(
+                "--samples", std::to_string(request.samples),
+                "M·C·(N + 1)·D·4 bytes (every chain's states, C = " +
+                    std::to_string(static_cast<int>(conditions)) + " labels, N = " +
+                    std::to_string(numSteps) + ", D = " + std::to_string(setup.numPositions()) + ")",
+                bytes);
+            !s) {
+            return s.error();
+        }
     }
     DecodeRequest withImages = request;
     // Trajectory i of condition c is keyed like Monte Carlo chain i of c: the same images.

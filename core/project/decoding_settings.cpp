@@ -5,6 +5,7 @@
 #include <array>
 #include <cctype>
 
+#include "core/project/decoding_runs.h"
 #include "core/util/limits.h"
 
 namespace core::project {
@@ -44,6 +45,11 @@ Status DecodingSettings::validate() const {
         if (Status s = limits::checkText(limits::kNameText, prefix + "name", c.name); !s) return s;
         if (Status s = limits::checkText(limits::kSpecText, prefix + "sampler", c.sampler); !s) {
             return s;
+        }
+        // A spec that does not parse is refused where it is read, naming its key, rather than
+        // the sampler vanishing from the view and its export without a word.
+        if (auto parsed = parseSamplerSpec(c.sampler, prefix + "sampler"); !parsed) {
+            return parsed.error();
         }
         if (!c.colour.empty() && !isColour(c.colour)) {
             return invalidArgument(prefix + "colour", c.colour, "expected #rrggbb or empty");

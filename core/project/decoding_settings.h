@@ -35,8 +35,8 @@ struct DecodingSettings {
 
     bool operator==(const DecodingSettings&) const = default;
     static std::vector<DecodingConfig> defaultConfigs();
-    // Errors name "decoding.configs[i].field" / "decoding.animated" and the value. The sampler
-    // specs are checked by the engine when the view runs (decodingSamplerError).
+    // Errors name "decoding.configs[i].field" / "decoding.animated" and the value; a sampler
+    // spec that parseSamplerSpec refuses is refused here, naming decoding.configs[i].sampler.
     Status validate() const;
     io::Json toJson() const;
     static Result<DecodingSettings> fromJson(const io::Json& json);

@@ -16,8 +16,11 @@
 #include <functional>
 
 #include <sys/resource.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <cstdio>
 
 #include "tests/support/cli_runner.h"
 
@@ -79,6 +82,9 @@ private slots:
     void exportedTablesHoldNumbersOnly();
     void protectedOutputsAreRefusedBeforeWork();
     void exportValidatesTheProjectBeforeWriting();
+    void anOutputIsNeverAnInput_data();
+    void anOutputIsNeverAnInput();
+    void aDeadProcessesRuntimeFileIsCleared();
 
 private:
     QTemporaryDir m_dir;
@@ -100,6 +106,14 @@ void tst_CliHostile::initTestCase() {
         return csv;
     }());
     writeFile(path("table.csv"), "x1,p\n0,0.5\n1,0.3\n2,0.2\n");
+    writeFile(path("gap.csv"), "x1,x3,p\n0,1,0.5\n1,0,0.5\n");
+    {
+        // 15 positions of 2 classes: (K + 1)^D = 3^15 states, within the state limit.
+        QByteArray wide;
+        for (int d = 1; d <= 15; ++d) wide += "x" + QByteArray::number(d) + ",";
+        wide += "p\n" + QByteArray("0,").repeated(15) + "0.5\n" + QByteArray("1,").repeated(15) + "0.5\n";
+        writeFile(path("wide15.csv"), wide);
+    }
     // 1.5 GB of zeros (sparse: no disk space), under the checkpoint size limit.
     QFile junk(path("junk.safetensors"));
     QVERIFY(junk.open(QIODevice::WriteOnly) && junk.resize(1'500'000'000));
@@ -242,6 +256,48 @@ void tst_CliHostile::refusedWithOneLine_data() {
     QTest::newRow("gamma-samples 1")
         << (QStringList{"nll"} + gaussian + QStringList{"--trajectory", "even:10", "--gamma-samples", "1"})
         << QStringList{"--gamma-samples = 1", "between 2 and"};
+
+    // Silently wrong answers of the fourth round, now refused naming the value.
+    const QStringList decode{"decode", "--table", "@DIR/table.csv", "--pi", "masked:3",
+                             "--schedule", "linear"};
+    QTest::newRow("temperature that underflows")
+        << (decode + QStringList{"--steps", "2", "--values", "temperature:5e-324"})
+        << QStringList{"--values", "temperature:5e-324", "1e-300"};
+    QTest::newRow("plan --out x.png")
+        << QStringList{"plan", "--data", "gaussian:d=2,s=0.5", "--steps", "100", "--trajectory",
+                       "even:5", "--variance", "small", "--out", "@DIR/x.png"}
+        << QStringList{"--out", "x.png", "JSON"};
+    QTest::newRow("export --view all to a file name")
+        << QStringList{"export", "--example", "1", "--view", "all", "--out", "@DIR/all.png"}
+        << QStringList{"--out", "all.png", "folder"};
+    QTest::newRow("table columns with a gap")
+        << QStringList{"categorical", "--table", "@DIR/gap.csv", "--pi", "uniform:2", "--schedule",
+                       "cosine", "--steps", "10"}
+        << QStringList{"gap.csv", "x3", "x2 is missing"};
+    QTest::newRow("negative seed")
+        << (QStringList{"gamma"} + gaussian +
+            QStringList{"--steps", "100", "--samples", "4", "--seed", "-1", "--out", "@DIR/s.csv"})
+        << QStringList{"--seed", "-1", "from 0"};
+    QTest::newRow("train gaussian --pi")
+        << QStringList{"train", "--process", "gaussian", "--data", "gaussian:d=2,s=0.5", "--pi",
+                       "masked:4", "--out", "@DIR/m.safetensors"}
+        << QStringList{"--pi", "masked:4", "categorical"};
+    QStringList many;
+    for (int n = 1; n <= 65; ++n) many << QString::number(n);
+    QTest::newRow("10 000-entry sweep")
+        << (decode + QStringList{"--sweep-steps", many.join(',')})
+        << QStringList{"--sweep-steps", "65 values", "at most 64"};
+    QTest::newRow("--steps beside --sweep-steps")
+        << (decode + QStringList{"--steps", "2", "--sweep-steps", "1,2"})
+        << QStringList{"--steps", "--sweep-steps"};
+    QTest::newRow("exact decoding of 15 positions")
+        << QStringList{"decode", "--table", "@DIR/wide15.csv", "--pi", "masked:2", "--schedule",
+                       "linear", "--steps", "4"}
+        << QStringList{"exact decoding would enumerate", "2^33", "--samples"};
+    QTest::newRow("10^7 digits chains")
+        << QStringList{"decode", "--model", "bundled:digits-masked-l4.safetensors", "--samples",
+                       "10000000", "--steps", "64"}
+        << QStringList{"--samples", "10000000", "GB"};
 }
 
 void tst_CliHostile::refusedWithOneLine() {
@@ -516,6 +572,77 @@ void tst_CliHostile::exportValidatesTheProjectBeforeWriting() {
                  qPrintable(result.err));
         QVERIFY2(!QFileInfo::exists(out) || QDir(out).isEmpty(), "files were written");
     }
+}
+
+// An output that names one of the command's inputs (itself, through a link, or a file the
+// project names) is refused before any work, naming both; the input is unchanged.
+void tst_CliHostile::anOutputIsNeverAnInput_data() {
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("input");  // the file that must stay as it was
+    QTest::addColumn<QString>("named");  // what the refusal names besides --out
+    QTest::newRow("plan --gamma g --out g")
+        << QStringList{"plan", "--gamma", "@DIR/g.csv", "--out", "@DIR/g.csv"} << "g.csv"
+        << "--gamma";
+    QTest::newRow("plan --project P --out P")
+        << QStringList{"plan", "--project", "@DIR/p.json", "--out", "@DIR/p.json"} << "p.json"
+        << "--project";
+    QTest::newRow("sample --data csv:pts --out pts")
+        << QStringList{"sample", "--data", "csv:@DIR/pts.csv", "--out", "@DIR/pts.csv"}
+        << "pts.csv" << "--data";
+    QTest::newRow("through a symbolic link")
+        << QStringList{"sample", "--data", "csv:@DIR/pts.csv", "--out", "@DIR/pts-link.csv"}
+        << "pts.csv" << "--data";
+    QTest::newRow("through a hard link")
+        << QStringList{"gamma", "--data", "csv:@DIR/pts.csv", "--out", "@DIR/pts-hard.csv"}
+        << "pts.csv" << "--data";
+    QTest::newRow("the project's data file")
+        << QStringList{"sample", "--project", "@DIR/p.json", "--out", "@DIR/pts.csv"} << "pts.csv"
+        << "project's data file";
+}
+
+void tst_CliHostile::anOutputIsNeverAnInput() {
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, input);
+    QFETCH(QString, named);
+    writeFile(path("g.csv"), "n,gamma\n1,1\n2,1\n");
+    writeFile(path("pts.csv"), "x1,x2\n0.1,0.2\n0.3,0.4\n0.5,0.6\n");
+    QFile::remove(path("pts-link.csv"));
+    QVERIFY(QFile::link(path("pts.csv"), path("pts-link.csv")));
+    QFile::remove(path("pts-hard.csv"));
+    QCOMPARE(::link(path("pts.csv").toLocal8Bit().constData(),
+                    path("pts-hard.csv").toLocal8Bit().constData()),
+             0);
+    const CliResult project = runCli({"project", "--example", "3", "--out", path("p.json")});
+    QCOMPARE(project.exitCode, 0);
+    if (named.contains("project's data")) {
+        QByteArray text = readAll(path("p.json"));
+        QVERIFY(text.contains("toy:moons,n=4000"));
+        text.replace("toy:moons,n=4000", "csv:" + path("pts.csv").toUtf8());
+        writeFile(path("p.json"), text);
+    }
+    const QByteArray before = readAll(path(input));
+    const CliResult run = runCli(substitute(arguments));
+    QCOMPARE(run.exitCode, 2);
+    QCOMPARE(run.err.trimmed().count('\n'), 0);
+    QVERIFY2(run.err.contains("--out") && run.err.contains(named) &&
+                 run.err.contains("never replaces an input"),
+             qPrintable(run.err));
+    QCOMPARE(readAll(path(input)), before);
+}
+
+// libomp registers a process in /dev/shm/__KMP_REGISTERED_LIB_<pid>_<uid>; one that died while
+// creating it leaves a 0-byte file, and the next process given that pid used to abort at
+// start-up. The program removes such a file of its own pid before the runtime starts.
+void tst_CliHostile::aDeadProcessesRuntimeFileIsCleared() {
+    const CliResult run =
+        runCli({"help"}, 60000, [] {
+            char name[128];
+            std::snprintf(name, sizeof name, "/dev/shm/__KMP_REGISTERED_LIB_%d_%d",
+                          static_cast<int>(::getpid()), static_cast<int>(::getuid()));
+            const int fd = ::open(name, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+            if (fd >= 0) ::close(fd);
+        });
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
 }
 
 QTEST_GUILESS_MAIN(tst_CliHostile)

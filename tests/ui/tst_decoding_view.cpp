@@ -273,20 +273,26 @@ void tst_DecodingView::aBadSpecNamesItsRow() {
     ui::CategoricalExplorer explorer(&document);
     useMaskedPairs(document, dir.filePath("pairs.csv"));
     auto* view = explorer.decodingView();
-    QVERIFY(view->setSampler(3, "order=sideways"));
-    // Remasking goes with the ancestral order only; confidence remasking runs exactly.
-    QVERIFY(view->setSampler(5, "order=confidence;remask=cap:0.1"));
+    // A spec that does not parse is refused where it is typed, naming the row's key and the
+    // value, and the row keeps its sampler: a project never holds one (its file would be
+    // refused on reading).
+    const auto before = document.categorical().decoding;
+    QVERIFY(!view->setSampler(3, "order=sideways"));
+    QString errors = view->errorLabel()->text();
+    QVERIFY2(errors.contains("decoding.configs[3].sampler") && errors.contains("sideways"), qPrintable(errors));
+    // Remasking goes with the ancestral order only.
+    QVERIFY(!view->setSampler(5, "order=confidence;remask=cap:0.1"));
+    errors = view->errorLabel()->text();
+    QVERIFY2(errors.contains("decoding.configs[5].sampler") && errors.contains("remask"), qPrintable(errors));
+    QVERIFY(document.categorical().decoding == before);
+    // Confidence remasking runs exactly.
     QVERIFY(view->setSampler(4, "order=ancestral;remask=conf"));
     explorer.waitForJobs();
-    const QString errors = view->errorLabel()->text();
-    QVERIFY2(errors.contains("Row 4") && errors.contains("sideways"), qPrintable(errors));
-    QVERIFY2(errors.contains("Row 6") && errors.contains("remask"), qPrintable(errors));
-    QVERIFY2(!errors.contains("Row 5"), qPrintable(errors));
     QVERIFY(view->result() != nullptr);
-    QCOMPARE(view->result()->curves.size(), size_t{4});
+    QCOMPARE(view->result()->curves.size(), before.configs.size());
     QVERIFY(view->result()->exact);
-    QCOMPARE(view->result()->curves.back().config, 4);
-    QCOMPARE(view->result()->curves.back().entropy.size(), view->result()->steps.size());
+    QCOMPARE(view->result()->curves[4].config, 4);
+    QCOMPARE(view->result()->curves[4].entropy.size(), view->result()->steps.size());
 }
 
 void tst_DecodingView::withoutAMaskStateTheViewSaysWhy() {

@@ -41,7 +41,21 @@ QString exportView(charts::ViewPanel* panel, const QString& path, const charts::
 // is always the one named (no extension of its own is added).
 QString checkOutput(const HeadlessExportRequest& request) {
     if (request.view == "all") {
-        return {};  // a folder
+        // A folder, written whole or not at all; a name like a file's is a mistake, not a
+        // folder to create (export --view all --out all.png made a folder called all.png).
+        const QFileInfo info(request.out);
+        if (info.exists() && !info.isDir()) {
+            return QString("--out = %1: --view all writes a folder of figures, and this is a file")
+                .arg(request.out);
+        }
+        if (!info.exists() && (!charts::chartFormat(request.out).isEmpty() ||
+                               !animation::animationFormat(request.out).isEmpty() ||
+                               request.out.endsWith(".json", Qt::CaseInsensitive))) {
+            return QString("--out = %1: --view all writes a folder of figures (one file per view "
+                           "and format); name a folder, not a .%2 file")
+                .arg(request.out, info.suffix());
+        }
+        return {};
     }
     if (isAnimation(request.view)) {
         if (animation::animationFormat(request.out).isEmpty()) {
