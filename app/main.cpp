@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: MIT
 // `diffuscope`: the GUI when started with no arguments, a headless subcommand otherwise.
 #include <QApplication>
+#include <QDir>
+#include <QScreen>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTimer>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -23,6 +28,15 @@ void describeApplication() {
     QApplication::setApplicationName("Diffuscope");
     QApplication::setOrganizationName("Diffuscope");
     QApplication::setApplicationVersion(DIFFUSCOPE_VERSION);
+}
+
+// Qt wants a private runtime folder (XDG_RUNTIME_DIR) and warns on stderr without one, as
+// under root or a bare `env -i`: a headless export's one line of output would get a second.
+// One of its own, removed when the program ends, when none is set.
+void ensureRuntimeDir() {
+    if (!qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) return;
+    static QTemporaryDir folder(QDir::tempPath() + "/diffuscope-runtime-XXXXXX");  // mode 0700
+    if (folder.isValid()) qputenv("XDG_RUNTIME_DIR", QFile::encodeName(folder.path()));
 }
 
 // `export` renders widgets, so it needs a QApplication; without a display it uses the
@@ -116,6 +130,7 @@ int runExport(const app::cli::Args& args) {
     int argc = 1;
     char name[] = "diffuscope";
     char* argv[] = {name, nullptr};
+    ensureRuntimeDir();
     QApplication application(argc, argv);
     describeApplication();
     ui::language::install(ui::language::resolve(language));
@@ -135,13 +150,16 @@ int main(int argc, char* argv[]) {
     if (argc > 1 && !openProject) {
         return app::cli::dispatch(std::vector<std::string>(argv + 1, argv + argc), runExport);
     }
+    ensureRuntimeDir();
     ui::SafeApplication application(argc, argv);  // an escaping exception becomes a message
     describeApplication();
     ui::language::install(ui::language::resolve(ui::language::savedChoice()));
     int status = 0;
     {
         ui::MainWindow window;
-        window.resize(1400, 880);
+        // 1400 × 880, or less on a smaller screen (a 1280 × 720 projector): within its room.
+        const QRect room = window.screen()->availableGeometry();
+        window.resize(std::min(1400, room.width() * 19 / 20), std::min(880, room.height() * 19 / 20));
         window.show();
         if (openProject) {
             window.openFileInBackground(QString::fromLocal8Bit(argv[1]));

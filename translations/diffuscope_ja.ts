@@ -418,6 +418,10 @@
         <source>Monte Carlo at N = %1: %2 decoded images per label, judged as images: the share a nearest-class-mean classifier fitted on the real training images recognises as their label, and the mean entropy of each pixel (dashed: the real training images&apos; own).</source>
         <translation>N = %1 でモンテカルロ: ラベルごとに %2 枚を復号し、画像として評価します: 実際の学習画像に当てはめた最近傍クラス平均分類器がそのラベルと認める割合と、各画素の平均エントロピーです (破線: 実際の学習画像自身の値)。</translation>
     </message>
+    <message>
+        <source>The DP path needs about %1 kernel evaluations at N = %2 with %3 classes, out of reach: the costs of the path in use are shown. Reduce N to compute the DP path.</source>
+        <translation>DP 経路には N = %2、%3 クラスで約 %1 回のカーネル評価が必要で、手が届きません。使用中の経路のコストを表示しています。DP 経路を計算するには N を減らしてください。</translation>
+    </message>
 </context>
 <context>
     <name>ui::ExplanationPane</name>
@@ -1057,8 +1061,8 @@ The project is still open; save your work.</source>
         <translation>点と棒を比べてください。連鎖が正しければ、各レーンの点の数は棒の高さと一致します。順過程ではすべてが π に近づき、逆過程では連鎖が選んだ条件のデータ分布に戻ります。</translation>
     </message>
     <message>
-        <source>Play the forward process with a very non-uniform π and watch where the mass goes. Switch the kernel to the D3PM form and compare where reverse sampling ends (Kernel comparison view). Reduce the number of steps and see the reverse chains miss the data.</source>
-        <translation>非常に偏った π で順過程を再生し、確率質量がどこへ行くかを見てください。カーネルを D3PM 型に切り替え、逆過程サンプリングの到達先を比べてください (カーネルの比較ビュー)。ステップ数を減らすと、逆過程の連鎖がデータを外す様子がわかります。</translation>
+        <source>Play the forward process with a very non-uniform π and watch where the mass goes. Reduce the number of path steps: with one position, the exact denoiser and the closed-form kernel, the chains still end on the data at any number of steps; with several positions, fewer steps miss the dependence between them. Switch the kernel to the D3PM form and, unless π is uniform, they miss the data (Kernel comparison view).</source>
+        <translation>非常に一様でない π で順過程を再生し、質量がどこへ行くかを見てください。経路のステップ数を減らしてみてください。位置が 1 つで、厳密なデノイザーと閉形式カーネルを使うなら、ステップ数がいくつでも連鎖はデータに行き着きます。位置が複数あると、ステップが少ないほど位置どうしの依存を取りこぼします。カーネルを D3PM 形式に切り替えると、π が一様でない限り連鎖はデータから外れます (カーネル比較ビュー)。</translation>
     </message>
     <message>
         <source>Schedule &amp; information</source>
@@ -1117,8 +1121,8 @@ The project is still open; save your work.</source>
         <translation>各カーネルの棒がデータの棒に近いほど、そのカーネルはこのデノイザと軌跡で順過程をうまく元に戻せています。</translation>
     </message>
     <message>
-        <source>Use few steps (2 or 3): the difference between the kernels grows. With the exact denoiser and many steps both reach the data.</source>
-        <translation>ステップ数を少なく (2 や 3) すると、カーネルの差が大きくなります。厳密なデノイザで多くのステップを使えば、どちらもデータに到達します。</translation>
+        <source>Change the number of path steps and read the two KLs above the chart: with the exact denoiser the closed form reaches the data at any number of steps, while the D3PM-style kernel (unless π is uniform) misses it, by more as steps are added: each step adds its own error.</source>
+        <translation>経路のステップ数を変えて、グラフの上の 2 つの KL を読んでください。厳密なデノイザーでは閉形式はステップ数がいくつでもデータに到達しますが、D3PM 形式のカーネルは (π が一様でない限り) データから外れ、ステップを増やすほど外れが大きくなります。各ステップがそれぞれの誤差を加えるからです。</translation>
     </message>
     <message>
         <source>Particles</source>
@@ -1656,6 +1660,10 @@ The project is still open; save your work.</source>
     <message>
         <source>Cancel</source>
         <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>The figure&apos;s size on paper; text keeps its size in points, so a smaller figure has relatively larger text (8.5 cm: a paper column).</source>
+        <translation>紙の上での図の大きさです。文字はポイント単位の大きさを保つので、図が小さいほど文字は相対的に大きくなります (8.5 cm: 論文の 1 段)。</translation>
     </message>
 </context>
 <context>

@@ -164,22 +164,39 @@ private:
 
 }  // namespace
 
-Result<CategoricalChains> sampleCategoricalChains(const CategoricalSetup& setup,
-                                                        const std::vector<int>& trajectory,
-                                                        Progress& progress) {
+namespace {
+
+// The forward chains and their exact marginals into `chains`; false when cancelled.
+Result<bool> sampleForwardInto(const CategoricalSetup& setup, const std::vector<int>& trajectory,
+                               Progress& progress, CategoricalChains& chains);
+
+}  // namespace
+
+Result<CategoricalChains> sampleForwardChains(const CategoricalSetup& setup,
+                                              const std::vector<int>& trajectory,
+                                              Progress& progress) {
+    CategoricalChains chains;
+    progress.setStage("sampling chains");
+    progress.setTotal(1);
+    auto done = sampleForwardInto(setup, trajectory, progress, chains);
+    if (!done) return done.error();
+    if (!*done) return makeError(ErrorCode::Cancelled, "", "", "sampling was cancelled");
+    return chains;
+}
+
+namespace {
+
+Result<bool> sampleForwardInto(const CategoricalSetup& setup, const std::vector<int>& trajectory,
+                               Progress& progress, CategoricalChains& chains) {
     const auto& p = setup.params;
     if (p.condition == kAllConditions) {
         return invalidArgument("condition", "all",
                                "the chains are drawn for one condition: choose one");
     }
-    CategoricalChains chains;
     chains.nodes = trajectory;
     const auto grid = core::categorical::subGrid(setup.grid, trajectory);
     chains.times = grid.t;
     const int m = grid.numSteps();
-    progress.setStage("sampling chains");
-    progress.setTotal(2);
-
     // x_0: a row of the data drawn for the selected condition; stream = chain, step = a
     // constant apart from the samplers' steps so the draws never coincide.
     constexpr uint64_t kDataStep = 0xDA7A;
@@ -197,7 +214,6 @@ Result<CategoricalChains> sampleCategoricalChains(const CategoricalSetup& setup,
         const int row = rng.categorical(rowWeights);
         std::copy(table.row(row), table.row(row) + d, x0.begin() + static_cast<size_t>(b) * d);
     }
-
     chains.forward.assign(static_cast<size_t>(m) + 1, {});
     Recorder forwardRecorder(chains.forward, progress);
     core::categorical::SamplerOptions options;
@@ -207,12 +223,34 @@ Result<CategoricalChains> sampleCategoricalChains(const CategoricalSetup& setup,
     options.observer = &forwardRecorder;
     options.progress = &progress;
     auto forward = core::categorical::sampleForward(x0, d, setup.pi, grid, options);
-    if (!forward) {
-        return forward.error();
+    if (!forward) return forward.error();
+    if (forward->cancelled || !progress.advance()) return false;
+    for (int n = 0; n <= m; ++n) {
+        chains.forwardMarginals.push_back(
+            core::categorical::marginalAt(setup.dataMarginal, setup.pi, grid.beta[n]));
     }
-    if (forward->cancelled || !progress.advance()) {
-        return makeError(ErrorCode::Cancelled, "", "", "sampling was cancelled");
-    }
+    return true;
+}
+
+}  // namespace
+
+Result<CategoricalChains> sampleCategoricalChains(const CategoricalSetup& setup,
+                                                        const std::vector<int>& trajectory,
+                                                        Progress& progress) {
+    const auto& p = setup.params;
+    CategoricalChains chains;
+    progress.setStage("sampling chains");
+    progress.setTotal(2);
+    auto forwardDone = sampleForwardInto(setup, trajectory, progress, chains);
+    if (!forwardDone) return forwardDone.error();
+    if (!*forwardDone) return makeError(ErrorCode::Cancelled, "", "", "sampling was cancelled");
+    const auto grid = core::categorical::subGrid(setup.grid, trajectory);
+    const int m = grid.numSteps();
+    const int d = setup.table.numPositions;
+    core::categorical::SamplerOptions options;
+    options.condition = p.condition;
+    options.form = p.kernel;
+    options.progress = &progress;
 
     chains.reverse.assign(static_cast<size_t>(m) + 1, {});
     Recorder reverseRecorder(chains.reverse, progress);
@@ -258,10 +296,6 @@ Result<CategoricalChains> sampleCategoricalChains(const CategoricalSetup& setup,
         }
     }
 
-    for (int n = 0; n <= m; ++n) {
-        chains.forwardMarginals.push_back(
-            core::categorical::marginalAt(setup.dataMarginal, setup.pi, grid.beta[n]));
-    }
     auto exact = core::categorical::reverseMarginals(*setup.positionOracle, setup.position,
                                                      p.condition, setup.pi, grid, p.kernel);
     if (!exact) {

@@ -87,4 +87,12 @@ Result<CategoricalChains> sampleCategoricalChains(const CategoricalSetup& setup,
                                                         const std::vector<int>& trajectory,
                                                         Progress& progress);
 
+// The forward half alone (forward, forwardMarginals, nodes, times): what a decoding sampler's
+// animation plays forward, since decoding has no forward process of its own (the forward
+// process of masked diffusion masks each token independently). The same draws as
+// sampleCategoricalChains' forward chains.
+Result<CategoricalChains> sampleForwardChains(const CategoricalSetup& setup,
+                                              const std::vector<int>& trajectory,
+                                              Progress& progress);
+
 }  // namespace core::project

@@ -9,6 +9,8 @@
 
 #include "core/categorical/information.h"
 #include "core/categorical/masked_elbo.h"
+#include "core/categorical/reverse_marginal.h"
+#include "core/categorical/time_grid.h"
 #include "core/data/categorical_table.h"
 #include "core/io/json.h"
 #include "core/project/categorical_setup.h"
@@ -24,6 +26,7 @@ using core::project::Project;
 class tst_Project : public QObject {
     Q_OBJECT
 private slots:
+    void explanationsOfTheKernelsHold();
     void categoricalErrorsNameFieldAndValue_data();
     void categoricalErrorsNameFieldAndValue();
     void gaussianErrorsNameFieldAndValue();
@@ -444,15 +447,14 @@ void tst_Project::estimatorDefaultIsOneRule() {
 
 void tst_Project::examplesAreValid() {
     for (int n = 1; n <= core::project::kNumExamples; ++n) {
-        auto p = core::project::exampleProject(
-            n, [](const std::string& name) -> core::Result<std::string> { return "/b/" + name; });
+        auto p = core::project::exampleProject(n);
         DS_VERIFY_OK(p);
         DS_VERIFY_OK(p->categorical.validate());
         DS_VERIFY_OK(p->gaussian.validate());
         QVERIFY(std::string(core::project::exampleTitle(n)).size() > 10);
     }
     const int beyond = core::project::kNumExamples + 1;
-    auto none = core::project::exampleProject(beyond, {});
+    auto none = core::project::exampleProject(beyond);
     QVERIFY(!none.ok());
     verifyNames(none.error(), "example", std::to_string(beyond));
 }
@@ -759,6 +761,35 @@ void tst_Project::allConditionsAndFileCurvesRoundTrip() {
         core::project::projectToJson(plain, "/tmp/p.diffuscope.json"), "/tmp/p.diffuscope.json");
     DS_VERIFY_OK(old);
     QCOMPARE(old->categorical.condition, 1);
+}
+
+// What the Trajectories and Kernel comparison views' explanations claim, on the first example
+// (non-uniform π, one position, the exact denoiser), from the numbers the Kernel comparison view
+// computes: the closed-form kernel ends on the data at any number of steps; the D3PM-style
+// kernel misses it, by more as steps are added.
+void tst_Project::explanationsOfTheKernelsHold() {
+    auto example = core::project::exampleProject(1);
+    DS_VERIFY_OK(example);
+    double previous = 0.0;
+    for (const int steps : {2, 3, 10, 100}) {
+        core::project::CategoricalParams p = example->categorical;
+        p.numSteps = 100;
+        p.pathSteps = steps;
+        auto setup = core::project::CategoricalSetup::build(p, core::project::fileSources());
+        DS_VERIFY_OK(setup);
+        const auto& s = **setup;
+        const auto grid = core::categorical::subGrid(s.grid, s.nominalTrajectory());
+        QCOMPARE(grid.numSteps(), steps);
+        auto both = core::categorical::reverseMarginals(
+            *s.positionOracle, s.position, s.params.condition, s.pi, grid,
+            std::vector{core::categorical::KernelForm::Closed, core::categorical::KernelForm::D3pm});
+        DS_VERIFY_OK(both);
+        const double closed = core::categorical::klDivergence(s.dataMarginal, (*both)[0].front());
+        const double d3pm = core::categorical::klDivergence(s.dataMarginal, (*both)[1].front());
+        QVERIFY2(std::abs(closed) < 1e-12, qPrintable(QString("closed form, %1 steps: KL %2").arg(steps).arg(closed)));
+        QVERIFY2(d3pm > previous + 1e-4, qPrintable(QString("D3PM-style, %1 steps: KL %2 after %3").arg(steps).arg(d3pm).arg(previous)));
+        previous = d3pm;
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_Project)

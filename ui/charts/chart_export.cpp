@@ -81,6 +81,40 @@ QString chartFormat(const QString& path) {
 
 namespace {
 
+// A view shown in the window sits in its page's layout (or splitter), which gives it back its
+// on-screen size at the next layout pass, and settling the figure delivers those: the window's
+// Export view rendered the view at its size on screen into the canvas asked for (the corner of
+// the plot at 8.5 × 6 cm, a small figure in a corner at 80 × 60 in). While a figure is laid
+// out and rendered, its ancestors' layout requests wait; they are delivered afterwards, so the
+// window lays itself out again as it was. A hidden view (the command line's) has none.
+class AncestorLayoutsHeld : public QObject {
+public:
+    explicit AncestorLayoutsHeld(QWidget* widget) {
+        for (QWidget* p = widget->parentWidget(); p != nullptr; p = p->parentWidget()) {
+            p->installEventFilter(this);
+            m_ancestors.emplace_back(p);
+            if (p->isWindow()) break;
+        }
+    }
+    ~AncestorLayoutsHeld() override {
+        for (const QPointer<QWidget>& p : m_ancestors) {
+            if (p == nullptr) continue;
+            p->removeEventFilter(this);
+            QCoreApplication::postEvent(p, new QEvent(QEvent::LayoutRequest));
+        }
+    }
+    AncestorLayoutsHeld(const AncestorLayoutsHeld&) = delete;
+    AncestorLayoutsHeld& operator=(const AncestorLayoutsHeld&) = delete;
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        return event->type() == QEvent::LayoutRequest || QObject::eventFilter(watched, event);
+    }
+
+private:
+    std::vector<QPointer<QWidget>> m_ancestors;
+};
+
 // Lays the widget out at the export size without showing it, so headless export works.
 class SizeGuard {
 public:
@@ -287,9 +321,10 @@ QString saveBytes(const QString& path, const QByteArray& bytes) {
 }  // namespace
 
 struct FigureRenderer::State {
-    State(QWidget* w, QSize s) : widget(w), size(s), figure(w), guard(w, s) {}
+    State(QWidget* w, QSize s) : widget(w), size(s), held(w), figure(w), guard(w, s) {}
     QWidget* widget;
     QSize size;
+    AncestorLayoutsHeld held;
     FigureOnly figure;  // declared before guard: the layout sees the controls hidden
     SizeGuard guard;
 };
@@ -457,6 +492,7 @@ QString renderFigure(QWidget* widget, const QString& path, const ExportOptions& 
         !s) {
         return path + ": " + QString::fromStdString(s.error().toString());
     }
+    const AncestorLayoutsHeld held(widget);
     FigureOnly figure(widget);
     // Laid out at the size asked, with the type in points: text never shrinks with the figure,
     // titles and legends wrap, ticks thin out; what still cannot fit refuses the export, naming

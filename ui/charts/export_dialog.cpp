@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <utility>
 
 namespace ui::charts {
@@ -39,7 +40,17 @@ struct Unit {
     double pixels;  // CSS pixels per unit
     int decimals;
 };
-constexpr Unit kUnits[] = {{"px", 1.0, 0}, {"cm", 96.0 / 2.54, 2}, {"in", 96.0, 2}};
+// The units `diffuscope export --width` takes, in the same arithmetic (parseLength).
+constexpr Unit kUnits[] = {
+    {"px", 1.0, 0}, {"mm", 96.0 / 25.4, 1}, {"cm", 96.0 / 2.54, 2}, {"in", 96.0, 3}};
+constexpr int kNumUnits = static_cast<int>(std::size(kUnits));
+
+int unitIndex(const QString& name) {
+    for (int i = 0; i < kNumUnits; ++i) {
+        if (name == kUnits[i].name) return i;
+    }
+    return -1;
+}
 
 }  // namespace
 
@@ -95,31 +106,44 @@ bool askExportOptions(QWidget* parent, const QString& path, ExportOptions* optio
         "ui::export_dialog",
         "Text and lines this many times larger than on screen, at the same "
         "figure size: 1.5–2 for slides and two-column papers."));
-    QSize pixels = settings.value("export/size", options->size).toSize();
-    if (!pixels.isValid()) pixels = options->size;
-    // The size is kept in pixels; the unit only changes how it is shown and typed.
-    auto showIn = [&](int index) {
+    // The size is kept as typed, in its unit (8.5 × 6 cm stays 8.5 × 6 cm); pixels are worked
+    // out from it as the command line's --width 8.5cm does.
+    int shownUnit = unitIndex(settings.value("export/unitName").toString());
+    double shownWidth = settings.value("export/width").toDouble();
+    double shownHeight = settings.value("export/height").toDouble();
+    if (shownUnit < 0 || !(shownWidth > 0.0) || !(shownHeight > 0.0)) {
+        shownUnit = 0;  // first use: the view's size on screen, in pixels
+        shownWidth = options->size.width();
+        shownHeight = options->size.height();
+    }
+    auto showIn = [&](int index, double w, double h) {
         const Unit& u = kUnits[index];
-        for (const auto& [box, value] :
-             {std::pair{width, pixels.width()}, std::pair{height, pixels.height()}}) {
+        for (const auto& [box, value] : {std::pair{width, w}, std::pair{height, h}}) {
             box->blockSignals(true);
             box->setDecimals(u.decimals);
             box->setRange(16 / u.pixels, 16384 / u.pixels);
             box->setSuffix(QString(" ") + u.name);
-            box->setValue(value / u.pixels);
+            box->setValue(value);
             box->blockSignals(false);
         }
     };
-    auto readPixels = [&] {
-        const Unit& u = kUnits[unit->currentIndex()];
-        pixels = QSize(static_cast<int>(std::lround(width->value() * u.pixels)),
-                       static_cast<int>(std::lround(height->value() * u.pixels)));
-    };
-    QObject::connect(width, &QDoubleSpinBox::valueChanged, &dialog, readPixels);
-    QObject::connect(height, &QDoubleSpinBox::valueChanged, &dialog, readPixels);
-    QObject::connect(unit, &QComboBox::currentIndexChanged, &dialog, showIn);
-    unit->setCurrentIndex(std::clamp(settings.value("export/unit", 0).toInt(), 0, 2));
-    showIn(unit->currentIndex());
+    int currentUnit = shownUnit;
+    // Another unit shows the same size converted (rounded to that unit's decimals).
+    QObject::connect(unit, &QComboBox::currentIndexChanged, &dialog, [&](int index) {
+        if (index < 0) return;
+        const double factor = kUnits[currentUnit].pixels / kUnits[index].pixels;
+        const double w = width->value() * factor, h = height->value() * factor;
+        currentUnit = index;
+        showIn(index, w, h);
+    });
+    unit->blockSignals(true);
+    unit->setCurrentIndex(shownUnit);
+    unit->blockSignals(false);
+    showIn(shownUnit, shownWidth, shownHeight);
+    width->setToolTip(QCoreApplication::translate(
+        "ui::export_dialog", "The figure's size on paper; text keeps its size in points, so a "
+                             "smaller figure has relatively larger text (8.5 cm: a paper column)."));
+    height->setToolTip(width->toolTip());
     auto* sizeRow = new QHBoxLayout;
     sizeRow->addWidget(width);
     sizeRow->addWidget(new QLabel("×"));
@@ -140,12 +164,14 @@ bool askExportOptions(QWidget* parent, const QString& path, ExportOptions* optio
     if (dialog.exec() != QDialog::Accepted) {
         return false;
     }
-    readPixels();
-    options->size = pixels;
+    const Unit& u = kUnits[unit->currentIndex()];
+    options->size = QSize(static_cast<int>(std::lround(width->value() * u.pixels)),
+                          static_cast<int>(std::lround(height->value() * u.pixels)));
     options->dpi = dpi->value();
     options->fontScale = fontScale->value();
-    settings.setValue("export/size", pixels);
-    settings.setValue("export/unit", unit->currentIndex());
+    settings.setValue("export/unitName", QString(u.name));
+    settings.setValue("export/width", width->value());
+    settings.setValue("export/height", height->value());
     settings.setValue("export/dpi", options->dpi);
     settings.setValue("export/fontScale", options->fontScale);
     return true;

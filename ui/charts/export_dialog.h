@@ -8,8 +8,8 @@
 class QWidget;
 
 // The dialogs of File ▸ Export view: where to write (the folder and the format of the last
-// export are remembered) and the figure's size in px, cm or in, its resolution and font scale
-// (remembered too).
+// export are remembered) and the figure's size in px, mm, cm or in (kept as typed), its
+// resolution and font scale (remembered too).
 namespace ui::charts {
 
 // A save dialog for a view named `baseName`; empty when cancelled. A name typed without an

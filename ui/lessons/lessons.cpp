@@ -170,7 +170,9 @@ Lesson LessonBook::forwardProcess() {
               tr("Move the time slider from the start to the end and watch the diagonal fade "
                  "into rows equal to π. Hover a cell to read its value."),
               "matrices",
-              categorical([](Categorical& c) { c.pi = {0.7, 0.1, 0.1, 0.1}; })}}};
+              categorical([](Categorical& c) { c.pi = {0.7, 0.1, 0.1, 0.1}; }),
+              // The slider starts at t = 0 (the identity), as the step asks the student to move it.
+              /*playsForward=*/true}}};
 }
 
 Lesson LessonBook::kernels() {

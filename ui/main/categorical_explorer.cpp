@@ -245,8 +245,12 @@ void CategoricalExplorer::startJobs() {
         return;
     }
     auto setup = m_setup;
+    // Every pair's cost (for the DP) beyond this work is not started; the costs of the path in
+    // use, one per step, still are: what is cheap is shown.
     const double work = core::project::categoricalCostWork(setup->params);
-    if (work > kMaxCostWork) {
+    const bool withDp = work <= kMaxCostWork;
+    if (!withDp && setup->params.dataSource == document::CategoricalData::Digits) {
+        // The digits' costs are the path's alone already (by Monte Carlo): nothing cheaper.
         m_costRunner.cancel();
         m_stepCosts->clear(tr("The step-cost matrix needs about %1 kernel evaluations at "
                               "N = %2 with %3 steps: reduce N or the steps to compute the DP path.")
@@ -257,12 +261,20 @@ void CategoricalExplorer::startJobs() {
         startDecoding();
         return;
     }
-    m_stepCosts->setMessage(tr("Computing step costs…"));
+    m_stepCosts->setMessage(
+        withDp ? tr("Computing step costs…")
+               : tr("The DP path needs about %1 kernel evaluations at N = %2 with %3 classes, "
+                    "out of reach: the costs of the path in use are shown. Reduce N to compute "
+                    "the DP path.")
+                     .arg(work, 0, 'g', 2)
+                     .arg(setup->params.numSteps)
+                     .arg(setup->numClasses()));
     const int threads = core::defaultThreads();
     m_costRunner.start(
         QT_TRANSLATE_NOOP("ui::jobs", "Step costs and DP"),
-        [setup, threads, this](core::Progress& progress) -> std::function<void()> {
-            auto result = core::project::computeCategoricalCosts(*setup, progress, threads);
+        [setup, threads, withDp, this](core::Progress& progress) -> std::function<void()> {
+            auto result =
+                core::project::computeCategoricalCosts(*setup, progress, threads, 0, withDp);
             if (!result) {
                 if (result.error().code == core::ErrorCode::Cancelled) {
                     return {};
@@ -404,7 +416,7 @@ void CategoricalExplorer::startDecoding() {
             }
             progress.setTotal(1000);
             std::vector<std::vector<core::categorical::DecodeResult>> all;
-            std::vector<std::vector<double>> accuracies;  // [sampler][N], digits only
+            std::vector<std::vector<double>> accuracies, accuracyErrors;  // [sampler][N], digits only
             const int parts = static_cast<int>(samplers.size() * steps.size());
             int64_t reported = 0;
             QStringList failures;
@@ -415,7 +427,7 @@ void CategoricalExplorer::startDecoding() {
                 request.samples = exact ? 0 : kDecodeSamples;
                 // One N at a time (projectDecodeSweep's loop), for the progress of each.
                 std::vector<core::categorical::DecodeResult> results;
-                std::vector<double> accuracy;
+                std::vector<double> accuracy, accuracyError;
                 for (size_t j = 0; j < steps.size(); ++j) {
                     ShareObserver share(progress, reported, static_cast<int>(i * steps.size() + j),
                                         parts);
@@ -427,6 +439,7 @@ void CategoricalExplorer::startDecoding() {
                                                                        &inner);
                         if (both) {
                             accuracy.push_back(both->second.accuracy);
+                            accuracyError.push_back(both->second.accuracyStandardError);
                             result = std::move(both->first);
                         } else {
                             result = both.error();
@@ -450,6 +463,7 @@ void CategoricalExplorer::startDecoding() {
                 }
                 all.push_back(std::move(results));
                 accuracies.push_back(std::move(accuracy));
+                accuracyErrors.push_back(std::move(accuracyError));
             }
             // The distribution chart's rows: every sequence of the data or of an output.
             size_t next = 0;
@@ -471,6 +485,7 @@ void CategoricalExplorer::startDecoding() {
                 curve.colour = QColor(QString::fromStdString(core::project::decodingColour(c, config)));
                 curve.config = config;
                 curve.accuracy = accuracies[i];
+                curve.accuracyError = accuracyErrors[i];
                 for (const auto& result : all[i]) {
                     curve.entropy.push_back(result.entropy.value.value_or(nan));
                     // A null KL is infinite: the output misses part of the other's support.
@@ -478,6 +493,11 @@ void CategoricalExplorer::startDecoding() {
                     curve.klOutputData.push_back(result.klOutputData.value.value_or(inf));
                     curve.totalVariation.push_back(result.totalVariation.value.value_or(nan));
                     curve.positionEntropy.push_back(result.positionEntropy.value.value_or(nan));
+                    curve.entropyError.push_back(result.entropy.standardError);
+                    curve.klDataOutputError.push_back(result.klDataOutput.standardError);
+                    curve.klOutputDataError.push_back(result.klOutputData.standardError);
+                    curve.totalVariationError.push_back(result.totalVariation.standardError);
+                    curve.positionEntropyError.push_back(result.positionEntropy.standardError);
                     std::vector<double> rows(rowIndex.size(), 0.0);
                     for (const auto& row : result.distribution) rows[rowIndex.at(row.x)] = row.p;
                     curve.rows.push_back(std::move(rows));
@@ -572,10 +592,22 @@ void CategoricalExplorer::startDecodedChains() {
                 }
                 chains->reverseMarginals.push_back(share);
             }
-            // Decoding has no forward process: played forward, the same frames run backwards
-            // (the output masked again in the sampler's order, reversed).
-            chains->forward = chains->reverse;
-            chains->forwardMarginals = chains->reverseMarginals;
+            // Decoding has no forward process of its own: played forward, the chains show the
+            // process it reverses, each token masked independently (data → all masked).
+            // (Its data rows are one condition's: with every condition decoded, the decoded
+            // frames are replayed instead.)
+            if (setup->params.condition == core::project::kAllConditions) {
+                chains->forward = chains->reverse;
+                chains->forwardMarginals = chains->reverseMarginals;
+            } else {
+                auto forward = core::project::sampleForwardChains(*setup, trajectory, progress);
+                if (!forward) {
+                    if (forward.error().code == core::ErrorCode::Cancelled) return {};
+                    throw std::runtime_error(forward.error().toString());
+                }
+                chains->forward = std::move(forward->forward);
+                chains->forwardMarginals = std::move(forward->forwardMarginals);
+            }
             std::shared_ptr<const core::project::CategoricalChains> done = chains;
             return [this, setup, done] {
                 if (setup != m_setup || done->nodes != m_trajectory) return;
@@ -593,10 +625,13 @@ void CategoricalExplorer::setPosition(double position) {
     if (m <= 0 || !m_setup) {
         return;
     }
-    // The step shown: the trajectory pair around the current node, in the chains' direction.
+    // The step shown: in reverse the one about to be taken from the current node t (down to
+    // s), forward the one that brought the chains to the current node t (up from s), so that
+    // P₀,ₜ is always at the time the slider shows (forward at step 5 of 10 showed t = 0.6).
     const int step = std::min(static_cast<int>(std::floor(m_position)), m - 1);
     const bool forward = m_chains->direction() == animation::Direction::Forward;
-    const int pairIndex = forward ? step + 1 : m - step;
+    const int pairIndex =
+        forward ? std::clamp(static_cast<int>(std::lround(m_position)), 1, m) : m - step;
     const int nodeT = m_trajectory[pairIndex];
     const int nodeS = m_trajectory[pairIndex - 1];
     m_matrices->setStep(nodeS, nodeT);

@@ -28,9 +28,11 @@ ViewExplanation viewExplanation(const QString& viewName) {
           QT_TRANSLATE_NOOP(
               "ui::ViewExplanations",
               "Play the forward process with a very non-uniform π and watch where the mass goes. "
-              "Switch the kernel to the D3PM form and compare where reverse sampling ends (Kernel "
-              "comparison view). Reduce the number of steps and see the reverse chains miss the "
-              "data.")}},
+              "Reduce the number of path steps: with one position, the exact denoiser and the "
+              "closed-form kernel, the chains still end on the data at any number of steps; "
+              "with several positions, fewer steps miss the dependence between them. Switch the "
+              "kernel to the D3PM form and, unless π is uniform, they miss the data (Kernel "
+              "comparison view).")}},
         {"schedule",
          {QT_TRANSLATE_NOOP("ui::ViewExplanations", "Schedule & information"),
           QT_TRANSLATE_NOOP(
@@ -90,9 +92,11 @@ ViewExplanation viewExplanation(const QString& viewName) {
               "The closer each kernel's bars are to the data bars, the better that kernel undoes "
               "the forward process with this denoiser and trajectory."),
           QT_TRANSLATE_NOOP("ui::ViewExplanations",
-                            "Use few steps (2 or 3): the difference between the kernels grows. "
-                            "With the exact "
-                            "denoiser and many steps both reach the data.")}},
+                            "Change the number of path steps and read the two KLs above the "
+                            "chart: with the exact denoiser the closed form reaches the data at "
+                            "any number of steps, while the D3PM-style kernel (unless π is "
+                            "uniform) misses it, by more as steps are added: each step adds its "
+                            "own error.")}},
         {"decoding",
          {QT_TRANSLATE_NOOP("ui::ViewExplanations", "Decoding"),
           QT_TRANSLATE_NOOP(

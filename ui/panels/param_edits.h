@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QAbstractSpinBox>
 #include <QObject>
 #include <QString>
 
@@ -62,9 +63,15 @@ public:
     }
 
     // `mergeId` > 0 merges consecutive edits with the same id into one undo step (drags).
+    // A number field commits on Enter, on leaving it and on each arrow step, never on each
+    // keystroke: typing 1000 is one edit, not the edits 1, 10, 100 and 1000 (N = 1 on the way
+    // capped the path steps, and every keystroke was an undo step and a recomputation).
     template <typename Sender, typename Signal, typename Edit>
     void bind(Sender* sender, Signal signal, const QString& undoText, const QString& field,
               Edit edit, int mergeId = 0) const {
+        if constexpr (std::is_base_of_v<QAbstractSpinBox, Sender>) {
+            sender->setKeyboardTracking(false);
+        }
         // The explicit return type keeps Qt's argument-count probe from instantiating the body.
         QObject::connect(sender, signal, m_owner,
                          [self = *this, sender, undoText, field, edit, mergeId](const auto&... args) -> void {

@@ -123,6 +123,17 @@ const std::vector<double>& measureOf(const DecodingViewData::Curve& curve, int i
     }
 }
 
+const std::vector<double>& errorOf(const DecodingViewData::Curve& curve, int index) {
+    switch (index) {
+        case DecodingView::Entropy: return curve.entropyError;
+        case DecodingView::KlDataOutput: return curve.klDataOutputError;
+        case DecodingView::KlOutputData: return curve.klOutputDataError;
+        case DecodingView::PositionEntropy: return curve.positionEntropyError;
+        case DecodingView::Accuracy: return curve.accuracyError;
+        default: return curve.totalVariationError;
+    }
+}
+
 }  // namespace
 
 DecodingView::DecodingView(document::ProjectDocument* document, QWidget* parent)
@@ -561,9 +572,18 @@ void DecodingView::drawMeasure(int index) {
         charts::hideFromLegend(line);
     }
     QList<QPointF> infinitePoints;
-    for (const auto& curve : m_data->curves) {
+    const int numCurves = static_cast<int>(m_data->curves.size());
+    for (int c = 0; c < numCurves; ++c) {
+        const auto& curve = m_data->curves[static_cast<size_t>(c)];
         const std::vector<double>& values = measureOf(curve, index);
+        const std::vector<double>& errors = errorOf(curve, index);
         const QPen pen(curve.colour, 2);
+        // Monte Carlo: samplers side by side at each N, a few percent apart on the log axis, so
+        // that curves that coincide within their errors stay distinguishable; the data keep the
+        // true N. Exact curves stand at N itself.
+        const double dodge = !m_data->exact && numCurves > 1
+                                 ? std::pow(2.0, 0.06 * (c - (numCurves - 1) / 2.0))
+                                 : 1.0;
         // Finite runs as line pieces: an infinite value is a gap, with a marker above the plot.
         QList<QPointF> piece;
         QList<QPointF> all;
@@ -581,8 +601,21 @@ void DecodingView::drawMeasure(int index) {
         };
         for (size_t i = 0; i < steps.size() && i < values.size(); ++i) {
             if (std::isfinite(values[i])) {
-                piece.append(QPointF(steps[i], values[i]));
-                all.append(QPointF(steps[i], values[i]));
+                const double at = steps[i] * dodge;
+                piece.append(QPointF(at, values[i]));
+                all.append(QPointF(at, values[i]));
+                // ±1 standard error (Monte Carlo), within the plot.
+                const double se = i < errors.size() ? errors[i] : 0.0;
+                if (se > 0.0 && std::isfinite(se)) {
+                    auto* bar = new QLineSeries;
+                    bar->setPen(QPen(curve.colour, 1.5));
+                    chart->addSeries(bar);
+                    bar->attachAxis(x);
+                    bar->attachAxis(y);
+                    bar->replace({QPointF(at, std::max(y->min(), values[i] - se)),
+                                  QPointF(at, std::min(y->max(), values[i] + se))});
+                    charts::hideFromLegend(bar);
+                }
             } else {
                 flush();
                 if (std::isinf(values[i])) infinitePoints.append(QPointF(steps[i], markerY));

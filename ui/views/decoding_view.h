@@ -56,6 +56,10 @@ struct DecodingViewData {
         std::vector<double> totalVariation;
         std::vector<double> positionEntropy;    // (1/D) Σ_d H(output_d)
         std::vector<double> accuracy;           // digits: the classifier's accuracy per N
+        // Monte Carlo's standard errors of the measures above, in the same order (empty or
+        // 0 when exact): drawn as ±1 SE bars.
+        std::vector<double> entropyError, klDataOutputError, klOutputDataError,
+            totalVariationError, positionEntropyError, accuracyError;
         std::vector<std::vector<double>> rows;  // [N index][row] the output's probability
     };
     std::vector<Curve> curves;

@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: MIT
+// The paths a person takes through the window, driven through its real dialogs and fields:
+// Save As through the file dialog and the saved project run headless; File ▸ Export view
+// through its two dialogs against `diffuscope export`; the Train dialog closed and the job
+// threads that outlive it; typing a number into a field.
+#include <QAbstractSpinBox>
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QImageReader>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QUndoStack>
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <memory>
+#include <thread>
+#include <type_traits>
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "core/project/project_file.h"
+#include "core/util/parallel.h"
+#include "tests/support/cli_runner.h"
+#include "tests/support/test_support.h"
+#include "ui/document/project_document.h"
+#include "ui/main/categorical_explorer.h"
+#include "ui/jobs/job_runner.h"
+#include "ui/main/gaussian_explorer.h"
+#include "ui/main/main_window.h"
+#include "ui/training/train_dialog.h"
+
+using test_support::runCli;
+
+namespace {
+
+// Runs `answer` on the first modal dialog of type T that opens (polled every 20 ms), as a
+// person would answer it.
+template <typename T>
+void whenDialogOpens(std::function<void(T*)> answer) {
+    auto tries = std::make_shared<int>(0);
+    auto poll = std::make_shared<std::function<void()>>();
+    *poll = [answer, tries, poll] {
+        auto* dialog = qobject_cast<T*>(QApplication::activeModalWidget());
+        // A dialog that is not a file dialog, when a file dialog is not what is waited for.
+        if (dialog != nullptr && dialog->isVisible() &&
+            (std::is_same_v<T, QFileDialog> || qobject_cast<QFileDialog*>(dialog) == nullptr)) {
+            answer(dialog);
+            return;
+        }
+        ++*tries;
+        QTimer::singleShot(20, *poll);
+    };
+    QTimer::singleShot(20, *poll);
+}
+
+// Enters `name` in a file dialog's name field and accepts it, as the Save button does. (Typed
+// key by key, the dialog's completer turns the folders of an absolute path into a selection.)
+void typeFileName(QFileDialog* dialog, const QString& name) {
+    auto* edit = dialog->findChild<QLineEdit*>("fileNameEdit");
+    QVERIFY(edit != nullptr);
+    edit->setText(name);
+    static_cast<QDialog*>(dialog)->accept();  // public in QDialog; QFileDialog::accept runs
+}
+
+QAction* actionNamed(QWidget* window, const QString& text) {
+    for (QAction* action : window->findChildren<QAction*>()) {
+        if (action->text().remove('&') == text) return action;
+    }
+    return nullptr;
+}
+
+QByteArray readAll(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// An SVG's text elements, in order: what a figure says, independent of how it is drawn.
+QStringList svgTexts(const QByteArray& svg) {
+    QStringList texts;
+    const QString s = QString::fromUtf8(svg);
+    qsizetype at = 0;
+    while ((at = s.indexOf("<text", at)) >= 0) {
+        const qsizetype open = s.indexOf('>', at);
+        const qsizetype close = s.indexOf("</text>", open);
+        if (open < 0 || close < 0) break;
+        texts << s.mid(open + 1, close - open - 1).trimmed();
+        at = close;
+    }
+    return texts;
+}
+
+}  // namespace
+
+class tst_WindowPaths : public QObject {
+    Q_OBJECT
+
+private slots:
+    void init();
+    void saveAsThroughTheDialogRunsHeadless();
+    void jobThreadsOutliveTheirRunners();
+    void trainCancelCloseThenAnotherExample();
+    void exportDialogWritesWhatExportWrites_data();
+    void exportDialogWritesWhatExportWrites();
+    void exportDialogOffersMillimetresAndKeepsTypedSizes();
+    void typingANumberIsOneEdit();
+};
+
+void tst_WindowPaths::init() {
+    // Each test starts from the dialogs' defaults, not from what another left behind.
+    QSettings().clear();
+}
+
+// Save As in the window, through the file dialog, with a bundled network; the file then runs
+// headless: `variance --project` gives the window's σ² to the bit.
+void tst_WindowPaths::saveAsThroughTheDialogRunsHeadless() {
+    QTemporaryDir dir;
+    ui::MainWindow window(nullptr, dir.filePath("recovery"));
+    window.show();
+    window.document()->loadExample(ui::document::examples()[2].project);  // two moons
+    window.gaussianExplorer()->waitForJobs();
+    const auto results = window.gaussianExplorer()->results();
+    QVERIFY(results != nullptr);
+    QVERIFY(results->modelError.empty());
+
+    QAction* saveAs = actionNamed(&window, "Save as…");
+    QVERIFY(saveAs != nullptr);
+    const QString path = dir.filePath("moons.diffuscope.json");
+    whenDialogOpens<QFileDialog>([&](QFileDialog* dialog) { typeFileName(dialog, path); });
+    saveAs->trigger();
+    QVERIFY2(QFile::exists(path), qPrintable(path));
+    QCOMPARE(window.document()->filePath(), path);
+    // The network is stored by its portable name, not by the window's resource path.
+    const QByteArray saved = readAll(path);
+    QVERIFY2(saved.contains("\"bundled:moons-gaussian.safetensors\""), saved.constData());
+    QVERIFY(!saved.contains(":/models/"));
+
+    const auto run = runCli({"variance", "--project", path, "--format", "csv"}, 300000);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QStringList lines = run.out.split('\n', Qt::SkipEmptyParts);
+    QVERIFY(!lines.isEmpty());
+    const QStringList header = lines.takeFirst().split(',');
+    const qsizetype sigma2 = header.indexOf("sigma2");
+    QVERIFY(sigma2 >= 0);
+    QCOMPARE(static_cast<size_t>(lines.size()), results->pairs.size());
+    std::map<std::pair<int, int>, double> shown;
+    for (const auto& pair : results->pairs) shown[{pair.s, pair.t}] = pair.sigma2;
+    for (const QString& line : lines) {
+        const QStringList cells = line.split(',');
+        const auto found = shown.find({cells[0].toInt(), cells[1].toInt()});
+        QVERIFY2(found != shown.end(), qPrintable(line));
+        QCOMPARE(cells[sigma2].toDouble(), found->second);  // to the bit
+    }
+
+    // A project saved by an older version names the network by its resource path: read as
+    // the bundled name, by the window and by the command line alike.
+    QByteArray old = saved;
+    old.replace("bundled:moons-gaussian.safetensors", ":/models/moons-gaussian.safetensors");
+    const QString oldPath = dir.filePath("old.diffuscope.json");
+    QFile oldFile(oldPath);
+    QVERIFY(oldFile.open(QIODevice::WriteOnly));
+    oldFile.write(old);
+    oldFile.close();
+    auto reopened = core::project::readProjectFile(oldPath.toStdString());
+    DS_VERIFY_OK(reopened);
+    QCOMPARE(reopened->gaussian.model, std::string("bundled:moons-gaussian.safetensors"));
+    const auto oldRun = runCli({"variance", "--project", oldPath, "--format", "csv"}, 300000);
+    QVERIFY2(oldRun.exitCode == 0, qPrintable(oldRun.err));
+    QCOMPARE(oldRun.out, run.out);
+}
+
+// libomp keeps state for every thread that opens a team: a job thread that ended (a runner's
+// pool closing with its dialog, a pooled thread expiring after 30 s idle) left it behind, and a
+// later loop aborted inside the runtime. Job threads live as long as the program: the thread of
+// a destroyed runner's job runs the next runner's job.
+void tst_WindowPaths::jobThreadsOutliveTheirRunners() {
+    pid_t jobThread = 0;
+    {
+        ui::jobs::JobRunner runner;
+        runner.start("test", [&jobThread](core::Progress&) -> std::function<void()> {
+            jobThread = static_cast<pid_t>(::syscall(SYS_gettid));
+            // An OpenMP team from this thread, as every heavy job opens.
+            std::atomic<int> sum{0};
+            core::parallelFor(1000, {.numThreads = 2}, [&sum](int64_t i) { sum += int(i % 3); });
+            return [] {};
+        });
+        runner.waitForFinished();
+    }  // the runner is gone (a Train dialog closed)
+    QVERIFY(jobThread > 0);
+    QTest::qWait(200);
+    QVERIFY2(QFile::exists(QString("/proc/self/task/%1").arg(jobThread)),
+             "the job's thread ended with its runner");
+    // A later runner's job runs, OpenMP team and all.
+    ui::jobs::JobRunner later;
+    bool ran = false;
+    later.start("again", [&ran](core::Progress&) -> std::function<void()> {
+        std::atomic<int> sum{0};
+        core::parallelFor(1000, {.numThreads = 2}, [&sum](int64_t i) { sum += int(i % 3); });
+        ran = sum.load() > 0;
+        return [] {};
+    });
+    later.waitForFinished();
+    QVERIFY(ran);
+}
+
+// The first crash a teacher met: train, cancel, close the dialog, load example 4, show its
+// Trajectory view.
+void tst_WindowPaths::trainCancelCloseThenAnotherExample() {
+    QTemporaryDir dir;
+    ui::MainWindow window(nullptr, dir.filePath("recovery"));
+    window.show();
+    window.document()->loadExample(ui::document::examples()[2].project);  // Gaussian, moons
+    window.gaussianExplorer()->waitForJobs();
+    window.showTrainDialog();
+    auto* train = window.findChild<ui::training::TrainDialog*>();
+    QVERIFY(train != nullptr);
+    train->setOutputPath(dir.filePath("m.safetensors"));
+    train->start();
+    QTest::qWait(300);
+    train->cancel();
+    train->waitForFinished();
+    train->close();  // deleted on close
+    QTest::qWait(50);
+    QVERIFY(window.findChild<ui::training::TrainDialog*>() == nullptr);
+
+    window.document()->loadExample(ui::document::examples()[3].project);  // digits, MLP
+    window.gaussianExplorer()->waitForJobs();
+    QVERIFY(window.showView("gaussian-trajectory"));
+    window.gaussianExplorer()->waitForJobs();
+    QVERIFY(window.gaussianExplorer()->results() != nullptr);
+}
+
+void tst_WindowPaths::exportDialogWritesWhatExportWrites_data() {
+    QTest::addColumn<QString>("view");
+    QTest::addColumn<QString>("format");
+    for (const char* format : {"svg", "png", "pdf"}) {
+        QTest::newRow(qPrintable(QString("variance ") + format)) << "variance" << format;
+    }
+    QTest::newRow("gamma svg") << "gamma" << "svg";
+}
+
+// File ▸ Export view through both dialogs, the size typed at 8.5 × 6 cm, against
+// `diffuscope export` of the same view and size: the same texts (SVG), the same pixels' size
+// (PNG), a page of that size (PDF). The window's panel used to be rendered at its on-screen
+// size into the figure's canvas: only the plot's top-left corner was written.
+void tst_WindowPaths::exportDialogWritesWhatExportWrites() {
+    QFETCH(QString, view);
+    QFETCH(QString, format);
+    QTemporaryDir dir;
+    const QString project = dir.filePath("p.json");
+    ui::MainWindow window(nullptr, dir.filePath("recovery"));
+    window.resize(1400, 880);
+    window.show();
+    window.document()->loadExample(ui::document::examples()[2].project);
+    window.gaussianExplorer()->waitForJobs();
+    QVERIFY(window.document()->saveAs(project).ok());
+    QVERIFY(window.showView(view));
+
+    const QString path = dir.filePath("window." + format);
+    whenDialogOpens<QFileDialog>([&](QFileDialog* dialog) {
+        typeFileName(dialog, path);
+        whenDialogOpens<QDialog>([](QDialog* options) {
+            auto* unit = options->findChild<QComboBox*>();
+            unit->setCurrentIndex(unit->findText("cm"));
+            const auto boxes = options->findChildren<QDoubleSpinBox*>();
+            // width, height, font scale: typed as a person types them.
+            for (auto [box, text] : {std::pair{boxes[0], QString("8.5")}, std::pair{boxes[1], QString("6")}}) {
+                box->setFocus();
+                box->selectAll();
+                QTest::keyClicks(box, text);
+            }
+            options->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+        });
+    });
+    // A refusal comes as a message box: read and closed, then reported.
+    QString refusal;
+    QTimer boxes;
+    QObject::connect(&boxes, &QTimer::timeout, [&refusal] {
+        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+            refusal = box->text();
+            box->close();
+        }
+    });
+    boxes.start(50);
+    QAction* exportView = actionNamed(&window, "Export view…");
+    QVERIFY(exportView != nullptr);
+    exportView->trigger();
+    boxes.stop();
+    QVERIFY2(refusal.isEmpty(), qPrintable(refusal));
+    QVERIFY2(QFile::exists(path), "the dialog wrote nothing");
+
+    const QString command = dir.filePath("command." + format);
+    const auto run = runCli({"export", "--project", project, "--view", view, "--width", "8.5cm",
+                             "--height", "6cm", "--dpi", "192", "--out", command},
+                            300000);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    if (format == "svg") {
+        QStringList fromWindow = svgTexts(readAll(path));
+        QVERIFY(fromWindow.size() > 5);
+        QStringList fromCommand = svgTexts(readAll(command));
+        if (view == "gamma") {
+            // Known difference: the window's Γ view keeps the ticks it fitted on screen (every
+            // 50 steps, not every 200); every word is the same.
+            const auto words = [](QStringList texts) {
+                texts.removeIf([](const QString& t) { bool number = false; t.toDouble(&number); return number; });
+                return texts;
+            };
+            fromWindow = words(fromWindow);
+            fromCommand = words(fromCommand);
+        }
+        QCOMPARE(fromWindow, fromCommand);
+    } else if (format == "png") {
+        QImageReader a(path), b(command);
+        QCOMPARE(a.size(), b.size());
+    } else {
+        // The page's size (MediaBox) is the figure's, 8.5 × 6 cm, as the command writes it.
+        const auto mediaBox = [](const QByteArray& pdf) {
+            const qsizetype at = pdf.indexOf("/MediaBox");
+            return at < 0 ? QByteArray() : pdf.mid(at, pdf.indexOf(']', at) - at);
+        };
+        const QByteArray box = mediaBox(readAll(path));
+        QVERIFY(!box.isEmpty());
+        QCOMPARE(box, mediaBox(readAll(command)));
+        // 8.5 × 6 cm is 240.9 × 170.1 pt; the writer rounds to whole points.
+        const QStringList numbers = QString::fromLatin1(box).remove("/MediaBox").remove('[').simplified().split(' ');
+        QCOMPARE(numbers.size(), 4);
+        QVERIFY2(std::abs(numbers[2].toDouble() - 240.9) < 1.0 && std::abs(numbers[3].toDouble() - 170.1) < 1.0,
+                 box.constData());
+    }
+}
+
+// The dialog offers mm, and a size typed in a unit reopens as typed (8.5 × 6 cm, not
+// 8.49 × 6.01 cm from whole pixels).
+void tst_WindowPaths::exportDialogOffersMillimetresAndKeepsTypedSizes() {
+    QTemporaryDir dir;
+    ui::MainWindow window(nullptr, dir.filePath("recovery"));
+    window.show();
+    window.explorer()->waitForJobs();
+    QVERIFY(window.showView("schedule"));
+    QStringList units;
+    for (int round = 0; round < 2; ++round) {
+        const QString path = dir.filePath(QString("s%1.svg").arg(round));
+        whenDialogOpens<QFileDialog>([&](QFileDialog* dialog) {
+            typeFileName(dialog, path);
+            whenDialogOpens<QDialog>([&, round](QDialog* options) {
+                auto* unit = options->findChild<QComboBox*>();
+                const auto boxes = options->findChildren<QDoubleSpinBox*>();
+                if (round == 0) {
+                    for (int i = 0; i < unit->count(); ++i) units << unit->itemText(i);
+                    unit->setCurrentIndex(unit->findText("cm"));
+                    boxes[0]->setValue(8.5);
+                    boxes[1]->setValue(6.0);
+                } else {
+                    units = QStringList{unit->currentText(), boxes[0]->text(), boxes[1]->text()};
+                }
+                options->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+            });
+        });
+        actionNamed(&window, "Export view…")->trigger();
+        if (round == 0) {
+            QVERIFY2(units.contains("mm"), qPrintable(units.join(", ")));
+        }
+    }
+    QCOMPARE(units.value(0), QString("cm"));
+    QVERIFY2(units.value(1).startsWith("8.5") && !units.value(1).startsWith("8.49"),
+             qPrintable(units.value(1)));
+    QVERIFY2(units.value(2).startsWith("6") && !units.value(2).startsWith("6.01"),
+             qPrintable(units.value(2)));
+}
+
+// Typing N = 1000 into the panel is one edit, applied on Enter: it used to apply every
+// keystroke, N = 1 on the way capping the path steps to 1 for good, and "1000" was four undo
+// steps and four recomputations.
+void tst_WindowPaths::typingANumberIsOneEdit() {
+    QTemporaryDir dir;
+    ui::MainWindow window(nullptr, dir.filePath("recovery"));
+    window.show();
+    window.explorer()->waitForJobs();
+    auto* numSteps = window.findChild<QSpinBox*>("numSteps");
+    QVERIFY(numSteps != nullptr);
+    const int pathSteps = window.document()->categorical().pathSteps;
+    QVERIFY(pathSteps > 1);
+    const int undoBefore = window.document()->undoStack()->count();
+    numSteps->setFocus();
+    numSteps->selectAll();
+    QTest::keyClicks(numSteps, "1000");
+    // Nothing applied while typing.
+    QCOMPARE(window.document()->undoStack()->count(), undoBefore);
+    QTest::keyClick(numSteps, Qt::Key_Return);
+    QCOMPARE(window.document()->categorical().numSteps, 1000);
+    QCOMPARE(window.document()->categorical().pathSteps, pathSteps);
+    QCOMPARE(window.document()->undoStack()->count(), undoBefore + 1);
+    // An arrow step is an edit of its own.
+    numSteps->stepUp();  // the up arrow button
+    QCOMPARE(window.document()->categorical().numSteps, 1001);
+    QCOMPARE(window.document()->undoStack()->count(), undoBefore + 2);
+    window.explorer()->waitForJobs();
+}
+
+QTEST_MAIN(tst_WindowPaths)
+#include "tst_window_paths.moc"
