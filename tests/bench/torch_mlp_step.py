@@ -4,7 +4,7 @@
 
 Builds, in PyTorch, the two networks that tests/bench/bench_mlp.cpp trains with core/model
 (the same architecture as core/model/mlp.h, same tensor names and shapes, so the parameter
-counts match exactly; the script checks them against the README's shape table):
+counts match exactly; the script checks them against the shape table of docs/research.md):
 
   categorical digits   D = 64, K = 4 (one-hot inputs, D*K logits), width 256, depth 3,
                        10 labels with a 32-entry condition embedding, batch 128
@@ -93,7 +93,7 @@ class Mlp(nn.Module):
 
 def expected_shapes(inputs, outputs, width, depth, time_embedding=32, num_conditions=0,
                     condition_embedding=32):
-    """The tensor table of README.md ("Trained denoisers"), without layer norm."""
+    """The tensor table of docs/research.md ("Trained denoisers"), without layer norm."""
     shapes = []
     ce = condition_embedding if num_conditions > 0 else 0
     if num_conditions > 0:
@@ -263,7 +263,7 @@ def main():
         same = got == want and n_torch == n_ours
         ok = ok and same
         print(f"\n{problem.name}")
-        print(f"  parameters: torch {n_torch}, ours (README shapes) {n_ours}: "
+        print(f"  parameters: torch {n_torch}, ours (docs/research.md shapes) {n_ours}: "
               f"{'equal, same names and shapes' if same else 'MISMATCH'}")
         for threads in args.threads:
             rates = bench(problem_cls, threads, args)
