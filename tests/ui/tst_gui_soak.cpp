@@ -8,8 +8,8 @@
 // by a watchdog after a random moment, with a random button.
 //
 // DIFFUSCOPE_SOAK_SECONDS sets the time (default 120), DIFFUSCOPE_SOAK_SEED the seed
-// (default 1). A longer run in a real window:
-//   DIFFUSCOPE_SOAK_SECONDS=1800 DIFFUSCOPE_SOAK_SEED=7 xvfb-run -a -s "-screen 0 1920x1080x24" \
+// (default 1). A longer run in a real window, on one line:
+//   DIFFUSCOPE_SOAK_SECONDS=1800 DIFFUSCOPE_SOAK_SEED=7 xvfb-run -a -s "-screen 0 1920x1080x24"
 //       env QT_QPA_PLATFORM=xcb build/tests/tst_gui_soak
 #include <QAbstractButton>
 #include <QAbstractSpinBox>

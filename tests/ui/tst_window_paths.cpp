@@ -51,12 +51,11 @@ using test_support::runCli;
 namespace {
 
 // Runs `answer` on the first modal dialog of type T that opens (polled every 20 ms), as a
-// person would answer it.
+// person would answer it. Each poll schedules a copy of itself: nothing owns it, nothing leaks.
 template <typename T>
-void whenDialogOpens(std::function<void(T*)> answer) {
-    auto tries = std::make_shared<int>(0);
-    auto poll = std::make_shared<std::function<void()>>();
-    *poll = [answer, tries, poll] {
+struct DialogPoll {
+    std::function<void(T*)> answer;
+    void operator()() const {
         auto* dialog = qobject_cast<T*>(QApplication::activeModalWidget());
         // A dialog that is not a file dialog, when a file dialog is not what is waited for.
         if (dialog != nullptr && dialog->isVisible() &&
@@ -64,10 +63,13 @@ void whenDialogOpens(std::function<void(T*)> answer) {
             answer(dialog);
             return;
         }
-        ++*tries;
-        QTimer::singleShot(20, *poll);
-    };
-    QTimer::singleShot(20, *poll);
+        QTimer::singleShot(20, *this);
+    }
+};
+
+template <typename T>
+void whenDialogOpens(std::function<void(T*)> answer) {
+    QTimer::singleShot(20, DialogPoll<T>{std::move(answer)});
 }
 
 // Enters `name` in a file dialog's name field and accepts it, as the Save button does. (Typed
