@@ -101,9 +101,9 @@ std::atomic<int> g_lightJobsRunning{0};
 // expire and are never ended. Jobs open OpenMP teams, and libomp keeps per-thread state for
 // every thread that does; a Qt pool ends its idle threads after 30 s (and a runner's own pool
 // ended them with the runner, e.g. when the Train dialog closed), after which a later loop
-// aborted inside libomp. A new thread is made only while every existing one is busy, so the
-// pool holds at most as many threads as jobs ever ran at once. Never destroyed: its idle
-// threads wait until the process ends.
+// aborted inside libomp. A new thread is made only when no existing one is free (one that has
+// just finished may not be free yet), so the pool holds about as many threads as jobs ran at
+// once, at most 256. Never destroyed: its idle threads wait until the process ends.
 QThreadPool& jobThreads() {
     static QThreadPool* const pool = [] {
         auto* p = new QThreadPool;
