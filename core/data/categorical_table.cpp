@@ -175,13 +175,18 @@ Result<CategoricalTable> parseCategoricalTable(const std::string& text,
                          "the table has no column 'x1' (expected columns x1..xD, p[, c])");
     }
     // A column x<d> past a gap (x1,x3,p) would be dropped without a word and D read too small.
-    for (const std::string& name : csv->header) {
+    // Which columns are x1..xD, marked once: a search of xColumns per name was quadratic.
+    std::vector<bool> isXColumn(csv->header.size(), false);
+    for (const int column : xColumns) {
+        isXColumn[column] = true;
+    }
+    for (size_t i = 0; i < csv->header.size(); ++i) {
+        const std::string& name = csv->header[i];
         if (name.size() < 2 || name[0] != 'x' ||
             name.find_first_not_of("0123456789", 1) != std::string::npos) {
             continue;
         }
-        if (columnOf.find(name) != columnOf.end() &&
-            std::find(xColumns.begin(), xColumns.end(), columnOf.at(name)) == xColumns.end()) {
+        if (!isXColumn[i]) {
             return makeError(ErrorCode::ParseError,
                              path + ":" + std::to_string(csv->headerLine) + " column '" + name + "'",
                              name,
