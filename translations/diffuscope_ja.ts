@@ -1495,16 +1495,16 @@ The project is still open; save your work.</source>
         <translation>GIF エンコーダ: %1</translation>
     </message>
     <message>
-        <source>%1: at font scale %2 the %3 view needs at least %4 × %5 cm (asked: %6 × %7 cm); make it larger or the font scale smaller</source>
-        <translation>%1: フォント倍率 %2 では %3 ビューに少なくとも %4 × %5 cm が必要です (指定: %6 × %7 cm)。大きくするかフォント倍率を小さくしてください</translation>
+        <source>make it larger or the font scale smaller</source>
+        <translation>大きくするかフォント倍率を小さくしてください</translation>
     </message>
     <message>
-        <source>%1: at %2 × %3 cm and font scale %4 the figure cannot show %5 whole; make it larger or the font scale smaller</source>
-        <translation>%1: %2 × %3 cm、フォント倍率 %4 では図に %5 を省略せずに表示できません。大きくするかフォント倍率を小さくしてください</translation>
+        <source>%1: at %2 × %3 cm and font scale %4 the figure cannot show %5 whole; %6</source>
+        <translation>%1: %2 × %3 cm、フォント倍率 %4 では図に %5 を省略せずに表示できません。%6</translation>
     </message>
     <message>
-        <source>%1: at %2 × %3 cm and font scale %4 the %5 view does not fit; make it larger or the font scale smaller</source>
-        <translation>%1: %2 × %3 cm、フォント倍率 %4 では %5 ビューが収まりません。大きくするかフォント倍率を小さくしてください</translation>
+        <source>%1: at %2 × %3 cm and font scale %4 the %5 view does not fit; %6</source>
+        <translation>%1: %2 × %3 cm、フォント倍率 %4 では %5 ビューが収まりません。%6</translation>
     </message>
     <message>
         <source>length %1: must be positive (16 to 16384 pixels, 0.43 to 433 cm)</source>
@@ -1521,6 +1521,10 @@ The project is still open; save your work.</source>
     <message>
         <source> (at this font scale it fits at %1 × %2 cm)</source>
         <translation>（このフォント倍率では %1 × %2 cm で収まります）</translation>
+    </message>
+    <message>
+        <source>make it larger</source>
+        <translation>大きくしてください</translation>
     </message>
 </context>
 <context>

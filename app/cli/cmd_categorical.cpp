@@ -375,10 +375,8 @@ Result<core::project::CategoricalParams> projectParams(const Args& args) {
         const auto& names = p.conditionNames;
         const auto named = std::find(names.begin(), names.end(), name);
         if (named == names.end()) {
-            std::string known;
-            for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
             return core::invalidArgument("--condition", name,
-                                         "no such condition in the project (known: " + known + ")");
+                                         core::data::noSuchCondition(names, "the project"));
         }
         p.condition = static_cast<int>(named - names.begin());
     }

@@ -67,13 +67,18 @@ Result<int> CategoricalTable::conditionIndex(const std::string& label, const std
             return c;
         }
     }
+    return invalidArgument(field, io::printable(label), noSuchCondition(conditionNames, "the table"));
+}
+
+std::string noSuchCondition(const std::vector<std::string>& names, const std::string& where) {
+    if (names.empty() || (names.size() == 1 && names[0].empty())) {
+        return where + " has no conditions (no column 'c')";
+    }
     std::string known;
-    for (const std::string& name : conditionNames) {
+    for (const std::string& name : names) {
         known += (known.empty() ? "" : ", ") + name;
     }
-    return invalidArgument(field, io::printable(label),
-                           "no such condition in the table (known: " + io::printable(known, 400) +
-                               ")");
+    return "no such condition in " + where + " (known: " + io::printable(known, 400) + ")";
 }
 
 Vector CategoricalTable::marginal(int c, int position) const {

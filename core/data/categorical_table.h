@@ -41,6 +41,11 @@ Result<CategoricalTable> parseCategoricalTable(const std::string& text,
                                                int numClasses);
 Result<CategoricalTable> readCategoricalTable(const std::string& path, int numClasses);
 
+// Why a condition label was not found, for a refusal: "no such condition in <where> (known:
+// a, b)", or that <where> has no conditions at all (only the unnamed one of an unconditional
+// table).
+std::string noSuchCondition(const std::vector<std::string>& names, const std::string& where);
+
 // Builds a table from rows in memory (for tests and the UI); same validation.
 Result<CategoricalTable> makeCategoricalTable(int numPositions,
                                               int numClasses,

@@ -12,6 +12,7 @@
 #include "core/io/csv.h"
 #include "core/io/json.h"
 #include "core/io/reader_text.h"
+#include "core/io/zip_archive.h"
 
 // Tensor bytes are copied straight into float/double: the layout is little-endian.
 static_assert(std::endian::native == std::endian::little,
@@ -26,6 +27,34 @@ constexpr uint64_t kMaxDimension = uint64_t{1} << 53;
 
 Error parseError(const std::string& field, std::string value, std::string message) {
     return makeError(ErrorCode::ParseError, field, std::move(value), std::move(message));
+}
+
+// A file that is not a safetensors file is named by its kind when its first bytes tell it: a
+// TorchScript .pt's "PK\3\4" read as a header length is 578 712 552 184 433 488 bytes, which
+// says nothing to the user. Asked only once the header is refused, since a valid header length
+// can begin with any of these bytes.
+Error refusedHeader(std::string_view head, const std::string& path, Error why) {
+    const auto startsWith = [&](std::string_view magic) {
+        return head.size() >= magic.size() && head.substr(0, magic.size()) == magic;
+    };
+    std::string kind;
+    if (looksLikeZip(head)) {
+        kind = "a ZIP archive, as a TorchScript .pt model is";
+    } else if (startsWith(std::string_view("\x93NUMPY", 6))) {
+        kind = "a NumPy .npy array";
+    } else if (startsWith(std::string_view("\x1f\x8b", 2))) {
+        kind = "gzip-compressed";
+    } else if (head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x80 &&
+               head[1] >= 2 && head[1] <= 5) {
+        kind = "a Python pickle, as an old torch.save checkpoint is";
+    } else if ((startsWith("{") || startsWith("[")) &&
+               std::all_of(head.begin(), head.end(), [](char c) {
+                   return (c >= 0x20 && c < 0x7F) || c == '\n' || c == '\r' || c == '\t';
+               })) {
+        kind = "JSON text";  // text throughout: a length's bytes are mostly zero
+    }
+    if (kind.empty()) return why;
+    return parseError(path, "", "not a safetensors file: the file is " + kind);
 }
 
 std::string tensorField(const std::string& path, const std::string& name,
@@ -371,19 +400,25 @@ Result<Checkpoint> parseSafetensors(std::string_view bytes, const std::string& p
     }
     uint64_t headerSize = 0;
     std::memcpy(&headerSize, bytes.data(), 8);
+    const std::string_view head = bytes.substr(0, 8);
     if (headerSize > kMaxSafetensorsHeaderBytes) {
-        return parseError(path + ": header length", std::to_string(headerSize),
-                          "the header is larger than the 100 MB limit (not a safetensors file?)");
+        return refusedHeader(head, path,
+                             parseError(path + ": header length", std::to_string(headerSize),
+                                        "the header is larger than the 100 MB limit (not a "
+                                        "safetensors file?)"));
     }
     if (headerSize > bytes.size() - 8) {
-        return parseError(path + ": header length", std::to_string(headerSize),
-                          "the header runs past the end of the file (" +
-                              std::to_string(bytes.size()) + " bytes; truncated?)");
+        return refusedHeader(head, path,
+                             parseError(path + ": header length", std::to_string(headerSize),
+                                        "the header runs past the end of the file (" +
+                                            std::to_string(bytes.size()) + " bytes; truncated?)"));
     }
     const std::string header(bytes.substr(8, headerSize));
     if (header.empty() || header[0] != '{') {
-        return parseError(path + ": header", header.empty() ? "empty" : "",
-                          "the header does not start with '{' (not a safetensors file?)");
+        return refusedHeader(head, path,
+                             parseError(path + ": header", header.empty() ? "empty" : "",
+                                        "the header does not start with '{' (not a safetensors "
+                                        "file?)"));
     }
     // Raw control characters and bytes that are not UTF-8 are refused before parsing, so the
     // message names the byte rather than the parser's state.
@@ -490,13 +525,16 @@ Result<std::string> readSafetensorsBytes(const std::string& path) {
         std::memcpy(&headerSize, head->data(), 8);
         // The parser's own messages, given before the rest of the file is read.
         if (headerSize > kMaxSafetensorsHeaderBytes) {
-            return parseError(path + ": header length", std::to_string(headerSize),
-                              "the header is larger than the 100 MB limit (not a safetensors "
-                              "file?)");
+            return refusedHeader(*head, path,
+                                 parseError(path + ": header length", std::to_string(headerSize),
+                                            "the header is larger than the 100 MB limit (not a "
+                                            "safetensors file?)"));
         }
         if ((*head)[8] != '{') {
-            return parseError(path + ": header", headerSize == 0 ? "empty" : "",
-                              "the header does not start with '{' (not a safetensors file?)");
+            return refusedHeader(*head, path,
+                                 parseError(path + ": header", headerSize == 0 ? "empty" : "",
+                                            "the header does not start with '{' (not a "
+                                            "safetensors file?)"));
         }
     }
     return readRegularFile(path, kMaxCheckpointFileBytes);

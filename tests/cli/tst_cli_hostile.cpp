@@ -298,6 +298,14 @@ void tst_CliHostile::refusedWithOneLine_data() {
         << QStringList{"decode", "--model", "bundled:digits-masked-l4.safetensors", "--samples",
                        "10000000", "--steps", "64"}
         << QStringList{"--samples", "10000000", "GB"};
+    QTest::newRow("--condition of a table without conditions")
+        << QStringList{"categorical", "--table", "@DIR/table.csv", "--pi", "uniform:3",
+                       "--schedule", "cosine", "--steps", "10", "--condition", "cat"}
+        << QStringList{"--condition = cat", "the table has no conditions (no column 'c')"};
+    QTest::newRow("a TorchScript .pt as decode --model")
+        << QStringList{"decode", "--model", "bundled:digits-unet.pt", "--steps", "4"}
+        << QStringList{"digits-unet.pt", "not a safetensors file", "ZIP archive",
+                       "TorchScript .pt"};
 }
 
 void tst_CliHostile::refusedWithOneLine() {

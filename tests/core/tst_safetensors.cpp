@@ -285,6 +285,19 @@ void tst_Safetensors::corrupt_data() {
         "header length = 100");
     row("header-length-huge-u64", rawFile("{}", "", ~0ull - 1), "100 MB limit", "header length");
     row("not-json", rawFile("GGUF", ""), "does not start with '{'", "header");
+    // Files of another kind are named by their kind once their header is refused.
+    row("zip-archive", std::string("PK\3\4\x14\0\0\0\x08\0", 10) + std::string(40, '\0'),
+        "not a safetensors file: the file is a ZIP archive, as a TorchScript .pt model is", "");
+    row("npy-array", std::string("\x93NUMPY\x01\0v\0{'descr'", 18),
+        "not a safetensors file: the file is a NumPy .npy array", "");
+    row("gzip", std::string("\x1f\x8b\x08\0\0\0\0\0\0\x03", 10),
+        "not a safetensors file: the file is gzip-compressed", "");
+    row("pickle", std::string("\x80\x02}q\0(X\x01\0\0\0", 12),
+        "not a safetensors file: the file is a Python pickle", "");
+    row("json-file", std::string("{\"w\": [1, 2, 3]}\n"), "the file is JSON text", "");
+    // A valid header length may begin with those bytes: 0x7B ('{') here is 123 bytes.
+    row("length-starting-like-json", rawFile(std::string(123, 'x'), ""), "does not start with '{'",
+        "header");
     row("json-truncated", rawFile("{\"w\":{\"dtype\":", ""), "unexpected end", "(header)");
     row("json-trailing-garbage", rawFile("{}x", ""), "after the JSON value", "(header)");
     row("control-character", rawFile("{\"w\x01\":{}}", ""), "control character", "header");

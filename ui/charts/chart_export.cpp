@@ -363,38 +363,34 @@ QString layoutProblem(QWidget* widget, const std::vector<FigureChart*>& figures,
         widget->render(&painter);
     }
     settle(widget, figures);
+    // What the user can change: at the least font scale, only the size. A layout's minimum size
+    // is not named: a figure laid out at it may still shorten a text, and a refusal names only
+    // sizes that were laid out and checked (fittingSizeMm, below).
+    const QString advice =
+        options.fontScale > kMinFontScale
+            ? QCoreApplication::translate("ui::chart_export", "make it larger or the font scale smaller")
+            : QCoreApplication::translate("ui::chart_export", "make it larger");
+    const auto doesNotFit = [&]() {
+        return QCoreApplication::translate("ui::chart_export",
+                                           "%1: at %2 × %3 cm and font scale %4 the %5 view does not "
+                                           "fit; %6")
+            .arg(path)
+            .arg(centimetres(size.width()))
+            .arg(centimetres(size.height()))
+            .arg(options.fontScale)
+            .arg(widget->windowTitle())
+            .arg(advice);
+    };
     // A layout that cannot shrink to the size asked would be cut at the edges.
     if (widget->layout() != nullptr) {
         const QSize minimum = widget->layout()->totalMinimumSize();
-        if (minimum.width() > size.width() || minimum.height() > size.height()) {
-            return QCoreApplication::translate(
-                       "ui::chart_export",
-                       "%1: at font scale %2 the %3 view needs at least %4 × %5 cm (asked: %6 × %7 cm); "
-                       "make it larger or the font scale smaller")
-                .arg(path)
-                .arg(options.fontScale)
-                .arg(widget->windowTitle())
-                .arg(centimetres(std::max(minimum.width(), size.width()), true))
-                .arg(centimetres(std::max(minimum.height(), size.height()), true))
-                .arg(centimetres(size.width()))
-                .arg(centimetres(size.height()));
-        }
+        if (minimum.width() > size.width() || minimum.height() > size.height()) return doesNotFit();
     }
     // Parts laid out past the edge (a legend's rows taking more height than there is).
     for (QWidget* child : widget->findChildren<QWidget*>()) {
         if (!child->isVisibleTo(widget) || child->isWindow()) continue;
         const QRect at(child->mapTo(widget, QPoint(0, 0)), child->size());
-        if (at.right() > widget->width() + 1 || at.bottom() > widget->height() + 1) {
-            return QCoreApplication::translate(
-                       "ui::chart_export",
-                       "%1: at %2 × %3 cm and font scale %4 the %5 view does not fit; make it larger "
-                       "or the font scale smaller")
-                .arg(path)
-                .arg(centimetres(size.width()))
-                .arg(centimetres(size.height()))
-                .arg(options.fontScale)
-                .arg(widget->windowTitle());
-        }
+        if (at.right() > widget->width() + 1 || at.bottom() > widget->height() + 1) return doesNotFit();
     }
     QStringList elided;
     for (FigureChart* figure : figures) {
@@ -403,15 +399,15 @@ QString layoutProblem(QWidget* widget, const std::vector<FigureChart*>& figures,
     if (!elided.isEmpty()) {
         return QCoreApplication::translate(
                    "ui::chart_export",
-                   "%1: at %2 × %3 cm and font scale %4 the figure cannot show %5 whole; "
-                   "make it larger or the font scale smaller")
+                   "%1: at %2 × %3 cm and font scale %4 the figure cannot show %5 whole; %6")
             .arg(path)
             .arg(centimetres(size.width()))
             .arg(centimetres(size.height()))
             .arg(options.fontScale)
             .arg(elided.front().startsWith(QChar('"')) || elided.front().contains(QChar('"'))
                      ? elided.front()
-                     : "\"" + elided.front() + "\"");
+                     : "\"" + elided.front() + "\"")
+            .arg(advice);
     }
     return {};
 }
@@ -473,7 +469,7 @@ QString renderFigure(QWidget* widget, const QString& path, const ExportOptions& 
                                            "export DPI %1: must lie between 24 and 1200")
             .arg(options.dpi);
     }
-    if (!(options.fontScale >= 0.5 && options.fontScale <= 4.0)) {
+    if (!(options.fontScale >= kMinFontScale && options.fontScale <= kMaxFontScale)) {
         return QCoreApplication::translate("ui::chart_export",
                                            "export font scale %1: must lie between 0.5 and 4")
             .arg(options.fontScale);

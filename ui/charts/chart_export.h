@@ -20,6 +20,10 @@ namespace ui::charts {
 
 class ViewPanel;
 
+// The range of ExportOptions::fontScale.
+constexpr double kMinFontScale = 0.5;
+constexpr double kMaxFontScale = 4.0;
+
 struct ExportOptions {
     // The figure's size in CSS pixels, 96 to the inch (12 cm is 454 px): the PDF page and the
     // SVG canvas have this physical size, a PNG has size × dpi/96 pixels.

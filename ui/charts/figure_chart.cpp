@@ -89,6 +89,17 @@ int fixedDecimals(const QString& format) {
     return -1;
 }
 
+// Whether `labels` tick labels of `text` pixels (a label's width on a horizontal axis, its
+// height on a vertical one) fit the slots Qt Charts gives them: the axis's length over the
+// number of labels, less 4 px of padding on each side, holding the label's text box with its
+// 4 px of document margin on each side. A label that misses its slot is printed as "...".
+// These pixels do not scale with the type: at font scale 0.5 they, not the type, decide.
+bool labelsFitTheirSlots(double length, int labels, double text) {
+    constexpr double kPadding = 4.0;  // Qt Charts' labelPadding()
+    constexpr double kMargin = 4.0;   // QTextDocument's documentMargin()
+    return labels <= 1 || length / labels - 2.0 * kPadding >= text + 2.0 * kMargin + 1.0;
+}
+
 void fitValueAxis(QValueAxis* axis, const QRectF& area) {
     const bool horizontal = axis->orientation() == Qt::Horizontal;
     const double length = horizontal ? area.width() : area.height();
@@ -117,7 +128,9 @@ void fitValueAxis(QValueAxis* axis, const QRectF& area) {
             }
             const double first = std::ceil(low / step - 1e-9) * step;
             const double spacing = step / range * length;
+            const int labels = static_cast<int>(std::floor((high - first) / step + 1e-9)) + 1;
             double needed = 0.0;
+            double text = em;
             if (horizontal) {
                 double widest = 0.0;
                 for (double v = first; v <= high + 1e-9 * step; v += step) {
@@ -125,10 +138,11 @@ void fitValueAxis(QValueAxis* axis, const QRectF& area) {
                                                   tickLabel(format, std::abs(v) < 1e-12 * step ? 0.0 : v, step)));
                 }
                 needed = widest + 1.5 * em;
+                text = widest;
             } else {
                 needed = 2.2 * em;
             }
-            if (spacing >= needed) {
+            if (spacing >= needed && labelsFitTheirSlots(length, labels, text)) {
                 chosen = step;
                 break;
             }
@@ -162,6 +176,7 @@ void fitLogAxis(QLogValueAxis* axis, const QRectF& area) {
     const double decades = std::log10(axis->max() / axis->min());
     const double perDecade = length / std::max(decades, 1e-9);
     double needed = 2.0 * metrics.height();
+    double text = metrics.height();
     if (horizontal) {
         double widest = 0.0;
         for (double e = std::floor(std::log10(axis->min())); e <= std::ceil(std::log10(axis->max())); ++e) {
@@ -172,8 +187,13 @@ void fitLogAxis(QLogValueAxis* axis, const QRectF& area) {
                                                             std::pow(10.0, e))));
         }
         needed = widest + 1.5 * metrics.height();
+        text = widest;
     }
-    const int every = std::max(1, static_cast<int>(std::ceil(needed / perDecade - 1e-9)));
+    int every = std::max(1, static_cast<int>(std::ceil(needed / perDecade - 1e-9)));
+    while (every < 64 &&
+           !labelsFitTheirSlots(length, static_cast<int>(std::floor(decades / every)) + 1, text)) {
+        ++every;
+    }
     const double base = std::pow(10.0, every);
     if (axis->base() != base) axis->setBase(base);
     // Minor ticks mark 2…9 of a decade; across several decades they would be misleading.
