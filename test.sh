@@ -3,19 +3,23 @@
 # AddressSanitizer + UndefinedBehaviorSanitizer in a second build directory.
 set -euo pipefail
 cd "$(dirname "$0")"
+# Each stage's heading carries the minutes since the start: where the run's time goes.
+stage() { printf '== [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
+trap 'stage "done (exit $?)"' EXIT
+stage "Dependencies (apt-get, what is missing)"
 source .ci/deps.sh
 diffuscope_install_deps
 
 jobs=$(nproc 2>/dev/null || echo 2)
 export QT_QPA_PLATFORM=offscreen
 
-echo "== Release build"
+stage "Release build"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$jobs"
-echo "== Tests (Release)"
+stage "Tests (Release)"
 ctest --test-dir build -j"$jobs" --output-on-failure
 
-echo "== Installed tree: cmake --install into a temporary prefix, run with the sources out of reach"
+stage "Installed tree: cmake --install into a temporary prefix, run with the sources out of reach"
 install_check() {
     local tmp
     tmp=$(mktemp -d)
@@ -62,7 +66,7 @@ install_check() {
 }
 install_check
 
-echo "== Debian packages (cpack -G DEB: diffuscope and diffuscope-torch; checked, not installed)"
+stage "Debian packages (cpack -G DEB: diffuscope and diffuscope-torch; checked, not installed)"
 rm -f build/diffuscope_*.deb build/diffuscope-torch_*.deb
 (cd build && cpack -G DEB >/dev/null)
 deb=$(ls build/diffuscope_*_*.deb)
@@ -96,10 +100,10 @@ grep -q "diffuscope (= $version)" <<<"$torch_depends" && grep -q "libtorch" <<<"
     { echo "$torch_deb: Depends: $torch_depends" >&2; exit 1; }
 echo "$deb: $(du -h "$deb" | cut -f1); $torch_deb: $(du -h "$torch_deb" | cut -f1)"
 
-echo "== Fuzz: the readers (safetensors, CSV, Γ, JSON, project files, TorchScript archives), 10^6 libFuzzer executions or 15 s each (clang)"
+stage "Fuzz: the readers (safetensors, CSV, Γ, JSON, project files, TorchScript archives), 10^6 libFuzzer executions or 15 s each (clang)"
 tests/fuzz/run_fuzz.sh -max_total_time=15 2>&1 | grep -v '^\['
 
-echo "== ASan + UBSan build, without LibTorch"
+stage "ASan + UBSan build, without LibTorch"
 # -O1 with line tables only: sanitizer reports keep file:line, and the build stays quick.
 # LibTorch is not built with the sanitizers; this build is the one without it, so CI also checks
 # that such a build reads a .pt's contract and refuses the model with the reason.
@@ -107,5 +111,5 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1
     -DDIFFUSCOPE_ENABLE_ASAN=ON -DDIFFUSCOPE_BUILD_BENCHMARKS=OFF -DDIFFUSCOPE_WITH_TORCH=OFF \
     -DDIFFUSCOPE_RELEASE_ONLY_TESTS=OFF >/dev/null
 cmake --build build-asan -j"$jobs"
-echo "== Tests (ASan + UBSan; without the release-only numerics, not built here, see tests/CMakeLists.txt)"
+stage "Tests (ASan + UBSan; without the release-only numerics, not built here, see tests/CMakeLists.txt)"
 ctest --test-dir build-asan -j"$jobs" --output-on-failure -LE release-only
