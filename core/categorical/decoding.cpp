@@ -1039,6 +1039,13 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
             q[s] += 1.0 / static_cast<double>(total);
         }
         measure(q, p, e.dims, e.k, &perCondition, m, r);
+        if (options.keepOutputs) {
+            r.outputConditions.resize(static_cast<size_t>(total));
+            for (int64_t i = 0; i < total; ++i) {
+                r.outputConditions[static_cast<size_t>(i)] = conditions[static_cast<size_t>(i % numConditions)];
+            }
+            r.outputs = std::move(outputs);
+        }
     }
     r.rowProbability.assign(static_cast<size_t>(table.numRows()), kNaN);
     for (int row = 0; row < table.numRows(); ++row) {

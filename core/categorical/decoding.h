@@ -96,6 +96,7 @@ struct DecodeOptions {
     int64_t samples = 0;                // 0: exact propagation; M > 0: M chains per condition
     uint64_t seed = 0;                  // key of the Monte Carlo chains and of the trajectories
     int trajectories = 0;               // chains whose every state is kept (per condition decoded)
+    bool keepOutputs = false;           // Monte Carlo: every chain's output (DecodeResult::outputs)
     ParallelOptions parallel;
     Progress* progress = nullptr;       // progress per step (exact) or per chain block, cancel
 };
@@ -129,6 +130,11 @@ struct DecodeResult {
     // The exact output (conditions averaged), rows in increasing lexicographic order, p > 0.
     std::vector<DecodeRow> distribution;
     std::vector<DecodeTrajectory> trajectories;
+    // Monte Carlo with keepOutputs: chain i's output is outputs[i·D .. i·D + D) (classes), of
+    // condition outputConditions[i]; the chains of the conditions interleave as the
+    // trajectories' do. D bytes a chain where its trajectory would take (N + 1)·D ints.
+    std::vector<uint8_t> outputs;
+    std::vector<int> outputConditions;
 };
 
 // Decodes with `denoiser` (K + 1 classes, the last being the mask class of the absorbing `pi`)

@@ -244,7 +244,11 @@ Result<CategoricalTable> parseCategoricalTable(const std::string& text,
         probability.push_back(*p);
         if (cColumn >= 0) {
             const std::string& label = csv->rows[row][cColumn];
-            // Refused here, where the line is known, rather than in makeCategoricalTable.
+            // Refused here, where the line is known, rather than in makeCategoricalTable or
+            // by the project's check of its condition names, which names no file.
+            if (Status s = limits::checkText(limits::kNameText, where(row, "c"), label); !s) {
+                return s.error();
+            }
             if (labels.emplace(label, 0).second &&
                 static_cast<long long>(labels.size()) > limits::kConditions.max) {
                 return invalidArgument(where(row, "c"), io::printable(label), tooManyConditions());

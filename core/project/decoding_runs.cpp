@@ -29,6 +29,7 @@ Result<DecodeResult> projectDecode(const CategoricalSetup& setup, const DecodeRe
     options.samples = request.samples;
     options.seed = request.seed.value_or(setup.params.seed);
     options.trajectories = request.trajectories;
+    options.keepOutputs = request.keepOutputs;
     options.parallel.numThreads = std::max(1, numThreads);
     options.progress = progress;
     return decode(setup.table, *setup.denoiser, setup.pi, setup.curve, options);
@@ -177,15 +178,33 @@ Result<DigitsDecodeMeasures> digitsDecodeMeasures(const DecodeResult& result,
     const evaluation::NearestClassMean classifier(train->rows, train->labels);
     DigitsDecodeMeasures out;
     std::vector<int64_t> hits(10, 0), counts(10, 0);
-    for (const DecodeTrajectory& chain : result.trajectories) {
-        if (chain.states.size() < static_cast<size_t>(data::kDigitsPixels) || chain.condition < 0 ||
-            chain.condition >= 10) {
-            return invalidArgument("trajectories", std::to_string(chain.states.size()),
-                                   "a decoded digit needs 64 pixels and a label in 0..9");
+    const auto count = [&](const int* image, int condition) {
+        ++counts[static_cast<size_t>(condition)];
+        if (classifier.classify(image) == condition) ++hits[static_cast<size_t>(condition)];
+    };
+    const size_t pixels = data::kDigitsPixels;
+    if (!result.outputConditions.empty()) {
+        if (result.outputs.size() != result.outputConditions.size() * pixels) {
+            return invalidArgument("outputs", std::to_string(result.outputs.size()),
+                                   "a decoded digit needs 64 pixels");
         }
-        const int* image = chain.states.data() + chain.states.size() - data::kDigitsPixels;
-        ++counts[static_cast<size_t>(chain.condition)];
-        if (classifier.classify(image) == chain.condition) ++hits[static_cast<size_t>(chain.condition)];
+        std::vector<int> image(pixels);
+        for (size_t i = 0; i < result.outputConditions.size(); ++i) {
+            const int condition = result.outputConditions[i];
+            if (condition < 0 || condition >= 10) {
+                return invalidArgument("outputs", std::to_string(condition), "a digit's label is 0..9");
+            }
+            std::copy_n(result.outputs.begin() + static_cast<std::ptrdiff_t>(i * pixels), pixels, image.begin());
+            count(image.data(), condition);
+        }
+    } else {
+        for (const DecodeTrajectory& chain : result.trajectories) {
+            if (chain.states.size() < pixels || chain.condition < 0 || chain.condition >= 10) {
+                return invalidArgument("trajectories", std::to_string(chain.states.size()),
+                                       "a decoded digit needs 64 pixels and a label in 0..9");
+            }
+            count(chain.states.data() + chain.states.size() - pixels, chain.condition);
+        }
     }
     int64_t total = 0, right = 0;
     out.perCondition.assign(10, std::numeric_limits<double>::quiet_NaN());
@@ -263,38 +282,37 @@ Result<std::pair<DecodeResult, DigitsDecodeMeasures>> projectDecodeDigits(const 
         return invalidArgument("samples", std::to_string(request.samples),
                                "the digits are decoded by Monte Carlo: use --samples M");
     }
-    // Every chain's states are kept to classify its image: refused, with the arithmetic,
-    // before anything is allocated (10⁷ chains took 6.3 GB before running out of memory).
+    // Every chain's output is kept to classify its image, and each distinct output has an
+    // entry in the output's distribution and in its label's: refused, with the arithmetic,
+    // before anything is allocated (10⁷ chains took 6.3 GB before running out of memory, when
+    // every chain's states were kept).
     {
-        const int numSteps = request.numSteps.value_or(setup.params.numSteps);
         const double conditions =
             request.condition.value_or(setup.params.condition) < 0
                 ? std::max(1, setup.table.numConditions())
                 : 1.0;
-        const double bytes = static_cast<double>(request.samples) * conditions * (numSteps + 1.0) *
-                             setup.numPositions() * sizeof(int);
+        const double d = setup.numPositions();
+        const double bytes = static_cast<double>(request.samples) * conditions * (3.0 * d + 324.0);
         if (Status s = limits::checkMemory(
-                "--samples", std::to_string(request.samples),
-                "M·C·(N + 1)·D·4 bytes (every chain's states, C = " +
-                    std::to_string(static_cast<int>(conditions)) + " labels, N = " +
-                    std::to_string(numSteps) + ", D = " + std::to_string(setup.numPositions()) + ")",
+                "samples", std::to_string(request.samples),
+                "M·C·(3D + 324) bytes (each chain's output, D bytes and its label, and its entries "
+                "in the distributions of all outputs and of its label, D + 160 bytes each; C = " +
+                    std::to_string(static_cast<int>(conditions)) + " labels, D = " +
+                    std::to_string(setup.numPositions()) + ")",
                 bytes);
             !s) {
             return s.error();
         }
     }
     DecodeRequest withImages = request;
-    // Trajectory i of condition c is keyed like Monte Carlo chain i of c: the same images.
-    withImages.trajectories = static_cast<int>(request.samples);
+    withImages.keepOutputs = true;
     Result<DecodeResult> decoded = projectDecode(setup, withImages, numThreads, progress);
     if (!decoded) return decoded.error();
     Result<DigitsDecodeMeasures> measures = digitsDecodeMeasures(*decoded, digits, setup.params.digitLevels);
     if (!measures) return measures.error();
-    // The kept trajectories were only the images' carrier: keep the first request.trajectories
-    // of each condition (they come chain-major).
-    const int64_t perChain = static_cast<int64_t>(decoded->trajectories.size()) / request.samples;
-    decoded->trajectories.resize(static_cast<size_t>(std::min<int64_t>(request.trajectories, request.samples) *
-                                                     perChain));
+    // The outputs were only the images' carrier.
+    decoded->outputs = {};
+    decoded->outputConditions = {};
     return std::make_pair(std::move(decoded).value(), std::move(measures).value());
 }
 

@@ -26,6 +26,7 @@ struct DecodeRequest {
     int64_t samples = 0;                // 0: exact; M > 0: Monte Carlo, M chains per condition
     std::optional<uint64_t> seed;       // unset: params.seed
     int trajectories = 0;               // chains whose every state is kept, for animation
+    bool keepOutputs = false;           // Monte Carlo: every chain's output kept (D bytes each)
 };
 
 // Decodes with the set-up's denoiser (the exact joint-posterior oracle of the table, or the
@@ -78,8 +79,9 @@ bool decodesDigits(const CategoricalSetup& setup);
 
 // Decodes like projectDecode with Monte Carlo (request.samples > 0, else an error naming
 // "samples") and classifies every chain's output. The chains are those of the Monte Carlo
-// measures (the trajectories are kept for all of them, so the images and the measures come from
-// the same draws). Errors: the set-up is not on the digits (field "data").
+// measures (their outputs are kept, so the images and the measures come from the same draws;
+// only request.trajectories chains a condition keep their every state). Errors: the set-up is
+// not on the digits (field "data"); more memory than the 4 GB rule allows (field "samples").
 Result<std::pair<categorical::DecodeResult, DigitsDecodeMeasures>> projectDecodeDigits(
     const CategoricalSetup& setup,
     const DecodeRequest& request,
@@ -87,7 +89,8 @@ Result<std::pair<categorical::DecodeResult, DigitsDecodeMeasures>> projectDecode
     int numThreads,
     Progress* progress = nullptr);
 
-// The measures of the outputs (last states) of `result`'s trajectories at `levels` grey levels.
+// The measures of `result`'s outputs at `levels` grey levels: its kept outputs (keepOutputs), or
+// else the last states of its trajectories.
 Result<DigitsDecodeMeasures> digitsDecodeMeasures(const categorical::DecodeResult& result,
                                                   const data::Digits& digits,
                                                   int levels);

@@ -106,6 +106,8 @@ void tst_CliHostile::initTestCase() {
         return csv;
     }());
     writeFile(path("table.csv"), "x1,p\n0,0.5\n1,0.3\n2,0.2\n");
+    const QByteArray longLabel(100'000, 'L');
+    writeFile(path("long-label.csv"), "x1,p,c\n0,0.5," + longLabel + "\n1,0.5," + longLabel + "\n");
     writeFile(path("gap.csv"), "x1,x3,p\n0,1,0.5\n1,0,0.5\n");
     {
         // 15 positions of 2 classes: (K + 1)^D = 3^15 states, within the state limit.
@@ -302,6 +304,10 @@ void tst_CliHostile::refusedWithOneLine_data() {
         << QStringList{"categorical", "--table", "@DIR/table.csv", "--pi", "uniform:3",
                        "--schedule", "cosine", "--steps", "10", "--condition", "cat"}
         << QStringList{"--condition = cat", "the table has no conditions (no column 'c')"};
+    QTest::newRow("a 100 000-byte condition label")
+        << QStringList{"categorical", "--table", "@DIR/long-label.csv", "--pi", "uniform:3",
+                       "--schedule", "cosine", "--steps", "10"}
+        << QStringList{"long-label.csv:2 column 'c'", "(100000 bytes)", "at most 200 bytes"};
     QTest::newRow("a TorchScript .pt as decode --model")
         << QStringList{"decode", "--model", "bundled:digits-unet.pt", "--steps", "4"}
         << QStringList{"digits-unet.pt", "not a safetensors file", "ZIP archive",

@@ -254,6 +254,41 @@ void tst_BundledModels::maskedDigitsDecodeByMonteCarlo() {
         qInfo("%s, N = 4, 3 chains per label: accuracy %.3f, position entropy %.4f", order,
               measures.accuracy, entropy);
     }
+    // The images are the chains' outputs, kept a few bytes each: only the trajectories asked
+    // for keep their every state, and the measures are those of every chain's image (recounted
+    // from the trajectories of a run that keeps them all).
+    {
+        core::project::DecodeRequest few;
+        few.samples = 4;
+        few.seed = 9;
+        few.trajectories = 1;
+        core::project::DecodeRequest all = few;
+        all.trajectories = 4;
+        auto one = core::project::projectDecodeDigits(**setup, few, **digits, 2);
+        auto every = core::project::projectDecodeDigits(**setup, all, **digits, 1);
+        DS_VERIFY_OK(one);
+        DS_VERIFY_OK(every);
+        QCOMPARE(one->first.trajectories.size(), size_t{10});
+        QVERIFY(one->first.outputs.empty() && one->first.outputConditions.empty());
+        QCOMPARE(every->first.trajectories.size(), size_t{40});
+        auto recounted = core::project::digitsDecodeMeasures(every->first, **digits, 4);
+        DS_VERIFY_OK(recounted);
+        QCOMPARE(one->second.count, int64_t{40});
+        QCOMPARE(recounted->count, int64_t{40});
+        QCOMPARE(one->second.accuracy, recounted->accuracy);
+        QCOMPARE(one->second.perCondition, recounted->perCondition);
+        for (size_t i = 0; i < 10; ++i) {
+            QCOMPARE(one->first.trajectories[i].states, every->first.trajectories[i].states);
+        }
+    }
+    // Chains beyond the 4 GB rule are refused before any is run, with the arithmetic.
+    core::project::DecodeRequest huge;
+    huge.samples = 10'000'000;
+    auto tooMany = core::project::projectDecodeDigits(**setup, huge, **digits, 1);
+    QVERIFY(!tooMany);
+    QCOMPARE(tooMany.error().field, std::string("samples"));
+    QVERIFY2(QString::fromStdString(tooMany.error().toString()).contains("M·C·(3D + 324) bytes"),
+             tooMany.error().toString().c_str());
     // One label only: its accuracy, the others not decoded.
     core::project::DecodeRequest one;
     one.samples = 2;
