@@ -415,7 +415,8 @@ QString layoutProblem(QWidget* widget, const std::vector<FigureChart*>& figures,
 // A size near `asked` at which the figure can be written, in whole millimetres: the least height
 // at the asked width, or failing that the least width at the asked height, or failing both the
 // least size of the asked proportions; none when nothing up to four times the asked size (at
-// most 16384 pixels) fits. Every size named was laid out and passed the checks.
+// most 16384 pixels) fits. Every size returned was laid out and passed the checks (renderFigure
+// then exports at it before naming it).
 std::optional<QSizeF> fittingSizeMm(QWidget* widget, const std::vector<FigureChart*>& figures, QSize asked,
                                     const ExportOptions& options, const QString& path) {
     const double pxPerMm = 96.0 / 25.4;
@@ -451,9 +452,10 @@ std::optional<QSizeF> fittingSizeMm(QWidget* widget, const std::vector<FigureCha
 }
 
 // Renders `widget` as the figure `path` names (its extension is the format: png, svg or pdf)
-// into `bytes`; returns an empty string or the problem, naming `path`.
-QString renderFigure(QWidget* widget, const QString& path, const ExportOptions& options,
-                     QByteArray* bytesOut) {
+// into `bytes`; returns an empty string or the problem, naming `path`, and in `fitsMm` a size
+// near the asked one at which the layout passed the checks, if any.
+QString renderFigureOnce(QWidget* widget, const QString& path, const ExportOptions& options,
+                         QByteArray* bytesOut, std::optional<QSizeF>* fitsMm) {
     if (widget == nullptr) {
         return QCoreApplication::translate("ui::chart_export", "nothing to export");
     }
@@ -497,11 +499,8 @@ QString renderFigure(QWidget* widget, const QString& path, const ExportOptions& 
     SizeGuard guard(widget, options.size);
     const std::vector<FigureChart*> figures = type.figures();
     if (const QString problem = layoutProblem(widget, figures, options.size, options, path); !problem.isEmpty()) {
-        const std::optional<QSizeF> mm = fittingSizeMm(widget, figures, options.size, options, path);
-        if (!mm) return problem;
-        return problem + QCoreApplication::translate("ui::chart_export", " (at this font scale it fits at %1 × %2 cm)")
-                             .arg(mm->width() / 10.0, 0, 'f', 1)
-                             .arg(mm->height() / 10.0, 0, 'f', 1);
+        *fitsMm = fittingSizeMm(widget, figures, options.size, options, path);
+        return problem;
     }
     // Without the window's background: a figure is white to the edge (the image is filled white
     // and SVG and PDF start from a white rectangle), never the grey of the GUI's panels.
@@ -555,6 +554,32 @@ QString renderFigure(QWidget* widget, const QString& path, const ExportOptions& 
     }
     buffer.close();
     return {};
+}
+
+// renderFigureOnce, and on a refusal the size it fits at, once an export asked for that size
+// (typed in centimetres, as the message gives it) has written it: a layout laid out after the
+// search's other sizes can settle otherwise than one laid out afresh. When that export is
+// refused too, the size it names is tried, up to four times; no size is named unless one wrote.
+QString renderFigure(QWidget* widget, const QString& path, const ExportOptions& options,
+                     QByteArray* bytesOut) {
+    std::optional<QSizeF> fits;
+    const QString problem = renderFigureOnce(widget, path, options, bytesOut, &fits);
+    if (problem.isEmpty()) return problem;
+    for (int tries = 0; tries < 4 && fits; ++tries) {
+        const QString width = QString::number(fits->width() / 10.0, 'f', 1);
+        const QString height = QString::number(fits->height() / 10.0, 'f', 1);
+        ExportOptions at = options;
+        at.size = QSize(parseLength(width + "cm").value_or(0), parseLength(height + "cm").value_or(0));
+        QByteArray scratch;
+        std::optional<QSizeF> next;
+        if (renderFigureOnce(widget, path, at, &scratch, &next).isEmpty()) {
+            return problem + QCoreApplication::translate("ui::chart_export",
+                                                         " (at this font scale it fits at %1 × %2 cm)")
+                                 .arg(width, height);
+        }
+        fits = next;
+    }
+    return problem;
 }
 
 }  // namespace

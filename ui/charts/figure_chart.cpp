@@ -92,11 +92,11 @@ int fixedDecimals(const QString& format) {
 // Whether `labels` tick labels of `text` pixels (a label's width on a horizontal axis, its
 // height on a vertical one) fit the slots Qt Charts gives them: the axis's length over the
 // number of labels, less 4 px of padding on each side, holding the label's text box with its
-// 4 px of document margin on each side. A label that misses its slot is printed as "...".
-// These pixels do not scale with the type: at font scale 0.5 they, not the type, decide.
+// half-pixel margin on each side. A label that misses its slot is printed as "...". The
+// padding does not scale with the type: at font scale 0.5 it, not the type, decides.
 bool labelsFitTheirSlots(double length, int labels, double text) {
     constexpr double kPadding = 4.0;  // Qt Charts' labelPadding()
-    constexpr double kMargin = 4.0;   // QTextDocument's documentMargin()
+    constexpr double kMargin = 0.5;   // Qt Charts' textMargin(), the text box's document margin
     return labels <= 1 || length / labels - 2.0 * kPadding >= text + 2.0 * kMargin + 1.0;
 }
 
