@@ -64,7 +64,7 @@ Result<MixtureComponent2d> parseMixtureComponent(std::string_view text, size_t k
     }
     const std::vector<std::string_view> parts = split(text, ',');
     if (parts.size() != 4) {
-        return invalidArgument(field, std::string(text),
+        return invalidArgument(field, io::printable(std::string(text)),
                                "a component is 4 numbers w,mx,my,s; found " +
                                    std::to_string(parts.size()) + " fields");
     }
@@ -72,19 +72,19 @@ Result<MixtureComponent2d> parseMixtureComponent(std::string_view text, size_t k
     std::array<double, 4> values{};
     for (size_t i = 0; i < parts.size(); ++i) {
         if (!parseFinite(trimmed(parts[i]), values[i])) {
-            return invalidArgument(field + "." + kNames[i], std::string(trimmed(parts[i])),
+            return invalidArgument(field + "." + kNames[i], io::printable(std::string(trimmed(parts[i]))),
                                    "a finite number is expected");
         }
     }
     const MixtureComponent2d c{values[0], values[1], values[2], values[3]};
     if (!(c.weight > 0.0)) {
-        return invalidArgument(field + ".weight", std::string(trimmed(parts[0])),
+        return invalidArgument(field + ".weight", io::printable(std::string(trimmed(parts[0]))),
                                "the weight must be > 0");
     }
     // s² is what the oracle uses: it must neither underflow to 0 nor overflow.
     const double variance = c.stddev * c.stddev;
     if (!(c.stddev > 0.0 && variance > 0.0 && std::isfinite(variance))) {
-        return invalidArgument(field + ".s", std::string(trimmed(parts[3])),
+        return invalidArgument(field + ".s", io::printable(std::string(trimmed(parts[3]))),
                                "the standard deviation must be > 0");
     }
     return c;
@@ -96,11 +96,11 @@ bool isMixtureSpec(const std::string& spec) { return spec.starts_with(kMixturePr
 
 Result<std::vector<MixtureComponent2d>> parseMixtureSpec(const std::string& spec) {
     if (!isMixtureSpec(spec)) {
-        return invalidArgument("data", spec, "a mixture spec starts with mixture:");
+        return invalidArgument("data", io::printable(spec), "a mixture spec starts with mixture:");
     }
     const std::string_view list = std::string_view(spec).substr(kMixturePrefix.size());
     if (trimmed(list).empty()) {
-        return invalidArgument("data", spec,
+        return invalidArgument("data", io::printable(spec),
                                "a mixture needs 1 to " + std::to_string(kMaxMixtureComponents) +
                                    " components w,mx,my,s separated by ;");
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cassert>
 #include <charconv>
@@ -22,13 +23,22 @@ enum class ErrorCode {
     Unsupported,      // a valid request this build cannot serve
 };
 
+namespace detail {
+inline bool isControl(char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return byte < 0x20 || byte == 0x7F;
+}
+}  // namespace detail
+
 struct Error {
     ErrorCode code = ErrorCode::InvalidArgument;  // what kind of failure
     std::string field;                            // which parameter or file location, may be empty
     std::string value;                            // the offending value as text, may be empty
     std::string message;                          // a sentence for people
 
-    // One line: "field = value: message" with the empty parts left out.
+    // One line: "field = value: message" with the empty parts left out. Whatever the parts
+    // hold (a line break typed into a spec), control characters come out as \n, \r, \t or
+    // \xNN, as core/io's printable() writes them, so the line stays one line.
     std::string toString() const {
         std::string s;
         if (!field.empty()) {
@@ -38,7 +48,25 @@ struct Error {
             }
             s += ": ";
         }
-        return s + message;
+        s += message;
+        if (std::none_of(s.begin(), s.end(), [](char c) { return detail::isControl(c); })) return s;
+        std::string line;
+        for (const char c : s) {
+            if (!detail::isControl(c)) {
+                line += c;
+            } else if (c == '\n') {
+                line += "\\n";
+            } else if (c == '\r') {
+                line += "\\r";
+            } else if (c == '\t') {
+                line += "\\t";
+            } else {
+                static constexpr char kHex[] = "0123456789abcdef";
+                const auto byte = static_cast<unsigned char>(c);
+                line += std::string("\\x") + kHex[byte >> 4] + kHex[byte & 15];
+            }
+        }
+        return line;
     }
 };
 

@@ -151,6 +151,13 @@ void tst_MixtureSpec::errors_data() {
     QTest::newRow("weights overflow") << "mixture:1e308,0,0,1;1e308,0,0,1"
                                       << "data mixture weights"
                                       << "inf";
+    // Control characters are shown escaped: the message stays one line (found by fuzz_specs).
+    QTest::newRow("a line break in a spec") << "x,y\n0.1,0.2\n"
+                                             << "data"
+                                             << "x,y\\n0.1,0.2\\n";
+    QTest::newRow("a line break in a field") << "mixture:1,0,0,1\n2"
+                                              << "data mixture[0].s"
+                                              << "1\\n2";
     QString seventeen = "mixture:1,0,0,1";
     for (int k = 1; k < 17; ++k) seventeen += ";1,0,0,1";
     QTest::newRow("seventeen components") << seventeen << "data"

@@ -26,6 +26,7 @@ class tst_Util : public QObject {
     Q_OBJECT
 
 private slots:
+    void errorsAreOneLine();
     void philoxKnownAnswers_data();
     void philoxKnownAnswers();
     void rngIsAPureFunctionOfItsKey();
@@ -70,6 +71,17 @@ void tst_Util::readableNumbers() {
 }
 
 // Known-answer vectors of Philox4x32-10 from the Random123 distribution (kat_vectors).
+// Whatever an error's parts hold, its text is one line: a line break typed into a spec, a tab
+// or another control byte in a file's field are written as escapes (found by fuzz_specs: a
+// sampler spec with line breaks printed them raw).
+void tst_Util::errorsAreOneLine() {
+    const core::Error error{.field = "sampler", .value = "x,y\n0.1\t2\r", .message = "bad\x01\x7f"};
+    QCOMPARE(QString::fromStdString(error.toString()), QString("sampler = x,y\\n0.1\\t2\\r: bad\\x01\\x7f"));
+    // Text without control bytes (UTF-8 included) is left as it is.
+    const core::Error plain{.field = "σ²", .value = "1e-3", .message = "too small"};
+    QCOMPARE(plain.toString(), std::string("σ² = 1e-3: too small"));
+}
+
 void tst_Util::philoxKnownAnswers_data() {
     QTest::addColumn<QList<uint>>("counter");
     QTest::addColumn<QList<uint>>("key");
