@@ -17,7 +17,7 @@ struct DecodingConfig {
     std::string name;    // legend label, unique among the samplers
     std::string colour;  // "#rrggbb"; empty: the palette's colour for its index
     // The sampler spec "order=confidence;values=argmax;remask=cap:0.02;gumbel=float64"
-    // (parseDecodingSampler of core/project/decoding_runs.h).
+    // (parseSamplerSpec of core/project/decoding_runs.h).
     std::string sampler = "order=ancestral";
 
     bool operator==(const DecodingConfig&) const = default;

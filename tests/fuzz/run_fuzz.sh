@@ -5,7 +5,7 @@
 #   tests/fuzz/run_fuzz.sh                          # every target, -runs=1000000
 #   tests/fuzz/run_fuzz.sh -max_total_time=60       # every target, at most 60 s each
 #   tests/fuzz/run_fuzz.sh csv json -max_total_time=600 -runs=-1    # some, longer, on demand
-# Targets: safetensors csv gamma json project torch. Extra arguments go to libFuzzer. Each target's grown
+# Targets: safetensors csv gamma json project torch specs. Extra arguments go to libFuzzer. Each target's grown
 # corpus stays in build-fuzz/corpus/<target>, its log in build-fuzz/<target>.log, and a crash
 # input in build-fuzz/<target>-crash-…; the script fails if any target fails.
 set -euo pipefail
@@ -17,7 +17,7 @@ while [[ $# -gt 0 && $1 != -* ]]; do
     targets+=("$1")
     shift
 done
-[[ ${#targets[@]} -gt 0 ]] || targets=(safetensors csv gamma json project torch)
+[[ ${#targets[@]} -gt 0 ]] || targets=(safetensors csv gamma json project torch specs)
 command -v clang++ >/dev/null || { echo "clang++ is missing (apt-get install clang)" >&2; exit 2; }
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
