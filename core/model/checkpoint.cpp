@@ -3,6 +3,7 @@
 
 #include "core/data/bundled_files.h"
 
+#include <cmath>
 #include <tuple>
 
 #include "core/io/json.h"
@@ -170,6 +171,45 @@ Status checkContractSchedule(const LoadedModel& model, const std::string& path,
                                io::printable(schedule, 300) + "; set the schedule to match");
 }
 
+// The ᾱ_n a network without a contract was fitted to (its training schedule, "linear,N=1000")
+// against the set-up's, by value: the same ᾱ from another spelling (diffusers' linear β in
+// float32 against linear) passes, another schedule (Stable Diffusion's scaled_linear under a
+// network trained on linear) is refused, as the lab refuses another schedule under a network.
+// A training schedule that cannot be built here (its csv or diffusers file gone) is compared
+// by kind.
+Status checkTrainedAlphaBar(const LoadedModel& model, const std::string& path, int numSteps,
+                            const std::string& schedule) {
+    constexpr double kTolerance = 1e-4;  // float32 tables agree to ~1e-7; other schedules differ by 1e-3 or more
+    const std::string& trainedWith = model.info.schedule;
+    const std::string trained = trainedWith.substr(0, trainedWith.rfind(",N="));
+    auto here = schedule::gaussianScheduleFromSpec(schedule, numSteps);
+    if (!here) return {};  // the set-up refuses its own schedule
+    const auto refuse = [&](const std::string& detail) {
+        return invalidArgument(path, "",
+                               "the network was trained under the schedule " +
+                                   io::printable(trained, 300) + " but the schedule here is " +
+                                   io::printable(schedule, 300) + detail +
+                                   "; set the schedule to match, or use the exact oracle");
+    };
+    auto fitted = schedule::gaussianScheduleFromSpec(trained, numSteps);
+    if (!fitted) {
+        return scheduleKind("gaussian", trained) == scheduleKind("gaussian", schedule) ? Status{}
+                                                                                       : refuse("");
+    }
+    int worst = 0;
+    double gap = 0.0;
+    for (int n = 1; n <= numSteps; ++n) {
+        const double d = std::abs(fitted->alphaBar(n) - here->alphaBar(n));
+        if (d > gap) {
+            gap = d;
+            worst = n;
+        }
+    }
+    if (gap <= kTolerance) return {};
+    return refuse(" (ᾱ_" + std::to_string(worst) + " = " + formatValue(here->alphaBar(worst)) +
+                  " here against " + formatValue(fitted->alphaBar(worst)) + ")");
+}
+
 }  // namespace
 
 Status checkGaussianFit(const LoadedModel& model, const std::string& path, int numSteps,
@@ -195,6 +235,9 @@ Status checkGaussianFit(const LoadedModel& model, const std::string& path, int n
                       " but the data have " + std::to_string(dimension));
     }
     if (Status s = checkContractSchedule(model, path, "gaussian", schedule); !s) return s;
+    if (model.contractSchedule.empty() && !schedule.empty()) {
+        if (Status s = checkTrainedAlphaBar(model, path, numSteps, schedule); !s) return s;
+    }
     // A diffusers config says what its network predicts; a contract that says otherwise would
     // run every sampler on the wrong quantity.
     if (!model.contractSchedule.empty() && !schedule.empty()) {

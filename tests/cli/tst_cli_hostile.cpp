@@ -426,6 +426,32 @@ void tst_CliHostile::checkpointMustFitTheSchedule() {
                                     "100", "--trajectory", "even:10", "--out",
                                     dir.filePath("s.csv")});
     QVERIFY2(right.exitCode == 0, qPrintable(right.err));
+    // Another schedule under the network (trained on linear) is refused, naming both and the
+    // ᾱ_n that differ most; a diffusers config with the same linear β (ᾱ in float32) is not.
+    const auto withSchedule = [&](const QString& schedule) {
+        return runCli({"sample", "--data", "toy:moons", "--model", model, "--steps", "100",
+                       "--schedule", schedule, "--trajectory", "even:10", "--out",
+                       dir.filePath("s.csv")});
+    };
+    writeFile(dir.filePath("sd.json"),
+              R"({"num_train_timesteps": 100, "beta_schedule": "scaled_linear",
+                  "beta_start": 0.00085, "beta_end": 0.012})");
+    // The linear schedule at N = 100 scales DDPM's 1e-4..0.02 by 1000/N.
+    writeFile(dir.filePath("linear.json"),
+              R"({"num_train_timesteps": 100, "beta_schedule": "linear", "beta_start": 0.001,
+                  "beta_end": 0.2})");
+    for (const QString schedule : {QString("cosine"), QString("linear,zero-snr"),
+                                   "diffusers:" + dir.filePath("sd.json")}) {
+        const CliResult other = withSchedule(schedule);
+        QCOMPARE(other.exitCode, 2);
+        QVERIFY2(other.err.contains("m.safetensors") &&
+                     other.err.contains("trained under the schedule linear but the schedule here is " +
+                                        schedule) &&
+                     other.err.contains("ᾱ_"),
+                 qPrintable(other.err));
+    }
+    const CliResult sameBeta = withSchedule("diffusers:" + dir.filePath("linear.json"));
+    QVERIFY2(sameBeta.exitCode == 0, qPrintable(sameBeta.err));
 }
 
 // F rows of 1e308 overflow a plain sum; they must give the same kernel as rows of 1.
