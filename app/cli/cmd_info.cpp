@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "app/cli/commands.h"
+#include "core/data/bundled_files.h"
 #include "core/io/checkpoint_metadata.h"
 #include "core/io/file_io.h"
 #include "core/io/safetensors.h"
@@ -35,13 +36,13 @@ std::string printable(const std::string& s) {
 }
 
 // A TorchScript model: loaded and checked as every command would, then described.
-int infoTorch(const std::string& path) {
+int infoTorch(const std::string& named, const std::string& path) {
     auto loaded = core::model::loadModelFile(path);
     if (!loaded) {
         return fail(loaded.error());
     }
     const core::io::CheckpointInfo& info = loaded->info;
-    std::cout << "file = " << printable(path) << "\n";
+    std::cout << "file = " << printable(named) << "\n";
     std::cout << "# TorchScript model (its forward pass was checked against the contract)\n";
     std::cout << "process = " << info.process << "\n";
     std::cout << "architecture = " << printable(info.architecture) << "\n";
@@ -80,9 +81,13 @@ int runInfo(const Args& args) {
                                     std::to_string(args.positionals().size()) + " files",
                                     "expected exactly one MODEL.safetensors or MODEL.pt"));
     }
-    const std::string& path = args.positionals()[0];
+    // "bundled:<file>" is read from the installed copy; messages and the listing name it as given.
+    const std::string& named = args.positionals()[0];
+    const core::Result<std::string> onDisk = core::data::modelFileOnDisk(named);
+    if (!onDisk) return fail(onDisk.error());
+    const std::string& path = *onDisk;
     if (auto head = core::io::readRegularFileHead(path, 4); head && core::io::looksLikeZip(*head)) {
-        return infoTorch(path);
+        return infoTorch(named, path);
     }
     core::Result<core::io::Checkpoint> checkpoint = core::io::readSafetensors(path);
     if (!checkpoint) {
@@ -94,7 +99,7 @@ int runInfo(const Args& args) {
         return fail(info.error());
     }
 
-    std::cout << "file = " << printable(path) << "\n";
+    std::cout << "file = " << printable(named) << "\n";
     std::cout << "# metadata (" << checkpoint->metadata.size() << " keys)\n";
     for (const auto& [key, value] : checkpoint->metadata) {
         std::cout << printable(key) << " = " << printable(value) << "\n";

@@ -17,6 +17,7 @@ class tst_CliInfo : public QObject {
 
 private slots:
     void printsMetadataAndTensors();
+    void readsABundledModelByItsName();
     void errors_data();
     void errors();
 
@@ -54,6 +55,18 @@ void tst_CliInfo::printsMetadataAndTensors() {
     QVERIFY(lines.contains("step F32 []"));
     // Tensors in file order: weight before pi before step.
     QVERIFY(result.out.indexOf("net.0.weight") < result.out.indexOf("pi F64"));
+}
+
+// The names the window saves bundled models by ("bundled:<file>") are read as every other
+// command reads them; the listing names the model as given.
+void tst_CliInfo::readsABundledModelByItsName() {
+    const auto result = runCli({"info", "bundled:moons-gaussian.safetensors"});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QVERIFY2(result.out.startsWith("file = bundled:moons-gaussian.safetensors\n"), qPrintable(result.out));
+    QVERIFY2(result.out.contains("schedule = linear,N=1000"), qPrintable(result.out));
+    const auto missing = runCli({"info", "bundled:no-such.safetensors"});
+    QCOMPARE(missing.exitCode, 2);
+    QVERIFY2(missing.err.contains("bundled:no-such.safetensors"), qPrintable(missing.err));
 }
 
 void tst_CliInfo::errors_data() {
