@@ -23,13 +23,6 @@ enum class ErrorCode {
     Unsupported,      // a valid request this build cannot serve
 };
 
-namespace detail {
-inline bool isControl(char c) {
-    const auto byte = static_cast<unsigned char>(c);
-    return byte < 0x20 || byte == 0x7F;
-}
-}  // namespace detail
-
 struct Error {
     ErrorCode code = ErrorCode::InvalidArgument;  // what kind of failure
     std::string field;                            // which parameter or file location, may be empty
@@ -49,10 +42,14 @@ struct Error {
             s += ": ";
         }
         s += message;
-        if (std::none_of(s.begin(), s.end(), [](char c) { return detail::isControl(c); })) return s;
+        const auto isControl = [](char c) {
+            const auto byte = static_cast<unsigned char>(c);
+            return byte < 0x20 || byte == 0x7F;
+        };
+        if (std::none_of(s.begin(), s.end(), isControl)) return s;
         std::string line;
         for (const char c : s) {
-            if (!detail::isControl(c)) {
+            if (!isControl(c)) {
                 line += c;
             } else if (c == '\n') {
                 line += "\\n";
