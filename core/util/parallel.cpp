@@ -142,7 +142,9 @@ void parallelForBlocks(int64_t n,
         omp_set_max_active_levels(1);
         // dynamic,1 hands the blocks out one at a time in increasing order: they start in
         // order, and a thread slowed by another program holds up only the block it runs.
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+        // "monotonic" says so: OpenMP 5's default for dynamic is nonmonotonic, which clang
+        // emits and libomp runs as work stealing, each thread from its own contiguous range.
+#pragma omp parallel for schedule(monotonic : dynamic, 1) num_threads(threads)
         for (int64_t b = 0; b < blocks; ++b) {
             runBlock(b);
         }
