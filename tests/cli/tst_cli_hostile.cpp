@@ -440,7 +440,7 @@ void tst_CliHostile::checkpointMustFitTheSchedule() {
     writeFile(dir.filePath("linear.json"),
               R"({"num_train_timesteps": 100, "beta_schedule": "linear", "beta_start": 0.001,
                   "beta_end": 0.2})");
-    for (const QString schedule : {QString("cosine"), QString("linear,zero-snr"),
+    for (const QString& schedule : {QString("cosine"), QString("linear,zero-snr"),
                                    "diffusers:" + dir.filePath("sd.json")}) {
         const CliResult other = withSchedule(schedule);
         QCOMPARE(other.exitCode, 2);
