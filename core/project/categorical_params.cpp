@@ -6,6 +6,7 @@
 
 #include "core/categorical/prior.h"
 #include "core/project/categorical_setup.h"
+#include "core/project/path_steps.h"
 #include "core/util/limits.h"
 
 namespace core::project {
@@ -46,6 +47,9 @@ Status checkTrajectory(const CategoricalParams& p) {
         return invalidArgument("steps", std::to_string(p.pathSteps),
                                "the trajectory needs 1..N = " + std::to_string(p.numSteps) +
                                    " steps");
+    }
+    if (Status s = checkPathStepsAsked(p.pathStepsAsked, limits::kSteps); !s) {
+        return s;
     }
     if (p.trajectory != CategoricalTrajectory::List) {
         return {};
@@ -217,8 +221,10 @@ CategoricalParams CategoricalParams::withDigits(int levels) const {
 CategoricalParams CategoricalParams::withNumSteps(int n) const {
     CategoricalParams p = *this;
     if (n == numSteps) return p;
+    const int asked = pathStepsWanted(pathSteps, pathStepsAsked, numSteps);
     p.numSteps = n;
-    p.pathSteps = std::min(p.pathSteps, n);
+    p.pathSteps = std::min(asked, n);
+    p.pathStepsAsked = asked > n ? asked : 0;
     // A typed list runs from node 0 to node N: it fits no other N.
     p.trajectoryList.clear();
     if (p.trajectory == CategoricalTrajectory::List) p.trajectory = CategoricalTrajectory::Even;
@@ -281,6 +287,9 @@ io::Json CategoricalParams::toJson() const {
     o["condition"] = condition;
     o["trajectory"] = choiceId(kCategoricalTrajectories, trajectory);
     o["pathSteps"] = pathSteps;
+    if (pathStepsCapped(pathSteps, pathStepsAsked, numSteps)) {
+        o["pathStepsAsked"] = pathStepsAsked;
+    }
     o["trajectoryList"] = trajectoryList;
     o["kernel"] = categorical::kernelFormName(kernel);
     o["numChains"] = numChains;
@@ -432,7 +441,9 @@ Result<CategoricalParams> CategoricalParams::fromJson(const io::Json& json) {
                      read.integerOr("position", p.position), readTableAndList(read, p),
                      read.integerOr("condition", p.condition),
                      readChoice(read, "trajectory", kCategoricalTrajectories, p.trajectory),
-                     read.integerOr("pathSteps", p.pathSteps), read.stringOr("kernel", kernel),
+                     read.integerOr("pathSteps", p.pathSteps),
+                     read.integerOr("pathStepsAsked", p.pathStepsAsked),
+                     read.stringOr("kernel", kernel),
                      read.integerOr("numChains", p.numChains),
                      read.booleanOr("maskState", p.maskState)}) {
         if (!s) return s.error();

@@ -51,6 +51,9 @@ struct CategoricalParams {
     int condition = 0;                         // the condition C shown and sampled; −1: averaged
     CategoricalTrajectory trajectory = CategoricalTrajectory::Even;
     int pathSteps = 10;                        // K of the even or DP trajectory
+    // The user's own K while a smaller N caps it (pathSteps = N), restored as far as N allows
+    // when N rises again; 0 when not capped. Stored as "pathStepsAsked" while capped.
+    int pathStepsAsked = 0;
     std::vector<int> trajectoryList;           // typed list of grid nodes 0..N
     categorical::KernelForm kernel = categorical::KernelForm::Closed;
     int numChains = 300;                       // chains drawn in the Trajectories view
@@ -83,7 +86,7 @@ struct CategoricalParams {
     std::string scheduleSpec() const;
 
     // These parameters with N = n, by the rule of GaussianParams::withNumSteps: K is capped at
-    // n and a typed list that no longer fits (it must end at node N) goes, the trajectory
+    // n (and comes back when N rises again) and a typed list that no longer fits (it must end at node N) goes, the trajectory
     // becoming even when the list was in use. With n = N nothing changes.
     CategoricalParams withNumSteps(int n) const;
 

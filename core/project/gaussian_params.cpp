@@ -9,6 +9,7 @@
 
 #include "core/gaussian/spacing.h"
 #include "core/gaussian/trajectory_dp.h"
+#include "core/project/path_steps.h"
 #include "core/schedule/diffusers_config.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "core/util/limits.h"
@@ -144,6 +145,9 @@ Status GaussianParams::validate() const {
         return invalidArgument("K", std::to_string(pathSteps),
                                "K must lie in 2..N = " + std::to_string(numSteps));
     }
+    if (Status s = checkPathStepsAsked(pathStepsAsked, limits::kGaussianSteps); !s) {
+        return s;
+    }
     if (leadingOffset < 0) {
         return invalidArgument("leadingOffset", std::to_string(leadingOffset),
                                "the offset must be ≥ 0");
@@ -224,7 +228,9 @@ GaussianParams GaussianParams::withNumSteps(int n) const {
     p.numSteps = n;
     p.importedGamma.clear();  // Γ_1..Γ_N of the old N
     p.importedGammaName.clear();
-    p.pathSteps = std::min(p.pathSteps, n);
+    const int asked = pathStepsWanted(pathSteps, pathStepsAsked, numSteps);
+    p.pathSteps = std::min(asked, n);
+    p.pathStepsAsked = asked > n ? asked : 0;
     if (!listFits(p.trajectoryList, n)) {
         // Kept, it would stay invalid (or become so when the list is chosen again).
         p.trajectoryList.clear();
@@ -368,6 +374,9 @@ io::Json GaussianParams::toJson() const {
     if (lab != LabSettings{}) {
         o["lab"] = lab.toJson();
     }
+    if (pathStepsCapped(pathSteps, pathStepsAsked, numSteps)) {
+        o["pathStepsAsked"] = pathStepsAsked;
+    }
     return o;
 }
 
@@ -431,6 +440,7 @@ Result<GaussianParams> GaussianParams::fromJson(const io::Json& json) {
                      readChoice(read, "trajectory", kGaussianTrajectories, p.trajectory),
                      read.stringOr("trajectoryList", p.trajectoryList),
                      read.integerOr("pathSteps", p.pathSteps),
+                     read.integerOr("pathStepsAsked", p.pathStepsAsked),
                      readChoice(read, "dpVariant", kDpVariants, p.dpVariant),
                      read.integerOr("leadingOffset", p.leadingOffset),
                      read.numberOr("karrasRho", p.karrasRho), read.stringOr("model", p.model),

@@ -64,6 +64,9 @@ struct GaussianParams {
     GammaEstimatorChoice estimator = GammaEstimatorChoice::Auto;
     GaussianTrajectory trajectory = GaussianTrajectory::Dp;
     int pathSteps = 10;                    // K, the number of timesteps (not for list)
+    // The user's own K while a smaller N caps it (pathSteps = N), restored as far as N allows
+    // when N rises again; 0 when not capped. Stored as "pathStepsAsked" while capped.
+    int pathStepsAsked = 0;
     std::string trajectoryList;            // list: the timesteps typed, "1,10,…,N"
     gaussian::DpVariant dpVariant = gaussian::DpVariant::Clipped;  // dp: the cost over the bound
     int leadingOffset = 0;                 // leading: O, added to every 0-based timestep
@@ -90,7 +93,8 @@ struct GaussianParams {
     // "sampler", "compareSampler", "particles") and the value.
     Status validate() const;
     // The parameter rules, one for the GUI and the CLI. These parameters with N = n and what
-    // was tied to the old N adjusted: an imported Γ (N entries) goes, K is capped at n, and a
+    // was tied to the old N adjusted: an imported Γ (N entries) goes, K is capped at n (the
+    // user's own K comes back, as far as N allows, when N rises again: pathStepsAsked), and a
     // typed list that no longer fits n (a timestep above n, or too many) goes, the trajectory
     // becoming even when the list was in use; a list that still fits stays. With n = N nothing
     // changes. A new schedule or data set keeps the imported Γ: check it again with

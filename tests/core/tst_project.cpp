@@ -667,6 +667,26 @@ void tst_Project::gaussianNumStepsRule() {
     QVERIFY(tiny.trajectoryList.empty());
     QVERIFY(tiny.trajectory == core::project::GaussianTrajectory::Dp);
     DS_VERIFY_OK(tiny.validate());
+    // The user's K = 50 comes back as far as N allows, also through a project file.
+    QCOMPARE(tiny.withNumSteps(30).pathSteps, 30);
+    QCOMPARE(tiny.withNumSteps(30).withNumSteps(2000).pathSteps, 50);
+    auto reread = GaussianParams::fromJson(tiny.toJson());
+    DS_VERIFY_OK(reread);
+    QVERIFY(*reread == tiny);
+    QCOMPARE(reread->withNumSteps(1000).pathSteps, 50);
+    // K changed while capped is the user's own K now.
+    GaussianParams chosen = tiny;
+    chosen.pathSteps = 7;
+    QCOMPARE(chosen.withNumSteps(1000).pathSteps, 7);
+    QVERIFY(!chosen.toJson().contains("pathStepsAsked"));
+    // A stored value outside K's limits is refused, naming the key and the value.
+    core::io::Json bad = tiny.toJson();
+    bad["pathStepsAsked"] = -3;
+    auto refused = GaussianParams::fromJson(bad);
+    QVERIFY(!refused);
+    QVERIFY2(refused.error().toString().find("pathStepsAsked") != std::string::npos &&
+                 refused.error().toString().find("-3") != std::string::npos,
+             refused.error().toString().c_str());
 }
 
 void tst_Project::categoricalNumStepsRule() {
@@ -683,6 +703,14 @@ void tst_Project::categoricalNumStepsRule() {
     QVERIFY(q.trajectoryList.empty());
     QVERIFY(q.trajectory == core::project::CategoricalTrajectory::Even);
     DS_VERIFY_OK(q.validate());
+    // N = 1 on the way to N = 1000 does not destroy K = 10, also through a project file.
+    CategoricalParams one = q.withNumSteps(1);
+    QCOMPARE(one.pathSteps, 1);
+    auto reread = CategoricalParams::fromJson(one.toJson());
+    DS_VERIFY_OK(reread);
+    QVERIFY(*reread == one);
+    QCOMPARE(reread->withNumSteps(1000).pathSteps, 10);
+    QCOMPARE(one.withNumSteps(6).pathSteps, 6);
 }
 
 void tst_Project::importedGammaBoundAndClip() {

@@ -453,7 +453,10 @@ QGroupBox* CategoricalPanel::createSamplingBox() {
                      }
                  });
     m_edits.bind(m_pathSteps, &QSpinBox::valueChanged, tr("Change path steps"), "trajectory",
-                 [](CategoricalParams& p, int k) { p.pathSteps = k; });
+                 [](CategoricalParams& p, int k) {
+                     p.pathSteps = k;
+                     p.pathStepsAsked = 0;  // the user's own K now
+                 });
     connect(m_trajectoryList, &QLineEdit::editingFinished, this,
             [this] { editTrajectoryList(m_trajectoryList->text()); });
     m_edits.bind(m_kernel, &QComboBox::currentIndexChanged, tr("Change kernel"), "trajectory",

@@ -464,7 +464,10 @@ QGroupBox* GaussianPanel::createTrajectoryBox() {
     connect(m_trajectoryList, &QLineEdit::returnPressed, this,
             [this] { editTrajectoryList(m_trajectoryList->text()); });
     m_edits.bind(m_pathSteps, &QSpinBox::valueChanged, tr("Change the number of steps"), "trajectory",
-                 [](GaussianParams& p, int k) { p.pathSteps = k; });
+                 [](GaussianParams& p, int k) {
+                     p.pathSteps = k;
+                     p.pathStepsAsked = 0;  // the user's own K now
+                 });
     m_edits.bind(m_dpVariant, &QComboBox::currentIndexChanged, tr("Change DP cost"), "trajectory",
                  [this](GaussianParams& p) {
                      p.dpVariant = chosen(m_dpVariant, core::project::kDpVariants);
