@@ -442,8 +442,8 @@
         <translation>&lt;p&gt;このビューの解説はありません。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Out of date: the new project&apos;s results are being computed.</source>
-        <translation>古い結果です: 新しいプロジェクトの結果を計算中です。</translation>
+        <source>Out of date: the new results are being computed.</source>
+        <translation>古い結果です: 新しい結果を計算中です。</translation>
     </message>
 </context>
 <context>
@@ -1553,8 +1553,8 @@ The project is still open; save your work.</source>
 <context>
     <name>ui::charts::ViewPanel</name>
     <message>
-        <source>Out of date: these are the previous project&apos;s results; the new ones are being computed.</source>
-        <translation>古い結果です: 前のプロジェクトの結果を表示しています。新しい結果を計算中です。</translation>
+        <source>Out of date: these are the results of the previous settings; the new ones are being computed.</source>
+        <translation>古い結果です: 変更前の設定の結果を表示しています。新しい結果を計算中です。</translation>
     </message>
 </context>
 <context>

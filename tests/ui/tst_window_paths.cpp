@@ -39,6 +39,7 @@
 #include "core/util/parallel.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/test_support.h"
+#include "ui/charts/view_panel.h"
 #include "ui/document/project_document.h"
 #include "ui/main/categorical_explorer.h"
 #include "ui/jobs/job_runner.h"
@@ -122,6 +123,7 @@ private slots:
     void exportDialogWritesWhatExportWrites();
     void exportDialogOffersMillimetresAndKeepsTypedSizes();
     void typingANumberIsOneEdit();
+    void slowResultsAreMarkedOutOfDateAtOnce();
 };
 
 void tst_WindowPaths::init() {
@@ -413,6 +415,57 @@ void tst_WindowPaths::typingANumberIsOneEdit() {
     QCOMPARE(window.document()->categorical().numSteps, 1001);
     QCOMPARE(window.document()->undoStack()->count(), undoBefore + 2);
     window.explorer()->waitForJobs();
+
+    // N typed below the path steps caps them; typed above again, the user's own K comes back.
+    auto typeSteps = [&](const char* text) {
+        numSteps->setFocus();
+        numSteps->selectAll();
+        QTest::keyClicks(numSteps, text);
+        QTest::keyClick(numSteps, Qt::Key_Return);
+    };
+    typeSteps("3");
+    QCOMPARE(window.document()->categorical().pathSteps, 3);
+    typeSteps("500");
+    QCOMPARE(window.document()->categorical().numSteps, 500);
+    QCOMPARE(window.document()->categorical().pathSteps, pathSteps);
+    window.explorer()->waitForJobs();
+}
+
+// An edit whose results take seconds (K = 64, N = 1000: the step costs of the path in use) marks
+// the old curves out of date within a quarter of a second; it used to leave the K = 4 curve
+// unmarked for 8 s. Quick results never show the banner at all.
+void tst_WindowPaths::slowResultsAreMarkedOutOfDateAtOnce() {
+    const int await = ui::charts::ViewPanel::kAwaitResultsMs;
+    {
+        ui::charts::ViewPanel panel("test");
+        panel.awaitResults();
+        QVERIFY(!panel.isStale());
+        QTest::qWait(await + 150);
+        QVERIFY(panel.isStale());
+        panel.setProvenance({"new"});  // the results arrive
+        QVERIFY(!panel.isStale());
+        panel.awaitResults();
+        QTest::qWait(await / 5);
+        panel.setProvenance({"quick"});
+        QTest::qWait(await + 150);
+        QVERIFY(!panel.isStale());  // no banner for quick results
+    }
+    QTemporaryDir dir;
+    ui::MainWindow window(nullptr, dir.filePath("recovery"));
+    window.show();
+    window.explorer()->waitForJobs();
+    auto p = window.document()->categorical().withNumClasses(64).withNumSteps(1000);
+    QVERIFY(window.document()->setCategorical(p, "numClasses").ok());
+    QTest::qWait(await + 150);
+    std::map<QString, ui::charts::ViewPanel*> views;
+    for (const auto& [name, view] : window.explorer()->views()) views[name] = view;
+    ui::charts::ViewPanel* costs = views.at("step-costs");
+    if (window.explorer()->costRunner()->isRunning()) {
+        QVERIFY2(costs->isStale(), "the old step costs are not marked while the new ones run");
+    }
+    window.explorer()->waitForJobs();
+    QVERIFY(!costs->isStale());
+    QVERIFY(!views.at("trajectories")->isStale());
 }
 
 QTEST_MAIN(tst_WindowPaths)

@@ -23,7 +23,8 @@ ViewPanel::ViewPanel(const QString& title, QWidget* parent)
     m_message->hide();
     m_layout->addWidget(m_message);
     m_staleBanner->setText(QCoreApplication::translate(
-        "ui::charts::ViewPanel", "Out of date: these are the previous project's results; the new ones are being computed."));
+        "ui::charts::ViewPanel", "Out of date: these are the results of the previous settings; the new ones are being "
+        "computed."));
     m_staleBanner->setWordWrap(true);
     QPalette amber = m_staleBanner->palette();
     amber.setColor(QPalette::Window, QColor(0xff, 0xf3, 0xcd));
@@ -34,9 +35,16 @@ ViewPanel::ViewPanel(const QString& title, QWidget* parent)
     m_staleBanner->hide();
     m_layout->insertWidget(0, m_staleBanner);
     markControl(m_staleBanner);  // never part of a figure
+    m_awaitResults = new QTimer(this);
+    m_awaitResults->setSingleShot(true);
+    m_awaitResults->setInterval(kAwaitResultsMs);
+    connect(m_awaitResults, &QTimer::timeout, this, [this] { setStale(true); });
 }
 
+void ViewPanel::awaitResults() { m_awaitResults->start(); }
+
 void ViewPanel::setStale(bool stale) {
+    m_awaitResults->stop();
     m_stale = stale;
     m_staleBanner->setVisible(stale);
 }

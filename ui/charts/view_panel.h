@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QPointer>
+#include <QTimer>
 #include <QWidget>
 
 #include <string>
@@ -34,11 +35,16 @@ public:
     const QString& title() const { return m_title; }
     const ChartData& data() const { return m_data; }
 
-    // Out of date: the project was replaced and this view still shows the previous one's
+    // Out of date: the project was replaced or edited and this view still shows the previous
     // results. A banner says so, the Explanation's "Now" list says so instead of the old
     // provenance, and the next results (setData) clear it.
     void setStale(bool stale);
     bool isStale() const { return m_stale; }
+    // An edit's results are on their way (a job): out of date unless they arrive within
+    // kAwaitResultsMs, so that quick recomputations (a drag of π) never flash the banner while
+    // slow ones never leave old curves unmarked.
+    void awaitResults();
+    static constexpr int kAwaitResultsMs = 250;
 
     // Which of the view's explanations applies now, when it has several ("images" for the
     // Particles view drawing images); empty for its only one.
@@ -81,6 +87,7 @@ private:
     QLabel* m_message;
     QLabel* m_staleBanner;
     bool m_stale = false;
+    QTimer* m_awaitResults;
     ChartData m_data;
     std::vector<std::string> m_provenance;
     std::vector<QPointer<QWidget>> m_controls;

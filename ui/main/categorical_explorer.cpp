@@ -173,7 +173,11 @@ void CategoricalExplorer::onParamsChanged(bool projectReplaced) {
         !m_setupRunner.isRunning()) {
         // Only the samplers changed: the other views keep their results.
         m_decodeCoalesce.start();
-        if (animatedSpec(params) != m_chainsSampler) startChains();
+        m_decoding->awaitResults();
+        if (animatedSpec(params) != m_chainsSampler) {
+            m_chains->awaitResults();
+            startChains();
+        }
         return;
     }
     if (!document::setupReadsFiles(params)) {
@@ -213,6 +217,13 @@ void CategoricalExplorer::useSetup(
     emit curveChanged(m_setup->curve);
     for (auto& [name, view] : views()) {
         view->setProvenance(m_setup->params.provenance());
+    }
+    // Their jobs start below (startJobs): the old chains, costs and decodings are marked out of
+    // date until the new ones arrive.
+    for (charts::ViewPanel* view : {static_cast<charts::ViewPanel*>(m_chains),
+                                    static_cast<charts::ViewPanel*>(m_stepCosts),
+                                    static_cast<charts::ViewPanel*>(m_decoding)}) {
+        view->awaitResults();
     }
     // Cheap views at once: O(N K²) curves and K×K matrices.
     m_schedule->setSetup(m_setup);

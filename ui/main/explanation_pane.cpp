@@ -146,7 +146,7 @@ QString ExplanationPane::html() const {
         QString now;
         if (view->isStale()) {
             html += "<p><b>" + tr("Now.") + "</b> " +
-                    tr("Out of date: the new project's results are being computed.") + "</p>";
+                    tr("Out of date: the new results are being computed.") + "</p>";
             continue;
         }
         for (const std::string& line : view->provenance()) {

@@ -320,8 +320,15 @@ void GaussianExplorer::startJob() {
                                         static_cast<charts::ViewPanel*>(m_trajectory)}) {
             view->setStale(false);
         }
+        m_particles->awaitResults();
         startParticlesJob(previous);
         return;
+    }
+    for (charts::ViewPanel* view : {static_cast<charts::ViewPanel*>(m_gamma),
+                                    static_cast<charts::ViewPanel*>(m_variance),
+                                    static_cast<charts::ViewPanel*>(m_trajectory),
+                                    static_cast<charts::ViewPanel*>(m_particles)}) {
+        view->awaitResults();  // out of date unless the new results come quickly
     }
     const int threads = core::defaultThreads();
     const document::GammaCache cache = m_document->project().gammaCache;
