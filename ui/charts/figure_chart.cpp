@@ -332,7 +332,7 @@ void FigureLegend::sync() {
     if (font() != m_chart->legend()->font()) setFont(m_chart->legend()->font());
     const QString now = signature();
     if (now != m_signature) {
-            m_signature = now;
+        m_signature = now;
         updateGeometry();
         update();
     }

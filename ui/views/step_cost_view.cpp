@@ -105,6 +105,7 @@ void StepCostView::setCosts(std::shared_ptr<const core::project::CategoricalCost
         return points;
     };
     m_dp->replace(costs->dpAvailable ? markers(costs->dpNodes) : QList<QPointF>{});
+    m_dp->setVisible(costs->dpAvailable);  // no DP: nor its entry in the legend
     m_even->replace(markers(costs->evenNodes));
     m_axisCost->setRange(0.0, std::max(1e-6, top * 1.1));
     m_axisCost->applyNiceNumbers();
