@@ -154,11 +154,14 @@ LabConfigTable::LabConfigTable(document::ProjectDocument* document, QWidget* par
     m_quality->setToolTip(
         tr("Samples drawn per configuration and number of steps for the sample quality "
            "(0: no quality, only the NLL)."));
-    buttons->addSpacing(12);
-    buttons->addWidget(new QLabel(tr("Numbers of steps")));
-    buttons->addWidget(m_ks, 1);
-    buttons->addWidget(new QLabel(tr("Quality samples")));
-    buttons->addWidget(m_quality);
+    // The sweep on a line of its own under the buttons: one line for both was 763 px.
+    buttons->addStretch(1);
+    auto* sweep = new QHBoxLayout;
+    sweep->addWidget(new QLabel(tr("Numbers of steps")));
+    sweep->addWidget(m_ks, 1);
+    sweep->addWidget(new QLabel(tr("Quality samples")));
+    sweep->addWidget(m_quality);
+    layout->addLayout(sweep);
     layout->addWidget(m_errors.create(kField));
     m_edits.bind(m_ks, &QLineEdit::editingFinished, tr("Change the lab's numbers of steps"), kField,
                  [this](GaussianParams& p) {

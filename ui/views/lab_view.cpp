@@ -23,6 +23,7 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QProgressBar>
+#include <QScrollArea>
 #include <QPushButton>
 #include <QScatterSeries>
 #include <QFileInfo>
@@ -34,6 +35,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "core/io/file_io.h"
 #include "ui/panels/lab_config_table.h"
@@ -213,31 +215,40 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
       m_caption(new QLabel),
       m_errors(new QLabel) {
     auto* split = new QSplitter(Qt::Vertical);
-    QWidget* controls = createControls();
+    // The configuration table and its buttons scroll when the window is short (a 1280 × 720
+    // projector): their full height and the charts' do not both fit it.
+    auto* controls = new QScrollArea;
+    controls->setWidget(createControls());
+    controls->setWidgetResizable(true);
+    controls->setFrameShape(QFrame::NoFrame);
+    controls->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    controls->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     split->addWidget(controls);
     markControl(controls);  // the configuration table and its buttons are not the figure
     auto* charts = new QWidget;
     auto* chartsLayout = new QVBoxLayout(charts);
     chartsLayout->setContentsMargins(0, 0, 0, 0);
     auto* selectorRow = new QWidget;
-    auto* selectors = new QHBoxLayout(selectorRow);
+    // Two lines of two choices (one line was 965 px: wider than a projector leaves the views).
+    auto* selectors = new QGridLayout(selectorRow);
     selectors->setContentsMargins(8, 0, 8, 0);
-    selectors->addWidget(new QLabel(tr("Steps for the timesteps and step costs:")));
-    selectors->addWidget(m_k);
-    selectors->addSpacing(12);
-    selectors->addWidget(new QLabel(tr("Timestep axis:")));
+    selectors->setHorizontalSpacing(6);
+    selectors->setVerticalSpacing(2);
     m_axis->addItems({"n", tr("log-SNR λ"), tr("σ (log)")});
-    selectors->addWidget(m_axis);
-    selectors->addSpacing(12);
-    selectors->addWidget(new QLabel(tr("Step costs against:")));
     m_stepAxis->addItems({tr("the step's t"), tr("step index")});
-    selectors->addWidget(m_stepAxis);
-    selectors->addSpacing(12);
-    selectors->addWidget(new QLabel(tr("Steps in log σ:")));
     m_sigmaStep->addItems({tr("the step"), tr("the ratio")});
     m_sigmaStep->setToolTip(tr("The fifth chart: each step in log σ, or its ratio to the step before."));
-    selectors->addWidget(m_sigmaStep);
-    selectors->addStretch(1);
+    const std::pair<QString, QComboBox*> choices[4] = {
+        {tr("Steps for the timesteps and step costs:"), m_k},
+        {tr("Timestep axis:"), m_axis},
+        {tr("Step costs against:"), m_stepAxis},
+        {tr("Steps in log σ:"), m_sigmaStep}};
+    for (int i = 0; i < 4; ++i) {
+        selectors->addWidget(new QLabel(choices[i].first), i / 2, 3 * (i % 2));
+        selectors->addWidget(choices[i].second, i / 2, 3 * (i % 2) + 1);
+    }
+    selectors->setColumnMinimumWidth(2, 12);
+    selectors->setColumnStretch(5, 1);
     chartsLayout->addWidget(selectorRow);
     markControl(selectorRow);
     auto* grid = new QGridLayout;
@@ -313,6 +324,9 @@ QWidget* LabView::createControls() {
     row->addWidget(m_cancel);
     row->addWidget(m_progress);
     row->addWidget(m_status, 1);
+    // The copies on a line of their own: one line for all was 775 px, wider than the views'
+    // room on a 1280 × 720 projector beside the parameters and the Explanation.
+    auto* copies = new QHBoxLayout;
     for (const auto convention : {core::schedule::TimestepConvention::Diffusers,
                                   core::schedule::TimestepConvention::KDiffusion}) {
         const bool diffusers = convention == core::schedule::TimestepConvention::Diffusers;
@@ -328,9 +342,11 @@ QWidget* LabView::createControls() {
                 QApplication::clipboard()->setText(text);
             }
         });
-        row->addWidget(copy);
+        copies->addWidget(copy);
     }
+    copies->addStretch(1);
     layout->addLayout(row);
+    layout->addLayout(copies);
     m_errors->setWordWrap(true);
     m_errors->setStyleSheet("color: #b00020;");
     m_errors->hide();

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+// The walk a teacher and a researcher take: every example, every view, on a lecture hall's
+// 1920 × 1080 screen and a projector's 1280 × 720, with the Explanation pane open. Nothing on
+// screen may be shortened ("…"), and the window must fit the screen it is on.
+// DIFFUSCOPE_SCREENSHOT_DIR=DIR saves each view as DIR/walk-<example>-<view>-<width>.png.
+#include <QApplication>
+#include <QDockWidget>
+#include <QLabel>
+#include <QScreen>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "ui/charts/figure_chart.h"
+#include "ui/charts/view_panel.h"
+#include "ui/document/project_document.h"
+#include "ui/main/categorical_explorer.h"
+#include "ui/main/explanation_pane.h"
+#include "ui/main/gaussian_explorer.h"
+#include "ui/main/main_window.h"
+
+class tst_WindowWalk : public QObject {
+    Q_OBJECT
+private slots:
+    void everyViewOfEveryExampleKeepsItsWords();
+    void theWindowFitsAProjectorWithTheExplanationOpen();
+};
+
+namespace {
+
+// The problems of the views on screen: chart text shortened, one-line labels wider than their
+// room.
+QStringList problemsOnScreen(ui::MainWindow& window, const QString& at) {
+    QStringList problems;
+    for (const auto& [name, view] : window.viewsOnScreen()) {
+        for (auto* figure : view->findChildren<ui::charts::FigureChart*>()) {
+            if (!figure->isVisible()) continue;
+            for (const QString& text : figure->elidedTexts()) {
+                problems << at + ", " + name + ": \"" + text + "\" shortened";
+            }
+        }
+        // A view's notes (word-wrapped labels under the charts) are never cut at the bottom.
+        for (QLabel* label : view->findChildren<QLabel*>()) {
+            if (!label->isVisible() || !label->wordWrap() || label->text().isEmpty()) continue;
+            const int needed = label->heightForWidth(label->width());
+            const int bottom = label->mapTo(view, QPoint(0, label->height())).y();
+            if (needed > label->height() + 1 || bottom > view->height() + 1) {
+                problems << at + ", " + name + ": the note \"" + label->text().left(60) + "…\" needs " +
+                                QString::number(needed) + " px, has " + QString::number(label->height()) +
+                                " (its bottom at " + QString::number(bottom) + " in a view " +
+                                QString::number(view->height()) + " px high)";
+            }
+        }
+    }
+    return problems;
+}
+
+}  // namespace
+
+void tst_WindowWalk::everyViewOfEveryExampleKeepsItsWords() {
+    QTemporaryDir dir;
+    ui::MainWindow window(nullptr, dir.filePath("recovery"));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.explanationPane()->show();
+    const QString shots = qEnvironmentVariable("DIFFUSCOPE_SCREENSHOT_DIR");
+    QStringList problems;
+    const auto examples = ui::document::examples();
+    for (size_t i = 0; i < examples.size(); ++i) {
+        window.document()->loadExample(examples[i].project);
+        window.explorer()->waitForJobs();
+        window.gaussianExplorer()->waitForJobs();
+        for (const QSize size : {QSize(1920, 1080), QSize(1280, 720)}) {
+            window.resize(size);
+            const bool gaussian =
+                window.document()->project().process == core::project::ProcessKind::Gaussian;
+            const auto views = gaussian ? window.gaussianExplorer()->views() : window.explorer()->views();
+            for (const auto& [name, view] : views) {
+                if (name == "lab") continue;  // run on request; its table is a control
+                QVERIFY2(window.showView(name), qPrintable(name));
+                for (int k = 0; k < 3; ++k) {
+                    QApplication::processEvents();
+                    QTest::qWait(30);
+                }
+                window.explorer()->waitForJobs();
+                window.gaussianExplorer()->waitForJobs();
+                QApplication::processEvents();
+                const QString at =
+                    QString("example %1 (%2) at %3×%4").arg(i + 1).arg(examples[i].title).arg(size.width()).arg(size.height());
+                if (!shots.isEmpty()) {
+                    window.grab().save(QString("%1/walk-%2-%3-%4.png").arg(shots).arg(i + 1).arg(name).arg(size.width()));
+                }
+                problems << problemsOnScreen(window, at);
+            }
+        }
+    }
+    problems.removeDuplicates();
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
+}
+
+// A projector's 1280 × 720: the window's least size, with the Explanation pane open beside the
+// views, fits it (it used to be forced wider than the screen, the pane and the time bar's seed
+// off its right edge).
+void tst_WindowWalk::theWindowFitsAProjectorWithTheExplanationOpen() {
+    QTemporaryDir dir;
+    ui::MainWindow window(nullptr, dir.filePath("recovery"));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.explanationPane()->show();
+    for (const int process : {0, 1}) {
+        window.showProcess(process);
+        for (int tab = 0; tab < window.tabs()->count(); ++tab) {
+            window.tabs()->setCurrentIndex(tab);
+            QApplication::processEvents();
+            const QSize least = window.minimumSizeHint().expandedTo(window.minimumSize());
+            QVERIFY2(least.width() <= 1280 && least.height() <= 720,
+                     qPrintable(QString("%1, tab \"%2\": the window needs at least %3 × %4")
+                                    .arg(process == 0 ? "categorical" : "Gaussian")
+                                    .arg(window.tabs()->tabText(tab))
+                                    .arg(least.width())
+                                    .arg(least.height())));
+        }
+    }
+    window.explorer()->waitForJobs();
+    window.gaussianExplorer()->waitForJobs();
+}
+
+QTEST_MAIN(tst_WindowWalk)
+#include "tst_window_walk.moc"
