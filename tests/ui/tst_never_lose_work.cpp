@@ -18,6 +18,7 @@
 #include <csignal>
 #include <functional>
 #include <new>
+#include <string_view>
 
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -113,19 +114,37 @@ CategoricalParams edited(int numSteps) {
 
 // A RecoveryStore in a child process that writes its copy of `bytes`, then dies by SIGKILL
 // (a crash: the lock file stays behind with a dead pid). Returns the child's pid.
+// A separate process (this test run again with kCrashWithCopy), not a fork: a child forked from
+// this threaded process could hang on a lock another thread held (it did, once in a clang
+// sanitizer build, until its alarm).
+constexpr const char* kCrashWithCopy = "--crash-with-recovery-copy";
+
 pid_t crashedInstance(const QString& folder, const QByteArray& bytes) {
-    const pid_t child = fork();
-    if (child == 0) {
-        alarm(20);  // never outlive the test
-        RecoveryStore store(folder);
-        if (!store.write(bytes).ok()) {
-            _exit(3);
-        }
-        raise(SIGKILL);
+    QTemporaryDir scratch;
+    const QString input = scratch.filePath("copy.json");
+    QFile file(input);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size()) return -1;
+    file.close();
+    QProcess child;
+    child.start(QCoreApplication::applicationFilePath(), {kCrashWithCopy, folder, input});
+    if (!child.waitForStarted(20000)) return -1;
+    const pid_t pid = static_cast<pid_t>(child.processId());
+    if (!child.waitForFinished(20000)) {
+        child.kill();
+        return -1;
     }
-    int status = 0;
-    waitpid(child, &status, 0);
-    return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL ? child : -1;
+    return child.exitStatus() == QProcess::CrashExit ? pid : -1;
+}
+
+// The instance that crashes: writes its recovery copy and dies by SIGKILL.
+int crashWithRecoveryCopy(int argc, char* argv[]) {
+    QCoreApplication app(argc, argv);
+    QFile file(QString::fromLocal8Bit(argv[3]));
+    if (!file.open(QIODevice::ReadOnly)) return 3;
+    RecoveryStore store(QString::fromLocal8Bit(argv[2]));
+    if (!store.write(file.readAll()).ok()) return 3;
+    raise(SIGKILL);
+    return 4;
 }
 
 class ThrowingObject : public QObject {
@@ -612,6 +631,7 @@ void tst_NeverLoseWork::escapingExceptionsBecomeMessages() {
 
 // The application under test is the GUI's own, with its safety net.
 int main(int argc, char* argv[]) {
+    if (argc == 4 && std::string_view(argv[1]) == kCrashWithCopy) return crashWithRecoveryCopy(argc, argv);
     ui::SafeApplication app(argc, argv);
     app.setAttribute(Qt::AA_Use96Dpi, true);
     tst_NeverLoseWork test;
