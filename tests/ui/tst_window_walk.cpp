@@ -7,6 +7,7 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QScreen>
+#include <QScrollArea>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -17,6 +18,8 @@
 #include "ui/main/explanation_pane.h"
 #include "ui/main/gaussian_explorer.h"
 #include "ui/main/main_window.h"
+#include "ui/panels/categorical_panel.h"
+#include "ui/panels/gaussian_panel.h"
 
 class tst_WindowWalk : public QObject {
     Q_OBJECT
@@ -119,6 +122,24 @@ void tst_WindowWalk::theWindowFitsAProjectorWithTheExplanationOpen() {
                                     .arg(least.width())
                                     .arg(least.height())));
         }
+    }
+    // The parameters' panel is never cut at the right (it was, its buttons half shown, with a
+    // sideways scroll bar): the dock is as wide as the panel shown needs.
+    window.resize(1280, 720);
+    auto* dock = window.findChild<QDockWidget*>("parametersDock");
+    QVERIFY(dock != nullptr);
+    auto* scroll = qobject_cast<QScrollArea*>(dock->widget());
+    QVERIFY(scroll != nullptr);
+    for (const int process : {0, 1}) {
+        window.showProcess(process);
+        QApplication::processEvents();
+        QWidget* panel = process == 0 ? static_cast<QWidget*>(window.categoricalPanel())
+                                      : static_cast<QWidget*>(window.gaussianPanel());
+        QVERIFY2(scroll->viewport()->width() >= panel->minimumSizeHint().width(),
+                 qPrintable(QString("%1 panel: needs %2 px, the dock shows %3")
+                                .arg(process == 0 ? "categorical" : "Gaussian")
+                                .arg(panel->minimumSizeHint().width())
+                                .arg(scroll->viewport()->width())));
     }
     window.explorer()->waitForJobs();
     window.gaussianExplorer()->waitForJobs();

@@ -32,6 +32,7 @@
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStandardPaths>
@@ -305,6 +306,21 @@ void MainWindow::showProcess(int index) {
     }
     m_centralStack->setCurrentIndex(index);
     m_panelStack->setCurrentIndex(index);
+    fitParametersDock();
+}
+
+void MainWindow::fitParametersDock() {
+    // The dock is as wide as the panel shown needs, so that none of its buttons is cut or
+    // scrolled sideways; the hidden panel does not count (a stack is as wide as its widest).
+    for (int i = 0; i < m_panelStack->count(); ++i) {
+        const auto policy = i == m_panelStack->currentIndex() ? QSizePolicy::Preferred : QSizePolicy::Ignored;
+        m_panelStack->widget(i)->setSizePolicy(policy, policy);
+    }
+    auto* scroll = qobject_cast<QScrollArea*>(m_panelStack->parentWidget()->parentWidget());
+    if (scroll == nullptr) return;
+    const int needed = m_panelStack->currentWidget()->minimumSizeHint().width() +
+                       scroll->verticalScrollBar()->sizeHint().width() + 2 * scroll->frameWidth();
+    scroll->setMinimumWidth(std::max(kParametersDockWidth, needed));
 }
 
 QTabWidget* MainWindow::tabs() const { return m_centralStack->currentIndex() == 1 ? m_gaussianTabs : m_tabs; }
@@ -322,7 +338,8 @@ void MainWindow::createDocks() {
     m_panelStack->addWidget(m_panel);
     m_panelStack->addWidget(m_gaussianPanel);
     scroll->setWidget(m_panelStack);
-    scroll->setMinimumWidth(330);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // fitParametersDock
+    scroll->setMinimumWidth(kParametersDockWidth);
     dock->setWidget(scroll);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
     m_explanation = new ExplanationPane(this);
@@ -339,6 +356,7 @@ void MainWindow::createDocks() {
     connect(m_gaussianTabs, &QTabWidget::currentChanged, this, follow);
     connect(m_centralStack, &QStackedWidget::currentChanged, this, follow);
     follow();
+    fitParametersDock();
 }
 
 void MainWindow::setPlayerIconScale(double scale) {

@@ -166,6 +166,8 @@ private:
     } m_presentation;
     QStackedWidget* m_centralStack;
     QStackedWidget* m_panelStack;
+    static constexpr int kParametersDockWidth = 330;  // at least
+    void fitParametersDock();
     panels::GaussianPanel* m_gaussianPanel;
     animation::TimeBar* m_timeBar;
     panels::CategoricalPanel* m_panel;

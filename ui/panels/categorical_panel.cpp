@@ -401,10 +401,12 @@ QGroupBox* CategoricalPanel::createSamplingBox() {
         tr("Load a categorical checkpoint trained for these classes (K), positions (D) and conditions."));
     auto* trainModel = new QPushButton(tr("Train…"));
     trainModel->setToolTip(tr("Train a network on this data and schedule, then use it."));
-    auto* modelRow = new QHBoxLayout;
-    modelRow->addWidget(m_model, 1);
-    modelRow->addWidget(openModel);
-    modelRow->addWidget(trainModel);
+    // The buttons under the model's name: beside it they made the panel 370 px wide, too
+    // wide for a 1280 × 720 projector with the Explanation open.
+    auto* modelButtons = new QHBoxLayout;
+    modelButtons->addWidget(openModel);
+    modelButtons->addWidget(trainModel);
+    modelButtons->addStretch(1);
     m_trajectory = new QComboBox;
     addChoices(m_trajectory, core::project::kCategoricalTrajectories);
     m_trajectory->setToolTip(tr("Which grid nodes the reverse chain visits."));
@@ -424,7 +426,8 @@ QGroupBox* CategoricalPanel::createSamplingBox() {
     m_numChains = new QSpinBox;
     m_numChains->setRange(1, 5000);
     m_numChains->setToolTip(tr("Chains drawn in the Trajectories view."));
-    form->addRow(tr("model"), modelRow);
+    form->addRow(tr("model"), m_model);
+    form->addRow(QString(), modelButtons);
     form->addRow(errorLabel("model"));
     form->addRow(tr("trajectory"), m_trajectory);
     form->addRow(tr("path steps"), m_pathSteps);
