@@ -12,9 +12,7 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
-#include <string>
 
-#include "core/project/lab_settings.h"
 #include "core/util/parallel.h"
 #include "ui/animation/chains_view.h"
 #include "ui/animation/time_bar.h"
@@ -34,22 +32,6 @@ struct Shot {
     double position = -1;  // the time slider's position in steps (−1: as loaded)
     std::function<void(ui::MainWindow&)> prepare = {};
 };
-
-// Applies a lab preset to the project (as the Lab's Presets menu does) and runs the lab.
-void runLabPreset(ui::MainWindow& window, const std::string& id) {
-    for (const auto& preset : core::project::labPresets()) {
-        if (preset.id != id) continue;
-        auto p = window.document()->gaussian();
-        p.lab.configs = preset.configs;
-        if (!preset.schedule.empty()) p.schedule = preset.schedule;
-        if (!preset.ks.empty()) p.lab.ks = preset.ks;
-        if (!window.document()->setGaussian(p, "lab").ok()) break;
-        window.gaussianExplorer()->waitForJobs();
-        window.gaussianExplorer()->runLab();
-        return;
-    }
-    std::fprintf(stderr, "no lab preset %s\n", id.c_str());
-}
 
 void settle(ui::MainWindow& window) {
     window.explorer()->waitForJobs();
@@ -109,10 +91,6 @@ int main(int argc, char* argv[]) {
         {"lessons.png", 0, nullptr, -1, [](ui::MainWindow& w) { w.loadLessonStep(3, 1); }},
         {"presentation-mode.png", 1, "trajectories", 6.0,
          [](ui::MainWindow& w) { w.setPresentationMode(true); }},
-        // The Lab's presets run on the bundled networks (a run of about 20 s each).
-        {"lab-moons.png", 3, "lab", -1,
-         [](ui::MainWindow& w) { runLabPreset(w, "karras-on-linear"); }},
-        {"lab-digits.png", 4, "lab", -1, [](ui::MainWindow& w) { runLabPreset(w, "ddpm-small-k"); }},
     };
     bool ok = true;
     for (const Shot& shot : english) ok = take(folder, shot, "en") && ok;
