@@ -223,6 +223,7 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
     controls->setFrameShape(QFrame::NoFrame);
     controls->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     controls->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    controls->setMinimumHeight(120);  // squeezed, still the table's first rows and a button row
     split->addWidget(controls);
     markControl(controls);  // the configuration table and its buttons are not the figure
     auto* charts = new QWidget;
