@@ -86,8 +86,9 @@ struct CategoricalParams {
     std::string scheduleSpec() const;
 
     // These parameters with N = n, by the rule of GaussianParams::withNumSteps: K is capped at
-    // n (and comes back when N rises again) and a typed list that no longer fits (it must end at node N) goes, the trajectory
-    // becoming even when the list was in use. With n = N nothing changes.
+    // n (and comes back when N rises again) and a typed list that no longer fits (it must end
+    // at node N) goes, the trajectory becoming even when the list was in use. With n = N
+    // nothing changes.
     CategoricalParams withNumSteps(int n) const;
 
     // These parameters switched to the digits with L levels: K = L, conditions = labels 0..9.

@@ -57,14 +57,20 @@ QStringList problemsOnScreen(ui::MainWindow& window, const QString& at) {
     return problems;
 }
 
+// The window as a user meets it here: shown, with the Explanation pane open.
+bool showWithExplanation(ui::MainWindow& window) {
+    window.show();
+    const bool exposed = QTest::qWaitForWindowExposed(&window);
+    window.explanationPane()->show();
+    return exposed;
+}
+
 }  // namespace
 
 void tst_WindowWalk::everyViewOfEveryExampleKeepsItsWords() {
     QTemporaryDir dir;
     ui::MainWindow window(nullptr, dir.filePath("recovery"));
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    window.explanationPane()->show();
+    QVERIFY(showWithExplanation(window));
     const QString shots = qEnvironmentVariable("DIFFUSCOPE_SCREENSHOT_DIR");
     QStringList problems;
     const auto examples = ui::document::examples();
@@ -76,7 +82,8 @@ void tst_WindowWalk::everyViewOfEveryExampleKeepsItsWords() {
             window.resize(size);
             const bool gaussian =
                 window.document()->project().process == core::project::ProcessKind::Gaussian;
-            const auto views = gaussian ? window.gaussianExplorer()->views() : window.explorer()->views();
+            const auto views =
+                gaussian ? window.gaussianExplorer()->views() : window.explorer()->views();
             for (const auto& [name, view] : views) {
                 if (name == "lab") continue;  // run on request; its table is a control
                 QVERIFY2(window.showView(name), qPrintable(name));
@@ -87,10 +94,17 @@ void tst_WindowWalk::everyViewOfEveryExampleKeepsItsWords() {
                 window.explorer()->waitForJobs();
                 window.gaussianExplorer()->waitForJobs();
                 QApplication::processEvents();
-                const QString at =
-                    QString("example %1 (%2) at %3×%4").arg(i + 1).arg(examples[i].title).arg(size.width()).arg(size.height());
+                const QString at = QString("example %1 (%2) at %3×%4")
+                                       .arg(i + 1)
+                                       .arg(examples[i].title)
+                                       .arg(size.width())
+                                       .arg(size.height());
                 if (!shots.isEmpty()) {
-                    window.grab().save(QString("%1/walk-%2-%3-%4.png").arg(shots).arg(i + 1).arg(name).arg(size.width()));
+                    window.grab().save(QString("%1/walk-%2-%3-%4.png")
+                                           .arg(shots)
+                                           .arg(i + 1)
+                                           .arg(name)
+                                           .arg(size.width()));
                 }
                 problems << problemsOnScreen(window, at);
             }
@@ -106,9 +120,7 @@ void tst_WindowWalk::everyViewOfEveryExampleKeepsItsWords() {
 void tst_WindowWalk::theWindowFitsAProjectorWithTheExplanationOpen() {
     QTemporaryDir dir;
     ui::MainWindow window(nullptr, dir.filePath("recovery"));
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    window.explanationPane()->show();
+    QVERIFY(showWithExplanation(window));
     for (const int process : {0, 1}) {
         window.showProcess(process);
         for (int tab = 0; tab < window.tabs()->count(); ++tab) {

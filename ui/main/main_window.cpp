@@ -316,11 +316,11 @@ void MainWindow::fitParametersDock() {
         const auto policy = i == m_panelStack->currentIndex() ? QSizePolicy::Preferred : QSizePolicy::Ignored;
         m_panelStack->widget(i)->setSizePolicy(policy, policy);
     }
-    auto* scroll = qobject_cast<QScrollArea*>(m_panelStack->parentWidget()->parentWidget());
-    if (scroll == nullptr) return;
+    if (m_panelScroll == nullptr) return;
     const int needed = m_panelStack->currentWidget()->minimumSizeHint().width() +
-                       scroll->verticalScrollBar()->sizeHint().width() + 2 * scroll->frameWidth();
-    scroll->setMinimumWidth(std::max(kParametersDockWidth, needed));
+                       m_panelScroll->verticalScrollBar()->sizeHint().width() +
+                       2 * m_panelScroll->frameWidth();
+    m_panelScroll->setMinimumWidth(std::max(kParametersDockWidth, needed));
 }
 
 QTabWidget* MainWindow::tabs() const { return m_centralStack->currentIndex() == 1 ? m_gaussianTabs : m_tabs; }
@@ -334,6 +334,7 @@ void MainWindow::createDocks() {
     dock->setObjectName("parametersDock");
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     auto* scroll = new QScrollArea;
+    m_panelScroll = scroll;
     scroll->setWidgetResizable(true);
     m_panelStack->addWidget(m_panel);
     m_panelStack->addWidget(m_gaussianPanel);

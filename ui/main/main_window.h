@@ -20,6 +20,7 @@ class QLabel;
 class QMenu;
 class QProgressBar;
 class QPushButton;
+class QScrollArea;
 class QTabWidget;
 
 namespace ui::document {
@@ -166,6 +167,7 @@ private:
     } m_presentation;
     QStackedWidget* m_centralStack;
     QStackedWidget* m_panelStack;
+    QScrollArea* m_panelScroll = nullptr;  // the parameters dock's, around m_panelStack
     static constexpr int kParametersDockWidth = 330;  // at least
     void fitParametersDock();
     panels::GaussianPanel* m_gaussianPanel;
