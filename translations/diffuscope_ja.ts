@@ -4022,12 +4022,12 @@ step (%1, %2): J = %3</source>
         <translation>格子ノード %1 から格子ノード %2 への逆過程ステップ (%3)、条件 C = %4。%5 マスにマウスを重ねると式が表示されます。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;P₀,ₜ[%1, %2] = %3&lt;/b&gt;&lt;br&gt;= (1 − β_t)·δ&lt;sub&gt;ij&lt;/sub&gt; + β_t·π&lt;sub&gt;j&lt;/sub&gt;&lt;br&gt;= (1 − %4)·%5 + %4·%6</source>
-        <translation>&lt;b&gt;P₀,ₜ[%1, %2] = %3&lt;/b&gt;&lt;br&gt;= (1 − β_t)·δ&lt;sub&gt;ij&lt;/sub&gt; + β_t·π&lt;sub&gt;j&lt;/sub&gt;&lt;br&gt;= (1 − %4)·%5 + %4·%6</translation>
+        <source>&lt;b&gt;P₀,ₜ[%1, %2] = %3&lt;/b&gt;&lt;br&gt;= (1 − βₜ)·δ&lt;sub&gt;ij&lt;/sub&gt; + βₜ·π&lt;sub&gt;j&lt;/sub&gt;&lt;br&gt;= (1 − %4)·%5 + %4·%6</source>
+        <translation>&lt;b&gt;P₀,ₜ[%1, %2] = %3&lt;/b&gt;&lt;br&gt;= (1 − βₜ)·δ&lt;sub&gt;ij&lt;/sub&gt; + βₜ·π&lt;sub&gt;j&lt;/sub&gt;&lt;br&gt;= (1 − %4)·%5 + %4·%6</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Pₛ,ₜ[%1, %2] = %3&lt;/b&gt;&lt;br&gt;= keep·δ&lt;sub&gt;kj&lt;/sub&gt; + (1 − keep)·π&lt;sub&gt;j&lt;/sub&gt;, keep = (1 − β_t)/(1 − β_s)&lt;br&gt;keep = (1 − %4)/(1 − %5) = %6&lt;br&gt;= %6·%7 + %8·%9</source>
-        <translation>&lt;b&gt;Pₛ,ₜ[%1, %2] = %3&lt;/b&gt;&lt;br&gt;= r·δ&lt;sub&gt;kj&lt;/sub&gt; + (1 − r)·π&lt;sub&gt;j&lt;/sub&gt;、保持確率 r = (1 − β_t)/(1 − β_s)&lt;br&gt;r = (1 − %4)/(1 − %5) = %6&lt;br&gt;= %6·%7 + %8·%9</translation>
+        <source>&lt;b&gt;Pₛ,ₜ[%1, %2] = %3&lt;/b&gt;&lt;br&gt;= keep·δ&lt;sub&gt;kj&lt;/sub&gt; + (1 − keep)·π&lt;sub&gt;j&lt;/sub&gt;, keep = (1 − βₜ)/(1 − βₛ)&lt;br&gt;keep = (1 − %4)/(1 − %5) = %6&lt;br&gt;= %6·%7 + %8·%9</source>
+        <translation>&lt;b&gt;Pₛ,ₜ[%1, %2] = %3&lt;/b&gt;&lt;br&gt;= r·δ&lt;sub&gt;kj&lt;/sub&gt; + (1 − r)·π&lt;sub&gt;j&lt;/sub&gt;、保持確率 r = (1 − βₜ)/(1 − βₛ)&lt;br&gt;r = (1 − %4)/(1 − %5) = %6&lt;br&gt;= %6·%7 + %8·%9</translation>
     </message>
     <message>
         <source>&lt;b&gt;Q[%1, %2] = %3&lt;/b&gt;&lt;br&gt;D3PM-style: ∝ Σ&lt;sub&gt;i&lt;/sub&gt; F&lt;sub&gt;j&lt;/sub&gt;[i]·P₀,ₛ[i, k]·Pₛ,ₜ[k, j], normalised over k (no division by P₀,ₜ[i, j])</source>
@@ -4038,8 +4038,8 @@ step (%1, %2): J = %3</source>
         <translation>&lt;b&gt;Q[%1, %2] = %3&lt;/b&gt;&lt;br&gt;s と t の間にノイズなし: q&lt;sub&gt;j&lt;/sub&gt; = δ&lt;sub&gt;j&lt;/sub&gt;</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Q[%1, %2] = q&lt;sub&gt;j&lt;/sub&gt;[k] = %3&lt;/b&gt; (closed form, Help ▸ Mathematics: categorical.md#reverse-kernel)&lt;br&gt;= (β_t − β_s)/β_t · F&lt;sub&gt;j&lt;/sub&gt;[k]&lt;br&gt;+ (β_t − β_s)β_s/((1 − β_s)β_t) · ((1 − β_t)(1 − F&lt;sub&gt;j&lt;/sub&gt;[j]) + β_t π&lt;sub&gt;j&lt;/sub&gt;)/d&lt;sub&gt;j&lt;/sub&gt; · π&lt;sub&gt;k&lt;/sub&gt;&lt;br&gt;+ β_s(1 − β_t)/((1 − β_s)β_t) · (1 + (β_t − β_s)F&lt;sub&gt;j&lt;/sub&gt;[j]/d&lt;sub&gt;j&lt;/sub&gt;) · δ&lt;sub&gt;jk&lt;/sub&gt;&lt;br&gt;with β_s = %4, β_t = %5, F&lt;sub&gt;j&lt;/sub&gt;[k] = %6, F&lt;sub&gt;j&lt;/sub&gt;[j] = %7, π&lt;sub&gt;j&lt;/sub&gt; = %8, π&lt;sub&gt;k&lt;/sub&gt; = %9, d&lt;sub&gt;j&lt;/sub&gt; = %10&lt;br&gt;= %11·%6 + %12·%13·%9 + %14·%15·%16</source>
-        <translation>&lt;b&gt;Q[%1, %2] = q&lt;sub&gt;j&lt;/sub&gt;[k] = %3&lt;/b&gt; (閉形式、ヘルプ ▸ 数学的背景: categorical.md#reverse-kernel)&lt;br&gt;= (β_t − β_s)/β_t · F&lt;sub&gt;j&lt;/sub&gt;[k]&lt;br&gt;+ (β_t − β_s)β_s/((1 − β_s)β_t) · ((1 − β_t)(1 − F&lt;sub&gt;j&lt;/sub&gt;[j]) + β_t π&lt;sub&gt;j&lt;/sub&gt;)/d&lt;sub&gt;j&lt;/sub&gt; · π&lt;sub&gt;k&lt;/sub&gt;&lt;br&gt;+ β_s(1 − β_t)/((1 − β_s)β_t) · (1 + (β_t − β_s)F&lt;sub&gt;j&lt;/sub&gt;[j]/d&lt;sub&gt;j&lt;/sub&gt;) · δ&lt;sub&gt;jk&lt;/sub&gt;&lt;br&gt;ここで β_s = %4、β_t = %5、F&lt;sub&gt;j&lt;/sub&gt;[k] = %6、F&lt;sub&gt;j&lt;/sub&gt;[j] = %7、π&lt;sub&gt;j&lt;/sub&gt; = %8、π&lt;sub&gt;k&lt;/sub&gt; = %9、d&lt;sub&gt;j&lt;/sub&gt; = %10&lt;br&gt;= %11·%6 + %12·%13·%9 + %14·%15·%16</translation>
+        <source>&lt;b&gt;Q[%1, %2] = q&lt;sub&gt;j&lt;/sub&gt;[k] = %3&lt;/b&gt; (closed form, Help ▸ Mathematics: categorical.md#reverse-kernel)&lt;br&gt;= (βₜ − βₛ)/βₜ · F&lt;sub&gt;j&lt;/sub&gt;[k]&lt;br&gt;+ (βₜ − βₛ)βₛ/((1 − βₛ)βₜ) · ((1 − βₜ)(1 − F&lt;sub&gt;j&lt;/sub&gt;[j]) + βₜ π&lt;sub&gt;j&lt;/sub&gt;)/d&lt;sub&gt;j&lt;/sub&gt; · π&lt;sub&gt;k&lt;/sub&gt;&lt;br&gt;+ βₛ(1 − βₜ)/((1 − βₛ)βₜ) · (1 + (βₜ − βₛ)F&lt;sub&gt;j&lt;/sub&gt;[j]/d&lt;sub&gt;j&lt;/sub&gt;) · δ&lt;sub&gt;jk&lt;/sub&gt;&lt;br&gt;with βₛ = %4, βₜ = %5, F&lt;sub&gt;j&lt;/sub&gt;[k] = %6, F&lt;sub&gt;j&lt;/sub&gt;[j] = %7, π&lt;sub&gt;j&lt;/sub&gt; = %8, π&lt;sub&gt;k&lt;/sub&gt; = %9, d&lt;sub&gt;j&lt;/sub&gt; = %10&lt;br&gt;= %11·%6 + %12·%13·%9 + %14·%15·%16</source>
+        <translation>&lt;b&gt;Q[%1, %2] = q&lt;sub&gt;j&lt;/sub&gt;[k] = %3&lt;/b&gt; (閉形式、ヘルプ ▸ 数学的背景: categorical.md#reverse-kernel)&lt;br&gt;= (βₜ − βₛ)/βₜ · F&lt;sub&gt;j&lt;/sub&gt;[k]&lt;br&gt;+ (βₜ − βₛ)βₛ/((1 − βₛ)βₜ) · ((1 − βₜ)(1 − F&lt;sub&gt;j&lt;/sub&gt;[j]) + βₜ π&lt;sub&gt;j&lt;/sub&gt;)/d&lt;sub&gt;j&lt;/sub&gt; · π&lt;sub&gt;k&lt;/sub&gt;&lt;br&gt;+ βₛ(1 − βₜ)/((1 − βₛ)βₜ) · (1 + (βₜ − βₛ)F&lt;sub&gt;j&lt;/sub&gt;[j]/d&lt;sub&gt;j&lt;/sub&gt;) · δ&lt;sub&gt;jk&lt;/sub&gt;&lt;br&gt;ここで βₛ = %4、βₜ = %5、F&lt;sub&gt;j&lt;/sub&gt;[k] = %6、F&lt;sub&gt;j&lt;/sub&gt;[j] = %7、π&lt;sub&gt;j&lt;/sub&gt; = %8、π&lt;sub&gt;k&lt;/sub&gt; = %9、d&lt;sub&gt;j&lt;/sub&gt; = %10&lt;br&gt;= %11·%6 + %12·%13·%9 + %14·%15·%16</translation>
     </message>
     <message>
         <source>closed-form</source>

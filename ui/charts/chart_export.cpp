@@ -91,15 +91,22 @@ class AncestorLayoutsHeld : public QObject {
 public:
     explicit AncestorLayoutsHeld(QWidget* widget) {
         for (QWidget* p = widget->parentWidget(); p != nullptr; p = p->parentWidget()) {
+            // A layout sees its widget's LayoutRequest before any event filter does (a shown
+            // page's stack laid the Γ view out at its on-screen size again): switched off.
+            // The filter holds the widgets that lay out without a QLayout (splitters).
+            QLayout* layout = p->layout();
+            const bool enabled = layout != nullptr && layout->isEnabled();
+            if (enabled) layout->setEnabled(false);
             p->installEventFilter(this);
-            m_ancestors.emplace_back(p);
+            m_ancestors.push_back({p, enabled});
             if (p->isWindow()) break;
         }
     }
     ~AncestorLayoutsHeld() override {
-        for (const QPointer<QWidget>& p : m_ancestors) {
+        for (const auto& [p, enabled] : m_ancestors) {
             if (p == nullptr) continue;
             p->removeEventFilter(this);
+            if (enabled && p->layout() != nullptr) p->layout()->setEnabled(true);
             QCoreApplication::postEvent(p, new QEvent(QEvent::LayoutRequest));
         }
     }
@@ -112,7 +119,11 @@ protected:
     }
 
 private:
-    std::vector<QPointer<QWidget>> m_ancestors;
+    struct Held {
+        QPointer<QWidget> widget;
+        bool layoutWasEnabled;
+    };
+    std::vector<Held> m_ancestors;
 };
 
 // Lays the widget out at the export size without showing it, so headless export works.

@@ -213,6 +213,12 @@ QFont figureFont(const QFont& base, double points) {
     return font;
 }
 
+void setNiceRange(QValueAxis* axis, double low, double high) {
+    axis->setTickCount(5);  // Qt's default: what a new axis starts from
+    axis->setRange(low, high);
+    axis->applyNiceNumbers();
+}
+
 void fitTicks(QChart* chart) {
     const QRectF area = chart->plotArea();
     if (area.isEmpty()) return;

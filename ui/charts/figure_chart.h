@@ -13,6 +13,7 @@
 class QAbstractSeries;
 class QChart;
 class QChartView;
+class QValueAxis;
 class QLabel;
 
 // A chart as a figure: its title above, the plot, its legend below. Qt Charts elides a title,
@@ -139,6 +140,11 @@ FigureChart* figureOf(const QChart* chart);
 // not collide at the plot's current size, anchored at a multiple of the step inside the range;
 // logarithmic axes label every 10^k-th decade when each decade is too short for its label.
 void fitTicks(QChart* chart);
+
+// Sets `axis` to [low, high] widened to round numbers, the same whatever the axis showed before:
+// Qt's applyNiceNumbers starts from the tick count its previous call left, so a view that had
+// shown other data got another range (the window's Kernel comparison 0–1, its export 0–0.6).
+void setNiceRange(QValueAxis* axis, double low, double high);
 
 // The type sizes of an exported figure in points at font scale 1: what journals ask of a figure
 // in a column (7–9 pt; never below 7).

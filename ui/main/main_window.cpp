@@ -448,6 +448,7 @@ bool MainWindow::showView(const QString& name) {
                 QWidget* page = tabWidget->widget(i);
                 if (page == panel || page->isAncestorOf(panel)) {
                     tabWidget->setCurrentIndex(i);
+                    panel->setFocus();  // of a split page, the view named (File ▸ Export view)
                     return true;
                 }
             }

@@ -95,7 +95,16 @@ charts::ViewPanel* currentPanel(QTabWidget* tabs) {
     if (auto* panel = qobject_cast<charts::ViewPanel*>(page)) {
         return panel;
     }
-    // A split page: export its first view (each view of a split is in "Export all").
+    // A split page: the view last clicked or shown by name (it holds the page's focus), else
+    // the first one in the split's order (each view of a split is in "Export all").
+    for (QWidget* w = page->focusWidget(); w != nullptr && w != page; w = w->parentWidget()) {
+        if (auto* panel = qobject_cast<charts::ViewPanel*>(w)) return panel;
+    }
+    if (auto* split = qobject_cast<QSplitter*>(page)) {
+        for (int i = 0; i < split->count(); ++i) {
+            if (auto* panel = qobject_cast<charts::ViewPanel*>(split->widget(i))) return panel;
+        }
+    }
     return page->findChild<charts::ViewPanel*>();
 }
 }  // namespace

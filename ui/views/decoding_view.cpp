@@ -555,8 +555,7 @@ void DecodingView::drawMeasure(int index) {
         y->setRange(low, 1.0 + 0.04 * (1.0 - low));
     } else {
         // Room above the curves for the markers of an infinite KL.
-        y->setRange(0.0, infinite ? top * 1.12 : top);
-        y->applyNiceNumbers();
+        charts::setNiceRange(y, 0.0, infinite ? top * 1.12 : top);
     }
     const double markerY = y->min() + 0.94 * (y->max() - y->min());
     x->setRange(steps.front() / 1.3, steps.back() * 1.3);
@@ -702,8 +701,7 @@ void DecodingView::drawDistribution() {
     categories->setLabelsAngle(m_data->rowLabels.size() > 12 ? -90 : 0);
     series->attachAxis(categories);
     series->attachAxis(y);
-    y->setRange(0.0, std::min(1.0, top * 1.1 + 0.01));
-    y->applyNiceNumbers();
+    charts::setNiceRange(y, 0.0, std::min(1.0, top * 1.1 + 0.01));
     figure->sync();
 }
 

@@ -535,8 +535,7 @@ void GaussianTrajectoryView::setNllCurves(const NllCurves& curves) {
         // axis then, so that the good curves stay apart.
         useLogBits(high > 10.0 * low);
         const double margin = 0.05 * std::max(high - low, 1e-3);
-        m_axisBits->setRange(std::max(0.0, low - margin), high + margin);
-        m_axisBits->applyNiceNumbers();
+        charts::setNiceRange(m_axisBits, std::max(0.0, low - margin), high + margin);
         m_axisBitsLog->setRange(low / 1.1, high * 1.1);
     }
     if (!curves.ks.empty()) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/kernel_comparison_view.h"
+#include "ui/charts/figure_chart.h"
 #include "ui/charts/palette.h"
 
 #include <QBarCategoryAxis>
@@ -83,8 +84,7 @@ void KernelComparisonView::setSetup(std::shared_ptr<const document::CategoricalS
     m_closed->append(closedValues);
     m_d3pm->append(d3pmValues);
     m_axisClass->setCategories(categories);
-    m_axisProbability->setRange(0.0, std::min(1.0, top * 1.1 + 0.01));
-    m_axisProbability->applyNiceNumbers();
+    charts::setNiceRange(m_axisProbability, 0.0, std::min(1.0, top * 1.1 + 0.01));
     m_klClosed = core::categorical::klDivergence(p0, endClosed);
     m_klD3pm = core::categorical::klDivergence(p0, endD3pm);
     setData({{"class", "data", "closed_form", "d3pm"}, {classes, c0, c1, c2}});

@@ -162,8 +162,7 @@ QAbstractAxis* valueAxis(double low, double high, const QString& title, bool all
     }
     auto* axis = new QValueAxis;
     const double margin = 0.06 * std::max(high - low, 1e-9 + 1e-3 * std::abs(high));
-    axis->setRange(low - margin, high + margin);
-    axis->applyNiceNumbers();
+    charts::setNiceRange(axis, low - margin, high + margin);
     axis->setTitleText(title);
     return axis;
 }

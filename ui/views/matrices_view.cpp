@@ -73,7 +73,7 @@ void MatricesView::recompute() {
     m_q = core::categorical::reverseKernelMatrix(s.params.kernel, m_f, s.pi, betaS, betaT);
     const QString ts = QString("s = %1, t = %2").arg(s.grid.t[m_nodeS], 0, 'f', 3)
                            .arg(s.grid.t[m_nodeT], 0, 'f', 3);
-    m_forward->setMatrix(m_p0t, QString("P₀,ₜ   (β_t = %1)").arg(num(betaT)),
+    m_forward->setMatrix(m_p0t, QString("P₀,ₜ   (βₜ = %1)").arg(num(betaT)),
                          tr("row i = x₀, column j = xₜ"));
     m_step->setMatrix(m_pst, QString("Pₛ,ₜ   (%1)").arg(ts), tr("row k = xₛ, column j = xₜ"));
     m_reverse->setMatrix(
@@ -117,7 +117,7 @@ QString MatricesView::forwardFormula(int i, int j) const {
         return {};
     }
     const double betaT = m_setup->grid.beta[m_nodeT];
-    return tr("<b>P₀,ₜ[%1, %2] = %3</b><br>= (1 − β_t)·δ<sub>ij</sub> + β_t·π<sub>j</sub>"
+    return tr("<b>P₀,ₜ[%1, %2] = %3</b><br>= (1 − βₜ)·δ<sub>ij</sub> + βₜ·π<sub>j</sub>"
               "<br>= (1 − %4)·%5 + %4·%6")
         .arg(i)
         .arg(j)
@@ -132,7 +132,7 @@ QString MatricesView::stepFormula(int k, int j) const {
     const double betaT = m_setup->grid.beta[m_nodeT];
     const double keep = core::categorical::keepProbability(betaS, betaT);
     return tr("<b>Pₛ,ₜ[%1, %2] = %3</b><br>= keep·δ<sub>kj</sub> + (1 − keep)·π<sub>j</sub>,"
-              " keep = (1 − β_t)/(1 − β_s)<br>keep = (1 − %4)/(1 − %5) = %6"
+              " keep = (1 − βₜ)/(1 − βₛ)<br>keep = (1 − %4)/(1 − %5) = %6"
               "<br>= %6·%7 + %8·%9")
         .arg(k)
         .arg(j)
@@ -170,12 +170,12 @@ QString MatricesView::reverseFormula(int j, int k) const {
     const double c = bs * (1.0 - bt) / ((1.0 - bs) * bt);
     return tr("<b>Q[%1, %2] = q<sub>j</sub>[k] = %3</b> (closed form, "
               "Help ▸ Mathematics: categorical.md#reverse-kernel)<br>"
-              "= (β_t − β_s)/β_t · F<sub>j</sub>[k]<br>"
-              "+ (β_t − β_s)β_s/((1 − β_s)β_t) · ((1 − β_t)(1 − F<sub>j</sub>[j]) + "
-              "β_t π<sub>j</sub>)/d<sub>j</sub> · π<sub>k</sub><br>"
-              "+ β_s(1 − β_t)/((1 − β_s)β_t) · (1 + (β_t − β_s)F<sub>j</sub>[j]/"
+              "= (βₜ − βₛ)/βₜ · F<sub>j</sub>[k]<br>"
+              "+ (βₜ − βₛ)βₛ/((1 − βₛ)βₜ) · ((1 − βₜ)(1 − F<sub>j</sub>[j]) + "
+              "βₜ π<sub>j</sub>)/d<sub>j</sub> · π<sub>k</sub><br>"
+              "+ βₛ(1 − βₜ)/((1 − βₛ)βₜ) · (1 + (βₜ − βₛ)F<sub>j</sub>[j]/"
               "d<sub>j</sub>) · δ<sub>jk</sub><br>"
-              "with β_s = %4, β_t = %5, F<sub>j</sub>[k] = %6, F<sub>j</sub>[j] = %7, "
+              "with βₛ = %4, βₜ = %5, F<sub>j</sub>[k] = %6, F<sub>j</sub>[j] = %7, "
               "π<sub>j</sub> = %8, π<sub>k</sub> = %9, d<sub>j</sub> = %10<br>"
               "= %11·%6 + %12·%13·%9 + %14·%15·%16")
         .arg(j)

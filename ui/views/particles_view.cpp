@@ -367,11 +367,12 @@ void ParticleCanvas::paintEvent(QPaintEvent*) {
             paintScatter(painter, body, *x, pane);
         }
     }
-    // Which frame this is, in the figure itself (the controls are not exported).
+    // Which step this is, in the figure itself (the controls, with the player's frame count,
+    // are not exported).
     painter.setPen(QColor(80, 80, 85));
     painter.drawText(
         QRectF(8.0, top + block, this->width() - 16.0, kCaption), Qt::AlignCenter,
-        m_view->m_label->text() +
+        m_view->frameLabel() +
             (frames->images ? QString()
                             : QCoreApplication::translate("ui::views::ParticleCanvas",
                                                           "   ·   grey: the data density")));

@@ -104,8 +104,7 @@ void ScheduleView::setSetup(std::shared_ptr<const document::CategoricalSetup> se
     for (double b : bits) {
         maxBits = std::isfinite(b) ? std::max(maxBits, b) : maxBits;
     }
-    m_axisBits->setRange(0.0, std::max(0.05, maxBits * 1.05));
-    m_axisBits->applyNiceNumbers();
+    charts::setNiceRange(m_axisBits, 0.0, std::max(0.05, maxBits * 1.05));
     // One position: I and G are those of the position, G on the probability axis. Several: both
     // are sums over the positions (not the joint quantities), G up to D on an axis of its own.
     const bool summed = s.table.numPositions > 1;
@@ -120,8 +119,7 @@ void ScheduleView::setSetup(std::shared_ptr<const document::CategoricalSetup> se
     if (summed) {
         double maxImpurity = 0.0;
         for (double g : m_curves.impurity) maxImpurity = std::isfinite(g) ? std::max(maxImpurity, g) : maxImpurity;
-        m_axisImpurity->setRange(0.0, std::max(0.05, maxImpurity * 1.05));
-        m_axisImpurity->applyNiceNumbers();
+        charts::setNiceRange(m_axisImpurity, 0.0, std::max(0.05, maxImpurity * 1.05));
     }
     setData({{"t", "beta", "keep", "mutual_information_bits", "impurity"},
              {m_curves.t, m_curves.beta, keep, bits, m_curves.impurity}});

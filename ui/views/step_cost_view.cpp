@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/step_cost_view.h"
+#include "ui/charts/figure_chart.h"
 #include "ui/charts/palette.h"
 
 #include <QCoreApplication>
@@ -107,8 +108,7 @@ void StepCostView::setCosts(std::shared_ptr<const core::project::CategoricalCost
     m_dp->replace(costs->dpAvailable ? markers(costs->dpNodes) : QList<QPointF>{});
     m_dp->setVisible(costs->dpAvailable);  // no DP: nor its entry in the legend
     m_even->replace(markers(costs->evenNodes));
-    m_axisCost->setRange(0.0, std::max(1e-6, top * 1.1));
-    m_axisCost->applyNiceNumbers();
+    charts::setNiceRange(m_axisCost, 0.0, std::max(1e-6, top * 1.1));
     setData({{"t", "step_cost_nats"}, {t, j}});
     const int k = static_cast<int>(costs->dpNodes.size()) - 1;
     if (!costs->dpAvailable) {
