@@ -110,9 +110,9 @@ stage "ASan + UBSan build (clang), without LibTorch, with the readers' fuzzers"
 cmake -S . -B build-asan -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=None \
     -DCMAKE_CXX_FLAGS="-O1 -g1" -DDIFFUSCOPE_ENABLE_ASAN=ON -DDIFFUSCOPE_BUILD_BENCHMARKS=OFF \
     -DDIFFUSCOPE_WITH_TORCH=OFF -DDIFFUSCOPE_RELEASE_ONLY_TESTS=OFF \
-    -DDIFFUSCOPE_BUILD_FUZZERS=ON -DDIFFUSCOPE_FUZZ_SECONDS=15 >/dev/null
+    -DDIFFUSCOPE_BUILD_FUZZERS=ON -DDIFFUSCOPE_FUZZ_SECONDS=10 >/dev/null
 cmake --build build-asan -j"$jobs"
-stage "Tests (ASan + UBSan; without the release-only numerics, not built here, see tests/CMakeLists.txt), and each fuzzer for 15 s"
+stage "Tests (ASan + UBSan; without the release-only numerics, not built here, see tests/CMakeLists.txt), and each fuzzer for 10 s"
 ctest --test-dir build-asan -j"$jobs" --output-on-failure -LE release-only
 # What the fuzzers did (libFuzzer's own counts, from CTest's log).
 awk '/ Test: fuzz_/ { name = $3 } /number_of_executed_units/ { runs = $2 }
