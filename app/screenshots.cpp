@@ -12,7 +12,9 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <string>
 
+#include "core/project/lab_settings.h"
 #include "core/util/parallel.h"
 #include "ui/animation/chains_view.h"
 #include "ui/animation/time_bar.h"
@@ -31,7 +33,24 @@ struct Shot {
     const char* view;      // its export name (null: the one a lesson step shows)
     double position = -1;  // the time slider's position in steps (−1: as loaded)
     std::function<void(ui::MainWindow&)> prepare = {};
+    QSize size = {1400, 880};  // the window's
 };
+
+// Applies a lab preset to the project (as the Lab's Presets menu does) and runs the lab.
+void runLabPreset(ui::MainWindow& window, const std::string& id) {
+    for (const auto& preset : core::project::labPresets()) {
+        if (preset.id != id) continue;
+        auto p = window.document()->gaussian();
+        p.lab.configs = preset.configs;
+        if (!preset.schedule.empty()) p.schedule = preset.schedule;
+        if (!preset.ks.empty()) p.lab.ks = preset.ks;
+        if (!window.document()->setGaussian(p, "lab").ok()) break;
+        window.gaussianExplorer()->waitForJobs();
+        window.gaussianExplorer()->runLab();
+        return;
+    }
+    std::fprintf(stderr, "no lab preset %s\n", id.c_str());
+}
 
 void settle(ui::MainWindow& window) {
     window.explorer()->waitForJobs();
@@ -41,7 +60,7 @@ void settle(ui::MainWindow& window) {
 
 bool take(const QString& folder, const Shot& shot, const QString& language) {
     auto window = std::make_unique<ui::MainWindow>(nullptr, QDir::temp().filePath("diffuscope-shots"));
-    window->resize(1400, 880);
+    window->resize(shot.size);
     window->show();
     if (shot.example > 0) {
         window->document()->loadExample(
@@ -91,6 +110,12 @@ int main(int argc, char* argv[]) {
         {"lessons.png", 0, nullptr, -1, [](ui::MainWindow& w) { w.loadLessonStep(3, 1); }},
         {"presentation-mode.png", 1, "trajectories", 6.0,
          [](ui::MainWindow& w) { w.setPresentationMode(true); }},
+        // The Lab's presets run on the bundled networks (a run of about 20 s each).
+        // On a full-HD screen, where the Lab's five charts take two columns.
+        {"lab-moons.png", 3, "lab", -1,
+         [](ui::MainWindow& w) { runLabPreset(w, "karras-on-linear"); }, {1900, 1040}},
+        {"lab-digits.png", 4, "lab", -1, [](ui::MainWindow& w) { runLabPreset(w, "ddpm-small-k"); },
+         {1900, 1040}},
     };
     bool ok = true;
     for (const Shot& shot : english) ok = take(folder, shot, "en") && ok;

@@ -3767,6 +3767,10 @@ step (%1, %2): J = %3</source>
         <translation>DP 最適 (基準)</translation>
     </message>
     <message>
+        <source>DP optimum</source>
+        <translation>DP 最適</translation>
+    </message>
+    <message>
         <source>±2 SE </source>
         <translation>±2 SE </translation>
     </message>

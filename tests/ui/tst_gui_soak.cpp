@@ -315,14 +315,20 @@ void tst_GuiSoak::randomUseFindsNoCrashNorThreadWarning() {
         ++steps;
         pause(300);
     }
-    // The small first example replaces whatever runs (the newest request wins), so the end
-    // does not wait for a long job a step started (a sanitizer build runs them slowly).
+    // The end cancels whatever runs, as the status bar's Cancel does, and the small first
+    // example replaces it: the end never waited for a long job a step had started (the U-Net's
+    // Γ on the CPU ran on for minutes, the categorical example having left it alone).
+    const qint64 loopEnd = clock.elapsed();
+    window->explorer()->cancelJobs();
+    window->gaussianExplorer()->cancelJobs();
     window->document()->loadExample(ui::document::examples()[0].project);
     window->explorer()->waitForJobs();
     window->gaussianExplorer()->waitForJobs();
+    const qint64 endWait = clock.elapsed() - loopEnd;
     window->document()->undoStack()->setClean();  // closing asks nothing
     window.reset();
     qInstallMessageHandler(g_previousHandler);
+    qInfo("soak: cancelled and ended in %lld ms", endWait);
     qInfo("soak: %d steps in %lld s (seed %d), %d dialogs answered", steps, clock.elapsed() / 1000,
           seed, watchdog.answered());
     QMutexLocker lock(&g_messagesMutex);

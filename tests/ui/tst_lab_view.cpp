@@ -15,6 +15,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
+#include <QScrollArea>
 #include <QTemporaryDir>
 #include <QTabWidget>
 #include <QAbstractButton>
@@ -29,6 +30,7 @@
 #include "ui/document/project_document.h"
 #include "ui/main/gaussian_explorer.h"
 #include "ui/panels/lab_config_table.h"
+#include "ui/charts/figure_chart.h"
 #include "ui/main/main_window.h"
 #include "ui/views/lab_view.h"
 
@@ -124,16 +126,35 @@ void tst_LabView::nothingOverlapsAtTheMinimumWindowSize() {
     QApplication::processEvents();
     QVERIFY(view->isVisible());
     std::vector<QWidget*> parts{view->configTable()->table()};
+    // The charts' "?" marks scroll with the charts: not parts of the controls.
+    const auto inAChart = [](QWidget* w) {
+        for (QWidget* p = w->parentWidget(); p != nullptr; p = p->parentWidget()) {
+            if (qobject_cast<ui::charts::FigureChart*>(p) != nullptr) return true;
+        }
+        return false;
+    };
     for (QAbstractButton* b : view->findChildren<QAbstractButton*>()) {
-        if (b->isVisible() && !view->configTable()->table()->isAncestorOf(b)) parts.push_back(b);
+        if (b->isVisible() && !view->configTable()->table()->isAncestorOf(b) && !inAChart(b)) {
+            parts.push_back(b);
+        }
     }
     QVERIFY(parts.size() >= 6);  // the table, Add, Duplicate, Remove, Presets, Run, Cancel
     const auto rectOf = [view](QWidget* w) { return QRect(w->mapTo(view, QPoint(0, 0)), w->size()); };
     for (size_t i = 0; i < parts.size(); ++i) {
         const QRect a = rectOf(parts[i]);
-        QVERIFY2(view->rect().contains(a), qPrintable(parts[i]->objectName() + " " +
-                                                       parts[i]->metaObject()->className() +
-                                                       " runs past the view"));
+        // Within the view, or within what scrolls in it (the table and its buttons scroll
+        // when the view is short).
+        QWidget* room = view;
+        for (QWidget* p = parts[i]->parentWidget(); p != nullptr && p != view; p = p->parentWidget()) {
+            auto* scroll = qobject_cast<QScrollArea*>(p);
+            if (scroll != nullptr && scroll->widget() != nullptr && scroll->widget()->isAncestorOf(parts[i])) {
+                room = scroll->widget();
+                break;
+            }
+        }
+        QVERIFY2(QRect(room->mapTo(view, QPoint(0, 0)), room->size()).contains(a),
+                 qPrintable(parts[i]->objectName() + " " + parts[i]->metaObject()->className() +
+                            " runs past the view"));
         for (size_t j = i + 1; j < parts.size(); ++j) {
             QVERIFY2(!a.intersects(rectOf(parts[j])),
                      qPrintable(QString("%1 overlaps %2").arg(parts[i]->metaObject()->className(),

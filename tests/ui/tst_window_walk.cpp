@@ -20,12 +20,15 @@
 #include "ui/main/main_window.h"
 #include "ui/panels/categorical_panel.h"
 #include "ui/panels/gaussian_panel.h"
+#include "ui/views/lab_view.h"
+#include "core/project/lab_settings.h"
 
 class tst_WindowWalk : public QObject {
     Q_OBJECT
 private slots:
     void everyViewOfEveryExampleKeepsItsWords();
     void theWindowFitsAProjectorWithTheExplanationOpen();
+    void theLabAfterARunKeepsItsWordsAndFitsTheProjector();
 };
 
 namespace {
@@ -41,16 +44,25 @@ QStringList problemsOnScreen(ui::MainWindow& window, const QString& at) {
                 problems << at + ", " + name + ": \"" + text + "\" shortened";
             }
         }
-        // A view's notes (word-wrapped labels under the charts) are never cut at the bottom.
+        // A view's notes (word-wrapped labels under the charts) are never cut at the bottom
+        // (of the view, or of what scrolls in it).
         for (QLabel* label : view->findChildren<QLabel*>()) {
             if (!label->isVisible() || !label->wordWrap() || label->text().isEmpty()) continue;
+            QWidget* room = view;
+            for (QWidget* w = label->parentWidget(); w != nullptr && w != view; w = w->parentWidget()) {
+                if (auto* scroll = qobject_cast<QScrollArea*>(w); scroll != nullptr && scroll->widget() != nullptr &&
+                                                                   scroll->widget()->isAncestorOf(label)) {
+                    room = scroll->widget();
+                    break;
+                }
+            }
             const int needed = label->heightForWidth(label->width());
-            const int bottom = label->mapTo(view, QPoint(0, label->height())).y();
-            if (needed > label->height() + 1 || bottom > view->height() + 1) {
+            const int bottom = label->mapTo(room, QPoint(0, label->height())).y();
+            if (needed > label->height() + 1 || bottom > room->height() + 1) {
                 problems << at + ", " + name + ": the note \"" + label->text().left(60) + "…\" needs " +
                                 QString::number(needed) + " px, has " + QString::number(label->height()) +
                                 " (its bottom at " + QString::number(bottom) + " in a view " +
-                                QString::number(view->height()) + " px high)";
+                                QString::number(room->height()) + " px high)";
             }
         }
     }
@@ -155,6 +167,50 @@ void tst_WindowWalk::theWindowFitsAProjectorWithTheExplanationOpen() {
     }
     window.explorer()->waitForJobs();
     window.gaussianExplorer()->waitForJobs();
+}
+
+// The Lab after a run, which the walk above leaves out (it runs on request): its five charts
+// and the run's notes forced the window 1416 px wide in every view, and squeezed the charts
+// until their axis titles read "bits/…". On a projector they take one column and scroll; on a
+// full-HD screen two.
+void tst_WindowWalk::theLabAfterARunKeepsItsWordsAndFitsTheProjector() {
+    QTemporaryDir dir;
+    ui::MainWindow window(nullptr, dir.filePath("recovery"));
+    QVERIFY(showWithExplanation(window));
+    window.document()->loadExample(ui::document::examples()[2].project);  // the moons network
+    window.gaussianExplorer()->waitForJobs();
+    auto p = window.document()->gaussian();
+    for (const auto& preset : core::project::labPresets()) {
+        if (preset.id == "karras-on-linear") p.lab.configs = preset.configs;
+    }
+    QVERIFY(!p.lab.configs.empty());
+    p.lab.ks = {5, 10};  // a short run: the layout, not the numbers, is tested
+    p.lab.qualitySamples = 200;
+    p.lab.nllPoints = 200;
+    QVERIFY(window.document()->setGaussian(p, "lab").ok());
+    window.gaussianExplorer()->waitForJobs();
+    QVERIFY(window.showView("lab"));
+    window.gaussianExplorer()->runLab();
+    window.gaussianExplorer()->waitForJobs();
+    ui::views::LabView* lab = window.gaussianExplorer()->labView();
+    QVERIFY(lab->csvText().ok());
+    QStringList problems;
+    for (const QSize size : {QSize(1920, 1080), QSize(1280, 720)}) {
+        window.resize(size);
+        QTest::qWait(100);  // the charts' ticks and titles are fitted after their layout
+        QApplication::processEvents();
+        const QString at = QString("the Lab at %1×%2").arg(size.width()).arg(size.height());
+        problems << problemsOnScreen(window, at);
+        QCOMPARE(lab->chartColumns(), size.width() == 1920 ? 2 : 1);
+        const QSize least = window.minimumSizeHint().expandedTo(window.minimumSize());
+        if (least.width() > 1280 || least.height() > 720) {
+            problems << QString("%1: the window needs at least %2 × %3")
+                            .arg(at)
+                            .arg(least.width())
+                            .arg(least.height());
+        }
+    }
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join("\n")));
 }
 
 QTEST_MAIN(tst_WindowWalk)

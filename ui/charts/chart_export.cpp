@@ -151,6 +151,8 @@ public:
     explicit FigureOnly(QWidget* widget) {
         auto* panel = qobject_cast<ViewPanel*>(widget);
         if (panel == nullptr) return;
+        m_panel = panel;
+        panel->setFigureMode(true);
         for (const QPointer<QWidget>& control : panel->controls()) {
             if (control != nullptr && !control->isHidden()) m_hidden.push_back(control);
         }
@@ -188,11 +190,13 @@ public:
         for (const QPointer<FigureChart>& f : m_withHelp) {
             if (f != nullptr) f->setHelpShown(true);
         }
+        if (m_panel != nullptr) m_panel->setFigureMode(false);
     }
 
 private:
     std::vector<QPointer<QWidget>> m_hidden;
     std::vector<QPointer<FigureChart>> m_withHelp;
+    QPointer<ViewPanel> m_panel;
 };
 
 // Sets the figure's type sizes (FigureType, in points, times the font scale) on every chart of

@@ -246,7 +246,9 @@ void wrapAxisTitles(QChart* chart) {
         if (!axis->property(kOneLineTitle).isValid()) axis->setProperty(kOneLineTitle, axis->titleText());
         const QString title = axis->property(kOneLineTitle).toString();
         const double length = axis->orientation() == Qt::Horizontal ? area.width() : area.height();
-        const QStringList lines = wrapWords(title, QFontMetricsF(axis->titleFont()), 0.95 * length);
+        // Qt gives a title the axis's length less its label padding at both ends (5 px each).
+        const QStringList lines =
+            wrapWords(title, QFontMetricsF(axis->titleFont()), std::min(0.95 * length, length - 14.0));
         QStringList escaped;
         for (const QString& line : lines) escaped << line.toHtmlEscaped();
         const QString text = lines.size() <= 1 ? title : escaped.join("<br>");
@@ -564,6 +566,7 @@ FigureChart::FigureChart(QChart* chart, QWidget* parent)
         QTimer::singleShot(0, this, [this] {
             m_fitting = true;
             fitTicks(m_chart);
+            wrapAxisTitles(m_chart);  // a long axis title beside a short plot: two lines, not "…"
             m_fitting = false;
         });
     });
@@ -622,10 +625,33 @@ void FigureChart::sync() {
     m_fitting = false;
 }
 
+// Axes replaced with the plot's size unchanged (the Lab draws new ones on every run) or a size
+// changed while a fit was under way emit no plotAreaChanged the fit could follow: the ticks of
+// a wider plot stayed, elided ("1…", "2…"). Checked before each frame, refitted when needed.
+void FigureChart::fitIfChanged() {
+    if (m_fitting) return;
+    QString key = QString("%1x%2").arg(m_chart->plotArea().width()).arg(m_chart->plotArea().height());
+    for (QAbstractAxis* axis : m_chart->axes()) {
+        key += QString(";%1").arg(reinterpret_cast<quintptr>(axis));
+        if (auto* value = qobject_cast<QValueAxis*>(axis)) {
+            key += QString(":%1:%2").arg(value->min()).arg(value->max());
+        } else if (auto* log = qobject_cast<QLogValueAxis*>(axis)) {
+            key += QString(":%1:%2").arg(log->min()).arg(log->max());
+        }
+    }
+    if (key == m_fittedFor) return;
+    m_fitting = true;
+    fitTicks(m_chart);
+    wrapAxisTitles(m_chart);
+    m_fitting = false;
+    m_fittedFor = key;
+}
+
 bool FigureChart::eventFilter(QObject* watched, QEvent* event) {
     if (watched != m_view->viewport()) return QWidget::eventFilter(watched, event);
     switch (event->type()) {
     case QEvent::Paint:
+        fitIfChanged();
         keepPlotRoom(m_chart, m_view);  // the fonts may have grown (presentation mode)
         m_legend->sync();  // series renamed, shown or hidden since the last frame
         if (m_title->font() != m_chart->titleFont()) m_title->setFont(m_chart->titleFont());

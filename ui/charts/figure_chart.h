@@ -124,6 +124,8 @@ private:
     QWidget* m_helpBalance;  // as wide as the "?", left of the title: the title stays centred
     FigureLegend* m_legend;
     bool m_fitting = false;
+    QString m_fittedFor;  // the plot size, axes and ranges the ticks were last fitted to
+    void fitIfChanged();
     QPoint m_panFrom;  // the pointer's last position while panning
     bool m_panning = false;
 };

@@ -72,6 +72,10 @@ public:
     // hidden while the view is exported, with the message footer.
     const std::vector<QPointer<QWidget>>& controls() const { return m_controls; }
     QLabel* messageLabel() const { return m_message; }
+    // True while the view is laid out and rendered as a figure (an export), false after: a view
+    // whose window layout differs from its figure's (the Lab's charts scroll, in one column on
+    // a narrow window) switches here.
+    virtual void setFigureMode(bool figure) { (void)figure; }
 
 protected:
     void setBody(QWidget* body);

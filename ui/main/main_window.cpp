@@ -118,6 +118,32 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryFolder)
                              6000);
 }
 
+namespace {
+
+// A stack's (or tab widget's) least size is its largest page's, shown or not: one wide page
+// (the Lab after a run) forced the window wider than a projector in every view. Only the page
+// shown counts; the others are Ignored until they are shown, with their own policy again.
+template <typename Pages>
+void sizeByCurrentPage(Pages* pages) {
+    static constexpr const char* kOwnPolicy = "diffuscopeOwnSizePolicy";
+    const auto apply = [pages] {
+        for (int i = 0; i < pages->count(); ++i) {
+            QWidget* page = pages->widget(i);
+            if (!page->property(kOwnPolicy).isValid()) {
+                page->setProperty(kOwnPolicy, QVariant::fromValue(page->sizePolicy()));
+            }
+            const auto own = page->property(kOwnPolicy).template value<QSizePolicy>();
+            page->setSizePolicy(i == pages->currentIndex()
+                                    ? own
+                                    : QSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored));
+        }
+    };
+    QObject::connect(pages, &Pages::currentChanged, pages, apply);
+    apply();
+}
+
+}  // namespace
+
 void MainWindow::createCentralViews() {
     m_tabs->addTab(m_explorer->chainsView(), tr("Trajectories"));
     auto* scheduleSplit = new QSplitter(Qt::Vertical);
@@ -143,6 +169,9 @@ void MainWindow::createCentralViews() {
     m_centralStack->addWidget(categoricalPage);
     m_centralStack->addWidget(m_gaussianTabs);
     setCentralWidget(m_centralStack);
+    sizeByCurrentPage(m_centralStack);
+    sizeByCurrentPage(m_tabs);
+    sizeByCurrentPage(m_gaussianTabs);
 
 }
 

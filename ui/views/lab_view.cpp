@@ -23,6 +23,7 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QProgressBar>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QPushButton>
 #include <QScatterSeries>
@@ -251,8 +252,8 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
     selectors->setColumnStretch(5, 1);
     chartsLayout->addWidget(selectorRow);
     markControl(selectorRow);
-    auto* grid = new QGridLayout;
-    grid->setSpacing(0);
+    m_chartGrid = new QGridLayout;
+    m_chartGrid->setSpacing(0);
     const QString titles[5] = {tr("Timesteps"), tr("Per-step cost"),
                                tr("Negative ELBO against the number of steps"),
                                tr("Sample quality against the number of steps"),
@@ -265,17 +266,11 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
         charts::applyFigureStyle(m_charts[static_cast<size_t>(i)], view);
         view->setMinimumHeight(110);  // a figure in a column still holds the four
         m_chartViews[static_cast<size_t>(i)] = view;
-        if (i < 4) {
-            grid->addWidget(figure, i / 2, i % 2);
-        } else {
-            grid->addWidget(figure, 2, 0, 1, 2);  // the fifth across both columns
-        }
+        m_figures[static_cast<size_t>(i)] = figure;
     }
-    // The fifth chart is a strip: the four above keep most of the height.
-    grid->setRowStretch(0, 3);
-    grid->setRowStretch(1, 3);
-    grid->setRowStretch(2, 2);
-    chartsLayout->addLayout(grid, 1);
+    m_chartsBody = charts;
+    arrangeCharts(2);
+    chartsLayout->addLayout(m_chartGrid, 1);
     m_referenceNote = new QLabel;
     m_referenceNote->setWordWrap(true);
     m_referenceNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -283,7 +278,16 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
     m_referenceNote->hide();
     chartsLayout->addWidget(m_referenceNote);
     markControl(m_referenceNote);  // the run's explanation, not part of the figure
-    split->addWidget(charts);
+    // The charts scroll rather than squeeze: on a short or narrow window (a 1280 × 720
+    // projector, or the table opened up) their axis titles and tick labels were elided to "…".
+    // See arrangeCharts for their rows and columns.
+    m_chartsScroll = new QScrollArea;
+    m_chartsScroll->setWidget(charts);
+    m_chartsScroll->setWidgetResizable(true);
+    m_chartsScroll->setFrameShape(QFrame::NoFrame);
+    m_chartsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    split->addWidget(m_chartsScroll);
+    m_chartsScroll->viewport()->installEventFilter(this);
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
     split->setChildrenCollapsible(false);
@@ -520,8 +524,11 @@ void LabView::drawTimesteps() {
     }
     // Categories go in increasing order: the bottom row (the reference) first.
     rows->setStartValue(-0.7);
+    // The reference's row is "DP optimum": its full name, in the other charts' legends, left
+    // the rows' labels too little room beside a plot half a window wide.
     for (size_t i = curves.size(); i-- > 0;) {
-        rows->append(curveName(*curves[i], curves[i] == &m_result->reference),
+        const bool reference = curves[i] == &m_result->reference;
+        rows->append(reference ? tr("DP optimum") : curveName(*curves[i], false),
                      static_cast<double>(curves.size() - 1 - i));
     }
     QAbstractAxis* x = nullptr;
@@ -717,6 +724,64 @@ core::Result<std::string> LabView::csvText() const {
     const QString version = QCoreApplication::applicationVersion();
     text += "# program: Diffuscope" + (version.isEmpty() ? std::string() : " " + version.toStdString()) + "\n";
     return text + core::project::labToCsv(*m_result);
+}
+
+// Two columns need the view about 130 characters wide (each chart's title, up to 60, with its
+// tick labels and legend at the window's type); below that, one. The view's own width, not the
+// scrolled charts': their scroll bar comes and goes with the columns' heights.
+int LabView::windowColumns() const {
+    return width() >= 130 * fontMetrics().averageCharWidth() ? 2 : 1;
+}
+
+void LabView::arrangeCharts(int columns) {
+    if (columns == m_columns) return;
+    m_columns = columns;
+    for (charts::FigureChart* figure : m_figures) m_chartGrid->removeWidget(figure);
+    for (int row = 0; row < 5; ++row) m_chartGrid->setRowStretch(row, 0);
+    // Rows of 14 lines of text (the strip under two columns 12) hold a two-line title, a
+    // two-line legend and a plot whose axis titles and labels are not elided; a figure lays out
+    // at its own size.
+    const int em = fontMetrics().height();
+    if (columns == 2) {
+        for (int i = 0; i < 4; ++i) m_chartGrid->addWidget(m_figures[static_cast<size_t>(i)], i / 2, i % 2);
+        m_chartGrid->addWidget(m_figures[4], 2, 0, 1, 2);  // the fifth across both columns
+        // The fifth chart is a strip: the four above keep most of the height.
+        m_chartGrid->setRowStretch(0, 3);
+        m_chartGrid->setRowStretch(1, 3);
+        m_chartGrid->setRowStretch(2, 2);
+        m_chartsBody->setMinimumHeight(m_figureMode ? 0 : 43 * em);
+    } else {
+        for (int i = 0; i < 5; ++i) {
+            m_chartGrid->addWidget(m_figures[static_cast<size_t>(i)], i, 0, 1, 2);
+            m_chartGrid->setRowStretch(i, 1);
+        }
+        m_chartsBody->setMinimumHeight(m_figureMode ? 0 : 73 * em);
+    }
+}
+
+void LabView::setFigureMode(bool figure) {
+    if (figure == m_figureMode) return;
+    m_figureMode = figure;
+    m_columns = 0;  // arranged again, with the minimum height of the mode
+    arrangeCharts(figure ? 2 : windowColumns());
+    // A scroll area gives its content the height the content prefers for its width, not the
+    // size of the figure: while a figure is made, the charts fill the scroll area's viewport
+    // exactly (eventFilter) and the figure's checks judge whether they fit.
+    m_chartsScroll->setWidgetResizable(!figure);
+    m_chartsScroll->setVerticalScrollBarPolicy(figure ? Qt::ScrollBarAlwaysOff : Qt::ScrollBarAsNeeded);
+    if (figure) m_chartsBody->setGeometry(m_chartsScroll->viewport()->rect());
+}
+
+bool LabView::eventFilter(QObject* watched, QEvent* event) {
+    if (m_figureMode && watched == m_chartsScroll->viewport() && event->type() == QEvent::Resize) {
+        m_chartsBody->setGeometry(QRect(QPoint(0, 0), static_cast<QResizeEvent*>(event)->size()));
+    }
+    return ViewPanel::eventFilter(watched, event);
+}
+
+void LabView::resizeEvent(QResizeEvent* event) {
+    ViewPanel::resizeEvent(event);
+    if (!m_figureMode) arrangeCharts(windowColumns());
 }
 
 }  // namespace ui::views

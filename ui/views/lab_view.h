@@ -12,9 +12,16 @@
 class QChart;
 class QChartView;
 class QComboBox;
+class QGridLayout;
 class QLabel;
+class QResizeEvent;
+class QScrollArea;
 class QProgressBar;
 class QPushButton;
+
+namespace ui::charts {
+class FigureChart;
+}
 
 namespace ui::panels {
 class LabConfigTable;
@@ -67,6 +74,15 @@ public:
     // Writes labToCsv (one row per configuration and K, the reference last).
     core::Result<std::string> csvText() const override;
 
+    // In the window the charts scroll, two to a row when there is room and one otherwise; a
+    // figure (an export) always has the two columns and the size asked.
+    void setFigureMode(bool figure) override;
+    int chartColumns() const { return m_columns; }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 signals:
     void runRequested();
     void cancelRequested();
@@ -87,6 +103,14 @@ private:
     document::ProjectDocument* m_document;
     std::array<QChart*, 5> m_charts{};
     std::array<QChartView*, 5> m_chartViews{};
+    std::array<charts::FigureChart*, 5> m_figures{};
+    QWidget* m_chartsBody = nullptr;  // the charts, their selectors and the note, scrolled
+    QScrollArea* m_chartsScroll = nullptr;
+    QGridLayout* m_chartGrid = nullptr;
+    int m_columns = 0;
+    bool m_figureMode = false;
+    void arrangeCharts(int columns);
+    int windowColumns() const;
     QComboBox* m_k;
     QComboBox* m_axis;
     QComboBox* m_stepAxis;
