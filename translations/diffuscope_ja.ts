@@ -4187,8 +4187,8 @@ step (%1, %2): J = %3</source>
         <translation>不純度 Σ_d Gₜ,d [専用の軸]</translation>
     </message>
     <message>
-        <source>; the curves are sums over the %1 positions and start at Σ_d H(X₀,d | C) = %2 nats, an upper bound of H</source>
-        <translation>。曲線は %1 個の位置の和で、H の上界 Σ_d H(X₀,d | C) = %2 nat から始まります</translation>
+        <source>; the curves are sums over the %1 positions and start at Σ_d H(X₀,d | C) = %2 nats, an upper bound of H(X₀ | C)</source>
+        <translation>。曲線は %1 個の位置の和で、H(X₀ | C) の上界 Σ_d H(X₀,d | C) = %2 nat から始まります</translation>
     </message>
     <message>
         <source>all, averaged</source>

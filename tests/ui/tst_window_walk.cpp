@@ -147,6 +147,14 @@ void tst_WindowWalk::theWindowFitsAProjectorWithTheExplanationOpen() {
                                     .arg(least.height())));
         }
     }
+    // A lesson open beside the parameters: still within a projector's width.
+    window.loadLessonStep(3, 1);
+    QApplication::processEvents();
+    const QSize withLesson = window.minimumSizeHint().expandedTo(window.minimumSize());
+    QVERIFY2(withLesson.width() <= 1280 && withLesson.height() <= 720,
+             qPrintable(QString("with a lesson open the window needs at least %1 × %2")
+                            .arg(withLesson.width())
+                            .arg(withLesson.height())));
     // The parameters' panel is never cut at the right (it was, its buttons half shown, with a
     // sideways scroll bar): the dock is as wide as the panel shown needs.
     window.resize(1280, 720);

@@ -24,13 +24,17 @@ LessonPane::LessonPane(QWidget* parent)
     setObjectName("lessonDock");
     for (const Lesson& lesson : lessons()) m_chooser->addItem(lesson.title);
     m_chooser->setToolTip(tr("Choose a lesson: its first step loads."));
+    // As wide as the pane, not as the longest title: beside the parameters and the views, the
+    // pane must leave the window within a projector's 1280 px (a long title was 337 px).
+    m_chooser->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_chooser->setMinimumContentsLength(18);
     m_previous->setToolTip(tr("The previous step (Alt+Left)."));
     m_next->setToolTip(tr("The next step (Alt+Right)."));
     m_reload->setToolTip(tr("Load this step's project again, undoing what you changed."));
     m_previous->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Left));
     m_next->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Right));
     m_text->setOpenLinks(false);
-    m_text->setMinimumWidth(280);
+    m_text->setMinimumWidth(260);
     connect(m_text, &QTextBrowser::anchorClicked, this,
             [this](const QUrl& url) { emit mathematicsRequested(url.toString()); });
 

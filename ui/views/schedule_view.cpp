@@ -136,7 +136,7 @@ void ScheduleView::setSetup(std::shared_ptr<const document::CategoricalSetup> se
                           .arg(m_entropy.joint, 0, 'f', 4);
     if (summed) {
         message += tr("; the curves are sums over the %1 positions and start at Σ_d H(X₀,d | C) = "
-                      "%2 nats, an upper bound of H")
+                      "%2 nats, an upper bound of H(X₀ | C)")
                        .arg(s.table.numPositions)
                        .arg(m_entropy.positions, 0, 'f', 4);
     }
