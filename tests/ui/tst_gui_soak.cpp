@@ -44,6 +44,20 @@
 
 namespace {
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define DIFFUSCOPE_SOAK_UNDER_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define DIFFUSCOPE_SOAK_UNDER_ASAN 1
+#endif
+#ifdef DIFFUSCOPE_SOAK_UNDER_ASAN
+constexpr qint64 kCancelLimitMs = 300000;
+#else
+constexpr qint64 kCancelLimitMs = 30000;
+#endif
+
 QMutex g_messagesMutex;
 QStringList g_threadWarnings;
 QtMessageHandler g_previousHandler = nullptr;
@@ -331,8 +345,9 @@ void tst_GuiSoak::randomUseFindsNoCrashNorThreadWarning() {
     qInfo("soak: cancelled and ended in %lld ms", endWait);
     qInfo("soak: %d steps in %lld s (seed %d), %d dialogs answered", steps, clock.elapsed() / 1000,
           seed, watchdog.answered());
-    // Cancel answers within a minute even under the sanitizers (a network call in flight ends).
-    QVERIFY2(endWait < 60000, qPrintable(QString("cancelling took %1 ms").arg(endWait)));
+    // Cancel answers promptly (a network call in flight ends first): 2–4 s measured in Release,
+    // 55 s under AddressSanitizer, which runs the U-Net's convolutions many times slower.
+    QVERIFY2(endWait < kCancelLimitMs, qPrintable(QString("cancelling took %1 ms").arg(endWait)));
     QMutexLocker lock(&g_messagesMutex);
     QVERIFY2(g_threadWarnings.isEmpty(),
              qPrintable(g_threadWarnings.join("\n") + "\nafter: " + m_done.mid(m_done.size() - 10).join("; ")));
