@@ -216,8 +216,8 @@ Result<core::project::ProjectGamma> runProjectGamma(const Run& run,
     return gamma;
 }
 
-Result<std::vector<double>> runGamma(const Run& run, const core::project::GaussianSetup& setup,
-                                     bool needsAllTimesteps) {
+Result<std::vector<double>> computeGamma(const Run& run, const core::project::GaussianSetup& setup,
+                                         bool needsAllTimesteps) {
     Result<core::project::ProjectGamma> gamma = runProjectGamma(run, setup, needsAllTimesteps);
     if (!gamma) return gamma.error();
     return std::move(gamma->table);
@@ -451,7 +451,7 @@ int runGamma(const Args& args) {
     if (!setup) {
         return fail(setup.error());
     }
-    Result<std::vector<double>> table = runGamma(*run, *setup, true);
+    Result<std::vector<double>> table = computeGamma(*run, *setup, true);
     if (!table) {
         return fail(table.error());
     }
@@ -586,7 +586,7 @@ int runVariance(const Args& args) {
             return fail(setup.error());
         }
         schedule = setup->schedule;
-        Result<std::vector<double>> table = runGamma(*run, *setup, true);
+        Result<std::vector<double>> table = computeGamma(*run, *setup, true);
         if (!table) {
             return fail(table.error());
         }
@@ -701,7 +701,7 @@ int runNll(const Args& args) {
         if (!ks) {
             return fail(ks.error());
         }
-        Result<std::vector<double>> gamma = runGamma(gammaRun, *gammaSetup, true);
+        Result<std::vector<double>> gamma = computeGamma(gammaRun, *gammaSetup, true);
         if (!gamma) {
             return fail(gamma.error());
         }
@@ -722,7 +722,7 @@ int runNll(const Args& args) {
     const bool needsGamma = *variance == core::gaussian::NllVariance::Analytic ||
                             run->params.trajectory == core::project::GaussianTrajectory::Dp;
     if (needsGamma) {
-        Result<std::vector<double>> table = runGamma(gammaRun, *gammaSetup, false);
+        Result<std::vector<double>> table = computeGamma(gammaRun, *gammaSetup, false);
         if (!table) {
             return fail(table.error());
         }
@@ -885,7 +885,7 @@ int runSample(const Args& args) {
                           params.sampler == core::gaussian::SamplerKind::AnalyticDdim;
     std::vector<double> gamma;
     if (analytic || params.trajectory == core::project::GaussianTrajectory::Dp) {
-        Result<std::vector<double>> table = runGamma(*run, *setup, false);
+        Result<std::vector<double>> table = computeGamma(*run, *setup, false);
         if (!table) {
             return fail(table.error());
         }

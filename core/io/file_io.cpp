@@ -18,15 +18,16 @@
 #include "core/util/limits.h"
 
 namespace core::io {
-namespace {
-
-using limits::formatBytes;
 
 Error ioError(const std::string& path, const std::string& message) {
     return makeError(ErrorCode::IoError, path, "", message);
 }
 
 std::string errnoText(int error) { return std::strerror(error); }
+
+namespace {
+
+using limits::formatBytes;
 
 // What a non-regular file is, for the message.
 std::string kindOf(mode_t mode) {

@@ -39,4 +39,8 @@ Status checkWritablePath(const std::string& path);
 // error names the path and the reason (e.g. "No space left on device").
 Status writeFileAtomically(const std::string& path, const std::string& contents);
 
+// The two halves of every file error here: an IoError naming `path`, and errno's text.
+Error ioError(const std::string& path, const std::string& message);
+std::string errnoText(int error);
+
 }  // namespace core::io

@@ -16,12 +16,6 @@
 namespace core::io {
 namespace {
 
-Error ioError(const std::string& path, const std::string& message) {
-    return makeError(ErrorCode::IoError, path, "", message);
-}
-
-std::string errnoText(int error) { return std::strerror(error); }
-
 // A hidden folder inside `folder` with a unique name; empty (and errno set) when it cannot be made.
 std::string makeHiddenFolder(const std::string& folder, const char* kind) {
     std::string pattern = folder + "/.diffuscope-" + kind + "-XXXXXX";

@@ -6,23 +6,10 @@
 #include <cctype>
 
 #include "core/project/decoding_runs.h"
+#include "core/project/palette.h"
 #include "core/util/limits.h"
 
 namespace core::project {
-
-namespace {
-
-// The Lab's palette (lab_settings.cpp): Okabe & Ito's colours and a grey.
-constexpr std::array<const char*, 8> kPalette = {"#E69F00", "#56B4E9", "#009E73", "#0072B2",
-                                                 "#D55E00", "#CC79A7", "#F0E442", "#999999"};
-
-bool isColour(const std::string& text) {
-    if (text.size() != 7 || text[0] != '#') return false;
-    return std::all_of(text.begin() + 1, text.end(),
-                       [](unsigned char c) { return std::isxdigit(c) != 0; });
-}
-
-}  // namespace
 
 std::vector<DecodingConfig> DecodingSettings::defaultConfigs() {
     return {{"ancestral", "", "order=ancestral;values=sample"},
@@ -121,7 +108,7 @@ Result<DecodingSettings> DecodingSettings::fromJson(const io::Json& json) {
 
 std::string decodingColour(const DecodingConfig& config, int index) {
     if (!config.colour.empty()) return config.colour;
-    return kPalette[static_cast<size_t>(std::max(0, index)) % kPalette.size()];
+    return paletteColour(index);
 }
 
 std::string decodingName(const DecodingConfig& config) {

@@ -8,6 +8,7 @@
 
 #include "core/gaussian/spacing.h"
 #include "core/project/gaussian_params.h"
+#include "core/project/palette.h"
 #include "core/schedule/diffusers_config.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "core/util/limits.h"
@@ -22,19 +23,8 @@ const std::vector<Choice<LabVariance>> kLabVariances = {
 
 namespace {
 
-// Okabe & Ito (2008), "Color Universal Design": distinguishable with every common colour-vision
-// deficiency. Their black is kept for the reference; a grey takes its place here.
-constexpr std::array<const char*, 8> kPalette = {"#E69F00", "#56B4E9", "#009E73", "#0072B2",
-                                                 "#D55E00", "#CC79A7", "#F0E442", "#999999"};
-
 const char* const kFamilies[] = {"even",     "quadratic", "dp",       "linspace", "leading",
                                  "trailing", "logsnr",    "karras",   "ays:sd15", "ays:sdxl"};
-
-bool isColour(const std::string& text) {
-    if (text.size() != 7 || text[0] != '#') return false;
-    return std::all_of(text.begin() + 1, text.end(),
-                       [](unsigned char c) { return std::isxdigit(c) != 0; });
-}
 
 // The family and its options ("leading", ",offset=1") of a trajectory without K.
 std::pair<std::string, std::string> splitFamily(const std::string& trajectory) {
@@ -125,7 +115,7 @@ std::string labName(const LabConfig& config) {
 
 std::string labColour(const LabConfig& config, int index) {
     if (!config.colour.empty()) return config.colour;
-    return kPalette[static_cast<size_t>(std::max(index, 0)) % kPalette.size()];
+    return paletteColour(index);
 }
 
 Status LabSettings::validate(int numSteps) const {

@@ -213,6 +213,14 @@ QFont figureFont(const QFont& base, double points) {
     return font;
 }
 
+void clearChart(QChart* chart) {
+    chart->removeAllSeries();
+    for (QAbstractAxis* axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+}
+
 void setNiceRange(QValueAxis* axis, double low, double high) {
     axis->setTickCount(5);  // Qt's default: what a new axis starts from
     axis->setRange(low, high);

@@ -143,6 +143,10 @@ FigureChart* figureOf(const QChart* chart);
 // logarithmic axes label every 10^k-th decade when each decade is too short for its label.
 void fitTicks(QChart* chart);
 
+// Removes every series and axis of `chart` (a view whose number of curves changes from run to
+// run).
+void clearChart(QChart* chart);
+
 // Sets `axis` to [low, high] widened to round numbers, the same whatever the axis showed before:
 // Qt's applyNiceNumbers starts from the tick count its previous call left, so a view that had
 // shown other data got another range (the window's Kernel comparison 0–1, its export 0–0.6).

@@ -17,6 +17,10 @@
 // one and a stale result is dropped.
 namespace ui::jobs {
 
+// How long the explorers wait for more of an edit that arrives in bursts (a drag) before they
+// start its job: one recomputation per burst.
+inline constexpr int kCoalesceMs = 40;
+
 enum class JobWeight {
     // Computations that use every core: one at a time in the whole program, across all
     // runners (a heavy job waits for the running one; cancelled while it waits, it never

@@ -26,8 +26,6 @@ namespace {
 // Step-cost matrices beyond this many kernel evaluations (~10 s on one core) are not started
 // automatically: the view says why and how to make it smaller.
 constexpr double kMaxCostWork = 4e9;
-// Coalescing delay for edits that arrive in bursts (drags): one recomputation per burst.
-constexpr int kCoalesceMs = 40;
 // Sampler specs are typed: wait for a pause in the typing.
 constexpr int kDecodeCoalesceMs = 150;
 // Monte Carlo chains per condition when the exact output is out of reach, and the chains the
@@ -120,7 +118,7 @@ CategoricalExplorer::CategoricalExplorer(document::ProjectDocument* document, QO
                                   : tr("Cancelled."));
     });
     m_coalesce.setSingleShot(true);
-    m_coalesce.setInterval(kCoalesceMs);
+    m_coalesce.setInterval(jobs::kCoalesceMs);
     connect(&m_coalesce, &QTimer::timeout, this, &CategoricalExplorer::startJobs);
     connect(m_document, &document::ProjectDocument::categoricalChanged, this,
             [this] { onParamsChanged(); });

@@ -27,7 +27,6 @@
 namespace ui {
 namespace {
 
-constexpr int kCoalesceMs = 40;
 const QString kParticlesJob = QT_TRANSLATE_NOOP("ui::jobs", "Particles");
 
 // The lab's configurations concern the Lab view alone: editing them starts no Γ job.
@@ -72,7 +71,7 @@ GaussianExplorer::GaussianExplorer(document::ProjectDocument* document, QObject*
       m_compare(new views::CompareView(&m_compareRunner)),
       m_lab(new views::LabView(document)) {
     m_coalesce.setSingleShot(true);
-    m_coalesce.setInterval(kCoalesceMs);
+    m_coalesce.setInterval(jobs::kCoalesceMs);
     connect(&m_coalesce, &QTimer::timeout, this, &GaussianExplorer::startJob);
     connect(m_document, &document::ProjectDocument::gaussianChanged, this,
             &GaussianExplorer::onParamsChanged);

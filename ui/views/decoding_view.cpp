@@ -58,14 +58,6 @@ enum Column { Name = 0, Colour = 1, Sampler = 2, NumColumns = 3 };
 // Tables with more sequences than this get no distribution chart: the bars would be hairs.
 constexpr int kMaxDistributionRows = 64;
 
-void clearChart(QChart* chart) {
-    chart->removeAllSeries();
-    for (QAbstractAxis* axis : chart->axes()) {
-        chart->removeAxis(axis);
-        delete axis;
-    }
-}
-
 void setupChart(QChart* chart) {
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->legend()->setAlignment(Qt::AlignBottom);
@@ -505,7 +497,7 @@ void DecodingView::drawMeasure(int index) {
     QChart* chart = m_charts[static_cast<size_t>(index == PositionEntropy ? Distribution
                                                  : index == Accuracy      ? Entropy
                                                                           : index)];
-    clearChart(chart);
+    charts::clearChart(chart);
     auto* x = new QLogValueAxis;
     x->setBase(2.0);
     x->setLabelFormat("%g");
@@ -645,7 +637,7 @@ void DecodingView::drawMeasure(int index) {
 
 void DecodingView::drawDistribution() {
     QChart* chart = m_charts[Distribution];
-    clearChart(chart);
+    charts::clearChart(chart);
     auto* categories = new QBarCategoryAxis;
     auto* y = new QValueAxis;
     categories->setTitleText(tr("sequence"));

@@ -51,15 +51,6 @@ namespace {
 enum ChartIndex { Timesteps = 0, Steps = 1, Nll = 2, Quality = 3, SigmaSteps = 4 };
 enum TimeAxis { AxisN = 0, AxisLogSnr = 1, AxisSigma = 2 };
 
-// Removes every series and axis (the number of configurations changes from run to run).
-void clearChart(QChart* chart) {
-    chart->removeAllSeries();
-    for (QAbstractAxis* axis : chart->axes()) {
-        chart->removeAxis(axis);
-        delete axis;
-    }
-}
-
 QPen curvePen(const LabCurve& curve, bool reference) {
     return reference ? QPen(Qt::black, 2, Qt::DashLine)
                      : QPen(QColor(QString::fromStdString(curve.colour)), 2);
@@ -459,7 +450,7 @@ void LabView::redraw() {
 // ratio is far from 1 a second-order multistep solver (DPM-Solver++(2M)) extrapolates badly.
 void LabView::drawSigmaSteps() {
     QChart* chart = m_charts[SigmaSteps];
-    clearChart(chart);
+    charts::clearChart(chart);
     const auto curves = curvesToDraw();
     const int k = chosenK();
     const bool ratios = m_sigmaStep->currentIndex() == 1;
@@ -498,7 +489,7 @@ void LabView::drawSigmaSteps() {
 
 void LabView::drawTimesteps() {
     QChart* chart = m_charts[Timesteps];
-    clearChart(chart);
+    charts::clearChart(chart);
     const auto curves = curvesToDraw();
     const int k = chosenK();
     const int axis = m_axis->currentIndex();
@@ -556,7 +547,7 @@ void LabView::drawTimesteps() {
 
 void LabView::drawSteps() {
     QChart* chart = m_charts[Steps];
-    clearChart(chart);
+    charts::clearChart(chart);
     const auto curves = curvesToDraw();
     const int k = chosenK();
     const bool byIndex = m_stepAxis->currentIndex() == 1;
@@ -608,7 +599,7 @@ void LabView::drawSteps() {
 
 void LabView::drawAgainstK(int chartIndex) {
     QChart* chart = m_charts[static_cast<size_t>(chartIndex)];
-    clearChart(chart);
+    charts::clearChart(chart);
     const auto curves = curvesToDraw();
     const bool nll = chartIndex == Nll;
     std::string measure;
@@ -664,7 +655,7 @@ void LabView::drawAgainstK(int chartIndex) {
 void LabView::clearResult() {
     m_result.reset();
     setProvenance({});  // the run's, not the new project's
-    for (QChart* chart : m_charts) clearChart(chart);
+    for (QChart* chart : m_charts) charts::clearChart(chart);
     m_referenceNote->clear();
     m_referenceNote->hide();
     m_errors->clear();
