@@ -12,12 +12,12 @@
         <translation>連鎖はクラスを忘れる</translation>
     </message>
     <message>
-        <source>&lt;p&gt;Each lane is one of K = 4 classes. The dots are chains started from the data; at every step a chain keeps its class or, with a probability given by the schedule β, redraws it from the prior π. The bars are the exact marginal q(xₜ), so the dots in a lane should match its bar.&lt;/p&gt;&lt;p&gt;Here π is uniform: at t = 1 every class holds a quarter of the chains, whatever the data were.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;各レーンは K = 4 個のクラスの 1 つです。点はデータから出発した連鎖で、各ステップで連鎖はクラスを保つか、スケジュール β で決まる確率で事前分布 π から引き直します。棒は厳密な周辺分布 q(xₜ) なので、レーンの点の数はその棒に合うはずです。&lt;/p&gt;&lt;p&gt;ここでは π は一様です。t = 1 では、データが何であっても各クラスに連鎖の 4 分の 1 が入ります。&lt;/p&gt;</translation>
+        <source>&lt;p&gt;Each lane is one of K = 4 classes. The dots are chains started from the data; at every step a chain keeps its class or, with a probability given by the schedule β, redraws it from the prior π. The red outlines are the exact marginal q(xₜ), the blue bars the chains' share, so each bar should fill its outline.&lt;/p&gt;&lt;p&gt;Here π is uniform: at t = 1 every class holds a quarter of the chains, whatever the data were.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;各レーンは K = 4 個のクラスの 1 つです。点はデータから出発した連鎖で、各ステップで連鎖はクラスを保つか、スケジュール β で決まる確率で事前分布 π から引き直します。赤い枠は厳密な周辺分布 q(xₜ)、青い棒は連鎖の割合なので、各棒はその枠を満たすはずです。&lt;/p&gt;&lt;p&gt;ここでは π は一様です。t = 1 では、データが何であっても各クラスに連鎖の 4 分の 1 が入ります。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Press Play (Space) and watch the bars flatten to ¼ each. Drag the time slider back and forth: the bars are exact at every t.</source>
-        <translation>再生 (Space) を押して、棒がそれぞれ ¼ にならされる様子を見てください。時刻スライダーを前後に動かしてください。棒はどの t でも厳密です。</translation>
+        <source>Press Play (Space) and watch the outlines flatten to ¼ each. Drag the time slider back and forth: the outlines are exact at every t.</source>
+        <translation>再生 (Space) を押して、枠がそれぞれ ¼ にならされる様子を見てください。時刻スライダーを前後に動かしてください。枠はどの t でも厳密です。</translation>
     </message>
     <message>
         <source>A prior that is not uniform</source>
@@ -1053,12 +1053,12 @@ The project is still open; save your work.</source>
         <translation>軌跡</translation>
     </message>
     <message>
-        <source>Chains of K classes moving under the forward process x₀ → x₁ (each step keeps the class with probability (1 − βₜ)/(1 − βₛ), else redraws it from π) and under the reverse sampler x₁ → x₀ (the closed-form kernel q(xₛ | xₜ) built from the denoiser F). Each lane is one class; the bars are the exact marginal at the current time, the dots the chains.</source>
-        <translation>K 個のクラスを取る連鎖が、順過程 x₀ → x₁ (各ステップで確率 (1 − βₜ)/(1 − βₛ) でクラスを保ち、そうでなければ π から引き直す) と逆過程サンプラー x₁ → x₀ (デノイザ F から作った閉形式のカーネル q(xₛ | xₜ)) のもとで動く様子です。各レーンが 1 つのクラスで、棒は現在の時刻での厳密な周辺分布、点は連鎖です。</translation>
+        <source>Chains of K classes moving under the forward process x₀ → x₁ (each step keeps the class with probability (1 − βₜ)/(1 − βₛ), else redraws it from π) and under the reverse sampler x₁ → x₀ (the closed-form kernel q(xₛ | xₜ) built from the denoiser F). Each lane is one class; the red outlines are the exact marginal at the current time, the blue bars the chains' share, the dots the chains.</source>
+        <translation>K 個のクラスを取る連鎖が、順過程 x₀ → x₁ (各ステップで確率 (1 − βₜ)/(1 − βₛ) でクラスを保ち、そうでなければ π から引き直す) と逆過程サンプラー x₁ → x₀ (デノイザ F から作った閉形式のカーネル q(xₛ | xₜ)) のもとで動く様子です。各レーンが 1 つのクラスで、赤い枠は現在の時刻での厳密な周辺分布、青い棒は連鎖の割合、点は連鎖です。</translation>
     </message>
     <message>
-        <source>Compare the dots with the bars: when the chains are right, the dot count in each lane matches the bar. Forward, everything drifts towards π; in reverse, the chains return to the data distribution of the chosen condition.</source>
-        <translation>点と棒を比べてください。連鎖が正しければ、各レーンの点の数は棒の高さと一致します。順過程ではすべてが π に近づき、逆過程では連鎖が選んだ条件のデータ分布に戻ります。</translation>
+        <source>Compare the blue bars with the red outlines: when the chains are right, each bar fills its outline. Forward, everything drifts towards π; in reverse, the chains return to the data distribution of the chosen condition.</source>
+        <translation>青い棒と赤い枠を比べてください。連鎖が正しければ、各棒はその枠をちょうど満たします。順過程ではすべてが π に近づき、逆過程では連鎖が選んだ条件のデータ分布に戻ります。</translation>
     </message>
     <message>
         <source>Play the forward process with a very non-uniform π and watch where the mass goes. Reduce the number of path steps: with one position, the exact denoiser and the closed-form kernel, the chains still end on the data at any number of steps; with several positions, fewer steps miss the dependence between them. Switch the kernel to the D3PM form and, unless π is uniform, they miss the data (Kernel comparison view).</source>
@@ -1121,8 +1121,8 @@ The project is still open; save your work.</source>
         <translation>各カーネルの棒がデータの棒に近いほど、そのカーネルはこのデノイザと軌跡で順過程をうまく元に戻せています。</translation>
     </message>
     <message>
-        <source>Change the number of path steps and read the two KLs above the chart: with the exact denoiser the closed form reaches the data at any number of steps, while the D3PM-style kernel (unless π is uniform) misses it, by more as steps are added: each step adds its own error.</source>
-        <translation>経路のステップ数を変えて、グラフの上の 2 つの KL を読んでください。厳密なデノイザーでは閉形式はステップ数がいくつでもデータに到達しますが、D3PM 形式のカーネルは (π が一様でない限り) データから外れ、ステップを増やすほど外れが大きくなります。各ステップがそれぞれの誤差を加えるからです。</translation>
+        <source>Change the number of path steps and read the two KLs in the line below the chart: with the exact denoiser the closed form reaches the data at any number of steps, while the D3PM-style kernel (unless π is uniform) misses it, by more as steps are added: each step adds its own error.</source>
+        <translation>経路のステップ数を変えて、グラフの下の行にある 2 つの KL を読んでください。厳密なデノイザーでは閉形式はステップ数がいくつでもデータに到達しますが、D3PM 形式のカーネルは (π が一様でない限り) データから外れ、ステップを増やすほど外れが大きくなります。各ステップがそれぞれの誤差を加えるからです。</translation>
     </message>
     <message>
         <source>Particles</source>
@@ -4022,8 +4022,8 @@ step (%1, %2): J = %3</source>
         <translation> 位置 %1 / %2。F にはその位置の周辺事後分布を使用。</translation>
     </message>
     <message>
-        <source>Reverse step from grid node %1 to grid node %2 (%3); condition C = %4.%5 Hover a cell for its formula.</source>
-        <translation>格子ノード %1 から格子ノード %2 への逆過程ステップ (%3)、条件 C = %4。%5 マスにマウスを重ねると式が表示されます。</translation>
+        <source>Grid nodes %1 and %2 (%3): Pₛ,ₜ steps forward from s to t, Q back from t to s; condition C = %4.%5 Hover a cell for its formula.</source>
+        <translation>格子ノード %1 と %2 (%3): Pₛ,ₜ は s から t へ順方向に、Q は t から s へ逆方向に進みます。条件 C = %4。%5 マスにマウスを重ねると式が表示されます。</translation>
     </message>
     <message>
         <source>&lt;b&gt;P₀,ₜ[%1, %2] = %3&lt;/b&gt;&lt;br&gt;= (1 − βₜ)·δ&lt;sub&gt;ij&lt;/sub&gt; + βₜ·π&lt;sub&gt;j&lt;/sub&gt;&lt;br&gt;= (1 − %4)·%5 + %4·%6</source>

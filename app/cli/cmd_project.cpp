@@ -10,6 +10,20 @@
 
 namespace app::cli {
 
+namespace {
+
+// "Examples:" and one line per example, from the examples themselves.
+std::string exampleList() {
+    std::string text = "Examples:\n";
+    for (int n = 1; n <= core::project::kNumExamples; ++n) {
+        text += "  " + std::to_string(n) + "  " + core::project::exampleTitle(n) + "\n";
+    }
+    return text + "Bundled networks are named \"bundled:FILE\", which the window, the "
+                  "command line\nand an installed program all find.\n";
+}
+
+}  // namespace
+
 const CommandSpec& projectSpec() {
     static const CommandSpec spec{
         "project",
@@ -18,9 +32,7 @@ const CommandSpec& projectSpec() {
         {required("example", "N",
                   "the example, 1 to " + std::to_string(core::project::kNumExamples) + " (listed below)"),
          required("out", "FILE", "the project file to write")},
-        "Examples: 1 categorical table (K = 4); 2 categorical 8×8 digits with the trained\n"
-        "network; 3 Gaussian two moons with the trained network; 4 Gaussian 8×8 digits with the\n"
-        "trained network. Bundled networks are named by their installed path.\n"};
+        exampleList()};
     return spec;
 }
 

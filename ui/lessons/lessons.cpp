@@ -144,12 +144,13 @@ Lesson LessonBook::forwardProcess() {
             {{tr("Chains forget their class"),
               tr("<p>Each lane is one of K = 4 classes. The dots are chains started from the "
                  "data; at every step a chain keeps its class or, with a probability given by "
-                 "the schedule β, redraws it from the prior π. The bars are the exact marginal "
-                 "q(xₜ), so the dots in a lane should match its bar.</p>"
+                 "the schedule β, redraws it from the prior π. The red outlines are the exact "
+                 "marginal q(xₜ), the blue bars the chains' share, so each bar should fill its "
+                 "outline.</p>"
                  "<p>Here π is uniform: at t = 1 every class holds a quarter of the chains, "
                  "whatever the data were.</p>"),
-              tr("Press Play (Space) and watch the bars flatten to ¼ each. Drag the time slider "
-                 "back and forth: the bars are exact at every t."),
+              tr("Press Play (Space) and watch the outlines flatten to ¼ each. Drag the time "
+                 "slider back and forth: the outlines are exact at every t."),
               "trajectories",
               categorical([](Categorical& c) { c.pi = {0.25, 0.25, 0.25, 0.25}; }),
               /*playsForward=*/true},

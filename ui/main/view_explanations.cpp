@@ -16,15 +16,13 @@ ViewExplanation viewExplanation(const QString& viewName) {
               "class "
               "with probability (1 − βₜ)/(1 − βₛ), else redraws it from π) and under the reverse "
               "sampler x₁ → x₀ (the closed-form kernel q(xₛ | xₜ) built from the denoiser F). Each "
-              "lane is one class; the bars are the exact marginal at the current time, the dots "
-              "the "
-              "chains."),
+              "lane is one class; the red outlines are the exact marginal at the current time, the "
+              "blue bars the chains' share, the dots the chains."),
           QT_TRANSLATE_NOOP("ui::ViewExplanations",
-                            "Compare the dots with the bars: when the chains are right, the dot "
-                            "count in each lane "
-                            "matches the bar. Forward, everything drifts towards π; in reverse, "
-                            "the chains return "
-                            "to the data distribution of the chosen condition."),
+                            "Compare the blue bars with the red outlines: when the chains are "
+                            "right, each bar fills its outline. Forward, everything drifts "
+                            "towards π; in reverse, the chains return to the data distribution "
+                            "of the chosen condition."),
           QT_TRANSLATE_NOOP(
               "ui::ViewExplanations",
               "Play the forward process with a very non-uniform π and watch where the mass goes. "
@@ -92,8 +90,8 @@ ViewExplanation viewExplanation(const QString& viewName) {
               "The closer each kernel's bars are to the data bars, the better that kernel undoes "
               "the forward process with this denoiser and trajectory."),
           QT_TRANSLATE_NOOP("ui::ViewExplanations",
-                            "Change the number of path steps and read the two KLs above the "
-                            "chart: with the exact denoiser the closed form reaches the data at "
+                            "Change the number of path steps and read the two KLs in the line "
+                            "below the chart: with the exact denoiser the closed form reaches the data at "
                             "any number of steps, while the D3PM-style kernel (unless π is "
                             "uniform) misses it, by more as steps are added: each step adds its "
                             "own error.")}},

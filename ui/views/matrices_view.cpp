@@ -103,10 +103,12 @@ void MatricesView::recompute() {
                     .arg(s.position)
                     .arg(s.numPositions());
     }
-    setMessage(tr("Reverse step from grid node %1 to grid node %2 (%3); condition C = %4."
-                  "%5 Hover a cell for its formula.")
-                   .arg(m_nodeT)
+    // The same pair of nodes in both directions: the forward matrices go from s to t, the
+    // reverse kernel back from t to s.
+    setMessage(tr("Grid nodes %1 and %2 (%3): Pₛ,ₜ steps forward from s to t, Q back from t to "
+                  "s; condition C = %4.%5 Hover a cell for its formula.")
                    .arg(m_nodeS)
+                   .arg(m_nodeT)
                    .arg(ts)
                    .arg(document::qs(s.params.conditionNames[s.params.condition]))
                    .arg(where));
