@@ -1390,6 +1390,10 @@ The project is still open; save your work.</source>
         <translation>%1   t = %2   (ステップ %3 / %4)</translation>
     </message>
     <message>
+        <source>%1   t = %2</source>
+        <translation>%1   t = %2</translation>
+    </message>
+    <message>
         <source>exact marginal</source>
         <translation>厳密な周辺分布</translation>
     </message>

@@ -93,6 +93,7 @@ private slots:
     void aFrameSequenceReplacesThePreviousOne();
     void viewAllWritesEveryFileOrNone();
     void aLeftOutChartIsSaid();
+    void theTrajectoriesFigureNamesItsTimeNotThePlayer();
     void imageMemoryIsCheckedBeforeRendering_data();
     void imageMemoryIsCheckedBeforeRendering();
     void oversizedLabConfigurationIsRefused();
@@ -111,6 +112,22 @@ void tst_CliExport::aLeftOutChartIsSaid() {
     const QString svg = QString::fromUtf8(file.readAll());
     QVERIFY(!svg.contains("Negative ELBO") && !svg.contains("bits/dim"));
     QVERIFY(svg.contains("DP-optimal"));
+}
+
+// A figure of the chains names the time it shows, whole at a column's width, but not the
+// player's "(step 10 of 10)".
+void tst_CliExport::theTrajectoriesFigureNamesItsTimeNotThePlayer() {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("trajectories.svg");
+    const auto result = runCli({"export", "--example", "1", "--view", "trajectories", "--out", out,
+                                "--width", "8.5cm", "--height", "6cm"});
+    QCOMPARE(result.exitCode, 0);
+    QFile file(out);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString svg = QString::fromUtf8(file.readAll());
+    QVERIFY(svg.contains(">Reverse: <"));  // (the arrow is a glyph of its own)
+    QVERIFY(svg.contains(QString("t") + QChar(0x00A0) + "=" + QChar(0x00A0) + "0.000"));
+    QVERIFY2(!svg.contains("(step"), "the player's step count is in the figure");
 }
 
 void tst_CliExport::exportsEachFormat_data() {

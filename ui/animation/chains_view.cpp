@@ -51,17 +51,27 @@ private:
 
 namespace {
 
-// "Reverse: π → data   t = 0.500   (step 5 of K = 10)": the header of both layouts.
-QString headerText(bool forward, double t, int step, int steps) {
-    return QCoreApplication::translate("ui::animation::ChainCanvas",
-                                       "%1   t = %2   (step %3 of %4)")
-        .arg(forward ? QCoreApplication::translate("ui::animation::ChainCanvas",
-                                                   "Forward: data → π")
-                     : QCoreApplication::translate("ui::animation::ChainCanvas",
-                                                   "Reverse: π → data"))
-        .arg(t, 0, 'f', 3)
-        .arg(step)
-        .arg(steps);
+// "Reverse: π → data   t = 0.500   (step 5 of K = 10)": the header of both layouts; a figure's
+// leaves the player's step count out. Drawn wrapped at spaces in `box` (two lines' room).
+void drawHeader(QPainter& painter, const QRectF& box, bool forward, double t, int step, int steps,
+                bool figure, const QString& suffix = {}) {
+    const QString direction =
+        forward ? QCoreApplication::translate("ui::animation::ChainCanvas", "Forward: data → π")
+                : QCoreApplication::translate("ui::animation::ChainCanvas", "Reverse: π → data");
+    const QString header =
+        figure ? QCoreApplication::translate("ui::animation::ChainCanvas", "%1   t = %2")
+                     .arg(direction)
+                     .arg(t, 0, 'f', 3)
+               : QCoreApplication::translate("ui::animation::ChainCanvas",
+                                             "%1   t = %2   (step %3 of %4)")
+                     .arg(direction)
+                     .arg(t, 0, 'f', 3)
+                     .arg(step)
+                     .arg(steps);
+    // "t = 0.500" stays on one line.
+    const QString unbroken =
+        QString(header).replace("t = ", QString("t") + QChar(0x00A0) + "=" + QChar(0x00A0));
+    painter.drawText(box, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, unbroken + suffix);
 }
 
 }  // namespace
@@ -79,13 +89,12 @@ void ChainCanvas::paintImages(QPainter& painter,
     bold.setBold(true);
     painter.setFont(bold);
     painter.setPen(Qt::black);
-    const QString header = headerText(forward, t, static_cast<int>(std::round(position)), steps);
-    painter.drawText(QRectF(12, 4, width() - 24, 24), Qt::AlignLeft | Qt::AlignVCenter,
-                     preview != nullptr
-                         ? header + QCoreApplication::translate(
-                                        "ui::animation::ChainCanvas",
-                                        "   each sample xₜ | the denoiser's x̂₀ = E[X₀|xₜ]")
-                         : header);
+    drawHeader(painter, QRectF(12, 2, width() - 24, 30), forward, t,
+               static_cast<int>(std::round(position)), steps, m_view->m_figure,
+               preview != nullptr
+                   ? QCoreApplication::translate("ui::animation::ChainCanvas",
+                                                 "   each sample xₜ | the denoiser's x̂₀ = E[X₀|xₜ]")
+                   : QString());
     painter.setFont(font());
     // Square images when D is a square (8×8 digits), else one row of D cells.
     const int side = static_cast<int>(std::lround(std::sqrt(static_cast<double>(numPositions))));
@@ -227,8 +236,8 @@ void ChainCanvas::paintEvent(QPaintEvent*) {
     painter.setFont(bold);
     painter.setPen(Qt::black);
     const double t = chains->times[shownNode];
-    painter.drawText(QRectF(left, 4, lanesRight - left, 24), Qt::AlignLeft | Qt::AlignVCenter,
-                     headerText(forward, t, static_cast<int>(std::round(p)), m));
+    drawHeader(painter, QRectF(left, 2, lanesRight - left, top - 6), forward, t,
+               static_cast<int>(std::round(p)), m, m_view->m_figure);
     painter.setFont(font());
     // The bars' legend, drawn with the bars' own marks: a red box is the exact marginal, a
     // blue bar the share of the chains (longer than its box when more chains are there).
@@ -306,6 +315,11 @@ void ChainsView::setChains(std::shared_ptr<const core::project::CategoricalChain
 void ChainsView::setDirection(Direction direction) {
     m_direction = direction;
     updateData();
+    m_canvas->update();
+}
+
+void ChainsView::setFigureMode(bool figure) {
+    m_figure = figure;
     m_canvas->update();
 }
 

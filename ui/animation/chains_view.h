@@ -31,6 +31,9 @@ public:
     // How many samples the image grid shows now.
     int tilesShown() const;
 
+    // A figure's title names the time shown but not the player's step count.
+    void setFigureMode(bool figure) override;
+
     Direction direction() const { return m_direction; }
     double position() const { return m_position; }
     int numSteps() const;
@@ -48,6 +51,7 @@ private:
     Direction m_direction = Direction::Reverse;
     double m_position = 0.0;
     double m_tileScale = 1.0;
+    bool m_figure = false;
     ChainCanvas* m_canvas;
     friend class ChainCanvas;
 };

@@ -155,6 +155,8 @@ void ScheduleView::setTrajectory(const std::vector<int>& nodes, const QString& l
     m_markers->replace(points);
 }
 
+void ScheduleView::setFigureMode(bool figure) { m_cursor->setVisible(!figure); }
+
 void ScheduleView::setCursorTime(double t) {
     m_cursor->replace({QPointF(t, 0.0), QPointF(t, 1.0)});
 }

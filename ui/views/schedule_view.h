@@ -29,6 +29,8 @@ public:
     void setTrajectory(const std::vector<int>& nodes, const QString& label);
     // The time cursor, a grid node index.
     void setCursorTime(double t);
+    // A figure carries no time cursor: the cursor follows the player, not the data.
+    void setFigureMode(bool figure) override;
 
     const core::categorical::InformationCurves& curves() const { return m_curves; }
     // The data's joint entropy and the sum of its positions' entropies (nats).
