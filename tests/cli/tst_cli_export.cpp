@@ -112,6 +112,8 @@ void tst_CliExport::aLeftOutChartIsSaid() {
     const QString svg = QString::fromUtf8(file.readAll());
     QVERIFY(!svg.contains("Negative ELBO") && !svg.contains("bits/dim"));
     QVERIFY(svg.contains("DP-optimal"));
+    // The colour bar's ticks are whole powers of ten (not 9.2, 0.18, 0.0035).
+    QVERIFY2(svg.contains(">10⁻¹<") && svg.contains(">10⁰<"), qPrintable(svg.right(3000)));
 }
 
 // A figure of the chains names the time it shows, whole at a column's width, but not the

@@ -86,6 +86,42 @@ namespace {
 double rowX(const GaussianTrajectoryView::CanvasLayout& layout, double step, int numSteps) {
     return layout.left + (step - 1.0) / std::max(1, numSteps - 1) * (layout.right - layout.left);
 }
+
+// "10⁻⁵": a whole power of ten with its exponent in superscript digits.
+QString powerOfTen(int exponent) {
+    static const QString digits = QStringLiteral("⁰¹²³⁴⁵⁶⁷⁸⁹");
+    QString text = QStringLiteral("10");
+    if (exponent < 0) text += QChar(0x207B);  // superscript minus
+    for (const QChar c : QString::number(std::abs(exponent))) text += digits[c.digitValue()];
+    return text;
+}
+
+// Round ticks of a logarithmic colour bar over [10^low, 10^high]: whole powers of ten, every
+// 1, 2, 5 or 10 decades so that at most six are drawn, or 1, 2 and 5 × 10^k where the bar spans
+// less than two decades. Each tick is its log10 and its label.
+std::vector<std::pair<double, QString>> logBarTicks(double low, double high) {
+    std::vector<std::pair<double, QString>> ticks;
+    if (!(high > low)) return ticks;
+    if (high - low >= 2.0) {
+        for (const int every : {1, 2, 5, 10, 20, 50}) {
+            ticks.clear();
+            for (int k = static_cast<int>(std::ceil(low / every)) * every; k <= high; k += every) {
+                ticks.emplace_back(k, powerOfTen(k));
+            }
+            if (ticks.size() <= 6) break;
+        }
+        return ticks;
+    }
+    for (int k = static_cast<int>(std::floor(low)); k <= std::ceil(high); ++k) {
+        for (const double m : {1.0, 2.0, 5.0}) {
+            const double value = std::log10(m) + k;
+            if (value >= low - 1e-9 && value <= high + 1e-9) {
+                ticks.emplace_back(value, QString::number(m * std::pow(10.0, k), 'g', 1));
+            }
+        }
+    }
+    return ticks;
+}
 }  // namespace
 
 std::vector<GaussianTrajectoryView::TickRow> GaussianTrajectoryView::tickRows() const {
@@ -230,12 +266,11 @@ void TrajectoryCanvas::paintHeatmap(QPainter& painter,
     painter.drawRect(bar);
     painter.setPen(Qt::black);
     const double low = m_view->m_logLow, high = m_view->m_logHigh;
-    for (int i = 0; i <= 4; ++i) {
-        const double value = high - (high - low) * i / 4.0;
-        const double y = bar.top() + bar.height() * i / 4.0;
+    for (const auto& [value, label] : logBarTicks(low, high)) {
+        const double y = bar.top() + bar.height() * (high - value) / (high - low);
         painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 4, y));
-        painter.drawText(QRectF(bar.right() + 6, y - 0.6 * em, 6 * em, 1.2 * em), Qt::AlignLeft | Qt::AlignVCenter,
-                         QString::number(std::pow(10.0, value), 'g', 2));
+        painter.drawText(QRectF(bar.right() + 6, y - 0.6 * em, 6 * em, 1.2 * em),
+                         Qt::AlignLeft | Qt::AlignVCenter, label);
     }
     // Above the top tick's label (which reaches 0.6 em above the bar), not over it.
     painter.drawText(QRectF(bar.left() - 4, bar.top() - 1.9 * em, 6 * em, 1.2 * em), Qt::AlignLeft, "J(s, t)");
