@@ -94,6 +94,7 @@ private slots:
     void viewAllWritesEveryFileOrNone();
     void aLeftOutChartIsSaid();
     void theTrajectoriesFigureNamesItsTimeNotThePlayer();
+    void matricesTitlesKeepTheirExpressionsWhole();
     void imageMemoryIsCheckedBeforeRendering_data();
     void imageMemoryIsCheckedBeforeRendering();
     void oversizedLabConfigurationIsRefused();
@@ -130,6 +131,23 @@ void tst_CliExport::theTrajectoriesFigureNamesItsTimeNotThePlayer() {
     QVERIFY(svg.contains(">Reverse: <"));  // (the arrow is a glyph of its own)
     QVERIFY(svg.contains(QString("t") + QChar(0x00A0) + "=" + QChar(0x00A0) + "0.000"));
     QVERIFY2(!svg.contains("(step"), "the player's step count is in the figure");
+}
+
+// At a column's width the Matrices' titles wrap between expressions, never inside one
+// ("s = 0.000," on one line), and give βₜ to three digits.
+void tst_CliExport::matricesTitlesKeepTheirExpressionsWhole() {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("matrices.svg");
+    const auto result = runCli({"export", "--example", "1", "--view", "matrices", "--out", out,
+                                "--width", "8.5cm", "--height", "6cm"});
+    QCOMPARE(result.exitCode, 0);
+    QFile file(out);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString svg = QString::fromUtf8(file.readAll());
+    const QChar nbsp(0x00A0);
+    QVERIFY2(svg.contains(QString(">(s") + nbsp + "=" + nbsp + "0.000,<"), qPrintable(svg.left(3000)));
+    QVERIFY(svg.contains(QString(nbsp) + "=" + nbsp + "0.0279)<"));
+    QVERIFY(!svg.contains("0.0279073"));
 }
 
 void tst_CliExport::exportsEachFormat_data() {

@@ -77,6 +77,11 @@ double HeatmapWidget::titleHeight() const { return wrappedHeight(boldOf(font()),
 
 double HeatmapWidget::axesHeight() const { return wrappedHeight(font(), m_axes, width() - 4.0); }
 
+double HeatmapWidget::bandHeight() const {
+    const double em = QFontMetricsF(font()).height();
+    return std::max(titleHeight() + axesHeight(), 6.0 * em) + 0.4 * em;
+}
+
 QSize HeatmapWidget::minimumSizeHint() const {
     const QFontMetricsF metrics(font());
     const double em = metrics.height();
@@ -90,15 +95,15 @@ QSize HeatmapWidget::minimumSizeHint() const {
 QRectF HeatmapWidget::gridRect() const {
     const QFontMetricsF metrics(font());
     const double em = metrics.height();
-    const double top = titleHeight() + axesHeight() + 0.4 * em;
+    const double band = bandHeight();
     const double left = metrics.horizontalAdvance(QString::number(std::max<Eigen::Index>(1, m_matrix.rows() - 1))) + 0.6 * em;
     const double right = 0.5 * em;
     const double bottom = 1.4 * em;
-    const double side = std::max(10.0, std::min(width() - left - right, height() - top - bottom));
-    // Centred across, at the bottom of the space left below the titles: heatmaps side by side
-    // line up whatever their titles' lengths.
-    return {left + (width() - left - right - side) / 2.0,
-            top + std::max(0.0, height() - top - bottom - side), side, side};
+    const double side = std::max(10.0, std::min(width() - left - right, height() - band - bottom));
+    // Titles and grid centred as one block, across and down: no gap between a title and its
+    // grid, and heatmaps side by side (the same band and size) stay level.
+    const double blockTop = std::max(0.0, (height() - band - side - bottom) / 2.0);
+    return {left + (width() - left - right - side) / 2.0, blockTop + band, side, side};
 }
 
 QPoint HeatmapWidget::cellAt(const QPoint& position) const {
@@ -119,11 +124,12 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
     const QRectF grid = gridRect();
     const QFontMetricsF metrics(font());
     const double em = metrics.height();
-    const double titleBottom = titleHeight();
+    const double titleTop = grid.top() - bandHeight();
+    const double titleBottom = titleTop + titleHeight();
     painter.setPen(Qt::black);
     painter.setFont(boldOf(font()));
-    painter.drawText(QRectF(2, 0, width() - 4.0, titleBottom), Qt::TextWordWrap | Qt::AlignHCenter | Qt::AlignTop,
-                     m_title);
+    painter.drawText(QRectF(2, titleTop, width() - 4.0, titleHeight()),
+                     Qt::TextWordWrap | Qt::AlignHCenter | Qt::AlignTop, m_title);
     painter.setFont(font());
     painter.drawText(QRectF(2, titleBottom, width() - 4.0, axesHeight()),
                      Qt::TextWordWrap | Qt::AlignHCenter | Qt::AlignTop, m_axes);

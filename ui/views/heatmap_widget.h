@@ -44,6 +44,9 @@ private:
     // The titles' heights at the current width; the grid below them, square, centred.
     double titleHeight() const;
     double axesHeight() const;
+    // The titles' band above the grid: six lines, or more where the titles wrap further, so
+    // that heatmaps side by side keep their grids level.
+    double bandHeight() const;
     QRectF gridRect() const;
 
     core::Matrix m_matrix;

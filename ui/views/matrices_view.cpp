@@ -12,6 +12,10 @@
 namespace ui::views {
 namespace {
 QString num(double v) { return QString::number(v, 'g', 6); }
+// A title's number: three significant digits (the tooltips keep six, the CSV all).
+QString titleNumber(double v) { return QString::number(v, 'g', 3); }
+// "s = 0.500" kept on one line where a title wraps.
+QString unbroken(QString text) { return text.replace(' ', QChar(0x00A0)); }
 }  // namespace
 
 MatricesView::MatricesView(QWidget* parent)
@@ -71,9 +75,9 @@ void MatricesView::recompute() {
         m_f.row(j) = row.transpose();
     }
     m_q = core::categorical::reverseKernelMatrix(s.params.kernel, m_f, s.pi, betaS, betaT);
-    const QString ts = QString("s = %1, t = %2").arg(s.grid.t[m_nodeS], 0, 'f', 3)
-                           .arg(s.grid.t[m_nodeT], 0, 'f', 3);
-    m_forward->setMatrix(m_p0t, QString("P₀,ₜ   (βₜ = %1)").arg(num(betaT)),
+    const QString ts = unbroken(QString("s = %1,").arg(s.grid.t[m_nodeS], 0, 'f', 3)) + " " +
+                       unbroken(QString("t = %1").arg(s.grid.t[m_nodeT], 0, 'f', 3));
+    m_forward->setMatrix(m_p0t, "P₀,ₜ   (" + unbroken("βₜ = " + titleNumber(betaT)) + ")",
                          tr("row i = x₀, column j = xₜ"));
     m_step->setMatrix(m_pst, QString("Pₛ,ₜ   (%1)").arg(ts), tr("row k = xₛ, column j = xₜ"));
     m_reverse->setMatrix(
