@@ -1801,6 +1801,10 @@ The project is still open; save your work.</source>
         <translation>ステップ %1 / %2</translation>
     </message>
     <message>
+        <source>Step %1 of %2 — left: another project is open; Start again loads the step.</source>
+        <translation>ステップ %1 / %2 — 中断中: 別のプロジェクトが開いています。「やり直す」でこのステップを読み込みます。</translation>
+    </message>
+    <message>
         <source>Try this.</source>
         <translation>試してみよう。</translation>
     </message>
@@ -3204,8 +3208,8 @@ The project is still open; save your work.</source>
         <translation>検証 (EMA の重み)</translation>
     </message>
     <message>
-        <source>cross-entropy (nats per example)</source>
-        <translation>交差エントロピー (事例あたり nat)</translation>
+        <source>cross-entropy (nats)</source>
+        <translation>交差エントロピー (nat)</translation>
     </message>
     <message>
         <source>Save the checkpoint</source>

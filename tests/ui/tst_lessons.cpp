@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QFile>
+#include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -111,6 +112,7 @@ private slots:
     void decodingLessonShowsComputedNumbers();
     void everyStepLoadsInTheWindow();
     void unsavedWorkIsNotReplacedWithoutAsking();
+    void anotherProjectLeavesTheStep();
 };
 
 // The lessons' pairs table sits in the application's data folder (the test location here).
@@ -379,6 +381,28 @@ void tst_Lessons::unsavedWorkIsNotReplacedWithoutAsking() {
     QVERIFY2(asked.contains("unsaved"), qPrintable(asked));
     QCOMPARE(window.document()->categorical().numSteps, 77);
     QCOMPARE(window.lessonPane()->step(), 0);
+}
+
+// An example loaded from the File menu leaves the lesson's step: the pane says so (it showed
+// "Step 3 of 3" over example 6), and a step loaded again is shown as before.
+void tst_Lessons::anotherProjectLeavesTheStep() {
+    QTemporaryDir recovery;
+    ui::MainWindow window(nullptr, recovery.path());
+    const auto positionSays = [&window](const QString& words) {
+        for (const QLabel* label : window.lessonPane()->findChildren<QLabel*>()) {
+            if (label->text().contains(words)) return true;
+        }
+        return false;
+    };
+    QVERIFY(window.loadLessonStep(0, 2));
+    QVERIFY(positionSays("Step 3 of 3"));
+    QVERIFY(!positionSays("left"));
+    window.document()->loadExample(ui::document::examples().back().project);
+    QVERIFY(positionSays("Step 3 of 3 — left: another project is open"));
+    QVERIFY(window.loadLessonStep(0, 2));
+    QVERIFY(!positionSays("left"));
+    window.explorer()->waitForJobs();
+    window.gaussianExplorer()->waitForJobs();
 }
 
 QTEST_MAIN(tst_Lessons)

@@ -86,6 +86,15 @@ void LessonPane::showStep(int lesson, int step) {
     refreshButtons();
 }
 
+void LessonPane::leaveStep() {
+    if (m_step < 0) return;
+    const int steps = static_cast<int>(lessons()[m_lesson].steps.size());
+    m_position->setText(tr("Step %1 of %2 — left: another project is open; Start again "
+                           "loads the step.")
+                            .arg(m_step + 1)
+                            .arg(steps));
+}
+
 QString LessonPane::html() const {
     const Lesson& lesson = lessons()[m_lesson];
     if (m_step < 0) {

@@ -25,6 +25,9 @@ public:
     int step() const { return m_step; }  // -1 before a step was loaded
     // Shows lesson `lesson`'s step `step` as loaded.
     void showStep(int lesson, int step);
+    // Another project was loaded (an example, a file, New): the step shown no longer matches
+    // the views, and the pane says so until a step is loaded again.
+    void leaveStep();
     // Asks for a step (what the buttons and the chooser do).
     void requestStep(int lesson, int step);
     // The pane's HTML for the step shown (for tests).

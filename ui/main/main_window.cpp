@@ -379,6 +379,9 @@ void MainWindow::createDocks() {
     addDockWidget(Qt::RightDockWidgetArea, m_lessons);
     m_lessons->hide();  // Help ▸ Lessons shows it
     connect(m_lessons, &lessons::LessonPane::stepRequested, this, &MainWindow::loadLessonStep);
+    // Any project loaded leaves the lesson's step; a step's own load shows it again after.
+    connect(m_document, &document::ProjectDocument::projectReplaced, m_lessons,
+            &lessons::LessonPane::leaveStep);
     connect(m_lessons, &lessons::LessonPane::mathematicsRequested, this,
             &MainWindow::showMathematics);
     auto follow = [this] { m_explanation->setViews(viewsOnScreen()); };

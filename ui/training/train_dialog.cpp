@@ -28,6 +28,7 @@
 #include "core/project/training_setup.h"
 #include "core/util/parallel.h"
 #include "ui/charts/chart_panel.h"
+#include "ui/charts/figure_chart.h"
 #include "ui/document/project_model.h"
 
 namespace ui::training {
@@ -167,7 +168,7 @@ QChartView* TrainDialog::createLossChart(bool categorical) {
     m_axisStep->setTitleText(tr("step"));
     m_axisStep->setLabelFormat("%d");
     m_axisLoss = new QValueAxis;
-    m_axisLoss->setTitleText(categorical ? tr("cross-entropy (nats per example)") : "‖ε − ε_θ‖²/d");
+    m_axisLoss->setTitleText(categorical ? tr("cross-entropy (nats)") : "‖ε − ε_θ‖²/d");
     chart->addAxis(m_axisStep, Qt::AlignBottom);
     chart->addAxis(m_axisLoss, Qt::AlignLeft);
     for (QLineSeries* s : {m_trainSeries, m_heldOutSeries}) {
@@ -410,7 +411,7 @@ void TrainDialog::pollLosses() {
         m_heldOutSeries->append(point.step, point.loss);
         m_maxLoss = std::max(m_maxLoss, point.loss);
     }
-    if (m_maxLoss > 0.0) m_axisLoss->setRange(0.0, m_maxLoss * 1.05);
+    if (m_maxLoss > 0.0) charts::setNiceRange(m_axisLoss, 0.0, m_maxLoss * 1.05);
 }
 
 }  // namespace ui::training
