@@ -229,12 +229,27 @@ void ParticleCanvas::paintScatter(QPainter& painter,
                                   const core::Matrix& x,
                                   int pane) {
     const jobs::ParticleFrames& f = *m_view->m_frames;
-    const double side = std::max(10.0, std::min(area.width() - 40.0, area.height() - 24.0));
-    const QRectF plot(area.left() + 34.0 + (area.width() - 40.0 - side) / 2.0, area.top(), side,
-                      side);
-    m_plots[static_cast<size_t>(pane)] = plot;
     const double r = f.range;
     const QRectF w = window();  // the zoomed part of [−r, r]²
+    const double step = niceStep(w.width() / 2.0);
+    const auto tickText = [step](double v) {
+        return QString::number(std::abs(v) < 1e-12 * step ? 0.0 : v, 'g', 3);
+    };
+    // Room for the widest tick label at the font in use (presentation mode enlarges it): a
+    // fixed 28 px cut the minus sign off "−0.5".
+    const QFontMetricsF metrics(painter.font());
+    const double em = metrics.height();
+    double labelWidth = metrics.horizontalAdvance("0");
+    for (const double v : {w.left(), w.right(), w.top(), w.bottom(), -step, -0.5 * step}) {
+        labelWidth = std::max(labelWidth, metrics.horizontalAdvance(tickText(v)));
+        labelWidth = std::max(labelWidth, metrics.horizontalAdvance(tickText(std::round(v / step) * step)));
+    }
+    const double leftRoom = labelWidth + 10.0;
+    const double side =
+        std::max(10.0, std::min(area.width() - leftRoom - 6.0, area.height() - em - 10.0));
+    const QRectF plot(area.left() + leftRoom + (area.width() - leftRoom - 6.0 - side) / 2.0,
+                      area.top(), side, side);
+    m_plots[static_cast<size_t>(pane)] = plot;
     auto map = [&](double u, double v) {
         return QPointF(plot.left() + (u - w.left()) / w.width() * plot.width(),
                        plot.bottom() - (v - w.top()) / w.height() * plot.height());
@@ -252,7 +267,6 @@ void ParticleCanvas::paintScatter(QPainter& painter,
     painter.setPen(QColor(150, 150, 155));
     painter.setBrush(Qt::NoBrush);
     painter.drawRect(plot);
-    const double step = niceStep(w.width() / 2.0);
     // Multiples of the step inside the window, for x and for y: labels stay round when zoomed.
     for (int axis = 0; axis < 2; ++axis) {
         const double low = axis == 0 ? w.left() : w.top();
@@ -260,15 +274,16 @@ void ParticleCanvas::paintScatter(QPainter& painter,
         for (long long i = static_cast<long long>(std::ceil(low / step - 1e-9));
              i <= static_cast<long long>(std::floor(high / step + 1e-9)); ++i) {
             const double v = static_cast<double>(i) * step;
-            const QString text = QString::number(std::abs(v) < 1e-12 * step ? 0.0 : v, 'g', 3);
+            const QString text = tickText(v);
             if (axis == 0) {
                 const QPointF px = map(v, w.top());
                 painter.drawLine(px, px + QPointF(0, 4));
-                painter.drawText(QRectF(px.x() - 20, px.y() + 4, 40, 14), Qt::AlignCenter, text);
+                painter.drawText(QRectF(px.x() - labelWidth, px.y() + 4, 2 * labelWidth, em),
+                                 Qt::AlignCenter, text);
             } else {
                 const QPointF py = map(w.left(), v);
                 painter.drawLine(py, py - QPointF(4, 0));
-                painter.drawText(QRectF(plot.left() - 34, py.y() - 7, 28, 14),
+                painter.drawText(QRectF(plot.left() - leftRoom, py.y() - em / 2, leftRoom - 6.0, em),
                                  Qt::AlignRight | Qt::AlignVCenter, text);
             }
         }
