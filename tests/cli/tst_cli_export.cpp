@@ -72,6 +72,18 @@ CliResult runWithFileSizeLimit(const QStringList& arguments, rlim_t maxFileBytes
     });
 }
 
+// Example 1's `view` exported at a column's width (8.5 × 6 cm) as SVG, its text in `svg`.
+void columnFigureSvg(const QString& view, QString& svg) {
+    QTemporaryDir dir;
+    const QString out = dir.filePath(view + ".svg");
+    const auto result = runCli({"export", "--example", "1", "--view", view, "--out", out,
+                                "--width", "8.5cm", "--height", "6cm"});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QFile file(out);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    svg = QString::fromUtf8(file.readAll());
+}
+
 QString frame(const QString& dir, int index) {
     return QString("%1/f_%2.png").arg(dir).arg(index, 4, 10, QChar('0'));
 }
@@ -125,14 +137,9 @@ void tst_CliExport::aLeftOutChartIsSaid() {
 // A figure of the chains names the time it shows, whole at a column's width, but not the
 // player's "(step 10 of 10)".
 void tst_CliExport::theTrajectoriesFigureNamesItsTimeNotThePlayer() {
-    QTemporaryDir dir;
-    const QString out = dir.filePath("trajectories.svg");
-    const auto result = runCli({"export", "--example", "1", "--view", "trajectories", "--out", out,
-                                "--width", "8.5cm", "--height", "6cm"});
-    QCOMPARE(result.exitCode, 0);
-    QFile file(out);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QString svg = QString::fromUtf8(file.readAll());
+    QString svg;
+    columnFigureSvg("trajectories", svg);
+    if (QTest::currentTestFailed()) return;
     QVERIFY(svg.contains(">Reverse: <"));  // (the arrow is a glyph of its own)
     QVERIFY(svg.contains(QString("t") + QChar(0x00A0) + "=" + QChar(0x00A0) + "0.000"));
     QVERIFY2(!svg.contains("(step"), "the player's step count is in the figure");
@@ -141,14 +148,9 @@ void tst_CliExport::theTrajectoriesFigureNamesItsTimeNotThePlayer() {
 // At a column's width the Matrices' titles wrap between expressions, never inside one
 // ("s = 0.000," on one line), and give βₜ to three digits.
 void tst_CliExport::matricesTitlesKeepTheirExpressionsWhole() {
-    QTemporaryDir dir;
-    const QString out = dir.filePath("matrices.svg");
-    const auto result = runCli({"export", "--example", "1", "--view", "matrices", "--out", out,
-                                "--width", "8.5cm", "--height", "6cm"});
-    QCOMPARE(result.exitCode, 0);
-    QFile file(out);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QString svg = QString::fromUtf8(file.readAll());
+    QString svg;
+    columnFigureSvg("matrices", svg);
+    if (QTest::currentTestFailed()) return;
     const QChar nbsp(0x00A0);
     QVERIFY2(svg.contains(QString(">(s") + nbsp + "=" + nbsp + "0.000,<"), qPrintable(svg.left(3000)));
     QVERIFY(svg.contains(QString(nbsp) + "=" + nbsp + "0.0279)<"));
