@@ -231,18 +231,28 @@ void ParticleCanvas::paintScatter(QPainter& painter,
     const jobs::ParticleFrames& f = *m_view->m_frames;
     const double r = f.range;
     const QRectF w = window();  // the zoomed part of [−r, r]²
+    // Ticks at multiples of the step inside the window, for x (axis 0) and for y: labels stay
+    // round when zoomed.
     const double step = niceStep(w.width() / 2.0);
-    const auto tickText = [step](double v) {
-        return QString::number(std::abs(v) < 1e-12 * step ? 0.0 : v, 'g', 3);
-    };
+    std::array<std::vector<std::pair<double, QString>>, 2> ticks;
+    for (int axis = 0; axis < 2; ++axis) {
+        const double low = axis == 0 ? w.left() : w.top();
+        const double high = axis == 0 ? w.right() : w.bottom();
+        for (long long i = static_cast<long long>(std::ceil(low / step - 1e-9));
+             i <= static_cast<long long>(std::floor(high / step + 1e-9)); ++i) {
+            const double v = static_cast<double>(i) * step;
+            ticks[axis].emplace_back(v, QString::number(std::abs(v) < 1e-12 * step ? 0.0 : v, 'g', 3));
+        }
+    }
     // Room for the widest tick label at the font in use (presentation mode enlarges it): a
     // fixed 28 px cut the minus sign off "−0.5".
     const QFontMetricsF metrics(painter.font());
     const double em = metrics.height();
     double labelWidth = metrics.horizontalAdvance("0");
-    for (const double v : {w.left(), w.right(), w.top(), w.bottom(), -step, -0.5 * step}) {
-        labelWidth = std::max(labelWidth, metrics.horizontalAdvance(tickText(v)));
-        labelWidth = std::max(labelWidth, metrics.horizontalAdvance(tickText(std::round(v / step) * step)));
+    for (const auto& axisTicks : ticks) {
+        for (const auto& tick : axisTicks) {
+            labelWidth = std::max(labelWidth, metrics.horizontalAdvance(tick.second));
+        }
     }
     const double leftRoom = labelWidth + 10.0;
     const double side =
@@ -267,14 +277,8 @@ void ParticleCanvas::paintScatter(QPainter& painter,
     painter.setPen(QColor(150, 150, 155));
     painter.setBrush(Qt::NoBrush);
     painter.drawRect(plot);
-    // Multiples of the step inside the window, for x and for y: labels stay round when zoomed.
     for (int axis = 0; axis < 2; ++axis) {
-        const double low = axis == 0 ? w.left() : w.top();
-        const double high = axis == 0 ? w.right() : w.bottom();
-        for (long long i = static_cast<long long>(std::ceil(low / step - 1e-9));
-             i <= static_cast<long long>(std::floor(high / step + 1e-9)); ++i) {
-            const double v = static_cast<double>(i) * step;
-            const QString text = tickText(v);
+        for (const auto& [v, text] : ticks[axis]) {
             if (axis == 0) {
                 const QPointF px = map(v, w.top());
                 painter.drawLine(px, px + QPointF(0, 4));
