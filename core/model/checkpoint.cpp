@@ -214,6 +214,18 @@ Status checkTrainedAlphaBar(const LoadedModel& model, const std::string& path, i
 
 Status checkGaussianFit(const LoadedModel& model, const std::string& path, int numSteps,
                         int dimension, const std::string& schedule) {
+    if (Status s = checkGaussianSchedule(model, path, numSteps, schedule); !s) return s;
+    if (model.gaussian->dimension() != dimension) {
+        return invalidArgument(path, "",
+                               "the network has dimension " +
+                                   std::to_string(model.gaussian->dimension()) +
+                                   " but the data have " + std::to_string(dimension));
+    }
+    return {};
+}
+
+Status checkGaussianSchedule(const LoadedModel& model, const std::string& path, int numSteps,
+                             const std::string& schedule) {
     const auto refuse = [&](const std::string& message) {
         return invalidArgument(path, "", message);
     };
@@ -229,10 +241,6 @@ Status checkGaussianFit(const LoadedModel& model, const std::string& path, int n
         return refuse("the network was trained for N = " + std::to_string(trained) +
                       " (schedule " + model.info.schedule + ") but N = " +
                       std::to_string(numSteps) + " here; set N to match");
-    }
-    if (model.gaussian->dimension() != dimension) {
-        return refuse("the network has dimension " + std::to_string(model.gaussian->dimension()) +
-                      " but the data have " + std::to_string(dimension));
     }
     if (Status s = checkContractSchedule(model, path, "gaussian", schedule); !s) return s;
     if (model.contractSchedule.empty() && !schedule.empty()) {

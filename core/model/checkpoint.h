@@ -76,6 +76,10 @@ Status sameRun(const TrainState& state, const std::string& process, const std::s
 // conditioned on t in [0, 1], so its N is not compared; a Gaussian one's is, above).
 Status checkGaussianFit(const LoadedModel& model, const std::string& path, int numSteps,
                         int dimension, const std::string& schedule = {});
+// The schedule's part of checkGaussianFit (a Gaussian network, its N, its schedule and prediction
+// type), for an edit of the schedule or N under a network already loaded.
+Status checkGaussianSchedule(const LoadedModel& model, const std::string& path, int numSteps,
+                             const std::string& schedule);
 Status checkCategoricalFit(const LoadedModel& model, const std::string& path, int numClasses,
                            int numPositions, int numConditions, const std::string& schedule = {});
 

@@ -21,6 +21,7 @@ class tst_DiffusersConfigGui : public QObject {
 
 private slots:
     void pickingAConfig();
+    void aConfigANetworkWasNotTrainedUnderIsRefused();
 };
 
 void tst_DiffusersConfigGui::pickingAConfig() {
@@ -88,6 +89,40 @@ void tst_DiffusersConfigGui::pickingAConfig() {
     QVERIFY2(panel.fieldError("process").contains("beta_schedule"),
              qPrintable(panel.fieldError("process")));
     QVERIFY(document.gaussian() == before);
+}
+
+// Under a network the window refuses a config whose ᾱ differs from the network's training schedule,
+// with the command line's message, and keeps the project as it was (it used to go on with the
+// exact oracle and a warning); a config of the network's own schedule is taken.
+void tst_DiffusersConfigGui::aConfigANetworkWasNotTrainedUnderIsRefused() {
+    QTemporaryDir dir;
+    const auto write = [&](const QString& name, const char* text) {
+        QFile file(dir.filePath(name));
+        if (!file.open(QIODevice::WriteOnly) || file.write(text) < 0) return QString();
+        return file.fileName();
+    };
+    ui::document::ProjectDocument document;
+    document.loadExample(ui::document::examples().at(2).project);  // the moons and their network
+    ui::jobs::JobRunner files, checks;
+    ui::panels::GaussianPanel panel(&document, &files, &checks);
+    const auto before = document.gaussian();
+    QCOMPARE(before.model, std::string("bundled:moons-gaussian.safetensors"));
+    QVERIFY2(panel.loadModel(QString::fromStdString(before.model)), qPrintable(panel.fieldError("model")));
+
+    const QString sd = write("sd.json", R"({"num_train_timesteps": 1000,
+        "beta_schedule": "scaled_linear", "beta_start": 0.00085, "beta_end": 0.012})");
+    QVERIFY(!panel.loadDiffusersConfig(sd));
+    const QString message = panel.fieldError("process");
+    QVERIFY2(message.contains("bundled:moons-gaussian.safetensors") &&
+                 message.contains("trained under the schedule linear") && message.contains(sd),
+             qPrintable(message));
+    QVERIFY(document.gaussian() == before);
+
+    // The schedule it was trained under, spelt as diffusers spells it: taken.
+    const QString linear = write("linear.json", R"({"num_train_timesteps": 1000,
+        "beta_schedule": "linear", "beta_start": 0.0001, "beta_end": 0.02})");
+    QVERIFY2(panel.loadDiffusersConfig(linear), qPrintable(panel.fieldError("process")));
+    QCOMPARE(document.gaussian().model, before.model);
 }
 
 QTEST_MAIN(tst_DiffusersConfigGui)

@@ -7,6 +7,7 @@
 #include <QUndoCommand>
 
 #include "core/io/file_io.h"
+#include "core/model/checkpoint.h"
 #include "ui/document/model_files.h"
 
 namespace ui::document {
@@ -88,6 +89,27 @@ core::Status ProjectDocument::setCategorical(const CategoricalParams& params,
     return {};
 }
 
+namespace {
+
+// A network under the project refuses a schedule or N it was not trained for, by the check the
+// command line and the lab run (the window used to go on with the exact oracle and a warning
+// where they refuse). Only a network already loaded is checked, so the GUI thread reads no file;
+// one that is not (its file moved) falls back to the oracle with a message when analysed.
+core::Status networkKeepsFitting(const GaussianParams& before, const GaussianParams& after) {
+    if (after.model.empty() || (after.schedule == before.schedule &&
+                                after.numSteps == before.numSteps && after.model == before.model)) {
+        return {};
+    }
+    const QString model = QString::fromStdString(after.model);
+    if (!isModelLoaded(model)) return {};
+    auto loaded = loadModelFile(model);
+    if (!loaded) return {};
+    return core::model::checkGaussianSchedule(**loaded, after.model, after.numSteps,
+                                              after.schedule);
+}
+
+}  // namespace
+
 core::Status ProjectDocument::setGaussian(const GaussianParams& params,
                                           const QString& text,
                                           int mergeId) {
@@ -96,6 +118,9 @@ core::Status ProjectDocument::setGaussian(const GaussianParams& params,
     }
     if (params == m_project.gaussian) {
         return {};
+    }
+    if (auto fits = networkKeepsFitting(m_project.gaussian, params); !fits) {
+        return fits;
     }
     m_undo.push(
         new SetParamsCommand<GaussianParams>(this, m_project.gaussian, params, text, mergeId));
