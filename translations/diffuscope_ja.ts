@@ -3923,6 +3923,10 @@ step (%1, %2): J = %3</source>
         <translation>%1 個の設定と DP 最適、データ %2 (モデル: %3)、N = %4。</translation>
     </message>
     <message>
+        <source>%1 of them could not run: why is said in red above the charts.</source>
+        <translation>うち %1 個は実行できませんでした。理由はグラフの上に赤で示しています。</translation>
+    </message>
+    <message>
         <source>bits/dim</source>
         <translation>ビット/次元</translation>
     </message>

@@ -13,6 +13,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QImageReader>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QProcess>
@@ -123,6 +124,7 @@ private slots:
     void exportDialogWritesWhatExportWrites_data();
     void exportDialogWritesWhatExportWrites();
     void exportDialogOffersMillimetresAndKeepsTypedSizes();
+    void aRefusedExportKeepsTheDialogOpen();
     void typingANumberIsOneEdit();
     void slowResultsAreMarkedOutOfDateAtOnce();
 };
@@ -411,6 +413,55 @@ void tst_WindowPaths::exportDialogOffersMillimetresAndKeepsTypedSizes() {
              qPrintable(units.value(1)));
     QVERIFY2(units.value(2).startsWith("6") && !units.value(2).startsWith("6.01"),
              qPrintable(units.value(2)));
+}
+
+// A size the figure cannot be laid out at is refused inside the options dialog, which stays
+// open with the size as typed; the size the refusal names, typed in place, is written. The
+// refusal used to close the dialog, and the path and size had to be asked for again.
+void tst_WindowPaths::aRefusedExportKeepsTheDialogOpen() {
+    QTemporaryDir dir;
+    ui::MainWindow window(nullptr, dir.filePath("recovery"));
+    window.show();
+    window.explorer()->waitForJobs();
+    QVERIFY(window.showView("schedule"));
+    const QString path = dir.filePath("small.svg");
+    QString refusal, typedAfterRefusal;
+    bool openAfterRefusal = false;
+    whenDialogOpens<QFileDialog>([&](QFileDialog* dialog) {
+        typeFileName(dialog, path);
+        whenDialogOpens<QDialog>([&](QDialog* options) {
+            auto* unit = options->findChild<QComboBox*>();
+            unit->setCurrentIndex(unit->findText("cm"));
+            const auto boxes = options->findChildren<QDoubleSpinBox*>();
+            const auto type = [&](const QString& w, const QString& h) {
+                for (auto [box, text] : {std::pair{boxes[0], w}, std::pair{boxes[1], h}}) {
+                    box->setFocus();
+                    box->selectAll();
+                    QTest::keyClicks(box, text);
+                }
+                options->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+            };
+            type("2.5", "2");
+            auto* label = options->findChild<QLabel*>("exportRefusal");
+            refusal = label != nullptr && !label->isHidden() ? label->text() : QString();
+            openAfterRefusal = options->isVisible();
+            typedAfterRefusal = boxes[0]->text() + " x " + boxes[1]->text();
+            static const QRegularExpression fits(R"(fits at ([0-9.]+) × ([0-9.]+) cm)");
+            const auto match = fits.match(refusal);
+            if (match.hasMatch()) {
+                type(match.captured(1), match.captured(2));
+            } else {
+                options->reject();
+            }
+        });
+    });
+    actionNamed(&window, "Export view…")->trigger();
+    QVERIFY2(refusal.contains(path) && refusal.contains("fits at"), qPrintable(refusal));
+    QVERIFY(openAfterRefusal);
+    QVERIFY2(typedAfterRefusal.startsWith("2.5") && typedAfterRefusal.contains("x 2"),
+             qPrintable(typedAfterRefusal));
+    QVERIFY2(QFile::exists(path), "the size the refusal named was not written");
+    QVERIFY(svgTexts(readAll(path)).size() > 5);
 }
 
 // Typing N = 1000 into the panel is one edit, applied on Enter: it used to apply every

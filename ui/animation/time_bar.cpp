@@ -5,6 +5,8 @@
 
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QResizeEvent>
+#include <QVBoxLayout>
 #include <QLabel>
 #include <QSlider>
 #include <QSpinBox>
@@ -32,8 +34,13 @@ TimeBar::TimeBar(QWidget* parent)
       m_speed(new QComboBox),
       m_direction(new QComboBox),
       m_seed(new QSpinBox) {
-    auto* layout = new QHBoxLayout(this);
-    layout->setContentsMargins(6, 2, 6, 2);
+    auto* rows = new QVBoxLayout(this);
+    rows->setContentsMargins(6, 2, 6, 2);
+    rows->setSpacing(2);
+    m_playerRow = new QHBoxLayout;
+    m_settingsRow = new QHBoxLayout;
+    rows->addLayout(m_playerRow);
+    rows->addLayout(m_settingsRow);
     m_play->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
     m_play->setToolTip(tr("Play / pause (Space)"));
     m_back->setIcon(style()->standardIcon(QStyle::SP_MediaSeekBackward));
@@ -52,16 +59,14 @@ TimeBar::TimeBar(QWidget* parent)
     m_direction->setToolTip(tr("Which process the Trajectories view plays"));
     m_seed->setRange(0, 2147483647);
     m_seed->setToolTip(tr("Random seed of the samplers (results are identical for a given seed)"));
-    layout->addWidget(m_back);
-    layout->addWidget(m_play);
-    layout->addWidget(m_forward);
-    layout->addWidget(m_slider, 1);
-    layout->addWidget(m_label);
-    layout->addWidget(new QLabel(tr("speed")));
-    layout->addWidget(m_speed);
-    layout->addWidget(m_direction);
-    layout->addWidget(new QLabel(tr("seed")));
-    layout->addWidget(m_seed);
+    m_playerRow->addWidget(m_back);
+    m_playerRow->addWidget(m_play);
+    m_playerRow->addWidget(m_forward);
+    m_playerRow->addWidget(m_slider, 1);
+    m_playerRow->addWidget(m_label);
+    m_settings = {new QLabel(tr("speed")), m_speed, m_direction, new QLabel(tr("seed")), m_seed};
+    for (QWidget* widget : m_settings) m_playerRow->addWidget(widget);
+    m_settingsRow->addStretch(1);
 
     m_timer.setInterval(16);
     m_timer.setTimerType(Qt::PreciseTimer);
@@ -88,6 +93,35 @@ bool TimeBar::reverseDirection() const { return m_direction->currentData().toBoo
 void TimeBar::setReverseDirection(bool reverse) {
     const int index = m_direction->findData(reverse);
     if (index >= 0) m_direction->setCurrentIndex(index);
+}
+
+// The settings beside the player while the slider keeps room to scrub (kMinSliderWidth), else
+// on a line of their own below it: with the Explanation open on a 1280 × 720 projector the
+// slider had shrunk to a stub.
+void TimeBar::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    constexpr int kMinSliderWidth = 200;
+    const int spacing = m_playerRow->spacing();
+    int needed = contentsMargins().left() + contentsMargins().right() + kMinSliderWidth;
+    for (QWidget* widget : {static_cast<QWidget*>(m_back), static_cast<QWidget*>(m_play),
+                            static_cast<QWidget*>(m_forward), static_cast<QWidget*>(m_label)}) {
+        needed += widget->sizeHint().width() + spacing;
+    }
+    for (QWidget* widget : m_settings) needed += widget->sizeHint().width() + spacing;
+    const bool oneLine = width() >= needed;
+    if (oneLine == m_oneLine) return;
+    m_oneLine = oneLine;
+    for (QWidget* widget : m_settings) {
+        m_playerRow->removeWidget(widget);
+        m_settingsRow->removeWidget(widget);
+    }
+    for (int i = 0; i < static_cast<int>(m_settings.size()); ++i) {
+        if (oneLine) {
+            m_playerRow->addWidget(m_settings[static_cast<size_t>(i)]);
+        } else {
+            m_settingsRow->insertWidget(i, m_settings[static_cast<size_t>(i)]);
+        }
+    }
 }
 
 void TimeBar::setNumSteps(int steps) {

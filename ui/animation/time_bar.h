@@ -5,7 +5,10 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <vector>
+
 class QComboBox;
+class QHBoxLayout;
 class QSlider;
 class QSpinBox;
 class QToolButton;
@@ -41,6 +44,9 @@ signals:
     void directionChanged(bool reverse);
     void seedEdited(qulonglong seed);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void onTick();
     void updateLabel();
@@ -57,6 +63,10 @@ private:
     QComboBox* m_speed;
     QComboBox* m_direction;
     QSpinBox* m_seed;
+    QHBoxLayout* m_playerRow;
+    QHBoxLayout* m_settingsRow;     // the settings when the player's line is too narrow
+    std::vector<QWidget*> m_settings;  // speed, direction and seed with their labels
+    bool m_oneLine = true;
 };
 
 }  // namespace ui::animation

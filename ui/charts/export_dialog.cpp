@@ -82,7 +82,8 @@ QString withFilterSuffix(const QString& path, const QString& filter) {
     return match.hasMatch() ? path + match.captured(1) : path;
 }
 
-bool askExportOptions(QWidget* parent, const QString& path, ExportOptions* options) {
+bool askExportOptions(QWidget* parent, const QString& path, ExportOptions* options,
+                      const std::function<QString(const ExportOptions&)>& write) {
     QSettings settings;
     QDialog dialog(parent);
     dialog.setWindowTitle(QCoreApplication::translate("ui::export_dialog", "Export options"));
@@ -158,17 +159,43 @@ bool askExportOptions(QWidget* parent, const QString& path, ExportOptions* optio
         ->setText(QCoreApplication::translate("ui::export_dialog", "OK"));
     buttons->button(QDialogButtonBox::Cancel)
         ->setText(QCoreApplication::translate("ui::export_dialog", "Cancel"));
-    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    // A refusal is said here, with the dialog still open and the size as typed, so that the size
+    // it names can be typed in place (it used to close the dialog: path and size asked again).
+    auto* refusal = new QLabel;
+    refusal->setObjectName("exportRefusal");
+    refusal->setWordWrap(true);
+    refusal->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    refusal->setStyleSheet("color: #b00020;");
+    refusal->setMaximumWidth(480);
+    refusal->hide();
+    form->addRow(refusal);
+    const auto chosen = [&] {
+        ExportOptions chosenOptions = *options;
+        const Unit& u = kUnits[unit->currentIndex()];
+        chosenOptions.size = QSize(static_cast<int>(std::lround(width->value() * u.pixels)),
+                                   static_cast<int>(std::lround(height->value() * u.pixels)));
+        chosenOptions.dpi = dpi->value();
+        chosenOptions.fontScale = fontScale->value();
+        return chosenOptions;
+    };
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, [&] {
+        if (write) {
+            const QString error = write(chosen());
+            if (!error.isEmpty()) {
+                refusal->setText(error);
+                refusal->show();
+                return;
+            }
+        }
+        dialog.accept();
+    });
     QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     form->addRow(buttons);
     if (dialog.exec() != QDialog::Accepted) {
         return false;
     }
     const Unit& u = kUnits[unit->currentIndex()];
-    options->size = QSize(static_cast<int>(std::lround(width->value() * u.pixels)),
-                          static_cast<int>(std::lround(height->value() * u.pixels)));
-    options->dpi = dpi->value();
-    options->fontScale = fontScale->value();
+    *options = chosen();
     settings.setValue("export/unitName", QString(u.name));
     settings.setValue("export/width", width->value());
     settings.setValue("export/height", height->value());

@@ -3,6 +3,8 @@
 
 #include <QString>
 
+#include <functional>
+
 #include "ui/charts/chart_export.h"
 
 class QWidget;
@@ -22,7 +24,9 @@ QString askExportPath(QWidget* parent, const QString& baseName);
 QString withFilterSuffix(const QString& path, const QString& filter);
 
 // Asks for the figure's size, DPI (PNG) and font scale, starting from the last export's
-// values; false when cancelled.
-bool askExportOptions(QWidget* parent, const QString& path, ExportOptions* options);
+// values; false when cancelled. `write`, when given, exports with the options on OK: its
+// refusal is shown in the dialog, which stays open with the size as typed.
+bool askExportOptions(QWidget* parent, const QString& path, ExportOptions* options,
+                      const std::function<QString(const ExportOptions&)>& write = {});
 
 }  // namespace ui::charts

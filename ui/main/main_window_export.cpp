@@ -124,10 +124,12 @@ void MainWindow::exportCurrentView() {
         error = panel->exportCsv(path);
     } else {
         charts::ExportOptions options{.size = panel->size().expandedTo({800, 500}), .dpi = 96};
-        if (!charts::askExportOptions(this, path, &options)) {
+        const auto write = [panel, &path](const charts::ExportOptions& chosen) {
+            return charts::exportWidget(panel, path, chosen);
+        };
+        if (!charts::askExportOptions(this, path, &options, write)) {
             return;
         }
-        error = charts::exportWidget(panel, path, options);
     }
     if (!error.isEmpty()) {
         QMessageBox::warning(this, tr("Export"), error);

@@ -274,14 +274,17 @@ QGroupBox* GaussianPanel::createDataBox() {
     openModel->setToolTip(tr("Load a Gaussian checkpoint trained for this N and data dimension."));
     auto* trainModel = new QPushButton(tr("Train…"));
     trainModel->setToolTip(tr("Train a network on this data and schedule, then use it."));
-    auto* modelRow = new QHBoxLayout;
-    modelRow->addWidget(m_model, 1);
-    modelRow->addWidget(openModel);
-    modelRow->addWidget(trainModel);
+    // The buttons under the model's name, which beside them was cut to "digits-gaussi" at
+    // 1280 × 720.
+    auto* modelButtons = new QHBoxLayout;
+    modelButtons->addWidget(openModel);
+    modelButtons->addWidget(trainModel);
+    modelButtons->addStretch(1);
     form->addRow(tr("data"), m_data);
     form->addRow(tr("spec"), m_dataSpec);
     form->addRow(m_mixture);
-    form->addRow(tr("model"), modelRow);
+    form->addRow(tr("model"), m_model);
+    form->addRow(QString(), modelButtons);
     form->addRow(errorLabel("data"));
 
     connect(m_data, &QComboBox::currentIndexChanged, this, [this] {

@@ -28,6 +28,8 @@
 #include <QValueAxis>
 #include <QVBoxLayout>
 
+#include <QTimer>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -299,9 +301,15 @@ QWidget* GaussianTrajectoryView::createListing() {
     m_listing->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_listing->setSelectionMode(QAbstractItemView::SingleSelection);
     m_listing->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_listing->setWordWrap(false);
-    m_listing->setMaximumHeight(4 * m_listing->verticalHeader()->defaultSectionSize() +
-                                m_listing->horizontalHeader()->sizeHint().height() + 6);
+    // The timesteps wrap onto more lines instead of ending in "…" (25 of them did not fit a
+    // row at 1280 × 720); the table scrolls when they need more room than it has.
+    m_listing->setWordWrap(true);
+    m_listing->setTextElideMode(Qt::ElideNone);
+    m_listing->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // A wider or narrower table wraps its rows anew: its height follows, once Qt has laid
+    // the rows out again.
+    connect(m_listing->horizontalHeader(), &QHeaderView::sectionResized, this,
+            [this] { QTimer::singleShot(0, this, &GaussianTrajectoryView::fitListingHeight); });
     m_listing->setToolTip(
         tr("Every trajectory drawn above with its timesteps; select a row to copy "
            "it or to use it as the typed list."));
@@ -376,6 +384,18 @@ void GaussianTrajectoryView::updateListing() {
         m_listing->setItem(r, 3, list);
     }
     if (m_listing->currentRow() < 0 && !rows.empty()) m_listing->selectRow(0);
+    fitListingHeight();
+}
+
+// As tall as its rows, up to about seven lines: the heat map above takes the rest.
+void GaussianTrajectoryView::fitListingHeight() {
+    m_listing->resizeRowsToContents();
+    int height = m_listing->horizontalHeader()->sizeHint().height() + 2 * m_listing->frameWidth();
+    for (int r = 0; r < m_listing->rowCount(); ++r) height += m_listing->rowHeight(r);
+    const int most = 4 * m_listing->verticalHeader()->defaultSectionSize() +
+                     3 * m_listing->fontMetrics().lineSpacing() +
+                     m_listing->horizontalHeader()->sizeHint().height() + 6;
+    m_listing->setFixedHeight(std::min(height, most));
 }
 
 QString GaussianTrajectoryView::canvasTooltip(const QPoint& position) const {

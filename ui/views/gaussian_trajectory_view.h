@@ -119,6 +119,7 @@ private:
     void updateData();
     void updateListing();
     QWidget* createListing();
+    void fitListingHeight();
     void useLogBits(bool log);
 
     TrajectoryCanvas* m_canvas;

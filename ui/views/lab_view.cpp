@@ -241,6 +241,14 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
     }
     selectors->setColumnMinimumWidth(2, 12);
     selectors->setColumnStretch(5, 1);
+    // Why a configuration did not run, first above the charts: under the table it sat below
+    // the fold of the table's scrolling area at 1280 × 720, and the run looked complete.
+    m_errors->setWordWrap(true);
+    m_errors->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_errors->setStyleSheet("color: #b00020; padding: 2px 8px;");
+    m_errors->hide();
+    chartsLayout->addWidget(m_errors);
+    markControl(m_errors);
     chartsLayout->addWidget(selectorRow);
     markControl(selectorRow);
     m_chartGrid = new QGridLayout;
@@ -342,10 +350,6 @@ QWidget* LabView::createControls() {
     copies->addStretch(1);
     layout->addLayout(row);
     layout->addLayout(copies);
-    m_errors->setWordWrap(true);
-    m_errors->setStyleSheet("color: #b00020;");
-    m_errors->hide();
-    layout->addWidget(m_errors);
     m_caption->setWordWrap(true);
     m_caption->setStyleSheet("background: #f3f3f6; padding: 4px;");
     m_caption->hide();
@@ -677,11 +681,18 @@ void LabView::setStale(bool stale) {
             tr("Stale: the configurations, numbers of steps or the project's schedule, data, model or Γ "
                "settings changed since this run; press Run to recompute."));
     } else {
-        setStatus(tr("%1 configuration(s) and the DP optimum on %2 (model: %3), N = %4.")
-                      .arg(m_result->curves.size())
-                      .arg(QString::fromStdString(m_result->data),
-                           QFileInfo(QString::fromStdString(m_result->model)).fileName())
-                      .arg(m_result->numSteps));
+        const auto failed = std::count_if(m_result->curves.begin(), m_result->curves.end(),
+                                          [](const LabCurve& c) { return !c.error.empty(); });
+        QString status = tr("%1 configuration(s) and the DP optimum on %2 (model: %3), N = %4.")
+                             .arg(m_result->curves.size())
+                             .arg(QString::fromStdString(m_result->data),
+                                  QFileInfo(QString::fromStdString(m_result->model)).fileName())
+                             .arg(m_result->numSteps);
+        if (failed > 0) {
+            status += ' ' + tr("%1 of them could not run: why is said in red above the charts.")
+                                .arg(failed);
+        }
+        setStatus(status);
     }
 }
 
