@@ -53,6 +53,7 @@ int runExport(const app::cli::Args& args) {
     }
     // Sizes in px (the default unit), cm, mm or in; checked before the application starts.
     int lengths[2] = {0, 0};
+    double typed[2] = {0.0, 0.0};  // before rounding: an SVG states the size as typed
     for (int i = 0; i < 2; ++i) {
         const char* key = i == 0 ? "width" : "height";
         QString error;
@@ -63,6 +64,7 @@ int runExport(const app::cli::Args& args) {
                                   error.toStdString());
         }
         lengths[i] = *pixels;
+        typed[i] = ui::charts::parseLengthExact(QString::fromStdString(args.get(key))).value_or(*pixels);
     }
     core::Result<int> dpi = args.getInt("dpi");
     if (!dpi) {
@@ -122,6 +124,7 @@ int runExport(const app::cli::Args& args) {
     request.project = text("project");
     request.example = text("example");
     request.size = QSize(lengths[0], lengths[1]);
+    request.typedSize = QSizeF(typed[0], typed[1]);
     request.dpi = *dpi;
     request.fontScale = *fontScale;
     request.fps = *fps;

@@ -407,8 +407,8 @@
         <translation>N = %1 までの厳密な出力分布 (部分的にマスクされたすべての系列を伝播)。</translation>
     </message>
     <message>
-        <source>Monte Carlo at N = %1: %2 chains per condition (the exact output needs (K + 1)^D = %3 states, over the limit %4); KL(data ‖ output) is infinite whenever a data sequence was never decoded.</source>
-        <translation>N = %1 でモンテカルロ: 条件ごとに %2 チェーン (厳密な出力には (K + 1)^D = %3 状態が必要で、上限 %4 を超えます)。一度も復号されなかったデータ系列があると KL(データ ‖ 出力) は無限大です。</translation>
+        <source>Monte Carlo at N = %1: %2 chains per condition (the exact output needs (K + 1)ᴰ = %3 states, over the limit %4); KL(data ‖ output) is infinite whenever a data sequence was never decoded.</source>
+        <translation>N = %1 でモンテカルロ: 条件ごとに %2 チェーン (厳密な出力には (K + 1)ᴰ = %3 状態が必要で、上限 %4 を超えます)。一度も復号されなかったデータ系列があると KL(データ ‖ 出力) は無限大です。</translation>
     </message>
     <message>
         <source>Done.</source>
@@ -3212,6 +3212,10 @@ The project is still open; save your work.</source>
         <translation>交差エントロピー (nat)</translation>
     </message>
     <message>
+        <source>squared error of ε per dimension</source>
+        <translation>1 次元あたりの ε の二乗誤差</translation>
+    </message>
+    <message>
         <source>Save the checkpoint</source>
         <translation>チェックポイントを保存</translation>
     </message>
@@ -4187,20 +4191,20 @@ step (%1, %2): J = %3</source>
         <translation>H(X₀ | C = %1) = %2 ビット = %3 nat (ステップコストと ELBO は nat 単位)</translation>
     </message>
     <message>
-        <source>Σ_d Gₜ,d</source>
-        <translation>Σ_d Gₜ,d</translation>
+        <source>Gₜ,d summed over d</source>
+        <translation>Gₜ,d の d についての和</translation>
     </message>
     <message>
-        <source>Σ_d I(X₀,d; Xₜ,d) [bits, right axis]</source>
-        <translation>Σ_d I(X₀,d; Xₜ,d) [ビット、右軸]</translation>
+        <source>I(X₀,d; Xₜ,d) summed over d [bits, right axis]</source>
+        <translation>I(X₀,d; Xₜ,d) の d についての和 [ビット、右軸]</translation>
     </message>
     <message>
-        <source>impurity Σ_d Gₜ,d [own axis]</source>
-        <translation>不純度 Σ_d Gₜ,d [専用の軸]</translation>
+        <source>impurity Gₜ,d summed over d [own axis]</source>
+        <translation>不純度 Gₜ,d の d についての和 [専用の軸]</translation>
     </message>
     <message>
-        <source>; the curves are sums over the %1 positions and start at Σ_d H(X₀,d | C) = %2 nats, an upper bound of H(X₀ | C)</source>
-        <translation>。曲線は %1 個の位置の和で、H(X₀ | C) の上界 Σ_d H(X₀,d | C) = %2 nat から始まります</translation>
+        <source>; the curves are sums over the %1 positions and start at the sum over d of H(X₀,d | C) = %2 nats, an upper bound of H(X₀ | C)</source>
+        <translation>。曲線は %1 個の位置の和で、H(X₀ | C) の上界である H(X₀,d | C) の d についての和 = %2 nat から始まります</translation>
     </message>
     <message>
         <source>all, averaged</source>

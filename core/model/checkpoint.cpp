@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/model/checkpoint.h"
 
+#include <sstream>
+
 #include "core/data/bundled_files.h"
 
 #include <cmath>
@@ -206,8 +208,15 @@ Status checkTrainedAlphaBar(const LoadedModel& model, const std::string& path, i
         }
     }
     if (gap <= kTolerance) return {};
-    return refuse(" (ᾱ_" + std::to_string(worst) + " = " + formatValue(here->alphaBar(worst)) +
-                  " here against " + formatValue(fitted->alphaBar(worst)) + ")");
+    // Six significant digits: the two differ by more than the tolerance, so they show it.
+    const auto shown = [](double v) {
+        std::ostringstream out;
+        out.precision(6);
+        out << v;
+        return out.str();
+    };
+    return refuse(" (ᾱ at n = " + std::to_string(worst) + ": " + shown(here->alphaBar(worst)) +
+                  " here against " + shown(fitted->alphaBar(worst)) + ")");
 }
 
 }  // namespace

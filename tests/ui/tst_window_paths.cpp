@@ -354,6 +354,11 @@ void tst_WindowPaths::exportDialogWritesWhatExportWrites() {
         QVERIFY(fromWindow.size() > 5);
         QStringList fromCommand = svgTexts(readAll(command));
         QCOMPARE(fromWindow, fromCommand);
+        // The physical size as typed, 85 × 60 mm, not that of the whole pixels (84.93 × 60.06).
+        for (const QString& file : {path, command}) {
+            const QByteArray svg = readAll(file);
+            QVERIFY2(svg.contains("<svg width=\"85mm\" height=\"60mm\""), svg.left(200).constData());
+        }
         // A figure carries no player text: the frame counter belongs to the controls.
         QVERIFY2(!fromWindow.join(' ').contains("(frame "), qPrintable(fromWindow.join(" | ")));
     } else if (format == "png") {

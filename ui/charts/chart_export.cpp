@@ -36,7 +36,7 @@
 
 namespace ui::charts {
 
-std::optional<int> parseLength(const QString& text, QString* error) {
+std::optional<double> parseLengthExact(const QString& text, QString* error) {
     static const QRegularExpression pattern(R"(^\s*([0-9]+(?:\.[0-9]+)?)\s*(px|cm|mm|in)?\s*$)");
     const QRegularExpressionMatch match = pattern.match(text);
     // "-3in" is a length, only not one a figure can have: say so rather than "not a number".
@@ -68,7 +68,13 @@ std::optional<int> parseLength(const QString& text, QString* error) {
                          .arg(text);
         return std::nullopt;
     }
-    return static_cast<int>(pixels);
+    return inches * 96.0;
+}
+
+std::optional<int> parseLength(const QString& text, QString* error) {
+    const std::optional<double> exact = parseLengthExact(text, error);
+    if (!exact) return std::nullopt;
+    return static_cast<int>(std::lround(*exact));
 }
 
 QString chartFormat(const QString& path) {
@@ -550,9 +556,29 @@ QString renderFigureOnce(QWidget* widget, const QString& path, const ExportOptio
         generator.setResolution(96);  // the canvas's physical size: size/96 inches
         generator.setTitle(widget->windowTitle());
         generator.setDescription("Exported by Diffuscope");
-        QPainter painter(&generator);
-        painter.fillRect(QRect(QPoint(0, 0), options.size), Qt::white);
-        renderScaled(painter);
+        {
+            QPainter painter(&generator);
+            painter.fillRect(QRect(QPoint(0, 0), options.size), Qt::white);
+            renderScaled(painter);
+        }
+        // The canvas in whole pixels is 84.93 × 60.06 mm for 8.5 × 6 cm: the physical size
+        // says what was typed.
+        if (options.typedSize.isValid()) {
+            const auto mm = [](double pixels) {
+                QString text = QString::number(pixels * 25.4 / 96.0, 'f', 2);
+                while (text.endsWith('0')) text.chop(1);
+                if (text.endsWith('.')) text.chop(1);
+                return text;
+            };
+            static const QRegularExpression header(R"re(<svg width="[^"]*mm" height="[^"]*mm")re");
+            const QByteArray exact = QString("<svg width=\"%1mm\" height=\"%2mm\"")
+                                         .arg(mm(options.typedSize.width()), mm(options.typedSize.height()))
+                                         .toUtf8();
+            const QRegularExpressionMatch match = header.match(QString::fromUtf8(bytes.left(512)));
+            if (match.hasMatch()) {
+                bytes.replace(match.capturedStart(), match.capturedLength(), exact);
+            }
+        }
     } else {
         QPdfWriter writer(&buffer);
         writer.setCreator("Diffuscope");

@@ -32,11 +32,16 @@ struct ExportOptions {
     // Text, lines and markers drawn this many times larger (the figure is laid out at
     // size/fontScale and scaled up): 1.5–2 for a slide or a two-column paper.
     double fontScale = 1.0;
+    // The size as typed, in CSS pixels before rounding (8.5 cm is 321.26 px): an SVG states
+    // this physical size; invalid (the default): `size`.
+    QSizeF typedSize;
 };
 
 // A length typed as "12cm", "120mm", "4.5in", "800px" or "800" (pixels), in CSS pixels (96 to
 // the inch); an error names the text.
 std::optional<int> parseLength(const QString& text, QString* error = nullptr);
+// The same length before it is rounded to whole pixels.
+std::optional<double> parseLengthExact(const QString& text, QString* error = nullptr);
 
 // Renders `widget` into `path` (.png, .svg or .pdf, in any case; any other name is refused,
 // naming the formats); returns an empty string or a message naming the problem.

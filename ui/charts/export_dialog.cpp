@@ -174,6 +174,7 @@ bool askExportOptions(QWidget* parent, const QString& path, ExportOptions* optio
         const Unit& u = kUnits[unit->currentIndex()];
         chosenOptions.size = QSize(static_cast<int>(std::lround(width->value() * u.pixels)),
                                    static_cast<int>(std::lround(height->value() * u.pixels)));
+        chosenOptions.typedSize = QSizeF(width->value() * u.pixels, height->value() * u.pixels);
         chosenOptions.dpi = dpi->value();
         chosenOptions.fontScale = fontScale->value();
         return chosenOptions;

@@ -527,7 +527,7 @@ void CategoricalExplorer::startDecoding() {
                           .arg(ns.join(", "))
                           .arg(kDecodeSamples)
                       : tr("Monte Carlo at N = %1: %2 chains per condition (the exact output "
-                           "needs (K + 1)^D = %3 states, over the limit %4); KL(data ‖ output) "
+                           "needs (K + 1)ᴰ = %3 states, over the limit %4); KL(data ‖ output) "
                            "is infinite whenever a data sequence was never decoded.")
                             .arg(ns.join(", "))
                             .arg(kDecodeSamples)

@@ -7,6 +7,7 @@
 #include <QTextBrowser>
 
 #include "core/util/number_text.h"
+#include "ui/charts/math_text.h"
 #include "ui/charts/view_panel.h"
 #include "ui/main/view_explanations.h"
 
@@ -140,8 +141,9 @@ QString ExplanationPane::html() const {
         if (e.title.isEmpty()) continue;
         html += tr("<h3>%1</h3><p><b>What it shows.</b> %2</p><p><b>How to read it.</b> %3</p>"
                    "<p><b>Try this.</b> %4</p>")
-                    .arg(e.title.toHtmlEscaped(), e.shows.toHtmlEscaped(), e.read.toHtmlEscaped(),
-                         e.tryThis.toHtmlEscaped());
+                    .arg(e.title.toHtmlEscaped(), charts::withSubscripts(e.shows.toHtmlEscaped()),
+                         charts::withSubscripts(e.read.toHtmlEscaped()),
+                         charts::withSubscripts(e.tryThis.toHtmlEscaped()));
         if (view == nullptr) continue;
         QString now;
         if (view->isStale()) {

@@ -150,6 +150,7 @@ int runHeadlessExport(const HeadlessExportRequest& request) {
     }
     charts::ExportOptions exportOptions;
     exportOptions.size = request.size;
+    exportOptions.typedSize = request.typedSize;
     exportOptions.dpi = request.dpi;
     exportOptions.fontScale = request.fontScale;
 

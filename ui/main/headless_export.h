@@ -20,6 +20,7 @@ struct HeadlessExportRequest {
     QString example;  // File ▸ Examples' entry, numbered from 1; empty: none (neither: the example
                       // project)
     QSize size;              // CSS pixels, 96 to the inch
+    QSizeF typedSize;        // the same before rounding (an SVG states it); invalid: size
     int dpi = 96;
     double fontScale = 1.0;  // charts::ExportOptions::fontScale
     int fps = 25;            // animations: frames per second

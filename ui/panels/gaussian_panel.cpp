@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "ui/charts/math_text.h"
 #include "ui/panels/gaussian_panel.h"
 
 #include "core/data/bundled_files.h"
@@ -334,12 +335,12 @@ QGroupBox* GaussianPanel::createGammaBox() {
     m_estimator = new QComboBox;
     m_estimator->setObjectName("estimator");
     addChoices(m_estimator, core::project::kGammaEstimators);
-    m_estimator->setToolTip(
+    m_estimator->setToolTip(charts::richMathText(
         tr("How Γ's Monte Carlo terms are formed. Score: ‖ε_θ‖²/d as in the "
            "paper, which in low dimension can exceed its bound. Low-variance "
            "(the default), for the exact oracle: per timestep the lower-variance "
            "of that and 1 − ‖ε_θ − ε‖²/d (both unbiased); for a network: the "
-           "second (error), which also puts the network's own error into σ²."));
+           "second (error), which also puts the network's own error into σ².")));
     m_seed = new QSpinBox;
     m_seed->setRange(0, 2147483647);
     form->addRow(tr("samples M"), m_samples);

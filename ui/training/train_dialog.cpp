@@ -168,7 +168,8 @@ QChartView* TrainDialog::createLossChart(bool categorical) {
     m_axisStep->setTitleText(tr("step"));
     m_axisStep->setLabelFormat("%d");
     m_axisLoss = new QValueAxis;
-    m_axisLoss->setTitleText(categorical ? tr("cross-entropy (nats)") : "‖ε − ε_θ‖²/d");
+    m_axisLoss->setTitleText(categorical ? tr("cross-entropy (nats)")
+                                         : tr("squared error of ε per dimension"));
     chart->addAxis(m_axisStep, Qt::AlignBottom);
     chart->addAxis(m_axisLoss, Qt::AlignLeft);
     for (QLineSeries* s : {m_trainSeries, m_heldOutSeries}) {

@@ -296,8 +296,11 @@ void ParticleCanvas::paintScatter(QPainter& painter,
     QColor colour = kPaneColors[pane];
     colour.setAlpha(x.cols() > 2000 ? 90 : 170);
     painter.setRenderHint(QPainter::Antialiasing, true);
-    // Larger in presentation mode (the tile scale), so a lecture hall sees them.
-    painter.setPen(QPen(colour, (x.cols() > 2000 ? 2.5 : 4.0) * m_view->m_tileScale, Qt::SolidLine, Qt::RoundCap));
+    // Larger in presentation mode (the tile scale), so a lecture hall sees them; smaller in a
+    // small plot (a figure of a paper's column), where 4 px dots hid the grey density beneath.
+    const double plotScale = std::clamp(side / 300.0, 0.5, 1.0);
+    painter.setPen(QPen(colour, (x.cols() > 2000 ? 2.5 : 4.0) * m_view->m_tileScale * plotScale,
+                        Qt::SolidLine, Qt::RoundCap));
     painter.setClipRect(plot);
     QList<QPointF> points;
     points.reserve(x.cols());

@@ -59,7 +59,7 @@ ScheduleView::ScheduleView(QWidget* parent)
     chart()->addAxis(m_axisBits, Qt::AlignRight);
     m_axisBits->setGridLineVisible(false);  // one grid, the left axis's: two would interleave
     m_axisBits->setMinorGridLineVisible(false);
-    m_axisImpurity->setTitleText(tr("Σ_d Gₜ,d"));
+    m_axisImpurity->setTitleText(tr("Gₜ,d summed over d"));
     m_axisImpurity->setGridLineVisible(false);
     m_axisImpurity->setMinorGridLineVisible(false);
     m_axisImpurity->setLinePenColor(charts::palette::kImpurity);
@@ -108,9 +108,9 @@ void ScheduleView::setSetup(std::shared_ptr<const document::CategoricalSetup> se
     // One position: I and G are those of the position, G on the probability axis. Several: both
     // are sums over the positions (not the joint quantities), G up to D on an axis of its own.
     const bool summed = s.table.numPositions > 1;
-    m_information->setName(summed ? tr("Σ_d I(X₀,d; Xₜ,d) [bits, right axis]")
+    m_information->setName(summed ? tr("I(X₀,d; Xₜ,d) summed over d [bits, right axis]")
                                   : tr("I(X₀;Xₜ) [bits, right axis]"));
-    m_impurity->setName(summed ? tr("impurity Σ_d Gₜ,d [own axis]") : tr("impurity Gₜ"));
+    m_impurity->setName(summed ? tr("impurity Gₜ,d summed over d [own axis]") : tr("impurity Gₜ"));
     for (QAbstractAxis* axis : m_impurity->attachedAxes()) {
         if (axis != m_axisT) m_impurity->detachAxis(axis);
     }
@@ -135,7 +135,7 @@ void ScheduleView::setSetup(std::shared_ptr<const document::CategoricalSetup> se
                           .arg(m_entropy.joint / kLn2, 0, 'f', 4)
                           .arg(m_entropy.joint, 0, 'f', 4);
     if (summed) {
-        message += tr("; the curves are sums over the %1 positions and start at Σ_d H(X₀,d | C) = "
+        message += tr("; the curves are sums over the %1 positions and start at the sum over d of H(X₀,d | C) = "
                       "%2 nats, an upper bound of H(X₀ | C)")
                        .arg(s.table.numPositions)
                        .arg(m_entropy.positions, 0, 'f', 4);

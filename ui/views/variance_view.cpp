@@ -132,7 +132,9 @@ void VarianceView::setPairs(const core::schedule::GaussianSchedule& schedule,
     m_small->replace(small);
     m_large->replace(large);
     m_clipped->replace(clipped);
-    m_axisT->setRange(1, schedule.numSteps());
+    // A little room past t = N on the log axis: the last pair sits there, and its marker (the
+    // clipped square, the σ² dot) was cut in half by the plot's edge.
+    m_axisT->setRange(1, schedule.numSteps() * 1.25);
     if (high > 0) {
         m_axisVariance->setRange(low / 2.0, high * 2.0);
     }
