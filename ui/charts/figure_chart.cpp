@@ -544,6 +544,10 @@ FigureChart::FigureChart(QChart* chart, QWidget* parent)
     QPalette white = m_legend->palette();
     white.setColor(QPalette::Window, Qt::white);
     m_legend->setPalette(white);
+    // White to its edges, the margins beside the title and the "?" included: a figure exported
+    // from a scrolling view showed the view's grey there.
+    setAutoFillBackground(true);
+    setPalette(white);
     auto* titleRow = new QHBoxLayout;
     titleRow->setContentsMargins(0, 0, 4, 0);
     m_helpBalance->setFixedSize(m_help->size());

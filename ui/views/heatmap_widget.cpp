@@ -124,8 +124,11 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
     const QRectF grid = gridRect();
     const QFontMetricsF metrics(font());
     const double em = metrics.height();
-    const double titleTop = grid.top() - bandHeight();
-    const double titleBottom = titleTop + titleHeight();
+    // The title and the axes' line sit just above the grid, whatever room the band leaves
+    // above them (at least six lines, so that heatmaps side by side stay level): at the top of
+    // the band, short titles floated a few lines above their grids.
+    const double titleBottom = grid.top() - 0.4 * em - axesHeight();
+    const double titleTop = titleBottom - titleHeight();
     painter.setPen(Qt::black);
     painter.setFont(boldOf(font()));
     painter.drawText(QRectF(2, titleTop, width() - 4.0, titleHeight()),

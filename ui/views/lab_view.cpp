@@ -268,6 +268,13 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
         m_figures[static_cast<size_t>(i)] = figure;
     }
     m_chartsBody = charts;
+    // White between the charts too (the scrolling area's grey showed in exported figures).
+    charts->setAutoFillBackground(true);
+    {
+        QPalette white = charts->palette();
+        white.setColor(QPalette::Window, Qt::white);
+        charts->setPalette(white);
+    }
     arrangeCharts(2);
     chartsLayout->addLayout(m_chartGrid, 1);
     m_referenceNote = new QLabel;
