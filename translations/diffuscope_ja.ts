@@ -1213,6 +1213,22 @@ The project is still open; save your work.</source>
         <translation>時刻スライダーのステップでの P₀,ₜ = (1 − βₜ)I + βₜ1πᵀ (x₀ から xₜ へ)、Pₛ,ₜ (xₛ から xₜ へ)、および第 j 行が q(xₛ | xₜ = j) である逆過程の行列 Q (デノイザの行 F(· | xₜ = j) から作られます)。</translation>
     </message>
     <message>
+        <source>Trajectories (images)</source>
+        <translation>軌跡 (画像)</translation>
+    </message>
+    <message>
+        <source>Each tile is one chain of D positions drawn as an image, moving under the forward process x₀ → x₁ (each position keeps its class with probability (1 − βₜ)/(1 − βₛ), else redraws it from π) or under the reverse sampler x₁ → x₀. In reverse, the tile framed in blue beside each sample is the denoiser&apos;s prediction x̂₀ = E[X₀ | xₜ] for it.</source>
+        <translation>各タイルは D 個の位置からなる 1 本の連鎖を画像として描いたもので、順過程 x₀ → x₁ (各位置は確率 (1 − βₜ)/(1 − βₛ) でクラスを保ち、そうでなければ π から引き直します) または逆過程のサンプラー x₁ → x₀ に従って動きます。逆過程では、各サンプルの横の青枠のタイルが、そのサンプルに対するデノイザの予測 x̂₀ = E[X₀ | xₜ] です。</translation>
+    </message>
+    <message>
+        <source>In reverse, the samples turn from noise into images of the chosen condition, and each prediction shows what the denoiser expects its sample to become; forward, the images dissolve into draws from π.</source>
+        <translation>逆過程では、サンプルはノイズから選んだ条件の画像へと変わり、各予測はデノイザがそのサンプルの行き着く先と見込むものを示します。順過程では、画像は π からの抽出へと溶けていきます。</translation>
+    </message>
+    <message>
+        <source>Reduce the number of path steps and play the reverse process: with few steps many positions are drawn at once, independently, and the strokes break up. Choose a sampler under Sampler animated in Trajectories (Decoding view) to watch the order in which it fills the pixels.</source>
+        <translation>経路のステップ数を減らして逆過程を再生してください。ステップが少ないと多くの位置が一度に独立に引かれ、筆跡が崩れます。デコーディングビューの「軌跡で再生するサンプラー」でサンプラーを選ぶと、画素を埋める順序を見られます。</translation>
+    </message>
+    <message>
         <source>Particles (images)</source>
         <translation>粒子 (画像)</translation>
     </message>

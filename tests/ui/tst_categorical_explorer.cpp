@@ -109,6 +109,7 @@ private slots:
     void mainWindowOpensWithTheExample();
     void everyShortcutIsBoundOnce();
     void theExplanationPrintsNumbersForPeople();
+    void imageChainsAreExplainedAsImages();
     void kIsTheNumberOfClassesOnly();
     void theTimeBarFollowsANewProjectAtOnce();
     void digitsReverseChainsEndOnTrainingImages();
@@ -545,6 +546,24 @@ void tst_CategoricalExplorer::theExplanationPrintsNumbersForPeople() {
     const auto csv = explorer.views().front().second->csvText();
     QVERIFY(csv);
     QVERIFY2(QString::fromStdString(*csv).contains("0.30000000000000004"), csv->c_str());
+}
+
+// Chains of one position are lanes and dots; chains of 64 positions are drawn as digit tiles
+// and explained as such (the lanes-and-dots words were shown beside the tiles).
+void tst_CategoricalExplorer::imageChainsAreExplainedAsImages() {
+    ui::document::ProjectDocument document;
+    ui::CategoricalExplorer explorer(&document);
+    explorer.waitForJobs();
+    ui::ExplanationPane pane;
+    pane.setViews(explorer.views());
+    QVERIFY(pane.html().contains("Each lane is one class"));
+    QVERIFY(!pane.html().contains("Trajectories (images)"));
+    document.loadExample(ui::document::examples().at(1).project);  // the 8×8 digits
+    explorer.waitForJobs();
+    QVERIFY(pane.html().contains("Trajectories (images)"));
+    QVERIFY(!pane.html().contains("Each lane is one class"));
+    // A subscript with no Unicode character of its own is a subscript, not code.
+    QVERIFY(!pane.html().contains("x_"));
 }
 
 // K is the number of classes, nowhere the number of steps: every label, tab, header and

@@ -93,6 +93,7 @@ void tst_MathHelp::presentationModeScalesAndRestores() {
     const double axis = chart->axes().front()->labelsFont().pointSizeF();
     auto* parameters = window.findChild<QDockWidget*>("parametersDock");
     QVERIFY(parameters != nullptr && parameters->isVisible());
+    const QSize sizeBefore = window.size();
     window.setPresentationMode(true);
     QVERIFY(window.presentationMode());
     QVERIFY(!parameters->isVisible());
@@ -108,6 +109,14 @@ void tst_MathHelp::presentationModeScalesAndRestores() {
     window.setPresentationMode(false);
     QVERIFY(!window.presentationMode());
     QVERIFY(parameters->isVisible());
+    // The window comes back to its size, round after round (it grew wider than a projector's
+    // screen after the second).
+    QApplication::processEvents();
+    QCOMPARE(window.size(), sizeBefore);
+    window.setPresentationMode(true);
+    window.setPresentationMode(false);
+    QApplication::processEvents();
+    QCOMPARE(window.size(), sizeBefore);
     DS_COMPARE_REL(chart->titleFont().pointSizeF(), title, 1e-9);
     DS_COMPARE_REL(chart->axes().front()->labelsFont().pointSizeF(), axis, 1e-9);
     QCOMPARE(window.explorer()->chainsView()->tilesShown(), 64);

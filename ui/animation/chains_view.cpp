@@ -328,6 +328,10 @@ void ChainsView::setTileScale(double scale) {
     update();
 }
 
+QString ChainsView::explanationVariant() const {
+    return m_chains && m_chains->numPositions > 1 ? QStringLiteral("images") : QString();
+}
+
 int ChainsView::tilesShown() const {
     // The same area for fewer samples: each tile grows by the scale.
     return std::max(1, static_cast<int>(std::lround(core::project::kPreviewChains /

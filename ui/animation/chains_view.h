@@ -33,6 +33,8 @@ public:
 
     // A figure's title names the time shown but not the player's step count.
     void setFigureMode(bool figure) override;
+    // "images" while sequences of several positions are drawn as image tiles.
+    QString explanationVariant() const override;
 
     Direction direction() const { return m_direction; }
     double position() const { return m_position; }

@@ -405,7 +405,7 @@ void MainWindow::setPresentationMode(bool on) {
     if (on == m_presentation.active) return;
     constexpr double kScale = 1.6;
     if (on) {
-        m_presentation = {true, saveState(), isMaximized(), QApplication::font()};
+        m_presentation = {true, saveState(), isMaximized(), QApplication::font(), saveGeometry()};
         for (QDockWidget* dock : findChildren<QDockWidget*>()) dock->hide();
         for (QToolBar* bar : findChildren<QToolBar*>()) bar->hide();
         statusBar()->hide();
@@ -429,6 +429,9 @@ void MainWindow::setPresentationMode(bool on) {
         statusBar()->show();
         restoreState(m_presentation.windowState);
         m_presentation.wasMaximized ? showMaximized() : showNormal();
+        // Back to the size it had: the larger fonts' layout left it wider than the screen
+        // of a 1280 × 720 projector after a second round.
+        if (!m_presentation.wasMaximized) restoreGeometry(m_presentation.geometry);
     }
 }
 

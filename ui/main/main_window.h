@@ -164,6 +164,7 @@ private:
         QByteArray windowState;  // saveState(): docks and toolbars
         bool wasMaximized = false;
         QFont font;              // the application font before
+        QByteArray geometry;     // saveGeometry(): the window's place and size before
     } m_presentation;
     QStackedWidget* m_centralStack;
     QStackedWidget* m_panelStack;

@@ -31,6 +31,25 @@ ViewExplanation viewExplanation(const QString& viewName) {
               "with several positions, fewer steps miss the dependence between them. Switch the "
               "kernel to the D3PM form and, unless π is uniform, they miss the data (Kernel "
               "comparison view).")}},
+        {"trajectories:images",
+         {QT_TRANSLATE_NOOP("ui::ViewExplanations", "Trajectories (images)"),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Each tile is one chain of D positions drawn as an image, moving under the forward "
+              "process x₀ → x₁ (each position keeps its class with probability "
+              "(1 − βₜ)/(1 − βₛ), else redraws it from π) or under the reverse sampler x₁ → x₀. "
+              "In reverse, the tile framed in blue beside each sample is the denoiser's "
+              "prediction x̂₀ = E[X₀ | xₜ] for it."),
+          QT_TRANSLATE_NOOP("ui::ViewExplanations",
+                            "In reverse, the samples turn from noise into images of the chosen "
+                            "condition, and each prediction shows what the denoiser expects its "
+                            "sample to become; forward, the images dissolve into draws from π."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Reduce the number of path steps and play the reverse process: with few steps "
+              "many positions are drawn at once, independently, and the strokes break up. "
+              "Choose a sampler under Sampler animated in Trajectories (Decoding view) to watch "
+              "the order in which it fills the pixels.")}},
         {"schedule",
          {QT_TRANSLATE_NOOP("ui::ViewExplanations", "Schedule & information"),
           QT_TRANSLATE_NOOP(
