@@ -37,10 +37,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "core/project/lab_settings.h"
 #include "core/project/project_file.h"
 #include "core/util/parallel.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/test_support.h"
+#include "ui/charts/chart_export.h"
 #include "ui/charts/view_panel.h"
 #include "ui/document/project_document.h"
 #include "ui/main/categorical_explorer.h"
@@ -125,6 +127,7 @@ private slots:
     void exportDialogWritesWhatExportWrites();
     void exportDialogOffersMillimetresAndKeepsTypedSizes();
     void aRefusedExportKeepsTheDialogOpen();
+    void theSizeARefusalNamesIsWritten();
     void typingANumberIsOneEdit();
     void slowResultsAreMarkedOutOfDateAtOnce();
 };
@@ -449,6 +452,10 @@ void tst_WindowPaths::aRefusedExportKeepsTheDialogOpen() {
             type("2.5", "2");
             auto* label = options->findChild<QLabel*>("exportRefusal");
             refusal = label != nullptr && !label->isHidden() ? label->text() : QString();
+            // Shown whole: the dialog grew to the refusal's wrapped lines.
+            QVERIFY(label != nullptr);
+            QVERIFY2(label->height() >= label->heightForWidth(label->width()),
+                     qPrintable(QString("%1 < %2").arg(label->height()).arg(label->heightForWidth(label->width()))));
             openAfterRefusal = options->isVisible();
             typedAfterRefusal = boxes[0]->text() + " x " + boxes[1]->text();
             static const QRegularExpression fits(R"(fits at ([0-9.]+) × ([0-9.]+) cm)");
@@ -467,6 +474,48 @@ void tst_WindowPaths::aRefusedExportKeepsTheDialogOpen() {
              qPrintable(typedAfterRefusal));
     QVERIFY2(QFile::exists(path), "the size the refusal named was not written");
     QVERIFY(svgTexts(readAll(path)).size() > 5);
+}
+
+// The Lab on screen, exported at a paper column's width: refused, naming a size; that size, asked
+// next from the view as it is on screen again, is written. The window's Lab used to refuse the
+// size it had named, with a new reason, because the size was checked on the layout the search
+// left behind, not on the one on screen.
+void tst_WindowPaths::theSizeARefusalNamesIsWritten() {
+    QTemporaryDir dir;
+    ui::MainWindow window(nullptr, dir.filePath("recovery"));
+    window.resize(1216, 684);
+    window.show();
+    window.document()->loadExample(ui::document::examples()[2].project);
+    auto p = window.document()->gaussian();
+    p.gammaSamples = 20;
+    p.lab.configs = core::project::labPresets().at(1).configs;  // DDPM's β̃ with few steps
+    p.lab.ks = {5, 10};
+    p.lab.qualitySamples = 50;
+    p.lab.nllPoints = 50;
+    QVERIFY(window.document()->setGaussian(p, "small").ok());
+    window.gaussianExplorer()->waitForJobs();
+    window.gaussianExplorer()->runLab();
+    window.gaussianExplorer()->waitForJobs();
+    QVERIFY(window.showView("lab"));
+    QApplication::processEvents();
+    ui::charts::ViewPanel* lab = nullptr;
+    for (const auto& [name, panel] : window.gaussianExplorer()->views()) {
+        if (name == "lab") lab = panel;
+    }
+    QVERIFY(lab != nullptr);
+    const QString path = dir.filePath("lab.svg");
+    ui::charts::ExportOptions options;
+    options.size = QSize(321, 227);  // 8.5 × 6 cm
+    const QString refusal = ui::charts::exportWidget(lab, path, options);
+    static const QRegularExpression fits(R"(fits at ([0-9.]+) × ([0-9.]+) cm)");
+    const auto match = fits.match(refusal);
+    QVERIFY2(match.hasMatch(), qPrintable(refusal));
+    QApplication::processEvents();  // the view back on screen, as when a person types the size
+    options.size = QSize(*ui::charts::parseLength(match.captured(1) + "cm"),
+                         *ui::charts::parseLength(match.captured(2) + "cm"));
+    const QString second = ui::charts::exportWidget(lab, path, options);
+    QVERIFY2(second.isEmpty(), qPrintable(refusal + " — then — " + second));
+    QVERIFY(QFile::exists(path));
 }
 
 // Typing N = 1000 into the panel is one edit, applied on Enter: it used to apply every

@@ -473,8 +473,8 @@ std::optional<QSizeF> fittingSizeMm(QWidget* widget, const std::vector<FigureCha
 }
 
 // Renders `widget` as the figure `path` names (its extension is the format: png, svg or pdf)
-// into `bytes`; returns an empty string or the problem, naming `path`, and in `fitsMm` a size
-// near the asked one at which the layout passed the checks, if any.
+// into `bytes`; returns an empty string or the problem, naming `path`, and in `fitsMm` (unless
+// null) a size near the asked one at which the layout passed the checks, if any.
 QString renderFigureOnce(QWidget* widget, const QString& path, const ExportOptions& options,
                          QByteArray* bytesOut, std::optional<QSizeF>* fitsMm) {
     if (widget == nullptr) {
@@ -520,7 +520,7 @@ QString renderFigureOnce(QWidget* widget, const QString& path, const ExportOptio
     SizeGuard guard(widget, options.size);
     const std::vector<FigureChart*> figures = type.figures();
     if (const QString problem = layoutProblem(widget, figures, options.size, options, path); !problem.isEmpty()) {
-        *fitsMm = fittingSizeMm(widget, figures, options.size, options, path);
+        if (fitsMm != nullptr) *fitsMm = fittingSizeMm(widget, figures, options.size, options, path);
         return problem;
     }
     // Without the window's background: a figure is white to the edge (the image is filled white
@@ -603,17 +603,30 @@ QString renderFigureOnce(QWidget* widget, const QString& path, const ExportOptio
 // refused too, the size it names is tried, up to four times; no size is named unless one wrote.
 QString renderFigure(QWidget* widget, const QString& path, const ExportOptions& options,
                      QByteArray* bytesOut) {
+    // Laid out twice before a refusal: from the view as the window shows it, the axes keep the
+    // tick counts fitted to the screen and a layout can settle otherwise than from a figure
+    // already laid out at the size; the second pass starts as a headless export does. (The
+    // window refused, after a person typed it, the very size its refusal had named.)
+    const auto twice = [&](const ExportOptions& at, QByteArray* bytes,
+                           std::optional<QSizeF>* fitsAt) {
+        const QString first = renderFigureOnce(widget, path, at, bytes, nullptr);  // no search
+        return first.isEmpty() ? first : renderFigureOnce(widget, path, at, bytes, fitsAt);
+    };
     std::optional<QSizeF> fits;
-    const QString problem = renderFigureOnce(widget, path, options, bytesOut, &fits);
+    const QString problem = twice(options, bytesOut, &fits);
     if (problem.isEmpty()) return problem;
     for (int tries = 0; tries < 4 && fits; ++tries) {
         const QString width = QString::number(fits->width() / 10.0, 'f', 1);
         const QString height = QString::number(fits->height() / 10.0, 'f', 1);
         ExportOptions at = options;
         at.size = QSize(parseLength(width + "cm").value_or(0), parseLength(height + "cm").value_or(0));
+        at.typedSize = QSizeF();
         QByteArray scratch;
         std::optional<QSizeF> next;
-        if (renderFigureOnce(widget, path, at, &scratch, &next).isEmpty()) {
+        // From the view as it is on screen again, as the person who types the size next will
+        // find it: the view's own re-layouts after the guards restored it run first.
+        QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
+        if (twice(at, &scratch, &next).isEmpty()) {
             return problem + QCoreApplication::translate("ui::chart_export",
                                                          " (at this font scale it fits at %1 × %2 cm)")
                                  .arg(width, height);

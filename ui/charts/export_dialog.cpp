@@ -185,6 +185,7 @@ bool askExportOptions(QWidget* parent, const QString& path, ExportOptions* optio
             if (!error.isEmpty()) {
                 refusal->setText(error);
                 refusal->show();
+                dialog.adjustSize();  // the dialog grows to show the whole refusal
                 return;
             }
         }
