@@ -1121,8 +1121,8 @@ The project is still open; save your work.</source>
         <translation>各カーネルの棒がデータの棒に近いほど、そのカーネルはこのデノイザと軌跡で順過程をうまく元に戻せています。</translation>
     </message>
     <message>
-        <source>Change the number of path steps and read the two KLs in the line below the chart: with the exact denoiser the closed form reaches the data at any number of steps, while the D3PM-style kernel (unless π is uniform) misses it, by more as steps are added: each step adds its own error.</source>
-        <translation>経路のステップ数を変えて、グラフの下の行にある 2 つの KL を読んでください。厳密なデノイザーでは閉形式はステップ数がいくつでもデータに到達しますが、D3PM 形式のカーネルは (π が一様でない限り) データから外れ、ステップを増やすほど外れが大きくなります。各ステップがそれぞれの誤差を加えるからです。</translation>
+        <source>Change the number of path steps and read the two KLs in the line below the chart: with the exact denoiser the closed form reaches the data at any number of steps, while the D3PM-style kernel (unless π is uniform) misses it, by more as steps are added: each step adds its own error. With a trained network both kernels also carry the network&apos;s error, so neither KL is 0, even with a uniform π.</source>
+        <translation>経路のステップ数を変えて、グラフの下の行にある 2 つの KL を読んでください。厳密なデノイザーでは閉形式はステップ数がいくつでもデータに到達しますが、D3PM 形式のカーネルは (π が一様でない限り) データから外れ、ステップを増やすほど外れが大きくなります。各ステップがそれぞれの誤差を加えるからです。訓練済みのネットワークでは、どちらのカーネルにもネットワーク自身の誤差が加わるため、π が一様でもどちらの KL も 0 にはなりません。</translation>
     </message>
     <message>
         <source>Particles</source>
@@ -1211,6 +1211,22 @@ The project is still open; save your work.</source>
     <message>
         <source>P₀,ₜ = (1 − βₜ)I + βₜ1πᵀ (from x₀ to xₜ), Pₛ,ₜ (from xₛ to xₜ) and the reverse matrix Q (built from the denoiser&apos;s rows F(· | xₜ = j)) whose row j is q(xₛ | xₜ = j), at the time slider&apos;s step.</source>
         <translation>時刻スライダーのステップでの P₀,ₜ = (1 − βₜ)I + βₜ1πᵀ (x₀ から xₜ へ)、Pₛ,ₜ (xₛ から xₜ へ)、および第 j 行が q(xₛ | xₜ = j) である逆過程の行列 Q (デノイザの行 F(· | xₜ = j) から作られます)。</translation>
+    </message>
+    <message>
+        <source>Decoding (digits)</source>
+        <translation>デコーディング (数字)</translation>
+    </message>
+    <message>
+        <source>Masked diffusion decodes an image by starting with every pixel masked and unmasking pixels over N steps: the ancestral sampler, or a fixed number of pixels per step chosen at random or by the denoiser&apos;s confidence, margin or entropy. The 8×8 digits have far more possible images than chains can cover, so the charts show what Monte Carlo measures against N, with ±1 standard error bars: the share of decoded images a classifier recognises as their label, and the mean entropy per pixel, each beside the real training images&apos; own (dashed).</source>
+        <translation>マスク拡散は、すべての画素をマスクした状態から始め、N ステップで画素のマスクを外して画像をデコードします。祖先サンプラー、またはステップごとに決まった数の画素を、ランダムに、あるいはデノイザの確信度・マージン・エントロピーで選ぶサンプラーです。8×8 の数字は連鎖で覆いきれないほど多くの画像がありうるため、グラフは N に対してモンテカルロで測れるものを ±1 標準誤差のバー付きで示します。デコードされた画像のうち分類器がそのラベルと認識する割合と、画素あたりの平均エントロピーで、それぞれ実際の訓練画像の値 (破線) と並べます。</translation>
+    </message>
+    <message>
+        <source>A sampler that decodes many pixels in one step draws them independently and breaks the strokes: fewer images are recognised. Argmax and confidence orders keep the strokes but give up diversity: the entropy per pixel falls below the training images&apos;. Samplers less than two standard errors apart cannot be told apart with this many chains.</source>
+        <translation>1 ステップで多くの画素をデコードするサンプラーはそれらを独立に引くため筆跡が崩れ、認識される画像が減ります。argmax や確信度順は筆跡を保ちますが多様性を失い、画素あたりのエントロピーが訓練画像の値を下回ります。差が 2 標準誤差に満たないサンプラーどうしは、この連鎖数では区別できません。</translation>
+    </message>
+    <message>
+        <source>Compare the ancestral sampler with confidence decoding at small N. Choose a sampler under Sampler animated in Trajectories and play the Trajectories view: the pixels appear in the sampler&apos;s order.</source>
+        <translation>小さな N で祖先サンプラーと確信度デコーディングを比べてください。「軌跡で再生するサンプラー」でサンプラーを選んで軌跡ビューを再生すると、画素がサンプラーの順序で現れます。</translation>
     </message>
     <message>
         <source>Trajectories (images)</source>
@@ -1807,9 +1823,9 @@ The project is still open; save your work.</source>
         <translation>このステップのプロジェクトを読み込み直し、変更を元に戻します。</translation>
     </message>
     <message numerus="yes">
-        <source>%n step(s): press Next to begin.</source>
+        <source>%n step(s): press Begin to start.</source>
         <translation>
-            <numerusform>%n ステップ: 「次へ」を押して始めてください。</numerusform>
+            <numerusform>%n ステップ: 「始める」を押してください。</numerusform>
         </translation>
     </message>
     <message>

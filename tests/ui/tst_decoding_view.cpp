@@ -22,6 +22,7 @@
 #include "core/project/decoding_runs.h"
 #include "core/util/parallel.h"
 #include "tests/support/test_support.h"
+#include "ui/main/explanation_pane.h"
 #include "ui/charts/figure_chart.h"
 #include "ui/document/bundled_data.h"
 #include "ui/document/project_document.h"
@@ -379,6 +380,11 @@ void tst_DecodingView::theDigitsAreJudgedAsImages() {
     QVERIFY(ui::charts::figureOf(explorer.decodingView()->chart(ui::views::DecodingView::KlDataOutput))
                 ->isHidden());
     QVERIFY(data->note.contains("classifier"));
+    // Explained as what it draws: no KL or total variation is spoken of beside these charts.
+    ui::ExplanationPane pane;
+    pane.setViews(explorer.views());
+    QVERIFY(pane.html().contains("Decoding (digits)"));
+    QVERIFY(!pane.html().contains("total variation"));
 }
 
 QTEST_MAIN(tst_DecodingView)

@@ -48,7 +48,6 @@ TimeBar::TimeBar(QWidget* parent)
     m_forward->setIcon(style()->standardIcon(QStyle::SP_MediaSeekForward));
     m_forward->setToolTip(tr("One step forward (Right)"));
     m_slider->setToolTip(tr("Scrub through the recorded steps"));
-    m_label->setMinimumWidth(90);
     for (double s : {0.25, 0.5, 1.0, 2.0, 4.0}) {
         m_speed->addItem(QString("%1×").arg(s), s);
     }
@@ -180,6 +179,15 @@ void TimeBar::onTick() {
 
 void TimeBar::updateLabel() {
     m_label->setText(tr("step %1 of %2").arg(static_cast<int>(std::round(m_position))).arg(m_steps));
+    // As wide as its widest text at the font in use, so that it neither jitters while playing
+    // nor runs into "speed" in presentation mode (a fixed 90 px did: "step 0 of 64speed").
+    m_label->setMinimumWidth(static_cast<int>(std::ceil(
+        m_label->fontMetrics().horizontalAdvance(tr("step %1 of %2").arg(m_steps).arg(m_steps)) + 8)));
+}
+
+void TimeBar::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange) updateLabel();
 }
 
 }  // namespace ui::animation

@@ -81,7 +81,7 @@ void LessonPane::showStep(int lesson, int step) {
     const QString shown = html();
     m_text->setHtml(shown);
     const int steps = static_cast<int>(lessons()[lesson].steps.size());
-    m_position->setText(step < 0 ? tr("%n step(s): press Next to begin.", nullptr, steps)
+    m_position->setText(step < 0 ? tr("%n step(s): press Begin to start.", nullptr, steps)
                                  : tr("Step %1 of %2").arg(step + 1).arg(steps));
     refreshButtons();
 }

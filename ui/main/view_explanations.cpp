@@ -113,7 +113,31 @@ ViewExplanation viewExplanation(const QString& viewName) {
                             "below the chart: with the exact denoiser the closed form reaches the data at "
                             "any number of steps, while the D3PM-style kernel (unless π is "
                             "uniform) misses it, by more as steps are added: each step adds its "
-                            "own error.")}},
+                            "own error. With a trained network both kernels also carry the "
+                            "network's error, so neither KL is 0, even with a uniform π.")}},
+        {"decoding:digits",
+         {QT_TRANSLATE_NOOP("ui::ViewExplanations", "Decoding (digits)"),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Masked diffusion decodes an image by starting with every pixel masked and "
+              "unmasking pixels over N steps: the ancestral sampler, or a fixed number of pixels "
+              "per step chosen at random or by the denoiser's confidence, margin or entropy. The "
+              "8×8 digits have far more possible images than chains can cover, so the charts "
+              "show what Monte Carlo measures against N, with ±1 standard error bars: the share "
+              "of decoded images a classifier recognises as their label, and the mean entropy "
+              "per pixel, each beside the real training images' own (dashed)."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "A sampler that decodes many pixels in one step draws them independently and "
+              "breaks the strokes: fewer images are recognised. Argmax and confidence orders "
+              "keep the strokes but give up diversity: the entropy per pixel falls below the "
+              "training images'. Samplers less than two standard errors apart cannot be told "
+              "apart with this many chains."),
+          QT_TRANSLATE_NOOP(
+              "ui::ViewExplanations",
+              "Compare the ancestral sampler with confidence decoding at small N. Choose a "
+              "sampler under Sampler animated in Trajectories and play the Trajectories view: "
+              "the pixels appear in the sampler's order.")}},
         {"decoding",
          {QT_TRANSLATE_NOOP("ui::ViewExplanations", "Decoding"),
           QT_TRANSLATE_NOOP(

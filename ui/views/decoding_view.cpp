@@ -151,8 +151,11 @@ DecodingView::DecodingView(document::ProjectDocument* document, QWidget* parent)
     auto* chartsLayout = new QVBoxLayout(charts);
     chartsLayout->setContentsMargins(0, 0, 0, 0);
     auto* selectorRow = new QWidget;
-    auto* selectors = new QHBoxLayout(selectorRow);
+    // The two choices on lines of their own: side by side they were squeezed to "ancestra" and
+    // "reverse s" beside the Explanation on a 1280 × 720 projector.
+    auto* selectors = new QVBoxLayout(selectorRow);
     selectors->setContentsMargins(8, 0, 8, 0);
+    selectors->setSpacing(2);
     // Hidden where no distribution is drawn (the digits).
     m_distSelectors = new QWidget;
     auto* distribution = new QHBoxLayout(m_distSelectors);
@@ -161,10 +164,13 @@ DecodingView::DecodingView(document::ProjectDocument* document, QWidget* parent)
     distribution->addWidget(m_distSampler);
     distribution->addWidget(new QLabel(tr("at N =")));
     distribution->addWidget(m_distSteps);
+    distribution->addStretch(1);
     selectors->addWidget(m_distSelectors);
-    selectors->addWidget(new QLabel(tr("Sampler animated in Trajectories:")));
-    selectors->addWidget(m_animated);
-    selectors->addStretch(1);
+    auto* animated = new QHBoxLayout;
+    animated->addWidget(new QLabel(tr("Sampler animated in Trajectories:")));
+    animated->addWidget(m_animated);
+    animated->addStretch(1);
+    selectors->addLayout(animated);
     chartsLayout->addWidget(selectorRow);
     markControl(selectorRow);
     auto* grid = new QGridLayout;

@@ -91,6 +91,10 @@ public:
     void setResult(std::shared_ptr<const DecodingViewData> data);
     void clear(const QString& reason);
     const std::shared_ptr<const DecodingViewData>& result() const { return m_data; }
+    // "digits" while the view draws the digits' Monte Carlo measures, not a distribution.
+    QString explanationVariant() const override {
+        return m_data && m_data->digits ? QStringLiteral("digits") : QString();
+    }
     void setRunning(bool running);
     void setProgress(int permille, const QString& stage);
     void setStatus(const QString& status);
