@@ -1414,6 +1414,10 @@ The project is still open; save your work.</source>
         <translation>   各サンプル xₜ | デノイザの x̂₀ = E[X₀|xₜ]</translation>
     </message>
     <message>
+        <source>   sky blue: masked</source>
+        <translation>   水色: マスク</translation>
+    </message>
+    <message>
         <source>Sampling chains…</source>
         <translation>連鎖をサンプリングしています…</translation>
     </message>

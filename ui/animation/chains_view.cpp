@@ -91,10 +91,15 @@ void ChainCanvas::paintImages(QPainter& painter,
     painter.setPen(Qt::black);
     drawHeader(painter, QRectF(12, 2, width() - 24, 30), forward, t,
                static_cast<int>(std::round(position)), steps, m_view->m_figure,
-               preview != nullptr
-                   ? QCoreApplication::translate("ui::animation::ChainCanvas",
-                                                 "   each sample xₜ | the denoiser's x̂₀ = E[X₀|xₜ]")
-                   : QString());
+               (preview != nullptr
+                    ? QCoreApplication::translate("ui::animation::ChainCanvas",
+                                                  "   each sample xₜ | the denoiser's x̂₀ = E[X₀|xₜ]")
+                    : QString()) +
+                   // The mask state has no grey of its own: say what the blue cells are.
+                   (m_view->m_maskClass >= 0
+                        ? QCoreApplication::translate("ui::animation::ChainCanvas",
+                                                      "   sky blue: masked")
+                        : QString()));
     painter.setFont(font());
     // Square images when D is a square (8×8 digits), else one row of D cells.
     const int side = static_cast<int>(std::lround(std::sqrt(static_cast<double>(numPositions))));

@@ -37,6 +37,10 @@ TimeBar::TimeBar(QWidget* parent)
     auto* rows = new QVBoxLayout(this);
     rows->setContentsMargins(6, 2, 6, 2);
     rows->setSpacing(2);
+    // The bar's minimum is that of its two-line arrangement (minimumSizeHint), whichever it
+    // shows: the one-line layout's larger minimum held the window wider than it had been after
+    // presentation mode, and the bar never got narrow enough to go back to two lines.
+    rows->setSizeConstraint(QLayout::SetNoConstraint);
     m_playerRow = new QHBoxLayout;
     m_settingsRow = new QHBoxLayout;
     rows->addLayout(m_playerRow);
@@ -110,6 +114,7 @@ void TimeBar::resizeEvent(QResizeEvent* event) {
     const bool oneLine = width() >= needed;
     if (oneLine == m_oneLine) return;
     m_oneLine = oneLine;
+    updateGeometry();  // one line or two: another height
     for (QWidget* widget : m_settings) {
         m_playerRow->removeWidget(widget);
         m_settingsRow->removeWidget(widget);
@@ -121,6 +126,25 @@ void TimeBar::resizeEvent(QResizeEvent* event) {
             m_settingsRow->insertWidget(i, m_settings[static_cast<size_t>(i)]);
         }
     }
+}
+
+QSize TimeBar::minimumSizeHint() const {
+    const auto widthOf = [](const QWidget* w) {
+        return std::max(w->minimumWidth(), w->minimumSizeHint().width());
+    };
+    const int spacing = std::max(0, m_playerRow->spacing());
+    int player = 0;
+    for (const QWidget* w : {static_cast<const QWidget*>(m_back), static_cast<const QWidget*>(m_play),
+                             static_cast<const QWidget*>(m_forward),
+                             static_cast<const QWidget*>(m_slider),
+                             static_cast<const QWidget*>(m_label)}) {
+        player += widthOf(w) + spacing;
+    }
+    int settings = 0;
+    for (const QWidget* w : m_settings) settings += widthOf(w) + spacing;
+    const QMargins margins = contentsMargins();
+    return {margins.left() + margins.right() + std::max(player, settings),
+            layout()->minimumSize().height()};
 }
 
 void TimeBar::setNumSteps(int steps) {
@@ -181,8 +205,9 @@ void TimeBar::updateLabel() {
     m_label->setText(tr("step %1 of %2").arg(static_cast<int>(std::round(m_position))).arg(m_steps));
     // As wide as its widest text at the font in use, so that it neither jitters while playing
     // nor runs into "speed" in presentation mode (a fixed 90 px did: "step 0 of 64speed").
+    // The bar's own font, which the label inherits: a font change reaches the bar before it.
     m_label->setMinimumWidth(static_cast<int>(std::ceil(
-        m_label->fontMetrics().horizontalAdvance(tr("step %1 of %2").arg(m_steps).arg(m_steps)) + 8)));
+        fontMetrics().horizontalAdvance(tr("step %1 of %2").arg(m_steps).arg(m_steps)) + 8)));
 }
 
 void TimeBar::changeEvent(QEvent* event) {

@@ -24,6 +24,7 @@ class TimeBar : public QWidget {
     Q_OBJECT
 public:
     explicit TimeBar(QWidget* parent = nullptr);
+    QSize minimumSizeHint() const override;
 
     void setNumSteps(int steps);
     void setSeed(qulonglong seed);

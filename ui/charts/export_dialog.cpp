@@ -179,7 +179,18 @@ bool askExportOptions(QWidget* parent, const QString& path, ExportOptions* optio
         chosenOptions.fontScale = fontScale->value();
         return chosenOptions;
     };
+    // Remembered on every OK, written or refused: the next export starts from what was typed
+    // (a refusal then Cancel had sent the dialog back to pixels).
+    const auto remember = [&] {
+        const ExportOptions typed = chosen();
+        settings.setValue("export/unitName", QString(kUnits[unit->currentIndex()].name));
+        settings.setValue("export/width", width->value());
+        settings.setValue("export/height", height->value());
+        settings.setValue("export/dpi", typed.dpi);
+        settings.setValue("export/fontScale", typed.fontScale);
+    };
     QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, [&] {
+        remember();
         if (write) {
             const QString error = write(chosen());
             if (!error.isEmpty()) {
@@ -196,13 +207,7 @@ bool askExportOptions(QWidget* parent, const QString& path, ExportOptions* optio
     if (dialog.exec() != QDialog::Accepted) {
         return false;
     }
-    const Unit& u = kUnits[unit->currentIndex()];
     *options = chosen();
-    settings.setValue("export/unitName", QString(u.name));
-    settings.setValue("export/width", width->value());
-    settings.setValue("export/height", height->value());
-    settings.setValue("export/dpi", options->dpi);
-    settings.setValue("export/fontScale", options->fontScale);
     return true;
 }
 
