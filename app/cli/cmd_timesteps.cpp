@@ -134,7 +134,7 @@ int runTimesteps(const Args& args) {
         if (error.field == "schedule" && args.has("schedule")) error.field = "--schedule";
         return fail(error);
     }
-    Result<int> threads = args.getBounded("threads", core::limits::kThreads, core::hardwareThreads());
+    Result<int> threads = args.getBounded("threads", core::limits::kThreads, core::defaultThreads());
     if (!threads) return fail(threads.error());
 
     const bool needsGamma = params.trajectory == core::project::GaussianTrajectory::Dp;
