@@ -7,6 +7,7 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -57,14 +58,14 @@ int runExport(const app::cli::Args& args) {
     for (int i = 0; i < 2; ++i) {
         const char* key = i == 0 ? "width" : "height";
         QString error;
-        const std::optional<int> pixels =
-            ui::charts::parseLength(QString::fromStdString(args.get(key)), &error);
+        const std::optional<double> pixels =
+            ui::charts::parseLengthExact(QString::fromStdString(args.get(key)), &error);
         if (!pixels) {
             return app::cli::fail("export: --" + std::string(key) + " = " + args.get(key) + ": " +
                                   error.toStdString());
         }
-        lengths[i] = *pixels;
-        typed[i] = ui::charts::parseLengthExact(QString::fromStdString(args.get(key))).value_or(*pixels);
+        typed[i] = *pixels;
+        lengths[i] = static_cast<int>(std::lround(*pixels));  // as parseLength rounds
     }
     core::Result<int> dpi = args.getInt("dpi");
     if (!dpi) {

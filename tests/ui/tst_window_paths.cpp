@@ -86,6 +86,20 @@ void typeFileName(QFileDialog* dialog, const QString& name) {
     static_cast<QDialog*>(dialog)->accept();  // public in QDialog; QFileDialog::accept runs
 }
 
+// In File ▸ Export view's options: cm chosen, the width and height typed as a person types them
+// (the field selected, then the keys), and OK pressed.
+void typeSizeInCm(QDialog* options, const QString& width, const QString& height) {
+    auto* unit = options->findChild<QComboBox*>();
+    unit->setCurrentIndex(unit->findText("cm"));
+    const auto boxes = options->findChildren<QDoubleSpinBox*>();  // width, height, font scale
+    for (auto [box, text] : {std::pair{boxes[0], width}, std::pair{boxes[1], height}}) {
+        box->setFocus();
+        box->selectAll();
+        QTest::keyClicks(box, text);
+    }
+    options->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+}
+
 QAction* actionNamed(QWidget* window, const QString& text) {
     for (QAction* action : window->findChildren<QAction*>()) {
         if (action->text().remove('&') == text) return action;
@@ -297,16 +311,7 @@ void tst_WindowPaths::exportDialogWritesWhatExportWrites() {
     whenDialogOpens<QFileDialog>([&](QFileDialog* dialog) {
         typeFileName(dialog, path);
         whenDialogOpens<QDialog>([](QDialog* options) {
-            auto* unit = options->findChild<QComboBox*>();
-            unit->setCurrentIndex(unit->findText("cm"));
-            const auto boxes = options->findChildren<QDoubleSpinBox*>();
-            // width, height, font scale: typed as a person types them.
-            for (auto [box, text] : {std::pair{boxes[0], QString("8.5")}, std::pair{boxes[1], QString("6")}}) {
-                box->setFocus();
-                box->selectAll();
-                QTest::keyClicks(box, text);
-            }
-            options->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+            typeSizeInCm(options, "8.5", "6");
         });
     });
     // A refusal comes as a message box: read and closed, then reported.
@@ -438,17 +443,8 @@ void tst_WindowPaths::aRefusedExportKeepsTheDialogOpen() {
     whenDialogOpens<QFileDialog>([&](QFileDialog* dialog) {
         typeFileName(dialog, path);
         whenDialogOpens<QDialog>([&](QDialog* options) {
-            auto* unit = options->findChild<QComboBox*>();
-            unit->setCurrentIndex(unit->findText("cm"));
             const auto boxes = options->findChildren<QDoubleSpinBox*>();
-            const auto type = [&](const QString& w, const QString& h) {
-                for (auto [box, text] : {std::pair{boxes[0], w}, std::pair{boxes[1], h}}) {
-                    box->setFocus();
-                    box->selectAll();
-                    QTest::keyClicks(box, text);
-                }
-                options->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
-            };
+            const auto type = [&](const QString& w, const QString& h) { typeSizeInCm(options, w, h); };
             type("2.5", "2");
             auto* label = options->findChild<QLabel*>("exportRefusal");
             refusal = label != nullptr && !label->isHidden() ? label->text() : QString();

@@ -14,6 +14,7 @@
 #include <QToolButton>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace ui::animation {
@@ -104,11 +105,10 @@ void TimeBar::setReverseDirection(bool reverse) {
 void TimeBar::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     constexpr int kMinSliderWidth = 200;
-    const int spacing = m_playerRow->spacing();
+    const int spacing = std::max(0, m_playerRow->spacing());
     int needed = contentsMargins().left() + contentsMargins().right() + kMinSliderWidth;
-    for (QWidget* widget : {static_cast<QWidget*>(m_back), static_cast<QWidget*>(m_play),
-                            static_cast<QWidget*>(m_forward), static_cast<QWidget*>(m_label)}) {
-        needed += widget->sizeHint().width() + spacing;
+    for (const QWidget* widget : playerWidgets()) {
+        if (widget != m_slider) needed += widget->sizeHint().width() + spacing;
     }
     for (QWidget* widget : m_settings) needed += widget->sizeHint().width() + spacing;
     const bool oneLine = width() >= needed;
@@ -128,18 +128,17 @@ void TimeBar::resizeEvent(QResizeEvent* event) {
     }
 }
 
+std::array<const QWidget*, 5> TimeBar::playerWidgets() const {
+    return {m_back, m_play, m_forward, m_slider, m_label};
+}
+
 QSize TimeBar::minimumSizeHint() const {
     const auto widthOf = [](const QWidget* w) {
         return std::max(w->minimumWidth(), w->minimumSizeHint().width());
     };
     const int spacing = std::max(0, m_playerRow->spacing());
     int player = 0;
-    for (const QWidget* w : {static_cast<const QWidget*>(m_back), static_cast<const QWidget*>(m_play),
-                             static_cast<const QWidget*>(m_forward),
-                             static_cast<const QWidget*>(m_slider),
-                             static_cast<const QWidget*>(m_label)}) {
-        player += widthOf(w) + spacing;
-    }
+    for (const QWidget* w : playerWidgets()) player += widthOf(w) + spacing;
     int settings = 0;
     for (const QWidget* w : m_settings) settings += widthOf(w) + spacing;
     const QMargins margins = contentsMargins();

@@ -5,6 +5,7 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <array>
 #include <vector>
 
 class QComboBox;
@@ -52,6 +53,8 @@ protected:
 private:
     void onTick();
     void updateLabel();
+    // The player's line: step buttons, slider and step label (the settings may join it).
+    std::array<const QWidget*, 5> playerWidgets() const;
 
     int m_steps = 0;
     double m_position = 0.0;
