@@ -230,6 +230,18 @@ struct Shape {
         const double last = hi(k) - k + 1.0;
         return last < first ? 0.0 : (first + last) * (last - first + 1.0) / 2.0;
     }
+    // Sums evaluated at nodes n0 .. n1 − 1, over every layer.
+    double columnsWork(int n0, int n1) const {
+        double total = 0.0;
+        for (int k = 1; k <= numLayers; ++k) {
+            const double first = std::max(lo(k), n0) - k + 1.0;
+            const double last = std::min(hi(k), n1 - 1) - k + 1.0;
+            if (last >= first) {
+                total += (first + last) * (last - first + 1.0) / 2.0;
+            }
+        }
+        return total;
+    }
     double totalWork() const {
         double total = 0.0;
         for (int k = 1; k <= numLayers; ++k) {
@@ -326,12 +338,19 @@ Result<Tables> sweep(const Matrix& cost,
     if (progress != nullptr) {
         progress->setTotal(static_cast<int64_t>(steps) * bands);
     }
-    parallelWavefront(bands, steps, {bands > 1 ? threads : 1}, [&](int band, int step) {
-        wavefront.runUnit(band, step);
-        if (progress != nullptr) {
-            progress->advance();
-        }
-    }, progress);
+    const auto stepWork = [&](int step) {
+        const int begin = 1 + step * Wavefront::kStepColumns;
+        return wavefront.shape.columnsWork(begin, begin + Wavefront::kStepColumns);
+    };
+    parallelWavefront(
+        bands, steps, {bands > 1 ? threads : 1},
+        [&](int band, int step) {
+            wavefront.runUnit(band, step);
+            if (progress != nullptr) {
+                progress->advance();
+            }
+        },
+        progress, stepWork);
     if (progress != nullptr && progress->cancelled()) {
         return makeError(ErrorCode::Cancelled, "", "", "the trajectory search was cancelled");
     }

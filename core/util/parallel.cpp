@@ -11,6 +11,7 @@
 
 #include <omp.h>
 #include <sched.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #if defined(__GLIBC__)
@@ -88,6 +89,34 @@ int defaultThreads() {
 
 namespace {
 thread_local bool t_inlineLoops = false;
+
+// A loop opens a team only when the work left after a first measured part would take the
+// caller longer than kMinTeamSeconds alone. A second thread can save at most half of it, and
+// on a machine shared with other programs the scheduler keeps a partner off its core for a
+// time slice (a few ms) while the caller waits for the block it holds at the loop's end.
+// Decided by the work measured, not by a guess of the load; the cost matrix of a schedule
+// change (3 ms at N = 1000) and a training step's loops (2 ms) stay on the caller.
+constexpr double kMinTeamSeconds = 0.015;
+// A wavefront's units wait for one another, so a partner kept off its core holds up the caller
+// throughout, not only at the end: its team must have more to win (the DP for every K at
+// N = 1000, 31 ms alone, took 151 ms with a team beside two busy loops).
+constexpr double kMinWavefrontTeamSeconds = 0.100;
+// The caller works alone for at least this long (or to the end) before it decides, so that
+// the rate it measures is not one block's noise.
+constexpr double kProbeSeconds = 0.002;
+
+// The CPU time of the calling thread: the work it did, not the time another program held its
+// core (a wall clock read beside busy loops took a preempted probe for long work).
+double threadSeconds() {
+    timespec now{};
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
+// Whether the work left, at the rate the caller measured so far, is worth a team.
+bool worthATeam(double elapsed, double done, double left, double minSeconds = kMinTeamSeconds) {
+    return done > 0.0 && elapsed * left / done >= minSeconds;
+}
 }  // namespace
 
 InlineLoopsOnThisThread::InlineLoopsOnThisThread() : m_previous(t_inlineLoops) {
@@ -134,18 +163,33 @@ void parallelForBlocks(int64_t n,
         std::min<long long>({std::max(1, options.numThreads), limits::kThreads.max, blocks}));
     // A loop inside a loop runs on its caller's thread: its team would only oversubscribe the
     // cores the outer loop already holds. The same for any OpenMP region a body opens itself.
-    if (threads <= 1 || t_inlineLoops || omp_in_parallel()) {
-        for (int64_t b = 0; b < blocks; ++b) {
-            runBlock(b);
+    // The first blocks run here, in order, while the caller measures them (all of them for a
+    // loop without a team).
+    const bool team = threads > 1 && !t_inlineLoops && !omp_in_parallel();
+    const double start = threadSeconds();
+    bool decided = !team;
+    int64_t first = 0;
+    for (; first < blocks; ++first) {
+        if (!decided && first > 0) {
+            const double elapsed = threadSeconds() - start;
+            if (elapsed >= kProbeSeconds) {
+                decided = true;
+                if (worthATeam(elapsed, static_cast<double>(first),
+                               static_cast<double>(blocks - first))) {
+                    break;
+                }
+            }
         }
-    } else {
+        runBlock(first);
+    }
+    if (first < blocks) {
         omp_set_max_active_levels(1);
         // dynamic,1 hands the blocks out one at a time in increasing order: they start in
         // order, and a thread slowed by another program holds up only the block it runs.
         // "monotonic" says so: OpenMP 5's default for dynamic is nonmonotonic, which clang
         // emits and libomp runs as work stealing, each thread from its own contiguous range.
 #pragma omp parallel for schedule(monotonic : dynamic, 1) num_threads(threads)
-        for (int64_t b = 0; b < blocks; ++b) {
+        for (int64_t b = first; b < blocks; ++b) {
             runBlock(b);
         }
     }
@@ -160,7 +204,8 @@ void parallelWavefront(int rows,
                        int cols,
                        const ParallelOptions& options,
                        const std::function<void(int, int)>& body,
-                       Progress* progress) {
+                       Progress* progress,
+                       const std::function<double(int)>& columnWork) {
     if (rows <= 0 || cols <= 0) {
         return;
     }
@@ -178,14 +223,34 @@ void parallelWavefront(int rows,
     };
     const int threads = static_cast<int>(
         std::min<long long>({std::max(1, options.numThreads), limits::kThreads.max, rows}));
-    if (threads <= 1 || t_inlineLoops || omp_in_parallel()) {
-        // Column by column: every cell after both of its predecessors.
-        for (int col = 0; col < cols; ++col) {
-            for (int row = 0; row < rows; ++row) {
-                runCell(row, col);
+    const bool team = threads > 1 && !t_inlineLoops && !omp_in_parallel();
+    // Column by column on this thread (every cell after both of its predecessors) while the
+    // caller measures; the columns left go to a team only when they are worth one.
+    const auto work = [&](int col) { return columnWork ? columnWork(col) : 1.0; };
+    double totalWork = 0.0;
+    for (int col = 0; team && col < cols; ++col) {
+        totalWork += work(col);
+    }
+    const double start = threadSeconds();
+    bool decided = !team;
+    double done = 0.0;
+    int firstCol = 0;
+    for (; firstCol < cols; ++firstCol) {
+        if (!decided && firstCol > 0) {
+            const double elapsed = threadSeconds() - start;
+            if (elapsed >= kProbeSeconds) {
+                decided = true;
+                if (worthATeam(elapsed, done, totalWork - done, kMinWavefrontTeamSeconds)) {
+                    break;
+                }
             }
         }
-    } else {
+        for (int row = 0; row < rows; ++row) {
+            runCell(row, firstCol);
+        }
+        done += decided ? 0.0 : work(firstCol);
+    }
+    if (firstCol < cols) {
         // One token per cell stands for its result in the tasks' dependences; `none` for a
         // neighbour outside the grid.
         std::vector<char> token(cells);
@@ -193,10 +258,10 @@ void parallelWavefront(int rows,
         omp_set_max_active_levels(1);
 #pragma omp parallel num_threads(threads)
 #pragma omp single
-        for (int col = 0; col < cols; ++col) {
+        for (int col = firstCol; col < cols; ++col) {
             for (int row = 0; row < rows; ++row) {
                 char* self = &token[static_cast<size_t>(row) * cols + col];
-                char* left = col > 0 ? self - 1 : &none;
+                char* left = col > firstCol ? self - 1 : &none;
                 char* above = row > 0 ? self - cols : &none;
                 // Upper rows first among the ready cells: they are what every later cell
                 // waits for, and a free thread runs ahead on them while another is held up.

@@ -14,10 +14,14 @@ namespace core {
 // thread takes once they are ready (none waits for a particular thread, so one slowed by
 // another program holds up only the cell it runs). Threads beyond `rows` would idle. Errors
 // and cancellation as in parallelForBlocks (the first error in row-major order).
+// As there, the first columns run on the caller, which opens a team for the rest only when, at
+// the rate it measured, they would take it long enough to be worth one; `columnWork(col)`
+// (optional) is a column's relative work, for that estimate.
 void parallelWavefront(int rows,
                        int cols,
                        const ParallelOptions& options,
                        const std::function<void(int row, int col)>& body,
-                       Progress* progress = nullptr);
+                       Progress* progress = nullptr,
+                       const std::function<double(int col)>& columnWork = {});
 
 }  // namespace core

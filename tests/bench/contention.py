@@ -83,9 +83,11 @@ def prepare(binary, folder):
     return {"dir": folder, "gamma": gamma, "table": table}
 
 
-def run_cli(binary, fills, repeats):
+def run_cli(binary, fills, repeats, pattern):
     times = {}
     for name, arguments in CLI_CASES:
+        if not re.search(pattern, name):
+            continue
         for threads in (1, 2):
             command = [binary] + [a.format(**fills) for a in arguments] + ["--threads", str(threads)]
             runs = []
@@ -101,7 +103,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("binary", nargs="?")
     parser.add_argument("--cli", metavar="DIFFUSCOPE", help="the diffuscope program")
-    parser.add_argument("--filter", default=".")
+    parser.add_argument("--filter", default=".", help="the cases to run (a regular expression)")
+    parser.add_argument("--two-busy", action="store_true",
+                        help="--cli: also beside two busy loops (every core taken)")
     parser.add_argument("--min-time", default="0.5")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--limit", type=float, default=1.05,
@@ -112,7 +116,7 @@ def main():
     loads = [("quiet", 0), ("1 busy loop", 1), ("2 busy loops", 2)]
     scratch = None
     if args.cli:
-        loads = loads[:2]
+        loads = loads if args.two_busy else loads[:2]
         scratch = tempfile.TemporaryDirectory()
         fills = prepare(args.cli, scratch.name)
     results = {}
@@ -122,7 +126,7 @@ def main():
             s.start()
         try:
             if args.cli:
-                results[label] = run_cli(args.cli, fills, args.repeats)
+                results[label] = run_cli(args.cli, fills, args.repeats, args.filter)
             else:
                 results[label] = run(args.binary, args.filter, args.min_time)
         finally:

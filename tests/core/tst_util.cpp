@@ -38,6 +38,7 @@ private slots:
     void parallelForVisitsEveryIndexOnce();
     void parallelForRethrowsTheFirstBlockError();
     void parallelLoopsUseSeveralThreads();
+    void shortWorkStaysOnTheCaller();
     void nestedAndConcurrentLoopsFinish();
     void blocksAreTheSameForOneTwoThreeThreads();
     void blocksStartInIncreasingOrder();
@@ -233,12 +234,27 @@ void tst_Util::parallelForRethrowsTheFirstBlockError() {
     QVERIFY(caught);
 }
 
-// Two threads really run blocks: a block waits (bounded) until another block has started, which
-// only a second thread can do.
+// Two threads really run blocks once the work is worth a team: the first block takes 40 ms
+// on the caller, so the rest (estimated at 40 ms each) goes to the team, and a later block
+// waits (bounded) until another block has started, which only a second thread can do.
+namespace {
+// Work the funnel measures: it times a loop's first blocks by the caller's CPU time, in which
+// a sleep does not count.
+void spinFor(std::chrono::microseconds time) {
+    const auto end = std::chrono::steady_clock::now() + time;
+    while (std::chrono::steady_clock::now() < end) {
+    }
+}
+}  // namespace
+
 void tst_Util::parallelLoopsUseSeveralThreads() {
     std::atomic<int> started{0};
     std::atomic<bool> sawOther{false};
-    core::parallelForBlocks(2, 1, {.numThreads = 2}, [&](int64_t, int64_t, int64_t) {
+    core::parallelForBlocks(3, 1, {.numThreads = 2}, [&](int64_t block, int64_t, int64_t) {
+        if (block == 0) {
+            spinFor(std::chrono::milliseconds(40));
+            return;
+        }
         started.fetch_add(1);
         for (int i = 0; i < 2000 && started.load() < 2; ++i) {
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -247,6 +263,36 @@ void tst_Util::parallelLoopsUseSeveralThreads() {
     });
     QVERIFY(sawOther.load());
     QCOMPARE(core::hardwareThreads() >= 1, true);
+}
+
+// Work that the caller measures to be short runs on the caller alone, for a loop and for a
+// wavefront: a second thread would save at most half of it and, beside other programs, cost a
+// time slice when the scheduler keeps it off its core.
+void tst_Util::shortWorkStaysOnTheCaller() {
+    const auto caller = std::this_thread::get_id();
+    std::atomic<int> elsewhere{0};
+    core::parallelForBlocks(100, 1, {.numThreads = 3}, [&](int64_t, int64_t, int64_t) {
+        spinFor(std::chrono::microseconds(20));
+        if (std::this_thread::get_id() != caller) elsewhere.fetch_add(1);
+    });
+    QCOMPARE(elsewhere.load(), 0);
+    core::parallelWavefront(4, 50, {.numThreads = 3}, [&](int, int) {
+        if (std::this_thread::get_id() != caller) elsewhere.fetch_add(1);
+    });
+    QCOMPARE(elsewhere.load(), 0);
+    // Long work (80 blocks of 2 ms; a wavefront of 160 cells of 1 ms, whose team must win more)
+    // does go to a team.
+    core::parallelForBlocks(80, 1, {.numThreads = 2}, [&](int64_t, int64_t, int64_t) {
+        spinFor(std::chrono::milliseconds(2));
+        if (std::this_thread::get_id() != caller) elsewhere.fetch_add(1);
+    });
+    QVERIFY(elsewhere.load() > 0);
+    elsewhere = 0;
+    core::parallelWavefront(2, 80, {.numThreads = 2}, [&](int, int) {
+        spinFor(std::chrono::milliseconds(1));
+        if (std::this_thread::get_id() != caller) elsewhere.fetch_add(1);
+    });
+    QVERIFY(elsewhere.load() > 0);
 }
 
 // A loop inside a loop runs inline; loops started at once from several threads all finish
@@ -325,7 +371,8 @@ void tst_Util::blocksAreTheSameForOneTwoThreeThreads() {
 
 // A pipeline: block b waits for block b − 1 to start, and does not finish before block b + 1
 // has started. Only blocks handed out in increasing order, each to a thread of its own while
-// its neighbour runs, get through without a wait running out.
+// its neighbour runs, get through without a wait running out. Block 0 takes 40 ms, which the
+// caller measures alone: the rest goes to the team.
 void tst_Util::blocksStartInIncreasingOrder() {
     for (int threads : {2, 3}) {
         const int blocks = 40;
@@ -346,9 +393,11 @@ void tst_Util::blocksStartInIncreasingOrder() {
                                 [&](int64_t block, int64_t, int64_t) {
                                     const int b = static_cast<int>(block);
                                     started[b] = true;
-                                    if (b > 0) {
-                                        waitFor(b - 1);
+                                    if (b == 0) {
+                                        spinFor(std::chrono::milliseconds(40));
+                                        return;
                                     }
+                                    waitFor(b - 1);
                                     waitFor(b + 1);
                                 });
         QCOMPARE(timeouts.load(), 0);
