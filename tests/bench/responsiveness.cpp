@@ -8,7 +8,7 @@
 //      the Gaussian Γ estimate with its variances and trajectories;
 // first on a quiet machine, then beside one busy process (a child spinning on one core, as a
 // browser tab or an export would).
-// Usage: QT_QPA_PLATFORM=offscreen build/tests/bench_responsiveness
+// Usage: QT_QPA_PLATFORM=offscreen build/tests/bench_responsiveness [pi-drag|gaussian-job]
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QImage>
@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <csignal>
@@ -192,6 +193,15 @@ void measureAll() {
 
 int main(int argc, char* argv[]) {
     QApplication app(argc, argv);
+    // One case, quiet: for a profiler.
+    if (argc > 1 && std::string(argv[1]) == "pi-drag") {
+        piDrag(true);
+        return 0;
+    }
+    if (argc > 1 && std::string(argv[1]) == "gaussian-job") {
+        stallDuringGaussianJob();
+        return 0;
+    }
     std::printf("== quiet\n");
     measureAll();
     std::printf("\n== beside one busy process\n");

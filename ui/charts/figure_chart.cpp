@@ -223,8 +223,32 @@ void clearChart(QChart* chart) {
 
 void setNiceRange(QValueAxis* axis, double low, double high) {
     axis->setTickCount(5);  // Qt's default: what a new axis starts from
-    axis->setRange(low, high);
+    setAxisRange(axis, low, high);
     axis->applyNiceNumbers();
+}
+
+void setAxisRange(QAbstractAxis* axis, double low, double high) {
+    if (auto* value = qobject_cast<QValueAxis*>(axis)) {
+        constexpr double kMostLabels = 20.0;
+        const double range = high - low;
+        if (value->tickType() == QValueAxis::TicksDynamic && value->tickInterval() > 0.0 &&
+            std::isfinite(range) && range / value->tickInterval() > kMostLabels) {
+            // 1, 2 or 5 × 10^k, about a fifth of the range: fitTicks refines it for the plot.
+            const double magnitude = std::pow(10.0, std::floor(std::log10(range / 5.0)));
+            double step = magnitude;
+            for (double mantissa : {2.0, 5.0, 10.0}) {
+                if (range / step <= 10.0) break;
+                step = mantissa * magnitude;
+            }
+            value->setTickAnchor(std::ceil(low / step) * step);
+            value->setTickInterval(step);
+        }
+        value->setRange(low, high);
+    } else if (auto* log = qobject_cast<QLogValueAxis*>(axis)) {
+        log->setRange(low, high);
+    } else if (axis != nullptr) {
+        axis->setRange(low, high);
+    }
 }
 
 void fitTicks(QChart* chart) {

@@ -10,6 +10,7 @@
 
 #include <vector>
 
+class QAbstractAxis;
 class QAbstractSeries;
 class QChart;
 class QChartView;
@@ -151,6 +152,12 @@ void clearChart(QChart* chart);
 // Qt's applyNiceNumbers starts from the tick count its previous call left, so a view that had
 // shown other data got another range (the window's Kernel comparison 0–1, its export 0–0.6).
 void setNiceRange(QValueAxis* axis, double low, double high);
+
+// Sets a value or log axis's range. A value axis whose ticks fitTicks made dynamic keeps their
+// interval until it fits them again, and Qt lays out every label at once: at a range a
+// thousand times wider, a thousand of them (200 ms on the GUI thread for the Γ view's timestep
+// axis going from 0..1 to 1..1000). Such an axis first gets an interval for the new range.
+void setAxisRange(QAbstractAxis* axis, double low, double high);
 
 // The type sizes of an exported figure in points at font scale 1: what journals ask of a figure
 // in a column (7–9 pt; never below 7).

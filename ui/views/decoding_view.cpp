@@ -518,8 +518,8 @@ void DecodingView::drawMeasure(int index) {
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     if (!m_data || m_data->steps.empty()) {
-        x->setRange(1, 2);
-        y->setRange(0, 1);
+        charts::setAxisRange(x, 1, 2);
+        charts::setAxisRange(y, 0, 1);
         if (auto* figure = charts::figureOf(chart)) figure->sync();
         return;
     }
@@ -550,13 +550,13 @@ void DecodingView::drawMeasure(int index) {
         }
         low = std::max(0.0, std::floor(low * 10.0 - 0.5) / 10.0);
         // A little above 1: the points at 1 are drawn whole, and 1 gets its tick.
-        y->setRange(low, 1.0 + 0.04 * (1.0 - low));
+        charts::setAxisRange(y, low, 1.0 + 0.04 * (1.0 - low));
     } else {
         // Room above the curves for the markers of an infinite KL.
         charts::setNiceRange(y, 0.0, infinite ? top * 1.12 : top);
     }
     const double markerY = y->min() + 0.94 * (y->max() - y->min());
-    x->setRange(steps.front() / 1.3, steps.back() * 1.3);
+    charts::setAxisRange(x, steps.front() / 1.3, steps.back() * 1.3);
     if (reference) {
         auto* line = new QLineSeries;
         line->setName(m_data->digits ? tr("real training images") : tr("data entropy H(p)"));
@@ -667,7 +667,7 @@ void DecodingView::drawDistribution() {
     addLegendEntries(chart);
     figure->setTitle(measureTitle(Distribution));
     if (!drawable || curveIndex < 0 || stepIndex < 0) {
-        y->setRange(0, 1);
+        charts::setAxisRange(y, 0, 1);
         figure->sync();
         return;
     }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/gamma_view.h"
+#include "ui/charts/figure_chart.h"
 #include "ui/charts/palette.h"
 
 #include <QCoreApplication>
@@ -131,7 +132,7 @@ void GammaView::setEstimate(const core::schedule::GaussianSchedule& schedule,
     m_bandHigh->replace(positivePoints(n, high));
     m_covariance->replace(positivePoints(n, plotted));
     m_dataVariance->replace({QPointF(1, dataVariance), QPointF(schedule.numSteps(), dataVariance)});
-    m_axisN->setRange(1, schedule.numSteps());
+    charts::setAxisRange(m_axisN, 1, schedule.numSteps());
     double gMin = 1e300, gMax = 0.0, vMin = dataVariance, vMax = dataVariance;
     for (size_t i = 0; i < count; ++i) {
         if (low[i] > 0) gMin = std::min(gMin, low[i]);
@@ -143,10 +144,14 @@ void GammaView::setEstimate(const core::schedule::GaussianSchedule& schedule,
         if (g > 0) gMin = std::min(gMin, g);
         gMax = std::max(gMax, g);
     }
+    // At most kDecades decades below the largest value: a band's lower edge at 2 SE below a
+    // noisy Γ can be 1e−200, and a log axis over hundreds of decades lays out a label for each
+    // to show nothing a reader can use.
+    constexpr double kDecades = 1e8;
     if (gMax > 0) {
-        m_axisGamma->setRange(gMin / 1.5, gMax * 1.5);
+        charts::setAxisRange(m_axisGamma, std::max(gMin, gMax / kDecades) / 1.5, gMax * 1.5);
     }
-    m_axisVariance->setRange(std::max(vMin, 1e-12) / 1.5, vMax * 1.5);
+    charts::setAxisRange(m_axisVariance, std::max({vMin, vMax / kDecades, 1e-12}) / 1.5, vMax * 1.5);
     charts::ChartData data{{"n", "gamma", "standard_error", "ms_eps", "posterior_variance_per_dim"},
                            {n, estimate.gamma, estimate.standardError, estimate.msEps, covariance}};
     if (oracle != nullptr) {

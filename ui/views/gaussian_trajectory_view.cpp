@@ -504,9 +504,9 @@ GaussianTrajectoryView::GaussianTrajectoryView(QWidget* parent)
     m_axisK->setBase(10.0);
     m_axisK->setLabelFormat("%g");
     m_axisK->setTitleText(tr("steps (denoiser evaluations)"));
-    m_axisK->setRange(1.5, 1500.0);
+    charts::setAxisRange(m_axisK, 1.5, 1500.0);
     m_axisBits->setTitleText(tr("bits/dim"));
-    m_axisBits->setRange(0.0, 1.0);
+    charts::setAxisRange(m_axisBits, 0.0, 1.0);
     m_axisBitsLog->setTitleText(tr("bits/dim"));
     m_axisBitsLog->setBase(10.0);
     m_axisBitsLog->setLabelFormat("%g");
@@ -591,10 +591,10 @@ void GaussianTrajectoryView::setNllCurves(const NllCurves& curves) {
         useLogBits(high > 10.0 * low);
         const double margin = 0.05 * std::max(high - low, 1e-3);
         charts::setNiceRange(m_axisBits, std::max(0.0, low - margin), high + margin);
-        m_axisBitsLog->setRange(low / 1.1, high * 1.1);
+        charts::setAxisRange(m_axisBitsLog, low / 1.1, high * 1.1);
     }
     if (!curves.ks.empty()) {
-        m_axisK->setRange(curves.ks.front() * 0.8, curves.ks.back() * 1.25);
+        charts::setAxisRange(m_axisK, curves.ks.front() * 0.8, curves.ks.back() * 1.25);
     }
     setNllStale(false);
     updateData();

@@ -148,7 +148,7 @@ QAbstractAxis* valueAxis(double low, double high, const QString& title, bool all
         auto* axis = new QLogValueAxis;
         axis->setBase(10.0);
         axis->setLabelFormat("%g");
-        axis->setRange(low / 2.0, high * 2.0);  // room for the markers at both ends
+        charts::setAxisRange(axis, low / 2.0, high * 2.0);  // room for the markers at both ends
         axis->setTitleText(title + QCoreApplication::translate("ui::views::LabView", " (log)"));
         return axis;
     }
@@ -165,7 +165,7 @@ QAbstractAxis* kAxis(const std::vector<int>& ks) {
     if (!ks.empty() && ks.back() < 10 * ks.front()) {
         auto* axis = new QValueAxis;
         const double margin = std::max(0.5, 0.08 * (ks.back() - ks.front()));
-        axis->setRange(ks.front() - margin, ks.back() + margin);
+        charts::setAxisRange(axis, ks.front() - margin, ks.back() + margin);
         axis->setLabelFormat("%g");
         axis->setTitleText(QCoreApplication::translate("ui::views::LabView", "steps (timesteps)"));
         return axis;
@@ -174,7 +174,7 @@ QAbstractAxis* kAxis(const std::vector<int>& ks) {
     axis->setBase(10.0);
     axis->setLabelFormat("%g");
     axis->setTitleText(QCoreApplication::translate("ui::views::LabView", "steps (timesteps, log)"));
-    if (!ks.empty()) axis->setRange(ks.front() / 1.3, ks.back() * 1.3);
+    if (!ks.empty()) charts::setAxisRange(axis, ks.front() / 1.3, ks.back() * 1.3);
     return axis;
 }
 
@@ -482,7 +482,7 @@ void LabView::drawSigmaSteps() {
     }
     auto* x = new QValueAxis;
     x->setLabelFormat("%d");
-    x->setRange(0.5, k + 0.5);
+    charts::setAxisRange(x, 0.5, k + 0.5);
     x->setTitleText(tr("step k (timesteps increasing)"));
     const QString yName = ratios ? tr("step ratio") : tr("step in log σ");
     QAbstractAxis* y = valueAxis(low, high, yName, false);
@@ -506,7 +506,7 @@ void LabView::drawTimesteps() {
     const int axis = m_axis->currentIndex();
     auto* rows = new QCategoryAxis;
     rows->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-    rows->setRange(-0.7, static_cast<double>(curves.size()) - 0.3);
+    charts::setAxisRange(rows, -0.7, static_cast<double>(curves.size()) - 0.3);
     double low = std::numeric_limits<double>::infinity(), high = -low;
     std::vector<QList<QPointF>> points(curves.size());
     for (size_t i = 0; i < curves.size(); ++i) {
@@ -536,7 +536,7 @@ void LabView::drawTimesteps() {
     QAbstractAxis* x = nullptr;
     if (axis == AxisN) {
         auto* n = new QValueAxis;
-        n->setRange(0, m_result ? m_result->numSteps : 1);
+        charts::setAxisRange(n, 0, m_result ? m_result->numSteps : 1);
         n->setLabelFormat("%d");
         n->setTitleText(tr("timestep n"));
         x = n;
@@ -592,10 +592,10 @@ void LabView::drawSteps() {
     auto* x = new QValueAxis;
     x->setLabelFormat("%d");
     if (byIndex) {
-        x->setRange(0.5, k + 1.5);
+        charts::setAxisRange(x, 0.5, k + 1.5);
         x->setTitleText(tr("step j (1: decoder, last: prior)"));
     } else {
-        x->setRange(0, m_result ? m_result->numSteps : 1);
+        charts::setAxisRange(x, 0, m_result ? m_result->numSteps : 1);
         x->setTitleText(tr("the step's later timestep t (prior not shown)"));
     }
     QAbstractAxis* y = valueAxis(low, high, tr("bits/dim"), true);

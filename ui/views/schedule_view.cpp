@@ -50,9 +50,9 @@ ScheduleView::ScheduleView(QWidget* parent)
     m_cursor->setPen(QPen(QColor(0, 0, 0, 110), 1, Qt::DotLine));
 
     m_axisT->setTitleText("t");
-    m_axisT->setRange(0.0, 1.0);
+    charts::setAxisRange(m_axisT, 0.0, 1.0);
     m_axisProbability->setTitleText(tr("probability"));
-    m_axisProbability->setRange(0.0, 1.0);
+    charts::setAxisRange(m_axisProbability, 0.0, 1.0);
     m_axisBits->setTitleText(tr("bits"));
     chart()->addAxis(m_axisT, Qt::AlignBottom);
     chart()->addAxis(m_axisProbability, Qt::AlignLeft);

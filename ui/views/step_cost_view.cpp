@@ -32,7 +32,7 @@ StepCostView::StepCostView(QWidget* parent)
     m_even->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     m_even->setMarkerSize(7);
     m_axisT->setTitleText("t");
-    m_axisT->setRange(0.0, 1.0);
+    charts::setAxisRange(m_axisT, 0.0, 1.0);
     m_axisCost->setTitleText(tr("nats"));
     chart()->addAxis(m_axisT, Qt::AlignBottom);
     chart()->addAxis(m_axisCost, Qt::AlignLeft);

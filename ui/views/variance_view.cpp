@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/variance_view.h"
+#include "ui/charts/figure_chart.h"
 #include "ui/charts/palette.h"
 
 #include <QAreaSeries>
@@ -134,9 +135,9 @@ void VarianceView::setPairs(const core::schedule::GaussianSchedule& schedule,
     m_clipped->replace(clipped);
     // A little room past t = N on the log axis: the last pair sits there, and its marker (the
     // clipped square, the σ² dot) was cut in half by the plot's edge.
-    m_axisT->setRange(1, schedule.numSteps() * 1.25);
+    charts::setAxisRange(m_axisT, 1, schedule.numSteps() * 1.25);
     if (high > 0) {
-        m_axisVariance->setRange(low / 2.0, high * 2.0);
+        charts::setAxisRange(m_axisVariance, low / 2.0, high * 2.0);
     }
     setData({{"s", "t", "sigma2", "sigma2_unclipped", "lower", "upper", "upper_bounded",
               "ddpm_small", "ddpm_large"},
