@@ -719,29 +719,19 @@ int runDecode(const Args& args) {
         }
         return error;
     };
-    std::vector<DecodeResult> results;
     // On the digits with Monte Carlo, every chain's image is classified too (accuracy).
-    std::vector<core::project::DigitsDecodeMeasures> digitsMeasures;
+    std::shared_ptr<const core::data::Digits> digits;
     if (core::project::decodesDigits(**setup) && request.samples > 0) {
-        auto digits = core::project::fileSources().digits();
-        if (!digits) return fail(digits.error());
-        for (int n : sweep.empty() ? std::vector<int>{params->numSteps} : sweep) {
-            core::project::DecodeRequest one = request;
-            one.numSteps = n;
-            auto r = core::project::projectDecodeDigits(**setup, one, **digits, run->second, &progress);
-            if (!r) return fail(rename(r.error()));
-            results.push_back(std::move(r->first));
-            digitsMeasures.push_back(std::move(r->second));
-        }
-    } else if (sweep.empty()) {
-        auto r = core::project::projectDecode(**setup, request, run->second, &progress);
-        if (!r) return fail(rename(r.error()));
-        results.push_back(std::move(*r));
-    } else {
-        auto r = core::project::projectDecodeSweep(**setup, request, sweep, run->second, &progress);
-        if (!r) return fail(rename(r.error()));
-        results = std::move(*r);
+        auto read = core::project::fileSources().digits();
+        if (!read) return fail(read.error());
+        digits = *read;
     }
+    auto sweepRun = core::project::projectDecodeSweep(
+        **setup, request, sweep.empty() ? std::vector<int>{params->numSteps} : sweep,
+        run->second, &progress, digits.get());
+    if (!sweepRun) return fail(rename(sweepRun.error()));
+    const std::vector<DecodeResult>& results = sweepRun->results;
+    const std::vector<core::project::DigitsDecodeMeasures>& digitsMeasures = sweepRun->digits;
     std::ostringstream out;
     if (format == "json") {
         auto one = [&](size_t i) {

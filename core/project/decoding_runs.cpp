@@ -35,22 +35,6 @@ Result<DecodeResult> projectDecode(const CategoricalSetup& setup, const DecodeRe
     return decode(setup.table, *setup.denoiser, setup.pi, setup.curve, options);
 }
 
-Result<std::vector<DecodeResult>> projectDecodeSweep(const CategoricalSetup& setup, const DecodeRequest& request,
-                                                     const std::vector<int>& steps, int numThreads,
-                                                     Progress* progress) {
-    if (steps.empty()) return invalidArgument("steps", "", "the sweep needs at least one N");
-    std::vector<DecodeResult> out;
-    for (int n : steps) {
-        if (Status s = limits::checkRange(limits::kSteps, "steps", n); !s) return s.error();
-        DecodeRequest one = request;
-        one.numSteps = n;
-        Result<DecodeResult> r = projectDecode(setup, one, numThreads, progress);
-        if (!r) return r.error();
-        out.push_back(std::move(*r));
-    }
-    return out;
-}
-
 std::string samplerSpec(const DecodingSampler& sampler) {
     return "order=" + decodeOrderText(sampler.order) + ";values=" + decodeValuesText(sampler) +
            ";remask=" + decodeRemaskText(sampler) + ";gumbel=" + gumbelPrecisionText(sampler.gumbel);
@@ -322,6 +306,153 @@ void addDigitsMeasuresJson(const DigitsDecodeMeasures& measures, io::Json& json)
     Json per = Json::array();
     for (double v : measures.perCondition) per.push_back(std::isnan(v) ? Json(nullptr) : Json(v));
     json["accuracy_per_condition"] = per;
+}
+
+namespace {
+
+// Forwards one part's progress as its share of the whole (in permille of `outer`, whose total
+// the caller set to 1000; `done` is shared by the parts).
+class ShareObserver final : public ProgressObserver {
+public:
+    ShareObserver(Progress& outer, int64_t& done, int64_t index, int64_t count)
+        : m_outer(outer), m_done(done), m_index(index), m_count(count) {}
+    Control onProgress(double fraction, const std::string&) override {
+        const auto target = static_cast<int64_t>(1000.0 * (static_cast<double>(m_index) + fraction) /
+                                                  static_cast<double>(m_count));
+        if (target > m_done) {
+            m_outer.advance(target - m_done);
+            m_done = target;
+        }
+        return m_outer.poll() ? Control::Continue : Control::Abort;
+    }
+
+private:
+    Progress& m_outer;
+    int64_t& m_done;
+    int64_t m_index;
+    int64_t m_count;
+};
+
+}  // namespace
+
+Result<DecodeSweepRun> projectDecodeSweep(const CategoricalSetup& setup,
+                                          const DecodeRequest& request,
+                                          const std::vector<int>& steps, int numThreads,
+                                          Progress* progress, const data::Digits* digits) {
+    if (steps.empty()) return invalidArgument("steps", "", "the sweep needs at least one N");
+    for (int n : steps) {
+        if (Status s = limits::checkRange(limits::kSteps, "steps", n); !s) return s.error();
+    }
+    if (progress != nullptr) progress->setTotal(1000);
+    int64_t reported = 0;
+    DecodeSweepRun out;
+    for (size_t j = 0; j < steps.size(); ++j) {
+        DecodeRequest one = request;
+        one.numSteps = steps[j];
+        std::optional<ShareObserver> share;
+        std::optional<Progress> inner;
+        if (progress != nullptr) {
+            share.emplace(*progress, reported, static_cast<int64_t>(j),
+                          static_cast<int64_t>(steps.size()));
+            inner.emplace(&*share);
+        }
+        Progress* part = inner ? &*inner : nullptr;
+        if (digits != nullptr) {
+            auto both = projectDecodeDigits(setup, one, *digits, numThreads, part);
+            if (!both) return both.error();
+            out.results.push_back(std::move(both->first));
+            out.digits.push_back(std::move(both->second));
+        } else {
+            auto result = projectDecode(setup, one, numThreads, part);
+            if (!result) return result.error();
+            out.results.push_back(std::move(result).value());
+        }
+    }
+    return out;
+}
+
+bool decodesExactly(const CategoricalSetup& setup) {
+    const double states = std::pow(static_cast<double>(setup.numClasses()), setup.numPositions());
+    return states <= static_cast<double>(limits::kDecodeExactStates);
+}
+
+std::map<std::vector<int>, double> decodingDataDistribution(const CategoricalSetup& setup) {
+    const auto& table = setup.table;
+    const int condition = setup.params.condition;
+    const int conditions = std::max(1, table.numConditions());
+    std::map<std::vector<int>, double> data;
+    for (int r = 0; r < table.numRows(); ++r) {
+        const int c = table.condition.empty() ? 0 : table.condition[static_cast<size_t>(r)];
+        if (condition != kAllConditions && c != condition) continue;
+        const double weight = condition == kAllConditions ? 1.0 / conditions : 1.0;
+        std::vector<int> x(table.row(r), table.row(r) + table.numPositions);
+        data[x] += weight * table.probability[static_cast<size_t>(r)];
+    }
+    return data;
+}
+
+DecodingSamplers decodingSamplers(const DecodingSettings& settings) {
+    DecodingSamplers out;
+    for (size_t i = 0; i < settings.configs.size(); ++i) {
+        auto sampler = parseSamplerSpec(settings.configs[i].sampler,
+                                        "decoding.configs[" + std::to_string(i) + "].sampler");
+        if (sampler) {
+            out.samplers.emplace_back(static_cast<int>(i), *sampler);
+        } else {
+            out.errors.emplace_back(static_cast<int>(i), sampler.error());
+        }
+    }
+    return out;
+}
+
+Result<DecodingSweep> decodingSweep(const CategoricalSetup& setup,
+                                    const DecodingSettings& settings, const data::Digits* digits,
+                                    int numThreads, Progress& progress) {
+    DecodingSweep sweep;
+    sweep.exact = decodesExactly(setup);
+    sweep.samples = sweep.exact ? 0 : kDecodeSweepSamples;
+    const int d = setup.numPositions();
+    sweep.steps = decodingSweepSteps(d);
+    // Monte Carlo (a network on the digits: every chain runs it N times) stops at N = D.
+    if (!sweep.exact) std::erase_if(sweep.steps, [d](int n) { return n > std::max(1, d); });
+    // The digits by Monte Carlo are judged as images (accuracy, per-pixel entropy).
+    const data::Digits* judged = nullptr;
+    if (!sweep.exact && digits != nullptr && decodesDigits(setup)) {
+        auto reference = digitsReference(*digits, setup.params.digitLevels, setup.params.condition);
+        if (reference) {
+            judged = digits;
+            sweep.digits = *reference;
+        }
+    }
+    sweep.data = decodingDataDistribution(setup);
+    for (const auto& [x, p] : sweep.data) {
+        if (p > 0.0) sweep.dataEntropy -= p * std::log(p);
+    }
+    const DecodingSamplers samplers = decodingSamplers(settings);
+    progress.setTotal(1000);
+    int64_t reported = 0;
+    for (size_t i = 0; i < samplers.samplers.size(); ++i) {
+        const auto& [row, sampler] = samplers.samplers[i];
+        progress.setStage(decodingName(settings.configs[static_cast<size_t>(row)]));
+        ShareObserver share(progress, reported, static_cast<int64_t>(i),
+                            static_cast<int64_t>(samplers.samplers.size()));
+        Progress part(&share);
+        DecodeRequest request;
+        request.sampler = sampler;
+        request.samples = sweep.samples;
+        DecodingSweep::Part out;
+        out.row = row;
+        auto run = projectDecodeSweep(setup, request, sweep.steps, numThreads, &part, judged);
+        if (run) {
+            out.run = std::move(run).value();
+        } else if (run.error().code == ErrorCode::Cancelled || progress.cancelled()) {
+            return makeError(ErrorCode::Cancelled, "", "", "the decoding sweep was cancelled");
+        } else {
+            out.error = run.error();
+        }
+        sweep.parts.push_back(std::move(out));
+    }
+    return sweep;
 }
 
 }  // namespace core::project

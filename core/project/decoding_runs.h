@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -11,6 +12,7 @@
 #include "core/data/digits.h"
 #include "core/io/json.h"
 #include "core/project/categorical_setup.h"
+#include "core/project/decoding_settings.h"
 #include "core/util/progress.h"
 #include "core/util/result.h"
 
@@ -37,12 +39,82 @@ Result<categorical::DecodeResult> projectDecode(const CategoricalSetup& setup,
                                                 int numThreads,
                                                 Progress* progress = nullptr);
 
-// The same for every N of `steps` (each in limits::kSteps), one result per N in that order.
-Result<std::vector<categorical::DecodeResult>> projectDecodeSweep(const CategoricalSetup& setup,
-                                                                  const DecodeRequest& request,
-                                                                  const std::vector<int>& steps,
-                                                                  int numThreads,
-                                                                  Progress* progress = nullptr);
+// The digits' own measures of a Monte Carlo decode (a project on the digits, D = 64, with the mask
+// state; docs/categorical.md#decoding-samplers).
+struct DigitsDecodeMeasures {
+    // The fraction of decoded images that the nearest-class-mean classifier (fitted on the real
+    // training images at the project's grey levels) labels as their condition, all decoded
+    // conditions together (each has M images, so this is their average).
+    double accuracy = 0.0;
+    double accuracyStandardError = 0.0;       // binomial, √(a(1 − a)/count)
+    std::vector<double> perCondition;         // [condition] the same per label; NaN if not decoded
+    int64_t count = 0;                        // images classified
+};
+
+// The real training images' measures (digitsReference below).
+struct DigitsReference {
+    double accuracy = 0.0;
+    double positionEntropy = 0.0;
+};
+
+// One sampler at every N of a sweep: a result per N, in order, and for the digits by Monte
+// Carlo the classifier's measures of each (empty otherwise).
+struct DecodeSweepRun {
+    std::vector<categorical::DecodeResult> results;
+    std::vector<DigitsDecodeMeasures> digits;
+};
+
+// The same for every N of `steps` (each in limits::kSteps). With `digits` (a set-up on the
+// digits, request.samples > 0) every image is classified too (projectDecodeDigits). Each N
+// reports as its share of `progress`.
+Result<DecodeSweepRun> projectDecodeSweep(const CategoricalSetup& setup,
+                                          const DecodeRequest& request,
+                                          const std::vector<int>& steps, int numThreads,
+                                          Progress* progress = nullptr,
+                                          const data::Digits* digits = nullptr);
+
+// Chains per condition when the exact output distribution is out of reach: the Decoding
+// view's one default.
+inline constexpr int64_t kDecodeSweepSamples = 100;
+
+// Whether the set-up's output distribution can be propagated exactly: (K + 1)^D (the set-up's
+// classes include the mask state) within limits::kDecodeExactStates.
+bool decodesExactly(const CategoricalSetup& setup);
+
+// The data's distribution the decoders aim at: the selected condition's rows, or every
+// condition averaged with equal weights (kAllConditions), rows merged by sequence.
+std::map<std::vector<int>, double> decodingDataDistribution(const CategoricalSetup& setup);
+
+// The samplers of the settings' rows, parsed; a row whose spec is refused is left out and its
+// error (naming decoding.configs[i].sampler) kept in `errors`, by row.
+struct DecodingSamplers {
+    std::vector<std::pair<int, categorical::DecodingSampler>> samplers;  // (row, sampler)
+    std::vector<std::pair<int, Error>> errors;                           // (row, why)
+};
+DecodingSamplers decodingSamplers(const DecodingSettings& settings);
+
+// The Decoding view's computation (and `export --view decoding`'s): every parsable sampler of
+// the settings at every N of decodingSweepSteps(D), exact when decodesExactly, else by Monte
+// Carlo with kDecodeSweepSamples chains per condition up to N = D; on the digits by Monte Carlo
+// every image judged by the classifier against the real images' own measures. One sampler's
+// failure leaves the others' results. Progress per sampler and N; a cancel is an error.
+struct DecodingSweep {
+    bool exact = true;
+    int64_t samples = 0;                       // chains per condition; 0 when exact
+    std::vector<int> steps;                    // the N, ascending
+    std::map<std::vector<int>, double> data;   // decodingDataDistribution
+    double dataEntropy = 0.0;                  // its entropy, nats
+    std::optional<DigitsReference> digits;     // the real images' measures (digits by MC)
+    struct Part {
+        int row = 0;                           // index in settings.configs
+        DecodeSweepRun run;                    // empty results when it failed
+        std::optional<Error> error;            // why it did not run
+    };
+    std::vector<Part> parts;                   // the parsable rows, in order
+};
+Result<DecodingSweep> decodingSweep(const CategoricalSetup& setup,
+                                    const DecodingSettings& settings, const data::Digits* digits,
+                                    int numThreads, Progress& progress);
 
 // A sampler as one string for a project file, e.g.
 // "order=confidence;values=argmax;remask=cap:0.02;gumbel=float64" (every key written; on
@@ -61,18 +133,6 @@ io::Json decodeResultJson(const categorical::DecodeResult& result);
 // errors; empty cells for null).
 std::string decodeCsvHeader();
 std::string decodeCsvRow(const categorical::DecodeResult& result);
-
-// The digits' own measures of a Monte Carlo decode (a project on the digits, D = 64, with the mask
-// state; docs/categorical.md#decoding-samplers).
-struct DigitsDecodeMeasures {
-    // The fraction of decoded images that the nearest-class-mean classifier (fitted on the real
-    // training images at the project's grey levels) labels as their condition, all decoded
-    // conditions together (each has M images, so this is their average).
-    double accuracy = 0.0;
-    double accuracyStandardError = 0.0;       // binomial, √(a(1 − a)/count)
-    std::vector<double> perCondition;         // [condition] the same per label; NaN if not decoded
-    int64_t count = 0;                        // images classified
-};
 
 // True when the set-up decodes the bundled digits (params.dataSource is Digits).
 bool decodesDigits(const CategoricalSetup& setup);
@@ -99,10 +159,6 @@ Result<DigitsDecodeMeasures> digitsDecodeMeasures(const categorical::DecodeResul
 // classifier's accuracy on the images of `condition` (−1: every label, labels weighted equally)
 // and their mean per-pixel entropy (1/64) Σ_d H(p_d), p_d the images' distribution of pixel d
 // (labels mixed with equal weights for −1), in nats. Errors name "condition".
-struct DigitsReference {
-    double accuracy = 0.0;
-    double positionEntropy = 0.0;
-};
 Result<DigitsReference> digitsReference(const data::Digits& digits, int levels, int condition);
 
 // "accuracy" and "accuracy_standard_error" (and "accuracy_per_condition": numbers or null) added

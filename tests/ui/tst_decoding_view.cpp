@@ -109,9 +109,10 @@ void tst_DecodingView::chartsShowTheCoreNumbers() {
             settings.configs[static_cast<size_t>(curve.config)].sampler);
         DS_VERIFY_OK(sampler);
         request.sampler = *sampler;
-        auto results = core::project::projectDecodeSweep(*explorer.setup(), request, data->steps,
+        auto sweepRun = core::project::projectDecodeSweep(*explorer.setup(), request, data->steps,
                                                          core::defaultThreads());
-        DS_VERIFY_OK(results);
+        DS_VERIFY_OK(sweepRun);
+        const auto* results = &sweepRun->results;
         QCOMPARE(results->size(), data->steps.size());
         const std::pair<int, const std::vector<double>*> charts[] = {
             {ui::views::DecodingView::Entropy, &curve.entropy},

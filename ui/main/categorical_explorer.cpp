@@ -28,9 +28,7 @@ namespace {
 constexpr double kMaxCostWork = 4e9;
 // Sampler specs are typed: wait for a pause in the typing.
 constexpr int kDecodeCoalesceMs = 150;
-// Monte Carlo chains per condition when the exact output is out of reach, and the chains the
-// Trajectories view animates.
-constexpr int kDecodeSamples = 100;
+// The chains the Trajectories view animates.
 constexpr int kDecodedChains = 64;
 
 // Only the Decoding view's samplers differ: the set-up and the other views stay.
@@ -47,45 +45,6 @@ QString sequenceLabel(const int* x, int d, int k) {
         label += QString::number(x[i]);
     }
     return label;
-}
-
-// Forwards one run's progress as its share of the whole sweep (permille, `done` shared by the
-// runs).
-class ShareObserver final : public core::ProgressObserver {
-public:
-    ShareObserver(core::Progress& outer, int64_t& done, int index, int count)
-        : m_outer(outer), m_done(done), m_index(index), m_count(count) {}
-    core::Control onProgress(double fraction, const std::string&) override {
-        const auto target = static_cast<int64_t>(1000.0 * (m_index + fraction) / m_count);
-        if (target > m_done) {
-            m_outer.advance(target - m_done);
-            m_done = target;
-        }
-        return m_outer.poll() ? core::Control::Continue : core::Control::Abort;
-    }
-
-private:
-    core::Progress& m_outer;
-    int64_t& m_done;
-    int m_index;
-    int m_count;
-};
-
-// The data's distribution the decoders aim at: the selected condition's rows, or every
-// condition averaged with equal weights (kAllConditions), rows merged by sequence.
-std::map<std::vector<int>, double> decodingDataDistribution(const document::CategoricalSetup& setup) {
-    const auto& table = setup.table;
-    const int condition = setup.params.condition;
-    const int conditions = std::max(1, table.numConditions());
-    std::map<std::vector<int>, double> data;
-    for (int r = 0; r < table.numRows(); ++r) {
-        const int c = table.condition.empty() ? 0 : table.condition[static_cast<size_t>(r)];
-        if (condition != core::project::kAllConditions && c != condition) continue;
-        const double weight = condition == core::project::kAllConditions ? 1.0 / conditions : 1.0;
-        std::vector<int> x(table.row(r), table.row(r) + table.numPositions);
-        data[x] += weight * table.probability[static_cast<size_t>(r)];
-    }
-    return data;
 }
 
 }  // namespace
@@ -366,175 +325,40 @@ void CategoricalExplorer::startDecoding() {
                              "absorbing state) in the process panel."));
         return;
     }
-    // The specs first: a typo is shown under the table and the other samplers still run.
-    // (The set-up's classes include the mask state: K + 1.)
-    std::vector<std::pair<int, core::categorical::DecodingSampler>> samplers;
+    // The specs first: a typo is shown under the table at once and the other samplers still run.
+    const core::project::DecodingSamplers parsed = core::project::decodingSamplers(settings);
     QStringList errors;
-    for (int i = 0; i < static_cast<int>(settings.configs.size()); ++i) {
-        auto sampler = core::project::parseSamplerSpec(
-            settings.configs[static_cast<size_t>(i)].sampler,
-            "decoding.configs[" + std::to_string(i) + "].sampler");
-        if (sampler) {
-            samplers.emplace_back(i, *sampler);
-        } else {
-            errors << tr("Row %1: %2").arg(i + 1).arg(
-                          QString::fromStdString(sampler.error().toString()));
-        }
+    for (const auto& [row, error] : parsed.errors) {
+        errors << tr("Row %1: %2").arg(row + 1).arg(QString::fromStdString(error.toString()));
     }
     m_decoding->setErrors(errors.join('\n'));
-    if (samplers.empty()) {
+    if (parsed.samplers.empty()) {
         m_decodeRunner.cancel();
         m_decoding->clear(tr("No sampler to run: add one."));
         return;
     }
-    const int d = setup->numPositions();
-    const double states = std::pow(static_cast<double>(setup->numClasses()), d);
-    const bool exact = states <= static_cast<double>(core::limits::kDecodeExactStates);
-    std::vector<int> steps = core::project::decodingSweepSteps(d);
-    // Monte Carlo (a network on the digits: every chain runs it N times) stops at N = D.
-    if (!exact) std::erase_if(steps, [d](int n) { return n > std::max(1, d); });
     const int threads = core::defaultThreads();
     m_decoding->setStatus(tr("Decoding…"));
     m_decodeRunner.start(
         QT_TRANSLATE_NOOP("ui::jobs", "Decoding samplers"),
-        [setup, settings, samplers, steps, exact, threads, errors,
-         this](core::Progress& progress) -> std::function<void()> {
-            auto data = std::make_shared<views::DecodingViewData>();
-            data->exact = exact;
-            data->steps = steps;
-            // The digits by Monte Carlo are judged as images (accuracy, per-pixel entropy).
-            const core::data::Digits* digits = nullptr;
-            if (!exact && core::project::decodesDigits(*setup)) {
-                const auto& bundled = document::bundledDigits();
-                if (bundled) {
-                    auto reference = core::project::digitsReference(*bundled, setup->params.digitLevels,
-                                                                    setup->params.condition);
-                    if (reference) {
-                        digits = &*bundled;
-                        data->digits = true;
-                        data->dataAccuracy = reference->accuracy;
-                        data->dataPositionEntropy = reference->positionEntropy;
-                    }
-                }
+        [setup, settings, threads, errors, this](core::Progress& progress) -> std::function<void()> {
+            const auto& bundled = document::bundledDigits();
+            auto sweep = core::project::decodingSweep(*setup, settings,
+                                                      bundled ? &*bundled : nullptr, threads,
+                                                      progress);
+            if (!sweep) {
+                if (sweep.error().code == core::ErrorCode::Cancelled) return {};
+                throw std::runtime_error(sweep.error().toString());
             }
-            const auto target = decodingDataDistribution(*setup);
-            std::map<std::vector<int>, size_t> rowIndex;
-            for (const auto& [x, p] : target) {
-                if (p > 0.0) data->dataEntropy -= p * std::log(p);
-                rowIndex.emplace(x, 0);
-            }
-            progress.setTotal(1000);
-            std::vector<std::vector<core::categorical::DecodeResult>> all;
-            std::vector<std::vector<double>> accuracies, accuracyErrors;  // [sampler][N], digits only
-            const int parts = static_cast<int>(samplers.size() * steps.size());
-            int64_t reported = 0;
             QStringList failures;
-            for (size_t i = 0; i < samplers.size(); ++i) {
-                progress.setStage(settings.configs[static_cast<size_t>(samplers[i].first)].name);
-                core::project::DecodeRequest request;
-                request.sampler = samplers[i].second;
-                request.samples = exact ? 0 : kDecodeSamples;
-                // One N at a time (projectDecodeSweep's loop), for the progress of each.
-                std::vector<core::categorical::DecodeResult> results;
-                std::vector<double> accuracy, accuracyError;
-                for (size_t j = 0; j < steps.size(); ++j) {
-                    ShareObserver share(progress, reported, static_cast<int>(i * steps.size() + j),
-                                        parts);
-                    core::Progress inner(&share);
-                    request.numSteps = steps[j];
-                    core::Result<core::categorical::DecodeResult> result = core::Error{};
-                    if (digits != nullptr) {
-                        auto both = core::project::projectDecodeDigits(*setup, request, *digits, threads,
-                                                                       &inner);
-                        if (both) {
-                            accuracy.push_back(both->second.accuracy);
-                            accuracyError.push_back(both->second.accuracyStandardError);
-                            result = std::move(both->first);
-                        } else {
-                            result = both.error();
-                        }
-                    } else {
-                        result = core::project::projectDecode(*setup, request, threads, &inner);
-                    }
-                    if (!result) {
-                        if (result.error().code == core::ErrorCode::Cancelled ||
-                            progress.cancelled()) {
-                            return {};
-                        }
-                        // One sampler's failure leaves the others' curves.
-                        failures << tr("Row %1: %2").arg(samplers[i].first + 1).arg(
-                                        QString::fromStdString(result.error().toString()));
-                        results.clear();
-                        break;
-                    }
-                    for (const auto& row : result->distribution) rowIndex.emplace(row.x, 0);
-                    results.push_back(std::move(result).value());
+            for (const auto& part : sweep->parts) {
+                if (part.error) {
+                    failures << tr("Row %1: %2").arg(part.row + 1).arg(
+                                    QString::fromStdString(part.error->toString()));
                 }
-                all.push_back(std::move(results));
-                accuracies.push_back(std::move(accuracy));
-                accuracyErrors.push_back(std::move(accuracyError));
             }
-            // The distribution chart's rows: every sequence of the data or of an output.
-            size_t next = 0;
-            for (auto& [x, index] : rowIndex) {
-                index = next++;
-                data->rowLabels << sequenceLabel(x.data(), static_cast<int>(x.size()),
-                                                 setup->numClasses());
-                auto found = target.find(x);
-                data->dataRows.push_back(found == target.end() ? 0.0 : found->second);
-            }
-            const double inf = std::numeric_limits<double>::infinity();
-            const double nan = std::numeric_limits<double>::quiet_NaN();
-            for (size_t i = 0; i < samplers.size(); ++i) {
-                if (all[i].empty()) continue;  // failed: named in the errors
-                const int config = samplers[i].first;
-                const auto& c = settings.configs[static_cast<size_t>(config)];
-                views::DecodingViewData::Curve curve;
-                curve.name = views::decodingDisplayName(c);
-                curve.colour = QColor(QString::fromStdString(core::project::decodingColour(c, config)));
-                curve.config = config;
-                curve.accuracy = accuracies[i];
-                curve.accuracyError = accuracyErrors[i];
-                for (const auto& result : all[i]) {
-                    curve.entropy.push_back(result.entropy.value.value_or(nan));
-                    // A null KL is infinite: the output misses part of the other's support.
-                    curve.klDataOutput.push_back(result.klDataOutput.value.value_or(inf));
-                    curve.klOutputData.push_back(result.klOutputData.value.value_or(inf));
-                    curve.totalVariation.push_back(result.totalVariation.value.value_or(nan));
-                    curve.positionEntropy.push_back(result.positionEntropy.value.value_or(nan));
-                    curve.entropyError.push_back(result.entropy.standardError);
-                    curve.klDataOutputError.push_back(result.klDataOutput.standardError);
-                    curve.klOutputDataError.push_back(result.klOutputData.standardError);
-                    curve.totalVariationError.push_back(result.totalVariation.standardError);
-                    curve.positionEntropyError.push_back(result.positionEntropy.standardError);
-                    std::vector<double> rows(rowIndex.size(), 0.0);
-                    for (const auto& row : result.distribution) rows[rowIndex.at(row.x)] = row.p;
-                    curve.rows.push_back(std::move(rows));
-                }
-                data->curves.push_back(std::move(curve));
-            }
-            QStringList ns;
-            for (int n : steps) ns << QString::number(n);
-            data->note =
-                exact ? tr("Exact output distributions (every partially masked sequence "
-                           "propagated) at N = %1.")
-                            .arg(ns.join(", "))
-                : data->digits
-                    ? tr("Monte Carlo at N = %1: %2 decoded images per label, judged as images: "
-                         "the share a nearest-class-mean classifier fitted on the real training "
-                         "images recognises as their label, and the mean entropy of each pixel "
-                         "(dashed: the real training images' own).")
-                          .arg(ns.join(", "))
-                          .arg(kDecodeSamples)
-                      : tr("Monte Carlo at N = %1: %2 chains per condition (the exact output "
-                           "needs (K + 1)ᴰ = %3 states, over the limit %4); KL(data ‖ output) "
-                           "is infinite whenever a data sequence was never decoded.")
-                            .arg(ns.join(", "))
-                            .arg(kDecodeSamples)
-                            .arg(std::pow(static_cast<double>(setup->numClasses()),
-                                          setup->numPositions()), 0, 'g', 3)
-                            .arg(static_cast<double>(core::limits::kDecodeExactStates), 0, 'g', 3);
-            std::shared_ptr<const views::DecodingViewData> done = data;
+            std::shared_ptr<const views::DecodingViewData> done =
+                decodingViewData(*setup, settings, *sweep);
             return [this, setup, done, failures, errors] {
                 if (setup != m_setup) return;
                 m_decoding->setProvenance(setup->params.provenance());
@@ -543,6 +367,94 @@ void CategoricalExplorer::startDecoding() {
                 m_decoding->setErrors((errors + failures).join('\n'));
             };
         });
+}
+
+std::shared_ptr<views::DecodingViewData> CategoricalExplorer::decodingViewData(
+    const document::CategoricalSetup& setup, const core::project::DecodingSettings& settings,
+    const core::project::DecodingSweep& sweep) {
+    auto data = std::make_shared<views::DecodingViewData>();
+    data->exact = sweep.exact;
+    data->steps = sweep.steps;
+    data->dataEntropy = sweep.dataEntropy;
+    if (sweep.digits) {
+        data->digits = true;
+        data->dataAccuracy = sweep.digits->accuracy;
+        data->dataPositionEntropy = sweep.digits->positionEntropy;
+    }
+    // The distribution chart's rows: every sequence of the data or of an output.
+    std::map<std::vector<int>, size_t> rowIndex;
+    for (const auto& [x, p] : sweep.data) rowIndex.emplace(x, 0);
+    for (const auto& part : sweep.parts) {
+        for (const auto& result : part.run.results) {
+            for (const auto& row : result.distribution) rowIndex.emplace(row.x, 0);
+        }
+    }
+    size_t next = 0;
+    for (auto& [x, index] : rowIndex) {
+        index = next++;
+        data->rowLabels << sequenceLabel(x.data(), static_cast<int>(x.size()), setup.numClasses());
+        auto found = sweep.data.find(x);
+        data->dataRows.push_back(found == sweep.data.end() ? 0.0 : found->second);
+    }
+    const double inf = std::numeric_limits<double>::infinity();
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (const auto& part : sweep.parts) {
+        if (part.run.results.empty()) continue;  // failed: named in the errors
+        const auto& c = settings.configs[static_cast<size_t>(part.row)];
+        views::DecodingViewData::Curve curve;
+        curve.name = views::decodingDisplayName(c);
+        curve.colour = QColor(QString::fromStdString(core::project::decodingColour(c, part.row)));
+        curve.config = part.row;
+        for (const auto& measures : part.run.digits) {
+            curve.accuracy.push_back(measures.accuracy);
+            curve.accuracyError.push_back(measures.accuracyStandardError);
+        }
+        for (const auto& result : part.run.results) {
+            curve.entropy.push_back(result.entropy.value.value_or(nan));
+            // A null KL is infinite: the output misses part of the other's support.
+            curve.klDataOutput.push_back(result.klDataOutput.value.value_or(inf));
+            curve.klOutputData.push_back(result.klOutputData.value.value_or(inf));
+            curve.totalVariation.push_back(result.totalVariation.value.value_or(nan));
+            curve.positionEntropy.push_back(result.positionEntropy.value.value_or(nan));
+            curve.entropyError.push_back(result.entropy.standardError);
+            curve.klDataOutputError.push_back(result.klDataOutput.standardError);
+            curve.klOutputDataError.push_back(result.klOutputData.standardError);
+            curve.totalVariationError.push_back(result.totalVariation.standardError);
+            curve.positionEntropyError.push_back(result.positionEntropy.standardError);
+            std::vector<double> rows(rowIndex.size(), 0.0);
+            for (const auto& row : result.distribution) rows[rowIndex.at(row.x)] = row.p;
+            curve.rows.push_back(std::move(rows));
+        }
+        data->curves.push_back(std::move(curve));
+    }
+    data->note = decodingNote(setup, sweep);
+    return data;
+}
+
+QString CategoricalExplorer::decodingNote(const document::CategoricalSetup& setup,
+                                          const core::project::DecodingSweep& sweep) {
+    QStringList ns;
+    for (int n : sweep.steps) ns << QString::number(n);
+    if (sweep.exact) {
+        return tr("Exact output distributions (every partially masked sequence "
+                  "propagated) at N = %1.")
+            .arg(ns.join(", "));
+    }
+    if (sweep.digits) {
+        return tr("Monte Carlo at N = %1: %2 decoded images per label, judged as images: "
+                  "the share a nearest-class-mean classifier fitted on the real training "
+                  "images recognises as their label, and the mean entropy of each pixel "
+                  "(dashed: the real training images' own).")
+            .arg(ns.join(", "))
+            .arg(sweep.samples);
+    }
+    return tr("Monte Carlo at N = %1: %2 chains per condition (the exact output "
+              "needs (K + 1)ᴰ = %3 states, over the limit %4); KL(data ‖ output) "
+              "is infinite whenever a data sequence was never decoded.")
+        .arg(ns.join(", "))
+        .arg(sweep.samples)
+        .arg(std::pow(static_cast<double>(setup.numClasses()), setup.numPositions()), 0, 'g', 3)
+        .arg(static_cast<double>(core::limits::kDecodeExactStates), 0, 'g', 3);
 }
 
 void CategoricalExplorer::startDecodedChains() {

@@ -11,6 +11,7 @@
 #include "ui/document/project_model.h"
 #include "ui/document/project_document.h"
 #include "core/project/categorical_runs.h"
+#include "core/project/decoding_runs.h"
 #include "ui/jobs/job_runner.h"
 
 // Connects the document to the categorical views: an edit
@@ -89,6 +90,12 @@ private:
     // Trajectories view animates when a decoding sampler is chosen there.
     void startDecoding();
     void startDecodedChains();
+    // The core's sweep as the Decoding view draws it: every sequence a row, a curve per sampler.
+    static std::shared_ptr<views::DecodingViewData> decodingViewData(
+        const document::CategoricalSetup& setup, const core::project::DecodingSettings& settings,
+        const core::project::DecodingSweep& sweep);
+    static QString decodingNote(const document::CategoricalSetup& setup,
+                                const core::project::DecodingSweep& sweep);
     // The sampler spec the Trajectories view should animate; empty for the reverse kernel.
     static std::string animatedSpec(const document::CategoricalParams& params);
 
