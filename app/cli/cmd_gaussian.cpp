@@ -622,12 +622,9 @@ int runVariance(const Args& args) {
     return 0;
 }
 
-// --variance analytic|small|large of nll.
-Result<core::gaussian::NllVariance> parseNllVariance(const std::string& name) {
-    if (name == "analytic") return core::gaussian::NllVariance::Analytic;
-    if (name == "small") return core::gaussian::NllVariance::Small;
-    if (name == "large") return core::gaussian::NllVariance::Large;
-    return core::invalidArgument("--variance", name, "expected analytic, small or large");
+// --variance analytic|small|large of nll, plan and sample.
+Result<core::gaussian::ReverseVariance> parseReverseVariance(const std::string& name) {
+    return core::project::parseChoice(core::project::kReverseVariances, name, "--variance");
 }
 
 // The Γ data of nll: --gamma-data (a network's Γ comes from its training data), else --data's.
@@ -678,7 +675,7 @@ int runNll(const Args& args) {
     if (!points) {
         return fail(points.error());
     }
-    Result<core::gaussian::NllVariance> variance = parseNllVariance(args.get("variance"));
+    Result<core::gaussian::ReverseVariance> variance = parseReverseVariance(args.get("variance"));
     if (!variance) {
         return fail(variance.error());
     }
@@ -719,7 +716,7 @@ int runNll(const Args& args) {
         return 0;
     }
     std::vector<double> gamma;
-    const bool needsGamma = *variance == core::gaussian::NllVariance::Analytic ||
+    const bool needsGamma = *variance == core::gaussian::ReverseVariance::Analytic ||
                             run->params.trajectory == core::project::GaussianTrajectory::Dp;
     if (needsGamma) {
         Result<std::vector<double>> table = computeGamma(gammaRun, *gammaSetup, false);
@@ -812,13 +809,33 @@ static std::string samplesCsv(const core::gaussian::SampleResult& result, bool f
 
 // What `sample --format json` prints: the run, and the final samples' quality against the
 // held-out data of --data (null with a note when there are none, as for csv: data).
-static nlohmann::ordered_json sampleJson(const Run& run, const core::Matrix& samples,
+// Each step's mean x_s = x0·x̂_0 + xt·x_t + eps·ε̂, then + √variance·z; the last step (s = 0)
+// outputs x̂_0. The DPM-Solvers' multistep updates have no such coefficients: null.
+static nlohmann::ordered_json planStepsJson(const std::vector<core::gaussian::PlanStep>& plan) {
+    nlohmann::ordered_json steps = nlohmann::ordered_json::array();
+    for (const core::gaussian::PlanStep& step : plan) {
+        const auto coefficient = [&](double c) {
+            return step.linear ? nlohmann::ordered_json(c) : nlohmann::ordered_json(nullptr);
+        };
+        steps.push_back({{"t", step.t},
+                         {"s", step.s},
+                         {"variance", step.variance},
+                         {"x0", coefficient(step.x0)},
+                         {"xt", coefficient(step.xt)},
+                         {"eps", coefficient(step.eps)}});
+    }
+    return steps;
+}
+
+static nlohmann::ordered_json sampleJson(const Run& run, const core::gaussian::SampleResult& result,
                                          const std::vector<int>& timesteps,
                                          const std::string& out) {
+    const core::Matrix& samples = result.samples;
     const long long seed = static_cast<long long>(run.params.seed);
     nlohmann::ordered_json json;
     json["sampler"] = core::project::choiceId(core::project::kSamplers, run.params.sampler);
     json["trajectory"] = timesteps;
+    json["steps"] = planStepsJson(result.plan);  // as `plan` writes them
     json["count"] = samples.cols();
     json["seed"] = seed;
     json["out"] = out;
@@ -869,9 +886,15 @@ int runSample(const Args& args) {
     if (!count || !clipFirst) {
         return fail(!count ? count.error() : clipFirst.error());
     }
-    const std::string varianceName = args.get("variance");
-    if (varianceName != "small" && varianceName != "large") {
-        return fail(core::invalidArgument("--variance", varianceName, "expected small or large"));
+    // The analytic variance is a sampler of its own (--sampler analytic-ddpm).
+    Result<core::gaussian::ReverseVariance> variance = parseReverseVariance(args.get("variance"));
+    if (variance && *variance == core::gaussian::ReverseVariance::Analytic) {
+        variance = core::invalidArgument("--variance", "analytic",
+                                         "expected small or large: the analytic variance is "
+                                         "--sampler analytic-ddpm or analytic-ddim");
+    }
+    if (!variance) {
+        return fail(variance.error());
     }
     const std::string format = args.get("format");
     if (format != "csv" && format != "json") {
@@ -917,8 +940,9 @@ int runSample(const Args& args) {
         core::project::projectSamplerParams(params, params.sampler, *count, run->threads, frames);
     samplerParams.clipFirst = *clipFirst;
     samplerParams.range = run->range;
-    samplerParams.ddpmVariance = varianceName == "small" ? core::gaussian::BaselineVariance::Small
-                                                         : core::gaussian::BaselineVariance::Large;
+    samplerParams.ddpmVariance = *variance == core::gaussian::ReverseVariance::Small
+                                     ? core::gaussian::BaselineVariance::Small
+                                     : core::gaussian::BaselineVariance::Large;
     TerminalProgress observer;
     core::Progress progress(&observer, "sample");
     Result<core::gaussian::SampleResult> result = core::gaussian::sampleReverse(
@@ -935,7 +959,7 @@ int runSample(const Args& args) {
         std::cerr << "note: " << ends << '\n';
     }
     if (format == "json") {
-        printJson(std::cout, sampleJson(*run, result->samples, trajectory->timesteps, *out));
+        printJson(std::cout, sampleJson(*run, *result, trajectory->timesteps, *out));
     } else {
         std::cout << "wrote " << *count << " samples to " << *out << '\n';
     }
@@ -1007,11 +1031,11 @@ int runPlan(const Args& args) {
     // The DDPM mean is the η = 1 forward process's.
     if (!ddim) params.eta = 1.0;
     const std::string varianceName = args.get("variance");
-    if (varianceName != "analytic" && varianceName != "small" && varianceName != "large") {
-        return fail(core::invalidArgument("--variance", varianceName,
-                                          "expected analytic, small or large"));
+    Result<core::gaussian::ReverseVariance> variance = parseReverseVariance(varianceName);
+    if (!variance) {
+        return fail(variance.error());
     }
-    if (ddim && varianceName == "large") {
+    if (ddim && *variance == core::gaussian::ReverseVariance::Large) {
         return fail(core::invalidArgument("--variance", varianceName,
                                           "the DDIM sampler's variance is analytic or small "
                                           "(η²β̃); large is the DDPM sampler's"));
@@ -1023,7 +1047,7 @@ int runPlan(const Args& args) {
     if (core::Status writable = core::io::checkWritablePath(*out); !writable) {
         return fail(writable.error());
     }
-    const bool analytic = varianceName == "analytic";
+    const bool analytic = *variance == core::gaussian::ReverseVariance::Analytic;
     const bool needsGamma = analytic || params.trajectory == core::project::GaussianTrajectory::Dp;
     if (!needsGamma && args.has("gamma")) {
         std::cerr << "note: --gamma is not used: the " << varianceName
@@ -1079,31 +1103,13 @@ int runPlan(const Args& args) {
     }
     if (!trajectory->note.empty()) std::cerr << "note: " << trajectory->note << '\n';
     const std::vector<int>& tau = trajectory->timesteps;
-    // σ² of every pair in sampling order, as the app's sampler computes them.
-    std::vector<double> sigma2(tau.size() - 1);
-    if (analytic) {
-        Result<std::vector<core::gaussian::PairVariance>> pairs =
-            core::project::projectVariances(params, schedule, gamma, tau, run->range);
-        if (!pairs) {
-            return fail(pairs.error());
-        }
-        for (size_t j = 0; j < pairs->size(); ++j) sigma2[j] = (*pairs)[j].sigma2;
-    } else {
-        const core::gaussian::ForwardProcess forward{params.eta};
-        for (size_t j = 0; j < sigma2.size(); ++j) {
-            const int s = tau[sigma2.size() - 1 - j];
-            const int t = tau[sigma2.size() - j];
-            const auto baseline = varianceName == "small" ? core::gaussian::BaselineVariance::Small
-                                                          : core::gaussian::BaselineVariance::Large;
-            sigma2[j] = ddim ? forward.lambda2(schedule, s, t)
-                             : core::gaussian::baselineSigma2(schedule, s, t, baseline);
-        }
+    Result<std::vector<core::gaussian::PlanStep>> plan = core::project::projectSamplingPlan(
+        params, ddim, *variance, *clipFirst, schedule, gamma, tau, run->range);
+    if (!plan) {
+        return fail(plan.error());
     }
     const double threshold =
         *clipFirst > 0.0 ? core::gaussian::firstPairClipThreshold(*clipFirst) : 0.0;
-    if (threshold > 0.0 && !sigma2.empty()) {
-        sigma2.back() = std::min(sigma2.back(), threshold);  // App. F.2, as the sampler does
-    }
     const int numSteps = schedule.numSteps();
     nlohmann::ordered_json json;
     json["format"] = "diffuscope-plan";
@@ -1126,31 +1132,7 @@ int runPlan(const Args& args) {
     json["clip_threshold"] = threshold > 0.0 ? nlohmann::ordered_json(threshold) : nullptr;
     json["gamma_source"] = gammaSource;
     json["data_range"] = {run->range.low, run->range.high};
-    // Each step's mean x_s = x0·x̂_0 + xt·x_t + eps·ε̂, then + √variance·z; the last step
-    // (s = 0) outputs x̂_0.
-    json["steps"] = nlohmann::ordered_json::array();
-    const size_t numPairs = sigma2.size();
-    for (size_t j = 0; j <= numPairs; ++j) {
-        const int t = tau[numPairs - j];
-        const int s = j == numPairs ? 0 : tau[numPairs - 1 - j];
-        double c0 = 1.0, ct = 0.0, ce = 0.0, v = 0.0;
-        if (s > 0) {
-            v = sigma2[j];
-            if (ddim) {
-                const double lambda2 =
-                    core::gaussian::ForwardProcess{params.eta}.lambda2(schedule, s, t);
-                c0 = std::sqrt(schedule.alphaBar(s));
-                ce = std::sqrt(std::max(0.0, schedule.betaBar(s) - lambda2));
-            } else {
-                const core::gaussian::DdpmMeanCoefficients c =
-                    core::gaussian::ddpmMeanCoefficients(schedule, s, t);
-                c0 = c.c0;
-                ct = c.ct;
-            }
-        }
-        json["steps"].push_back(
-            {{"t", t}, {"s", s}, {"variance", v}, {"x0", c0}, {"xt", ct}, {"eps", ce}});
-    }
+    json["steps"] = planStepsJson(*plan);
     if (core::Status s = core::io::writeFileAtomically(*out, core::io::dumpJson(json)); !s) {
         return fail(s.error());
     }

@@ -29,7 +29,7 @@ double normalInterval(double lower, double upper) {
 Result<std::vector<double>> pairSigma2(const schedule::GaussianSchedule& schedule,
                                        const std::vector<double>& gamma,
                                        const std::vector<int>& trajectory,
-                                       NllVariance variance,
+                                       ReverseVariance variance,
                                        const DataRange& range) {
     const ForwardProcess ddpm{1.0};
     const size_t numPairs = trajectory.size() - 1;
@@ -38,7 +38,7 @@ Result<std::vector<double>> pairSigma2(const schedule::GaussianSchedule& schedul
         const int s = trajectory[numPairs - 1 - j];
         const int t = trajectory[numPairs - j];
         switch (variance) {
-            case NllVariance::Analytic: {
+            case ReverseVariance::Analytic: {
                 Result<PairVariance> p = pairVariance(schedule, gamma, s, t, ddpm, range);
                 if (!p) {
                     return p.error();
@@ -46,8 +46,8 @@ Result<std::vector<double>> pairSigma2(const schedule::GaussianSchedule& schedul
                 sigma2[j] = p->sigma2;
                 break;
             }
-            case NllVariance::Small: sigma2[j] = schedule.betaTildeST(s, t); break;
-            case NllVariance::Large: sigma2[j] = schedule.betaTS(s, t); break;
+            case ReverseVariance::Small: sigma2[j] = schedule.betaTildeST(s, t); break;
+            case ReverseVariance::Large: sigma2[j] = schedule.betaTS(s, t); break;
         }
     }
     return sigma2;
@@ -314,7 +314,7 @@ Result<std::vector<std::vector<NllResult>>> negativeElboSweep(
     const schedule::GaussianSchedule& schedule,
     const std::vector<double>& gamma,
     const std::vector<std::vector<int>>& trajectories,
-    const std::vector<NllVariance>& variances,
+    const std::vector<ReverseVariance>& variances,
     const NllParams& params,
     Progress* progress) {
     if (trajectories.empty() || variances.empty()) {
@@ -336,7 +336,7 @@ Result<std::vector<std::vector<NllResult>>> negativeElboSweep(
     // σ² first, so that a bad Γ fails before any model call.
     std::vector<std::vector<std::vector<double>>> sigma2(trajectories.size());
     for (size_t k = 0; k < trajectories.size(); ++k) {
-        for (NllVariance variance : variances) {
+        for (ReverseVariance variance : variances) {
             Result<std::vector<double>> s =
                 pairSigma2(schedule, gamma, trajectories[k], variance, params.range);
             if (!s) {

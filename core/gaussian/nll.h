@@ -15,14 +15,8 @@
 // (λ² = β̃) on a trajectory, for data on an L-level grid in [a, b].
 namespace core::gaussian {
 
-enum class NllVariance {
-    Analytic,  // the clipped analytic σ² of B.4 (needs Γ; no F.2 clip)
-    Small,     // β̃_{s|t}
-    Large,     // β_{t|s}
-};
-
 struct NllParams {
-    NllVariance variance = NllVariance::Analytic;  // the reverse variance of every pair
+    ReverseVariance variance = ReverseVariance::Analytic;  // every pair's (analytic: no F.2 clip)
     int levels = 256;                              // L: data lie on a + k(b − a)/(L − 1)
     DataRange range;                               // [a, b]
     int numSamples = 1000;                         // data points drawn (one fresh ε per term)
@@ -73,7 +67,7 @@ Result<std::vector<std::vector<NllResult>>> negativeElboSweep(
     const schedule::GaussianSchedule& schedule,
     const std::vector<double>& gamma,
     const std::vector<std::vector<int>>& trajectories,
-    const std::vector<NllVariance>& variances,
+    const std::vector<ReverseVariance>& variances,
     const NllParams& params,
     Progress* progress = nullptr);
 

@@ -130,6 +130,69 @@ Status SamplerParams::validate() const {
     return range.validate();
 }
 
+Result<std::vector<PlanStep>> samplingPlan(const schedule::GaussianSchedule& schedule,
+                                           const std::vector<double>& gamma,
+                                           const std::vector<int>& trajectory,
+                                           const SamplerParams& params) {
+    if (Status s = params.validate(); !s) {
+        return s.error();
+    }
+    if (Status s = validateGaussianTrajectory(trajectory, schedule.numSteps()); !s) {
+        return s.error();
+    }
+    const bool ddpmMean =
+        params.kind == SamplerKind::Ddpm || params.kind == SamplerKind::AnalyticDdpm;
+    const ForwardProcess forward{ddpmMean ? 1.0 : params.eta};
+    const size_t numPairs = trajectory.size() - 1;
+    std::vector<PlanStep> plan(numPairs + 1);
+    for (size_t j = 0; j < numPairs; ++j) {
+        PlanStep& step = plan[j];
+        step.s = trajectory[numPairs - 1 - j];
+        step.t = trajectory[numPairs - j];
+        const int s = step.s;
+        const int t = step.t;
+        switch (params.kind) {
+            case SamplerKind::Ddpm:
+                step.variance = baselineSigma2(schedule, s, t, params.ddpmVariance);
+                break;
+            case SamplerKind::Ddim: step.variance = forward.lambda2(schedule, s, t); break;
+            case SamplerKind::DpmSolver1:
+            case SamplerKind::DpmSolverPp2M:
+            case SamplerKind::DpmSolverPp3M:
+                step.variance = 0.0;
+                step.linear = false;
+                step.x0 = 0.0;
+                break;
+            case SamplerKind::AnalyticDdpm:
+            case SamplerKind::AnalyticDdim: {
+                Result<PairVariance> p = pairVariance(schedule, gamma, s, t, forward, params.range);
+                if (!p) {
+                    return p.error();
+                }
+                step.variance = p->sigma2;
+                break;
+            }
+        }
+        if (j + 1 == numPairs && params.clipFirst > 0.0) {
+            step.variance = std::min(step.variance, firstPairClipThreshold(params.clipFirst));
+        }
+        if (!step.linear) {
+            continue;
+        }
+        if (ddpmMean) {
+            const DdpmMeanCoefficients c = ddpmMeanCoefficients(schedule, s, t);
+            step.x0 = c.c0;
+            step.xt = c.ct;
+        } else {
+            const double lambda2 = forward.lambda2(schedule, s, t);
+            step.x0 = std::sqrt(schedule.alphaBar(s));
+            step.eps = std::sqrt(std::max(0.0, schedule.betaBar(s) - lambda2));
+        }
+    }
+    plan.back().t = trajectory.front();  // the decoder: x̂_0 at τ_1
+    return plan;
+}
+
 Result<SampleResult> sampleReverse(const model::GaussianEpsModel& model,
                                    const schedule::GaussianSchedule& schedule,
                                    const std::vector<double>& gamma,
@@ -142,37 +205,18 @@ Result<SampleResult> sampleReverse(const model::GaussianEpsModel& model,
     if (Status s = validateGaussianTrajectory(trajectory, schedule.numSteps()); !s) {
         return s.error();
     }
+    Result<std::vector<PlanStep>> plan = samplingPlan(schedule, gamma, trajectory, params);
+    if (!plan) {
+        return plan.error();
+    }
     const bool ddpmMean =
         params.kind == SamplerKind::Ddpm || params.kind == SamplerKind::AnalyticDdpm;
-    const ForwardProcess forward{ddpmMean ? 1.0 : params.eta};
-    // σ² per pair in sampling order; the DDPM kinds use the DDPM mean, the DDIM kinds theirs.
     const size_t numPairs = trajectory.size() - 1;
     SampleResult result;
+    result.plan = std::move(plan).value();
     result.sigma2.resize(numPairs);
     for (size_t j = 0; j < numPairs; ++j) {
-        const int s = trajectory[numPairs - 1 - j];
-        const int t = trajectory[numPairs - j];
-        double sigma2 = 0.0;
-        switch (params.kind) {
-            case SamplerKind::Ddpm: sigma2 = baselineSigma2(schedule, s, t, params.ddpmVariance); break;
-            case SamplerKind::Ddim: sigma2 = forward.lambda2(schedule, s, t); break;
-            case SamplerKind::DpmSolver1:
-            case SamplerKind::DpmSolverPp2M:
-            case SamplerKind::DpmSolverPp3M: sigma2 = 0.0; break;
-            case SamplerKind::AnalyticDdpm:
-            case SamplerKind::AnalyticDdim: {
-                Result<PairVariance> p = pairVariance(schedule, gamma, s, t, forward, params.range);
-                if (!p) {
-                    return p.error();
-                }
-                sigma2 = p->sigma2;
-                break;
-            }
-        }
-        if (j + 1 == numPairs && params.clipFirst > 0.0) {
-            sigma2 = std::min(sigma2, firstPairClipThreshold(params.clipFirst));  // App. F.2
-        }
-        result.sigma2[j] = sigma2;
+        result.sigma2[j] = result.plan[j].variance;
     }
     const Result<Vector> meanAtZeroSnr = zeroSnrMean(model, schedule, trajectory);
     if (!meanAtZeroSnr) {
@@ -232,15 +276,13 @@ Result<SampleResult> sampleReverse(const model::GaussianEpsModel& model,
                 history.push(x0, logSnr(schedule, t));
                 dpmSolverStep(schedule, s, t, order, history, eps, x);
             } else {
+                const PlanStep& step = result.plan[j];
                 if (ddpmMean) {
-                    const DdpmMeanCoefficients c = ddpmMeanCoefficients(schedule, s, t);
-                    x = c.c0 * x0 + c.ct * x;
+                    x = step.x0 * x0 + step.xt * x;
                 } else {
-                    const double lambda2 = forward.lambda2(schedule, s, t);
-                    const double epsScale = std::sqrt(std::max(0.0, schedule.betaBar(s) - lambda2));
-                    x = std::sqrt(schedule.alphaBar(s)) * x0 + epsScale * eps;
+                    x = step.x0 * x0 + step.eps * eps;
                 }
-                const double sigma = std::sqrt(result.sigma2[j]);
+                const double sigma = std::sqrt(step.variance);
                 if (sigma > 0.0) {
                     for (Eigen::Index b = 0; b < batch; ++b) {
                         CounterRng rng(params.seed, rngStream(RngPurpose::SamplerNoise, begin + b),

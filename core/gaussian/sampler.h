@@ -49,11 +49,34 @@ struct SamplerParams {
     Status validate() const;
 };
 
+// One step of the reverse chain from t to s, as the sampler takes it: the mean
+// x_s = x0·x̂_0 + xt·x_t + eps·ε̂, then + √variance·z. The last step (s = 0) is the decoder: x̂_0.
+// The DPM-Solvers' multistep updates are not of this form: their steps carry variance 0 and
+// no coefficients (linear = false).
+struct PlanStep {
+    int t = 0;
+    int s = 0;
+    double variance = 0.0;
+    double x0 = 1.0;
+    double xt = 0.0;
+    double eps = 0.0;
+    bool linear = true;
+};
+
+// Every step's variance (App. F.2's first-pair cap included) and mean coefficients for the
+// trajectory τ_1 < … < τ_K, in sampling order (τ_K → τ_{K−1} first, the decoder last): what
+// sampleReverse steps with, so a written plan cannot drift from the sampler.
+Result<std::vector<PlanStep>> samplingPlan(const schedule::GaussianSchedule& schedule,
+                                           const std::vector<double>& gamma,
+                                           const std::vector<int>& trajectory,
+                                           const SamplerParams& params);
+
 struct SampleResult {
     Matrix samples;                 // d×B, the decoder's output x_0
     std::vector<int> frameSteps;    // τ_K, …, τ_1, 0: the timestep each frame shows
     std::vector<Matrix> frames;     // d×B per entry of frameSteps (when recorded)
     std::vector<double> sigma2;     // σ² used per pair, in sampling order
+    std::vector<PlanStep> plan;     // the steps taken (samplingPlan)
 };
 
 // Runs the sampler from x_{τ_K} ~ N(0, I) down the trajectory, then the decoder step (0, τ_1)

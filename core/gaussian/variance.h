@@ -77,6 +77,14 @@ Result<std::vector<PairVariance>> trajectoryVariances(const schedule::GaussianSc
                                                       const ForwardProcess& forward = {},
                                                       const DataRange& range = {});
 
+// The reverse step's variance as it is chosen for a sampler, a plan, the NLL or the lab: the
+// analytic optimum (needs Γ) or one of the handcrafted ones.
+enum class ReverseVariance {
+    Analytic,  // the analytic σ² (B.4; needs Γ)
+    Small,     // β̃_{s|t}
+    Large,     // β_{t|s}
+};
+
 // The handcrafted variances to compare with (B.4).
 enum class BaselineVariance {
     Small,  // DDPM σ² = β̃_{s|t}

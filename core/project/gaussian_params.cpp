@@ -35,6 +35,12 @@ const std::vector<Choice<gaussian::DpVariant>> kDpVariants = {
     {gaussian::DpVariant::Segmented, "segmented", "segmented (paper code)"},
 };
 
+const std::vector<Choice<gaussian::ReverseVariance>> kReverseVariances = {
+    {gaussian::ReverseVariance::Small, "small", "β̃ (small)"},
+    {gaussian::ReverseVariance::Large, "large", "β (large)"},
+    {gaussian::ReverseVariance::Analytic, "analytic", "analytic optimum"},
+};
+
 const std::vector<Choice<gaussian::SamplerKind>> kSamplers = {
     {gaussian::SamplerKind::AnalyticDdpm, "analytic-ddpm", "analytic-ddpm"},
     {gaussian::SamplerKind::AnalyticDdim, "analytic-ddim", "analytic-ddim"},

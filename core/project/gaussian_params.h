@@ -37,6 +37,8 @@ enum class GammaEstimatorChoice { Auto, Score, Denoising, Error };
 
 extern const std::vector<Choice<GaussianTrajectory>> kGaussianTrajectories;
 extern const std::vector<Choice<gaussian::SamplerKind>> kSamplers;
+// ids "small", "large", "analytic": every --variance option and the lab's variance column.
+extern const std::vector<Choice<gaussian::ReverseVariance>> kReverseVariances;
 extern const std::vector<Choice<GammaEstimatorChoice>> kGammaEstimators;
 // How the DP treats Γ over its bound β̄Γ ≤ 1 (core::gaussian::DpVariant).
 extern const std::vector<Choice<gaussian::DpVariant>> kDpVariants;

@@ -320,7 +320,7 @@ Result<NllSweep> nllSweep(const GaussianParams& params, const GaussianSetup& set
                             .numSamples = points,
                             .seed = params.seed,
                             .parallel = {.numThreads = threads}};
-    const std::vector<gaussian::NllVariance> variances(NllSweep::kVariances.begin(),
+    const std::vector<gaussian::ReverseVariance> variances(NllSweep::kVariances.begin(),
                                                        NllSweep::kVariances.end());
     const model::GaussianDataSampler& data = **heldOut;
     auto cells = gaussian::negativeElboSweep(*setup.model, data, setup.schedule, gamma,
@@ -351,6 +351,27 @@ gaussian::SamplerParams projectSamplerParams(const GaussianParams& params,
     p.recordFrames = recordFrames;
     p.parallel.numThreads = threads;
     return p;
+}
+
+Result<std::vector<gaussian::PlanStep>> projectSamplingPlan(
+    const GaussianParams& params, bool ddim, gaussian::ReverseVariance variance, double clipFirst,
+    const schedule::GaussianSchedule& schedule, const std::vector<double>& gamma,
+    const std::vector<int>& timesteps, const gaussian::DataRange& range) {
+    using gaussian::SamplerKind;
+    if (ddim && variance == gaussian::ReverseVariance::Large) {
+        return invalidArgument("variance", "large",
+                               "the DDIM sampler's variance is analytic or small (η²β̃); large "
+                               "is the DDPM sampler's");
+    }
+    const bool analytic = variance == gaussian::ReverseVariance::Analytic;
+    const SamplerKind kind = ddim ? (analytic ? SamplerKind::AnalyticDdim : SamplerKind::Ddim)
+                                  : (analytic ? SamplerKind::AnalyticDdpm : SamplerKind::Ddpm);
+    gaussian::SamplerParams sampler = projectSamplerParams(params, kind, 1, 1, false);
+    sampler.clipFirst = clipFirst;
+    sampler.range = range;
+    sampler.ddpmVariance = variance == gaussian::ReverseVariance::Large ? gaussian::BaselineVariance::Large
+                                                           : gaussian::BaselineVariance::Small;
+    return gaussian::samplingPlan(schedule, gamma, timesteps, sampler);
 }
 
 int particleCountFor(const GaussianParams& params, int dimension, int nodes) {

@@ -116,7 +116,7 @@ int heldOutLevels(const std::string& dataSpec);
 // The negative ELBO along `timesteps` on the held-out data (or `data` when given), seeded with
 // params.seed.
 struct NllRequest {
-    gaussian::NllVariance variance = gaussian::NllVariance::Analytic;
+    gaussian::ReverseVariance variance = gaussian::ReverseVariance::Analytic;
     int levels = 0;          // 0: heldOutLevels(params.data)
     int points = 1000;       // data points averaged
     gaussian::DataRange range;
@@ -132,9 +132,9 @@ Result<gaussian::NllResult> projectNll(const GaussianParams& params, const Gauss
 // the analytic, small and large variance, on the held-out data and the project's seed.
 struct NllSweep {
     std::vector<int> ks;
-    static constexpr std::array<gaussian::NllVariance, 3> kVariances = {
-        gaussian::NllVariance::Analytic, gaussian::NllVariance::Small,
-        gaussian::NllVariance::Large};
+    static constexpr std::array<gaussian::ReverseVariance, 3> kVariances = {
+        gaussian::ReverseVariance::Analytic, gaussian::ReverseVariance::Small,
+        gaussian::ReverseVariance::Large};
     // [0] even, [1] DP; [kind][i] the timesteps at ks[i]
     std::array<std::vector<std::vector<int>>, 2> trajectories;
     // [kind][variance][i] bits/dim and its standard error at ks[i]
@@ -153,6 +153,14 @@ Result<NllSweep> nllSweep(const GaussianParams& params, const GaussianSetup& set
 gaussian::SamplerParams projectSamplerParams(const GaussianParams& params,
                                              gaussian::SamplerKind kind, int count, int threads,
                                              bool recordFrames);
+
+// What `plan` writes: the steps (variances and mean coefficients) of the DDPM or DDIM sampler
+// with the baseline or analytic variance, for the project's η and seed, computed by the
+// sampler's own samplingPlan. The DDPM mean is the η = 1 process's.
+Result<std::vector<gaussian::PlanStep>> projectSamplingPlan(
+    const GaussianParams& params, bool ddim, gaussian::ReverseVariance variance, double clipFirst,
+    const schedule::GaussianSchedule& schedule, const std::vector<double>& gamma,
+    const std::vector<int>& timesteps, const gaussian::DataRange& range = {});
 
 // The Particles view's computation: the forward process and one or two reverse samplers as
 // particle frames. Particles whose frames are shown: every particle for d = 2 (within

@@ -22,17 +22,9 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-gaussian::NllVariance nllVariance(LabVariance v) {
-    switch (v) {
-        case LabVariance::Small: return gaussian::NllVariance::Small;
-        case LabVariance::Large: return gaussian::NllVariance::Large;
-        case LabVariance::Analytic: break;
-    }
-    return gaussian::NllVariance::Analytic;
-}
-
 bool needsGamma(const LabConfig& c) {
-    return c.variance == LabVariance::Analytic || c.sampler == gaussian::SamplerKind::AnalyticDdpm ||
+    return c.variance == gaussian::ReverseVariance::Analytic ||
+           c.sampler == gaussian::SamplerKind::AnalyticDdpm ||
            c.sampler == gaussian::SamplerKind::AnalyticDdim || c.trajectory.rfind("dp", 0) == 0;
 }
 
@@ -177,10 +169,10 @@ Status sweepNll(const GaussianSetup& setup, const NllSetup& nll,
                 Progress* progress) {
     for (size_t si = 0; si < schedules.size(); ++si) {
         std::vector<std::vector<int>> trajectories;
-        std::vector<gaussian::NllVariance> variances;
+        std::vector<gaussian::ReverseVariance> variances;
         for (const Work& w : works) {
             if (w.schedule != si || !w.curve->error.empty()) continue;
-            const auto v = nllVariance(w.curve->config.variance);
+            const auto v = w.curve->config.variance;
             if (std::find(variances.begin(), variances.end(), v) == variances.end()) {
                 variances.push_back(v);
             }
@@ -204,7 +196,7 @@ Status sweepNll(const GaussianSetup& setup, const NllSetup& nll,
                 continue;
             }
             const size_t v = std::find(variances.begin(), variances.end(),
-                                       nllVariance(w.curve->config.variance)) - variances.begin();
+                                       w.curve->config.variance) - variances.begin();
             for (size_t i = 0; i < w.trajectories.size(); ++i) {
                 const size_t t = std::find(trajectories.begin(), trajectories.end(),
                                            w.trajectories[i].timesteps) - trajectories.begin();
@@ -243,8 +235,9 @@ Status sampleAll(const GaussianParams& params, const LabSettings& settings,
             gaussian::SamplerParams sp{
                 .kind = c.sampler,
                 .eta = 0.0,
-                .ddpmVariance = c.variance == LabVariance::Large ? gaussian::BaselineVariance::Large
-                                                                 : gaussian::BaselineVariance::Small,
+                .ddpmVariance = c.variance == gaussian::ReverseVariance::Large
+                                    ? gaussian::BaselineVariance::Large
+                                    : gaussian::BaselineVariance::Small,
                 .clipFirst = params.clipFirst ? kClipFirstY : 0.0,
                 .count = settings.qualitySamples,
                 .seed = params.seed,
@@ -364,7 +357,7 @@ Result<LabResult> runLab(const GaussianParams& params, const LabSettings& settin
     result.reference = {.config = {.name = "DP optimum",
                                    .colour = kLabReferenceColour,
                                    .trajectory = "dp",
-                                   .variance = LabVariance::Analytic,
+                                   .variance = gaussian::ReverseVariance::Analytic,
                                    .sampler = gaussian::SamplerKind::AnalyticDdpm},
                         .colour = kLabReferenceColour};
     std::vector<Work> works;
@@ -450,7 +443,7 @@ io::Json curveJson(const LabCurve& curve, const std::string& projectSchedule) {
                   {"colour", curve.colour},
                   {"schedule", labSchedule(c, projectSchedule)},
                   {"trajectory", c.trajectory},
-                  {"variance", choiceId(kLabVariances, c.variance)},
+                  {"variance", choiceId(kReverseVariances, c.variance)},
                   {"sampler", choiceId(kSamplers, c.sampler)}};
     if (!curve.error.empty()) o["error"] = curve.error;
     io::Json runs = io::Json::array();
@@ -538,7 +531,7 @@ std::string labToCsv(const LabResult& result) {
         const LabConfig& c = curve.config;
         const std::string head = csvField(labName(c), true) + "," +
                                  csvField(labSchedule(c, result.schedule)) + "," +
-                                 csvField(c.trajectory) + "," + choiceId(kLabVariances, c.variance) +
+                                 csvField(c.trajectory) + "," + choiceId(kReverseVariances, c.variance) +
                                  "," + choiceId(kSamplers, c.sampler) + ",";
         if (!curve.error.empty()) {
             for (int k : result.ks) {

@@ -15,12 +15,6 @@
 
 namespace core::project {
 
-const std::vector<Choice<LabVariance>> kLabVariances = {
-    {LabVariance::Small, "small", "β̃ (small)"},
-    {LabVariance::Large, "large", "β (large)"},
-    {LabVariance::Analytic, "analytic", "analytic optimum"},
-};
-
 namespace {
 
 const char* const kFamilies[] = {"even",     "quadratic", "dp",       "linspace", "leading",
@@ -107,7 +101,7 @@ std::string labSchedule(const LabConfig& config, const std::string& projectSched
 
 std::string labName(const LabConfig& config) {
     if (!config.name.empty()) return config.name;
-    std::string name = config.trajectory + " · " + choiceId(kLabVariances, config.variance) +
+    std::string name = config.trajectory + " · " + choiceId(kReverseVariances, config.variance) +
                        " · " + choiceId(kSamplers, config.sampler);
     if (!config.schedule.empty()) name = config.schedule + " · " + name;
     return name;
@@ -176,7 +170,7 @@ io::Json LabSettings::toJson() const {
     for (const auto& c : configs) {
         io::Json o = {{"name", c.name},
                       {"trajectory", c.trajectory},
-                      {"variance", choiceId(kLabVariances, c.variance)},
+                      {"variance", choiceId(kReverseVariances, c.variance)},
                       {"sampler", choiceId(kSamplers, c.sampler)}};
         if (!c.colour.empty()) o["colour"] = c.colour;
         if (!c.schedule.empty()) o["schedule"] = c.schedule;
@@ -235,7 +229,7 @@ Result<LabSettings> LabSettings::fromJson(const io::Json& json) {
             for (Status st : {c.stringOr("name", config.name), c.stringOr("colour", config.colour),
                               c.stringOr("schedule", config.schedule),
                               c.stringOr("trajectory", config.trajectory),
-                              readChoice(c, "variance", kLabVariances, config.variance),
+                              readChoice(c, "variance", kReverseVariances, config.variance),
                               readChoice(c, "sampler", kSamplers, config.sampler)}) {
                 if (!st) return st.error();
             }
@@ -272,7 +266,7 @@ Result<LabConfig> parseLabConfig(const std::string& text) {
         } else if (key == "trajectory") {
             c.trajectory = value;
         } else if (key == "variance") {
-            auto v = parseChoice(kLabVariances, value, "variance");
+            auto v = parseChoice(kReverseVariances, value, "variance");
             if (!v) return v.error();
             c.variance = *v;
         } else if (key == "sampler") {
@@ -298,7 +292,7 @@ std::string formatLabConfig(const LabConfig& c) {
     if (!c.colour.empty()) add("colour", c.colour);
     if (!c.schedule.empty()) add("schedule", c.schedule);
     add("trajectory", c.trajectory);
-    add("variance", choiceId(kLabVariances, c.variance));
+    add("variance", choiceId(kReverseVariances, c.variance));
     add("sampler", choiceId(kSamplers, c.sampler));
     return text;
 }
@@ -326,12 +320,12 @@ const std::vector<LabPreset>& labPresets() {
              "With few steps the DDPM reverse variance β̃ is far too small and the likelihood "
              "bound explodes; β is much better and the analytic variance, fitted to the model, "
              "better still. The gap closes as the number of steps grows.",
-         .configs = {{.name = "DDPM, β̃", .trajectory = "even", .variance = LabVariance::Small,
+         .configs = {{.name = "DDPM, β̃", .trajectory = "even", .variance = gaussian::ReverseVariance::Small,
                       .sampler = SamplerKind::Ddpm},
-                     {.name = "DDPM, β", .trajectory = "even", .variance = LabVariance::Large,
+                     {.name = "DDPM, β", .trajectory = "even", .variance = gaussian::ReverseVariance::Large,
                       .sampler = SamplerKind::Ddpm},
                      {.name = "Analytic-DDPM", .trajectory = "even",
-                      .variance = LabVariance::Analytic, .sampler = SamplerKind::AnalyticDdpm}},
+                      .variance = gaussian::ReverseVariance::Analytic, .sampler = SamplerKind::AnalyticDdpm}},
          .schedule = "",
          .ks = {5, 10, 25, 50, 100}},
         {.id = "karras-on-linear",

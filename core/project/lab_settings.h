@@ -16,9 +16,6 @@
 // object as "lab" (optional on reading).
 namespace core::project {
 
-// The reverse variance of the lab's NLL (core::gaussian::NllVariance).
-enum class LabVariance { Small, Large, Analytic };   // β̃, β, the analytic optimum
-extern const std::vector<Choice<LabVariance>> kLabVariances;   // ids "small", "large", "analytic"
 
 struct LabConfig {
     std::string name;        // legend label, unique in the lab
@@ -30,7 +27,7 @@ struct LabConfig {
     // The family with its options, without K: even, quadratic, dp, linspace, leading[,offset=O],
     // trailing, logsnr, karras[,rho=ρ], ays:sd15, ays:sdxl.
     std::string trajectory = "even";
-    LabVariance variance = LabVariance::Analytic;
+    gaussian::ReverseVariance variance = gaussian::ReverseVariance::Analytic;
     gaussian::SamplerKind sampler = gaussian::SamplerKind::AnalyticDdpm;
 
     bool operator==(const LabConfig&) const = default;

@@ -10,9 +10,11 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "core/io/file_io.h"
+#include "core/gaussian/sampler.h"
 #include "core/model/torch_model.h"
 #include "core/project/lab_settings.h"
 #include "core/project/project_file.h"
@@ -233,6 +235,40 @@ void tst_CliSameNumbers::gaussianProjectEqualsTheGui() {
         const QString guiColumn = !scatter ? column : i == 0 ? QString("x") : QString("y");
         QVERIFY2(sameColumn(guiSamples, cliSamples, guiColumn, &why, column), qPrintable(why));
     }
+
+    // `plan` on the project: each step's σ² and mean coefficients are those `sample` stepped
+    // with (its JSON lists them), to the bit. A DPM-Solver project has no plan.
+    auto read = core::project::readProjectFile(project.toStdString());
+    DS_VERIFY_OK(read);
+    const auto sampler = read->gaussian.sampler;
+    if (core::gaussian::isDpmSolver(sampler)) return;
+    const bool analytic = sampler == core::gaussian::SamplerKind::AnalyticDdpm ||
+                          sampler == core::gaussian::SamplerKind::AnalyticDdim;
+    const QString planVariance = analytic ? "analytic" : "small";
+    const auto plan = runCli({"plan", "--project", project, "--variance", planVariance, "--out",
+                              dir.filePath("plan.json")},
+                             600000);
+    QVERIFY2(plan.exitCode == 0, qPrintable(plan.err));
+    const auto sampleJson = runCli({"sample", "--project", project, "--variance", "small",
+                                    "--format", "json", "--out",
+                                    dir.filePath("samples2.csv")},
+                                   600000);
+    QVERIFY2(sampleJson.exitCode == 0, qPrintable(sampleJson.err));
+    QFile planFile(dir.filePath("plan.json"));
+    QVERIFY(planFile.open(QIODevice::ReadOnly));
+    const QJsonArray planSteps = QJsonDocument::fromJson(planFile.readAll()).object()["steps"].toArray();
+    const QJsonArray sampleSteps =
+        QJsonDocument::fromJson(sampleJson.out.toUtf8()).object()["steps"].toArray();
+    QVERIFY(planSteps.size() >= 2);
+    QCOMPARE(planSteps.size(), sampleSteps.size());
+    for (qsizetype j = 0; j < planSteps.size(); ++j) {
+        for (const QString key : {"t", "s", "variance", "x0", "xt", "eps"}) {
+            const double a = planSteps[j].toObject()[key].toDouble(std::nan(""));
+            const double b = sampleSteps[j].toObject()[key].toDouble(std::nan(""));
+            QVERIFY2(a == b, qPrintable(QString("step %1, %2: plan %3, sample %4")
+                                            .arg(j).arg(key).arg(a, 0, 'g', 17).arg(b, 0, 'g', 17)));
+        }
+    }
 }
 
 // The Lab view of a project with configurations against `lab --project`, and its DP optimum
@@ -247,7 +283,7 @@ void tst_CliSameNumbers::labProjectEqualsTheGui() {
     lab.configs = {{.name = "trailing", .trajectory = "trailing"},
                    {.name = "even DDIM",
                     .trajectory = "even",
-                    .variance = core::project::LabVariance::Small,
+                    .variance = core::gaussian::ReverseVariance::Small,
                     .sampler = core::gaussian::SamplerKind::Ddim}};
     lab.ks = {5, 10};
     lab.qualitySamples = 100;

@@ -333,9 +333,9 @@ void tst_GaussianEngine::analyticNllIsLowestForGaussian() {
     auto trajectory = trajectory::gaussianEvenTrajectory(1000, 20);
     DS_VERIFY_OK(trajectory);
     gaussian::NllParams params{.numSamples = 500, .seed = 5};
-    std::map<gaussian::NllVariance, gaussian::NllResult> results;
-    for (auto v : {gaussian::NllVariance::Analytic, gaussian::NllVariance::Small,
-                   gaussian::NllVariance::Large}) {
+    std::map<gaussian::ReverseVariance, gaussian::NllResult> results;
+    for (auto v : {gaussian::ReverseVariance::Analytic, gaussian::ReverseVariance::Small,
+                   gaussian::ReverseVariance::Large}) {
         params.variance = v;
         auto nll = gaussian::negativeElbo(*oracle, *oracle, *sched, gamma, *trajectory, params);
         DS_VERIFY_OK(nll);
@@ -347,8 +347,8 @@ void tst_GaussianEngine::analyticNllIsLowestForGaussian() {
         DS_COMPARE_REL(total, nll->bitsPerDim, 1e-10);
         results[v] = *nll;
     }
-    const auto& analytic = results[gaussian::NllVariance::Analytic];
-    for (auto v : {gaussian::NllVariance::Small, gaussian::NllVariance::Large}) {
+    const auto& analytic = results[gaussian::ReverseVariance::Analytic];
+    for (auto v : {gaussian::ReverseVariance::Small, gaussian::ReverseVariance::Large}) {
         const auto [mean, se] = pairedDifference(analytic, results[v]);
         QVERIFY2(mean < -4.0 * se, qPrintable(QString("Δ = %1 ± %2").arg(mean).arg(se)));
     }
@@ -368,8 +368,8 @@ void tst_GaussianEngine::nllSweepEqualsSingleCalls() {
     auto even = trajectory::gaussianEvenTrajectory(200, 7);
     DS_VERIFY_OK(even);
     const std::vector<std::vector<int>> trajectories = {*even, {1, 2, 50, 51, 200}, {1, 101}};
-    const std::vector<gaussian::NllVariance> variances = {gaussian::NllVariance::Large,
-                                                          gaussian::NllVariance::Analytic};
+    const std::vector<gaussian::ReverseVariance> variances = {gaussian::ReverseVariance::Large,
+                                                          gaussian::ReverseVariance::Analytic};
     gaussian::NllParams params{.numSamples = 150, .seed = 9, .batchSize = 32};
     auto sweep = gaussian::negativeElboSweep(*mixture, *mixture, *sched, *table, trajectories,
                                              variances, params);
@@ -437,14 +437,14 @@ void tst_GaussianEngine::paperClaimsOnMixture() {
           static_cast<int>(dp->gammaOverBound.size()),
           dp->gammaOverBound.empty() ? 0 : dp->gammaOverBound.front());
     gaussian::NllParams params{.numSamples = 4000, .seed = 99, .parallel = {.numThreads = 2}};
-    auto run = [&](gaussian::NllVariance v, const std::vector<int>& trajectory) {
+    auto run = [&](gaussian::ReverseVariance v, const std::vector<int>& trajectory) {
         params.variance = v;
         return gaussian::negativeElbo(*mixture, *mixture, *sched, *gamma, trajectory, params);
     };
-    auto analytic = run(gaussian::NllVariance::Analytic, *even);
-    auto small = run(gaussian::NllVariance::Small, *even);
-    auto large = run(gaussian::NllVariance::Large, *even);
-    auto analyticDp = run(gaussian::NllVariance::Analytic, dp->timesteps);
+    auto analytic = run(gaussian::ReverseVariance::Analytic, *even);
+    auto small = run(gaussian::ReverseVariance::Small, *even);
+    auto large = run(gaussian::ReverseVariance::Large, *even);
+    auto analyticDp = run(gaussian::ReverseVariance::Analytic, dp->timesteps);
     DS_VERIFY_OK(analytic);
     DS_VERIFY_OK(small);
     DS_VERIFY_OK(large);

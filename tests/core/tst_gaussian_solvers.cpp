@@ -395,8 +395,8 @@ void tst_GaussianSolvers::zeroSnrGivesNoNanOnMoons() {
                     QVERIFY(p.sigma2 > 0.0 || eta == 0.0);
                 }
             }
-            for (auto variance : {gaussian::NllVariance::Analytic, gaussian::NllVariance::Small,
-                                  gaussian::NllVariance::Large}) {
+            for (auto variance : {gaussian::ReverseVariance::Analytic, gaussian::ReverseVariance::Small,
+                                  gaussian::ReverseVariance::Large}) {
                 gaussian::NllParams params{.variance = variance, .numSamples = 64};
                 auto nll = gaussian::negativeElbo(*oracle, *oracle, *sched, *gamma,
                                                   trajectory->timesteps, params);

@@ -333,7 +333,7 @@ void tst_GaussianSpacing::nllPriorAndDecoderByHand() {
         {{1, 500, 1000}, 1, 2},                          // τ_1 = 1: the full chain's β̃_{1|2}
     };
     for (const Case& c : cases) {
-        gaussian::NllParams params{.variance = gaussian::NllVariance::Small,
+        gaussian::NllParams params{.variance = gaussian::ReverseVariance::Small,
                                    .numSamples = 20,
                                    .seed = 3};
         auto nll = gaussian::negativeElbo(**oracle, **oracle, *sched, {}, c.taus, params);
@@ -365,9 +365,9 @@ void tst_GaussianSpacing::nllSweepEqualsSingleCallsOnSpacings() {
         {100, 200, 300}, {100, 150, 300}, {1, 100, 250}, resolve("trailing:6", *sched)};
     gaussian::NllParams params{.numSamples = 40, .seed = 2, .batchSize = 16};
     auto sweep = gaussian::negativeElboSweep(**oracle, **oracle, *sched, {}, trajectories,
-                                             {gaussian::NllVariance::Small}, params);
+                                             {gaussian::ReverseVariance::Small}, params);
     DS_VERIFY_OK(sweep);
-    params.variance = gaussian::NllVariance::Small;
+    params.variance = gaussian::ReverseVariance::Small;
     for (size_t k = 0; k < trajectories.size(); ++k) {
         auto single =
             gaussian::negativeElbo(**oracle, **oracle, *sched, {}, trajectories[k], params);

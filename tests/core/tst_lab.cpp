@@ -25,7 +25,7 @@
 using core::project::GaussianParams;
 using core::project::LabConfig;
 using core::project::LabSettings;
-using core::project::LabVariance;
+using core::gaussian::ReverseVariance;
 
 class tst_Lab : public QObject {
     Q_OBJECT
@@ -289,11 +289,11 @@ void tst_Lab::smallRunMatchesDirectCalls() {
                 DS_COMPARE_REL(run.logSnr[j], 0.5 * std::log(a / (1.0 - a)), 1e-9);
                 DS_COMPARE_REL(run.sigma[j], std::sqrt((1.0 - a) / a), 1e-9);
             }
-            const auto variance = curve.config.variance == LabVariance::Small
-                                      ? core::gaussian::NllVariance::Small
-                                  : curve.config.variance == LabVariance::Large
-                                      ? core::gaussian::NllVariance::Large
-                                      : core::gaussian::NllVariance::Analytic;
+            const auto variance = curve.config.variance == ReverseVariance::Small
+                                      ? core::gaussian::ReverseVariance::Small
+                                  : curve.config.variance == ReverseVariance::Large
+                                      ? core::gaussian::ReverseVariance::Large
+                                      : core::gaussian::ReverseVariance::Analytic;
             core::gaussian::NllParams nllParams{.variance = variance,
                                                 .numSamples = settings.nllPoints,
                                                 .seed = params.seed};
@@ -312,7 +312,7 @@ void tst_Lab::smallRunMatchesDirectCalls() {
             core::gaussian::SamplerParams sp{
                 .kind = curve.config.sampler,
                 .eta = 0.0,  // the lab's DDIM is the deterministic one
-                .ddpmVariance = curve.config.variance == LabVariance::Large
+                .ddpmVariance = curve.config.variance == ReverseVariance::Large
                                     ? core::gaussian::BaselineVariance::Large
                                     : core::gaussian::BaselineVariance::Small,
                 .clipFirst = params.clipFirst ? core::project::kClipFirstY : 0.0,

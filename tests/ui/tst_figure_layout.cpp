@@ -124,7 +124,7 @@ void tst_FigureLayout::initTestCase() {
     LabConfig logsnr;
     logsnr.name = "logsnr, β̃";
     logsnr.trajectory = "logsnr";
-    logsnr.variance = core::project::LabVariance::Small;
+    logsnr.variance = core::gaussian::ReverseVariance::Small;
     logsnr.sampler = core::gaussian::SamplerKind::Ddpm;
     p.lab.configs = {even, karras, logsnr};
     p.lab.ks = {5, 10, 25};

@@ -335,7 +335,7 @@ void tst_GaussianExplorer::nllVsKEqualsTheCore() {
     QCOMPARE(curves->trajectories[1][2], dp->timesteps);
     auto oracle = core::model::gaussianOracleFromSpec(smallParams().data);
     DS_VERIFY_OK(oracle);
-    core::gaussian::NllParams params{.variance = core::gaussian::NllVariance::Analytic,
+    core::gaussian::NllParams params{.variance = core::gaussian::ReverseVariance::Analytic,
                                      .numSamples = curves->points,
                                      .seed = curves->seed};
     auto direct = core::gaussian::negativeElbo(**oracle, **oracle, results->schedule,
@@ -344,7 +344,7 @@ void tst_GaussianExplorer::nllVsKEqualsTheCore() {
     QCOMPARE(curves->bitsPerDim[1][0][2], direct->bitsPerDim);
     QCOMPARE(curves->standardError[1][0][2], direct->standardError);
     // And one even cell with β (large): K = 25.
-    params.variance = core::gaussian::NllVariance::Large;
+    params.variance = core::gaussian::ReverseVariance::Large;
     direct = core::gaussian::negativeElbo(**oracle, **oracle, results->schedule, results->gamma,
                                           curves->trajectories[0][3], params);
     DS_VERIFY_OK(direct);

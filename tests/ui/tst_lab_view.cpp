@@ -35,7 +35,7 @@
 #include "ui/views/lab_view.h"
 
 using core::project::LabConfig;
-using core::project::LabVariance;
+using core::gaussian::ReverseVariance;
 using ui::document::GaussianParams;
 using ui::panels::LabConfigTable;
 using ui::views::LabView;
@@ -55,7 +55,7 @@ GaussianParams smallLab() {
     LabConfig trailing;
     trailing.name = "trailing, β̃";
     trailing.trajectory = "trailing";
-    trailing.variance = LabVariance::Small;
+    trailing.variance = ReverseVariance::Small;
     trailing.sampler = core::gaussian::SamplerKind::Ddpm;
     p.lab.configs = {even, trailing};
     p.lab.ks = {5, 10};
@@ -212,7 +212,7 @@ void tst_LabView::cellsEditTheConfigurations() {
     table->table()->item(0, LabConfigTable::Name)->setText("mine");
     QCOMPARE(config().name, std::string("mine"));
     choose(cellCombo(table, 0, LabConfigTable::Variance), "small");
-    QVERIFY(config().variance == LabVariance::Small);
+    QVERIFY(config().variance == ReverseVariance::Small);
     choose(cellCombo(table, 0, LabConfigTable::Sampler), "ddim");
     QVERIFY(config().sampler == core::gaussian::SamplerKind::Ddim);
     choose(cellCombo(table, 0, LabConfigTable::Schedule), "cosine");

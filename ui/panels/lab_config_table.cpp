@@ -298,10 +298,10 @@ void LabConfigTable::ensureRow(int row) {
     m_table->setCellWidget(row, Trajectory, trajectory);
 
     auto* variance = new QComboBox;
-    addChoices(variance, core::project::kLabVariances);
+    addChoices(variance, core::project::kReverseVariances);
     connect(variance, &QComboBox::activated, this, [this, row, variance] {
         if (m_refreshing) return;
-        const auto value = chosen(variance, core::project::kLabVariances);
+        const auto value = chosen(variance, core::project::kReverseVariances);
         editConfig(row, tr("Change lab variance"), [value](LabConfig& c) { c.variance = value; });
     });
     m_table->setCellWidget(row, Variance, variance);
@@ -332,7 +332,7 @@ void LabConfigTable::fillRow(int row, const LabConfig& config) {
     auto* trajectory = static_cast<QComboBox*>(m_table->cellWidget(row, Trajectory));
     showId(trajectory, QString::fromStdString(config.trajectory));
     showChoice(static_cast<QComboBox*>(m_table->cellWidget(row, Variance)),
-               core::project::kLabVariances, config.variance);
+               core::project::kReverseVariances, config.variance);
     showChoice(static_cast<QComboBox*>(m_table->cellWidget(row, Sampler)),
                core::project::kSamplers, config.sampler);
 }
