@@ -294,13 +294,15 @@ struct Wavefront {
 
     int numBandsTotal() const { return static_cast<int>(bounds.size()) - 1; }
 
-    void runUnit(int band, int step) const {
+    void runUnit(int band, int step) const { runLayers(bounds[band], bounds[band + 1] - 1, step); }
+
+    // Layers first .. last over the step's columns.
+    void runLayers(int first, int last, int step) const {
         const int stepBegin = 1 + step * kStepColumns;
         const int stepEnd = std::min(shape.numNodes, stepBegin + kStepColumns);
-        const int last = bounds[band + 1] - 1;
         for (int n0 = stepBegin; n0 < stepEnd; n0 += kTile) {
             const int n1 = std::min(stepEnd, n0 + kTile);
-            for (int k = bounds[band]; k <= last; k += kLayers) {
+            for (int k = first; k <= last; k += kLayers) {
                 const int numLayers = std::min(kLayers, last - k + 1);
                 // Layer k's needed nodes come first, the last layer's last.
                 if (n1 - 1 >= shape.lo(k) && n0 <= shape.hi(k + numLayers - 1)) {
@@ -350,7 +352,14 @@ Result<Tables> sweep(const Matrix& cost,
                 progress->advance();
             }
         },
-        progress, stepWork);
+        progress, stepWork,
+        [&](int step) {
+            // Every band's layers in one pass over the step's columns.
+            wavefront.runLayers(1, wavefront.shape.numLayers, step);
+            if (progress != nullptr) {
+                progress->advance(bands);
+            }
+        });
     if (progress != nullptr && progress->cancelled()) {
         return makeError(ErrorCode::Cancelled, "", "", "the trajectory search was cancelled");
     }

@@ -92,18 +92,23 @@ thread_local bool t_inlineLoops = false;
 
 // A loop opens a team only when the work left after a first measured part would take the
 // caller longer than kMinTeamSeconds alone. A second thread can save at most half of it, and
-// on a machine shared with other programs the scheduler keeps a partner off its core for a
-// time slice (a few ms) while the caller waits for the block it holds at the loop's end.
-// Decided by the work measured, not by a guess of the load; the cost matrix of a schedule
-// change (3 ms at N = 1000) and a training step's loops (2 ms) stay on the caller.
-constexpr double kMinTeamSeconds = 0.015;
+// on a machine shared with other programs the scheduler can keep a partner off its core while
+// the caller waits for the block it holds at the loop's end. Decided by the work measured, not
+// by a guess of the load: a training step's loops (2 ms) and the cost matrix of a schedule
+// change (3 ms at N = 1000) stay on the caller; a sampler's step over 10⁶ chains (6 ms) and
+// longer loops go to a team.
+constexpr double kMinTeamSeconds = 0.003;
 // A wavefront's units wait for one another, so a partner kept off its core holds up the caller
 // throughout, not only at the end: its team must have more to win (the DP for every K at
 // N = 1000, 31 ms alone, took 151 ms with a team beside two busy loops).
 constexpr double kMinWavefrontTeamSeconds = 0.100;
 // The caller works alone for at least this long (or to the end) before it decides, so that
 // the rate it measures is not one block's noise.
-constexpr double kProbeSeconds = 0.002;
+constexpr double kProbeSeconds = 0.001;
+// A wavefront's first columns cost more than their share of the sums (cold cache lines of the
+// cost matrix, short columns): its caller measures at least this share of the work before it
+// decides (every K at N = 1000: a 1 ms probe estimated 104 ms for 31 ms of work).
+constexpr double kWavefrontProbeShare = 0.05;
 
 // The CPU time of the calling thread: the work it did, not the time another program held its
 // core (a wall clock read beside busy loops took a preempted probe for long work).
@@ -205,7 +210,8 @@ void parallelWavefront(int rows,
                        const ParallelOptions& options,
                        const std::function<void(int, int)>& body,
                        Progress* progress,
-                       const std::function<double(int)>& columnWork) {
+                       const std::function<double(int)>& columnWork,
+                       const std::function<void(int)>& wholeColumn) {
     if (rows <= 0 || cols <= 0) {
         return;
     }
@@ -219,6 +225,17 @@ void parallelWavefront(int rows,
             body(row, col);
         } catch (...) {
             errors[static_cast<size_t>(row) * cols + col] = std::current_exception();
+        }
+    };
+    // A column on the caller alone, as one unit when the caller has a way to run it whole.
+    const auto runColumn = [&](int col) {
+        if (progress != nullptr && progress->cancelled()) {
+            return;
+        }
+        try {
+            wholeColumn(col);
+        } catch (...) {
+            errors[static_cast<size_t>(col)] = std::current_exception();
         }
     };
     const int threads = static_cast<int>(
@@ -238,15 +255,19 @@ void parallelWavefront(int rows,
     for (; firstCol < cols; ++firstCol) {
         if (!decided && firstCol > 0) {
             const double elapsed = threadSeconds() - start;
-            if (elapsed >= kProbeSeconds) {
+            if (elapsed >= kProbeSeconds && done >= kWavefrontProbeShare * totalWork) {
                 decided = true;
                 if (worthATeam(elapsed, done, totalWork - done, kMinWavefrontTeamSeconds)) {
                     break;
                 }
             }
         }
-        for (int row = 0; row < rows; ++row) {
-            runCell(row, firstCol);
+        if (wholeColumn) {
+            runColumn(firstCol);
+        } else {
+            for (int row = 0; row < rows; ++row) {
+                runCell(row, firstCol);
+            }
         }
         done += decided ? 0.0 : work(firstCol);
     }

@@ -34,14 +34,22 @@ def spin():
         pass
 
 
-def run(binary, pattern, min_time):
-    out = subprocess.run(
-        [binary, f"--benchmark_filter={pattern}", f"--benchmark_min_time={min_time}",
-         "--benchmark_format=json"],
-        check=True, capture_output=True, text=True).stdout
+def run(binary, pattern, min_time, repetitions):
+    """Each case's time; with repetitions > 1 the median of that many runs, the cases' runs
+    interleaved so that a noisy moment of a shared machine does not fall on one case alone."""
+    command = [binary, f"--benchmark_filter={pattern}", f"--benchmark_min_time={min_time}",
+               "--benchmark_format=json"]
+    if repetitions > 1:
+        command += [f"--benchmark_repetitions={repetitions}", "--benchmark_enable_random_interleaving=true"]
+    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     times = {}
     for b in json.loads(out)["benchmarks"]:
-        if b.get("run_type", "iteration") != "iteration":
+        wanted = "median" if repetitions > 1 else None
+        if wanted is not None:
+            if b.get("aggregate_name") != wanted:
+                continue
+            b = dict(b, name=b["run_name"])
+        elif b.get("run_type", "iteration") != "iteration":
             continue
         name = re.sub(r"(/iterations:\d+|/real_time|/manual_time)+$", "", b["name"])
         times[name] = b["real_time"] * {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b["time_unit"]]
@@ -107,7 +115,9 @@ def main():
     parser.add_argument("--two-busy", action="store_true",
                         help="--cli: also beside two busy loops (every core taken)")
     parser.add_argument("--min-time", default="0.5")
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=3, help="--cli: runs per case (median)")
+    parser.add_argument("--repetitions", type=int, default=1,
+                        help="a benchmark binary: runs per case, interleaved (median)")
     parser.add_argument("--limit", type=float, default=1.05,
                         help="--cli: the largest 2-thread / 1-thread ratio beside one busy loop")
     args = parser.parse_args()
@@ -128,7 +138,7 @@ def main():
             if args.cli:
                 results[label] = run_cli(args.cli, fills, args.repeats, args.filter)
             else:
-                results[label] = run(args.binary, args.filter, args.min_time)
+                results[label] = run(args.binary, args.filter, args.min_time, args.repetitions)
         finally:
             for s in spinners:
                 s.terminate()
