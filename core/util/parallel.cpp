@@ -94,10 +94,10 @@ thread_local bool t_inlineLoops = false;
 // caller longer than kMinTeamSeconds alone. A second thread can save at most half of it, and
 // on a machine shared with other programs the scheduler can keep a partner off its core while
 // the caller waits for the block it holds at the loop's end. Decided by the work measured, not
-// by a guess of the load: a training step's loops (2 ms) and the cost matrix of a schedule
+// by a guess of the load: a training step's loops (2–3 ms) and the cost matrix of a schedule
 // change (3 ms at N = 1000) stay on the caller; a sampler's step over 10⁶ chains (6 ms) and
 // longer loops go to a team.
-constexpr double kMinTeamSeconds = 0.003;
+constexpr double kMinTeamSeconds = 0.004;
 // A wavefront's units wait for one another, so a partner kept off its core holds up the caller
 // throughout, not only at the end: its team must have more to win (the DP for every K at
 // N = 1000, 31 ms alone, took 151 ms with a team beside two busy loops).

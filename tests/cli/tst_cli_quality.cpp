@@ -60,8 +60,23 @@ void tst_CliQuality::initTestCase() {
 
 void tst_CliQuality::sampleJsonKeys() {
     const QJsonObject& json = m_sampleJson;
-    QCOMPARE(json.keys().size(), 6);
+    QCOMPARE(json.keys().size(), 7);
     QCOMPARE(json["sampler"].toString(), QString("analytic-ddpm"));
+    // The steps taken, in sampling order: τ_K → τ_{K−1} first, the decoder (s = 0, no noise)
+    // last, every one with the DDPM mean's coefficients.
+    const QJsonArray steps = json["steps"].toArray();
+    QCOMPARE(steps.size(), 10);
+    QCOMPARE(steps[0].toObject()["t"].toInt(), json["trajectory"].toArray().last().toInt());
+    QCOMPARE(steps[9].toObject()["s"].toInt(), 0);
+    QCOMPARE(steps[9].toObject()["variance"].toDouble(), 0.0);
+    QCOMPARE(steps[9].toObject()["x0"].toDouble(), 1.0);
+    for (int j = 0; j < 9; ++j) {
+        const QJsonObject step = steps[j].toObject();
+        QVERIFY(step["variance"].toDouble() > 0.0);
+        QVERIFY(step["x0"].toDouble() > 0.0 && step["xt"].toDouble() > 0.0);
+        QCOMPARE(step["eps"].toDouble(), 0.0);
+        QCOMPARE(step["s"].toInt(), steps[j + 1].toObject()["t"].toInt());
+    }
     QCOMPARE(json["count"].toInt(), 1000);
     QCOMPARE(json["seed"].toInt(), 0);
     QCOMPARE(json["out"].toString(), m_moons);
