@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "core/io/reader_text.h"
+#include "core/util/parallel.h"
 
 namespace app::cli {
 
@@ -320,6 +321,10 @@ std::vector<std::pair<std::string, std::string>> Args::given() const {
         }
     }
     return all;
+}
+
+core::Result<int> threadCount(const Args& args) {
+    return args.getBounded("threads", core::limits::kThreads, core::defaultThreads());
 }
 
 }  // namespace app::cli

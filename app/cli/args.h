@@ -65,6 +65,10 @@ private:
     bool m_help = false;
 };
 
+// --threads, or core::defaultThreads() (OMP_NUM_THREADS, else every core) when absent; errors
+// name --threads and the value.
+core::Result<int> threadCount(const Args& args);
+
 // Strict number parsing shared by the subcommands: the whole text must be a finite number.
 core::Result<double> parseDouble(const std::string& text, const std::string& field);
 core::Result<long long> parseInt(const std::string& text, const std::string& field);

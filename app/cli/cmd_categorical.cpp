@@ -125,9 +125,9 @@ const CommandSpec& categoricalSpec() {
          valued("condition", "C", "", "the condition to score (default: all conditions averaged)"),
          valued("dp", "K", "", "also the least-cost trajectory of K steps"),
          valued("samples", "M", "", "Monte Carlo step costs with M ≥ 2 samples (default: exact)"),
-         valued("seed", "S", "0", "the Monte Carlo seed"),
-         valued("threads", "T", "", "worker threads (default: all cores)"),
-         valued("format", "json|csv", "json", "the output format"),
+         seedOption("0", "the Monte Carlo seed"),
+         threadsOption(),
+         formatOption("json|csv", "json", "the output format"),
          valued("model", "M", "oracle",
                 "the denoiser: oracle (the table's exact one), MODEL.safetensors or MODEL.pt")},
         "The output's keys and columns are in docs/conventions.md (CLI outputs).\n"};
@@ -496,7 +496,7 @@ Result<std::pair<long long, int>> samplesAndThreads(const Args& args) {
         return core::invalidArgument("--samples", args.get("samples"), "M must be ≥ 2");
     }
     Result<int> threads =
-        args.getBounded("threads", core::limits::kThreads, core::defaultThreads());
+        threadCount(args);
     if (!threads) return threads.error();
     if (*threads < 1) {
         return core::invalidArgument("--threads", args.get("threads"), "must be ≥ 1");
@@ -621,9 +621,9 @@ const CommandSpec& decodeSpec() {
                 "seed) stands in for the options not given"),
          valued("condition", "C", "", "the condition decoded (default: all conditions averaged)"),
          valued("samples", "M", "", "Monte Carlo with M ≥ 2 chains per condition (default: exact)"),
-         valued("seed", "S", "0", "the Monte Carlo seed"),
-         valued("threads", "T", "", "worker threads (default: all cores)"),
-         valued("format", "json|csv", "json", "the output format"),
+         seedOption("0", "the Monte Carlo seed"),
+         threadsOption(),
+         formatOption("json|csv", "json", "the output format"),
          valued("model", "M", "oracle",
                 "the denoiser: oracle (the table's exact joint posterior), MODEL.safetensors or MODEL.pt")},
         "Without --samples the output distribution is propagated exactly ((K + 1)^D ≤ 2^24 partially\n"

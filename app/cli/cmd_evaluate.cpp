@@ -55,10 +55,10 @@ const CommandSpec& evaluateSpec() {
         {required("model", "DIGITS.safetensors", "the model (trained with --data digits:levels=L; or a TorchScript .pt)"),
          valued("per-class", "M", "200", "images generated per label"),
          valued("steps", "N", "50", "even steps of the generation"),
-         valued("seed", "S", "1", "the seed"),
+         seedOption("1", "the seed"),
          valued("elbo-steps", "N", "50", "even steps of the negative ELBO"),
          valued("elbo-samples", "M", "256", "Monte Carlo samples per step of the ELBO"),
-         valued("threads", "T", "", "worker threads (default: all cores)"),
+         threadsOption(),
          valued("pi", "PI", "",
                 "π of the process (uniform:K, masked:K, …) when the model does not carry it: a "
                 "TorchScript contract has none (default: the checkpoint's own)"),
@@ -75,7 +75,7 @@ int runEvaluate(const Args& args) {
     auto seed = args.getInt64("seed");
     auto elboSteps = args.getBounded("elbo-steps", core::limits::kSteps);
     auto elboSamples = args.getBounded("elbo-samples", core::limits::kSamples);
-    auto threads = args.getBounded("threads", core::limits::kThreads, core::defaultThreads());
+    auto threads = threadCount(args);
     for (const core::Error* e : {perClass ? nullptr : &perClass.error(), steps ? nullptr : &steps.error(),
                                  seed ? nullptr : &seed.error(), elboSteps ? nullptr : &elboSteps.error(),
                                  elboSamples ? nullptr : &elboSamples.error(),

@@ -82,7 +82,7 @@ Result<core::gaussian::DataRange> loadRange(const Args& args) {
 
 // The worker threads: --threads, else all cores (OMP_NUM_THREADS when set).
 Result<int> loadThreads(const Args& args) {
-    return args.getBounded("threads", core::limits::kThreads, core::defaultThreads());
+    return threadCount(args);
 }
 
 Result<Run> loadRun(const Args& args, const Fields& fields) {
@@ -285,7 +285,7 @@ const Option kSchedule =
            "timestep_spacing is the trajectory when --trajectory is not given)");
 const Option kSteps = valued("steps", "N", "1000", "the number of timesteps N");
 const Option kThreads =
-    valued("threads", "T", "", "worker threads (default: all cores, or OMP_NUM_THREADS)");
+    threadsOption();
 const Option kDataRange = valued(
     "data-range", "A,B", "-1,1", "the data's range [a, b] (the variance bounds, the decoder)");
 const Option kTrajectory = required(
@@ -305,7 +305,7 @@ const Option kProject = valued("project", "FILE",  "",
 const Option kClipFirst = valued(
     "clip-first", "Y", "0", "cap the first step's variance at (y·(2/255)·√(π/2))² (0: no cap)");
 // One seed keys every draw of a run: Γ's, the data points', the samplers'.
-const Option kSeed = valued("seed", "X", "0", "the seed (of Γ and of the run's own draws)");
+const Option kSeed = seedOption("0", "the seed (of Γ and of the run's own draws)");
 const Option kGammaSamples = valued("gamma-samples", "M", "100", "samples per timestep for Γ");
 
 const char* kDataNotes =
@@ -322,7 +322,7 @@ const CommandSpec& gammaSpec() {
         "",
         {kDigits, kData, kModel, kSchedule, kSteps,
          valued("samples", "M", "100", "samples per timestep"),
-         valued("seed", "X", "0", "the seed"),
+         seedOption("0", "the seed"),
          required("out", "FILE",
                   "FILE.csv (Γ) or FILE.npy (ms_eps, as the paper's code writes it)"),
          kThreads, kEstimator, kDataRange, kProject},
@@ -343,7 +343,7 @@ const CommandSpec& varianceSpec() {
                 "what the file holds (default: a CSV's header; ms_eps for .npy)"),
          valued("forward", "ddpm|ddim|eta:V", "ddpm", "the forward process (η = 1, 0 or V)"),
          kTrajectory, kDpVariant, kDataRange, kClipFirst,
-         valued("format", "json|csv", "json", "the output format"), kThreads, kProject},
+         formatOption("json|csv", "json", "the output format"), kThreads, kProject},
         "The formulas and defaults are in docs/gaussian.md, the output's keys and columns in\n"
         "docs/conventions.md.\n"};
     return spec;
@@ -358,13 +358,13 @@ const CommandSpec& nllSpec() {
          valued("variance", "analytic|small|large", "analytic", "the reverse variance"),
          valued("levels", "L", "",
                 "the decoder's number of levels (default: 17 for the digits, else 256)"),
-         valued("samples", "M", "1000", "data points averaged"), kGammaSamples,
+         valued("samples", "M", std::to_string(core::project::kNllPoints), "data points averaged"), kGammaSamples,
          valued("sweep", "K1,K2,…", "",
                 "the NLL against the number of steps instead: the even and the DP trajectory at "
                 "each K, with the analytic, small and large variance (--trajectory is not used)"),
          valued("gamma-data", "D", "", "the data Γ is estimated on (default: --data)"), kEstimator,
          kSeed,
-         valued("format", "json", "json", "the output format (nll writes json)"), kThreads,
+         formatOption("json", "json", "the output format (nll writes json)"), kThreads,
          kDataRange, kDpVariant, kProject},
         kDataNotes};
     return spec;
@@ -385,9 +385,9 @@ const CommandSpec& sampleSpec() {
          valued("eta", "V", "0", "η of the DDIM samplers (the DPM-Solvers ignore it)"), kClipFirst,
          valued("variance", "small|large", "small", "the DDPM sampler's variance (β̃ or β)"),
          kGammaSamples, flag("frames", "write every step's samples, with columns frame,t,sample"),
-         valued("format", "csv|json", "csv",
-                "csv: write the file and say so; json: write it and print the run and the "
-                "samples' quality against held-out data of --data"),
+         formatOption("csv|json", "csv",
+                      "csv: write the file and say so; json: write it and print the run and the "
+                      "samples' quality against held-out data of --data"),
          kEstimator, kThreads, kDataRange, kDpVariant, kProject},
         kDataNotes};
     return spec;

@@ -112,10 +112,9 @@ const CommandSpec& labSpec() {
          valued("quality-samples", "B", "",
                 "samples per configuration and K for the quality, 0 for none (default 1000)"),
          valued("nll-points", "P", "", "data points of the NLL (default 1000)"),
-         valued("format", "json|csv", "json", "the output"),
+         formatOption("json|csv", "json", "the output"),
          valued("out", "FILE", "", "write there (atomically) instead of stdout"),
-         valued("threads", "T", "",
-                "worker threads (default: all cores; the results do not depend on them)")},
+         threadsOption()},
         "SPEC: name=…;schedule=…;trajectory=…;variance=…;sampler=… (';'-separated, each key\n"
         "optional). schedule: empty for the project's, ,zero-snr for the project's with zero\n"
         "terminal SNR, or linear|cosine|scaled-linear|sigmoid|csv:FILE[,zero-snr]. trajectory\n"
@@ -137,7 +136,7 @@ int runLab(const Args& args) {
         return fail(core::invalidArgument("--format", format, "expected json or csv"));
     }
     core::Result<int> threads =
-        args.getBounded("threads", core::limits::kThreads, core::defaultThreads());
+        threadCount(args);
     if (!threads) return fail(threads.error());
     if (args.has("out")) {
         if (core::Status s = core::io::checkWritablePath(args.get("out")); !s) return fail(s.error());

@@ -67,9 +67,9 @@ const CommandSpec& qualitySpec() {
         {required("samples", "FILE", "samples as `diffuscope sample` writes them (columns x1..xd)"),
          required("data", "D", "the data the samples imitate; its held-out points are the reference"),
          valued("digits", "FILE", "", "the digits file for --data digits (default: the bundled copy)"),
-         valued("seed", "X", "0", "the seed of drawn reference points"),
-         valued("format", "json", "json", "the output format (quality writes json)"),
-         valued("threads", "T", "", "worker threads (default: all cores)")},
+         seedOption("0", "the seed of drawn reference points"),
+         formatOption("json", "json", "the output format (quality writes json)"),
+         threadsOption()},
         "2-D data: unbiased MMD² with Gaussian kernels and its standard error, against 2000\n"
         "held-out points; the digits: the Fréchet distance of Gaussian fits to the test split.\n"
         "D as for `sample`; csv:FILE has no held-out split and is refused. The formulas are in\n"
@@ -82,7 +82,7 @@ int runQuality(const Args& args) {
     core::Result<std::string> data = args.require("data");
     core::Result<long long> seed = args.getInt64("seed");
     core::Result<int> threads =
-        args.getBounded("threads", core::limits::kThreads, core::defaultThreads());
+        threadCount(args);
     if (!samplesPath || !data || !seed || !threads) {
         return fail(!samplesPath ? samplesPath.error()
                     : !data      ? data.error()

@@ -45,16 +45,16 @@ const CommandSpec& timestepsSpec() {
          valued("as", "diffuscope|diffusers|k-diffusion", "diffuscope",
                 "diffuscope: n ascending (1..N); diffusers: t = n − 1 descending; k-diffusion: "
                 "σ = √((1 − ᾱ_n)/ᾱ_n) descending, then 0"),
-         valued("format", "json|text", "json", "json, or the bare list on one line"),
+         formatOption("json|text", "json", "json, or the bare list on one line"),
          valued("dp-variant", "clipped|segmented", "clipped", "the DP's cost for dp:K"),
          valued("gamma", "FILE", "", "dp:K: Γ as written by `diffuscope gamma` (.csv or .npy)"),
          valued("gamma-kind", "gamma|ms_eps", "",
                 "what the Γ file holds (default: a CSV's header; ms_eps for .npy)"),
          valued("data", "D", "", "dp:K without a Γ: estimate Γ with the exact oracle of D"),
          valued("gamma-samples", "M", "100", "dp:K with --data: samples per timestep for Γ"),
-         valued("seed", "X", "0", "dp:K with --data: the seed of Γ"),
+         seedOption("0", "dp:K with --data: the seed of Γ"),
          valued("digits", "FILE", "", "the digits file for --data digits"),
-         valued("threads", "T", "", "worker threads (default: all cores, or OMP_NUM_THREADS)")},
+         threadsOption()},
         "dp:K needs Γ: the project's, --gamma FILE, or --data D (the exact oracle's, estimated\n"
         "here). The conventions are in docs/conventions.md.\n"};
     return spec;
@@ -134,7 +134,7 @@ int runTimesteps(const Args& args) {
         if (error.field == "schedule" && args.has("schedule")) error.field = "--schedule";
         return fail(error);
     }
-    Result<int> threads = args.getBounded("threads", core::limits::kThreads, core::defaultThreads());
+    Result<int> threads = threadCount(args);
     if (!threads) return fail(threads.error());
 
     const bool needsGamma = params.trajectory == core::project::GaussianTrajectory::Dp;

@@ -72,7 +72,7 @@ Result<core::model::TrainParams> parseTrainParams(const Args& args) {
     auto batch = args.getBounded("batch", core::limits::kBatch);
     auto lr = args.getDouble("lr");
     auto seed = args.getInt64("seed");
-    auto threads = args.getBounded("threads", core::limits::kThreads, core::defaultThreads());
+    auto threads = threadCount(args);
     auto warmup = args.getBounded("warmup", core::limits::kTrainingInterval);
     auto every = args.getBounded("eval-every", core::limits::kTrainingInterval);
     auto decay = args.getDouble("weight-decay");
@@ -245,9 +245,9 @@ const CommandSpec& trainSpec() {
          valued("steps", "S", "2000", "training steps"),
          valued("batch", "B", "128", "the batch size"),
          valued("lr", "X", "1e-3", "the learning rate"),
-         valued("seed", "N", "0", "the seed"),
+         seedOption("0", "the seed"),
          required("out", "MODEL", "the checkpoint to write (.safetensors)"),
-         valued("threads", "T", "", "worker threads (default: all cores)"),
+         threadsOption(),
          valued("schedule", "S", "", "the schedule (default: cosine categorical, linear gaussian)"),
          valued("pi", "P", "", "categorical: the prior π (default: uniform over the levels; masked:K adds a mask state)"),
          valued("num-steps", "N", "1000", "gaussian: the number of timesteps N"),

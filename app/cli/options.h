@@ -48,6 +48,19 @@ inline Option flag(std::string name, std::string description) {
     return {std::move(name), "", "", std::move(description), OptionKind::Flag};
 }
 
+// The options many subcommands share, declared here once: the same name, placeholder and words
+// everywhere (a command's own default and wording of what the seed or format is for aside).
+inline Option threadsOption() {
+    return valued("threads", "T", "", "worker threads (default: all cores, or OMP_NUM_THREADS)");
+}
+inline Option seedOption(std::string defaultValue, std::string description) {
+    return valued("seed", "X", std::move(defaultValue), std::move(description));
+}
+inline Option formatOption(std::string choices, std::string defaultValue,
+                           std::string description = "the output format") {
+    return valued("format", std::move(choices), std::move(defaultValue), std::move(description));
+}
+
 struct CommandSpec {
     std::string name;
     std::string summary;   // one line in `diffuscope help`

@@ -113,12 +113,17 @@ Result<std::shared_ptr<model::GaussianOracle>> heldOutData(const std::string& da
                                                            const SetupSources& sources);
 int heldOutLevels(const std::string& dataSpec);
 
+// The data points the NLL averages unless told otherwise (the NLL views, `nll --samples`): a
+// fixed draw keyed by the project's seed from the held-out data, the same points for every K
+// of a sweep (common random numbers).
+inline constexpr int kNllPoints = 1000;
+
 // The negative ELBO along `timesteps` on the held-out data (or `data` when given), seeded with
 // params.seed.
 struct NllRequest {
     gaussian::ReverseVariance variance = gaussian::ReverseVariance::Analytic;
     int levels = 0;          // 0: heldOutLevels(params.data)
-    int points = 1000;       // data points averaged
+    int points = kNllPoints; // data points averaged
     gaussian::DataRange range;
 };
 Result<gaussian::NllResult> projectNll(const GaussianParams& params, const GaussianSetup& setup,

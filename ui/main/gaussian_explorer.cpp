@@ -45,9 +45,6 @@ bool sameExceptSampler(document::GaussianParams a, const document::GaussianParam
     return a == b;
 }
 
-// The NLL-against-K sweep's data points: a fixed draw (keyed by the project's seed) from the
-// held-out data, the same points for every K (common random numbers).
-constexpr int kNllPoints = 1000;
 // Stages the core's NLL sweep reports, shown translated in the status line.
 [[maybe_unused]] const char* const kNllStages[] = {QT_TRANSLATE_NOOP("ui::jobs", "DP paths"),
                                                    QT_TRANSLATE_NOOP("ui::jobs", "negative ELBO")};
@@ -273,7 +270,7 @@ void GaussianExplorer::computeNllVsK() {
             setup.data = results->data;
             setup.model = results->model;
             auto sweep = core::project::nllSweep(results->params, setup, document::appSources(),
-                                                 results->gamma, ks, kNllPoints, threads,
+                                                 results->gamma, ks, core::project::kNllPoints, threads,
                                                  progress);
             if (!sweep) {
                 if (sweep.error().code == core::ErrorCode::Cancelled) return {};
