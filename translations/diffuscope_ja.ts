@@ -1717,6 +1717,10 @@ The project is still open; save your work.</source>
         <translation>データとモデルの読み込み</translation>
     </message>
     <message>
+        <source>Kernel comparison</source>
+        <translation>カーネルの比較</translation>
+    </message>
+    <message>
         <source>Step costs and DP</source>
         <translation>ステップコストと DP</translation>
     </message>

@@ -305,4 +305,25 @@ Result<CategoricalChains> sampleCategoricalChains(const CategoricalSetup& setup,
     return chains;
 }
 
+Result<KernelComparison> kernelComparison(const CategoricalSetup& setup,
+                                          const std::vector<int>& trajectory) {
+    if (setup.params.condition == kAllConditions) {
+        return invalidArgument("condition", "all",
+                               "the reverse marginals use the denoiser of one condition");
+    }
+    const auto grid = categorical::subGrid(setup.grid, trajectory);
+    auto both = categorical::reverseMarginals(
+        *setup.positionOracle, setup.position, setup.params.condition, setup.pi, grid,
+        std::vector{categorical::KernelForm::Closed, categorical::KernelForm::D3pm});
+    if (!both) return both.error();
+    KernelComparison out;
+    out.data = setup.dataMarginal;
+    out.closedForm = (*both)[0].front();
+    out.d3pm = (*both)[1].front();
+    out.klClosed = categorical::klDivergence(out.data, out.closedForm);
+    out.klD3pm = categorical::klDivergence(out.data, out.d3pm);
+    out.numSteps = grid.numSteps();
+    return out;
+}
+
 }  // namespace core::project

@@ -95,4 +95,19 @@ Result<CategoricalChains> sampleForwardChains(const CategoricalSetup& setup,
                                               const std::vector<int>& trajectory,
                                               Progress& progress);
 
+// The Kernel comparison view's computation: where reverse sampling ends along `trajectory`
+// (grid nodes), propagated exactly from π with the set-up's denoiser of its one condition and
+// position, under the closed-form kernel and under the D3PM-style one, against the data's
+// marginal. Errors: every condition averaged (field "condition": the denoiser is a condition's).
+struct KernelComparison {
+    Vector data;        // P(X₀ | C) at the set-up's position
+    Vector closedForm;  // where the closed form ends
+    Vector d3pm;        // where the D3PM-style kernel ends
+    double klClosed = 0.0;  // KL(data ‖ closed form), nats
+    double klD3pm = 0.0;    // KL(data ‖ D3PM-style)
+    int numSteps = 0;       // reverse steps taken
+};
+Result<KernelComparison> kernelComparison(const CategoricalSetup& setup,
+                                          const std::vector<int>& trajectory);
+
 }  // namespace core::project

@@ -201,11 +201,36 @@ void CategoricalExplorer::applyTrajectory(const std::vector<int>& nodes) {
     m_trajectory = nodes;
     const bool dp = m_setup->params.trajectory == document::CategoricalTrajectory::Dp;
     m_schedule->setTrajectory(nodes, dp ? tr("DP-optimal nodes") : tr("trajectory nodes"));
-    m_kernels->setSetup(m_setup, nodes);
+    startKernelComparison();
     if (changed) {
         emit stepsChanged(static_cast<int>(nodes.size()) - 1);
     }
     setPosition(m_position);
+}
+
+void CategoricalExplorer::startKernelComparison() {
+    auto setup = m_setup;
+    const std::vector<int> trajectory = m_trajectory;
+    if (setup->params.condition == core::project::kAllConditions) {
+        m_kernelRunner.cancel();
+        m_kernels->showOneConditionNeeded();
+        return;
+    }
+    m_kernelRunner.start(
+        QT_TRANSLATE_NOOP("ui::jobs", "Kernel comparison"),
+        [setup, trajectory, this](core::Progress&) -> std::function<void()> {
+            auto result = std::make_shared<core::Result<core::project::KernelComparison>>(
+                core::project::kernelComparison(*setup, trajectory));
+            return [this, setup, trajectory, result] {
+                if (setup != m_setup || trajectory != m_trajectory) return;  // a newer one runs
+                if (!*result) {
+                    m_kernels->setMessage(QString::fromStdString(result->error().toString()),
+                                          true);
+                    return;
+                }
+                m_kernels->setResult(**result, setup->numPositions(), setup->position);
+            };
+        });
 }
 
 void CategoricalExplorer::startJobs() {
@@ -576,10 +601,12 @@ void CategoricalExplorer::waitForJobs() {
         m_decodeCoalesce.stop();
         startDecoding();
     }
-    while (m_costRunner.isRunning() || m_chainRunner.isRunning() || m_decodeRunner.isRunning()) {
+    while (m_costRunner.isRunning() || m_chainRunner.isRunning() || m_decodeRunner.isRunning() ||
+           m_kernelRunner.isRunning()) {
         m_costRunner.waitForFinished();
         m_chainRunner.waitForFinished();
         m_decodeRunner.waitForFinished();
+        m_kernelRunner.waitForFinished();
     }
     QCoreApplication::processEvents();
 }
@@ -591,6 +618,7 @@ void CategoricalExplorer::cancelJobs() {
     m_chainRunner.cancel();
     m_decodeCoalesce.stop();
     m_decodeRunner.cancel();
+    m_kernelRunner.cancel();
     m_fileRunner.cancel();  // the panel's reads show the status bar's Cancel too
 }
 

@@ -86,6 +86,7 @@ private:
     void startJobs();
     void startChains();
     void applyTrajectory(const std::vector<int>& nodes);
+    void startKernelComparison();
     // The Decoding view's sweep of every sampler over N (a job), and the decoded chains the
     // Trajectories view animates when a decoding sampler is chosen there.
     void startDecoding();
@@ -119,6 +120,8 @@ private:
     jobs::JobRunner m_costRunner;
     jobs::JobRunner m_chainRunner;
     jobs::JobRunner m_decodeRunner;
+    // The kernel comparison: a small exact propagation, off the GUI thread all the same.
+    jobs::JobRunner m_kernelRunner{jobs::JobWeight::Light};
     jobs::JobRunner m_fileRunner{jobs::JobWeight::Light};
     QTimer m_coalesce;
     QTimer m_decodeCoalesce;  // sampler edits: one sweep per burst

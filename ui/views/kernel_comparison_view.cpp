@@ -9,7 +9,6 @@
 #include <QChart>
 #include <QValueAxis>
 
-#include "core/categorical/reverse_marginal.h"
 
 namespace ui::views {
 
@@ -39,29 +38,16 @@ KernelComparisonView::KernelComparisonView(QWidget* parent)
            "along the trajectory from π, with the exact denoiser."));
 }
 
-void KernelComparisonView::setSetup(std::shared_ptr<const document::CategoricalSetup> setup,
-                                    const std::vector<int>& trajectory) {
-    if (!setup) {
-        return;
-    }
-    const auto& s = *setup;
-    if (s.params.condition == core::project::kAllConditions) {
-        setMessage(tr("The reverse marginals use the denoiser of one condition: choose one."),
-                   true);
-        return;
-    }
-    const auto grid = core::categorical::subGrid(s.grid, trajectory);
-    auto both = core::categorical::reverseMarginals(
-        *s.positionOracle, s.position, s.params.condition, s.pi, grid,
-        std::vector{core::categorical::KernelForm::Closed, core::categorical::KernelForm::D3pm});
-    if (!both) {
-        setMessage(QString::fromStdString(both.error().toString()), true);
-        return;
-    }
-    const core::Vector& p0 = s.dataMarginal;
-    const core::Vector& endClosed = (*both)[0].front();
-    const core::Vector& endD3pm = (*both)[1].front();
-    const int k = s.numClasses();
+void KernelComparisonView::showOneConditionNeeded() {
+    setMessage(tr("The reverse marginals use the denoiser of one condition: choose one."), true);
+}
+
+void KernelComparisonView::setResult(const core::project::KernelComparison& result,
+                                     int numPositions, int position) {
+    const core::Vector& p0 = result.data;
+    const core::Vector& endClosed = result.closedForm;
+    const core::Vector& endD3pm = result.d3pm;
+    const int k = static_cast<int>(p0.size());
     QStringList categories;
     QList<qreal> data, closedValues, d3pmValues;
     std::vector<double> classes, c0, c1, c2;
@@ -85,15 +71,15 @@ void KernelComparisonView::setSetup(std::shared_ptr<const document::CategoricalS
     m_d3pm->append(d3pmValues);
     m_axisClass->setCategories(categories);
     charts::setNiceRange(m_axisProbability, 0.0, std::min(1.0, top * 1.1 + 0.01));
-    m_klClosed = core::categorical::klDivergence(p0, endClosed);
-    m_klD3pm = core::categorical::klDivergence(p0, endD3pm);
+    m_klClosed = result.klClosed;
+    m_klD3pm = result.klD3pm;
     setData({{"class", "data", "closed_form", "d3pm"}, {classes, c0, c1, c2}});
-    const QString where = s.numPositions() > 1
-                              ? tr(" (position %1, each position on its own)").arg(s.position)
+    const QString where = numPositions > 1
+                              ? tr(" (position %1, each position on its own)").arg(position)
                               : QString();
     setMessage(tr("After %1 reverse steps%4: KL(data ‖ closed form) = %2 nats, "
                   "KL(data ‖ D3PM-style) = %3 nats.")
-                   .arg(grid.numSteps())
+                   .arg(result.numSteps)
                    .arg(m_klClosed, 0, 'g', 3)
                    .arg(m_klD3pm, 0, 'g', 3)
                    .arg(where));

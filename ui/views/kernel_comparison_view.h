@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ui/charts/chart_panel.h"
+#include "core/project/categorical_runs.h"
 #include "ui/document/project_model.h"
 
 class QBarSet;
@@ -22,9 +23,13 @@ class KernelComparisonView : public charts::ChartPanel {
 public:
     explicit KernelComparisonView(QWidget* parent = nullptr);
 
-    // Recomputes for the setup along the trajectory (grid nodes).
-    void setSetup(std::shared_ptr<const document::CategoricalSetup> setup,
-                  const std::vector<int>& trajectory);
+    // Draws core::project::kernelComparison's result for a set-up of `numPositions` positions,
+    // at `position`.
+    void setResult(const core::project::KernelComparison& result, int numPositions,
+                   int position);
+
+    // Says the reverse marginals need one condition (a set-up of every condition averaged).
+    void showOneConditionNeeded();
 
     double klClosed() const { return m_klClosed; }
     double klD3pm() const { return m_klD3pm; }
