@@ -78,6 +78,10 @@ CategoricalExplorer::CategoricalExplorer(document::ProjectDocument* document, QO
     });
     m_coalesce.setSingleShot(true);
     m_coalesce.setInterval(jobs::kCoalesceMs);
+    m_kernelCoalesce.setSingleShot(true);
+    m_kernelCoalesce.setInterval(jobs::kCoalesceMs);
+    connect(&m_kernelCoalesce, &QTimer::timeout, this,
+            &CategoricalExplorer::startKernelComparison);
     connect(&m_coalesce, &QTimer::timeout, this, &CategoricalExplorer::startJobs);
     connect(m_document, &document::ProjectDocument::categoricalChanged, this,
             [this] { onParamsChanged(); });
@@ -201,7 +205,7 @@ void CategoricalExplorer::applyTrajectory(const std::vector<int>& nodes) {
     m_trajectory = nodes;
     const bool dp = m_setup->params.trajectory == document::CategoricalTrajectory::Dp;
     m_schedule->setTrajectory(nodes, dp ? tr("DP-optimal nodes") : tr("trajectory nodes"));
-    startKernelComparison();
+    m_kernelCoalesce.start();
     if (changed) {
         emit stepsChanged(static_cast<int>(nodes.size()) - 1);
     }
@@ -209,6 +213,7 @@ void CategoricalExplorer::applyTrajectory(const std::vector<int>& nodes) {
 }
 
 void CategoricalExplorer::startKernelComparison() {
+    if (!m_setup) return;
     auto setup = m_setup;
     const std::vector<int> trajectory = m_trajectory;
     if (setup->params.condition == core::project::kAllConditions) {
@@ -601,6 +606,10 @@ void CategoricalExplorer::waitForJobs() {
         m_decodeCoalesce.stop();
         startDecoding();
     }
+    if (m_kernelCoalesce.isActive()) {
+        m_kernelCoalesce.stop();
+        startKernelComparison();
+    }
     while (m_costRunner.isRunning() || m_chainRunner.isRunning() || m_decodeRunner.isRunning() ||
            m_kernelRunner.isRunning()) {
         m_costRunner.waitForFinished();
@@ -618,6 +627,7 @@ void CategoricalExplorer::cancelJobs() {
     m_chainRunner.cancel();
     m_decodeCoalesce.stop();
     m_decodeRunner.cancel();
+    m_kernelCoalesce.stop();
     m_kernelRunner.cancel();
     m_fileRunner.cancel();  // the panel's reads show the status bar's Cancel too
 }

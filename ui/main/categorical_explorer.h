@@ -125,6 +125,7 @@ private:
     jobs::JobRunner m_fileRunner{jobs::JobWeight::Light};
     QTimer m_coalesce;
     QTimer m_decodeCoalesce;  // sampler edits: one sweep per burst
+    QTimer m_kernelCoalesce;  // a drag: one kernel comparison per burst, not one per edit
 };
 
 }  // namespace ui
