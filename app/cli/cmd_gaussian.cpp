@@ -284,8 +284,7 @@ const Option kSchedule =
            ",zero-snr (ᾱ_N = 0), or diffusers:FILE (a diffusers scheduler_config.json, whose "
            "timestep_spacing is the trajectory when --trajectory is not given)");
 const Option kSteps = valued("steps", "N", "1000", "the number of timesteps N");
-const Option kThreads =
-    threadsOption();
+const Option kThreads = threadsOption();
 const Option kDataRange = valued(
     "data-range", "A,B", "-1,1", "the data's range [a, b] (the variance bounds, the decoder)");
 const Option kTrajectory = required(
@@ -358,7 +357,9 @@ const CommandSpec& nllSpec() {
          valued("variance", "analytic|small|large", "analytic", "the reverse variance"),
          valued("levels", "L", "",
                 "the decoder's number of levels (default: 17 for the digits, else 256)"),
-         valued("samples", "M", std::to_string(core::project::kNllPoints), "data points averaged"), kGammaSamples,
+         valued("samples", "M", std::to_string(core::project::kNllPoints),
+                "data points averaged"),
+         kGammaSamples,
          valued("sweep", "K1,K2,…", "",
                 "the NLL against the number of steps instead: the even and the DP trajectory at "
                 "each K, with the analytic, small and large variance (--trajectory is not used)"),
@@ -807,8 +808,6 @@ static std::string samplesCsv(const core::gaussian::SampleResult& result, bool f
     return text.str();
 }
 
-// What `sample --format json` prints: the run, and the final samples' quality against the
-// held-out data of --data (null with a note when there are none, as for csv: data).
 // Each step's mean x_s = x0·x̂_0 + xt·x_t + eps·ε̂, then + √variance·z; the last step (s = 0)
 // outputs x̂_0. The DPM-Solvers' multistep updates have no such coefficients: null.
 static nlohmann::ordered_json planStepsJson(const std::vector<core::gaussian::PlanStep>& plan) {
@@ -827,6 +826,8 @@ static nlohmann::ordered_json planStepsJson(const std::vector<core::gaussian::Pl
     return steps;
 }
 
+// What `sample --format json` prints: the run, and the final samples' quality against the
+// held-out data of --data (null with a note when there are none, as for csv: data).
 static nlohmann::ordered_json sampleJson(const Run& run, const core::gaussian::SampleResult& result,
                                          const std::vector<int>& timesteps,
                                          const std::string& out) {

@@ -199,12 +199,7 @@ Result<SampleResult> sampleReverse(const model::GaussianEpsModel& model,
                                    const std::vector<int>& trajectory,
                                    const SamplerParams& params,
                                    Progress* progress) {
-    if (Status s = params.validate(); !s) {
-        return s.error();
-    }
-    if (Status s = validateGaussianTrajectory(trajectory, schedule.numSteps()); !s) {
-        return s.error();
-    }
+    // The plan validates the parameters and the trajectory.
     Result<std::vector<PlanStep>> plan = samplingPlan(schedule, gamma, trajectory, params);
     if (!plan) {
         return plan.error();

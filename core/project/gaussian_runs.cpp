@@ -369,8 +369,9 @@ Result<std::vector<gaussian::PlanStep>> projectSamplingPlan(
     gaussian::SamplerParams sampler = projectSamplerParams(params, kind, 1, 1, false);
     sampler.clipFirst = clipFirst;
     sampler.range = range;
-    sampler.ddpmVariance = variance == gaussian::ReverseVariance::Large ? gaussian::BaselineVariance::Large
-                                                           : gaussian::BaselineVariance::Small;
+    sampler.ddpmVariance = variance == gaussian::ReverseVariance::Large
+                               ? gaussian::BaselineVariance::Large
+                               : gaussian::BaselineVariance::Small;
     return gaussian::samplingPlan(schedule, gamma, timesteps, sampler);
 }
 

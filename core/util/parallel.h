@@ -55,7 +55,7 @@ private:
 // skipped; the caller tells a cancelled run by progress->cancelled(). A loop started inside
 // another one runs inline on its caller's thread. The first blocks run on the caller, which
 // measures them and opens a team for the rest only when they would take it long enough alone
-// (tens of milliseconds) to be worth one: a short loop never waits for a partner that another
+// (a few milliseconds) to be worth one: a short loop never waits for a partner that another
 // program keeps off its core.
 void parallelForBlocks(int64_t n,
                        int64_t blockSize,
