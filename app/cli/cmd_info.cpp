@@ -4,12 +4,8 @@
 #include <iostream>
 
 #include "app/cli/commands.h"
-#include "core/data/bundled_files.h"
-#include "core/io/checkpoint_metadata.h"
-#include "core/io/file_io.h"
 #include "core/io/safetensors.h"
-#include "core/io/zip_archive.h"
-#include "core/model/model_file.h"
+#include "core/project/model_files.h"
 
 namespace app::cli {
 namespace {
@@ -36,12 +32,8 @@ std::string printable(const std::string& s) {
 }
 
 // A TorchScript model: loaded and checked as every command would, then described.
-int infoTorch(const std::string& named, const std::string& path) {
-    auto loaded = core::model::loadModelFile(path);
-    if (!loaded) {
-        return fail(loaded.error());
-    }
-    const core::io::CheckpointInfo& info = loaded->info;
+void infoTorch(const std::string& named, const core::model::LoadedModel& loaded) {
+    const core::io::CheckpointInfo& info = loaded.info;
     std::cout << "file = " << printable(named) << "\n";
     std::cout << "# TorchScript model (its forward pass was checked against the contract)\n";
     std::cout << "process = " << info.process << "\n";
@@ -51,17 +43,16 @@ int infoTorch(const std::string& named, const std::string& path) {
     if (info.process == "categorical") std::cout << "num_classes = " << info.numClasses << "\n";
     std::cout << "num_conditions = " << info.numConditions << "\n";
     int64_t parameters = 0;
-    for (const auto& [name, shape] : loaded->parameters) {
+    for (const auto& [name, shape] : loaded.parameters) {
         int64_t count = 1;
         for (int64_t s : shape) count *= s;
         parameters += count;
     }
-    std::cout << "# parameters (" << loaded->parameters.size() << " tensors, " << parameters
+    std::cout << "# parameters (" << loaded.parameters.size() << " tensors, " << parameters
               << " values)\n";
-    for (const auto& [name, shape] : loaded->parameters) {
+    for (const auto& [name, shape] : loaded.parameters) {
         std::cout << printable(name) << " " << core::io::formatShape(shape) << "\n";
     }
-    return 0;
 }
 
 }  // namespace
@@ -83,22 +74,14 @@ int runInfo(const Args& args) {
     }
     // "bundled:<file>" is read from the installed copy; messages and the listing name it as given.
     const std::string& named = args.positionals()[0];
-    const core::Result<std::string> onDisk = core::data::modelFileOnDisk(named);
-    if (!onDisk) return fail(onDisk.error());
-    const std::string& path = *onDisk;
-    if (auto head = core::io::readRegularFileHead(path, 4); head && core::io::looksLikeZip(*head)) {
-        return infoTorch(named, path);
+    const core::Result<core::project::ModelFileListing> listing =
+        core::project::readModelFileListing(named);
+    if (!listing) return fail(listing.error());
+    if (listing->torchScript) {
+        infoTorch(named, *listing->model);
+        return 0;
     }
-    core::Result<core::io::Checkpoint> checkpoint = core::io::readSafetensors(path);
-    if (!checkpoint) {
-        return fail(checkpoint.error());
-    }
-    // The Diffuscope keys must be well-formed even though info prints them as text: a file the
-    // model loaders would refuse is reported as bad here too.
-    if (auto info = core::io::checkpointInfoFromMetadata(checkpoint->metadata, path); !info) {
-        return fail(info.error());
-    }
-
+    const core::io::Checkpoint* checkpoint = &listing->checkpoint;
     std::cout << "file = " << printable(named) << "\n";
     std::cout << "# metadata (" << checkpoint->metadata.size() << " keys)\n";
     for (const auto& [key, value] : checkpoint->metadata) {

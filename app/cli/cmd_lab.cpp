@@ -11,7 +11,6 @@
 #include "core/io/file_io.h"
 #include "core/project/lab.h"
 #include "core/project/project_file.h"
-#include "core/schedule/gaussian_schedule.h"
 #include "core/util/parallel.h"
 
 namespace app::cli {
@@ -23,13 +22,6 @@ std::string presetList() {
     return ids;
 }
 
-const core::project::LabPreset* findPreset(const std::string& id) {
-    for (const auto& p : core::project::labPresets()) {
-        if (p.id == id) return &p;
-    }
-    return nullptr;
-}
-
 // The lab's settings: --preset's and --config's configurations (else the project's), --k,
 // --quality-samples and --nll-points over the preset's and project's values. A preset with a
 // schedule sets the project's.
@@ -38,23 +30,20 @@ core::Result<core::project::LabSettings> labSettings(const Args& args,
     core::project::LabSettings settings = params.lab;
     std::vector<core::project::LabConfig> configs;
     if (args.has("preset")) {
-        const core::project::LabPreset* preset = findPreset(args.get("preset"));
+        const core::project::LabPreset* preset = core::project::findLabPreset(args.get("preset"));
         if (preset == nullptr) {
             return core::invalidArgument("--preset", args.get("preset"),
                                          "expected one of " + presetList());
         }
-        configs = preset->configs;
-        if (!preset->ks.empty()) settings.ks = preset->ks;
-        const std::string base = core::schedule::splitScheduleSpec(params.schedule).base;
-        if (!preset->schedule.empty() && base != preset->schedule) {
-            if (!params.model.empty()) {
-                return core::invalidArgument(
-                    "--preset", preset->id,
-                    "runs on the " + preset->schedule + " schedule, but the project's network "
-                    "was trained on " + params.schedule + "; use a project with the exact oracle");
-            }
-            params.schedule = preset->schedule;
+        core::project::GaussianParams withPreset = params;
+        if (core::Status s = core::project::applyLabPreset(*preset, withPreset); !s) {
+            core::Error e = s.error();
+            e.field = "--preset";
+            return e;
         }
+        params.schedule = withPreset.schedule;
+        configs = withPreset.lab.configs;
+        settings.ks = withPreset.lab.ks;
     }
     for (const std::string& text : args.getAll("config")) {
         auto config = core::project::parseLabConfig(text);

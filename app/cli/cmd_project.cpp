@@ -4,7 +4,6 @@
 #include <iostream>
 
 #include "app/cli/commands.h"
-#include "core/data/bundled_files.h"
 #include "core/io/file_io.h"
 #include "core/project/project_file.h"
 

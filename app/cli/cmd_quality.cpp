@@ -1,17 +1,12 @@
 // SPDX-License-Identifier: MIT
 // `diffuscope quality`: how close a samples file is to held-out data (docs/gaussian.md,
 // "Sample quality").
-#include <filesystem>
-#include <string_view>
 #include <iostream>
 
 #include "app/cli/commands.h"
 #include "app/cli/options.h"
 #include "app/cli/output_format.h"
 #include "app/cli/sample_quality_json.h"
-#include "core/data/gaussian_data.h"
-#include "core/io/file_io.h"
-#include "core/io/reader_text.h"
 #include "core/project/setup_sources.h"
 #include "core/util/parallel.h"
 
@@ -27,36 +22,6 @@ nlohmann::ordered_json sampleQualityJson(const core::evaluation::SampleQuality& 
     json["reference"] = quality.reference;
     json["bandwidths"] = quality.bandwidths;
     return json;
-}
-
-core::Result<core::Matrix> readSamplesCsv(const std::string& path) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-        return core::makeError(core::ErrorCode::IoError, "--samples", path,
-                               "a directory, not a samples file");
-    }
-    // Through the core's reader, which refuses a FIFO, a device or a link to one by its status
-    // before opening anything (std::ifstream blocked on a FIFO); the whole file, read below, is
-    // refused by its size before it is read.
-    core::Result<std::string> head = core::io::readRegularFileHead(path, 64);
-    if (!head) {
-        return core::makeError(core::ErrorCode::IoError, "--samples", path, head.error().message);
-    }
-    // A --frames file starts with the columns frame,t,sample: its rows are every step's
-    // samples, not one set, so it is refused rather than mixed.
-    const std::string_view header = core::io::withoutBom(*head);
-    if (header.rfind("frame,t,sample", 0) == 0) {
-        return core::invalidArgument("--samples", path,
-                                     "the file holds every frame (sample --frames); write the "
-                                     "samples without --frames");
-    }
-    core::Result<core::Matrix> points = core::data::readGaussianPointsCsv(path);
-    if (!points) {
-        core::Error e = points.error();
-        if (e.field.empty()) e.field = "--samples " + path;
-        return e;
-    }
-    return points;
 }
 
 const CommandSpec& qualitySpec() {
@@ -81,8 +46,7 @@ int runQuality(const Args& args) {
     core::Result<std::string> samplesPath = args.require("samples");
     core::Result<std::string> data = args.require("data");
     core::Result<long long> seed = args.getInt64("seed");
-    core::Result<int> threads =
-        threadCount(args);
+    core::Result<int> threads = threadCount(args);
     if (!samplesPath || !data || !seed || !threads) {
         return fail(!samplesPath ? samplesPath.error()
                     : !data      ? data.error()
@@ -92,7 +56,7 @@ int runQuality(const Args& args) {
     if (args.get("format") != "json") {
         return fail(core::invalidArgument("--format", args.get("format"), "quality writes json"));
     }
-    core::Result<core::Matrix> samples = readSamplesCsv(*samplesPath);
+    core::Result<core::Matrix> samples = core::project::readSamplesFile(*samplesPath);
     if (!samples) {
         return fail(samples.error());
     }

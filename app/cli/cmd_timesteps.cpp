@@ -5,24 +5,16 @@
 #include <iostream>
 
 #include "app/cli/commands.h"
+#include "app/cli/gaussian_run.h"
 #include "app/cli/output_format.h"
 #include "app/cli/terminal_progress.h"
-#include "core/gaussian/gamma.h"
-#include "core/io/gamma_file.h"
-#include "core/project/gaussian_runs.h"
-#include "core/project/gaussian_setup.h"
-#include "core/project/project_file.h"
-#include "core/schedule/diffusers_config.h"
+#include "core/project/timesteps_export.h"
 #include "core/util/limits.h"
-#include "core/util/parallel.h"
 
 namespace app::cli {
-namespace {
 
 using core::Result;
 using core::project::GaussianParams;
-
-}  // namespace
 
 const CommandSpec& timestepsSpec() {
     static const CommandSpec spec{
@@ -53,20 +45,22 @@ const CommandSpec& timestepsSpec() {
          valued("data", "D", "", "dp:K without a Γ: estimate Γ with the exact oracle of D"),
          valued("gamma-samples", "M", "100", "dp:K with --data: samples per timestep for Γ"),
          seedOption("0", "dp:K with --data: the seed of Γ"),
-         valued("digits", "FILE", "", "the digits file for --data digits"),
-         threadsOption()},
+         valued("digits", "FILE", "", "the digits file for --data digits"), threadsOption()},
         "dp:K needs Γ: the project's, --gamma FILE, or --data D (the exact oracle's, estimated\n"
         "here). The conventions are in docs/conventions.md.\n"};
     return spec;
 }
 
-int runTimesteps(const Args& args) {
+namespace {
+
+// The project's Gaussian parameters (--project) with the options given overriding them, or
+// the options alone; `saved` gets the project's saved Γ.
+Result<GaussianParams> loadTimestepsParams(const Args& args, core::project::GammaCache& saved) {
     GaussianParams params;
-    core::project::GammaCache saved;
     const bool fromProject = args.has("project");
     if (fromProject) {
         auto project = core::project::readProjectFile(args.get("project"));
-        if (!project) return fail(project.error());
+        if (!project) return project.error();
         params = project->gaussian;
         saved = project->gammaCache;
     }
@@ -74,138 +68,88 @@ int runTimesteps(const Args& args) {
     if (sets("schedule")) params.schedule = args.get("schedule");
     if (args.has("steps")) {
         Result<int> steps = args.getBounded("steps", core::limits::kGaussianSteps);
-        if (!steps) return fail(steps.error());
+        if (!steps) return steps.error();
         params.numSteps = *steps;
     } else if (!fromProject) {
-        // A diffusers config names its own N.
-        const std::string base = core::schedule::splitScheduleSpec(params.schedule).base;
-        const std::string prefix = core::schedule::kDiffusersPrefix;
-        if (base.rfind(prefix, 0) == 0) {
-            auto config = core::schedule::readDiffusersConfig(base.substr(prefix.size()));
-            if (!config) return fail(config.error());
-            params.numSteps = config->numTrainTimesteps;
-        } else {
-            params.numSteps = 1000;
-        }
+        Result<int> steps = core::project::scheduleDefaultSteps(params.schedule);
+        if (!steps) return steps.error();
+        params.numSteps = *steps;
     }
-    // A diffusers config given with --schedule names the trajectory unless --trajectory does.
-    const std::string named =
-        args.has("schedule") && !args.has("trajectory")
-            ? core::schedule::scheduleSpecTrajectory(params.schedule, params.pathSteps)
-            : std::string();
-    if (!named.empty()) {
-        if (core::Status s = params.setTrajectorySpec(named, "--schedule"); !s) return fail(s.error());
-    } else if (sets("trajectory")) {
-        Result<std::string> spec = args.require("trajectory");
-        if (!spec) return fail(spec.error());
-        if (core::Status s = params.setTrajectorySpec(*spec, "--trajectory"); !s) {
-            return fail(s.error());
-        }
-    }
-    if (sets("dp-variant")) {
-        auto variant = core::project::parseChoice(core::project::kDpVariants,
-                                                  args.get("dp-variant"), "--dp-variant");
-        if (!variant) return fail(variant.error());
-        params.dpVariant = *variant;
-    }
-    const bool withOracle = args.has("data");
-    if (withOracle) {
+    if (core::Status s = loadTrajectoryOptions(args, fromProject, params); !s) return s.error();
+    if (args.has("data")) {  // Γ of the exact oracle of D
         params.data = args.get("data");
         params.model.clear();
         params.importedGamma.clear();
         Result<int> samples = args.getBounded("gamma-samples", core::limits::kGammaSamples);
-        if (!samples) return fail(samples.error());
+        if (!samples) return samples.error();
         params.gammaSamples = *samples;
         Result<long long> seed = args.getInt64("seed");
-        if (!seed) return fail(seed.error());
+        if (!seed) return seed.error();
         params.seed = static_cast<uint64_t>(*seed);
-    }
-    const std::string as = args.get("as");
-    if (as != "diffuscope" && as != "diffusers" && as != "k-diffusion") {
-        return fail(core::invalidArgument("--as", as, "expected diffuscope, diffusers or k-diffusion"));
-    }
-    const std::string format = args.get("format");
-    if (format != "json" && format != "text") {
-        return fail(core::invalidArgument("--format", format, "expected json or text"));
     }
     if (core::Status s = params.validate(); !s) {
         core::Error error = s.error();
         if (error.field == "N") error.field = "--steps";
         if (error.field == "schedule" && args.has("schedule")) error.field = "--schedule";
-        return fail(error);
+        return error;
+    }
+    return params;
+}
+
+// Γ for dp:K (empty for any other trajectory): --gamma FILE, else the project's or the exact
+// oracle's of --data.
+Result<std::vector<double>> timestepsGamma(const Args& args,
+                                           const GaussianParams& params,
+                                           const core::project::GaussianSetup& setup,
+                                           const core::project::GammaCache& saved,
+                                           int threads) {
+    if (params.trajectory != core::project::GaussianTrajectory::Dp) return std::vector<double>{};
+    if (args.has("gamma")) {
+        auto table = readGammaOption(args, args.get("gamma"), setup.schedule);
+        if (!table) return table.error();
+        return std::move(table->gamma);
+    }
+    const bool withOracle = args.has("data");
+    if (!args.has("project") && !withOracle) {
+        return core::invalidArgument("--trajectory", params.trajectorySpec(),
+                                     "dp:K needs Γ: give --project, --gamma FILE or --data D");
+    }
+    TerminalProgress observer;
+    core::Progress progress(&observer, "gamma");
+    auto estimate = core::project::projectGamma(params, setup, withOracle ? nullptr : &saved,
+                                                nullptr, threads, progress);
+    if (!estimate) return estimate.error();
+    return std::move(estimate->table);
+}
+
+}  // namespace
+
+int runTimesteps(const Args& args) {
+    core::project::GammaCache saved;
+    Result<GaussianParams> params = loadTimestepsParams(args, saved);
+    if (!params) return fail(params.error());
+    auto convention =
+        core::project::parseChoice(core::project::kTimestepConventions, args.get("as"), "--as");
+    if (!convention) return fail(convention.error());
+    const std::string format = args.get("format");
+    if (format != "json" && format != "text") {
+        return fail(core::invalidArgument("--format", format, "expected json or text"));
     }
     Result<int> threads = threadCount(args);
     if (!threads) return fail(threads.error());
-
-    const bool needsGamma = params.trajectory == core::project::GaussianTrajectory::Dp;
-    const core::project::SetupSources sources = core::project::fileSources(args.get("digits"));
-    auto setup = core::project::GaussianSetup::build(params, sources, true,
-                                                     needsGamma && withOracle);
+    const bool needsGamma = params->trajectory == core::project::GaussianTrajectory::Dp;
+    auto setup =
+        core::project::GaussianSetup::build(*params, core::project::fileSources(args.get("digits")),
+                                            true, needsGamma && args.has("data"));
     if (!setup) return fail(setup.error());
-    const core::schedule::GaussianSchedule& schedule = setup->schedule;
-
-    std::vector<double> gamma;
-    if (needsGamma) {
-        if (args.has("gamma")) {
-            const std::string kindName = args.get("gamma-kind");
-            core::io::GammaKind kind = core::io::GammaKind::MsEps;
-            const core::io::GammaKind* required = nullptr;
-            if (!kindName.empty()) {
-                if (kindName != "gamma" && kindName != "ms_eps") {
-                    return fail(core::invalidArgument("--gamma-kind", kindName,
-                                                      "expected gamma or ms_eps"));
-                }
-                kind = kindName == "gamma" ? core::io::GammaKind::Gamma
-                                           : core::io::GammaKind::MsEps;
-                required = &kind;
-            }
-            auto file = core::io::readGammaFile(args.get("gamma"), schedule.numSteps(), kind,
-                                                required);
-            if (!file) return fail(file.error());
-            gamma = file->kind == core::io::GammaKind::Gamma
-                        ? file->values
-                        : core::gaussian::gammaFromMsEps(file->values, schedule);
-        } else if (fromProject || withOracle) {
-            TerminalProgress observer;
-            core::Progress progress(&observer, "gamma");
-            auto estimate = core::project::projectGamma(params, *setup,
-                                                        fromProject && !withOracle ? &saved : nullptr,
-                                                        nullptr, *threads, progress);
-            if (!estimate) return fail(estimate.error());
-            gamma = std::move(estimate->table);
-        } else {
-            return fail(core::invalidArgument("--trajectory", params.trajectorySpec(),
-                                              "dp:K needs Γ: give --project, --gamma FILE or "
-                                              "--data D"));
-        }
-    }
-    // A diffusers config that names its spacing: say which trajectory that is, when it differs.
-    if (const std::string base = core::schedule::splitScheduleSpec(params.schedule).base;
-        base.rfind(core::schedule::kDiffusersPrefix, 0) == 0) {
-        const std::string path = base.substr(std::string(core::schedule::kDiffusersPrefix).size());
-        if (auto config = core::schedule::readDiffusersConfig(path); config) {
-            const std::string named =
-                core::schedule::diffusersTrajectorySpec(*config, params.pathSteps);
-            if (!named.empty() && named != params.trajectorySpec()) {
-                std::cerr << "note: " << path << " names timestep_spacing "
-                          << config->timestepSpacing << " (steps_offset " << config->stepsOffset
-                          << "): --trajectory " << named << '\n';
-            }
-        }
-    }
-    auto trajectory = core::project::projectTrajectory(params, schedule, gamma, *threads);
-    if (!trajectory) return fail(trajectory.error());
-    if (!trajectory->note.empty()) std::cerr << "note: " << trajectory->note << '\n';
-    const std::vector<int>& n = trajectory->timesteps;
-
-    const auto convention = as == "diffusers"     ? core::schedule::TimestepConvention::Diffusers
-                            : as == "k-diffusion" ? core::schedule::TimestepConvention::KDiffusion
-                                                  : core::schedule::TimestepConvention::Diffuscope;
-    const core::schedule::PipelineTimesteps out =
-        core::schedule::pipelineTimesteps(n, schedule, convention, format == "json");
-    for (const std::string& note : out.notes) std::cerr << "note: " << note << '\n';
-    std::cout << out.text;
-    if (!gamma.empty()) warnGammaOverBound(schedule, gamma);
+    Result<std::vector<double>> gamma = timestepsGamma(args, *params, *setup, saved, *threads);
+    if (!gamma) return fail(gamma.error());
+    auto out = core::project::exportTimesteps(*params, setup->schedule, *gamma, *convention,
+                                              format == "json", *threads);
+    if (!out) return fail(out.error());
+    for (const std::string& note : out->notes) std::cerr << "note: " << note << '\n';
+    std::cout << out->text;
+    if (!gamma->empty()) warnGammaOverBound(setup->schedule, *gamma);
     return 0;
 }
 

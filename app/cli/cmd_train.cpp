@@ -10,8 +10,6 @@
 #include "app/cli/model_file_errors.h"
 #include "app/cli/terminal_progress.h"
 #include "core/io/file_io.h"
-#include "core/model/checkpoint.h"
-#include "core/model/trainer.h"
 #include "core/project/setup_sources.h"
 #include "core/project/training_setup.h"
 #include "core/util/parallel.h"
@@ -155,7 +153,7 @@ Result<std::shared_ptr<const core::model::TrainState>> loadResume(const Args& ar
     return loaded->trainState;
 }
 
-// The data of the run as the options spell them; digits:levels=L is read here, the rest in core.
+// The data of the run as the options spell them (core reads the data spec itself).
 Result<core::project::TrainingDataSpec> dataSpec(const Args& args,
                                                  core::project::ProcessKind process,
                                                  const std::string& data) {
@@ -167,13 +165,6 @@ Result<core::project::TrainingDataSpec> dataSpec(const Args& args,
             auto k = args.getBounded("classes", core::limits::kClasses);
             if (!k) return k.error();
             spec.numClasses = *k;
-        }
-        if (const size_t at = data.find("levels=");
-            data.rfind("digits", 0) == 0 && at != std::string::npos) {
-            auto levels =
-                parseBounded(data.substr(at + 7), "--data levels", core::limits::kClasses);
-            if (!levels) return levels.error();
-            spec.digitLevels = *levels;
         }
         return spec;
     }

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "app/cli/args.h"
-#include "core/model/gaussian_oracles.h"
 #include "core/util/result.h"
 
 // The headless subcommands. Each prints its result on stdout and returns 0, or prints one
@@ -22,7 +21,7 @@ int runKernel(const Args& args);
 int runCategorical(const Args& args);
 int runDecode(const Args& args);
 
-// Analytic-DPM (docs/gaussian.md): cmd_gaussian.cpp.
+// Analytic-DPM (docs/gaussian.md): cmd_gamma.cpp (gamma, variance), cmd_nll.cpp, cmd_sample.cpp.
 int runGamma(const Args& args);
 int runVariance(const Args& args);
 int runNll(const Args& args);
@@ -45,7 +44,7 @@ int runLab(const Args& args);
 std::vector<int> warnGammaOverBound(const core::schedule::GaussianSchedule& schedule,
                                     const std::vector<double>& gamma);
 
-// A sampling plan for python3 -m diffuscope_torch sample: cmd_gaussian.cpp.
+// A sampling plan for python3 -m diffuscope_torch sample: cmd_plan.cpp.
 int runPlan(const Args& args);
 
 // A trajectory's timesteps in diffusers' or k-diffusion's convention: cmd_timesteps.cpp.

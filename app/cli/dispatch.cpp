@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 
 #include "app/cli/commands.h"
-#include "core/model/model_error.h"
+#include "core/project/gaussian_params.h"
 #include "core/project/project_file.h"
-#include "core/schedule/diffusers_config.h"
+#include "core/util/model_error.h"
 
 namespace app::cli {
 
@@ -198,8 +198,9 @@ int dispatch(const std::vector<std::string>& argv, int (*runExport)(const Args&)
     }
     // A diffusers config's keys that are not used are listed, never silently dropped.
     if (args->has("schedule")) {
-        if (const std::string note = core::schedule::scheduleSpecNote(args->get("schedule"));
-            !note.empty()) {
+        core::project::GaussianParams named;
+        named.schedule = args->get("schedule");
+        if (const std::string note = named.scheduleNote(); !note.empty()) {
             std::cerr << "note: " << note << '\n';
         }
     }

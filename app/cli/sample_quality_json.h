@@ -13,8 +13,4 @@ namespace app::cli {
 
 nlohmann::ordered_json sampleQualityJson(const core::evaluation::SampleQuality& quality);
 
-// Samples as `diffuscope sample` writes them (columns x1..xd, one row per sample) as d×count;
-// the --frames layout is refused. Errors name the file.
-core::Result<core::Matrix> readSamplesCsv(const std::string& path);
-
 }  // namespace app::cli

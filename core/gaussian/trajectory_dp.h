@@ -79,6 +79,7 @@ struct ResolvedTrajectory {
     bool hasCost = false;        // dp only
     double cost = 0.0;           // dp only
     std::vector<int> gammaOverBound;  // dp only
+    std::string endsNote;        // what missing ends cost ("" for 1..N; trajectoryEndsNote)
 };
 Result<ResolvedTrajectory> resolveTrajectory(const std::string& spec,
                                              const schedule::GaussianSchedule& schedule,

@@ -26,7 +26,7 @@ std::string torchPluginOpenError(const std::string& path, const std::string& why
 // The module of an archive whose contract was read (readTorchContract), checked by a forward
 // pass on a batch of two: the output must be a float tensor of the contract's shape. Errors name
 // the file and LibTorch's reason; no LibTorch exception leaves this function. The models it
-// returns throw ModelError (model_error.h) if the network fails later.
+// returns throw ModelError (core/util/model_error.h) if the network fails later.
 Result<LoadedModel> loadTorchModel(std::string_view bytes, const TorchContract& contract,
                                    const std::string& path);
 

@@ -2,9 +2,11 @@
 #include "core/project/categorical_params.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 
 #include "core/categorical/prior.h"
+#include "core/io/reader_text.h"
 #include "core/project/categorical_setup.h"
 #include "core/project/path_steps.h"
 #include "core/util/limits.h"
@@ -202,6 +204,81 @@ Result<schedule::BetaCurve> CategoricalParams::betaCurve(
 std::string CategoricalParams::scheduleSpec() const {
     if (schedule == schedule::BetaCurveKind::Power) return "power:" + shortestText(powerExponent);
     return choiceId(kCategoricalSchedules, schedule);
+}
+
+Status CategoricalParams::setPriorSpec(const std::string& spec, const std::string& field,
+                                       int dataClasses) {
+    Result<Vector> parsed = categorical::parsePrior(spec, field);
+    if (!parsed) return parsed.error();
+    const int masked = categorical::maskedPriorClasses(spec);
+    const int classes = masked > 0 ? masked : static_cast<int>(parsed->size());
+    if (dataClasses > 0 && classes != dataClasses) {
+        return invalidArgument(field, spec,
+                               "the project's data has K = " + std::to_string(dataClasses) +
+                                   " classes");
+    }
+    maskState = masked > 0;
+    numClasses = classes;
+    if (!maskState) {
+        pi.assign(parsed->data(), parsed->data() + parsed->size());
+    } else if (dataClasses == 0) {
+        pi.assign(static_cast<size_t>(classes), 1.0 / classes);
+    }
+    return {};
+}
+
+Status CategoricalParams::useCsvTable(const std::string& path) {
+    Result<data::CategoricalTable> read = data::readCategoricalTable(path, numClasses);
+    if (!read) return read.error();
+    dataSource = CategoricalData::CsvFile;
+    csvPath = path;
+    conditionNames = read->conditionNames;
+    table.clear();
+    condition = kAllConditions;
+    return {};
+}
+
+Status CategoricalParams::selectCondition(const std::string& name, const std::string& field,
+                                          const std::string& where) {
+    const auto named = std::find(conditionNames.begin(), conditionNames.end(), name);
+    if (named == conditionNames.end()) {
+        return invalidArgument(field, io::printable(name), data::noSuchCondition(conditionNames, where));
+    }
+    condition = static_cast<int>(named - conditionNames.begin());
+    return {};
+}
+
+Status CategoricalParams::setScheduleSpec(const std::string& spec, const std::string& field) {
+    using schedule::BetaCurveKind;
+    if (spec.rfind("custom:", 0) == 0 && spec.size() > 7) {
+        auto points = schedule::readControlPoints(spec.substr(7));
+        if (!points) return points.error();
+        schedule = BetaCurveKind::Custom;
+        controlPoints.clear();
+        for (const schedule::ControlPoint& point : *points) {
+            if (point.t > 0.0 && point.t < 1.0) controlPoints.push_back(point);
+        }
+        return {};
+    }
+    if (spec == "custom") {
+        if (controlPoints.empty()) {
+            return invalidArgument(field, spec, "give the curve's points: custom:FILE");
+        }
+        schedule = BetaCurveKind::Custom;
+        return {};
+    }
+    if (spec == "info-linear") {
+        schedule = BetaCurveKind::InformationLinear;
+        return {};
+    }
+    // linear, cosine and power:P, checked and named as every schedule is.
+    auto curve = schedule::parseBetaCurve(spec, {}, field);
+    if (!curve) return curve.error();
+    schedule = curve->kind();
+    if (schedule == BetaCurveKind::Power) {
+        powerExponent = std::strtod(spec.c_str() + spec.find(':') + 1, nullptr);
+    }
+    return {};
 }
 
 CategoricalParams CategoricalParams::withDigits(int levels) const {

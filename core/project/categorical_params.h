@@ -84,6 +84,21 @@ struct CategoricalParams {
     // "linear", "cosine", "power:P", "custom", "info-linear": the schedule as the command line
     // and checkpoints write it.
     std::string scheduleSpec() const;
+    // The schedule from such a spec, the inverse of scheduleSpec(); "custom:FILE" takes the
+    // file's control points (the ends (0, 0) and (1, 1), which the curve adds itself, left out
+    // as the GUI leaves them out), "custom" keeps the points there are. Errors name `field`.
+    Status setScheduleSpec(const std::string& spec, const std::string& field = "schedule");
+
+    // The prior from a spec of parsePrior (uniform:K, absorbing:K, masked:K, p1,p2,…): π, or
+    // for masked:K the mask state (π then unused, uniform). `dataClasses` > 0 is the data's K,
+    // which the spec must give (a project's data); 0 takes K from the spec. Errors name `field`.
+    Status setPriorSpec(const std::string& spec, const std::string& field, int dataClasses = 0);
+    // The data from the table file `path` (K = numClasses): its conditions, every condition
+    // averaged. Errors name the file's line.
+    Status useCsvTable(const std::string& path);
+    // The condition named `name` (one of conditionNames; `where` names them in the error).
+    Status selectCondition(const std::string& name, const std::string& field,
+                           const std::string& where);
 
     // These parameters with N = n, by the rule of GaussianParams::withNumSteps: K is capped at
     // n (and comes back when N rises again) and a typed list that no longer fits (it must end

@@ -3,7 +3,12 @@
 
 #include <cmath>
 
+#include "core/categorical/prior.h"
+#include "core/categorical/reverse_kernel.h"
 #include "core/categorical/reverse_marginal.h"
+#include "core/io/csv.h"
+#include "core/model/checkpoint.h"
+#include "core/project/training_setup.h"
 #include "core/trajectory/least_cost_path.h"
 #include "core/util/rng.h"
 
@@ -324,6 +329,112 @@ Result<KernelComparison> kernelComparison(const CategoricalSetup& setup,
     out.klD3pm = categorical::klDivergence(out.data, out.d3pm);
     out.numSteps = grid.numSteps();
     return out;
+}
+
+CategoricalReport categoricalReport(const CategoricalSetup& setup, const CategoricalCosts& costs,
+                                    bool withDp) {
+    CategoricalReport r;
+    const int condition = setup.params.condition;
+    r.curves = categorical::informationCurves(setup.table, setup.pi, setup.grid, condition);
+    r.entropy = categorical::dataEntropy(setup.table, condition);
+    r.monteCarlo = costs.costs.monteCarlo;
+    r.samples = costs.samples;
+    r.seed = costs.seed;
+    double elboVariance = 0.0;
+    for (int n = 1; n <= setup.grid.numSteps(); ++n) {
+        r.stepCosts.push_back(costs.costs.cost(n - 1, n));
+        r.stepErrors.push_back(costs.costs.standardError(n - 1, n));
+        elboVariance += r.stepErrors.back() * r.stepErrors.back();  // independent columns
+    }
+    r.elbo = costs.elboFull;
+    r.elboStderr = std::sqrt(elboVariance);
+    if (withDp) {
+        r.dpSteps = setup.params.pathSteps;
+        r.dpNodes = costs.dpNodes;
+        for (int node : r.dpNodes) r.dpTimes.push_back(setup.grid.t[node]);
+        r.dpCost = costs.elboDp;
+    }
+    r.absorbing = categorical::absorbingMaskClass(setup.pi) >= 0;
+    r.continuousElbo = costs.continuousElbo;
+    r.continuousElboRefused = costs.maskedNote;
+    return r;
+}
+
+namespace {
+
+// F.csv: K rows of K numbers, no header; row j = F(· | j). Rows are normalised.
+Result<Matrix> readDenoiserRows(const std::string& path, int numClasses) {
+    Result<io::CsvTable> csv = io::readCsv(path, false);
+    if (!csv) return csv.error();
+    if (static_cast<int>(csv->rows.size()) != numClasses ||
+        static_cast<int>(csv->rows[0].size()) != numClasses) {
+        return invalidArgument(path,
+                               std::to_string(csv->rows.size()) + "x" +
+                                   std::to_string(csv->rows[0].size()),
+                               "the denoiser must have K = " + std::to_string(numClasses) +
+                                   " rows of K numbers (K from --pi)");
+    }
+    Matrix f(numClasses, numClasses);
+    for (int j = 0; j < numClasses; ++j) {
+        for (int i = 0; i < numClasses; ++i) {
+            Result<double> v = io::fieldAsDouble(*csv, j, i);
+            if (!v) return v.error();
+            if (*v < 0.0) {
+                return invalidArgument(path + ":" + std::to_string(csv->lineNumbers[j]) +
+                                           " column " + std::to_string(i + 1),
+                                       csv->rows[j][i], "a probability must be ≥ 0");
+            }
+            f(j, i) = *v;
+        }
+        // Scale by the largest entry before summing: a row of 1e308s would overflow to inf and
+        // normalise to zeros. The closed form assumes F_j sums to 1.
+        const double largest = f.row(j).maxCoeff();
+        if (!(largest > 0.0)) {
+            return invalidArgument(path + ":" + std::to_string(csv->lineNumbers[j]), "0",
+                                   "a row of F must have positive mass");
+        }
+        f.row(j) /= largest;
+        f.row(j) /= f.row(j).sum();
+    }
+    return f;
+}
+
+}  // namespace
+
+Result<Matrix> reverseKernelOf(const std::string& piSpec, const std::string& piField,
+                               double betaS, double betaT, categorical::KernelForm form,
+                               const std::string& denoiserPath) {
+    Result<Vector> pi = categorical::parsePrior(piSpec, piField);
+    if (!pi) return pi.error();
+    Result<Matrix> f = readDenoiserRows(denoiserPath, static_cast<int>(pi->size()));
+    if (!f) return f.error();
+    return categorical::reverseKernelMatrix(form, *f, *pi, betaS, betaT);
+}
+
+Result<CategoricalParams> digitsParamsOfNetwork(const std::string& path,
+                                                const std::string& field) {
+    auto loaded = model::loadMlpCheckpoint(path);
+    if (!loaded) return loaded.error();
+    const io::CheckpointInfo& info = loaded->info;
+    int levels = 0;
+    if (info.dataSet.rfind("digits", 0) == 0) {
+        auto parsed = parseDigitsDataSet(info.dataSet, path + ": data_set");
+        if (!parsed) return parsed.error();
+        levels = *parsed;
+    }
+    if (!info.maskState || levels < 2 || info.numClasses != levels + 1) {
+        return invalidArgument(field, "",
+                               "needed unless --model is a digits network with a mask state "
+                               "(train --data digits:levels=L --pi masked:L); " + path +
+                                   " has data_set " +
+                                   (info.dataSet.empty() ? std::string("(none)") : info.dataSet));
+    }
+    CategoricalParams p = CategoricalParams{}.withDigits(levels);
+    p.maskState = true;
+    p.condition = kAllConditions;
+    if (Status s = p.setScheduleSpec(info.schedule, path + ": schedule"); !s) return s.error();
+    p.model = path;
+    return p;
 }
 
 }  // namespace core::project

@@ -62,6 +62,29 @@ Result<CategoricalCosts> computeCategoricalCosts(const CategoricalSetup& setup,
 // Work estimate of computeCategoricalCosts, in kernel evaluations (for refusing hopeless sizes).
 double categoricalCostWork(const CategoricalParams& params);
 
+// What `categorical` reports of a set-up and its costs: the information curves and the data's
+// entropy for the condition scored, each step's cost J(n − 1, n) with its standard error, the
+// full grid's negative ELBO with its standard error (the columns' estimates are independent),
+// the DP path as times when `withDp`, and with an absorbing π the continuous ELBO or why not.
+struct CategoricalReport {
+    categorical::InformationCurves curves;
+    categorical::DataEntropy entropy;  // H(X₀|C) and Σ_d H(X₀,d|C)
+    std::vector<double> stepCosts, stepErrors;
+    double elbo = 0.0, elboStderr = 0.0;
+    bool monteCarlo = false;
+    int64_t samples = 0;
+    uint64_t seed = 0;
+    int dpSteps = 0;                   // K of the DP path (0: none)
+    std::vector<int> dpNodes;          // grid nodes of the DP path
+    std::vector<double> dpTimes;       // … and their times
+    double dpCost = 0.0;
+    bool absorbing = false;
+    std::optional<categorical::ContinuousElbo> continuousElbo;
+    std::string continuousElboRefused;
+};
+CategoricalReport categoricalReport(const CategoricalSetup& setup, const CategoricalCosts& costs,
+                                    bool withDp);
+
 struct CategoricalChains {
     std::vector<int> nodes;                                   // trajectory (grid nodes)
     std::vector<double> times;                                // t at each node
@@ -94,6 +117,18 @@ Result<CategoricalChains> sampleCategoricalChains(const CategoricalSetup& setup,
 Result<CategoricalChains> sampleForwardChains(const CategoricalSetup& setup,
                                               const std::vector<int>& trajectory,
                                               Progress& progress);
+
+// The reverse kernel q(x_s | x_t) of one step (`kernel`): K × K, row j = q(X_s = · | X_t = j),
+// for the prior π (parsePrior's spec; errors name `piField`), β_s ≤ β_t and the denoiser rows
+// read from `denoiserPath`: K rows of K numbers, no header, row j = F(· | j), each normalised.
+Result<Matrix> reverseKernelOf(const std::string& piSpec, const std::string& piField,
+                               double betaS, double betaT, categorical::KernelForm form,
+                               const std::string& denoiserPath);
+
+// The digits a categorical network with a mask state was trained on (its data_set
+// "digits:levels=L"), as parameters: L levels, the mask state, the network as the model, its
+// schedule, every condition averaged. Otherwise an error naming `field` and what the file holds.
+Result<CategoricalParams> digitsParamsOfNetwork(const std::string& path, const std::string& field);
 
 // The Kernel comparison view's computation: where reverse sampling ends along `trajectory`
 // (grid nodes), propagated exactly from π with the set-up's denoiser of its one condition and

@@ -326,6 +326,14 @@ std::string GaussianParams::gammaKey() const {
     return key;
 }
 
+std::string GaussianParams::scheduleTrajectorySpec() const {
+    return schedule::scheduleSpecTrajectory(schedule, pathSteps);
+}
+
+std::string GaussianParams::scheduleNote() const {
+    return schedule::scheduleSpecNote(schedule);
+}
+
 std::string GaussianParams::trajectorySpec() const {
     if (trajectory == GaussianTrajectory::List) return "list:" + trajectoryList;
     if (trajectory == GaussianTrajectory::AysSd15 || trajectory == GaussianTrajectory::AysSdxl) {

@@ -117,6 +117,13 @@ struct GaussianParams {
     // The inverse: sets trajectory, pathSteps, trajectoryList, leadingOffset and karrasRho from
     // a spec of the forms above (K checked against numSteps); errors name `field` and the value.
     Status setTrajectorySpec(const std::string& spec, const std::string& field = "trajectory");
+    // The trajectory a diffusers config given as the schedule names by its timestep_spacing for
+    // the project's K ("" for any other schedule, or a config naming none): picking such a
+    // config sets the trajectory to it.
+    std::string scheduleTrajectorySpec() const;
+    // For a diffusers config given as the schedule: one line listing the config's keys that are
+    // not used ("" otherwise).
+    std::string scheduleNote() const;
     // Identifies what Γ depends on (schedule, N, data, model, M, estimator, seed, import), so a
     // Γ computed for one set of parameters is reused for another with the same key.
     std::string gammaKey() const;

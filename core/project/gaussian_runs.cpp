@@ -7,6 +7,7 @@
 #include "core/data/digits.h"
 #include "core/data/gaussian_data.h"
 #include "core/gaussian/rng_streams.h"
+#include "core/gaussian/spacing.h"
 #include "core/util/rng.h"
 #include "core/trajectory/least_cost_path.h"
 
@@ -144,8 +145,12 @@ Result<gaussian::ResolvedTrajectory> projectTrajectory(const GaussianParams& par
     options.variant = params.dpVariant;
     options.range = range;
     options.parallel.numThreads = threads;
-    return gaussian::resolveTrajectory(params.trajectorySpec(), schedule,
-                                       gamma.empty() ? nullptr : &gamma, options, progress);
+    auto trajectory = gaussian::resolveTrajectory(
+        params.trajectorySpec(), schedule, gamma.empty() ? nullptr : &gamma, options, progress);
+    if (!trajectory) return trajectory.error();
+    trajectory->endsNote =
+        gaussian::trajectoryEndsNote(trajectory->timesteps, schedule.numSteps());
+    return trajectory;
 }
 
 Result<std::vector<gaussian::PairVariance>> projectVariances(
@@ -351,6 +356,49 @@ gaussian::SamplerParams projectSamplerParams(const GaussianParams& params,
     p.recordFrames = recordFrames;
     p.parallel.numThreads = threads;
     return p;
+}
+
+bool samplerNeedsGamma(const GaussianParams& params) {
+    return params.sampler == gaussian::SamplerKind::AnalyticDdpm ||
+           params.sampler == gaussian::SamplerKind::AnalyticDdim ||
+           params.trajectory == GaussianTrajectory::Dp;
+}
+
+Result<gaussian::SampleResult> projectSample(const GaussianParams& params,
+                                             const GaussianSetup& setup,
+                                             const std::vector<double>& gamma,
+                                             const std::vector<int>& timesteps,
+                                             const SampleRequest& request, int threads,
+                                             Progress* progress) {
+    gaussian::SamplerParams sampler =
+        projectSamplerParams(params, params.sampler, request.count, threads, request.frames);
+    sampler.clipFirst = request.clipFirst;
+    sampler.range = request.range;
+    sampler.ddpmVariance = request.ddpmVariance;
+    return gaussian::sampleReverse(*setup.model, setup.schedule, gamma, timesteps, sampler,
+                                   progress);
+}
+
+std::string gammaProvenance(const GaussianParams& params, const GaussianSetup& setup,
+                            GammaSource source) {
+    const std::string model = params.model.empty() ? "oracle" : params.model;
+    std::string how = "estimator ";
+    if (auto estimator = resolveEstimator(params.estimator, !setup.usesNetwork); estimator) {
+        how += *estimator == gaussian::GammaEstimator::Score       ? "score"
+               : *estimator == gaussian::GammaEstimator::Denoising ? "denoising"
+                                                                  : "error";
+    } else {
+        how += choiceId(kGammaEstimators, params.estimator);
+    }
+    how += ", M = " + std::to_string(params.gammaSamples) + ", seed " +
+           std::to_string(params.seed) + ", model " + model + ", data " + params.data;
+    switch (source) {
+        case GammaSource::Imported: return "imported from " + params.importedGammaName;
+        case GammaSource::SavedWithProject: return "saved with the project (" + how + ")";
+        case GammaSource::Estimated: break;
+    }
+    return (setup.usesNetwork ? "estimated (" : "oracle: estimated with the exact oracle (") +
+           how + ")";
 }
 
 Result<std::vector<gaussian::PlanStep>> projectSamplingPlan(

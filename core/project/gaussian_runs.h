@@ -159,6 +159,32 @@ gaussian::SamplerParams projectSamplerParams(const GaussianParams& params,
                                              gaussian::SamplerKind kind, int count, int threads,
                                              bool recordFrames);
 
+// Whether sampling the project needs Γ: an analytic sampler, or a dp:K trajectory.
+bool samplerNeedsGamma(const GaussianParams& params);
+
+// What `sample` runs: the project's sampler (params.sampler, its η and seed) for `count`
+// samples, with the first-step clip y, the DDPM sampler's baseline variance and the data range
+// given; with `frames`, every step's samples too.
+struct SampleRequest {
+    int count = 16;
+    double clipFirst = 0.0;
+    gaussian::BaselineVariance ddpmVariance = gaussian::BaselineVariance::Small;
+    gaussian::DataRange range;
+    bool frames = false;
+};
+Result<gaussian::SampleResult> projectSample(const GaussianParams& params,
+                                             const GaussianSetup& setup,
+                                             const std::vector<double>& gamma,
+                                             const std::vector<int>& timesteps,
+                                             const SampleRequest& request, int threads,
+                                             Progress* progress = nullptr);
+
+// Where a run's Γ came from, in a sentence for files and notes: "imported from F", "saved with
+// the project (estimator …, M = …, seed …, model …, data …)" or "estimated (…)", the exact
+// oracle's estimate saying so.
+std::string gammaProvenance(const GaussianParams& params, const GaussianSetup& setup,
+                            GammaSource source);
+
 // What `plan` writes: the steps (variances and mean coefficients) of the DDPM or DDIM sampler
 // with the baseline or analytic variance, for the project's η and seed, computed by the
 // sampler's own samplingPlan. The DDPM mean is the η = 1 process's.

@@ -30,6 +30,11 @@ struct GaussianSetup {
     // else the oracle stays with modelError set. `withData` = false builds the schedule only.
     static Result<GaussianSetup> build(const GaussianParams& params, const SetupSources& sources,
                                        bool strictModel, bool withData = true);
+
+    // d, the data's dimension (0 for a set-up of the schedule only).
+    int dimension() const {
+        return data ? static_cast<const model::GaussianDataSampler&>(*data).dimension() : 0;
+    }
 };
 
 }  // namespace core::project

@@ -2,12 +2,16 @@
 #include "core/project/held_out_quality.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <limits>
+#include <string_view>
 
 #include "core/data/digits.h"
 #include "core/data/gaussian_data.h"
 #include "core/data/toys.h"
 #include "core/gaussian/rng_streams.h"
+#include "core/io/file_io.h"
+#include "core/io/reader_text.h"
 #include "core/util/limits.h"
 #include "core/util/rng.h"
 
@@ -123,6 +127,36 @@ Result<evaluation::SampleQuality> sampleQuality(const Matrix& samples, const std
         out.standardError = std::numeric_limits<double>::quiet_NaN();
     }
     return out;
+}
+
+Result<Matrix> readSamplesFile(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        return makeError(ErrorCode::IoError, "--samples", path,
+                               "a directory, not a samples file");
+    }
+    // Through the core's reader, which refuses a FIFO, a device or a link to one by its status
+    // before opening anything (std::ifstream blocked on a FIFO); the whole file, read below, is
+    // refused by its size before it is read.
+    Result<std::string> head = io::readRegularFileHead(path, 64);
+    if (!head) {
+        return makeError(ErrorCode::IoError, "--samples", path, head.error().message);
+    }
+    // A --frames file starts with the columns frame,t,sample: its rows are every step's
+    // samples, not one set, so it is refused rather than mixed.
+    const std::string_view header = io::withoutBom(*head);
+    if (header.rfind("frame,t,sample", 0) == 0) {
+        return invalidArgument("--samples", path,
+                                     "the file holds every frame (sample --frames); write the "
+                                     "samples without --frames");
+    }
+    Result<Matrix> points = data::readGaussianPointsCsv(path);
+    if (!points) {
+        Error e = points.error();
+        if (e.field.empty()) e.field = "--samples " + path;
+        return e;
+    }
+    return points;
 }
 
 }  // namespace core::project

@@ -26,4 +26,8 @@ Result<Matrix> heldOutReference(const std::string& dataSpec, int count, uint64_t
 Result<evaluation::SampleQuality> sampleQuality(const Matrix& samples, const std::string& dataSpec, uint64_t seed,
                                     const SetupSources& sources, const ParallelOptions& parallel = {});
 
+// Samples as `diffuscope sample` writes them (columns x1..xd, one row per sample) as d×count;
+// the --frames layout is refused. Errors name the file (as --samples).
+Result<Matrix> readSamplesFile(const std::string& path);
+
 }  // namespace core::project

@@ -556,4 +556,27 @@ std::string labToCsv(const LabResult& result) {
     return out.str();
 }
 
+const LabPreset* findLabPreset(const std::string& id) {
+    for (const LabPreset& preset : labPresets()) {
+        if (preset.id == id) return &preset;
+    }
+    return nullptr;
+}
+
+Status applyLabPreset(const LabPreset& preset, GaussianParams& params) {
+    const std::string base = schedule::splitScheduleSpec(params.schedule).base;
+    if (!preset.schedule.empty() && base != preset.schedule) {
+        if (!params.model.empty()) {
+            return invalidArgument(
+                "preset", preset.id,
+                "runs on the " + preset.schedule + " schedule, but the project's network was "
+                "trained on " + params.schedule + "; use a project with the exact oracle");
+        }
+        params.schedule = preset.schedule;
+    }
+    params.lab.configs = preset.configs;
+    if (!preset.ks.empty()) params.lab.ks = preset.ks;
+    return {};
+}
+
 }  // namespace core::project

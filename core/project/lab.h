@@ -48,6 +48,15 @@ struct LabResult {
     std::vector<int> ks;
 };
 
+// The preset with that id (null when there is none).
+const LabPreset* findLabPreset(const std::string& id);
+
+// A preset applied to a project's Gaussian parameters: its configurations, its sweep's K (when
+// it has them) and its schedule. A schedule that is the preset's with modifiers (",zero-snr")
+// stays as it is; a project with a network refuses another schedule (field "preset"): the
+// network was trained on its own.
+Status applyLabPreset(const LabPreset& preset, GaussianParams& params);
+
 // Builds the set-up once (GaussianSetup::build), Γ once per distinct schedule (the project's Γ
 // estimator, M, seed), the trajectories, the NLL by negativeElboSweep per schedule, samples and
 // quality per (configuration, K). Progress with stages, cancellable; deterministic for a seed

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/project/training_setup.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <utility>
 #include <vector>
@@ -67,6 +69,32 @@ void describeCategorical(TrainingSet& set, const std::string& dataSet) {
     set.info.maskState = p.maskState;
 }
 
+}  // namespace
+
+std::string digitsDataSet(int levels) {
+    return "digits:levels=" + std::to_string(levels);
+}
+
+Result<int> parseDigitsDataSet(const std::string& text, const std::string& field) {
+    if (text == "digits") return kDefaultDigitLevels;
+    const std::string prefix = "digits:levels=";
+    const char* first = text.c_str() + std::min(text.size(), prefix.size());
+    const char* last = text.c_str() + text.size();
+    int levels = 0;
+    const auto [end, error] = std::from_chars(first, last, levels);
+    if (text.rfind(prefix, 0) != 0 || error != std::errc() || end != last || first == last) {
+        return invalidArgument(field, text, "expected digits or digits:levels=L");
+    }
+    if (Status s = limits::checkRange(limits::kClasses, field + " levels", levels); !s) {
+        Error e = s.error();
+        e.value = text;
+        return e;
+    }
+    return levels;
+}
+
+namespace {
+
 Result<TrainingSet> categoricalFromSpec(const TrainingDataSpec& spec, const SetupSources& sources) {
     TrainingSet set;
     model::CategoricalProcess& process = set.categorical;
@@ -84,11 +112,12 @@ Result<TrainingSet> categoricalFromSpec(const TrainingDataSpec& spec, const Setu
         process.numPositions = rows->numPositions;
         process.numConditions = rows->numConditions;
     } else if (spec.data.rfind("digits", 0) == 0) {
-        const int levels = spec.digitLevels;
+        auto levels = parseDigitsDataSet(spec.data, "--data");
+        if (!levels) return levels.error();
         auto digits = sources.digits();
         if (!digits) return digits.error();
-        if (Status s = digitsExamples(**digits, levels, set); !s) return s.error();
-        process.numClasses = levels;
+        if (Status s = digitsExamples(**digits, *levels, set); !s) return s.error();
+        process.numClasses = *levels;
         process.numPositions = data::kDigitsPixels;
         process.numConditions = 10;
     } else {
@@ -181,7 +210,7 @@ Result<TrainingSet> trainingSet(const Project& project,
         auto digits = sources.digits();
         if (!digits) return digits.error();
         if (Status s = digitsExamples(**digits, params.digitLevels, set); !s) return s.error();
-        dataSet = "digits:levels=" + std::to_string(params.digitLevels);
+        dataSet = digitsDataSet(params.digitLevels);
     } else {
         set.categoricalTrain = drawFromTable(table, kTrainingExamples, seed ^ 0x7A11);
         set.categoricalHeldOut = drawFromTable(table, kTrainingExamples / 10, seed ^ 0x4E1D);

@@ -25,12 +25,18 @@ namespace core::project {
 inline constexpr int kTrainingExamples = 4000;
 
 // A training run's data as the command line spells it.
+// The digits with L grey levels as training data and checkpoints name them,
+// "digits:levels=L", and back: L of "digits:levels=L", or of "digits" (kDefaultDigitLevels);
+// anything else is an error naming `field` and the text.
+inline constexpr int kDefaultDigitLevels = 4;
+std::string digitsDataSet(int levels);
+Result<int> parseDigitsDataSet(const std::string& text, const std::string& field);
+
 struct TrainingDataSpec {
     ProcessKind process = ProcessKind::Gaussian;
     // categorical: digits:levels=L or csv:FILE (rows, the last tenth held out);
     // gaussian: a data spec of core/data/gaussian_data.h
     std::string data;
-    int digitLevels = 4;             // categorical digits: the grey levels that `data` names
     std::string schedule;            // empty: cosine (categorical), linear (gaussian)
     std::string pi;                  // categorical: the prior π (empty: uniform over the classes)
     int numClasses = 0;              // categorical csv: K (0: from the data)

@@ -206,7 +206,7 @@ Result<BetaCurve> informationLinearCurve(std::function<double(double)> informati
     return curve;
 }
 
-Result<BetaCurve> readCustomCurve(const std::string& path) {
+Result<std::vector<ControlPoint>> readControlPoints(const std::string& path) {
     Result<io::CsvTable> table = io::readCsv(path);
     if (!table) {
         return table.error();
@@ -231,8 +231,7 @@ Result<BetaCurve> readCustomCurve(const std::string& path) {
         }
         points.push_back({*t, *beta});
     }
-    Result<BetaCurve> curve = customCurve(points);
-    if (!curve) {
+    if (Result<BetaCurve> curve = customCurve(points); !curve) {
         // Name the file line rather than the point index: that is what the user can edit.
         Error error = curve.error();
         const size_t open = error.field.find('[');
@@ -252,7 +251,13 @@ Result<BetaCurve> readCustomCurve(const std::string& path) {
         }
         return error;
     }
-    return curve;
+    return points;
+}
+
+Result<BetaCurve> readCustomCurve(const std::string& path) {
+    Result<std::vector<ControlPoint>> points = readControlPoints(path);
+    if (!points) return points.error();
+    return customCurve(std::move(points).value());
 }
 
 Result<BetaCurve> parseBetaCurve(const std::string& spec,

@@ -66,8 +66,10 @@ Result<BetaCurve> customCurve(std::vector<ControlPoint> points);
 // entropy).
 Result<BetaCurve> informationLinearCurve(std::function<double(double)> information);
 
-// Reads a custom curve from a CSV file with a header containing columns `t` and `beta`.
+// Reads a custom curve from a CSV file with a header containing columns `t` and `beta`; the
+// points as written (checked as customCurve checks them, errors naming the file's line).
 Result<BetaCurve> readCustomCurve(const std::string& path);
+Result<std::vector<ControlPoint>> readControlPoints(const std::string& path);
 
 // "linear", "cosine", "power:P", "custom:FILE"; "info-linear" needs `information` (else an
 // error saying the schedule needs a data table). `field` names the option in errors.

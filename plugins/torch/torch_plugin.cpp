@@ -15,7 +15,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "core/model/model_error.h"
+#include "core/util/model_error.h"
 #include "core/model/torch_plugin_api.h"
 
 namespace core::model {

@@ -27,6 +27,7 @@ class tst_Project : public QObject {
     Q_OBJECT
 private slots:
     void explanationsOfTheKernelsHold();
+    void categoricalScheduleSpecReadsBack();
     void categoricalErrorsNameFieldAndValue_data();
     void categoricalErrorsNameFieldAndValue();
     void gaussianErrorsNameFieldAndValue();
@@ -817,6 +818,43 @@ void tst_Project::explanationsOfTheKernelsHold() {
         QVERIFY2(std::abs(closed) < 1e-12, qPrintable(QString("closed form, %1 steps: KL %2").arg(steps).arg(closed)));
         QVERIFY2(d3pm > previous + 1e-4, qPrintable(QString("D3PM-style, %1 steps: KL %2 after %3").arg(steps).arg(d3pm).arg(previous)));
         previous = d3pm;
+    }
+}
+
+// setScheduleSpec is scheduleSpec's inverse: every schedule written reads back to the same
+// parameters; custom:FILE takes the file's inner points; a bad spec names the field and text.
+void tst_Project::categoricalScheduleSpecReadsBack() {
+    using core::schedule::BetaCurveKind;
+    core::project::CategoricalParams custom;
+    DS_VERIFY_OK(custom.setScheduleSpec(
+        "custom:" + test_support::dataPathStd("categorical_custom_beta.csv"), "--schedule"));
+    QCOMPARE(custom.schedule, BetaCurveKind::Custom);
+    QCOMPARE(custom.controlPoints.size(), size_t(1));  // (0, 0) and (1, 1) are the curve's own
+    QCOMPARE(custom.controlPoints[0].t, 0.5);
+    QCOMPARE(custom.controlPoints[0].beta, 0.25);
+    core::project::CategoricalParams power;
+    power.schedule = BetaCurveKind::Power;
+    power.powerExponent = 2.75;
+    core::project::CategoricalParams info;
+    info.schedule = BetaCurveKind::InformationLinear;
+    core::project::CategoricalParams linear;
+    linear.schedule = BetaCurveKind::Linear;
+    for (const core::project::CategoricalParams& written :
+         {custom, power, info, linear, core::project::CategoricalParams{}}) {
+        core::project::CategoricalParams read = written;
+        read.schedule = BetaCurveKind::Cosine;
+        read.powerExponent = 9.0;
+        DS_VERIFY_OK(read.setScheduleSpec(written.scheduleSpec(), "--schedule"));
+        if (written.schedule != BetaCurveKind::Power) read.powerExponent = written.powerExponent;
+        QVERIFY2(read == written, written.scheduleSpec().c_str());
+    }
+    core::project::CategoricalParams bad;
+    for (const std::string text : {"power:", "power:-1", "quadratic", "custom"}) {
+        const core::Status status = bad.setScheduleSpec(text, "--schedule");
+        QVERIFY2(!status.ok(), text.c_str());
+        QCOMPARE(status.error().field, std::string("--schedule"));
+        QVERIFY2(status.error().toString().find(text) != std::string::npos,
+                 status.error().toString().c_str());
     }
 }
 

@@ -25,7 +25,7 @@
 #include "core/gaussian/gamma.h"
 #include "core/io/zip_archive.h"
 #include "core/model/gaussian_oracles.h"
-#include "core/model/model_error.h"
+#include "core/util/model_error.h"
 #include "core/model/model_file.h"
 #include "core/model/torch_model.h"
 #include "core/schedule/gaussian_schedule.h"

@@ -99,6 +99,7 @@ private slots:
     void resumeRefusesAChangedField_data();
     void resumeRefusesAChangedField();
     void stoppedRunSettingsAreTheRunsOwn();
+    void digitsDataSetReadsBackWhatItWrites();
 };
 
 void tst_TrainingSetup::projectTableDrawsAsBefore() {
@@ -142,8 +143,7 @@ void tst_TrainingSetup::digitsAreTheFixedSplit() {
         set = core::project::trainingSet(project, ProcessKind::Categorical, 5, sources);
     } else {
         set = core::project::trainingSet(
-            TrainingDataSpec{
-                .process = ProcessKind::Categorical, .data = "digits:levels=3", .digitLevels = 3},
+            TrainingDataSpec{.process = ProcessKind::Categorical, .data = "digits:levels=3"},
             sources);
     }
     DS_VERIFY_OK(set);
@@ -374,6 +374,28 @@ void tst_TrainingSetup::stoppedRunSettingsAreTheRunsOwn() {
     state.trainParams = "{steps";
     QVERIFY(!core::project::stoppedRunSettings(state, core::model::architectureToJson(network),
                                                fields));
+}
+
+// The name checkpoints carry is read back by the one parser; anything else is refused with the
+// field and the text named.
+void tst_TrainingSetup::digitsDataSetReadsBackWhatItWrites() {
+    for (int levels : {2, 4, 17, 256}) {
+        const std::string name = core::project::digitsDataSet(levels);
+        auto read = core::project::parseDigitsDataSet(name, "data_set");
+        DS_VERIFY_OK(read);
+        QCOMPARE(*read, levels);
+    }
+    auto plain = core::project::parseDigitsDataSet("digits", "data_set");
+    DS_VERIFY_OK(plain);
+    QCOMPARE(*plain, core::project::kDefaultDigitLevels);
+    for (const std::string bad : {"digits:levels=4abc", "digits:levels=", "digits:levels=1",
+                                  "digits:levels=257", "digits,levels=3", "digits:test",
+                                  "digits:levels=-3"}) {
+        auto read = core::project::parseDigitsDataSet(bad, "--data");
+        QVERIFY2(!read.ok(), bad.c_str());
+        QCOMPARE(read.error().value, bad);
+        QVERIFY2(read.error().field.rfind("--data", 0) == 0, read.error().toString().c_str());
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_TrainingSetup)

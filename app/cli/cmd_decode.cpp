@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+// `diffuscope decode`: the output distribution of a masked-diffusion decoding sampler
+// (docs/categorical.md, Decoding samplers).
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+
+#include "app/cli/categorical_run.h"
+#include "app/cli/commands.h"
+#include "app/cli/output_format.h"
+#include "app/cli/terminal_progress.h"
+#include "core/project/decoding_runs.h"
+
+namespace app::cli {
+
+using core::Result;
+
+namespace {
+// decode --sweep-steps: one decoding run per value (the view's own sweep has at most 15).
+constexpr size_t kMaxSweepSteps = 64;
+
+// --sweep-steps N1,N2,… (empty without it): each N a whole decoding run, so the list is bounded
+// before any of them starts; it stands instead of --steps.
+Result<std::vector<int>> sweepSteps(const Args& args) {
+    std::vector<int> sweep;
+    if (!args.has("sweep-steps")) return sweep;
+    std::stringstream in(args.get("sweep-steps"));
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        Result<int> n = parseBounded(item, "--sweep-steps", core::limits::kSteps);
+        if (!n) {
+            core::Error error = n.error();
+            error.value = args.get("sweep-steps");
+            return error;
+        }
+        sweep.push_back(*n);
+        if (sweep.size() > kMaxSweepSteps) {
+            const std::string list = args.get("sweep-steps");
+            const auto count = std::count(list.begin(), list.end(), ',') + 1;
+            return core::invalidArgument(
+                "--sweep-steps", std::to_string(count) + " values",
+                "at most " + std::to_string(kMaxSweepSteps) + " values of N");
+        }
+    }
+    if (sweep.empty()) {
+        return core::invalidArgument("--sweep-steps", args.get("sweep-steps"), "no N given");
+    }
+    if (args.has("steps")) {
+        return core::invalidArgument("--steps", args.get("steps"),
+                                     "not used beside --sweep-steps, which gives every N; give "
+                                     "one of them");
+    }
+    return sweep;
+}
+
+// The results: one JSON object (with --sweep-steps {"sweep": [one per N]}), or a CSV row per N.
+void printDecode(const core::project::DecodeSweepRun& run, const std::string& format, bool sweep) {
+    const std::vector<core::categorical::DecodeResult>& results = run.results;
+    const std::vector<core::project::DigitsDecodeMeasures>& digitsMeasures = run.digits;
+    std::ostringstream out;
+    if (format == "json") {
+        auto one = [&](size_t i) {
+            auto json = core::project::decodeResultJson(results[i]);
+            if (i < digitsMeasures.size())
+                core::project::addDigitsMeasuresJson(digitsMeasures[i], json);
+            return json;
+        };
+        if (!sweep) {
+            printJson(out, one(0));
+        } else {
+            nlohmann::ordered_json all;
+            all["sweep"] = nlohmann::ordered_json::array();
+            for (size_t i = 0; i < results.size(); ++i) all["sweep"].push_back(one(i));
+            printJson(out, all);
+        }
+    } else {
+        out << core::project::decodeCsvHeader() << '\n';
+        for (const core::categorical::DecodeResult& r : results)
+            out << core::project::decodeCsvRow(r) << '\n';
+    }
+    std::cout << out.str();
+}
+
+}  // namespace
+
+const CommandSpec& decodeSpec() {
+    static const CommandSpec spec{
+        "decode",
+        "the output distribution of a decoding sampler of masked diffusion",
+        "",
+        {required("table", "T.csv", "the data table (columns x1..xD and p, optionally c)"),
+         required("pi", "masked:K", "the prior: masked:K (K data classes and a mask state K + 1)"),
+         required("schedule", "S", "β(t): linear, cosine, power:P, info-linear or custom:FILE"),
+         valued("steps", "N", "", "the number of decoding steps (required without --sweep-steps)"),
+         valued("order", "O", "ancestral",
+                "ancestral, random, confidence, margin or entropy (which masked positions unmask)"),
+         valued("values", "V", "sample", "sample, argmax or temperature:τ (how a value is drawn)"),
+         valued("remask", "R", "none",
+                "none, cap:η, rescale:η or conf (ReMDM; with --order ancestral)"),
+         valued("gumbel", "float64|float32", "float64", "the precision of the Gumbel-max draws"),
+         valued("sweep-steps", "N1,N2,…", "", "one result per N instead of --steps"),
+         valued("project", "FILE", "",
+                "a project file: its categorical set-up (data, π, schedule, N, condition, model, "
+                "seed) stands in for the options not given"),
+         valued("condition", "C", "", "the condition decoded (default: all conditions averaged)"),
+         valued("samples", "M", "", "Monte Carlo with M ≥ 2 chains per condition (default: exact)"),
+         seedOption("0", "the Monte Carlo seed"), threadsOption(),
+         formatOption("json|csv", "json", "the output format"),
+         valued("model", "M", "oracle",
+                "the denoiser: oracle (the table's exact joint posterior), MODEL.safetensors or "
+                "MODEL.pt")},
+        "Without --samples the output distribution is propagated exactly ((K + 1)^D ≤ 2^24 "
+        "partially\n"
+        "masked sequences). JSON: exact, sampler, steps, tokens_per_step (step N first; expected\n"
+        "counts for ancestral), entropy, kl_data_output, kl_output_data, total_variation,\n"
+        "position_entropy (numbers, null when infinite; with --samples each is an object\n"
+        "{\"value\": …, \"standard_error\": …}), row_probability (per table row), distribution\n"
+        "(exact only: [{\"x\": […], \"p\": …}]). With --sweep-steps: {\"sweep\": [one per N]}.\n"
+        "CSV: a header and one row per N. Details in docs/categorical.md (Decoding samplers).\n"
+        "On the digits (a project on them, or --model a digits network with a mask state and no\n"
+        "--table) with --samples the JSON adds accuracy, accuracy_standard_error and\n"
+        "accuracy_per_condition: the share of decoded images that a nearest-class-mean classifier\n"
+        "labels as their condition.\n"};
+    return spec;
+}
+
+int runDecode(const Args& args) {
+    using namespace core::categorical;
+    const std::string format = args.get("format");
+    if (format != "json" && format != "csv") {
+        return fail(core::makeError(core::ErrorCode::ParseError, "--format", format,
+                                    "expected json or csv"));
+    }
+    core::project::DecodeRequest request;
+    Result<DecodeOrder> order = parseDecodeOrder(args.get("order"), "--order");
+    if (!order) return fail(order.error());
+    request.sampler.order = *order;
+    if (core::Status s = parseDecodeValues(args.get("values"), request.sampler, "--values"); !s)
+        return fail(s.error());
+    if (core::Status s = parseDecodeRemask(args.get("remask"), request.sampler, "--remask"); !s)
+        return fail(s.error());
+    Result<GumbelPrecision> gumbel = parseGumbelPrecision(args.get("gumbel"), "--gumbel");
+    if (!gumbel) return fail(gumbel.error());
+    request.sampler.gumbel = *gumbel;
+    if (core::Status s = validateDecodingSampler(request.sampler); !s) return fail(s.error());
+    Result<std::vector<int>> sweep = sweepSteps(args);
+    if (!sweep) return fail(sweep.error());
+    auto params = args.has("project")        ? categoricalParamsFromProject(args)
+                  : decodesModelDigits(args) ? digitsParamsFromModel(args, !sweep->empty())
+                                             : categoricalParamsFromOptions(args, !sweep->empty());
+    if (!params) return fail(params.error());
+    if (args.has("seed")) {
+        Result<long long> seed = args.getInt64("seed");
+        if (!seed) return fail(seed.error());
+        params->seed = static_cast<uint64_t>(*seed);
+    }
+    auto run = samplesAndThreads(args);
+    if (!run) return fail(run.error());
+    request.samples = run->first;
+    auto setup = buildCategoricalSetup(args, *params);
+    if (!setup) return fail(setup.error());
+    TerminalProgress terminal;
+    core::Progress progress(&terminal, "decoding");
+    // The core names its inputs; the command line names its options.
+    auto rename = [&](core::Error error) {
+        if (error.field == "pi") {
+            error.field = "--pi";
+            error.value = args.has("pi") ? args.get("pi") : "(the project's)";
+        } else if (error.field == "steps") {
+            error.field = args.has("sweep-steps") ? "--sweep-steps" : "--steps";
+        } else if (error.field == "samples") {
+            error.field = "--samples";
+        } else if (error.field == "condition") {
+            error.field = "--condition";
+        }
+        return error;
+    };
+    // On the digits with Monte Carlo, every chain's image is classified too (accuracy).
+    std::shared_ptr<const core::data::Digits> digits;
+    if (core::project::decodesDigits(**setup) && request.samples > 0) {
+        auto read = core::project::fileSources().digits();
+        if (!read) return fail(read.error());
+        digits = *read;
+    }
+    auto sweepRun = core::project::projectDecodeSweep(
+        **setup, request, sweep->empty() ? std::vector<int>{params->numSteps} : *sweep, run->second,
+        &progress, digits.get());
+    if (!sweepRun) return fail(rename(sweepRun.error()));
+    printDecode(*sweepRun, format, !sweep->empty());
+    return 0;
+}
+
+}  // namespace app::cli
