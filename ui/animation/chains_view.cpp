@@ -189,6 +189,25 @@ void ChainCanvas::paintMarginalBars(QPainter& painter, const LaneLayout& lanes, 
     }
 }
 
+namespace {
+
+// The bars' legend, drawn with the bars' own marks: a red box is the exact marginal, a blue bar
+// the share of the chains (longer than its box when more chains are there).
+void paintBarsLegend(QPainter& painter, double left, double width, double em) {
+    painter.setPen(QPen(charts::palette::kExact, 2));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(QRectF(left, 4 + 0.2 * em, 16, 0.6 * em));
+    painter.setPen(Qt::black);
+    painter.drawText(QRectF(left + 20, 4, width - 20, em), Qt::AlignLeft | Qt::AlignVCenter,
+                     QCoreApplication::translate("ui::animation::ChainCanvas", "exact marginal"));
+    painter.fillRect(QRectF(left, 4 + em + 0.35 * em, 16, 0.3 * em),
+                     charts::palette::withAlpha(charts::palette::kSampled, 190));
+    painter.drawText(QRectF(left + 20, 4 + em, width - 20, em), Qt::AlignLeft | Qt::AlignVCenter,
+                     QCoreApplication::translate("ui::animation::ChainCanvas", "chains"));
+}
+
+}  // namespace
+
 void ChainCanvas::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     painter.fillRect(rect(), Qt::white);
@@ -244,18 +263,7 @@ void ChainCanvas::paintEvent(QPaintEvent*) {
     drawHeader(painter, QRectF(left, 2, lanesRight - left, top - 6), forward, t,
                static_cast<int>(std::round(p)), m, m_view->m_figure);
     painter.setFont(font());
-    // The bars' legend, drawn with the bars' own marks: a red box is the exact marginal, a
-    // blue bar the share of the chains (longer than its box when more chains are there).
-    painter.setPen(QPen(charts::palette::kExact, 2));
-    painter.setBrush(Qt::NoBrush);
-    painter.drawRect(QRectF(barsLeft, 4 + 0.2 * em, 16, 0.6 * em));
-    painter.setPen(Qt::black);
-    painter.drawText(QRectF(barsLeft + 20, 4, barsWidth + margin - 20, em), Qt::AlignLeft | Qt::AlignVCenter,
-                     QCoreApplication::translate("ui::animation::ChainCanvas", "exact marginal"));
-    painter.fillRect(QRectF(barsLeft, 4 + em + 0.35 * em, 16, 0.3 * em),
-                     charts::palette::withAlpha(charts::palette::kSampled, 190));
-    painter.drawText(QRectF(barsLeft + 20, 4 + em, barsWidth + margin - 20, em), Qt::AlignLeft | Qt::AlignVCenter,
-                     QCoreApplication::translate("ui::animation::ChainCanvas", "chains"));
+    paintBarsLegend(painter, barsLeft, barsWidth + margin, em);
 
     // Lanes.
     for (int c = 0; c < k; ++c) {

@@ -472,14 +472,10 @@ std::optional<QSizeF> fittingSizeMm(QWidget* widget, const std::vector<FigureCha
     return std::nullopt;
 }
 
-// Renders `widget` as the figure `path` names (its extension is the format: png, svg or pdf)
-// into `bytes`; returns an empty string or the problem, naming `path`, and in `fitsMm` (unless
-// null) a size near the asked one at which the layout passed the checks, if any.
-QString renderFigureOnce(QWidget* widget, const QString& path, const ExportOptions& options,
-                         QByteArray* bytesOut, std::optional<QSizeF>* fitsMm) {
-    if (widget == nullptr) {
-        return QCoreApplication::translate("ui::chart_export", "nothing to export");
-    }
+// Why `options` cannot be exported to `path` (size, DPI, font scale, the format `suffix` of
+// its extension, the image's memory), or an empty string.
+QString exportOptionsProblem(const QString& path, const QString& suffix,
+                             const ExportOptions& options) {
     if (options.size.width() < 16 || options.size.height() < 16 || options.size.width() > 16384 ||
         options.size.height() > 16384) {
         return QCoreApplication::translate(
@@ -497,7 +493,6 @@ QString renderFigureOnce(QWidget* widget, const QString& path, const ExportOptio
                                            "export font scale %1: must lie between 0.5 and 4")
             .arg(options.fontScale);
     }
-    const QString suffix = chartFormat(path);
     if (suffix != "png" && suffix != "svg" && suffix != "pdf") {
         return QCoreApplication::translate("ui::chart_export",
                                            "%1: a figure is written as .png, .svg or .pdf")
@@ -511,24 +506,37 @@ QString renderFigureOnce(QWidget* widget, const QString& path, const ExportOptio
         !s) {
         return path + ": " + QString::fromStdString(s.error().toString());
     }
-    const AncestorLayoutsHeld held(widget);
-    FigureOnly figure(widget);
-    // Laid out at the size asked, with the type in points: text never shrinks with the figure,
-    // titles and legends wrap, ticks thin out; what still cannot fit refuses the export, naming
-    // a size that fits.
-    FigureTypeGuard type(widget, options.fontScale);
-    SizeGuard guard(widget, options.size);
-    const std::vector<FigureChart*> figures = type.figures();
-    if (const QString problem = layoutProblem(widget, figures, options.size, options, path); !problem.isEmpty()) {
-        if (fitsMm != nullptr) *fitsMm = fittingSizeMm(widget, figures, options.size, options, path);
-        return problem;
+    return {};
+}
+
+// The SVG's header names the physical size typed (8.5 × 6 cm), not the whole-pixel canvas's
+// (84.93 × 60.06 mm).
+void setSvgPhysicalSize(QByteArray& bytes, const QSizeF& typedSize) {
+    const auto mm = [](double pixels) {
+        QString text = QString::number(pixels * 25.4 / 96.0, 'f', 2);
+        while (text.endsWith('0')) text.chop(1);
+        if (text.endsWith('.')) text.chop(1);
+        return text;
+    };
+    static const QRegularExpression header(R"re(<svg width="[^"]*mm" height="[^"]*mm")re");
+    const QByteArray exact = QString("<svg width=\"%1mm\" height=\"%2mm\"")
+                                 .arg(mm(typedSize.width()), mm(typedSize.height()))
+                                 .toUtf8();
+    const QRegularExpressionMatch match = header.match(QString::fromUtf8(bytes.left(512)));
+    if (match.hasMatch()) {
+        bytes.replace(match.capturedStart(), match.capturedLength(), exact);
     }
+}
+
+// The laid-out `widget` encoded as `suffix` (png, svg or pdf) into `bytes`; an empty string or
+// the problem, naming `path`.
+QString encodeFigure(QWidget* widget, const QString& suffix, const ExportOptions& options,
+                     const QString& path, QByteArray& bytes) {
     // Without the window's background: a figure is white to the edge (the image is filled white
     // and SVG and PDF start from a white rectangle), never the grey of the GUI's panels.
     auto renderScaled = [widget](QPainter& painter) {
         widget->render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
     };
-    QByteArray& bytes = *bytesOut;
     bytes.clear();
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
@@ -561,24 +569,7 @@ QString renderFigureOnce(QWidget* widget, const QString& path, const ExportOptio
             painter.fillRect(QRect(QPoint(0, 0), options.size), Qt::white);
             renderScaled(painter);
         }
-        // The canvas in whole pixels is 84.93 × 60.06 mm for 8.5 × 6 cm: the physical size
-        // says what was typed.
-        if (options.typedSize.isValid()) {
-            const auto mm = [](double pixels) {
-                QString text = QString::number(pixels * 25.4 / 96.0, 'f', 2);
-                while (text.endsWith('0')) text.chop(1);
-                if (text.endsWith('.')) text.chop(1);
-                return text;
-            };
-            static const QRegularExpression header(R"re(<svg width="[^"]*mm" height="[^"]*mm")re");
-            const QByteArray exact = QString("<svg width=\"%1mm\" height=\"%2mm\"")
-                                         .arg(mm(options.typedSize.width()), mm(options.typedSize.height()))
-                                         .toUtf8();
-            const QRegularExpressionMatch match = header.match(QString::fromUtf8(bytes.left(512)));
-            if (match.hasMatch()) {
-                bytes.replace(match.capturedStart(), match.capturedLength(), exact);
-            }
-        }
+        if (options.typedSize.isValid()) setSvgPhysicalSize(bytes, options.typedSize);
     } else {
         QPdfWriter writer(&buffer);
         writer.setCreator("Diffuscope");
@@ -595,6 +586,33 @@ QString renderFigureOnce(QWidget* widget, const QString& path, const ExportOptio
     }
     buffer.close();
     return {};
+}
+
+// Renders `widget` as the figure `path` names (its extension is the format: png, svg or pdf)
+// into `bytes`; returns an empty string or the problem, naming `path`, and in `fitsMm` (unless
+// null) a size near the asked one at which the layout passed the checks, if any.
+QString renderFigureOnce(QWidget* widget, const QString& path, const ExportOptions& options,
+                         QByteArray* bytesOut, std::optional<QSizeF>* fitsMm) {
+    if (widget == nullptr) {
+        return QCoreApplication::translate("ui::chart_export", "nothing to export");
+    }
+    const QString suffix = chartFormat(path);
+    if (const QString problem = exportOptionsProblem(path, suffix, options); !problem.isEmpty()) {
+        return problem;
+    }
+    const AncestorLayoutsHeld held(widget);
+    FigureOnly figure(widget);
+    // Laid out at the size asked, with the type in points: text never shrinks with the figure,
+    // titles and legends wrap, ticks thin out; what still cannot fit refuses the export, naming
+    // a size that fits.
+    FigureTypeGuard type(widget, options.fontScale);
+    SizeGuard guard(widget, options.size);
+    const std::vector<FigureChart*> figures = type.figures();
+    if (const QString problem = layoutProblem(widget, figures, options.size, options, path); !problem.isEmpty()) {
+        if (fitsMm != nullptr) *fitsMm = fittingSizeMm(widget, figures, options.size, options, path);
+        return problem;
+    }
+    return encodeFigure(widget, suffix, options, path, *bytesOut);
 }
 
 // renderFigureOnce, and on a refusal the size it fits at, once an export asked for that size

@@ -52,6 +52,66 @@ int unitIndex(const QString& name) {
     return -1;
 }
 
+// The resolution, remembered; PNG only (SVG and PDF are vectors).
+QSpinBox* dpiBox(const QSettings& settings, const QString& path) {
+    auto* dpi = new QSpinBox;
+    dpi->setRange(24, 1200);
+    dpi->setValue(settings.value("export/dpi", 192).toInt());
+    dpi->setToolTip(QCoreApplication::translate(
+        "ui::export_dialog",
+        "96 is the screen; 192 or 300 for print (PNG only: SVG and PDF are vectors)."));
+    dpi->setEnabled(chartFormat(path) == "png");
+    return dpi;
+}
+
+QDoubleSpinBox* fontScaleBox(const QSettings& settings) {
+    auto* fontScale = new QDoubleSpinBox;
+    fontScale->setRange(0.5, 4.0);
+    fontScale->setSingleStep(0.25);
+    fontScale->setValue(settings.value("export/fontScale", 1.0).toDouble());
+    fontScale->setToolTip(QCoreApplication::translate(
+        "ui::export_dialog",
+        "Text and lines this many times larger than on screen, at the same "
+        "figure size: 1.5–2 for slides and two-column papers."));
+    return fontScale;
+}
+
+// width × height and their unit on one row.
+QHBoxLayout* sizeRow(QDoubleSpinBox* width, QDoubleSpinBox* height, QComboBox* unit) {
+    width->setToolTip(QCoreApplication::translate(
+        "ui::export_dialog", "The figure's size on paper; text keeps its size in points, so a "
+                             "smaller figure has relatively larger text (8.5 cm: a paper column)."));
+    height->setToolTip(width->toolTip());
+    auto* row = new QHBoxLayout;
+    row->addWidget(width);
+    row->addWidget(new QLabel("×"));
+    row->addWidget(height);
+    row->addWidget(unit);
+    return row;
+}
+
+QDialogButtonBox* okCancelButtons() {
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    // Translated here too: Qt's own translation (qtbase_*.qm) may not be installed.
+    buttons->button(QDialogButtonBox::Ok)
+        ->setText(QCoreApplication::translate("ui::export_dialog", "OK"));
+    buttons->button(QDialogButtonBox::Cancel)
+        ->setText(QCoreApplication::translate("ui::export_dialog", "Cancel"));
+    return buttons;
+}
+
+// Hidden until an export is refused; selectable, so that the size it names can be copied.
+QLabel* refusalLabel() {
+    auto* refusal = new QLabel;
+    refusal->setObjectName("exportRefusal");
+    refusal->setWordWrap(true);
+    refusal->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    refusal->setStyleSheet("color: #b00020;");
+    refusal->setMaximumWidth(480);
+    refusal->hide();
+    return refusal;
+}
+
 }  // namespace
 
 QString askExportPath(QWidget* parent, const QString& baseName) {
@@ -92,21 +152,8 @@ bool askExportOptions(QWidget* parent, const QString& path, ExportOptions* optio
     auto* height = new QDoubleSpinBox;
     auto* unit = new QComboBox;
     for (const Unit& u : kUnits) unit->addItem(u.name);
-    auto* dpi = new QSpinBox;
-    auto* fontScale = new QDoubleSpinBox;
-    dpi->setRange(24, 1200);
-    dpi->setValue(settings.value("export/dpi", 192).toInt());
-    dpi->setToolTip(QCoreApplication::translate(
-        "ui::export_dialog",
-        "96 is the screen; 192 or 300 for print (PNG only: SVG and PDF are vectors)."));
-    dpi->setEnabled(chartFormat(path) == "png");
-    fontScale->setRange(0.5, 4.0);
-    fontScale->setSingleStep(0.25);
-    fontScale->setValue(settings.value("export/fontScale", 1.0).toDouble());
-    fontScale->setToolTip(QCoreApplication::translate(
-        "ui::export_dialog",
-        "Text and lines this many times larger than on screen, at the same "
-        "figure size: 1.5–2 for slides and two-column papers."));
+    QSpinBox* dpi = dpiBox(settings, path);
+    QDoubleSpinBox* fontScale = fontScaleBox(settings);
     // The size is kept as typed, in its unit (8.5 × 6 cm stays 8.5 × 6 cm); pixels are worked
     // out from it as the command line's --width 8.5cm does.
     int shownUnit = unitIndex(settings.value("export/unitName").toString());
@@ -141,33 +188,14 @@ bool askExportOptions(QWidget* parent, const QString& path, ExportOptions* optio
     unit->setCurrentIndex(shownUnit);
     unit->blockSignals(false);
     showIn(shownUnit, shownWidth, shownHeight);
-    width->setToolTip(QCoreApplication::translate(
-        "ui::export_dialog", "The figure's size on paper; text keeps its size in points, so a "
-                             "smaller figure has relatively larger text (8.5 cm: a paper column)."));
-    height->setToolTip(width->toolTip());
-    auto* sizeRow = new QHBoxLayout;
-    sizeRow->addWidget(width);
-    sizeRow->addWidget(new QLabel("×"));
-    sizeRow->addWidget(height);
-    sizeRow->addWidget(unit);
-    form->addRow(QCoreApplication::translate("ui::export_dialog", "size"), sizeRow);
+    form->addRow(QCoreApplication::translate("ui::export_dialog", "size"),
+                 sizeRow(width, height, unit));
     form->addRow(QCoreApplication::translate("ui::export_dialog", "resolution (DPI)"), dpi);
     form->addRow(QCoreApplication::translate("ui::export_dialog", "font scale"), fontScale);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-    // Translated here too: Qt's own translation (qtbase_*.qm) may not be installed.
-    buttons->button(QDialogButtonBox::Ok)
-        ->setText(QCoreApplication::translate("ui::export_dialog", "OK"));
-    buttons->button(QDialogButtonBox::Cancel)
-        ->setText(QCoreApplication::translate("ui::export_dialog", "Cancel"));
+    QDialogButtonBox* buttons = okCancelButtons();
     // A refusal is said here, with the dialog still open and the size as typed, so that the size
     // it names can be typed in place (it used to close the dialog: path and size asked again).
-    auto* refusal = new QLabel;
-    refusal->setObjectName("exportRefusal");
-    refusal->setWordWrap(true);
-    refusal->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    refusal->setStyleSheet("color: #b00020;");
-    refusal->setMaximumWidth(480);
-    refusal->hide();
+    QLabel* refusal = refusalLabel();
     form->addRow(refusal);
     const auto chosen = [&] {
         ExportOptions chosenOptions = *options;

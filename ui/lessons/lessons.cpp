@@ -15,6 +15,7 @@
 #include "core/io/file_io.h"
 #include "core/project/decoding_runs.h"
 #include "ui/document/project_model.h"
+#include "core/project/lab.h"
 #include "core/project/lab_settings.h"
 #include "ui/document/project_document.h"
 
@@ -106,11 +107,8 @@ Project moonsNetwork() {
 
 // The lab's preset of that id applied to the project's Gaussian parameters.
 void applyLabPreset(Gaussian& g, const std::string& id) {
-    for (const core::project::LabPreset& preset : core::project::labPresets()) {
-        if (preset.id != id) continue;
-        g.lab.configs = preset.configs;
-        if (!preset.schedule.empty()) g.schedule = preset.schedule;
-        if (!preset.ks.empty()) g.lab.ks = preset.ks;
+    if (const core::project::LabPreset* preset = core::project::findLabPreset(id)) {
+        (void)core::project::applyLabPreset(*preset, g);  // a lesson's project has no network
     }
 }
 

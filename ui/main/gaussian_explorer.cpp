@@ -11,7 +11,7 @@
 #include <stdexcept>
 
 #include "core/data/gaussian_data.h"
-#include "core/io/gamma_file.h"
+#include "core/project/gaussian_files.h"
 #include "ui/document/bundled_data.h"
 #include "ui/document/model_files.h"
 #include "core/gaussian/nll.h"
@@ -305,6 +305,38 @@ void GaussianExplorer::computeNllVsK() {
         });
 }
 
+namespace {
+
+// The Trajectory view's rows of one set of results: the DP, even and quadratic paths with
+// their costs, a typed list or spacing family in a row of its own, the one in use.
+views::GaussianTrajectoryView::Rows trajectoryRows(
+    const std::shared_ptr<const GaussianResults>& done) {
+    views::GaussianTrajectoryView::Rows rows;
+    rows.dp = done->dpTimesteps;
+    rows.even = done->evenTimesteps;
+    rows.quadratic = done->quadraticTimesteps;
+    rows.costDp = core::gaussian::trajectoryCost(done->cost, rows.dp);
+    rows.costEven = core::gaussian::trajectoryCost(done->cost, rows.even);
+    rows.costQuadratic = core::gaussian::trajectoryCost(done->cost, rows.quadratic);
+    // A typed list or a spacing family gets a row of its own.
+    if (const auto kind = done->params.trajectory;
+        kind != document::GaussianTrajectory::Dp &&
+        kind != document::GaussianTrajectory::Even &&
+        kind != document::GaussianTrajectory::Quadratic) {
+        rows.typed = done->trajectory.timesteps;
+        rows.costTyped = core::gaussian::trajectoryCost(done->cost, rows.typed);
+        if (kind != document::GaussianTrajectory::List) {
+            rows.typedLabel = QString::fromStdString(done->params.trajectorySpec());
+        }
+    }
+    rows.inUse = done->trajectory.timesteps;
+    rows.schedule = std::shared_ptr<const core::schedule::GaussianSchedule>(
+        done, &done->schedule);
+    return rows;
+}
+
+}  // namespace
+
 void GaussianExplorer::startJob() {
     const document::GaussianParams params = m_document->gaussian();
     m_requested = params;
@@ -348,80 +380,66 @@ void GaussianExplorer::startJob() {
                 if (!sameExceptLab(done->params, m_document->gaussian())) {
                     return;  // a newer request is on its way
                 }
-                m_results = done;
-                {
-                    std::lock_guard lock(m_partialGammas->mutex);
-                    m_partialGammas->byKey.erase(done->params.gammaKey());
-                    m_partialGammas->byKey.erase(done->oracleKey);
-                }
-                using core::project::GammaSource;
-                if (done->gammaSource == GammaSource::Estimated && done->modelError.empty()) {
-                    m_document->setGammaCache(
-                        {done->params.gammaKey(), done->estimate, done->dataVariance});
-                }
-                m_gamma->setEstimate(done->schedule, done->estimate, done->dataVariance,
-                                     done->oracleEstimate ? tr("network") : tr("oracle"),
-                                     done->oracleEstimate ? &*done->oracleEstimate : nullptr);
-                if (!done->modelError.empty()) {
-                    const QString message = tr("Model: %1 — using the exact oracle.")
-                                                .arg(document::qs(done->modelError));
-                    emit jobMessage(message, true);
-                    m_gamma->setMessage(message, true);
-                } else if (done->gammaSource != GammaSource::Estimated) {
-                    m_gamma->setMessage(
-                        m_gamma->message() +
-                        (done->gammaSource == GammaSource::Imported
-                             ? tr(" Γ imported from %1.")
-                                   .arg(document::qs(done->params.importedGammaName))
-                             : tr(" Γ saved with the project.")));
-                } else if (done->gammaResumedAfter > 0) {
-                    m_gamma->setMessage(
-                        m_gamma->message() +
-                        (done->gammaResumedAfter < done->params.numSteps
-                             ? tr(" Resumed after n = %1, where a cancel had stopped it.")
-                                   .arg(done->gammaResumedAfter)
-                             : tr(" Kept from a run cancelled after Γ was done.")));
-                }
-                QString label = QString::fromStdString(done->trajectory.kind);
-                if (!done->trajectory.gammaOverBound.empty()) {
-                    label += tr(" (Γ over its bound at %1 timesteps)")
-                                 .arg(done->trajectory.gammaOverBound.size());
-                }
-                for (charts::ViewPanel* view : {static_cast<charts::ViewPanel*>(m_gamma),
-                                                static_cast<charts::ViewPanel*>(m_variance),
-                                                static_cast<charts::ViewPanel*>(m_trajectory),
-                                                static_cast<charts::ViewPanel*>(m_particles)}) {
-                    view->setProvenance(done->params.provenance());
-                }
-                m_variance->setPairs(done->schedule, done->pairs, label);
-                views::GaussianTrajectoryView::Rows rows;
-                rows.dp = done->dpTimesteps;
-                rows.even = done->evenTimesteps;
-                rows.quadratic = done->quadraticTimesteps;
-                rows.costDp = core::gaussian::trajectoryCost(done->cost, rows.dp);
-                rows.costEven = core::gaussian::trajectoryCost(done->cost, rows.even);
-                rows.costQuadratic = core::gaussian::trajectoryCost(done->cost, rows.quadratic);
-                // A typed list or a spacing family gets a row of its own.
-                if (const auto kind = done->params.trajectory;
-                    kind != document::GaussianTrajectory::Dp &&
-                    kind != document::GaussianTrajectory::Even &&
-                    kind != document::GaussianTrajectory::Quadratic) {
-                    rows.typed = done->trajectory.timesteps;
-                    rows.costTyped = core::gaussian::trajectoryCost(done->cost, rows.typed);
-                    if (kind != document::GaussianTrajectory::List) {
-                        rows.typedLabel = QString::fromStdString(done->params.trajectorySpec());
-                    }
-                }
-                rows.inUse = done->trajectory.timesteps;
-                rows.schedule = std::shared_ptr<const core::schedule::GaussianSchedule>(
-                    done, &done->schedule);
-                // Shares the results' matrix (aliasing), no copy.
-                m_trajectory->setTrajectories(
-                    std::shared_ptr<const core::Matrix>(done, &done->cost), rows);
-                // Chained, so the views above show before the particles are sampled.
-                startParticlesJob(done);
+                showResults(done);
             };
         });
+}
+
+// The results of the Γ job, in every view they feed; then the particles, chained so that the
+// views show before the particles are sampled.
+void GaussianExplorer::showResults(const std::shared_ptr<const GaussianResults>& done) {
+    m_results = done;
+    {
+        std::lock_guard lock(m_partialGammas->mutex);
+        m_partialGammas->byKey.erase(done->params.gammaKey());
+        m_partialGammas->byKey.erase(done->oracleKey);
+    }
+    using core::project::GammaSource;
+    if (done->gammaSource == GammaSource::Estimated && done->modelError.empty()) {
+        m_document->setGammaCache(
+            {done->params.gammaKey(), done->estimate, done->dataVariance});
+    }
+    m_gamma->setEstimate(done->schedule, done->estimate, done->dataVariance,
+                         done->oracleEstimate ? tr("network") : tr("oracle"),
+                         done->oracleEstimate ? &*done->oracleEstimate : nullptr);
+    if (!done->modelError.empty()) {
+        const QString message = tr("Model: %1 — using the exact oracle.")
+                                    .arg(document::qs(done->modelError));
+        emit jobMessage(message, true);
+        m_gamma->setMessage(message, true);
+    } else if (done->gammaSource != GammaSource::Estimated) {
+        m_gamma->setMessage(
+            m_gamma->message() +
+            (done->gammaSource == GammaSource::Imported
+                 ? tr(" Γ imported from %1.")
+                       .arg(document::qs(done->params.importedGammaName))
+                 : tr(" Γ saved with the project.")));
+    } else if (done->gammaResumedAfter > 0) {
+        m_gamma->setMessage(
+            m_gamma->message() +
+            (done->gammaResumedAfter < done->params.numSteps
+                 ? tr(" Resumed after n = %1, where a cancel had stopped it.")
+                       .arg(done->gammaResumedAfter)
+                 : tr(" Kept from a run cancelled after Γ was done.")));
+    }
+    QString label = QString::fromStdString(done->trajectory.kind);
+    if (!done->trajectory.gammaOverBound.empty()) {
+        label += tr(" (Γ over its bound at %1 timesteps)")
+                     .arg(done->trajectory.gammaOverBound.size());
+    }
+    for (charts::ViewPanel* view : {static_cast<charts::ViewPanel*>(m_gamma),
+                                    static_cast<charts::ViewPanel*>(m_variance),
+                                    static_cast<charts::ViewPanel*>(m_trajectory),
+                                    static_cast<charts::ViewPanel*>(m_particles)}) {
+        view->setProvenance(done->params.provenance());
+    }
+    m_variance->setPairs(done->schedule, done->pairs, label);
+    const views::GaussianTrajectoryView::Rows rows = trajectoryRows(done);
+    // Shares the results' matrix (aliasing), no copy.
+    m_trajectory->setTrajectories(
+        std::shared_ptr<const core::Matrix>(done, &done->cost), rows);
+    // Chained, so the views above show before the particles are sampled.
+    startParticlesJob(done);
 }
 
 void GaussianExplorer::startParticlesJob(std::shared_ptr<const GaussianResults> base) {
@@ -465,14 +483,10 @@ QString GaussianExplorer::exportGamma(const QString& path) const {
     if (!m_results) {
         return tr("Γ is not computed yet");
     }
-    const bool npy = path.endsWith(".npy", Qt::CaseInsensitive);
     // NPY holds ms_eps_n = β̄_n Γ_n, as the Analytic-DPM code writes it; CSV holds Γ.
-    const std::vector<double> values =
-        npy ? core::gaussian::msEpsFromGamma(m_results->gamma, m_results->schedule)
-            : m_results->gamma;
-    const core::Status status = core::io::writeGammaFile(
-        path.toStdString(), values, npy ? core::io::GammaKind::MsEps : core::io::GammaKind::Gamma);
-    return status ? QString() : QString::fromStdString(status.error().toString());
+    const auto written =
+        core::project::writeGammaTable(path.toStdString(), m_results->gamma, m_results->schedule);
+    return written ? QString() : QString::fromStdString(written.error().toString());
 }
 
 void GaussianExplorer::waitForJobs() {

@@ -97,6 +97,7 @@ private:
     void startJob();
     // Samples the particle frames on `base`'s Γ and trajectory, for the document's parameters.
     void startParticlesJob(std::shared_ptr<const GaussianResults> base);
+    void showResults(const std::shared_ptr<const GaussianResults>& done);
     void updateNllStale();
     void updateLabStale();
     void connectLab();

@@ -253,6 +253,52 @@ QGroupBox* CategoricalPanel::createScheduleBox() {
     return box;
 }
 
+// The table's buttons (shown for the small table only): add a condition, remove the chosen
+// one, normalise every column.
+QWidget* CategoricalPanel::createTableButtons() {
+    m_tableButtons = new QWidget;
+    auto* tableButtons = new QHBoxLayout(m_tableButtons);
+    tableButtons->setContentsMargins(0, 0, 0, 0);
+    auto* addCondition = new QPushButton(tr("Add condition"));
+    auto* removeCondition = new QPushButton(tr("Remove"));
+    auto* normalise = new QPushButton(tr("Normalise"));
+    normalise->setToolTip(tr("Scale each column so it sums to 1."));
+    tableButtons->addWidget(addCondition);
+    tableButtons->addWidget(removeCondition);
+    tableButtons->addWidget(normalise);
+    m_edits.bind(
+        addCondition, &QPushButton::clicked, tr("Add condition"), "table",
+        [](CategoricalParams& p) {
+            p.table.push_back(std::vector<double>(p.numClasses, 1.0 / p.numClasses));
+            p.conditionNames.push_back(std::string(1, static_cast<char>('A' + p.table.size() - 1)));
+        });
+    m_edits.bind(removeCondition, &QPushButton::clicked, tr("Remove condition"), "table",
+                 [this](CategoricalParams& p) {
+                     if (p.table.size() <= 1) {
+                         showError("table", tr("the data needs at least one condition"));
+                         return false;
+                     }
+                     if (p.condition == core::project::kAllConditions) {
+                         showError("table", tr("choose the condition to remove"));
+                         return false;
+                     }
+                     p.table.erase(p.table.begin() + p.condition);
+                     p.conditionNames.erase(p.conditionNames.begin() + p.condition);
+                     p.condition = std::min<int>(p.condition, static_cast<int>(p.table.size()) - 1);
+                     return true;
+                 });
+    m_edits.bind(normalise, &QPushButton::clicked, tr("Normalise data"), "table",
+                 [](CategoricalParams& p) {
+                     for (auto& column : p.table) {
+                         double sum = 0.0;
+                         for (double v : column) sum += std::max(0.0, v);
+                         for (double& v : column)
+                             v = sum > 0 ? std::max(0.0, v) / sum : 1.0 / p.numClasses;
+                     }
+                 });
+    return m_tableButtons;
+}
+
 QGroupBox* CategoricalPanel::createDataBox() {
     auto* box = new QGroupBox(tr("Data P(X₀ | C)"));
     auto* boxLayout = new QVBoxLayout(box);
@@ -285,17 +331,7 @@ QGroupBox* CategoricalPanel::createDataBox() {
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_table->setMinimumHeight(120);
     boxLayout->addWidget(m_table);
-    m_tableButtons = new QWidget;
-    auto* tableButtons = new QHBoxLayout(m_tableButtons);
-    tableButtons->setContentsMargins(0, 0, 0, 0);
-    auto* addCondition = new QPushButton(tr("Add condition"));
-    auto* removeCondition = new QPushButton(tr("Remove"));
-    auto* normalise = new QPushButton(tr("Normalise"));
-    normalise->setToolTip(tr("Scale each column so it sums to 1."));
-    tableButtons->addWidget(addCondition);
-    tableButtons->addWidget(removeCondition);
-    tableButtons->addWidget(normalise);
-    boxLayout->addWidget(m_tableButtons);
+    boxLayout->addWidget(createTableButtons());
     auto* conditionForm = new QFormLayout;
     m_condition = new QComboBox;
     m_condition->setObjectName("condition");
@@ -307,36 +343,6 @@ QGroupBox* CategoricalPanel::createDataBox() {
     connect(m_table, &QTableWidget::cellChanged, this, [this](int row, int column) {
         if (!m_refreshing) editTableCell(row, column, m_table->item(row, column)->text());
     });
-    m_edits.bind(
-        addCondition, &QPushButton::clicked, tr("Add condition"), "table",
-        [](CategoricalParams& p) {
-            p.table.push_back(std::vector<double>(p.numClasses, 1.0 / p.numClasses));
-            p.conditionNames.push_back(std::string(1, static_cast<char>('A' + p.table.size() - 1)));
-        });
-    m_edits.bind(removeCondition, &QPushButton::clicked, tr("Remove condition"), "table",
-                 [this](CategoricalParams& p) {
-                     if (p.table.size() <= 1) {
-                         showError("table", tr("the data needs at least one condition"));
-                         return false;
-                     }
-                     if (p.condition == core::project::kAllConditions) {
-                         showError("table", tr("choose the condition to remove"));
-                         return false;
-                     }
-                     p.table.erase(p.table.begin() + p.condition);
-                     p.conditionNames.erase(p.conditionNames.begin() + p.condition);
-                     p.condition = std::min<int>(p.condition, static_cast<int>(p.table.size()) - 1);
-                     return true;
-                 });
-    m_edits.bind(normalise, &QPushButton::clicked, tr("Normalise data"), "table",
-                 [](CategoricalParams& p) {
-                     for (auto& column : p.table) {
-                         double sum = 0.0;
-                         for (double v : column) sum += std::max(0.0, v);
-                         for (double& v : column)
-                             v = sum > 0 ? std::max(0.0, v) / sum : 1.0 / p.numClasses;
-                     }
-                 });
     connect(m_dataSource, &QComboBox::currentIndexChanged, this, [this] {
         if (!m_refreshing) chooseDataSource();
     });

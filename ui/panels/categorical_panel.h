@@ -74,6 +74,7 @@ private:
     QGroupBox* createPriorBox();
     QGroupBox* createScheduleBox();
     QGroupBox* createDataBox();
+    QWidget* createTableButtons();
     QGroupBox* createSamplingBox();
     // The data-source combo's choice: the digits, a table file (asks for it) or the table.
     void chooseDataSource();

@@ -27,9 +27,8 @@
 #include <QPushButton>
 
 #include "core/data/gaussian_data.h"
-#include "core/gaussian/gamma.h"
 #include "core/gaussian/trajectory_dp.h"
-#include "core/io/gamma_file.h"
+#include "core/project/gaussian_files.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "core/trajectory/least_cost_path.h"
 #include "ui/document/bundled_data.h"
@@ -112,18 +111,15 @@ core::Result<GaussianParams> withCheckpoint(GaussianParams p, const QString& pat
 
 // The params with Γ imported from a file (CSV by its header, NPY as ms_eps) for this N.
 core::Result<GaussianParams> withGammaFile(GaussianParams p, const QString& path) {
-    auto file = core::io::readGammaFile(path.toStdString(), p.numSteps, core::io::GammaKind::MsEps);
-    if (!file) {
-        return file.error();
-    }
     auto schedule = core::schedule::gaussianScheduleFromSpec(p.schedule, p.numSteps);
     if (!schedule) {
         return schedule.error();
     }
-    const std::vector<double> gamma = file->kind == core::io::GammaKind::MsEps
-                                          ? core::gaussian::gammaFromMsEps(file->values, *schedule)
-                                          : file->values;
-    p.importedGamma.assign(gamma.begin() + 1, gamma.end());
+    auto table = core::project::readGammaTable(path.toStdString(), *schedule);
+    if (!table) {
+        return table.error();
+    }
+    p.importedGamma.assign(table->gamma.begin() + 1, table->gamma.end());
     p.importedGammaName = QFileInfo(path).fileName().toStdString();
     return p;
 }
@@ -602,9 +598,9 @@ void GaussianPanel::editDataSpecInBackground(const QString& spec) {
         [spec](GaussianParams p) { return withDataSpec(std::move(p), spec); });
 }
 
-void GaussianPanel::onDocumentChanged() {
-    const GaussianParams& p = m_document->gaussian();
-    m_refreshing = true;
+// The schedule's row: the combo on the spec's kind (a file's name for csv: and diffusers:), N
+// locked for a table, and a config's unused keys said once each time the schedule becomes it.
+void GaussianPanel::showSchedule(const GaussianParams& p) {
     const QString schedule = document::qs(p.schedule);
     const bool custom = schedule.startsWith("csv:");
     const QString diffusersPrefix = core::schedule::kDiffusersPrefix;
@@ -628,7 +624,7 @@ void GaussianPanel::onDocumentChanged() {
     // undone to).
     if (p.schedule != m_notedSchedule) {
         m_notedSchedule = p.schedule;
-        const std::string note = core::schedule::scheduleSpecNote(p.schedule);
+        const std::string note = p.scheduleNote();
         QString shown;
         if (!note.empty()) {
             // The file's name, not its path, so that the line wraps in the narrow panel.
@@ -647,6 +643,12 @@ void GaussianPanel::onDocumentChanged() {
         m_scheduleNote->setToolTip(QString::fromStdString(note));
         m_scheduleNote->setVisible(!shown.isEmpty());
     }
+}
+
+void GaussianPanel::onDocumentChanged() {
+    const GaussianParams& p = m_document->gaussian();
+    m_refreshing = true;
+    showSchedule(p);
     m_numSteps->setValue(p.numSteps);
     const int forward = p.eta == 1.0 ? 0 : p.eta == 0.0 ? 1 : 2;
     m_forward->setCurrentIndex(forward);

@@ -79,6 +79,7 @@ signals:
 
 private slots:
     void onDocumentChanged();
+    void showSchedule(const document::GaussianParams& p);
 
 private:
     bool applyDataSpec(const QString& spec, const QString& text, int mergeId);

@@ -21,6 +21,7 @@
 #include <algorithm>
 
 #include "core/project/gaussian_params.h"
+#include "core/project/lab.h"
 #include "ui/panels/choice_combo.h"
 
 namespace ui::panels {
@@ -236,20 +237,23 @@ bool LabConfigTable::setColour(int row, const QString& colour) {
 }
 
 bool LabConfigTable::applyPreset(const std::string& id) {
-    const auto& presets = core::project::labPresets();
-    auto it = std::find_if(presets.begin(), presets.end(),
-                           [&](const auto& preset) { return preset.id == id; });
-    if (it == presets.end()) {
+    const core::project::LabPreset* preset = core::project::findLabPreset(id);
+    if (preset == nullptr) {
         m_errors.show(kField,
                       tr("lab preset = %1: unknown preset").arg(QString::fromStdString(id)));
         return false;
     }
+    // Refused as a whole (a network trained on another schedule) before anything changes.
+    GaussianParams trial = m_document->gaussian();
+    if (core::Status s = core::project::applyLabPreset(*preset, trial); !s) {
+        m_errors.show(kField, QString::fromStdString(s.error().toString()));
+        return false;
+    }
     return m_edits.edit(tr("Apply lab preset “%1”")
-                            .arg(QCoreApplication::translate("ui::labPresets", it->title.c_str())),
-                        kField, [&preset = *it](GaussianParams& p) {
-                            p.lab.configs = preset.configs;
-                            if (!preset.schedule.empty()) p.schedule = preset.schedule;
-                            if (!preset.ks.empty()) p.lab.ks = preset.ks;
+                            .arg(QCoreApplication::translate("ui::labPresets",
+                                                             preset->title.c_str())),
+                        kField, [preset](GaussianParams& p) {
+                            return core::project::applyLabPreset(*preset, p).ok();
                         });
 }
 

@@ -126,6 +126,68 @@ const std::vector<double>& errorOf(const DecodingViewData::Curve& curve, int ind
     }
 }
 
+// One sampler's curve of a measure against N: finite runs as line pieces with their points and
+// ±1 standard error bars (Monte Carlo), at N·dodge; returns where an infinite value needs its
+// marker (at markerY).
+QList<QPointF> drawMeasureCurve(QChart* chart, QAbstractAxis* x, QValueAxis* y,
+                                const DecodingViewData::Curve& curve,
+                                const std::vector<double>& values,
+                                const std::vector<double>& errors, const std::vector<int>& steps,
+                                double dodge, double markerY) {
+    const QPen pen(curve.colour, 2);
+    QList<QPointF> infinitePoints;
+    // Finite runs as line pieces: an infinite value is a gap, with a marker above the plot.
+    QList<QPointF> piece;
+    QList<QPointF> all;
+    auto flush = [&] {
+        if (piece.isEmpty()) return;
+        auto* line = new QLineSeries;
+        line->setName(curve.name);
+        line->setPen(pen);
+        chart->addSeries(line);
+        line->attachAxis(x);
+        line->attachAxis(y);
+        line->replace(piece);
+        charts::hideFromLegend(line);  // the figure's legend is the distribution chart's
+        piece.clear();
+    };
+    for (size_t i = 0; i < steps.size() && i < values.size(); ++i) {
+        if (std::isfinite(values[i])) {
+            const double at = steps[i] * dodge;
+            piece.append(QPointF(at, values[i]));
+            all.append(QPointF(at, values[i]));
+            // ±1 standard error (Monte Carlo), within the plot.
+            const double se = i < errors.size() ? errors[i] : 0.0;
+            if (se > 0.0 && std::isfinite(se)) {
+                auto* bar = new QLineSeries;
+                bar->setPen(QPen(curve.colour, 1.5));
+                chart->addSeries(bar);
+                bar->attachAxis(x);
+                bar->attachAxis(y);
+                bar->replace({QPointF(at, std::max(y->min(), values[i] - se)),
+                              QPointF(at, std::min(y->max(), values[i] + se))});
+                charts::hideFromLegend(bar);
+            }
+        } else {
+            flush();
+            if (std::isinf(values[i])) infinitePoints.append(QPointF(steps[i], markerY));
+        }
+    }
+    flush();
+    auto* marks = new QScatterSeries;
+    marks->setName(curve.name);
+    marks->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    marks->setMarkerSize(6.0);
+    marks->setColor(curve.colour);
+    marks->setBorderColor(curve.colour);
+    chart->addSeries(marks);
+    marks->attachAxis(x);
+    marks->attachAxis(y);
+    marks->replace(all);
+    charts::hideFromLegend(marks);
+    return infinitePoints;
+}
+
 }  // namespace
 
 DecodingView::DecodingView(document::ProjectDocument* document, QWidget* parent)
@@ -150,27 +212,7 @@ DecodingView::DecodingView(document::ProjectDocument* document, QWidget* parent)
     auto* charts = new QWidget;
     auto* chartsLayout = new QVBoxLayout(charts);
     chartsLayout->setContentsMargins(0, 0, 0, 0);
-    auto* selectorRow = new QWidget;
-    // The two choices on lines of their own: side by side they were squeezed to "ancestra" and
-    // "reverse s" beside the Explanation on a 1280 × 720 projector.
-    auto* selectors = new QVBoxLayout(selectorRow);
-    selectors->setContentsMargins(8, 0, 8, 0);
-    selectors->setSpacing(2);
-    // Hidden where no distribution is drawn (the digits).
-    m_distSelectors = new QWidget;
-    auto* distribution = new QHBoxLayout(m_distSelectors);
-    distribution->setContentsMargins(0, 0, 12, 0);
-    distribution->addWidget(new QLabel(tr("Distribution of:")));
-    distribution->addWidget(m_distSampler);
-    distribution->addWidget(new QLabel(tr("at N =")));
-    distribution->addWidget(m_distSteps);
-    distribution->addStretch(1);
-    selectors->addWidget(m_distSelectors);
-    auto* animated = new QHBoxLayout;
-    animated->addWidget(new QLabel(tr("Sampler animated in Trajectories:")));
-    animated->addWidget(m_animated);
-    animated->addStretch(1);
-    selectors->addLayout(animated);
+    QWidget* selectorRow = createSelectors();
     chartsLayout->addWidget(selectorRow);
     markControl(selectorRow);
     auto* grid = new QGridLayout;
@@ -229,6 +271,33 @@ DecodingView::DecodingView(document::ProjectDocument* document, QWidget* parent)
     setRunning(false);
     onDocumentChanged();
     redraw();
+}
+
+// Which distribution is drawn (sampler and N; hidden where none is drawn, the digits) and
+// which sampler the Trajectories view animates.
+QWidget* DecodingView::createSelectors() {
+    auto* selectorRow = new QWidget;
+    // The two choices on lines of their own: side by side they were squeezed to "ancestra" and
+    // "reverse s" beside the Explanation on a 1280 × 720 projector.
+    auto* selectors = new QVBoxLayout(selectorRow);
+    selectors->setContentsMargins(8, 0, 8, 0);
+    selectors->setSpacing(2);
+    // Hidden where no distribution is drawn (the digits).
+    m_distSelectors = new QWidget;
+    auto* distribution = new QHBoxLayout(m_distSelectors);
+    distribution->setContentsMargins(0, 0, 12, 0);
+    distribution->addWidget(new QLabel(tr("Distribution of:")));
+    distribution->addWidget(m_distSampler);
+    distribution->addWidget(new QLabel(tr("at N =")));
+    distribution->addWidget(m_distSteps);
+    distribution->addStretch(1);
+    selectors->addWidget(m_distSelectors);
+    auto* animated = new QHBoxLayout;
+    animated->addWidget(new QLabel(tr("Sampler animated in Trajectories:")));
+    animated->addWidget(m_animated);
+    animated->addStretch(1);
+    selectors->addLayout(animated);
+    return selectorRow;
 }
 
 QWidget* DecodingView::createControls() {
@@ -574,62 +643,14 @@ void DecodingView::drawMeasure(int index) {
         const auto& curve = m_data->curves[static_cast<size_t>(c)];
         const std::vector<double>& values = measureOf(curve, index);
         const std::vector<double>& errors = errorOf(curve, index);
-        const QPen pen(curve.colour, 2);
         // Monte Carlo: samplers side by side at each N, a few percent apart on the log axis, so
         // that curves that coincide within their errors stay distinguishable; the data keep the
         // true N. Exact curves stand at N itself.
         const double dodge = !m_data->exact && numCurves > 1
                                  ? std::pow(2.0, 0.06 * (c - (numCurves - 1) / 2.0))
                                  : 1.0;
-        // Finite runs as line pieces: an infinite value is a gap, with a marker above the plot.
-        QList<QPointF> piece;
-        QList<QPointF> all;
-        auto flush = [&] {
-            if (piece.isEmpty()) return;
-            auto* line = new QLineSeries;
-            line->setName(curve.name);
-            line->setPen(pen);
-            chart->addSeries(line);
-            line->attachAxis(x);
-            line->attachAxis(y);
-            line->replace(piece);
-            charts::hideFromLegend(line);  // the figure's legend is the distribution chart's
-            piece.clear();
-        };
-        for (size_t i = 0; i < steps.size() && i < values.size(); ++i) {
-            if (std::isfinite(values[i])) {
-                const double at = steps[i] * dodge;
-                piece.append(QPointF(at, values[i]));
-                all.append(QPointF(at, values[i]));
-                // ±1 standard error (Monte Carlo), within the plot.
-                const double se = i < errors.size() ? errors[i] : 0.0;
-                if (se > 0.0 && std::isfinite(se)) {
-                    auto* bar = new QLineSeries;
-                    bar->setPen(QPen(curve.colour, 1.5));
-                    chart->addSeries(bar);
-                    bar->attachAxis(x);
-                    bar->attachAxis(y);
-                    bar->replace({QPointF(at, std::max(y->min(), values[i] - se)),
-                                  QPointF(at, std::min(y->max(), values[i] + se))});
-                    charts::hideFromLegend(bar);
-                }
-            } else {
-                flush();
-                if (std::isinf(values[i])) infinitePoints.append(QPointF(steps[i], markerY));
-            }
-        }
-        flush();
-        auto* marks = new QScatterSeries;
-        marks->setName(curve.name);
-        marks->setMarkerShape(QScatterSeries::MarkerShapeCircle);
-        marks->setMarkerSize(6.0);
-        marks->setColor(curve.colour);
-        marks->setBorderColor(curve.colour);
-        chart->addSeries(marks);
-        marks->attachAxis(x);
-        marks->attachAxis(y);
-        marks->replace(all);
-        charts::hideFromLegend(marks);
+        infinitePoints += drawMeasureCurve(chart, x, y, curve, values, errors, steps, dodge,
+                                           markerY);
     }
     if (!infinitePoints.isEmpty()) {
         auto* inf = addInfiniteMarkers(chart, infiniteName());

@@ -112,6 +112,7 @@ signals:
 
 private:
     QWidget* createControls();
+    QWidget* createSelectors();
     void onDocumentChanged();
     void fillTable();
     void onItemChanged(int row, int column);

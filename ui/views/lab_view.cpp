@@ -191,6 +191,52 @@ void setupChart(QChart* chart, const QString& title) {
 
 }  // namespace
 
+// The axes' choices, two lines of two (one line was 965 px: wider than a projector leaves the
+// views).
+QWidget* LabView::createSelectors() {
+    auto* selectorRow = new QWidget;
+    auto* selectors = new QGridLayout(selectorRow);
+    selectors->setContentsMargins(8, 0, 8, 0);
+    selectors->setHorizontalSpacing(6);
+    selectors->setVerticalSpacing(2);
+    m_axis->addItems({"n", tr("log-SNR λ"), tr("σ (log)")});
+    m_stepAxis->addItems({tr("the step's t"), tr("step index")});
+    m_sigmaStep->addItems({tr("the step"), tr("the ratio")});
+    m_sigmaStep->setToolTip(tr("The fifth chart: each step in log σ, or its ratio to the step before."));
+    const std::pair<QString, QComboBox*> choices[4] = {
+        {tr("Steps for the timesteps and step costs:"), m_k},
+        {tr("Timestep axis:"), m_axis},
+        {tr("Step costs against:"), m_stepAxis},
+        {tr("Steps in log σ:"), m_sigmaStep}};
+    for (int i = 0; i < 4; ++i) {
+        selectors->addWidget(new QLabel(choices[i].first), i / 2, 3 * (i % 2));
+        selectors->addWidget(choices[i].second, i / 2, 3 * (i % 2) + 1);
+    }
+    selectors->setColumnMinimumWidth(2, 12);
+    selectors->setColumnStretch(5, 1);
+    return selectorRow;
+}
+
+// The five figures, in m_chartGrid (arrangeCharts places them).
+void LabView::createCharts() {
+    m_chartGrid = new QGridLayout;
+    m_chartGrid->setSpacing(0);
+    const QString titles[5] = {tr("Timesteps"), tr("Per-step cost"),
+                               tr("Negative ELBO against the number of steps"),
+                               tr("Sample quality against the number of steps"),
+                               tr("Steps in log σ")};
+    for (int i = 0; i < 5; ++i) {
+        m_charts[static_cast<size_t>(i)] = new QChart;
+        setupChart(m_charts[static_cast<size_t>(i)], titles[i]);
+        auto* figure = new charts::FigureChart(m_charts[static_cast<size_t>(i)]);
+        QChartView* view = figure->view();
+        charts::applyFigureStyle(m_charts[static_cast<size_t>(i)], view);
+        view->setMinimumHeight(110);  // a figure in a column still holds the four
+        m_chartViews[static_cast<size_t>(i)] = view;
+        m_figures[static_cast<size_t>(i)] = figure;
+    }
+}
+
 LabView::LabView(document::ProjectDocument* document, QWidget* parent)
     : ViewPanel(QT_TRANSLATE_NOOP("ui::views", "Lab"), parent),
       m_table(new panels::LabConfigTable(document)),
@@ -220,27 +266,7 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
     auto* charts = new QWidget;
     auto* chartsLayout = new QVBoxLayout(charts);
     chartsLayout->setContentsMargins(0, 0, 0, 0);
-    auto* selectorRow = new QWidget;
-    // Two lines of two choices (one line was 965 px: wider than a projector leaves the views).
-    auto* selectors = new QGridLayout(selectorRow);
-    selectors->setContentsMargins(8, 0, 8, 0);
-    selectors->setHorizontalSpacing(6);
-    selectors->setVerticalSpacing(2);
-    m_axis->addItems({"n", tr("log-SNR λ"), tr("σ (log)")});
-    m_stepAxis->addItems({tr("the step's t"), tr("step index")});
-    m_sigmaStep->addItems({tr("the step"), tr("the ratio")});
-    m_sigmaStep->setToolTip(tr("The fifth chart: each step in log σ, or its ratio to the step before."));
-    const std::pair<QString, QComboBox*> choices[4] = {
-        {tr("Steps for the timesteps and step costs:"), m_k},
-        {tr("Timestep axis:"), m_axis},
-        {tr("Step costs against:"), m_stepAxis},
-        {tr("Steps in log σ:"), m_sigmaStep}};
-    for (int i = 0; i < 4; ++i) {
-        selectors->addWidget(new QLabel(choices[i].first), i / 2, 3 * (i % 2));
-        selectors->addWidget(choices[i].second, i / 2, 3 * (i % 2) + 1);
-    }
-    selectors->setColumnMinimumWidth(2, 12);
-    selectors->setColumnStretch(5, 1);
+    QWidget* selectorRow = createSelectors();
     // Why a configuration did not run, first above the charts: under the table it sat below
     // the fold of the table's scrolling area at 1280 × 720, and the run looked complete.
     m_errors->setWordWrap(true);
@@ -251,22 +277,7 @@ LabView::LabView(document::ProjectDocument* document, QWidget* parent)
     markControl(m_errors);
     chartsLayout->addWidget(selectorRow);
     markControl(selectorRow);
-    m_chartGrid = new QGridLayout;
-    m_chartGrid->setSpacing(0);
-    const QString titles[5] = {tr("Timesteps"), tr("Per-step cost"),
-                               tr("Negative ELBO against the number of steps"),
-                               tr("Sample quality against the number of steps"),
-                               tr("Steps in log σ")};
-    for (int i = 0; i < 5; ++i) {
-        m_charts[static_cast<size_t>(i)] = new QChart;
-        setupChart(m_charts[static_cast<size_t>(i)], titles[i]);
-        auto* figure = new charts::FigureChart(m_charts[static_cast<size_t>(i)]);
-        QChartView* view = figure->view();
-        charts::applyFigureStyle(m_charts[static_cast<size_t>(i)], view);
-        view->setMinimumHeight(110);  // a figure in a column still holds the four
-        m_chartViews[static_cast<size_t>(i)] = view;
-        m_figures[static_cast<size_t>(i)] = figure;
-    }
+    createCharts();
     m_chartsBody = charts;
     // White between the charts too (the scrolling area's grey showed in exported figures).
     charts->setAutoFillBackground(true);

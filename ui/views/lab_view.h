@@ -89,6 +89,8 @@ signals:
 
 private:
     QWidget* createControls();
+    QWidget* createSelectors();
+    void createCharts();
     void updateCaption();
     void redraw();
     void drawTimesteps();
