@@ -86,8 +86,7 @@ const CommandSpec& varianceSpec() {
          valued("gamma", "FILE", "",
                 "Γ as written by `diffuscope gamma` (.csv or .npy); with --project, default: the "
                 "project's Γ"),
-         valued("gamma-kind", "gamma|ms_eps", "",
-                "what the file holds (default: a CSV's header; ms_eps for .npy)"),
+         kGammaKind,
          valued("forward", "ddpm|ddim|eta:V", "ddpm", "the forward process (η = 1, 0 or V)"),
          kTrajectory, kDpVariant, kDataRange, kClipFirst,
          formatOption("json|csv", "json", "the output format"), kThreads, kProject},

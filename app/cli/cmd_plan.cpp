@@ -35,8 +35,7 @@ const CommandSpec& planSpec() {
          valued("gamma", "FILE", "",
                 "Γ as written by `diffuscope gamma` (.csv or .npy); default: the project's, or "
                 "estimated with --data and --model"),
-         valued("gamma-kind", "gamma|ms_eps", "",
-                "what the file holds (default: a CSV's header; ms_eps for .npy)"),
+         kGammaKind,
          valued("data", "D", "", "the data Γ is estimated on (or the project's)"),
          kModel,
          kDigits,

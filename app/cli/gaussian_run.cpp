@@ -278,6 +278,10 @@ const Option kClipFirst = valued(
 const Option kSeed = seedOption("0", "the seed (of Γ and of the run's own draws)");
 const Option kGammaSamples = valued("gamma-samples", "M", "100", "samples per timestep for Γ");
 
+// What a --gamma file holds (readGammaOption reads it).
+const Option kGammaKind = valued("gamma-kind", "gamma|ms_eps", "",
+                                 "what the Γ file holds (default: a CSV's header; ms_eps for .npy)");
+
 const char* const kDataNotes =
     "D is toy:moons|checkerboard|swissroll|ring[,n=,seed=], gaussian:d=D,s=S, gmm:FILE.json,\n"
     "mixture:w,mx,my,s;… (2-D), csv:FILE or digits[:test]. The formulas and defaults are in\n"

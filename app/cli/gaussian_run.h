@@ -72,7 +72,7 @@ core::Result<core::gaussian::ReverseVariance> parseReverseVariance(const std::st
 // The options the subcommands share (loadGaussianRun reads them), and the help's notes on data.
 namespace gaussian_options {
 extern const Option kData, kModel, kDigits, kSchedule, kSteps, kThreads, kDataRange, kTrajectory,
-    kDpVariant, kEstimator, kProject, kClipFirst, kSeed, kGammaSamples;
+    kDpVariant, kEstimator, kProject, kClipFirst, kSeed, kGammaSamples, kGammaKind;
 extern const char* const kDataNotes;
 }  // namespace gaussian_options
 

@@ -17,6 +17,7 @@ class tst_JobRunner : public QObject {
 private slots:
     void appliesResultOnGuiThread();
     void cancelStopsALongJob();
+    void stopKeepsTheResultSoFar();
     void newestRequestWins();
     void exceptionBecomesFailure();
     void heavyJobsNeverOverlap();
@@ -64,6 +65,44 @@ void tst_JobRunner::cancelStopsALongJob() {
     QVERIFY2(waited < std::chrono::seconds(3), "the job did not stop after the cancel");
     QCOMPARE(target, 0);
     QVERIFY(!runner.isRunning());
+}
+
+// Stop ends a job as cancel does, through its token, but what it returns is applied: a trainer
+// stopped early saves the weights it has. A stopped job that returns nothing is cancelled.
+void tst_JobRunner::stopKeepsTheResultSoFar() {
+    ui::jobs::JobRunner runner;
+    QSignalSpy finished(&runner, &ui::jobs::JobRunner::finished);
+    QSignalSpy cancelled(&runner, &ui::jobs::JobRunner::cancelled);
+    std::atomic<int> slicesDone{0};
+    int kept = -1;
+    runner.start("train", [&](core::Progress& progress) -> std::function<void()> {
+        progress.setTotal(100000);  // 100 s unless stopped
+        int i = 0;
+        while (i < 100000 && progress.advance()) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            slicesDone = ++i;
+        }
+        return [&kept, i] { kept = i; };
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(slicesDone.load() > 20, 5000);
+    const auto before = std::chrono::steady_clock::now();
+    runner.stop();
+    QVERIFY(finished.wait(5000));
+    QVERIFY2(std::chrono::steady_clock::now() - before < std::chrono::seconds(3),
+             "the job did not stop");
+    QCOMPARE(cancelled.count(), 0);
+    QVERIFY2(kept > 20 && kept < 100000, qPrintable(QString::number(kept)));
+    QVERIFY(!runner.isRunning());
+    // Returning nothing when stopped is a cancel; the next job runs as usual.
+    int target = 0;
+    runner.start("nothing", slowJob(100000, &target, 1));
+    QTest::qWait(50);
+    runner.stop();
+    QVERIFY(cancelled.wait(5000));
+    QCOMPARE(target, 0);
+    runner.start("after", slowJob(5, &target, 2));
+    QVERIFY(finished.wait(5000));
+    QCOMPARE(target, 2);
 }
 
 void tst_JobRunner::newestRequestWins() {

@@ -21,14 +21,14 @@ namespace ui::jobs {
 namespace {
 
 // Adapts the core Progress token to the job's promise: progress in per-mille to the GUI
-// thread, Abort once the future was cancelled.
+// thread, Abort once the future was cancelled or the job asked to stop.
 template <typename T>
 class PromiseObserver : public core::ProgressObserver {
 public:
-    PromiseObserver(QPromise<T>& promise, JobRunner* runner)
-        : m_promise(promise), m_runner(runner) {}
+    PromiseObserver(QPromise<T>& promise, JobRunner* runner, const std::atomic<bool>& stop)
+        : m_promise(promise), m_runner(runner), m_stop(stop) {}
     core::Control onProgress(double fraction, const std::string& stage) override {
-        if (m_promise.isCanceled()) {
+        if (m_promise.isCanceled() || m_stop.load()) {
             return core::Control::Abort;
         }
         QMetaObject::invokeMethod(
@@ -42,6 +42,7 @@ public:
 private:
     QPromise<T>& m_promise;
     JobRunner* m_runner;
+    const std::atomic<bool>& m_stop;
 };
 
 // The process-wide turn of heavy jobs: each uses every core (core/util/parallel), so two at
@@ -163,10 +164,12 @@ void JobRunner::start(const QString& name, Work work) {
     m_name = name;
     m_runningGeneration = m_generation;
     m_active = true;
+    m_stop = std::make_shared<std::atomic<bool>>(false);
     emit started(name);
     m_watcher.setFuture(
         QtConcurrent::run(&jobThreads(), [this, heavy = m_weight == JobWeight::Heavy,
-                                    work = std::move(work)](QPromise<Outcome>& promise) {
+                                          stop = m_stop,
+                                          work = std::move(work)](QPromise<Outcome>& promise) {
             Outcome outcome;
             if (heavy && !heavyGate().acquire([&] { return promise.isCanceled(); })) {
                 outcome.cancelled = true;  // cancelled while waiting: it never ran
@@ -174,11 +177,13 @@ void JobRunner::start(const QString& name, Work work) {
                 return;
             }
             const HeavyTurn turn{heavy};
-            PromiseObserver<Outcome> observer(promise, this);
+            PromiseObserver<Outcome> observer(promise, this, *stop);
             core::Progress progress(&observer);
             try {
                 outcome.apply = work(progress);
-                outcome.cancelled = progress.cancelled() || promise.isCanceled();
+                // Stopped, not cancelled: what the job returned is its result.
+                outcome.cancelled =
+                    (progress.cancelled() && !stop->load()) || promise.isCanceled();
             } catch (const std::exception& e) {
                 // An exception must not leave a worker: it would end the program.
                 outcome.error = QString::fromUtf8(e.what());
@@ -250,6 +255,16 @@ void JobRunner::cancel() {
     m_hasPending = false;
     m_pending = nullptr;
     m_watcher.cancel();
+}
+
+void JobRunner::stop() {
+    if (m_light) {
+        cancel();  // a light job has no result to keep
+        return;
+    }
+    m_hasPending = false;
+    m_pending = nullptr;
+    if (m_stop) m_stop->store(true);
 }
 
 void JobRunner::waitForFinished() {

@@ -5,6 +5,8 @@
 #include <QObject>
 #include <QThreadPool>
 
+#include <atomic>
+
 #include <functional>
 #include <memory>
 
@@ -14,7 +16,8 @@
 // core function, run on one of the program's job threads, which live as long as the program
 // (libomp keeps state for every thread that opens a team); its Progress token reports to the GUI and
 // aborts when the job is cancelled. The newest request wins: starting a job cancels the running
-// one and a stale result is dropped.
+// one and a stale result is dropped. A job that can end early with a result of its own
+// (training) is stopped instead: its token aborts as for a cancel, and its result is applied.
 namespace ui::jobs {
 
 // How long the explorers wait for more of an edit that arrives in bursts (a drag) before they
@@ -54,7 +57,12 @@ public:
     void waitForFinished();
 
 public slots:
+    // Ends the running job and drops its result.
     void cancel();
+    // Ends the running job early and keeps its result: its Progress token aborts, and what the
+    // job returns then is applied (a trainer returns the weights so far). A job that returns
+    // nothing when aborted is reported as cancelled.
+    void stop();
 
 signals:
     void started(const QString& name);
@@ -78,6 +86,7 @@ private:
     void report(const QString& name, Outcome outcome, bool stale);
 
     JobWeight m_weight;
+    std::shared_ptr<std::atomic<bool>> m_stop;  // the running heavy job's stop request
     std::shared_ptr<LightJob> m_light;  // the light job running (null when none)
     QFutureWatcher<Outcome> m_watcher;
     QString m_name;

@@ -32,28 +32,6 @@
 #include "ui/document/project_model.h"
 
 namespace ui::training {
-namespace {
-
-// The training job's progress: per-mille to the dialog's bar, and a stop request that ends the
-// run early while keeping its result (JobRunner's own cancel would drop the result).
-class StopObserver final : public core::ProgressObserver {
-public:
-    StopObserver(std::shared_ptr<std::atomic<bool>> stop, QProgressBar* bar)
-        : m_stop(std::move(stop)), m_bar(bar) {}
-    core::Control onProgress(double fraction, const std::string&) override {
-        if (m_stop->load()) return core::Control::Abort;
-        QMetaObject::invokeMethod(
-            m_bar, [bar = m_bar, v = static_cast<int>(fraction * 1000.0)] { bar->setValue(v); },
-            Qt::QueuedConnection);
-        return core::Control::Continue;
-    }
-
-private:
-    std::shared_ptr<std::atomic<bool>> m_stop;
-    QPointer<QProgressBar> m_bar;
-};
-
-}  // namespace
 
 core::Result<core::model::TrainSummary> runTraining(const TrainRequest& request,
                                                     core::Progress* progress) {
@@ -214,11 +192,12 @@ void TrainDialog::connectActions(QPushButton* browse) {
     connect(&m_runner, &jobs::JobRunner::cancelled, this, [this](const QString&) {
         setRunning(false);
     });
+    connect(&m_runner, &jobs::JobRunner::progressChanged, m_progress,
+            [bar = m_progress](int permille, const QString&) { bar->setValue(permille); });
 }
 
 TrainDialog::~TrainDialog() {
-    if (m_stop) m_stop->store(true);
-    m_runner.cancel();
+    m_runner.stop();  // the trainer saves what it has
     m_runner.waitForFinished();
 }
 
@@ -341,15 +320,12 @@ void TrainDialog::launch(std::shared_ptr<const core::model::TrainState> resumeFr
     m_status->setText(r.resume ? tr("Resuming from step %1…").arg(r.resume->stepsDone)
                                : tr("Training…"));
     setRunning(true);
-    m_stop = std::make_shared<std::atomic<bool>>(false);
     m_runner.start(
         QT_TRANSLATE_NOOP("ui::jobs", "training"),
-        [this, r, stop = m_stop,
-         bar = m_progress](core::Progress& jobProgress) -> std::function<void()> {
-            StopObserver observer(stop, bar);
-            core::Progress progress(&observer, "training");
+        [this, r](core::Progress& progress) -> std::function<void()> {
+            // Stop (JobRunner::stop) aborts the token: the trainer ends at its next step and
+            // returns the weights so far, which are saved and shown as this job's result.
             auto summary = runTraining(r, &progress);
-            (void)jobProgress;
             if (!summary) throw std::runtime_error(summary.error().toString());
             const core::model::TrainSummary done = *summary;
             const QString path = r.outputPath;
@@ -375,7 +351,7 @@ void TrainDialog::cancel() {
     // the job finishes normally with summary.cancelled set.
     if (m_runner.isRunning()) {
         m_status->setText(tr("Stopping after the current step…"));
-        m_stop->store(true);
+        m_runner.stop();
     }
 }
 

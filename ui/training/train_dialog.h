@@ -112,7 +112,6 @@ private:
         std::vector<core::model::LossPoint> train, heldOut, pendingTrain, pendingHeldOut;
     };
     std::shared_ptr<LossBuffer> m_losses;
-    std::shared_ptr<std::atomic<bool>> m_stop;
     double m_maxLoss = 0.0;
     std::shared_ptr<const core::model::TrainState> m_resumeFrom;  // what Resume continues
     std::string m_resumeArchitecture;                               // its architecture JSON
