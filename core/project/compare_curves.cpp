@@ -19,6 +19,9 @@ Result<CompareCurves> computeCompareCurves(const CategoricalParams& categorical,
     // Categorical side: L levels, π from the project when it describes the digits.
     const bool onDigits = categorical.dataSource == CategoricalData::Digits;
     curves.levels = onDigits ? categorical.digitLevels : 4;
+    curves.categoricalSchedule = categorical.scheduleSpec();
+    curves.gaussianSchedule = gaussian.schedule;
+    curves.gaussianSteps = gaussian.numSteps;
     auto classes = data::quantiseDigits(digits.pixels, curves.levels);
     if (!classes) {
         return classes.error();
@@ -97,6 +100,27 @@ Result<CompareCurves> computeCompareCurves(const CategoricalParams& categorical,
         curves.snr.push_back(snr[n]);
     }
     return curves;
+}
+
+std::string compareCurvesKey(const CategoricalParams& categorical, const GaussianParams& gaussian) {
+    // Only these fields change the curves.
+    std::string key = categorical.scheduleSpec() + "|";
+    for (const schedule::ControlPoint& point : categorical.controlPoints) {
+        key += shortestText(point.t) + ":" + shortestText(point.beta) + ",";
+    }
+    key += "|" + std::to_string(static_cast<int>(categorical.dataSource)) + "|" +
+           std::to_string(categorical.digitLevels) + "|" + std::to_string(categorical.numClasses) +
+           "|" + (categorical.maskState ? "mask" : "") + "|";
+    for (double p : categorical.pi) key += shortestText(p) + ",";
+    return key + "|" + gaussian.schedule + "|" + std::to_string(gaussian.numSteps);
+}
+
+std::vector<std::string> compareCurvesProvenance(const CategoricalParams& categorical,
+                                                 const GaussianParams& gaussian) {
+    return {"data: the 8x8 digits", "categorical schedule: " + categorical.scheduleSpec(),
+            "categorical N: " + std::to_string(categorical.numSteps),
+            "gaussian schedule: " + gaussian.schedule,
+            "gaussian N: " + std::to_string(gaussian.numSteps)};
 }
 
 }  // namespace core::project

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "core/data/digits.h"
@@ -27,6 +28,9 @@ struct CompareCurves {
     std::vector<double> gaussianNats;  // Σ_i I_i(n) uncapped, nats (+inf at n = 0)
     std::vector<double> snr;           // ᾱ_n/β̄_n (+inf at n = 0)
     double entropyNats = 0.0;          // Σ_i H_i, the pixels' 17-level entropies
+    std::string categoricalSchedule;   // the schedules the curves are of (their specs)
+    std::string gaussianSchedule;
+    int gaussianSteps = 0;             // N
 };
 
 constexpr int kCategoricalPoints = 200;
@@ -36,5 +40,12 @@ constexpr int kCategoricalPoints = 200;
 Result<CompareCurves> computeCompareCurves(const CategoricalParams& categorical,
                                            const GaussianParams& gaussian,
                                            const data::Digits& digits);
+
+// What the curves depend on, as a key: equal keys give the same curves (a new seed or chain
+// count does not change them).
+std::string compareCurvesKey(const CategoricalParams& categorical, const GaussianParams& gaussian);
+// The lines an export of the curves carries about where they come from.
+std::vector<std::string> compareCurvesProvenance(const CategoricalParams& categorical,
+                                                 const GaussianParams& gaussian);
 
 }  // namespace core::project

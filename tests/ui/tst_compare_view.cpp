@@ -54,6 +54,18 @@ private slots:
     void badScheduleShowsAnError();
 };
 
+namespace {
+
+// What the explorer's job computes for the view.
+core::Result<ui::views::CompareCurves> curvesOf(const CategoricalParams& categorical,
+                                                const GaussianParams& gaussian) {
+    const auto& digits = ui::document::bundledDigits();
+    if (!digits) return digits.error();
+    return core::project::computeCompareCurves(categorical, gaussian, *digits);
+}
+
+}  // namespace
+
 void tst_CompareView::followsTheDocument() {
     ui::document::ProjectDocument document;
     ui::GaussianExplorer explorer(&document);
@@ -64,7 +76,7 @@ void tst_CompareView::followsTheDocument() {
     }
     QVERIFY(listed);
     auto* view = explorer.compareView();
-    view->waitForCurves();  // computed off the GUI thread
+    explorer.compareRunner()->waitForFinished();  // computed off the GUI thread
     QCOMPARE(static_cast<int>(view->curves().gaussian.size()), document.gaussian().numSteps + 1);
     QCOMPARE(view->curves().levels, 4);
     const auto before = view->curves().categorical;
@@ -72,26 +84,24 @@ void tst_CompareView::followsTheDocument() {
     CategoricalParams c = document.categorical().withDigits(8);
     c.schedule = test_support::categoricalSchedule("linear");
     QVERIFY(document.setCategorical(c, "digits").ok());
-    view->waitForCurves();
+    explorer.compareRunner()->waitForFinished();
     QCOMPARE(view->curves().levels, 8);
     QVERIFY(view->curves().categorical != before);
     // A Gaussian edit: N.
     GaussianParams g = document.gaussian();
     g.numSteps = 300;
     QVERIFY(document.setGaussian(g, "N").ok());
-    view->waitForCurves();
+    explorer.compareRunner()->waitForFinished();
     QCOMPARE(static_cast<int>(view->curves().gaussian.size()), 301);
     document.undoStack()->undo();
-    view->waitForCurves();
+    explorer.compareRunner()->waitForFinished();
     QCOMPARE(static_cast<int>(view->curves().gaussian.size()), 1001);
     explorer.cancelJobs();
 }
 
 void tst_CompareView::rendersAndExports() {
-    ui::jobs::JobRunner runner;  // what the explorer owns in the window
-    ui::views::CompareView view(&runner);
-    view.setParams(CategoricalParams::example(), GaussianParams{});
-    view.waitForCurves();
+    ui::views::CompareView view;
+    view.showCurves(curvesOf(CategoricalParams::example(), GaussianParams{}), {});
     view.resize(900, 600);
     const QImage image = view.grab().toImage();
     QVERIFY(!image.isNull());
@@ -116,17 +126,14 @@ void tst_CompareView::rendersAndExports() {
 }
 
 void tst_CompareView::badScheduleShowsAnError() {
-    ui::jobs::JobRunner runner;  // what the explorer owns in the window
-    ui::views::CompareView view(&runner);
+    ui::views::CompareView view;
     GaussianParams g;
     g.schedule = "nonsense";
-    view.setParams(CategoricalParams::example(), g);
-    view.waitForCurves();
+    view.showCurves(curvesOf(CategoricalParams::example(), g), {});
     QVERIFY(view.message().contains("nonsense"));
     QVERIFY(view.data().columns.empty());
     // And recovers with a good one.
-    view.setParams(CategoricalParams::example(), GaussianParams{});
-    view.waitForCurves();
+    view.showCurves(curvesOf(CategoricalParams::example(), GaussianParams{}), {});
     QVERIFY(!view.data().columns.empty());
     QVERIFY(!view.message().contains("nonsense"));
 }

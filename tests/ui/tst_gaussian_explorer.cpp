@@ -697,7 +697,7 @@ void tst_GaussianExplorer::csvExportsAreOneTableEach() {
     explorer.waitForJobs();
     explorer.computeNllVsK();
     explorer.waitForJobs();
-    explorer.compareView()->waitForCurves();
+    explorer.compareRunner()->waitForFinished();
     for (const auto& [name, view] : explorer.views()) {
         if (name == "lab") continue;  // no numbers before a run (tst_lab_view covers its CSV)
         const auto text = view->csvText();

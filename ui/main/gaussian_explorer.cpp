@@ -65,7 +65,7 @@ GaussianExplorer::GaussianExplorer(document::ProjectDocument* document, QObject*
       m_variance(new views::VarianceView),
       m_trajectory(new views::GaussianTrajectoryView),
       m_particles(new views::ParticlesView),
-      m_compare(new views::CompareView(&m_compareRunner)),
+      m_compare(new views::CompareView),
       m_lab(new views::LabView(document)) {
     m_coalesce.setSingleShot(true);
     m_coalesce.setInterval(jobs::kCoalesceMs);
@@ -196,11 +196,32 @@ void GaussianExplorer::onParamsChanged() {
     }
     m_coalesce.start();
     updateNllStale();
-    m_compare->setParams(m_document->categorical(), m_document->gaussian());
+    startCompareJob();
 }
 
-void GaussianExplorer::onCategoricalChanged() {
-    m_compare->setParams(m_document->categorical(), m_document->gaussian());
+void GaussianExplorer::onCategoricalChanged() { startCompareJob(); }
+
+void GaussianExplorer::startCompareJob() {
+    const document::CategoricalParams categorical = m_document->categorical();
+    const document::GaussianParams gaussian = m_document->gaussian();
+    const std::string key = core::project::compareCurvesKey(categorical, gaussian);
+    if (key == m_compareKey) {
+        m_compare->setStale(false);  // nothing the curves depend on changed: still current
+        return;
+    }
+    m_compareKey = key;
+    m_compareRunner.start(
+        QT_TRANSLATE_NOOP("ui::jobs", "Compare curves"),
+        [categorical, gaussian, this](core::Progress&) -> std::function<void()> {
+            const auto& digits = document::bundledDigits();
+            auto curves = std::make_shared<core::Result<views::CompareCurves>>(
+                digits ? core::project::computeCompareCurves(categorical, gaussian, *digits)
+                       : core::Result<views::CompareCurves>(digits.error()));
+            const auto provenance = core::project::compareCurvesProvenance(categorical, gaussian);
+            return [this, curves, provenance] {
+                if (m_compare) m_compare->showCurves(std::move(*curves), provenance);
+            };
+        });
 }
 
 void GaussianExplorer::updateNllStale() {
@@ -497,7 +518,7 @@ void GaussianExplorer::waitForJobs() {
     m_runner.waitForFinished();
     m_nllRunner.waitForFinished();
     m_labRunner.waitForFinished();
-    m_compare->waitForCurves();
+    m_compareRunner.waitForFinished();
     QCoreApplication::processEvents();
 }
 

@@ -65,8 +65,9 @@ public:
     jobs::JobRunner* runner() { return &m_runner; }
     jobs::JobRunner* nllRunner() { return &m_nllRunner; }
     jobs::JobRunner* labRunner() { return &m_labRunner; }
+    jobs::JobRunner* compareRunner() { return &m_compareRunner; }
     // The jobs of the Gaussian panel (file reads; the check of an imported Γ): the explorer
-    // owns every job of its process (the Compare view's too, compareView()->runner()).
+    // owns every job of its process (the Compare view's too).
     jobs::JobRunner* fileRunner() { return &m_fileRunner; }
     jobs::JobRunner* checkRunner() { return &m_checkRunner; }
     std::shared_ptr<const GaussianResults> results() const { return m_results; }
@@ -98,6 +99,8 @@ private:
     // Samples the particle frames on `base`'s Γ and trajectory, for the document's parameters.
     void startParticlesJob(std::shared_ptr<const GaussianResults> base);
     void showResults(const std::shared_ptr<const GaussianResults>& done);
+    // The Compare view's curves, when an input they depend on changed.
+    void startCompareJob();
     void updateNllStale();
     void updateLabStale();
     void connectLab();
@@ -107,6 +110,7 @@ private:
     jobs::JobRunner m_fileRunner{jobs::JobWeight::Light};
     jobs::JobRunner m_checkRunner{jobs::JobWeight::Light};
     jobs::JobRunner m_compareRunner;
+    std::string m_compareKey;  // the inputs of the curves shown or on their way
     std::shared_ptr<const GaussianResults> m_results;
     QPointer<views::GammaView> m_gamma;
     QPointer<views::VarianceView> m_variance;

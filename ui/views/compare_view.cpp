@@ -14,28 +14,11 @@
 #include <array>
 #include <cmath>
 
-#include "ui/document/bundled_data.h"
 
 namespace ui::views {
-namespace {
 
-// Only these fields change the curves; a new seed or chain count must not redraw them.
-bool sameInputs(const document::CategoricalParams& a,
-                const document::GaussianParams& ga,
-                const document::CategoricalParams& b,
-                const document::GaussianParams& gb) {
-    return a.schedule == b.schedule && a.powerExponent == b.powerExponent &&
-           a.controlPoints == b.controlPoints && a.dataSource == b.dataSource &&
-           a.digitLevels == b.digitLevels && a.pi == b.pi && a.numClasses == b.numClasses &&
-           a.maskState == b.maskState &&
-           ga.schedule == gb.schedule && ga.numSteps == gb.numSteps;
-}
-
-}  // namespace
-
-CompareView::CompareView(jobs::JobRunner* runner, QWidget* parent)
+CompareView::CompareView(QWidget* parent)
     : ChartPanel(QT_TRANSLATE_NOOP("ui::views", "Compare"), parent),
-      m_runner(runner),
       m_categoricalSeries(new QLineSeries),
       m_gaussianSeries(new QLineSeries),
       m_snrSeries(new QLineSeries),
@@ -77,40 +60,9 @@ CompareView::CompareView(jobs::JobRunner* runner, QWidget* parent)
            "information left against time, categorical and Gaussian on one axis."));
 }
 
-CompareView::~CompareView() {
-    if (m_runner) m_runner->cancel();
-}
-
-void CompareView::setParams(const document::CategoricalParams& categorical,
-                            const document::GaussianParams& gaussian) {
-    if (m_hasInputs && sameInputs(categorical, gaussian, m_categorical, m_gaussian)) {
-        setStale(false);  // what it shows depends on nothing that changed: still current
-        return;
-    }
-    if (!m_runner) return;
-    m_hasInputs = true;
-    m_categorical = categorical;
-    m_gaussian = gaussian;
-    m_runner->start(
-        QT_TRANSLATE_NOOP("ui::jobs", "Compare curves"),
-        [categorical, gaussian, this](core::Progress&) -> std::function<void()> {
-            const auto& digits = document::bundledDigits();
-            auto curves = std::make_shared<core::Result<CompareCurves>>(
-                digits ? core::project::computeCompareCurves(categorical, gaussian, *digits)
-                       : core::Result<CompareCurves>(digits.error()));
-            std::vector<std::string> provenance = {
-                "data: the 8x8 digits", "categorical schedule: " + categorical.scheduleSpec(),
-                "categorical N: " + std::to_string(categorical.numSteps),
-                "gaussian schedule: " + gaussian.schedule,
-                "gaussian N: " + std::to_string(gaussian.numSteps)};
-            return [this, curves, provenance] {
-                setProvenance(provenance);
-                showCurves(std::move(*curves));
-            };
-        });
-}
-
-void CompareView::showCurves(core::Result<CompareCurves> curves) {
+void CompareView::showCurves(core::Result<CompareCurves> curves,
+                             const std::vector<std::string>& provenance) {
+    setProvenance(provenance);
     if (!curves) {
         m_curves = {};
         for (QLineSeries* s : {m_categoricalSeries, m_gaussianSeries, m_snrSeries}) {
@@ -167,9 +119,9 @@ void CompareView::showCurves(core::Result<CompareCurves> curves) {
                    .arg(c.numImages)
                    .arg(c.levels)
                    .arg(c.documentPrior ? tr("from the project") : tr("uniform"))
-                   .arg(document::qs(m_categorical.scheduleSpec()))
-                   .arg(document::qs(m_gaussian.schedule))
-                   .arg(m_gaussian.numSteps)
+                   .arg(QString::fromStdString(c.categoricalSchedule))
+                   .arg(QString::fromStdString(c.gaussianSchedule))
+                   .arg(c.gaussianSteps)
                    .arg(c.entropyNats, 0, 'f', 1));
 }
 
