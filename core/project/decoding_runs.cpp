@@ -455,4 +455,59 @@ Result<DecodingSweep> decodingSweep(const CategoricalSetup& setup,
     return sweep;
 }
 
+Result<CategoricalChains> decodedChains(const CategoricalSetup& setup,
+                                        const categorical::DecodingSampler& sampler,
+                                        const std::vector<int>& trajectory, int64_t samples,
+                                        int chains, int threads, Progress& progress) {
+    DecodeRequest request;
+    request.sampler = sampler;
+    const int n = static_cast<int>(trajectory.size()) - 1;
+    request.numSteps = n;
+    request.samples = samples;
+    request.trajectories = chains;
+    auto result = projectDecode(setup, request, threads, &progress);
+    if (!result) return result.error();
+    CategoricalChains out;
+    out.nodes = trajectory;
+    out.numPositions = setup.numPositions();
+    out.position = setup.position;
+    const int positions = out.numPositions;
+    const int k = setup.numClasses();  // the mask class is a lane of its own
+    out.reverse.assign(static_cast<size_t>(n) + 1, {});
+    out.times.resize(static_cast<size_t>(n) + 1);
+    for (int node = 0; node <= n; ++node) {
+        out.times[static_cast<size_t>(node)] = static_cast<double>(node) / n;
+        // Node `node` is t = node/N: N − node steps decoded.
+        const int step = n - node;
+        auto& frame = out.reverse[static_cast<size_t>(node)];
+        for (const auto& chain : result->trajectories) {
+            frame.insert(frame.end(),
+                         chain.states.begin() + static_cast<std::ptrdiff_t>(step) * positions,
+                         chain.states.begin() + static_cast<std::ptrdiff_t>(step + 1) * positions);
+        }
+        // The shown position's share of each class among the chains (no exact
+        // marginal for an ordered sampler: the bars are the chains').
+        Vector share = Vector::Zero(k);
+        const double count = std::max<size_t>(1, result->trajectories.size());
+        for (size_t b = 0; b < result->trajectories.size(); ++b) {
+            share[frame[b * positions + static_cast<size_t>(out.position)]] += 1.0 / count;
+        }
+        out.reverseMarginals.push_back(share);
+    }
+    // Decoding has no forward process of its own: played forward, the chains show the
+    // process it reverses, each token masked independently (data → all masked).
+    // (Its data rows are one condition's: with every condition decoded, the decoded
+    // frames are replayed instead.)
+    if (setup.params.condition == kAllConditions) {
+        out.forward = out.reverse;
+        out.forwardMarginals = out.reverseMarginals;
+    } else {
+        auto forward = sampleForwardChains(setup, trajectory, progress);
+        if (!forward) return forward.error();
+        out.forward = std::move(forward->forward);
+        out.forwardMarginals = std::move(forward->forwardMarginals);
+    }
+    return out;
+}
+
 }  // namespace core::project

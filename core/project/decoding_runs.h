@@ -11,6 +11,7 @@
 #include "core/categorical/decoding.h"
 #include "core/data/digits.h"
 #include "core/io/json.h"
+#include "core/project/categorical_runs.h"
 #include "core/project/categorical_setup.h"
 #include "core/project/decoding_settings.h"
 #include "core/util/progress.h"
@@ -38,6 +39,16 @@ Result<categorical::DecodeResult> projectDecode(const CategoricalSetup& setup,
                                                 const DecodeRequest& request,
                                                 int numThreads,
                                                 Progress* progress = nullptr);
+
+// What the Trajectories view plays for a decoding sampler: `chains` decoded chains along
+// `trajectory` (grid nodes 0..N, one decoding step per node; every state kept), the shown
+// position's share of each class at each node, and forward the process decoding reverses (each
+// token masked independently; with every condition averaged, the decoded frames replayed).
+// `samples` > 0 decodes by Monte Carlo with that many chains per condition, 0 exactly.
+Result<CategoricalChains> decodedChains(const CategoricalSetup& setup,
+                                        const categorical::DecodingSampler& sampler,
+                                        const std::vector<int>& trajectory, int64_t samples,
+                                        int chains, int threads, Progress& progress);
 
 // The digits' own measures of a Monte Carlo decode (a project on the digits, D = 64, with the mask
 // state; docs/categorical.md#decoding-samplers).

@@ -15,6 +15,7 @@
 #include "core/util/parallel.h"
 #include "ui/animation/chains_view.h"
 #include "ui/document/bundled_data.h"
+#include "ui/jobs/typed_job.h"
 #include "ui/views/decoding_view.h"
 #include "ui/views/kernel_comparison_view.h"
 #include "ui/views/matrices_view.h"
@@ -268,38 +269,27 @@ void CategoricalExplorer::startJobs() {
                      .arg(setup->params.numSteps)
                      .arg(setup->numClasses()));
     const int threads = core::defaultThreads();
-    m_costRunner.start(
-        QT_TRANSLATE_NOOP("ui::jobs", "Step costs and DP"),
-        [setup, threads, withDp, this](core::Progress& progress) -> std::function<void()> {
-            auto result =
-                core::project::computeCategoricalCosts(*setup, progress, threads, 0, withDp);
-            if (!result) {
-                if (result.error().code == core::ErrorCode::Cancelled) {
-                    return {};
-                }
-                throw std::runtime_error(result.error().toString());
+    jobs::startTyped(
+        m_costRunner, QT_TRANSLATE_NOOP("ui::jobs", "Step costs and DP"),
+        [setup, threads, withDp](core::Progress& progress) {
+            return core::project::computeCategoricalCosts(*setup, progress, threads, 0, withDp);
+        },
+        [this, setup] { return setup == m_setup; },
+        [this, setup](std::shared_ptr<const core::project::CategoricalCosts> costs) {
+            m_costs = costs;
+            m_stepCosts->setCosts(costs, setup->grid.t);
+            if (setup->params.trajectory == document::CategoricalTrajectory::Dp &&
+                !costs->dpAvailable) {
+                emit jobMessage(
+                    tr("The DP needs exact step costs between every pair of steps, out "
+                       "of reach for this data: the even trajectory is used."),
+                    false);
             }
-            auto costs =
-                std::make_shared<const core::project::CategoricalCosts>(std::move(result).value());
-            return [this, setup, costs] {
-                if (setup != m_setup) {
-                    return;  // parameters changed meanwhile; a newer job is on its way
-                }
-                m_costs = costs;
-                m_stepCosts->setCosts(costs, setup->grid.t);
-                if (setup->params.trajectory == document::CategoricalTrajectory::Dp &&
-                    !costs->dpAvailable) {
-                    emit jobMessage(
-                        tr("The DP needs exact step costs between every pair of steps, out "
-                           "of reach for this data: the even trajectory is used."),
-                        false);
-                }
-                if (setup->params.trajectory == document::CategoricalTrajectory::Dp &&
-                    costs->dpNodes != m_trajectory) {
-                    applyTrajectory(costs->dpNodes);
-                    startChains();
-                }
-            };
+            if (setup->params.trajectory == document::CategoricalTrajectory::Dp &&
+                costs->dpNodes != m_trajectory) {
+                applyTrajectory(costs->dpNodes);
+                startChains();
+            }
         });
     startChains();
     startDecoding();
@@ -313,26 +303,17 @@ void CategoricalExplorer::startChains() {
         startDecodedChains();
         return;
     }
-    m_chainRunner.start(
-        QT_TRANSLATE_NOOP("ui::jobs", "Sampling chains"),
-        [setup, trajectory, this](core::Progress& progress) -> std::function<void()> {
-            auto result = core::project::sampleCategoricalChains(*setup, trajectory, progress);
-            if (!result) {
-                if (result.error().code == core::ErrorCode::Cancelled) {
-                    return {};
-                }
-                throw std::runtime_error(result.error().toString());
-            }
-            auto chains =
-                std::make_shared<const core::project::CategoricalChains>(std::move(result).value());
-            return [this, setup, chains] {
-                if (setup != m_setup || chains->nodes != m_trajectory) {
-                    return;
-                }
-                m_chainsData = chains;
-                m_chains->setChains(chains, setup->params.numClasses);
-                setPosition(m_position);
-            };
+    jobs::startTyped(
+        m_chainRunner, QT_TRANSLATE_NOOP("ui::jobs", "Sampling chains"),
+        [setup, trajectory](core::Progress& progress) {
+            return core::project::sampleCategoricalChains(*setup, trajectory, progress);
+        },
+        [this, setup] { return setup == m_setup; },
+        [this, setup](std::shared_ptr<const core::project::CategoricalChains> chains) {
+            if (chains->nodes != m_trajectory) return;  // another trajectory meanwhile
+            m_chainsData = chains;
+            m_chains->setChains(chains, setup->params.numClasses);
+            setPosition(m_position);
         });
 }
 
@@ -501,71 +482,19 @@ void CategoricalExplorer::startDecodedChains() {
     const int chainsWanted = std::min(setup->params.numChains, d > 1 ? kDecodedChains : 300);
     const int threads = core::defaultThreads();
     const auto decoding = *sampler;
-    m_chainRunner.start(
-        QT_TRANSLATE_NOOP("ui::jobs", "Decoding chains"),
-        [setup, trajectory, decoding, exact, chainsWanted, threads,
-         this](core::Progress& progress) -> std::function<void()> {
-            core::project::DecodeRequest request;
-            request.sampler = decoding;
-            const int n = static_cast<int>(trajectory.size()) - 1;
-            request.numSteps = n;
-            request.samples = exact ? 0 : chainsWanted;
-            request.trajectories = chainsWanted;
-            auto result = core::project::projectDecode(*setup, request, threads, &progress);
-            if (!result) {
-                if (result.error().code == core::ErrorCode::Cancelled) return {};
-                throw std::runtime_error(result.error().toString());
-            }
-            auto chains = std::make_shared<core::project::CategoricalChains>();
-            chains->nodes = trajectory;
-            chains->numPositions = setup->numPositions();
-            chains->position = setup->position;
-            const int positions = chains->numPositions;
-            const int k = setup->numClasses();  // the mask class is a lane of its own
-            chains->reverse.assign(static_cast<size_t>(n) + 1, {});
-            chains->times.resize(static_cast<size_t>(n) + 1);
-            for (int node = 0; node <= n; ++node) {
-                chains->times[static_cast<size_t>(node)] = static_cast<double>(node) / n;
-                // Node `node` is t = node/N: N − node steps decoded.
-                const int step = n - node;
-                auto& frame = chains->reverse[static_cast<size_t>(node)];
-                for (const auto& chain : result->trajectories) {
-                    frame.insert(frame.end(),
-                                 chain.states.begin() + static_cast<std::ptrdiff_t>(step) * positions,
-                                 chain.states.begin() + static_cast<std::ptrdiff_t>(step + 1) * positions);
-                }
-                // The shown position's share of each class among the chains (no exact
-                // marginal for an ordered sampler: the bars are the chains').
-                core::Vector share = core::Vector::Zero(k);
-                const double count = std::max<size_t>(1, result->trajectories.size());
-                for (size_t b = 0; b < result->trajectories.size(); ++b) {
-                    share[frame[b * positions + static_cast<size_t>(chains->position)]] += 1.0 / count;
-                }
-                chains->reverseMarginals.push_back(share);
-            }
-            // Decoding has no forward process of its own: played forward, the chains show the
-            // process it reverses, each token masked independently (data → all masked).
-            // (Its data rows are one condition's: with every condition decoded, the decoded
-            // frames are replayed instead.)
-            if (setup->params.condition == core::project::kAllConditions) {
-                chains->forward = chains->reverse;
-                chains->forwardMarginals = chains->reverseMarginals;
-            } else {
-                auto forward = core::project::sampleForwardChains(*setup, trajectory, progress);
-                if (!forward) {
-                    if (forward.error().code == core::ErrorCode::Cancelled) return {};
-                    throw std::runtime_error(forward.error().toString());
-                }
-                chains->forward = std::move(forward->forward);
-                chains->forwardMarginals = std::move(forward->forwardMarginals);
-            }
-            std::shared_ptr<const core::project::CategoricalChains> done = chains;
-            return [this, setup, done] {
-                if (setup != m_setup || done->nodes != m_trajectory) return;
-                m_chainsData = done;
-                m_chains->setChains(done, setup->params.numClasses);
-                setPosition(m_position);
-            };
+    jobs::startTyped(
+        m_chainRunner, QT_TRANSLATE_NOOP("ui::jobs", "Decoding chains"),
+        [setup, trajectory, decoding, exact, chainsWanted, threads](core::Progress& progress) {
+            return core::project::decodedChains(*setup, decoding, trajectory,
+                                                exact ? 0 : chainsWanted, chainsWanted, threads,
+                                                progress);
+        },
+        [this, setup] { return setup == m_setup; },
+        [this, setup](std::shared_ptr<const core::project::CategoricalChains> done) {
+            if (done->nodes != m_trajectory) return;  // another trajectory meanwhile
+            m_chainsData = done;
+            m_chains->setChains(done, setup->params.numClasses);
+            setPosition(m_position);
         });
 }
 

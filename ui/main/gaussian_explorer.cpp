@@ -13,6 +13,7 @@
 #include "core/data/gaussian_data.h"
 #include "core/project/gaussian_files.h"
 #include "ui/document/bundled_data.h"
+#include "ui/jobs/typed_job.h"
 #include "ui/document/model_files.h"
 #include "core/gaussian/nll.h"
 #include "core/trajectory/least_cost_path.h"
@@ -248,24 +249,20 @@ void GaussianExplorer::runLab() {
         return;
     }
     const int threads = core::defaultThreads();
-    m_labRunner.start(
-        QT_TRANSLATE_NOOP("ui::jobs", "Lab"),
-        [params, threads, this](core::Progress& progress) -> std::function<void()> {
+    jobs::startTyped(
+        m_labRunner, QT_TRANSLATE_NOOP("ui::jobs", "Lab"),
+        [params, threads](core::Progress& progress) {
             core::ParallelOptions parallel;
             parallel.numThreads = threads;
-            auto result = core::project::runLab(params, params.lab, document::appSources(),
-                                                parallel, &progress);
-            if (!result) {
-                if (result.error().code == core::ErrorCode::Cancelled) return {};
-                throw failure(result.error());
-            }
-            auto done = std::make_shared<const core::project::LabResult>(std::move(result).value());
-            return [this, done, params] {
-                m_labParams = params;
-                m_lab->setProvenance(params.provenance());
-                m_lab->setResult(done);
-                updateLabStale();
-            };
+            return core::project::runLab(params, params.lab, document::appSources(), parallel,
+                                         &progress);
+        },
+        [] { return true; },  // each run is asked for by the Run button: always shown
+        [this, params](std::shared_ptr<const core::project::LabResult> done) {
+            m_labParams = params;
+            m_lab->setProvenance(params.provenance());
+            m_lab->setResult(done);
+            updateLabStale();
         });
 }
 
