@@ -3252,8 +3252,12 @@ The project is still open; save your work.</source>
         <translation>交差エントロピー (nat)</translation>
     </message>
     <message>
-        <source>squared error of ε per dimension</source>
-        <translation>1 次元あたりの ε の二乗誤差</translation>
+        <source>squared error of ε</source>
+        <translation>ε の二乗誤差</translation>
+    </message>
+    <message>
+        <source>Loss (per dimension)</source>
+        <translation>損失 (1 次元あたり)</translation>
     </message>
     <message>
         <source>Save the checkpoint</source>

@@ -136,7 +136,8 @@ TrainDialog::TrainDialog(const document::Project& project, document::ProcessKind
 // The training and held-out losses against the step, filled while training runs.
 QChartView* TrainDialog::createLossChart(bool categorical) {
     auto* chart = new QChart;
-    chart->setTitle(tr("Loss"));
+    // The qualifier in the title: the axis's own title stays whole in the dialog's height.
+    chart->setTitle(categorical ? tr("Loss") : tr("Loss (per dimension)"));
     m_trainSeries = new QLineSeries;
     m_trainSeries->setName(tr("training (mean of 20 steps)"));
     m_heldOutSeries = new QLineSeries;
@@ -147,7 +148,7 @@ QChartView* TrainDialog::createLossChart(bool categorical) {
     m_axisStep->setLabelFormat("%d");
     m_axisLoss = new QValueAxis;
     m_axisLoss->setTitleText(categorical ? tr("cross-entropy (nats)")
-                                         : tr("squared error of ε per dimension"));
+                                         : tr("squared error of ε"));
     chart->addAxis(m_axisStep, Qt::AlignBottom);
     chart->addAxis(m_axisLoss, Qt::AlignLeft);
     for (QLineSeries* s : {m_trainSeries, m_heldOutSeries}) {
@@ -158,7 +159,7 @@ QChartView* TrainDialog::createLossChart(bool categorical) {
     m_axisStep->setRange(0, m_steps->value());
     auto* view = new QChartView(chart);
     charts::applyFigureStyle(chart, view);
-    view->setMinimumSize(480, 260);
+    view->setMinimumSize(480, 300);
     return view;
 }
 
