@@ -16,8 +16,9 @@
 // One typed call of core/project as a job, with the cancel and stale policy written once:
 // `compute(progress)` runs on the job's thread and returns a core::Result<T>; a Cancelled error
 // ends the job quietly, any other error is the job's failure (the status bar says it); on the
-// GUI thread the value goes to `apply` unless `current()` says that a newer request replaced the
-// one it was computed for (then a newer job is on its way and the value is dropped).
+// GUI thread the value goes to `apply` unless `current()` (or `current(value)`, for a value
+// that names its own inputs) says that a newer request replaced the one it was computed for
+// (then a newer job is on its way and the value is dropped).
 namespace ui::jobs {
 
 template <typename R>
@@ -41,7 +42,13 @@ void startTyped(JobRunner& runner, const QString& name, Compute compute, Current
         }
         auto value = std::make_shared<const T>(std::move(result).value());
         return [current, apply, value] {
-            if (current()) apply(value);
+            bool wanted = false;
+            if constexpr (std::is_invocable_v<Current&, const T&>) {
+                wanted = current(*value);
+            } else {
+                wanted = current();
+            }
+            if (wanted) apply(value);
         };
     });
 }

@@ -23,6 +23,12 @@
 #include "ui/views/step_cost_view.h"
 
 namespace ui {
+
+// What the Decoding view is given: the sweep as the view draws it, and the rows that failed.
+struct DecodingShown {
+    std::shared_ptr<const views::DecodingViewData> data;
+    QStringList failures;
+};
 namespace {
 // Step-cost matrices beyond this many kernel evaluations (~10 s on one core) are not started
 // automatically: the view says why and how to make it smaller.
@@ -350,33 +356,30 @@ void CategoricalExplorer::startDecoding() {
     }
     const int threads = core::defaultThreads();
     m_decoding->setStatus(tr("Decoding…"));
-    m_decodeRunner.start(
-        QT_TRANSLATE_NOOP("ui::jobs", "Decoding samplers"),
-        [setup, settings, threads, errors, this](core::Progress& progress) -> std::function<void()> {
+    jobs::startTyped(
+        m_decodeRunner, QT_TRANSLATE_NOOP("ui::jobs", "Decoding samplers"),
+        [setup, settings, threads](core::Progress& progress) -> core::Result<DecodingShown> {
             const auto& bundled = document::bundledDigits();
             auto sweep = core::project::decodingSweep(*setup, settings,
                                                       bundled ? &*bundled : nullptr, threads,
                                                       progress);
-            if (!sweep) {
-                if (sweep.error().code == core::ErrorCode::Cancelled) return {};
-                throw std::runtime_error(sweep.error().toString());
-            }
-            QStringList failures;
+            if (!sweep) return sweep.error();
+            DecodingShown shown;
             for (const auto& part : sweep->parts) {
                 if (part.error) {
-                    failures << tr("Row %1: %2").arg(part.row + 1).arg(
-                                    QString::fromStdString(part.error->toString()));
+                    shown.failures << tr("Row %1: %2").arg(part.row + 1).arg(
+                        QString::fromStdString(part.error->toString()));
                 }
             }
-            std::shared_ptr<const views::DecodingViewData> done =
-                decodingViewData(*setup, settings, *sweep);
-            return [this, setup, done, failures, errors] {
-                if (setup != m_setup) return;
-                m_decoding->setProvenance(setup->params.provenance());
-                m_decoding->setResult(done);
-                m_decoding->setStatus(tr("Done."));
-                m_decoding->setErrors((errors + failures).join('\n'));
-            };
+            shown.data = decodingViewData(*setup, settings, *sweep);
+            return shown;
+        },
+        [this, setup] { return setup == m_setup; },
+        [this, setup, errors](std::shared_ptr<const DecodingShown> shown) {
+            m_decoding->setProvenance(setup->params.provenance());
+            m_decoding->setResult(shown->data);
+            m_decoding->setStatus(tr("Done."));
+            m_decoding->setErrors((errors + shown->failures).join('\n'));
         });
 }
 

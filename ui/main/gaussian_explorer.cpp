@@ -55,8 +55,6 @@ bool sameGammaInputs(const document::GaussianParams& a, const document::Gaussian
     return a.gammaKey() == b.gammaKey();
 }
 
-std::runtime_error failure(const core::Error& error) { return std::runtime_error(error.toString()); }
-
 }  // namespace
 
 GaussianExplorer::GaussianExplorer(document::ProjectDocument* document, QObject* parent)
@@ -274,14 +272,15 @@ void GaussianExplorer::computeNllVsK() {
         return;
     }
     const int threads = core::defaultThreads();
-    m_nllRunner.start(
-        QT_TRANSLATE_NOOP("ui::jobs", "NLL vs K"),
-        [results, threads, this](core::Progress& progress) -> std::function<void()> {
+    jobs::startTyped(
+        m_nllRunner, QT_TRANSLATE_NOOP("ui::jobs", "NLL vs K"),
+        [results, threads](core::Progress& progress) -> core::Result<views::NllCurves> {
             QElapsedTimer timer;
             timer.start();
             const std::vector<int> ks = core::project::defaultSweepKs(results->params.numSteps);
             if (ks.empty()) {
-                throw std::runtime_error("N is below 2: no trajectory to evaluate");
+                return core::invalidArgument("N", std::to_string(results->params.numSteps),
+                                             "below 2: no trajectory to evaluate");
             }
             core::project::GaussianSetup setup;
             setup.schedule = results->schedule;
@@ -290,12 +289,9 @@ void GaussianExplorer::computeNllVsK() {
             auto sweep = core::project::nllSweep(results->params, setup, document::appSources(),
                                                  results->gamma, ks, core::project::kNllPoints, threads,
                                                  progress);
-            if (!sweep) {
-                if (sweep.error().code == core::ErrorCode::Cancelled) return {};
-                throw failure(sweep.error());
-            }
-            auto curves = std::make_shared<views::NllCurves>();
-            static_cast<core::project::NllSweep&>(*curves) = std::move(sweep).value();
+            if (!sweep) return sweep.error();
+            views::NllCurves curves;
+            static_cast<core::project::NllSweep&>(curves) = std::move(sweep).value();
             // Which model the curves score and which Γ sets their variances: an imported Γ
             // is not the model's own unless it was estimated for it.
             const bool network = !results->params.model.empty() && results->modelError.empty();
@@ -306,20 +302,21 @@ void GaussianExplorer::computeNllVsK() {
                 : results->gammaSource == GammaSource::Imported
                     ? tr("imported from %1").arg(document::qs(results->params.importedGammaName))
                     : tr("saved with the project");
-            curves->scored =
+            curves.scored =
                 tr("scores %1 with Γ %2")
                     .arg(network ? tr("the network %1")
                                        .arg(QFileInfo(document::qs(results->params.model)).fileName())
                                  : tr("the exact oracle"),
                          gamma);
-            curves->seconds = timer.elapsed() / 1000.0;
-            std::shared_ptr<const views::NllCurves> done = std::move(curves);
-            return [this, done, results] {
-                m_nll = done;
-                m_nllParams = results->params;
-                m_trajectory->setNllCurves(*done);
-                updateNllStale();
-            };
+            curves.seconds = timer.elapsed() / 1000.0;
+            return curves;
+        },
+        [] { return true; },  // asked for by a button; shown marked stale when inputs changed
+        [this, results](std::shared_ptr<const views::NllCurves> done) {
+            m_nll = done;
+            m_nllParams = results->params;
+            m_trajectory->setNllCurves(*done);
+            updateNllStale();
         });
 }
 
@@ -382,24 +379,17 @@ void GaussianExplorer::startJob() {
         previous && previous->params.gammaKey() == params.gammaKey()
             ? m_gamma->message()
             : tr("Estimating Γ with M = %1 samples per timestep…").arg(params.gammaSamples));
-    m_runner.start(
-        QT_TRANSLATE_NOOP("ui::jobs", "Γ and variances"),
-        [params, previous, cache, threads, this,
-         partials = m_partialGammas](core::Progress& progress) -> std::function<void()> {
-            auto computed =
-                jobs::computeGaussianResults(params, previous, cache, *partials, threads, progress);
-            if (!computed) {
-                if (computed.error().code == core::ErrorCode::Cancelled) return {};
-                throw failure(computed.error());
-            }
-            std::shared_ptr<GaussianResults> results = *computed;
-            std::shared_ptr<const GaussianResults> done = std::move(results);
-            return [this, done] {
-                if (!sameExceptLab(done->params, m_document->gaussian())) {
-                    return;  // a newer request is on its way
-                }
-                showResults(done);
-            };
+    jobs::startTyped(
+        m_runner, QT_TRANSLATE_NOOP("ui::jobs", "Γ and variances"),
+        [params, previous, cache, threads, partials = m_partialGammas](core::Progress& progress) {
+            return jobs::computeGaussianResults(params, previous, cache, *partials, threads,
+                                                progress);
+        },
+        [this](const std::shared_ptr<GaussianResults>& done) {
+            return sameExceptLab(done->params, m_document->gaussian());
+        },
+        [this](std::shared_ptr<const std::shared_ptr<GaussianResults>> done) {
+            showResults(*done);
         });
 }
 
