@@ -65,6 +65,14 @@ private:
     bool m_help = false;
 };
 
+// The option `key` as one of a Choice table's values (its default when absent); the error names
+// --key, the text and the identifiers accepted.
+template <typename Enum>
+core::Result<Enum> getChoice(const Args& args, const std::string& key,
+                             const std::vector<core::project::Choice<Enum>>& choices) {
+    return core::project::parseChoice(choices, args.get(key), "--" + key);
+}
+
 // --threads, or core::defaultThreads() (OMP_NUM_THREADS, else every core) when absent; errors
 // name --threads and the value.
 core::Result<int> threadCount(const Args& args);

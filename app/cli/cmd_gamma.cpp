@@ -72,7 +72,7 @@ const CommandSpec& gammaSpec() {
          valued("samples", "M", "100", "samples per timestep"), seedOption("0", "the seed"),
          required("out", "FILE",
                   "FILE.csv (Γ) or FILE.npy (ms_eps, as the paper's code writes it)"),
-         kThreads, kEstimator, kDataRange, kProject},
+         kThreads, estimatorOption(), kDataRange, kProject},
         kDataNotes};
     return spec;
 }
@@ -88,7 +88,7 @@ const CommandSpec& varianceSpec() {
                 "project's Γ"),
          kGammaKind,
          valued("forward", "ddpm|ddim|eta:V", "ddpm", "the forward process (η = 1, 0 or V)"),
-         kTrajectory, kDpVariant, kDataRange, kClipFirst,
+         kTrajectory, dpVariantOption(), kDataRange, kClipFirst,
          formatOption("json|csv", "json", "the output format"), kThreads, kProject},
         "The formulas and defaults are in docs/gaussian.md, the output's keys and columns in\n"
         "docs/conventions.md.\n"};

@@ -123,9 +123,10 @@ const CommandSpec& nllSpec() {
          valued("sweep", "K1,K2,…", "",
                 "the NLL against the number of steps instead: the even and the DP trajectory at "
                 "each K, with the analytic, small and large variance (--trajectory is not used)"),
-         valued("gamma-data", "D", "", "the data Γ is estimated on (default: --data)"), kEstimator,
-         kSeed, formatOption("json", "json", "the output format (nll writes json)"), kThreads,
-         kDataRange, kDpVariant, kProject},
+         valued("gamma-data", "D", "", "the data Γ is estimated on (default: --data)"),
+         estimatorOption(), kSeed,
+         formatOption("json", "json", "the output format (nll writes json)"), kThreads, kDataRange,
+         dpVariantOption(), kProject},
         kDataNotes};
     return spec;
 }

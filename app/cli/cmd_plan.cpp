@@ -24,7 +24,7 @@ const CommandSpec& planSpec() {
         {kSchedule,
          kSteps,
          kTrajectory,
-         kDpVariant,
+         dpVariantOption(),
          valued("variance", "analytic|small|large", "analytic",
                 "each step's σ²: analytic (from Γ), small (β̃) or large (β; the DDPM sampler "
                 "only)"),
@@ -39,7 +39,7 @@ const CommandSpec& planSpec() {
          valued("data", "D", "", "the data Γ is estimated on (or the project's)"),
          kModel,
          kDigits,
-         kEstimator,
+         estimatorOption(),
          kGammaSamples,
          kSeed,
          required("out", "FILE", "the plan (JSON)"),

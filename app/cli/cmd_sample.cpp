@@ -96,9 +96,10 @@ const CommandSpec& sampleSpec() {
          kModel,
          kSchedule,
          kSteps,
-         valued("sampler", "S", "analytic-ddpm",
-                "ddpm, ddim, analytic-ddpm, analytic-ddim, or the deterministic ODE solvers "
-                "dpm-solver-1 (= ddim with η = 0), dpm-solver++2m, dpm-solver++3m"),
+         choiceOption("sampler", core::project::kSamplers, "analytic-ddpm",
+                      "the reverse sampler; dpm-solver-1 (= ddim with η = 0) and the "
+                      "dpm-solver++ are deterministic ODE solvers",
+                      "gaussian.sampler"),
          kTrajectory,
          valued("count", "B", "16", "the number of samples"),
          kSeed,
@@ -111,10 +112,10 @@ const CommandSpec& sampleSpec() {
          formatOption("csv|json", "csv",
                       "csv: write the file and say so; json: write it and print the run and the "
                       "samples' quality against held-out data of --data"),
-         kEstimator,
+         estimatorOption(),
          kThreads,
          kDataRange,
-         kDpVariant,
+         dpVariantOption(),
          kProject},
         kDataNotes};
     return spec;
@@ -128,8 +129,7 @@ namespace {
 Result<core::project::SampleRequest> loadSampleRequest(const Args& args, GaussianRun& run) {
     GaussianParams& params = run.params;
     if (!run.fromProject || args.has("sampler")) {
-        auto kind =
-            core::project::parseChoice(core::project::kSamplers, args.get("sampler"), "--sampler");
+        auto kind = getChoice(args, "sampler", core::project::kSamplers);
         if (!kind) return kind.error();
         params.sampler = *kind;
     }

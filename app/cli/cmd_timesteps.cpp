@@ -34,11 +34,12 @@ const CommandSpec& timestepsSpec() {
                   "(or the project's) even:K, quadratic:K, list:n1,n2,…, dp:K, linspace:K, "
                   "leading:K[,offset=O], trailing:K, logsnr:K, karras:K[,rho=ρ], ays:sd15 or "
                   "ays:sdxl (K = 10, or ays:sd15:K)"),
-         valued("as", "diffuscope|diffusers|k-diffusion", "diffuscope",
-                "diffuscope: n ascending (1..N); diffusers: t = n − 1 descending; k-diffusion: "
-                "σ = √((1 − ᾱ_n)/ᾱ_n) descending, then 0"),
+         choiceOption(
+             "as", core::project::kTimestepConventions, "diffuscope",
+             "diffuscope: n ascending (1..N); diffusers: t = n − 1 descending; k-diffusion: "
+             "σ = √((1 − ᾱ_n)/ᾱ_n) descending, then 0"),
          formatOption("json|text", "json", "json, or the bare list on one line"),
-         valued("dp-variant", "clipped|segmented", "clipped", "the DP's cost for dp:K"),
+         gaussian_options::dpVariantOption(),
          valued("gamma", "FILE", "", "dp:K: Γ as written by `diffuscope gamma` (.csv or .npy)"),
          gaussian_options::kGammaKind,
          valued("data", "D", "", "dp:K without a Γ: estimate Γ with the exact oracle of D"),
@@ -127,8 +128,7 @@ int runTimesteps(const Args& args) {
     core::project::GammaCache saved;
     Result<GaussianParams> params = loadTimestepsParams(args, saved);
     if (!params) return fail(params.error());
-    auto convention =
-        core::project::parseChoice(core::project::kTimestepConventions, args.get("as"), "--as");
+    auto convention = getChoice(args, "as", core::project::kTimestepConventions);
     if (!convention) return fail(convention.error());
     const std::string format = args.get("format");
     if (format != "json" && format != "text") {

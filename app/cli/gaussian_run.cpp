@@ -41,7 +41,8 @@ Result<core::gaussian::DataRange> loadRange(const Args& args) {
 
 }  // namespace
 
-core::Status loadTrajectoryOptions(const Args& args, bool fromProject,
+core::Status loadTrajectoryOptions(const Args& args,
+                                   bool fromProject,
                                    core::project::GaussianParams& p) {
     const auto sets = [&](const char* key) { return !fromProject || args.has(key); };
     // A diffusers config given with --schedule names the trajectory unless --trajectory does
@@ -57,8 +58,7 @@ core::Status loadTrajectoryOptions(const Args& args, bool fromProject,
         if (core::Status s = p.setTrajectorySpec(*spec, "--trajectory"); !s) return s;
     }
     if (sets("dp-variant")) {
-        auto variant = core::project::parseChoice(core::project::kDpVariants,
-                                                  args.get("dp-variant"), "--dp-variant");
+        auto variant = getChoice(args, "dp-variant", core::project::kDpVariants);
         if (!variant) return variant.error();
         p.dpVariant = *variant;
     }
@@ -98,8 +98,7 @@ Result<GaussianRun> loadGaussianRun(const Args& args, const GaussianFields& fiel
             p.model = model == "oracle" ? "" : model;
         }
         if (sets("estimator")) {
-            auto estimator = core::project::parseChoice(core::project::kGammaEstimators,
-                                                        args.get("estimator"), "--estimator");
+            auto estimator = getChoice(args, "estimator", core::project::kGammaEstimators);
             if (!estimator) return estimator.error();
             p.estimator = *estimator;
         }
@@ -186,7 +185,7 @@ Result<core::project::GammaTable> readGammaOption(
     const Args& args, const std::string& path, const core::schedule::GaussianSchedule& schedule) {
     const std::string kindName = args.get("gamma-kind");
     if (kindName.empty()) return core::project::readGammaTable(path, schedule);
-    auto kind = core::project::parseChoice(core::project::kGammaKinds, kindName, "--gamma-kind");
+    auto kind = getChoice(args, "gamma-kind", core::project::kGammaKinds);
     if (!kind) return kind.error();
     return core::project::readGammaTable(path, schedule, &*kind);
 }
@@ -258,13 +257,16 @@ const Option kTrajectory = required(
     "(or the project's) the timesteps: even:K, quadratic:K, list:n1,n2,…, dp:K (the DP on Γ), or a "
     "diffusers/EDM/DPM-Solver spacing: linspace:K, leading:K[,offset=O], trailing:K, "
     "logsnr:K, karras:K[,rho=ρ], or Align Your Steps: ays:sd15[:K], ays:sdxl[:K]");
-const Option kDpVariant =
-    valued("dp-variant", "clipped|segmented", "clipped", "the DP's cost for dp:K");
-const Option kEstimator = valued("estimator",
-                                 "auto|score|denoising|error",
-                                 "auto",
-                                 "Γ's estimator (auto: denoising for the oracle, error for a "
-                                 "network; denoising: the oracle only)");
+Option dpVariantOption() {
+    return choiceOption("dp-variant", core::project::kDpVariants, "clipped",
+                        "the DP's cost for dp:K", "gaussian.dpVariant");
+}
+Option estimatorOption() {
+    return choiceOption("estimator", core::project::kGammaEstimators, "auto",
+                        "Γ's estimator (auto: denoising for the oracle, error for a "
+                        "network; denoising: the oracle only)",
+                        "gaussian.estimator");
+}
 const Option kProject = valued("project",
                                "FILE",
                                "",
@@ -279,8 +281,11 @@ const Option kSeed = seedOption("0", "the seed (of Γ and of the run's own draws
 const Option kGammaSamples = valued("gamma-samples", "M", "100", "samples per timestep for Γ");
 
 // What a --gamma file holds (readGammaOption reads it).
-const Option kGammaKind = valued("gamma-kind", "gamma|ms_eps", "",
-                                 "what the Γ file holds (default: a CSV's header; ms_eps for .npy)");
+const Option kGammaKind =
+    choiceOption("gamma-kind",
+                 core::project::kGammaKinds,
+                 "",
+                 "what the Γ file holds (default: a CSV's header; ms_eps for .npy)");
 
 const char* const kDataNotes =
     "D is toy:moons|checkerboard|swissroll|ring[,n=,seed=], gaussian:d=D,s=S, gmm:FILE.json,\n"

@@ -38,7 +38,8 @@ core::Result<GaussianRun> loadGaussianRun(const Args& args, const GaussianFields
 
 // --trajectory (or the one a diffusers config given with --schedule names) and --dp-variant
 // into `p`; with a project, only the options given.
-core::Status loadTrajectoryOptions(const Args& args, bool fromProject,
+core::Status loadTrajectoryOptions(const Args& args,
+                                   bool fromProject,
                                    core::project::GaussianParams& p);
 
 // The set-up of the run (schedule, data, model, estimator), built by the core as the GUI builds
@@ -72,7 +73,11 @@ core::Result<core::gaussian::ReverseVariance> parseReverseVariance(const std::st
 // The options the subcommands share (loadGaussianRun reads them), and the help's notes on data.
 namespace gaussian_options {
 extern const Option kData, kModel, kDigits, kSchedule, kSteps, kThreads, kDataRange, kTrajectory,
-    kDpVariant, kEstimator, kProject, kClipFirst, kSeed, kGammaSamples, kGammaKind;
+    kProject, kClipFirst, kSeed, kGammaSamples, kGammaKind;
+// Built from core/project's Choice tables on first use: a namespace-scope Option would read a
+// table of another library before it is initialised.
+Option dpVariantOption();
+Option estimatorOption();
 extern const char* const kDataNotes;
 }  // namespace gaussian_options
 

@@ -22,6 +22,9 @@ std::string optionWithPlaceholder(const Option& option) {
 
 }  // namespace
 
+// Options whose name and placeholder are longer start their description two spaces after.
+constexpr size_t kAlignedWidth = 34;
+
 std::string commandHelp(const CommandSpec& spec) {
     std::string usage = "diffuscope " + spec.name;
     size_t width = std::string("--help").size();
@@ -29,7 +32,11 @@ std::string commandHelp(const CommandSpec& spec) {
         if (option.kind == OptionKind::Required) {
             usage += " " + optionWithPlaceholder(option);
         }
-        width = std::max(width, optionWithPlaceholder(option).size());
+        // A long list of choices does not push every description to the right: it is followed
+        // by two spaces, the others are aligned.
+        if (optionWithPlaceholder(option).size() <= kAlignedWidth) {
+            width = std::max(width, optionWithPlaceholder(option).size());
+        }
     }
     if (spec.options.size() > 0) {
         usage += " [options]";
@@ -40,10 +47,12 @@ std::string commandHelp(const CommandSpec& spec) {
     std::string text =
         "diffuscope " + spec.name + ": " + spec.summary + "\n\nUsage: " + usage + "\n\nOptions:\n";
     const auto line = [&text, width](const std::string& left, const std::string& right) {
-        text += "  " + left + std::string(width + 2 - left.size(), ' ') + right + '\n';
+        text += "  " + left + std::string(left.size() < width ? width + 2 - left.size() : 2, ' ') +
+                right + '\n';
     };
     for (const Option& option : spec.options) {
         std::string right = option.description;
+        if (!option.field.empty()) right += " [project: " + option.field + "]";
         if (option.kind == OptionKind::Required) {
             right += " (required)";
         } else if (option.kind == OptionKind::Repeated) {

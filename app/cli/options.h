@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "core/project/choice.h"
+
 // What a subcommand accepts, declared once: the table drives the parser (unknown options, flags,
 // empty values), the defaults that Args::get returns and the text of `diffuscope help CMD`.
 //
@@ -26,6 +28,7 @@ struct Option {
     std::string defaultValue;  // Args::get's value when absent, shown in the help; "" for none
     std::string description;   // one line; a default the command works out is said here
     OptionKind kind = OptionKind::Valued;
+    std::string field;         // the project field the option sets ("gaussian.estimator"), if any
 };
 
 // Shorthands that keep the tables one line per option.
@@ -46,6 +49,19 @@ inline Option repeated(std::string name, std::string placeholder, std::string de
 }
 inline Option flag(std::string name, std::string description) {
     return {std::move(name), "", "", std::move(description), OptionKind::Flag};
+}
+
+// An option whose values are the identifiers of a project's Choice table: its help lists exactly
+// what its parser accepts (Args::getChoice reads it with the same table, and the project file
+// with readChoice), and names the project field it sets.
+template <typename Enum>
+Option choiceOption(std::string name, const std::vector<core::project::Choice<Enum>>& choices,
+                    std::string defaultValue, std::string description, std::string field = {}) {
+    std::string ids;
+    for (const auto& choice : choices) ids += (ids.empty() ? "" : "|") + std::string(choice.id);
+    Option option = valued(std::move(name), ids, std::move(defaultValue), std::move(description));
+    option.field = std::move(field);
+    return option;
 }
 
 // The options many subcommands share, declared here once: the same name, placeholder and words
