@@ -2,8 +2,8 @@
 // `diffuscope`: the GUI when started with no arguments, a headless subcommand otherwise.
 #include <QApplication>
 #include <QDir>
-#include <QScreen>
 #include <QFile>
+#include <QScreen>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <algorithm>
@@ -69,7 +69,8 @@ int runExport(const app::cli::Args& args) {
     }
     core::Result<int> dpi = args.getInt("dpi");
     if (!dpi) {
-        return app::cli::fail("export: --dpi takes a whole number (" + dpi.error().toString() + ")");
+        return app::cli::fail("export: --dpi takes a whole number (" + dpi.error().toString() +
+                              ")");
     }
     // The image's memory before anything is loaded or rendered: a PNG is drawn at --dpi, the
     // other formats (and every figure's first layout pass) at 96 dpi; an animation's frames at
@@ -77,9 +78,9 @@ int runExport(const app::cli::Args& args) {
     {
         const std::string out = args.get("out");
         const std::string view = args.get("view");
-        const bool png = view == "all" || (out.size() >= 4 &&
-                                           QString::fromStdString(out.substr(out.size() - 4))
-                                                   .compare(".png", Qt::CaseInsensitive) == 0);
+        const bool png = view == "all" ||
+                         (out.size() >= 4 && QString::fromStdString(out.substr(out.size() - 4))
+                                                     .compare(".png", Qt::CaseInsensitive) == 0);
         const bool animation = view == "animation" || view == "particles-animation";
         const bool scaled = png && !animation && *dpi >= 24 && *dpi <= 1200;
         if (core::Status s = core::limits::checkImage(scaled ? "the PNG" : "the image", lengths[0],
@@ -163,7 +164,8 @@ int main(int argc, char* argv[]) {
         ui::MainWindow window;
         // 1400 × 880, or less on a smaller screen (a 1280 × 720 projector): within its room.
         const QRect room = window.screen()->availableGeometry();
-        window.resize(std::min(1400, room.width() * 19 / 20), std::min(880, room.height() * 19 / 20));
+        window.resize(std::min(1400, room.width() * 19 / 20),
+                      std::min(880, room.height() * 19 / 20));
         window.show();
         if (openProject) {
             window.openFileInBackground(QString::fromLocal8Bit(argv[1]));

@@ -7,7 +7,6 @@
 #include <QDir>
 #include <QTabWidget>
 #include <QTest>
-
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -59,7 +58,8 @@ void settle(ui::MainWindow& window) {
 }
 
 bool take(const QString& folder, const Shot& shot, const QString& language) {
-    auto window = std::make_unique<ui::MainWindow>(nullptr, QDir::temp().filePath("diffuscope-shots"));
+    auto window =
+        std::make_unique<ui::MainWindow>(nullptr, QDir::temp().filePath("diffuscope-shots"));
     window->resize(shot.size);
     window->show();
     if (shot.example > 0) {
@@ -91,7 +91,8 @@ int main(int argc, char* argv[]) {
     core::startParallelRuntime();
     QApplication application(argc, argv);
     QApplication::setApplicationName("Diffuscope");
-    QApplication::setOrganizationName("Diffuscope-screenshots");  // leaves the user's settings alone
+    QApplication::setOrganizationName(
+        "Diffuscope-screenshots");  // leaves the user's settings alone
     if (argc != 2) {
         std::fprintf(stderr, "usage: diffuscope_screenshots FOLDER\n");
         return 2;
@@ -112,9 +113,17 @@ int main(int argc, char* argv[]) {
          [](ui::MainWindow& w) { w.setPresentationMode(true); }},
         // The Lab's presets run on the bundled networks (a run of about 20 s each).
         // On a full-HD screen, where the Lab's five charts take two columns.
-        {"lab-moons.png", 3, "lab", -1,
-         [](ui::MainWindow& w) { runLabPreset(w, "karras-on-linear"); }, {1900, 1040}},
-        {"lab-digits.png", 4, "lab", -1, [](ui::MainWindow& w) { runLabPreset(w, "ddpm-small-k"); },
+        {"lab-moons.png",
+         3,
+         "lab",
+         -1,
+         [](ui::MainWindow& w) { runLabPreset(w, "karras-on-linear"); },
+         {1900, 1040}},
+        {"lab-digits.png",
+         4,
+         "lab",
+         -1,
+         [](ui::MainWindow& w) { runLabPreset(w, "ddpm-small-k"); },
          {1900, 1040}},
     };
     bool ok = true;

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/args.h"
 
-#include <limits>
-
 #include <cassert>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <sstream>
 
@@ -65,9 +64,9 @@ core::Result<Args> Args::parse(const std::vector<std::string>& argv, const Comma
             args.m_repeats[key].push_back(value);
             if (args.m_options.count(key) > 0) {
                 if (value.empty()) {  // the first one is checked by check()
-                    return core::makeError(core::ErrorCode::ParseError, "--" + key, "",
-                                           "a value is expected (--" + key + " " +
-                                               option->placeholder + ")");
+                    return core::makeError(
+                        core::ErrorCode::ParseError, "--" + key, "",
+                        "a value is expected (--" + key + " " + option->placeholder + ")");
                 }
                 continue;
             }
@@ -197,7 +196,8 @@ core::Result<int> Args::getBounded(const std::string& key,
     return has(key) ? getBounded(key, range) : fallback;
 }
 
-core::Result<int> parseBounded(const std::string& text, const std::string& field,
+core::Result<int> parseBounded(const std::string& text,
+                               const std::string& field,
                                const core::limits::IntRange& range) {
     core::Result<long long> value = parseInt(text, field);
     if (!value) {
@@ -243,8 +243,7 @@ core::Result<long long> parseInt(const std::string& text, const std::string& fie
     char* end = nullptr;
     const long long value = std::strtoll(text.c_str(), &end, 10);
     if (errno == ERANGE) {
-        return core::makeError(core::ErrorCode::ParseError, field, text,
-                               "the number is too large");
+        return core::makeError(core::ErrorCode::ParseError, field, text, "the number is too large");
     }
     if (end != text.c_str() + text.size()) {
         return core::makeError(core::ErrorCode::ParseError, field, text,

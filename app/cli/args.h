@@ -68,7 +68,8 @@ private:
 // The option `key` as one of a Choice table's values (its default when absent); the error names
 // --key, the text and the identifiers accepted.
 template <typename Enum>
-core::Result<Enum> getChoice(const Args& args, const std::string& key,
+core::Result<Enum> getChoice(const Args& args,
+                             const std::string& key,
                              const std::vector<core::project::Choice<Enum>>& choices) {
     return core::project::parseChoice(choices, args.get(key), "--" + key);
 }
@@ -81,10 +82,12 @@ core::Result<int> threadCount(const Args& args);
 core::Result<double> parseDouble(const std::string& text, const std::string& field);
 core::Result<long long> parseInt(const std::string& text, const std::string& field);
 // `text` as a whole number within `range`; the error names `field`, the text and the range.
-core::Result<int> parseBounded(const std::string& text, const std::string& field,
+core::Result<int> parseBounded(const std::string& text,
+                               const std::string& field,
                                const core::limits::IntRange& range);
 // "1,2.5,3" → numbers; "a:b" style specs are split by the callers.
-core::Result<std::vector<double>> parseDoubleList(const std::string& text, const std::string& field);
+core::Result<std::vector<double>> parseDoubleList(const std::string& text,
+                                                  const std::string& field);
 core::Result<std::vector<int>> parseIntList(const std::string& text, const std::string& field);
 
 // Prints the error as one line on stderr and returns the CLI's error exit code, 2.

@@ -7,8 +7,8 @@
 #include "app/cli/commands.h"
 #include "app/cli/output_format.h"
 #include "app/cli/terminal_progress.h"
-#include "core/io/reader_text.h"
 #include "core/io/file_io.h"
+#include "core/io/reader_text.h"
 #include "core/project/lab.h"
 #include "core/project/project_file.h"
 #include "core/util/parallel.h"
@@ -94,7 +94,8 @@ const CommandSpec& labSpec() {
         "lab",
         "compare schedules, spacings, variances and samplers against K (the schedule lab)",
         "",
-        {required("project", "FILE", "the project: its Gaussian set-up (data, model, N, Γ's M, seed)"),
+        {required("project", "FILE",
+                  "the project: its Gaussian set-up (data, model, N, Γ's M, seed)"),
          repeated("config", "SPEC", "a configuration, see below; default: the project's lab"),
          valued("preset", "ID", "", "a preset's configurations (listed below), before --config's"),
          valued("k", "K1,K2,…", "", "the K of the sweep, increasing (default: the project's lab)"),
@@ -102,8 +103,7 @@ const CommandSpec& labSpec() {
                 "samples per configuration and K for the quality, 0 for none (default 1000)"),
          valued("nll-points", "P", "", "data points of the NLL (default 1000)"),
          formatOption("json|csv", "json", "the output"),
-         valued("out", "FILE", "", "write there (atomically) instead of stdout"),
-         threadsOption()},
+         valued("out", "FILE", "", "write there (atomically) instead of stdout"), threadsOption()},
         "SPEC: name=…;schedule=…;trajectory=…;variance=…;sampler=… (';'-separated, each key\n"
         "optional). schedule: empty for the project's, ,zero-snr for the project's with zero\n"
         "terminal SNR, or linear|cosine|scaled-linear|sigmoid|csv:FILE[,zero-snr]. trajectory\n"
@@ -124,11 +124,11 @@ int runLab(const Args& args) {
     if (format != "json" && format != "csv") {
         return fail(core::invalidArgument("--format", format, "expected json or csv"));
     }
-    core::Result<int> threads =
-        threadCount(args);
+    core::Result<int> threads = threadCount(args);
     if (!threads) return fail(threads.error());
     if (args.has("out")) {
-        if (core::Status s = core::io::checkWritablePath(args.get("out")); !s) return fail(s.error());
+        if (core::Status s = core::io::checkWritablePath(args.get("out")); !s)
+            return fail(s.error());
     }
     auto project = core::project::readProjectFile(*path);
     if (!project) return fail(project.error());

@@ -17,8 +17,9 @@ std::string exampleList() {
     for (int n = 1; n <= core::project::kNumExamples; ++n) {
         text += "  " + std::to_string(n) + "  " + core::project::exampleTitle(n) + "\n";
     }
-    return text + "Bundled networks are named \"bundled:FILE\", which the window, the "
-                  "command line\nand an installed program all find.\n";
+    return text +
+           "Bundled networks are named \"bundled:FILE\", which the window, the "
+           "command line\nand an installed program all find.\n";
 }
 
 }  // namespace
@@ -29,7 +30,8 @@ const CommandSpec& projectSpec() {
         "write an example project file (File ▸ Examples in the GUI)",
         "",
         {required("example", "N",
-                  "the example, 1 to " + std::to_string(core::project::kNumExamples) + " (listed below)"),
+                  "the example, 1 to " + std::to_string(core::project::kNumExamples) +
+                      " (listed below)"),
          required("out", "FILE", "the project file to write")},
         exampleList()};
     return spec;

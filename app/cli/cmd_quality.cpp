@@ -30,11 +30,12 @@ const CommandSpec& qualitySpec() {
         "sample quality of a samples file against held-out data (MMD² or Fréchet distance)",
         "",
         {required("samples", "FILE", "samples as `diffuscope sample` writes them (columns x1..xd)"),
-         required("data", "D", "the data the samples imitate; its held-out points are the reference"),
-         valued("digits", "FILE", "", "the digits file for --data digits (default: the bundled copy)"),
+         required("data", "D",
+                  "the data the samples imitate; its held-out points are the reference"),
+         valued("digits", "FILE", "",
+                "the digits file for --data digits (default: the bundled copy)"),
          seedOption("0", "the seed of drawn reference points"),
-         formatOption("json", "json", "the output format (quality writes json)"),
-         threadsOption()},
+         formatOption("json", "json", "the output format (quality writes json)"), threadsOption()},
         "2-D data: unbiased MMD² with Gaussian kernels and its standard error, against 2000\n"
         "held-out points; the digits: the Fréchet distance of Gaussian fits to the test split.\n"
         "D as for `sample`; csv:FILE has no held-out split and is refused. The formulas are in\n"
@@ -65,7 +66,8 @@ int runQuality(const Args& args) {
         core::project::fileSources(args.get("digits")), {.numThreads = *threads});
     if (!quality) {
         core::Error e = quality.error();
-        if (e.field.rfind("samples", 0) == 0) e.field = "--samples " + *samplesPath + ": " + e.field;
+        if (e.field.rfind("samples", 0) == 0)
+            e.field = "--samples " + *samplesPath + ": " + e.field;
         return fail(e);
     }
     printJson(std::cout, sampleQualityJson(*quality));

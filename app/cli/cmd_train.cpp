@@ -33,8 +33,8 @@ Result<core::model::MlpConfig> parseArchitecture(const std::string& spec) {
     size_t start = 0;
     while (start < rest.size()) {
         const size_t comma = rest.find(',', start);
-        const std::string part = rest.substr(start, comma == std::string::npos ? std::string::npos
-                                                                                 : comma - start);
+        const std::string part =
+            rest.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         start = comma == std::string::npos ? rest.size() : comma + 1;
         const size_t eq = part.find('=');
         const std::string key = part.substr(0, eq);
@@ -56,10 +56,14 @@ Result<core::model::MlpConfig> parseArchitecture(const std::string& spec) {
         }
         auto number = parseBounded(value, "--arch " + key, *range);
         if (!number) return number.error();
-        if (key == "width") config.width = *number;
-        else if (key == "depth") config.depth = *number;
-        else if (key == "norm") config.layerNorm = *number != 0;
-        else config.timeEmbedding = *number;
+        if (key == "width")
+            config.width = *number;
+        else if (key == "depth")
+            config.depth = *number;
+        else if (key == "norm")
+            config.layerNorm = *number != 0;
+        else
+            config.timeEmbedding = *number;
     }
     return config;
 }
@@ -75,12 +79,12 @@ Result<core::model::TrainParams> parseTrainParams(const Args& args) {
     auto every = args.getBounded("eval-every", core::limits::kTrainingInterval);
     auto decay = args.getDouble("weight-decay");
     auto dropout = args.getDouble("condition-dropout");
-    for (const core::Error* e : {decay ? nullptr : &decay.error(), dropout ? nullptr : &dropout.error(),
-                                 steps ? nullptr : &steps.error(), batch ? nullptr : &batch.error(),
-                                 lr ? nullptr : &lr.error(), seed ? nullptr : &seed.error(),
-                                 threads ? nullptr : &threads.error(),
-                                 warmup ? nullptr : &warmup.error(),
-                                 every ? nullptr : &every.error()}) {
+    for (const core::Error* e :
+         {decay ? nullptr : &decay.error(), dropout ? nullptr : &dropout.error(),
+          steps ? nullptr : &steps.error(), batch ? nullptr : &batch.error(),
+          lr ? nullptr : &lr.error(), seed ? nullptr : &seed.error(),
+          threads ? nullptr : &threads.error(), warmup ? nullptr : &warmup.error(),
+          every ? nullptr : &every.error()}) {
         if (e != nullptr) return *e;
     }
     params.steps = *steps;
@@ -146,9 +150,10 @@ Result<std::shared_ptr<const core::model::TrainState>> loadResume(const Args& ar
                               loaded.error());
     }
     if (loaded->trainState == nullptr) {
-        return core::invalidArgument("--resume", path,
-                                     "the checkpoint holds no training state (only a stopped run's, "
-                                     "or one saved with --save-state, does)");
+        return core::invalidArgument(
+            "--resume", path,
+            "the checkpoint holds no training state (only a stopped run's, "
+            "or one saved with --save-state, does)");
     }
     return loaded->trainState;
 }
@@ -240,7 +245,9 @@ const CommandSpec& trainSpec() {
          required("out", "MODEL", "the checkpoint to write (.safetensors)"),
          threadsOption(),
          valued("schedule", "S", "", "the schedule (default: cosine categorical, linear gaussian)"),
-         valued("pi", "P", "", "categorical: the prior π (default: uniform over the levels; masked:K adds a mask state)"),
+         valued("pi", "P", "",
+                "categorical: the prior π (default: uniform over the levels; masked:K adds a mask "
+                "state)"),
          valued("num-steps", "N", "1000", "gaussian: the number of timesteps N"),
          valued("points", "N", "4000", "gaussian: the number of training points drawn from D"),
          valued("warmup", "S", "100", "learning-rate warm-up steps (at most a tenth of --steps)"),

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <exception>
 #include <iostream>
 #include <new>
-
-#include <sys/stat.h>
 
 #include "app/cli/commands.h"
 #include "core/project/gaussian_params.h"
@@ -75,7 +75,8 @@ std::string fileNamedBy(std::string value) {
             break;
         }
     }
-    if (const size_t at = value.rfind(",zero-snr"); at != std::string::npos && at + 9 == value.size()) {
+    if (const size_t at = value.rfind(",zero-snr");
+        at != std::string::npos && at + 9 == value.size()) {
         value.resize(at);
     }
     return value;
@@ -95,9 +96,9 @@ core::Status outputIsNoInput(const Args& args) {
     struct stat target {};
     if (::stat(out.c_str(), &target) != 0 || !S_ISREG(target.st_mode)) return {};
     const auto refuse = [&out](const std::string& what) {
-        return core::makeError(core::ErrorCode::InvalidArgument, "--out", out,
-                               "is also " + what +
-                                   ": an output never replaces an input; choose another --out");
+        return core::makeError(
+            core::ErrorCode::InvalidArgument, "--out", out,
+            "is also " + what + ": an output never replaces an input; choose another --out");
     };
     for (const auto& [key, value] : args.given()) {
         if (key == "out") continue;
@@ -221,8 +222,9 @@ int dispatch(const std::vector<std::string>& argv, int (*runExport)(const Args&)
         }
         return code;
     } catch (const std::bad_alloc&) {
-        return fail("out of memory: the request needs more memory than this machine has; "
-                    "use fewer samples, steps or particles");
+        return fail(
+            "out of memory: the request needs more memory than this machine has; "
+            "use fewer samples, steps or particles");
     } catch (const core::model::ModelError& e) {
         return fail(e.what());  // a network that failed: its message names the file
     } catch (const std::exception& e) {

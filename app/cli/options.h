@@ -28,7 +28,7 @@ struct Option {
     std::string defaultValue;  // Args::get's value when absent, shown in the help; "" for none
     std::string description;   // one line; a default the command works out is said here
     OptionKind kind = OptionKind::Valued;
-    std::string field;         // the project field the option sets ("gaussian.estimator"), if any
+    std::string field;  // the project field the option sets ("gaussian.estimator"), if any
 };
 
 // Shorthands that keep the tables one line per option.
@@ -55,8 +55,11 @@ inline Option flag(std::string name, std::string description) {
 // what its parser accepts (Args::getChoice reads it with the same table, and the project file
 // with readChoice), and names the project field it sets.
 template <typename Enum>
-Option choiceOption(std::string name, const std::vector<core::project::Choice<Enum>>& choices,
-                    std::string defaultValue, std::string description, std::string field = {}) {
+Option choiceOption(std::string name,
+                    const std::vector<core::project::Choice<Enum>>& choices,
+                    std::string defaultValue,
+                    std::string description,
+                    std::string field = {}) {
     std::string ids;
     for (const auto& choice : choices) ids += (ids.empty() ? "" : "|") + std::string(choice.id);
     Option option = valued(std::move(name), ids, std::move(defaultValue), std::move(description));
@@ -72,7 +75,8 @@ inline Option threadsOption() {
 inline Option seedOption(std::string defaultValue, std::string description) {
     return valued("seed", "X", std::move(defaultValue), std::move(description));
 }
-inline Option formatOption(std::string choices, std::string defaultValue,
+inline Option formatOption(std::string choices,
+                           std::string defaultValue,
                            std::string description = "the output format") {
     return valued("format", std::move(choices), std::move(defaultValue), std::move(description));
 }
