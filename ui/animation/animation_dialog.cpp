@@ -11,7 +11,6 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QVBoxLayout>
-
 #include <cmath>
 
 namespace ui::animation {
@@ -19,7 +18,8 @@ namespace {
 const char* kGroup = "animationExport";
 }  // namespace
 
-AnimationDialog::AnimationDialog(const AnimationSource& source, const QString& viewTitle,
+AnimationDialog::AnimationDialog(const AnimationSource& source,
+                                 const QString& viewTitle,
                                  QWidget* parent)
     : QDialog(parent),
       m_source(source),
@@ -55,8 +55,9 @@ AnimationDialog::AnimationDialog(const AnimationSource& source, const QString& v
     m_hold->setSingleStep(0.5);
     m_hold->setSuffix(tr(" s"));
     m_hold->setValue(settings.value("holdSeconds", defaults.holdLastMs / 1000.0).toDouble());
-    m_hold->setToolTip(tr("How long the last frame stays before the animation starts again, "
-                          "so an audience can read the end."));
+    m_hold->setToolTip(
+        tr("How long the last frame stays before the animation starts again, "
+           "so an audience can read the end."));
     m_format->addItem(tr("Animated GIF"));
     m_format->addItem(tr("PNG frame sequence (for video tools)"));
     m_format->setCurrentIndex(settings.value("pngSequence", false).toBool() ? 1 : 0);

@@ -19,7 +19,8 @@ namespace ui::animation {
 class AnimationDialog : public QDialog {
     Q_OBJECT
 public:
-    AnimationDialog(const AnimationSource& source, const QString& viewTitle,
+    AnimationDialog(const AnimationSource& source,
+                    const QString& viewTitle,
                     QWidget* parent = nullptr);
 
     AnimationExportOptions options() const;

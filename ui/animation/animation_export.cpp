@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "ui/animation/animation_export.h"
 
-#include <QCoreApplication>
-
 #include <QBuffer>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
 #include <QRegularExpression>
-
 #include <cmath>
 
 #include "core/io/file_io.h"
@@ -29,7 +26,8 @@ int framesPerStep(const AnimationSource& source, const AnimationExportOptions& o
 
 // Renders every frame and hands it to `sink` (image, index, is the last); stops at the first
 // error or when `progress` cancels, and restores the view's position.
-QString forEachFrame(const AnimationSource& source, const AnimationExportOptions& options,
+QString forEachFrame(const AnimationSource& source,
+                     const AnimationExportOptions& options,
                      const AnimationProgress& progress,
                      const std::function<QString(const QImage&, int, bool)>& sink) {
     if (const QString problem = checkAnimationOptions(source, options); !problem.isEmpty()) {
@@ -92,29 +90,35 @@ AnimationLength animationLength(const AnimationSource& source,
     // GIF frame times are whole hundredths of a second.
     length.delayCs = std::max(1, static_cast<int>(std::lround(100.0 / options.fps)));
     length.heldFrames = static_cast<int>(std::lround(options.holdLastMs * options.fps / 1000.0));
-    length.seconds = (length.frames * length.delayCs + std::lround(options.holdLastMs / 10.0)) / 100.0;
+    length.seconds =
+        (length.frames * length.delayCs + std::lround(options.holdLastMs / 10.0)) / 100.0;
     return length;
 }
 
-QString checkAnimationOptions(const AnimationSource& source, const AnimationExportOptions& options) {
+QString checkAnimationOptions(const AnimationSource& source,
+                              const AnimationExportOptions& options) {
     if (source.widget == nullptr || source.steps <= 0) {
         return QCoreApplication::translate("ui::animation", "the animation has no frames yet");
     }
     const QSize s = options.size;
     if (s.width() < 16 || s.height() < 16 || s.width() > 4096 || s.height() > 4096) {
-        return QCoreApplication::translate("ui::animation", "animation size %1x%2: must lie between 16 and 4096 pixels")
+        return QCoreApplication::translate(
+                   "ui::animation", "animation size %1x%2: must lie between 16 and 4096 pixels")
             .arg(s.width())
             .arg(s.height());
     }
     if (options.framesPerStep < 1 || options.framesPerStep > 30) {
-        return QCoreApplication::translate("ui::animation", "frames per step %1: must lie in 1..30").arg(options.framesPerStep);
+        return QCoreApplication::translate("ui::animation", "frames per step %1: must lie in 1..30")
+            .arg(options.framesPerStep);
     }
     if (options.fps < 1 || options.fps > 50) {
-        return QCoreApplication::translate("ui::animation", "frame rate %1: must lie in 1..50 frames per second")
+        return QCoreApplication::translate("ui::animation",
+                                           "frame rate %1: must lie in 1..50 frames per second")
             .arg(options.fps);
     }
     if (options.holdLastMs < 0 || options.holdLastMs > 20000) {
-        return QCoreApplication::translate("ui::animation", "hold on the last frame %1 ms: must lie in 0..20000")
+        return QCoreApplication::translate("ui::animation",
+                                           "hold on the last frame %1 ms: must lie in 0..20000")
             .arg(options.holdLastMs);
     }
     const AnimationLength length = animationLength(source, options);
@@ -131,7 +135,9 @@ QString checkAnimationOptions(const AnimationSource& source, const AnimationExpo
             .arg(QString::fromStdString(core::limits::formatBytes(bytes)));
     }
     if (length.frames + length.heldFrames > kMaxAnimationFrames) {
-        return QCoreApplication::translate("ui::animation", "%1 frames: at most %2 (fewer frames per step or a shorter hold)")
+        return QCoreApplication::translate(
+                   "ui::animation",
+                   "%1 frames: at most %2 (fewer frames per step or a shorter hold)")
             .arg(length.frames + length.heldFrames)
             .arg(kMaxAnimationFrames);
     }
@@ -147,7 +153,8 @@ QString animationFrameName(const QString& prefix, int index) {
     return QString("%1_%2.png").arg(prefix).arg(index, 4, 10, QChar('0'));
 }
 
-QString exportAnimationGif(const AnimationSource& source, const QString& path,
+QString exportAnimationGif(const AnimationSource& source,
+                           const QString& path,
                            const AnimationExportOptions& options,
                            const AnimationProgress& progress) {
     if (animationFormat(path) != "gif") {
@@ -157,17 +164,17 @@ QString exportAnimationGif(const AnimationSource& source, const QString& path,
     }
     const AnimationLength length = animationLength(source, options);
     charts::GifWriter writer(length.delayCs);
-    const QString error = forEachFrame(source, options, progress,
-                                       [&](const QImage& image, int, bool last) {
-                                           const int hold = static_cast<int>(
-                                               std::lround(options.holdLastMs / 10.0));
-                                           writer.addFrame(image, last ? length.delayCs + hold : -1);
-                                           return QString();
-                                       });
+    const QString error =
+        forEachFrame(source, options, progress, [&](const QImage& image, int, bool last) {
+            const int hold = static_cast<int>(std::lround(options.holdLastMs / 10.0));
+            writer.addFrame(image, last ? length.delayCs + hold : -1);
+            return QString();
+        });
     return error.isEmpty() ? writer.save(path) : error;
 }
 
-QString exportAnimationFrames(const AnimationSource& source, const QString& prefix,
+QString exportAnimationFrames(const AnimationSource& source,
+                              const QString& prefix,
                               const AnimationExportOptions& options,
                               const AnimationProgress& progress) {
     const AnimationLength length = animationLength(source, options);
@@ -208,7 +215,8 @@ QString exportAnimationFrames(const AnimationSource& source, const QString& pref
          QDir(folder).entryList(QDir::Files | QDir::System | QDir::Hidden | QDir::NoDotAndDotDot)) {
         if (!file.startsWith(base)) continue;
         const QRegularExpressionMatch m = frameNumber.match(file.mid(base.size()));
-        if (m.hasMatch() && m.captured(1).toLongLong() >= count) stale.push_back(file.toStdString());
+        if (m.hasMatch() && m.captured(1).toLongLong() >= count)
+            stale.push_back(file.toStdString());
     }
     const core::Status committed = staged.commit(stale);
     return committed ? QString() : QString::fromStdString(committed.error().toString());

@@ -3,7 +3,6 @@
 
 #include <QSize>
 #include <QString>
-
 #include <functional>
 
 #include "core/util/limits.h"
@@ -46,10 +45,10 @@ struct AnimationExportOptions {
 
 // The export's frames and duration, for the dialog's preview and the tests.
 struct AnimationLength {
-    int frames = 0;         // distinct frames rendered
-    int heldFrames = 0;     // copies of the last frame a PNG sequence adds for the hold
-    double seconds = 0.0;   // the GIF's (and the sequence's at fps) play time, hold included
-    int delayCs = 4;        // the GIF's frame time, 1/100 s
+    int frames = 0;        // distinct frames rendered
+    int heldFrames = 0;    // copies of the last frame a PNG sequence adds for the hold
+    double seconds = 0.0;  // the GIF's (and the sequence's at fps) play time, hold included
+    int delayCs = 4;       // the GIF's frame time, 1/100 s
 };
 AnimationLength animationLength(const AnimationSource& source,
                                 const AnimationExportOptions& options);
@@ -72,10 +71,12 @@ QString animationFrameName(const QString& prefix, int index);
 // first and moved into place only when all are ready, and the previous sequence's frames past
 // the new one's end are removed then; a failure or a cancel leaves the previous sequence as it
 // was (core::io::StagedFiles).
-QString exportAnimationGif(const AnimationSource& source, const QString& path,
+QString exportAnimationGif(const AnimationSource& source,
+                           const QString& path,
                            const AnimationExportOptions& options = {},
                            const AnimationProgress& progress = {});
-QString exportAnimationFrames(const AnimationSource& source, const QString& prefix,
+QString exportAnimationFrames(const AnimationSource& source,
+                              const QString& prefix,
                               const AnimationExportOptions& options = {},
                               const AnimationProgress& progress = {});
 

@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "ui/animation/chains_view.h"
-#include "ui/charts/palette.h"
-
-#include <QFontMetricsF>
 
 #include <QCoreApplication>
-
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QPainterPath>
-
 #include <algorithm>
 #include <cmath>
+
+#include "ui/charts/palette.h"
 
 namespace ui::animation {
 
@@ -43,8 +41,11 @@ private:
         double top, laneHeight, left, lanesRight, barsLeft, barsWidth;
     };
     // Exact marginal outlined, the chains' histogram filled, at one frame.
-    void paintMarginalBars(QPainter& painter, const LaneLayout& lanes, int frame,
-                           const core::Vector& marginal, int numClasses);
+    void paintMarginalBars(QPainter& painter,
+                           const LaneLayout& lanes,
+                           int frame,
+                           const core::Vector& marginal,
+                           int numClasses);
 
     ChainsView* m_view;
 };
@@ -53,8 +54,14 @@ namespace {
 
 // "Reverse: π → data   t = 0.500   (step 5 of K = 10)": the header of both layouts; a figure's
 // leaves the player's step count out. Drawn wrapped at spaces in `box` (two lines' room).
-void drawHeader(QPainter& painter, const QRectF& box, bool forward, double t, int step, int steps,
-                bool figure, const QString& suffix = {}) {
+void drawHeader(QPainter& painter,
+                const QRectF& box,
+                bool forward,
+                double t,
+                int step,
+                int steps,
+                bool figure,
+                const QString& suffix = {}) {
     const QString direction =
         forward ? QCoreApplication::translate("ui::animation::ChainCanvas", "Forward: data → π")
                 : QCoreApplication::translate("ui::animation::ChainCanvas", "Reverse: π → data");
@@ -89,17 +96,17 @@ void ChainCanvas::paintImages(QPainter& painter,
     bold.setBold(true);
     painter.setFont(bold);
     painter.setPen(Qt::black);
-    drawHeader(painter, QRectF(12, 2, width() - 24, 30), forward, t,
-               static_cast<int>(std::round(position)), steps, m_view->m_figure,
-               (preview != nullptr
-                    ? QCoreApplication::translate("ui::animation::ChainCanvas",
-                                                  "   each sample xₜ | the denoiser's x̂₀ = E[X₀|xₜ]")
-                    : QString()) +
-                   // The mask state has no grey of its own: say what the blue cells are.
-                   (m_view->m_maskClass >= 0
-                        ? QCoreApplication::translate("ui::animation::ChainCanvas",
-                                                      "   sky blue: masked")
-                        : QString()));
+    drawHeader(
+        painter, QRectF(12, 2, width() - 24, 30), forward, t,
+        static_cast<int>(std::round(position)), steps, m_view->m_figure,
+        (preview != nullptr
+             ? QCoreApplication::translate("ui::animation::ChainCanvas",
+                                           "   each sample xₜ | the denoiser's x̂₀ = E[X₀|xₜ]")
+             : QString()) +
+            // The mask state has no grey of its own: say what the blue cells are.
+            (m_view->m_maskClass >= 0
+                 ? QCoreApplication::translate("ui::animation::ChainCanvas", "   sky blue: masked")
+                 : QString()));
     painter.setFont(font());
     // Square images when D is a square (8×8 digits), else one row of D cells.
     const int side = static_cast<int>(std::lround(std::sqrt(static_cast<double>(numPositions))));
@@ -147,7 +154,8 @@ namespace {
 
 // A fixed pseudo-random offset in [0, 1) per chain, so a dot keeps its place in its lane.
 double jitter(int chain, int salt) {
-    uint64_t x = static_cast<uint64_t>(chain) * 0x9E3779B97F4A7C15ULL + salt * 0xBF58476D1CE4E5B9ULL;
+    uint64_t x =
+        static_cast<uint64_t>(chain) * 0x9E3779B97F4A7C15ULL + salt * 0xBF58476D1CE4E5B9ULL;
     x ^= x >> 31;
     x *= 0x94D049BB133111EBULL;
     x ^= x >> 29;
@@ -157,8 +165,8 @@ double jitter(int chain, int salt) {
 QColor classColor(int k) {
     // The Okabe–Ito colours for the first seven classes (colour-blind safe, as every view);
     // further classes take golden-ratio hues, so neighbours still differ.
-    static const QColor okabeIto[] = {charts::palette::kBlue,     charts::palette::kVermillion,
-                                      charts::palette::kBluishGreen, charts::palette::kOrange,
+    static const QColor okabeIto[] = {charts::palette::kBlue,          charts::palette::kVermillion,
+                                      charts::palette::kBluishGreen,   charts::palette::kOrange,
                                       charts::palette::kReddishPurple, charts::palette::kSkyBlue,
                                       charts::palette::kGrey};
     if (k >= 0 && k < 7) return okabeIto[k];
@@ -167,8 +175,11 @@ QColor classColor(int k) {
 
 }  // namespace
 
-void ChainCanvas::paintMarginalBars(QPainter& painter, const LaneLayout& lanes, int frame,
-                                    const core::Vector& marginal, int numClasses) {
+void ChainCanvas::paintMarginalBars(QPainter& painter,
+                                    const LaneLayout& lanes,
+                                    int frame,
+                                    const core::Vector& marginal,
+                                    int numClasses) {
     const std::vector<double> histogram = m_view->histogram(frame);
     double maxValue = 1e-12;
     for (int c = 0; c < numClasses; ++c) {
@@ -235,10 +246,8 @@ void ChainCanvas::paintEvent(QPaintEvent*) {
 
     if (chains->numPositions > 1) {
         const bool withPreview = !forward && !chains->preview.empty();
-        paintImages(painter, frames[shownNode],
-                    withPreview ? &chains->preview[shownNode] : nullptr, chains->numPositions, k,
-                    forward, p, m,
-                    chains->times[shownNode]);
+        paintImages(painter, frames[shownNode], withPreview ? &chains->preview[shownNode] : nullptr,
+                    chains->numPositions, k, forward, p, m, chains->times[shownNode]);
         return;
     }
 
@@ -308,7 +317,8 @@ ChainsView::ChainsView(QWidget* parent)
            "ends in (reverse). Red outlines: the exact marginal; blue bars: the chains."));
 }
 
-void ChainsView::setChains(std::shared_ptr<const core::project::CategoricalChains> chains, int numClasses) {
+void ChainsView::setChains(std::shared_ptr<const core::project::CategoricalChains> chains,
+                           int numClasses) {
     m_chains = std::move(chains);
     // The process may have more classes than the caller's K (a mask state): the marginals
     // have one entry per class of the process.

@@ -3,8 +3,8 @@
 
 #include <memory>
 
-#include "ui/charts/view_panel.h"
 #include "core/project/categorical_runs.h"
+#include "ui/charts/view_panel.h"
 
 // The "Trajectories" view of the categorical explorer: K horizontal lanes,
 // one dot per chain moving between lanes step by step, and beside them the exact marginal as

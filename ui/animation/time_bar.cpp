@@ -1,18 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "ui/animation/time_bar.h"
 
-#include <QCoreApplication>
-
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QHBoxLayout>
-#include <QResizeEvent>
-#include <QVBoxLayout>
 #include <QLabel>
+#include <QResizeEvent>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStyle>
 #include <QToolButton>
-
+#include <QVBoxLayout>
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -201,7 +199,8 @@ void TimeBar::onTick() {
 }
 
 void TimeBar::updateLabel() {
-    m_label->setText(tr("step %1 of %2").arg(static_cast<int>(std::round(m_position))).arg(m_steps));
+    m_label->setText(
+        tr("step %1 of %2").arg(static_cast<int>(std::round(m_position))).arg(m_steps));
     // As wide as its widest text at the font in use, so that it neither jitters while playing
     // nor runs into "speed" in presentation mode (a fixed 90 px did: "step 0 of 64speed").
     // The bar's own font, which the label inherits: a font change reaches the bar before it.

@@ -4,7 +4,6 @@
 #include <QElapsedTimer>
 #include <QTimer>
 #include <QWidget>
-
 #include <array>
 #include <vector>
 
@@ -69,7 +68,7 @@ private:
     QComboBox* m_direction;
     QSpinBox* m_seed;
     QHBoxLayout* m_playerRow;
-    QHBoxLayout* m_settingsRow;     // the settings when the player's line is too narrow
+    QHBoxLayout* m_settingsRow;        // the settings when the player's line is too narrow
     std::vector<QWidget*> m_settings;  // speed, direction and seed with their labels
     bool m_oneLine = true;
 };

@@ -1,26 +1,28 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/chart_export.h"
 
+#include <QAbstractAxis>
+#include <QBuffer>
+#include <QChart>
 #include <QCoreApplication>
-
 #include <QDir>
 #include <QFileInfo>
-#include <QPointer>
-#include <QRegularExpression>
+#include <QGraphicsLayout>
 #include <QImage>
 #include <QLabel>
 #include <QLayout>
+#include <QLegend>
 #include <QPainter>
-#include <QResizeEvent>
 #include <QPdfWriter>
+#include <QPointer>
+#include <QRegularExpression>
+#include <QResizeEvent>
 #include <QSplitter>
 #include <QSvgGenerator>
 #include <QWidget>
-#include <QBuffer>
-#include <QAbstractAxis>
-#include <QChart>
-#include <QGraphicsLayout>
-#include <QLegend>
+#include <cmath>
+#include <optional>
+#include <vector>
 
 #include "core/io/file_io.h"
 #include "core/io/staged_files.h"
@@ -29,10 +31,6 @@
 #include "ui/charts/figure_chart.h"
 #include "ui/charts/presentation.h"
 #include "ui/charts/view_panel.h"
-
-#include <cmath>
-#include <optional>
-#include <vector>
 
 namespace ui::charts {
 
@@ -58,7 +56,10 @@ std::optional<double> parseLengthExact(const QString& text, QString* error) {
     }
     const double value = match.captured(1).toDouble();
     const QString unit = match.captured(2);
-    const double inches = unit == "cm" ? value / 2.54 : unit == "mm" ? value / 25.4 : unit == "in" ? value : value / 96.0;
+    const double inches = unit == "cm"   ? value / 2.54
+                          : unit == "mm" ? value / 25.4
+                          : unit == "in" ? value
+                                         : value / 96.0;
     const double pixels = std::round(inches * 96.0);
     if (!(pixels >= 16 && pixels <= 16384)) {
         if (error)
@@ -214,8 +215,8 @@ public:
         m_font = widget->font();
         for (FigureChart* figure : figures()) {
             QChart* chart = figure->chart();
-            Saved saved{chart, chart->titleFont(), chart->legend()->font(), {}, {},
-                        chartScale(chart)};
+            Saved saved{chart, chart->titleFont(), chart->legend()->font(), {},
+                        {},    chartScale(chart)};
             for (QAbstractAxis* axis : chart->axes()) {
                 saved.axes.push_back(axis);
                 saved.axisFonts.emplace_back(axis->labelsFont(), axis->titleFont());
@@ -230,8 +231,10 @@ public:
             chart->setTitleFont(figureFont(saved.title, sizes.title * fontScale));
             chart->legend()->setFont(figureFont(saved.legend, sizes.legend * fontScale));
             for (size_t i = 0; i < saved.axes.size(); ++i) {
-                saved.axes[i]->setLabelsFont(figureFont(saved.axisFonts[i].first, sizes.tick * fontScale));
-                QFont axisTitle = figureFont(saved.axisFonts[i].second, sizes.axisTitle * fontScale);
+                saved.axes[i]->setLabelsFont(
+                    figureFont(saved.axisFonts[i].first, sizes.tick * fontScale));
+                QFont axisTitle =
+                    figureFont(saved.axisFonts[i].second, sizes.axisTitle * fontScale);
                 axisTitle.setBold(false);  // bold titles cost a column figure its room
                 saved.axes[i]->setTitleFont(axisTitle);
             }
@@ -289,7 +292,8 @@ void sendPendingResizes(QWidget* widget) {
     // its children are, as the render would.
     if (widget->layout() != nullptr) widget->layout()->activate();
     for (QObject* child : widget->children()) {
-        if (auto* w = qobject_cast<QWidget*>(child); w != nullptr && !w->isWindow()) sendPendingResizes(w);
+        if (auto* w = qobject_cast<QWidget*>(child); w != nullptr && !w->isWindow())
+            sendPendingResizes(w);
     }
 }
 
@@ -369,8 +373,11 @@ namespace {
 // Lays `widget` out at `size` as the export does and returns why the figure cannot be written
 // at that size (a layout that cannot shrink to it, a part past its edge, a text shortened or a
 // part squeezed), or an empty string.
-QString layoutProblem(QWidget* widget, const std::vector<FigureChart*>& figures, QSize size,
-                      const ExportOptions& options, const QString& path) {
+QString layoutProblem(QWidget* widget,
+                      const std::vector<FigureChart*>& figures,
+                      QSize size,
+                      const ExportOptions& options,
+                      const QString& path) {
     if (widget->size() != size) {
         widget->resize(size);
         if (widget->layout() != nullptr) widget->layout()->activate();
@@ -387,14 +394,15 @@ QString layoutProblem(QWidget* widget, const std::vector<FigureChart*>& figures,
     // What the user can change: at the least font scale, only the size. A layout's minimum size
     // is not named: a figure laid out at it may still shorten a text, and a refusal names only
     // sizes that were laid out and checked (fittingSizeMm, below).
-    const QString advice =
-        options.fontScale > kMinFontScale
-            ? QCoreApplication::translate("ui::chart_export", "make it larger or the font scale smaller")
-            : QCoreApplication::translate("ui::chart_export", "make it larger");
+    const QString advice = options.fontScale > kMinFontScale
+                               ? QCoreApplication::translate(
+                                     "ui::chart_export", "make it larger or the font scale smaller")
+                               : QCoreApplication::translate("ui::chart_export", "make it larger");
     const auto doesNotFit = [&]() {
-        return QCoreApplication::translate("ui::chart_export",
-                                           "%1: at %2 × %3 cm and font scale %4 the %5 view does not "
-                                           "fit; %6")
+        return QCoreApplication::translate(
+                   "ui::chart_export",
+                   "%1: at %2 × %3 cm and font scale %4 the %5 view does not "
+                   "fit; %6")
             .arg(path)
             .arg(centimetres(size.width()))
             .arg(centimetres(size.height()))
@@ -411,11 +419,13 @@ QString layoutProblem(QWidget* widget, const std::vector<FigureChart*>& figures,
     for (QWidget* child : widget->findChildren<QWidget*>()) {
         if (!child->isVisibleTo(widget) || child->isWindow()) continue;
         const QRect at(child->mapTo(widget, QPoint(0, 0)), child->size());
-        if (at.right() > widget->width() + 1 || at.bottom() > widget->height() + 1) return doesNotFit();
+        if (at.right() > widget->width() + 1 || at.bottom() > widget->height() + 1)
+            return doesNotFit();
     }
     QStringList elided;
     for (FigureChart* figure : figures) {
-        if (figure->isVisibleTo(widget) || figure == widget) elided << figure->elidedTexts() << figure->squeezedParts();
+        if (figure->isVisibleTo(widget) || figure == widget)
+            elided << figure->elidedTexts() << figure->squeezedParts();
     }
     if (!elided.isEmpty()) {
         return QCoreApplication::translate(
@@ -438,8 +448,11 @@ QString layoutProblem(QWidget* widget, const std::vector<FigureChart*>& figures,
 // least size of the asked proportions; none when nothing up to four times the asked size (at
 // most 16384 pixels) fits. Every size returned was laid out and passed the checks (renderFigure
 // then exports at it before naming it).
-std::optional<QSizeF> fittingSizeMm(QWidget* widget, const std::vector<FigureChart*>& figures, QSize asked,
-                                    const ExportOptions& options, const QString& path) {
+std::optional<QSizeF> fittingSizeMm(QWidget* widget,
+                                    const std::vector<FigureChart*>& figures,
+                                    QSize asked,
+                                    const ExportOptions& options,
+                                    const QString& path) {
     const double pxPerMm = 96.0 / 25.4;
     const QSizeF askedMm(asked.width() / pxPerMm, asked.height() / pxPerMm);
     enum class Grow { Height, Width, Both };
@@ -447,9 +460,12 @@ std::optional<QSizeF> fittingSizeMm(QWidget* widget, const std::vector<FigureCha
         // The size in millimetres when the grown side (the height for Both) is `mm`.
         const auto sizeMm = [&](int mm) {
             switch (grow) {
-                case Grow::Height: return QSizeF(askedMm.width(), mm);
-                case Grow::Width: return QSizeF(mm, askedMm.height());
-                default: return QSizeF(std::round(askedMm.width() * mm / askedMm.height()), mm);
+                case Grow::Height:
+                    return QSizeF(askedMm.width(), mm);
+                case Grow::Width:
+                    return QSizeF(mm, askedMm.height());
+                default:
+                    return QSizeF(std::round(askedMm.width() * mm / askedMm.height()), mm);
             }
         };
         const auto fits = [&](int mm) {
@@ -474,7 +490,8 @@ std::optional<QSizeF> fittingSizeMm(QWidget* widget, const std::vector<FigureCha
 
 // Why `options` cannot be exported to `path` (size, DPI, font scale, the format `suffix` of
 // its extension, the image's memory), or an empty string.
-QString exportOptionsProblem(const QString& path, const QString& suffix,
+QString exportOptionsProblem(const QString& path,
+                             const QString& suffix,
                              const ExportOptions& options) {
     if (options.size.width() < 16 || options.size.height() < 16 || options.size.width() > 16384 ||
         options.size.height() > 16384) {
@@ -500,9 +517,9 @@ QString exportOptionsProblem(const QString& path, const QString& suffix,
     }
     // The image's memory before anything is drawn (the one table, core/util/limits.h): a PNG at
     // its dpi, and the first layout pass at 96 dpi for every format.
-    if (const core::Status s =
-            core::limits::checkImage(suffix == "png" ? "the PNG" : "the image", options.size.width(),
-                                     options.size.height(), suffix == "png" ? options.dpi : 96.0);
+    if (const core::Status s = core::limits::checkImage(suffix == "png" ? "the PNG" : "the image",
+                                                        options.size.width(), options.size.height(),
+                                                        suffix == "png" ? options.dpi : 96.0);
         !s) {
         return path + ": " + QString::fromStdString(s.error().toString());
     }
@@ -530,8 +547,11 @@ void setSvgPhysicalSize(QByteArray& bytes, const QSizeF& typedSize) {
 
 // The laid-out `widget` encoded as `suffix` (png, svg or pdf) into `bytes`; an empty string or
 // the problem, naming `path`.
-QString encodeFigure(QWidget* widget, const QString& suffix, const ExportOptions& options,
-                     const QString& path, QByteArray& bytes) {
+QString encodeFigure(QWidget* widget,
+                     const QString& suffix,
+                     const ExportOptions& options,
+                     const QString& path,
+                     QByteArray& bytes) {
     // Without the window's background: a figure is white to the edge (the image is filled white
     // and SVG and PDF start from a white rectangle), never the grey of the GUI's panels.
     auto renderScaled = [widget](QPainter& painter) {
@@ -591,8 +611,11 @@ QString encodeFigure(QWidget* widget, const QString& suffix, const ExportOptions
 // Renders `widget` as the figure `path` names (its extension is the format: png, svg or pdf)
 // into `bytes`; returns an empty string or the problem, naming `path`, and in `fitsMm` (unless
 // null) a size near the asked one at which the layout passed the checks, if any.
-QString renderFigureOnce(QWidget* widget, const QString& path, const ExportOptions& options,
-                         QByteArray* bytesOut, std::optional<QSizeF>* fitsMm) {
+QString renderFigureOnce(QWidget* widget,
+                         const QString& path,
+                         const ExportOptions& options,
+                         QByteArray* bytesOut,
+                         std::optional<QSizeF>* fitsMm) {
     if (widget == nullptr) {
         return QCoreApplication::translate("ui::chart_export", "nothing to export");
     }
@@ -608,8 +631,10 @@ QString renderFigureOnce(QWidget* widget, const QString& path, const ExportOptio
     FigureTypeGuard type(widget, options.fontScale);
     SizeGuard guard(widget, options.size);
     const std::vector<FigureChart*> figures = type.figures();
-    if (const QString problem = layoutProblem(widget, figures, options.size, options, path); !problem.isEmpty()) {
-        if (fitsMm != nullptr) *fitsMm = fittingSizeMm(widget, figures, options.size, options, path);
+    if (const QString problem = layoutProblem(widget, figures, options.size, options, path);
+        !problem.isEmpty()) {
+        if (fitsMm != nullptr)
+            *fitsMm = fittingSizeMm(widget, figures, options.size, options, path);
         return problem;
     }
     return encodeFigure(widget, suffix, options, path, *bytesOut);
@@ -619,7 +644,9 @@ QString renderFigureOnce(QWidget* widget, const QString& path, const ExportOptio
 // (typed in centimetres, as the message gives it) has written it: a layout laid out after the
 // search's other sizes can settle otherwise than one laid out afresh. When that export is
 // refused too, the size it names is tried, up to four times; no size is named unless one wrote.
-QString renderFigure(QWidget* widget, const QString& path, const ExportOptions& options,
+QString renderFigure(QWidget* widget,
+                     const QString& path,
+                     const ExportOptions& options,
                      QByteArray* bytesOut) {
     // Laid out twice before a refusal: from the view as the window shows it, the axes keep the
     // tick counts fitted to the screen and a layout can settle otherwise than from a figure
@@ -637,7 +664,8 @@ QString renderFigure(QWidget* widget, const QString& path, const ExportOptions& 
         const QString width = QString::number(fits->width() / 10.0, 'f', 1);
         const QString height = QString::number(fits->height() / 10.0, 'f', 1);
         ExportOptions at = options;
-        at.size = QSize(parseLength(width + "cm").value_or(0), parseLength(height + "cm").value_or(0));
+        at.size =
+            QSize(parseLength(width + "cm").value_or(0), parseLength(height + "cm").value_or(0));
         at.typedSize = QSizeF();
         QByteArray scratch;
         std::optional<QSizeF> next;
@@ -645,8 +673,8 @@ QString renderFigure(QWidget* widget, const QString& path, const ExportOptions& 
         // find it: the view's own re-layouts after the guards restored it run first.
         QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
         if (twice(at, &scratch, &next).isEmpty()) {
-            return problem + QCoreApplication::translate("ui::chart_export",
-                                                         " (at this font scale it fits at %1 × %2 cm)")
+            return problem + QCoreApplication::translate(
+                                 "ui::chart_export", " (at this font scale it fits at %1 × %2 cm)")
                                  .arg(width, height);
         }
         fits = next;
@@ -666,7 +694,8 @@ QString exportWidget(QWidget* widget, const QString& path, const ExportOptions& 
 
 QString exportViewsToFolder(const QString& folder,
                             const std::vector<std::pair<QString, ViewPanel*>>& views,
-                            const QStringList& formats, const ExportOptions& options) {
+                            const QStringList& formats,
+                            const ExportOptions& options) {
     // The folders this call creates, deepest first: removed again when nothing is written.
     QStringList created;
     for (QString at = QDir(folder).absolutePath(); !at.isEmpty() && !QFileInfo::exists(at);

@@ -5,7 +5,6 @@
 #include <QSize>
 #include <QString>
 #include <QStringList>
-
 #include <memory>
 #include <optional>
 #include <utility>
@@ -28,7 +27,7 @@ struct ExportOptions {
     // The figure's size in CSS pixels, 96 to the inch (12 cm is 454 px): the PDF page and the
     // SVG canvas have this physical size, a PNG has size × dpi/96 pixels.
     QSize size{1200, 800};
-    int dpi = 96;            // PNG only: 192 doubles the pixel count for print
+    int dpi = 96;  // PNG only: 192 doubles the pixel count for print
     // Text, lines and markers drawn this many times larger (the figure is laid out at
     // size/fontScale and scaled up): 1.5–2 for a slide or a two-column paper.
     double fontScale = 1.0;
@@ -56,7 +55,8 @@ QString exportWidget(QWidget* widget, const QString& path, const ExportOptions& 
 // the first error, prefixed with the view's name; empty when every file was written.
 QString exportViewsToFolder(const QString& folder,
                             const std::vector<std::pair<QString, ViewPanel*>>& views,
-                            const QStringList& formats, const ExportOptions& options);
+                            const QStringList& formats,
+                            const ExportOptions& options);
 
 // Holds `widget` laid out at `size` as a figure (a ViewPanel's controls and message footer
 // hidden) while it lives, and renders it as often as asked: one frame per call for animation

@@ -1,34 +1,40 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/chart_panel.h"
-#include "ui/charts/figure_chart.h"
 
-#include <QChart>
 #include <QAbstractAxis>
 #include <QAbstractSeries>
+#include <QChart>
 #include <QChartView>
 #include <QGraphicsLayout>
 #include <QLegend>
 #include <QMouseEvent>
-#include <QWheelEvent>
 #include <QToolTip>
-
+#include <QWheelEvent>
 #include <cmath>
+
+#include "ui/charts/figure_chart.h"
 
 namespace ui::charts {
 
 ChartPanel::ChartPanel(const QString& title, QWidget* parent)
     // The view is built around our chart: QChartView() would make a default chart that
     // setChart() later releases without deleting.
-    : ViewPanel(title, parent), m_figure(new FigureChart(new QChart)), m_chart(m_figure->chart()),
+    : ViewPanel(title, parent),
+      m_figure(new FigureChart(new QChart)),
+      m_chart(m_figure->chart()),
       m_view(m_figure->view()) {
     m_figure->setTitle(windowTitle());  // translated
     applyFigureStyle(m_chart, m_view);
     setBody(m_figure);
 }
 
-QString ChartPanel::readoutAt(const QPoint& position) const { return m_figure->readoutAt(position); }
+QString ChartPanel::readoutAt(const QPoint& position) const {
+    return m_figure->readoutAt(position);
+}
 
-void ChartPanel::zoomAbout(const QPoint& position, double factor) { m_figure->zoomAbout(position, factor); }
+void ChartPanel::zoomAbout(const QPoint& position, double factor) {
+    m_figure->zoomAbout(position, factor);
+}
 
 void ChartPanel::panBy(const QPoint& pixels) { m_figure->panBy(pixels); }
 

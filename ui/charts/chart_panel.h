@@ -3,7 +3,6 @@
 
 #include <QList>
 #include <QPointF>
-
 #include <vector>
 
 #include "ui/charts/view_panel.h"
@@ -31,7 +30,7 @@ public:
     // The readout, zoom and pan of the figure (FigureChart's).
     QString readoutAt(const QPoint& position) const;
     void zoomAbout(const QPoint& position, double factor);  // factor > 1 zooms in
-    void panBy(const QPoint& pixels);                        // the content follows the pointer
+    void panBy(const QPoint& pixels);                       // the content follows the pointer
     void zoomReset();
 
 private:

@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/export_dialog.h"
 
-#include <QCoreApplication>
-
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDialog>
 #include <QDialogButtonBox>
-#include <QPushButton>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
@@ -14,10 +12,10 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSpinBox>
-
 #include <algorithm>
 #include <cmath>
 #include <iterator>
@@ -79,8 +77,9 @@ QDoubleSpinBox* fontScaleBox(const QSettings& settings) {
 // width × height and their unit on one row.
 QHBoxLayout* sizeRow(QDoubleSpinBox* width, QDoubleSpinBox* height, QComboBox* unit) {
     width->setToolTip(QCoreApplication::translate(
-        "ui::export_dialog", "The figure's size on paper; text keeps its size in points, so a "
-                             "smaller figure has relatively larger text (8.5 cm: a paper column)."));
+        "ui::export_dialog",
+        "The figure's size on paper; text keeps its size in points, so a "
+        "smaller figure has relatively larger text (8.5 cm: a paper column)."));
     height->setToolTip(width->toolTip());
     auto* row = new QHBoxLayout;
     row->addWidget(width);
@@ -142,7 +141,9 @@ QString withFilterSuffix(const QString& path, const QString& filter) {
     return match.hasMatch() ? path + match.captured(1) : path;
 }
 
-bool askExportOptions(QWidget* parent, const QString& path, ExportOptions* options,
+bool askExportOptions(QWidget* parent,
+                      const QString& path,
+                      ExportOptions* options,
                       const std::function<QString(const ExportOptions&)>& write) {
     QSettings settings;
     QDialog dialog(parent);

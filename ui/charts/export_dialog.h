@@ -2,7 +2,6 @@
 #pragma once
 
 #include <QString>
-
 #include <functional>
 
 #include "ui/charts/chart_export.h"
@@ -26,7 +25,9 @@ QString withFilterSuffix(const QString& path, const QString& filter);
 // Asks for the figure's size, DPI (PNG) and font scale, starting from the last export's
 // values; false when cancelled. `write`, when given, exports with the options on OK: its
 // refusal is shown in the dialog, which stays open with the size as typed.
-bool askExportOptions(QWidget* parent, const QString& path, ExportOptions* options,
+bool askExportOptions(QWidget* parent,
+                      const QString& path,
+                      ExportOptions* options,
                       const std::function<QString(const ExportOptions&)>& write = {});
 
 }  // namespace ui::charts

@@ -1,42 +1,41 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/figure_chart.h"
 
+#include <QAbstractBarSeries>
 #include <QAreaSeries>
 #include <QBarLegendMarker>
 #include <QBarSet>
-#include <QAbstractBarSeries>
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QCoreApplication>
+#include <QCursor>
 #include <QEvent>
 #include <QFontMetricsF>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
-#include <QGuiApplication>
-#include <QScreen>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QHelpEvent>
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QPointer>
 #include <QRegularExpression>
 #include <QScatterSeries>
+#include <QScreen>
 #include <QTimer>
-#include <QVBoxLayout>
-#include <QHBoxLayout>
-#include <QHelpEvent>
-#include <QMouseEvent>
 #include <QToolTip>
-#include <QWheelEvent>
-#include <QCursor>
+#include <QVBoxLayout>
 #include <QValueAxis>
+#include <QWheelEvent>
 #include <QXYSeries>
-
 #include <algorithm>
 #include <cmath>
 
@@ -110,7 +109,8 @@ void fitValueAxis(QValueAxis* axis, const QRectF& area) {
     const QFontMetricsF metrics(axis->labelsFont());
     // An axis without a format of its own gets one from its step (below): Qt measures the
     // axis's width with decimals of its own choosing and elides the labels it then prints.
-    const bool automatic = axis->labelFormat().isEmpty() || axis->property(kAutoFormatProperty).toBool();
+    const bool automatic =
+        axis->labelFormat().isEmpty() || axis->property(kAutoFormatProperty).toBool();
     const QString format = automatic ? QString() : axis->labelFormat();
     const int decimals = fixedDecimals(format);
     const double em = metrics.height();
@@ -134,8 +134,9 @@ void fitValueAxis(QValueAxis* axis, const QRectF& area) {
             if (horizontal) {
                 double widest = 0.0;
                 for (double v = first; v <= high + 1e-9 * step; v += step) {
-                    widest = std::max(widest, metrics.horizontalAdvance(
-                                                  tickLabel(format, std::abs(v) < 1e-12 * step ? 0.0 : v, step)));
+                    widest =
+                        std::max(widest, metrics.horizontalAdvance(tickLabel(
+                                             format, std::abs(v) < 1e-12 * step ? 0.0 : v, step)));
                 }
                 needed = widest + 1.5 * em;
                 text = widest;
@@ -151,7 +152,8 @@ void fitValueAxis(QValueAxis* axis, const QRectF& area) {
     if (chosen == 0.0) chosen = std::pow(10.0, top + 1);
     if (automatic) {
         int places = 0;
-        while (places < 12 && std::abs(chosen * std::pow(10.0, places) - std::round(chosen * std::pow(10.0, places))) >
+        while (places < 12 && std::abs(chosen * std::pow(10.0, places) -
+                                       std::round(chosen * std::pow(10.0, places))) >
                                   1e-9 * chosen * std::pow(10.0, places)) {
             ++places;
         }
@@ -179,12 +181,13 @@ void fitLogAxis(QLogValueAxis* axis, const QRectF& area) {
     double text = metrics.height();
     if (horizontal) {
         double widest = 0.0;
-        for (double e = std::floor(std::log10(axis->min())); e <= std::ceil(std::log10(axis->max())); ++e) {
-            widest = std::max(widest, metrics.horizontalAdvance(
-                                          QString::asprintf(axis->labelFormat().isEmpty()
-                                                                ? "%g"
-                                                                : axis->labelFormat().toLatin1().constData(),
-                                                            std::pow(10.0, e))));
+        for (double e = std::floor(std::log10(axis->min()));
+             e <= std::ceil(std::log10(axis->max())); ++e) {
+            widest = std::max(widest, metrics.horizontalAdvance(QString::asprintf(
+                                          axis->labelFormat().isEmpty()
+                                              ? "%g"
+                                              : axis->labelFormat().toLatin1().constData(),
+                                          std::pow(10.0, e))));
         }
         needed = widest + 1.5 * metrics.height();
         text = widest;
@@ -207,7 +210,9 @@ QFont figureFont(const QFont& base, double points) {
     // In points of the screen's logical DPI, so that it is `points` at 96 CSS pixels to the inch
     // (and code that scales a font by its point size keeps working).
     const QScreen* screen = QGuiApplication::primaryScreen();
-    const double dpi = screen != nullptr && screen->logicalDotsPerInchY() > 0 ? screen->logicalDotsPerInchY() : 96.0;
+    const double dpi = screen != nullptr && screen->logicalDotsPerInchY() > 0
+                           ? screen->logicalDotsPerInchY()
+                           : 96.0;
     QFont font = base;
     font.setPointSizeF(points * 96.0 / dpi);
     return font;
@@ -275,12 +280,13 @@ void wrapAxisTitles(QChart* chart) {
     if (area.isEmpty()) return;
     for (QAbstractAxis* axis : chart->axes()) {
         if (!axis->isVisible() || !axis->isTitleVisible()) continue;
-        if (!axis->property(kOneLineTitle).isValid()) axis->setProperty(kOneLineTitle, axis->titleText());
+        if (!axis->property(kOneLineTitle).isValid())
+            axis->setProperty(kOneLineTitle, axis->titleText());
         const QString title = axis->property(kOneLineTitle).toString();
         const double length = axis->orientation() == Qt::Horizontal ? area.width() : area.height();
         // Qt gives a title the axis's length less its label padding at both ends (5 px each).
-        const QStringList lines =
-            wrapWords(title, QFontMetricsF(axis->titleFont()), std::min(0.95 * length, length - 14.0));
+        const QStringList lines = wrapWords(title, QFontMetricsF(axis->titleFont()),
+                                            std::min(0.95 * length, length - 14.0));
         QStringList escaped;
         for (const QString& line : lines) escaped << line.toHtmlEscaped();
         const QString text = lines.size() <= 1 ? title : escaped.join("<br>");
@@ -313,44 +319,47 @@ FigureLegend::FigureLegend(QChart* chart, QWidget* parent) : QWidget(parent), m_
 std::vector<FigureLegend::Entry> FigureLegend::entries() const {
     std::vector<Entry> list;
     for (QLegendMarker* marker : m_chart->legend()->markers()) {
-        if (marker->label().isEmpty() || marker->series() == nullptr || !marker->series()->isVisible() ||
+        if (marker->label().isEmpty() || marker->series() == nullptr ||
+            !marker->series()->isVisible() ||
             marker->series()->property(kNoLegendProperty).toBool()) {
             continue;
         }
         Entry entry;
         entry.label = marker->label();
         switch (marker->type()) {
-        case QLegendMarker::LegendMarkerTypeXY:
-            if (auto* scatter = qobject_cast<QScatterSeries*>(marker->series())) {
-                entry.key = Entry::Key::Marker;
-                entry.brush = scatter->brush();
-                entry.pen = scatter->pen();
-                entry.shape = scatter->markerShape() == QScatterSeries::MarkerShapeCircle     ? Entry::Shape::Circle
-                              : scatter->markerShape() == QScatterSeries::MarkerShapeTriangle ? Entry::Shape::Triangle
-                                                                                            : Entry::Shape::Square;
-            } else if (auto* xy = qobject_cast<QXYSeries*>(marker->series())) {
-                entry.pen = xy->pen();
-            }
-            break;
-        case QLegendMarker::LegendMarkerTypeArea:
-            entry.key = Entry::Key::Box;
-            if (auto* area = qobject_cast<QAreaSeries*>(marker->series())) {
-                entry.brush = area->brush();
-                entry.pen = area->pen();
-            }
-            break;
-        case QLegendMarker::LegendMarkerTypeBar:
-            entry.key = Entry::Key::Box;
-            if (QBarSet* set = static_cast<QBarLegendMarker*>(marker)->barset()) {
-                entry.brush = set->brush();
-                entry.pen = set->pen();
-            }
-            break;
-        default:
-            entry.key = Entry::Key::Box;
-            entry.brush = marker->brush();
-            entry.pen = marker->pen();
-            break;
+            case QLegendMarker::LegendMarkerTypeXY:
+                if (auto* scatter = qobject_cast<QScatterSeries*>(marker->series())) {
+                    entry.key = Entry::Key::Marker;
+                    entry.brush = scatter->brush();
+                    entry.pen = scatter->pen();
+                    entry.shape = scatter->markerShape() == QScatterSeries::MarkerShapeCircle
+                                      ? Entry::Shape::Circle
+                                  : scatter->markerShape() == QScatterSeries::MarkerShapeTriangle
+                                      ? Entry::Shape::Triangle
+                                      : Entry::Shape::Square;
+                } else if (auto* xy = qobject_cast<QXYSeries*>(marker->series())) {
+                    entry.pen = xy->pen();
+                }
+                break;
+            case QLegendMarker::LegendMarkerTypeArea:
+                entry.key = Entry::Key::Box;
+                if (auto* area = qobject_cast<QAreaSeries*>(marker->series())) {
+                    entry.brush = area->brush();
+                    entry.pen = area->pen();
+                }
+                break;
+            case QLegendMarker::LegendMarkerTypeBar:
+                entry.key = Entry::Key::Box;
+                if (QBarSet* set = static_cast<QBarLegendMarker*>(marker)->barset()) {
+                    entry.brush = set->brush();
+                    entry.pen = set->pen();
+                }
+                break;
+            default:
+                entry.key = Entry::Key::Box;
+                entry.brush = marker->brush();
+                entry.pen = marker->pen();
+                break;
         }
         list.push_back(entry);
     }
@@ -361,9 +370,10 @@ QString FigureLegend::signature() const {
     QString text = font().toString();
     for (const Entry& entry : entries()) {
         text += '\n' + entry.label + ' ' + QString::number(static_cast<int>(entry.key)) + ' ' +
-                QString::number(static_cast<int>(entry.shape)) + ' ' + entry.pen.color().name(QColor::HexArgb) +
-                ' ' + entry.brush.color().name(QColor::HexArgb) +
-                ' ' + QString::number(static_cast<int>(entry.pen.style()));
+                QString::number(static_cast<int>(entry.shape)) + ' ' +
+                entry.pen.color().name(QColor::HexArgb) + ' ' +
+                entry.brush.color().name(QColor::HexArgb) + ' ' +
+                QString::number(static_cast<int>(entry.pen.style()));
     }
     return text;
 }
@@ -410,9 +420,11 @@ double FigureLegend::place(double width, std::vector<Placed>* placed) const {
             rowWidth = 0.0;
         }
         const double offset = rows.back().empty() ? 0.0 : rowWidth + entryGap;
-        const QStringList lines = wrapWords(list[i].label, metrics, usable - offset - keyWidth - keyGap);
+        const QStringList lines =
+            wrapWords(list[i].label, metrics, usable - offset - keyWidth - keyGap);
         double widest = 0.0;
-        for (const QString& line : lines) widest = std::max(widest, metrics.horizontalAdvance(line));
+        for (const QString& line : lines)
+            widest = std::max(widest, metrics.horizontalAdvance(line));
         itemWidth = keyWidth + keyGap + widest;
         rows.back().push_back({i, lines, itemWidth});
         rowWidth = offset + itemWidth;
@@ -431,7 +443,8 @@ double FigureLegend::place(double width, std::vector<Placed>* placed) const {
             if (placed != nullptr) {
                 Placed p{item.entry, QRectF(x, y + 0.15 * em, keyWidth, 0.7 * em), {}};
                 for (int l = 0; l < item.lines.size(); ++l) {
-                    p.lines.emplace_back(QPointF(x + keyWidth + keyGap, y + metrics.ascent() + l * metrics.lineSpacing()),
+                    p.lines.emplace_back(QPointF(x + keyWidth + keyGap,
+                                                 y + metrics.ascent() + l * metrics.lineSpacing()),
                                          item.lines[l]);
                 }
                 placed->push_back(std::move(p));
@@ -471,41 +484,43 @@ void FigureLegend::paintEvent(QPaintEvent*) {
         const Entry& entry = list[p.entry];
         const QRectF& key = p.key;
         switch (entry.key) {
-        case Entry::Key::Line: {
-            QPen pen = entry.pen;
-            pen.setWidthF(std::min(pen.widthF(), 0.35 * key.height() + 1.0));
-            pen.setCapStyle(Qt::FlatCap);
-            painter.setPen(pen);
-            painter.drawLine(QPointF(key.left(), key.center().y()), QPointF(key.right(), key.center().y()));
-            break;
-        }
-        case Entry::Key::Marker: {
-            painter.setPen(entry.pen);
-            painter.setBrush(entry.brush);
-            const double d = key.height();
-            const QRectF dot(key.center().x() - d / 2, key.center().y() - d / 2, d, d);
-            if (entry.shape == Entry::Shape::Circle) {
-                painter.drawEllipse(dot);
-            } else if (entry.shape == Entry::Shape::Triangle) {
-                painter.drawPolygon(QPolygonF({QPointF(dot.center().x(), dot.top()), dot.bottomRight(), dot.bottomLeft()}));
-            } else {
-                painter.drawRect(dot);
+            case Entry::Key::Line: {
+                QPen pen = entry.pen;
+                pen.setWidthF(std::min(pen.widthF(), 0.35 * key.height() + 1.0));
+                pen.setCapStyle(Qt::FlatCap);
+                painter.setPen(pen);
+                painter.drawLine(QPointF(key.left(), key.center().y()),
+                                 QPointF(key.right(), key.center().y()));
+                break;
             }
-            break;
-        }
-        case Entry::Key::Box: {
-            painter.setBrush(entry.brush);
-            QPen pen = entry.pen;
-            if (pen.style() == Qt::NoPen || pen.color().alpha() == 0) {
-                QColor edge = entry.brush.color();
-                edge.setAlpha(std::max(edge.alpha(), 160));
-                pen = QPen(edge, 1);
+            case Entry::Key::Marker: {
+                painter.setPen(entry.pen);
+                painter.setBrush(entry.brush);
+                const double d = key.height();
+                const QRectF dot(key.center().x() - d / 2, key.center().y() - d / 2, d, d);
+                if (entry.shape == Entry::Shape::Circle) {
+                    painter.drawEllipse(dot);
+                } else if (entry.shape == Entry::Shape::Triangle) {
+                    painter.drawPolygon(QPolygonF({QPointF(dot.center().x(), dot.top()),
+                                                   dot.bottomRight(), dot.bottomLeft()}));
+                } else {
+                    painter.drawRect(dot);
+                }
+                break;
             }
-            pen.setWidthF(std::min(pen.widthF(), 1.5));
-            painter.setPen(pen);
-            painter.drawRect(key);
-            break;
-        }
+            case Entry::Key::Box: {
+                painter.setBrush(entry.brush);
+                QPen pen = entry.pen;
+                if (pen.style() == Qt::NoPen || pen.color().alpha() == 0) {
+                    QColor edge = entry.brush.color();
+                    edge.setAlpha(std::max(edge.alpha(), 160));
+                    pen = QPen(edge, 1);
+                }
+                pen.setWidthF(std::min(pen.widthF(), 1.5));
+                painter.setPen(pen);
+                painter.drawRect(key);
+                break;
+            }
         }
         painter.setPen(textColour);
         painter.setBrush(Qt::NoBrush);
@@ -524,9 +539,12 @@ public:
     explicit HelpMark(QWidget* figure) : QLabel("?"), m_figure(figure) {
         setAlignment(Qt::AlignCenter);
         setFixedSize(18, 18);
-        setStyleSheet("QLabel { color: #555; border: 1px solid #aaa; border-radius: 9px; background: white; }");
+        setStyleSheet(
+            "QLabel { color: #555; border: 1px solid #aaa; border-radius: 9px; background: white; "
+            "}");
         setCursor(Qt::WhatsThisCursor);
-        setAccessibleName(QCoreApplication::translate("ui::charts::FigureChart", "What this view shows"));
+        setAccessibleName(
+            QCoreApplication::translate("ui::charts::FigureChart", "What this view shows"));
     }
 
 protected:
@@ -552,8 +570,13 @@ private:
 }  // namespace
 
 FigureChart::FigureChart(QChart* chart, QWidget* parent)
-    : QWidget(parent), m_chart(chart), m_view(new QChartView(chart)), m_title(new QLabel),
-      m_help(new HelpMark(this)), m_helpBalance(new QWidget), m_legend(new FigureLegend(chart)) {
+    : QWidget(parent),
+      m_chart(chart),
+      m_view(new QChartView(chart)),
+      m_title(new QLabel),
+      m_help(new HelpMark(this)),
+      m_helpBalance(new QWidget),
+      m_legend(new FigureLegend(chart)) {
     m_chart->setProperty(kFigureProperty, QVariant::fromValue(static_cast<QObject*>(this)));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -583,10 +606,10 @@ FigureChart::FigureChart(QChart* chart, QWidget* parent)
     layout->addWidget(m_legend);
     m_view->setMouseTracking(true);
     m_view->setRubberBand(QChartView::RectangleRubberBand);
-    m_view->viewport()->setStatusTip(
-        QCoreApplication::translate("ui::charts::FigureChart",
-                                    "Drag a rectangle to zoom in, Ctrl+wheel to zoom about the cursor, "
-                                    "Shift+drag to pan; double-click to see everything again."));
+    m_view->viewport()->setStatusTip(QCoreApplication::translate(
+        "ui::charts::FigureChart",
+        "Drag a rectangle to zoom in, Ctrl+wheel to zoom about the cursor, "
+        "Shift+drag to pan; double-click to see everything again."));
     // The title and the legend are ours; the chart's own would elide.
     if (!m_chart->title().isEmpty()) setTitle(m_chart->title());
     m_chart->setTitle(QString());
@@ -617,12 +640,15 @@ QString FigureChart::title() const { return m_title->text(); }
 
 bool FigureChart::isEmpty() const {
     for (QAbstractSeries* series : m_chart->series()) {
-        if (auto* xy = qobject_cast<QXYSeries*>(series); xy != nullptr && xy->count() > 0) return false;
+        if (auto* xy = qobject_cast<QXYSeries*>(series); xy != nullptr && xy->count() > 0)
+            return false;
         if (auto* area = qobject_cast<QAreaSeries*>(series);
             area != nullptr && area->upperSeries() != nullptr && area->upperSeries()->count() > 0) {
             return false;
         }
-        if (auto* bars = qobject_cast<QAbstractBarSeries*>(series); bars != nullptr && bars->count() > 0) return false;
+        if (auto* bars = qobject_cast<QAbstractBarSeries*>(series);
+            bars != nullptr && bars->count() > 0)
+            return false;
     }
     return true;
 }
@@ -640,7 +666,8 @@ void FigureChart::setLegendShown(bool shown) { m_legend->setVisible(shown); }
 static void keepPlotRoom(QChart* chart, QChartView* view) {
     double em = QFontMetricsF(chart->titleFont()).height();
     for (QAbstractAxis* axis : chart->axes()) {
-        em = std::max({em, QFontMetricsF(axis->labelsFont()).height(), QFontMetricsF(axis->titleFont()).height()});
+        em = std::max({em, QFontMetricsF(axis->labelsFont()).height(),
+                       QFontMetricsF(axis->titleFont()).height()});
     }
     // The view's own minimum (set by whoever made it) stays the floor; the type's room is on top.
     if (!view->property("diffuscopeOwnMinimum").isValid()) {
@@ -666,7 +693,8 @@ void FigureChart::sync() {
 // a wider plot stayed, elided ("1…", "2…"). Checked before each frame, refitted when needed.
 void FigureChart::fitIfChanged() {
     if (m_fitting) return;
-    QString key = QString("%1x%2").arg(m_chart->plotArea().width()).arg(m_chart->plotArea().height());
+    QString key =
+        QString("%1x%2").arg(m_chart->plotArea().width()).arg(m_chart->plotArea().height());
     for (QAbstractAxis* axis : m_chart->axes()) {
         key += QString(";%1").arg(reinterpret_cast<quintptr>(axis));
         if (auto* value = qobject_cast<QValueAxis*>(axis)) {
@@ -686,74 +714,74 @@ void FigureChart::fitIfChanged() {
 bool FigureChart::eventFilter(QObject* watched, QEvent* event) {
     if (watched != m_view->viewport()) return QWidget::eventFilter(watched, event);
     switch (event->type()) {
-    case QEvent::Paint:
-        fitIfChanged();
-        keepPlotRoom(m_chart, m_view);  // the fonts may have grown (presentation mode)
-        m_legend->sync();  // series renamed, shown or hidden since the last frame
-        if (m_title->font() != m_chart->titleFont()) m_title->setFont(m_chart->titleFont());
-        break;
-    case QEvent::MouseButtonPress: {
-        auto* press = static_cast<QMouseEvent*>(event);
-        if (press->button() == Qt::MiddleButton ||
-            (press->button() == Qt::LeftButton && (press->modifiers() & Qt::ShiftModifier))) {
-            rememberFullRange();
-            m_panning = true;
-            m_panFrom = press->position().toPoint();
-            m_view->viewport()->setCursor(Qt::ClosedHandCursor);
-            return true;  // not a rubber band
+        case QEvent::Paint:
+            fitIfChanged();
+            keepPlotRoom(m_chart, m_view);  // the fonts may have grown (presentation mode)
+            m_legend->sync();               // series renamed, shown or hidden since the last frame
+            if (m_title->font() != m_chart->titleFont()) m_title->setFont(m_chart->titleFont());
+            break;
+        case QEvent::MouseButtonPress: {
+            auto* press = static_cast<QMouseEvent*>(event);
+            if (press->button() == Qt::MiddleButton ||
+                (press->button() == Qt::LeftButton && (press->modifiers() & Qt::ShiftModifier))) {
+                rememberFullRange();
+                m_panning = true;
+                m_panFrom = press->position().toPoint();
+                m_view->viewport()->setCursor(Qt::ClosedHandCursor);
+                return true;  // not a rubber band
+            }
+            if (press->button() == Qt::LeftButton) rememberFullRange();  // a rubber band may follow
+            break;
         }
-        if (press->button() == Qt::LeftButton) rememberFullRange();  // a rubber band may follow
-        break;
-    }
-    case QEvent::MouseMove: {
-        auto* move = static_cast<QMouseEvent*>(event);
-        if (m_panning) {
-            const QPoint now = move->position().toPoint();
-            panBy(now - m_panFrom);
-            m_panFrom = now;
+        case QEvent::MouseMove: {
+            auto* move = static_cast<QMouseEvent*>(event);
+            if (m_panning) {
+                const QPoint now = move->position().toPoint();
+                panBy(now - m_panFrom);
+                m_panFrom = now;
+                return true;
+            }
+            // The readout follows the pointer and stays while it rests (the view's explanation is
+            // the "?" beside the title, not a tooltip over the plot).
+            const QString text = readoutAt(move->position().toPoint());
+            if (text.isEmpty()) {
+                QToolTip::hideText();
+            } else {
+                QToolTip::showText(move->globalPosition().toPoint(), text, m_view->viewport());
+            }
+            break;
+        }
+        case QEvent::ToolTip: {
+            auto* help = static_cast<QHelpEvent*>(event);
+            const QString text = readoutAt(help->pos());
+            if (text.isEmpty()) {
+                QToolTip::hideText();
+            } else {
+                QToolTip::showText(help->globalPos(), text, m_view->viewport());
+            }
+            return true;  // never the view's long explanation over the plot
+        }
+        case QEvent::MouseButtonRelease:
+            if (m_panning) {
+                m_panning = false;
+                m_view->viewport()->unsetCursor();
+                return true;
+            }
+            // After the rubber band's zoom.
+            QTimer::singleShot(0, this, [this] { settleZoom(); });
+            break;
+        case QEvent::MouseButtonDblClick:
+            zoomReset();
+            return true;
+        case QEvent::Wheel: {
+            auto* wheel = static_cast<QWheelEvent*>(event);
+            if (!(wheel->modifiers() & Qt::ControlModifier)) break;
+            const int steps = wheel->angleDelta().y() / 120;
+            if (steps != 0) zoomAbout(wheel->position().toPoint(), std::pow(1.25, steps));
             return true;
         }
-        // The readout follows the pointer and stays while it rests (the view's explanation is
-        // the "?" beside the title, not a tooltip over the plot).
-        const QString text = readoutAt(move->position().toPoint());
-        if (text.isEmpty()) {
-            QToolTip::hideText();
-        } else {
-            QToolTip::showText(move->globalPosition().toPoint(), text, m_view->viewport());
-        }
-        break;
-    }
-    case QEvent::ToolTip: {
-        auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = readoutAt(help->pos());
-        if (text.isEmpty()) {
-            QToolTip::hideText();
-        } else {
-            QToolTip::showText(help->globalPos(), text, m_view->viewport());
-        }
-        return true;  // never the view's long explanation over the plot
-    }
-    case QEvent::MouseButtonRelease:
-        if (m_panning) {
-            m_panning = false;
-            m_view->viewport()->unsetCursor();
-            return true;
-        }
-        // After the rubber band's zoom.
-        QTimer::singleShot(0, this, [this] { settleZoom(); });
-        break;
-    case QEvent::MouseButtonDblClick:
-        zoomReset();
-        return true;
-    case QEvent::Wheel: {
-        auto* wheel = static_cast<QWheelEvent*>(event);
-        if (!(wheel->modifiers() & Qt::ControlModifier)) break;
-        const int steps = wheel->angleDelta().y() / 120;
-        if (steps != 0) zoomAbout(wheel->position().toPoint(), std::pow(1.25, steps));
-        return true;
-    }
-    default:
-        break;
+        default:
+            break;
     }
     return QWidget::eventFilter(watched, event);
 }
@@ -800,7 +828,8 @@ QString FigureChart::readoutAt(const QPoint& position) const {
         const QList<QPointF> points = xy->points();
         for (const QPointF& p : points) {
             const QPointF at = m_chart->mapToPosition(p, xy);
-            const double d = (at.x() - inChart.x()) * (at.x() - inChart.x()) + (at.y() - inChart.y()) * (at.y() - inChart.y());
+            const double d = (at.x() - inChart.x()) * (at.x() - inChart.x()) +
+                             (at.y() - inChart.y()) * (at.y() - inChart.y());
             if (d < best) {
                 best = d;
                 found = xy;
@@ -829,7 +858,8 @@ void FigureChart::rememberFullRange() {
 
 void FigureChart::settleZoom() {
     for (QAbstractAxis* axis : m_chart->axes()) {
-        if (!axis->property(kFullMin).isValid() || qobject_cast<QCategoryAxis*>(axis) != nullptr) continue;
+        if (!axis->property(kFullMin).isValid() || qobject_cast<QCategoryAxis*>(axis) != nullptr)
+            continue;
         const double fullMin = axis->property(kFullMin).toDouble();
         const double fullMax = axis->property(kFullMax).toDouble();
         auto* log = qobject_cast<QLogValueAxis*>(axis);
@@ -841,7 +871,8 @@ void FigureChart::settleZoom() {
         double low = to(log != nullptr ? log->min() : value->min());
         double high = to(log != nullptr ? log->max() : value->max());
         const double a = to(fullMin), b = to(fullMax);
-        if (!(std::isfinite(low) && std::isfinite(high) && std::isfinite(a) && std::isfinite(b))) continue;
+        if (!(std::isfinite(low) && std::isfinite(high) && std::isfinite(a) && std::isfinite(b)))
+            continue;
         if (high - low >= b - a) {
             low = a;
             high = b;
@@ -950,9 +981,12 @@ QStringList FigureChart::elidedTexts() const {
             if (metrics.horizontalAdvance(word) > width) elided << text;
         }
     };
-    if (m_title->isVisible()) tooWide(m_title->text(), m_title->font(), m_title->contentsRect().width());
+    if (m_title->isVisible())
+        tooWide(m_title->text(), m_title->font(), m_title->contentsRect().width());
     if (m_legend->isVisible()) {
-        for (const QString& label : m_legend->labels()) tooWide(label, m_legend->font(), m_legend->width() - 3.0 * QFontMetricsF(m_legend->font()).height());
+        for (const QString& label : m_legend->labels())
+            tooWide(label, m_legend->font(),
+                    m_legend->width() - 3.0 * QFontMetricsF(m_legend->font()).height());
     }
     elided.removeDuplicates();
     return elided;
@@ -967,14 +1001,16 @@ QStringList FigureChart::squeezedParts() const {
         squeezed << named(m_title->text());
     }
     if (shown(m_legend) && m_legend->height() + 1 < m_legend->heightForWidth(m_legend->width())) {
-        squeezed << QCoreApplication::translate("ui::charts::FigureChart", "the legend of %1").arg(named(title()));
+        squeezed << QCoreApplication::translate("ui::charts::FigureChart", "the legend of %1")
+                        .arg(named(title()));
     }
     // A plot below its minimum, or pushed past the figure's bottom when the figure got less
     // height than its parts need together.
     if (shown(m_view) && (m_view->height() + 1 < m_view->minimumHeight() ||
                           m_view->geometry().bottom() > height() + 1 ||
                           (shown(m_legend) && m_legend->geometry().bottom() > height() + 1))) {
-        squeezed << QCoreApplication::translate("ui::charts::FigureChart", "the plot of %1").arg(named(title()));
+        squeezed << QCoreApplication::translate("ui::charts::FigureChart", "the plot of %1")
+                        .arg(named(title()));
     }
     return squeezed;
 }

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QBrush>
 #include <QFont>
 #include <QPen>
-#include <QBrush>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
-
 #include <vector>
 
 class QAbstractAxis;
@@ -102,7 +101,7 @@ public:
     // again. The view never leaves the range shown before the first zoom, and the ticks stay
     // round. `position` is in chart-view pixels.
     void zoomAbout(const QPoint& position, double factor);  // factor > 1 zooms in
-    void panBy(const QPoint& pixels);                        // the content follows the pointer
+    void panBy(const QPoint& pixels);                       // the content follows the pointer
     void zoomReset();
 
     // The "?" beside the title: it shows the view's explanation (the readout has the plot).

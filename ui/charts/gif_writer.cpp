@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/gif_writer.h"
 
-#include <QCoreApplication>
-
 #include <gif_lib.h>
 
+#include <QCoreApplication>
 #include <algorithm>
-#include <unordered_map>
 #include <cstring>
+#include <unordered_map>
 
 #include "core/io/file_io.h"
 
@@ -31,7 +30,8 @@ int writeToBuffer(GifFileType* gif, const GifByteType* data, int length) {
 }  // namespace
 
 int gifPaletteIndex(QRgb color, int offset) {
-    return offset + (level(qRed(color), kLevelsR) * kLevelsG + level(qGreen(color), kLevelsG)) * kLevelsB +
+    return offset +
+           (level(qRed(color), kLevelsR) * kLevelsG + level(qGreen(color), kLevelsG)) * kLevelsB +
            level(qBlue(color), kLevelsB);
 }
 
@@ -95,8 +95,10 @@ QString GifWriter::save(const QString& path) const {
     }
     ColorMapObject* palette = GifMakeMapObject(kPaletteSize, nullptr);
     for (int i = 0; i < kExact; ++i) {
-        const QRgb colour = i < static_cast<int>(m_exact.size()) ? m_exact[static_cast<size_t>(i)] : qRgb(255, 255, 255);
-        palette->Colors[i] = {static_cast<GifByteType>(qRed(colour)), static_cast<GifByteType>(qGreen(colour)),
+        const QRgb colour = i < static_cast<int>(m_exact.size()) ? m_exact[static_cast<size_t>(i)]
+                                                                 : qRgb(255, 255, 255);
+        palette->Colors[i] = {static_cast<GifByteType>(qRed(colour)),
+                              static_cast<GifByteType>(qGreen(colour)),
                               static_cast<GifByteType>(qBlue(colour))};
     }
     for (int r = 0; r < kLevelsR; ++r) {
@@ -126,11 +128,12 @@ QString GifWriter::save(const QString& path) const {
         const size_t length = EGifGCBToExtension(&control, extension);
         ok = ok && EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, static_cast<int>(length),
                                     extension) == GIF_OK;
-        ok = ok && EGifPutImageDesc(gif, 0, 0, m_size.width(), m_size.height(), false, nullptr) ==
-                       GIF_OK;
+        ok = ok &&
+             EGifPutImageDesc(gif, 0, 0, m_size.width(), m_size.height(), false, nullptr) == GIF_OK;
         for (int y = 0; ok && y < m_size.height(); ++y) {
-            ok = EGifPutLine(gif, const_cast<GifPixelType*>(frame.data() + static_cast<size_t>(y) *
-                                                                             m_size.width()),
+            ok = EGifPutLine(gif,
+                             const_cast<GifPixelType*>(frame.data() +
+                                                       static_cast<size_t>(y) * m_size.width()),
                              m_size.width()) == GIF_OK;
         }
     }

@@ -3,7 +3,6 @@
 
 #include <QImage>
 #include <QString>
-
 #include <vector>
 
 // Animated GIF export with Debian's giflib (the Trajectories animation as an animated

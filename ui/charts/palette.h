@@ -26,14 +26,14 @@ inline const QColor kTypedList = kReddishPurple;
 
 // What is exact or given (the data, an oracle's value) against what is computed from it.
 inline const QColor kData = kGrey;
-inline const QColor kExact = kVermillion;    // the exact marginal, the exact posterior variance
-inline const QColor kSampled = kBlue;        // chains, particles, Monte Carlo estimates
-inline const QColor kSamplerA = kBlue;       // the Particles view's pane A
-inline const QColor kSamplerB = kVermillion; // and pane B
+inline const QColor kExact = kVermillion;     // the exact marginal, the exact posterior variance
+inline const QColor kSampled = kBlue;         // chains, particles, Monte Carlo estimates
+inline const QColor kSamplerA = kBlue;        // the Particles view's pane A
+inline const QColor kSamplerB = kVermillion;  // and pane B
 
 // Schedules and information.
 inline const QColor kBeta = kBlue;
-inline const QColor kKeep = kSkyBlue;        // 1 − β
+inline const QColor kKeep = kSkyBlue;  // 1 − β
 inline const QColor kInformation = kVermillion;
 inline const QColor kImpurity = kBluishGreen;
 inline const QColor kCategorical = kReddishPurple;  // the categorical process beside the Gaussian

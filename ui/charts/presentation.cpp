@@ -9,7 +9,6 @@
 #include <QLegend>
 #include <QScatterSeries>
 #include <QXYSeries>
-
 #include <algorithm>
 #include <cmath>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/view_panel.h"
 
-#include <QCoreApplication>
 #include <QApplication>
+#include <QCoreApplication>
 #include <QLabel>
 #include <QPalette>
 #include <QVBoxLayout>
@@ -12,7 +12,10 @@
 namespace ui::charts {
 
 ViewPanel::ViewPanel(const QString& title, QWidget* parent)
-    : QWidget(parent), m_title(title), m_layout(new QVBoxLayout(this)), m_message(new QLabel),
+    : QWidget(parent),
+      m_title(title),
+      m_layout(new QVBoxLayout(this)),
+      m_message(new QLabel),
       m_staleBanner(new QLabel) {
     setWindowTitle(QCoreApplication::translate("ui::views", title.toUtf8().constData()));
     m_layout->setContentsMargins(0, 0, 0, 0);
@@ -23,7 +26,8 @@ ViewPanel::ViewPanel(const QString& title, QWidget* parent)
     m_message->hide();
     m_layout->addWidget(m_message);
     m_staleBanner->setText(QCoreApplication::translate(
-        "ui::charts::ViewPanel", "Out of date: these are the results of the previous settings; the new ones are being "
+        "ui::charts::ViewPanel",
+        "Out of date: these are the results of the previous settings; the new ones are being "
         "computed."));
     m_staleBanner->setWordWrap(true);
     QPalette amber = m_staleBanner->palette();
@@ -56,7 +60,9 @@ void ViewPanel::setMessage(const QString& message, bool isError) {
     // Margins and a palette, not a style sheet: a label with a style sheet keeps its font when
     // the application's changes (presentation mode left the status lines small).
     QPalette palette = m_message->palette();
-    palette.setColor(QPalette::WindowText, isError ? QColor(0xb0, 0x00, 0x20) : QApplication::palette().color(QPalette::WindowText));
+    palette.setColor(
+        QPalette::WindowText,
+        isError ? QColor(0xb0, 0x00, 0x20) : QApplication::palette().color(QPalette::WindowText));
     m_message->setPalette(palette);
     m_message->setVisible(!message.isEmpty());
 }
@@ -68,10 +74,10 @@ core::Result<std::string> ViewPanel::csvText() const {
         return core::invalidArgument("view", m_title.toStdString(), "this view has no data yet");
     }
     core::io::CsvOutput table{.comments = {},
-                             .textHeader = m_data.textHeader,
-                             .text = m_data.text,
-                             .header = m_data.header,
-                             .columns = m_data.columns};
+                              .textHeader = m_data.textHeader,
+                              .text = m_data.text,
+                              .header = m_data.header,
+                              .columns = m_data.columns};
     table.comments.push_back("view: " + m_title.toStdString());
     table.comments.insert(table.comments.end(), m_provenance.begin(), m_provenance.end());
     const QString version = QCoreApplication::applicationVersion();

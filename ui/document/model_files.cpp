@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "ui/document/model_files.h"
 
-#include "core/data/bundled_files.h"
-
 #include <QDateTime>
 #include <QFile>
 #include <QFileInfo>
-
 #include <map>
 #include <mutex>
 
+#include "core/data/bundled_files.h"
 #include "core/io/file_io.h"
 #include "core/model/model_file.h"
 #include "ui/document/project_model.h"
@@ -104,7 +102,10 @@ core::Result<std::shared_ptr<const core::model::GaussianEpsModel>> loadGaussianM
 }
 
 core::Result<std::shared_ptr<const core::model::CategoricalDenoiser>> loadCategoricalModel(
-    const QString& path, int numClasses, int numPositions, int numConditions,
+    const QString& path,
+    int numClasses,
+    int numPositions,
+    int numConditions,
     const std::string& schedule) {
     return core::project::categoricalNetwork(path.toStdString(), numClasses, numPositions,
                                              numConditions, appSources(), schedule);

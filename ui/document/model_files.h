@@ -2,7 +2,6 @@
 #pragma once
 
 #include <QString>
-
 #include <memory>
 
 #include "core/model/checkpoint.h"
@@ -26,7 +25,10 @@ bool isModelLoaded(const QString& path);
 core::Result<std::shared_ptr<const core::model::GaussianEpsModel>> loadGaussianModel(
     const QString& path, int numSteps, int dimension, const std::string& schedule = {});
 core::Result<std::shared_ptr<const core::model::CategoricalDenoiser>> loadCategoricalModel(
-    const QString& path, int numClasses, int numPositions, int numConditions,
+    const QString& path,
+    int numClasses,
+    int numPositions,
+    int numConditions,
     const std::string& schedule = {});
 
 // The checkpoints bundled with the app (resources/models, trained by `diffuscope train`).

@@ -2,7 +2,6 @@
 #include "ui/document/project_document.h"
 
 #include <QCoreApplication>
-
 #include <QFileInfo>
 #include <QUndoCommand>
 
@@ -157,7 +156,8 @@ void ProjectDocument::loadExample(const Project& project) {
 namespace {
 // core's titles (English, as the command line prints them), for lupdate.
 [[maybe_unused]] constexpr const char* kExampleTitles[] = {
-    QT_TRANSLATE_NOOP("ui::document::examples", "Categorical: a two-condition table (K = 4 classes)"),
+    QT_TRANSLATE_NOOP("ui::document::examples",
+                      "Categorical: a two-condition table (K = 4 classes)"),
     QT_TRANSLATE_NOOP("ui::document::examples",
                       "Categorical: 8×8 digits (L = 4) with the trained network"),
     QT_TRANSLATE_NOOP("ui::document::examples", "Gaussian: two moons with the trained network"),
@@ -212,7 +212,8 @@ core::Status ProjectDocument::recover(const QString& path) {
 }
 
 core::Status ProjectDocument::saveAs(const QString& path) {
-    if (auto status = writeAtomically(path, ui::document::projectToJson(m_project, path)); !status) {
+    if (auto status = writeAtomically(path, ui::document::projectToJson(m_project, path));
+        !status) {
         return status;
     }
     m_undo.setClean();

@@ -4,7 +4,6 @@
 #include <QObject>
 #include <QString>
 #include <QUndoStack>
-
 #include <vector>
 
 #include "core/util/result.h"
@@ -37,7 +36,9 @@ public:
     // Replaces the categorical parameters through an undo command named `text`. Invalid
     // parameters are refused (the error is returned, nothing changes). Consecutive edits with
     // the same nonzero mergeId (a drag) collapse into one undo step.
-    core::Status setCategorical(const CategoricalParams& params, const QString& text, int mergeId = 0);
+    core::Status setCategorical(const CategoricalParams& params,
+                                const QString& text,
+                                int mergeId = 0);
     // The same for the Gaussian parameters.
     core::Status setGaussian(const GaussianParams& params, const QString& text, int mergeId = 0);
     // Ends a drag: the next edit with the same merge id starts a new undo step (also after an

@@ -3,7 +3,6 @@
 
 #include <QByteArray>
 #include <QString>
-
 #include <memory>
 
 #include "core/project/categorical_setup.h"

@@ -48,9 +48,8 @@ RecoveryStore::~RecoveryStore() = default;
 
 QString RecoveryStore::defaultFolder() {
     const QString overridden = qEnvironmentVariable("DIFFUSCOPE_RECOVERY_DIR");
-    return overridden.isEmpty()
-               ? QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
-               : overridden;
+    return overridden.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
+                                : overridden;
 }
 
 QString RecoveryStore::lockPathOf(const QString& copy) {
@@ -63,11 +62,11 @@ QString RecoveryStore::lockPathOf(const QString& copy) {
 
 void RecoveryStore::startFreshCopy() {
     m_lock.reset();
-    m_copyPath = QDir(m_folder).filePath(
-        QString("recovery-%1-%2%3")
-            .arg(QCoreApplication::applicationPid())
-            .arg(QRandomGenerator::global()->generate(), 8, 16, QChar('0'))
-            .arg(kCopySuffix));
+    m_copyPath =
+        QDir(m_folder).filePath(QString("recovery-%1-%2%3")
+                                    .arg(QCoreApplication::applicationPid())
+                                    .arg(QRandomGenerator::global()->generate(), 8, 16, QChar('0'))
+                                    .arg(kCopySuffix));
 }
 
 core::Status RecoveryStore::write(const QByteArray& bytes) {
@@ -81,7 +80,8 @@ core::Status RecoveryStore::write(const QByteArray& bytes) {
         m_lock = std::move(lock);
     }
     return core::io::writeFileAtomically(
-        m_copyPath.toStdString(), std::string(bytes.constData(), static_cast<size_t>(bytes.size())));
+        m_copyPath.toStdString(),
+        std::string(bytes.constData(), static_cast<size_t>(bytes.size())));
 }
 
 void RecoveryStore::removeCopy() { QFile::remove(m_copyPath); }

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <QString>
-
 #include <memory>
 
 #include "core/project/gaussian_runs.h"
@@ -22,8 +21,11 @@ struct GaussianResults : core::project::GaussianAnalysis {
 
 // analyseGaussian with the application's data sources. A Cancelled error when cancelled.
 core::Result<std::shared_ptr<GaussianResults>> computeGaussianResults(
-    const document::GaussianParams& params, std::shared_ptr<const GaussianResults> previous,
-    const document::GammaCache& cache, PartialGammas& partials, int threads,
+    const document::GaussianParams& params,
+    std::shared_ptr<const GaussianResults> previous,
+    const document::GammaCache& cache,
+    PartialGammas& partials,
+    int threads,
     core::Progress& progress);
 
 }  // namespace ui::jobs

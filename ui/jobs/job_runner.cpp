@@ -6,7 +6,6 @@
 #include <QPromise>
 #include <QThread>
 #include <QtConcurrent>
-
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -34,7 +33,9 @@ public:
         QMetaObject::invokeMethod(
             m_runner,
             [runner = m_runner, permille = static_cast<int>(fraction * 1000.0),
-             text = QString::fromStdString(stage)] { emit runner->progressChanged(permille, text); },
+             text = QString::fromStdString(stage)] {
+                emit runner->progressChanged(permille, text);
+            },
             Qt::QueuedConnection);
         return core::Control::Continue;
     }
@@ -167,8 +168,7 @@ void JobRunner::start(const QString& name, Work work) {
     m_stop = std::make_shared<std::atomic<bool>>(false);
     emit started(name);
     m_watcher.setFuture(
-        QtConcurrent::run(&jobThreads(), [this, heavy = m_weight == JobWeight::Heavy,
-                                          stop = m_stop,
+        QtConcurrent::run(&jobThreads(), [this, heavy = m_weight == JobWeight::Heavy, stop = m_stop,
                                           work = std::move(work)](QPromise<Outcome>& promise) {
             Outcome outcome;
             if (heavy && !heavyGate().acquire([&] { return promise.isCanceled(); })) {
@@ -182,8 +182,7 @@ void JobRunner::start(const QString& name, Work work) {
             try {
                 outcome.apply = work(progress);
                 // Stopped, not cancelled: what the job returned is its result.
-                outcome.cancelled =
-                    (progress.cancelled() && !stop->load()) || promise.isCanceled();
+                outcome.cancelled = (progress.cancelled() && !stop->load()) || promise.isCanceled();
             } catch (const std::exception& e) {
                 // An exception must not leave a worker: it would end the program.
                 outcome.error = QString::fromUtf8(e.what());

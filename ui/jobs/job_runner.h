@@ -4,9 +4,7 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <QThreadPool>
-
 #include <atomic>
-
 #include <functional>
 #include <memory>
 
@@ -14,8 +12,8 @@
 
 // The one seam between core computations and threads. A job is one call to a
 // core function, run on one of the program's job threads, which live as long as the program
-// (libomp keeps state for every thread that opens a team); its Progress token reports to the GUI and
-// aborts when the job is cancelled. The newest request wins: starting a job cancels the running
+// (libomp keeps state for every thread that opens a team); its Progress token reports to the GUI
+// and aborts when the job is cancelled. The newest request wins: starting a job cancels the running
 // one and a stale result is dropped. A job that can end early with a result of its own
 // (training) is stopped instead: its token aborts as for a cancel, and its result is applied.
 namespace ui::jobs {
@@ -87,7 +85,7 @@ private:
 
     JobWeight m_weight;
     std::shared_ptr<std::atomic<bool>> m_stop;  // the running heavy job's stop request
-    std::shared_ptr<LightJob> m_light;  // the light job running (null when none)
+    std::shared_ptr<LightJob> m_light;          // the light job running (null when none)
     QFutureWatcher<Outcome> m_watcher;
     QString m_name;
     quint64 m_generation = 0;

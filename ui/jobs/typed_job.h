@@ -2,7 +2,6 @@
 #pragma once
 
 #include <QString>
-
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -29,28 +28,29 @@ struct ResultValue<core::Result<T>> {
 };
 
 template <typename Compute, typename Current, typename Apply>
-void startTyped(JobRunner& runner, const QString& name, Compute compute, Current current,
-                Apply apply) {
+void startTyped(
+    JobRunner& runner, const QString& name, Compute compute, Current current, Apply apply) {
     using T = typename ResultValue<std::invoke_result_t<Compute&, core::Progress&>>::type;
-    runner.start(name, [compute = std::move(compute), current = std::move(current),
-                        apply = std::move(apply)](
-                           core::Progress& progress) mutable -> std::function<void()> {
-        core::Result<T> result = compute(progress);
-        if (!result) {
-            if (result.error().code == core::ErrorCode::Cancelled) return {};
-            throw std::runtime_error(result.error().toString());
-        }
-        auto value = std::make_shared<const T>(std::move(result).value());
-        return [current, apply, value] {
-            bool wanted = false;
-            if constexpr (std::is_invocable_v<Current&, const T&>) {
-                wanted = current(*value);
-            } else {
-                wanted = current();
+    runner.start(
+        name,
+        [compute = std::move(compute), current = std::move(current),
+         apply = std::move(apply)](core::Progress& progress) mutable -> std::function<void()> {
+            core::Result<T> result = compute(progress);
+            if (!result) {
+                if (result.error().code == core::ErrorCode::Cancelled) return {};
+                throw std::runtime_error(result.error().toString());
             }
-            if (wanted) apply(value);
-        };
-    });
+            auto value = std::make_shared<const T>(std::move(result).value());
+            return [current, apply, value] {
+                bool wanted = false;
+                if constexpr (std::is_invocable_v<Current&, const T&>) {
+                    wanted = current(*value);
+                } else {
+                    wanted = current();
+                }
+                if (wanted) apply(value);
+            };
+        });
 }
 
 }  // namespace ui::jobs

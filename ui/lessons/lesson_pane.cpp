@@ -60,7 +60,8 @@ LessonPane::LessonPane(QWidget* parent)
             requestStep(m_lesson + 1, 0);  // the next lesson
         }
     });
-    connect(m_reload, &QPushButton::clicked, this, [this] { requestStep(m_lesson, std::max(0, m_step)); });
+    connect(m_reload, &QPushButton::clicked, this,
+            [this] { requestStep(m_lesson, std::max(0, m_step)); });
     showStep(0, -1);
 }
 
@@ -103,8 +104,9 @@ QString LessonPane::html() const {
         return QString("<h3>%1</h3><ol>%2</ol>").arg(lesson.title.toHtmlEscaped(), list);
     }
     const LessonStep& s = lesson.steps[m_step];
-    return QString("<h3>%1</h3>%2<p style=\"background:#eef4fb; padding:6px\"><b>%3</b> %4</p>"
-                   "<p><a href=\"%5\">%6</a></p>")
+    return QString(
+               "<h3>%1</h3>%2<p style=\"background:#eef4fb; padding:6px\"><b>%3</b> %4</p>"
+               "<p><a href=\"%5\">%6</a></p>")
         .arg(s.title.toHtmlEscaped(), s.text, tr("Try this."), s.tryThis,
              lesson.mathematics.toHtmlEscaped(), tr("The mathematics behind this lesson"));
 }
@@ -117,8 +119,9 @@ void LessonPane::refreshButtons() {
     m_reload->setEnabled(m_step >= 0);
     m_next->setEnabled(!lastOfAll);
     m_next->setText(m_step < 0 ? tr("Begin ▶")
-                    : m_step + 1 == static_cast<int>(all[m_lesson].steps.size()) ? tr("Next lesson ▶")
-                                                                                   : tr("Next ▶"));
+                    : m_step + 1 == static_cast<int>(all[m_lesson].steps.size())
+                        ? tr("Next lesson ▶")
+                        : tr("Next ▶"));
     m_next->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Right));  // setText replaced it
 }
 

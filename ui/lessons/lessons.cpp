@@ -1,23 +1,22 @@
 // SPDX-License-Identifier: MIT
 #include "ui/lessons/lessons.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QStandardPaths>
-
 #include <functional>
-
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "core/categorical/information.h"
 #include "core/io/file_io.h"
 #include "core/project/decoding_runs.h"
-#include "ui/document/project_model.h"
 #include "core/project/lab.h"
 #include "core/project/lab_settings.h"
 #include "ui/document/project_document.h"
+#include "ui/document/project_model.h"
 
 namespace ui::lessons {
 namespace {
@@ -131,9 +130,8 @@ private:
 };
 
 std::vector<Lesson> LessonBook::build() {
-    return {forwardProcess(), kernels(),    information(), categoricalDp(),
-            optimalVariance(), smallK(),    gaussianDp(),  masked(),
-            whichTokenFirst()};
+    return {forwardProcess(), kernels(),    information(), categoricalDp(),  optimalVariance(),
+            smallK(),         gaussianDp(), masked(),      whichTokenFirst()};
 }
 
 Lesson LessonBook::forwardProcess() {
@@ -149,8 +147,9 @@ Lesson LessonBook::forwardProcess() {
                  "whatever the data were.</p>"),
               tr("Press Play (Space) and watch the outlines flatten to ¼ each. Drag the time "
                  "slider back and forth: the outlines are exact at every t."),
-              "trajectories",
-              categorical([](Categorical& c) { c.pi = {0.25, 0.25, 0.25, 0.25}; }),
+              "trajectories", categorical([](Categorical& c) {
+                  c.pi = {0.25, 0.25, 0.25, 0.25};
+              }),
               /*playsForward=*/true},
              {tr("A prior that is not uniform"),
               tr("<p>The same data with π = (0.7, 0.1, 0.1, 0.1): redrawn chains land mostly in "
@@ -159,8 +158,9 @@ Lesson LessonBook::forwardProcess() {
               tr("Type π = 0.1, 0.1, 0.1, 0.7 in the panel and play again: the mass now flows "
                  "to class 3. A π that does not sum to 1 is offered a one-click "
                  "normalisation."),
-              "trajectories",
-              categorical([](Categorical& c) { c.pi = {0.7, 0.1, 0.1, 0.1}; }),
+              "trajectories", categorical([](Categorical& c) {
+                  c.pi = {0.7, 0.1, 0.1, 0.1};
+              }),
               /*playsForward=*/true},
              {tr("The matrix P₀,ₜ"),
               tr("<p>P₀,ₜ = (1 − βₜ)I + βₜ1πᵀ carries x₀ to xₜ in one step. At t = 0 it is the "
@@ -168,8 +168,9 @@ Lesson LessonBook::forwardProcess() {
                  "same form with (1 − βₜ)/(1 − βₛ) in place of 1 − βₜ.</p>"),
               tr("Move the time slider from the start to the end and watch the diagonal fade "
                  "into rows equal to π. Hover a cell to read its value."),
-              "matrices",
-              categorical([](Categorical& c) { c.pi = {0.7, 0.1, 0.1, 0.1}; }),
+              "matrices", categorical([](Categorical& c) {
+                  c.pi = {0.7, 0.1, 0.1, 0.1};
+              }),
               // The slider starts at t = 0 (the identity), as the step asks the student to move it.
               /*playsForward=*/true}}};
 }
@@ -188,16 +189,16 @@ Lesson LessonBook::kernels() {
                  "status line gives KL(data ‖ each) in nats.</p>"),
               tr("Raise the path steps in the panel from 10 to 50: the D3PM-style kernel's miss "
                  "stays."),
-              "kernels",
-              categorical([](Categorical& c) { c.pi = {0.25, 0.25, 0.25, 0.25}; })},
+              "kernels", categorical([](Categorical& c) {
+                  c.pi = {0.25, 0.25, 0.25, 0.25};
+              })},
              {tr("An absorbing prior"),
               tr("<p>With a mask state that takes all of π (masked diffusion) both kernels "
                  "bring the chains back to the data: the D3PM-style kernel is exact only in "
                  "this absorbing case, which is why it serves masked models well.</p>"),
               tr("Compare the two KL values in the status line with those of the previous "
                  "step."),
-              "kernels",
-              categorical([](Categorical& c) { c.maskState = true; })}}};
+              "kernels", categorical([](Categorical& c) { c.maskState = true; })}}};
 }
 
 Lesson LessonBook::information() {
@@ -209,16 +210,14 @@ Lesson LessonBook::information() {
                  "gone early: the late steps see almost pure noise.</p>"),
               tr("Read I at t = 0.5 with the time slider. Where is half of the information "
                  "lost?"),
-              "schedule",
-              categorical([](Categorical& c) { c.schedule = BetaCurveKind::Linear; })},
+              "schedule", categorical([](Categorical& c) { c.schedule = BetaCurveKind::Linear; })},
              {tr("The cosine schedule"),
               tr("<p>The cosine schedule keeps β small for longer, so the information falls "
                  "later and more evenly: steps are spent where the data still carry "
                  "signal.</p>"),
               tr("Compare the step costs below the schedule with those of the linear "
                  "schedule (the previous step)."),
-              "schedule",
-              categorical([](Categorical& c) { c.schedule = BetaCurveKind::Cosine; })},
+              "schedule", categorical([](Categorical& c) { c.schedule = BetaCurveKind::Cosine; })},
              {tr("Information-linear"),
               tr("<p>The information-linear schedule is solved from the data so that "
                  "I(X₀;Xₜ) falls on a straight line: every step of the even trajectory then "
@@ -240,8 +239,7 @@ Lesson LessonBook::categoricalDp() {
                  "status line says so.</p>"),
               tr("Compare the even and the DP value in the status line: they agree to the "
                  "last digit."),
-              "step-costs",
-              categorical([](Categorical& c) {
+              "step-costs", categorical([](Categorical& c) {
                   c.pathSteps = 10;
                   c.trajectory = CategoricalTrajectory::Dp;
               })},
@@ -250,8 +248,7 @@ Lesson LessonBook::categoricalDp() {
                  "correlated, and the denoiser predicts each position on its own. Large steps "
                  "lose the correlation, so the choice of steps matters. The 10 steps here "
                  "are evenly spaced.</p>"),
-              tr("Read the even trajectory's negative ELBO in the status line."),
-              "step-costs",
+              tr("Read the even trajectory's negative ELBO in the status line."), "step-costs",
               pairs([](Categorical& c) { c.pathSteps = 10; })},
              {tr("Two positions, the DP optimum"),
               tr("<p>Dynamic programming over every trajectory of 10 steps finds the one "
@@ -259,8 +256,7 @@ Lesson LessonBook::categoricalDp() {
                  "costs are high.</p>"),
               tr("Compare its negative ELBO with the even one. Lower the steps to 3: the DP's "
                  "advantage grows as the steps become fewer."),
-              "step-costs",
-              pairs([](Categorical& c) {
+              "step-costs", pairs([](Categorical& c) {
                   c.pathSteps = 10;
                   c.trajectory = CategoricalTrajectory::Dp;
               })}}};
@@ -274,8 +270,7 @@ Lesson LessonBook::optimalVariance() {
                  "only through Γₙ, the mean square of the score per dimension. Here the data "
                  "are the two moons and the model is their exact oracle, so β̄ₙΓₙ ≤ 1 holds "
                  "everywhere.</p>"),
-              tr("Raise the samples M in the panel and watch the error bars of Γ shrink."),
-              "gamma",
+              tr("Raise the samples M in the panel and watch the error bars of Γ shrink."), "gamma",
               gaussian([](Gaussian&) {})},
              {tr("The optimal variance and its bounds"),
               tr("<p>From Γ follows the analytic optimal variance σ*² of each reverse step, "
@@ -283,14 +278,12 @@ Lesson LessonBook::optimalVariance() {
                  "(DDPM's small variance) and β (the large one).</p>"),
               tr("Switch the trajectory to even with 10 and then 100 steps: the classic "
                  "choices are far from σ*² when the steps are few."),
-              "variance",
-              gaussian([](Gaussian&) {})},
+              "variance", gaussian([](Gaussian&) {})},
              {tr("A trained network"),
               tr("<p>The same quantities for a small trained network instead of the oracle. "
                  "Its Γ is estimated from its own errors; where the network is poor, Γ moves "
                  "and so does the variance it prescribes.</p>"),
-              tr("Compare this Γ with the oracle's of the first step of this lesson."),
-              "gamma",
+              tr("Compare this Γ with the oracle's of the first step of this lesson."), "gamma",
               moonsNetwork()}}};
 }
 
@@ -302,8 +295,7 @@ Lesson LessonBook::smallK() {
                  "the same noise in 10 even steps. β̃ is the right variance only when the "
                  "steps are small; with large steps it is far too small, and more of DDPM's "
                  "samples land off the moons.</p>"),
-              tr("Play the reverse run (Space) and compare where the points end."),
-              "particles",
+              tr("Play the reverse run (Space) and compare where the points end."), "particles",
               gaussian([](Gaussian& g) {
                   g.trajectory = GaussianTrajectory::Even;
                   g.pathSteps = 10;
@@ -315,9 +307,9 @@ Lesson LessonBook::smallK() {
              {tr("A hundred steps"),
               tr("<p>With 100 steps each step is small, β̃ is close to the optimal variance and "
                  "both samplers reach the moons.</p>"),
-              tr("Lower the number of steps one by one and find where DDPM's samples start to go wrong."),
-              "particles",
-              gaussian([](Gaussian& g) {
+              tr("Lower the number of steps one by one and find where DDPM's samples start to go "
+                 "wrong."),
+              "particles", gaussian([](Gaussian& g) {
                   g.trajectory = GaussianTrajectory::Even;
                   g.pathSteps = 100;
                   g.sampler = core::gaussian::SamplerKind::Ddpm;
@@ -329,43 +321,39 @@ Lesson LessonBook::smallK() {
               tr("<p>The lab scores DDPM with β̃, DDPM with β and Analytic-DDPM by their "
                  "likelihood bound (bits per dimension) and sample quality for 5 to 100 "
                  "steps.</p>"),
-              tr("Press Run in the view. Which variance wins with 5 steps, and with 100?"),
-              "lab",
+              tr("Press Run in the view. Which variance wins with 5 steps, and with 100?"), "lab",
               gaussian([](Gaussian& g) { applyLabPreset(g, "ddpm-small-k"); })}}};
 }
 
 Lesson LessonBook::gaussianDp() {
-    return {tr("7. DP and even trajectories (Gaussian)"),
-            "gaussian.md#trajectories",
-            {{tr("Even timesteps"),
-              tr("<p>The heatmap shows the cost J(s, t) of every possible jump from s to t; a "
-                 "trajectory of 10 steps is a path through it, and its total cost is the "
-                 "part of the NLL it decides. Here the timesteps are evenly spaced.</p>"),
-              tr("Read the total cost ΣJ and the listed timesteps."),
-              "gaussian-trajectory",
-              gaussian([](Gaussian& g) {
-                  g.trajectory = GaussianTrajectory::Even;
-                  g.pathSteps = 10;
-              })},
-             {tr("The DP-optimal timesteps"),
-              tr("<p>The DP finds the 10 timesteps with the least total cost; it spends "
-                 "more of them near the data (small n), where the steps are expensive.</p>"),
-              tr("Compare ΣJ with the even trajectory's, and copy the timesteps with the "
-                 "list's Copy button."),
-              "gaussian-trajectory",
-              gaussian([](Gaussian& g) {
-                  g.trajectory = GaussianTrajectory::Dp;
-                  g.pathSteps = 10;
-              })},
-             {tr("Across the number of steps"),
-              tr("<p>The lab runs even and DP timesteps with the analytic variance from "
-                 "5 to 100 steps and plots the NLL against the number of steps.</p>"),
-              tr("Press Run. Where is the DP's advantage largest?"),
-              "lab",
-              gaussian([](Gaussian& g) {
-                  g.lab.configs = {{.name = "even", .trajectory = "even"},
-                                   {.name = "dp", .trajectory = "dp"}};
-              })}}};
+    return {
+        tr("7. DP and even trajectories (Gaussian)"),
+        "gaussian.md#trajectories",
+        {{tr("Even timesteps"),
+          tr("<p>The heatmap shows the cost J(s, t) of every possible jump from s to t; a "
+             "trajectory of 10 steps is a path through it, and its total cost is the "
+             "part of the NLL it decides. Here the timesteps are evenly spaced.</p>"),
+          tr("Read the total cost ΣJ and the listed timesteps."), "gaussian-trajectory",
+          gaussian([](Gaussian& g) {
+              g.trajectory = GaussianTrajectory::Even;
+              g.pathSteps = 10;
+          })},
+         {tr("The DP-optimal timesteps"),
+          tr("<p>The DP finds the 10 timesteps with the least total cost; it spends "
+             "more of them near the data (small n), where the steps are expensive.</p>"),
+          tr("Compare ΣJ with the even trajectory's, and copy the timesteps with the "
+             "list's Copy button."),
+          "gaussian-trajectory", gaussian([](Gaussian& g) {
+              g.trajectory = GaussianTrajectory::Dp;
+              g.pathSteps = 10;
+          })},
+         {tr("Across the number of steps"),
+          tr("<p>The lab runs even and DP timesteps with the analytic variance from "
+             "5 to 100 steps and plots the NLL against the number of steps.</p>"),
+          tr("Press Run. Where is the DP's advantage largest?"), "lab", gaussian([](Gaussian& g) {
+              g.lab.configs = {{.name = "even", .trajectory = "even"},
+                               {.name = "dp", .trajectory = "dp"}};
+          })}}};
 }
 
 Lesson LessonBook::masked() {
@@ -376,16 +364,14 @@ Lesson LessonBook::masked() {
                  "all of π on it: a chain that is redrawn becomes masked and stays so. The "
                  "reverse process unmasks the chains one by one.</p>"),
               tr("Play the forward run and watch the chains collect in the mask lane."),
-              "trajectories",
-              categorical([](Categorical& c) { c.maskState = true; })},
+              "trajectories", categorical([](Categorical& c) { c.maskState = true; })},
              {tr("The ELBO does not depend on the schedule"),
               tr("<p>With infinitely many steps the negative ELBO of masked diffusion is a "
                  "weighted cross-entropy, and with the exact denoiser it equals the entropy of "
                  "the data whatever the schedule. The data are now the correlated pairs of "
                  "lesson 4 with a linear schedule; the status line gives the continuous-time "
                  "value and the N-step ones, which approach it from above as N grows.</p>"),
-              tr("Note the continuous-time value, then go to the next step."),
-              "step-costs",
+              tr("Note the continuous-time value, then go to the next step."), "step-costs",
               pairs([](Categorical& c) {
                   c.maskState = true;
                   c.schedule = BetaCurveKind::Linear;
@@ -396,8 +382,7 @@ Lesson LessonBook::masked() {
                  "linear schedule.</p>"),
               tr("Try the power schedule with different exponents p: the continuous-time value "
                  "does not move."),
-              "step-costs",
-              pairs([](Categorical& c) {
+              "step-costs", pairs([](Categorical& c) {
                   c.maskState = true;
                   c.schedule = BetaCurveKind::Cosine;
               })}}};
@@ -471,8 +456,7 @@ Lesson LessonBook::whichTokenFirst() {
                   .arg(n.klAtOneStep, n.mutualInformation),
               tr("Read KL(data ‖ output) at N = 1 in the Decoding view, then follow each sampler "
                  "as N grows."),
-              "decoding",
-              masked(-1)},
+              "decoding", masked(-1)},
              {tr("One token per step reproduces the data"),
               tr("<p>With N = 2 = D steps of the linear schedule the ordered samplers unmask one "
                  "position per step; the second is drawn given the first, so with the exact "
@@ -482,8 +466,7 @@ Lesson LessonBook::whichTokenFirst() {
                  "is the most confident.</p>")
                   .arg(n.klOnePerStep),
               tr("Play the reverse run and watch which position each chain unmasks first."),
-              "trajectories",
-              masked(1)},
+              "trajectories", masked(1)},
              {tr("Argmax collapses to one sequence"),
               tr("<p>The same order with argmax values always decodes the same sequence %1: its "
                  "entropy is %2 nats against the data's %3, and KL(data ‖ output) is infinite "
@@ -492,8 +475,7 @@ Lesson LessonBook::whichTokenFirst() {
                   .arg(n.argmaxSequence, n.argmaxEntropy, n.dataEntropy),
               tr("Add a sampler with values=temperature:0.3 and compare its entropy with the "
                  "sampled and the argmax values."),
-              "decoding",
-              masked(2)}}};
+              "decoding", masked(2)}}};
 }
 
 }  // namespace

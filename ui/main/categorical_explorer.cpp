@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/main/categorical_explorer.h"
 
-#include <QCoreApplication>
-
 #include <QColor>
-
+#include <QCoreApplication>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -70,9 +68,8 @@ CategoricalExplorer::CategoricalExplorer(document::ProjectDocument* document, QO
     connect(&m_decodeCoalesce, &QTimer::timeout, this, &CategoricalExplorer::startDecoding);
     connect(m_decoding, &views::DecodingView::cancelRequested, &m_decodeRunner,
             &jobs::JobRunner::cancel);
-    connect(&m_decodeRunner, &jobs::JobRunner::started, this, [this] {
-        m_decoding->setRunning(true);
-    });
+    connect(&m_decodeRunner, &jobs::JobRunner::started, this,
+            [this] { m_decoding->setRunning(true); });
     connect(&m_decodeRunner, &jobs::JobRunner::progressChanged, m_decoding,
             &views::DecodingView::setProgress);
     connect(&m_decodeRunner, &jobs::JobRunner::finished, this,
@@ -87,8 +84,7 @@ CategoricalExplorer::CategoricalExplorer(document::ProjectDocument* document, QO
     m_coalesce.setInterval(jobs::kCoalesceMs);
     m_kernelCoalesce.setSingleShot(true);
     m_kernelCoalesce.setInterval(jobs::kCoalesceMs);
-    connect(&m_kernelCoalesce, &QTimer::timeout, this,
-            &CategoricalExplorer::startKernelComparison);
+    connect(&m_kernelCoalesce, &QTimer::timeout, this, &CategoricalExplorer::startKernelComparison);
     connect(&m_coalesce, &QTimer::timeout, this, &CategoricalExplorer::startJobs);
     connect(m_document, &document::ProjectDocument::categoricalChanged, this,
             [this] { onParamsChanged(); });
@@ -127,12 +123,8 @@ views::KernelComparisonView* CategoricalExplorer::kernelView() const { return m_
 views::DecodingView* CategoricalExplorer::decodingView() const { return m_decoding; }
 
 std::vector<std::pair<QString, charts::ViewPanel*>> CategoricalExplorer::views() const {
-    return {{"trajectories", m_chains},
-            {"schedule", m_schedule},
-            {"step-costs", m_stepCosts},
-            {"matrices", m_matrices},
-            {"kernels", m_kernels},
-            {"decoding", m_decoding}};
+    return {{"trajectories", m_chains}, {"schedule", m_schedule}, {"step-costs", m_stepCosts},
+            {"matrices", m_matrices},   {"kernels", m_kernels},   {"decoding", m_decoding}};
 }
 
 void CategoricalExplorer::onParamsChanged(bool projectReplaced) {
@@ -188,9 +180,9 @@ void CategoricalExplorer::useSetup(
     }
     // Their jobs start below (startJobs): the old chains, costs and decodings are marked out of
     // date until the new ones arrive.
-    for (charts::ViewPanel* view : {static_cast<charts::ViewPanel*>(m_chains),
-                                    static_cast<charts::ViewPanel*>(m_stepCosts),
-                                    static_cast<charts::ViewPanel*>(m_decoding)}) {
+    for (charts::ViewPanel* view :
+         {static_cast<charts::ViewPanel*>(m_chains), static_cast<charts::ViewPanel*>(m_stepCosts),
+          static_cast<charts::ViewPanel*>(m_decoding)}) {
         view->awaitResults();
     }
     // Cheap views at once: O(N K²) curves and K×K matrices.
@@ -198,7 +190,8 @@ void CategoricalExplorer::useSetup(
     m_matrices->setSetup(m_setup);
     if (m_setup->params.trajectory != document::CategoricalTrajectory::Dp) {
         applyTrajectory(m_setup->nominalTrajectory());
-    } else if (m_costs && m_costs->dpNodes.size() == static_cast<size_t>(m_setup->params.pathSteps) + 1 &&
+    } else if (m_costs &&
+               m_costs->dpNodes.size() == static_cast<size_t>(m_setup->params.pathSteps) + 1 &&
                m_costs->dpNodes.back() == m_setup->params.numSteps) {
         applyTrajectory(m_costs->dpNodes);  // until the new DP path arrives
     } else {
@@ -236,8 +229,7 @@ void CategoricalExplorer::startKernelComparison() {
             return [this, setup, trajectory, result] {
                 if (setup != m_setup || trajectory != m_trajectory) return;  // a newer one runs
                 if (!*result) {
-                    m_kernels->setMessage(QString::fromStdString(result->error().toString()),
-                                          true);
+                    m_kernels->setMessage(QString::fromStdString(result->error().toString()), true);
                     return;
                 }
                 m_kernels->setResult(**result, setup->numPositions(), setup->position);
@@ -286,10 +278,9 @@ void CategoricalExplorer::startJobs() {
             m_stepCosts->setCosts(costs, setup->grid.t);
             if (setup->params.trajectory == document::CategoricalTrajectory::Dp &&
                 !costs->dpAvailable) {
-                emit jobMessage(
-                    tr("The DP needs exact step costs between every pair of steps, out "
-                       "of reach for this data: the even trajectory is used."),
-                    false);
+                emit jobMessage(tr("The DP needs exact step costs between every pair of steps, out "
+                                   "of reach for this data: the even trajectory is used."),
+                                false);
             }
             if (setup->params.trajectory == document::CategoricalTrajectory::Dp &&
                 costs->dpNodes != m_trajectory) {
@@ -338,8 +329,9 @@ void CategoricalExplorer::startDecoding() {
     const core::project::DecodingSettings settings = m_document->categorical().decoding;
     if (!setup->params.maskState) {
         m_decodeRunner.cancel();
-        m_decoding->clear(tr("Decoding samplers need a mask state: choose π = masked (the "
-                             "absorbing state) in the process panel."));
+        m_decoding->clear(
+            tr("Decoding samplers need a mask state: choose π = masked (the "
+               "absorbing state) in the process panel."));
         return;
     }
     // The specs first: a typo is shown under the table at once and the other samplers still run.
@@ -360,15 +352,15 @@ void CategoricalExplorer::startDecoding() {
         m_decodeRunner, QT_TRANSLATE_NOOP("ui::jobs", "Decoding samplers"),
         [setup, settings, threads](core::Progress& progress) -> core::Result<DecodingShown> {
             const auto& bundled = document::bundledDigits();
-            auto sweep = core::project::decodingSweep(*setup, settings,
-                                                      bundled ? &*bundled : nullptr, threads,
-                                                      progress);
+            auto sweep = core::project::decodingSweep(
+                *setup, settings, bundled ? &*bundled : nullptr, threads, progress);
             if (!sweep) return sweep.error();
             DecodingShown shown;
             for (const auto& part : sweep->parts) {
                 if (part.error) {
-                    shown.failures << tr("Row %1: %2").arg(part.row + 1).arg(
-                        QString::fromStdString(part.error->toString()));
+                    shown.failures << tr("Row %1: %2")
+                                          .arg(part.row + 1)
+                                          .arg(QString::fromStdString(part.error->toString()));
                 }
             }
             shown.data = decodingViewData(*setup, settings, *sweep);
@@ -384,7 +376,8 @@ void CategoricalExplorer::startDecoding() {
 }
 
 std::shared_ptr<views::DecodingViewData> CategoricalExplorer::decodingViewData(
-    const document::CategoricalSetup& setup, const core::project::DecodingSettings& settings,
+    const document::CategoricalSetup& setup,
+    const core::project::DecodingSettings& settings,
     const core::project::DecodingSweep& sweep) {
     auto data = std::make_shared<views::DecodingViewData>();
     data->exact = sweep.exact;

@@ -4,14 +4,13 @@
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
-
 #include <memory>
 #include <vector>
 
-#include "ui/document/project_model.h"
-#include "ui/document/project_document.h"
 #include "core/project/categorical_runs.h"
 #include "core/project/decoding_runs.h"
+#include "ui/document/project_document.h"
+#include "ui/document/project_model.h"
 #include "ui/jobs/job_runner.h"
 
 // Connects the document to the categorical views: an edit
@@ -93,7 +92,8 @@ private:
     void startDecodedChains();
     // The core's sweep as the Decoding view draws it: every sequence a row, a curve per sampler.
     static std::shared_ptr<views::DecodingViewData> decodingViewData(
-        const document::CategoricalSetup& setup, const core::project::DecodingSettings& settings,
+        const document::CategoricalSetup& setup,
+        const core::project::DecodingSettings& settings,
         const core::project::DecodingSweep& sweep);
     static QString decodingNote(const document::CategoricalSetup& setup,
                                 const core::project::DecodingSweep& sweep);

@@ -33,28 +33,27 @@ QString readableNumbers(const QString& line) {
 // the worded values translated, identifiers and data (spec strings, ids, file names) as code,
 // numbers readable.
 QString shownProvenance(const std::string& text) {
-    static const char* const kKeys[] = {
-        QT_TRANSLATE_NOOP("ui::provenance", "process"),
-        QT_TRANSLATE_NOOP("ui::provenance", "classes K"),
-        QT_TRANSLATE_NOOP("ui::provenance", "pi"),
-        QT_TRANSLATE_NOOP("ui::provenance", "schedule"),
-        QT_TRANSLATE_NOOP("ui::provenance", "N"),
-        QT_TRANSLATE_NOOP("ui::provenance", "data"),
-        QT_TRANSLATE_NOOP("ui::provenance", "condition"),
-        QT_TRANSLATE_NOOP("ui::provenance", "model"),
-        QT_TRANSLATE_NOOP("ui::provenance", "trajectory"),
-        QT_TRANSLATE_NOOP("ui::provenance", "path steps"),
-        QT_TRANSLATE_NOOP("ui::provenance", "kernel"),
-        QT_TRANSLATE_NOOP("ui::provenance", "seed"),
-        QT_TRANSLATE_NOOP("ui::provenance", "eta"),
-        QT_TRANSLATE_NOOP("ui::provenance", "gamma"),
-        QT_TRANSLATE_NOOP("ui::provenance", "dp cost"),
-        QT_TRANSLATE_NOOP("ui::provenance", "sampler"),
-        QT_TRANSLATE_NOOP("ui::provenance", "compare sampler"),
-        QT_TRANSLATE_NOOP("ui::provenance", "categorical schedule"),
-        QT_TRANSLATE_NOOP("ui::provenance", "categorical N"),
-        QT_TRANSLATE_NOOP("ui::provenance", "gaussian schedule"),
-        QT_TRANSLATE_NOOP("ui::provenance", "gaussian N")};
+    static const char* const kKeys[] = {QT_TRANSLATE_NOOP("ui::provenance", "process"),
+                                        QT_TRANSLATE_NOOP("ui::provenance", "classes K"),
+                                        QT_TRANSLATE_NOOP("ui::provenance", "pi"),
+                                        QT_TRANSLATE_NOOP("ui::provenance", "schedule"),
+                                        QT_TRANSLATE_NOOP("ui::provenance", "N"),
+                                        QT_TRANSLATE_NOOP("ui::provenance", "data"),
+                                        QT_TRANSLATE_NOOP("ui::provenance", "condition"),
+                                        QT_TRANSLATE_NOOP("ui::provenance", "model"),
+                                        QT_TRANSLATE_NOOP("ui::provenance", "trajectory"),
+                                        QT_TRANSLATE_NOOP("ui::provenance", "path steps"),
+                                        QT_TRANSLATE_NOOP("ui::provenance", "kernel"),
+                                        QT_TRANSLATE_NOOP("ui::provenance", "seed"),
+                                        QT_TRANSLATE_NOOP("ui::provenance", "eta"),
+                                        QT_TRANSLATE_NOOP("ui::provenance", "gamma"),
+                                        QT_TRANSLATE_NOOP("ui::provenance", "dp cost"),
+                                        QT_TRANSLATE_NOOP("ui::provenance", "sampler"),
+                                        QT_TRANSLATE_NOOP("ui::provenance", "compare sampler"),
+                                        QT_TRANSLATE_NOOP("ui::provenance", "categorical schedule"),
+                                        QT_TRANSLATE_NOOP("ui::provenance", "categorical N"),
+                                        QT_TRANSLATE_NOOP("ui::provenance", "gaussian schedule"),
+                                        QT_TRANSLATE_NOOP("ui::provenance", "gaussian N")};
     static const char* const kWords[] = {
         QT_TRANSLATE_NOOP("ui::provenance", "categorical"),
         QT_TRANSLATE_NOOP("ui::provenance", "gaussian"),
@@ -73,27 +72,35 @@ QString shownProvenance(const std::string& text) {
     bool knownKey = false;
     for (const char* k : kKeys) knownKey = knownKey || key == k;
     const QString shownKey = (knownKey ? tr(key) : key).toHtmlEscaped();
-    const auto code = [](const QString& v) { return "<code>" + readableNumbers(v).toHtmlEscaped() + "</code>"; };
+    const auto code = [](const QString& v) {
+        return "<code>" + readableNumbers(v).toHtmlEscaped() + "</code>";
+    };
     for (const char* w : kWords) {
         if (value == w) return shownKey + ": " + tr(value).toHtmlEscaped();
     }
-    static const QRegularExpression estimated(R"(^estimated, M = (\d+), estimator (\S+), seed (\d+)$)");
+    static const QRegularExpression estimated(
+        R"(^estimated, M = (\d+), estimator (\S+), seed (\d+)$)");
     static const QRegularExpression imported(R"(^imported \((.*)\)$)");
     static const QRegularExpression masked(R"(^(\d+) and a mask state$)");
     static const QRegularExpression levels(R"(^(\w+), (\d+) levels$)");
     if (const auto m = estimated.match(value); m.hasMatch()) {
         return shownKey + ": " +
-               QCoreApplication::translate("ui::provenance", "estimated, M = %1, estimator %2, seed %3")
+               QCoreApplication::translate("ui::provenance",
+                                           "estimated, M = %1, estimator %2, seed %3")
                    .toHtmlEscaped()
                    .arg(m.captured(1), code(m.captured(2)), m.captured(3));
     }
     if (const auto m = imported.match(value); m.hasMatch()) {
         return shownKey + ": " +
-               QCoreApplication::translate("ui::provenance", "imported (%1)").toHtmlEscaped().arg(code(m.captured(1)));
+               QCoreApplication::translate("ui::provenance", "imported (%1)")
+                   .toHtmlEscaped()
+                   .arg(code(m.captured(1)));
     }
     if (const auto m = masked.match(value); m.hasMatch()) {
         return shownKey + ": " +
-               QCoreApplication::translate("ui::provenance", "%1 and a mask state").toHtmlEscaped().arg(m.captured(1));
+               QCoreApplication::translate("ui::provenance", "%1 and a mask state")
+                   .toHtmlEscaped()
+                   .arg(m.captured(1));
     }
     if (const auto m = levels.match(value); m.hasMatch()) {
         return shownKey + ": " +
@@ -136,7 +143,8 @@ QString ExplanationPane::html() const {
     for (const auto& [name, view] : m_views) {
         // A view may draw something else for some data (the Particles view draws images).
         const QString variant = view != nullptr ? view->explanationVariant() : QString();
-        ViewExplanation e = variant.isEmpty() ? ViewExplanation{} : viewExplanation(name + ":" + variant);
+        ViewExplanation e =
+            variant.isEmpty() ? ViewExplanation{} : viewExplanation(name + ":" + variant);
         if (e.title.isEmpty()) e = viewExplanation(name);
         if (e.title.isEmpty()) continue;
         html += tr("<h3>%1</h3><p><b>What it shows.</b> %2</p><p><b>How to read it.</b> %3</p>"

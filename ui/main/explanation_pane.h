@@ -4,7 +4,6 @@
 #include <QDockWidget>
 #include <QPointer>
 #include <QTimer>
-
 #include <utility>
 #include <vector>
 

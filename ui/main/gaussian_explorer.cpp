@@ -1,23 +1,21 @@
 // SPDX-License-Identifier: MIT
 #include "ui/main/gaussian_explorer.h"
 
-#include <QFileInfo>
-
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QPushButton>
-
 #include <optional>
 #include <stdexcept>
 
 #include "core/data/gaussian_data.h"
-#include "core/project/gaussian_files.h"
-#include "ui/document/bundled_data.h"
-#include "ui/jobs/typed_job.h"
-#include "ui/document/model_files.h"
 #include "core/gaussian/nll.h"
+#include "core/project/gaussian_files.h"
 #include "core/trajectory/least_cost_path.h"
 #include "core/util/parallel.h"
+#include "ui/document/bundled_data.h"
+#include "ui/document/model_files.h"
+#include "ui/jobs/typed_job.h"
 #include "ui/views/compare_view.h"
 #include "ui/views/gamma_view.h"
 #include "ui/views/gaussian_trajectory_view.h"
@@ -99,8 +97,9 @@ GaussianExplorer::GaussianExplorer(document::ProjectDocument* document, QObject*
                         tr("Use as typed list: ") + document::qs(ok.error().toString()), true);
                 }
             });
-    connect(&m_nllRunner, &jobs::JobRunner::started, this,
-            [this] { m_trajectory->setNllStatus(tr("Computing the NLL against the number of steps…"), true); });
+    connect(&m_nllRunner, &jobs::JobRunner::started, this, [this] {
+        m_trajectory->setNllStatus(tr("Computing the NLL against the number of steps…"), true);
+    });
     connect(&m_nllRunner, &jobs::JobRunner::progressChanged, this,
             [this](int permille, const QString& stage) {
                 m_trajectory->setNllStatus(
@@ -180,12 +179,9 @@ views::CompareView* GaussianExplorer::compareView() const { return m_compare; }
 views::LabView* GaussianExplorer::labView() const { return m_lab; }
 
 std::vector<std::pair<QString, charts::ViewPanel*>> GaussianExplorer::views() const {
-    return {{"particles", m_particles},
-            {"gamma", m_gamma},
-            {"variance", m_variance},
-            {"gaussian-trajectory", m_trajectory},
-            {"compare", m_compare},
-            {"lab", m_lab}};
+    return {{"particles", m_particles}, {"gamma", m_gamma},
+            {"variance", m_variance},   {"gaussian-trajectory", m_trajectory},
+            {"compare", m_compare},     {"lab", m_lab}};
 }
 
 void GaussianExplorer::onParamsChanged() {
@@ -287,8 +283,8 @@ void GaussianExplorer::computeNllVsK() {
             setup.data = results->data;
             setup.model = results->model;
             auto sweep = core::project::nllSweep(results->params, setup, document::appSources(),
-                                                 results->gamma, ks, core::project::kNllPoints, threads,
-                                                 progress);
+                                                 results->gamma, ks, core::project::kNllPoints,
+                                                 threads, progress);
             if (!sweep) return sweep.error();
             views::NllCurves curves;
             static_cast<core::project::NllSweep&>(curves) = std::move(sweep).value();
@@ -304,9 +300,10 @@ void GaussianExplorer::computeNllVsK() {
                     : tr("saved with the project");
             curves.scored =
                 tr("scores %1 with Γ %2")
-                    .arg(network ? tr("the network %1")
-                                       .arg(QFileInfo(document::qs(results->params.model)).fileName())
-                                 : tr("the exact oracle"),
+                    .arg(network
+                             ? tr("the network %1")
+                                   .arg(QFileInfo(document::qs(results->params.model)).fileName())
+                             : tr("the exact oracle"),
                          gamma);
             curves.seconds = timer.elapsed() / 1000.0;
             return curves;
@@ -335,8 +332,7 @@ views::GaussianTrajectoryView::Rows trajectoryRows(
     rows.costQuadratic = core::gaussian::trajectoryCost(done->cost, rows.quadratic);
     // A typed list or a spacing family gets a row of its own.
     if (const auto kind = done->params.trajectory;
-        kind != document::GaussianTrajectory::Dp &&
-        kind != document::GaussianTrajectory::Even &&
+        kind != document::GaussianTrajectory::Dp && kind != document::GaussianTrajectory::Even &&
         kind != document::GaussianTrajectory::Quadratic) {
         rows.typed = done->trajectory.timesteps;
         rows.costTyped = core::gaussian::trajectoryCost(done->cost, rows.typed);
@@ -345,8 +341,7 @@ views::GaussianTrajectoryView::Rows trajectoryRows(
         }
     }
     rows.inUse = done->trajectory.timesteps;
-    rows.schedule = std::shared_ptr<const core::schedule::GaussianSchedule>(
-        done, &done->schedule);
+    rows.schedule = std::shared_ptr<const core::schedule::GaussianSchedule>(done, &done->schedule);
     return rows;
 }
 
@@ -358,19 +353,19 @@ void GaussianExplorer::startJob() {
     std::shared_ptr<const GaussianResults> previous = m_results;
     if (previous && previous->data && sameExceptSampler(previous->params, params)) {
         // Γ, trajectory and variances stay as they are: they are the new project's already.
-        for (charts::ViewPanel* view : {static_cast<charts::ViewPanel*>(m_gamma),
-                                        static_cast<charts::ViewPanel*>(m_variance),
-                                        static_cast<charts::ViewPanel*>(m_trajectory)}) {
+        for (charts::ViewPanel* view :
+             {static_cast<charts::ViewPanel*>(m_gamma), static_cast<charts::ViewPanel*>(m_variance),
+              static_cast<charts::ViewPanel*>(m_trajectory)}) {
             view->setStale(false);
         }
         m_particles->awaitResults();
         startParticlesJob(previous);
         return;
     }
-    for (charts::ViewPanel* view : {static_cast<charts::ViewPanel*>(m_gamma),
-                                    static_cast<charts::ViewPanel*>(m_variance),
-                                    static_cast<charts::ViewPanel*>(m_trajectory),
-                                    static_cast<charts::ViewPanel*>(m_particles)}) {
+    for (charts::ViewPanel* view :
+         {static_cast<charts::ViewPanel*>(m_gamma), static_cast<charts::ViewPanel*>(m_variance),
+          static_cast<charts::ViewPanel*>(m_trajectory),
+          static_cast<charts::ViewPanel*>(m_particles)}) {
         view->awaitResults();  // out of date unless the new results come quickly
     }
     const int threads = core::defaultThreads();
@@ -404,48 +399,44 @@ void GaussianExplorer::showResults(const std::shared_ptr<const GaussianResults>&
     }
     using core::project::GammaSource;
     if (done->gammaSource == GammaSource::Estimated && done->modelError.empty()) {
-        m_document->setGammaCache(
-            {done->params.gammaKey(), done->estimate, done->dataVariance});
+        m_document->setGammaCache({done->params.gammaKey(), done->estimate, done->dataVariance});
     }
     m_gamma->setEstimate(done->schedule, done->estimate, done->dataVariance,
                          done->oracleEstimate ? tr("network") : tr("oracle"),
                          done->oracleEstimate ? &*done->oracleEstimate : nullptr);
     if (!done->modelError.empty()) {
-        const QString message = tr("Model: %1 — using the exact oracle.")
-                                    .arg(document::qs(done->modelError));
+        const QString message =
+            tr("Model: %1 — using the exact oracle.").arg(document::qs(done->modelError));
         emit jobMessage(message, true);
         m_gamma->setMessage(message, true);
     } else if (done->gammaSource != GammaSource::Estimated) {
         m_gamma->setMessage(
             m_gamma->message() +
             (done->gammaSource == GammaSource::Imported
-                 ? tr(" Γ imported from %1.")
-                       .arg(document::qs(done->params.importedGammaName))
+                 ? tr(" Γ imported from %1.").arg(document::qs(done->params.importedGammaName))
                  : tr(" Γ saved with the project.")));
     } else if (done->gammaResumedAfter > 0) {
-        m_gamma->setMessage(
-            m_gamma->message() +
-            (done->gammaResumedAfter < done->params.numSteps
-                 ? tr(" Resumed after n = %1, where a cancel had stopped it.")
-                       .arg(done->gammaResumedAfter)
-                 : tr(" Kept from a run cancelled after Γ was done.")));
+        m_gamma->setMessage(m_gamma->message() +
+                            (done->gammaResumedAfter < done->params.numSteps
+                                 ? tr(" Resumed after n = %1, where a cancel had stopped it.")
+                                       .arg(done->gammaResumedAfter)
+                                 : tr(" Kept from a run cancelled after Γ was done.")));
     }
     QString label = QString::fromStdString(done->trajectory.kind);
     if (!done->trajectory.gammaOverBound.empty()) {
-        label += tr(" (Γ over its bound at %1 timesteps)")
-                     .arg(done->trajectory.gammaOverBound.size());
+        label +=
+            tr(" (Γ over its bound at %1 timesteps)").arg(done->trajectory.gammaOverBound.size());
     }
-    for (charts::ViewPanel* view : {static_cast<charts::ViewPanel*>(m_gamma),
-                                    static_cast<charts::ViewPanel*>(m_variance),
-                                    static_cast<charts::ViewPanel*>(m_trajectory),
-                                    static_cast<charts::ViewPanel*>(m_particles)}) {
+    for (charts::ViewPanel* view :
+         {static_cast<charts::ViewPanel*>(m_gamma), static_cast<charts::ViewPanel*>(m_variance),
+          static_cast<charts::ViewPanel*>(m_trajectory),
+          static_cast<charts::ViewPanel*>(m_particles)}) {
         view->setProvenance(done->params.provenance());
     }
     m_variance->setPairs(done->schedule, done->pairs, label);
     const views::GaussianTrajectoryView::Rows rows = trajectoryRows(done);
     // Shares the results' matrix (aliasing), no copy.
-    m_trajectory->setTrajectories(
-        std::shared_ptr<const core::Matrix>(done, &done->cost), rows);
+    m_trajectory->setTrajectories(std::shared_ptr<const core::Matrix>(done, &done->cost), rows);
     // Chained, so the views above show before the particles are sampled.
     startParticlesJob(done);
 }
@@ -453,38 +444,39 @@ void GaussianExplorer::showResults(const std::shared_ptr<const GaussianResults>&
 void GaussianExplorer::startParticlesJob(std::shared_ptr<const GaussianResults> base) {
     const document::GaussianParams params = m_document->gaussian();
     const int threads = core::defaultThreads();
-    m_runner.start(kParticlesJob, [params, base, threads, this](core::Progress& progress)
-                                    -> std::function<void()> {
-        auto results = std::make_shared<GaussianResults>(*base);
-        results->params = params;
-        if (base->params != params) {
-            results->gammaReused = true;  // only the sampler settings changed
-        }
-        // The particles fail on their own (shown in their view), never the other views.
-        auto particles = jobs::computeParticleFrames(*results->model, *results->data, results->schedule,
-                                                     results->gamma, results->trajectory.timesteps,
-                                                     params, progress, threads);
-        if (particles) {
-            results->particles =
-                std::make_shared<const jobs::ParticleFrames>(std::move(particles).value());
-        } else if (particles.error().code == core::ErrorCode::Cancelled) {
-            return {};
-        } else {
-            results->particlesError = QString::fromStdString(particles.error().toString());
-        }
-        std::shared_ptr<const GaussianResults> done = std::move(results);
-        return [this, done] {
-            if (!sameExceptLab(done->params, m_document->gaussian())) {
-                return;  // a newer request is on its way
+    m_runner.start(
+        kParticlesJob,
+        [params, base, threads, this](core::Progress& progress) -> std::function<void()> {
+            auto results = std::make_shared<GaussianResults>(*base);
+            results->params = params;
+            if (base->params != params) {
+                results->gammaReused = true;  // only the sampler settings changed
             }
-            m_results = done;
-            if (done->particles) {
-                m_particles->setFrames(done->particles);
+            // The particles fail on their own (shown in their view), never the other views.
+            auto particles = jobs::computeParticleFrames(
+                *results->model, *results->data, results->schedule, results->gamma,
+                results->trajectory.timesteps, params, progress, threads);
+            if (particles) {
+                results->particles =
+                    std::make_shared<const jobs::ParticleFrames>(std::move(particles).value());
+            } else if (particles.error().code == core::ErrorCode::Cancelled) {
+                return {};
             } else {
-                m_particles->clear(done->particlesError);
+                results->particlesError = QString::fromStdString(particles.error().toString());
             }
-        };
-    });
+            std::shared_ptr<const GaussianResults> done = std::move(results);
+            return [this, done] {
+                if (!sameExceptLab(done->params, m_document->gaussian())) {
+                    return;  // a newer request is on its way
+                }
+                m_results = done;
+                if (done->particles) {
+                    m_particles->setFrames(done->particles);
+                } else {
+                    m_particles->clear(done->particlesError);
+                }
+            };
+        });
 }
 
 QString GaussianExplorer::exportGamma(const QString& path) const {

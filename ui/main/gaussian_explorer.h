@@ -4,7 +4,6 @@
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
-
 #include <map>
 #include <memory>
 #include <mutex>
@@ -18,8 +17,8 @@
 #include "core/model/gaussian_oracles.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "ui/document/project_document.h"
-#include "ui/jobs/job_runner.h"
 #include "ui/jobs/gaussian_jobs.h"
+#include "ui/jobs/job_runner.h"
 #include "ui/jobs/particle_jobs.h"
 
 namespace ui::charts {

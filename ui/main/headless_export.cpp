@@ -11,8 +11,8 @@
 #include "ui/animation/animation_export.h"
 #include "ui/animation/chains_view.h"
 #include "ui/charts/chart_export.h"
-#include "ui/document/project_model.h"
 #include "ui/document/project_document.h"
+#include "ui/document/project_model.h"
 #include "ui/main/categorical_explorer.h"
 #include "ui/main/gaussian_explorer.h"
 #include "ui/views/gaussian_trajectory_view.h"
@@ -30,7 +30,9 @@ bool isAnimation(const QString& view) {
 }
 
 // Exports one view to `path` by its extension (png, svg, pdf, csv).
-QString exportView(charts::ViewPanel* panel, const QString& path, const charts::ExportOptions& options) {
+QString exportView(charts::ViewPanel* panel,
+                   const QString& path,
+                   const charts::ExportOptions& options) {
     if (charts::chartFormat(path) == "csv") {
         return panel->exportCsv(path);
     }
@@ -51,16 +53,18 @@ QString checkOutput(const HeadlessExportRequest& request) {
         if (!info.exists() && (!charts::chartFormat(request.out).isEmpty() ||
                                !animation::animationFormat(request.out).isEmpty() ||
                                request.out.endsWith(".json", Qt::CaseInsensitive))) {
-            return QString("--out = %1: --view all writes a folder of figures (one file per view "
-                           "and format); name a folder, not a .%2 file")
+            return QString(
+                       "--out = %1: --view all writes a folder of figures (one file per view "
+                       "and format); name a folder, not a .%2 file")
                 .arg(request.out, info.suffix());
         }
         return {};
     }
     if (isAnimation(request.view)) {
         if (animation::animationFormat(request.out).isEmpty()) {
-            return QString("--out = %1: an animation writes .gif or .png (a PNG frame sequence "
-                           "NAME_0000.png, NAME_0001.png, …)")
+            return QString(
+                       "--out = %1: an animation writes .gif or .png (a PNG frame sequence "
+                       "NAME_0000.png, NAME_0001.png, …)")
                 .arg(request.out);
         }
         return {};
@@ -99,10 +103,12 @@ QString loadRequestedProject(document::ProjectDocument& document,
 
 // Writes the requested view (or all of them, or the animation) to request.out; the first
 // error, empty when everything was written. `wrote` says what was written.
-QString writeRequestedViews(const HeadlessExportRequest& request, CategoricalExplorer& explorer,
+QString writeRequestedViews(const HeadlessExportRequest& request,
+                            CategoricalExplorer& explorer,
                             GaussianExplorer* gaussian,
                             const std::vector<std::pair<QString, charts::ViewPanel*>>& allViews,
-                            const charts::ExportOptions& exportOptions, QString* wrote) {
+                            const charts::ExportOptions& exportOptions,
+                            QString* wrote) {
     const QString& out = request.out;
     const QString& view = request.view;
     *wrote = out;
@@ -118,11 +124,13 @@ QString writeRequestedViews(const HeadlessExportRequest& request, CategoricalExp
             return animation::exportAnimationGif(source, out, animationOptions);
         }
         const QString prefix = out.chopped(4);
-        const animation::AnimationLength length = animation::animationLength(source, animationOptions);
-        *wrote = QString("%1 … %2 (%3 frames)")
-                     .arg(animation::animationFrameName(prefix, 0),
-                          animation::animationFrameName(prefix, length.frames + length.heldFrames - 1))
-                     .arg(length.frames + length.heldFrames);
+        const animation::AnimationLength length =
+            animation::animationLength(source, animationOptions);
+        *wrote =
+            QString("%1 … %2 (%3 frames)")
+                .arg(animation::animationFrameName(prefix, 0),
+                     animation::animationFrameName(prefix, length.frames + length.heldFrames - 1))
+                .arg(length.frames + length.heldFrames);
         return animation::exportAnimationFrames(source, prefix, animationOptions);
     }
     if (view == "all") {
@@ -137,8 +145,9 @@ QString writeRequestedViews(const HeadlessExportRequest& request, CategoricalExp
         }
         names << name;
     }
-    return QString("--view = %1: unknown view (one of %2, particles, gamma, variance, "
-                   "gaussian-trajectory, compare, lab, animation, particles-animation, all)")
+    return QString(
+               "--view = %1: unknown view (one of %2, particles, gamma, variance, "
+               "gaussian-trajectory, compare, lab, animation, particles-animation, all)")
         .arg(view, names.join(", "));
 }
 
@@ -194,8 +203,9 @@ int runHeadlessExport(const HeadlessExportRequest& request) {
         // The lab runs when asked for, or with "all" when the project has configurations.
         const bool hasLab = !document.gaussian().lab.configs.empty();
         if (view == "lab" && !hasLab) {
-            return fail("--view = lab: the project has no lab configurations (add them in the "
-                        "Lab view, or run `diffuscope lab`)");
+            return fail(
+                "--view = lab: the project has no lab configurations (add them in the "
+                "Lab view, or run `diffuscope lab`)");
         }
         if (hasLab) {
             gaussian->runLab();
@@ -203,8 +213,9 @@ int runHeadlessExport(const HeadlessExportRequest& request) {
         }
     }
     if (view == "decoding" && !document.categorical().maskState) {
-        return fail("--view = decoding: the project has no mask state (decoding samplers need "
-                    "π = masked:K)");
+        return fail(
+            "--view = decoding: the project has no mask state (decoding samplers need "
+            "π = masked:K)");
     }
     explorer.waitForJobs();
     if (!problems.isEmpty()) {
@@ -224,8 +235,8 @@ int runHeadlessExport(const HeadlessExportRequest& request) {
     }
 
     QString wrote;
-    if (const QString error = writeRequestedViews(request, explorer, gaussian.get(), allViews,
-                                                  exportOptions, &wrote);
+    if (const QString error =
+            writeRequestedViews(request, explorer, gaussian.get(), allViews, exportOptions, &wrote);
         !error.isEmpty()) {
         return fail(error);
     }

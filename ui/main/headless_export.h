@@ -19,11 +19,11 @@ struct HeadlessExportRequest {
     QString project;  // a project file; empty: none
     QString example;  // File ▸ Examples' entry, numbered from 1; empty: none (neither: the example
                       // project)
-    QSize size;              // CSS pixels, 96 to the inch
-    QSizeF typedSize;        // the same before rounding (an SVG states it); invalid: size
+    QSize size;        // CSS pixels, 96 to the inch
+    QSizeF typedSize;  // the same before rounding (an SVG states it); invalid: size
     int dpi = 96;
-    double fontScale = 1.0;  // charts::ExportOptions::fontScale
-    int fps = 25;            // animations: frames per second
+    double fontScale = 1.0;    // charts::ExportOptions::fontScale
+    int fps = 25;              // animations: frames per second
     double holdSeconds = 1.5;  // animations: how long the last frame stays
 };
 

@@ -3,9 +3,6 @@
 // presentation mode; menus, files, models and exports are in main_window_*.cpp.
 #include "ui/main/main_window.h"
 
-
-#include <algorithm>
-
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
@@ -15,35 +12,36 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
-#include <QFileDialog>
-#include <QUrl>
-#include <QMimeData>
-#include <QDropEvent>
 #include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QSpinBox>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QProgressBar>
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
+#include <QSpinBox>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QToolBar>
 #include <QToolButton>
-#include <QStyle>
-#include <QStackedWidget>
 #include <QUndoStack>
+#include <QUrl>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "ui/animation/animation_dialog.h"
 #include "ui/animation/animation_export.h"
@@ -52,27 +50,27 @@
 #include "ui/charts/chart_export.h"
 #include "ui/charts/export_dialog.h"
 #include "ui/charts/presentation.h"
+#include "ui/document/model_files.h"
 #include "ui/document/project_document.h"
 #include "ui/document/recovery_store.h"
-#include "ui/main/categorical_explorer.h"
-#include "ui/document/model_files.h"
-#include "ui/main/explanation_pane.h"
 #include "ui/lessons/lesson_pane.h"
 #include "ui/lessons/lessons.h"
+#include "ui/main/categorical_explorer.h"
+#include "ui/main/explanation_pane.h"
 #include "ui/main/gaussian_explorer.h"
 #include "ui/main/language.h"
 #include "ui/main/math_help.h"
-#include "ui/training/train_dialog.h"
-#include "ui/panels/gaussian_panel.h"
 #include "ui/panels/categorical_panel.h"
-#include "ui/views/gamma_view.h"
+#include "ui/panels/gaussian_panel.h"
+#include "ui/training/train_dialog.h"
 #include "ui/views/compare_view.h"
-#include "ui/views/lab_view.h"
-#include "ui/views/gaussian_trajectory_view.h"
-#include "ui/views/particles_view.h"
 #include "ui/views/decoding_view.h"
+#include "ui/views/gamma_view.h"
+#include "ui/views/gaussian_trajectory_view.h"
 #include "ui/views/kernel_comparison_view.h"
+#include "ui/views/lab_view.h"
 #include "ui/views/matrices_view.h"
+#include "ui/views/particles_view.h"
 #include "ui/views/schedule_view.h"
 #include "ui/views/step_cost_view.h"
 #include "ui/views/variance_view.h"
@@ -91,8 +89,8 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryFolder)
       m_gaussianTabs(new QTabWidget),
       m_centralStack(new QStackedWidget),
       m_panelStack(new QStackedWidget),
-      m_gaussianPanel(new panels::GaussianPanel(m_document, m_gaussianExplorer->fileRunner(),
-                                                m_gaussianExplorer->checkRunner())),
+      m_gaussianPanel(new panels::GaussianPanel(
+          m_document, m_gaussianExplorer->fileRunner(), m_gaussianExplorer->checkRunner())),
       m_timeBar(new animation::TimeBar),
       m_panel(new panels::CategoricalPanel(m_document, m_explorer->fileRunner())),
       m_process(new QComboBox),
@@ -105,9 +103,11 @@ MainWindow::MainWindow(QWidget* parent, const QString& recoveryFolder)
     createDocks();
     createMenus();
     setAcceptDrops(true);  // a .safetensors dropped anywhere loads as the model
-    connect(m_gaussianPanel, &panels::GaussianPanel::trainRequested, this, &MainWindow::showTrainDialog);
+    connect(m_gaussianPanel, &panels::GaussianPanel::trainRequested, this,
+            &MainWindow::showTrainDialog);
     connect(m_panel, &panels::CategoricalPanel::trainRequested, this, &MainWindow::showTrainDialog);
-    connect(m_gaussianPanel, &panels::GaussianPanel::exportGammaRequested, this, &MainWindow::exportGamma);
+    connect(m_gaussianPanel, &panels::GaussianPanel::exportGammaRequested, this,
+            &MainWindow::exportGamma);
     createStatusBar();
     connectTimeBar();
     connectTitle();
@@ -172,7 +172,6 @@ void MainWindow::createCentralViews() {
     sizeByCurrentPage(m_centralStack);
     sizeByCurrentPage(m_tabs);
     sizeByCurrentPage(m_gaussianTabs);
-
 }
 
 void MainWindow::createProcessSwitch() {
@@ -231,8 +230,10 @@ void MainWindow::connectTimeBar() {
     if (m_explorer->setup()) {
         m_panel->setCurvePreview(m_explorer->setup()->curve);
     }
-    connect(m_explorer, &CategoricalExplorer::stepsChanged, m_timeBar, &animation::TimeBar::setNumSteps);
-    connect(m_timeBar, &animation::TimeBar::positionChanged, m_explorer, &CategoricalExplorer::setPosition);
+    connect(m_explorer, &CategoricalExplorer::stepsChanged, m_timeBar,
+            &animation::TimeBar::setNumSteps);
+    connect(m_timeBar, &animation::TimeBar::positionChanged, m_explorer,
+            &CategoricalExplorer::setPosition);
     connect(m_timeBar, &animation::TimeBar::directionChanged, this, [this](bool reverse) {
         m_explorer->chainsView()->setDirection(reverse ? animation::Direction::Reverse
                                                        : animation::Direction::Forward);
@@ -256,7 +257,8 @@ void MainWindow::connectTimeBar() {
 // settles the recovery copy.
 void MainWindow::connectTitle() {
     connect(m_document->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
-    connect(m_document, &document::ProjectDocument::filePathChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &document::ProjectDocument::filePathChanged, this,
+            &MainWindow::updateTitle);
     connect(m_document, &document::ProjectDocument::projectReplaced, this, [this] {
         // The discarded work is gone only now that another project replaced it; a cancelled
         // Open keeps both the edits and their copy.
@@ -294,9 +296,14 @@ MainWindow::~MainWindow() {
 }
 
 std::vector<jobs::JobRunner*> MainWindow::allJobRunners() {
-    return {&m_fileRunner, m_explorer->fileRunner(), m_gaussianExplorer->fileRunner(),
-            m_explorer->setupRunner(), m_explorer->costRunner(),
-            m_explorer->chainRunner(), m_gaussianExplorer->runner(), m_gaussianExplorer->nllRunner(),
+    return {&m_fileRunner,
+            m_explorer->fileRunner(),
+            m_gaussianExplorer->fileRunner(),
+            m_explorer->setupRunner(),
+            m_explorer->costRunner(),
+            m_explorer->chainRunner(),
+            m_gaussianExplorer->runner(),
+            m_gaussianExplorer->nllRunner(),
             m_gaussianExplorer->labRunner()};
 }
 
@@ -342,7 +349,8 @@ void MainWindow::fitParametersDock() {
     // The dock is as wide as the panel shown needs, so that none of its buttons is cut or
     // scrolled sideways; the hidden panel does not count (a stack is as wide as its widest).
     for (int i = 0; i < m_panelStack->count(); ++i) {
-        const auto policy = i == m_panelStack->currentIndex() ? QSizePolicy::Preferred : QSizePolicy::Ignored;
+        const auto policy =
+            i == m_panelStack->currentIndex() ? QSizePolicy::Preferred : QSizePolicy::Ignored;
         m_panelStack->widget(i)->setSizePolicy(policy, policy);
     }
     if (m_panelScroll == nullptr) return;
@@ -352,7 +360,9 @@ void MainWindow::fitParametersDock() {
     m_panelScroll->setMinimumWidth(std::max(kParametersDockWidth, needed));
 }
 
-QTabWidget* MainWindow::tabs() const { return m_centralStack->currentIndex() == 1 ? m_gaussianTabs : m_tabs; }
+QTabWidget* MainWindow::tabs() const {
+    return m_centralStack->currentIndex() == 1 ? m_gaussianTabs : m_tabs;
+}
 
 std::vector<std::pair<QString, charts::ViewPanel*>> MainWindow::currentViews() const {
     return m_centralStack->currentIndex() == 1 ? m_gaussianExplorer->views() : m_explorer->views();
@@ -491,6 +501,5 @@ bool MainWindow::showView(const QString& name) {
     }
     return false;
 }
-
 
 }  // namespace ui

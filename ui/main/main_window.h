@@ -6,7 +6,6 @@
 #include <QMainWindow>
 #include <QPointer>
 #include <QTimer>
-
 #include <memory>
 #include <vector>
 
@@ -26,14 +25,14 @@ class QTabWidget;
 namespace ui::document {
 class ProjectDocument;
 class RecoveryStore;
-}
+}  // namespace ui::document
 namespace ui::animation {
 class TimeBar;
 }
 namespace ui::panels {
 class CategoricalPanel;
 class GaussianPanel;
-}
+}  // namespace ui::panels
 namespace ui::charts {
 class ViewPanel;
 }
@@ -163,12 +162,12 @@ private:
         bool active = false;
         QByteArray windowState;  // saveState(): docks and toolbars
         bool wasMaximized = false;
-        QFont font;              // the application font before
-        QByteArray geometry;     // saveGeometry(): the window's place and size before
+        QFont font;           // the application font before
+        QByteArray geometry;  // saveGeometry(): the window's place and size before
     } m_presentation;
     QStackedWidget* m_centralStack;
     QStackedWidget* m_panelStack;
-    QScrollArea* m_panelScroll = nullptr;  // the parameters dock's, around m_panelStack
+    QScrollArea* m_panelScroll = nullptr;             // the parameters dock's, around m_panelStack
     static constexpr int kParametersDockWidth = 330;  // at least
     void fitParametersDock();
     panels::GaussianPanel* m_gaussianPanel;
@@ -182,7 +181,8 @@ private:
     QTimer m_autosave;
     std::unique_ptr<document::RecoveryStore> m_recovery;
     jobs::JobRunner m_fileRunner{jobs::JobWeight::Light};  // reads project files and models
-    bool m_discardAnswered = false;  // "Discard" was the answer to the last unsaved-changes question
+    bool m_discardAnswered =
+        false;                 // "Discard" was the answer to the last unsaved-changes question
     bool m_recovered = false;  // the project came from a recovery copy and was not saved yet
 };
 

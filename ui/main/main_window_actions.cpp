@@ -1,10 +1,5 @@
 // SPDX-License-Identifier: MIT
 // The main window's menus and their actions.
-#include "ui/main/main_window.h"
-
-
-#include <algorithm>
-
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
@@ -14,34 +9,35 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
-#include <QFileDialog>
-#include <QUrl>
-#include <QMimeData>
-#include <QDropEvent>
 #include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QSpinBox>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QProgressBar>
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
+#include <QSpinBox>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QToolBar>
 #include <QToolButton>
-#include <QStyle>
-#include <QStackedWidget>
 #include <QUndoStack>
+#include <QUrl>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "ui/animation/animation_dialog.h"
 #include "ui/animation/animation_export.h"
@@ -50,26 +46,27 @@
 #include "ui/charts/chart_export.h"
 #include "ui/charts/export_dialog.h"
 #include "ui/charts/presentation.h"
+#include "ui/document/model_files.h"
 #include "ui/document/project_document.h"
 #include "ui/document/recovery_store.h"
-#include "ui/main/categorical_explorer.h"
-#include "ui/document/model_files.h"
-#include "ui/main/explanation_pane.h"
 #include "ui/lessons/lesson_pane.h"
 #include "ui/lessons/lessons.h"
+#include "ui/main/categorical_explorer.h"
+#include "ui/main/explanation_pane.h"
 #include "ui/main/gaussian_explorer.h"
 #include "ui/main/language.h"
+#include "ui/main/main_window.h"
 #include "ui/main/math_help.h"
-#include "ui/training/train_dialog.h"
-#include "ui/panels/gaussian_panel.h"
 #include "ui/panels/categorical_panel.h"
-#include "ui/views/gamma_view.h"
+#include "ui/panels/gaussian_panel.h"
+#include "ui/training/train_dialog.h"
 #include "ui/views/compare_view.h"
-#include "ui/views/lab_view.h"
+#include "ui/views/gamma_view.h"
 #include "ui/views/gaussian_trajectory_view.h"
-#include "ui/views/particles_view.h"
 #include "ui/views/kernel_comparison_view.h"
+#include "ui/views/lab_view.h"
 #include "ui/views/matrices_view.h"
+#include "ui/views/particles_view.h"
 #include "ui/views/schedule_view.h"
 #include "ui/views/step_cost_view.h"
 #include "ui/views/variance_view.h"
@@ -86,7 +83,8 @@ void MainWindow::createMenus() {
     // holds one of them on most, and a key bound twice is ambiguous and does nothing.
     QList<QKeySequence> redoKeys;
     QList<QKeySequence> candidates = QKeySequence::keyBindings(QKeySequence::Redo);
-    candidates << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z) << QKeySequence(Qt::CTRL | Qt::Key_Y);
+    candidates << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)
+               << QKeySequence(Qt::CTRL | Qt::Key_Y);
     for (const QKeySequence& key : candidates) {
         if (!key.isEmpty() && !redoKeys.contains(key)) redoKeys.append(key);
     }
@@ -129,9 +127,10 @@ void MainWindow::createFileMenu() {
     file->addSeparator();
     file->addAction(
         tr("Open a &model checkpoint…"), QKeySequence(Qt::CTRL | Qt::Key_M), this, [this] {
-            const QString path = QFileDialog::getOpenFileName(
-                this, tr("Open a model checkpoint"), {},
-                tr("Models (*.safetensors *.pt);;Checkpoints (*.safetensors);;TorchScript models (*.pt)"));
+            const QString path =
+                QFileDialog::getOpenFileName(this, tr("Open a model checkpoint"), {},
+                                             tr("Models (*.safetensors *.pt);;Checkpoints "
+                                                "(*.safetensors);;TorchScript models (*.pt)"));
             if (!path.isEmpty()) loadModelInBackground(path);
         });
     file->addAction(tr("&Train a model…"), QKeySequence(Qt::CTRL | Qt::Key_T), this,
@@ -252,14 +251,15 @@ void MainWindow::createPlayMenu() {
 
 void MainWindow::createHelpMenu() {
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    QAction* mathematics = help->addAction(tr("&Mathematics"), this,
-                                           [this] { showMathematics("README.md"); });
+    QAction* mathematics =
+        help->addAction(tr("&Mathematics"), this, [this] { showMathematics("README.md"); });
     mathematics->setShortcut(QKeySequence::HelpContents);  // F1
     QAction* lessonsAction = m_lessons->toggleViewAction();
     lessonsAction->setText(tr("&Lessons"));
     lessonsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
-    lessonsAction->setToolTip(tr("Guided lessons: each step loads a project, shows a view and "
-                                 "says what to look at and what to try."));
+    lessonsAction->setToolTip(
+        tr("Guided lessons: each step loads a project, shows a view and "
+           "says what to look at and what to try."));
     help->addAction(lessonsAction);
     help->addAction(tr("&About Diffuscope"), this, [this] {
         QMessageBox::about(
@@ -276,6 +276,5 @@ void MainWindow::createHelpMenu() {
                 .arg(QApplication::applicationVersion()));
     });
 }
-
 
 }  // namespace ui

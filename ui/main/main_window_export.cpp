@@ -1,10 +1,5 @@
 // SPDX-License-Identifier: MIT
 // The main window's exports: views, animations and Γ.
-#include "ui/main/main_window.h"
-
-
-#include <algorithm>
-
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
@@ -14,34 +9,35 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
-#include <QFileDialog>
-#include <QUrl>
-#include <QMimeData>
-#include <QDropEvent>
 #include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QSpinBox>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QProgressBar>
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
+#include <QSpinBox>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QToolBar>
 #include <QToolButton>
-#include <QStyle>
-#include <QStackedWidget>
 #include <QUndoStack>
+#include <QUrl>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "ui/animation/animation_dialog.h"
 #include "ui/animation/animation_export.h"
@@ -50,26 +46,27 @@
 #include "ui/charts/chart_export.h"
 #include "ui/charts/export_dialog.h"
 #include "ui/charts/presentation.h"
+#include "ui/document/model_files.h"
 #include "ui/document/project_document.h"
 #include "ui/document/recovery_store.h"
-#include "ui/main/categorical_explorer.h"
-#include "ui/document/model_files.h"
-#include "ui/main/explanation_pane.h"
 #include "ui/lessons/lesson_pane.h"
 #include "ui/lessons/lessons.h"
+#include "ui/main/categorical_explorer.h"
+#include "ui/main/explanation_pane.h"
 #include "ui/main/gaussian_explorer.h"
 #include "ui/main/language.h"
+#include "ui/main/main_window.h"
 #include "ui/main/math_help.h"
-#include "ui/training/train_dialog.h"
-#include "ui/panels/gaussian_panel.h"
 #include "ui/panels/categorical_panel.h"
-#include "ui/views/gamma_view.h"
+#include "ui/panels/gaussian_panel.h"
+#include "ui/training/train_dialog.h"
 #include "ui/views/compare_view.h"
-#include "ui/views/lab_view.h"
+#include "ui/views/gamma_view.h"
 #include "ui/views/gaussian_trajectory_view.h"
-#include "ui/views/particles_view.h"
 #include "ui/views/kernel_comparison_view.h"
+#include "ui/views/lab_view.h"
 #include "ui/views/matrices_view.h"
+#include "ui/views/particles_view.h"
 #include "ui/views/schedule_view.h"
 #include "ui/views/step_cost_view.h"
 #include "ui/views/variance_view.h"
@@ -147,8 +144,8 @@ void MainWindow::exportAllViews() {
     }
     settings.setValue("export/folder", dir);
     // Every file or none: a failure half-way (a full disk) leaves the folder as it was.
-    const QString error = charts::exportViewsToFolder(dir, currentViews(), {"png", "svg", "pdf", "csv"},
-                                                      {.size = {1200, 800}, .dpi = 144});
+    const QString error = charts::exportViewsToFolder(
+        dir, currentViews(), {"png", "svg", "pdf", "csv"}, {.size = {1200, 800}, .dpi = 144});
     if (!error.isEmpty()) {
         QMessageBox::warning(this, tr("Export all views"), error);
     } else {
@@ -168,7 +165,8 @@ void MainWindow::exportAnimation() {
                                  tr("Nothing to export yet: the animation has no frames."));
         return;
     }
-    animation::AnimationDialog dialog(source, gaussian ? tr("Particles") : tr("Trajectories"), this);
+    animation::AnimationDialog dialog(source, gaussian ? tr("Particles") : tr("Trajectories"),
+                                      this);
     if (dialog.exec() != QDialog::Accepted) return;
     const bool frames = dialog.pngSequence();
     const QString typed = QFileDialog::getSaveFileName(
@@ -206,16 +204,17 @@ void MainWindow::exportAnimation() {
     } else if (!error.isEmpty()) {
         QMessageBox::warning(this, tr("Export animation"), error);
     } else if (format == "png") {
-        const animation::AnimationLength length = animation::animationLength(source, dialog.options());
+        const animation::AnimationLength length =
+            animation::animationLength(source, dialog.options());
         statusBar()->showMessage(
-            tr("Exported %1").arg(animation::animationFrameName(path.chopped(4), 0) + " … " +
-                                  animation::animationFrameName(
-                                      path.chopped(4), length.frames + length.heldFrames - 1)),
+            tr("Exported %1")
+                .arg(animation::animationFrameName(path.chopped(4), 0) + " … " +
+                     animation::animationFrameName(path.chopped(4),
+                                                   length.frames + length.heldFrames - 1)),
             4000);
     } else {
         statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
     }
 }
-
 
 }  // namespace ui

@@ -1,11 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The main window's project files: open, save, the recent files, the unsaved-changes
 // question, quitting, and the recovery copies.
-#include "ui/main/main_window.h"
-
-
-#include <algorithm>
-
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
@@ -15,34 +10,35 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
-#include <QFileDialog>
-#include <QUrl>
-#include <QMimeData>
-#include <QDropEvent>
 #include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QSpinBox>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QProgressBar>
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
+#include <QSpinBox>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QToolBar>
 #include <QToolButton>
-#include <QStyle>
-#include <QStackedWidget>
 #include <QUndoStack>
+#include <QUrl>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "ui/animation/animation_dialog.h"
 #include "ui/animation/animation_export.h"
@@ -51,26 +47,27 @@
 #include "ui/charts/chart_export.h"
 #include "ui/charts/export_dialog.h"
 #include "ui/charts/presentation.h"
+#include "ui/document/model_files.h"
 #include "ui/document/project_document.h"
 #include "ui/document/recovery_store.h"
-#include "ui/main/categorical_explorer.h"
-#include "ui/document/model_files.h"
-#include "ui/main/explanation_pane.h"
 #include "ui/lessons/lesson_pane.h"
 #include "ui/lessons/lessons.h"
+#include "ui/main/categorical_explorer.h"
+#include "ui/main/explanation_pane.h"
 #include "ui/main/gaussian_explorer.h"
 #include "ui/main/language.h"
+#include "ui/main/main_window.h"
 #include "ui/main/math_help.h"
-#include "ui/training/train_dialog.h"
-#include "ui/panels/gaussian_panel.h"
 #include "ui/panels/categorical_panel.h"
-#include "ui/views/gamma_view.h"
+#include "ui/panels/gaussian_panel.h"
+#include "ui/training/train_dialog.h"
 #include "ui/views/compare_view.h"
-#include "ui/views/lab_view.h"
+#include "ui/views/gamma_view.h"
 #include "ui/views/gaussian_trajectory_view.h"
-#include "ui/views/particles_view.h"
 #include "ui/views/kernel_comparison_view.h"
+#include "ui/views/lab_view.h"
 #include "ui/views/matrices_view.h"
+#include "ui/views/particles_view.h"
 #include "ui/views/schedule_view.h"
 #include "ui/views/step_cost_view.h"
 #include "ui/views/variance_view.h"
@@ -97,11 +94,14 @@ void MainWindow::updateRecentMenu() {
     m_recentMenu->clear();
     const QStringList files = QSettings().value("recentFiles").toStringList();
     for (const QString& path : files) {
-        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] {
-            if (maybeSave()) {
-                openFileInBackground(path);
-            }
-        })->setToolTip(path);
+        m_recentMenu
+            ->addAction(QFileInfo(path).fileName(), this,
+                        [this, path] {
+                            if (maybeSave()) {
+                                openFileInBackground(path);
+                            }
+                        })
+            ->setToolTip(path);
     }
     m_recentMenu->setEnabled(!files.isEmpty());
 }
@@ -134,12 +134,13 @@ bool MainWindow::openFile(const QString& path) {
 }
 
 void MainWindow::openFileInBackground(const QString& path) {
-    m_fileRunner.start(tr("Opening %1").arg(QFileInfo(path).fileName()),
-                       [this, path](core::Progress&) -> std::function<void()> {
-                           auto project = std::make_shared<core::Result<document::Project>>(
-                               document::readProjectFile(path));
-                           return [this, path, project] { useOpenedFile(path, std::move(*project)); };
-                       });
+    m_fileRunner.start(
+        tr("Opening %1").arg(QFileInfo(path).fileName()),
+        [this, path](core::Progress&) -> std::function<void()> {
+            auto project =
+                std::make_shared<core::Result<document::Project>>(document::readProjectFile(path));
+            return [this, path, project] { useOpenedFile(path, std::move(*project)); };
+        });
 }
 
 bool MainWindow::useOpenedFile(const QString& path, core::Result<document::Project> project) {
@@ -291,6 +292,5 @@ bool MainWindow::discardRecovery(const QString& path) {
     }
     return true;
 }
-
 
 }  // namespace ui

@@ -1,10 +1,5 @@
 // SPDX-License-Identifier: MIT
 // The main window's models: loading a checkpoint (menu or dropped file) and training one.
-#include "ui/main/main_window.h"
-
-
-#include <algorithm>
-
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
@@ -14,34 +9,35 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
-#include <QFileDialog>
-#include <QUrl>
-#include <QMimeData>
-#include <QDropEvent>
 #include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QSpinBox>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QProgressBar>
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
+#include <QSpinBox>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QToolBar>
 #include <QToolButton>
-#include <QStyle>
-#include <QStackedWidget>
 #include <QUndoStack>
+#include <QUrl>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "ui/animation/animation_dialog.h"
 #include "ui/animation/animation_export.h"
@@ -50,26 +46,27 @@
 #include "ui/charts/chart_export.h"
 #include "ui/charts/export_dialog.h"
 #include "ui/charts/presentation.h"
+#include "ui/document/model_files.h"
 #include "ui/document/project_document.h"
 #include "ui/document/recovery_store.h"
-#include "ui/main/categorical_explorer.h"
-#include "ui/document/model_files.h"
-#include "ui/main/explanation_pane.h"
 #include "ui/lessons/lesson_pane.h"
 #include "ui/lessons/lessons.h"
+#include "ui/main/categorical_explorer.h"
+#include "ui/main/explanation_pane.h"
 #include "ui/main/gaussian_explorer.h"
 #include "ui/main/language.h"
+#include "ui/main/main_window.h"
 #include "ui/main/math_help.h"
-#include "ui/training/train_dialog.h"
-#include "ui/panels/gaussian_panel.h"
 #include "ui/panels/categorical_panel.h"
-#include "ui/views/gamma_view.h"
+#include "ui/panels/gaussian_panel.h"
+#include "ui/training/train_dialog.h"
 #include "ui/views/compare_view.h"
-#include "ui/views/lab_view.h"
+#include "ui/views/gamma_view.h"
 #include "ui/views/gaussian_trajectory_view.h"
-#include "ui/views/particles_view.h"
 #include "ui/views/kernel_comparison_view.h"
+#include "ui/views/lab_view.h"
 #include "ui/views/matrices_view.h"
+#include "ui/views/particles_view.h"
 #include "ui/views/schedule_view.h"
 #include "ui/views/step_cost_view.h"
 #include "ui/views/variance_view.h"
@@ -148,6 +145,5 @@ void MainWindow::showTrainDialog() {
             [this](const QString& path) { loadModelInBackground(path); });
     dialog->show();
 }
-
 
 }  // namespace ui

@@ -44,9 +44,7 @@ void MarkdownBrowser::doSetSource(const QUrl& name, QTextDocument::ResourceType 
     }
 }
 
-QUrl MathHelpDialog::pageUrl(const QString& page) {
-    return QUrl("qrc:/docs/" + page);
-}
+QUrl MathHelpDialog::pageUrl(const QString& page) { return QUrl("qrc:/docs/" + page); }
 
 MathHelpDialog::MathHelpDialog(QWidget* parent)
     : QDialog(parent), m_browser(new MarkdownBrowser), m_back(new QPushButton(tr("Back"))) {

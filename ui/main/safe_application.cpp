@@ -4,7 +4,6 @@
 #include <QEvent>
 #include <QMessageBox>
 #include <QTimer>
-
 #include <exception>
 #include <new>
 

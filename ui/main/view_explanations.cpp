@@ -16,8 +16,7 @@ struct ExplanationText {
 };
 
 const ExplanationText kExplanations[] = {
-    {"trajectories",
-     QT_TRANSLATE_NOOP("ui::ViewExplanations", "Trajectories"),
+    {"trajectories", QT_TRANSLATE_NOOP("ui::ViewExplanations", "Trajectories"),
      QT_TRANSLATE_NOOP(
          "ui::ViewExplanations",
          "Chains of K classes moving under the forward process x₀ → x₁ (each step keeps the "
@@ -39,8 +38,7 @@ const ExplanationText kExplanations[] = {
          "with several positions, fewer steps miss the dependence between them. Switch the "
          "kernel to the D3PM form and, unless π is uniform, they miss the data (Kernel "
          "comparison view).")},
-    {"trajectories:images",
-     QT_TRANSLATE_NOOP("ui::ViewExplanations", "Trajectories (images)"),
+    {"trajectories:images", QT_TRANSLATE_NOOP("ui::ViewExplanations", "Trajectories (images)"),
      QT_TRANSLATE_NOOP(
          "ui::ViewExplanations",
          "Each tile is one chain of D positions drawn as an image, moving under the forward "
@@ -58,8 +56,7 @@ const ExplanationText kExplanations[] = {
          "many positions are drawn at once, independently, and the strokes break up. "
          "Choose a sampler under Sampler animated in Trajectories (Decoding view) to watch "
          "the order in which it fills the pixels.")},
-    {"schedule",
-     QT_TRANSLATE_NOOP("ui::ViewExplanations", "Schedule & information"),
+    {"schedule", QT_TRANSLATE_NOOP("ui::ViewExplanations", "Schedule & information"),
      QT_TRANSLATE_NOOP(
          "ui::ViewExplanations",
          "β(t), the probability that a class has been redrawn from π by time t, with 1 − β(t) "
@@ -75,29 +72,27 @@ const ExplanationText kExplanations[] = {
          "Switch the schedule between linear, cosine and information-linear and watch the "
          "information curve straighten. Move the time slider and read β and I at that "
          "time.")},
-    {"step-costs",
-     QT_TRANSLATE_NOOP("ui::ViewExplanations", "Step costs"),
+    {"step-costs", QT_TRANSLATE_NOOP("ui::ViewExplanations", "Step costs"),
      QT_TRANSLATE_NOOP(
          "ui::ViewExplanations",
          "J(n − 1, n), the cost of one step of the grid: the expected KL between the true "
          "reverse step and the model's, in nats. Their sum over a trajectory is the part of "
          "the "
          "negative ELBO that the trajectory decides."),
-     QT_TRANSLATE_NOOP(
-         "ui::ViewExplanations",
-         "High points of the curve are steps where the process changes the data most; a good trajectory puts "
-         "more nodes there. The DP trajectory minimises the summed cost exactly."),
+     QT_TRANSLATE_NOOP("ui::ViewExplanations",
+                       "High points of the curve are steps where the process changes the data "
+                       "most; a good trajectory puts "
+                       "more nodes there. The DP trajectory minimises the summed cost exactly."),
      QT_TRANSLATE_NOOP(
          "ui::ViewExplanations",
          "Compare the costs under the linear and cosine schedules. Choose the DP trajectory "
          "and see its nodes gather where the curve is high.")},
-    {"matrices",
-     QT_TRANSLATE_NOOP("ui::ViewExplanations", "Matrices"),
-     QT_TRANSLATE_NOOP(
-         "ui::ViewExplanations",
-         "P₀,ₜ = (1 − βₜ)I + βₜ1πᵀ (from x₀ to xₜ), Pₛ,ₜ (from xₛ to xₜ) "
-         "and the reverse matrix Q (built from the denoiser's rows F(· | xₜ = j)) whose row j is q(xₛ | xₜ = j), at the time "
-         "slider's step."),
+    {"matrices", QT_TRANSLATE_NOOP("ui::ViewExplanations", "Matrices"),
+     QT_TRANSLATE_NOOP("ui::ViewExplanations",
+                       "P₀,ₜ = (1 − βₜ)I + βₜ1πᵀ (from x₀ to xₜ), Pₛ,ₜ (from xₛ to xₜ) "
+                       "and the reverse matrix Q (built from the denoiser's rows F(· | xₜ = j)) "
+                       "whose row j is q(xₛ | xₜ = j), at the time "
+                       "slider's step."),
      QT_TRANSLATE_NOOP(
          "ui::ViewExplanations",
          "Each row sums to 1. Bright cells are likely transitions: P₀,ₜ fades from the "
@@ -106,8 +101,7 @@ const ExplanationText kExplanations[] = {
          "ui::ViewExplanations",
          "Move the time slider to the start and to the end and watch P₀,ₜ change from I to "
          "1πᵀ. Hover a cell to read its value and formula.")},
-    {"kernels",
-     QT_TRANSLATE_NOOP("ui::ViewExplanations", "Kernel comparison"),
+    {"kernels", QT_TRANSLATE_NOOP("ui::ViewExplanations", "Kernel comparison"),
      QT_TRANSLATE_NOOP(
          "ui::ViewExplanations",
          "Where reverse sampling ends with the closed-form kernel and with the D3PM-style "
@@ -116,15 +110,15 @@ const ExplanationText kExplanations[] = {
          "ui::ViewExplanations",
          "The closer each kernel's bars are to the data bars, the better that kernel undoes "
          "the forward process with this denoiser and trajectory."),
-     QT_TRANSLATE_NOOP("ui::ViewExplanations",
-                       "Change the number of path steps and read the two KLs in the line "
-                       "below the chart: with the exact denoiser the closed form reaches the data at "
-                       "any number of steps, while the D3PM-style kernel (unless π is "
-                       "uniform) misses it, by more as steps are added: each step adds its "
-                       "own error. With a trained network both kernels also carry the "
-                       "network's error, so neither KL is 0, even with a uniform π.")},
-    {"decoding:digits",
-     QT_TRANSLATE_NOOP("ui::ViewExplanations", "Decoding (digits)"),
+     QT_TRANSLATE_NOOP(
+         "ui::ViewExplanations",
+         "Change the number of path steps and read the two KLs in the line "
+         "below the chart: with the exact denoiser the closed form reaches the data at "
+         "any number of steps, while the D3PM-style kernel (unless π is "
+         "uniform) misses it, by more as steps are added: each step adds its "
+         "own error. With a trained network both kernels also carry the "
+         "network's error, so neither KL is 0, even with a uniform π.")},
+    {"decoding:digits", QT_TRANSLATE_NOOP("ui::ViewExplanations", "Decoding (digits)"),
      QT_TRANSLATE_NOOP(
          "ui::ViewExplanations",
          "Masked diffusion decodes an image by starting with every pixel masked and "
@@ -146,8 +140,7 @@ const ExplanationText kExplanations[] = {
          "Compare the ancestral sampler with confidence decoding at small N. Choose a "
          "sampler under Sampler animated in Trajectories and play the Trajectories view: "
          "the pixels appear in the sampler's order.")},
-    {"decoding",
-     QT_TRANSLATE_NOOP("ui::ViewExplanations", "Decoding"),
+    {"decoding", QT_TRANSLATE_NOOP("ui::ViewExplanations", "Decoding"),
      QT_TRANSLATE_NOOP(
          "ui::ViewExplanations",
          "Masked diffusion decodes a sequence by starting with every position masked and "
@@ -182,8 +175,7 @@ const ExplanationText kExplanations[] = {
          "entropy. Add a sampler with values=temperature:0.1;gumbel=float32 and compare "
          "it with gumbel=float64. Choose a sampler under Sampler animated in Trajectories "
          "and play the Trajectories view: the pixels appear in the sampler's order.")},
-    {"particles:images",
-     QT_TRANSLATE_NOOP("ui::ViewExplanations", "Particles (images)"),
+    {"particles:images", QT_TRANSLATE_NOOP("ui::ViewExplanations", "Particles (images)"),
      QT_TRANSLATE_NOOP(
          "ui::ViewExplanations",
          "Images pushed pixel by pixel through the Gaussian forward process xₜ = √ᾱₜ x₀ + "
@@ -198,8 +190,7 @@ const ExplanationText kExplanations[] = {
          "ui::ViewExplanations",
          "Compare DDPM with Analytic-DDPM with 10 steps: the analytic variance gives cleaner "
          "digits. Try 5 steps with the even and the DP trajectory.")},
-    {"particles",
-     QT_TRANSLATE_NOOP("ui::ViewExplanations", "Particles"),
+    {"particles", QT_TRANSLATE_NOOP("ui::ViewExplanations", "Particles"),
      QT_TRANSLATE_NOOP(
          "ui::ViewExplanations",
          "Points pushed through the Gaussian forward process xₜ = √ᾱₜ x₀ + √β̄ₜ ε, then back "
@@ -215,8 +206,7 @@ const ExplanationText kExplanations[] = {
          "ui::ViewExplanations",
          "Compare DDPM with Analytic-DDPM with 10 steps: the analytic variance keeps the points "
          "on the data. Try 5 steps with the even and the DP trajectory.")},
-    {"gamma",
-     "Γ",
+    {"gamma", "Γ",
      QT_TRANSLATE_NOOP(
          "ui::ViewExplanations",
          "Γₙ, the mean square of the score per dimension at each timestep n (β̄ₙΓₙ = "
@@ -231,8 +221,7 @@ const ExplanationText kExplanations[] = {
          "ui::ViewExplanations",
          "Raise the samples M and watch the error bars shrink. Load a network and compare its "
          "Γ with the exact oracle's.")},
-    {"variance",
-     QT_TRANSLATE_NOOP("ui::ViewExplanations", "Variance"),
+    {"variance", QT_TRANSLATE_NOOP("ui::ViewExplanations", "Variance"),
      QT_TRANSLATE_NOOP(
          "ui::ViewExplanations",
          "For each step (s, t) of the trajectory: the optimal reverse variance σ²ₛ|ₜ "
@@ -242,12 +231,11 @@ const ExplanationText kExplanations[] = {
          "ui::ViewExplanations",
          "The optimal variance always lies between the bounds. At few steps β̃ is far below it "
          "— the reason DDPM with β̃ is poor with few steps."),
-     QT_TRANSLATE_NOOP(
-         "ui::ViewExplanations",
-         "Lower the steps to 5 and see the gap between β̃ and the optimum widen. Change the schedule "
-         "to cosine and compare.")},
-    {"gaussian-trajectory",
-     QT_TRANSLATE_NOOP("ui::ViewExplanations", "Trajectory"),
+     QT_TRANSLATE_NOOP("ui::ViewExplanations",
+                       "Lower the steps to 5 and see the gap between β̃ and the optimum widen. "
+                       "Change the schedule "
+                       "to cosine and compare.")},
+    {"gaussian-trajectory", QT_TRANSLATE_NOOP("ui::ViewExplanations", "Trajectory"),
      QT_TRANSLATE_NOOP(
          "ui::ViewExplanations",
          "The timesteps of the DP-optimal, even, quadratic and chosen trajectory as rows of "
@@ -255,15 +243,15 @@ const ExplanationText kExplanations[] = {
          "path drawn on it. Below: the negative ELBO in bits/dim against the number of steps."),
      QT_TRANSLATE_NOOP(
          "ui::ViewExplanations",
-         "Less ΣJ is a better trajectory for the same number of steps. The DP path is the cheapest route "
+         "Less ΣJ is a better trajectory for the same number of steps. The DP path is the cheapest "
+         "route "
          "through the matrix; rows that do not start at 1 or end at N say so, and pay for it "
          "in the prior or the decoder term."),
      QT_TRANSLATE_NOOP(
          "ui::ViewExplanations",
          "Hover a tick to read its timestep and step cost. Choose the leading spacing and see "
          "it never reach N. Press Compute NLL vs steps and compare the three variances.")},
-    {"compare",
-     QT_TRANSLATE_NOOP("ui::ViewExplanations", "Compare"),
+    {"compare", QT_TRANSLATE_NOOP("ui::ViewExplanations", "Compare"),
      QT_TRANSLATE_NOOP(
          "ui::ViewExplanations",
          "How fast the categorical and the Gaussian process destroy the same data, the 8×8 "
@@ -277,17 +265,17 @@ const ExplanationText kExplanations[] = {
          "ui::ViewExplanations",
          "Switch the Gaussian schedule from linear to cosine and watch its curve move later. "
          "Change the categorical schedule and compare.")},
-    {"lab",
-     QT_TRANSLATE_NOOP("ui::ViewExplanations", "Schedule lab"),
-     QT_TRANSLATE_NOOP("ui::ViewExplanations",
-                       "Several configurations (schedule, trajectory family, reverse "
-                       "variance, sampler) side "
-                       "by side: their timesteps, their per-step costs, the negative ELBO in "
-                       "bits/dim and the "
-                       "sample quality against the number of steps, with the DP optimum as the reference. "
-                       "The fifth chart shows each step in log σ (σ = √(β̄/ᾱ), step k = "
-                       "log σ at t_k minus log σ at t_(k−1)) against the step index, or the ratio "
-                       "of consecutive steps."),
+    {"lab", QT_TRANSLATE_NOOP("ui::ViewExplanations", "Schedule lab"),
+     QT_TRANSLATE_NOOP(
+         "ui::ViewExplanations",
+         "Several configurations (schedule, trajectory family, reverse "
+         "variance, sampler) side "
+         "by side: their timesteps, their per-step costs, the negative ELBO in "
+         "bits/dim and the "
+         "sample quality against the number of steps, with the DP optimum as the reference. "
+         "The fifth chart shows each step in log σ (σ = √(β̄/ᾱ), step k = "
+         "log σ at t_k minus log σ at t_(k−1)) against the step index, or the ratio "
+         "of consecutive steps."),
      QT_TRANSLATE_NOOP(
          "ui::ViewExplanations",
          "Lower is better for both the NLL and the sample distance (MMD² for 2-D data, the "

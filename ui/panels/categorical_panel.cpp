@@ -1,15 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/categorical_panel.h"
 
-#include <QCoreApplication>
-
-#include "ui/document/project_model.h"
-#include "ui/document/model_files.h"
-#include "ui/panels/choice_combo.h"
-#include "ui/panels/input_guard.h"
-#include "ui/panels/param_edits.h"
-
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -27,12 +20,17 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include "core/data/bundled_files.h"
 #include "core/categorical/prior.h"
-#include "core/util/number_text.h"
+#include "core/data/bundled_files.h"
 #include "core/data/categorical_table.h"
 #include "core/project/categorical_setup.h"
 #include "core/util/limits.h"
+#include "core/util/number_text.h"
+#include "ui/document/model_files.h"
+#include "ui/document/project_model.h"
+#include "ui/panels/choice_combo.h"
+#include "ui/panels/input_guard.h"
+#include "ui/panels/param_edits.h"
 #include "ui/panels/pi_editor.h"
 #include "ui/panels/schedule_editor.h"
 
@@ -87,7 +85,7 @@ core::Result<CategoricalParams> withCheckpoint(CategoricalParams p, const QStrin
     }
     const auto& table = (*setup)->table;
     auto network = document::loadCategoricalModel(path, table.numClasses, table.numPositions,
-                                                   table.numConditions(), p.scheduleSpec());
+                                                  table.numConditions(), p.scheduleSpec());
     if (!network) {
         return network.error();
     }
@@ -101,15 +99,20 @@ core::Result<CategoricalParams> withCheckpoint(CategoricalParams p, const QStrin
 
 }  // namespace
 
-CategoricalPanel::CategoricalPanel(document::ProjectDocument* document, jobs::JobRunner* files,
+CategoricalPanel::CategoricalPanel(document::ProjectDocument* document,
+                                   jobs::JobRunner* files,
                                    QWidget* parent)
     : QWidget(parent),
       m_document(document),
-      m_edits(this, &m_refreshing, [this] { return m_document->categorical(); },
-              [this](const CategoricalParams& p, const QString& text, int mergeId) {
-                  return m_document->setCategorical(p, text, mergeId);
-              },
-              [this] { onDocumentChanged(); }, &m_errors) {
+      m_edits(
+          this,
+          &m_refreshing,
+          [this] { return m_document->categorical(); },
+          [this](const CategoricalParams& p, const QString& text, int mergeId) {
+              return m_document->setCategorical(p, text, mergeId);
+          },
+          [this] { onDocumentChanged(); },
+          &m_errors) {
     m_files = files;
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -246,10 +249,8 @@ QGroupBox* CategoricalPanel::createScheduleBox() {
             [this](const std::vector<core::schedule::ControlPoint>&, bool finished) {
                 if (finished) m_document->endDrag();
             });
-    m_edits.bind(
-        m_numSteps, &QSpinBox::valueChanged, tr("Change N"), "N", [](CategoricalParams& p, int n) {
-            p = p.withNumSteps(n);
-        });
+    m_edits.bind(m_numSteps, &QSpinBox::valueChanged, tr("Change N"), "N",
+                 [](CategoricalParams& p, int n) { p = p.withNumSteps(n); });
     return box;
 }
 
@@ -327,7 +328,8 @@ QGroupBox* CategoricalPanel::createDataBox() {
     sourceForm->addRow(tr("position"), m_position);
     boxLayout->addLayout(sourceForm);
     m_table = new QTableWidget;
-    m_table->setToolTip(tr("Rows are classes (numbered from 0), columns are conditions; each column sums to 1."));
+    m_table->setToolTip(
+        tr("Rows are classes (numbered from 0), columns are conditions; each column sums to 1."));
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_table->setMinimumHeight(120);
     boxLayout->addWidget(m_table);
@@ -364,32 +366,32 @@ QGroupBox* CategoricalPanel::createDataBox() {
 
 void CategoricalPanel::chooseDataSource() {
     switch (chosen(m_dataSource, core::project::kCategoricalDataSources)) {
-    case document::CategoricalData::Digits:
-        m_edits.edit(tr("Use the digits"), "table", [this](CategoricalParams& p) {
-            p = p.withDigits(m_levels->currentData().toInt());
-        });
-        return;
-    case document::CategoricalData::CsvFile: {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open a table file"), {},
-                                                          "CSV tables (*.csv);;All files (*)");
-        if (path.isEmpty()) {
-            onDocumentChanged();
-        } else {
-            chooseCsvFileInBackground(path);
+        case document::CategoricalData::Digits:
+            m_edits.edit(tr("Use the digits"), "table", [this](CategoricalParams& p) {
+                p = p.withDigits(m_levels->currentData().toInt());
+            });
+            return;
+        case document::CategoricalData::CsvFile: {
+            const QString path = QFileDialog::getOpenFileName(this, tr("Open a table file"), {},
+                                                              "CSV tables (*.csv);;All files (*)");
+            if (path.isEmpty()) {
+                onDocumentChanged();
+            } else {
+                chooseCsvFileInBackground(path);
+            }
+            return;
         }
-        return;
-    }
-    case document::CategoricalData::Table:
-        m_edits.edit(tr("Use the table"), "table", [](CategoricalParams& p) {
-            const CategoricalParams example = CategoricalParams::example();
-            p.dataSource = document::CategoricalData::Table;
-            p = p.withNumClasses(example.numClasses);
-            p.table = example.table;
-            p.conditionNames = example.conditionNames;
-            p.condition = 0;
-            p.position = 0;
-        });
-        return;
+        case document::CategoricalData::Table:
+            m_edits.edit(tr("Use the table"), "table", [](CategoricalParams& p) {
+                const CategoricalParams example = CategoricalParams::example();
+                p.dataSource = document::CategoricalData::Table;
+                p = p.withNumClasses(example.numClasses);
+                p.table = example.table;
+                p.conditionNames = example.conditionNames;
+                p.condition = 0;
+                p.position = 0;
+            });
+            return;
     }
 }
 
@@ -404,7 +406,8 @@ QGroupBox* CategoricalPanel::createSamplingBox() {
            "checkpoint or a TorchScript .pt model; you can also drop one on the window)."));
     auto* openModel = new QPushButton(tr("Open…"));
     openModel->setToolTip(
-        tr("Load a categorical checkpoint trained for these classes (K), positions (D) and conditions."));
+        tr("Load a categorical checkpoint trained for these classes (K), positions (D) and "
+           "conditions."));
     auto* trainModel = new QPushButton(tr("Train…"));
     trainModel->setToolTip(tr("Train a network on this data and schedule, then use it."));
     // The buttons under the model's name: beside it they made the panel 370 px wide, too
@@ -634,10 +637,10 @@ void CategoricalPanel::onDocumentChanged() {
     if (!p.model.empty()) {
         const QString model = document::qs(p.model);
         // A bundled network by its file name, as on disk.
-        m_model->addItem(QFileInfo(QString::fromStdString(
-                                       core::data::bundledModelFile(model.toStdString())))
-                             .fileName(),
-                         model);
+        m_model->addItem(
+            QFileInfo(QString::fromStdString(core::data::bundledModelFile(model.toStdString())))
+                .fileName(),
+            model);
         m_model->setItemData(1, model, Qt::ToolTipRole);
     }
     m_model->setCurrentIndex(p.model.empty() ? 0 : 1);
@@ -692,7 +695,8 @@ void CategoricalPanel::onDocumentChanged() {
     for (int n : p.trajectoryList) nodes << QString::number(n);
     m_trajectoryList->setText(nodes.join(", "));
     m_trajectoryList->setEnabled(p.trajectory == CategoricalTrajectory::List);
-    m_kernel->setCurrentIndex(std::max(0, m_kernel->findData(core::categorical::kernelFormName(p.kernel))));
+    m_kernel->setCurrentIndex(
+        std::max(0, m_kernel->findData(core::categorical::kernelFormName(p.kernel))));
     m_numChains->setValue(p.numChains);
     m_refreshing = false;
     m_errors.hideAll();

@@ -29,7 +29,8 @@ class CategoricalPanel : public QWidget {
 public:
     // The panel's file reads run as jobs of `files`, which its explorer owns
     // (CategoricalExplorer::fileRunner).
-    CategoricalPanel(document::ProjectDocument* document, jobs::JobRunner* files,
+    CategoricalPanel(document::ProjectDocument* document,
+                     jobs::JobRunner* files,
                      QWidget* parent = nullptr);
     ~CategoricalPanel() override;  // cancels its jobs: their results would reach a dead panel
 

@@ -4,7 +4,6 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QString>
-
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -36,7 +35,8 @@ Enum chosen(const QComboBox* box, const std::vector<core::project::Choice<Enum>>
 }
 
 template <typename Enum>
-void showChoice(QComboBox* box, const std::vector<core::project::Choice<Enum>>& choices,
+void showChoice(QComboBox* box,
+                const std::vector<core::project::Choice<Enum>>& choices,
                 const Enum& value) {
     const QString id = QString::fromStdString(core::project::choiceId(choices, value));
     box->setCurrentIndex(std::max(0, box->findData(id)));

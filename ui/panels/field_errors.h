@@ -3,7 +3,6 @@
 
 #include <QLabel>
 #include <QString>
-
 #include <map>
 
 // The error labels a panel shows beside its fields (errors beside the field, not

@@ -1,41 +1,36 @@
 // SPDX-License-Identifier: MIT
-#include "ui/charts/math_text.h"
 #include "ui/panels/gaussian_panel.h"
-
-#include "core/data/bundled_files.h"
-#include "core/schedule/diffusers_config.h"
-
-#include "core/util/limits.h"
-
-#include <QCoreApplication>
-
-#include <cmath>
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
-#include <QFormLayout>
-#include <QGroupBox>
-#include <QLabel>
-#include <QLineEdit>
-#include <QSpinBox>
-#include <QVBoxLayout>
-
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
 #include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <cmath>
 
+#include "core/data/bundled_files.h"
 #include "core/data/gaussian_data.h"
 #include "core/gaussian/trajectory_dp.h"
 #include "core/project/gaussian_files.h"
+#include "core/schedule/diffusers_config.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "core/trajectory/least_cost_path.h"
+#include "core/util/limits.h"
+#include "ui/charts/math_text.h"
 #include "ui/document/bundled_data.h"
 #include "ui/document/model_files.h"
 #include "ui/panels/choice_combo.h"
-#include "ui/panels/mixture_editor.h"
 #include "ui/panels/input_guard.h"
+#include "ui/panels/mixture_editor.h"
 #include "ui/panels/param_edits.h"
 
 namespace ui::panels {
@@ -132,15 +127,21 @@ core::Result<GaussianParams> withClippedGamma(GaussianParams p) {
 
 }  // namespace
 
-GaussianPanel::GaussianPanel(document::ProjectDocument* document, jobs::JobRunner* files,
-                             jobs::JobRunner* checks, QWidget* parent)
+GaussianPanel::GaussianPanel(document::ProjectDocument* document,
+                             jobs::JobRunner* files,
+                             jobs::JobRunner* checks,
+                             QWidget* parent)
     : QWidget(parent),
       m_document(document),
-      m_edits(this, &m_refreshing, [this] { return m_document->gaussian(); },
-              [this](const GaussianParams& p, const QString& text, int mergeId) {
-                  return m_document->setGaussian(p, text, mergeId);
-              },
-              [this] { onDocumentChanged(); }, &m_errors) {
+      m_edits(
+          this,
+          &m_refreshing,
+          [this] { return m_document->gaussian(); },
+          [this](const GaussianParams& p, const QString& text, int mergeId) {
+              return m_document->setGaussian(p, text, mergeId);
+          },
+          [this] { onDocumentChanged(); },
+          &m_errors) {
     m_files = files;
     m_checks = checks;
     auto* layout = new QVBoxLayout(this);
@@ -447,24 +448,24 @@ QGroupBox* GaussianPanel::createTrajectoryBox() {
     form->addRow(tr("timesteps"), m_trajectoryList);
     form->addRow(errorLabel("trajectory"));
 
-    m_edits.bind(m_trajectory, &QComboBox::currentIndexChanged, tr("Change trajectory"),
-                 "trajectory", [this](GaussianParams& p) {
-                     p.trajectory = chosen(m_trajectory, core::project::kGaussianTrajectories);
-                     if (p.trajectory == document::GaussianTrajectory::List &&
-                         p.trajectoryList.empty()) {
-                         // Start from the even trajectory of the current K, to edit.
-                         auto even = core::trajectory::gaussianEvenTrajectory(p.numSteps, p.pathSteps);
-                         QStringList steps;
-                         for (int t : even ? *even : std::vector<int>{1, p.numSteps}) {
-                             steps << QString::number(t);
-                         }
-                         p.trajectoryList = steps.join(',').toStdString();
-                     }
-                 });
+    m_edits.bind(
+        m_trajectory, &QComboBox::currentIndexChanged, tr("Change trajectory"), "trajectory",
+        [this](GaussianParams& p) {
+            p.trajectory = chosen(m_trajectory, core::project::kGaussianTrajectories);
+            if (p.trajectory == document::GaussianTrajectory::List && p.trajectoryList.empty()) {
+                // Start from the even trajectory of the current K, to edit.
+                auto even = core::trajectory::gaussianEvenTrajectory(p.numSteps, p.pathSteps);
+                QStringList steps;
+                for (int t : even ? *even : std::vector<int>{1, p.numSteps}) {
+                    steps << QString::number(t);
+                }
+                p.trajectoryList = steps.join(',').toStdString();
+            }
+        });
     connect(m_trajectoryList, &QLineEdit::returnPressed, this,
             [this] { editTrajectoryList(m_trajectoryList->text()); });
-    m_edits.bind(m_pathSteps, &QSpinBox::valueChanged, tr("Change the number of steps"), "trajectory",
-                 [](GaussianParams& p, int k) {
+    m_edits.bind(m_pathSteps, &QSpinBox::valueChanged, tr("Change the number of steps"),
+                 "trajectory", [](GaussianParams& p, int k) {
                      p.pathSteps = k;
                      p.pathStepsAsked = 0;  // the user's own K now
                  });
@@ -493,8 +494,7 @@ QGroupBox* GaussianPanel::createSamplerBox() {
         tr("The Particles view's left pane (Help ▸ Mathematics: "
            "gaussian.md#reverse-samplers): DDPM uses σ² = β̃, DDIM "
            "λ² = η²β̃ with the η above; the analytic kinds the optimal σ² from Γ."));
-    m_compareSampler->setToolTip(
-        tr("The right pane, sampled from the same noise; none hides it."));
+    m_compareSampler->setToolTip(tr("The right pane, sampled from the same noise; none hides it."));
     m_clipFirst = new QCheckBox(tr("clip the first step (App. F.2)"));
     m_clipFirst->setToolTip(tr("Cap σ² of the last reverse pair (τ_1, τ_2) at "
                                "(y·(2/255)·√(π/2))² with y = %1, as the paper does when "
@@ -633,7 +633,8 @@ void GaussianPanel::showSchedule(const GaussianParams& p) {
             auto config = core::schedule::readDiffusersConfig(path);
             QStringList keys;
             if (config) {
-                for (const std::string& key : config->unknownKeys) keys << QString::fromStdString(key);
+                for (const std::string& key : config->unknownKeys)
+                    keys << QString::fromStdString(key);
             }
             shown = tr("Keys of %1 not used here: %2")
                         .arg(QFileInfo(QString::fromStdString(path)).fileName(), keys.join(", "));
@@ -671,10 +672,10 @@ void GaussianPanel::onDocumentChanged() {
     if (!p.model.empty()) {
         const QString model = document::qs(p.model);
         // A bundled network by its file name, as on disk.
-        m_model->addItem(QFileInfo(QString::fromStdString(
-                                       core::data::bundledModelFile(model.toStdString())))
-                             .fileName(),
-                         model);
+        m_model->addItem(
+            QFileInfo(QString::fromStdString(core::data::bundledModelFile(model.toStdString())))
+                .fileName(),
+            model);
         m_model->setItemData(1, model, Qt::ToolTipRole);
     }
     m_model->setCurrentIndex(p.model.empty() ? 0 : 1);
@@ -718,9 +719,9 @@ void GaussianPanel::checkImportedGamma() {
     if (!p.importedGamma.empty()) {
         key = p.schedule + "|" + std::to_string(p.numSteps) + "|" + p.importedGammaName + "|" +
               std::to_string(static_cast<int>(p.dpVariant)) + "|" +
-              std::to_string(std::hash<std::string>{}(std::string(
-                  reinterpret_cast<const char*>(p.importedGamma.data()),
-                  p.importedGamma.size() * sizeof(double))));
+              std::to_string(std::hash<std::string>{}(
+                  std::string(reinterpret_cast<const char*>(p.importedGamma.data()),
+                              p.importedGamma.size() * sizeof(double))));
     }
     if (key == m_gammaCheckKey) return;
     m_gammaCheckKey = key;
@@ -733,7 +734,8 @@ void GaussianPanel::checkImportedGamma() {
     // The schedule may be a file: the check runs off the GUI thread.
     m_checks->start(
         tr("Checking the imported Γ"), [p, key, this](core::Progress&) -> std::function<void()> {
-            auto over = std::make_shared<core::Result<std::vector<int>>>(p.importedGammaOverBound());
+            auto over =
+                std::make_shared<core::Result<std::vector<int>>>(p.importedGammaOverBound());
             return [this, key, over] {
                 if (key != m_gammaCheckKey || key == m_keptGammaCheck) return;
                 showGammaWarning(*over);

@@ -3,7 +3,6 @@
 
 #include <QPointer>
 #include <QWidget>
-
 #include <map>
 
 #include "ui/document/project_document.h"
@@ -33,8 +32,10 @@ class GaussianPanel : public QWidget {
 public:
     // The panel's file reads and its check of an imported Γ run as jobs of `files` and
     // `checks`, which its explorer owns (GaussianExplorer::fileRunner, checkRunner).
-    GaussianPanel(document::ProjectDocument* document, jobs::JobRunner* files,
-                  jobs::JobRunner* checks, QWidget* parent = nullptr);
+    GaussianPanel(document::ProjectDocument* document,
+                  jobs::JobRunner* files,
+                  jobs::JobRunner* checks,
+                  QWidget* parent = nullptr);
     ~GaussianPanel() override;  // cancels its jobs: their results would reach a dead panel
 
     QString fieldError(const QString& field) const;
@@ -101,7 +102,7 @@ private:
     FieldErrors m_errors;
     ParamEdits<document::GaussianParams> m_edits;
     QComboBox* m_schedule;
-    std::string m_notedSchedule;  // the schedule whose config note was last said
+    std::string m_notedSchedule;       // the schedule whose config note was last said
     QLabel* m_scheduleNote = nullptr;  // the config's unused keys, while it is the schedule
     QSpinBox* m_numSteps;
     QComboBox* m_forward;

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/input_guard.h"
 
-#include <QCoreApplication>
-
 #include <QAbstractSpinBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QEvent>
 #include <QHash>
 #include <QKeyEvent>
@@ -14,15 +13,15 @@ namespace {
 
 bool isNavigationKey(int key) {
     switch (key) {
-    case Qt::Key_Up:
-    case Qt::Key_Down:
-    case Qt::Key_PageUp:
-    case Qt::Key_PageDown:
-    case Qt::Key_Home:
-    case Qt::Key_End:
-        return true;
-    default:
-        return false;
+        case Qt::Key_Up:
+        case Qt::Key_Down:
+        case Qt::Key_PageUp:
+        case Qt::Key_PageDown:
+        case Qt::Key_Home:
+        case Qt::Key_End:
+            return true;
+        default:
+            return false;
     }
 }
 
@@ -63,31 +62,32 @@ bool InputGuard::eventFilter(QObject* watched, QEvent* event) {
         field = watched->parent();
     }
     switch (event->type()) {
-    case QEvent::MouseButtonPress:
-    case QEvent::MouseButtonDblClick:
-        m_armed.insert(field);
-        break;
-    case QEvent::FocusOut:
-        m_armed.remove(field);
-        break;
-    case QEvent::Wheel:
-        if (!m_armed.contains(field)) {
-            event->ignore();  // not for this field: the panel scrolls instead
-            return true;
-        }
-        if (m_gestureField != field) endGesture();
-        m_gestureField = qobject_cast<QWidget*>(field);
-        field->setProperty(kWheelGesture, true);
-        m_gestureTimer.start();
-        break;
-    case QEvent::KeyPress:
-        if (isNavigationKey(static_cast<QKeyEvent*>(event)->key()) && !m_armed.contains(field)) {
-            event->ignore();
-            return true;
-        }
-        break;
-    default:
-        break;
+        case QEvent::MouseButtonPress:
+        case QEvent::MouseButtonDblClick:
+            m_armed.insert(field);
+            break;
+        case QEvent::FocusOut:
+            m_armed.remove(field);
+            break;
+        case QEvent::Wheel:
+            if (!m_armed.contains(field)) {
+                event->ignore();  // not for this field: the panel scrolls instead
+                return true;
+            }
+            if (m_gestureField != field) endGesture();
+            m_gestureField = qobject_cast<QWidget*>(field);
+            field->setProperty(kWheelGesture, true);
+            m_gestureTimer.start();
+            break;
+        case QEvent::KeyPress:
+            if (isNavigationKey(static_cast<QKeyEvent*>(event)->key()) &&
+                !m_armed.contains(field)) {
+                event->ignore();
+                return true;
+            }
+            break;
+        default:
+            break;
     }
     return false;
 }

@@ -6,7 +6,6 @@
 #include <QSet>
 #include <QTimer>
 #include <QWidget>
-
 #include <functional>
 
 // Keeps a parameter panel's spin boxes and combo boxes from changing by accident. The wheel and
@@ -37,7 +36,7 @@ private:
     void endGesture();
 
     std::function<void()> m_endGesture;
-    QSet<QObject*> m_armed;           // clicked since they got focus
+    QSet<QObject*> m_armed;            // clicked since they got focus
     QPointer<QWidget> m_gestureField;  // the field of the running wheel gesture
     QTimer m_gestureTimer;
 };

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/lab_config_table.h"
 
-#include <QCoreApplication>
-
 #include <QColorDialog>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -17,7 +16,6 @@
 #include <QTableWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
-
 #include <algorithm>
 
 #include "core/project/gaussian_params.h"
@@ -91,11 +89,15 @@ QString formatKList(const std::vector<int>& ks) {
 LabConfigTable::LabConfigTable(document::ProjectDocument* document, QWidget* parent)
     : QWidget(parent),
       m_document(document),
-      m_edits(this, &m_refreshing, [this] { return m_document->gaussian(); },
-              [this](const GaussianParams& p, const QString& text, int mergeId) {
-                  return m_document->setGaussian(p, text, mergeId);
-              },
-              [this] { onDocumentChanged(); }, &m_errors),
+      m_edits(
+          this,
+          &m_refreshing,
+          [this] { return m_document->gaussian(); },
+          [this](const GaussianParams& p, const QString& text, int mergeId) {
+              return m_document->setGaussian(p, text, mergeId);
+          },
+          [this] { onDocumentChanged(); },
+          &m_errors),
       m_table(new QTableWidget(0, NumColumns)),
       m_presets(new QToolButton),
       m_ks(new QLineEdit),
@@ -111,7 +113,7 @@ LabConfigTable::LabConfigTable(document::ProjectDocument* document, QWidget* par
     m_table->horizontalHeader()->setSectionResizeMode(Name, QHeaderView::Stretch);
     // Room for four configurations before the table scrolls; the charts get the rest.
     m_table->setFixedHeight(m_table->horizontalHeader()->sizeHint().height() +
-                              4 * m_table->verticalHeader()->defaultSectionSize() + 8);
+                            4 * m_table->verticalHeader()->defaultSectionSize() + 8);
     m_table->setToolTip(
         tr("The lab's configurations. Schedule: the project's or another; trajectory: "
            "a family without its number of steps, options after a comma (leading,offset=1; "
@@ -128,17 +130,7 @@ LabConfigTable::LabConfigTable(document::ProjectDocument* document, QWidget* par
     auto* add = new QPushButton(tr("Add"));
     auto* duplicate = new QPushButton(tr("Duplicate"));
     auto* remove = new QPushButton(tr("Remove"));
-    m_presets->setText(tr("Presets"));
-    m_presets->setPopupMode(QToolButton::InstantPopup);
-    auto* menu = new QMenu(m_presets);
-    for (const auto& preset : core::project::labPresets()) {
-        QAction* action =
-            menu->addAction(QCoreApplication::translate("ui::labPresets", preset.title.c_str()));
-        action->setToolTip(
-            QCoreApplication::translate("ui::labPresets", preset.explanation.c_str()));
-        connect(action, &QAction::triggered, this, [this, id = preset.id] { applyPreset(id); });
-    }
-    m_presets->setMenu(menu);
+    createPresetsMenu();
     for (QWidget* w : std::initializer_list<QWidget*>{add, duplicate, remove, m_presets}) {
         buttons->addWidget(w);
     }
@@ -188,6 +180,21 @@ LabConfigTable::LabConfigTable(document::ProjectDocument* document, QWidget* par
     onDocumentChanged();
 }
 
+// The Presets button's menu: each preset by its title, its explanation as the tooltip.
+void LabConfigTable::createPresetsMenu() {
+    m_presets->setText(tr("Presets"));
+    m_presets->setPopupMode(QToolButton::InstantPopup);
+    auto* menu = new QMenu(m_presets);
+    for (const auto& preset : core::project::labPresets()) {
+        QAction* action =
+            menu->addAction(QCoreApplication::translate("ui::labPresets", preset.title.c_str()));
+        action->setToolTip(
+            QCoreApplication::translate("ui::labPresets", preset.explanation.c_str()));
+        connect(action, &QAction::triggered, this, [this, id = preset.id] { applyPreset(id); });
+    }
+    m_presets->setMenu(menu);
+}
+
 template <typename Edit>
 bool LabConfigTable::editConfig(int row, const QString& undoText, Edit edit) {
     return m_edits.edit(undoText, kField, [row, &edit](GaussianParams& p) {
@@ -207,7 +214,8 @@ int LabConfigTable::selectedRow() const {
 bool LabConfigTable::addConfig() {
     return m_edits.edit(tr("Add lab configuration"), kField, [](GaussianParams& p) {
         LabConfig config;
-        config.name = uniqueName(p.lab.configs, "config " + std::to_string(p.lab.configs.size() + 1));
+        config.name =
+            uniqueName(p.lab.configs, "config " + std::to_string(p.lab.configs.size() + 1));
         p.lab.configs.push_back(config);
     });
 }
@@ -249,19 +257,18 @@ bool LabConfigTable::applyPreset(const std::string& id) {
         m_errors.show(kField, QString::fromStdString(s.error().toString()));
         return false;
     }
-    return m_edits.edit(tr("Apply lab preset “%1”")
-                            .arg(QCoreApplication::translate("ui::labPresets",
-                                                             preset->title.c_str())),
-                        kField, [preset](GaussianParams& p) {
-                            return core::project::applyLabPreset(*preset, p).ok();
-                        });
+    return m_edits.edit(
+        tr("Apply lab preset “%1”")
+            .arg(QCoreApplication::translate("ui::labPresets", preset->title.c_str())),
+        kField,
+        [preset](GaussianParams& p) { return core::project::applyLabPreset(*preset, p).ok(); });
 }
 
 void LabConfigTable::pickColour(int row) {
     const auto& configs = m_document->gaussian().lab.configs;
     if (row < 0 || row >= static_cast<int>(configs.size())) return;
-    const QColor current(QString::fromStdString(
-        core::project::labColour(configs[static_cast<size_t>(row)], row)));
+    const QColor current(
+        QString::fromStdString(core::project::labColour(configs[static_cast<size_t>(row)], row)));
     const QColor picked = QColorDialog::getColor(current, this, "Configuration colour");
     if (picked.isValid()) setColour(row, picked.name());
 }
@@ -288,8 +295,9 @@ void LabConfigTable::ensureRow(int row) {
     auto* trajectory = new QComboBox;
     trajectory->setEditable(true);  // options after a comma: leading,offset=1
     for (const auto& c : core::project::kGaussianTrajectories) {
-        if (c.id != "list") trajectory->addItem(QString::fromUtf8(c.id.data(), c.id.size()),
-                                                 QString::fromUtf8(c.id.data(), c.id.size()));
+        if (c.id != "list")
+            trajectory->addItem(QString::fromUtf8(c.id.data(), c.id.size()),
+                                QString::fromUtf8(c.id.data(), c.id.size()));
     }
     auto commitTrajectory = [this, row, trajectory] {
         if (m_refreshing) return;
@@ -337,8 +345,8 @@ void LabConfigTable::fillRow(int row, const LabConfig& config) {
     showId(trajectory, QString::fromStdString(config.trajectory));
     showChoice(static_cast<QComboBox*>(m_table->cellWidget(row, Variance)),
                core::project::kReverseVariances, config.variance);
-    showChoice(static_cast<QComboBox*>(m_table->cellWidget(row, Sampler)),
-               core::project::kSamplers, config.sampler);
+    showChoice(static_cast<QComboBox*>(m_table->cellWidget(row, Sampler)), core::project::kSamplers,
+               config.sampler);
 }
 
 void LabConfigTable::onDocumentChanged() {

@@ -46,6 +46,7 @@ private:
     void fillRow(int row, const core::project::LabConfig& config);
     void pickColour(int row);
     // Edits configuration `row` of the document's lab with `edit` as one undo step.
+    void createPresetsMenu();
     template <typename Edit>
     bool editConfig(int row, const QString& undoText, Edit edit);
     int selectedRow() const;

@@ -2,7 +2,6 @@
 #include "ui/panels/mixture_editor.h"
 
 #include <QCoreApplication>
-
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>

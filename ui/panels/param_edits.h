@@ -4,10 +4,8 @@
 #include <QAbstractSpinBox>
 #include <QObject>
 #include <QString>
-
-#include <memory>
-
 #include <functional>
+#include <memory>
 #include <type_traits>
 #include <utility>
 
@@ -29,13 +27,17 @@ class ParamEdits {
 public:
     // Hands params to the document as an undo step named undoText (merged with the previous
     // step of the same mergeId > 0, for drags); the document's refusal says why.
-    using Commit = std::function<core::Status(const Params& params, const QString& undoText,
-                                              int mergeId)>;
+    using Commit =
+        std::function<core::Status(const Params& params, const QString& undoText, int mergeId)>;
 
     // current: the document's params; refresh: fills the panel's widgets from the document;
     // errors: the panel's error labels, one per field.
-    ParamEdits(QObject* owner, const bool* refreshing, std::function<Params()> current,
-               Commit commit, std::function<void()> refresh, FieldErrors* errors)
+    ParamEdits(QObject* owner,
+               const bool* refreshing,
+               std::function<Params()> current,
+               Commit commit,
+               std::function<void()> refresh,
+               FieldErrors* errors)
         : m_owner(owner),
           m_refreshing(refreshing),
           m_current(std::move(current)),
@@ -45,7 +47,9 @@ public:
 
     // Applies params as one undo step; when the document refuses them, the widgets go back to
     // what it holds and the reason is shown under `field`.
-    bool apply(const Params& params, const QString& undoText, const QString& field,
+    bool apply(const Params& params,
+               const QString& undoText,
+               const QString& field,
                int mergeId = 0) const {
         const core::Status status = m_commit(params, undoText, mergeId);
         if (!status) {
@@ -67,20 +71,25 @@ public:
     // keystroke: typing 1000 is one edit, not the edits 1, 10, 100 and 1000 (N = 1 on the way
     // capped the path steps, and every keystroke was an undo step and a recomputation).
     template <typename Sender, typename Signal, typename Edit>
-    void bind(Sender* sender, Signal signal, const QString& undoText, const QString& field,
-              Edit edit, int mergeId = 0) const {
+    void bind(Sender* sender,
+              Signal signal,
+              const QString& undoText,
+              const QString& field,
+              Edit edit,
+              int mergeId = 0) const {
         if constexpr (std::is_base_of_v<QAbstractSpinBox, Sender>) {
             sender->setKeyboardTracking(false);
         }
         // The explicit return type keeps Qt's argument-count probe from instantiating the body.
-        QObject::connect(sender, signal, m_owner,
-                         [self = *this, sender, undoText, field, edit, mergeId](const auto&... args) -> void {
-                             // The ticks of one wheel gesture are one undo step.
-                             const int id = sender->property(InputGuard::kWheelGesture).toBool()
-                                                ? InputGuard::wheelMergeId(sender)
-                                                : mergeId;
-                             self.run(edit, undoText, field, id, args...);
-                         });
+        QObject::connect(
+            sender, signal, m_owner,
+            [self = *this, sender, undoText, field, edit, mergeId](const auto&... args) -> void {
+                // The ticks of one wheel gesture are one undo step.
+                const int id = sender->property(InputGuard::kWheelGesture).toBool()
+                                   ? InputGuard::wheelMergeId(sender)
+                                   : mergeId;
+                self.run(edit, undoText, field, id, args...);
+            });
     }
 
     // The same edit, run now (for entry points that are not a widget signal).
@@ -90,8 +99,10 @@ public:
     }
 
     // Applies params prepared from a file, or shows why they could not be.
-    bool applyPrepared(const core::Result<Params>& prepared, const QString& undoText,
-                       const QString& field, int mergeId = 0) const {
+    bool applyPrepared(const core::Result<Params>& prepared,
+                       const QString& undoText,
+                       const QString& field,
+                       int mergeId = 0) const {
         if (!prepared) {
             refuse(field, QString::fromStdString(prepared.error().toString()));
             return false;
@@ -103,21 +114,30 @@ public:
     // applies its result on the GUI thread, unless the document changed meanwhile (the newer
     // edit wins and the stale result is dropped).
     template <typename Prepare>
-    void prepareInBackground(jobs::JobRunner& runner, const QString& jobName,
-                             const QString& undoText, const QString& field, Prepare prepare) const {
+    void prepareInBackground(jobs::JobRunner& runner,
+                             const QString& jobName,
+                             const QString& undoText,
+                             const QString& field,
+                             Prepare prepare) const {
         const Params before = m_current();
-        runner.start(jobName, [self = *this, before, prepare, undoText,
-                               field](core::Progress&) -> std::function<void()> {
-            auto prepared = std::make_shared<const core::Result<Params>>(prepare(before));
-            return [self, before, prepared, undoText, field] {
-                if (self.m_current() == before) self.applyPrepared(*prepared, undoText, field);
-            };
-        });
+        runner.start(jobName,
+                     [self = *this, before, prepare, undoText,
+                      field](core::Progress&) -> std::function<void()> {
+                         auto prepared =
+                             std::make_shared<const core::Result<Params>>(prepare(before));
+                         return [self, before, prepared, undoText, field] {
+                             if (self.m_current() == before)
+                                 self.applyPrepared(*prepared, undoText, field);
+                         };
+                     });
     }
 
 private:
     template <typename Edit, typename... Args>
-    bool run(const Edit& edit, const QString& undoText, const QString& field, int mergeId,
+    bool run(const Edit& edit,
+             const QString& undoText,
+             const QString& field,
+             int mergeId,
              const Args&... args) const {
         if (*m_refreshing) return false;
         Params params = m_current();

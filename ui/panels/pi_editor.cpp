@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/pi_editor.h"
-#include "ui/charts/palette.h"
 
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
-
 #include <algorithm>
+
+#include "ui/charts/palette.h"
 
 namespace ui::panels {
 
@@ -21,7 +21,9 @@ void ProbabilityBars::setValues(const std::vector<double>& values) {
     update();
 }
 
-std::vector<double> ProbabilityBars::withEntry(const std::vector<double>& values, int k, double value) {
+std::vector<double> ProbabilityBars::withEntry(const std::vector<double>& values,
+                                               int k,
+                                               double value) {
     std::vector<double> out = values;
     value = std::clamp(value, 0.0, 1.0);
     double others = 0.0;
@@ -67,7 +69,7 @@ void ProbabilityBars::paintEvent(QPaintEvent*) {
         const double v = m_values[i];
         const QRectF bar(i * w + 1, height() - 14.0 - v * h, std::max(1.0, w - 2), v * h);
         painter.fillRect(bar, static_cast<int>(i) == m_dragging ? charts::palette::kVermillion
-                                                                 : charts::palette::kBlue);
+                                                                : charts::palette::kBlue);
         if (w >= 18) {
             painter.setPen(Qt::darkGray);
             painter.drawText(QRectF(i * w, height() - 14.0, w, 14), Qt::AlignCenter,

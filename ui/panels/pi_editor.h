@@ -2,7 +2,6 @@
 #pragma once
 
 #include <QWidget>
-
 #include <vector>
 
 // Bars of a probability vector that can be dragged. Dragging bar k sets

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/schedule_editor.h"
-#include "ui/charts/palette.h"
 
 #include <QCoreApplication>
-
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
-
 #include <algorithm>
+
+#include "ui/charts/palette.h"
 
 namespace ui::panels {
 
@@ -96,7 +95,8 @@ void ScheduleCurveEditor::paintEvent(QPaintEvent*) {
     painter.drawPath(path);
     if (m_editable) {
         for (size_t i = 0; i < m_points.size(); ++i) {
-            painter.setBrush(static_cast<int>(i) == m_dragging ? charts::palette::kVermillion : Qt::white);
+            painter.setBrush(static_cast<int>(i) == m_dragging ? charts::palette::kVermillion
+                                                               : Qt::white);
             painter.setPen(QPen(charts::palette::kVermillion, 2));
             painter.drawEllipse(toScreen(m_points[i].t, m_points[i].beta), 5, 5);
         }
@@ -146,7 +146,8 @@ void ScheduleCurveEditor::mouseDoubleClickEvent(QMouseEvent* event) {
         return;
     }
     const QRectF r = plotRect();
-    const double t = std::clamp((event->position().x() - r.left()) / r.width(), kMinGap, 1 - kMinGap);
+    const double t =
+        std::clamp((event->position().x() - r.left()) / r.width(), kMinGap, 1 - kMinGap);
     // Insert at t on the current curve, which is monotone, so the list stays valid.
     ControlPoint point{t, m_curve(t)};
     auto it = std::lower_bound(m_points.begin(), m_points.end(), t,

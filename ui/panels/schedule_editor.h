@@ -2,7 +2,6 @@
 #pragma once
 
 #include <QWidget>
-
 #include <vector>
 
 #include "core/schedule/beta_curve.h"
@@ -30,7 +29,8 @@ public:
         const std::vector<core::schedule::ControlPoint>& points, int index, double t, double beta);
 
 signals:
-    void controlPointsEdited(const std::vector<core::schedule::ControlPoint>& points, bool finished);
+    void controlPointsEdited(const std::vector<core::schedule::ControlPoint>& points,
+                             bool finished);
 
 protected:
     void paintEvent(QPaintEvent* event) override;

@@ -56,7 +56,8 @@ core::Result<core::model::TrainSummary> runTraining(const TrainRequest& request,
                                        request.outputPath.toStdString(), false, progress);
 }
 
-TrainDialog::TrainDialog(const document::Project& project, document::ProcessKind process,
+TrainDialog::TrainDialog(const document::Project& project,
+                         document::ProcessKind process,
                          QWidget* parent)
     : QDialog(parent),
       m_project(project),
@@ -91,7 +92,8 @@ TrainDialog::TrainDialog(const document::Project& project, document::ProcessKind
     m_learningRate->setValue(1e-3);
     m_learningRate->setToolTip(tr("Peak learning rate after the warm-up."));
     m_seed = spin(0, 2147483647, 1, tr("Initialisation and every random draw."));
-    m_output = new QLineEdit(categorical ? "categorical-model.safetensors" : "gaussian-model.safetensors");
+    m_output =
+        new QLineEdit(categorical ? "categorical-model.safetensors" : "gaussian-model.safetensors");
     m_output->setToolTip(tr("Where the checkpoint is saved (safetensors; written atomically)."));
     auto* browse = new QPushButton("…");
     auto* outputRow = new QHBoxLayout;
@@ -147,8 +149,7 @@ QChartView* TrainDialog::createLossChart(bool categorical) {
     m_axisStep->setTitleText(tr("step"));
     m_axisStep->setLabelFormat("%d");
     m_axisLoss = new QValueAxis;
-    m_axisLoss->setTitleText(categorical ? tr("cross-entropy (nats)")
-                                         : tr("squared error of ε"));
+    m_axisLoss->setTitleText(categorical ? tr("cross-entropy (nats)") : tr("squared error of ε"));
     chart->addAxis(m_axisStep, Qt::AlignBottom);
     chart->addAxis(m_axisLoss, Qt::AlignLeft);
     for (QLineSeries* s : {m_trainSeries, m_heldOutSeries}) {
@@ -190,9 +191,8 @@ void TrainDialog::connectActions(QPushButton* browse) {
                 m_status->setText(tr("Training failed: %1").arg(message));
                 setRunning(false);
             });
-    connect(&m_runner, &jobs::JobRunner::cancelled, this, [this](const QString&) {
-        setRunning(false);
-    });
+    connect(&m_runner, &jobs::JobRunner::cancelled, this,
+            [this](const QString&) { setRunning(false); });
     connect(&m_runner, &jobs::JobRunner::progressChanged, m_progress,
             [bar = m_progress](int permille, const QString&) { bar->setValue(permille); });
 }
@@ -229,9 +229,8 @@ void TrainDialog::updateResumable() {
     const QString path = m_output->text().trimmed();
     if (!m_runner.isRunning() && !path.isEmpty() && QFileInfo::exists(path)) {
         auto loaded = core::model::loadMlpCheckpoint(path.toStdString());
-        const bool sameProcess =
-            loaded && (loaded->info.process == "categorical") ==
-                          (m_process == document::ProcessKind::Categorical);
+        const bool sameProcess = loaded && (loaded->info.process == "categorical") ==
+                                               (m_process == document::ProcessKind::Categorical);
         if (sameProcess && loaded->trainState != nullptr) {
             m_resumeFrom = loaded->trainState;
             m_resumeArchitecture = loaded->info.architecture;

@@ -3,7 +3,6 @@
 
 #include <QDialog>
 #include <QString>
-
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -48,7 +47,8 @@ core::Result<core::model::TrainSummary> runTraining(const TrainRequest& request,
 class TrainDialog : public QDialog {
     Q_OBJECT
 public:
-    TrainDialog(const document::Project& project, document::ProcessKind process,
+    TrainDialog(const document::Project& project,
+                document::ProcessKind process,
                 QWidget* parent = nullptr);
     ~TrainDialog() override;
 
@@ -114,7 +114,7 @@ private:
     std::shared_ptr<LossBuffer> m_losses;
     double m_maxLoss = 0.0;
     std::shared_ptr<const core::model::TrainState> m_resumeFrom;  // what Resume continues
-    std::string m_resumeArchitecture;                               // its architecture JSON
+    std::string m_resumeArchitecture;                             // its architecture JSON
 };
 
 }  // namespace ui::training

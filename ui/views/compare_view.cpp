@@ -1,19 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/compare_view.h"
-#include "ui/charts/palette.h"
-
-#include <QCoreApplication>
 
 #include <QChart>
+#include <QCoreApplication>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPen>
 #include <QValueAxis>
-
 #include <algorithm>
 #include <array>
 #include <cmath>
 
+#include "ui/charts/palette.h"
 
 namespace ui::views {
 

@@ -28,8 +28,7 @@ public:
     explicit CompareView(QWidget* parent = nullptr);
 
     // The curves (or why there are none) and where they come from.
-    void showCurves(core::Result<CompareCurves> curves,
-                    const std::vector<std::string>& provenance);
+    void showCurves(core::Result<CompareCurves> curves, const std::vector<std::string>& provenance);
     const CompareCurves& curves() const { return m_curves; }
 
 private:

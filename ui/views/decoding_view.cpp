@@ -21,9 +21,8 @@
 #include <QScatterSeries>
 #include <QSplitter>
 #include <QTableWidget>
-#include <QValueAxis>
 #include <QVBoxLayout>
-
+#include <QValueAxis>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -106,34 +105,50 @@ QScatterSeries* addInfiniteMarkers(QChart* chart, const QString& name) {
 
 const std::vector<double>& measureOf(const DecodingViewData::Curve& curve, int index) {
     switch (index) {
-        case DecodingView::Entropy: return curve.entropy;
-        case DecodingView::KlDataOutput: return curve.klDataOutput;
-        case DecodingView::KlOutputData: return curve.klOutputData;
-        case DecodingView::PositionEntropy: return curve.positionEntropy;
-        case DecodingView::Accuracy: return curve.accuracy;
-        default: return curve.totalVariation;
+        case DecodingView::Entropy:
+            return curve.entropy;
+        case DecodingView::KlDataOutput:
+            return curve.klDataOutput;
+        case DecodingView::KlOutputData:
+            return curve.klOutputData;
+        case DecodingView::PositionEntropy:
+            return curve.positionEntropy;
+        case DecodingView::Accuracy:
+            return curve.accuracy;
+        default:
+            return curve.totalVariation;
     }
 }
 
 const std::vector<double>& errorOf(const DecodingViewData::Curve& curve, int index) {
     switch (index) {
-        case DecodingView::Entropy: return curve.entropyError;
-        case DecodingView::KlDataOutput: return curve.klDataOutputError;
-        case DecodingView::KlOutputData: return curve.klOutputDataError;
-        case DecodingView::PositionEntropy: return curve.positionEntropyError;
-        case DecodingView::Accuracy: return curve.accuracyError;
-        default: return curve.totalVariationError;
+        case DecodingView::Entropy:
+            return curve.entropyError;
+        case DecodingView::KlDataOutput:
+            return curve.klDataOutputError;
+        case DecodingView::KlOutputData:
+            return curve.klOutputDataError;
+        case DecodingView::PositionEntropy:
+            return curve.positionEntropyError;
+        case DecodingView::Accuracy:
+            return curve.accuracyError;
+        default:
+            return curve.totalVariationError;
     }
 }
 
 // One sampler's curve of a measure against N: finite runs as line pieces with their points and
 // ±1 standard error bars (Monte Carlo), at N·dodge; returns where an infinite value needs its
 // marker (at markerY).
-QList<QPointF> drawMeasureCurve(QChart* chart, QAbstractAxis* x, QValueAxis* y,
+QList<QPointF> drawMeasureCurve(QChart* chart,
+                                QAbstractAxis* x,
+                                QValueAxis* y,
                                 const DecodingViewData::Curve& curve,
                                 const std::vector<double>& values,
-                                const std::vector<double>& errors, const std::vector<int>& steps,
-                                double dodge, double markerY) {
+                                const std::vector<double>& errors,
+                                const std::vector<int>& steps,
+                                double dodge,
+                                double markerY) {
     const QPen pen(curve.colour, 2);
     QList<QPointF> infinitePoints;
     // Finite runs as line pieces: an infinite value is a gap, with a marker above the plot.
@@ -321,9 +336,10 @@ QWidget* DecodingView::createControls() {
     auto* row = new QHBoxLayout;
     m_add->setToolTip(tr("Add a sampler (ancestral order) at the end."));
     m_remove->setToolTip(tr("Remove the selected sampler."));
-    m_defaults->setToolTip(tr("Replace the samplers by the default set: ancestral; confidence "
-                              "with sampled values; confidence with argmax; margin; entropy; "
-                              "random."));
+    m_defaults->setToolTip(
+        tr("Replace the samplers by the default set: ancestral; confidence "
+           "with sampled values; confidence with argmax; margin; entropy; "
+           "random."));
     m_cancel->setToolTip(tr("Cancel the computation; the charts keep the previous results."));
     m_progress->setRange(0, 1000);
     m_progress->setMaximumWidth(200);
@@ -366,8 +382,7 @@ void DecodingView::fillTable() {
     m_table->setRowCount(static_cast<int>(configs.size()));
     for (int r = 0; r < static_cast<int>(configs.size()); ++r) {
         const auto& c = configs[static_cast<size_t>(r)];
-        const QString colour =
-            QString::fromStdString(core::project::decodingColour(c, r));
+        const QString colour = QString::fromStdString(core::project::decodingColour(c, r));
         const QString texts[NumColumns] = {QString::fromStdString(c.name),
                                            QString::fromStdString(c.colour),
                                            QString::fromStdString(c.sampler)};
@@ -428,9 +443,15 @@ void DecodingView::onItemChanged(int row, int column) {
     auto& c = settings.configs[static_cast<size_t>(row)];
     const std::string text = m_table->item(row, column)->text().trimmed().toStdString();
     switch (column) {
-        case Name: c.name = text; break;
-        case Colour: c.colour = text; break;
-        default: c.sampler = text; break;
+        case Name:
+            c.name = text;
+            break;
+        case Colour:
+            c.colour = text;
+            break;
+        default:
+            c.sampler = text;
+            break;
     }
     if (settings == m_document->categorical().decoding) return;
     applySettings(settings, tr("Edit a decoding sampler"));
@@ -455,8 +476,10 @@ bool DecodingView::removeConfig(int row) {
     core::project::DecodingSettings settings = m_document->categorical().decoding;
     if (row < 0 || row >= static_cast<int>(settings.configs.size())) return false;
     settings.configs.erase(settings.configs.begin() + row);
-    if (settings.animated == row) settings.animated = -1;
-    else if (settings.animated > row) --settings.animated;
+    if (settings.animated == row)
+        settings.animated = -1;
+    else if (settings.animated > row)
+        --settings.animated;
     return applySettings(settings, tr("Remove a decoding sampler"));
 }
 
@@ -520,10 +543,16 @@ void DecodingView::setResult(std::shared_ptr<const DecodingViewData> data) {
     if (m_data) {
         table.textHeader = {"sampler"};
         table.text.resize(1);
-        table.header = {"N", "entropy", "kl_data_output", "kl_output_data", "total_variation",
-                        "position_entropy", "data_entropy"};
+        table.header = {"N",
+                        "entropy",
+                        "kl_data_output",
+                        "kl_output_data",
+                        "total_variation",
+                        "position_entropy",
+                        "data_entropy"};
         if (m_data->digits) {
-            table.header.insert(table.header.end(), {"accuracy", "data_accuracy", "data_position_entropy"});
+            table.header.insert(table.header.end(),
+                                {"accuracy", "data_accuracy", "data_position_entropy"});
         }
         table.columns.resize(table.header.size());
         for (const auto& curve : m_data->curves) {
@@ -537,8 +566,9 @@ void DecodingView::setResult(std::shared_ptr<const DecodingViewData> data) {
                 table.columns[5].push_back(curve.positionEntropy[i]);
                 table.columns[6].push_back(m_data->dataEntropy);
                 if (m_data->digits) {
-                    table.columns[7].push_back(i < curve.accuracy.size() ? curve.accuracy[i]
-                                                                         : std::numeric_limits<double>::quiet_NaN());
+                    table.columns[7].push_back(i < curve.accuracy.size()
+                                                   ? curve.accuracy[i]
+                                                   : std::numeric_limits<double>::quiet_NaN());
                     table.columns[8].push_back(m_data->dataAccuracy);
                     table.columns[9].push_back(m_data->dataPositionEntropy);
                 }
@@ -553,7 +583,8 @@ void DecodingView::redraw() {
     // For the digits the entropy chart's place shows the accuracy and the sequence measures
     // (plug-in estimates from far fewer images than there are) are left out.
     for (int i = KlDataOutput; i <= TotalVariation; ++i) {
-        if (auto* figure = charts::figureOf(m_charts[static_cast<size_t>(i)])) figure->setVisible(!digits);
+        if (auto* figure = charts::figureOf(m_charts[static_cast<size_t>(i)]))
+            figure->setVisible(!digits);
     }
     // The accuracy chart takes the left half alone.
     m_chartGrid->setColumnStretch(1, digits ? 0 : 1);
@@ -595,7 +626,8 @@ void DecodingView::drawMeasure(int index) {
     const auto& steps = m_data->steps;
     // The data's own value as a dashed line: its entropy, or for the digits the real images'
     // accuracy and per-pixel entropy.
-    const bool reference = index == Entropy || (m_data->digits && (index == Accuracy || index == PositionEntropy));
+    const bool reference =
+        index == Entropy || (m_data->digits && (index == Accuracy || index == PositionEntropy));
     const double referenceValue = index == Entropy    ? m_data->dataEntropy
                                   : index == Accuracy ? m_data->dataAccuracy
                                                       : m_data->dataPositionEntropy;
@@ -603,8 +635,10 @@ void DecodingView::drawMeasure(int index) {
     bool infinite = false;
     for (const auto& curve : m_data->curves) {
         for (double v : measureOf(curve, index)) {
-            if (std::isfinite(v)) top = std::max(top, v);
-            else if (std::isinf(v)) infinite = true;
+            if (std::isfinite(v))
+                top = std::max(top, v);
+            else if (std::isinf(v))
+                infinite = true;
         }
     }
     // Values that are zero but for rounding (a KL of 1e-17) get the range of zero.
@@ -649,8 +683,8 @@ void DecodingView::drawMeasure(int index) {
         const double dodge = !m_data->exact && numCurves > 1
                                  ? std::pow(2.0, 0.06 * (c - (numCurves - 1) / 2.0))
                                  : 1.0;
-        infinitePoints += drawMeasureCurve(chart, x, y, curve, values, errors, steps, dodge,
-                                           markerY);
+        infinitePoints +=
+            drawMeasureCurve(chart, x, y, curve, values, errors, steps, dodge, markerY);
     }
     if (!infinitePoints.isEmpty()) {
         auto* inf = addInfiniteMarkers(chart, infiniteName());
@@ -706,7 +740,8 @@ void DecodingView::drawDistribution() {
     }
     series->append(data);
     if (curve != nullptr && static_cast<size_t>(stepIndex) < curve->rows.size()) {
-        auto* output = new QBarSet(tr("%1, N = %2").arg(curve->name).arg(m_data->steps[static_cast<size_t>(stepIndex)]));
+        auto* output = new QBarSet(
+            tr("%1, N = %2").arg(curve->name).arg(m_data->steps[static_cast<size_t>(stepIndex)]));
         output->setColor(curve->colour);
         for (double p : curve->rows[static_cast<size_t>(stepIndex)]) {
             output->append(p);
@@ -727,15 +762,17 @@ void DecodingView::drawDistribution() {
 QString DecodingView::infiniteName() { return tr("infinite KL"); }
 
 QString DecodingView::infiniteExplanation() {
-    return tr("▲ infinite KL: KL(data ‖ output) when the output gives probability 0 to a data "
-              "sequence, KL(output ‖ data) when it puts mass where the data has none");
+    return tr(
+        "▲ infinite KL: KL(data ‖ output) when the output gives probability 0 to a data "
+        "sequence, KL(output ‖ data) when it puts mass where the data has none");
 }
 
 bool DecodingView::anyInfinite() const {
     if (!m_data || m_data->digits) return false;  // the digits' charts leave the KLs out
     for (const auto& curve : m_data->curves) {
         for (const auto* values : {&curve.klDataOutput, &curve.klOutputData}) {
-            if (std::any_of(values->begin(), values->end(), [](double v) { return std::isinf(v); })) return true;
+            if (std::any_of(values->begin(), values->end(), [](double v) { return std::isinf(v); }))
+                return true;
         }
     }
     return false;

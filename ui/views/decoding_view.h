@@ -3,7 +3,6 @@
 
 #include <QColor>
 #include <QStringList>
-
 #include <array>
 #include <memory>
 #include <vector>
@@ -49,17 +48,17 @@ struct DecodingViewData {
     struct Curve {
         QString name;
         QColor colour;
-        int config = 0;                      // index into the document's decoding.configs
-        std::vector<double> entropy;         // one per N
-        std::vector<double> klDataOutput;    // +inf where the output misses a data row
-        std::vector<double> klOutputData;    // +inf where the output leaves the data's support
+        int config = 0;                    // index into the document's decoding.configs
+        std::vector<double> entropy;       // one per N
+        std::vector<double> klDataOutput;  // +inf where the output misses a data row
+        std::vector<double> klOutputData;  // +inf where the output leaves the data's support
         std::vector<double> totalVariation;
-        std::vector<double> positionEntropy;    // (1/D) Σ_d H(output_d)
-        std::vector<double> accuracy;           // digits: the classifier's accuracy per N
+        std::vector<double> positionEntropy;  // (1/D) Σ_d H(output_d)
+        std::vector<double> accuracy;         // digits: the classifier's accuracy per N
         // Monte Carlo's standard errors of the measures above, in the same order (empty or
         // 0 when exact): drawn as ±1 SE bars.
-        std::vector<double> entropyError, klDataOutputError, klOutputDataError,
-            totalVariationError, positionEntropyError, accuracyError;
+        std::vector<double> entropyError, klDataOutputError, klOutputDataError, totalVariationError,
+            positionEntropyError, accuracyError;
         std::vector<std::vector<double>> rows;  // [N index][row] the output's probability
     };
     std::vector<Curve> curves;
@@ -71,12 +70,18 @@ class DecodingView : public charts::ViewPanel {
 public:
     explicit DecodingView(document::ProjectDocument* document, QWidget* parent = nullptr);
 
-    enum ChartIndex { Entropy = 0, KlDataOutput = 1, KlOutputData = 2, TotalVariation = 3,
-                      Distribution = 4, NumCharts = 5,
-                      // Drawn in the distribution chart's place when it has no bars.
-                      PositionEntropy = 5,
-                      // Drawn in the entropy chart's place for the digits.
-                      Accuracy = 6 };
+    enum ChartIndex {
+        Entropy = 0,
+        KlDataOutput = 1,
+        KlOutputData = 2,
+        TotalVariation = 3,
+        Distribution = 4,
+        NumCharts = 5,
+        // Drawn in the distribution chart's place when it has no bars.
+        PositionEntropy = 5,
+        // Drawn in the entropy chart's place for the digits.
+        Accuracy = 6
+    };
     QChart* chart(int index) const { return m_charts[static_cast<size_t>(index)]; }
     QTableWidget* table() const { return m_table; }
     QComboBox* distributionSampler() const { return m_distSampler; }

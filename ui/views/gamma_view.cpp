@@ -1,22 +1,20 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/gamma_view.h"
-#include "ui/charts/figure_chart.h"
-#include "ui/charts/palette.h"
-
-#include <QCoreApplication>
 
 #include <QAreaSeries>
 #include <QChart>
+#include <QCoreApplication>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QValueAxis>
-
 #include <algorithm>
 #include <cmath>
 
 #include "core/gaussian/variance.h"
+#include "ui/charts/figure_chart.h"
+#include "ui/charts/palette.h"
 
 namespace ui::views {
 namespace {
@@ -87,7 +85,8 @@ GammaView::GammaView(QWidget* parent)
 }
 
 void GammaView::clear(const QString& reason) {
-    for (QLineSeries* s : {m_gamma, m_oracle, m_bandLow, m_bandHigh, m_covariance, m_dataVariance}) {
+    for (QLineSeries* s :
+         {m_gamma, m_oracle, m_bandLow, m_bandHigh, m_covariance, m_dataVariance}) {
         s->clear();
     }
     setData({});
@@ -111,7 +110,8 @@ void GammaView::setEstimate(const core::schedule::GaussianSchedule& schedule,
     for (size_t i = 0; i < count; ++i) {
         full[estimate.timesteps[i]] = estimate.gamma[i];
     }
-    const std::vector<double> covarianceAll = core::gaussian::expectedPosteriorVariances(schedule, full);
+    const std::vector<double> covarianceAll =
+        core::gaussian::expectedPosteriorVariances(schedule, full);
     std::vector<double> covariance(count), plotted(count);
     for (size_t i = 0; i < count; ++i) {
         covariance[i] = covarianceAll[estimate.timesteps[i]];
@@ -151,7 +151,8 @@ void GammaView::setEstimate(const core::schedule::GaussianSchedule& schedule,
     if (gMax > 0) {
         charts::setAxisRange(m_axisGamma, std::max(gMin, gMax / kDecades) / 1.5, gMax * 1.5);
     }
-    charts::setAxisRange(m_axisVariance, std::max({vMin, vMax / kDecades, 1e-12}) / 1.5, vMax * 1.5);
+    charts::setAxisRange(m_axisVariance, std::max({vMin, vMax / kDecades, 1e-12}) / 1.5,
+                         vMax * 1.5);
     charts::ChartData data{{"n", "gamma", "standard_error", "ms_eps", "posterior_variance_per_dim"},
                            {n, estimate.gamma, estimate.standardError, estimate.msEps, covariance}};
     if (oracle != nullptr) {

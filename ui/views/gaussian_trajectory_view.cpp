@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/gaussian_trajectory_view.h"
-#include "ui/charts/chart_panel.h"
-#include "ui/charts/figure_chart.h"
-#include "ui/charts/palette.h"
 
-#include <QCoreApplication>
-
+#include <QApplication>
 #include <QAreaSeries>
-#include <QFontMetricsF>
 #include <QChart>
 #include <QChartView>
+#include <QClipboard>
+#include <QCoreApplication>
+#include <QFontMetricsF>
 #include <QHBoxLayout>
+#include <QHeaderView>
+#include <QHelpEvent>
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
@@ -18,22 +18,19 @@
 #include <QLogValueAxis>
 #include <QPainter>
 #include <QPainterPath>
-#include <QApplication>
-#include <QClipboard>
-#include <QHeaderView>
-#include <QHelpEvent>
 #include <QPushButton>
 #include <QTableWidget>
-#include <QToolTip>
-#include <QValueAxis>
-#include <QVBoxLayout>
-
 #include <QTimer>
-
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QValueAxis>
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "ui/charts/chart_panel.h"
+#include "ui/charts/figure_chart.h"
+#include "ui/charts/palette.h"
 #include "ui/views/heatmap_widget.h"
 
 namespace ui::views {
@@ -128,13 +125,14 @@ std::vector<std::pair<double, QString>> logBarTicks(double low, double high) {
 
 std::vector<GaussianTrajectoryView::TickRow> GaussianTrajectoryView::tickRows() const {
     std::vector<TickRow> rows;
-    const TickRow all[] = {{QT_TRANSLATE_NOOP("ui::views::GaussianTrajectoryView", "DP-optimal"),
-                            &m_rows.dp, m_rows.costDp, charts::palette::kDp},
-                           {QT_TRANSLATE_NOOP("ui::views::GaussianTrajectoryView", "even"),
-                            &m_rows.even, m_rows.costEven, charts::palette::kEven},
-                           {QT_TRANSLATE_NOOP("ui::views::GaussianTrajectoryView", "quadratic"),
-                            &m_rows.quadratic, m_rows.costQuadratic, charts::palette::kQuadratic},
-                           {m_rows.typedLabel, &m_rows.typed, m_rows.costTyped, charts::palette::kTypedList}};
+    const TickRow all[] = {
+        {QT_TRANSLATE_NOOP("ui::views::GaussianTrajectoryView", "DP-optimal"), &m_rows.dp,
+         m_rows.costDp, charts::palette::kDp},
+        {QT_TRANSLATE_NOOP("ui::views::GaussianTrajectoryView", "even"), &m_rows.even,
+         m_rows.costEven, charts::palette::kEven},
+        {QT_TRANSLATE_NOOP("ui::views::GaussianTrajectoryView", "quadratic"), &m_rows.quadratic,
+         m_rows.costQuadratic, charts::palette::kQuadratic},
+        {m_rows.typedLabel, &m_rows.typed, m_rows.costTyped, charts::palette::kTypedList}};
     for (const TickRow& row : all) {
         if (!row.steps->empty()) rows.push_back(row);  // the last only when it is in use
     }
@@ -148,17 +146,23 @@ GaussianTrajectoryView::CanvasLayout GaussianTrajectoryView::canvasLayout(QSize 
     const double em = metrics.height();
     CanvasLayout layout;
     for (const TickRow& row : tickRows()) {
-        layout.left = std::max(layout.left, metrics.horizontalAdvance(QString("%1  ΣJ %2").arg(shownLabel(row.label)).arg(row.cost, 0, 'f', 3)) + 16.0);
+        layout.left =
+            std::max(layout.left,
+                     metrics.horizontalAdvance(
+                         QString("%1  ΣJ %2").arg(shownLabel(row.label)).arg(row.cost, 0, 'f', 3)) +
+                         16.0);
     }
     layout.right = size.width() - 20.0;
     layout.rowsTop = std::max(layout.rowsTop, 0.9 * em);
     layout.rowHeight = std::max(layout.rowHeight, 1.7 * em);
     // Taller rows when a row misses an end, for the note under it.
     for (const TickRow& row : tickRows()) {
-        if (row.steps->front() > 1 || row.steps->back() < m_numSteps) layout.rowHeight = std::max(30.0, 2.5 * em);
+        if (row.steps->front() > 1 || row.steps->back() < m_numSteps)
+            layout.rowHeight = std::max(30.0, 2.5 * em);
     }
     const double rowsBottom = layout.rowsTop + layout.rowHeight * tickRows().size();
-    const double top = rowsBottom + 1.2 * em + 0.4 * em + 1.9 * em;  // "n = 1" line, "J(s, t)" above the bar
+    const double top =
+        rowsBottom + 1.2 * em + 0.4 * em + 1.9 * em;  // "n = 1" line, "J(s, t)" above the bar
     // The whole width (less the colour bar and its labels) and the height left: J(s, t) need not
     // be drawn square, and a square left most of a wide figure white.
     const double barRoom = 20.0 + metrics.horizontalAdvance("6.7e-05") + 8.0;
@@ -191,13 +195,15 @@ void TrajectoryCanvas::paintTickRows(QPainter& painter,
     const double em = QFontMetricsF(painter.font()).height();
     for (const GaussianTrajectoryView::TickRow& row : m_view->tickRows()) {
         painter.setPen(Qt::black);
-        painter.drawText(QRectF(4, y + 7 - 0.6 * em, layout.left - 10, 1.2 * em), Qt::AlignRight | Qt::AlignVCenter,
+        painter.drawText(QRectF(4, y + 7 - 0.6 * em, layout.left - 10, 1.2 * em),
+                         Qt::AlignRight | Qt::AlignVCenter,
                          QString("%1  ΣJ %2").arg(shownLabel(row.label)).arg(row.cost, 0, 'f', 3));
         painter.setPen(QPen(QColor(200, 200, 205), 1));
         painter.drawLine(QPointF(layout.left, y + 7), QPointF(layout.right, y + 7));
         painter.setPen(QPen(row.colour, 2));
         for (int step : *row.steps) {
-            painter.drawLine(QPointF(rowX(layout, step, n), y), QPointF(rowX(layout, step, n), y + 14));
+            painter.drawLine(QPointF(rowX(layout, step, n), y),
+                             QPointF(rowX(layout, step, n), y + 14));
         }
         // A row that misses an end says so under that end: the classic spacing pitfalls.
         QFont small = painter.font();
@@ -207,13 +213,15 @@ void TrajectoryCanvas::paintTickRows(QPainter& painter,
         painter.setPen(charts::palette::kVermillion);  // a warning
         if (row.steps->front() > 1) {
             painter.drawText(
-                QRectF(layout.left, y + 15, layout.right - layout.left, em), Qt::AlignLeft | Qt::AlignVCenter,
+                QRectF(layout.left, y + 15, layout.right - layout.left, em),
+                Qt::AlignLeft | Qt::AlignVCenter,
                 QCoreApplication::translate("ui::views::TrajectoryCanvas", "starts at n = %1 > 1")
                     .arg(row.steps->front()));
         }
         if (row.steps->back() < n) {
             painter.drawText(
-                QRectF(layout.left, y + 15, layout.right - layout.left, em), Qt::AlignRight | Qt::AlignVCenter,
+                QRectF(layout.left, y + 15, layout.right - layout.left, em),
+                Qt::AlignRight | Qt::AlignVCenter,
                 QCoreApplication::translate("ui::views::TrajectoryCanvas", "ends at n = %1 < N")
                     .arg(row.steps->back()));
         }
@@ -221,9 +229,10 @@ void TrajectoryCanvas::paintTickRows(QPainter& painter,
         y += layout.rowHeight;
     }
     painter.setPen(QColor(110, 110, 115));
-    painter.drawText(QRectF(layout.left, y, 6 * em, 1.2 * em), Qt::AlignLeft | Qt::AlignVCenter, "n = 1");
-    painter.drawText(QRectF(layout.right - 8 * em, y, 8 * em, 1.2 * em), Qt::AlignRight | Qt::AlignVCenter,
-                     QString("n = %1").arg(n));
+    painter.drawText(QRectF(layout.left, y, 6 * em, 1.2 * em), Qt::AlignLeft | Qt::AlignVCenter,
+                     "n = 1");
+    painter.drawText(QRectF(layout.right - 8 * em, y, 8 * em, 1.2 * em),
+                     Qt::AlignRight | Qt::AlignVCenter, QString("n = %1").arg(n));
 }
 
 void TrajectoryCanvas::paintHeatmap(QPainter& painter,
@@ -237,13 +246,15 @@ void TrajectoryCanvas::paintHeatmap(QPainter& painter,
     painter.drawRect(map);
     painter.setPen(Qt::black);
     painter.drawText(
-        QRectF(map.left(), map.bottom() + 4, layout.right + 20.0 - map.left(), 1.3 * em), Qt::AlignLeft,
+        QRectF(map.left(), map.bottom() + 4, layout.right + 20.0 - map.left(), 1.3 * em),
+        Qt::AlignLeft,
         QCoreApplication::translate("ui::views::TrajectoryCanvas", "t → 1 to %1   (white: s ≥ t)")
             .arg(n));
     painter.save();
     painter.translate(map.left() - 8, map.center().y());
     painter.rotate(-90);
-    painter.drawText(QRectF(-map.height() / 2, -1.2 * em, map.height(), 1.2 * em), Qt::AlignCenter, "← s");
+    painter.drawText(QRectF(-map.height() / 2, -1.2 * em, map.height(), 1.2 * em), Qt::AlignCenter,
+                     "← s");
     painter.restore();
     const auto& dp = m_view->m_rows.dp;
     if (dp.size() >= 2) {
@@ -275,7 +286,8 @@ void TrajectoryCanvas::paintHeatmap(QPainter& painter,
                          Qt::AlignLeft | Qt::AlignVCenter, label);
     }
     // Above the top tick's label (which reaches 0.6 em above the bar), not over it.
-    painter.drawText(QRectF(bar.left() - 4, bar.top() - 1.9 * em, 6 * em, 1.2 * em), Qt::AlignLeft, "J(s, t)");
+    painter.drawText(QRectF(bar.left() - 4, bar.top() - 1.9 * em, 6 * em, 1.2 * em), Qt::AlignLeft,
+                     "J(s, t)");
 }
 
 QWidget* GaussianTrajectoryView::canvas() const { return m_canvas; }
@@ -285,9 +297,9 @@ QString GaussianTrajectoryView::pipelineText(core::schedule::TimestepConvention 
     // The selected row, as "Copy" takes it; the trajectory in use when none is.
     const std::vector<TickRow> rows = tickRows();
     const int row = m_listing->currentRow();
-    const std::vector<int>& steps =
-        row >= 0 && row < static_cast<int>(rows.size()) ? *rows[static_cast<size_t>(row)].steps
-                                                        : m_rows.inUse;
+    const std::vector<int>& steps = row >= 0 && row < static_cast<int>(rows.size())
+                                        ? *rows[static_cast<size_t>(row)].steps
+                                        : m_rows.inUse;
     if (steps.empty()) return {};
     return QString::fromStdString(
         core::schedule::pipelineTimesteps(steps, *m_rows.schedule, convention).text);
@@ -608,9 +620,8 @@ void GaussianTrajectoryView::useLogBits(bool log) {
     }
     for (int kind = 0; kind < 2; ++kind) {
         for (int v = 0; v < 3; ++v) {
-            for (QAbstractSeries* series :
-                 {static_cast<QAbstractSeries*>(m_nllLines[kind][v]),
-                  static_cast<QAbstractSeries*>(m_nllBands[kind][v])}) {
+            for (QAbstractSeries* series : {static_cast<QAbstractSeries*>(m_nllLines[kind][v]),
+                                            static_cast<QAbstractSeries*>(m_nllBands[kind][v])}) {
                 series->detachAxis(from);
                 series->attachAxis(to);
             }

@@ -5,7 +5,6 @@
 #include <QImage>
 #include <QRectF>
 #include <QString>
-
 #include <array>
 #include <memory>
 #include <vector>
@@ -40,8 +39,8 @@ class TrajectoryCanvas;
 // The NLL-against-K table of core::project::nllSweep: entries [kind][variance][K index], kind 0
 // even, 1 DP; variance 0 analytic σ², 1 β̃ (small), 2 β (large).
 struct NllCurves : core::project::NllSweep {
-    double seconds = 0.0;     // how long the job took
-    QString scored;           // the model scored and the Γ used ("the network x.safetensors, Γ …")
+    double seconds = 0.0;  // how long the job took
+    QString scored;        // the model scored and the Γ used ("the network x.safetensors, Γ …")
 };
 
 class GaussianTrajectoryView : public charts::ViewPanel {
@@ -50,10 +49,10 @@ public:
     explicit GaussianTrajectoryView(QWidget* parent = nullptr);
 
     struct Rows {
-        std::vector<int> dp;         // the trajectory in use when it is the DP one
+        std::vector<int> dp;  // the trajectory in use when it is the DP one
         std::vector<int> even;
         std::vector<int> quadratic;
-        double costDp = 0.0;         // Σ J along each path
+        double costDp = 0.0;  // Σ J along each path
         double costEven = 0.0;
         double costQuadratic = 0.0;
         // The trajectory in use when it is none of the three above (a typed list or a
@@ -104,7 +103,7 @@ public:
     // The geometry the canvas paints with, shared by painting and hovering.
     struct CanvasLayout {
         double left = 60.0, right = 0.0, rowsTop = 14.0, rowHeight = 24.0;  // left: from the labels
-        QRectF map;  // the heatmap
+        QRectF map;                                                         // the heatmap
     };
     CanvasLayout canvasLayout(QSize size) const;
 
@@ -137,7 +136,7 @@ private:
     QTableWidget* m_listing;
     QImage m_heatmap;  // N×N downsampled to at most 512×512, upper triangle
     std::shared_ptr<const core::Matrix> m_cost;  // J(s, t), for the heatmap's hover readout
-    double m_logLow = 0.0, m_logHigh = 0.0;  // log10 J at the colour map's ends
+    double m_logLow = 0.0, m_logHigh = 0.0;      // log10 J at the colour map's ends
     int m_numSteps = 0;
     Rows m_rows;
 };

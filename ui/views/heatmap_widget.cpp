@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/heatmap_widget.h"
 
-#include <QHelpEvent>
 #include <QFontMetricsF>
+#include <QHelpEvent>
 #include <QPainter>
 #include <QToolTip>
-
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -51,7 +50,9 @@ HeatmapWidget::HeatmapWidget(QWidget* parent) : QWidget(parent) {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
 }
 
-void HeatmapWidget::setMatrix(const core::Matrix& matrix, const QString& title, const QString& axes) {
+void HeatmapWidget::setMatrix(const core::Matrix& matrix,
+                              const QString& title,
+                              const QString& axes) {
     m_matrix = matrix;
     m_title = title;
     m_axes = axes;
@@ -68,12 +69,15 @@ QFont boldOf(QFont font) {
 double wrappedHeight(const QFont& font, const QString& text, double width) {
     if (text.isEmpty()) return 0.0;
     return QFontMetricsF(font)
-        .boundingRect(QRectF(0, 0, std::max(1.0, width), 1e6), Qt::TextWordWrap | Qt::AlignHCenter, text)
+        .boundingRect(QRectF(0, 0, std::max(1.0, width), 1e6), Qt::TextWordWrap | Qt::AlignHCenter,
+                      text)
         .height();
 }
 }  // namespace
 
-double HeatmapWidget::titleHeight() const { return wrappedHeight(boldOf(font()), m_title, width() - 4.0); }
+double HeatmapWidget::titleHeight() const {
+    return wrappedHeight(boldOf(font()), m_title, width() - 4.0);
+}
 
 double HeatmapWidget::axesHeight() const { return wrappedHeight(font(), m_axes, width() - 4.0); }
 
@@ -96,7 +100,9 @@ QRectF HeatmapWidget::gridRect() const {
     const QFontMetricsF metrics(font());
     const double em = metrics.height();
     const double band = bandHeight();
-    const double left = metrics.horizontalAdvance(QString::number(std::max<Eigen::Index>(1, m_matrix.rows() - 1))) + 0.6 * em;
+    const double left =
+        metrics.horizontalAdvance(QString::number(std::max<Eigen::Index>(1, m_matrix.rows() - 1))) +
+        0.6 * em;
     const double right = 0.5 * em;
     const double bottom = 1.4 * em;
     const double side = std::max(10.0, std::min(width() - left - right, height() - band - bottom));
@@ -144,7 +150,8 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
     const bool showValues = cell >= metrics.horizontalAdvance("0.000") + 0.4 * em;
     for (int r = 0; r < k; ++r) {
         for (int c = 0; c < k; ++c) {
-            const QRectF rect(grid.left() + c * cell, grid.top() + r * cell, cell + 0.5, cell + 0.5);
+            const QRectF rect(grid.left() + c * cell, grid.top() + r * cell, cell + 0.5,
+                              cell + 0.5);
             const double v = m_matrix(r, c);
             const QColor color = heatColor(v);
             painter.fillRect(rect, color);
@@ -162,8 +169,9 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
     const double labelWidth = metrics.horizontalAdvance(QString::number(k - 1)) + 0.5 * em;
     const int every = std::max(1, static_cast<int>(std::ceil(std::max(labelWidth, em) / cell)));
     for (int i = 0; i < k; i += every) {
-        painter.drawText(QRectF(grid.left() + i * cell - em, grid.bottom() + 2, cell + 2 * em, 1.2 * em),
-                         Qt::AlignHCenter | Qt::AlignTop, QString::number(i));
+        painter.drawText(
+            QRectF(grid.left() + i * cell - em, grid.bottom() + 2, cell + 2 * em, 1.2 * em),
+            Qt::AlignHCenter | Qt::AlignTop, QString::number(i));
         painter.drawText(QRectF(0, grid.top() + i * cell, grid.left() - 0.3 * em, cell),
                          Qt::AlignRight | Qt::AlignVCenter, QString::number(i));
     }
@@ -179,9 +187,9 @@ bool HeatmapWidget::event(QEvent* event) {
         QToolTip::hideText();
         event->ignore();
     } else {
-        QToolTip::showText(help->globalPos(),
-                           "<p style='white-space:nowrap'>" + m_tooltip(cell.y(), cell.x()) + "</p>",
-                           this);
+        QToolTip::showText(
+            help->globalPos(),
+            "<p style='white-space:nowrap'>" + m_tooltip(cell.y(), cell.x()) + "</p>", this);
     }
     return true;
 }
@@ -192,7 +200,8 @@ ColorBar::ColorBar(QWidget* parent) : QWidget(parent) {
 
 QSize ColorBar::minimumSizeHint() const {
     const QFontMetricsF metrics(font());
-    return {static_cast<int>(std::ceil(6 + 14 + 4 + metrics.horizontalAdvance("0.00") + 0.3 * metrics.height())),
+    return {static_cast<int>(
+                std::ceil(6 + 14 + 4 + metrics.horizontalAdvance("0.00") + 0.3 * metrics.height())),
             static_cast<int>(std::ceil(6.0 * metrics.height()))};
 }
 

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/kernel_comparison_view.h"
-#include "ui/charts/figure_chart.h"
-#include "ui/charts/palette.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -9,6 +7,8 @@
 #include <QChart>
 #include <QValueAxis>
 
+#include "ui/charts/figure_chart.h"
+#include "ui/charts/palette.h"
 
 namespace ui::views {
 
@@ -43,7 +43,8 @@ void KernelComparisonView::showOneConditionNeeded() {
 }
 
 void KernelComparisonView::setResult(const core::project::KernelComparison& result,
-                                     int numPositions, int position) {
+                                     int numPositions,
+                                     int position) {
     const core::Vector& p0 = result.data;
     const core::Vector& endClosed = result.closedForm;
     const core::Vector& endD3pm = result.d3pm;
@@ -74,9 +75,8 @@ void KernelComparisonView::setResult(const core::project::KernelComparison& resu
     m_klClosed = result.klClosed;
     m_klD3pm = result.klD3pm;
     setData({{"class", "data", "closed_form", "d3pm"}, {classes, c0, c1, c2}});
-    const QString where = numPositions > 1
-                              ? tr(" (position %1, each position on its own)").arg(position)
-                              : QString();
+    const QString where =
+        numPositions > 1 ? tr(" (position %1, each position on its own)").arg(position) : QString();
     setMessage(tr("After %1 reverse steps%4: KL(data ‖ closed form) = %2 nats, "
                   "KL(data ‖ D3PM-style) = %3 nats.")
                    .arg(result.numSteps)

@@ -4,8 +4,8 @@
 #include <memory>
 #include <vector>
 
-#include "ui/charts/chart_panel.h"
 #include "core/project/categorical_runs.h"
+#include "ui/charts/chart_panel.h"
 #include "ui/document/project_model.h"
 
 class QBarSet;
@@ -25,8 +25,7 @@ public:
 
     // Draws core::project::kernelComparison's result for a set-up of `numPositions` positions,
     // at `position`.
-    void setResult(const core::project::KernelComparison& result, int numPositions,
-                   int position);
+    void setResult(const core::project::KernelComparison& result, int numPositions, int position);
 
     // Says the reverse marginals need one condition (a set-up of every condition averaged).
     void showOneConditionNeeded();

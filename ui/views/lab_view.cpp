@@ -1,20 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/lab_view.h"
-#include "ui/charts/figure_chart.h"
-
-#include "ui/charts/chart_panel.h"
-
-#include <QCoreApplication>
 
 #include <QApplication>
 #include <QAreaSeries>
-#include <QClipboard>
-#include <QTableWidget>
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QClipboard>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QCursor>
+#include <QFileInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -23,22 +19,23 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QProgressBar>
-#include <QResizeEvent>
-#include <QScrollArea>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScatterSeries>
-#include <QFileInfo>
+#include <QScrollArea>
 #include <QSplitter>
+#include <QTableWidget>
 #include <QToolTip>
-#include <QValueAxis>
 #include <QVBoxLayout>
-
+#include <QValueAxis>
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <utility>
 
 #include "core/io/file_io.h"
+#include "ui/charts/chart_panel.h"
+#include "ui/charts/figure_chart.h"
 #include "ui/panels/lab_config_table.h"
 
 namespace ui::views {
@@ -88,8 +85,14 @@ void addHoverTip(QXYSeries* series, const QString& xName, const QString& yName) 
 // axes. The points are set after the axes are attached, and drawn by a scatter series rather than
 // the line's own point markers, which Qt 6.4 draws too large and, after a range change, also
 // outside the plot area. The scatter's legend entry is hidden; it carries the hover tooltip.
-QLineSeries* addLine(QChart* chart, const LabCurve& curve, bool reference, const QList<QPointF>& points,
-                     QAbstractAxis* x, QAbstractAxis* y, const QString& xName, const QString& yName) {
+QLineSeries* addLine(QChart* chart,
+                     const LabCurve& curve,
+                     bool reference,
+                     const QList<QPointF>& points,
+                     QAbstractAxis* x,
+                     QAbstractAxis* y,
+                     const QString& xName,
+                     const QString& yName) {
     const QPen pen = curvePen(curve, reference);
     auto* line = new QLineSeries;
     line->setName(curveName(curve, reference));
@@ -114,8 +117,13 @@ QLineSeries* addLine(QChart* chart, const LabCurve& curve, bool reference, const
 }
 
 // A ±2 SE band behind a line, hidden from the legend (it is read with its line).
-void addBand(QChart* chart, const LabCurve& curve, bool reference, const QList<QPointF>& upper,
-             const QList<QPointF>& lower, QAbstractAxis* x, QAbstractAxis* y) {
+void addBand(QChart* chart,
+             const LabCurve& curve,
+             bool reference,
+             const QList<QPointF>& upper,
+             const QList<QPointF>& lower,
+             QAbstractAxis* x,
+             QAbstractAxis* y) {
     if (upper.size() < 2 || upper.size() != lower.size()) return;
     auto* upperSeries = new QLineSeries;
     auto* lowerSeries = new QLineSeries;
@@ -202,7 +210,8 @@ QWidget* LabView::createSelectors() {
     m_axis->addItems({"n", tr("log-SNR λ"), tr("σ (log)")});
     m_stepAxis->addItems({tr("the step's t"), tr("step index")});
     m_sigmaStep->addItems({tr("the step"), tr("the ratio")});
-    m_sigmaStep->setToolTip(tr("The fifth chart: each step in log σ, or its ratio to the step before."));
+    m_sigmaStep->setToolTip(
+        tr("The fifth chart: each step in log σ, or its ratio to the step before."));
     const std::pair<QString, QComboBox*> choices[4] = {
         {tr("Steps for the timesteps and step costs:"), m_k},
         {tr("Timestep axis:"), m_axis},
@@ -221,10 +230,9 @@ QWidget* LabView::createSelectors() {
 void LabView::createCharts() {
     m_chartGrid = new QGridLayout;
     m_chartGrid->setSpacing(0);
-    const QString titles[5] = {tr("Timesteps"), tr("Per-step cost"),
-                               tr("Negative ELBO against the number of steps"),
-                               tr("Sample quality against the number of steps"),
-                               tr("Steps in log σ")};
+    const QString titles[5] = {
+        tr("Timesteps"), tr("Per-step cost"), tr("Negative ELBO against the number of steps"),
+        tr("Sample quality against the number of steps"), tr("Steps in log σ")};
     for (int i = 0; i < 5; ++i) {
         m_charts[static_cast<size_t>(i)] = new QChart;
         setupChart(m_charts[static_cast<size_t>(i)], titles[i]);
@@ -351,7 +359,8 @@ QWidget* LabView::createControls() {
     for (const auto convention : {core::schedule::TimestepConvention::Diffusers,
                                   core::schedule::TimestepConvention::KDiffusion}) {
         const bool diffusers = convention == core::schedule::TimestepConvention::Diffusers;
-        auto* copy = new QPushButton(diffusers ? tr("Copy for diffusers") : tr("Copy for k-diffusion"));
+        auto* copy =
+            new QPushButton(diffusers ? tr("Copy for diffusers") : tr("Copy for k-diffusion"));
         copy->setObjectName(diffusers ? "copyForDiffusers" : "copyForKDiffusion");
         copy->setToolTip(
             diffusers ? tr("Copies the selected configuration's timesteps at the chosen number of "
@@ -437,8 +446,8 @@ void LabView::setResult(std::shared_ptr<const core::project::LabResult> result) 
     for (const LabCurve& curve : m_result->curves) {
         if (!curve.error.empty()) {
             errors << QString("%1: %2").arg(
-                          QString::fromStdString(core::project::labName(curve.config)),
-                          QString::fromStdString(curve.error));
+                QString::fromStdString(core::project::labName(curve.config)),
+                QString::fromStdString(curve.error));
         }
     }
     if (!m_result->reference.error.empty()) {
@@ -459,7 +468,8 @@ void LabView::redraw() {
             if (run.k == chosenK()) note = QString::fromStdString(run.note);
         }
     }
-    m_referenceNote->setText(note.isEmpty() ? QString() : tr("DP optimum (reference): %1").arg(note));
+    m_referenceNote->setText(note.isEmpty() ? QString()
+                                            : tr("DP optimum (reference): %1").arg(note));
     m_referenceNote->setVisible(!note.isEmpty());
     drawTimesteps();
     drawSteps();
@@ -482,7 +492,8 @@ void LabView::drawSigmaSteps() {
         const LabRun* run = runAt(*curves[i], k);
         if (run == nullptr) continue;
         const std::vector<double> steps = core::project::logSigmaSteps(run->sigma);
-        const std::vector<double> values = ratios ? core::project::logSigmaStepRatios(steps) : steps;
+        const std::vector<double> values =
+            ratios ? core::project::logSigmaStepRatios(steps) : steps;
         const int first = ratios ? 3 : 2;  // the index k of values[0]
         for (size_t j = 0; j < values.size(); ++j) {
             if (!std::isfinite(values[j])) continue;  // into a zero-SNR end
@@ -616,7 +627,8 @@ void LabView::drawSteps() {
         addLine(chart, *curves[i], curves[i] == &m_result->reference, points[i], x, y,
                 byIndex ? "j" : "t", tr("bits/dim"));
     }
-    charts::figureOf(chart)->setTitle(tr("Per-step cost with %1 steps (terms of the negative ELBO)").arg(k));
+    charts::figureOf(chart)->setTitle(
+        tr("Per-step cost with %1 steps (terms of the negative ELBO)").arg(k));
 }
 
 void LabView::drawAgainstK(int chartIndex) {
@@ -669,9 +681,11 @@ void LabView::drawAgainstK(int chartIndex) {
         addLine(chart, *curves[i], reference, drawn[i].line, x, y, tr("steps"),
                 nll ? tr("bits/dim") : QString::fromStdString(measure));
     }
-    charts::figureOf(chart)->setTitle(nll ? tr("Negative ELBO against the number of steps%1").arg(logY ? "" : tr(" (bands: ±2 SE)"))
-                        : tr("Distance of the samples to held-out data%1 (lower is better)")
-                              .arg(measure == "mmd2" ? ", ±2 SE" : ""));
+    charts::figureOf(chart)->setTitle(
+        nll ? tr("Negative ELBO against the number of steps%1")
+                  .arg(logY ? "" : tr(" (bands: ±2 SE)"))
+            : tr("Distance of the samples to held-out data%1 (lower is better)")
+                  .arg(measure == "mmd2" ? ", ±2 SE" : ""));
 }
 
 void LabView::clearResult() {
@@ -696,7 +710,8 @@ void LabView::setStale(bool stale) {
     if (!m_result) return;
     if (stale) {
         setStatus(
-            tr("Stale: the configurations, numbers of steps or the project's schedule, data, model or Γ "
+            tr("Stale: the configurations, numbers of steps or the project's schedule, data, model "
+               "or Γ "
                "settings changed since this run; press Run to recompute."));
     } else {
         const auto failed = std::count_if(m_result->curves.begin(), m_result->curves.end(),
@@ -707,8 +722,9 @@ void LabView::setStale(bool stale) {
                                   QFileInfo(QString::fromStdString(m_result->model)).fileName())
                              .arg(m_result->numSteps);
         if (failed > 0) {
-            status += ' ' + tr("%1 of them could not run: why is said in red above the charts.")
-                                .arg(failed);
+            status +=
+                ' ' +
+                tr("%1 of them could not run: why is said in red above the charts.").arg(failed);
         }
         setStatus(status);
     }
@@ -742,7 +758,8 @@ core::Result<std::string> LabView::csvText() const {
     std::string text = "# view: " + title().toStdString() + "\n";
     for (const std::string& line : provenance()) text += "# " + line + "\n";
     const QString version = QCoreApplication::applicationVersion();
-    text += "# program: Diffuscope" + (version.isEmpty() ? std::string() : " " + version.toStdString()) + "\n";
+    text += "# program: Diffuscope" +
+            (version.isEmpty() ? std::string() : " " + version.toStdString()) + "\n";
     return text + core::project::labToCsv(*m_result);
 }
 
@@ -763,7 +780,8 @@ void LabView::arrangeCharts(int columns) {
     // at its own size.
     const int em = fontMetrics().height();
     if (columns == 2) {
-        for (int i = 0; i < 4; ++i) m_chartGrid->addWidget(m_figures[static_cast<size_t>(i)], i / 2, i % 2);
+        for (int i = 0; i < 4; ++i)
+            m_chartGrid->addWidget(m_figures[static_cast<size_t>(i)], i / 2, i % 2);
         m_chartGrid->addWidget(m_figures[4], 2, 0, 1, 2);  // the fifth across both columns
         // The fifth chart is a strip: the four above keep most of the height.
         m_chartGrid->setRowStretch(0, 3);
@@ -788,7 +806,8 @@ void LabView::setFigureMode(bool figure) {
     // size of the figure: while a figure is made, the charts fill the scroll area's viewport
     // exactly (eventFilter) and the figure's checks judge whether they fit.
     m_chartsScroll->setWidgetResizable(!figure);
-    m_chartsScroll->setVerticalScrollBarPolicy(figure ? Qt::ScrollBarAlwaysOff : Qt::ScrollBarAsNeeded);
+    m_chartsScroll->setVerticalScrollBarPolicy(figure ? Qt::ScrollBarAlwaysOff
+                                                      : Qt::ScrollBarAsNeeded);
     if (figure) m_chartsBody->setGeometry(m_chartsScroll->viewport()->rect());
 }
 

@@ -123,7 +123,8 @@ private:
     QLabel* m_status;
     QLabel* m_caption;
     QLabel* m_errors;
-    QLabel* m_referenceNote = nullptr;  // why a configuration can beat the DP optimum, at the chosen K
+    QLabel* m_referenceNote =
+        nullptr;  // why a configuration can beat the DP optimum, at the chosen K
     std::shared_ptr<const core::project::LabResult> m_result;
     bool m_stale = false;
 };

@@ -2,7 +2,6 @@
 #include "ui/views/matrices_view.h"
 
 #include <QCoreApplication>
-
 #include <QHBoxLayout>
 
 #include "core/categorical/reverse_kernel.h"

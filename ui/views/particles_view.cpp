@@ -1,27 +1,26 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/particles_view.h"
-#include "ui/charts/palette.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
-
 #include <QHBoxLayout>
-#include <QLabel>
-#include <QPainter>
-#include <array>
-#include <QWheelEvent>
-#include <QToolTip>
-#include <QMouseEvent>
 #include <QHelpEvent>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QPainter>
 #include <QPushButton>
 #include <QSlider>
 #include <QStyle>
 #include <QToolButton>
+#include <QToolTip>
 #include <QVBoxLayout>
-
+#include <QWheelEvent>
 #include <algorithm>
+#include <array>
 #include <cmath>
+
+#include "ui/charts/palette.h"
 
 namespace ui::views {
 namespace {
@@ -84,8 +83,8 @@ private:
 
     ParticlesView* m_view;
     double m_zoom = 1.0;
-    QPointF m_centre;                  // of the window, data coordinates
-    std::array<QRectF, 2> m_plots{};   // where each pane's plot was last painted
+    QPointF m_centre;                 // of the window, data coordinates
+    std::array<QRectF, 2> m_plots{};  // where each pane's plot was last painted
     bool m_panning = false;
     QPointF m_panFrom;
 };
@@ -114,7 +113,8 @@ void ParticleCanvas::zoomAbout(const QPointF& at, double factor) {
                     w.top() + (plot.bottom() - at.y()) / plot.height() * w.height());
     const double zoom = std::clamp(m_zoom * factor, 1.0, 64.0);
     const double shrink = m_zoom / zoom;  // the new window's size over the old one's
-    m_centre = QPointF(d.x() - (d.x() - w.center().x()) * shrink, d.y() - (d.y() - w.center().y()) * shrink);
+    m_centre = QPointF(d.x() - (d.x() - w.center().x()) * shrink,
+                       d.y() - (d.y() - w.center().y()) * shrink);
     m_zoom = zoom;
     m_centre = window().center();  // inside the full range
     update();
@@ -125,7 +125,8 @@ void ParticleCanvas::panBy(const QPointF& pixels) {
     if (plot.isEmpty()) return;
     const QRectF w = window();
     const double perPixel = w.width() / plot.width();
-    m_centre = QPointF(w.center().x() - pixels.x() * perPixel, w.center().y() + pixels.y() * perPixel);
+    m_centre =
+        QPointF(w.center().x() - pixels.x() * perPixel, w.center().y() + pixels.y() * perPixel);
     m_centre = window().center();
     update();
 }
@@ -241,7 +242,8 @@ void ParticleCanvas::paintScatter(QPainter& painter,
         for (long long i = static_cast<long long>(std::ceil(low / step - 1e-9));
              i <= static_cast<long long>(std::floor(high / step + 1e-9)); ++i) {
             const double v = static_cast<double>(i) * step;
-            ticks[axis].emplace_back(v, QString::number(std::abs(v) < 1e-12 * step ? 0.0 : v, 'g', 3));
+            ticks[axis].emplace_back(v,
+                                     QString::number(std::abs(v) < 1e-12 * step ? 0.0 : v, 'g', 3));
         }
     }
     // Room for the widest tick label at the font in use (presentation mode enlarges it): a
@@ -287,8 +289,9 @@ void ParticleCanvas::paintScatter(QPainter& painter,
             } else {
                 const QPointF py = map(w.left(), v);
                 painter.drawLine(py, py - QPointF(4, 0));
-                painter.drawText(QRectF(plot.left() - leftRoom, py.y() - em / 2, leftRoom - 6.0, em),
-                                 Qt::AlignRight | Qt::AlignVCenter, text);
+                painter.drawText(
+                    QRectF(plot.left() - leftRoom, py.y() - em / 2, leftRoom - 6.0, em),
+                    Qt::AlignRight | Qt::AlignVCenter, text);
             }
         }
     }
@@ -336,7 +339,8 @@ void ParticleCanvas::paintImages(QPainter& painter, const QRectF& area, const co
                 // Colour images as the data have them: channel c at rows c·H·W + i.
                 colour = QColor(level(x(i, b)), level(x(plane + i, b)), level(x(2 * plane + i, b)));
             } else {
-                // Values in [−1, 1]: −1 is paper (white), +1 ink (black), as the categorical digits.
+                // Values in [−1, 1]: −1 is paper (white), +1 ink (black), as the categorical
+                // digits.
                 const int grey =
                     static_cast<int>(std::lround(127.5 * (1.0 - std::clamp(x(i, b), -1.0, 1.0))));
                 colour = QColor(grey, grey, grey);
@@ -368,7 +372,8 @@ void ParticleCanvas::paintEvent(QPaintEvent*) {
     // Square scatter plots, centred vertically with the caption line under them, so a tall
     // view has no empty band; images use the whole height.
     constexpr double kTitle = 26.0, kTicks = 24.0, kCaption = 20.0;
-    const double side = std::max(10.0, std::min(width - 48.0, height() - 8.0 - kTitle - kTicks - kCaption));
+    const double side =
+        std::max(10.0, std::min(width - 48.0, height() - 8.0 - kTitle - kTicks - kCaption));
     const double block = frames->images ? height() - 8.0 - kCaption : kTitle + side + kTicks;
     const double top = std::max(4.0, (height() - kCaption - block) / 2.0);
     for (int pane = 0; pane < panes; ++pane) {
@@ -376,9 +381,9 @@ void ParticleCanvas::paintEvent(QPaintEvent*) {
         const std::string& name = pane == 0 ? frames->samplerA : frames->samplerB;
         painter.setFont(bold);
         painter.setPen(kPaneColors[pane]);
-        painter.drawText(QRectF(area.left(), area.top(), area.width(), 22), Qt::AlignCenter,
-                         QString("%1: %2").arg(pane == 0 ? "A" : "B",
-                                               QString::fromStdString(name)));
+        painter.drawText(
+            QRectF(area.left(), area.top(), area.width(), 22), Qt::AlignCenter,
+            QString("%1: %2").arg(pane == 0 ? "A" : "B", QString::fromStdString(name)));
         painter.setFont(font());
         const core::Matrix* x = m_view->particles(pane, m_view->m_frame);
         if (x == nullptr) continue;
@@ -411,8 +416,9 @@ ParticlesView::ParticlesView(QWidget* parent)
     auto* controls = new QHBoxLayout(controlRow);
     controls->setContentsMargins(8, 0, 8, 0);
     m_play = new QPushButton(tr("Play"));
-    m_play->setToolTip(tr("Play or pause the particles: forward process, then reverse "
-                          "sampling (Space, Play menu)."));
+    m_play->setToolTip(
+        tr("Play or pause the particles: forward process, then reverse "
+           "sampling (Space, Play menu)."));
     m_back = new QToolButton;
     m_back->setIcon(style()->standardIcon(QStyle::SP_MediaSeekBackward));
     m_back->setToolTip(tr("One frame back (Left)"));
@@ -429,7 +435,8 @@ ParticlesView::ParticlesView(QWidget* parent)
     m_loop->setChecked(true);
     m_loop->setToolTip(tr("Start again after the last frame; off: stop on it"));
     m_slider = new QSlider(Qt::Horizontal);
-    m_slider->setToolTip(tr("The frame: forward from x_0 to the last timestep, then reverse back to x_0."));
+    m_slider->setToolTip(
+        tr("The frame: forward from x_0 to the last timestep, then reverse back to x_0."));
     m_label = new QLabel;
     m_label->setMinimumWidth(190);
     controls->addWidget(m_back);
@@ -476,7 +483,8 @@ void ParticlesView::setFrames(std::shared_ptr<const jobs::ParticleFrames> frames
             uchar* line = m_density.scanLine(bins - 1 - row);  // image rows run top-down
             for (int col = 0; col < bins; ++col) {
                 // sqrt lifts thin tails into view; the darkest grey stays light under the dots.
-                const double v = std::sqrt(m_frames->density[static_cast<size_t>(row) * bins + col]);
+                const double v =
+                    std::sqrt(m_frames->density[static_cast<size_t>(row) * bins + col]);
                 line[col] = static_cast<uchar>(std::lround(255.0 - 140.0 * v));
             }
         }
@@ -499,7 +507,8 @@ void ParticlesView::setFrames(std::shared_ptr<const jobs::ParticleFrames> frames
                 data.text[0].push_back(pane);
                 data.text[1].push_back(name);
                 data.columns[0].push_back(static_cast<double>(b));
-                for (int i = 0; i < d; ++i) data.columns[static_cast<size_t>(i) + 1].push_back(samples(i, b));
+                for (int i = 0; i < d; ++i)
+                    data.columns[static_cast<size_t>(i) + 1].push_back(samples(i, b));
             }
         };
         add("A", m_frames->samplerA, m_frames->reverseA.samples);
@@ -614,8 +623,8 @@ void ParticlesView::fitToData() {
 }
 
 int ParticlesView::tilesShown() const {
-    return std::max(1, static_cast<int>(std::lround(jobs::kMaxParticleImages /
-                                                    (m_tileScale * m_tileScale))));
+    return std::max(
+        1, static_cast<int>(std::lround(jobs::kMaxParticleImages / (m_tileScale * m_tileScale))));
 }
 
 void ParticlesView::stepBy(int frames) {

@@ -4,7 +4,6 @@
 #include <QImage>
 #include <QRectF>
 #include <QTimer>
-
 #include <memory>
 
 #include "ui/charts/view_panel.h"

@@ -1,20 +1,19 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/schedule_view.h"
-#include "ui/charts/figure_chart.h"
-#include "ui/charts/palette.h"
 
-#include <QCoreApplication>
-
+#include <QAbstractAxis>
 #include <QChart>
+#include <QCoreApplication>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QPen>
 #include <QScatterSeries>
 #include <QValueAxis>
-#include <QAbstractAxis>
-
 #include <cmath>
+
+#include "ui/charts/figure_chart.h"
+#include "ui/charts/palette.h"
 
 namespace ui::views {
 namespace {
@@ -118,7 +117,8 @@ void ScheduleView::setSetup(std::shared_ptr<const document::CategoricalSetup> se
     m_axisImpurity->setVisible(summed);
     if (summed) {
         double maxImpurity = 0.0;
-        for (double g : m_curves.impurity) maxImpurity = std::isfinite(g) ? std::max(maxImpurity, g) : maxImpurity;
+        for (double g : m_curves.impurity)
+            maxImpurity = std::isfinite(g) ? std::max(maxImpurity, g) : maxImpurity;
         charts::setNiceRange(m_axisImpurity, 0.0, std::max(0.05, maxImpurity * 1.05));
     }
     setData({{"t", "beta", "keep", "mutual_information_bits", "impurity"},
@@ -130,12 +130,14 @@ void ScheduleView::setSetup(std::shared_ptr<const document::CategoricalSetup> se
     const QString condition = s.params.condition == core::project::kAllConditions
                                   ? tr("all, averaged")
                                   : document::qs(s.params.conditionNames[s.params.condition]);
-    QString message = tr("H(X₀ | C = %1) = %2 bits = %3 nats (the step costs and ELBOs are in nats)")
-                          .arg(condition)
-                          .arg(m_entropy.joint / kLn2, 0, 'f', 4)
-                          .arg(m_entropy.joint, 0, 'f', 4);
+    QString message =
+        tr("H(X₀ | C = %1) = %2 bits = %3 nats (the step costs and ELBOs are in nats)")
+            .arg(condition)
+            .arg(m_entropy.joint / kLn2, 0, 'f', 4)
+            .arg(m_entropy.joint, 0, 'f', 4);
     if (summed) {
-        message += tr("; the curves are sums over the %1 positions and start at the sum over d of H(X₀,d | C) = "
+        message += tr("; the curves are sums over the %1 positions and start at the sum over d of "
+                      "H(X₀,d | C) = "
                       "%2 nats, an upper bound of H(X₀ | C)")
                        .arg(s.table.numPositions)
                        .arg(m_entropy.positions, 0, 'f', 4);

@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/step_cost_view.h"
-#include "ui/charts/figure_chart.h"
-#include "ui/charts/palette.h"
-
-#include <QCoreApplication>
 
 #include <QChart>
+#include <QCoreApplication>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QStringList>
 #include <QValueAxis>
-
 #include <cmath>
+
+#include "ui/charts/figure_chart.h"
+#include "ui/charts/palette.h"
 
 namespace ui::views {
 
@@ -42,7 +41,8 @@ StepCostView::StepCostView(QWidget* parent)
         s->attachAxis(m_axisCost);
     }
     setToolTip(
-        tr("The KL cost of each grid step; the DP picks the path of the chosen number of steps of least total cost "
+        tr("The KL cost of each grid step; the DP picks the path of the chosen number of steps of "
+           "least total cost "
            "(the negative ELBO)."));
 }
 
@@ -101,7 +101,8 @@ void StepCostView::setCosts(std::shared_ptr<const core::project::CategoricalCost
     auto markers = [&](const std::vector<int>& nodes) {
         QList<QPointF> points;
         for (int node : nodes) {
-            points.append(QPointF(gridTimes[node], node == 0 ? 0.0 : costs->costs.cost(node - 1, node)));
+            points.append(
+                QPointF(gridTimes[node], node == 0 ? 0.0 : costs->costs.cost(node - 1, node)));
         }
         return points;
     };
@@ -130,9 +131,10 @@ void StepCostView::setCosts(std::shared_ptr<const core::project::CategoricalCost
     const auto same = [](double a, double b) { return std::abs(a - b) < 1e-9 * std::max(1.0, a); };
     if (same(costs->costs.cost(0, n), costs->elboFull)) {
         // One jump costs what the full grid does: every path costs the same.
-        message += tr("\nEvery path costs the same here: with one position and the exact "
-                      "denoiser the reverse chain is exact (Help ▸ Mathematics: "
-                      "categorical.md#degenerate-case).");
+        message +=
+            tr("\nEvery path costs the same here: with one position and the exact "
+               "denoiser the reverse chain is exact (Help ▸ Mathematics: "
+               "categorical.md#degenerate-case).");
     } else if (same(costs->elboEven, costs->elboDp)) {
         message += tr("\nThe even path is already optimal here: the DP finds none cheaper.");
     }

@@ -3,8 +3,8 @@
 
 #include <memory>
 
-#include "ui/charts/chart_panel.h"
 #include "core/project/categorical_runs.h"
+#include "ui/charts/chart_panel.h"
 
 class QLineSeries;
 class QScatterSeries;

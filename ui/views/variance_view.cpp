@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/variance_view.h"
-#include "ui/charts/figure_chart.h"
-#include "ui/charts/palette.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -9,11 +7,12 @@
 #include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QValueAxis>
-
 #include <algorithm>
 #include <cmath>
 
 #include "core/gaussian/spacing.h"
+#include "ui/charts/figure_chart.h"
+#include "ui/charts/palette.h"
 
 namespace ui::views {
 
@@ -54,7 +53,8 @@ VarianceView::VarianceView(QWidget* parent)
     chart()->addAxis(m_axisT, Qt::AlignBottom);
     chart()->addAxis(m_axisVariance, Qt::AlignLeft);
     chart()->addSeries(m_band);
-    for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{m_small, m_large, m_sigma2, m_clipped}) {
+    for (QAbstractSeries* s :
+         std::initializer_list<QAbstractSeries*>{m_small, m_large, m_sigma2, m_clipped}) {
         chart()->addSeries(s);
     }
     for (QAbstractSeries* s :
@@ -70,7 +70,7 @@ VarianceView::VarianceView(QWidget* parent)
 
 void VarianceView::clear(const QString& reason) {
     for (QXYSeries* s : std::initializer_list<QXYSeries*>{m_sigma2, m_lower, m_upper, m_small,
-                                                           m_large, m_clipped}) {
+                                                          m_large, m_clipped}) {
         s->clear();
     }
     setData({});
