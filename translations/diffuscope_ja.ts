@@ -2451,6 +2451,22 @@ The project is still open; save your work.</source>
         <translation>ρ の変更</translation>
     </message>
     <message>
+        <source>diffusers class</source>
+        <translation>diffusers のクラス</translation>
+    </message>
+    <message>
+        <source>Change diffusers class</source>
+        <translation>diffusers のクラスの変更</translation>
+    </message>
+    <message>
+        <source>DDIMScheduler (default)</source>
+        <translation>DDIMScheduler (既定)</translation>
+    </message>
+    <message>
+        <source>linspace, leading, trailing: the diffusers scheduler whose set_timesteps arithmetic is followed. DPMSolverMultistepScheduler and UniPCMultistepScheduler space S + 1 points and drop the last; EulerDiscreteScheduler&apos;s linspace timesteps are fractional (the nearest whole ones are used here, and its own σ are copied for k-diffusion).</source>
+        <translation>linspace、leading、trailing: どの diffusers スケジューラーの set_timesteps の計算に従うか。DPMSolverMultistepScheduler と UniPCMultistepScheduler は S + 1 点を取って最後を捨てます。EulerDiscreteScheduler の linspace の時刻は小数になります (ここでは最も近い整数の時刻を使い、k-diffusion 用のコピーには EulerDiscreteScheduler 自身の σ を使います)。</translation>
+    </message>
+    <message>
         <source>Sampler</source>
         <translation>サンプラー</translation>
     </message>
@@ -2661,6 +2677,10 @@ The project is still open; save your work.</source>
     <message>
         <source>Keys of %1 not used here: %2</source>
         <translation>%1 のうちここで使わないキー: %2</translation>
+    </message>
+    <message>
+        <source>%1 names the class %2, whose spacing is not known here: DDIMScheduler&apos;s is used.</source>
+        <translation>%1 はクラス %2 を指定していますが、その時刻の取り方はここでは未対応のため DDIMScheduler のものを使います。</translation>
     </message>
 </context>
 <context>

@@ -32,8 +32,9 @@ const CommandSpec& timestepsSpec() {
                 "the number of timesteps N (for diffusers:FILE, default: its num_train_timesteps)"),
          required("trajectory", "T",
                   "(or the project's) even:K, quadratic:K, list:n1,n2,…, dp:K, linspace:K, "
-                  "leading:K[,offset=O], trailing:K, logsnr:K, karras:K[,rho=ρ], ays:sd15 or "
-                  "ays:sdxl (K = 10, or ays:sd15:K)"),
+                  "leading:K[,offset=O], trailing:K (each [,class=C], a diffusers scheduler "
+                  "class), logsnr:K, karras:K[,rho=ρ], ays:sd15 or ays:sdxl (K = 10, or "
+                  "ays:sd15:K)"),
          choiceOption(
              "as", core::project::kTimestepConventions, "diffuscope",
              "diffuscope: n ascending (1..N); diffusers: t = n − 1 descending; k-diffusion: "

@@ -255,8 +255,9 @@ const Option kTrajectory = required(
     "trajectory",
     "T",
     "(or the project's) the timesteps: even:K, quadratic:K, list:n1,n2,…, dp:K (the DP on Γ), or a "
-    "diffusers/EDM/DPM-Solver spacing: linspace:K, leading:K[,offset=O], trailing:K, "
-    "logsnr:K, karras:K[,rho=ρ], or Align Your Steps: ays:sd15[:K], ays:sdxl[:K]");
+    "diffusers/EDM/DPM-Solver spacing: linspace:K, leading:K[,offset=O], trailing:K (each "
+    "[,class=C]: a diffusers scheduler class, e.g. DPMSolverMultistepScheduler), logsnr:K, "
+    "karras:K[,rho=ρ], or Align Your Steps: ays:sd15[:K], ays:sdxl[:K]");
 Option dpVariantOption() {
     return choiceOption("dp-variant", core::project::kDpVariants, "clipped",
                         "the DP's cost for dp:K", "gaussian.dpVariant");

@@ -70,7 +70,80 @@ int nearestNonIncreasing(const std::vector<double>& value, double target) {
     return above;
 }
 
+// linspace, leading and trailing as diffusers' set_timesteps computes them (n = t + 1,
+// increasing); they need only N.
+std::vector<int> diffusersSpacing(const SpacingSpec& spec, int numSteps) {
+    const int k = spec.numTimesteps;
+    std::vector<int> n(static_cast<size_t>(k));
+    switch (spec.kind) {
+        case SpacingKind::Linspace: {
+            // NumPy's linspace(0, N − 1, P): i·step, the last value exactly N − 1; then rounded.
+            // DDIM, DDPM, Euler: P = K points. DPMSolverMultistep, UniPC: P = K + 1, t = 0
+            // dropped. Euler rounds to float32 first (its fractional timesteps).
+            const bool drop = dropsLastPoint(spec.diffusersClass);
+            const int points = drop ? k + 1 : k;
+            const double step = static_cast<double>(numSteps - 1) / (points - 1);
+            const bool euler = spec.diffusersClass == kEulerClass;
+            for (int i = 0; i < k; ++i) {
+                const int p = drop ? i + 1 : i;
+                double t = p == points - 1 ? numSteps - 1.0 : p * step;
+                if (euler) t = static_cast<double>(static_cast<float>(t));
+                n[i] = static_cast<int>(std::nearbyint(t)) + 1;
+            }
+            break;
+        }
+        case SpacingKind::Leading: {
+            // i·⌊N/K⌋ + O for i = 0..K − 1; DPMSolverMultistep, UniPC: i·⌊N/(K + 1)⌋ + O for
+            // i = 1..K (their K + 1 points without the first).
+            const bool drop = dropsLastPoint(spec.diffusersClass);
+            const int ratio = numSteps / (drop ? k + 1 : k);
+            for (int i = 0; i < k; ++i) {
+                const long long p = drop ? i + 1 : i;
+                n[i] = static_cast<int>(p * ratio + spec.offset) + 1;
+            }
+            break;
+        }
+        case SpacingKind::Trailing: {
+            // diffusers' np.round(np.arange(N, 0, −N/K)) − 1 as NumPy computes it: the first
+            // two values N and N − N/K, then N + i·δ with δ = (N − N/K) − N (DOUBLE_fill), each
+            // rounded half to even. Where an exact tie lands an ulp off (N = 250, K = 76,
+            // i = 57: 62.50000000000001) this gives diffusers' t, not the exact rounding. The
+            // first K values are kept where arange yields K + 1 (N = 1000, K = 61).
+            const double start = numSteps;
+            const double ratio = static_cast<double>(numSteps) / k;
+            const double second = start + -ratio;
+            const double delta = second - start;
+            for (int i = 0; i < k; ++i) {
+                const double v = i == 0 ? start : i == 1 ? second : start + i * delta;
+                n[k - 1 - i] = static_cast<int>(std::nearbyint(v));  // t + 1
+            }
+            break;
+        }
+        default:
+            break;
+    }
+    return n;
+}
+
 }  // namespace
+
+std::vector<double> eulerTimesteps(const SpacingSpec& spec, int numSteps) {
+    if (spec.diffusersClass != kEulerClass) return {};
+    const int k = spec.numTimesteps;
+    std::vector<double> t(static_cast<size_t>(k));
+    if (spec.kind == SpacingKind::Linspace) {
+        const double step = k > 1 ? static_cast<double>(numSteps - 1) / (k - 1) : 0.0;
+        for (int i = 0; i < k; ++i) {
+            const double v = i == k - 1 ? numSteps - 1.0 : i * step;
+            t[static_cast<size_t>(k - 1 - i)] = static_cast<double>(static_cast<float>(v));
+        }
+        return t;
+    }
+    // leading and trailing: whole values, those of spacingTimesteps.
+    const std::vector<int> whole = diffusersSpacing(spec, numSteps);
+    for (int i = 0; i < k; ++i) t[static_cast<size_t>(k - 1 - i)] = whole[i] - 1;
+    return t;
+}
 
 bool isSpacingKind(const std::string& kind) {
     return kind == "linspace" || kind == "leading" || kind == "trailing" || kind == "logsnr" ||
@@ -117,39 +190,41 @@ Result<SpacingSpec> parseSpacing(const std::string& kind, const std::string& res
         return k.error();
     }
     spec.numTimesteps = *k;
-    const char* allowed = spec.kind == SpacingKind::Leading  ? "offset"
-                          : spec.kind == SpacingKind::Karras ? "rho"
-                                                             : nullptr;
-    bool seen = false;
+    // The options each kind takes, each at most once.
+    std::vector<std::string> allowed;
+    if (spec.kind == SpacingKind::Leading) allowed = {"offset", "class"};
+    if (spec.kind == SpacingKind::Linspace || spec.kind == SpacingKind::Trailing) allowed = {"class"};
+    if (spec.kind == SpacingKind::Karras) allowed = {"rho"};
+    std::vector<std::string> seen;
+    std::string offsetText;
     for (size_t i = 1; i < parts.size(); ++i) {
         const std::string& part = parts[i];
         const size_t eq = part.find('=');
         const std::string name = part.substr(0, eq);
-        if (eq == std::string::npos || allowed == nullptr || name != allowed || seen) {
+        const bool known = std::find(allowed.begin(), allowed.end(), name) != allowed.end();
+        if (eq == std::string::npos || !known ||
+            std::find(seen.begin(), seen.end(), name) != seen.end()) {
+            std::string options;
+            for (const std::string& a : allowed) options += (options.empty() ? "" : ", ") + a + "=…";
             return invalidArgument("trajectory", part,
-                                   allowed == nullptr
+                                   allowed.empty()
                                        ? kind + ":K takes no options"
-                                       : kind + ":K takes one option, " + allowed + "=…");
+                                       : kind + ":K takes each of these options at most once: " +
+                                             options);
         }
-        seen = true;
+        seen.push_back(name);
         const std::string text = part.substr(eq + 1);
-        if (spec.kind == SpacingKind::Leading) {
-            Result<long long> offset = parseWhole(text, "offset", "a whole offset expected");
-            if (!offset) {
-                return offset.error();
+        if (name == "offset") {
+            offsetText = text;
+        } else if (name == "class") {
+            if (!isDiffusersClass(text)) {
+                std::string classes;
+                for (const char* c : kDiffusersClasses) {
+                    classes += (classes.empty() ? "" : ", ") + std::string(c);
+                }
+                return invalidArgument("class", text, "expected one of " + classes);
             }
-            // t_i = i·⌊N/K⌋ + O must stay in 0..N − 1 (n = t + 1 in 1..N).
-            const long long last = static_cast<long long>(spec.numTimesteps - 1) *
-                                   (numSteps / spec.numTimesteps);
-            const long long maxOffset = numSteps - 1 - last;
-            if (*offset < 0 || *offset > maxOffset) {
-                return invalidArgument("offset", text,
-                                       "leading:" + std::to_string(spec.numTimesteps) +
-                                           " needs 0 ≤ offset ≤ " + std::to_string(maxOffset) +
-                                           " to keep its timesteps in 1..N = " +
-                                           std::to_string(numSteps));
-            }
-            spec.offset = *offset;
+            spec.diffusersClass = text;
         } else {
             errno = 0;
             char* end = nullptr;
@@ -160,6 +235,27 @@ Result<SpacingSpec> parseSpacing(const std::string& kind, const std::string& res
             }
             spec.rho = rho;
         }
+    }
+    if (!offsetText.empty() || std::find(seen.begin(), seen.end(), "offset") != seen.end()) {
+        Result<long long> offset = parseWhole(offsetText, "offset", "a whole offset expected");
+        if (!offset) {
+            return offset.error();
+        }
+        // The largest 0-based timestep, i·⌊N/K⌋ + O at i = K − 1 (or i·⌊N/(K + 1)⌋ at i = K
+        // for the classes that drop a point), must stay in 0..N − 1 (n = t + 1 in 1..N).
+        const long long k = spec.numTimesteps;
+        const long long last = dropsLastPoint(spec.diffusersClass)
+                                   ? k * (numSteps / (k + 1))
+                                   : (k - 1) * (numSteps / k);
+        const long long maxOffset = numSteps - 1 - last;
+        if (*offset < 0 || *offset > maxOffset) {
+            return invalidArgument("offset", offsetText,
+                                   "leading:" + std::to_string(spec.numTimesteps) +
+                                       " needs 0 ≤ offset ≤ " + std::to_string(maxOffset) +
+                                       " to keep its timesteps in 1..N = " +
+                                       std::to_string(numSteps));
+        }
+        spec.offset = *offset;
     }
     return spec;
 }
@@ -200,38 +296,11 @@ Result<Spacing> spacingTimesteps(const SpacingSpec& spec,
     result.timesteps.resize(static_cast<size_t>(k));
     std::vector<int>& n = result.timesteps;
     switch (spec.kind) {
-        case SpacingKind::Linspace: {
-            // NumPy's linspace(0, N − 1, K): i·step, the last value exactly N − 1; then rounded.
-            const double step = static_cast<double>(numSteps - 1) / (k - 1);
-            for (int i = 0; i < k; ++i) {
-                const double t = i == k - 1 ? numSteps - 1.0 : i * step;
-                n[i] = static_cast<int>(std::nearbyint(t)) + 1;
-            }
+        case SpacingKind::Linspace:
+        case SpacingKind::Leading:
+        case SpacingKind::Trailing:
+            n = diffusersSpacing(spec, numSteps);
             break;
-        }
-        case SpacingKind::Leading: {
-            const int ratio = numSteps / k;
-            for (int i = 0; i < k; ++i) {
-                n[i] = static_cast<int>(static_cast<long long>(i) * ratio + spec.offset) + 1;
-            }
-            break;
-        }
-        case SpacingKind::Trailing: {
-            // diffusers' np.round(np.arange(N, 0, −N/K)) − 1 as NumPy computes it: the first
-            // two values N and N − N/K, then N + i·δ with δ = (N − N/K) − N (DOUBLE_fill), each
-            // rounded half to even. Where an exact tie lands an ulp off (N = 250, K = 76,
-            // i = 57: 62.50000000000001) this gives diffusers' t, not the exact rounding. The
-            // first K values are kept where arange yields K + 1 (N = 1000, K = 61).
-            const double start = numSteps;
-            const double ratio = static_cast<double>(numSteps) / k;
-            const double second = start + -ratio;
-            const double delta = second - start;
-            for (int i = 0; i < k; ++i) {
-                const double v = i == 0 ? start : i == 1 ? second : start + i * delta;
-                n[k - 1 - i] = static_cast<int>(std::nearbyint(v));  // t + 1
-            }
-            break;
-        }
         case SpacingKind::AysSd15:
         case SpacingKind::AysSdxl: {
             const int* list = spec.kind == SpacingKind::AysSd15 ? kAysSd15 : kAysSdxl;
@@ -255,15 +324,19 @@ Result<Spacing> spacingTimesteps(const SpacingSpec& spec,
             Result<std::vector<double>> lambda = logSnrs(schedule);
             if (!lambda) return lambda.error();
             const std::vector<double>& l = *lambda;
-            // AYS's loglinear_interp: log σ (= −λ) linear over the list's positions 0..9 in
-            // increasing σ, sampled at K evenly spaced positions, then the nearest timestep.
+            // The AYS how-to's loglinear_interp: log σ (= −λ) linear over the 11 published
+            // noise levels — the list's 10 timesteps and σ_min at t = 0 (n = 1) — sampled at
+            // K + 1 evenly spaced positions, the last (σ_min) dropped; then the nearest
+            // timestep. Position x = 10·i/K counts from the list's first (largest) timestep;
+            // its whole part and fraction are taken in integers, so that a position on a
+            // published level is that level exactly.
+            const auto nodeLambda = [&](int j) { return j == 10 ? l[1] : l[list[j] + 1]; };
             for (int i = 0; i < k; ++i) {
-                const double position = i == k - 1 ? 9.0 : 9.0 * i / (k - 1);
-                const int j = std::min(static_cast<int>(position), 8);
-                const double fraction = position - j;
-                const double low = l[list[9 - j] + 1];
-                const double high = l[list[8 - j] + 1];
-                n[i] = nearestNonIncreasing(l, low + (high - low) * fraction);
+                const int j = 10 * i / k;
+                const double fraction = static_cast<double>(10 * i - j * k) / k;
+                const double low = nodeLambda(j);
+                const double high = nodeLambda(j + 1);
+                n[k - 1 - i] = nearestNonIncreasing(l, low + (high - low) * fraction);
             }
             result.moved = makeDistinct(n, numSteps);
             break;

@@ -5,12 +5,14 @@
 #include <utility>
 #include <vector>
 
+#include "core/schedule/diffusers_config.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "core/util/result.h"
 
 // The timestep spacings of diffusers, EDM and DPM-Solver (docs/gaussian.md#timestep-spacings):
-// linspace:K, leading:K[,offset=O], trailing:K, logsnr:K and karras:K[,rho=ρ]; and the Align
-// Your Steps lists (Sabour et al. 2024) ays:sd15[:K] and ays:sdxl[:K]. Our timesteps
+// linspace:K, leading:K[,offset=O], trailing:K (each with [,class=C], the diffusers scheduler
+// class whose set_timesteps arithmetic is followed), logsnr:K and karras:K[,rho=ρ]; and the
+// Align Your Steps lists (Sabour et al. 2024) ays:sd15[:K] and ays:sdxl[:K]. Our timesteps
 // are 1-based: n = t + 1 for the 0-based t of diffusers. Rounding is NumPy's (half to even).
 // These trajectories may start after 1 and end before N.
 namespace core::gaussian {
@@ -22,7 +24,14 @@ struct SpacingSpec {
     int numTimesteps = 2;   // K
     long long offset = 0;   // leading: O, added to every 0-based timestep
     double rho = 7.0;       // karras: ρ
+    std::string diffusersClass;  // linspace, leading, trailing: "" = DDIMScheduler's arithmetic
 };
+
+// The classes `class=` takes: core::schedule::kDiffusersClasses.
+using schedule::dropsLastPoint;
+using schedule::isDiffusersClass;
+using schedule::kDiffusersClasses;
+using schedule::kEulerClass;
 
 // True for linspace, leading, trailing, logsnr, karras, ays:sd15 and ays:sdxl.
 bool isSpacingKind(const std::string& kind);
@@ -42,9 +51,10 @@ inline constexpr int kAysSdxl[10] = {999, 845, 730, 587, 443, 310, 193, 116, 53,
 Result<int> parseNumTimesteps(const std::string& text, const std::string& spec,
                               const std::string& kind, int numSteps);
 
-// `rest` is what follows "kind:": "K" and for leading ",offset=O", for karras ",rho=ρ"; for
-// the AYS kinds an empty rest means K = 10. Errors
-// name the field ("K", "offset", "rho", or "trajectory" for an unknown option) and the value.
+// `rest` is what follows "kind:": "K" and for leading ",offset=O", for karras ",rho=ρ", for
+// linspace, leading and trailing ",class=C"; for the AYS kinds an empty rest means K = 10.
+// Errors name the field ("K", "offset", "rho", "class", or "trajectory" for an unknown option)
+// and the value.
 Result<SpacingSpec> parseSpacing(const std::string& kind, const std::string& rest, int numSteps);
 
 struct Spacing {
@@ -55,6 +65,12 @@ struct Spacing {
 // The timesteps of a parsed spec on `schedule` (logsnr and karras read its ᾱ_n).
 Result<Spacing> spacingTimesteps(const SpacingSpec& spec,
                                  const schedule::GaussianSchedule& schedule);
+
+// EulerDiscreteScheduler's own timesteps (diffusers' t, descending) for a spec with
+// class=EulerDiscreteScheduler: linspace's are NumPy's float64 linspace(0, N − 1, K) rounded to
+// float32, often fractional (166.5); leading's and trailing's are whole. Empty for any other
+// spec. spacingTimesteps gives their nearest whole timesteps (half to even).
+std::vector<double> eulerTimesteps(const SpacingSpec& spec, int numSteps);
 
 // Makes nearest-timestep picks distinct, in place: sorted increasing, then upward
 // n_i = max(n_i, n_{i−1} + 1), then n_last = min(n_last, N) and downward

@@ -340,7 +340,8 @@ Result<ResolvedTrajectory> resolveTrajectory(const std::string& spec,
     }
     return invalidArgument("trajectory", spec,
                            "expected even:K, quadratic:K, dp:K, list:1,…,N, linspace:K, "
-                           "leading:K[,offset=O], trailing:K, logsnr:K or karras:K[,rho=ρ]");
+                           "leading:K[,offset=O], trailing:K (each [,class=C]), logsnr:K or "
+                           "karras:K[,rho=ρ]");
 }
 
 }  // namespace core::gaussian

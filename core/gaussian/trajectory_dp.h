@@ -70,7 +70,8 @@ double trajectoryCost(const Matrix& cost, const std::vector<int>& trajectory);
 
 // A trajectory from its spec: even:K, quadratic:K (deduplicated; `note` says how many were
 // dropped), list:1,10,…,N, dp:K (needs a Γ table; otherwise an error), or one of the spacings
-// of spacing.h (linspace:K, leading:K[,offset=O], trailing:K, logsnr:K, karras:K[,rho=ρ]).
+// of spacing.h (linspace:K, leading:K[,offset=O], trailing:K, each [,class=C], logsnr:K,
+// karras:K[,rho=ρ]).
 struct ResolvedTrajectory {
     std::vector<int> timesteps;  // τ_1 < … < τ_K, increasing; τ_1 = 1 and τ_K = N except for
                                  // quadratic (ends at ⌊0.8N⌋ + 1) and the spacings

@@ -161,6 +161,10 @@ Status GaussianParams::validate() const {
     if (!(std::isfinite(karrasRho) && karrasRho > 0.0)) {
         return invalidArgument("karrasRho", formatValue(karrasRho), "ρ must be finite and > 0");
     }
+    if (!diffusersClass.empty() && !gaussian::isDiffusersClass(diffusersClass)) {
+        return invalidArgument("diffusersClass", diffusersClass,
+                               "not a diffusers scheduler class whose spacing is known here");
+    }
     if (const std::string kind = choiceId(kGaussianTrajectories, trajectory);
         gaussian::isSpacingKind(kind)) {
         // The core's own check of the spec, e.g. an offset that leaves 1..N.
@@ -171,6 +175,7 @@ Status GaussianParams::validate() const {
             Error e = parsed.error();
             if (e.field == "offset") e.field = "leadingOffset";
             if (e.field == "rho") e.field = "karrasRho";
+            if (e.field == "class") e.field = "diffusersClass";
             return e;
         }
     }
@@ -196,7 +201,8 @@ Status GaussianParams::setTrajectorySpec(const std::string& spec, const std::str
     if (!parsed) {
         return invalidArgument(field, spec,
                                "expected even:K, quadratic:K, dp:K, list:n1,n2,…, linspace:K, "
-                               "leading:K[,offset=O], trailing:K, logsnr:K, karras:K[,rho=ρ], "
+                               "leading:K[,offset=O], trailing:K (each [,class=C]), logsnr:K, "
+                               "karras:K[,rho=ρ], "
                                "ays:sd15[:K] or ays:sdxl[:K]");
     }
     GaussianParams next = *this;
@@ -209,6 +215,7 @@ Status GaussianParams::setTrajectorySpec(const std::string& spec, const std::str
         next.pathSteps = spacing->numTimesteps;
         next.leadingOffset = static_cast<int>(std::min<long long>(spacing->offset, 1 << 30));
         next.karrasRho = spacing->rho;
+        next.diffusersClass = spacing->diffusersClass;
     } else {
         auto k = gaussian::parseNumTimesteps(rest, spec, kind, numSteps);
         if (!k) return k.error();
@@ -347,6 +354,10 @@ std::string GaussianParams::trajectorySpec() const {
     if (trajectory == GaussianTrajectory::Karras && karrasRho != 7.0) {
         spec += ",rho=" + shortestText(karrasRho);
     }
+    const bool diffusersSpacing = trajectory == GaussianTrajectory::Linspace ||
+                                  trajectory == GaussianTrajectory::Leading ||
+                                  trajectory == GaussianTrajectory::Trailing;
+    if (diffusersSpacing && !diffusersClass.empty()) spec += ",class=" + diffusersClass;
     return spec;
 }
 
@@ -374,6 +385,9 @@ io::Json GaussianParams::toJson() const {
     // Optional, written only when set, so that files without them read as before.
     if (leadingOffset != 0) {
         o["leadingOffset"] = leadingOffset;
+    }
+    if (!diffusersClass.empty()) {
+        o["diffusersClass"] = diffusersClass;
     }
     if (karrasRho != 7.0) {
         o["karrasRho"] = karrasRho;
@@ -457,6 +471,7 @@ Result<GaussianParams> GaussianParams::fromJson(const io::Json& json) {
                      read.integerOr("pathStepsAsked", p.pathStepsAsked),
                      readChoice(read, "dpVariant", kDpVariants, p.dpVariant),
                      read.integerOr("leadingOffset", p.leadingOffset),
+                     read.stringOr("diffusersClass", p.diffusersClass),
                      read.numberOr("karrasRho", p.karrasRho), read.stringOr("model", p.model),
                      read.stringOr("importedGammaName", p.importedGammaName), readSamplers(read, p),
                      read.booleanOr("clipFirst", p.clipFirst),

@@ -73,6 +73,9 @@ struct GaussianParams {
     gaussian::DpVariant dpVariant = gaussian::DpVariant::Clipped;  // dp: the cost over the bound
     int leadingOffset = 0;                 // leading: O, added to every 0-based timestep
     double karrasRho = 7.0;                // karras: ρ
+    // linspace, leading, trailing: the diffusers scheduler class whose set_timesteps arithmetic
+    // is followed (core::gaussian::kDiffusersClasses); "" is DDIMScheduler's.
+    std::string diffusersClass;
     uint64_t seed = 1;                     // RNG key of the Γ estimate and the particles
     gaussian::SamplerKind sampler = gaussian::SamplerKind::AnalyticDdpm;
     // The Particles view's right pane; none hides it.
@@ -109,12 +112,13 @@ struct GaussianParams {
     // Replaces each imported Γ_n over its bound by the largest double with β̄_n·Γ_n ≤ 1 and
     // returns the timesteps changed (empty: none); on an error Γ is left as it was.
     Result<std::vector<int>> clipImportedGamma();
-    // "even:K", "quadratic:K", "dp:K", "list:…", "linspace:K", "leading:K[,offset=O]",
-    // "trailing:K", "logsnr:K", "karras:K[,rho=ρ]" or "ays:sd15[:K]", "ays:sdxl[:K]" for
-    // core::gaussian::resolveTrajectory (the options only when they differ from their defaults
-    // 0 and 7, K of AYS only when it is not 10).
+    // "even:K", "quadratic:K", "dp:K", "list:…", "linspace:K[,class=C]",
+    // "leading:K[,offset=O][,class=C]", "trailing:K[,class=C]", "logsnr:K", "karras:K[,rho=ρ]"
+    // or "ays:sd15[:K]", "ays:sdxl[:K]" for core::gaussian::resolveTrajectory (the options only
+    // when they differ from their defaults 0, "" and 7, K of AYS only when it is not 10).
     std::string trajectorySpec() const;
-    // The inverse: sets trajectory, pathSteps, trajectoryList, leadingOffset and karrasRho from
+    // The inverse: sets trajectory, pathSteps, trajectoryList, leadingOffset, diffusersClass and
+    // karrasRho from
     // a spec of the forms above (K checked against numSteps); errors name `field` and the value.
     Status setTrajectorySpec(const std::string& spec, const std::string& field = "trajectory");
     // The trajectory a diffusers config given as the schedule names by its timestep_spacing for

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/project/timesteps_export.h"
 
+#include "core/gaussian/spacing.h"
 #include "core/project/gaussian_runs.h"
 
 namespace core::project {
@@ -35,6 +36,17 @@ std::string diffusersSpacingNote(const GaussianParams& params) {
            std::to_string(config->stepsOffset) + "): --trajectory " + named;
 }
 
+schedule::PipelineClass pipelineClassOf(const std::string& trajectorySpec, int numSteps) {
+    schedule::PipelineClass pipelineClass;
+    const auto [kind, rest] = gaussian::splitTrajectoryKind(trajectorySpec);
+    if (!gaussian::isSpacingKind(kind)) return pipelineClass;
+    auto spacing = gaussian::parseSpacing(kind, rest, numSteps);
+    if (!spacing) return pipelineClass;  // the trajectory itself reports it
+    pipelineClass.spacingClass = spacing->diffusersClass;
+    pipelineClass.eulerTimesteps = gaussian::eulerTimesteps(*spacing, numSteps);
+    return pipelineClass;
+}
+
 Result<TimestepsExport> exportTimesteps(const GaussianParams& params,
                                         const schedule::GaussianSchedule& schedule,
                                         const std::vector<double>& gamma,
@@ -49,8 +61,9 @@ Result<TimestepsExport> exportTimesteps(const GaussianParams& params,
     if (!trajectory) return trajectory.error();
     out.trajectory = std::move(trajectory).value();
     if (!out.trajectory.note.empty()) out.notes.push_back(out.trajectory.note);
-    schedule::PipelineTimesteps pipeline =
-        schedule::pipelineTimesteps(out.trajectory.timesteps, schedule, convention, json);
+    schedule::PipelineTimesteps pipeline = schedule::pipelineTimesteps(
+        out.trajectory.timesteps, schedule, convention, json,
+        pipelineClassOf(params.trajectorySpec(), schedule.numSteps()));
     out.text = std::move(pipeline.text);
     out.notes.insert(out.notes.end(), pipeline.notes.begin(), pipeline.notes.end());
     return out;

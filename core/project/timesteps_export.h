@@ -30,6 +30,11 @@ Result<int> scheduleDefaultSteps(const std::string& scheduleSpec);
 // that is, when it is not the project's ("" otherwise).
 std::string diffusersSpacingNote(const GaussianParams& params);
 
+// What pipelineTimesteps needs of a trajectory spec's diffusers class (class=, and
+// EulerDiscreteScheduler's own timesteps); empty for a spec without one, or one that does not
+// parse (resolving the trajectory reports that).
+schedule::PipelineClass pipelineClassOf(const std::string& trajectorySpec, int numSteps);
+
 // The project's trajectory on Γ (empty unless dp:K) in `convention`: the text `timesteps`
 // prints (one JSON line, or the bare list) and the notes beside it (the trajectory's, the
 // config's spacing, the convention's).

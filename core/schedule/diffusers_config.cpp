@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/schedule/diffusers_config.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -92,6 +93,18 @@ Error keyError(const std::string& where, const std::string& key, const io::Json&
 
 }  // namespace
 
+bool isDiffusersClass(const std::string& name) {
+    for (const char* c : kDiffusersClasses) {
+        if (name == c) return true;
+    }
+    return false;
+}
+
+bool dropsLastPoint(const std::string& diffusersClass) {
+    return diffusersClass == "DPMSolverMultistepScheduler" ||
+           diffusersClass == "UniPCMultistepScheduler";
+}
+
 Result<DiffusersConfig> parseDiffusersConfig(const std::string& text, const std::string& where) {
     Result<io::Json> parsed = io::parseJsonStrict(text, where);
     if (!parsed) return parsed.error();
@@ -144,6 +157,11 @@ Result<DiffusersConfig> parseDiffusersConfig(const std::string& text, const std:
                 return keyError(where, key, value, "expected a whole number ≥ 0");
             }
             config.stepsOffset = static_cast<int>(*o);
+        } else if (key == "_class_name") {
+            if (!value.is_string() || value.get<std::string>().empty()) {
+                return keyError(where, key, value, "expected the scheduler's class name");
+            }
+            config.className = value.get<std::string>();
         } else if (key == "prediction_type") {
             if (!value.is_string() || !oneOf(value.get<std::string>(), kPredictionTypes)) {
                 return keyError(where, key, value, "expected " + listOf(kPredictionTypes));
@@ -236,12 +254,19 @@ Result<GaussianSchedule> diffusersSchedule(const DiffusersConfig& config, const 
 }
 
 std::string diffusersConfigNote(const DiffusersConfig& config, const std::string& where) {
-    if (config.unknownKeys.empty()) return {};
+    const bool unknownClass = !config.className.empty() && !isDiffusersClass(config.className);
+    if (config.unknownKeys.empty() && !unknownClass) return {};
     std::string keys;
     for (size_t i = 0; i < config.unknownKeys.size(); ++i) {
         keys += (i == 0 ? "" : ", ") + config.unknownKeys[i];
     }
-    return where + ": keys not used here: " + keys;
+    std::string note = where + ": ";
+    if (!keys.empty()) note += "keys not used here: " + keys;
+    if (unknownClass) {
+        note += std::string(keys.empty() ? "" : "; ") + "_class_name " + config.className +
+                " has no spacing arithmetic here: DDIMScheduler's is used";
+    }
+    return note;
 }
 
 std::string diffusersTrajectorySpec(const DiffusersConfig& config, int numTimesteps) {
@@ -251,6 +276,10 @@ std::string diffusersTrajectorySpec(const DiffusersConfig& config, int numTimest
     if (config.timestepSpacing == "leading" && config.stepsOffset != 0) {
         spec += ",offset=" + std::to_string(config.stepsOffset);
     }
+    // The class where its arithmetic (or Euler's float32 sigmas) differs from DDIMScheduler's.
+    const bool differs = config.className == kEulerClass ||
+                         (dropsLastPoint(config.className) && config.timestepSpacing != "trailing");
+    if (differs) spec += ",class=" + config.className;
     return spec;
 }
 
@@ -292,38 +321,136 @@ std::string predictionTypeMismatch(const std::string& spec, const std::string& m
            " predicts " + modelPrediction + " (its diffuscope.json)";
 }
 
-PipelineTimesteps pipelineTimesteps(const std::vector<int>& n, const GaussianSchedule& schedule,
-                                    TimestepConvention convention, bool json) {
-    // ᾱ_N = 2⁻²⁴ under zero terminal SNR keeps σ_N finite (σ = 4096), as diffusers does.
-    constexpr double kZeroSnrAlphaBar = 1.0 / 16777216.0;
-    PipelineTimesteps out;
+namespace {
+
+// ᾱ_N = 2⁻²⁴ under zero terminal SNR keeps σ_N finite (σ = 4096), as diffusers does.
+constexpr double kZeroSnrAlphaBar = 1.0 / 16777216.0;
+
+// DDIMScheduler.step goes from t to t − ⌊N/K⌋: "previous" for each listed t (descending), and
+// a note when that is not the next listed timestep (for the last: not below 0, the end).
+nlohmann::ordered_json ddimPrevious(const std::vector<int>& n, int numSteps, bool warn,
+                                    std::vector<std::string>& notes) {
+    const int k = static_cast<int>(n.size());
+    const int ratio = numSteps / k;
+    nlohmann::ordered_json previous = nlohmann::ordered_json::array();
+    int differ = 0;
+    std::string first;
+    for (int i = 0; i < k; ++i) {
+        const int t = n[static_cast<size_t>(k - 1 - i)] - 1;
+        const int prev = t - ratio;
+        previous.push_back(prev);
+        const bool last = i == k - 1;
+        const int next = last ? -1 : n[static_cast<size_t>(k - 2 - i)] - 1;
+        if (last ? prev >= 0 : prev != next) {
+            if (differ++ == 0) {
+                first = "t = " + std::to_string(t) + " → " + std::to_string(prev) + ", " +
+                        (last ? std::string("not the end") : "next listed " + std::to_string(next));
+            }
+        }
+    }
+    if (warn && differ > 0) {
+        notes.push_back("DDIMScheduler.step goes from t to t − N//K = t − " +
+                        std::to_string(ratio) + ", which is not the next listed timestep at " +
+                        std::to_string(differ) + " of " + std::to_string(k) + " steps (" + first +
+                        "); pass this list to a scheduler that steps through it");
+    }
+    return previous;
+}
+
+// EulerDiscreteScheduler's σ at its own t: its table √((1 − ᾱ)/ᾱ) in float32, np.interp at t
+// in double, then float32. Adds the note of the largest difference from σ at the nearest whole
+// timesteps `n` (increasing), which the analyses use.
+nlohmann::ordered_json eulerSigmas(const std::vector<double>& t, const std::vector<int>& n,
+                                   const GaussianSchedule& schedule,
+                                   std::vector<std::string>& notes) {
+    const int numSteps = schedule.numSteps();
+    const auto table = [&](int index) {  // 0-based t
+        float a = static_cast<float>(schedule.alphaBar(index + 1));
+        if (a == 0.0f) a = static_cast<float>(kZeroSnrAlphaBar);
+        return static_cast<double>(std::sqrt((1.0f - a) / a));
+    };
     nlohmann::ordered_json values = nlohmann::ordered_json::array();
+    double largest = 0.0;
+    size_t where = 0;
+    for (size_t i = 0; i < t.size(); ++i) {
+        const int low = std::clamp(static_cast<int>(std::floor(t[i])), 0, numSteps - 1);
+        const int high = std::min(low + 1, numSteps - 1);
+        const double slope = table(high) - table(low);
+        const double sigma = static_cast<float>(slope * (t[i] - low) + table(low));
+        values.push_back(sigma);
+        const int whole = n[n.size() - 1 - i];
+        const double a = schedule.alphaBar(whole);
+        const double exact = a == 0.0 ? std::sqrt((1.0 - kZeroSnrAlphaBar) / kZeroSnrAlphaBar)
+                                      : std::sqrt(schedule.betaBar(whole) / a);
+        if (std::abs(sigma - exact) > largest) {
+            largest = std::abs(sigma - exact);
+            where = i;
+        }
+    }
+    values.push_back(0.0);
+    if (!t.empty()) {
+        notes.push_back("EulerDiscreteScheduler's own σ (float32, at its t) differ from σ at the "
+                        "nearest whole timesteps, which the analyses use, by at most " +
+                        formatValue(largest) + " (t = " + formatValue(t[where]) + ", n = " +
+                        std::to_string(n[n.size() - 1 - where]) + ")");
+    }
+    return values;
+}
+
+}  // namespace
+
+PipelineTimesteps pipelineTimesteps(const std::vector<int>& n, const GaussianSchedule& schedule,
+                                    TimestepConvention convention, bool json,
+                                    const PipelineClass& pipelineClass) {
+    PipelineTimesteps out;
+    const bool euler =
+        !n.empty() && pipelineClass.eulerTimesteps.size() == n.size();
+    nlohmann::ordered_json values = nlohmann::ordered_json::array();
+    nlohmann::ordered_json previous;
     const char* key = "n";
     if (convention == TimestepConvention::Diffuscope) {
         for (int v : n) values.push_back(v);
     } else if (convention == TimestepConvention::Diffusers) {
         key = "timesteps";
-        for (auto it = n.rbegin(); it != n.rend(); ++it) values.push_back(*it - 1);
+        if (euler) {
+            for (double t : pipelineClass.eulerTimesteps) {
+                if (t == std::floor(t)) values.push_back(static_cast<long long>(t));
+                else values.push_back(t);
+            }
+        } else {
+            for (auto it = n.rbegin(); it != n.rend(); ++it) values.push_back(*it - 1);
+        }
+        if (!n.empty()) {
+            const bool ddimSteps = pipelineClass.spacingClass.empty() ||
+                                   pipelineClass.spacingClass == "DDIMScheduler";
+            previous = ddimPrevious(n, schedule.numSteps(), ddimSteps, out.notes);
+        }
     } else {
         key = "sigmas";
-        for (auto it = n.rbegin(); it != n.rend(); ++it) {
-            const double alphaBar = schedule.alphaBar(*it);
-            if (alphaBar == 0.0) {
-                out.notes.push_back("ᾱ_" + std::to_string(*it) +
-                                    " = 0 (zero terminal SNR): σ is taken at ᾱ = 2⁻²⁴ as "
-                                    "diffusers' Euler scheduler does");
-                values.push_back(std::sqrt((1.0 - kZeroSnrAlphaBar) / kZeroSnrAlphaBar));
-            } else {
-                values.push_back(std::sqrt(schedule.betaBar(*it) / alphaBar));
+        if (euler) {
+            values = eulerSigmas(pipelineClass.eulerTimesteps, n, schedule, out.notes);
+        } else {
+            for (auto it = n.rbegin(); it != n.rend(); ++it) {
+                const double alphaBar = schedule.alphaBar(*it);
+                if (alphaBar == 0.0) {
+                    out.notes.push_back("ᾱ_" + std::to_string(*it) +
+                                        " = 0 (zero terminal SNR): σ is taken at ᾱ = 2⁻²⁴ as "
+                                        "diffusers' Euler scheduler does");
+                    values.push_back(std::sqrt((1.0 - kZeroSnrAlphaBar) / kZeroSnrAlphaBar));
+                } else {
+                    values.push_back(std::sqrt(schedule.betaBar(*it) / alphaBar));
+                }
             }
+            values.push_back(0.0);
         }
-        values.push_back(0.0);
     }
     const auto dump = [](const nlohmann::ordered_json& j) {
         return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
     };
     if (json) {
-        out.text = dump(nlohmann::ordered_json{{key, values}}) + '\n';
+        nlohmann::ordered_json object{{key, values}};
+        if (!previous.is_null()) object["previous"] = previous;
+        out.text = dump(object) + '\n';
     } else {
         for (size_t i = 0; i < values.size(); ++i) out.text += (i == 0 ? "" : ", ") + dump(values[i]);
         out.text += '\n';

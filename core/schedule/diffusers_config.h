@@ -15,6 +15,19 @@ namespace core::schedule {
 // The prefix of a schedule spec naming such a file: "diffusers:FILE".
 inline constexpr const char* kDiffusersPrefix = "diffusers:";
 
+// The diffusers scheduler classes whose set_timesteps arithmetic `class=` follows.
+// DDIMScheduler and DDPMScheduler space alike; DPMSolverMultistepScheduler and
+// UniPCMultistepScheduler take K + 1 points and drop the last for linspace and leading;
+// EulerDiscreteScheduler's linspace timesteps are fractional float32 values (the analyses use
+// the nearest whole ones) and its sigmas are float32.
+inline constexpr const char* kDiffusersClasses[] = {
+    "DDIMScheduler", "DDPMScheduler", "DPMSolverMultistepScheduler", "UniPCMultistepScheduler",
+    "EulerDiscreteScheduler"};
+inline constexpr const char* kEulerClass = "EulerDiscreteScheduler";
+bool isDiffusersClass(const std::string& name);
+// True for the classes that build K + 1 points and drop the last (DPMSolverMultistep, UniPC).
+bool dropsLastPoint(const std::string& diffusersClass);
+
 // The keys read; every other key is listed in `unknownKeys` (never silently dropped).
 struct DiffusersConfig {
     int numTrainTimesteps = 1000;      // num_train_timesteps: N
@@ -26,6 +39,9 @@ struct DiffusersConfig {
     std::string timestepSpacing;       // timestep_spacing: "" (absent), linspace | leading | trailing
     int stepsOffset = 0;               // steps_offset
     std::string predictionType;        // prediction_type: "" (absent), epsilon | sample | v_prediction
+    // _class_name: "" (absent) or the scheduler class; its timestep spacing is followed where
+    // it is one of kDiffusersClasses, else DDIMScheduler's (and the note says so).
+    std::string className;
     std::vector<std::string> unknownKeys;  // keys of the file not read above, in file order
 };
 
@@ -51,11 +67,15 @@ Result<DiffusersTables> diffusersTables(const DiffusersConfig& config, const std
 // The schedule of a config (N = num_train_timesteps); `where` names it in errors.
 Result<GaussianSchedule> diffusersSchedule(const DiffusersConfig& config, const std::string& where);
 
-// "" when every key was read; otherwise one line listing the keys that were not used.
+// "" when every key was read and the class is known; otherwise one line listing the keys that
+// were not used and naming a _class_name whose spacing is not known here (DDIMScheduler's is
+// used).
 std::string diffusersConfigNote(const DiffusersConfig& config, const std::string& where);
 
-// The trajectory spec the config's timestep_spacing and steps_offset name for K timesteps
-// ("leading:K,offset=O", "trailing:K", "linspace:K"), or "" when it names none.
+// The trajectory spec the config's timestep_spacing, steps_offset and _class_name name for K
+// timesteps ("leading:K,offset=O", "trailing:K", "linspace:K,class=UniPCMultistepScheduler"),
+// or "" when it names none. The class is written where its arithmetic differs from
+// DDIMScheduler's: DPMSolverMultistep and UniPC (linspace, leading) and Euler (every spacing).
 std::string diffusersTrajectorySpec(const DiffusersConfig& config, int numTimesteps);
 
 // For a spec "diffusers:FILE[,zero-snr]": the note of diffusersConfigNote ("" for any other
@@ -80,14 +100,27 @@ std::string predictionTypeMismatch(const std::string& spec, const std::string& m
 // k-diffusion σ = √(β̄_n/ᾱ_n) descending then 0 (ᾱ_n = 0 is taken at 2⁻²⁴ as diffusers'
 // Euler scheduler does). `text` is exactly what `diffuscope timesteps` prints: one JSON line
 // {"n"|"timesteps"|"sigmas":[…]} or the bare list, with a final newline.
+//
+// diffusers' JSON also has "previous": t − ⌊N/K⌋ for each listed t, the timestep
+// DDIMScheduler.step goes to (below 0: its final ᾱ); a note says when that is not the next
+// listed timestep (or, for the last, not the end), unless `spacingClass` names a class whose
+// step follows the list. For EulerDiscreteScheduler (`eulerTimesteps`, its own t descending,
+// possibly fractional) diffusers' list is Euler's own t and k-diffusion's σ are Euler's own:
+// float32 of σ interpolated at those t; a note gives the largest difference from σ at the
+// nearest whole timesteps, which the analyses use.
 enum class TimestepConvention { Diffuscope, Diffusers, KDiffusion };
 struct PipelineTimesteps {
     std::string text;
     std::vector<std::string> notes;  // what the command line writes as "note: …"
 };
+struct PipelineClass {
+    std::string spacingClass;           // the trajectory's class=, "" when none
+    std::vector<double> eulerTimesteps;  // EulerDiscreteScheduler's own t, descending
+};
 PipelineTimesteps pipelineTimesteps(const std::vector<int>& timesteps,
                                     const GaussianSchedule& schedule,
-                                    TimestepConvention convention, bool json = true);
+                                    TimestepConvention convention, bool json = true,
+                                    const PipelineClass& pipelineClass = {});
 
 // True for "csv:FILE" and "diffusers:FILE" (a non-empty FILE): schedules read from a file.
 bool isFileScheduleSpec(const std::string& base);

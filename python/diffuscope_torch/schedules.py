@@ -231,6 +231,8 @@ DIFFUSERS_PREFIX = "diffusers:"
 _DIFFUSERS_BETA_SCHEDULES = ("linear", "scaled_linear", "squaredcos_cap_v2", "sigmoid")
 _DIFFUSERS_SPACINGS = ("linspace", "leading", "trailing")
 _DIFFUSERS_PREDICTIONS = ("epsilon", "sample", "v_prediction")
+# The scheduler classes that space K + 1 points and drop the last (core/schedule/diffusers_config.h).
+_DROPS_LAST_POINT = ("DPMSolverMultistepScheduler", "UniPCMultistepScheduler")
 _MAX_DIFFUSERS_CONFIG_BYTES = 16 << 20
 _f32 = np.float32
 
@@ -270,7 +272,8 @@ def _rescale_zero_terminal_snr(betas):
 def read_diffusers_config(path):
     """A diffusers scheduler_config.json as the app reads it (core/schedule/diffusers_config):
     a dict of the keys used (num_train_timesteps, beta_schedule, beta_start, beta_end,
-    trained_betas, rescale_betas_zero_snr, timestep_spacing, steps_offset, prediction_type)
+    trained_betas, rescale_betas_zero_snr, timestep_spacing, steps_offset, prediction_type,
+    _class_name)
     and `unknown_keys`. A key of the wrong type or value raises ScheduleError naming it."""
     import json
     try:
@@ -286,7 +289,7 @@ def read_diffusers_config(path):
     config = {"num_train_timesteps": 1000, "beta_schedule": "linear", "beta_start": 0.0001,
               "beta_end": 0.02, "trained_betas": None, "rescale_betas_zero_snr": False,
               "timestep_spacing": "", "steps_offset": 0, "prediction_type": "",
-              "unknown_keys": []}
+              "_class_name": "", "unknown_keys": []}
 
     def refuse(key, value, why):
         raise ScheduleError(f"{path}: {key}", value, why)
@@ -322,6 +325,9 @@ def read_diffusers_config(path):
         elif key == "steps_offset":
             if not whole(value) or not 0 <= value <= limits.STEPS.max:
                 refuse(key, value, "expected a whole number ≥ 0")
+        elif key == "_class_name":
+            if not isinstance(value, str) or not value:
+                refuse(key, value, "expected the scheduler's class name")
         elif key == "prediction_type":
             if value not in _DIFFUSERS_PREDICTIONS:
                 refuse(key, value, "expected " + ", ".join(_DIFFUSERS_PREDICTIONS))
@@ -400,6 +406,10 @@ def diffusers_trajectory_spec(config, num_timesteps):
     spec = f"{spacing}:{num_timesteps}"
     if spacing == "leading" and config["steps_offset"]:
         spec += f",offset={config['steps_offset']}"
+    # The class where its arithmetic (or Euler's float32 sigmas) differs from DDIMScheduler's.
+    name = config["_class_name"]
+    if name == "EulerDiscreteScheduler" or (name in _DROPS_LAST_POINT and spacing != "trailing"):
+        spec += f",class={name}"
     return spec
 
 

@@ -229,11 +229,11 @@ void tst_CliTimesteps::diffusersSchedule() {
     std::ofstream(path.toStdString())
         << R"({"_class_name": "DDIMScheduler", "num_train_timesteps": 1000,
               "beta_schedule": "scaled_linear", "beta_start": 0.00085, "beta_end": 0.012,
-              "timestep_spacing": "leading", "steps_offset": 1})";
+              "timestep_spacing": "leading", "steps_offset": 1, "clip_sample": false})";
     auto k = runCli({"timesteps", "--schedule", "diffusers:" + path, "--trajectory",
                      "leading:10,offset=1", "--as", "k-diffusion"});
     QVERIFY2(k.exitCode == 0, qPrintable(k.err));
-    QVERIFY2(k.err.contains("keys not used here: _class_name"), qPrintable(k.err));
+    QVERIFY2(k.err.contains("keys not used here: clip_sample"), qPrintable(k.err));
     const QJsonArray sigmas = jsonArray(k.out, "sigmas");
     QCOMPARE(sigmas.size(), 11);
     // t = 901 and t = 1: σ from diffusers' float32 ᾱ (the one-off of tst_diffusers_config:
@@ -274,11 +274,15 @@ void tst_CliTimesteps::configSpacingWithoutTrajectory() {
     auto named = runCli({"timesteps", "--schedule", "diffusers:" + path, "--as", "diffusers"});
     QVERIFY2(named.exitCode == 0, qPrintable(named.err));
     // diffusers' leading spacing with steps_offset 1 at 10 steps: 901, 801, …, 1.
-    QCOMPARE(named.out, QString("{\"timesteps\":[901,801,701,601,501,401,301,201,101,1]}\n"));
+    // DDIMScheduler.step goes t → t − 100: the next listed timestep, and below 0 at the end.
+    QCOMPARE(named.out, QString("{\"timesteps\":[901,801,701,601,501,401,301,201,101,1],"
+                                "\"previous\":[801,701,601,501,401,301,201,101,1,-99]}\n"));
+    QVERIFY2(!named.err.contains("DDIMScheduler.step"), qPrintable(named.err));
     auto given = runCli({"timesteps", "--schedule", "diffusers:" + path, "--trajectory",
                          "trailing:4", "--as", "diffusers"});
     QVERIFY2(given.exitCode == 0, qPrintable(given.err));
-    QCOMPARE(given.out, QString("{\"timesteps\":[999,749,499,249]}\n"));
+    QCOMPARE(given.out, QString("{\"timesteps\":[999,749,499,249],"
+                                "\"previous\":[749,499,249,-1]}\n"));
     // With a project: its K (6), the config's spacing, as when the config is picked in the GUI.
     core::project::Project project;
     project.process = core::project::ProcessKind::Gaussian;
@@ -291,7 +295,8 @@ void tst_CliTimesteps::configSpacingWithoutTrajectory() {
                                "diffusers:" + path, "--as", "diffusers"});
     QVERIFY2(fromProject.exitCode == 0, qPrintable(fromProject.err));
     // N // K = 166: 0, 166, …, 830, plus the offset, descending.
-    QCOMPARE(fromProject.out, QString("{\"timesteps\":[831,665,499,333,167,1]}\n"));
+    QCOMPARE(fromProject.out, QString("{\"timesteps\":[831,665,499,333,167,1],"
+                                      "\"previous\":[665,499,333,167,1,-165]}\n"));
     // The variance subcommand takes it as its trajectory too.
     const QString gammaPath = m_dir.filePath("gamma_ones.csv");
     {
@@ -310,7 +315,7 @@ void tst_CliTimesteps::textFormat() {
     // The literal the Trajectory view's "Copy for diffusers" is checked against (tst_pipeline_copy).
     auto copied = runCli({"timesteps", "--trajectory", "list:1,500,1000", "--as", "diffusers"});
     QVERIFY2(copied.exitCode == 0, qPrintable(copied.err));
-    QCOMPARE(copied.out, QString("{\"timesteps\":[999,499,0]}\n"));
+    QCOMPARE(copied.out, QString("{\"timesteps\":[999,499,0],\"previous\":[666,166,-333]}\n"));
     auto d = runCli({"timesteps", "--trajectory", "trailing:4", "--as", "diffusers", "--format",
                      "text"});
     QVERIFY2(d.exitCode == 0, qPrintable(d.err));

@@ -32,6 +32,7 @@ private slots:
     void spacingNamesTheTrajectory();
     void predictionTypeAgainstTheContract();
     void pipelineTimestepsText();
+    void eulerTimestepsAndSigmas();
 
 private:
     QTemporaryDir m_dir;
@@ -141,8 +142,35 @@ void tst_DiffusersConfig::keysAndNote() {
     QCOMPARE(config->predictionType, std::string("v_prediction"));
     QVERIFY(config->trainedBetas.empty());
     QCOMPARE(diffusersConfigNote(*config, "cfg.json"),
-             std::string("cfg.json: keys not used here: _class_name, clip_sample"));
+             std::string("cfg.json: keys not used here: clip_sample"));
+    QCOMPARE(config->className, std::string("DDIMScheduler"));
     QCOMPARE(diffusersTrajectorySpec(*config, 10), std::string("leading:10,offset=1"));
+    // The class where its arithmetic differs: DPMSolverMultistep and UniPC for linspace and
+    // leading (trailing is DDIM's), Euler always (its σ are float32).
+    config->className = "DPMSolverMultistepScheduler";
+    QCOMPARE(diffusersTrajectorySpec(*config, 10),
+             std::string("leading:10,offset=1,class=DPMSolverMultistepScheduler"));
+    config->className = "EulerDiscreteScheduler";
+    config->timestepSpacing = "trailing";
+    QCOMPARE(diffusersTrajectorySpec(*config, 10), std::string("trailing:10,class=EulerDiscreteScheduler"));
+    config->className = "UniPCMultistepScheduler";
+    QCOMPARE(diffusersTrajectorySpec(*config, 10), std::string("trailing:10"));
+    // A class whose spacing is not known here is named in the note; DDIM's arithmetic is used.
+    config->className = "LCMScheduler";
+    config->timestepSpacing = "linspace";
+    QCOMPARE(diffusersTrajectorySpec(*config, 10), std::string("linspace:10"));
+    QCOMPARE(diffusersConfigNote(*config, "cfg.json"),
+             std::string("cfg.json: keys not used here: clip_sample; _class_name LCMScheduler has "
+                         "no spacing arithmetic here: DDIMScheduler's is used"));
+    config->unknownKeys.clear();
+    QCOMPARE(diffusersConfigNote(*config, "cfg.json"),
+             std::string("cfg.json: _class_name LCMScheduler has no spacing arithmetic here: "
+                         "DDIMScheduler's is used"));
+    auto badClass = parseDiffusersConfig(R"({"_class_name": 3})", "cfg.json");
+    QVERIFY(!badClass);
+    QCOMPARE(badClass.error().field, std::string("cfg.json: _class_name"));
+    QCOMPARE(badClass.error().value, std::string("3"));
+    config->className = "DDIMScheduler";
     config->timestepSpacing = "trailing";
     QCOMPARE(diffusersTrajectorySpec(*config, 10), std::string("trailing:10"));
     config->timestepSpacing.clear();
@@ -284,16 +312,62 @@ void tst_DiffusersConfig::predictionTypeAgainstTheContract() {
 }
 
 // What `timesteps` prints and the GUI copies, against ᾱ multiplied out here.
+// EulerDiscreteScheduler's own t and σ: its float32 table √((1 − ᾱ)/ᾱ) interpolated at t,
+// written out here with ᾱ from the schedule; the note names the largest difference from σ at
+// the nearest whole timesteps.
+void tst_DiffusersConfig::eulerTimestepsAndSigmas() {
+    auto schedule = gaussianScheduleFromSpec("scaled-linear", 1000);
+    DS_VERIFY_OK(schedule);
+    const std::vector<int> n = {1, 167, 334, 501, 667, 833, 1000};  // nearest whole (half to even) + 1
+    const std::vector<double> t = {999.0, 832.5, 666.0, 499.5, 333.0, 166.5, 0.0};
+    const PipelineClass euler{"EulerDiscreteScheduler", t};
+    QCOMPARE(pipelineTimesteps(n, *schedule, TimestepConvention::Diffusers, true, euler).text,
+             std::string("{\"timesteps\":[999,832.5,666,499.5,333,166.5,0],"
+                         "\"previous\":[857,690,524,358,191,24,-142]}\n"));
+    const auto table = [&](int index) {
+        const float a = static_cast<float>(schedule->alphaBar(index + 1));
+        return static_cast<double>(std::sqrt((1.0f - a) / a));
+    };
+    const auto k = pipelineTimesteps(n, *schedule, TimestepConvention::KDiffusion, true, euler);
+    const auto sigmas = nlohmann::json::parse(k.text)["sigmas"];
+    QCOMPARE(sigmas.size(), size_t(8));
+    double largest = 0.0;
+    for (size_t i = 0; i < t.size(); ++i) {
+        const int low = static_cast<int>(std::floor(t[i]));
+        const double between = low == 999 ? table(999)
+                                          : table(low) + (table(low + 1) - table(low)) * (t[i] - low);
+        QCOMPARE(sigmas[i].get<double>(), static_cast<double>(static_cast<float>(between)));
+        const int whole = n[n.size() - 1 - i];
+        largest = std::max(largest, std::abs(sigmas[i].get<double>() -
+                                             std::sqrt(schedule->betaBar(whole) /
+                                                       schedule->alphaBar(whole))));
+    }
+    QCOMPARE(sigmas[7].get<double>(), 0.0);
+    QCOMPARE(k.notes.size(), size_t(1));
+    QVERIFY2(k.notes.front().find("by at most " + core::formatValue(largest)) != std::string::npos,
+             k.notes.front().c_str());
+}
+
 void tst_DiffusersConfig::pipelineTimestepsText() {
     auto schedule = gaussianScheduleFromSpec("linear", 1000);
     DS_VERIFY_OK(schedule);
     const std::vector<int> n = {1, 500, 1000};
-    QCOMPARE(pipelineTimesteps(n, *schedule, TimestepConvention::Diffusers).text,
-             std::string("{\"timesteps\":[999,499,0]}\n"));
+    const auto diffusers = pipelineTimesteps(n, *schedule, TimestepConvention::Diffusers);
+    // previous: t − ⌊1000/3⌋, where DDIMScheduler.step goes; not the listed 499 and 0.
+    QCOMPARE(diffusers.text,
+             std::string("{\"timesteps\":[999,499,0],\"previous\":[666,166,-333]}\n"));
+    QCOMPARE(diffusers.notes.size(), size_t(1));
+    QVERIFY2(diffusers.notes.front().find("at 2 of 3 steps (t = 999 → 666, next listed 499)") !=
+                 std::string::npos,
+             diffusers.notes.front().c_str());
     QCOMPARE(pipelineTimesteps(n, *schedule, TimestepConvention::Diffuscope).text,
              std::string("{\"n\":[1,500,1000]}\n"));
     QCOMPARE(pipelineTimesteps(n, *schedule, TimestepConvention::Diffusers, false).text,
              std::string("999, 499, 0\n"));
+    // A class whose step follows the list: previous is still written, without the note.
+    QVERIFY(pipelineTimesteps(n, *schedule, TimestepConvention::Diffusers, true,
+                              {"DPMSolverMultistepScheduler", {}})
+                .notes.empty());
     const auto k = pipelineTimesteps(n, *schedule, TimestepConvention::KDiffusion);
     QVERIFY(k.notes.empty());
     const auto json = nlohmann::json::parse(k.text);

@@ -120,8 +120,12 @@ class tst_GaussianSpacing : public QObject {
 private slots:
     void diffusersArrays();
     void roundsHalfToEven();
+    void diffusersClassArithmetic();
+    void diffusersClassOptionRefusals();
     void alignYourSteps_data();
     void alignYourSteps();
+    void alignYourStepsHowToLists_data();
+    void alignYourStepsHowToLists();
     void alignYourStepsRefusals();
     void logSnrAndKarrasAgainstBruteForce_data();
     void logSnrAndKarrasAgainstBruteForce();
@@ -405,10 +409,84 @@ void tst_GaussianSpacing::samplersWithoutOneOrN() {
 }
 
 // The Align Your Steps lists (Sabour et al. 2024), as published, at K = 10: n = t + 1 on any
-// schedule with N = 1000. Other K: an independent computation of AYS's loglinear_interp —
-// np.interp of log σ over xs = linspace(0, 1, 10) at linspace(0, 1, K), σ_n = √(β̄_n/ᾱ_n) —
-// each target mapped by brute force to the n of nearest log σ (ties: smaller n), then the
-// spacings' two passes (up: n_i ≥ n_{i−1} + 1; down from n_K ≤ N: n_i ≤ n_{i+1} − 1).
+// schedule with N = 1000. Other K: an independent computation of the AYS how-to's
+// loglinear_interp — np.interp of log σ over xs = linspace(0, 1, 11) (the list's timesteps and
+// t = 0, σ_n = √(β̄_n/ᾱ_n)) at linspace(0, 1, K + 1), the last dropped — each target mapped by
+// brute force to the n of nearest log σ (ties: smaller n), then the spacings' two passes (up:
+// n_i ≥ n_{i−1} + 1; down from n_K ≤ N: n_i ≤ n_{i+1} − 1).
+// class=: the set_timesteps arithmetic of diffusers' classes, written out here by hand for
+// N = 1000, K = 7 (tests/python/test_diffusers_set_timesteps.py runs every case against a
+// restatement of the classes' code). DPMSolverMultistep and UniPC: linspace(0, 999, 8) rounded,
+// t = 0 dropped; leading ⌊1000/8⌋ = 125: 125, …, 875 plus the offset. Euler: DDIM's whole
+// timesteps, its own fractional t = 166.5, 499.5, 832.5 in float32.
+void tst_GaussianSpacing::diffusersClassArithmetic() {
+    auto sched = schedule::linearSchedule(1000);
+    DS_VERIFY_OK(sched);
+    const auto t = [&](const std::string& spec) {
+        std::vector<int> out;
+        for (int n : resolve(spec, *sched)) out.insert(out.begin(), n - 1);
+        return out;
+    };
+    QCOMPARE(t("linspace:7"), (std::vector<int>{999, 832, 666, 500, 333, 166, 0}));
+    QCOMPARE(t("linspace:7,class=DDPMScheduler"), t("linspace:7"));
+    QCOMPARE(t("linspace:7,class=DPMSolverMultistepScheduler"),
+             (std::vector<int>{999, 856, 714, 571, 428, 285, 143}));
+    QCOMPARE(t("linspace:7,class=UniPCMultistepScheduler"),
+             (std::vector<int>{999, 856, 714, 571, 428, 285, 143}));
+    QCOMPARE(t("leading:7,offset=1,class=UniPCMultistepScheduler"),
+             (std::vector<int>{876, 751, 626, 501, 376, 251, 126}));
+    QCOMPARE(t("leading:7,class=DPMSolverMultistepScheduler,offset=1"),
+             t("leading:7,offset=1,class=UniPCMultistepScheduler"));
+    QCOMPARE(t("trailing:7,class=DPMSolverMultistepScheduler"), t("trailing:7"));
+    QCOMPARE(t("linspace:7,class=EulerDiscreteScheduler"), t("linspace:7"));
+    auto euler = gaussian::parseSpacing("linspace", "7,class=EulerDiscreteScheduler", 1000);
+    DS_VERIFY_OK(euler);
+    QCOMPARE(gaussian::eulerTimesteps(*euler, 1000),
+             (std::vector<double>{999.0, 832.5, 666.0, 499.5, 333.0, 166.5, 0.0}));
+    auto ddim = gaussian::parseSpacing("linspace", "7", 1000);
+    DS_VERIFY_OK(ddim);
+    QVERIFY(gaussian::eulerTimesteps(*ddim, 1000).empty());
+    // The project's spec round trip keeps the class, and a project file stores it.
+    core::project::GaussianParams params;
+    DS_VERIFY_OK(params.setTrajectorySpec("leading:7,offset=1,class=UniPCMultistepScheduler"));
+    QCOMPARE(params.diffusersClass, std::string("UniPCMultistepScheduler"));
+    QCOMPARE(params.trajectorySpec(), std::string("leading:7,offset=1,class=UniPCMultistepScheduler"));
+    auto reread = core::project::GaussianParams::fromJson(params.toJson());
+    DS_VERIFY_OK(reread);
+    QCOMPARE(reread->trajectorySpec(), params.trajectorySpec());
+    DS_VERIFY_OK(params.setTrajectorySpec("linspace:7"));
+    QCOMPARE(params.diffusersClass, std::string());
+    QVERIFY(!params.toJson().contains("diffusersClass"));
+}
+
+void tst_GaussianSpacing::diffusersClassOptionRefusals() {
+    auto unknown = gaussian::parseSpacing("linspace", "7,class=HeunDiscreteScheduler", 1000);
+    QVERIFY(!unknown);
+    QCOMPARE(unknown.error().field, std::string("class"));
+    QCOMPARE(unknown.error().value, std::string("HeunDiscreteScheduler"));
+    auto twice = gaussian::parseSpacing("linspace", "7,class=DDIMScheduler,class=DDIMScheduler", 1000);
+    QVERIFY(!twice);
+    QCOMPARE(twice.error().field, std::string("trajectory"));
+    QCOMPARE(twice.error().value, std::string("class=DDIMScheduler"));
+    auto karras = gaussian::parseSpacing("karras", "7,class=DDIMScheduler", 1000);
+    QVERIFY(!karras);
+    QCOMPARE(karras.error().value, std::string("class=DDIMScheduler"));
+    // leading with the dropped point: 7·⌊1000/8⌋ + O ≤ 999 allows O ≤ 124 (DDIM: 6·142 + O, 147).
+    QVERIFY(gaussian::parseSpacing("leading", "7,offset=124,class=DPMSolverMultistepScheduler", 1000));
+    auto far = gaussian::parseSpacing("leading", "7,offset=125,class=DPMSolverMultistepScheduler", 1000);
+    QVERIFY(!far);
+    QCOMPARE(far.error().field, std::string("offset"));
+    QCOMPARE(far.error().value, std::string("125"));
+    QVERIFY(gaussian::parseSpacing("leading", "7,offset=147", 1000));
+    core::project::GaussianParams params;
+    params.trajectory = core::project::GaussianTrajectory::Linspace;
+    params.diffusersClass = "LMSDiscreteScheduler";
+    auto invalid = params.validate();
+    QVERIFY(!invalid);
+    QCOMPARE(invalid.error().field, std::string("diffusersClass"));
+    QCOMPARE(invalid.error().value, std::string("LMSDiscreteScheduler"));
+}
+
 void tst_GaussianSpacing::alignYourSteps_data() {
     QTest::addColumn<QString>("list");
     QTest::addColumn<QString>("schedule");
@@ -441,17 +519,17 @@ void tst_GaussianSpacing::alignYourSteps() {
         for (int m = 1; m <= 1000; ++m) {
             logSigma[m] = 0.5 * std::log((1.0 - sched->alphaBar(m)) / sched->alphaBar(m));
         }
-        // ys: log σ in increasing order (the list reversed).
-        std::vector<double> xs(10);
-        std::vector<double> ys(10);
-        for (int j = 0; j < 10; ++j) {
-            xs[j] = j / 9.0;
-            ys[j] = logSigma[published[9 - j] + 1];
+        // ys: log σ in increasing order (t = 0, then the list reversed).
+        std::vector<double> xs(11);
+        std::vector<double> ys(11);
+        for (int j = 0; j < 11; ++j) {
+            xs[j] = j / 10.0;
+            ys[j] = logSigma[j == 0 ? 1 : published[10 - j] + 1];
         }
-        for (int i = 0; i < k; ++i) {
-            const double x = static_cast<double>(i) / (k - 1);
+        for (int i = 1; i <= k; ++i) {  // x = 0 (σ_min) is the point dropped
+            const double x = static_cast<double>(i) / k;
             int j = 0;
-            while (j < 8 && x > xs[j + 1]) ++j;
+            while (j < 9 && x > xs[j + 1]) ++j;
             const double y = ys[j] + (ys[j + 1] - ys[j]) * (x - xs[j]) / (xs[j + 1] - xs[j]);
             int best = 1;
             for (int m = 2; m <= 1000; ++m) {
@@ -471,6 +549,40 @@ void tst_GaussianSpacing::alignYourSteps() {
     QCOMPARE(params.pathSteps, k);
     QCOMPARE(params.trajectorySpec(), spec);
     DS_VERIFY_OK(params.validate());
+}
+
+// The how-to's own lists on Stable Diffusion's schedule (scaled-linear, N = 1000), computed once
+// with NumPy as the how-to does: sigmas = loglinear_interp(levels, K + 1)[:-1], the levels being
+// the schedule's σ at the list's timesteps and at t = 0, each σ then mapped to the t of nearest
+// log σ (np.argmin). Written as diffusers' t, descending.
+void tst_GaussianSpacing::alignYourStepsHowToLists_data() {
+    QTest::addColumn<QString>("spec");
+    QTest::addColumn<QList<int>>("t");
+    QTest::newRow("sd15:5") << "ays:sd15:5" << QList<int>{999, 736, 545, 343, 124};
+    QTest::newRow("sd15:20") << "ays:sd15:20"
+        << QList<int>{999, 928, 850, 795, 736, 692, 645, 596, 545, 500,
+                      455, 399, 343, 286, 233, 173, 124, 58, 24, 4};
+    QTest::newRow("sd15:30") << "ays:sd15:30"
+        << QList<int>{999, 953, 903, 850, 814, 776, 736, 707, 676, 645, 613, 579, 545, 515, 485,
+                      455, 417, 380, 343, 305, 268, 233, 192, 156, 124, 76, 44, 24, 8, 2};
+    QTest::newRow("sdxl:5") << "ays:sdxl:5" << QList<int>{999, 730, 443, 193, 53};
+    QTest::newRow("sdxl:20") << "ays:sdxl:20"
+        << QList<int>{999, 926, 845, 790, 730, 661, 587, 516, 443, 376,
+                      310, 248, 193, 151, 116, 80, 53, 27, 13, 3};
+    QTest::newRow("sdxl:30") << "ays:sdxl:30"
+        << QList<int>{999, 951, 900, 845, 809, 770, 730, 685, 637, 587, 540, 492, 443, 398, 354,
+                      310, 268, 229, 193, 165, 139, 116, 91, 70, 53, 34, 21, 13, 5, 1};
+}
+
+void tst_GaussianSpacing::alignYourStepsHowToLists() {
+    QFETCH(QString, spec);
+    QFETCH(QList<int>, t);
+    auto sched = schedule::gaussianScheduleFromSpec("scaled-linear", 1000);
+    DS_VERIFY_OK(sched);
+    const std::vector<int> n = resolve(spec.toStdString(), *sched);
+    std::vector<int> expected;
+    for (auto it = t.rbegin(); it != t.rend(); ++it) expected.push_back(*it + 1);
+    QCOMPARE(n, expected);
 }
 
 void tst_GaussianSpacing::alignYourStepsRefusals() {

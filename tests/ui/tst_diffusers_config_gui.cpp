@@ -32,7 +32,8 @@ void tst_DiffusersConfigGui::pickingAConfig() {
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(R"({"_class_name": "DDIMScheduler", "num_train_timesteps": 500,
                        "beta_schedule": "scaled_linear", "beta_start": 0.00085,
-                       "beta_end": 0.012, "timestep_spacing": "leading", "steps_offset": 1})");
+                       "beta_end": 0.012, "timestep_spacing": "leading", "steps_offset": 1,
+                       "clip_sample": false})");
     }
     ui::document::ProjectDocument document;
     ui::jobs::JobRunner files, checks;
@@ -53,12 +54,12 @@ void tst_DiffusersConfigGui::pickingAConfig() {
     QCOMPARE(now.trajectorySpec(), std::string("leading:8,offset=1"));  // the project's K
     QCOMPARE(document.undoStack()->count(), undoBefore + 1);
     QCOMPARE(notes.count(), 1);
-    QVERIFY2(notes.front().front().toString().contains("keys not used here: _class_name"),
+    QVERIFY2(notes.front().front().toString().contains("keys not used here: clip_sample"),
              qPrintable(notes.front().front().toString()));
     // The Process box says so too, for as long as the config is the schedule.
     bool shown = false;
     for (QLabel* label : panel.findChildren<QLabel*>()) {
-        if (label->text() == "Keys of scheduler_config.json not used here: _class_name") {
+        if (label->text() == "Keys of scheduler_config.json not used here: clip_sample") {
             shown = !label->isHidden();
         }
     }

@@ -48,7 +48,8 @@ void tst_PipelineCopy::trajectoryViewCopiesTheCliText() {
 
     push("copyForDiffusers");
     // What `diffuscope timesteps --trajectory list:1,500,1000 --as diffusers` prints.
-    QCOMPARE(QApplication::clipboard()->text(), QString("{\"timesteps\":[999,499,0]}\n"));
+    QCOMPARE(QApplication::clipboard()->text(),
+             QString("{\"timesteps\":[999,499,0],\"previous\":[666,166,-333]}\n"));
 
     push("copyForKDiffusion");
     const QString text = QApplication::clipboard()->text();
@@ -71,10 +72,12 @@ void tst_PipelineCopy::trajectoryViewCopiesTheCliText() {
     view.setTrajectories(cost, rows);
     view.listing()->setCurrentCell(1, 0);  // even
     push("copyForDiffusers");
-    QCOMPARE(QApplication::clipboard()->text(), QString("{\"timesteps\":[999,749,499,249,0]}\n"));
+    QCOMPARE(QApplication::clipboard()->text(),
+             QString("{\"timesteps\":[999,749,499,249,0],\"previous\":[799,549,299,49,-200]}\n"));
     view.listing()->setCurrentCell(0, 0);  // DP
     push("copyForDiffusers");
-    QCOMPARE(QApplication::clipboard()->text(), QString("{\"timesteps\":[999,9,0]}\n"));
+    QCOMPARE(QApplication::clipboard()->text(),
+             QString("{\"timesteps\":[999,9,0],\"previous\":[666,-324,-333]}\n"));
 }
 
 QTEST_MAIN(tst_PipelineCopy)

@@ -127,6 +127,8 @@ QStringList englishWords(QString text) {
     text.remove(
         QRegularExpression("[\\w.-]+\\.(md|json|csv|png|svg|pdf|gif|npy|safetensors)(#[\\w-]+)?"));
     text.remove(QRegularExpression("\\b[a-z]+(-[a-z0-9+()]+)+"));
+    // diffusers' class names ("DPMSolverMultistepScheduler", "DDIMScheduler") are code.
+    text.remove(QRegularExpression("\\b[A-Z][A-Za-z]*Scheduler\\b"));
     // A command line ("diffuscope timesteps --as diffusers") is what the user types, not words.
     text.remove(QRegularExpression("\\bdiffuscope [a-z]+"));
     QStringList words;

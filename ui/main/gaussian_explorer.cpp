@@ -11,6 +11,7 @@
 #include "core/data/gaussian_data.h"
 #include "core/gaussian/nll.h"
 #include "core/project/gaussian_files.h"
+#include "core/project/timesteps_export.h"
 #include "core/trajectory/least_cost_path.h"
 #include "core/util/parallel.h"
 #include "ui/document/bundled_data.h"
@@ -341,6 +342,8 @@ views::GaussianTrajectoryView::Rows trajectoryRows(
         }
     }
     rows.inUse = done->trajectory.timesteps;
+    rows.inUseClass =
+        core::project::pipelineClassOf(done->params.trajectorySpec(), done->params.numSteps);
     rows.schedule = std::shared_ptr<const core::schedule::GaussianSchedule>(done, &done->schedule);
     return rows;
 }

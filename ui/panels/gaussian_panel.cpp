@@ -432,6 +432,7 @@ QGroupBox* GaussianPanel::createTrajectoryBox() {
     m_karrasRho->setDecimals(2);
     m_karrasRho->setSingleStep(0.5);
     m_karrasRho->setToolTip(tr("Karras σ: ρ of the σ^{1/ρ} interpolation (EDM uses 7)."));
+    m_diffusersClass = createDiffusersClassCombo();
     m_dpVariant = new QComboBox;
     m_dpVariant->setObjectName("dpVariant");
     addChoices(m_dpVariant, core::project::kDpVariants);
@@ -445,6 +446,7 @@ QGroupBox* GaussianPanel::createTrajectoryBox() {
     form->addRow(tr("steps"), m_pathSteps);
     form->addRow(tr("offset"), m_leadingOffset);
     form->addRow("ρ", m_karrasRho);
+    form->addRow(tr("diffusers class"), m_diffusersClass);
     form->addRow(tr("timesteps"), m_trajectoryList);
     form->addRow(errorLabel("trajectory"));
 
@@ -477,7 +479,26 @@ QGroupBox* GaussianPanel::createTrajectoryBox() {
                  [this](GaussianParams& p) { p.leadingOffset = m_leadingOffset->value(); });
     m_edits.bind(m_karrasRho, &QDoubleSpinBox::editingFinished, tr("Change ρ"), "trajectory",
                  [this](GaussianParams& p) { p.karrasRho = m_karrasRho->value(); });
+    m_edits.bind(m_diffusersClass, &QComboBox::currentIndexChanged, tr("Change diffusers class"),
+                 "trajectory", [this](GaussianParams& p) {
+                     p.diffusersClass = m_diffusersClass->currentData().toString().toStdString();
+                 });
     return box;
+}
+
+QComboBox* GaussianPanel::createDiffusersClassCombo() {
+    auto* combo = new QComboBox;
+    combo->setObjectName("diffusersClass");
+    combo->addItem(tr("DDIMScheduler (default)"), QString());
+    for (const char* name : core::schedule::kDiffusersClasses) {
+        combo->addItem(QString::fromLatin1(name), QString::fromLatin1(name));
+    }
+    combo->setToolTip(
+        tr("linspace, leading, trailing: the diffusers scheduler whose set_timesteps arithmetic "
+           "is followed. DPMSolverMultistepScheduler and UniPCMultistepScheduler space S + 1 "
+           "points and drop the last; EulerDiscreteScheduler's linspace timesteps are fractional "
+           "(the nearest whole ones are used here, and its own σ are copied for k-diffusion)."));
+    return combo;
 }
 
 QGroupBox* GaussianPanel::createSamplerBox() {
@@ -631,13 +652,21 @@ void GaussianPanel::showSchedule(const GaussianParams& p) {
             const std::string base = core::schedule::splitScheduleSpec(p.schedule).base;
             const std::string path = base.substr(diffusersPrefix.size());
             auto config = core::schedule::readDiffusersConfig(path);
+            const QString file = QFileInfo(QString::fromStdString(path)).fileName();
             QStringList keys;
+            QStringList lines;
             if (config) {
                 for (const std::string& key : config->unknownKeys)
                     keys << QString::fromStdString(key);
             }
-            shown = tr("Keys of %1 not used here: %2")
-                        .arg(QFileInfo(QString::fromStdString(path)).fileName(), keys.join(", "));
+            if (!keys.isEmpty()) lines << tr("Keys of %1 not used here: %2").arg(file, keys.join(", "));
+            if (config && !config->className.empty() &&
+                !core::schedule::isDiffusersClass(config->className)) {
+                lines << tr("%1 names the class %2, whose spacing is not known here: "
+                            "DDIMScheduler's is used.")
+                             .arg(file, QString::fromStdString(config->className));
+            }
+            shown = lines.join('\n');
             emit statusNote(QString::fromStdString(note));
         }
         m_scheduleNote->setText(shown);
@@ -695,6 +724,11 @@ void GaussianPanel::onDocumentChanged() {
     m_leadingOffset->setEnabled(p.trajectory == document::GaussianTrajectory::Leading);
     m_karrasRho->setValue(p.karrasRho);
     m_karrasRho->setEnabled(p.trajectory == document::GaussianTrajectory::Karras);
+    m_diffusersClass->setCurrentIndex(
+        std::max(0, m_diffusersClass->findData(document::qs(p.diffusersClass))));
+    m_diffusersClass->setEnabled(p.trajectory == document::GaussianTrajectory::Linspace ||
+                                 p.trajectory == document::GaussianTrajectory::Leading ||
+                                 p.trajectory == document::GaussianTrajectory::Trailing);
     showChoice(m_dpVariant, core::project::kDpVariants, p.dpVariant);
     m_trajectoryList->setText(document::qs(p.trajectoryList));
     m_trajectoryList->setEnabled(list);

@@ -94,6 +94,7 @@ private:
     QGroupBox* createDataBox();
     QGroupBox* createGammaBox();
     QGroupBox* createTrajectoryBox();
+    QComboBox* createDiffusersClassCombo();
     QGroupBox* createSamplerBox();
     void showError(const QString& field, const QString& message);
 
@@ -124,6 +125,7 @@ private:
     std::string m_keptGammaCheck;  // a warning answered "keep"
     QSpinBox* m_leadingOffset;
     QDoubleSpinBox* m_karrasRho;
+    QComboBox* m_diffusersClass;
     QLineEdit* m_trajectoryList;
     QComboBox* m_sampler;
     QComboBox* m_compareSampler;

@@ -301,8 +301,11 @@ QString GaussianTrajectoryView::pipelineText(core::schedule::TimestepConvention 
                                         ? *rows[static_cast<size_t>(row)].steps
                                         : m_rows.inUse;
     if (steps.empty()) return {};
-    return QString::fromStdString(
-        core::schedule::pipelineTimesteps(steps, *m_rows.schedule, convention).text);
+    const bool inUse = steps == m_rows.inUse;
+    return QString::fromStdString(core::schedule::pipelineTimesteps(
+                                      steps, *m_rows.schedule, convention, true,
+                                      inUse ? m_rows.inUseClass : core::schedule::PipelineClass{})
+                                      .text);
 }
 
 QWidget* GaussianTrajectoryView::createListing() {

@@ -62,6 +62,7 @@ public:
         QString typedLabel = QT_TRANSLATE_NOOP("ui::views::GaussianTrajectoryView", "typed list");
         // The trajectory in use and its schedule, for "Copy for diffusers/k-diffusion".
         std::vector<int> inUse;
+        core::schedule::PipelineClass inUseClass;  // its diffusers class (class=), if any
         std::shared_ptr<const core::schedule::GaussianSchedule> schedule;
     };
     // cost: the N×N matrix of core::gaussian::dpCostMatrix (node n − 1 = timestep n).

@@ -34,6 +34,7 @@
 #include <utility>
 
 #include "core/io/file_io.h"
+#include "core/project/timesteps_export.h"
 #include "ui/charts/chart_panel.h"
 #include "ui/charts/figure_chart.h"
 #include "ui/panels/lab_config_table.h"
@@ -746,8 +747,11 @@ QString LabView::pipelineText(core::schedule::TimestepConvention convention) con
     auto schedule = core::schedule::gaussianScheduleFromSpec(
         core::project::labSchedule(curve->config, m_result->schedule), m_result->numSteps);
     if (!schedule) return {};
+    const core::schedule::PipelineClass pipelineClass = core::project::pipelineClassOf(
+        curve->config.trajectorySpec(chosenK()), m_result->numSteps);
     return QString::fromStdString(
-        core::schedule::pipelineTimesteps(run->timesteps, *schedule, convention).text);
+        core::schedule::pipelineTimesteps(run->timesteps, *schedule, convention, true, pipelineClass)
+            .text);
 }
 
 core::Result<std::string> LabView::csvText() const {
