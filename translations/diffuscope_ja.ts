@@ -3521,8 +3521,8 @@ The project is still open; save your work.</source>
         <translation>サンプラー</translation>
     </message>
     <message>
-        <source>One decoding sampler per row. Sampler: order=ancestral|random|confidence|margin|entropy; values=sample|argmax|temperature:τ; remask=cap:η|rescale:η|conf (with the ancestral order); gumbel=float64|float32. Keys are separated by &apos;;&apos;. Colour: #rrggbb, or empty for the palette&apos;s.</source>
-        <translation>1 行に 1 つの復号サンプラー。サンプラー: order=ancestral、order=random、order=confidence、order=margin、order=entropy; values=sample、values=argmax、values=temperature:τ; remask=cap:η、remask=rescale:η、remask=conf (祖先順序のみ); gumbel=float64、gumbel=float32。キーは &apos;;&apos; で区切ります。色: # に続く 16 進 6 桁 (赤・緑・青)、空欄ならパレットの色。</translation>
+        <source>One decoding sampler per row. Sampler: order=ancestral|random|confidence|margin|entropy|low-confidence; values=sample|argmax|temperature:τ; remask=cap:η|rescale:η|conf (with the ancestral order); gumbel=float64|float32; per-step=schedule|llada; blocks=B. Or a reference code&apos;s sampler: preset=llada:low_confidence|llada:random with temperature=τ and blocks=B. Keys are separated by &apos;;&apos;. Colour: #rrggbb, or empty for the palette&apos;s.</source>
+        <translation>1 行に 1 つの復号サンプラー。サンプラー: order=ancestral、order=random、order=confidence、order=margin、order=entropy、order=low-confidence; values=sample、values=argmax、values=temperature:τ; remask=cap:η、remask=rescale:η、remask=conf (祖先順序のみ); gumbel=float64、gumbel=float32; per-step=schedule、per-step=llada; blocks=B。参照実装のサンプラーなら preset=llada:low_confidence または preset=llada:random に temperature=τ と blocks=B を添えます。キーは &apos;;&apos; で区切ります。色: # に続く 16 進 6 桁 (赤・緑・青)、空欄ならパレットの色。</translation>
     </message>
     <message>
         <source>Add a sampler (ancestral order) at the end.</source>

@@ -53,6 +53,48 @@ Result<std::vector<int>> sweepSteps(const Args& args) {
     return sweep;
 }
 
+// The sampler of the options: --preset with --temperature and --blocks, or the building blocks
+// one by one.
+Result<core::categorical::DecodingSampler> decodingSamplerOf(const Args& args) {
+    using namespace core::categorical;
+    DecodingSampler sampler;
+    if (core::Status s = parseDecodeBlocks(args.get("blocks"), sampler, "--blocks"); !s) return s.error();
+    if (args.has("preset")) {
+        for (const char* name : {"order", "values", "remask", "gumbel", "per-step"}) {
+            if (args.has(name)) {
+                return core::invalidArgument("--" + std::string(name), args.get(name),
+                                             "--preset " + args.get("preset") +
+                                                 " sets it; give --temperature and --blocks only");
+            }
+        }
+        double tau = 1.0;
+        if (args.has("temperature")) {
+            Result<double> t = args.getDouble("temperature");
+            if (!t) return t.error();
+            tau = *t;
+        }
+        if (core::Status s = applyDecodePreset(args.get("preset"), tau, sampler); !s) return s.error();
+    } else {
+        if (args.has("temperature")) {
+            return core::invalidArgument("--temperature", args.get("temperature"),
+                                         "goes with --preset; without one use --values temperature:τ");
+        }
+        Result<DecodeOrder> order = parseDecodeOrder(args.get("order"), "--order");
+        if (!order) return order.error();
+        sampler.order = *order;
+        if (core::Status s = parseDecodeValues(args.get("values"), sampler, "--values"); !s) return s.error();
+        if (core::Status s = parseDecodeRemask(args.get("remask"), sampler, "--remask"); !s) return s.error();
+        Result<GumbelPrecision> gumbel = parseGumbelPrecision(args.get("gumbel"), "--gumbel");
+        if (!gumbel) return gumbel.error();
+        sampler.gumbel = *gumbel;
+        Result<DecodeCount> count = parseDecodeCount(args.get("per-step"), "--per-step");
+        if (!count) return count.error();
+        sampler.count = *count;
+    }
+    if (core::Status s = validateDecodingSampler(sampler); !s) return s.error();
+    return sampler;
+}
+
 // The results: one JSON object (with --sweep-steps {"sweep": [one per N]}), or a CSV row per N.
 void printDecode(const core::project::DecodeSweepRun& run, const std::string& format, bool sweep) {
     const std::vector<core::categorical::DecodeResult>& results = run.results;
@@ -93,11 +135,21 @@ const CommandSpec& decodeSpec() {
          required("schedule", "S", "β(t): linear, cosine, power:P, info-linear or custom:FILE"),
          valued("steps", "N", "", "the number of decoding steps (required without --sweep-steps)"),
          valued("order", "O", "ancestral",
-                "ancestral, random, confidence, margin or entropy (which masked positions unmask)"),
+                "ancestral, random, confidence, margin, entropy or low-confidence (which masked "
+                "positions unmask; low-confidence draws first, then ranks by F of the drawn value)"),
          valued("values", "V", "sample", "sample, argmax or temperature:τ (how a value is drawn)"),
          valued("remask", "R", "none",
                 "none, cap:η, rescale:η or conf (ReMDM; with --order ancestral)"),
          valued("gumbel", "float64|float32", "float64", "the precision of the Gumbel-max draws"),
+         valued("per-step", "schedule|llada", "schedule",
+                "how many tokens an ordered step unmasks: the schedule's k_n, or LLaDA's "
+                "⌊L/N⌋ with the remainder on the first steps"),
+         valued("blocks", "B", "1",
+                "B blocks of D/B positions decoded left to right, N/B steps each (ordered kinds)"),
+         valued("preset", "P", "",
+                "a reference code's sampler: llada:low_confidence or llada:random (sets --order, "
+                "--values, --per-step and --gumbel)"),
+         valued("temperature", "τ", "", "with --preset: τ ≥ 0 of the values (default 1; 0 = argmax)"),
          valued("sweep-steps", "N1,N2,…", "", "one result per N instead of --steps"),
          valued("project", "FILE", "",
                 "a project file: its categorical set-up (data, π, schedule, N, condition, model, "
@@ -132,17 +184,9 @@ int runDecode(const Args& args) {
                                     "expected json or csv"));
     }
     core::project::DecodeRequest request;
-    Result<DecodeOrder> order = parseDecodeOrder(args.get("order"), "--order");
-    if (!order) return fail(order.error());
-    request.sampler.order = *order;
-    if (core::Status s = parseDecodeValues(args.get("values"), request.sampler, "--values"); !s)
-        return fail(s.error());
-    if (core::Status s = parseDecodeRemask(args.get("remask"), request.sampler, "--remask"); !s)
-        return fail(s.error());
-    Result<GumbelPrecision> gumbel = parseGumbelPrecision(args.get("gumbel"), "--gumbel");
-    if (!gumbel) return fail(gumbel.error());
-    request.sampler.gumbel = *gumbel;
-    if (core::Status s = validateDecodingSampler(request.sampler); !s) return fail(s.error());
+    auto sampler = decodingSamplerOf(args);
+    if (!sampler) return fail(sampler.error());
+    request.sampler = *sampler;
     Result<std::vector<int>> sweep = sweepSteps(args);
     if (!sweep) return fail(sweep.error());
     auto params = args.has("project")        ? categoricalParamsFromProject(args)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "core/categorical/decoding.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 
 #include <algorithm>
 #include <array>
@@ -52,13 +54,66 @@ Result<DecodeOrder> parseDecodeOrder(std::string_view text, const std::string& f
     static const std::pair<const char*, DecodeOrder> kNames[] = {
         {"ancestral", DecodeOrder::Ancestral}, {"random", DecodeOrder::Random},
         {"confidence", DecodeOrder::Confidence}, {"margin", DecodeOrder::Margin},
-        {"entropy", DecodeOrder::Entropy}};
+        {"entropy", DecodeOrder::Entropy}, {"low-confidence", DecodeOrder::LowConfidence}};
     for (const auto& [name, order] : kNames) {
         if (text == name) return order;
     }
     return makeError(ErrorCode::ParseError, field, std::string(text),
-                     "expected ancestral, random, confidence, margin or entropy");
+                     "expected ancestral, random, confidence, margin, entropy or low-confidence");
 }
+
+Result<DecodeCount> parseDecodeCount(std::string_view text, const std::string& field) {
+    if (text == "schedule") return DecodeCount::Schedule;
+    if (text == "llada") return DecodeCount::Llada;
+    return makeError(ErrorCode::ParseError, field, std::string(text), "expected schedule or llada");
+}
+
+Status parseDecodeBlocks(std::string_view text, DecodingSampler& sampler, const std::string& field) {
+    const std::string whole(text);
+    char* end = nullptr;
+    errno = 0;
+    const long long b = std::strtoll(whole.c_str(), &end, 10);
+    if (whole.empty() || end != whole.c_str() + whole.size() || errno == ERANGE) {
+        return makeError(ErrorCode::ParseError, field, whole, "expected a whole number of blocks");
+    }
+    if (b < 1 || b > limits::kSteps.max) {
+        return invalidArgument(field, whole,
+                               "the number of blocks must lie in 1.." + std::to_string(limits::kSteps.max));
+    }
+    sampler.blocks = static_cast<int>(b);
+    return {};
+}
+
+Status applyDecodePreset(std::string_view name, double temperature, DecodingSampler& sampler,
+                         const std::string& field) {
+    DecodingSampler preset;
+    if (name == "llada:low_confidence") {
+        preset.order = DecodeOrder::LowConfidence;
+    } else if (name == "llada:random") {
+        preset.order = DecodeOrder::Random;
+    } else {
+        std::string names;
+        for (const char* p : kDecodePresets) names += (names.empty() ? "" : ", ") + std::string(p);
+        return makeError(ErrorCode::ParseError, field, std::string(name), "expected one of " + names);
+    }
+    if (!(std::isfinite(temperature) && temperature >= 0.0)) {
+        return invalidArgument("--temperature", shortestText(temperature), "τ must be finite and ≥ 0 (0: argmax)");
+    }
+    if (temperature > 0.0 && temperature < kMinTemperature) {
+        return invalidArgument("--temperature", shortestText(temperature), kTemperatureUnderflow);
+    }
+    preset.count = DecodeCount::Llada;
+    preset.gumbel = GumbelPrecision::Float64;
+    preset.values = temperature == 0.0   ? DecodeValues::Argmax
+                    : temperature == 1.0 ? DecodeValues::Sample
+                                         : DecodeValues::Temperature;
+    preset.temperature = preset.values == DecodeValues::Temperature ? temperature : 1.0;
+    preset.blocks = sampler.blocks;
+    sampler = preset;
+    return {};
+}
+
+std::string decodeCountText(DecodeCount count) { return count == DecodeCount::Llada ? "llada" : "schedule"; }
 
 Status parseDecodeValues(std::string_view text, DecodingSampler& sampler, const std::string& field) {
     const std::string whole(text);
@@ -123,6 +178,7 @@ std::string decodeOrderText(DecodeOrder order) {
     case DecodeOrder::Confidence: return "confidence";
     case DecodeOrder::Margin: return "margin";
     case DecodeOrder::Entropy: return "entropy";
+    case DecodeOrder::LowConfidence: return "low-confidence";
     }
     return "ancestral";
 }
@@ -165,7 +221,49 @@ Status validateDecodingSampler(const DecodingSampler& sampler) {
         return invalidArgument("--remask", decodeRemaskText(sampler),
                                "remasking goes with --order ancestral, not " + decodeOrderText(sampler.order));
     }
+    if (sampler.blocks < 1) {
+        return invalidArgument("--blocks", std::to_string(sampler.blocks), "the number of blocks must be ≥ 1");
+    }
+    if (sampler.order == DecodeOrder::Ancestral && sampler.blocks != 1) {
+        return invalidArgument("--blocks", std::to_string(sampler.blocks),
+                               "blocks go with an ordered kind (random, confidence, margin, entropy, "
+                               "low-confidence), not ancestral");
+    }
+    if (sampler.order == DecodeOrder::Ancestral && sampler.count != DecodeCount::Schedule) {
+        return invalidArgument("--per-step", decodeCountText(sampler.count),
+                               "the ancestral sampler's count is the schedule's, not " +
+                                   decodeCountText(sampler.count));
+    }
     return {};
+}
+
+Status checkDecodeBlocks(const DecodingSampler& sampler, int numSteps, int numPositions) {
+    const int b = sampler.blocks;
+    if (numPositions % b != 0 || numSteps % b != 0) {
+        return invalidArgument("--blocks", std::to_string(b),
+                               "D = " + std::to_string(numPositions) + " positions and N = " +
+                                   std::to_string(numSteps) + " steps must both be divisible by B = " +
+                                   std::to_string(b));
+    }
+    return {};
+}
+
+std::vector<int> samplerTokensPerStep(const DecodingSampler& sampler, const schedule::BetaCurve& curve,
+                                      int numSteps, int numPositions) {
+    const int b = sampler.blocks;
+    const int length = numPositions / b;
+    const int stepsPerBlock = numSteps / b;
+    std::vector<int> perBlock;
+    if (sampler.count == DecodeCount::Llada) {
+        for (int i = 0; i < stepsPerBlock; ++i) {
+            perBlock.push_back(length / stepsPerBlock + (i < length % stepsPerBlock ? 1 : 0));
+        }
+    } else {
+        perBlock = orderedTokensPerStep(curve, stepsPerBlock, length);
+    }
+    std::vector<int> out;
+    for (int block = 0; block < b; ++block) out.insert(out.end(), perBlock.begin(), perBlock.end());
+    return out;
 }
 
 std::vector<int> orderedTokensPerStep(const schedule::BetaCurve& curve, int numSteps, int numPositions) {
@@ -345,6 +443,35 @@ struct Engine {
         }
     }
 
+    // The masked positions an ordered step chooses among: those of the step's block.
+    std::vector<int> candidates(const std::vector<int>& x, int step) const {
+        const int blocks = options.sampler.blocks;
+        const int length = dims / blocks;
+        const int block = (n - step) / (n / blocks);
+        std::vector<int> out;
+        for (int d = block * length; d < (block + 1) * length; ++d) {
+            if (x[static_cast<size_t>(d)] == mask) out.push_back(d);
+        }
+        return out;
+    }
+
+    // LLaDA's low_confidence: the first `count` of `positions` by F's probability of the value
+    // drawn there (values[i] at positions[i]); ties go to the lower position (stable order).
+    std::vector<int> lowConfidenceChoice(const std::vector<int>& positions, const std::vector<int>& values,
+                                         const std::vector<double>& f, int count) const {
+        std::vector<std::pair<double, size_t>> scored;
+        for (size_t i = 0; i < positions.size(); ++i) {
+            scored.push_back({f[static_cast<size_t>(positions[i]) * k + values[i]], i});
+        }
+        std::stable_sort(scored.begin(), scored.end(),
+                         [](const auto& a, const auto& b) { return a.first > b.first; });
+        std::vector<int> out;
+        for (int i = 0; i < count && i < static_cast<int>(scored.size()); ++i) {
+            out.push_back(static_cast<int>(scored[static_cast<size_t>(i)].second));
+        }
+        return out;
+    }
+
     // The masked positions to unmask in a deterministic order, the first `count`.
     std::vector<int> rankedPositions(const std::vector<int>& masked, const std::vector<double>& f, int count) const {
         std::vector<std::pair<double, int>> scored;
@@ -440,7 +567,14 @@ struct Engine {
                         if (u < s) next[d] = mask;
                     }
                 }
+            } else if (options.sampler.order == DecodeOrder::LowConfidence) {
+                masked = candidates(x, step);
+                const int count = std::min<int>(ordered[static_cast<size_t>(n - step)], static_cast<int>(masked.size()));
+                std::vector<int> values;
+                for (int d : masked) values.push_back(drawValue(f.data() + static_cast<size_t>(d) * k, rng));
+                for (int i : lowConfidenceChoice(masked, values, f, count)) next[masked[i]] = values[i];
             } else {
+                masked = candidates(x, step);
                 const int count = std::min<int>(ordered[static_cast<size_t>(n - step)], static_cast<int>(masked.size()));
                 std::vector<int> chosen;
                 if (options.sampler.order == DecodeOrder::Random) {
@@ -532,6 +666,9 @@ double exactStateOutcomes(const Engine& e, int step, int masked) {
         return std::pow(k + 1.0, masked) * (remasks ? std::pow(2.0, decoded) : 1.0);
     }
     const int c = std::min(e.ordered[static_cast<size_t>(e.n - step)], masked);
+    if (e.options.sampler.order == DecodeOrder::LowConfidence) {
+        return std::pow(k, std::min(masked, e.dims / e.options.sampler.blocks));  // every value drawn
+    }
     const double values = std::pow(k, c);
     return e.options.sampler.order == DecodeOrder::Random ? binomial(masked, c) * values : values;
 }
@@ -634,7 +771,31 @@ Result<StateList> exactStep(const Engine& e, const Codec& codec, const StateList
                         }
                     }
                     expand(choices, 1.0);
+                } else if (e.options.sampler.order == DecodeOrder::LowConfidence) {
+                    // Every joint draw of the block's masked positions, then the top `count`.
+                    const std::vector<int> block = e.candidates(x, step);
+                    const int count = std::min<int>(e.ordered[static_cast<size_t>(e.n - step)],
+                                                    static_cast<int>(block.size()));
+                    std::vector<int> values(block.size(), 0);
+                    while (true) {
+                        double weight = p;
+                        for (size_t i = 0; i < block.size() && weight > 0.0; ++i) {
+                            weight *= law[static_cast<size_t>(block[i])][static_cast<size_t>(values[i])];
+                        }
+                        if (weight > 0.0) {
+                            int64_t to = code;
+                            for (int i : e.lowConfidenceChoice(block, values, f, count)) {
+                                to += static_cast<int64_t>(values[static_cast<size_t>(i)] - e.mask) *
+                                      codec.power[block[static_cast<size_t>(i)]];
+                            }
+                            out.push_back({to, weight});
+                        }
+                        size_t i = 0;
+                        while (i < values.size() && ++values[i] == e.k) values[i++] = 0;
+                        if (i == values.size()) break;
+                    }
                 } else {
+                    masked = e.candidates(x, step);
                     const int count = std::min<int>(e.ordered[static_cast<size_t>(e.n - step)],
                                                     static_cast<int>(masked.size()));
                     auto subset = [&](const std::vector<int>& chosen, double weight) {
@@ -905,7 +1066,8 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
     e.k = mask;
     e.mask = mask;
     e.n = options.numSteps;
-    e.ordered = orderedTokensPerStep(curve, e.n, e.dims);
+    if (Status s = checkDecodeBlocks(options.sampler, e.n, e.dims); !s) return s.error();
+    e.ordered = samplerTokensPerStep(options.sampler, curve, e.n, e.dims);
 
     const std::vector<int> conditions = decodedConditions(table, options.condition);
     const int numConditions = static_cast<int>(conditions.size());

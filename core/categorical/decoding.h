@@ -24,7 +24,14 @@
 // enumerated, otherwise estimated by Monte Carlo.
 namespace core::categorical {
 
-enum class DecodeOrder { Ancestral, Random, Confidence, Margin, Entropy };
+// LowConfidence is LLaDA's `low_confidence`: a value is drawn at every candidate position first,
+// and the positions are ranked by F's (untempered) probability of the value drawn there. The
+// other ordered kinds rank by F before anything is drawn.
+enum class DecodeOrder { Ancestral, Random, Confidence, Margin, Entropy, LowConfidence };
+// How many tokens an ordered step unmasks: Schedule, k_n from β(t) (orderedTokensPerStep);
+// Llada, LLaDA's get_num_transfer_tokens: ⌊L/N_b⌋ a step, the remainder one each on the first
+// steps (L positions and N_b steps a block).
+enum class DecodeCount { Schedule, Llada };
 enum class DecodeValues { Sample, Argmax, Temperature };
 // None: σ = 0. Cap: σ = min(η, σ^max). Rescale: σ = η σ^max. Confidence: σ_ℓ = softmax_ℓ(−ψ)·σ^max
 // over the decoded positions ℓ, ψ_ℓ the probability token ℓ had when it was decoded.
@@ -41,6 +48,10 @@ struct DecodingSampler {
     DecodeRemask remask = DecodeRemask::None;
     double eta = 0.0;           // η in [0, 1] of Cap and Rescale
     GumbelPrecision gumbel = GumbelPrecision::Float64;
+    DecodeCount count = DecodeCount::Schedule;
+    // B blocks of D/B positions decoded left to right, N/B steps each (LLaDA's block_length =
+    // D/B); the ordered kinds choose among the current block's masked positions only.
+    int blocks = 1;
 
     bool operator==(const DecodingSampler&) const = default;
 };
@@ -56,14 +67,38 @@ Status parseDecodeRemask(std::string_view text, DecodingSampler& sampler,
                          const std::string& field = "--remask");
 Result<GumbelPrecision> parseGumbelPrecision(std::string_view text,
                                              const std::string& field = "--gumbel");
+Result<DecodeCount> parseDecodeCount(std::string_view text, const std::string& field = "--per-step");
+// B ≥ 1 (at most limits::kSteps.max) into sampler.blocks.
+Status parseDecodeBlocks(std::string_view text, DecodingSampler& sampler,
+                         const std::string& field = "--blocks");
 std::string decodeOrderText(DecodeOrder order);       // "ancestral", "random", …
 std::string decodeValuesText(const DecodingSampler& sampler);   // "sample", "temperature:0.5"
 std::string decodeRemaskText(const DecodingSampler& sampler);   // "none", "cap:0.02", "conf"
 std::string gumbelPrecisionText(GumbelPrecision precision);     // "float64", "float32"
+std::string decodeCountText(DecodeCount count);                 // "schedule", "llada"
 
-// Checks τ > 0 (field "--values"), η in [0, 1] (field "--remask") and that remasking goes with
-// the ancestral order (field "--remask", naming the value).
+// The presets that reproduce a reference code's sampler, built from the fields above
+// (docs/categorical.md#decoding-samplers, "Sampler presets"): "llada:low_confidence" and "llada:random", LLaDA's
+// generate() (order low-confidence or random, LLaDA's count, values by float64 Gumbel-max on
+// softmax(l/τ), τ = 0 argmax). Sets every field but blocks; errors name `field` and the name,
+// or "--temperature" and τ (τ must be finite and ≥ 0).
+inline constexpr const char* kDecodePresets[] = {"llada:low_confidence", "llada:random"};
+Status applyDecodePreset(std::string_view name, double temperature, DecodingSampler& sampler,
+                         const std::string& field = "--preset");
+
+// Checks τ > 0 (field "--values"), η in [0, 1] (field "--remask"), that remasking goes with
+// the ancestral order (field "--remask", naming the value), and that blocks and LLaDA's count
+// go with an ordered kind (fields "--blocks", "--per-step").
 Status validateDecodingSampler(const DecodingSampler& sampler);
+// That B blocks divide D positions and N steps (field "--blocks", naming B, D and N).
+Status checkDecodeBlocks(const DecodingSampler& sampler, int numSteps, int numPositions);
+
+// The tokens each ordered step unmasks, element 0 the step N, for the sampler's count rule and
+// blocks: per block of L = D/B positions over N_b = N/B steps, Schedule takes
+// orderedTokensPerStep(curve, N_b, L) and Llada ⌊L/N_b⌋ + (i < L mod N_b) at the block's step i.
+// They sum to D. Needs checkDecodeBlocks.
+std::vector<int> samplerTokensPerStep(const DecodingSampler& sampler, const schedule::BetaCurve& curve,
+                                      int numSteps, int numPositions);
 
 // The number of tokens the ordered samplers unmask at each step, k_n = round(D·(1 − β(t_{n−1})))
 // − round(D·(1 − β(t_n))) (round half to even; whatever is left after step 1 goes to step 1);

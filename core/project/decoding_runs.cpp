@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -36,8 +37,13 @@ Result<DecodeResult> projectDecode(const CategoricalSetup& setup, const DecodeRe
 }
 
 std::string samplerSpec(const DecodingSampler& sampler) {
-    return "order=" + decodeOrderText(sampler.order) + ";values=" + decodeValuesText(sampler) +
-           ";remask=" + decodeRemaskText(sampler) + ";gumbel=" + gumbelPrecisionText(sampler.gumbel);
+    std::string spec = "order=" + decodeOrderText(sampler.order) + ";values=" + decodeValuesText(sampler) +
+                       ";remask=" + decodeRemaskText(sampler) +
+                       ";gumbel=" + gumbelPrecisionText(sampler.gumbel);
+    // Written only when set, so that the specs of earlier projects read and print as before.
+    if (sampler.count != DecodeCount::Schedule) spec += ";per-step=" + decodeCountText(sampler.count);
+    if (sampler.blocks != 1) spec += ";blocks=" + std::to_string(sampler.blocks);
+    return spec;
 }
 
 Result<DecodingSampler> parseSamplerSpec(const std::string& spec, const std::string& field) {
@@ -45,6 +51,8 @@ Result<DecodingSampler> parseSamplerSpec(const std::string& spec, const std::str
     std::set<std::string> seen;
     std::stringstream in(spec);
     std::string item;
+    std::string preset;
+    std::string temperature;
     while (std::getline(in, item, ';')) {
         if (item.empty()) continue;
         const size_t eq = item.find('=');
@@ -68,11 +76,51 @@ Result<DecodingSampler> parseSamplerSpec(const std::string& spec, const std::str
             Result<GumbelPrecision> g = parseGumbelPrecision(value, field + ".gumbel");
             if (!g) return g.error();
             sampler.gumbel = *g;
+        } else if (key == "per-step") {
+            Result<DecodeCount> count = parseDecodeCount(value, field + ".per-step");
+            if (!count) return count.error();
+            sampler.count = *count;
+        } else if (key == "blocks") {
+            s = parseDecodeBlocks(value, sampler, field + ".blocks");
+        } else if (key == "preset") {
+            preset = value;
+        } else if (key == "temperature") {
+            temperature = value;
         } else {
             return makeError(ErrorCode::ParseError, field, spec,
-                             "unknown key " + key + " (expected order, values, remask, gumbel)");
+                             "unknown key " + key +
+                                 " (expected order, values, remask, gumbel, per-step, blocks, preset, "
+                                 "temperature)");
         }
         if (!s) return s.error();
+    }
+    if (!preset.empty()) {
+        // A preset is the whole sampler but its blocks and temperature.
+        for (const char* key : {"order", "values", "remask", "gumbel", "per-step"}) {
+            if (seen.count(key) != 0) {
+                return makeError(ErrorCode::ParseError, field, spec,
+                                 "preset " + preset + " sets " + key + " itself; give blocks and "
+                                 "temperature only");
+            }
+        }
+        double tau = 1.0;
+        if (!temperature.empty()) {
+            char* end = nullptr;
+            tau = std::strtod(temperature.c_str(), &end);
+            if (end != temperature.c_str() + temperature.size()) {
+                return makeError(ErrorCode::ParseError, field + ".temperature", temperature,
+                                 "expected a number τ ≥ 0");
+            }
+        }
+        Status s = applyDecodePreset(preset, tau, sampler, field + ".preset");
+        if (!s) {
+            Error error = s.error();
+            if (error.field == "--temperature") error.field = field + ".temperature";
+            return error;
+        }
+    } else if (!temperature.empty()) {
+        return makeError(ErrorCode::ParseError, field, spec,
+                         "temperature goes with a preset; without one give values=temperature:τ");
     }
     if (Status s = validateDecodingSampler(sampler); !s) {
         Error error = s.error();

@@ -157,6 +157,20 @@ private slots:
                                 << "--values = temperature:-1";
         QTest::addRow("gumbel") << QStringList{"--pi", "masked:2", "--gumbel", "float16"} << "--gumbel = float16";
         QTest::addRow("sweep") << QStringList{"--pi", "masked:2", "--sweep-steps", "1,x"} << "--sweep-steps = 1,x";
+        QTest::addRow("preset") << QStringList{"--pi", "masked:2", "--preset", "dream:fast"} << "--preset = dream:fast";
+        QTest::addRow("preset and order")
+            << QStringList{"--pi", "masked:2", "--preset", "llada:random", "--order", "margin"} << "--order = margin";
+        QTest::addRow("temperature without a preset")
+            << QStringList{"--pi", "masked:2", "--temperature", "0.5"} << "--temperature = 0.5";
+        QTest::addRow("negative temperature")
+            << QStringList{"--pi", "masked:2", "--preset", "llada:random", "--temperature", "-2"} << "--temperature = -2";
+        // D = 2 positions and N = 2 steps: B = 3 divides neither.
+        QTest::addRow("blocks") << QStringList{"--pi", "masked:2", "--preset", "llada:random", "--blocks", "3"}
+                                << "--blocks = 3";
+        QTest::addRow("blocks zero") << QStringList{"--pi", "masked:2", "--order", "random", "--blocks", "0"}
+                                     << "--blocks = 0";
+        QTest::addRow("per-step") << QStringList{"--pi", "masked:2", "--order", "random", "--per-step", "dream"}
+                                  << "--per-step = dream";
     }
     void errorsNameTheOption() {
         QFETCH(QStringList, extra);

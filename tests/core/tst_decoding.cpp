@@ -468,6 +468,114 @@ private slots:
         QCOMPARE(eta.error().value, std::string("cap:1.5"));
     }
 
+    // LLaDA's get_num_transfer_tokens: ⌊L/N⌋ a step, the remainder on the first steps, per
+    // block; 37 over 8 steps is 5, 5, 5, 5, 5, 4, 4, 4.
+    void lladaTokensPerStep() {
+        DecodingSampler s = sampler(DecodeOrder::LowConfidence);
+        s.count = DecodeCount::Llada;
+        QCOMPARE(samplerTokensPerStep(s, core::schedule::linearCurve(), 8, 37),
+                 (std::vector<int>{5, 5, 5, 5, 5, 4, 4, 4}));
+        QCOMPARE(samplerTokensPerStep(s, core::schedule::linearCurve(), 4, 3), (std::vector<int>{1, 1, 1, 0}));
+        s.blocks = 2;  // blocks of 3 positions, 2 steps each
+        QCOMPARE(samplerTokensPerStep(s, core::schedule::linearCurve(), 4, 6), (std::vector<int>{2, 1, 2, 1}));
+        s.count = DecodeCount::Schedule;  // the schedule's k_n within each block
+        QCOMPARE(samplerTokensPerStep(s, core::schedule::linearCurve(), 4, 10),
+                 (std::vector<int>{2, 3, 2, 3}));
+        QVERIFY(checkDecodeBlocks(s, 4, 10).ok());
+        const core::Status uneven = checkDecodeBlocks(s, 3, 10);
+        QVERIFY(!uneven.ok());
+        QCOMPARE(uneven.error().field, std::string("--blocks"));
+        QCOMPARE(uneven.error().value, std::string("2"));
+        QVERIFY(uneven.error().message.find("D = 10") != std::string::npos &&
+                uneven.error().message.find("N = 3") != std::string::npos);
+    }
+
+    // Closed forms of the presets: llada:random one token a step is the chain rule (the data);
+    // every preset at N = 1 draws each position from its marginal (the product); τ = 0 at N = 2
+    // on tableGreedy: low-confidence draws argmaxes 0 (0.70) and 1 (0.64), keeps x1 = 0, then
+    // x2's argmax given x1 = 0 is 0: one point mass (0, 0).
+    void lladaPresetsClosedForms() {
+        const CategoricalTable t = tableA();
+        for (const char* name : kDecodePresets) {
+            DecodingSampler s;
+            QVERIFY(applyDecodePreset(name, 1.0, s).ok());
+            QCOMPARE(int(s.count), int(DecodeCount::Llada));
+            const Law one = outputLaw(run(t, core::schedule::linearCurve(), s, 1));
+            QVERIFY2(maxDifference(one, productOfMarginals(t)) < 1e-12, name);
+        }
+        DecodingSampler random;
+        QVERIFY(applyDecodePreset("llada:random", 1.0, random).ok());
+        QVERIFY(maxDifference(outputLaw(run(t, core::schedule::linearCurve(), random, 2)), dataLaw(t)) < 1e-12);
+        DecodingSampler greedy;
+        QVERIFY(applyDecodePreset("llada:low_confidence", 0.0, greedy).ok());
+        QCOMPARE(int(greedy.values), int(DecodeValues::Argmax));
+        const DecodeResult point = run(tableGreedy(), core::schedule::linearCurve(), greedy, 2);
+        QCOMPARE(point.distribution.size(), size_t(1));
+        QCOMPARE(point.distribution[0].x, (std::vector<int>{0, 0}));
+    }
+
+    // Low-confidence ranks after the draw, so its law differs from confidence's (which ranks
+    // before): at N = 2 on tableA with sampled values, by brute force over the first step's
+    // joint draw (v1, v2) ~ p1 × p2: the position whose drawn value has the larger marginal
+    // probability is kept (ties to x1), then the other is drawn from its conditional.
+    void lowConfidenceAgainstBruteForce() {
+        const CategoricalTable t = tableA();
+        const Law p = dataLaw(t);
+        const Vector p1 = t.marginal(0, 0), p2 = t.marginal(0, 1);
+        Law expected;
+        for (int v1 = 0; v1 < 2; ++v1) {
+            for (int v2 = 0; v2 < 2; ++v2) {
+                const double w = p1[v1] * p2[v2];
+                if (p1[v1] >= p2[v2]) {
+                    for (int b = 0; b < 2; ++b) expected[{v1, b}] += w * p.at({v1, b}) / p1[v1];
+                } else {
+                    for (int a = 0; a < 2; ++a) expected[{a, v2}] += w * p.at({a, v2}) / p2[v2];
+                }
+            }
+        }
+        DecodingSampler s;
+        QVERIFY(applyDecodePreset("llada:low_confidence", 1.0, s).ok());
+        const DecodeResult exact = run(t, core::schedule::linearCurve(), s, 2);
+        QVERIFY(maxDifference(outputLaw(exact), expected) < 1e-12);
+        // Monte Carlo within 4 standard errors, the same for 1 and 2 threads.
+        const DecodeResult mc = run(t, core::schedule::linearCurve(), s, 2, 40000, 1);
+        const DecodeResult mc2 = run(t, core::schedule::linearCurve(), s, 2, 40000, 2);
+        QVERIFY2(std::abs(*mc.entropy.value - *exact.entropy.value) < 4.0 * mc.entropy.standardError,
+                 qPrintable(QString("%1 vs %2").arg(*mc.entropy.value).arg(*exact.entropy.value)));
+        QCOMPARE(mc.rowProbability, mc2.rowProbability);
+    }
+
+    // Presets and their options in a project's sampler spec, and what they refuse.
+    void presetSpecs() {
+        auto preset = core::project::parseSamplerSpec("preset=llada:low_confidence;temperature=0.5;blocks=2");
+        QVERIFY(preset.ok());
+        QCOMPARE(core::project::samplerSpec(*preset),
+                 std::string("order=low-confidence;values=temperature:0.5;remask=none;gumbel=float64;"
+                             "per-step=llada;blocks=2"));
+        auto back = core::project::parseSamplerSpec(core::project::samplerSpec(*preset));
+        QVERIFY(back.ok());
+        QVERIFY(*back == *preset);
+        auto greedy = core::project::parseSamplerSpec("preset=llada:random;temperature=0");
+        QVERIFY(greedy.ok());
+        QCOMPARE(int(greedy->values), int(DecodeValues::Argmax));
+        auto both = core::project::parseSamplerSpec("preset=llada:random;order=margin", "decoding.sampler");
+        QVERIFY(!both.ok());
+        QCOMPARE(both.error().field, std::string("decoding.sampler"));
+        QVERIFY(both.error().message.find("order") != std::string::npos);
+        auto unknown = core::project::parseSamplerSpec("preset=llada:fast", "s");
+        QVERIFY(!unknown.ok());
+        QCOMPARE(unknown.error().field, std::string("s.preset"));
+        QCOMPARE(unknown.error().value, std::string("llada:fast"));
+        auto cold = core::project::parseSamplerSpec("preset=llada:random;temperature=-1", "s");
+        QVERIFY(!cold.ok());
+        QCOMPARE(cold.error().field, std::string("s.temperature"));
+        QCOMPARE(cold.error().value, std::string("-1"));
+        QVERIFY(!core::project::parseSamplerSpec("order=margin;temperature=0.5").ok());
+        auto ancestralBlocks = core::project::parseSamplerSpec("order=ancestral;blocks=2", "s");
+        QVERIFY(!ancestralBlocks.ok());
+        QCOMPARE(ancestralBlocks.error().field, std::string("s"));
+    }
+
     void samplerSpecRoundTrips() {
         DecodingSampler s;
         s.order = DecodeOrder::Ancestral;

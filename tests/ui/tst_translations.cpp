@@ -119,9 +119,10 @@ QStringList englishWords(QString text) {
     text.remove(QRegularExpression("<[^>]*>"));
     text.remove(QRegularExpression("&[a-z]+;"));
     text.remove(QRegularExpression("&(?=\\S)"));
-    // Spec syntax and column names: "toy:NAME[,n=,seed=]", "ms_eps", "n,gamma", "scaled-linear".
+    // Spec syntax and column names: "toy:NAME[,n=,seed=]", "ms_eps", "n,gamma", "scaled-linear",
+    // "per-step=llada", "order=low-confidence".
     text.remove(QRegularExpression(
-        "[A-Za-z0-9_.\\[\\]+]*(?:[=_]|:(?=[A-Za-z0-9\\[]))[A-Za-z0-9_.,;:=\\[\\]+]*"));
+        "[A-Za-z0-9_.\\[\\]+-]*(?:[=_]|:(?=[A-Za-z0-9\\[]))[A-Za-z0-9_.,;:=\\[\\]+-]*"));
     text.remove(QRegularExpression("[A-Za-z0-9]+(,[A-Za-z0-9]+)+"));
     // File names and the documentation's anchors ("gaussian.md#nll") name files, not words.
     text.remove(
