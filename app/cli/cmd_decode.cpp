@@ -60,7 +60,7 @@ Result<core::categorical::DecodingSampler> decodingSamplerOf(const Args& args) {
     DecodingSampler sampler;
     if (core::Status s = parseDecodeBlocks(args.get("blocks"), sampler, "--blocks"); !s) return s.error();
     if (args.has("preset")) {
-        for (const char* name : {"order", "values", "remask", "gumbel", "per-step"}) {
+        for (const char* name : {"order", "values", "remask", "gumbel", "per-step", "times", "scores"}) {
             if (args.has(name)) {
                 return core::invalidArgument("--" + std::string(name), args.get(name),
                                              "--preset " + args.get("preset") +
@@ -90,6 +90,10 @@ Result<core::categorical::DecodingSampler> decodingSamplerOf(const Args& args) {
         Result<DecodeCount> count = parseDecodeCount(args.get("per-step"), "--per-step");
         if (!count) return count.error();
         sampler.count = *count;
+        Result<DecodeTimes> times = parseDecodeTimes(args.get("times"), "--times");
+        if (!times) return times.error();
+        sampler.times = *times;
+        if (core::Status s = parseDecodeScores(args.get("scores"), sampler, "--scores"); !s) return s.error();
     }
     if (core::Status s = validateDecodingSampler(sampler); !s) return s.error();
     return sampler;
@@ -141,14 +145,19 @@ const CommandSpec& decodeSpec() {
          valued("remask", "R", "none",
                 "none, cap:η, rescale:η or conf (ReMDM; with --order ancestral)"),
          valued("gumbel", "float64|float32", "float64", "the precision of the Gumbel-max draws"),
-         valued("per-step", "schedule|llada", "schedule",
-                "how many tokens an ordered step unmasks: the schedule's k_n, or LLaDA's "
-                "⌊L/N⌋ with the remainder on the first steps"),
+         valued("per-step", "schedule|llada|dream", "schedule",
+                "how many tokens an ordered step unmasks: the schedule's k_n, LLaDA's ⌊L/N⌋ with "
+                "the remainder on the first steps, or Dream's int(M·(1 − s/t))"),
          valued("blocks", "B", "1",
                 "B blocks of D/B positions decoded left to right, N/B steps each (ordered kinds)"),
+         valued("times", "schedule|dream", "schedule",
+                "ancestral: the schedule's t_n = n/N, or Dream's origin (1 − s/t on its grid)"),
+         valued("scores", "plain|tempered", "plain",
+                "rank by F, or by F^{1/τ} of the values rule (Dream's scores)"),
          valued("preset", "P", "",
-                "a reference code's sampler: llada:low_confidence or llada:random (sets --order, "
-                "--values, --per-step and --gumbel)"),
+                "a reference code's sampler: llada:low_confidence, llada:random, dream:origin, "
+                "dream:maskgit_plus, dream:topk_margin or dream:entropy (sets --order, --values, "
+                "--per-step, --times, --scores and --gumbel)"),
          valued("temperature", "τ", "", "with --preset: τ ≥ 0 of the values (default 1; 0 = argmax)"),
          valued("sweep-steps", "N1,N2,…", "", "one result per N instead of --steps"),
          valued("project", "FILE", "",

@@ -18,6 +18,7 @@
 #include "core/categorical/masked_elbo.h"
 #include "core/util/limits.h"
 #include "core/util/rng.h"
+#include "core/util/torch_linspace.h"
 
 namespace core::categorical {
 
@@ -65,8 +66,27 @@ Result<DecodeOrder> parseDecodeOrder(std::string_view text, const std::string& f
 Result<DecodeCount> parseDecodeCount(std::string_view text, const std::string& field) {
     if (text == "schedule") return DecodeCount::Schedule;
     if (text == "llada") return DecodeCount::Llada;
-    return makeError(ErrorCode::ParseError, field, std::string(text), "expected schedule or llada");
+    if (text == "dream") return DecodeCount::Dream;
+    return makeError(ErrorCode::ParseError, field, std::string(text), "expected schedule, llada or dream");
 }
+
+Result<DecodeTimes> parseDecodeTimes(std::string_view text, const std::string& field) {
+    if (text == "schedule") return DecodeTimes::Schedule;
+    if (text == "dream") return DecodeTimes::Dream;
+    return makeError(ErrorCode::ParseError, field, std::string(text), "expected schedule or dream");
+}
+
+Status parseDecodeScores(std::string_view text, DecodingSampler& sampler, const std::string& field) {
+    if (text != "plain" && text != "tempered") {
+        return makeError(ErrorCode::ParseError, field, std::string(text), "expected plain or tempered");
+    }
+    sampler.temperedScores = text == "tempered";
+    return {};
+}
+
+std::string decodeTimesText(DecodeTimes times) { return times == DecodeTimes::Dream ? "dream" : "schedule"; }
+
+std::vector<float> dreamTimes(int numSteps) { return torchLinspace(1.0f, 1e-3f, numSteps + 1); }
 
 Status parseDecodeBlocks(std::string_view text, DecodingSampler& sampler, const std::string& field) {
     const std::string whole(text);
@@ -84,14 +104,35 @@ Status parseDecodeBlocks(std::string_view text, DecodingSampler& sampler, const 
     return {};
 }
 
+namespace {
+
+// Each preset's building blocks (docs/categorical.md, "Sampler presets").
+struct PresetBlocks {
+    const char* name;
+    DecodeOrder order;
+    DecodeCount count;
+    DecodeTimes times;
+    bool temperedScores;
+    bool takesBlocks;
+};
+constexpr PresetBlocks kPresetBlocks[] = {
+    {"llada:low_confidence", DecodeOrder::LowConfidence, DecodeCount::Llada, DecodeTimes::Schedule, false, true},
+    {"llada:random", DecodeOrder::Random, DecodeCount::Llada, DecodeTimes::Schedule, false, true},
+    {"dream:origin", DecodeOrder::Ancestral, DecodeCount::Schedule, DecodeTimes::Dream, false, false},
+    {"dream:maskgit_plus", DecodeOrder::LowConfidence, DecodeCount::Dream, DecodeTimes::Schedule, true, false},
+    {"dream:topk_margin", DecodeOrder::Margin, DecodeCount::Dream, DecodeTimes::Schedule, true, false},
+    {"dream:entropy", DecodeOrder::Entropy, DecodeCount::Dream, DecodeTimes::Schedule, true, false},
+};
+
+}  // namespace
+
 Status applyDecodePreset(std::string_view name, double temperature, DecodingSampler& sampler,
                          const std::string& field) {
-    DecodingSampler preset;
-    if (name == "llada:low_confidence") {
-        preset.order = DecodeOrder::LowConfidence;
-    } else if (name == "llada:random") {
-        preset.order = DecodeOrder::Random;
-    } else {
+    const PresetBlocks* found = nullptr;
+    for (const PresetBlocks& p : kPresetBlocks) {
+        if (name == p.name) found = &p;
+    }
+    if (found == nullptr) {
         std::string names;
         for (const char* p : kDecodePresets) names += (names.empty() ? "" : ", ") + std::string(p);
         return makeError(ErrorCode::ParseError, field, std::string(name), "expected one of " + names);
@@ -102,7 +143,15 @@ Status applyDecodePreset(std::string_view name, double temperature, DecodingSamp
     if (temperature > 0.0 && temperature < kMinTemperature) {
         return invalidArgument("--temperature", shortestText(temperature), kTemperatureUnderflow);
     }
-    preset.count = DecodeCount::Llada;
+    if (!found->takesBlocks && sampler.blocks != 1) {
+        return invalidArgument("--blocks", std::to_string(sampler.blocks),
+                               std::string(name) + " takes no blocks (it decodes the whole sequence)");
+    }
+    DecodingSampler preset;
+    preset.order = found->order;
+    preset.count = found->count;
+    preset.times = found->times;
+    preset.temperedScores = found->temperedScores;
     preset.gumbel = GumbelPrecision::Float64;
     preset.values = temperature == 0.0   ? DecodeValues::Argmax
                     : temperature == 1.0 ? DecodeValues::Sample
@@ -113,7 +162,13 @@ Status applyDecodePreset(std::string_view name, double temperature, DecodingSamp
     return {};
 }
 
-std::string decodeCountText(DecodeCount count) { return count == DecodeCount::Llada ? "llada" : "schedule"; }
+std::string decodeCountText(DecodeCount count) {
+    switch (count) {
+    case DecodeCount::Llada: return "llada";
+    case DecodeCount::Dream: return "dream";
+    default: return "schedule";
+    }
+}
 
 Status parseDecodeValues(std::string_view text, DecodingSampler& sampler, const std::string& field) {
     const std::string whole(text);
@@ -229,6 +284,17 @@ Status validateDecodingSampler(const DecodingSampler& sampler) {
                                "blocks go with an ordered kind (random, confidence, margin, entropy, "
                                "low-confidence), not ancestral");
     }
+    if (sampler.times == DecodeTimes::Dream &&
+        (sampler.order != DecodeOrder::Ancestral || sampler.remask != DecodeRemask::None)) {
+        return invalidArgument("--times", "dream",
+                               "Dream's times go with --order ancestral without remasking");
+    }
+    if (sampler.temperedScores &&
+        (sampler.order == DecodeOrder::Ancestral || sampler.order == DecodeOrder::Random)) {
+        return invalidArgument("--scores", "tempered",
+                               "scores rank positions: confidence, margin, entropy or low-confidence, not " +
+                                   decodeOrderText(sampler.order));
+    }
     if (sampler.order == DecodeOrder::Ancestral && sampler.count != DecodeCount::Schedule) {
         return invalidArgument("--per-step", decodeCountText(sampler.count),
                                "the ancestral sampler's count is the schedule's, not " +
@@ -257,6 +323,19 @@ std::vector<int> samplerTokensPerStep(const DecodingSampler& sampler, const sche
     if (sampler.count == DecodeCount::Llada) {
         for (int i = 0; i < stepsPerBlock; ++i) {
             perBlock.push_back(length / stepsPerBlock + (i < length % stepsPerBlock ? 1 : 0));
+        }
+    } else if (sampler.count == DecodeCount::Dream) {
+        // number_transfer_tokens = int(num_mask_token * (1 - s / t)), all in float32.
+        const std::vector<float> grid = dreamTimes(stepsPerBlock);
+        int masked = length;
+        for (int i = 0; i < stepsPerBlock; ++i) {
+            const float t = grid[static_cast<size_t>(i)];
+            const float s = grid[static_cast<size_t>(i) + 1];
+            const int take = i + 1 < stepsPerBlock
+                                 ? static_cast<int>(static_cast<float>(masked) * (1.0f - s / t))
+                                 : masked;
+            perBlock.push_back(std::clamp(take, 0, masked));
+            masked -= perBlock.back();
         }
     } else {
         perBlock = orderedTokensPerStep(curve, stepsPerBlock, length);
@@ -375,6 +454,24 @@ struct Engine {
     int mask = 0;       // = k
     int n = 0;          // steps
     std::vector<int> ordered;  // k_n, element 0 = step N
+    std::vector<float> dreamGrid;  // DecodeTimes::Dream: dreamTimes(n)
+
+    // The probabilities the scores read: F, or with tempered scores w ∝ F^{1/τ} of the values
+    // rule (τ = 1 for sample; argmax ranks by F, as Dream at τ = 0 does).
+    const double* scoreRow(const double* f, std::vector<double>& tempered) const {
+        const DecodingSampler& s = options.sampler;
+        if (!s.temperedScores || s.values != DecodeValues::Temperature) return f;
+        tempered.assign(f, f + k);
+        double top = 0.0;
+        for (double v : tempered) top = std::max(top, v);
+        double sum = 0.0;
+        for (double& v : tempered) {
+            v = v > 0.0 ? std::exp((std::log(v) - std::log(top)) / s.temperature) : 0.0;
+            sum += v;
+        }
+        for (double& v : tempered) v /= sum;
+        return tempered.data();
+    }
 
     double t(int step) const { return static_cast<double>(step) / n; }
     double beta(int step) const { return step == 0 ? 0.0 : curve(t(step)); }
@@ -408,16 +505,23 @@ struct Engine {
         }
         return 0.0;
     }
-    // The probability a masked token unmasks at `step`: (α_s − (1 − σ)α_t)/(1 − α_t).
+    // The probability a masked token unmasks at `step`: (α_s − (1 − σ)α_t)/(1 − α_t); on Dream's
+    // times 1 − s/t in float32, as its `origin` compares torch.rand with it.
     double unmaskProbability(int step, double sigmaT) const {
         if (step == 1) return 1.0;
+        if (options.sampler.times == DecodeTimes::Dream) {
+            const size_t i = static_cast<size_t>(n - step);
+            return static_cast<double>(1.0f - dreamGrid[i + 1] / dreamGrid[i]);
+        }
         const double alphaT = 1.0 - beta(step);
         const double alphaS = 1.0 - beta(step - 1);
         if (alphaT >= 1.0) return 1.0;
         return std::clamp((alphaS - (1.0 - sigmaT) * alphaT) / (1.0 - alphaT), 0.0, 1.0);
     }
 
-    double score(const double* f) const {
+    double score(const double* row) const {
+        std::vector<double> tempered;
+        const double* f = scoreRow(row, tempered);
         switch (options.sampler.order) {
         case DecodeOrder::Confidence: return *std::max_element(f, f + k);
         case DecodeOrder::Margin: {
@@ -460,8 +564,10 @@ struct Engine {
     std::vector<int> lowConfidenceChoice(const std::vector<int>& positions, const std::vector<int>& values,
                                          const std::vector<double>& f, int count) const {
         std::vector<std::pair<double, size_t>> scored;
+        std::vector<double> tempered;
         for (size_t i = 0; i < positions.size(); ++i) {
-            scored.push_back({f[static_cast<size_t>(positions[i]) * k + values[i]], i});
+            const double* row = scoreRow(f.data() + static_cast<size_t>(positions[i]) * k, tempered);
+            scored.push_back({row[values[i]], i});
         }
         std::stable_sort(scored.begin(), scored.end(),
                          [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -1068,6 +1174,7 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
     e.n = options.numSteps;
     if (Status s = checkDecodeBlocks(options.sampler, e.n, e.dims); !s) return s.error();
     e.ordered = samplerTokensPerStep(options.sampler, curve, e.n, e.dims);
+    if (options.sampler.times == DecodeTimes::Dream) e.dreamGrid = dreamTimes(e.n);
 
     const std::vector<int> conditions = decodedConditions(table, options.condition);
     const int numConditions = static_cast<int>(conditions.size());
@@ -1099,7 +1206,15 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
     r.numSteps = e.n;
     r.samples = options.samples;
     r.sampler = options.sampler;
-    if (options.sampler.order == DecodeOrder::Ancestral) {
+    if (options.sampler.times == DecodeTimes::Dream) {
+        // D·P(still masked)·p_i at each step, p_i = 1 − s/t of the grid (1 at the last).
+        double masked = e.dims;
+        for (int step = e.n; step >= 1; --step) {
+            const double a = e.unmaskProbability(step, 0.0);
+            r.tokensPerStep.push_back(masked * a);
+            masked -= masked * a;
+        }
+    } else if (options.sampler.order == DecodeOrder::Ancestral) {
         r.tokensPerStep = ancestralTokensPerStep(curve, e.n, e.dims);
     } else {
         r.tokensPerStep.assign(e.ordered.begin(), e.ordered.end());

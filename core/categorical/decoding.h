@@ -30,8 +30,14 @@ namespace core::categorical {
 enum class DecodeOrder { Ancestral, Random, Confidence, Margin, Entropy, LowConfidence };
 // How many tokens an ordered step unmasks: Schedule, k_n from β(t) (orderedTokensPerStep);
 // Llada, LLaDA's get_num_transfer_tokens: ⌊L/N_b⌋ a step, the remainder one each on the first
-// steps (L positions and N_b steps a block).
-enum class DecodeCount { Schedule, Llada };
+// steps (L positions and N_b steps a block); Dream, Dream's diffusion_generate: int(M·(1 − s/t))
+// in float32 of the M still masked, on the grid t = linspace(1, 10⁻³, N + 1) (dreamTimes), the
+// last step all that remain.
+enum class DecodeCount { Schedule, Llada, Dream };
+// The times the ancestral sampler steps through: Schedule, tₙ = n/N on β(t); Dream, Dream's
+// `origin`: each masked token unmasks with probability 1 − s/t (float32) on dreamTimes, all at
+// the last step (β(t) = t, whatever the project's schedule).
+enum class DecodeTimes { Schedule, Dream };
 enum class DecodeValues { Sample, Argmax, Temperature };
 // None: σ = 0. Cap: σ = min(η, σ^max). Rescale: σ = η σ^max. Confidence: σ_ℓ = softmax_ℓ(−ψ)·σ^max
 // over the decoded positions ℓ, ψ_ℓ the probability token ℓ had when it was decoded.
@@ -49,6 +55,10 @@ struct DecodingSampler {
     double eta = 0.0;           // η in [0, 1] of Cap and Rescale
     GumbelPrecision gumbel = GumbelPrecision::Float64;
     DecodeCount count = DecodeCount::Schedule;
+    DecodeTimes times = DecodeTimes::Schedule;
+    // Rank by the tempered probabilities w ∝ F^{1/τ} of the values rule (Dream's scores)
+    // instead of F (confidence, margin, entropy, low-confidence).
+    bool temperedScores = false;
     // B blocks of D/B positions decoded left to right, N/B steps each (LLaDA's block_length =
     // D/B); the ordered kinds choose among the current block's masked positions only.
     int blocks = 1;
@@ -68,6 +78,10 @@ Status parseDecodeRemask(std::string_view text, DecodingSampler& sampler,
 Result<GumbelPrecision> parseGumbelPrecision(std::string_view text,
                                              const std::string& field = "--gumbel");
 Result<DecodeCount> parseDecodeCount(std::string_view text, const std::string& field = "--per-step");
+Result<DecodeTimes> parseDecodeTimes(std::string_view text, const std::string& field = "--times");
+// "plain" or "tempered" into sampler.temperedScores.
+Status parseDecodeScores(std::string_view text, DecodingSampler& sampler,
+                         const std::string& field = "--scores");
 // B ≥ 1 (at most limits::kSteps.max) into sampler.blocks.
 Status parseDecodeBlocks(std::string_view text, DecodingSampler& sampler,
                          const std::string& field = "--blocks");
@@ -75,14 +89,23 @@ std::string decodeOrderText(DecodeOrder order);       // "ancestral", "random", 
 std::string decodeValuesText(const DecodingSampler& sampler);   // "sample", "temperature:0.5"
 std::string decodeRemaskText(const DecodingSampler& sampler);   // "none", "cap:0.02", "conf"
 std::string gumbelPrecisionText(GumbelPrecision precision);     // "float64", "float32"
-std::string decodeCountText(DecodeCount count);                 // "schedule", "llada"
+std::string decodeCountText(DecodeCount count);                 // "schedule", "llada", "dream"
+std::string decodeTimesText(DecodeTimes times);                 // "schedule", "dream"
 
 // The presets that reproduce a reference code's sampler, built from the fields above
 // (docs/categorical.md#decoding-samplers, "Sampler presets"): "llada:low_confidence" and "llada:random", LLaDA's
 // generate() (order low-confidence or random, LLaDA's count, values by float64 Gumbel-max on
 // softmax(l/τ), τ = 0 argmax). Sets every field but blocks; errors name `field` and the name,
 // or "--temperature" and τ (τ must be finite and ≥ 0).
-inline constexpr const char* kDecodePresets[] = {"llada:low_confidence", "llada:random"};
+// "dream:origin", "dream:maskgit_plus", "dream:topk_margin" and "dream:entropy" are Dream's
+// diffusion_generate (origin: ancestral on dreamTimes; the others Dream's count, ranked by the
+// tempered probability of the drawn value, by top-1 − top-2, or by Σ p log p, tempered), and
+// take no blocks.
+inline constexpr const char* kDecodePresets[] = {
+    "llada:low_confidence", "llada:random",      "dream:origin",
+    "dream:maskgit_plus",   "dream:topk_margin", "dream:entropy"};
+// Dream's grid torch.linspace(1, 10⁻³, N + 1) in float32 (element 0 is t = 1).
+std::vector<float> dreamTimes(int numSteps);
 Status applyDecodePreset(std::string_view name, double temperature, DecodingSampler& sampler,
                          const std::string& field = "--preset");
 

@@ -43,6 +43,8 @@ std::string samplerSpec(const DecodingSampler& sampler) {
     // Written only when set, so that the specs of earlier projects read and print as before.
     if (sampler.count != DecodeCount::Schedule) spec += ";per-step=" + decodeCountText(sampler.count);
     if (sampler.blocks != 1) spec += ";blocks=" + std::to_string(sampler.blocks);
+    if (sampler.times != DecodeTimes::Schedule) spec += ";times=" + decodeTimesText(sampler.times);
+    if (sampler.temperedScores) spec += ";scores=tempered";
     return spec;
 }
 
@@ -82,6 +84,12 @@ Result<DecodingSampler> parseSamplerSpec(const std::string& spec, const std::str
             sampler.count = *count;
         } else if (key == "blocks") {
             s = parseDecodeBlocks(value, sampler, field + ".blocks");
+        } else if (key == "times") {
+            Result<DecodeTimes> times = parseDecodeTimes(value, field + ".times");
+            if (!times) return times.error();
+            sampler.times = *times;
+        } else if (key == "scores") {
+            s = parseDecodeScores(value, sampler, field + ".scores");
         } else if (key == "preset") {
             preset = value;
         } else if (key == "temperature") {
@@ -89,14 +97,14 @@ Result<DecodingSampler> parseSamplerSpec(const std::string& spec, const std::str
         } else {
             return makeError(ErrorCode::ParseError, field, spec,
                              "unknown key " + key +
-                                 " (expected order, values, remask, gumbel, per-step, blocks, preset, "
-                                 "temperature)");
+                                 " (expected order, values, remask, gumbel, per-step, blocks, times, "
+                                 "scores, preset, temperature)");
         }
         if (!s) return s.error();
     }
     if (!preset.empty()) {
         // A preset is the whole sampler but its blocks and temperature.
-        for (const char* key : {"order", "values", "remask", "gumbel", "per-step"}) {
+        for (const char* key : {"order", "values", "remask", "gumbel", "per-step", "times", "scores"}) {
             if (seen.count(key) != 0) {
                 return makeError(ErrorCode::ParseError, field, spec,
                                  "preset " + preset + " sets " + key + " itself; give blocks and "

@@ -8,6 +8,7 @@
 #include "core/io/file_io.h"
 #include "core/io/json.h"
 #include "core/util/limits.h"
+#include "core/util/torch_linspace.h"
 
 // Built with -ffp-contract=off (core/CMakeLists.txt): each float operation rounds as torch's do.
 namespace core::schedule {
@@ -30,24 +31,6 @@ std::string listOf(const char* const (&allowed)[M]) {
     std::string out;
     for (size_t i = 0; i < M; ++i) {
         out += std::string(i == 0 ? "" : i + 1 == M ? " or " : ", ") + allowed[i];
-    }
-    return out;
-}
-
-// torch.linspace(start, end, steps, dtype=float32) on the CPU (RangeFactoriesKernel.cpp):
-// step = (end − start)/(steps − 1) in float, then start + step·i for the first half and
-// end − step·(steps − 1 − i) for the second, every operation in float.
-std::vector<float> torchLinspace(float start, float end, int steps) {
-    std::vector<float> out(static_cast<size_t>(steps));
-    if (steps == 1) {
-        out[0] = start;
-        return out;
-    }
-    const float step = (end - start) / static_cast<float>(steps - 1);
-    const int halfway = steps / 2;
-    for (int i = 0; i < steps; ++i) {
-        out[i] = i < halfway ? start + step * static_cast<float>(i)
-                             : end - step * static_cast<float>(steps - i - 1);
     }
     return out;
 }

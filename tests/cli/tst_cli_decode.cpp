@@ -169,8 +169,12 @@ private slots:
                                 << "--blocks = 3";
         QTest::addRow("blocks zero") << QStringList{"--pi", "masked:2", "--order", "random", "--blocks", "0"}
                                      << "--blocks = 0";
-        QTest::addRow("per-step") << QStringList{"--pi", "masked:2", "--order", "random", "--per-step", "dream"}
-                                  << "--per-step = dream";
+        QTest::addRow("per-step") << QStringList{"--pi", "masked:2", "--order", "random", "--per-step", "fast"}
+                                  << "--per-step = fast";
+        QTest::addRow("times with an order")
+            << QStringList{"--pi", "masked:2", "--order", "random", "--times", "dream"} << "--times = dream";
+        QTest::addRow("dream blocks")
+            << QStringList{"--pi", "masked:2", "--preset", "dream:entropy", "--blocks", "2"} << "--blocks = 2";
     }
     void errorsNameTheOption() {
         QFETCH(QStringList, extra);

@@ -496,7 +496,7 @@ private slots:
     // x2's argmax given x1 = 0 is 0: one point mass (0, 0).
     void lladaPresetsClosedForms() {
         const CategoricalTable t = tableA();
-        for (const char* name : kDecodePresets) {
+        for (const char* name : {"llada:low_confidence", "llada:random"}) {
             DecodingSampler s;
             QVERIFY(applyDecodePreset(name, 1.0, s).ok());
             QCOMPARE(int(s.count), int(DecodeCount::Llada));
@@ -543,6 +543,63 @@ private slots:
         QVERIFY2(std::abs(*mc.entropy.value - *exact.entropy.value) < 4.0 * mc.entropy.standardError,
                  qPrintable(QString("%1 vs %2").arg(*mc.entropy.value).arg(*exact.entropy.value)));
         QCOMPARE(mc.rowProbability, mc2.rowProbability);
+    }
+
+    // Dream's count on its float32 grid linspace(1, 1e-3, N + 1): int(M·(1 − s/t)) of the M still
+    // masked, the rest at the last step; 37 over 8 steps is 4, 4, 4, 4, 5, 5, 5, 6 (Dream's own
+    // loop, run with torch, gives the same).
+    void dreamTokensPerStep() {
+        DecodingSampler s = sampler(DecodeOrder::LowConfidence);
+        s.count = DecodeCount::Dream;
+        QCOMPARE(samplerTokensPerStep(s, core::schedule::linearCurve(), 8, 37),
+                 (std::vector<int>{4, 4, 4, 4, 5, 5, 5, 6}));
+        QCOMPARE(samplerTokensPerStep(s, core::schedule::linearCurve(), 4, 5), (std::vector<int>{1, 1, 1, 2}));
+        const std::vector<float> grid = dreamTimes(2);
+        QCOMPARE(grid, (std::vector<float>{1.0f, 0.5005f, 1e-3f}));
+    }
+
+    // Dream's presets: origin at N = 1 and any of them with one step draw every position from
+    // its marginal; origin is the ancestral sampler on Dream's times (each masked token unmasks
+    // with 1 − s/t), so at N = 2 on tableA it mixes product and joint with w = P(both at once)
+    // = (1 − s/t)² + (s/t)², s/t = 0.5005 in float32. Dream's presets take no blocks.
+    void dreamPresetsClosedForms() {
+        const CategoricalTable t = tableA();
+        for (const char* name : {"dream:origin", "dream:maskgit_plus", "dream:topk_margin", "dream:entropy"}) {
+            DecodingSampler s;
+            QVERIFY(applyDecodePreset(name, 1.0, s).ok());
+            QVERIFY2(maxDifference(outputLaw(run(t, core::schedule::linearCurve(), s, 1)), productOfMarginals(t)) < 1e-12,
+                     name);
+            DecodingSampler blocked;
+            blocked.blocks = 2;
+            const core::Status refused = applyDecodePreset(name, 1.0, blocked);
+            QVERIFY(!refused.ok());
+            QCOMPARE(refused.error().field, std::string("--blocks"));
+        }
+        DecodingSampler origin;
+        QVERIFY(applyDecodePreset("dream:origin", 1.0, origin).ok());
+        const double ratio = static_cast<double>(0.5005f / 1.0f);
+        const double a = static_cast<double>(1.0f - 0.5005f);
+        QCOMPARE(a, 1.0 - ratio);
+        const double w = a * a + (1.0 - a) * (1.0 - a);
+        const Law p = dataLaw(t), q = productOfMarginals(t);
+        Law expected;
+        for (const auto& [x, v] : p) expected[x] = w * q.at(x) + (1.0 - w) * v;
+        // The cosine schedule is ignored: Dream's times are its own.
+        QVERIFY(maxDifference(outputLaw(run(t, core::schedule::cosineCurve(), origin, 2)), expected) < 1e-12);
+        DecodingSampler wrongTimes = sampler(DecodeOrder::Random);
+        wrongTimes.times = DecodeTimes::Dream;
+        QVERIFY(!validateDecodingSampler(wrongTimes).ok());
+        DecodingSampler wrongScores = sampler(DecodeOrder::Ancestral);
+        wrongScores.temperedScores = true;
+        const core::Status scores = validateDecodingSampler(wrongScores);
+        QVERIFY(!scores.ok());
+        QCOMPARE(scores.error().field, std::string("--scores"));
+        auto spec = core::project::parseSamplerSpec("preset=dream:topk_margin;temperature=0.5");
+        QVERIFY(spec.ok());
+        QCOMPARE(core::project::samplerSpec(*spec),
+                 std::string("order=margin;values=temperature:0.5;remask=none;gumbel=float64;per-step=dream;"
+                             "scores=tempered"));
+        QVERIFY(*core::project::parseSamplerSpec(core::project::samplerSpec(*spec)) == *spec);
     }
 
     // Presets and their options in a project's sampler spec, and what they refuse.
