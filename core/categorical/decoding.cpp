@@ -651,7 +651,10 @@ struct Engine {
             std::vector<int> next = x;
             if (options.sampler.order == DecodeOrder::Ancestral) {
                 const double sigmaT = sigma(step);
-                const double a = unmaskProbability(step, sigmaT);
+                // Confidence remasking: ReMDM's code gives masked positions η = 0, so they unmask
+                // as without remasking.
+                const double a = unmaskProbability(
+                    step, options.sampler.remask == DecodeRemask::Confidence ? 0.0 : sigmaT);
                 // Confidence remasking: σ_ℓ = σ_t softmax(−ψ) over the decoded positions.
                 double softmaxSum = 0.0;
                 if (options.sampler.remask == DecodeRemask::Confidence) {
@@ -971,7 +974,8 @@ Result<ConfList> exactConfStep(const Engine& e, const ConfList& states, int cond
                 const ConfState state = confState(states[static_cast<size_t>(i)].first, e.dims);
                 e.predict(state.x, condition, step, f, raw);
                 const double sigmaT = e.sigma(step);
-                const double a = e.unmaskProbability(step, sigmaT);
+                // ReMDM's code gives masked positions η = 0: they unmask as without remasking.
+                const double a = e.unmaskProbability(step, 0.0);
                 double softmaxSum = 0.0;
                 for (int d = 0; d < e.dims; ++d) {
                     if (state.x[d] != e.mask) softmaxSum += std::exp(-state.psi[d]);

@@ -40,7 +40,8 @@ enum class DecodeCount { Schedule, Llada, Dream };
 enum class DecodeTimes { Schedule, Dream };
 enum class DecodeValues { Sample, Argmax, Temperature };
 // None: σ = 0. Cap: σ = min(η, σ^max). Rescale: σ = η σ^max. Confidence: σ_ℓ = softmax_ℓ(−ψ)·σ^max
-// over the decoded positions ℓ, ψ_ℓ the probability token ℓ had when it was decoded.
+// over the decoded positions ℓ, ψ_ℓ the probability token ℓ had when it was decoded; masked
+// positions σ = 0, as in ReMDM's code.
 enum class DecodeRemask { None, Cap, Rescale, Confidence };
 // How the Gumbel-max draws of the values are computed: in double precision (the exact
 // categorical law) or as torch does in float32 (u on the grid k·2^−24), which truncates the noise.

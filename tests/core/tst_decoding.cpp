@@ -9,6 +9,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <tuple>
 #include <numbers>
 #include <vector>
 
@@ -298,6 +299,57 @@ private slots:
     }
 
     // The float32 law against an independent trapezoid integral of the clamped-Gumbel model.
+    // Confidence remasking by hand on tableA, N = 3: a state is (x, ψ); a decoded position ℓ is
+    // remasked with σ^max·exp(−ψ_ℓ)/Σ exp(−ψ) over the decoded ones, a masked one unmasks with
+    // (α_s − α_t)/(1 − α_t) (η = 0 there, as ReMDM's code has it) and takes ψ = F of its value.
+    void confRemaskAgainstEnumeration() {
+        const CategoricalTable t = tableA();
+        const int n = 3;
+        auto posterior = [&](const std::vector<int>& x, int d) {
+            std::vector<double> f(2, 0.0);
+            for (int r = 0; r < t.numRows(); ++r) {
+                bool ok = true;
+                for (int e = 0; e < 2; ++e) ok = ok && (x[e] == 2 || x[e] == t.row(r)[e]);
+                if (ok) f[t.row(r)[d]] += t.probability[r];
+            }
+            return std::vector<double>{f[0] / (f[0] + f[1]), f[1] / (f[0] + f[1])};
+        };
+        using State = std::pair<std::vector<int>, std::vector<double>>;  // x, ψ
+        std::map<State, double> states{{{{2, 2}, {0.0, 0.0}}, 1.0}};
+        for (int step = n; step >= 1; --step) {
+            const double alphaT = 1.0 - double(step) / n, alphaS = 1.0 - double(step - 1) / n;
+            const double sigmaMax = alphaT <= 0.0 ? 1.0 : std::min(1.0, (1.0 - alphaS) / alphaT);
+            const double unmask = step == 1 ? 1.0 : (alphaS - alphaT) / (1.0 - alphaT);
+            std::map<State, double> next;
+            for (const auto& [state, p] : states) {
+                const auto& [x, psi] = state;
+                double sum = 0.0;
+                for (int d = 0; d < 2; ++d) sum += x[d] != 2 ? std::exp(-psi[d]) : 0.0;
+                std::vector<std::vector<std::tuple<int, double, double>>> options(2);
+                for (int d = 0; d < 2; ++d) {
+                    if (x[d] == 2) {
+                        const auto f = posterior(x, d);
+                        options[d] = {{2, 0.0, 1.0 - unmask}, {0, f[0], unmask * f[0]}, {1, f[1], unmask * f[1]}};
+                    } else {
+                        const double s = sigmaMax * std::exp(-psi[d]) / sum;
+                        options[d] = {{x[d], psi[d], 1.0 - s}, {2, 0.0, s}};
+                    }
+                }
+                for (const auto& [a, psiA, pa] : options[0])
+                    for (const auto& [b, psiB, pb] : options[1])
+                        if (pa * pb > 0.0) next[{{a, b}, {psiA, psiB}}] += p * pa * pb;
+            }
+            states = next;
+        }
+        Law expected;
+        for (const auto& [state, p] : states) expected[state.first] += p;
+        DecodingSampler conf = sampler(DecodeOrder::Ancestral);
+        conf.remask = DecodeRemask::Confidence;
+        const DecodeResult r = run(t, core::schedule::linearCurve(), conf, n);
+        QVERIFY2(maxDifference(outputLaw(r), expected) < 1e-12,
+                 qPrintable(QString::number(maxDifference(outputLaw(r), expected))));
+    }
+
     void float32GumbelLaw() {
         DecodingSampler s = sampler(DecodeOrder::Ancestral, DecodeValues::Sample);
         s.gumbel = GumbelPrecision::Float32;
