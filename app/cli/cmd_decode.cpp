@@ -150,14 +150,15 @@ const CommandSpec& decodeSpec() {
                 "the remainder on the first steps, or Dream's int(M·(1 − s/t))"),
          valued("blocks", "B", "1",
                 "B blocks of D/B positions decoded left to right, N/B steps each (ordered kinds)"),
-         valued("times", "schedule|dream", "schedule",
-                "ancestral: the schedule's t_n = n/N, or Dream's origin (1 − s/t on its grid)"),
+         valued("times", "schedule|dream|mdlm", "schedule",
+                "ancestral: the schedule's t_n = n/N, Dream's origin (1 − s/t on its grid) or "
+                "MDLM's ddpm_cache (then argmax for the masks left)"),
          valued("scores", "plain|tempered", "plain",
                 "rank by F, or by F^{1/τ} of the values rule (Dream's scores)"),
          valued("preset", "P", "",
                 "a reference code's sampler: llada:low_confidence, llada:random, dream:origin, "
-                "dream:maskgit_plus, dream:topk_margin or dream:entropy (sets --order, --values, "
-                "--per-step, --times, --scores and --gumbel)"),
+                "dream:maskgit_plus, dream:topk_margin, dream:entropy or mdlm (sets --order, "
+                "--values, --per-step, --times, --scores and --gumbel)"),
          valued("temperature", "τ", "", "with --preset: τ ≥ 0 of the values (default 1; 0 = argmax)"),
          valued("sweep-steps", "N1,N2,…", "", "one result per N instead of --steps"),
          valued("project", "FILE", "",

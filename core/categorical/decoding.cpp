@@ -73,7 +73,8 @@ Result<DecodeCount> parseDecodeCount(std::string_view text, const std::string& f
 Result<DecodeTimes> parseDecodeTimes(std::string_view text, const std::string& field) {
     if (text == "schedule") return DecodeTimes::Schedule;
     if (text == "dream") return DecodeTimes::Dream;
-    return makeError(ErrorCode::ParseError, field, std::string(text), "expected schedule or dream");
+    if (text == "mdlm") return DecodeTimes::Mdlm;
+    return makeError(ErrorCode::ParseError, field, std::string(text), "expected schedule, dream or mdlm");
 }
 
 Status parseDecodeScores(std::string_view text, DecodingSampler& sampler, const std::string& field) {
@@ -84,9 +85,33 @@ Status parseDecodeScores(std::string_view text, DecodingSampler& sampler, const 
     return {};
 }
 
-std::string decodeTimesText(DecodeTimes times) { return times == DecodeTimes::Dream ? "dream" : "schedule"; }
+std::string decodeTimesText(DecodeTimes times) {
+    switch (times) {
+    case DecodeTimes::Dream: return "dream";
+    case DecodeTimes::Mdlm: return "mdlm";
+    default: return "schedule";
+    }
+}
 
 std::vector<float> dreamTimes(int numSteps) { return torchLinspace(1.0f, 1e-3f, numSteps + 1); }
+
+std::vector<float> mdlmTimes(int numSteps) { return torchLinspace(1.0f, 1e-5f, numSteps + 1); }
+
+double gridUnmaskProbability(DecodeTimes times, const std::vector<float>& grid, int i) {
+    const int numSteps = static_cast<int>(grid.size()) - 1;
+    const float t = grid[static_cast<size_t>(i)];
+    if (times == DecodeTimes::Dream) {
+        // p_transfer = 1 - s / t, every token left at the last step.
+        if (i + 1 == numSteps) return 1.0;
+        return static_cast<double>(1.0f - grid[static_cast<size_t>(i) + 1] / t);
+    }
+    // move_chance_t = t, move_chance_s = t − dt (float32 tensor minus the Python float dt):
+    // q ∝ p_x0·(t − s) for the values and s for the mask.
+    const float dt = static_cast<float>((1.0 - 1e-5) / numSteps);
+    const float s = t - dt;
+    const double gap = static_cast<double>(t - s);
+    return gap / (gap + static_cast<double>(s));
+}
 
 Status parseDecodeBlocks(std::string_view text, DecodingSampler& sampler, const std::string& field) {
     const std::string whole(text);
@@ -122,6 +147,7 @@ constexpr PresetBlocks kPresetBlocks[] = {
     {"dream:maskgit_plus", DecodeOrder::LowConfidence, DecodeCount::Dream, DecodeTimes::Schedule, true, false},
     {"dream:topk_margin", DecodeOrder::Margin, DecodeCount::Dream, DecodeTimes::Schedule, true, false},
     {"dream:entropy", DecodeOrder::Entropy, DecodeCount::Dream, DecodeTimes::Schedule, true, false},
+    {"mdlm", DecodeOrder::Ancestral, DecodeCount::Schedule, DecodeTimes::Mdlm, false, false},
 };
 
 }  // namespace
@@ -142,6 +168,11 @@ Status applyDecodePreset(std::string_view name, double temperature, DecodingSamp
     }
     if (temperature > 0.0 && temperature < kMinTemperature) {
         return invalidArgument("--temperature", shortestText(temperature), kTemperatureUnderflow);
+    }
+    // MDLM's sampler has no temperature: its values come from F itself.
+    if (found->times == DecodeTimes::Mdlm && temperature != 1.0) {
+        return invalidArgument("--temperature", shortestText(temperature),
+                               std::string(name) + " takes no temperature (it samples from F)");
     }
     if (!found->takesBlocks && sampler.blocks != 1) {
         return invalidArgument("--blocks", std::to_string(sampler.blocks),
@@ -284,10 +315,10 @@ Status validateDecodingSampler(const DecodingSampler& sampler) {
                                "blocks go with an ordered kind (random, confidence, margin, entropy, "
                                "low-confidence), not ancestral");
     }
-    if (sampler.times == DecodeTimes::Dream &&
+    if (sampler.times != DecodeTimes::Schedule &&
         (sampler.order != DecodeOrder::Ancestral || sampler.remask != DecodeRemask::None)) {
-        return invalidArgument("--times", "dream",
-                               "Dream's times go with --order ancestral without remasking");
+        return invalidArgument("--times", decodeTimesText(sampler.times),
+                               "these times go with --order ancestral without remasking");
     }
     if (sampler.temperedScores &&
         (sampler.order == DecodeOrder::Ancestral || sampler.order == DecodeOrder::Random)) {
@@ -454,7 +485,7 @@ struct Engine {
     int mask = 0;       // = k
     int n = 0;          // steps
     std::vector<int> ordered;  // k_n, element 0 = step N
-    std::vector<float> dreamGrid;  // DecodeTimes::Dream: dreamTimes(n)
+    std::vector<float> grid;  // DecodeTimes Dream or Mdlm: dreamTimes(n), mdlmTimes(n)
 
     // The probabilities the scores read: F, or with tempered scores w ∝ F^{1/τ} of the values
     // rule (τ = 1 for sample; argmax ranks by F, as Dream at τ = 0 does).
@@ -480,7 +511,11 @@ struct Engine {
     // F over the data classes (mask entry dropped, renormalised), D × K.
     void predict(const std::vector<int>& x, int condition, int step, std::vector<double>& f,
                  std::vector<double>& raw) const {
-        denoiser.predict(x, denoiserCondition(condition), {t(step), beta(step)}, raw);
+        predictAt(x, condition, {t(step), beta(step)}, f, raw);
+    }
+    void predictAt(const std::vector<int>& x, int condition, model::DenoiserTime time,
+                   std::vector<double>& f, std::vector<double>& raw) const {
+        denoiser.predict(x, denoiserCondition(condition), time, raw);
         const int kk = k + 1;
         for (int d = 0; d < dims; ++d) {
             double sum = 0.0;
@@ -508,11 +543,10 @@ struct Engine {
     // The probability a masked token unmasks at `step`: (α_s − (1 − σ)α_t)/(1 − α_t); on Dream's
     // times 1 − s/t in float32, as its `origin` compares torch.rand with it.
     double unmaskProbability(int step, double sigmaT) const {
-        if (step == 1) return 1.0;
-        if (options.sampler.times == DecodeTimes::Dream) {
-            const size_t i = static_cast<size_t>(n - step);
-            return static_cast<double>(1.0f - dreamGrid[i + 1] / dreamGrid[i]);
+        if (options.sampler.times != DecodeTimes::Schedule) {
+            return gridUnmaskProbability(options.sampler.times, grid, n - step);
         }
+        if (step == 1) return 1.0;
         const double alphaT = 1.0 - beta(step);
         const double alphaS = 1.0 - beta(step - 1);
         if (alphaT >= 1.0) return 1.0;
@@ -544,6 +578,21 @@ struct Engine {
             return -h;  // lowest entropy first
         }
         default: return 0.0;
+        }
+    }
+
+    // MDLM's noise_removal: the positions still masked after the last step take F's argmax
+    // (the lowest class at a tie), F predicted once for the whole sequence at MDLM's t = 10⁻⁵
+    // (where β must leave both masked and decoded tokens possible: 1/2 if β(10⁻⁵) does not).
+    void fillMasks(std::vector<int>& x, int condition, std::vector<double>& f, std::vector<double>& raw) const {
+        if (options.sampler.times != DecodeTimes::Mdlm || std::find(x.begin(), x.end(), mask) == x.end()) return;
+        const double t = static_cast<double>(grid.back());
+        const double b = curve(t);
+        predictAt(x, condition, {t, b > 0.0 && b < 1.0 ? b : 0.5}, f, raw);
+        for (int d = 0; d < dims; ++d) {
+            if (x[static_cast<size_t>(d)] != mask) continue;
+            const double* row = f.data() + static_cast<size_t>(d) * k;
+            x[static_cast<size_t>(d)] = static_cast<int>(std::max_element(row, row + k) - row);
         }
     }
 
@@ -703,6 +752,8 @@ struct Engine {
             x = std::move(next);
             if (states) states->insert(states->end(), x.begin(), x.end());
         }
+        fillMasks(x, condition, f, raw);
+        if (states) std::copy(x.begin(), x.end(), states->end() - dims);
         for (int d = 0; d < dims; ++d) out[d] = static_cast<uint8_t>(x[d]);
     }
 };
@@ -1178,7 +1229,8 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
     e.n = options.numSteps;
     if (Status s = checkDecodeBlocks(options.sampler, e.n, e.dims); !s) return s.error();
     e.ordered = samplerTokensPerStep(options.sampler, curve, e.n, e.dims);
-    if (options.sampler.times == DecodeTimes::Dream) e.dreamGrid = dreamTimes(e.n);
+    if (options.sampler.times == DecodeTimes::Dream) e.grid = dreamTimes(e.n);
+    if (options.sampler.times == DecodeTimes::Mdlm) e.grid = mdlmTimes(e.n);
 
     const std::vector<int> conditions = decodedConditions(table, options.condition);
     const int numConditions = static_cast<int>(conditions.size());
@@ -1210,14 +1262,15 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
     r.numSteps = e.n;
     r.samples = options.samples;
     r.sampler = options.sampler;
-    if (options.sampler.times == DecodeTimes::Dream) {
-        // D·P(still masked)·p_i at each step, p_i = 1 − s/t of the grid (1 at the last).
+    if (options.sampler.times != DecodeTimes::Schedule) {
+        // D·P(still masked)·p_i at each step; MDLM's argmax fill counts with the last step.
         double masked = e.dims;
         for (int step = e.n; step >= 1; --step) {
             const double a = e.unmaskProbability(step, 0.0);
             r.tokensPerStep.push_back(masked * a);
             masked -= masked * a;
         }
+        r.tokensPerStep.back() += masked;
     } else if (options.sampler.order == DecodeOrder::Ancestral) {
         r.tokensPerStep = ancestralTokensPerStep(curve, e.n, e.dims);
     } else {
@@ -1270,6 +1323,18 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
                 }
             }
             std::vector<int> x(static_cast<size_t>(e.dims));
+            if (options.sampler.times == DecodeTimes::Mdlm) {
+                std::vector<double> f(static_cast<size_t>(e.dims) * e.k), raw(static_cast<size_t>(e.dims) * (e.k + 1));
+                StateList filled;
+                for (const auto& [code, prob] : states) {
+                    codec.decode(code, x);
+                    e.fillMasks(x, conditions[ci], f, raw);
+                    int64_t to = 0;
+                    for (int d = 0; d < e.dims; ++d) to += static_cast<int64_t>(x[static_cast<size_t>(d)]) * codec.power[d];
+                    filled.push_back({to, prob});
+                }
+                states = mergeStates(std::move(filled));
+            }
             for (const auto& [code, prob] : states) {
                 if (prob <= 0.0) continue;
                 codec.decode(code, x);

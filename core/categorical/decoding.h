@@ -36,8 +36,10 @@ enum class DecodeOrder { Ancestral, Random, Confidence, Margin, Entropy, LowConf
 enum class DecodeCount { Schedule, Llada, Dream };
 // The times the ancestral sampler steps through: Schedule, tₙ = n/N on β(t); Dream, Dream's
 // `origin`: each masked token unmasks with probability 1 − s/t (float32) on dreamTimes, all at
-// the last step (β(t) = t, whatever the project's schedule).
-enum class DecodeTimes { Schedule, Dream };
+// the last step (β(t) = t, whatever the project's schedule); Mdlm, MDLM's ddpm_cache: on
+// mdlmTimes t, s = t − (1 − 10⁻⁵)/N in float32, a masked token unmasks with (t − s)/t, also at
+// the last step, and the masks left after it take F's argmax (MDLM's noise_removal).
+enum class DecodeTimes { Schedule, Dream, Mdlm };
 enum class DecodeValues { Sample, Argmax, Temperature };
 // None: σ = 0. Cap: σ = min(η, σ^max). Rescale: σ = η σ^max. Confidence: σ_ℓ = softmax_ℓ(−ψ)·σ^max
 // over the decoded positions ℓ, ψ_ℓ the probability token ℓ had when it was decoded; masked
@@ -101,12 +103,18 @@ std::string decodeTimesText(DecodeTimes times);                 // "schedule", "
 // "dream:origin", "dream:maskgit_plus", "dream:topk_margin" and "dream:entropy" are Dream's
 // diffusion_generate (origin: ancestral on dreamTimes; the others Dream's count, ranked by the
 // tempered probability of the drawn value, by top-1 − top-2, or by Σ p log p, tempered), and
-// take no blocks.
+// take no blocks; "mdlm" is MDLM's ddpm_cache sampler (ancestral on mdlmTimes, values from F,
+// the masks left at the end filled by argmax) and takes neither blocks nor a temperature.
 inline constexpr const char* kDecodePresets[] = {
     "llada:low_confidence", "llada:random",      "dream:origin",
-    "dream:maskgit_plus",   "dream:topk_margin", "dream:entropy"};
+    "dream:maskgit_plus",   "dream:topk_margin", "dream:entropy", "mdlm"};
 // Dream's grid torch.linspace(1, 10⁻³, N + 1) in float32 (element 0 is t = 1).
 std::vector<float> dreamTimes(int numSteps);
+// MDLM's grid torch.linspace(1, 10⁻⁵, N + 1) in float32 (element 0 is t = 1).
+std::vector<float> mdlmTimes(int numSteps);
+// The probability a masked token unmasks at step i (0-based from the start) on Dream's or
+// MDLM's times; 1 − s/t, resp. (t − s)/t with MDLM's s = t − dt.
+double gridUnmaskProbability(DecodeTimes times, const std::vector<float>& grid, int i);
 Status applyDecodePreset(std::string_view name, double temperature, DecodingSampler& sampler,
                          const std::string& field = "--preset");
 

@@ -654,6 +654,50 @@ private slots:
         QVERIFY(*core::project::parseSamplerSpec(core::project::samplerSpec(*spec)) == *spec);
     }
 
+    // MDLM at N = 1 by hand on tableGreedy (no ties in any argmax): t = 1, s = 1 − float32((1 − 1e-5)/1), each position
+    // unmasks with a = (t − s)/t; a position left masked takes F's argmax given the other
+    // (both left: each its marginal's argmax). The masks' argmax fill counts with the last step.
+    void mdlmAgainstBruteForce() {
+        const CategoricalTable t = tableGreedy();
+        const Law p = dataLaw(t);
+        const Vector p1 = t.marginal(0, 0), p2 = t.marginal(0, 1);
+        const float s = 1.0f - static_cast<float>(1.0 - 1e-5);
+        const double gap = static_cast<double>(1.0f - s);
+        const double a = gap / (gap + s);
+        QCOMPARE(gridUnmaskProbability(DecodeTimes::Mdlm, mdlmTimes(1), 0), a);
+        const auto argmaxGiven = [&](int d, int other) {  // argmax_v p(x_d = v | x_other)
+            std::vector<double> w(2, 0.0);
+            for (const auto& [x, v] : p) {
+                if (x[1 - d] == other) w[x[d]] += v;
+            }
+            return w[1] > w[0] ? 1 : 0;
+        };
+        const int m1 = p1[1] > p1[0] ? 1 : 0, m2 = p2[1] > p2[0] ? 1 : 0;
+        Law expected;
+        for (int u = 0; u < 2; ++u) {
+            for (int v = 0; v < 2; ++v) {
+                expected[{u, v}] += a * a * p1[u] * p2[v];
+            }
+            expected[{u, argmaxGiven(1, u)}] += a * (1.0 - a) * p1[u];
+            expected[{argmaxGiven(0, u), u}] += (1.0 - a) * a * p2[u];
+        }
+        expected[{m1, m2}] += (1.0 - a) * (1.0 - a);
+        DecodingSampler mdlm;
+        QVERIFY(applyDecodePreset("mdlm", 1.0, mdlm).ok());
+        const DecodeResult r = run(t, core::schedule::cosineCurve(), mdlm, 1);
+        QVERIFY(maxDifference(outputLaw(r), expected) < 1e-12);
+        QCOMPARE(r.tokensPerStep, (std::vector<double>{2.0}));
+        // Monte Carlo keeps the fill too (its last trajectory state is the output).
+        const DecodeResult mc = run(t, core::schedule::cosineCurve(), mdlm, 3, 40000, 2);
+        const DecodeResult exact3 = run(t, core::schedule::cosineCurve(), mdlm, 3);
+        QVERIFY(std::abs(*mc.entropy.value - *exact3.entropy.value) < 4.0 * mc.entropy.standardError);
+        DecodingSampler warm;
+        const core::Status refused = applyDecodePreset("mdlm", 0.5, warm);
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.error().field, std::string("--temperature"));
+        QCOMPARE(refused.error().value, std::string("0.5"));
+    }
+
     // Presets and their options in a project's sampler spec, and what they refuse.
     void presetSpecs() {
         auto preset = core::project::parseSamplerSpec("preset=llada:low_confidence;temperature=0.5;blocks=2");

@@ -331,9 +331,10 @@ QWidget* DecodingView::createControls() {
         tr("One decoding sampler per row. Sampler: order=ancestral|random|confidence|margin|"
            "entropy|low-confidence; values=sample|argmax|temperature:τ; remask=cap:η|rescale:η|"
            "conf (with the ancestral order); gumbel=float64|float32; per-step=schedule|llada|"
-           "dream; blocks=B; times=schedule|dream; scores=plain|tempered. Or a reference code's "
+           "dream; blocks=B; times=schedule|dream|mdlm; scores=plain|tempered. Or a reference code's "
            "sampler: preset=llada:low_confidence|llada:random|dream:origin|dream:maskgit_plus|"
-           "dream:topk_margin|dream:entropy with temperature=τ (and blocks=B for LLaDA's). Keys "
+           "dream:topk_margin|dream:entropy|mdlm with temperature=τ (not for mdlm; and blocks=B "
+           "for LLaDA's). Keys "
            "are separated by ';'. Colour: #rrggbb, or empty for the palette's."));
     layout->addWidget(m_table, 1);
     auto* row = new QHBoxLayout;

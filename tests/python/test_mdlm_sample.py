@@ -1,0 +1,85 @@
+"""`diffuscope decode --preset mdlm` against MDLM's own sampler on an exact table denoiser.
+
+`mdlm_sample` below restates `_sample` with the `ddpm_cache` sampler, `_ddpm_caching_update`
+and `_sample_categorical` of MDLM's diffusion.py (kuleshov-group/mdlm, Apache License 2.0), with
+noise_removal on (its default): the grid torch.linspace(1, 1e-5, N + 1), dt = (1 − 1e-5)/N,
+q ∝ p_x0·(t − s) for the values and s for the mask, unmasked tokens copied, and at the end the
+argmax of the model's prediction (which for a decoded token is the token itself). The model is
+the table's exact denoiser of test_llada_generate (no ties). 20 000 chains per case; the app's
+exact law must pass a chi-square test (p > 1e-4)."""
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+try:
+    import torch
+    from test_llada_generate import TABLES, chi_square_p, table_model
+except ImportError:  # the tests skip without torch
+    torch = None
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BINARY = os.environ.get("DIFFUSCOPE_BINARY") or os.path.join(HERE, "..", "..", "build", "app",
+                                                             "diffuscope")
+DRAWS = 20000
+
+
+def _sample_categorical(categorical_probs):
+    gumbel_norm = 1e-10 - (torch.rand_like(categorical_probs) + 1e-10).log()
+    return (categorical_probs / gumbel_norm).argmax(dim=-1)
+
+
+def mdlm_sample(model, batch, length, num_steps, mask_index, eps=1e-5):
+    x = torch.full((batch, length), mask_index, dtype=torch.long)
+    timesteps = torch.linspace(1, eps, num_steps + 1)
+    dt = (1 - eps) / num_steps
+    for i in range(num_steps):
+        t = (timesteps[i] * torch.ones(x.shape[0], 1)).squeeze(-1)
+        move_chance_t = t[:, None, None]
+        move_chance_s = (t - dt)[:, None, None]
+        p_x0 = model(x).exp()
+        q_xs = p_x0 * (move_chance_t - move_chance_s)
+        q_xs[:, :, mask_index] = move_chance_s[:, :, 0]
+        _x = _sample_categorical(q_xs)
+        copy_flag = (x != mask_index).to(x.dtype)
+        x = copy_flag * x + (1 - copy_flag) * _x
+    return model(x).argmax(dim=-1)  # noise_removal
+
+
+@unittest.skipUnless(torch is not None and os.access(BINARY, os.X_OK),
+                     "needs torch and the built app")
+class MdlmSampleAgainstApp(unittest.TestCase):
+    def test_preset_reproduces_mdlm(self):
+        torch.manual_seed(20261208)
+        cases = 0
+        with tempfile.TemporaryDirectory() as directory:
+            for d, (rows, probabilities) in TABLES.items():
+                path = os.path.join(directory, f"table{d}.csv")
+                with open(path, "w") as f:
+                    f.write(",".join(f"x{i + 1}" for i in range(d)) + ",p\n")
+                    for row, p in zip(rows, probabilities):
+                        f.write(",".join(map(str, row)) + f",{p}\n")
+                model = table_model(rows, probabilities, 2)
+                for steps in (1, 2, 3, 4, 8):
+                    with self.subTest(d=d, steps=steps):
+                        out = subprocess.run([BINARY, "decode", "--table", path, "--pi", "masked:2",
+                                              "--schedule", "cosine", "--steps", str(steps),
+                                              "--preset", "mdlm"], capture_output=True, text=True)
+                        self.assertEqual(out.returncode, 0, out.stderr)
+                        law = {tuple(r["x"]): r["p"] for r in json.loads(out.stdout)["distribution"]}
+                        x = mdlm_sample(model, DRAWS, d, steps, 2)
+                        counts = {}
+                        for row in x.tolist():
+                            counts[tuple(row)] = counts.get(tuple(row), 0) + 1
+                        self.assertTrue(set(counts) <= set(law), counts)
+                        keys = sorted(law)
+                        p = chi_square_p([counts.get(key, 0) for key in keys],
+                                         [DRAWS * law[key] for key in keys])
+                        self.assertGreater(p, 1e-4, (law, counts))
+                        cases += 1
+        self.assertEqual(cases, 10)
+
+
+if __name__ == "__main__":
+    unittest.main()
