@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <mutex>
 #include <numeric>
 #include <cstring>
 #include <tuple>
@@ -678,7 +679,15 @@ struct Engine {
 
     // One chain of `condition`; writes its output into `out` (D values) and, when `states` is
     // not null, every state ((N + 1) × D).
-    void runChain(int condition, uint64_t stream, uint8_t* out, std::vector<int>* states) const {
+    // `unmasked` (N × D, or null): +1 where a position is unmasked after each step.
+    void runChain(int condition, uint64_t stream, uint8_t* out, std::vector<int>* states,
+                  int64_t* unmasked = nullptr) const {
+        const auto count = [&](const std::vector<int>& x, int step) {
+            if (unmasked == nullptr) return;
+            for (int d = 0; d < dims; ++d) {
+                if (x[static_cast<size_t>(d)] != mask) ++unmasked[static_cast<size_t>(n - step) * dims + d];
+            }
+        };
         std::vector<int> x(static_cast<size_t>(dims), mask);
         std::vector<double> psi(static_cast<size_t>(dims), 0.0);
         std::vector<double> f(static_cast<size_t>(dims) * k), raw(static_cast<size_t>(dims) * (k + 1));
@@ -690,6 +699,7 @@ struct Engine {
             // An ordered step that unmasks nothing needs no prediction.
             if (options.sampler.order != DecodeOrder::Ancestral && ordered[static_cast<size_t>(n - step)] == 0) {
                 if (states) states->insert(states->end(), x.begin(), x.end());
+                if (step > 1) count(x, step);
                 continue;
             }
             predict(x, condition, step, f, raw);
@@ -751,9 +761,11 @@ struct Engine {
             }
             x = std::move(next);
             if (states) states->insert(states->end(), x.begin(), x.end());
+            if (step > 1) count(x, step);
         }
         fillMasks(x, condition, f, raw);
         if (states) std::copy(x.begin(), x.end(), states->end() - dims);
+        count(x, 1);
         for (int d = 0; d < dims; ++d) out[d] = static_cast<uint8_t>(x[d]);
     }
 };
@@ -1280,8 +1292,18 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
     std::map<Sequence, double> q;
     std::vector<std::map<Sequence, double>> perCondition(static_cast<size_t>(numConditions));
 
+    const size_t commitSize = static_cast<size_t>(e.n) * e.dims;
+    r.commit.assign(commitSize, 0.0);
     if (exact) {
         const Codec codec(e.dims, mask + 1);
+        // P(unmasked after the step) of each position, conditions averaged.
+        const auto addCommit = [&](int step, const std::vector<int>& x, double prob) {
+            for (int d = 0; d < e.dims; ++d) {
+                if (x[static_cast<size_t>(d)] != mask) {
+                    r.commit[static_cast<size_t>(e.n - step) * e.dims + d] += prob / numConditions;
+                }
+            }
+        };
         if (options.progress != nullptr) options.progress->setTotal(static_cast<int64_t>(e.n) * numConditions);
         for (int ci = 0; ci < numConditions; ++ci) {
             if (options.sampler.remask == DecodeRemask::Confidence) {
@@ -1292,6 +1314,7 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
                     Result<ConfList> next = exactConfStep(e, states, conditions[ci], step);
                     if (!next) return next.error();
                     states = std::move(*next);
+                    for (const auto& [key, prob] : states) addCommit(step, confState(key, e.dims).x, prob);
                     // ψ multiplies the states beyond (K + 1)^D.
                     if (states.size() > static_cast<size_t>(limits::kDecodeExactStates)) {
                         return invalidArgument("--remask", "conf",
@@ -1318,6 +1341,13 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
                     if (!next) return next.error();
                     states = std::move(*next);
                 }
+                if (step > 1) {
+                    std::vector<int> x(static_cast<size_t>(e.dims));
+                    for (const auto& [code, prob] : states) {
+                        codec.decode(code, x);
+                        addCommit(step, x, prob);
+                    }
+                }
                 if (options.progress != nullptr && !options.progress->advance()) {
                     return makeError(ErrorCode::Cancelled, "", "", "cancelled");
                 }
@@ -1334,6 +1364,10 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
                     filled.push_back({to, prob});
                 }
                 states = mergeStates(std::move(filled));
+            }
+            for (const auto& [code, prob] : states) {
+                codec.decode(code, x);
+                addCommit(1, x, prob);
             }
             for (const auto& [code, prob] : states) {
                 if (prob <= 0.0) continue;
@@ -1361,16 +1395,26 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
         // Blocks small enough that every thread gets several (a network's chain is slow), at
         // most 256 chains; each chain has its own key, so the results do not depend on them.
         const int64_t block = std::clamp<int64_t>(total / (8 * std::max(1, options.parallel.numThreads)), 1, 256);
+        // Unmasked counts per condition, added under a lock: integer sums, so the same for any
+        // order of the blocks.
+        std::vector<int64_t> unmasked(static_cast<size_t>(numConditions) * commitSize, 0);
+        std::mutex unmaskedLock;
         parallelForBlocks(
             total, block, options.parallel,
             [&](int64_t, int64_t begin, int64_t end) {
+                std::vector<int64_t> local(unmasked.size(), 0);
                 for (int64_t i = begin; i < end; ++i) {
                     const int c = conditions[static_cast<size_t>(i % numConditions)];
                     const uint64_t stream = static_cast<uint64_t>(i / numConditions) * table.numConditions() + c;
                     DecodeTrajectory* whole = i < kept ? &r.trajectories[static_cast<size_t>(i)] : nullptr;
                     if (whole != nullptr) whole->condition = c;
                     e.runChain(c, stream, outputs.data() + static_cast<size_t>(i) * e.dims,
-                               whole != nullptr ? &whole->states : nullptr);
+                               whole != nullptr ? &whole->states : nullptr,
+                               local.data() + static_cast<size_t>(i % numConditions) * commitSize);
+                }
+                {
+                    const std::lock_guard<std::mutex> hold(unmaskedLock);
+                    for (size_t j = 0; j < local.size(); ++j) unmasked[j] += local[j];
                 }
                 if (options.progress != nullptr) options.progress->advance(end - begin);
             },
@@ -1385,6 +1429,16 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
             q[s] += 1.0 / static_cast<double>(total);
         }
         measure(q, p, e.dims, e.k, &perCondition, m, r);
+        r.commitStandardError.assign(commitSize, 0.0);
+        for (size_t j = 0; j < commitSize; ++j) {
+            double variance = 0.0;
+            for (int ci = 0; ci < numConditions; ++ci) {
+                const double share = static_cast<double>(unmasked[static_cast<size_t>(ci) * commitSize + j]) / m;
+                r.commit[j] += share / numConditions;
+                variance += share * (1.0 - share);
+            }
+            r.commitStandardError[j] = std::sqrt(variance / m) / numConditions;
+        }
         if (options.keepOutputs) {
             r.outputConditions.resize(static_cast<size_t>(total));
             for (int64_t i = 0; i < total; ++i) {

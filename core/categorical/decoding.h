@@ -196,6 +196,12 @@ struct DecodeResult {
     std::vector<double> rowProbability;
     // The exact output (conditions averaged), rows in increasing lexicographic order, p > 0.
     std::vector<DecodeRow> distribution;
+    // Which token when: N × D row-major, commit[i·D + d] = P(position d is unmasked after the
+    // (i + 1)-th step), element 0 after step N (conditions averaged); MDLM's argmax fill counts
+    // with the last step. Monte Carlo: the share of chains, with commitStandardError
+    // √(Σ_c p_c(1 − p_c))/(C √M) beside it.
+    std::vector<double> commit;
+    std::vector<double> commitStandardError;
     std::vector<DecodeTrajectory> trajectories;
     // Monte Carlo with keepOutputs: chain i's output is outputs[i·D .. i·D + D) (classes), of
     // condition outputConditions[i]; the chains of the conditions interleave as the

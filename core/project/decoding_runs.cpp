@@ -179,6 +179,21 @@ io::Json decodeResultJson(const DecodeResult& r) {
     Json rows = Json::array();
     for (double v : r.rowProbability) rows.push_back(std::isnan(v) ? Json(nullptr) : Json(v));
     json["row_probability"] = rows;
+    // commit: one row of D per step, step N first (an object with standard errors for Monte Carlo).
+    const auto stepRows = [&](const std::vector<double>& values) {
+        Json out = Json::array();
+        const size_t dims = r.numSteps > 0 ? values.size() / static_cast<size_t>(r.numSteps) : 0;
+        for (size_t i = 0; dims > 0 && i < values.size(); i += dims) {
+            out.push_back(std::vector<double>(values.begin() + static_cast<std::ptrdiff_t>(i),
+                                              values.begin() + static_cast<std::ptrdiff_t>(i + dims)));
+        }
+        return out;
+    };
+    if (r.exact) {
+        json["commit"] = stepRows(r.commit);
+    } else {
+        json["commit"] = Json{{"value", stepRows(r.commit)}, {"standard_error", stepRows(r.commitStandardError)}};
+    }
     if (r.exact) {
         Json dist = Json::array();
         for (const DecodeRow& row : r.distribution) {

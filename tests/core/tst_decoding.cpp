@@ -698,6 +698,44 @@ private slots:
         QCOMPARE(refused.error().value, std::string("0.5"));
     }
 
+    // commit: Σ_d P(d unmasked after step n) is the expected number unmasked by then (the
+    // tokens per step summed, without remasking), each entry a probability, non-decreasing in
+    // n and 1 after the last step; Monte Carlo agrees entry by entry within 4 standard errors.
+    void commitSumsAndBounds() {
+        const CategoricalTable t = tableA();
+        std::vector<DecodingSampler> samplers = {sampler(DecodeOrder::Ancestral), sampler(DecodeOrder::Confidence)};
+        for (const char* name : {"llada:low_confidence", "dream:origin", "mdlm"}) {
+            DecodingSampler s;
+            QVERIFY(applyDecodePreset(name, 1.0, s).ok());
+            samplers.push_back(s);
+        }
+        for (const DecodingSampler& s : samplers) {
+            const std::string spec = core::project::samplerSpec(s);
+            const int n = 3;
+            const DecodeResult exact = run(t, core::schedule::cosineCurve(), s, n);
+            QCOMPARE(exact.commit.size(), size_t(n * 2));
+            double expected = 0.0;
+            for (int i = 0; i < n; ++i) {
+                expected += exact.tokensPerStep[static_cast<size_t>(i)];
+                const double a = exact.commit[static_cast<size_t>(i) * 2], b = exact.commit[static_cast<size_t>(i) * 2 + 1];
+                QVERIFY2(std::abs(a + b - expected) < 1e-12, spec.c_str());
+                QVERIFY(a >= 0.0 && a <= 1.0 + 1e-15 && b >= 0.0 && b <= 1.0 + 1e-15);
+                if (i > 0) QVERIFY(a >= exact.commit[static_cast<size_t>(i - 1) * 2] - 1e-15);
+            }
+            QVERIFY(std::abs(exact.commit[4] - 1.0) < 1e-12 && std::abs(exact.commit[5] - 1.0) < 1e-12);
+            const DecodeResult mc = run(t, core::schedule::cosineCurve(), s, n, 20000, 2);
+            QCOMPARE(mc.commitStandardError.size(), exact.commit.size());
+            for (size_t j = 0; j < exact.commit.size(); ++j) {
+                const double se = mc.commitStandardError[j];
+                QVERIFY2(std::abs(mc.commit[j] - exact.commit[j]) <= 4.0 * se + 1e-12,
+                         qPrintable(QString("%1 [%2]: %3 vs %4 ± %5").arg(spec.c_str()).arg(j).arg(mc.commit[j])
+                                        .arg(exact.commit[j]).arg(se)));
+            }
+            // One thread or two: the same counts.
+            QCOMPARE(run(t, core::schedule::cosineCurve(), s, n, 20000, 1).commit, mc.commit);
+        }
+    }
+
     // Presets and their options in a project's sampler spec, and what they refuse.
     void presetSpecs() {
         auto preset = core::project::parseSamplerSpec("preset=llada:low_confidence;temperature=0.5;blocks=2");

@@ -390,9 +390,15 @@ void tst_LabView::runShowsEveryConfigurationAndTheReference() {
         auto* copy = view->findChild<QPushButton*>("copyForDiffusers");
         QVERIFY(copy != nullptr);
         copy->click();
+        // previous: t − ⌊N/K⌋, where DDIMScheduler.step goes from each t.
+        const int stride = 100 / 10;
         QString expected = "{\"timesteps\":[";
         for (int j = 9; j >= 0; --j) {
-            expected += QString::number(run.timesteps[size_t(j)] - 1) + (j > 0 ? "," : "]}\n");
+            expected += QString::number(run.timesteps[size_t(j)] - 1) + (j > 0 ? "," : "],");
+        }
+        expected += "\"previous\":[";
+        for (int j = 9; j >= 0; --j) {
+            expected += QString::number(run.timesteps[size_t(j)] - 1 - stride) + (j > 0 ? "," : "]}\n");
         }
         QCOMPARE(QApplication::clipboard()->text(), expected);
         view->findChild<QPushButton*>("copyForKDiffusion")->click();
