@@ -500,6 +500,15 @@ Result<DecodingSweep> decodingSweep(const CategoricalSetup& setup,
         if (p > 0.0) sweep.dataEntropy -= p * std::log(p);
     }
     const DecodingSamplers samplers = decodingSamplers(settings);
+    // Samplers in blocks need N divisible by B: the sweep keeps the N every such sampler takes
+    // (all of them when none would be left; those samplers then say why they did not run).
+    std::vector<int> divisible = sweep.steps;
+    for (const auto& [row, sampler] : samplers.samplers) {
+        if (sampler.blocks > 1 && d % sampler.blocks == 0) {
+            std::erase_if(divisible, [b = sampler.blocks](int n) { return n % b != 0; });
+        }
+    }
+    if (!divisible.empty()) sweep.steps = std::move(divisible);
     progress.setTotal(1000);
     int64_t reported = 0;
     for (size_t i = 0; i < samplers.samplers.size(); ++i) {

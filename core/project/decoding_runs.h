@@ -106,7 +106,8 @@ DecodingSamplers decodingSamplers(const DecodingSettings& settings);
 
 // The Decoding view's computation (and `export --view decoding`'s): every parsable sampler of
 // the settings at every N of decodingSweepSteps(D), exact when decodesExactly, else by Monte
-// Carlo with kDecodeSweepSamples chains per condition up to N = D; on the digits by Monte Carlo
+// Carlo with kDecodeSweepSamples chains per condition up to N = D (only the N divisible by the
+// blocks B of every sampler decoding in blocks); on the digits by Monte Carlo
 // every image judged by the classifier against the real images' own measures. One sampler's
 // failure leaves the others' results. Progress per sampler and N; a cancel is an error.
 struct DecodingSweep {

@@ -13,6 +13,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QElapsedTimer>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QSpinBox>
 #include <QLabel>
@@ -457,6 +458,19 @@ void tst_GaussianExplorer::spacingOptionsEditTheProject() {
     emit offset->editingFinished();
     QVERIFY(panel.fieldError("trajectory").contains("30"));
     QCOMPARE(document.gaussian().leadingOffset, 2);
+    // The diffusers class of the spacing: UniPC's leading takes i·⌊100/7⌋ + 2 for i = 1..6
+    // (t = 16, 30, …, 86), one undoable edit; back to DDIM's arithmetic after the undo.
+    auto* diffusersClass = panel.findChild<QComboBox*>("diffusersClass");
+    QVERIFY(diffusersClass != nullptr && diffusersClass->isEnabled());
+    diffusersClass->setCurrentIndex(diffusersClass->findData("UniPCMultistepScheduler"));
+    QCOMPARE(QString::fromStdString(document.gaussian().trajectorySpec()),
+             QString("leading:6,offset=2,class=UniPCMultistepScheduler"));
+    explorer.waitForJobs();
+    QCOMPARE(explorer.results()->trajectory.timesteps, (std::vector<int>{17, 31, 45, 59, 73, 87}));
+    document.undoStack()->undo();
+    QCOMPARE(document.gaussian().diffusersClass, std::string());
+    QCOMPARE(diffusersClass->currentIndex(), 0);
+    explorer.waitForJobs();
 
     // The Trajectory view lists the spacing as a row of its own beside DP, even and quadratic,
     // reads the timesteps and the heatmap under the cursor, and offers the list.

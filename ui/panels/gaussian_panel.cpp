@@ -491,6 +491,8 @@ QComboBox* GaussianPanel::createDiffusersClassCombo() {
     combo->setObjectName("diffusersClass");
     combo->addItem(tr("DDIMScheduler (default)"), QString());
     for (const char* name : core::schedule::kDiffusersClasses) {
+        // DDIMScheduler is the default's arithmetic already.
+        if (QLatin1String(name) == QLatin1String("DDIMScheduler")) continue;
         combo->addItem(QString::fromLatin1(name), QString::fromLatin1(name));
     }
     combo->setToolTip(
