@@ -351,6 +351,18 @@
         <source>Add a sampler with values=temperature:0.3 and compare its entropy with the sampled and the argmax values.</source>
         <translation>values=temperature:0.3 のサンプラーを追加し、そのエントロピーを、値をサンプルした場合と argmax の場合と比べてください。</translation>
     </message>
+    <message>
+        <source>LLaDA draws first, then ranks</source>
+        <translation>LLaDA は先に引いてから順位を付ける</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;LLaDA&apos;s low-confidence decoding draws a value at every masked position first and then keeps the positions whose drawn value the model finds most probable. At N = 2 = D, one token per step, its KL(data ‖ output) is %1 nats, where LLaDA&apos;s random order gives %2 nats and the confidence order above reproduces the data: choosing the position after seeing the draw favours the values that were likely anyway, and the output loses some of the data&apos;s variety.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;LLaDA の low-confidence 復号は、まずマスクされたすべての位置で値を引き、引いた値をモデルが最も確からしいとみなす位置を残します。N = 2 = D (1 ステップに 1 トークン) で、その KL(data ‖ output) は %1 nat です。LLaDA のランダム順では %2 nat、上の確信度順はデータをそのまま再現します。引いた値を見てから位置を選ぶと、もともと出やすい値が優遇され、出力はデータの多様さの一部を失います。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Compare the two LLaDA rows as N grows, and add llada:low_confidence again with temperature=0.5 in its sampler string (Add preset).</source>
+        <translation>N を増やしながら LLaDA の 2 行を比べ、llada:low_confidence をもう一度追加してサンプラー文字列に temperature=0.5 を書き足してください (プリセットを追加)。</translation>
+    </message>
 </context>
 <context>
     <name>ui::CategoricalExplorer</name>
@@ -3527,6 +3539,14 @@ The project is still open; save your work.</source>
     <message>
         <source>Add a sampler (ancestral order) at the end.</source>
         <translation>末尾にサンプラー (祖先順序) を追加します。</translation>
+    </message>
+    <message>
+        <source>Add preset</source>
+        <translation>プリセットを追加</translation>
+    </message>
+    <message>
+        <source>Add a reference code&apos;s sampler as its code runs it: LLaDA&apos;s generate(), Dream&apos;s diffusion_generate or MDLM&apos;s ddpm_cache. Add temperature=τ (and blocks=B for LLaDA&apos;s) to its sampler string.</source>
+        <translation>参照実装のサンプラーを、そのコードが動かすとおりに追加します: LLaDA の generate()、Dream の diffusion_generate、MDLM の ddpm_cache。サンプラー文字列に temperature=τ (LLaDA では blocks=B も) を書き足せます。</translation>
     </message>
     <message>
         <source>Remove the selected sampler.</source>

@@ -682,7 +682,7 @@ struct Engine {
     // `unmasked` (N × D, or null): +1 where a position is unmasked after each step.
     void runChain(int condition, uint64_t stream, uint8_t* out, std::vector<int>* states,
                   int64_t* unmasked = nullptr) const {
-        const auto count = [&](const std::vector<int>& x, int step) {
+        const auto tally = [&](const std::vector<int>& x, int step) {
             if (unmasked == nullptr) return;
             for (int d = 0; d < dims; ++d) {
                 if (x[static_cast<size_t>(d)] != mask) ++unmasked[static_cast<size_t>(n - step) * dims + d];
@@ -699,7 +699,7 @@ struct Engine {
             // An ordered step that unmasks nothing needs no prediction.
             if (options.sampler.order != DecodeOrder::Ancestral && ordered[static_cast<size_t>(n - step)] == 0) {
                 if (states) states->insert(states->end(), x.begin(), x.end());
-                if (step > 1) count(x, step);
+                if (step > 1) tally(x, step);
                 continue;
             }
             predict(x, condition, step, f, raw);
@@ -761,11 +761,11 @@ struct Engine {
             }
             x = std::move(next);
             if (states) states->insert(states->end(), x.begin(), x.end());
-            if (step > 1) count(x, step);
+            if (step > 1) tally(x, step);
         }
         fillMasks(x, condition, f, raw);
         if (states) std::copy(x.begin(), x.end(), states->end() - dims);
-        count(x, 1);
+        tally(x, 1);
         for (int d = 0; d < dims; ++d) out[d] = static_cast<uint8_t>(x[d]);
     }
 };

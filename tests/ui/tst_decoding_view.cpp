@@ -9,6 +9,8 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineSeries>
+#include <QMenu>
+#include <QPushButton>
 #include <QValueAxis>
 #include <QScatterSeries>
 #include <QTableWidget>
@@ -80,6 +82,7 @@ private slots:
     void chartsShowTheCoreNumbers();
     void samplersAreSavedAndReopenedExactly();
     void aBadSpecNamesItsRow();
+    void presetsAreAddedByName();
     void withoutAMaskStateTheViewSaysWhy();
     void trajectoriesAnimateTheChosenSampler();
     void theDigitsAreJudgedAsImages();
@@ -295,6 +298,38 @@ void tst_DecodingView::aBadSpecNamesItsRow() {
     QVERIFY(view->result()->exact);
     QCOMPARE(view->result()->curves[4].config, 4);
     QCOMPARE(view->result()->curves[4].entropy.size(), view->result()->steps.size());
+}
+
+// "Add preset" offers every preset; a chosen one becomes a row "preset=P" named after it
+// (numbered when the name is taken), and the sweep runs it with the others. A LLaDA row with
+// B = 2 keeps only the N divisible by 2 in the sweep (D = 2 here).
+void tst_DecodingView::presetsAreAddedByName() {
+    QTemporaryDir dir;
+    ui::document::ProjectDocument document;
+    ui::CategoricalExplorer explorer(&document);
+    useMaskedPairs(document, dir.filePath("pairs.csv"));
+    auto* view = explorer.decodingView();
+    auto* button = view->findChild<QPushButton*>("addPreset");
+    QVERIFY(button != nullptr && button->isEnabled() && button->menu() != nullptr);
+    QStringList offered;
+    for (QAction* action : button->menu()->actions()) offered << action->text();
+    QCOMPARE(offered.size(), int(std::size(core::categorical::kDecodePresets)));
+    QVERIFY(offered.contains("llada:low_confidence") && offered.contains("mdlm"));
+    button->menu()->actions().front()->trigger();  // llada:low_confidence
+    QVERIFY(view->addPreset("llada:low_confidence"));
+    const auto& configs = document.categorical().decoding.configs;
+    QCOMPARE(configs.size(), size_t{8});
+    QCOMPARE(configs[6].name, std::string("llada:low_confidence"));
+    QCOMPARE(configs[7].name, std::string("llada:low_confidence (2)"));
+    QCOMPARE(configs[7].sampler, std::string("preset=llada:low_confidence"));
+    QVERIFY(view->setSampler(7, "preset=llada:low_confidence;temperature=0.5;blocks=2"));
+    explorer.waitForJobs();
+    QVERIFY(view->result() != nullptr);
+    QCOMPARE(view->result()->curves.size(), size_t{8});
+    for (int n : view->result()->steps) QCOMPARE(n % 2, 0);
+    // A preset with an option it does not take is refused where it is typed.
+    QVERIFY(!view->setSampler(7, "preset=mdlm;temperature=0.5"));
+    QVERIFY2(view->errorLabel()->text().contains("temperature"), qPrintable(view->errorLabel()->text()));
 }
 
 void tst_DecodingView::withoutAMaskStateTheViewSaysWhy() {

@@ -301,6 +301,33 @@ void tst_Lessons::decodingLessonShowsComputedNumbers() {
     QVERIFY2(third.contains("(0, 0)") && third.contains("entropy is 0.0000 nats") &&
                  third.contains(QString::number(entropy, 'f', 4)),
              qPrintable(third));
+    // LLaDA's low-confidence at N = 2, by brute force over the first step's joint draw
+    // (v₁, v₂) ~ p₁ × p₂: the position whose drawn value has the larger marginal is kept (ties
+    // to x₁), the other is drawn given it. LLaDA's random order reproduces the data.
+    double output[3][3] = {};
+    for (int a = 0; a < 3; ++a) {
+        for (int b = 0; b < 3; ++b) {
+            const double w = p1[a] * p2[b];
+            if (w == 0.0) continue;
+            for (int c = 0; c < 3; ++c) {
+                if (p1[a] >= p2[b]) {
+                    output[a][c] += w * joint[a][c] / p1[a];
+                } else {
+                    output[c][b] += w * joint[c][b] / p2[b];
+                }
+            }
+        }
+    }
+    double kl = 0.0;
+    for (int a = 0; a < 3; ++a) {
+        for (int b = 0; b < 3; ++b) {
+            if (joint[a][b] > 0.0) kl += joint[a][b] * std::log(joint[a][b] / output[a][b]);
+        }
+    }
+    const QString& fourth = lesson.steps[3].text;
+    QVERIFY2(fourth.contains("is " + QString::number(kl, 'f', 4) + " nats") &&
+                 fourth.contains("gives 0.0000 nats"),
+             qPrintable(QString::number(kl, 'f', 4) + " in: " + fourth));
 }
 
 void tst_Lessons::everyStepLoadsInTheWindow() {

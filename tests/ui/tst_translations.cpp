@@ -111,7 +111,7 @@ const std::set<QString> kAllowedWords = {
     "leading", "trailing",    "linspace", "power",  "ddpm",    "ddim",   "karras",    "rho",
     "beta",    "safetensors", "Enter",    "Delete", "PyTorch", "TorchScript", "Net",
     "AYS",     "SDXL",        "sigmas",  // k-diffusion's key
-    "argmax",  "LLaDA",  "Dream",  "MDLM",
+    "argmax",  "LLaDA",  "Dream",  "MDLM",  "mdlm",  "generate",
 };
 
 // The English words of a visible text (markup, entities, accelerators, file names and spec

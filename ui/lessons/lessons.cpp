@@ -396,12 +396,14 @@ struct DecodingNumbers {
     QString argmaxEntropy;      // confidence, argmax, N = 2: H(output)
     QString argmaxSequence;     // its one sequence
     QString dataEntropy;        // H(X₁, X₂)
+    QString lowConfidenceKl;    // llada:low_confidence, N = 2: KL(data ‖ output)
+    QString randomKl;           // llada:random, N = 2: KL(data ‖ output)
 };
 
 DecodingNumbers decodingNumbers(const Categorical& params) {
     DecodingNumbers numbers;
     const QString unknown = QStringLiteral("?");
-    numbers = {unknown, unknown, unknown, unknown, unknown, unknown};
+    numbers = {unknown, unknown, unknown, unknown, unknown, unknown, unknown, unknown};
     auto setup = document::buildCategoricalSetup(params);
     if (!setup) return numbers;
     const auto entropy = core::categorical::dataEntropy((*setup)->table, params.condition);
@@ -424,6 +426,12 @@ DecodingNumbers decodingNumbers(const Categorical& params) {
     if (auto ordered = run("order=confidence;values=sample", 2)) {
         numbers.klOnePerStep = value(ordered->klDataOutput);
     }
+    if (auto llada = run("preset=llada:low_confidence", 2)) {
+        numbers.lowConfidenceKl = value(llada->klDataOutput);
+    }
+    if (auto random = run("preset=llada:random", 2)) {
+        numbers.randomKl = value(random->klDataOutput);
+    }
     if (auto argmax = run("order=confidence;values=argmax", 2)) {
         numbers.argmaxEntropy = value(argmax->entropy);
         if (argmax->distribution.size() == 1) {
@@ -445,6 +453,16 @@ Lesson LessonBook::whichTokenFirst() {
         });
     };
     const DecodingNumbers n = decodingNumbers(masked(-1).categorical);
+    // LLaDA's two orders beside the confidence order, the low-confidence one animated.
+    const auto llada = pairs([](Categorical& c) {
+        c.maskState = true;
+        c.schedule = BetaCurveKind::Linear;
+        c.pathSteps = 2;
+        c.decoding.configs = {{"llada:random", "", "preset=llada:random"},
+                              {"llada:low_confidence", "", "preset=llada:low_confidence"},
+                              {"confidence", "", "order=confidence;values=sample"}};
+        c.decoding.animated = 1;
+    });
     return {tr("9. Which token first? Decoding masked diffusion"),
             "categorical.md#decoding-samplers",
             {{tr("One step loses the correlation"),
@@ -475,7 +493,19 @@ Lesson LessonBook::whichTokenFirst() {
                   .arg(n.argmaxSequence, n.argmaxEntropy, n.dataEntropy),
               tr("Add a sampler with values=temperature:0.3 and compare its entropy with the "
                  "sampled and the argmax values."),
-              "decoding", masked(2)}}};
+              "decoding", masked(2)},
+             {tr("LLaDA draws first, then ranks"),
+              tr("<p>LLaDA's low-confidence decoding draws a value at every masked position "
+                 "first and then keeps the positions whose drawn value the model finds most "
+                 "probable. At N = 2 = D, one token per step, its KL(data ‖ output) is %1 nats, "
+                 "where LLaDA's random order gives %2 nats and the confidence order above "
+                 "reproduces the data: choosing the position after seeing the draw favours the "
+                 "values that were likely anyway, and the output loses some of the data's "
+                 "variety.</p>")
+                  .arg(n.lowConfidenceKl, n.randomKl),
+              tr("Compare the two LLaDA rows as N grows, and add llada:low_confidence again "
+                 "with temperature=0.5 in its sampler string (Add preset)."),
+              "decoding", llada}}};
 }
 
 }  // namespace

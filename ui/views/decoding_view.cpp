@@ -16,6 +16,7 @@
 #include <QLegend>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScatterSeries>
@@ -27,6 +28,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/project/decoding_runs.h"
 #include "ui/charts/chart_panel.h"
 #include "ui/charts/figure_chart.h"
 #include "ui/charts/palette.h"
@@ -213,6 +215,7 @@ DecodingView::DecodingView(document::ProjectDocument* document, QWidget* parent)
       m_distSteps(new QComboBox),
       m_animated(new QComboBox),
       m_add(new QPushButton(tr("Add"))),
+      m_addPreset(new QPushButton(tr("Add preset"))),
       m_remove(new QPushButton(tr("Remove"))),
       m_defaults(new QPushButton(tr("Default samplers"))),
       m_cancel(new QPushButton(tr("Cancel"))),
@@ -339,6 +342,17 @@ QWidget* DecodingView::createControls() {
     layout->addWidget(m_table, 1);
     auto* row = new QHBoxLayout;
     m_add->setToolTip(tr("Add a sampler (ancestral order) at the end."));
+    m_addPreset->setObjectName("addPreset");
+    m_addPreset->setToolTip(
+        tr("Add a reference code's sampler as its code runs it: LLaDA's generate(), Dream's "
+           "diffusion_generate or MDLM's ddpm_cache. Add temperature=τ (and blocks=B for "
+           "LLaDA's) to its sampler string."));
+    auto* presets = new QMenu(m_addPreset);
+    for (const char* preset : core::categorical::kDecodePresets) {
+        const QString name = QString::fromLatin1(preset);
+        presets->addAction(name, this, [this, name] { addPreset(name); });
+    }
+    m_addPreset->setMenu(presets);
     m_remove->setToolTip(tr("Remove the selected sampler."));
     m_defaults->setToolTip(
         tr("Replace the samplers by the default set: ancestral; confidence "
@@ -349,6 +363,7 @@ QWidget* DecodingView::createControls() {
     m_progress->setMaximumWidth(200);
     m_status->setWordWrap(true);
     row->addWidget(m_add);
+    row->addWidget(m_addPreset);
     row->addWidget(m_remove);
     row->addWidget(m_defaults);
     row->addSpacing(12);
@@ -375,7 +390,8 @@ void DecodingView::onDocumentChanged() {
     fillTable();
     fillSelectors();
     const bool masked = m_document->categorical().maskState;
-    for (QWidget* w : std::initializer_list<QWidget*>{m_table, m_add, m_remove, m_defaults}) {
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{m_table, m_add, m_addPreset, m_remove, m_defaults}) {
         w->setEnabled(masked);
     }
 }
@@ -467,6 +483,22 @@ bool DecodingView::addConfig() {
     // A name no other sampler has.
     for (int i = static_cast<int>(settings.configs.size()) + 1;; ++i) {
         config.name = tr("sampler %1").arg(i).toStdString();
+        if (std::none_of(settings.configs.begin(), settings.configs.end(),
+                         [&](const auto& c) { return c.name == config.name; })) {
+            break;
+        }
+    }
+    settings.configs.push_back(config);
+    return applySettings(settings, tr("Add a decoding sampler"));
+}
+
+bool DecodingView::addPreset(const QString& preset) {
+    core::project::DecodingSettings settings = m_document->categorical().decoding;
+    core::project::DecodingConfig config;
+    config.sampler = "preset=" + preset.toStdString();
+    // The preset's name, numbered when another sampler has it.
+    for (int i = 1;; ++i) {
+        config.name = preset.toStdString() + (i == 1 ? "" : " (" + std::to_string(i) + ")");
         if (std::none_of(settings.configs.begin(), settings.configs.end(),
                          [&](const auto& c) { return c.name == config.name; })) {
             break;

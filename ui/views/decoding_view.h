@@ -108,6 +108,8 @@ public:
 
     // The same edits as the buttons, for tests and scripts.
     bool addConfig();
+    // A reference code's sampler (core::categorical::kDecodePresets), as "preset=P".
+    bool addPreset(const QString& preset);
     bool removeConfig(int row);
     bool setSampler(int row, const QString& spec);
     bool resetConfigs();
@@ -142,6 +144,7 @@ private:
     QWidget* m_distSelectors = nullptr;
     QComboBox* m_animated;
     QPushButton* m_add;
+    QPushButton* m_addPreset;
     QPushButton* m_remove;
     QPushButton* m_defaults;
     QPushButton* m_cancel;
