@@ -10,16 +10,15 @@ torch.linspace(1, 1e-3, N + 1); `origin` unmasks each masked token with probabil
 tempered probability of the value drawn (maskgit_plus), by top-1 − top-2 (topk_margin) or by
 Σ p log(p + 1e-10) (entropy). 20 000 chains per case; the app's exact law must pass a
 chi-square test (p > 1e-4). The tables are test_llada_generate's, free of ties."""
-import json
 import os
-import subprocess
 import tempfile
 import unittest
 
 try:
     import torch
     import torch.distributions as dists
-    from test_llada_generate import TABLES, chi_square_p, table_model
+    from test_llada_generate import (TABLES, check_draws, exact_law, table_model,
+                                     write_table)
 except ImportError:  # the tests skip without torch
     torch = None
 
@@ -89,46 +88,22 @@ def dream_sample(model, batch, length, steps, temperature, alg, mask_token_id, e
 @unittest.skipUnless(torch is not None and os.access(BINARY, os.X_OK),
                      "needs torch and the built app")
 class DreamSampleAgainstApp(unittest.TestCase):
-    def exact_law(self, path, preset, steps, temperature):
-        out = subprocess.run([BINARY, "decode", "--table", path, "--pi", "masked:2", "--schedule",
-                              "linear", "--steps", str(steps), "--preset", preset,
-                              "--temperature", repr(temperature)],
-                             capture_output=True, text=True)
-        self.assertEqual(out.returncode, 0, out.stderr)
-        return {tuple(r["x"]): r["p"] for r in json.loads(out.stdout)["distribution"]}
-
     def test_presets_reproduce_dream(self):
         torch.manual_seed(20261207)
         cases = 0
         with tempfile.TemporaryDirectory() as directory:
             for d, (rows, probabilities) in TABLES.items():
-                path = os.path.join(directory, f"table{d}.csv")
-                with open(path, "w") as f:
-                    f.write(",".join(f"x{i + 1}" for i in range(d)) + ",p\n")
-                    for row, p in zip(rows, probabilities):
-                        f.write(",".join(map(str, row)) + f",{p}\n")
+                path = write_table(directory, d, rows, probabilities)
                 model = table_model(rows, probabilities, 2)
                 for steps in (1, 2, 3, 4):
                     for alg in ("origin", "maskgit_plus", "topk_margin", "entropy"):
                         for temperature in (0.0, 0.5, 1.0):
                             with self.subTest(d=d, steps=steps, alg=alg, temperature=temperature):
-                                law = self.exact_law(path, "dream:" + alg, steps, temperature)
+                                law = exact_law(self, path, "dream:" + alg, steps,
+                                                "--temperature", repr(temperature))
                                 x = dream_sample(model, DRAWS, d, steps, temperature, alg, 2)
-                                self.assertTrue(bool((x != 2).all()))
-                                counts = {}
-                                for row in x.tolist():
-                                    counts[tuple(row)] = counts.get(tuple(row), 0) + 1
-                                self.assertTrue(set(counts) <= set(law), counts)
-                                if len(law) == 1:
-                                    self.assertEqual(set(counts), set(law))
-                                    continue
-                                keys = sorted(law)
-                                p = chi_square_p([counts.get(key, 0) for key in keys],
-                                                 [DRAWS * law[key] for key in keys])
-                                self.assertGreater(p, 1e-4, (law, counts))
-                                cases += 1
+                                cases += check_draws(self, law, x, DRAWS)
         self.assertGreater(cases, 50)
-
 
 if __name__ == "__main__":
     unittest.main()

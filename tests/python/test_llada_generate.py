@@ -124,6 +124,43 @@ def chi_square_p(observed, expected):
                                          torch.tensor(statistic / 2.0, dtype=torch.float64)))
 
 
+def write_table(directory, d, rows, probabilities):
+    """The table as the app reads it (columns x1..xD and p); returns its path."""
+    path = os.path.join(directory, f"table{d}.csv")
+    with open(path, "w") as f:
+        f.write(",".join(f"x{i + 1}" for i in range(d)) + ",p\n")
+        for row, p in zip(rows, probabilities):
+            f.write(",".join(map(str, row)) + f",{p}\n")
+    return path
+
+
+def exact_law(case, path, preset, steps, *options, schedule="linear"):
+    """The app's exact output law of `decode --preset` on the table: {sequence: p}."""
+    out = subprocess.run([BINARY, "decode", "--table", path, "--pi", "masked:2", "--schedule",
+                          schedule, "--steps", str(steps), "--preset", preset, *options],
+                         capture_output=True, text=True)
+    case.assertEqual(out.returncode, 0, out.stderr)
+    return {tuple(r["x"]): r["p"] for r in json.loads(out.stdout)["distribution"]}
+
+
+def check_draws(case, law, x, draws, mask_id=2):
+    """The reference's outputs `x` against the exact law: no mask left, no sequence outside the
+    law, a law of one sequence met by every chain, else chi-square p > 1e-4. Returns whether a
+    chi-square test was made."""
+    case.assertTrue(bool((x != mask_id).all()))
+    counts = {}
+    for row in x.tolist():
+        counts[tuple(row)] = counts.get(tuple(row), 0) + 1
+    case.assertTrue(set(counts) <= set(law), counts)
+    if len(law) == 1:
+        case.assertEqual(set(counts), set(law))
+        return False
+    keys = sorted(law)
+    p = chi_square_p([counts.get(key, 0) for key in keys], [draws * law[key] for key in keys])
+    case.assertGreater(p, 1e-4, (law, counts))
+    return True
+
+
 TABLES = {
     3: ([(0, 0, 0), (0, 0, 1), (0, 1, 0), (0, 1, 1), (1, 0, 0), (1, 0, 1), (1, 1, 0), (1, 1, 1)],
         [0.21, 0.04, 0.13, 0.07, 0.02, 0.17, 0.05, 0.31]),
@@ -136,24 +173,12 @@ TABLES = {
 @unittest.skipUnless(torch is not None and os.access(BINARY, os.X_OK),
                      "needs torch and the built app")
 class LladaGenerateAgainstApp(unittest.TestCase):
-    def exact_law(self, path, preset, steps, blocks, temperature):
-        out = subprocess.run([BINARY, "decode", "--table", path, "--pi", "masked:2", "--schedule",
-                              "linear", "--steps", str(steps), "--preset", preset, "--blocks",
-                              str(blocks), "--temperature", repr(temperature)],
-                             capture_output=True, text=True)
-        self.assertEqual(out.returncode, 0, out.stderr)
-        return {tuple(r["x"]): r["p"] for r in json.loads(out.stdout)["distribution"]}
-
     def test_presets_reproduce_generate(self):
         torch.manual_seed(20261206)
         cases = 0
         with tempfile.TemporaryDirectory() as directory:
             for d, (rows, probabilities) in TABLES.items():
-                path = os.path.join(directory, f"table{d}.csv")
-                with open(path, "w") as f:
-                    f.write(",".join(f"x{i + 1}" for i in range(d)) + ",p\n")
-                    for row, p in zip(rows, probabilities):
-                        f.write(",".join(map(str, row)) + f",{p}\n")
+                path = write_table(directory, d, rows, probabilities)
                 model = table_model(rows, probabilities, 2)
                 for blocks in (1, 2) if d == 4 else (1,):
                     for steps in (1, 2, 3, 4):
@@ -163,25 +188,13 @@ class LladaGenerateAgainstApp(unittest.TestCase):
                             for temperature in (0.0, 0.5, 1.0):
                                 with self.subTest(d=d, blocks=blocks, steps=steps,
                                                   remasking=remasking, temperature=temperature):
-                                    law = self.exact_law(path, "llada:" + remasking, steps,
-                                                         blocks, temperature)
+                                    law = exact_law(self, path, "llada:" + remasking, steps,
+                                                    "--blocks", str(blocks),
+                                                    "--temperature", repr(temperature))
                                     x = llada_generate(model, DRAWS, d, steps, d // blocks,
                                                        temperature, remasking, mask_id=2)
-                                    self.assertTrue(bool((x != 2).all()))
-                                    counts = {}
-                                    for row in x.tolist():
-                                        counts[tuple(row)] = counts.get(tuple(row), 0) + 1
-                                    self.assertTrue(set(counts) <= set(law), counts)
-                                    if len(law) == 1:
-                                        self.assertEqual(set(counts), set(law))
-                                        continue
-                                    keys = sorted(law)
-                                    p = chi_square_p([counts.get(key, 0) for key in keys],
-                                                     [DRAWS * law[key] for key in keys])
-                                    self.assertGreater(p, 1e-4, (law, counts))
-                                    cases += 1
+                                    cases += check_draws(self, law, x, DRAWS)
         self.assertGreater(cases, 30)
-
 
 if __name__ == "__main__":
     unittest.main()

@@ -7,15 +7,14 @@ q ∝ p_x0·(t − s) for the values and s for the mask, unmasked tokens copied,
 argmax of the model's prediction (which for a decoded token is the token itself). The model is
 the table's exact denoiser of test_llada_generate (no ties). 20 000 chains per case; the app's
 exact law must pass a chi-square test (p > 1e-4)."""
-import json
 import os
-import subprocess
 import tempfile
 import unittest
 
 try:
     import torch
-    from test_llada_generate import TABLES, chi_square_p, table_model
+    from test_llada_generate import (TABLES, check_draws, exact_law, table_model,
+                                     write_table)
 except ImportError:  # the tests skip without torch
     torch = None
 
@@ -55,31 +54,15 @@ class MdlmSampleAgainstApp(unittest.TestCase):
         cases = 0
         with tempfile.TemporaryDirectory() as directory:
             for d, (rows, probabilities) in TABLES.items():
-                path = os.path.join(directory, f"table{d}.csv")
-                with open(path, "w") as f:
-                    f.write(",".join(f"x{i + 1}" for i in range(d)) + ",p\n")
-                    for row, p in zip(rows, probabilities):
-                        f.write(",".join(map(str, row)) + f",{p}\n")
+                path = write_table(directory, d, rows, probabilities)
                 model = table_model(rows, probabilities, 2)
                 for steps in (1, 2, 3, 4, 8):
                     with self.subTest(d=d, steps=steps):
-                        out = subprocess.run([BINARY, "decode", "--table", path, "--pi", "masked:2",
-                                              "--schedule", "cosine", "--steps", str(steps),
-                                              "--preset", "mdlm"], capture_output=True, text=True)
-                        self.assertEqual(out.returncode, 0, out.stderr)
-                        law = {tuple(r["x"]): r["p"] for r in json.loads(out.stdout)["distribution"]}
+                        # The project's schedule (cosine) does not matter: MDLM has its own times.
+                        law = exact_law(self, path, "mdlm", steps, schedule="cosine")
                         x = mdlm_sample(model, DRAWS, d, steps, 2)
-                        counts = {}
-                        for row in x.tolist():
-                            counts[tuple(row)] = counts.get(tuple(row), 0) + 1
-                        self.assertTrue(set(counts) <= set(law), counts)
-                        keys = sorted(law)
-                        p = chi_square_p([counts.get(key, 0) for key in keys],
-                                         [DRAWS * law[key] for key in keys])
-                        self.assertGreater(p, 1e-4, (law, counts))
-                        cases += 1
+                        cases += check_draws(self, law, x, DRAWS)
         self.assertEqual(cases, 10)
-
 
 if __name__ == "__main__":
     unittest.main()
