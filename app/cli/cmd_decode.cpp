@@ -87,9 +87,7 @@ Result<core::categorical::DecodingSampler> decodingSamplerOf(const Args& args) {
         Result<GumbelPrecision> gumbel = parseGumbelPrecision(args.get("gumbel"), "--gumbel");
         if (!gumbel) return gumbel.error();
         sampler.gumbel = *gumbel;
-        Result<DecodeCount> count = parseDecodeCount(args.get("per-step"), "--per-step");
-        if (!count) return count.error();
-        sampler.count = *count;
+        if (core::Status s = parseDecodeCount(args.get("per-step"), sampler, "--per-step"); !s) return s.error();
         Result<DecodeTimes> times = parseDecodeTimes(args.get("times"), "--times");
         if (!times) return times.error();
         sampler.times = *times;
@@ -143,11 +141,15 @@ const CommandSpec& decodeSpec() {
                 "positions unmask; low-confidence draws first, then ranks by F of the drawn value)"),
          valued("values", "V", "sample", "sample, argmax or temperature:τ (how a value is drawn)"),
          valued("remask", "R", "none",
-                "none, cap:η, rescale:η or conf (ReMDM; with --order ancestral)"),
+                "none, cap:η, rescale:η, conf or loop:η,t_on,t_off,α_on (ReMDM; with --order "
+                "ancestral, loop with --times mdlm)"),
          valued("gumbel", "float64|float32", "float64", "the precision of the Gumbel-max draws"),
-         valued("per-step", "schedule|llada|dream", "schedule",
-                "how many tokens an ordered step unmasks: the schedule's k_n, LLaDA's ⌊L/N⌋ with "
-                "the remainder on the first steps, or Dream's int(M·(1 − s/t))"),
+         valued("per-step", "C", "schedule",
+                "how many tokens an ordered step unmasks: schedule (the schedule's k_n), llada "
+                "(⌊L/N⌋ with the remainder on the first steps), dream (int(M·(1 − s/t))), "
+                "threshold:τ (every score ≥ τ, at least the best; Fast-dLLM) or eb:γ (the ranked "
+                "prefix whose entropies beyond the largest sum to ≤ γ; EB-sampler); with the last "
+                "two --steps is the most steps"),
          valued("blocks", "B", "1",
                 "B blocks of D/B positions decoded left to right, N/B steps each (ordered kinds)"),
          valued("times", "schedule|dream|mdlm", "schedule",
@@ -157,8 +159,9 @@ const CommandSpec& decodeSpec() {
                 "rank by F, or by F^{1/τ} of the values rule (Dream's scores)"),
          valued("preset", "P", "",
                 "a reference code's sampler: llada:low_confidence, llada:random, dream:origin, "
-                "dream:maskgit_plus, dream:topk_margin, dream:entropy or mdlm (sets --order, "
-                "--values, --per-step, --times, --scores and --gumbel)"),
+                "dream:maskgit_plus, dream:topk_margin, dream:entropy, mdlm, remdm:cap:η, "
+                "remdm:rescale:η, remdm:conf, remdm:loop:η,t_on,t_off,α_on, fast-dllm:τ or eb:γ "
+                "(sets --order, --values, --remask, --per-step, --times, --scores and --gumbel)"),
          valued("temperature", "τ", "", "with --preset: τ ≥ 0 of the values (default 1; 0 = argmax)"),
          valued("sweep-steps", "N1,N2,…", "", "one result per N instead of --steps"),
          valued("project", "FILE", "",

@@ -64,11 +64,33 @@ Result<DecodeOrder> parseDecodeOrder(std::string_view text, const std::string& f
                      "expected ancestral, random, confidence, margin, entropy or low-confidence");
 }
 
-Result<DecodeCount> parseDecodeCount(std::string_view text, const std::string& field) {
-    if (text == "schedule") return DecodeCount::Schedule;
-    if (text == "llada") return DecodeCount::Llada;
-    if (text == "dream") return DecodeCount::Dream;
-    return makeError(ErrorCode::ParseError, field, std::string(text), "expected schedule, llada or dream");
+Status parseDecodeCount(std::string_view text, DecodingSampler& sampler, const std::string& field) {
+    const std::string whole(text);
+    for (const auto& [name, count] : {std::pair{"schedule", DecodeCount::Schedule},
+                                      std::pair{"llada", DecodeCount::Llada},
+                                      std::pair{"dream", DecodeCount::Dream}}) {
+        if (text == name) {
+            sampler.count = count;
+            sampler.bound = 0.0;
+            return {};
+        }
+    }
+    for (const auto& [prefix, count] : {std::pair{std::string_view("threshold:"), DecodeCount::Threshold},
+                                        std::pair{std::string_view("eb:"), DecodeCount::EntropyBound}}) {
+        if (text.rfind(prefix, 0) == 0) {
+            Result<double> bound = parseNumber(text.substr(prefix.size()), field, whole);
+            if (!bound) return bound.error();
+            if (*bound < 0.0) {
+                return invalidArgument(field, whole,
+                                       count == DecodeCount::Threshold ? "the threshold τ must be ≥ 0"
+                                                                       : "the entropy bound γ must be ≥ 0");
+            }
+            sampler.count = count;
+            sampler.bound = *bound;
+            return {};
+        }
+    }
+    return makeError(ErrorCode::ParseError, field, whole, "expected schedule, llada, dream, threshold:τ or eb:γ");
 }
 
 Result<DecodeTimes> parseDecodeTimes(std::string_view text, const std::string& field) {
@@ -132,7 +154,8 @@ Status parseDecodeBlocks(std::string_view text, DecodingSampler& sampler, const 
 
 namespace {
 
-// Each preset's building blocks (docs/categorical.md, "Sampler presets").
+// Each preset's building blocks (docs/categorical.md, "Sampler presets"). A name ending in ':'
+// takes its numbers after it: the remask text (ReMDM's) or the count's bound.
 struct PresetBlocks {
     const char* name;
     DecodeOrder order;
@@ -140,29 +163,44 @@ struct PresetBlocks {
     DecodeTimes times;
     bool temperedScores;
     bool takesBlocks;
+    bool takesTemperature;
+    const char* remask;  // the remask text, the numbers appended for names ending in ':'
 };
 constexpr PresetBlocks kPresetBlocks[] = {
-    {"llada:low_confidence", DecodeOrder::LowConfidence, DecodeCount::Llada, DecodeTimes::Schedule, false, true},
-    {"llada:random", DecodeOrder::Random, DecodeCount::Llada, DecodeTimes::Schedule, false, true},
-    {"dream:origin", DecodeOrder::Ancestral, DecodeCount::Schedule, DecodeTimes::Dream, false, false},
-    {"dream:maskgit_plus", DecodeOrder::LowConfidence, DecodeCount::Dream, DecodeTimes::Schedule, true, false},
-    {"dream:topk_margin", DecodeOrder::Margin, DecodeCount::Dream, DecodeTimes::Schedule, true, false},
-    {"dream:entropy", DecodeOrder::Entropy, DecodeCount::Dream, DecodeTimes::Schedule, true, false},
-    {"mdlm", DecodeOrder::Ancestral, DecodeCount::Schedule, DecodeTimes::Mdlm, false, false},
+    {"llada:low_confidence", DecodeOrder::LowConfidence, DecodeCount::Llada, DecodeTimes::Schedule, false, true, true, "none"},
+    {"llada:random", DecodeOrder::Random, DecodeCount::Llada, DecodeTimes::Schedule, false, true, true, "none"},
+    {"dream:origin", DecodeOrder::Ancestral, DecodeCount::Schedule, DecodeTimes::Dream, false, false, true, "none"},
+    {"dream:maskgit_plus", DecodeOrder::LowConfidence, DecodeCount::Dream, DecodeTimes::Schedule, true, false, true, "none"},
+    {"dream:topk_margin", DecodeOrder::Margin, DecodeCount::Dream, DecodeTimes::Schedule, true, false, true, "none"},
+    {"dream:entropy", DecodeOrder::Entropy, DecodeCount::Dream, DecodeTimes::Schedule, true, false, true, "none"},
+    {"mdlm", DecodeOrder::Ancestral, DecodeCount::Schedule, DecodeTimes::Mdlm, false, false, false, "none"},
+    {"remdm:cap:", DecodeOrder::Ancestral, DecodeCount::Schedule, DecodeTimes::Mdlm, false, false, false, "cap:"},
+    {"remdm:rescale:", DecodeOrder::Ancestral, DecodeCount::Schedule, DecodeTimes::Mdlm, false, false, false, "rescale:"},
+    {"remdm:conf", DecodeOrder::Ancestral, DecodeCount::Schedule, DecodeTimes::Mdlm, false, false, false, "conf"},
+    {"remdm:loop:", DecodeOrder::Ancestral, DecodeCount::Schedule, DecodeTimes::Mdlm, false, false, false, "loop:"},
+    {"fast-dllm:", DecodeOrder::LowConfidence, DecodeCount::Threshold, DecodeTimes::Schedule, false, true, true, "none"},
+    {"eb:", DecodeOrder::Entropy, DecodeCount::EntropyBound, DecodeTimes::Schedule, true, true, true, "none"},
 };
+constexpr const char* kPresetForms =
+    "llada:low_confidence, llada:random, dream:origin, dream:maskgit_plus, dream:topk_margin, "
+    "dream:entropy, mdlm, remdm:cap:η, remdm:rescale:η, remdm:conf, remdm:loop:η,t_on,t_off,α_on, "
+    "fast-dllm:τ or eb:γ";
 
 }  // namespace
 
 Status applyDecodePreset(std::string_view name, double temperature, DecodingSampler& sampler,
                          const std::string& field) {
     const PresetBlocks* found = nullptr;
+    std::string_view numbers;
     for (const PresetBlocks& p : kPresetBlocks) {
-        if (name == p.name) found = &p;
+        const std::string_view form(p.name);
+        if (form.back() == ':' ? name.size() > form.size() && name.rfind(form, 0) == 0 : name == form) {
+            found = &p;
+            numbers = name.substr(form.back() == ':' ? form.size() : name.size());
+        }
     }
     if (found == nullptr) {
-        std::string names;
-        for (const char* p : kDecodePresets) names += (names.empty() ? "" : ", ") + std::string(p);
-        return makeError(ErrorCode::ParseError, field, std::string(name), "expected one of " + names);
+        return makeError(ErrorCode::ParseError, field, std::string(name), std::string("expected ") + kPresetForms);
     }
     if (!(std::isfinite(temperature) && temperature >= 0.0)) {
         return invalidArgument("--temperature", shortestText(temperature), "τ must be finite and ≥ 0 (0: argmax)");
@@ -170,8 +208,8 @@ Status applyDecodePreset(std::string_view name, double temperature, DecodingSamp
     if (temperature > 0.0 && temperature < kMinTemperature) {
         return invalidArgument("--temperature", shortestText(temperature), kTemperatureUnderflow);
     }
-    // MDLM's sampler has no temperature: its values come from F itself.
-    if (found->times == DecodeTimes::Mdlm && temperature != 1.0) {
+    // MDLM's and ReMDM's samplers have no temperature: their values come from F itself.
+    if (!found->takesTemperature && temperature != 1.0) {
         return invalidArgument("--temperature", shortestText(temperature),
                                std::string(name) + " takes no temperature (it samples from F)");
     }
@@ -181,7 +219,6 @@ Status applyDecodePreset(std::string_view name, double temperature, DecodingSamp
     }
     DecodingSampler preset;
     preset.order = found->order;
-    preset.count = found->count;
     preset.times = found->times;
     preset.temperedScores = found->temperedScores;
     preset.gumbel = GumbelPrecision::Float64;
@@ -190,14 +227,33 @@ Status applyDecodePreset(std::string_view name, double temperature, DecodingSamp
                                          : DecodeValues::Temperature;
     preset.temperature = preset.values == DecodeValues::Temperature ? temperature : 1.0;
     preset.blocks = sampler.blocks;
+    const std::string remask = std::string(found->remask) + (std::string_view(found->remask).back() == ':'
+                                                                 ? std::string(numbers) : std::string());
+    if (Status s = parseDecodeRemask(remask, preset, std::string(field)); !s) {
+        Error error = s.error();
+        error.value = std::string(name);
+        return error;
+    }
+    preset.count = found->count;
+    if (found->count == DecodeCount::Threshold || found->count == DecodeCount::EntropyBound) {
+        const std::string text = std::string(found->count == DecodeCount::Threshold ? "threshold:" : "eb:") +
+                                 std::string(numbers);
+        if (Status s = parseDecodeCount(text, preset, field); !s) {
+            Error error = s.error();
+            error.value = std::string(name);
+            return error;
+        }
+    }
     sampler = preset;
     return {};
 }
 
-std::string decodeCountText(DecodeCount count) {
-    switch (count) {
+std::string decodeCountText(const DecodingSampler& sampler) {
+    switch (sampler.count) {
     case DecodeCount::Llada: return "llada";
     case DecodeCount::Dream: return "dream";
+    case DecodeCount::Threshold: return "threshold:" + shortestText(sampler.bound);
+    case DecodeCount::EntropyBound: return "eb:" + shortestText(sampler.bound);
     default: return "schedule";
     }
 }
@@ -228,6 +284,7 @@ Status parseDecodeValues(std::string_view text, DecodingSampler& sampler, const 
 
 Status parseDecodeRemask(std::string_view text, DecodingSampler& sampler, const std::string& field) {
     const std::string whole(text);
+    sampler.loopOn = sampler.loopOff = sampler.loopAlpha = 0.0;
     if (text == "none") {
         sampler.remask = DecodeRemask::None;
         sampler.eta = 0.0;
@@ -249,7 +306,34 @@ Status parseDecodeRemask(std::string_view text, DecodingSampler& sampler, const 
             return {};
         }
     }
-    return makeError(ErrorCode::ParseError, field, whole, "expected none, cap:η, rescale:η or conf");
+    if (text.rfind("loop:", 0) == 0) {
+        // η, t_on, t_off, α_on.
+        std::array<double, 4> v{};
+        std::string_view rest = text.substr(5);
+        for (size_t i = 0; i < v.size(); ++i) {
+            const size_t comma = rest.find(',');
+            if ((comma == std::string_view::npos) != (i + 1 == v.size())) {
+                return makeError(ErrorCode::ParseError, field, whole, "expected loop:η,t_on,t_off,α_on");
+            }
+            Result<double> x = parseNumber(rest.substr(0, comma), field, whole);
+            if (!x) return x.error();
+            v[i] = *x;
+            if (comma != std::string_view::npos) rest = rest.substr(comma + 1);
+        }
+        if (v[0] < 0.0 || v[0] > 1.0) return invalidArgument(field, whole, "η must lie in [0, 1]");
+        if (!(v[2] >= 0.0 && v[2] < v[1] && v[1] < 1.0)) {
+            return invalidArgument(field, whole, "the loop's times must satisfy 0 ≤ t_off < t_on < 1");
+        }
+        if (!(v[3] > 0.0 && v[3] <= 1.0)) return invalidArgument(field, whole, "α_on must lie in (0, 1]");
+        sampler.remask = DecodeRemask::Loop;
+        sampler.eta = v[0];
+        sampler.loopOn = v[1];
+        sampler.loopOff = v[2];
+        sampler.loopAlpha = v[3];
+        return {};
+    }
+    return makeError(ErrorCode::ParseError, field, whole,
+                     "expected none, cap:η, rescale:η, conf or loop:η,t_on,t_off,α_on");
 }
 
 Result<GumbelPrecision> parseGumbelPrecision(std::string_view text, const std::string& field) {
@@ -285,6 +369,9 @@ std::string decodeRemaskText(const DecodingSampler& sampler) {
     case DecodeRemask::Cap: return "cap:" + shortestText(sampler.eta);
     case DecodeRemask::Rescale: return "rescale:" + shortestText(sampler.eta);
     case DecodeRemask::Confidence: return "conf";
+    case DecodeRemask::Loop:
+        return "loop:" + shortestText(sampler.eta) + "," + shortestText(sampler.loopOn) + "," +
+               shortestText(sampler.loopOff) + "," + shortestText(sampler.loopAlpha);
     }
     return "none";
 }
@@ -300,7 +387,8 @@ Status validateDecodingSampler(const DecodingSampler& sampler) {
     if (sampler.values == DecodeValues::Temperature && sampler.temperature < kMinTemperature) {
         return invalidArgument("--values", decodeValuesText(sampler), kTemperatureUnderflow);
     }
-    if ((sampler.remask == DecodeRemask::Cap || sampler.remask == DecodeRemask::Rescale) &&
+    if ((sampler.remask == DecodeRemask::Cap || sampler.remask == DecodeRemask::Rescale ||
+         sampler.remask == DecodeRemask::Loop) &&
         !(sampler.eta >= 0.0 && sampler.eta <= 1.0)) {
         return invalidArgument("--remask", decodeRemaskText(sampler), "η must lie in [0, 1]");
     }
@@ -316,10 +404,31 @@ Status validateDecodingSampler(const DecodingSampler& sampler) {
                                "blocks go with an ordered kind (random, confidence, margin, entropy, "
                                "low-confidence), not ancestral");
     }
-    if (sampler.times != DecodeTimes::Schedule &&
-        (sampler.order != DecodeOrder::Ancestral || sampler.remask != DecodeRemask::None)) {
-        return invalidArgument("--times", decodeTimesText(sampler.times),
-                               "these times go with --order ancestral without remasking");
+    if (sampler.times != DecodeTimes::Schedule && sampler.order != DecodeOrder::Ancestral) {
+        return invalidArgument("--times", decodeTimesText(sampler.times), "these times go with --order ancestral");
+    }
+    if (sampler.times == DecodeTimes::Dream && sampler.remask != DecodeRemask::None) {
+        return invalidArgument("--times", "dream", "Dream's times go without remasking");
+    }
+    if (sampler.remask == DecodeRemask::Loop && sampler.times != DecodeTimes::Mdlm) {
+        return invalidArgument("--remask", decodeRemaskText(sampler),
+                               "ReMDM's loop goes with --times mdlm, the times it is written for");
+    }
+    if (sampler.count == DecodeCount::Threshold && sampler.order != DecodeOrder::LowConfidence &&
+        sampler.order != DecodeOrder::Confidence) {
+        return invalidArgument("--per-step", decodeCountText(sampler),
+                               "a threshold compares a confidence: it goes with --order low-confidence or "
+                               "confidence, not " + decodeOrderText(sampler.order));
+    }
+    if (sampler.count == DecodeCount::EntropyBound && sampler.order != DecodeOrder::Entropy &&
+        sampler.order != DecodeOrder::Confidence && sampler.order != DecodeOrder::Margin) {
+        return invalidArgument("--per-step", decodeCountText(sampler),
+                               "the entropy bound takes the positions in a score's order: it goes with "
+                               "--order entropy, confidence or margin, not " + decodeOrderText(sampler.order));
+    }
+    if ((sampler.count == DecodeCount::Threshold || sampler.count == DecodeCount::EntropyBound) &&
+        !(sampler.bound >= 0.0 && std::isfinite(sampler.bound))) {
+        return invalidArgument("--per-step", decodeCountText(sampler), "the bound must be finite and ≥ 0");
     }
     if (sampler.temperedScores &&
         (sampler.order == DecodeOrder::Ancestral || sampler.order == DecodeOrder::Random)) {
@@ -328,9 +437,9 @@ Status validateDecodingSampler(const DecodingSampler& sampler) {
                                    decodeOrderText(sampler.order));
     }
     if (sampler.order == DecodeOrder::Ancestral && sampler.count != DecodeCount::Schedule) {
-        return invalidArgument("--per-step", decodeCountText(sampler.count),
+        return invalidArgument("--per-step", decodeCountText(sampler),
                                "the ancestral sampler's count is the schedule's, not " +
-                                   decodeCountText(sampler.count));
+                                   decodeCountText(sampler));
     }
     return {};
 }
@@ -369,6 +478,9 @@ std::vector<int> samplerTokensPerStep(const DecodingSampler& sampler, const sche
             perBlock.push_back(std::clamp(take, 0, masked));
             masked -= perBlock.back();
         }
+    } else if (sampler.count == DecodeCount::Threshold || sampler.count == DecodeCount::EntropyBound) {
+        // Decided step by step; a step takes at most a block.
+        return std::vector<int>(static_cast<size_t>(numSteps), length);
     } else {
         perBlock = orderedTokensPerStep(curve, stepsPerBlock, length);
     }
@@ -528,28 +640,81 @@ struct Engine {
         }
     }
 
+    // MDLM's and ReMDM's α_t = 1 − t and α_s = 1 − s on mdlmTimes at step index i (from the
+    // start), in float32 as their code computes them: s = t − dt, dt = (1 − 10⁻⁵)/N.
+    std::pair<double, double> gridAlphas(int i) const {
+        const float t = grid[static_cast<size_t>(i)];
+        const float s = t - static_cast<float>((1.0 - 1e-5) / n);
+        return {static_cast<double>(1.0f - t), static_cast<double>(1.0f - s)};
+    }
+    // ReMDM's loop at step index i: its MDLM phases' move chances (t, s) in float32 as its code
+    // computes them, or nullopt between t_off and t_on, where it remasks.
+    std::optional<std::pair<float, float>> loopMoveChances(int i) const {
+        const DecodingSampler& sp = options.sampler;
+        const float t = grid[static_cast<size_t>(i)];
+        const float dt = static_cast<float>((1.0 - 1e-5) / n);
+        const double time = static_cast<double>(t);
+        if (time > sp.loopOn) {
+            // 1 − (1 − t)·α_on/(1 − t_on) and 1 − (1 − t + dt)·α_on/(1 − t_on).
+            const float alpha = static_cast<float>(sp.loopAlpha);
+            const float span = static_cast<float>(1.0 - sp.loopOn);
+            return std::pair{1.0f - (1.0f - t) * alpha / span, 1.0f - (1.0f - t + dt) * alpha / span};
+        }
+        if (time <= sp.loopOff) {
+            // t·(1 − α_on)/t_off and (t − dt)·(1 − α_on)/t_off.
+            const float rest = static_cast<float>(1.0 - sp.loopAlpha);
+            const float off = static_cast<float>(sp.loopOff);
+            return std::pair{t * rest / off, (t - dt) * rest / off};
+        }
+        return std::nullopt;
+    }
+
     // σ^max = min(1, (1 − α_s)/α_t) and the base σ of the remasking rule at step `step`.
     double sigma(int step) const {
-        const double alphaT = 1.0 - beta(step);
-        const double alphaS = 1.0 - beta(step - 1);
+        const DecodeRemask remask = options.sampler.remask;
+        if (remask == DecodeRemask::None) return 0.0;
+        if (remask == DecodeRemask::Loop) return loopMoveChances(n - step) ? 0.0 : options.sampler.eta;
+        double alphaT = 1.0 - beta(step);
+        double alphaS = 1.0 - beta(step - 1);
+        if (options.sampler.times == DecodeTimes::Mdlm) std::tie(alphaT, alphaS) = gridAlphas(n - step);
         const double sigmaMax = alphaT <= 0.0 ? 1.0 : std::min(1.0, (1.0 - alphaS) / alphaT);
-        switch (options.sampler.remask) {
-        case DecodeRemask::None: return 0.0;
+        switch (remask) {
         case DecodeRemask::Cap: return std::min(options.sampler.eta, sigmaMax);
         case DecodeRemask::Rescale: return options.sampler.eta * sigmaMax;
         case DecodeRemask::Confidence: return sigmaMax;
+        default: return 0.0;
         }
-        return 0.0;
     }
     // The probability a masked token unmasks at `step`: (α_s − (1 − σ)α_t)/(1 − α_t); on Dream's
-    // times 1 − s/t in float32, as its `origin` compares torch.rand with it.
+    // times 1 − s/t in float32, as its `origin` compares torch.rand with it; on MDLM's times
+    // without remasking q ∝ p·(t − s) against s for the mask, as MDLM's code weighs them.
     double unmaskProbability(int step, double sigmaT) const {
-        if (options.sampler.times != DecodeTimes::Schedule) {
-            return gridUnmaskProbability(options.sampler.times, grid, n - step);
+        const DecodingSampler& sp = options.sampler;
+        if (sp.remask == DecodeRemask::Loop) {
+            if (const auto chances = loopMoveChances(n - step)) {
+                // The Gumbel race never picks a negative weight: a step past the phase's end
+                // (s < 0 when N is small) unmasks every masked token.
+                const float gap = chances->first - chances->second;
+                if (!(gap > 0.0f)) return 0.0;
+                if (!(chances->second > 0.0f)) return 1.0;
+                return static_cast<double>(gap) / (static_cast<double>(gap) + static_cast<double>(chances->second));
+            }
+            // ReMDM's loop phase writes α = 0.9 into its weights, whatever α_on.
+            const float unmask = static_cast<float>((0.9 - (1.0 - sigmaT) * 0.9) / (1.0 - 0.9));
+            const float stay = static_cast<float>((1.0 - 0.9 - 0.9 * sigmaT) / (1.0 - 0.9));
+            if (!(stay > 0.0f)) return 1.0;
+            return static_cast<double>(unmask) / (static_cast<double>(unmask) + static_cast<double>(stay));
         }
-        if (step == 1) return 1.0;
-        const double alphaT = 1.0 - beta(step);
-        const double alphaS = 1.0 - beta(step - 1);
+        if (sp.times == DecodeTimes::Dream || (sp.times == DecodeTimes::Mdlm && sp.remask == DecodeRemask::None)) {
+            return gridUnmaskProbability(sp.times, grid, n - step);
+        }
+        double alphaT = 1.0 - beta(step);
+        double alphaS = 1.0 - beta(step - 1);
+        if (sp.times == DecodeTimes::Mdlm) {
+            std::tie(alphaT, alphaS) = gridAlphas(n - step);
+        } else if (step == 1) {
+            return 1.0;
+        }
         if (alphaT >= 1.0) return 1.0;
         return std::clamp((alphaS - (1.0 - sigmaT) * alphaT) / (1.0 - alphaT), 0.0, 1.0);
     }
@@ -597,11 +762,29 @@ struct Engine {
         }
     }
 
-    // The masked positions an ordered step chooses among: those of the step's block.
+    bool variableCount() const {
+        return options.sampler.count == DecodeCount::Threshold || options.sampler.count == DecodeCount::EntropyBound;
+    }
+    int blocksLeft(const std::vector<int>& x) const {
+        const int length = dims / options.sampler.blocks;
+        int left = 0;
+        for (int b = 0; b < options.sampler.blocks; ++b) {
+            if (std::find(x.begin() + b * length, x.begin() + (b + 1) * length, mask) != x.begin() + (b + 1) * length) ++left;
+        }
+        return left;
+    }
+
+    // The masked positions an ordered step chooses among: those of the step's block (with a
+    // variable count, the leftmost block that has masked positions).
     std::vector<int> candidates(const std::vector<int>& x, int step) const {
         const int blocks = options.sampler.blocks;
         const int length = dims / blocks;
-        const int block = (n - step) / (n / blocks);
+        int block = (n - step) / (n / blocks);
+        if (variableCount()) {
+            const auto first = std::find(x.begin(), x.end(), mask);
+            if (first == x.end()) return {};
+            block = static_cast<int>(first - x.begin()) / length;
+        }
         std::vector<int> out;
         for (int d = block * length; d < (block + 1) * length; ++d) {
             if (x[static_cast<size_t>(d)] == mask) out.push_back(d);
@@ -626,6 +809,44 @@ struct Engine {
             out.push_back(static_cast<int>(scored[static_cast<size_t>(i)].second));
         }
         return out;
+    }
+
+    // Threshold and EntropyBound: how many of the step's candidates `block` it takes; `values`
+    // the values drawn there (low-confidence, which compares F of the drawn value).
+    int variableTake(const std::vector<int>& x, int step, const std::vector<int>& block,
+                     const std::vector<int>& values, const std::vector<double>& f) const {
+        const int size = static_cast<int>(block.size());
+        if (size == 0) return 0;
+        if (step <= blocksLeft(x)) return size;  // the steps left are the blocks left: finish this one
+        const DecodingSampler& sp = options.sampler;
+        std::vector<double> tempered;
+        if (sp.count == DecodeCount::Threshold) {
+            int above = 0;
+            for (int i = 0; i < size; ++i) {
+                const double* row = f.data() + static_cast<size_t>(block[static_cast<size_t>(i)]) * k;
+                const double confidence = sp.order == DecodeOrder::LowConfidence
+                                              ? scoreRow(row, tempered)[values[static_cast<size_t>(i)]]
+                                              : score(row);
+                if (confidence >= sp.bound) ++above;
+            }
+            return std::max(1, above);
+        }
+        // Σ H − max H over the ranked prefix grows with the prefix: take it while ≤ γ.
+        double sum = 0.0;
+        double top = -std::numeric_limits<double>::infinity();
+        int take = 0;
+        for (int d : rankedPositions(block, f, size)) {
+            const double* p = scoreRow(f.data() + static_cast<size_t>(d) * k, tempered);
+            double h = 0.0;
+            for (int i = 0; i < k; ++i) {
+                if (p[i] > 0.0) h -= p[i] * std::log(p[i]);
+            }
+            sum += h;
+            top = std::max(top, h);
+            if (sum - top > sp.bound) break;
+            ++take;
+        }
+        return std::max(1, take);
     }
 
     // The masked positions to unmask in a deterministic order, the first `count`.
@@ -697,7 +918,9 @@ struct Engine {
         for (int step = n; step >= 1; --step) {
             CounterRng rng(options.seed, stream, static_cast<uint64_t>(step));
             // An ordered step that unmasks nothing needs no prediction.
-            if (options.sampler.order != DecodeOrder::Ancestral && ordered[static_cast<size_t>(n - step)] == 0) {
+            if (options.sampler.order != DecodeOrder::Ancestral &&
+                (ordered[static_cast<size_t>(n - step)] == 0 ||
+                 (variableCount() && std::find(x.begin(), x.end(), mask) == x.end()))) {
                 if (states) states->insert(states->end(), x.begin(), x.end());
                 if (step > 1) tally(x, step);
                 continue;
@@ -737,13 +960,17 @@ struct Engine {
                 }
             } else if (options.sampler.order == DecodeOrder::LowConfidence) {
                 masked = candidates(x, step);
-                const int count = std::min<int>(ordered[static_cast<size_t>(n - step)], static_cast<int>(masked.size()));
                 std::vector<int> values;
                 for (int d : masked) values.push_back(drawValue(f.data() + static_cast<size_t>(d) * k, rng));
+                const int count = variableCount() ? variableTake(x, step, masked, values, f)
+                                                  : std::min<int>(ordered[static_cast<size_t>(n - step)],
+                                                                  static_cast<int>(masked.size()));
                 for (int i : lowConfidenceChoice(masked, values, f, count)) next[masked[i]] = values[i];
             } else {
                 masked = candidates(x, step);
-                const int count = std::min<int>(ordered[static_cast<size_t>(n - step)], static_cast<int>(masked.size()));
+                const int count = variableCount() ? variableTake(x, step, masked, {}, f)
+                                                  : std::min<int>(ordered[static_cast<size_t>(n - step)],
+                                                                  static_cast<int>(masked.size()));
                 std::vector<int> chosen;
                 if (options.sampler.order == DecodeOrder::Random) {
                     // Partial Fisher–Yates: a uniformly random count-subset.
@@ -946,8 +1173,8 @@ Result<StateList> exactStep(const Engine& e, const Codec& codec, const StateList
                 } else if (e.options.sampler.order == DecodeOrder::LowConfidence) {
                     // Every joint draw of the block's masked positions, then the top `count`.
                     const std::vector<int> block = e.candidates(x, step);
-                    const int count = std::min<int>(e.ordered[static_cast<size_t>(e.n - step)],
-                                                    static_cast<int>(block.size()));
+                    const int fixedCount = std::min<int>(e.ordered[static_cast<size_t>(e.n - step)],
+                                                         static_cast<int>(block.size()));
                     std::vector<int> values(block.size(), 0);
                     while (true) {
                         double weight = p;
@@ -955,6 +1182,7 @@ Result<StateList> exactStep(const Engine& e, const Codec& codec, const StateList
                             weight *= law[static_cast<size_t>(block[i])][static_cast<size_t>(values[i])];
                         }
                         if (weight > 0.0) {
+                            const int count = e.variableCount() ? e.variableTake(x, step, block, values, f) : fixedCount;
                             int64_t to = code;
                             for (int i : e.lowConfidenceChoice(block, values, f, count)) {
                                 to += static_cast<int64_t>(values[static_cast<size_t>(i)] - e.mask) *
@@ -968,8 +1196,9 @@ Result<StateList> exactStep(const Engine& e, const Codec& codec, const StateList
                     }
                 } else {
                     masked = e.candidates(x, step);
-                    const int count = std::min<int>(e.ordered[static_cast<size_t>(e.n - step)],
-                                                    static_cast<int>(masked.size()));
+                    const int count = e.variableCount() ? e.variableTake(x, step, masked, {}, f)
+                                                        : std::min<int>(e.ordered[static_cast<size_t>(e.n - step)],
+                                                                        static_cast<int>(masked.size()));
                     auto subset = [&](const std::vector<int>& chosen, double weight) {
                         choices.clear();
                         for (int d : chosen) choices.push_back(unmaskOptions(d, 0.0, 1.0));
@@ -1314,7 +1543,9 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
                     Result<ConfList> next = exactConfStep(e, states, conditions[ci], step);
                     if (!next) return next.error();
                     states = std::move(*next);
-                    for (const auto& [key, prob] : states) addCommit(step, confState(key, e.dims).x, prob);
+                    if (step > 1) {
+                        for (const auto& [key, prob] : states) addCommit(step, confState(key, e.dims).x, prob);
+                    }
                     // ψ multiplies the states beyond (K + 1)^D.
                     if (states.size() > static_cast<size_t>(limits::kDecodeExactStates)) {
                         return invalidArgument("--remask", "conf",
@@ -1326,9 +1557,13 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
                         return makeError(ErrorCode::Cancelled, "", "", "cancelled");
                     }
                 }
+                std::vector<double> f(static_cast<size_t>(e.dims) * e.k), raw(static_cast<size_t>(e.dims) * (e.k + 1));
                 for (const auto& [key, prob] : states) {
+                    std::vector<int> x = confState(key, e.dims).x;
+                    e.fillMasks(x, conditions[ci], f, raw);  // MDLM's times: the argmax fill
+                    addCommit(1, x, prob);
                     if (prob <= 0.0) continue;
-                    const Sequence seq = sequenceOf(confState(key, e.dims).x.data(), e.dims);
+                    const Sequence seq = sequenceOf(x.data(), e.dims);
                     perCondition[ci][seq] += prob;
                     q[seq] += prob / numConditions;
                 }
@@ -1445,6 +1680,17 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
                 r.outputConditions[static_cast<size_t>(i)] = conditions[static_cast<size_t>(i % numConditions)];
             }
             r.outputs = std::move(outputs);
+        }
+    }
+    if (e.variableCount() || (options.sampler.times == DecodeTimes::Mdlm && options.sampler.remask != DecodeRemask::None)) {
+        // Decided per state, or undone by remasking: the expected change in unmasked positions.
+        r.tokensPerStep.assign(static_cast<size_t>(e.n), 0.0);
+        double before = 0.0;
+        for (int i = 0; i < e.n; ++i) {
+            const auto row = r.commit.begin() + static_cast<std::ptrdiff_t>(i) * e.dims;
+            const double after = std::accumulate(row, row + e.dims, 0.0);
+            r.tokensPerStep[static_cast<size_t>(i)] = after - before;
+            before = after;
         }
     }
     r.rowProbability.assign(static_cast<size_t>(table.numRows()), kNaN);

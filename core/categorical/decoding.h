@@ -32,8 +32,14 @@ enum class DecodeOrder { Ancestral, Random, Confidence, Margin, Entropy, LowConf
 // Llada, LLaDA's get_num_transfer_tokens: ⌊L/N_b⌋ a step, the remainder one each on the first
 // steps (L positions and N_b steps a block); Dream, Dream's diffusion_generate: int(M·(1 − s/t))
 // in float32 of the M still masked, on the grid t = linspace(1, 10⁻³, N + 1) (dreamTimes), the
-// last step all that remain.
-enum class DecodeCount { Schedule, Llada, Dream };
+// last step all that remain. Threshold, Fast-dLLM's parallel decoding: every candidate whose
+// score is ≥ τ (DecodingSampler::bound), and the best one always. EntropyBound, the EB-sampler:
+// the longest prefix of the ranked candidates whose entropies (of the scores' probabilities)
+// sum to at most γ (bound) beyond their largest, at least one. With these two the count
+// depends on the state, N is only the most steps: the blocks are decoded left to right, each
+// as long as it has masked positions, and a block's step takes all it has left when the steps
+// left are as many as the blocks left.
+enum class DecodeCount { Schedule, Llada, Dream, Threshold, EntropyBound };
 // The times the ancestral sampler steps through: Schedule, tₙ = n/N on β(t); Dream, Dream's
 // `origin`: each masked token unmasks with probability 1 − s/t (float32) on dreamTimes, all at
 // the last step (β(t) = t, whatever the project's schedule); Mdlm, MDLM's ddpm_cache: on
@@ -43,8 +49,10 @@ enum class DecodeTimes { Schedule, Dream, Mdlm };
 enum class DecodeValues { Sample, Argmax, Temperature };
 // None: σ = 0. Cap: σ = min(η, σ^max). Rescale: σ = η σ^max. Confidence: σ_ℓ = softmax_ℓ(−ψ)·σ^max
 // over the decoded positions ℓ, ψ_ℓ the probability token ℓ had when it was decoded; masked
-// positions σ = 0, as in ReMDM's code.
-enum class DecodeRemask { None, Cap, Rescale, Confidence };
+// positions σ = 0, as in ReMDM's code. Loop, ReMDM's `remdm-loop` (on MDLM's times only):
+// MDLM's rule on a time rescaled so that α = α_on between t_on and t_off, and there σ = η with
+// the masked tokens unmasking as at α = 0.9, the constant ReMDM's code uses whatever α_on.
+enum class DecodeRemask { None, Cap, Rescale, Confidence, Loop };
 // How the Gumbel-max draws of the values are computed: in double precision (the exact
 // categorical law) or as torch does in float32 (u on the grid k·2^−24), which truncates the noise.
 enum class GumbelPrecision { Float64, Float32 };
@@ -55,9 +63,14 @@ struct DecodingSampler {
     DecodeValues values = DecodeValues::Sample;
     double temperature = 1.0;   // τ > 0 of Temperature
     DecodeRemask remask = DecodeRemask::None;
-    double eta = 0.0;           // η in [0, 1] of Cap and Rescale
+    double eta = 0.0;           // η in [0, 1] of Cap, Rescale and Loop
+    // Loop: 0 ≤ t_off < t_on < 1 and α_on in (0, 1].
+    double loopOn = 0.0;
+    double loopOff = 0.0;
+    double loopAlpha = 0.0;
     GumbelPrecision gumbel = GumbelPrecision::Float64;
     DecodeCount count = DecodeCount::Schedule;
+    double bound = 0.0;         // τ ≥ 0 of Threshold, γ ≥ 0 of EntropyBound
     DecodeTimes times = DecodeTimes::Schedule;
     // Rank by the tempered probabilities w ∝ F^{1/τ} of the values rule (Dream's scores)
     // instead of F (confidence, margin, entropy, low-confidence).
@@ -75,12 +88,15 @@ Result<DecodeOrder> parseDecodeOrder(std::string_view text, const std::string& f
 // "sample", "argmax" or "temperature:τ" into sampler.values / sampler.temperature.
 Status parseDecodeValues(std::string_view text, DecodingSampler& sampler,
                          const std::string& field = "--values");
-// "none", "cap:η", "rescale:η" or "conf" into sampler.remask / sampler.eta.
+// "none", "cap:η", "rescale:η", "conf" or "loop:η,t_on,t_off,α_on" into sampler.remask and
+// its numbers.
 Status parseDecodeRemask(std::string_view text, DecodingSampler& sampler,
                          const std::string& field = "--remask");
 Result<GumbelPrecision> parseGumbelPrecision(std::string_view text,
                                              const std::string& field = "--gumbel");
-Result<DecodeCount> parseDecodeCount(std::string_view text, const std::string& field = "--per-step");
+// "schedule", "llada", "dream", "threshold:τ" or "eb:γ" into sampler.count / sampler.bound.
+Status parseDecodeCount(std::string_view text, DecodingSampler& sampler,
+                        const std::string& field = "--per-step");
 Result<DecodeTimes> parseDecodeTimes(std::string_view text, const std::string& field = "--times");
 // "plain" or "tempered" into sampler.temperedScores.
 Status parseDecodeScores(std::string_view text, DecodingSampler& sampler,
@@ -92,7 +108,7 @@ std::string decodeOrderText(DecodeOrder order);       // "ancestral", "random", 
 std::string decodeValuesText(const DecodingSampler& sampler);   // "sample", "temperature:0.5"
 std::string decodeRemaskText(const DecodingSampler& sampler);   // "none", "cap:0.02", "conf"
 std::string gumbelPrecisionText(GumbelPrecision precision);     // "float64", "float32"
-std::string decodeCountText(DecodeCount count);                 // "schedule", "llada", "dream"
+std::string decodeCountText(const DecodingSampler& sampler);    // "schedule", "threshold:0.9"
 std::string decodeTimesText(DecodeTimes times);                 // "schedule", "dream"
 
 // The presets that reproduce a reference code's sampler, built from the fields above
@@ -105,9 +121,18 @@ std::string decodeTimesText(DecodeTimes times);                 // "schedule", "
 // tempered probability of the drawn value, by top-1 − top-2, or by Σ p log p, tempered), and
 // take no blocks; "mdlm" is MDLM's ddpm_cache sampler (ancestral on mdlmTimes, values from F,
 // the masks left at the end filled by argmax) and takes neither blocks nor a temperature.
+// "remdm:cap:η", "remdm:rescale:η", "remdm:conf" and "remdm:loop:η,t_on,t_off,α_on" are ReMDM's
+// ddpm_cache samplers (MDLM's times, remasking cap, rescale, conf or loop, MDLM's argmax fill),
+// and take neither. "fast-dllm:τ" is Fast-dLLM's threshold decoding (LLaDA's low-confidence
+// ranking, count Threshold τ) and "eb:γ" the EB-sampler (entropy order on the tempered
+// probabilities, count EntropyBound γ); both take blocks and a temperature.
+// The presets by name, those with numbers as an example of them (the Decoding view's menu).
 inline constexpr const char* kDecodePresets[] = {
-    "llada:low_confidence", "llada:random",      "dream:origin",
-    "dream:maskgit_plus",   "dream:topk_margin", "dream:entropy", "mdlm"};
+    "llada:low_confidence", "llada:random",       "dream:origin",
+    "dream:maskgit_plus",   "dream:topk_margin",  "dream:entropy",
+    "mdlm",                 "remdm:cap:0.02",     "remdm:rescale:0.02",
+    "remdm:conf",           "remdm:loop:0.02,0.55,0.05,0.9", "fast-dllm:0.9",
+    "eb:0.1"};
 // Dream's grid torch.linspace(1, 10⁻³, N + 1) in float32 (element 0 is t = 1).
 std::vector<float> dreamTimes(int numSteps);
 // MDLM's grid torch.linspace(1, 10⁻⁵, N + 1) in float32 (element 0 is t = 1).
@@ -128,7 +153,8 @@ Status checkDecodeBlocks(const DecodingSampler& sampler, int numSteps, int numPo
 // The tokens each ordered step unmasks, element 0 the step N, for the sampler's count rule and
 // blocks: per block of L = D/B positions over N_b = N/B steps, Schedule takes
 // orderedTokensPerStep(curve, N_b, L) and Llada ⌊L/N_b⌋ + (i < L mod N_b) at the block's step i.
-// They sum to D. Needs checkDecodeBlocks.
+// They sum to D. Threshold and EntropyBound decide per state: L at every step, the most a step
+// takes. Needs checkDecodeBlocks.
 std::vector<int> samplerTokensPerStep(const DecodingSampler& sampler, const schedule::BetaCurve& curve,
                                       int numSteps, int numPositions);
 

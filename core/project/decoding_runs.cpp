@@ -41,7 +41,7 @@ std::string samplerSpec(const DecodingSampler& sampler) {
                        ";remask=" + decodeRemaskText(sampler) +
                        ";gumbel=" + gumbelPrecisionText(sampler.gumbel);
     // Written only when set, so that the specs of earlier projects read and print as before.
-    if (sampler.count != DecodeCount::Schedule) spec += ";per-step=" + decodeCountText(sampler.count);
+    if (sampler.count != DecodeCount::Schedule) spec += ";per-step=" + decodeCountText(sampler);
     if (sampler.blocks != 1) spec += ";blocks=" + std::to_string(sampler.blocks);
     if (sampler.times != DecodeTimes::Schedule) spec += ";times=" + decodeTimesText(sampler.times);
     if (sampler.temperedScores) spec += ";scores=tempered";
@@ -79,9 +79,7 @@ Result<DecodingSampler> parseSamplerSpec(const std::string& spec, const std::str
             if (!g) return g.error();
             sampler.gumbel = *g;
         } else if (key == "per-step") {
-            Result<DecodeCount> count = parseDecodeCount(value, field + ".per-step");
-            if (!count) return count.error();
-            sampler.count = *count;
+            s = parseDecodeCount(value, sampler, field + ".per-step");
         } else if (key == "blocks") {
             s = parseDecodeBlocks(value, sampler, field + ".blocks");
         } else if (key == "times") {

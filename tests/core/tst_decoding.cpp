@@ -698,13 +698,103 @@ private slots:
         QCOMPARE(refused.error().value, std::string("0.5"));
     }
 
+    // ReMDM, Fast-dLLM and the EB-sampler in closed form. remdm:cap:0 is MDLM (their weights
+    // differ only by float32 rounding: (t − s)/t against (α_s − α_t)/(1 − α_t), 1e-7 at most);
+    // fast-dllm:τ with τ > 1 keeps only the most confident token, LLaDA's low-confidence one
+    // token a step; eb:0 takes one token a step (no entropy is 0 on tableA or the D = 3 table)
+    // and is then the entropy order on the tempered scores; with N = 1 both take everything in
+    // one step (the last step finishes the block): the product of the marginals. The ReMDM
+    // presets take neither blocks nor a temperature; the loop needs MDLM's times.
+    void remdmFastDllmEbClosedForms() {
+        const CategoricalTable t = tableA();
+        DecodingSampler cap0, mdlm;
+        QVERIFY(applyDecodePreset("remdm:cap:0", 1.0, cap0).ok());
+        QVERIFY(applyDecodePreset("mdlm", 1.0, mdlm).ok());
+        for (int n : {1, 2, 3, 8}) {
+            QVERIFY(maxDifference(outputLaw(run(t, core::schedule::linearCurve(), cap0, n)),
+                                  outputLaw(run(t, core::schedule::linearCurve(), mdlm, n))) < 1e-7);
+        }
+        auto three = core::data::makeCategoricalTable(3, 3, {0, 0, 0, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1},
+                                                      {0.31, 0.17, 0.22, 0.09, 0.21});
+        QVERIFY(three.ok());
+        for (const CategoricalTable& table : {t, *three}) {
+            const int d = table.numPositions;
+            for (double tau : {0.0, 0.5, 1.0}) {
+                DecodingSampler fast, llada, eb, entropy;
+                QVERIFY(applyDecodePreset("fast-dllm:1.5", tau, fast).ok());
+                QVERIFY(applyDecodePreset("llada:low_confidence", tau, llada).ok());
+                QVERIFY(maxDifference(outputLaw(run(table, core::schedule::linearCurve(), fast, d)),
+                                      outputLaw(run(table, core::schedule::linearCurve(), llada, d))) < 1e-12);
+                if (tau == 0.0) continue;
+                QVERIFY(applyDecodePreset("eb:0", tau, eb).ok());
+                QVERIFY(applyDecodePreset("dream:entropy", tau, entropy).ok());
+                entropy.count = DecodeCount::Llada;  // one token a step at N = D
+                const DecodeResult bounded = run(table, core::schedule::linearCurve(), eb, d);
+                QCOMPARE(bounded.tokensPerStep.size(), static_cast<size_t>(d));
+                for (double k : bounded.tokensPerStep) QVERIFY(std::abs(k - 1.0) < 1e-12);
+                QVERIFY(maxDifference(outputLaw(bounded),
+                                      outputLaw(run(table, core::schedule::linearCurve(), entropy, d))) < 1e-12);
+            }
+        }
+        for (const char* name : {"fast-dllm:0.6", "eb:0.4"}) {
+            DecodingSampler s;
+            QVERIFY(applyDecodePreset(name, 1.0, s).ok());
+            QVERIFY2(maxDifference(outputLaw(run(t, core::schedule::linearCurve(), s, 1)), productOfMarginals(t)) < 1e-12,
+                     name);
+        }
+        for (const char* name : {"remdm:cap:0.1", "remdm:rescale:0.1", "remdm:conf", "remdm:loop:0.1,0.5,0.1,0.9"}) {
+            DecodingSampler blocked;
+            blocked.blocks = 2;
+            const core::Status noBlocks = applyDecodePreset(name, 1.0, blocked);
+            QVERIFY(!noBlocks.ok());
+            QCOMPARE(noBlocks.error().field, std::string("--blocks"));
+            DecodingSampler warm;
+            const core::Status noTemperature = applyDecodePreset(name, 0.5, warm);
+            QVERIFY(!noTemperature.ok());
+            QCOMPARE(noTemperature.error().field, std::string("--temperature"));
+        }
+        DecodingSampler loop = sampler(DecodeOrder::Ancestral);
+        QVERIFY(parseDecodeRemask("loop:0.1,0.5,0.1,0.9", loop).ok());
+        QCOMPARE(decodeRemaskText(loop), std::string("loop:0.1,0.5,0.1,0.9"));
+        const core::Status needsMdlm = validateDecodingSampler(loop);
+        QVERIFY(!needsMdlm.ok());
+        QCOMPARE(needsMdlm.error().field, std::string("--remask"));
+        QCOMPARE(needsMdlm.error().value, std::string("loop:0.1,0.5,0.1,0.9"));
+        for (const char* bad : {"loop:0.1,0.5", "loop:0.1,0.2,0.5,0.9", "loop:0.1,0.5,0.1,0", "loop:2,0.5,0.1,0.9"}) {
+            DecodingSampler s;
+            const core::Status refused = parseDecodeRemask(bad, s);
+            QVERIFY2(!refused.ok(), bad);
+            QCOMPARE(refused.error().field, std::string("--remask"));
+            QCOMPARE(refused.error().value, std::string(bad));
+        }
+        const core::Status badPreset = applyDecodePreset("fast-dllm:-1", 1.0, loop);
+        QVERIFY(!badPreset.ok());
+        QCOMPARE(badPreset.error().field, std::string("--preset"));
+        QCOMPARE(badPreset.error().value, std::string("fast-dllm:-1"));
+        DecodingSampler threshold = sampler(DecodeOrder::Margin);
+        QVERIFY(parseDecodeCount("threshold:0.5", threshold).ok());
+        const core::Status wrongOrder = validateDecodingSampler(threshold);
+        QVERIFY(!wrongOrder.ok());
+        QCOMPARE(wrongOrder.error().field, std::string("--per-step"));
+        QCOMPARE(wrongOrder.error().value, std::string("threshold:0.5"));
+        auto spec = core::project::parseSamplerSpec("preset=fast-dllm:0.9;temperature=0.5;blocks=2");
+        QVERIFY(spec.ok());
+        QCOMPARE(core::project::samplerSpec(*spec),
+                 std::string("order=low-confidence;values=temperature:0.5;remask=none;gumbel=float64;"
+                             "per-step=threshold:0.9;blocks=2"));
+        QVERIFY(*core::project::parseSamplerSpec(core::project::samplerSpec(*spec)) == *spec);
+        auto loopSpec = core::project::parseSamplerSpec("preset=remdm:loop:0.02,0.55,0.05,0.9");
+        QVERIFY(loopSpec.ok());
+        QVERIFY(*core::project::parseSamplerSpec(core::project::samplerSpec(*loopSpec)) == *loopSpec);
+    }
+
     // commit: Σ_d P(d unmasked after step n) is the expected number unmasked by then (the
     // tokens per step summed, without remasking), each entry a probability, non-decreasing in
     // n and 1 after the last step; Monte Carlo agrees entry by entry within 4 standard errors.
     void commitSumsAndBounds() {
         const CategoricalTable t = tableA();
         std::vector<DecodingSampler> samplers = {sampler(DecodeOrder::Ancestral), sampler(DecodeOrder::Confidence)};
-        for (const char* name : {"llada:low_confidence", "dream:origin", "mdlm"}) {
+        for (const char* name : {"llada:low_confidence", "dream:origin", "mdlm", "fast-dllm:0.6", "eb:0.3"}) {
             DecodingSampler s;
             QVERIFY(applyDecodePreset(name, 1.0, s).ok());
             samplers.push_back(s);

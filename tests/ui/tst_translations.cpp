@@ -97,7 +97,7 @@ std::vector<TsMessage> readTs(const QString& path) {
 
 // Words that stay as they are in Japanese text: acronyms and file formats, names (of the
 // program, of methods, models and libraries: Karras, AdamW, AYS, SDXL, diffusers, PyTorch, LLaDA,
-// Dream,
+// Dream, ReMDM, Fast-dLLM,
 // TorchScript, U-Net),
 // units, key names in shortcuts,
 // the schedule and trajectory names of the spec syntax, and "English" in View ▸ Language (each
@@ -111,7 +111,7 @@ const std::set<QString> kAllowedWords = {
     "leading", "trailing",    "linspace", "power",  "ddpm",    "ddim",   "karras",    "rho",
     "beta",    "safetensors", "Enter",    "Delete", "PyTorch", "TorchScript", "Net",
     "AYS",     "SDXL",        "sigmas",  // k-diffusion's key
-    "argmax",  "LLaDA",  "Dream",  "MDLM",  "mdlm",  "generate",
+    "argmax",  "LLaDA",  "Dream",  "MDLM",  "mdlm",  "generate", "ReMDM", "Fast", "dLLM",
 };
 
 // The English words of a visible text (markup, entities, accelerators, file names and spec

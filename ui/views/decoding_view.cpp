@@ -333,20 +333,23 @@ QWidget* DecodingView::createControls() {
     m_table->setToolTip(
         tr("One decoding sampler per row. Sampler: order=ancestral|random|confidence|margin|"
            "entropy|low-confidence; values=sample|argmax|temperature:τ; remask=cap:η|rescale:η|"
-           "conf (with the ancestral order); gumbel=float64|float32; per-step=schedule|llada|"
-           "dream; blocks=B; times=schedule|dream|mdlm; scores=plain|tempered. Or a reference code's "
-           "sampler: preset=llada:low_confidence|llada:random|dream:origin|dream:maskgit_plus|"
-           "dream:topk_margin|dream:entropy|mdlm with temperature=τ (not for mdlm; and blocks=B "
-           "for LLaDA's). Keys "
-           "are separated by ';'. Colour: #rrggbb, or empty for the palette's."));
+           "conf|loop:η,t_on,t_off,α_on (with the ancestral order; loop with times=mdlm); "
+           "gumbel=float64|float32; per-step=schedule|llada|dream|threshold:τ|eb:γ; blocks=B; "
+           "times=schedule|dream|mdlm; scores=plain|tempered. Or a reference code's sampler: "
+           "preset=llada:low_confidence|llada:random|dream:origin|dream:maskgit_plus|"
+           "dream:topk_margin|dream:entropy|mdlm|remdm:cap:η|remdm:rescale:η|remdm:conf|"
+           "remdm:loop:η,t_on,t_off,α_on|fast-dllm:τ|eb:γ with temperature=τ (not for mdlm and "
+           "remdm; and blocks=B for llada, fast-dllm and eb). Keys are separated by ';'. Colour: "
+           "#rrggbb, or empty for the palette's."));
     layout->addWidget(m_table, 1);
     auto* row = new QHBoxLayout;
     m_add->setToolTip(tr("Add a sampler (ancestral order) at the end."));
     m_addPreset->setObjectName("addPreset");
     m_addPreset->setToolTip(
         tr("Add a reference code's sampler as its code runs it: LLaDA's generate(), Dream's "
-           "diffusion_generate or MDLM's ddpm_cache. Add temperature=τ (and blocks=B for "
-           "LLaDA's) to its sampler string."));
+           "diffusion_generate, MDLM's and ReMDM's ddpm_cache, Fast-dLLM's threshold decoding or "
+           "the EB-sampler. Edit its numbers, and add temperature=τ (and blocks=B for LLaDA's, "
+           "Fast-dLLM's and the EB-sampler's) to its sampler string."));
     auto* presets = new QMenu(m_addPreset);
     for (const char* preset : core::categorical::kDecodePresets) {
         const QString name = QString::fromLatin1(preset);
