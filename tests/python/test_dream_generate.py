@@ -17,8 +17,7 @@ import unittest
 try:
     import torch
     import torch.distributions as dists
-    from test_llada_generate import (TABLES, check_draws, exact_law, table_model,
-                                     write_table)
+    from test_llada_generate import check_draws, exact_law, table_cases
 except ImportError:  # the tests skip without torch
     torch = None
 
@@ -92,9 +91,7 @@ class DreamSampleAgainstApp(unittest.TestCase):
         torch.manual_seed(20261207)
         cases = 0
         with tempfile.TemporaryDirectory() as directory:
-            for d, (rows, probabilities) in TABLES.items():
-                path = write_table(directory, d, rows, probabilities)
-                model = table_model(rows, probabilities, 2)
+            for d, path, model in table_cases(directory):
                 for steps in (1, 2, 3, 4):
                     for alg in ("origin", "maskgit_plus", "topk_margin", "entropy"):
                         for temperature in (0.0, 0.5, 1.0):

@@ -20,8 +20,7 @@ import unittest
 try:
     import torch
     import torch.nn.functional as F
-    from test_llada_generate import (TABLES, add_gumbel_noise, check_draws, exact_law,
-                                     table_model, write_table)
+    from test_llada_generate import add_gumbel_noise, check_draws, exact_law, table_cases
 except ImportError:  # the tests skip without torch
     torch = None
 
@@ -90,9 +89,7 @@ class FastDllmAndEbAgainstApp(unittest.TestCase):
         torch.manual_seed(20261207)
         cases = 0
         with tempfile.TemporaryDirectory() as directory:
-            for d, (rows, probabilities) in TABLES.items():
-                path = write_table(directory, d, rows, probabilities)
-                model = table_model(rows, probabilities, 2)
+            for d, path, model in table_cases(directory):
                 for blocks in (1, 2) if d % 2 == 0 else (1,):
                     for threshold in (0.5, 0.7, 1.5):
                         for tau in (0.0, 0.5, 1.0):
@@ -109,9 +106,7 @@ class FastDllmAndEbAgainstApp(unittest.TestCase):
         torch.manual_seed(20261209)
         cases = 0
         with tempfile.TemporaryDirectory() as directory:
-            for d, (rows, probabilities) in TABLES.items():
-                path = write_table(directory, d, rows, probabilities)
-                model = table_model(rows, probabilities, 2)
+            for d, path, model in table_cases(directory):
                 for gamma in (0.0, 0.3, 1.0):
                     for tau in (0.5, 1.0):
                         with self.subTest(d=d, gamma=gamma, tau=tau):

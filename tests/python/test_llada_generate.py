@@ -143,6 +143,13 @@ def exact_law(case, path, preset, steps, *options, schedule="linear"):
     return {tuple(r["x"]): r["p"] for r in json.loads(out.stdout)["distribution"]}
 
 
+def table_cases(directory):
+    """Each of TABLES written into `directory` for the app, with its exact denoiser:
+    (D, path, model)."""
+    for d, (rows, probabilities) in TABLES.items():
+        yield d, write_table(directory, d, rows, probabilities), table_model(rows, probabilities, 2)
+
+
 def check_draws(case, law, x, draws, mask_id=2):
     """The reference's outputs `x` against the exact law: no mask left, no sequence outside the
     law, a law of one sequence met by every chain, else chi-square p > 1e-4. Returns whether a
@@ -177,9 +184,7 @@ class LladaGenerateAgainstApp(unittest.TestCase):
         torch.manual_seed(20261206)
         cases = 0
         with tempfile.TemporaryDirectory() as directory:
-            for d, (rows, probabilities) in TABLES.items():
-                path = write_table(directory, d, rows, probabilities)
-                model = table_model(rows, probabilities, 2)
+            for d, path, model in table_cases(directory):
                 for blocks in (1, 2) if d == 4 else (1,):
                     for steps in (1, 2, 3, 4):
                         if steps % blocks:

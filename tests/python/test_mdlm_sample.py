@@ -13,8 +13,7 @@ import unittest
 
 try:
     import torch
-    from test_llada_generate import (TABLES, check_draws, exact_law, table_model,
-                                     write_table)
+    from test_llada_generate import check_draws, exact_law, table_cases
 except ImportError:  # the tests skip without torch
     torch = None
 
@@ -53,9 +52,7 @@ class MdlmSampleAgainstApp(unittest.TestCase):
         torch.manual_seed(20261208)
         cases = 0
         with tempfile.TemporaryDirectory() as directory:
-            for d, (rows, probabilities) in TABLES.items():
-                path = write_table(directory, d, rows, probabilities)
-                model = table_model(rows, probabilities, 2)
+            for d, path, model in table_cases(directory):
                 for steps in (1, 2, 3, 4, 8):
                     with self.subTest(d=d, steps=steps):
                         # The project's schedule (cosine) does not matter: MDLM has its own times.

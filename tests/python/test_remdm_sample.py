@@ -16,8 +16,7 @@ import unittest
 
 try:
     import torch
-    from test_llada_generate import (TABLES, check_draws, exact_law, table_model,
-                                     write_table)
+    from test_llada_generate import check_draws, exact_law, table_cases
 except ImportError:  # the tests skip without torch
     torch = None
 
@@ -123,9 +122,7 @@ class RemdmSampleAgainstApp(unittest.TestCase):
         torch.manual_seed(20261206)
         cases = 0
         with tempfile.TemporaryDirectory() as directory:
-            for d, (rows, probabilities) in TABLES.items():
-                path = write_table(directory, d, rows, probabilities)
-                model = table_model(rows, probabilities, 2)
+            for d, path, model in table_cases(directory):
                 for preset, sampler, params in CASES:
                     # Exact `conf` carries every confidence history: N = 8 at D = 4 takes
                     # minutes, N = 4 under a second.
