@@ -29,6 +29,9 @@ namespace {
 constexpr double kMinTemperature = 1e-300;
 // Exact decoding's work limit in enumerated outcomes (exactRunOutcomes): minutes at most.
 constexpr double kExactOutcomes = 8589934592.0;  // 2^33
+// Monte Carlo adds the commit scores as integers in units of 2^−32 (about 2·10⁻¹⁰): sums that
+// do not depend on the order of the chains, room for 2^31 (scores are ≤ log K each).
+constexpr double kScoreUnit = 4294967296.0;
 constexpr const char* kTemperatureUnderflow =
     "τ below 1e-300 makes log p/τ overflow; use argmax for the limit τ → 0";
 }  // namespace
@@ -747,6 +750,28 @@ struct Engine {
         }
     }
 
+    // The score a position is committed with: what the order ranks by (confidence and
+    // low-confidence the probability, margin top-1 − top-2, entropy H in nats), or for the
+    // orders that do not rank (ancestral, random) F's probability of the value drawn.
+    double commitScore(const double* row, int value) const {
+        std::vector<double> tempered;
+        switch (options.sampler.order) {
+        case DecodeOrder::Confidence:
+        case DecodeOrder::Margin: return score(row);
+        case DecodeOrder::Entropy: return -score(row);
+        case DecodeOrder::LowConfidence: return scoreRow(row, tempered)[value];
+        default: return row[value];
+        }
+    }
+    // Its mean over the values' law.
+    double expectedCommitScore(const double* row, const std::vector<double>& law) const {
+        double mean = 0.0;
+        for (int v = 0; v < k; ++v) {
+            if (law[static_cast<size_t>(v)] > 0.0) mean += law[static_cast<size_t>(v)] * commitScore(row, v);
+        }
+        return mean;
+    }
+
     // MDLM's noise_removal: the positions still masked after the last step take F's argmax
     // (the lowest class at a tie), F predicted once for the whole sequence at MDLM's t = 10⁻⁵
     // (where β must leave both masked and decoded tokens possible: 1/2 if β(10⁻⁵) does not).
@@ -900,9 +925,16 @@ struct Engine {
 
     // One chain of `condition`; writes its output into `out` (D values) and, when `states` is
     // not null, every state ((N + 1) × D).
-    // `unmasked` (N × D, or null): +1 where a position is unmasked after each step.
+    // `unmasked` (N × D, or null): +1 where a position is unmasked after each step. `scores`
+    // (2 × D, or null): per position the commit scores in fixed point (kScoreUnit) and the
+    // number of commits, integers so that their sums do not depend on the order of the chains.
     void runChain(int condition, uint64_t stream, uint8_t* out, std::vector<int>* states,
-                  int64_t* unmasked = nullptr) const {
+                  int64_t* unmasked = nullptr, int64_t* scores = nullptr) const {
+        const auto record = [&](int d, double value) {
+            if (scores == nullptr) return;
+            scores[d] += std::llround(value * kScoreUnit);
+            ++scores[dims + d];
+        };
         const auto tally = [&](const std::vector<int>& x, int step) {
             if (unmasked == nullptr) return;
             for (int d = 0; d < dims; ++d) {
@@ -950,6 +982,7 @@ struct Engine {
                         if (u < a) {
                             next[d] = drawValue(f.data() + static_cast<size_t>(d) * k, rng);
                             psi[d] = f[static_cast<size_t>(d) * k + next[d]];
+                            record(d, psi[d]);
                         }
                     } else {
                         const double s = options.sampler.remask == DecodeRemask::Confidence
@@ -965,7 +998,10 @@ struct Engine {
                 const int count = variableCount() ? variableTake(x, step, masked, values, f)
                                                   : std::min<int>(ordered[static_cast<size_t>(n - step)],
                                                                   static_cast<int>(masked.size()));
-                for (int i : lowConfidenceChoice(masked, values, f, count)) next[masked[i]] = values[i];
+                for (int i : lowConfidenceChoice(masked, values, f, count)) {
+                    next[masked[i]] = values[i];
+                    record(masked[i], commitScore(f.data() + static_cast<size_t>(masked[i]) * k, values[i]));
+                }
             } else {
                 masked = candidates(x, step);
                 const int count = variableCount() ? variableTake(x, step, masked, {}, f)
@@ -984,13 +1020,20 @@ struct Engine {
                 } else {
                     chosen = rankedPositions(masked, f, count);
                 }
-                for (int d : chosen) next[d] = drawValue(f.data() + static_cast<size_t>(d) * k, rng);
+                for (int d : chosen) {
+                    next[d] = drawValue(f.data() + static_cast<size_t>(d) * k, rng);
+                    record(d, commitScore(f.data() + static_cast<size_t>(d) * k, next[d]));
+                }
             }
             x = std::move(next);
             if (states) states->insert(states->end(), x.begin(), x.end());
             if (step > 1) tally(x, step);
         }
+        const std::vector<int> beforeFill = x;
         fillMasks(x, condition, f, raw);
+        for (int d = 0; d < dims; ++d) {
+            if (beforeFill[d] == mask && x[d] != mask) record(d, f[static_cast<size_t>(d) * k + x[d]]);
+        }
         if (states) std::copy(x.begin(), x.end(), states->end() - dims);
         tally(x, 1);
         for (int d = 0; d < dims; ++d) out[d] = static_cast<uint8_t>(x[d]);
@@ -1088,8 +1131,26 @@ double exactRunOutcomes(const Engine& e) {
     return total;
 }
 
-// One exact step from every state of `states` (of one condition).
-Result<StateList> exactStep(const Engine& e, const Codec& codec, const StateList& states, int condition, int step) {
+// The exact commit scores: per position Σ P(commit)·score and Σ P(commit) over the commits.
+struct CommitScores {
+    std::vector<double> sum, weight;
+    explicit CommitScores(int dims) : sum(static_cast<size_t>(dims), 0.0), weight(static_cast<size_t>(dims), 0.0) {}
+    void add(int d, double w, double score) {
+        sum[static_cast<size_t>(d)] += w * score;
+        weight[static_cast<size_t>(d)] += w;
+    }
+    void merge(const CommitScores& other) {
+        for (size_t d = 0; d < sum.size(); ++d) {
+            sum[d] += other.sum[d];
+            weight[d] += other.weight[d];
+        }
+    }
+};
+
+// One exact step from every state of `states` (of one condition); the commits' scores are added
+// into `scores` in block order (the same for any thread count).
+Result<StateList> exactStep(const Engine& e, const Codec& codec, const StateList& states, int condition, int step,
+                            CommitScores& scores) {
     // The states are taken in chunks whose outcomes together stay within kChunkOutcomes (at
     // least one state); a chunk's blocks run in parallel, and their outcomes are added into a
     // dense table over every code in block order: the sums are those of merging all outcomes
@@ -1114,10 +1175,12 @@ Result<StateList> exactStep(const Engine& e, const Codec& codec, const StateList
         }
         const int64_t count = last - first;
         std::vector<StateList> produced(static_cast<size_t>(numBlocks(count, blockSize)));
+        std::vector<CommitScores> producedScores(produced.size(), CommitScores(e.dims));
     parallelForBlocks(
         count, blockSize, e.options.parallel,
         [&](int64_t block, int64_t begin, int64_t end) {
             StateList& out = produced[static_cast<size_t>(block)];
+            CommitScores& blockScores = producedScores[static_cast<size_t>(block)];
             std::vector<int> x(static_cast<size_t>(e.dims));
             std::vector<double> f(static_cast<size_t>(e.dims) * e.k), raw(static_cast<size_t>(e.dims) * (e.k + 1));
             std::vector<std::vector<double>> law(static_cast<size_t>(e.dims));
@@ -1164,6 +1227,7 @@ Result<StateList> exactStep(const Engine& e, const Codec& codec, const StateList
                     for (int d = 0; d < e.dims; ++d) {
                         if (x[d] == e.mask) {
                             choices.push_back(unmaskOptions(d, 1.0 - a, a));
+                            blockScores.add(d, p * a, e.expectedCommitScore(f.data() + static_cast<size_t>(d) * e.k, law[d]));
                         } else if (sigmaT > 0.0) {
                             choices.push_back({{0, 1.0 - sigmaT},
                                                {static_cast<int64_t>(e.mask - x[d]) * codec.power[d], sigmaT}});
@@ -1185,8 +1249,11 @@ Result<StateList> exactStep(const Engine& e, const Codec& codec, const StateList
                             const int count = e.variableCount() ? e.variableTake(x, step, block, values, f) : fixedCount;
                             int64_t to = code;
                             for (int i : e.lowConfidenceChoice(block, values, f, count)) {
-                                to += static_cast<int64_t>(values[static_cast<size_t>(i)] - e.mask) *
-                                      codec.power[block[static_cast<size_t>(i)]];
+                                const int d = block[static_cast<size_t>(i)];
+                                to += static_cast<int64_t>(values[static_cast<size_t>(i)] - e.mask) * codec.power[d];
+                                blockScores.add(d, weight,
+                                                e.commitScore(f.data() + static_cast<size_t>(d) * e.k,
+                                                              values[static_cast<size_t>(i)]));
                             }
                             out.push_back({to, weight});
                         }
@@ -1201,7 +1268,11 @@ Result<StateList> exactStep(const Engine& e, const Codec& codec, const StateList
                                                                         static_cast<int>(masked.size()));
                     auto subset = [&](const std::vector<int>& chosen, double weight) {
                         choices.clear();
-                        for (int d : chosen) choices.push_back(unmaskOptions(d, 0.0, 1.0));
+                        for (int d : chosen) {
+                            choices.push_back(unmaskOptions(d, 0.0, 1.0));
+                            blockScores.add(d, p * weight,
+                                            e.expectedCommitScore(f.data() + static_cast<size_t>(d) * e.k, law[d]));
+                        }
                         expand(choices, weight);
                     };
                     if (e.options.sampler.order == DecodeOrder::Random) {
@@ -1221,6 +1292,7 @@ Result<StateList> exactStep(const Engine& e, const Codec& codec, const StateList
         for (const StateList& part : produced) {
             for (const auto& [code, p] : part) next[static_cast<size_t>(code)] += p;
         }
+        for (const CommitScores& part : producedScores) scores.merge(part);
         first = last;
     }
     StateList out;
@@ -1254,13 +1326,16 @@ ConfState confState(const std::string& key, int dims) {
 }
 using ConfList = std::vector<std::pair<std::string, double>>;
 
-Result<ConfList> exactConfStep(const Engine& e, const ConfList& states, int condition, int step) {
+Result<ConfList> exactConfStep(const Engine& e, const ConfList& states, int condition, int step,
+                               CommitScores& scores) {
     const int64_t blockSize = 16;
     std::vector<ConfList> produced(static_cast<size_t>(numBlocks(static_cast<int64_t>(states.size()), blockSize)));
+    std::vector<CommitScores> producedScores(produced.size(), CommitScores(e.dims));
     parallelForBlocks(
         static_cast<int64_t>(states.size()), blockSize, e.options.parallel,
         [&](int64_t block, int64_t begin, int64_t end) {
             ConfList& out = produced[static_cast<size_t>(block)];
+            CommitScores& blockScores = producedScores[static_cast<size_t>(block)];
             std::vector<double> f(static_cast<size_t>(e.dims) * e.k), raw(static_cast<size_t>(e.dims) * (e.k + 1));
             for (int64_t i = begin; i < end; ++i) {
                 const ConfState state = confState(states[static_cast<size_t>(i)].first, e.dims);
@@ -1283,6 +1358,8 @@ Result<ConfList> exactConfStep(const Engine& e, const ConfList& states, int cond
                         for (int v = 0; v < e.k; ++v) {
                             options.emplace_back(v, f[static_cast<size_t>(d) * e.k + v], a * law[v]);
                         }
+                        blockScores.add(d, states[static_cast<size_t>(i)].second * a,
+                                        e.expectedCommitScore(f.data() + static_cast<size_t>(d) * e.k, law));
                     } else {
                         const double sd = sigmaT * std::exp(-state.psi[d]) / softmaxSum;
                         options.emplace_back(state.x[d], state.psi[d], 1.0 - sd);
@@ -1307,6 +1384,7 @@ Result<ConfList> exactConfStep(const Engine& e, const ConfList& states, int cond
     if (e.options.progress != nullptr && e.options.progress->cancelled()) {
         return makeError(ErrorCode::Cancelled, "", "", "cancelled");
     }
+    for (const CommitScores& part : producedScores) scores.merge(part);
     ConfList all;
     for (auto& part : produced) all.insert(all.end(), part.begin(), part.end());
     std::stable_sort(all.begin(), all.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
@@ -1534,13 +1612,25 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
             }
         };
         if (options.progress != nullptr) options.progress->setTotal(static_cast<int64_t>(e.n) * numConditions);
+        CommitScores scores(e.dims);
+        // MDLM's argmax fill commits too, with F's probability of the argmax.
+        const auto fill = [&](std::vector<int>& x, int condition, double prob, std::vector<double>& f,
+                              std::vector<double>& raw) {
+            const std::vector<int> before = x;
+            e.fillMasks(x, condition, f, raw);
+            for (int d = 0; d < e.dims; ++d) {
+                if (before[static_cast<size_t>(d)] == mask && x[static_cast<size_t>(d)] != mask) {
+                    scores.add(d, prob, f[static_cast<size_t>(d) * e.k + x[static_cast<size_t>(d)]]);
+                }
+            }
+        };
         for (int ci = 0; ci < numConditions; ++ci) {
             if (options.sampler.remask == DecodeRemask::Confidence) {
                 ConfList states{{confKey({std::vector<int>(static_cast<size_t>(e.dims), mask),
                                           std::vector<double>(static_cast<size_t>(e.dims), 0.0)}),
                                  1.0}};
                 for (int step = e.n; step >= 1; --step) {
-                    Result<ConfList> next = exactConfStep(e, states, conditions[ci], step);
+                    Result<ConfList> next = exactConfStep(e, states, conditions[ci], step, scores);
                     if (!next) return next.error();
                     states = std::move(*next);
                     if (step > 1) {
@@ -1560,7 +1650,7 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
                 std::vector<double> f(static_cast<size_t>(e.dims) * e.k), raw(static_cast<size_t>(e.dims) * (e.k + 1));
                 for (const auto& [key, prob] : states) {
                     std::vector<int> x = confState(key, e.dims).x;
-                    e.fillMasks(x, conditions[ci], f, raw);  // MDLM's times: the argmax fill
+                    fill(x, conditions[ci], prob, f, raw);  // MDLM's times: the argmax fill
                     addCommit(1, x, prob);
                     if (prob <= 0.0) continue;
                     const Sequence seq = sequenceOf(x.data(), e.dims);
@@ -1572,7 +1662,7 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
             StateList states{{(codec.power[e.dims] - 1), 1.0}};  // every digit = mask = base − 1
             for (int step = e.n; step >= 1; --step) {
                 if (options.sampler.order == DecodeOrder::Ancestral || e.ordered[static_cast<size_t>(e.n - step)] > 0) {
-                    Result<StateList> next = exactStep(e, codec, states, conditions[ci], step);
+                    Result<StateList> next = exactStep(e, codec, states, conditions[ci], step, scores);
                     if (!next) return next.error();
                     states = std::move(*next);
                 }
@@ -1593,7 +1683,7 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
                 StateList filled;
                 for (const auto& [code, prob] : states) {
                     codec.decode(code, x);
-                    e.fillMasks(x, conditions[ci], f, raw);
+                    fill(x, conditions[ci], prob, f, raw);
                     int64_t to = 0;
                     for (int d = 0; d < e.dims; ++d) to += static_cast<int64_t>(x[static_cast<size_t>(d)]) * codec.power[d];
                     filled.push_back({to, prob});
@@ -1613,6 +1703,10 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
             }
         }
         measure(q, p, e.dims, e.k, nullptr, 0, r);
+        r.commitScore.assign(static_cast<size_t>(e.dims), kNaN);
+        for (size_t d = 0; d < r.commitScore.size(); ++d) {
+            if (scores.weight[d] > 0.0) r.commitScore[d] = scores.sum[d] / scores.weight[d];
+        }
         for (const auto& [x, v] : q) {
             DecodeRow row{std::vector<int>(static_cast<size_t>(e.dims)), v};
             for (int d = 0; d < e.dims; ++d) row.x[d] = classAt(x, d);
@@ -1633,11 +1727,13 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
         // Unmasked counts per condition, added under a lock: integer sums, so the same for any
         // order of the blocks.
         std::vector<int64_t> unmasked(static_cast<size_t>(numConditions) * commitSize, 0);
+        std::vector<int64_t> scores(2 * static_cast<size_t>(e.dims), 0);  // fixed-point sums, counts
         std::mutex unmaskedLock;
         parallelForBlocks(
             total, block, options.parallel,
             [&](int64_t, int64_t begin, int64_t end) {
                 std::vector<int64_t> local(unmasked.size(), 0);
+                std::vector<int64_t> localScores(scores.size(), 0);
                 for (int64_t i = begin; i < end; ++i) {
                     const int c = conditions[static_cast<size_t>(i % numConditions)];
                     const uint64_t stream = static_cast<uint64_t>(i / numConditions) * table.numConditions() + c;
@@ -1645,11 +1741,13 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
                     if (whole != nullptr) whole->condition = c;
                     e.runChain(c, stream, outputs.data() + static_cast<size_t>(i) * e.dims,
                                whole != nullptr ? &whole->states : nullptr,
-                               local.data() + static_cast<size_t>(i % numConditions) * commitSize);
+                               local.data() + static_cast<size_t>(i % numConditions) * commitSize,
+                               localScores.data());
                 }
                 {
                     const std::lock_guard<std::mutex> hold(unmaskedLock);
                     for (size_t j = 0; j < local.size(); ++j) unmasked[j] += local[j];
+                    for (size_t j = 0; j < localScores.size(); ++j) scores[j] += localScores[j];
                 }
                 if (options.progress != nullptr) options.progress->advance(end - begin);
             },
@@ -1664,6 +1762,11 @@ Result<DecodeResult> decode(const data::CategoricalTable& table,
             q[s] += 1.0 / static_cast<double>(total);
         }
         measure(q, p, e.dims, e.k, &perCondition, m, r);
+        r.commitScore.assign(static_cast<size_t>(e.dims), kNaN);
+        for (int d = 0; d < e.dims; ++d) {
+            const int64_t commits = scores[static_cast<size_t>(e.dims + d)];
+            if (commits > 0) r.commitScore[d] = static_cast<double>(scores[static_cast<size_t>(d)]) / kScoreUnit / commits;
+        }
         r.commitStandardError.assign(commitSize, 0.0);
         for (size_t j = 0; j < commitSize; ++j) {
             double variance = 0.0;

@@ -228,6 +228,12 @@ struct DecodeResult {
     // √(Σ_c p_c(1 − p_c))/(C √M) beside it.
     std::vector<double> commit;
     std::vector<double> commitStandardError;
+    // Per position, the mean score it was committed with, over every commit (a remasked token
+    // commits again): what the order ranks by (confidence and low-confidence the probability,
+    // margin top-1 − top-2, entropy H in nats; tempered with temperedScores), for ancestral and
+    // random F's probability of the value drawn; MDLM's argmax fill, F of the argmax. Exact, or
+    // the Monte Carlo mean; NaN for a position never committed.
+    std::vector<double> commitScore;
     std::vector<DecodeTrajectory> trajectories;
     // Monte Carlo with keepOutputs: chain i's output is outputs[i·D .. i·D + D) (classes), of
     // condition outputConditions[i]; the chains of the conditions interleave as the

@@ -160,8 +160,11 @@ io::Json decodeResultJson(const DecodeResult& r) {
     json["sampler"] = samplerSpec(r.sampler);
     json["steps"] = r.numSteps;
     Json tokens = Json::array();
+    // Whole counts for the ordered kinds with a fixed count, expected ones otherwise.
+    const bool expected = r.sampler.order == DecodeOrder::Ancestral || r.sampler.count == DecodeCount::Threshold ||
+                          r.sampler.count == DecodeCount::EntropyBound;
     for (double v : r.tokensPerStep) {
-        if (r.sampler.order == DecodeOrder::Ancestral) {
+        if (expected) {
             tokens.push_back(v);
         } else {
             tokens.push_back(static_cast<int64_t>(std::llround(v)));
@@ -192,6 +195,9 @@ io::Json decodeResultJson(const DecodeResult& r) {
     } else {
         json["commit"] = Json{{"value", stepRows(r.commit)}, {"standard_error", stepRows(r.commitStandardError)}};
     }
+    Json commitScore = Json::array();
+    for (double v : r.commitScore) commitScore.push_back(std::isnan(v) ? Json(nullptr) : Json(v));
+    json["commit_score"] = commitScore;
     if (r.exact) {
         Json dist = Json::array();
         for (const DecodeRow& row : r.distribution) {

@@ -821,8 +821,43 @@ private slots:
                          qPrintable(QString("%1 [%2]: %3 vs %4 ± %5").arg(spec.c_str()).arg(j).arg(mc.commit[j])
                                         .arg(exact.commit[j]).arg(se)));
             }
-            // One thread or two: the same counts.
-            QCOMPARE(run(t, core::schedule::cosineCurve(), s, n, 20000, 1).commit, mc.commit);
+            // commit_score: each position commits once a chain here with a score in [0, 1], so
+            // the Monte Carlo mean's standard error is at most 0.5/√M.
+            for (int d = 0; d < 2; ++d) {
+                QVERIFY2(std::abs(mc.commitScore[d] - exact.commitScore[d]) < 4.0 * 0.5 / std::sqrt(20000.0),
+                         qPrintable(QString("%1 score [%2]: %3 vs %4").arg(spec.c_str()).arg(d)
+                                        .arg(mc.commitScore[d]).arg(exact.commitScore[d])));
+            }
+            // One thread or two: the same counts and scores.
+            const DecodeResult one = run(t, core::schedule::cosineCurve(), s, n, 20000, 1);
+            QCOMPARE(one.commit, mc.commit);
+            QCOMPARE(one.commitScore, mc.commitScore);
+        }
+    }
+
+    // commit_score at N = 1, where every position commits at once from its marginal p_d (the
+    // mask entry of the table's marginal is 0): the
+    // drawn value's probability has mean Σ_v p_d(v)² (ancestral, low-confidence), confidence
+    // commits with max_v p_d(v), margin with |p_d(0) − p_d(1)|, entropy with H(p_d).
+    void commitScoreClosedForms() {
+        const CategoricalTable t = tableA();
+        const std::vector<Vector> marginals = {t.marginal(0, 0), t.marginal(0, 1)};
+        DecodingSampler low;
+        QVERIFY(applyDecodePreset("llada:low_confidence", 1.0, low).ok());
+        const std::vector<std::pair<DecodingSampler, std::function<double(const Vector&)>>> cases = {
+            {sampler(DecodeOrder::Ancestral), [](const Vector& p) { return p.squaredNorm(); }},
+            {low, [](const Vector& p) { return p.squaredNorm(); }},
+            {sampler(DecodeOrder::Confidence), [](const Vector& p) { return p.maxCoeff(); }},
+            {sampler(DecodeOrder::Margin), [](const Vector& p) { return std::abs(p[0] - p[1]); }},
+            {sampler(DecodeOrder::Entropy), [](const Vector& p) { return -(p[0] * std::log(p[0]) + p[1] * std::log(p[1])); }},
+        };
+        for (const auto& [s, expected] : cases) {
+            const DecodeResult r = run(t, core::schedule::linearCurve(), s, 1);
+            for (int d = 0; d < 2; ++d) {
+                QVERIFY2(std::abs(r.commitScore[d] - expected(marginals[d])) < 1e-12,
+                         qPrintable(QString("%1 [%2]: %3 vs %4").arg(core::project::samplerSpec(s).c_str()).arg(d)
+                                        .arg(r.commitScore[d]).arg(expected(marginals[d]))));
+            }
         }
     }
 
