@@ -168,6 +168,12 @@ double decoderVariance(const schedule::GaussianSchedule& schedule,
     if (trajectory.front() == 1) {
         return schedule.betaTildeST(1, 2);
     }
+    if (trajectory.size() == 1) {
+        // One timestep (diffusers' K = 1): β̃ of its step to the next timestep, as at τ₁ = 1
+        // (β̃_{N−1|N} at τ₁ = N).
+        const int n = std::min(trajectory[0], schedule.numSteps() - 1);
+        return schedule.betaTildeST(n, n + 1);
+    }
     return schedule.betaTildeST(trajectory[0], trajectory[1]);
 }
 

@@ -73,7 +73,8 @@ Result<std::vector<std::vector<NllResult>>> negativeElboSweep(
 
 // The decoder's variance: β̃_{1|2} when τ_1 = 1 (the full chain's first step); β̃_{τ_1|τ_2} when
 // τ_1 > 1, the posterior variance of the first step of the respaced chain (what guided-diffusion's
-// respacing uses for its decoder). Needs K ≥ 2 and N ≥ 2.
+// respacing uses for its decoder); with one timestep τ_1 > 1, β̃_{τ_1|τ_1+1} (β̃_{N−1|N} at
+// τ_1 = N). Needs N ≥ 2.
 double decoderVariance(const schedule::GaussianSchedule& schedule,
                        const std::vector<int>& trajectory);
 

@@ -82,11 +82,12 @@ std::vector<int> diffusersSpacing(const SpacingSpec& spec, int numSteps) {
             // dropped. Euler rounds to float32 first (its fractional timesteps).
             const bool drop = dropsLastPoint(spec.diffusersClass);
             const int points = drop ? k + 1 : k;
-            const double step = static_cast<double>(numSteps - 1) / (points - 1);
+            // One point (K = 1 without the drop) is NumPy's [0]: linspace's start.
+            const double step = points > 1 ? static_cast<double>(numSteps - 1) / (points - 1) : 0.0;
             const bool euler = spec.diffusersClass == kEulerClass;
             for (int i = 0; i < k; ++i) {
                 const int p = drop ? i + 1 : i;
-                double t = p == points - 1 ? numSteps - 1.0 : p * step;
+                double t = p == points - 1 && points > 1 ? numSteps - 1.0 : p * step;
                 if (euler) t = static_cast<double>(static_cast<float>(t));
                 n[i] = static_cast<int>(std::nearbyint(t)) + 1;
             }
@@ -134,7 +135,7 @@ std::vector<double> eulerTimesteps(const SpacingSpec& spec, int numSteps) {
     if (spec.kind == SpacingKind::Linspace) {
         const double step = k > 1 ? static_cast<double>(numSteps - 1) / (k - 1) : 0.0;
         for (int i = 0; i < k; ++i) {
-            const double v = i == k - 1 ? numSteps - 1.0 : i * step;
+            const double v = i == k - 1 && k > 1 ? numSteps - 1.0 : i * step;
             t[static_cast<size_t>(k - 1 - i)] = static_cast<double>(static_cast<float>(v));
         }
         return t;
@@ -159,16 +160,21 @@ std::pair<std::string, std::string> splitTrajectoryKind(const std::string& spec)
     return {spec.substr(0, colon), spec.substr(colon + 1)};
 }
 
+int minNumTimesteps(const std::string& kind) {
+    return kind == "linspace" || kind == "leading" || kind == "trailing" ? 1 : 2;
+}
+
 Result<int> parseNumTimesteps(const std::string& text, const std::string& spec,
                               const std::string& kind, int numSteps) {
     Result<long long> value = parseWhole(text, "trajectory", "");
     if (!value) {
         return invalidArgument("trajectory", spec, "expected " + kind + ":K with a whole K");
     }
-    if (*value < 2 || *value > numSteps) {  // checked in 64 bits: the cast below is exact
+    const int least = minNumTimesteps(kind);
+    if (*value < least || *value > numSteps) {  // checked in 64 bits: the cast below is exact
         return invalidArgument("K", text,
-                               "the number of timesteps must lie in 2..N = " +
-                                   std::to_string(numSteps));
+                               "the number of timesteps must lie in " + std::to_string(least) +
+                                   "..N = " + std::to_string(numSteps));
     }
     return static_cast<int>(*value);
 }
@@ -287,10 +293,12 @@ Result<Spacing> spacingTimesteps(const SpacingSpec& spec,
                                  const schedule::GaussianSchedule& schedule) {
     const int numSteps = schedule.numSteps();
     const int k = spec.numTimesteps;
-    if (k < 2 || k > numSteps) {
+    const bool diffusers = spec.kind == SpacingKind::Linspace || spec.kind == SpacingKind::Leading ||
+                           spec.kind == SpacingKind::Trailing;
+    if (k < (diffusers ? 1 : 2) || k > numSteps) {
         return invalidArgument("K", std::to_string(k),
-                               "the number of timesteps must lie in 2..N = " +
-                                   std::to_string(numSteps));
+                               std::string("the number of timesteps must lie in ") + (diffusers ? "1" : "2") +
+                                   "..N = " + std::to_string(numSteps));
     }
     Spacing result;
     result.timesteps.resize(static_cast<size_t>(k));

@@ -46,10 +46,13 @@ std::pair<std::string, std::string> splitTrajectoryKind(const std::string& spec)
 inline constexpr int kAysSd15[10] = {999, 850, 736, 645, 545, 455, 343, 233, 124, 24};
 inline constexpr int kAysSdxl[10] = {999, 845, 730, 587, 443, 310, 193, 116, 53, 13};
 
-// K from the text after "kind:" (a whole number in 2..N, checked in 64 bits before any use);
-// errors name "K" (or "trajectory" when it is not a number) and the text.
+// K from the text after "kind:" (a whole number in 2..N, or 1..N for diffusers' spacings
+// linspace, leading and trailing, which take K = 1; checked in 64 bits before any use); errors
+// name "K" (or "trajectory" when it is not a number) and the text.
 Result<int> parseNumTimesteps(const std::string& text, const std::string& spec,
                               const std::string& kind, int numSteps);
+// The fewest timesteps a trajectory kind takes: 1 for linspace, leading and trailing, else 2.
+int minNumTimesteps(const std::string& kind);
 
 // `rest` is what follows "kind:": "K" and for leading ",offset=O", for karras ",rho=ρ", for
 // linspace, leading and trailing ",class=C"; for the AYS kinds an empty rest means K = 10.

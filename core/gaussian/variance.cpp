@@ -51,6 +51,8 @@ Status validateGaussianTrajectory(const std::vector<int>& trajectory, int numSte
         return invalidArgument("trajectory", std::to_string(trajectory.front()),
                                "timesteps must be at least 1");
     }
+    // One timestep is one step to x_0, as diffusers' schedulers take K = 1.
+    if (trajectory.size() == 1) return {};
     return trajectory::validateTrajectory(trajectory, trajectory.empty() ? 1 : trajectory.front(),
                                           trajectory.empty() ? numSteps : trajectory.back(),
                                           "trajectory");

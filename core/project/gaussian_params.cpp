@@ -147,9 +147,14 @@ Status GaussianParams::validate() const {
         auto resolved = gaussian::resolveTrajectory(trajectorySpec(), *steps, nullptr);
         if (!resolved) return resolved.error();
     }
-    if (pathSteps < 2 || pathSteps > numSteps) {
+    // diffusers' spacings take K = 1 as its schedulers do.
+    const int fewest = trajectory == GaussianTrajectory::Linspace || trajectory == GaussianTrajectory::Leading ||
+                               trajectory == GaussianTrajectory::Trailing
+                           ? 1
+                           : 2;
+    if (pathSteps < fewest || pathSteps > numSteps) {
         return invalidArgument("K", std::to_string(pathSteps),
-                               "K must lie in 2..N = " + std::to_string(numSteps));
+                               "K must lie in " + std::to_string(fewest) + "..N = " + std::to_string(numSteps));
     }
     if (Status s = checkPathStepsAsked(pathStepsAsked, limits::kGaussianSteps); !s) {
         return s;

@@ -2,6 +2,9 @@
 // The timestep spacings on the command line: variance, nll and sample accept them, list the
 // trajectory in increasing order, say when it misses 1 or N, and refuse bad specs in one line
 // naming the field and the value.
+#include <cmath>
+#include <utility>
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -42,6 +45,7 @@ private slots:
     void nll();
     void sampleSaysWhereItStarts();
     void projectSpacingEqualsTheOption();
+    void oneTimestep();
     void errors_data();
     void errors();
 
@@ -149,6 +153,25 @@ void tst_CliSpacing::projectSpacingEqualsTheOption() {
     QCOMPARE(a["bpd"].toDouble(), b["bpd"].toDouble());
 }
 
+// diffusers' spacings take K = 1, as its schedulers do: one step from x_{τ₁} to x₀, with a
+// finite ELBO (the decoder's variance β̃_{τ₁|τ₁+1}) and samples; the other kinds still need 2.
+void tst_CliSpacing::oneTimestep() {
+    for (const auto& [spec, n] : {std::pair{"trailing:1", 200}, std::pair{"leading:1", 1},
+                                  std::pair{"linspace:1,class=DPMSolverMultistepScheduler", 200},
+                                  std::pair{"leading:1,class=UniPCMultistepScheduler", 101}}) {
+        auto nll = runCli({"nll", "--data", "gaussian:d=2,s=1", "--steps", "200", "--trajectory", spec,
+                           "--samples", "200"});
+        QVERIFY2(nll.exitCode == 0, qPrintable(nll.err));
+        const QJsonObject json = QJsonDocument::fromJson(nll.out.toUtf8()).object();
+        QCOMPARE(json["trajectory"].toArray(), (QJsonArray{n}));
+        QVERIFY(std::isfinite(json["bpd"].toDouble()) && json["bpd"].toDouble() > 0.0);
+        const QString out = m_dir.filePath("one.csv");
+        auto sample = runCli({"sample", "--data", "gaussian:d=2,s=1", "--steps", "200", "--trajectory", spec,
+                              "--count", "5", "--out", out});
+        QVERIFY2(sample.exitCode == 0, qPrintable(sample.err));
+    }
+}
+
 void tst_CliSpacing::errors_data() {
     QTest::addColumn<QString>("trajectory");
     QTest::addColumn<QString>("named");
@@ -156,7 +179,8 @@ void tst_CliSpacing::errors_data() {
     QTest::newRow("rho-zero") << "karras:10,rho=0" << "rho = 0";
     QTest::newRow("offset") << "leading:10,offset=500" << "offset = 500";
     QTest::newRow("K-huge") << "linspace:99999999999" << "K = 99999999999";
-    QTest::newRow("K-one") << "trailing:1" << "K = 1";
+    QTest::newRow("K-one") << "karras:1" << "K = 1";
+    QTest::newRow("K-zero") << "trailing:0" << "K = 0";
     QTest::newRow("option") << "logsnr:10,rho=2" << "trajectory = rho=2";
 }
 

@@ -246,7 +246,8 @@ void tst_GaussianSpacing::errorsNameFieldAndValue_data() {
     QTest::addColumn<QString>("spec");
     QTest::addColumn<QString>("field");
     QTest::addColumn<QString>("value");
-    QTest::newRow("K<2") << "linspace:1" << "K" << "1";
+    QTest::newRow("K<2") << "logsnr:1" << "K" << "1";
+    QTest::newRow("K<1") << "linspace:0" << "K" << "0";
     QTest::newRow("K>N") << "trailing:1001" << "K" << "1001";
     QTest::newRow("K huge") << "logsnr:99999999999" << "K" << "99999999999";
     QTest::newRow("K overflow") << "karras:99999999999999999999999" << "trajectory"
@@ -311,7 +312,9 @@ void tst_GaussianSpacing::variancesWithoutOneOrN() {
     QVERIFY(!gaussian::validateGaussianTrajectory({0, 1000}, 1000).ok());
     QVERIFY(!gaussian::validateGaussianTrajectory({5, 5, 1000}, 1000).ok());
     QVERIFY(!gaussian::validateGaussianTrajectory({5, 1001}, 1000).ok());
-    QVERIFY(!gaussian::validateGaussianTrajectory({5}, 1000).ok());
+    QVERIFY(gaussian::validateGaussianTrajectory({5}, 1000).ok());  // one timestep: diffusers' K = 1
+    QVERIFY(!gaussian::validateGaussianTrajectory({1001}, 1000).ok());
+    QVERIFY(!gaussian::validateGaussianTrajectory({}, 1000).ok());
 }
 
 // Data that sit on one grid point g (N(g, (1e−5)²), which snaps to g): the prior term is

@@ -94,7 +94,7 @@ class SetTimestepsAgainstApp(unittest.TestCase):
                                            "timestep_spacing": spacing,
                                            "steps_offset": offset}, f)
                             config = read_diffusers_config(path)
-                            for k in (7, 10, 25, 76):
+                            for k in (1, 7, 10, 25, 76):
                                 expected = reference(n, k, spacing, offset)
                                 if len(expected) != k:  # arange's float end (N = 1000, K = 61)
                                     continue
