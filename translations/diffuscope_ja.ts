@@ -1229,8 +1229,8 @@ The project is still open; save your work.</source>
         <translation>デコーディング (数字)</translation>
     </message>
     <message>
-        <source>Masked diffusion decodes an image by starting with every pixel masked and unmasking pixels over N steps: the ancestral sampler, or a fixed number of pixels per step chosen at random or by the denoiser&apos;s confidence, margin or entropy. The 8×8 digits have far more possible images than chains can cover, so the charts show what Monte Carlo measures against N, with ±1 standard error bars: the share of decoded images a classifier recognises as their label, and the mean entropy per pixel, each beside the real training images&apos; own (dashed).</source>
-        <translation>マスク拡散は、すべての画素をマスクした状態から始め、N ステップで画素のマスクを外して画像をデコードします。祖先サンプラー、またはステップごとに決まった数の画素を、ランダムに、あるいはデノイザの確信度・マージン・エントロピーで選ぶサンプラーです。8×8 の数字は連鎖で覆いきれないほど多くの画像がありうるため、グラフは N に対してモンテカルロで測れるものを ±1 標準誤差のバー付きで示します。デコードされた画像のうち分類器がそのラベルと認識する割合と、画素あたりの平均エントロピーで、それぞれ実際の訓練画像の値 (破線) と並べます。</translation>
+        <source>Masked diffusion decodes an image by starting with every pixel masked and unmasking pixels over N steps: the ancestral sampler, or a fixed number of pixels per step chosen at random or by the denoiser&apos;s confidence, margin or entropy. The 8×8 digits have far more possible images than chains can cover, so the charts show what Monte Carlo measures against N, with ±1 standard error bars: the share of decoded images a classifier recognises as their label, and the mean entropy per pixel, each beside the real training images&apos; own (dashed). The map on the right shows which pixel first: each pixel&apos;s mean commit step for the sampler and N chosen above (dark: early).</source>
+        <translation>マスク拡散は、すべての画素をマスクした状態から始め、N ステップで画素のマスクを外して画像をデコードします。祖先サンプラー、またはステップごとに決まった数の画素を、ランダムに、あるいはデノイザの確信度・マージン・エントロピーで選ぶサンプラーです。8×8 の数字は連鎖で覆いきれないほど多くの画像がありうるため、グラフは N に対してモンテカルロで測れるものを ±1 標準誤差のバー付きで示します。デコードされた画像のうち分類器がそのラベルと認識する割合と、画素あたりの平均エントロピーで、それぞれ実際の訓練画像の値 (破線) と並べます。右の地図は、どの画素が先に確定するかを示します: 上で選んだサンプラーと N での各画素の平均確定ステップ (暗いほど早い)。</translation>
     </message>
     <message>
         <source>A sampler that decodes many pixels in one step draws them independently and breaks the strokes: fewer images are recognised. Argmax and confidence orders keep the strokes but give up diversity: the entropy per pixel falls below the training images&apos;. Samplers less than two standard errors apart cannot be told apart with this many chains.</source>
@@ -1285,8 +1285,8 @@ The project is still open; save your work.</source>
         <translation>復号</translation>
     </message>
     <message>
-        <source>Masked diffusion decodes a sequence by starting with every position masked and unmasking positions over N steps. The ancestral sampler unmasks each masked position independently with the schedule&apos;s probability and draws its value from the denoiser&apos;s marginal given what is already decoded; the ordered samplers unmask a fixed number of positions per step (one per step when N = D with a linear schedule), choosing them at random or by the denoiser&apos;s confidence (the largest probability), margin (the gap between the top two) or entropy (the lowest first). The charts show the exact output distribution (Monte Carlo for large D) against N: its entropy with the data&apos;s as a dashed line, KL(data ‖ output) (how much of the data the sampler misses), KL(output ‖ data) (how much it makes up) and the total variation. A triangle above the plot marks an infinite KL: one distribution gives probability 0 to a sequence the other has.</source>
-        <translation>マスク拡散は、すべての位置をマスクした状態から始め、N ステップで位置のマスクを外して系列を復号します。祖先サンプラーはマスクされた各位置をスケジュールの確率で独立にマスク解除し、その値を、すでに復号された部分を条件とするデノイザーの周辺分布から引きます。順序付きサンプラーは 1 ステップに決まった数の位置のマスクを外し (linear スケジュールで N = D なら 1 ステップに 1 つ)、その位置をランダムに、またはデノイザーの確信度 (最大の確率)、マージン (上位 2 つの差)、エントロピー (低いものから) で選びます。グラフは N に対する厳密な出力分布 (D が大きいときはモンテカルロ) を示します: そのエントロピー (データのものを破線で)、KL(データ ‖ 出力) (サンプラーがデータのどれだけを取りこぼすか)、KL(出力 ‖ データ) (どれだけを作り出すか)、全変動距離です。グラフの上の三角は無限大の KL を示します: 一方の分布が、他方にある系列に確率 0 を与えています。</translation>
+        <source>Masked diffusion decodes a sequence by starting with every position masked and unmasking positions over N steps. The ancestral sampler unmasks each masked position independently with the schedule&apos;s probability and draws its value from the denoiser&apos;s marginal given what is already decoded; the ordered samplers unmask a fixed number of positions per step (one per step when N = D with a linear schedule), choosing them at random or by the denoiser&apos;s confidence (the largest probability), margin (the gap between the top two) or entropy (the lowest first). The charts show the exact output distribution (Monte Carlo for large D) against N: its entropy with the data&apos;s as a dashed line, KL(data ‖ output) (how much of the data the sampler misses), KL(output ‖ data) (how much it makes up) and the total variation. A triangle above the plot marks an infinite KL: one distribution gives probability 0 to a sequence the other has. The raster on the right shows which token when: the probability that each position is unmasked after each step, for the sampler and N chosen above.</source>
+        <translation>マスク拡散は、すべての位置をマスクした状態から始め、N ステップで位置のマスクを外して系列を復号します。祖先サンプラーはマスクされた各位置をスケジュールの確率で独立にマスク解除し、その値を、すでに復号された部分を条件とするデノイザーの周辺分布から引きます。順序付きサンプラーは 1 ステップに決まった数の位置のマスクを外し (linear スケジュールで N = D なら 1 ステップに 1 つ)、その位置をランダムに、またはデノイザーの確信度 (最大の確率)、マージン (上位 2 つの差)、エントロピー (低いものから) で選びます。グラフは N に対する厳密な出力分布 (D が大きいときはモンテカルロ) を示します: そのエントロピー (データのものを破線で)、KL(データ ‖ 出力) (サンプラーがデータのどれだけを取りこぼすか)、KL(出力 ‖ データ) (どれだけを作り出すか)、全変動距離です。グラフの上の三角は無限大の KL を示します: 一方の分布が、他方にある系列に確率 0 を与えています。右のラスターは、どのトークンがいつ確定するかを示します: 上で選んだサンプラーと N について、各ステップの後に各位置がマスクを外れている確率です。</translation>
     </message>
     <message>
         <source>Positions unmasked in the same step are drawn independently from their own marginals, so their correlation is lost: at N = 1 the output is the product of the marginals and KL(data ‖ output) is the total correlation (for two positions, the mutual information). More steps decode fewer positions together; with one position per step a sampler that draws the values reproduces the data exactly, whatever its order. Argmax and a low temperature give up diversity: with one position per step argmax returns one sequence (entropy 0, an infinite KL(data ‖ output)). The float32 Gumbel draws, as torch computes them, cap the noise at about 16.6 (u never exceeds 1 − 2⁻²⁴), so a value whose log-weight lies about 19 below the best one&apos;s is never drawn.</source>
@@ -3463,6 +3463,33 @@ The project is still open; save your work.</source>
     </message>
 </context>
 <context>
+    <name>ui::views::CommitRaster</name>
+    <message>
+        <source>column</source>
+        <translation>列</translation>
+    </message>
+    <message>
+        <source>position</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>row</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>step taken</source>
+        <translation>ステップ (実行順)</translation>
+    </message>
+    <message>
+        <source>pixel (row %1, column %2): committed at step %3 of %4 on average</source>
+        <translation>画素 (%1 行 %2 列): 平均して %4 ステップ中の %3 ステップ目に確定</translation>
+    </message>
+    <message>
+        <source>position %1 after step %2 of %3: unmasked with probability %4</source>
+        <translation>位置 %1、%3 ステップ中 %2 ステップ目の後: マスクを外れている確率 %4</translation>
+    </message>
+</context>
+<context>
     <name>ui::views::DecodingView</name>
     <message>
         <source>Entropy of the output (nats)</source>
@@ -3505,8 +3532,8 @@ The project is still open; save your work.</source>
         <translation>キャンセル</translation>
     </message>
     <message>
-        <source>Distribution of:</source>
-        <translation>分布:</translation>
+        <source>Distribution and commits of:</source>
+        <translation>分布と確定の対象:</translation>
     </message>
     <message>
         <source>at N =</source>
@@ -3635,6 +3662,22 @@ The project is still open; save your work.</source>
     <message>
         <source>infinite KL</source>
         <translation>無限大の KL</translation>
+    </message>
+    <message>
+        <source>Which token when: the probability that each position is unmasked after each step, for the sampler and N chosen above (for the digits, each pixel&apos;s mean commit step).</source>
+        <translation>どのトークンがいつ確定するか: 上で選んだサンプラーと N について、各ステップの後に各位置がマスクを外れている確率 (数字画像では各画素が確定する平均ステップ)。</translation>
+    </message>
+    <message>
+        <source>No commits for this sampler.</source>
+        <translation>このサンプラーには確定の記録がありません。</translation>
+    </message>
+    <message>
+        <source>Which pixel first: mean commit step, %1, N = %2</source>
+        <translation>どの画素が先か: 確定の平均ステップ、%1、N = %2</translation>
+    </message>
+    <message>
+        <source>Which token when: P(unmasked after each step), %1, N = %2</source>
+        <translation>どのトークンがいつ: 各ステップ後にマスクを外れている確率、%1、N = %2</translation>
     </message>
 </context>
 <context>

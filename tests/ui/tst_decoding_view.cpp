@@ -29,6 +29,7 @@
 #include "ui/document/bundled_data.h"
 #include "ui/document/project_document.h"
 #include "ui/main/categorical_explorer.h"
+#include "ui/views/commit_raster.h"
 #include "ui/views/decoding_view.h"
 
 using ui::document::CategoricalParams;
@@ -126,6 +127,8 @@ void tst_DecodingView::chartsShowTheCoreNumbers() {
             const auto& r = (*results)[i];
             const core::categorical::DecodeMeasure* measures[] = {
                 &r.entropy, &r.klDataOutput, &r.klOutputData, &r.totalVariation};
+            // Which token when: the core's commit, to the bit.
+            QCOMPARE(curve.commit[i], r.commit);
             for (int m = 0; m < 4; ++m) {
                 const double shown = (*charts[m].second)[i];
                 if (measures[m]->value) {
@@ -189,10 +192,26 @@ void tst_DecodingView::chartsShowTheCoreNumbers() {
     // The distribution chart: the data's bars and the chosen sampler's at the chosen N.
     QCOMPARE(data->rowLabels.size(), data->dataRows.size());
     QVERIFY(!view->chart(ui::views::DecodingView::Distribution)->series().isEmpty());
-    // The CSV holds one row per sampler and N.
+    // The commit raster shows the chosen sampler at the chosen N, and follows the choice.
+    for (int choice : {0, 2}) {
+        view->distributionSampler()->setCurrentIndex(choice);
+        view->distributionSteps()->setCurrentIndex(0);
+        const auto& shown = data->curves[static_cast<size_t>(choice)].commit[0];
+        QCOMPARE(view->commitRaster()->commit(), shown);
+        QVERIFY(!view->commitRaster()->isMap());
+        // N = 1: every position is committed at the one step.
+        QCOMPARE(data->steps[0], 1);
+        QCOMPARE(ui::views::meanCommitSteps(shown, 1, 2), (std::vector<double>{1.0, 1.0}));
+    }
+    // N = 2 with the confidence sampler (one token a step): the mean commit step is
+    // 1 + P(still masked after the first step), from the core's commit.
+    const auto& two = data->curves[1].commit[1];
+    QCOMPARE(ui::views::meanCommitSteps(two, 2, 2), (std::vector<double>{2.0 - two[0], 2.0 - two[1]}));
+    // The CSV holds one row per sampler and N, with each position's mean commit step.
     auto csv = view->csvText();
     DS_VERIFY_OK(csv);
     QVERIFY(csv->find("kl_data_output") != std::string::npos);
+    QVERIFY(csv->find("mean_commit_step_1,mean_commit_step_2") != std::string::npos);
 }
 
 // One position (example 1's table with a mask state): every finite KL is zero but for rounding,
@@ -412,6 +431,11 @@ void tst_DecodingView::theDigitsAreJudgedAsImages() {
     DS_VERIFY_OK(decoded);
     QCOMPARE(curve.accuracy.front(), decoded->second.accuracy);
     QCOMPARE(curve.positionEntropy.front(), *decoded->first.positionEntropy.value);
+    QCOMPARE(curve.commit.front(), decoded->first.commit);
+    // Which pixel first: the raster is an 8 × 8 map of mean commit steps.
+    auto* raster = explorer.decodingView()->commitRaster();
+    QVERIFY(raster->isMap());
+    QCOMPARE(data->imageSide, 8);
     // The sequence measures' charts are left out, and the note says how the images are judged.
     QVERIFY(ui::charts::figureOf(explorer.decodingView()->chart(ui::views::DecodingView::KlDataOutput))
                 ->isHidden());

@@ -385,6 +385,7 @@ std::shared_ptr<views::DecodingViewData> CategoricalExplorer::decodingViewData(
     data->dataEntropy = sweep.dataEntropy;
     if (sweep.digits) {
         data->digits = true;
+        data->imageSide = static_cast<int>(std::lround(std::sqrt(static_cast<double>(setup.table.numPositions))));
         data->dataAccuracy = sweep.digits->accuracy;
         data->dataPositionEntropy = sweep.digits->positionEntropy;
     }
@@ -431,6 +432,7 @@ std::shared_ptr<views::DecodingViewData> CategoricalExplorer::decodingViewData(
             std::vector<double> rows(rowIndex.size(), 0.0);
             for (const auto& row : result.distribution) rows[rowIndex.at(row.x)] = row.p;
             curve.rows.push_back(std::move(rows));
+            curve.commit.push_back(result.commit);
         }
         data->curves.push_back(std::move(curve));
     }

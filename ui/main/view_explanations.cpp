@@ -127,7 +127,9 @@ const ExplanationText kExplanations[] = {
          "8×8 digits have far more possible images than chains can cover, so the charts "
          "show what Monte Carlo measures against N, with ±1 standard error bars: the share "
          "of decoded images a classifier recognises as their label, and the mean entropy "
-         "per pixel, each beside the real training images' own (dashed)."),
+         "per pixel, each beside the real training images' own (dashed). The map on the "
+         "right shows which pixel first: each pixel's mean commit step for the sampler and "
+         "N chosen above (dark: early)."),
      QT_TRANSLATE_NOOP(
          "ui::ViewExplanations",
          "A sampler that decodes many pixels in one step draws them independently and "
@@ -154,7 +156,9 @@ const ExplanationText kExplanations[] = {
          "large D) against N: its entropy with the data's as a dashed line, KL(data ‖ "
          "output) (how much of the data the sampler misses), KL(output ‖ data) (how much "
          "it makes up) and the total variation. A triangle above the plot marks an "
-         "infinite KL: one distribution gives probability 0 to a sequence the other has."),
+         "infinite KL: one distribution gives probability 0 to a sequence the other has. "
+         "The raster on the right shows which token when: the probability that each "
+         "position is unmasked after each step, for the sampler and N chosen above."),
      QT_TRANSLATE_NOOP(
          "ui::ViewExplanations",
          "Positions unmasked in the same step are drawn independently from their own "

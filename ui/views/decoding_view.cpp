@@ -32,6 +32,7 @@
 #include "ui/charts/chart_panel.h"
 #include "ui/charts/figure_chart.h"
 #include "ui/charts/palette.h"
+#include "ui/views/commit_raster.h"
 
 namespace ui::views {
 
@@ -254,9 +255,16 @@ DecodingView::DecodingView(document::ProjectDocument* document, QWidget* parent)
             grid->addWidget(figure, i / 2, i % 2);
         }
     }
+    m_commit = new CommitRaster;
+    m_commit->setObjectName("commitRaster");
+    m_commit->setToolTip(tr("Which token when: the probability that each position is unmasked after "
+                            "each step, for the sampler and N chosen above (for the digits, each "
+                            "pixel's mean commit step)."));
+    grid->addWidget(m_commit, 0, 3, 2, 1);
     grid->setColumnStretch(0, 1);
     grid->setColumnStretch(1, 1);
     grid->setColumnStretch(2, 2);  // room for a label under every sequence
+    grid->setColumnStretch(3, 1);
     chartsLayout->addLayout(grid, 1);
     m_note->setWordWrap(true);
     m_note->setStyleSheet("padding: 2px 8px;");
@@ -269,10 +277,14 @@ DecodingView::DecodingView(document::ProjectDocument* document, QWidget* parent)
     setBody(split);
 
     connect(m_distSampler, &QComboBox::currentIndexChanged, this, [this] {
-        if (!m_refreshing) drawDistribution();
+        if (m_refreshing) return;
+        drawDistribution();
+        drawCommit();
     });
     connect(m_distSteps, &QComboBox::currentIndexChanged, this, [this] {
-        if (!m_refreshing) drawDistribution();
+        if (m_refreshing) return;
+        drawDistribution();
+        drawCommit();
     });
     connect(m_animated, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (m_refreshing || index < 0) return;
@@ -300,11 +312,11 @@ QWidget* DecodingView::createSelectors() {
     auto* selectors = new QVBoxLayout(selectorRow);
     selectors->setContentsMargins(8, 0, 8, 0);
     selectors->setSpacing(2);
-    // Hidden where no distribution is drawn (the digits).
+    // The distribution's and the commit raster's sampler and N.
     m_distSelectors = new QWidget;
     auto* distribution = new QHBoxLayout(m_distSelectors);
     distribution->setContentsMargins(0, 0, 12, 0);
-    distribution->addWidget(new QLabel(tr("Distribution of:")));
+    distribution->addWidget(new QLabel(tr("Distribution and commits of:")));
     distribution->addWidget(m_distSampler);
     distribution->addWidget(new QLabel(tr("at N =")));
     distribution->addWidget(m_distSteps);
@@ -593,6 +605,15 @@ void DecodingView::setResult(std::shared_ptr<const DecodingViewData> data) {
             table.header.insert(table.header.end(),
                                 {"accuracy", "data_accuracy", "data_position_entropy"});
         }
+        // Which token when, per position: its mean commit step (the raster's summary).
+        const size_t measures = table.header.size();
+        int dims = 0;
+        for (const auto& curve : m_data->curves) {
+            if (!curve.commit.empty() && !m_data->steps.empty()) {
+                dims = static_cast<int>(curve.commit.front().size()) / std::max(1, m_data->steps.front());
+            }
+        }
+        for (int d = 0; d < dims; ++d) table.header.push_back("mean_commit_step_" + std::to_string(d + 1));
         table.columns.resize(table.header.size());
         for (const auto& curve : m_data->curves) {
             for (size_t i = 0; i < m_data->steps.size() && i < curve.entropy.size(); ++i) {
@@ -611,6 +632,10 @@ void DecodingView::setResult(std::shared_ptr<const DecodingViewData> data) {
                     table.columns[8].push_back(m_data->dataAccuracy);
                     table.columns[9].push_back(m_data->dataPositionEntropy);
                 }
+                const std::vector<double> mean =
+                    i < curve.commit.size() ? meanCommitSteps(curve.commit[i], m_data->steps[i], dims)
+                                            : std::vector<double>(static_cast<size_t>(dims), std::nan(""));
+                for (int d = 0; d < dims; ++d) table.columns[measures + static_cast<size_t>(d)].push_back(mean[static_cast<size_t>(d)]);
             }
         }
     }
@@ -628,13 +653,38 @@ void DecodingView::redraw() {
     // The accuracy chart takes the left half alone.
     m_chartGrid->setColumnStretch(1, digits ? 0 : 1);
     m_chartGrid->setColumnStretch(2, digits ? 1 : 2);
-    m_distSelectors->setVisible(!digits);
     if (auto* figure = charts::figureOf(m_charts[Entropy])) {
         figure->setTitle(measureTitle(digits ? Accuracy : Entropy));
     }
     drawMeasure(digits ? Accuracy : Entropy);
     for (int i = KlDataOutput; i <= TotalVariation; ++i) drawMeasure(i);
     drawDistribution();
+    drawCommit();
+}
+
+void DecodingView::drawCommit() {
+    const int curveIndex = m_distSampler->currentIndex();
+    const int stepIndex = m_distSteps->currentIndex();
+    const DecodingViewData::Curve* curve = nullptr;
+    if (m_data) {
+        for (const auto& c : m_data->curves) {
+            if (c.config == curveIndex) curve = &c;
+        }
+    }
+    if (curve == nullptr || stepIndex < 0 || static_cast<size_t>(stepIndex) >= curve->commit.size() ||
+        curve->commit[static_cast<size_t>(stepIndex)].empty()) {
+        m_commit->clear(m_data ? tr("No commits for this sampler.") : QString());
+        return;
+    }
+    const int n = m_data->steps[static_cast<size_t>(stepIndex)];
+    const std::vector<double>& commit = curve->commit[static_cast<size_t>(stepIndex)];
+    const int dims = static_cast<int>(commit.size()) / std::max(1, n);
+    const QString caption = m_data->imageSide > 0
+                                ? tr("Which pixel first: mean commit step, %1, N = %2").arg(curve->name).arg(n)
+                                : tr("Which token when: P(unmasked after each step), %1, N = %2")
+                                      .arg(curve->name)
+                                      .arg(n);
+    m_commit->setCommit(commit, n, dims, m_data->imageSide, caption);
 }
 
 void DecodingView::drawMeasure(int index) {

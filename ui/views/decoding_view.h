@@ -16,6 +16,9 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QTableWidget;
+namespace ui::views {
+class CommitRaster;
+}
 
 // The Decoding view of the categorical explorer (docs/categorical.md, "Decoding samplers"):
 // masked-diffusion decoders side by side on the project's data and denoiser. Above, the
@@ -23,7 +26,9 @@ class QTableWidget;
 // CategoricalParams::decoding); below, four measures of the output distribution against the
 // number of steps N (its entropy with the data's as a line, KL(data ‖ output), KL(output ‖ data),
 // the total variation) and, for small tables, the output distribution of one sampler at one N
-// beside the data's. The explorer runs the sweep as a job and hands the numbers over.
+// beside the data's, with which token that sampler commits when (a raster of positions ×
+// steps; for the digits a map of each pixel's mean commit step). The explorer runs the sweep as
+// a job and hands the numbers over.
 class QGridLayout;
 
 namespace ui::views {
@@ -60,8 +65,11 @@ struct DecodingViewData {
         std::vector<double> entropyError, klDataOutputError, klOutputDataError, totalVariationError,
             positionEntropyError, accuracyError;
         std::vector<std::vector<double>> rows;  // [N index][row] the output's probability
+        // [N index] which token when: N × D, P(position d unmasked after the (i+1)-th step).
+        std::vector<std::vector<double>> commit;
     };
     std::vector<Curve> curves;
+    int imageSide = 0;  // the digits: D = side², the commit raster is a side × side map
     QString note;  // shown under the charts (how the numbers were computed)
 };
 
@@ -83,6 +91,7 @@ public:
         Accuracy = 6
     };
     QChart* chart(int index) const { return m_charts[static_cast<size_t>(index)]; }
+    CommitRaster* commitRaster() const { return m_commit; }
     QTableWidget* table() const { return m_table; }
     QComboBox* distributionSampler() const { return m_distSampler; }
     QComboBox* distributionSteps() const { return m_distSteps; }
@@ -127,6 +136,8 @@ private:
     void redraw();
     void drawMeasure(int chartIndex);
     void drawDistribution();
+    // Which token when for the chosen sampler and N (the distribution's selectors).
+    void drawCommit();
     void fillSelectors();
     void addLegendEntries(QChart* chart);
     // The legend's entry for the markers of an infinite KL, and what it means (in the note).
@@ -138,6 +149,7 @@ private:
     std::array<QChart*, NumCharts> m_charts{};
     QGridLayout* m_chartGrid = nullptr;
     QWidget* m_distributionFigure = nullptr;
+    CommitRaster* m_commit = nullptr;
     QTableWidget* m_table;
     QComboBox* m_distSampler;
     QComboBox* m_distSteps;
