@@ -33,6 +33,7 @@ private slots:
     void labProjectEqualsTheGui();
     void decodingProjectEqualsTheGui_data();
     void decodingProjectEqualsTheGui();
+    void decodingPresetWithBlocksEqualsTheGui();
 };
 
 void tst_CliSameNumbers::categoricalProjectEqualsTheGui_data() {
@@ -341,6 +342,54 @@ double decodeValue(const QJsonValue& v) {
 
 }  // namespace
 
+namespace {
+
+// The rows of sampler `name` in the Decoding view's CSV against `decode --project P` with
+// `options` at the same N, to the bit: every measure, and each position's mean commit step
+// against 1 + Σ_{i<N−1} (1 − commit[i][d]) from the JSON.
+void checkDecodeAgainstView(const QString& project, const CsvRows& table, const QString& name,
+                            const QStringList& options, const QStringList& measures) {
+    std::vector<const QStringList*> ours;
+    for (const auto& row : table.rows) {
+        if (row.value(0) == name) ours.push_back(&row);
+    }
+    QVERIFY2(!ours.empty(), qPrintable(name));
+    QStringList steps;
+    for (const auto* row : ours) steps << row->value(table.column("N"));
+    const auto cli = runCli(QStringList{"decode", "--project", project, "--sweep-steps", steps.join(','),
+                                        "--format", "json"} +
+                                options,
+                            600000);
+    QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
+    const QJsonArray sweep = QJsonDocument::fromJson(cli.out.toUtf8()).object()["sweep"].toArray();
+    QCOMPARE(sweep.size(), static_cast<qsizetype>(ours.size()));
+    for (qsizetype i = 0; i < sweep.size(); ++i) {
+        const QJsonObject result = sweep[i].toObject();
+        const QStringList& row = *ours[static_cast<size_t>(i)];
+        QCOMPARE(QString::number(result["steps"].toInt()), steps[i]);
+        for (const QString& measure : measures) {
+            const QString cell = row.value(table.column(measure));
+            const double shown = cell.isEmpty() ? std::numeric_limits<double>::infinity() : cell.toDouble();
+            const double computed = decodeValue(result[measure]);
+            QVERIFY2(shown == computed, qPrintable(QString("%1, N = %2, %3: view %4, decode %5")
+                                                       .arg(name, steps[i], measure, cell)
+                                                       .arg(computed, 0, 'g', 17)));
+        }
+        const QJsonValue commitValue = result["commit"];
+        const QJsonArray commit = commitValue.isObject() ? commitValue.toObject()["value"].toArray() : commitValue.toArray();
+        for (qsizetype d = 0; table.column(QString("mean_commit_step_%1").arg(d + 1)) >= 0; ++d) {
+            double mean = 1.0;
+            for (qsizetype step = 0; step + 1 < commit.size(); ++step) mean += 1.0 - commit[step].toArray()[d].toDouble();
+            const QString cell = row.value(table.column(QString("mean_commit_step_%1").arg(d + 1)));
+            QVERIFY2(cell.toDouble() == mean, qPrintable(QString("%1, N = %2, position %3: view %4, decode %5")
+                                                             .arg(name, steps[i]).arg(d + 1).arg(cell)
+                                                             .arg(mean, 0, 'g', 17)));
+        }
+    }
+}
+
+}  // namespace
+
 // The Decoding view (`export --view decoding`, the GUI's pipeline) against `decode --project`
 // for each of its samplers, to the bit; an infinite KL is an empty cell there and null here.
 void tst_CliSameNumbers::decodingProjectEqualsTheGui() {
@@ -372,36 +421,66 @@ void tst_CliSameNumbers::decodingProjectEqualsTheGui() {
                                      : QStringList{"entropy", "kl_data_output", "kl_output_data",
                                                    "total_variation", "position_entropy"};
     for (const QString& name : samplers) {
-        std::vector<const QStringList*> ours;
-        for (const auto& row : table.rows) {
-            if (row.value(0) == name) ours.push_back(&row);
-        }
-        QVERIFY2(!ours.empty(), qPrintable(name));
-        QStringList steps;
-        for (const auto* row : ours) steps << row->value(table.column("N"));
-        const QString order = name.section(',', 0, 0);
         const QStringList values = name.endsWith("argmax") ? QStringList{"--values", "argmax"} : QStringList{};
-        const auto cli = runCli(QStringList{"decode", "--project", project, "--order", order, "--sweep-steps",
-                                            steps.join(','), "--format", "json"} +
-                                    values + extra,
-                                600000);
-        QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
-        const QJsonArray sweep = QJsonDocument::fromJson(cli.out.toUtf8()).object()["sweep"].toArray();
-        QCOMPARE(sweep.size(), static_cast<qsizetype>(ours.size()));
-        for (qsizetype i = 0; i < sweep.size(); ++i) {
-            const QJsonObject result = sweep[i].toObject();
-            QCOMPARE(QString::number(result["steps"].toInt()), steps[i]);
-            for (const QString& measure : measures) {
-                const QString cell = ours[static_cast<size_t>(i)]->value(table.column(measure));
-                const double shown = cell.isEmpty() ? std::numeric_limits<double>::infinity() : cell.toDouble();
-                const double computed = decodeValue(result[measure]);
-                QVERIFY2(shown == computed,
-                         qPrintable(QString("%1, N = %2, %3: view %4, decode %5")
-                                        .arg(name, steps[i], measure, cell)
-                                        .arg(computed, 0, 'g', 17)));
-            }
-        }
+        checkDecodeAgainstView(project, table, name,
+                               QStringList{"--order", name.section(',', 0, 0)} + values + extra, measures);
+        if (QTest::currentTestFailed()) return;
     }
+}
+
+// Presets with blocks and a temperature, in a project on a table of D = 4 (K = 2): the view's
+// export and `decode --project --preset P --blocks B --temperature τ` give the same bits.
+void tst_CliSameNumbers::decodingPresetWithBlocksEqualsTheGui() {
+    QTemporaryDir dir;
+    const QString data = dir.filePath("t4.csv");
+    {
+        QFile file(data);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QByteArray text = "x1,x2,x3,x4,p\n";
+        const double p[16] = {0.083, 0.041, 0.101, 0.016, 0.022, 0.135, 0.028, 0.094,
+                              0.018, 0.128, 0.056, 0.013, 0.026, 0.111, 0.107, 0.021};
+        for (int code = 0; code < 16; ++code) {
+            for (int d = 0; d < 4; ++d) text += QByteArray::number((code >> (3 - d)) & 1) + ",";
+            text += QByteArray::number(p[code], 'g', 17) + "\n";
+        }
+        file.write(text);
+    }
+    const QString project = dir.filePath("p.json");
+    QCOMPARE(runCli({"project", "--example", "1", "--out", project}).exitCode, 0);
+    QFile file(project);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+    file.close();
+    QJsonObject categorical = root["categorical"].toObject();
+    categorical["numClasses"] = 2;
+    categorical["pi"] = QJsonArray{0.5, 0.5};
+    categorical["maskState"] = true;
+    categorical["dataSource"] = "csv";
+    categorical["csvPath"] = data;
+    categorical["conditionNames"] = QJsonArray{"all"};
+    categorical["table"] = QJsonArray{QJsonObject{{"p", QJsonArray{0.5, 0.5}}}};
+    categorical["condition"] = 0;
+    categorical["numSteps"] = 8;
+    categorical["pathSteps"] = 4;
+    categorical["decoding"] = QJsonObject{
+        {"configs", QJsonArray{QJsonObject{{"name", "llada"},
+                                           {"sampler", "preset=llada:low_confidence;blocks=2;temperature=0.5"}},
+                               QJsonObject{{"name", "fast"}, {"sampler", "preset=fast-dllm:0.6;blocks=2"}},
+                               QJsonObject{{"name", "remdm"}, {"sampler", "preset=remdm:cap:0.2"}}}},
+        {"animated", 0}};
+    root["categorical"] = categorical;
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(QJsonDocument(root).toJson());
+    file.close();
+    const QString csv = dir.filePath("decoding.csv");
+    const auto gui = runCli({"export", "--project", project, "--view", "decoding", "--out", csv}, 600000);
+    QVERIFY2(gui.exitCode == 0, qPrintable(gui.err));
+    const CsvRows table = readRows(csv);
+    const QStringList measures{"entropy", "kl_data_output", "kl_output_data", "total_variation", "position_entropy"};
+    checkDecodeAgainstView(project, table, "llada",
+                           {"--preset", "llada:low_confidence", "--blocks", "2", "--temperature", "0.5"}, measures);
+    checkDecodeAgainstView(project, table, "fast", {"--preset", "fast-dllm:0.6", "--blocks", "2"}, measures);
+    checkDecodeAgainstView(project, table, "remdm", {"--preset", "remdm:cap:0.2"}, measures);
 }
 
 QTEST_GUILESS_MAIN(tst_CliSameNumbers)

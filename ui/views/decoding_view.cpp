@@ -261,9 +261,11 @@ DecodingView::DecodingView(document::ProjectDocument* document, QWidget* parent)
                             "each step, for the sampler and N chosen above (for the digits, each "
                             "pixel's mean commit step)."));
     grid->addWidget(m_commit, 0, 3, 2, 1);
-    grid->setColumnStretch(0, 1);
-    grid->setColumnStretch(1, 1);
-    grid->setColumnStretch(2, 2);  // room for a label under every sequence
+    // The small charts keep a quarter each of what is not the raster's: their axis titles fit
+    // at 1280 × 720. The distribution has room for a label under every sequence.
+    grid->setColumnStretch(0, 2);
+    grid->setColumnStretch(1, 2);
+    grid->setColumnStretch(2, 3);
     grid->setColumnStretch(3, 1);
     chartsLayout->addLayout(grid, 1);
     m_note->setWordWrap(true);
@@ -651,8 +653,9 @@ void DecodingView::redraw() {
             figure->setVisible(!digits);
     }
     // The accuracy chart takes the left half alone.
-    m_chartGrid->setColumnStretch(1, digits ? 0 : 1);
-    m_chartGrid->setColumnStretch(2, digits ? 1 : 2);
+    m_chartGrid->setColumnStretch(0, digits ? 1 : 2);
+    m_chartGrid->setColumnStretch(1, digits ? 0 : 2);
+    m_chartGrid->setColumnStretch(2, digits ? 1 : 3);
     if (auto* figure = charts::figureOf(m_charts[Entropy])) {
         figure->setTitle(measureTitle(digits ? Accuracy : Entropy));
     }
