@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "core/io/file_io.h"
@@ -388,6 +389,27 @@ void checkDecodeAgainstView(const QString& project, const CsvRows& table, const 
     }
 }
 
+// A project file's "categorical" object, edited in place.
+bool editCategorical(const QString& project, const std::function<void(QJsonObject&)>& edit) {
+    QFile file(project);
+    if (!file.open(QIODevice::ReadOnly)) return false;
+    QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+    file.close();
+    QJsonObject categorical = root["categorical"].toObject();
+    edit(categorical);
+    root["categorical"] = categorical;
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) return false;
+    return file.write(QJsonDocument(root).toJson()) > 0;
+}
+
+// The Decoding view's CSV as `export --view decoding` writes it (no rows when it fails).
+CsvRows exportDecoding(const QString& project, const QTemporaryDir& dir) {
+    const QString csv = dir.filePath("decoding.csv");
+    const auto gui = runCli({"export", "--project", project, "--view", "decoding", "--out", csv}, 600000);
+    if (gui.exitCode != 0) qWarning("%s", qPrintable(gui.err));
+    return gui.exitCode == 0 ? readRows(csv) : CsvRows{};
+}
+
 }  // namespace
 
 // The Decoding view (`export --view decoding`, the GUI's pipeline) against `decode --project`
@@ -400,21 +422,9 @@ void tst_CliSameNumbers::decodingProjectEqualsTheGui() {
     const QString project = dir.filePath("p.json");
     QCOMPARE(runCli({"project", "--example", QString::number(example), "--out", project}).exitCode, 0);
     if (example == 1) {
-        QFile file(project);
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
-        file.close();
-        QJsonObject categorical = root["categorical"].toObject();
-        categorical["maskState"] = true;
-        root["categorical"] = categorical;
-        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        file.write(QJsonDocument(root).toJson());
-        file.close();
+        QVERIFY(editCategorical(project, [](QJsonObject& categorical) { categorical["maskState"] = true; }));
     }
-    const QString csv = dir.filePath("decoding.csv");
-    const auto gui = runCli({"export", "--project", project, "--view", "decoding", "--out", csv}, 600000);
-    QVERIFY2(gui.exitCode == 0, qPrintable(gui.err));
-    const CsvRows table = readRows(csv);
+    const CsvRows table = exportDecoding(project, dir);
     QVERIFY(!table.rows.empty());
     const QStringList measures = example == 6
                                      ? QStringList{"entropy", "total_variation", "position_entropy", "accuracy"}
@@ -447,35 +457,26 @@ void tst_CliSameNumbers::decodingPresetWithBlocksEqualsTheGui() {
     }
     const QString project = dir.filePath("p.json");
     QCOMPARE(runCli({"project", "--example", "1", "--out", project}).exitCode, 0);
-    QFile file(project);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
-    file.close();
-    QJsonObject categorical = root["categorical"].toObject();
-    categorical["numClasses"] = 2;
-    categorical["pi"] = QJsonArray{0.5, 0.5};
-    categorical["maskState"] = true;
-    categorical["dataSource"] = "csv";
-    categorical["csvPath"] = data;
-    categorical["conditionNames"] = QJsonArray{"all"};
-    categorical["table"] = QJsonArray{QJsonObject{{"p", QJsonArray{0.5, 0.5}}}};
-    categorical["condition"] = 0;
-    categorical["numSteps"] = 8;
-    categorical["pathSteps"] = 4;
-    categorical["decoding"] = QJsonObject{
-        {"configs", QJsonArray{QJsonObject{{"name", "llada"},
-                                           {"sampler", "preset=llada:low_confidence;blocks=2;temperature=0.5"}},
-                               QJsonObject{{"name", "fast"}, {"sampler", "preset=fast-dllm:0.6;blocks=2"}},
-                               QJsonObject{{"name", "remdm"}, {"sampler", "preset=remdm:cap:0.2"}}}},
-        {"animated", 0}};
-    root["categorical"] = categorical;
-    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    file.write(QJsonDocument(root).toJson());
-    file.close();
-    const QString csv = dir.filePath("decoding.csv");
-    const auto gui = runCli({"export", "--project", project, "--view", "decoding", "--out", csv}, 600000);
-    QVERIFY2(gui.exitCode == 0, qPrintable(gui.err));
-    const CsvRows table = readRows(csv);
+    QVERIFY(editCategorical(project, [&data](QJsonObject& categorical) {
+        categorical["numClasses"] = 2;
+        categorical["pi"] = QJsonArray{0.5, 0.5};
+        categorical["maskState"] = true;
+        categorical["dataSource"] = "csv";
+        categorical["csvPath"] = data;
+        categorical["conditionNames"] = QJsonArray{"all"};
+        categorical["table"] = QJsonArray{QJsonObject{{"p", QJsonArray{0.5, 0.5}}}};
+        categorical["condition"] = 0;
+        categorical["numSteps"] = 8;
+        categorical["pathSteps"] = 4;
+        categorical["decoding"] = QJsonObject{
+            {"configs", QJsonArray{QJsonObject{{"name", "llada"},
+                                               {"sampler", "preset=llada:low_confidence;blocks=2;temperature=0.5"}},
+                                   QJsonObject{{"name", "fast"}, {"sampler", "preset=fast-dllm:0.6;blocks=2"}},
+                                   QJsonObject{{"name", "remdm"}, {"sampler", "preset=remdm:cap:0.2"}}}},
+            {"animated", 0}};
+    }));
+    const CsvRows table = exportDecoding(project, dir);
+    QVERIFY(!table.rows.empty());
     const QStringList measures{"entropy", "kl_data_output", "kl_output_data", "total_variation", "position_entropy"};
     checkDecodeAgainstView(project, table, "llada",
                            {"--preset", "llada:low_confidence", "--blocks", "2", "--temperature", "0.5"}, measures);
