@@ -1449,12 +1449,24 @@ The project is still open; save your work.</source>
         <source>chains</source>
         <translation>連鎖</translation>
     </message>
+    <message>
+        <source>, colour: the step that committed it (dark: early)</source>
+        <translation>、色: 確定させたステップ (暗いほど早い)</translation>
+    </message>
 </context>
 <context>
     <name>ui::animation::ChainsView</name>
     <message>
         <source>Each dot is one chain; its colour is the class it starts from (forward) or ends in (reverse). Red outlines: the exact marginal; blue bars: the chains.</source>
         <translation>各点が 1 本の連鎖です。色は出発したクラス (順過程) または到達したクラス (逆過程) を表します。赤枠: 厳密な周辺分布、青い棒: 連鎖の分布。</translation>
+    </message>
+    <message>
+        <source>Colour by commit step</source>
+        <translation>確定したステップで色分け</translation>
+    </message>
+    <message>
+        <source>Colour each decoded position by the step that committed it (dark: early) instead of by its value: which token when, chain by chain.</source>
+        <translation>復号された各位置を、値ではなくそれを確定させたステップで色分けします (暗いほど早い): 連鎖ごとに、どのトークンがいつ確定したか。</translation>
     </message>
 </context>
 <context>

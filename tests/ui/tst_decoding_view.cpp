@@ -29,6 +29,7 @@
 #include "ui/document/bundled_data.h"
 #include "ui/document/project_document.h"
 #include "ui/main/categorical_explorer.h"
+#include "ui/animation/chains_view.h"
 #include "ui/views/commit_raster.h"
 #include "ui/views/decoding_view.h"
 
@@ -387,6 +388,23 @@ void tst_DecodingView::trajectoriesAnimateTheChosenSampler() {
         QCOMPARE((chains->reverse[1][2 * b] == mask) + (chains->reverse[1][2 * b + 1] == mask), 1);
         QVERIFY(chains->reverse[0][2 * b] != mask && chains->reverse[0][2 * b + 1] != mask);
     }
+    // Coloured by commit step: at the end of the replay each chain has one position committed
+    // by the first step and the other by the second; halfway the second is still masked.
+    auto* trajectories = explorer.chainsView();
+    trajectories->setDirection(ui::animation::Direction::Reverse);
+    trajectories->setColourByCommit(true);
+    QVERIFY(trajectories->colourByCommit());
+    trajectories->setPosition(2.0);
+    for (size_t b = 0; b < count; ++b) {
+        const int first = chains->reverse[1][2 * b] != mask ? 0 : 1;
+        QCOMPARE(trajectories->commitStep(static_cast<int>(b), first), 1);
+        QCOMPARE(trajectories->commitStep(static_cast<int>(b), 1 - first), 2);
+    }
+    QVERIFY(!trajectories->grab().isNull());
+    trajectories->setPosition(1.0);
+    const int first = chains->reverse[1][0] != mask ? 0 : 1;
+    QCOMPARE(trajectories->commitStep(0, first), 1);
+    QCOMPARE(trajectories->commitStep(0, 1 - first), 0);
     // Back to the reverse sampler: the kernel's chains again.
     p.decoding.animated = -1;
     QVERIFY(document.setCategorical(p, "kernel").ok());

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: MIT
 #include "ui/animation/chains_view.h"
 
+#include <QCheckBox>
 #include <QCoreApplication>
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QPainterPath>
+#include <QHBoxLayout>
+#include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
 
 #include "ui/charts/palette.h"
+#include "ui/views/heatmap_widget.h"
 
 namespace ui::animation {
 
@@ -106,6 +110,10 @@ void ChainCanvas::paintImages(QPainter& painter,
             // The mask state has no grey of its own: say what the blue cells are.
             (m_view->m_maskClass >= 0
                  ? QCoreApplication::translate("ui::animation::ChainCanvas", "   sky blue: masked")
+                 : QString()) +
+            (m_view->colourByCommit() && !forward
+                 ? QCoreApplication::translate("ui::animation::ChainCanvas",
+                                               ", colour: the step that committed it (dark: early)")
                  : QString()));
     painter.setFont(font());
     // Square images when D is a square (8×8 digits), else one row of D cells.
@@ -140,9 +148,14 @@ void ChainCanvas::paintImages(QPainter& painter,
                     static_cast<int>(std::lround(255.0 - value * 255.0 / std::max(1, inked - 1))),
                     0, 255);
                 const bool masked = pane == 0 && mask >= 0 && states[at] == mask;
+                QColor colour = masked ? charts::palette::kSkyBlue : QColor(grey, grey, grey);
+                if (pane == 0 && !masked && m_view->colourByCommit() && !forward) {
+                    const int committed = m_view->commitStep(b, d);
+                    colour = views::heatColor(steps > 1 ? (committed - 1.0) / (steps - 1.0) : 0.0);
+                }
                 painter.fillRect(QRectF(left + (d % columns) * pixel, y0 + (d / columns) * pixel,
                                         pixel + 0.5, pixel + 0.5),
-                                 masked ? charts::palette::kSkyBlue : QColor(grey, grey, grey));
+                                 colour);
             }
             painter.setPen(pane == 0 ? QColor(200, 200, 205) : QColor(120, 160, 220));
             painter.drawRect(QRectF(left - 1, y0 - 1, pixel * columns + 1, pixel * rows + 1));
@@ -311,7 +324,23 @@ void ChainCanvas::paintEvent(QPaintEvent*) {
 ChainsView::ChainsView(QWidget* parent)
     : ViewPanel(QT_TRANSLATE_NOOP("ui::views", "Trajectories"), parent) {
     m_canvas = new ChainCanvas(this);
-    setBody(m_canvas);
+    m_byCommit = new QCheckBox(tr("Colour by commit step"));
+    m_byCommit->setToolTip(tr("Colour each decoded position by the step that committed it (dark: "
+                              "early) instead of by its value: which token when, chain by chain."));
+    m_byCommit->setVisible(false);
+    connect(m_byCommit, &QCheckBox::toggled, this, [this] { m_canvas->update(); });
+    auto* body = new QWidget;
+    auto* layout = new QVBoxLayout(body);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    auto* row = new QHBoxLayout;
+    row->setContentsMargins(8, 2, 8, 0);
+    row->addWidget(m_byCommit);
+    row->addStretch(1);
+    layout->addLayout(row);
+    layout->addWidget(m_canvas, 1);
+    setBody(body);
+    markControl(m_byCommit);
     setToolTip(
         tr("Each dot is one chain; its colour is the class it starts from (forward) or "
            "ends in (reverse). Red outlines: the exact marginal; blue bars: the chains."));
@@ -330,6 +359,7 @@ void ChainsView::setChains(std::shared_ptr<const core::project::CategoricalChain
         numClasses = std::max(numClasses, process);
     }
     m_numClasses = numClasses;
+    m_byCommit->setVisible(m_maskClass >= 0 && m_chains && m_chains->numPositions > 1);
     m_position = std::clamp(m_position, 0.0, static_cast<double>(numSteps()));
     updateData();
     m_canvas->update();
@@ -364,6 +394,29 @@ int ChainsView::tilesShown() const {
 void ChainsView::setPosition(double position) {
     m_position = position;
     m_canvas->update();
+}
+
+void ChainsView::setColourByCommit(bool on) { m_byCommit->setChecked(on); }
+
+bool ChainsView::colourByCommit() const {
+    return m_byCommit->isChecked() && m_maskClass >= 0 && m_chains && m_chains->numPositions > 1;
+}
+
+int ChainsView::commitStep(int chain, int position) const {
+    if (!m_chains || m_direction != Direction::Reverse || m_maskClass < 0) return 0;
+    const int m = numSteps();
+    const auto& frames = m_chains->reverse;
+    const size_t at = static_cast<size_t>(chain) * m_chains->numPositions + position;
+    // Play step j shows node m − j; walk back while the position stays unmasked.
+    const int now = m - currentFrame();
+    const auto unmasked = [&](int j) {
+        const auto& frame = frames[static_cast<size_t>(m - j)];
+        return at < frame.size() && frame[at] != m_maskClass;
+    };
+    if (!unmasked(now)) return 0;
+    int j = now;
+    while (j > 0 && unmasked(j - 1)) --j;
+    return std::max(j, 1);
 }
 
 int ChainsView::numSteps() const {

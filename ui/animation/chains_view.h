@@ -6,6 +6,8 @@
 #include "core/project/categorical_runs.h"
 #include "ui/charts/view_panel.h"
 
+class QCheckBox;
+
 // The "Trajectories" view of the categorical explorer: K horizontal lanes,
 // one dot per chain moving between lanes step by step, and beside them the exact marginal as
 // an outlined bar with the chains' histogram filled over it. It replays recorded frames: the
@@ -36,6 +38,14 @@ public:
     // "images" while sequences of several positions are drawn as image tiles.
     QString explanationVariant() const override;
 
+    // Decoding (a mask state, D > 1, reverse): each decoded position coloured by the step that
+    // committed it (dark: early) instead of by its value. The check box above the tiles.
+    void setColourByCommit(bool on);
+    bool colourByCommit() const;
+    // The step of the replay (1 = the first step taken) from which position d of chain b has
+    // stayed unmasked up to the frame shown; 0 while it is masked or the replay is forward.
+    int commitStep(int chain, int position) const;
+
     Direction direction() const { return m_direction; }
     double position() const { return m_position; }
     int numSteps() const;
@@ -55,6 +65,7 @@ private:
     double m_tileScale = 1.0;
     bool m_figure = false;
     ChainCanvas* m_canvas;
+    QCheckBox* m_byCommit;
     friend class ChainCanvas;
 };
 
