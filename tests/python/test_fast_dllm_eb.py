@@ -17,17 +17,14 @@ import os
 import tempfile
 import unittest
 
+from test_llada_generate import BINARY, DRAWS  # the app and the chains per case
+
 try:
     import torch
     import torch.nn.functional as F
     from test_llada_generate import add_gumbel_noise, check_draws, exact_law, table_cases
 except ImportError:  # the tests skip without torch
     torch = None
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-BINARY = os.environ.get("DIFFUSCOPE_BINARY") or os.path.join(HERE, "..", "..", "build", "app",
-                                                             "diffuscope")
-DRAWS = 20000
 
 
 def get_transfer_index(logits, temperature, mask_index, x, threshold):

@@ -14,16 +14,13 @@ import os
 import tempfile
 import unittest
 
+from test_llada_generate import BINARY, DRAWS  # the app and the chains per case
+
 try:
     import torch
     from test_llada_generate import check_draws, exact_law, table_cases
 except ImportError:  # the tests skip without torch
     torch = None
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-BINARY = os.environ.get("DIFFUSCOPE_BINARY") or os.path.join(HERE, "..", "..", "build", "app",
-                                                             "diffuscope")
-DRAWS = 20000
 
 
 def _sample_categorical(categorical_probs):
