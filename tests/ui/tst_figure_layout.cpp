@@ -31,6 +31,7 @@
 #include "ui/document/project_document.h"
 #include "ui/main/categorical_explorer.h"
 #include "ui/main/gaussian_explorer.h"
+#include "ui/views/commit_raster.h"
 #include "ui/views/gaussian_trajectory_view.h"
 #include "ui/views/kernel_comparison_view.h"
 #include "ui/views/variance_view.h"
@@ -65,6 +66,10 @@ QStringList expectedWords(QWidget* view) {
         }
         if (figure->legend()->isVisibleTo(view)) texts << figure->legend()->labels();
         for (const QString& text : texts) words << text.split(' ', Qt::SkipEmptyParts);
+    }
+    for (auto* raster : view->findChildren<ui::views::CommitRaster*>()) {
+        if (!raster->isVisibleTo(view)) continue;
+        for (const QString& text : raster->texts()) words << text.split(' ', Qt::SkipEmptyParts);
     }
     return words;
 }
@@ -107,6 +112,9 @@ private:
     // The Decoding view needs a mask state: the example's table with one, on its own.
     std::unique_ptr<ui::document::ProjectDocument> m_maskedDocument;
     std::unique_ptr<ui::CategoricalExplorer> m_masked;
+    // And a table of 16 sequences (D = 4, K = 2): their upright labels need the figure's width.
+    std::unique_ptr<ui::document::ProjectDocument> m_sixteenDocument;
+    std::unique_ptr<ui::CategoricalExplorer> m_sixteen;
 };
 
 void tst_FigureLayout::initTestCase() {
@@ -149,8 +157,34 @@ void tst_FigureLayout::initTestCase() {
     for (const auto& entry : m_masked->views()) {
         if (entry.first == "decoding") m_views.push_back(entry);
     }
+    {
+        const QString csv = m_dir.filePath("sixteen.csv");
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("x1,x2,x3,x4,p\n");
+        for (int i = 0; i < 16; ++i) {
+            file.write(QString("%1,%2,%3,%4,%5\n")
+                           .arg(i >> 3 & 1).arg(i >> 2 & 1).arg(i >> 1 & 1).arg(i & 1)
+                           .arg((i % 5 + 1) / 46.0, 0, 'g', 17).toUtf8());
+        }
+        file.close();
+        m_sixteenDocument = std::make_unique<ui::document::ProjectDocument>();
+        auto sixteen = m_sixteenDocument->categorical().withNumClasses(2);
+        sixteen.pi = {0.5, 0.5};
+        sixteen.maskState = true;
+        sixteen.conditionNames = {"all"};
+        sixteen.dataSource = ui::document::CategoricalData::CsvFile;
+        sixteen.csvPath = csv.toStdString();
+        const core::Status set = m_sixteenDocument->setCategorical(sixteen, "sixteen sequences");
+        QVERIFY2(set.ok(), set.ok() ? "" : set.error().toString().c_str());
+        m_sixteen = std::make_unique<ui::CategoricalExplorer>(m_sixteenDocument.get());
+        m_sixteen->waitForJobs();
+        for (const auto& entry : m_sixteen->views()) {
+            if (entry.first == "decoding") m_views.emplace_back("decoding-16", entry.second);
+        }
+    }
     for (const auto& entry : m_gaussian->views()) m_views.push_back(entry);
-    QVERIFY2(m_views.size() >= 11, qPrintable(views(m_views)));
+    QVERIFY2(m_views.size() >= 12, qPrintable(views(m_views)));
 }
 
 // A two-line title takes height that the grid does not give its row: the plot under it would be
@@ -232,6 +266,8 @@ void tst_FigureLayout::aLegendGetsItsRowsWhenItsFigureNarrows() {
 }
 
 void tst_FigureLayout::cleanupTestCase() {
+    m_sixteen.reset();
+    m_sixteenDocument.reset();
     m_masked.reset();
     m_maskedDocument.reset();
     m_gaussian.reset();
@@ -250,7 +286,7 @@ void tst_FigureLayout::everyViewFitsOrSaysWhy_data() {
                                 "gamma", "variance", "gaussian-trajectory", "compare", "matrices"};
     for (const char* name : {"trajectories", "schedule", "step-costs", "matrices", "kernels", "particles",
                              "gamma", "variance", "gaussian-trajectory", "compare", "lab",
-                             "decoding"}) {
+                             "decoding", "decoding-16"}) {
         const QString n = name;
         QTest::addRow("%s 8.5x6 1", name) << n << "8.5cm" << "6cm" << 1.0 << single.contains(n);
         QTest::addRow("%s 8.5x6 1.5", name) << n << "8.5cm" << "6cm" << 1.5 << false;

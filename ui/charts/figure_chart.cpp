@@ -5,6 +5,7 @@
 #include <QAreaSeries>
 #include <QBarLegendMarker>
 #include <QBarSet>
+#include <QBarCategoryAxis>
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
@@ -261,7 +262,15 @@ void fitTicks(QChart* chart) {
     if (area.isEmpty()) return;
     for (QAbstractAxis* axis : chart->axes()) {
         if (!axis->isVisible() || qobject_cast<QCategoryAxis*>(axis) != nullptr) continue;
-        if (auto* value = qobject_cast<QValueAxis*>(axis)) {
+        if (auto* bars = qobject_cast<QBarCategoryAxis*>(axis); bars && bars->orientation() == Qt::Horizontal) {
+            // Category labels lie flat while each fits its slot, else stand upright: Qt would
+            // print a crowded flat label as "...", and upright ones cost height a plot may lack.
+            const QFontMetricsF metrics(bars->labelsFont());
+            double widest = 0.0;
+            for (const QString& label : bars->categories()) widest = std::max(widest, metrics.horizontalAdvance(label));
+            const int angle = labelsFitTheirSlots(area.width(), static_cast<int>(bars->count()), widest) ? 0 : -90;
+            if (bars->labelsAngle() != angle) bars->setLabelsAngle(angle);
+        } else if (auto* value = qobject_cast<QValueAxis*>(axis)) {
             fitValueAxis(value, area);
         } else if (auto* log = qobject_cast<QLogValueAxis*>(axis)) {
             if (std::abs(std::log10(log->base()) - std::round(std::log10(log->base()))) < 1e-9) {
@@ -674,8 +683,19 @@ static void keepPlotRoom(QChart* chart, QChartView* view) {
         view->setProperty("diffuscopeOwnMinimum", view->minimumSize());
     }
     const QSize own = view->property("diffuscopeOwnMinimum").toSize();
+    // A vertical axis's title wraps between words, so its longest word is the least plot
+    // height that prints it whole; the tick labels and titles under the plot come on top.
+    double word = 0.0;
+    for (QAbstractAxis* axis : chart->axes()) {
+        if (axis->orientation() != Qt::Vertical || !axis->isVisible() || !axis->isTitleVisible()) continue;
+        const QFontMetricsF metrics(axis->titleFont());
+        QString title = axis->property(kOneLineTitle).toString();
+        if (title.isEmpty()) title = axis->titleText();
+        for (const QString& w : title.split(' ', Qt::SkipEmptyParts)) word = std::max(word, metrics.horizontalAdvance(w));
+    }
     const QSize room(std::max(own.width(), static_cast<int>(std::ceil(8.0 * em))),
-                     std::max(own.height(), static_cast<int>(std::ceil(7.0 * em))));
+                     std::max({own.height(), static_cast<int>(std::ceil(7.0 * em)),
+                               static_cast<int>(std::ceil(word + 4.5 * em))}));
     if (view->minimumSize() != room) view->setMinimumSize(room);
 }
 

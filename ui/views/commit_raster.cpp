@@ -34,7 +34,13 @@ void CommitRaster::setCommit(std::vector<double> commit, int numSteps, int dims,
     m_meanStep = meanCommitSteps(m_commit, numSteps, dims);
     m_caption = caption;
     m_message.clear();
+    updateGeometry();  // the caption's words set the least width
     update();
+}
+
+QStringList CommitRaster::texts() const {
+    if (m_dims == 0) return {};
+    return {m_caption, m_side > 0 ? tr("column") : tr("position"), m_side > 0 ? tr("row") : tr("step taken")};
 }
 
 void CommitRaster::clear(const QString& message) {
@@ -46,9 +52,17 @@ void CommitRaster::clear(const QString& message) {
     update();
 }
 
+// Wide enough for the axis title under the grid and for the caption's longest word, with
+// the margins gridRect() keeps: a narrow layout never cuts a word.
 QSize CommitRaster::minimumSizeHint() const {
-    const int em = fontMetrics().height();
-    return {8 * em, 8 * em};
+    const QFontMetrics fm = fontMetrics();
+    const int em = fm.height();
+    const int title = std::max(fm.horizontalAdvance(tr("position")), fm.horizontalAdvance(tr("column")));
+    int word = 0;
+    for (const QString& w : m_caption.split(' ', Qt::SkipEmptyParts)) word = std::max(word, fm.horizontalAdvance(w));
+    const int digits = fm.horizontalAdvance(QString::number(std::max(m_steps, 10)));
+    const int margins = 2 * digits + 4 * em;
+    return {std::max({8 * em, title + margins, word + 16}), 8 * em};
 }
 
 double CommitRaster::captionHeight() const {

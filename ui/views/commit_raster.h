@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QStringList>
 #include <QWidget>
 #include <vector>
 
@@ -22,6 +23,8 @@ public:
 
     // `side` > 0 draws the map of mean commit steps on side × side (D = side²).
     void setCommit(std::vector<double> commit, int numSteps, int dims, int side, const QString& caption);
+    // The caption and the axis titles it draws (empty while it shows a message).
+    QStringList texts() const;
     void clear(const QString& message);
     bool isMap() const { return m_side > 0; }
     const std::vector<double>& commit() const { return m_commit; }

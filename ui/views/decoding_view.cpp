@@ -59,6 +59,8 @@ enum Column { Name = 0, Colour = 1, Sampler = 2, NumColumns = 3 };
 
 // Tables with more sequences than this get no distribution chart: the bars would be hairs.
 constexpr int kMaxDistributionRows = 64;
+// More sequences than this give the distribution a row of its own: their labels need the width.
+constexpr int kWideDistributionRows = 12;
 
 void setupChart(QChart* chart) {
     chart->setAnimationOptions(QChart::NoAnimation);
@@ -248,25 +250,14 @@ DecodingView::DecodingView(document::ProjectDocument* document, QWidget* parent)
         // One legend for the whole figure, under the tall distribution chart: legends under
         // each small chart would need more height than a grid row gives them.
         figure->setLegendShown(i == Distribution);
-        if (i == Distribution) {
-            m_distributionFigure = figure;
-            grid->addWidget(figure, 0, 2, 2, 1);
-        } else {
-            grid->addWidget(figure, i / 2, i % 2);
-        }
+        if (i == Distribution) m_distributionFigure = figure;
     }
     m_commit = new CommitRaster;
     m_commit->setObjectName("commitRaster");
     m_commit->setToolTip(tr("Which token when: the probability that each position is unmasked after "
                             "each step, for the sampler and N chosen above (for the digits, each "
                             "pixel's mean commit step)."));
-    grid->addWidget(m_commit, 0, 3, 2, 1);
-    // The small charts keep a quarter each of what is not the raster's: their axis titles fit
-    // at 1280 × 720. The distribution has room for a label under every sequence.
-    grid->setColumnStretch(0, 2);
-    grid->setColumnStretch(1, 2);
-    grid->setColumnStretch(2, 3);
-    grid->setColumnStretch(3, 1);
+    arrangeGrid(Arrangement::Tall);
     chartsLayout->addLayout(grid, 1);
     m_note->setWordWrap(true);
     m_note->setStyleSheet("padding: 2px 8px;");
@@ -644,6 +635,47 @@ void DecodingView::setResult(std::shared_ptr<const DecodingViewData> data) {
     setData(std::move(table));
 }
 
+void DecodingView::arrangeGrid(Arrangement arrangement) {
+    if (arrangement == m_arrangement) return;
+    m_arrangement = arrangement;
+    QGridLayout* grid = m_chartGrid;
+    auto place = [grid](QWidget* widget, int row, int column, int rows, int columns) {
+        grid->removeWidget(widget);
+        grid->addWidget(widget, row, column, rows, columns);
+    };
+    auto figure = [this](int index) { return charts::figureOf(m_charts[static_cast<size_t>(index)]); };
+    for (int c = 0; c < 5; ++c) grid->setColumnStretch(c, 0);
+    for (int r = 0; r < 2; ++r) grid->setRowStretch(r, 0);
+    switch (arrangement) {
+    case Arrangement::Tall:
+    case Arrangement::Digits:
+        // The small charts two by two, then the distribution and the raster at full height.
+        // The small charts keep a quarter each of what is not the raster's: their axis titles
+        // fit at 1280 × 720. For the digits the accuracy chart takes the left half alone.
+        for (int i = Entropy; i <= TotalVariation; ++i) place(figure(i), i / 2, i % 2, 1, 1);
+        place(m_distributionFigure, 0, 2, 2, 1);
+        place(m_commit, 0, 3, 2, 1);
+        grid->setColumnStretch(0, arrangement == Arrangement::Digits ? 1 : 2);
+        grid->setColumnStretch(1, arrangement == Arrangement::Digits ? 0 : 2);
+        grid->setColumnStretch(2, arrangement == Arrangement::Digits ? 1 : 3);
+        grid->setColumnStretch(3, 1);
+        break;
+    case Arrangement::Wide:
+        // Many sequences: their upright labels need the width, so the distribution spans
+        // the row under the four small charts and the raster keeps the right edge.
+        for (int i = Entropy; i <= TotalVariation; ++i) place(figure(i), 0, i, 1, 1);
+        place(m_distributionFigure, 1, 0, 1, 4);
+        place(m_commit, 0, 4, 2, 1);
+        for (int c = 0; c < 4; ++c) grid->setColumnStretch(c, 2);
+        grid->setColumnStretch(4, 1);
+        grid->setRowStretch(0, 2);
+        grid->setRowStretch(1, 3);
+        break;
+    case Arrangement::None:
+        break;
+    }
+}
+
 void DecodingView::redraw() {
     const bool digits = m_data && m_data->digits;
     // For the digits the entropy chart's place shows the accuracy and the sequence measures
@@ -652,10 +684,9 @@ void DecodingView::redraw() {
         if (auto* figure = charts::figureOf(m_charts[static_cast<size_t>(i)]))
             figure->setVisible(!digits);
     }
-    // The accuracy chart takes the left half alone.
-    m_chartGrid->setColumnStretch(0, digits ? 1 : 2);
-    m_chartGrid->setColumnStretch(1, digits ? 0 : 2);
-    m_chartGrid->setColumnStretch(2, digits ? 1 : 3);
+    const bool manySequences = m_data && m_data->exact && m_data->rowLabels.size() > kWideDistributionRows &&
+                               m_data->rowLabels.size() <= kMaxDistributionRows;
+    arrangeGrid(digits ? Arrangement::Digits : manySequences ? Arrangement::Wide : Arrangement::Tall);
     if (auto* figure = charts::figureOf(m_charts[Entropy])) {
         figure->setTitle(measureTitle(digits ? Accuracy : Entropy));
     }
@@ -843,8 +874,6 @@ void DecodingView::drawDistribution() {
     }
     chart->addSeries(series);
     categories->setCategories(m_data->rowLabels);
-    // Upright labels whenever there are more than a few: a narrow figure keeps every sequence.
-    categories->setLabelsAngle(m_data->rowLabels.size() > 12 ? -90 : 0);
     series->attachAxis(categories);
     series->attachAxis(y);
     charts::setNiceRange(y, 0.0, std::min(1.0, top * 1.1 + 0.01));

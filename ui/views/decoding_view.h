@@ -134,6 +134,10 @@ private:
     void onItemChanged(int row, int column);
     bool applySettings(const core::project::DecodingSettings& settings, const QString& undoText);
     void redraw();
+    // Where the charts and the raster sit: the distribution at full height beside the small
+    // charts, or (many sequences) across the width under them.
+    enum class Arrangement { None, Tall, Wide, Digits };
+    void arrangeGrid(Arrangement arrangement);
     void drawMeasure(int chartIndex);
     void drawDistribution();
     // Which token when for the chosen sampler and N (the distribution's selectors).
@@ -148,6 +152,7 @@ private:
     document::ProjectDocument* m_document;
     std::array<QChart*, NumCharts> m_charts{};
     QGridLayout* m_chartGrid = nullptr;
+    Arrangement m_arrangement = Arrangement::None;
     QWidget* m_distributionFigure = nullptr;
     CommitRaster* m_commit = nullptr;
     QTableWidget* m_table;
