@@ -97,7 +97,7 @@ class DreamSampleAgainstApp(unittest.TestCase):
                                                 "--temperature", repr(temperature))
                                 x = dream_sample(model, DRAWS, d, steps, temperature, alg, 2)
                                 cases += check_draws(self, law, x, DRAWS)
-        self.assertGreater(cases, 50)
+        self.assertEqual(cases, 102)
 
 if __name__ == "__main__":
     unittest.main()

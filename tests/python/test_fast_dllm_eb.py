@@ -97,7 +97,7 @@ class FastDllmAndEbAgainstApp(unittest.TestCase):
                                 x = fast_dllm_generate(model, DRAWS, d, d // blocks, tau,
                                                        threshold, 2)
                                 cases += check_draws(self, law, x, DRAWS)
-        self.assertEqual(cases, 18)
+        self.assertEqual(cases, 24)
 
     def test_eb_reproduces_the_entropy_bound(self):
         torch.manual_seed(20261209)
@@ -111,7 +111,7 @@ class FastDllmAndEbAgainstApp(unittest.TestCase):
                                             str(tau))
                             x = eb_generate(model, DRAWS, d, tau, gamma, 2)
                             cases += check_draws(self, law, x, DRAWS)
-        self.assertEqual(cases, 12)
+        self.assertEqual(cases, 18)
 
 
 if __name__ == "__main__":

@@ -56,7 +56,7 @@ class MdlmSampleAgainstApp(unittest.TestCase):
                         law = exact_law(self, path, "mdlm", steps, schedule="cosine")
                         x = mdlm_sample(model, DRAWS, d, steps, 2)
                         cases += check_draws(self, law, x, DRAWS)
-        self.assertEqual(cases, 10)
+        self.assertEqual(cases, 15)
 
 if __name__ == "__main__":
     unittest.main()
