@@ -9,7 +9,9 @@
 #include "app/cli/commands.h"
 #include "app/cli/output_format.h"
 #include "app/cli/terminal_progress.h"
+#include "core/project/chain_decoding.h"
 #include "core/project/decoding_runs.h"
+#include "core/schedule/beta_curve.h"
 
 namespace app::cli {
 
@@ -125,6 +127,86 @@ void printDecode(const core::project::DecodeSweepRun& run, const std::string& fo
     std::cout << out.str();
 }
 
+// decode --chain FILE --length D: Monte Carlo on sequences of a Markov chain, with the chain's
+// exact denoiser; the table's options do not apply.
+int runDecodeChain(const Args& args, const core::categorical::DecodingSampler& sampler,
+                   const std::vector<int>& sweep, const std::string& format) {
+    for (const char* name : {"table", "project", "model", "condition"}) {
+        if (args.has(name)) {
+            return fail(core::invalidArgument("--" + std::string(name), args.get(name),
+                                              "not used with --chain, whose own law is the data and the denoiser"));
+        }
+    }
+    Result<std::string> length = args.require("length");
+    if (!length) return fail(length.error());
+    Result<int> d = parseBounded(*length, "--length", core::limits::kChainLength);
+    if (!d) return fail(d.error());
+    auto chain = core::data::readMarkovChain(args.get("chain"));
+    if (!chain) return fail(chain.error());
+    const int k = chain->numStates();
+    if (args.has("pi") && args.get("pi") != "masked:" + std::to_string(k)) {
+        return fail(core::invalidArgument("--pi", args.get("pi"),
+                                          "a chain of " + std::to_string(k) + " states decodes with --pi masked:" +
+                                              std::to_string(k) + " (its mask is state " + std::to_string(k + 1) +
+                                              "), or without --pi"));
+    }
+    auto curve = core::schedule::parseBetaCurve(args.has("schedule") ? args.get("schedule") : "linear", {},
+                                                "--schedule");
+    if (!curve) return fail(curve.error());
+    std::vector<int> steps = sweep;
+    if (steps.empty()) {
+        Result<int> n = args.getBounded("steps", core::limits::kSteps);
+        if (!n) return fail(n.error());
+        steps.push_back(*n);
+    }
+    core::project::ChainDecodeRequest request;
+    request.sampler = sampler;
+    request.length = *d;
+    if (args.has("samples")) {
+        Result<long long> samples = args.getInt64("samples");
+        if (!samples) return fail(samples.error());
+        request.samples = *samples;
+    }
+    Result<long long> seed = args.getInt64("seed");
+    if (!seed) return fail(seed.error());
+    request.seed = static_cast<uint64_t>(*seed);
+    Result<int> threads = threadCount(args);
+    if (!threads) return fail(threads.error());
+    TerminalProgress terminal;
+    std::vector<core::project::ChainDecodeRun> runs;
+    for (int n : steps) {
+        request.numSteps = n;
+        core::Progress progress(&terminal, "decoding N = " + std::to_string(n));
+        auto run = core::project::projectDecodeChain(*chain, *curve, request, *threads, &progress);
+        if (!run) {
+            core::Error error = run.error();
+            if (error.field == "length" || error.field == "samples") {
+                error.field = "--" + error.field;
+            } else if (error.field == "steps") {
+                error.field = sweep.empty() ? "--steps" : "--sweep-steps";
+            }
+            return fail(error);
+        }
+        runs.push_back(std::move(*run));
+    }
+    std::ostringstream out;
+    if (format == "json") {
+        if (sweep.empty()) {
+            printJson(out, core::project::chainDecodeJson(runs.front()));
+        } else {
+            nlohmann::ordered_json all;
+            all["sweep"] = nlohmann::ordered_json::array();
+            for (const auto& run : runs) all["sweep"].push_back(core::project::chainDecodeJson(run));
+            printJson(out, all);
+        }
+    } else {
+        out << core::project::chainDecodeCsvHeader() << '\n';
+        for (const auto& run : runs) out << core::project::chainDecodeCsvRow(run) << '\n';
+    }
+    std::cout << out.str();
+    return 0;
+}
+
 }  // namespace
 
 const CommandSpec& decodeSpec() {
@@ -168,7 +250,12 @@ const CommandSpec& decodeSpec() {
                 "a project file: its categorical set-up (data, π, schedule, N, condition, model, "
                 "seed) stands in for the options not given"),
          valued("condition", "C", "", "the condition decoded (default: all conditions averaged)"),
-         valued("samples", "M", "", "Monte Carlo with M ≥ 2 chains per condition (default: exact)"),
+         valued("chain", "FILE", "",
+                "decode sequences of a Markov chain instead of a table: {\"states\", \"initial\", "
+                "\"transition\"} (Monte Carlo, the chain's exact denoiser; --schedule default linear)"),
+         valued("length", "D", "", "with --chain: the sequence length D (2..4096)"),
+         valued("samples", "M", "",
+                "Monte Carlo with M ≥ 2 chains per condition (default: exact; with --chain 1000)"),
          seedOption("0", "the Monte Carlo seed"), threadsOption(),
          formatOption("json|csv", "json", "the output format"),
          valued("model", "M", "oracle",
@@ -189,7 +276,12 @@ const CommandSpec& decodeSpec() {
         "On the digits (a project on them, or --model a digits network with a mask state and no\n"
         "--table) with --samples the JSON adds accuracy, accuracy_standard_error and\n"
         "accuracy_per_condition: the share of decoded images that a nearest-class-mean classifier\n"
-        "labels as their condition.\n"};
+        "labels as their condition.\n"
+        "With --chain FILE --length D (Monte Carlo only) the JSON has exact, sampler, steps, length,\n"
+        "chains, tokens_per_step, cross_entropy (−log p_chain(x)/D, nats per token), chain_entropy\n"
+        "(exact), pair_total_variation (adjacent pairs against the chain's law), distinct_2,\n"
+        "longest_repeat (each {\"value\", \"standard_error\"}), position_entropy, commit,\n"
+        "commit_score and samples (the first 20 decoded sequences as text).\n"};
     return spec;
 }
 
@@ -206,6 +298,10 @@ int runDecode(const Args& args) {
     request.sampler = *sampler;
     Result<std::vector<int>> sweep = sweepSteps(args);
     if (!sweep) return fail(sweep.error());
+    if (args.has("chain")) return runDecodeChain(args, *sampler, *sweep, format);
+    if (args.has("length")) {
+        return fail(core::invalidArgument("--length", args.get("length"), "goes with --chain FILE"));
+    }
     auto params = args.has("project")        ? categoricalParamsFromProject(args)
                   : decodesModelDigits(args) ? digitsParamsFromModel(args, !sweep->empty())
                                              : categoricalParamsFromOptions(args, !sweep->empty());

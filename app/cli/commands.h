@@ -20,6 +20,7 @@ namespace app::cli {
 int runKernel(const Args& args);
 int runCategorical(const Args& args);
 int runDecode(const Args& args);
+int runChain(const Args& args);  // cmd_chain.cpp
 
 // Analytic-DPM (docs/gaussian.md): cmd_gamma.cpp (gamma, variance), cmd_nll.cpp, cmd_sample.cpp.
 int runGamma(const Args& args);

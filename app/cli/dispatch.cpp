@@ -33,7 +33,7 @@ struct Group {
 const std::vector<Group>& groups() {
     static const std::vector<Group> kGroups = {
         {"Categorical diffusion (docs/categorical.md)",
-         {{kernelSpec, runKernel}, {categoricalSpec, runCategorical}, {decodeSpec, runDecode}}},
+         {{kernelSpec, runKernel}, {categoricalSpec, runCategorical}, {decodeSpec, runDecode}, {chainSpec, runChain}}},
         {"Analytic-DPM (docs/gaussian.md)",
          {{gammaSpec, runGamma},
           {varianceSpec, runVariance},

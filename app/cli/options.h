@@ -100,6 +100,7 @@ std::string commandHelp(const CommandSpec& spec);
 const CommandSpec& kernelSpec();
 const CommandSpec& categoricalSpec();
 const CommandSpec& decodeSpec();
+const CommandSpec& chainSpec();
 const CommandSpec& gammaSpec();
 const CommandSpec& varianceSpec();
 const CommandSpec& nllSpec();

@@ -827,8 +827,13 @@ struct Engine {
             const double* row = scoreRow(f.data() + static_cast<size_t>(positions[i]) * k, tempered);
             scored.push_back({row[values[i]], i});
         }
-        std::stable_sort(scored.begin(), scored.end(),
-                         [](const auto& a, const auto& b) { return a.first > b.first; });
+        // The first `count` of the stable order by decreasing score (ties: the earlier position),
+        // without sorting the rest: one token a step over hundreds of positions is linear.
+        const size_t take = std::min(static_cast<size_t>(std::max(count, 0)), scored.size());
+        std::partial_sort(scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(take), scored.end(),
+                          [](const auto& a, const auto& b) {
+                              return a.first > b.first || (a.first == b.first && a.second < b.second);
+                          });
         std::vector<int> out;
         for (int i = 0; i < count && i < static_cast<int>(scored.size()); ++i) {
             out.push_back(static_cast<int>(scored[static_cast<size_t>(i)].second));
@@ -878,8 +883,12 @@ struct Engine {
     std::vector<int> rankedPositions(const std::vector<int>& masked, const std::vector<double>& f, int count) const {
         std::vector<std::pair<double, int>> scored;
         for (int d : masked) scored.push_back({score(f.data() + static_cast<size_t>(d) * k), d});
-        std::stable_sort(scored.begin(), scored.end(),
-                         [](const auto& a, const auto& b) { return a.first > b.first; });
+        // The stable order by decreasing score (masked is increasing), its first `count` only.
+        const size_t take = std::min(static_cast<size_t>(std::max(count, 0)), scored.size());
+        std::partial_sort(scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(take), scored.end(),
+                          [](const auto& a, const auto& b) {
+                              return a.first > b.first || (a.first == b.first && a.second < b.second);
+                          });
         std::vector<int> out;
         for (int i = 0; i < count && i < static_cast<int>(scored.size()); ++i) out.push_back(scored[i].second);
         return out;
@@ -893,6 +902,40 @@ struct Engine {
         }
         const double tau = s.values == DecodeValues::Temperature ? s.temperature : 1.0;
         int best = 0;
+        if (s.gumbel == GumbelPrecision::Float64 && options.inverseCdfDraws) {
+            // The same categorical law with one uniform instead of K Gumbel draws.
+            double sum = 0.0;
+            if (tau == 1.0) {
+                for (int i = 0; i < k; ++i) sum += f[i] > 0.0 ? f[i] : 0.0;
+                const double u = rng.uniform() * sum;
+                double cumulative = 0.0;
+                for (int i = 0; i < k; ++i) {
+                    if (!(f[i] > 0.0)) continue;
+                    best = i;
+                    cumulative += f[i];
+                    if (u < cumulative) break;
+                }
+                return best;
+            }
+            thread_local std::vector<double> w;
+            w.resize(static_cast<size_t>(k));
+            {
+                double top = 0.0;
+                for (int i = 0; i < k; ++i) top = std::max(top, f[i]);
+                for (int i = 0; i < k; ++i) {
+                    sum += w[static_cast<size_t>(i)] = f[i] > 0.0 ? std::exp((std::log(f[i]) - std::log(top)) / tau) : 0.0;
+                }
+            }
+            const double u = rng.uniform() * sum;
+            double cumulative = 0.0;
+            for (int i = 0; i < k; ++i) {
+                if (w[static_cast<size_t>(i)] <= 0.0) continue;
+                best = i;
+                cumulative += w[static_cast<size_t>(i)];
+                if (u < cumulative) break;
+            }
+            return best;
+        }
         if (s.gumbel == GumbelPrecision::Float64) {
             double top = -std::numeric_limits<double>::infinity();
             for (int i = 0; i < k; ++i) {

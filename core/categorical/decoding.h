@@ -190,6 +190,9 @@ struct DecodeOptions {
     uint64_t seed = 0;                  // key of the Monte Carlo chains and of the trajectories
     int trajectories = 0;               // chains whose every state is kept (per condition decoded)
     bool keepOutputs = false;           // Monte Carlo: every chain's output (DecodeResult::outputs)
+    // Float64 values by inverse CDF with one uniform: the law of Gumbel-max in float64 with K
+    // times fewer logarithms, other draws (the tables' decodes keep their Gumbel streams).
+    bool inverseCdfDraws = false;
     ParallelOptions parallel;
     Progress* progress = nullptr;       // progress per step (exact) or per chain block, cancel
 };

@@ -34,6 +34,10 @@ inline constexpr IntRange kViewParticles{"the number of particles shown", 1, 20'
 // (K + 1)^D: beyond, the output distribution needs Monte Carlo (--samples).
 inline constexpr long long kDecodeExactStates = 1LL << 24;
 inline constexpr IntRange kChains{"the number of chains", 1, 10'000'000};
+// Decoding on a Markov chain: its states (one byte per decoded token, the mask included) and
+// the sequence length D.
+inline constexpr IntRange kChainStates{"the number of chain states K", 2, 64};
+inline constexpr IntRange kChainLength{"the length D", 2, 4096};
 inline constexpr IntRange kBatch{"the batch size", 1, 65'536};
 inline constexpr IntRange kWidth{"the network width", 1, 8192};
 inline constexpr IntRange kDepth{"the network depth", 1, 64};
