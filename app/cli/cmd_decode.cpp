@@ -9,6 +9,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/output_format.h"
 #include "app/cli/terminal_progress.h"
+#include "core/data/bundled_files.h"
 #include "core/project/chain_decoding.h"
 #include "core/project/decoding_runs.h"
 #include "core/schedule/beta_curve.h"
@@ -141,7 +142,14 @@ int runDecodeChain(const Args& args, const core::categorical::DecodingSampler& s
     if (!length) return fail(length.error());
     Result<int> d = parseBounded(*length, "--length", core::limits::kChainLength);
     if (!d) return fail(d.error());
-    auto chain = core::data::readMarkovChain(args.get("chain"));
+    // "english": the bundled chain of letters (resources/data/README.md).
+    std::string chainPath = args.get("chain");
+    if (chainPath == "english") {
+        auto bundled = core::data::bundledDataPath("data/english-chain.json");
+        if (!bundled) return fail(bundled.error());
+        chainPath = *bundled;
+    }
+    auto chain = core::data::readMarkovChain(chainPath);
     if (!chain) return fail(chain.error());
     const int k = chain->numStates();
     if (args.has("pi") && args.get("pi") != "masked:" + std::to_string(k)) {
@@ -252,7 +260,8 @@ const CommandSpec& decodeSpec() {
          valued("condition", "C", "", "the condition decoded (default: all conditions averaged)"),
          valued("chain", "FILE", "",
                 "decode sequences of a Markov chain instead of a table: {\"states\", \"initial\", "
-                "\"transition\"} (Monte Carlo, the chain's exact denoiser; --schedule default linear)"),
+                "\"transition\"}, or english (the bundled chain of letters); Monte Carlo with the "
+                "chain's exact denoiser, --schedule default linear"),
          valued("length", "D", "", "with --chain: the sequence length D (2..4096)"),
          valued("samples", "M", "",
                 "Monte Carlo with M ≥ 2 chains per condition (default: exact; with --chain 1000)"),

@@ -2,7 +2,9 @@
 // Throughput of the categorical engine: forward/reverse chain-steps per second,
 // closed vs direct reverse kernel, and the trajectory DP. Counters report per-chain-step rates.
 // After the run it prints every case at 1 against 2 threads and reverse against forward sampling
-// at D = 1 (the reverse sampler draws only at a chain's events, like the forward one at its jumps).
+// at D = 1 (the reverse sampler draws only at a chain's events, like the forward one at its jumps),
+// and decoding on the bundled English chain (D = 256, 1000 chains, N = 256, LLaDA's
+// low-confidence) in chains·steps per second, whose bytes must not depend on the thread count.
 // Run: build/tests/bench_categorical
 #include <benchmark/benchmark.h>
 
@@ -11,7 +13,9 @@
 
 #include "core/categorical/reverse_kernel.h"
 #include "core/categorical/sampler.h"
+#include "core/data/bundled_files.h"
 #include "core/data/categorical_table.h"
+#include "core/project/chain_decoding.h"
 #include "core/model/categorical_oracles.h"
 #include "core/trajectory/least_cost_path.h"
 #include "core/util/rng.h"
@@ -108,6 +112,38 @@ void BM_Dp(benchmark::State& state) {
     state.SetLabel(k > 0 ? "one K" : "all K");
 }
 
+// args: threads. One decode of 1000 chains × 256 steps per iteration.
+void BM_ChainDecode(benchmark::State& state) {
+    static std::string first;  // the 1-thread run's JSON: every thread count must write it
+    const auto path = data::bundledDataPath("data/english-chain.json");
+    if (!path) {
+        state.SkipWithError(path.error().toString().c_str());
+        return;
+    }
+    const auto chain = data::readMarkovChain(*path);
+    project::ChainDecodeRequest request;
+    if (!chain || !applyDecodePreset("llada:low_confidence", 1.0, request.sampler)) {
+        state.SkipWithError("the bundled chain or the preset");
+        return;
+    }
+    request.length = 256;
+    request.numSteps = 256;
+    request.samples = 1000;
+    std::string json;
+    for (auto _ : state) {
+        auto run = project::projectDecodeChain(*chain, schedule::BetaCurve(), request, static_cast<int>(state.range(0)));
+        if (!run) {
+            state.SkipWithError(run.error().toString().c_str());
+            return;
+        }
+        json = io::dumpJson(project::chainDecodeJson(*run));
+    }
+    if (first.empty()) first = json;
+    if (json != first) state.SkipWithError("the output depends on the thread count");
+    state.SetItemsProcessed(state.iterations() * request.samples * request.numSteps);
+    state.SetLabel("chains·steps");
+}
+
 // Reverse against forward chains at D = 1 (the same 10⁶ chains, K = 16 and 50 steps) for 1 and 2
 // threads, when both ran.
 void compareReverseWithForward(const bench::Times& times, std::FILE* out) {
@@ -137,6 +173,7 @@ BENCHMARK(BM_Forward)->Args({1000000, 1, 16, 50, 1})->Args({1000000, 1, 16, 50, 
     ->Args({100000, 64, 17, 20, 1})->Args({100000, 64, 17, 20, 2})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Reverse)->Args({1000000, 1, 16, 50, 1})->Args({1000000, 1, 16, 50, 2})
     ->Args({100000, 64, 17, 20, 1})->Args({100000, 64, 17, 20, 2})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ChainDecode)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Kernel)->Args({256, 0})->Args({256, 1})->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Dp)->Args({100, 1})->Args({100, 2})->Args({0, 2})->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 
