@@ -6,9 +6,7 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
-#include "core/data/markov_chain.h"
-#include "core/io/file_io.h"
-#include "core/io/csv.h"
+#include "core/project/chain_decoding.h"
 
 namespace app::cli {
 
@@ -52,16 +50,8 @@ int runChain(const Args& args) {
     if (!out) return fail(out.error());
     Result<double> alpha = args.getDouble("alpha");
     if (!alpha) return fail(alpha.error());
-    if (core::Status s = core::io::checkWritablePath(*out); !s) return fail(s.error());
-    auto text = core::io::readRegularFile(*textPath);
-    if (!text) return fail(text.error());
-    auto fit = core::data::fitEnglishChain(*text, *alpha, *textPath);
+    auto fit = core::project::fitChainFile(*textPath, *out, *alpha, args.get("source"));
     if (!fit) return fail(fit.error());
-    fit->chain.source = args.has("source") ? args.get("source") : "fitted on " + *textPath;
-    fit->chain.source += "; add-α smoothing, α = " + core::shortestText(*alpha);
-    if (core::Status s = core::io::writeFileAtomically(*out, core::data::markovChainJsonText(fit->chain)); !s) {
-        return fail(s.error());
-    }
     std::vector<std::pair<std::string, int64_t>> left(fit->outside.begin(), fit->outside.end());
     std::stable_sort(left.begin(), left.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     int64_t leftOut = 0;

@@ -9,10 +9,8 @@
 #include "app/cli/commands.h"
 #include "app/cli/output_format.h"
 #include "app/cli/terminal_progress.h"
-#include "core/data/bundled_files.h"
 #include "core/project/chain_decoding.h"
 #include "core/project/decoding_runs.h"
-#include "core/schedule/beta_curve.h"
 
 namespace app::cli {
 
@@ -142,14 +140,7 @@ int runDecodeChain(const Args& args, const core::categorical::DecodingSampler& s
     if (!length) return fail(length.error());
     Result<int> d = parseBounded(*length, "--length", core::limits::kChainLength);
     if (!d) return fail(d.error());
-    // "english": the bundled chain of letters (resources/data/README.md).
-    std::string chainPath = args.get("chain");
-    if (chainPath == "english") {
-        auto bundled = core::data::bundledDataPath("data/english-chain.json");
-        if (!bundled) return fail(bundled.error());
-        chainPath = *bundled;
-    }
-    auto chain = core::data::readMarkovChain(chainPath);
+    auto chain = core::project::readChainSource(args.get("chain"));
     if (!chain) return fail(chain.error());
     const int k = chain->numStates();
     if (args.has("pi") && args.get("pi") != "masked:" + std::to_string(k)) {
@@ -158,8 +149,7 @@ int runDecodeChain(const Args& args, const core::categorical::DecodingSampler& s
                                               std::to_string(k) + " (its mask is state " + std::to_string(k + 1) +
                                               "), or without --pi"));
     }
-    auto curve = core::schedule::parseBetaCurve(args.has("schedule") ? args.get("schedule") : "linear", {},
-                                                "--schedule");
+    auto curve = core::project::chainDecodeCurve(args.has("schedule") ? args.get("schedule") : "linear", "--schedule");
     if (!curve) return fail(curve.error());
     std::vector<int> steps = sweep;
     if (steps.empty()) {

@@ -5,7 +5,9 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/data/bundled_files.h"
 #include "core/data/categorical_table.h"
+#include "core/io/file_io.h"
 #include "core/model/markov_chain_denoiser.h"
 #include "core/project/decoding_runs.h"
 #include "core/util/limits.h"
@@ -130,6 +132,32 @@ ChainDecodeMeasures chainDecodeMeasures(const data::MarkovChain& chain, const st
         out.samples.push_back(chainText(chain, outputs.data() + i * length, length));
     }
     return out;
+}
+
+Result<data::MarkovChain> readChainSource(const std::string& name) {
+    if (name == "english") {
+        Result<std::string> bundled = data::bundledDataPath("data/english-chain.json");
+        if (!bundled) return bundled.error();
+        return data::readMarkovChain(*bundled);
+    }
+    return data::readMarkovChain(name);
+}
+
+Result<schedule::BetaCurve> chainDecodeCurve(const std::string& spec, const std::string& field) {
+    return schedule::parseBetaCurve(spec, {}, field);
+}
+
+Result<data::ChainFit> fitChainFile(const std::string& textPath, const std::string& outPath, double alpha,
+                                    const std::string& source) {
+    if (Status s = io::checkWritablePath(outPath); !s) return s.error();
+    Result<std::string> text = io::readRegularFile(textPath);
+    if (!text) return text.error();
+    Result<data::ChainFit> fit = data::fitEnglishChain(*text, alpha, textPath);
+    if (!fit) return fit.error();
+    fit->chain.source = (source.empty() ? "fitted on " + textPath : source) +
+                        "; add-α smoothing, α = " + shortestText(alpha);
+    if (Status s = io::writeFileAtomically(outPath, data::markovChainJsonText(fit->chain)); !s) return s.error();
+    return fit;
 }
 
 Result<ChainDecodeRun> projectDecodeChain(const data::MarkovChain& chain, const schedule::BetaCurve& curve,

@@ -41,6 +41,17 @@ struct ChainDecodeRun {
     ChainDecodeMeasures measures;
 };
 
+// The chain a `--chain` value names: "english", the bundled chain of letters, or a chain file.
+Result<data::MarkovChain> readChainSource(const std::string& name);
+
+// β(t) of a chain decode: linear, cosine, power:P or custom:FILE (info-linear needs a table).
+Result<schedule::BetaCurve> chainDecodeCurve(const std::string& spec, const std::string& field);
+
+// Fits a chain of letters on the text at `textPath` (data::fitEnglishChain) and writes it to
+// `outPath` with `source` and the smoothing said in its "source"; nothing is written on error.
+Result<data::ChainFit> fitChainFile(const std::string& textPath, const std::string& outPath, double alpha,
+                                    const std::string& source);
+
 // The largest N·D a chain decode takes: each thread's commit tally has N·D counters.
 inline constexpr long long kChainDecodeStepPositions = 1LL << 22;
 // The largest M·D (one byte per decoded token is kept for the measures).
