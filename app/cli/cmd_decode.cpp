@@ -171,35 +171,30 @@ int runDecodeChain(const Args& args, const core::categorical::DecodingSampler& s
     Result<int> threads = threadCount(args);
     if (!threads) return fail(threads.error());
     TerminalProgress terminal;
-    std::vector<core::project::ChainDecodeRun> runs;
-    for (int n : steps) {
-        request.numSteps = n;
-        core::Progress progress(&terminal, "decoding N = " + std::to_string(n));
-        auto run = core::project::projectDecodeChain(*chain, *curve, request, *threads, &progress);
-        if (!run) {
-            core::Error error = run.error();
-            if (error.field == "length" || error.field == "samples") {
-                error.field = "--" + error.field;
-            } else if (error.field == "steps") {
-                error.field = sweep.empty() ? "--steps" : "--sweep-steps";
-            }
-            return fail(error);
+    core::Progress progress(&terminal, "decoding");
+    auto runs = core::project::projectDecodeChainSweep(*chain, *curve, request, steps, *threads, &progress);
+    if (!runs) {
+        core::Error error = runs.error();
+        if (error.field == "length" || error.field == "samples") {
+            error.field = "--" + error.field;
+        } else if (error.field == "steps") {
+            error.field = sweep.empty() ? "--steps" : "--sweep-steps";
         }
-        runs.push_back(std::move(*run));
+        return fail(error);
     }
     std::ostringstream out;
     if (format == "json") {
         if (sweep.empty()) {
-            printJson(out, core::project::chainDecodeJson(runs.front()));
+            printJson(out, core::project::chainDecodeJson(runs->front()));
         } else {
             nlohmann::ordered_json all;
             all["sweep"] = nlohmann::ordered_json::array();
-            for (const auto& run : runs) all["sweep"].push_back(core::project::chainDecodeJson(run));
+            for (const auto& run : *runs) all["sweep"].push_back(core::project::chainDecodeJson(run));
             printJson(out, all);
         }
     } else {
         out << core::project::chainDecodeCsvHeader() << '\n';
-        for (const auto& run : runs) out << core::project::chainDecodeCsvRow(run) << '\n';
+        for (const auto& run : *runs) out << core::project::chainDecodeCsvRow(run) << '\n';
     }
     std::cout << out.str();
     return 0;

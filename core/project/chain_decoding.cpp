@@ -209,6 +209,20 @@ Result<ChainDecodeRun> projectDecodeChain(const data::MarkovChain& chain, const 
     return run;
 }
 
+Result<std::vector<ChainDecodeRun>> projectDecodeChainSweep(const data::MarkovChain& chain,
+                                                            const schedule::BetaCurve& curve,
+                                                            ChainDecodeRequest request, const std::vector<int>& steps,
+                                                            int numThreads, Progress* progress) {
+    std::vector<ChainDecodeRun> runs;
+    for (int n : steps) {
+        request.numSteps = n;
+        Result<ChainDecodeRun> run = projectDecodeChain(chain, curve, request, numThreads, progress);
+        if (!run) return run.error();
+        runs.push_back(std::move(*run));
+    }
+    return runs;
+}
+
 namespace {
 
 io::Json measureObject(const DecodeMeasure& m) {

@@ -63,6 +63,13 @@ Result<ChainDecodeRun> projectDecodeChain(const data::MarkovChain& chain, const 
                                           const ChainDecodeRequest& request, int numThreads,
                                           Progress* progress = nullptr);
 
+// One run per N of `steps` (the request's numSteps ignored), in order; the first error ends
+// the sweep.
+Result<std::vector<ChainDecodeRun>> projectDecodeChainSweep(const data::MarkovChain& chain,
+                                                            const schedule::BetaCurve& curve,
+                                                            ChainDecodeRequest request, const std::vector<int>& steps,
+                                                            int numThreads, Progress* progress = nullptr);
+
 // The measures of M decoded sequences (M × D states, row-major) against the chain.
 ChainDecodeMeasures chainDecodeMeasures(const data::MarkovChain& chain, const std::vector<uint8_t>& outputs,
                                         int length);
