@@ -197,10 +197,19 @@ Result<ChainFit> fitEnglishChain(std::string_view text, double alpha, const std:
             ++i;
             continue;
         }
-        // A UTF-8 sequence (or a stray byte) is one character outside the alphabet.
-        const size_t length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1;
-        ++fit.outside[std::string(text.substr(i, std::min(length, text.size() - i)))];
-        i += length;
+        // A UTF-8 sequence is one character outside the alphabet; a byte that starts none (a
+        // stray continuation byte, a cut sequence) is named as \xNN.
+        const size_t length = byte >= 0xF8 ? 0 : byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 0;
+        bool whole = length > 0 && i + length <= text.size();
+        for (size_t j = 1; whole && j < length; ++j) whole = (static_cast<unsigned char>(text[i + j]) & 0xC0) == 0x80;
+        if (whole) {
+            ++fit.outside[std::string(text.substr(i, length))];
+            i += length;
+        } else {
+            static constexpr char kHex[] = "0123456789abcdef";
+            ++fit.outside[std::string("\\x") + kHex[byte >> 4] + kHex[byte & 15]];
+            ++i;
+        }
     }
     if (folded.size() < 2) {
         return makeError(ErrorCode::InvalidArgument, where, std::to_string(folded.size()) + " characters",

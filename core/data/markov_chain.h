@@ -54,7 +54,7 @@ struct ChainFit {
 
 // Folds `text` (UTF-8) onto the alphabet a–z, " " and "." — letters lower-cased, ".", "!" and
 // "?" ending a sentence, any run of white space one space; every other character is left out,
-// named and counted — and counts adjacent pairs. With add-α smoothing:
+// named and counted (a byte that is not UTF-8 as \xNN) — and counts adjacent pairs. With add-α smoothing:
 // T(a, b) = (n(a, b) + α) / (n(a) + Kα), p₀(a) = (n(a) + α) / (n + Kα) over the characters.
 // Errors: α not finite or < 0, or a text with fewer than 2 characters of the alphabet.
 Result<ChainFit> fitEnglishChain(std::string_view text, double alpha, const std::string& where);

@@ -36,24 +36,6 @@ void MarkovChainDenoiser::fill(std::span<const int> xt, int d, int left, int rig
     for (int x = 0; x < m_k; ++x) out[x] = sum > 0.0 ? out[x] / sum : 1.0 / m_k;
 }
 
-void MarkovChainDenoiser::conditional(std::span<const int> xt, int position, std::span<double> out) const {
-    int left = -1;
-    for (int l = position - 1; l >= 0; --l) {
-        if (xt[static_cast<size_t>(l)] != m_k) {
-            left = l;
-            break;
-        }
-    }
-    int right = -1;
-    for (int r = position + 1; r < m_length; ++r) {
-        if (xt[static_cast<size_t>(r)] != m_k) {
-            right = r;
-            break;
-        }
-    }
-    fill(xt, position, left, right, out.data());
-}
-
 void MarkovChainDenoiser::predict(std::span<const int> xt, int, const DenoiserTime&,
                                   std::span<double> out) const {
     const int kk = m_k + 1;

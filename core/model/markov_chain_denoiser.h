@@ -24,9 +24,6 @@ public:
     void predict(std::span<const int> xt, int condition, const DenoiserTime& time,
                  std::span<double> out) const override;
 
-    // The conditional of one masked position d given the unmasked ones of xt (K entries).
-    void conditional(std::span<const int> xt, int position, std::span<double> out) const;
-
 private:
     double power(int gap, int a, int b) const {
         return m_powers[(static_cast<size_t>(gap) * m_k + a) * m_k + b];

@@ -244,6 +244,15 @@ void tst_ChainDecoding::fitCountsByHand() {
     QCOMPARE(smoothed->chain.at(a, b), 2.0 / 30);
     QCOMPARE(smoothed->chain.at(a, 5), 1.0 / 30);
     QCOMPARE(smoothed->chain.initial[a], 4.0 / 36);
+    // Characters outside the alphabet by name; bytes that are no UTF-8 as \xNN.
+    auto named = core::data::fitEnglishChain("ab\xc3\xa9 \x80" "c\xe2\x94", 0.1, "text");
+    QVERIFY(named);
+    QCOMPARE(named->outside.size(), size_t{4});
+    QCOMPARE(named->outside.at("\xc3\xa9"), int64_t{1});  // é
+    QCOMPARE(named->outside.at("\\x80"), int64_t{1});
+    QCOMPARE(named->outside.at("\\xe2"), int64_t{1});     // a sequence cut at the end
+    QCOMPARE(named->outside.at("\\x94"), int64_t{1});
+    QCOMPARE(named->characters, int64_t{4});             // a b ␣ c
     // It reads back as written.
     auto back = core::data::parseMarkovChain(core::data::markovChainJsonText(smoothed->chain), "chain.json");
     QVERIFY2(back, back ? "" : back.error().toString().c_str());
