@@ -4,6 +4,7 @@
 // grabbed once its jobs have finished. resources/screenshots/make_screenshots.sh runs it (with
 // the animation, which `diffuscope export` writes). Not installed.
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QTabWidget>
 #include <QTest>
@@ -23,6 +24,7 @@
 #include "ui/main/gaussian_explorer.h"
 #include "ui/main/language.h"
 #include "ui/main/main_window.h"
+#include "ui/views/decoding_view.h"
 
 namespace {
 
@@ -109,6 +111,9 @@ int main(int argc, char* argv[]) {
          [](ui::MainWindow& w) { w.explanationPane()->show(); }},
         // Lesson 4, step 2 (both counted from 0 here): DP-chosen steps on correlated pairs.
         {"lessons.png", 0, nullptr, -1, [](ui::MainWindow& w) { w.loadLessonStep(3, 1); }},
+        // Example 7: text decoded by LLaDA's low-confidence order, letters coloured by commit step.
+        {"decoding-text.png", 7, "decoding", -1,
+         [](ui::MainWindow& w) { w.explorer()->decodingView()->distributionSampler()->setCurrentIndex(1); }},
         {"presentation-mode.png", 1, "trajectories", 6.0,
          [](ui::MainWindow& w) { w.setPresentationMode(true); }},
         // The Lab's presets run on the bundled networks (a run of about 20 s each).

@@ -363,6 +363,34 @@
         <source>Compare the two LLaDA rows as N grows, and add llada:low_confidence again with temperature=0.5 in its sampler string (Add preset).</source>
         <translation>N を増やしながら LLaDA の 2 行を比べ、llada:low_confidence をもう一度追加してサンプラー文字列に temperature=0.5 を書き足してください (プリセットを追加)。</translation>
     </message>
+    <message>
+        <source>10. Which letter first? Decoding text</source>
+        <translation>10. どの文字から? テキストの復号</translation>
+    </message>
+    <message>
+        <source>One letter per step reproduces the chain</source>
+        <translation>1 ステップに 1 文字なら連鎖が再現される</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The Decoding view now decodes sequences of %1 letters of a Markov chain fitted on English text. Its denoiser is exact for any mask pattern and every decoded sequence has a true likelihood, so what the charts show is the sampler's own error. LLaDA's random order with N = %1 unmasks one letter per step, drawn given the letters already there: its cross-entropy is %2 nats per letter, the chain's own entropy is %3, and its adjacent letters are as close to the chain's as the sequences allow (pair TV %4).&lt;/p&gt;</source>
+        <translation>&lt;p&gt;「復号」ビューはいま、英語のテキストに当てはめたマルコフ連鎖の %1 文字の系列を復号します。そのデノイザはどのマスクの型に対しても厳密で、復号された系列にはどれも真の尤度があるので、グラフが示すのはサンプラー自身の誤差です。N = %1 の LLaDA のランダム順は 1 ステップに 1 文字ずつ、すでにある文字を条件として引いてマスクを外します: そのクロスエントロピーは 1 文字あたり %2 nat、連鎖自身のエントロピーは %3 nat で、隣り合う文字の組は系列数が許す限り連鎖のものに近くなります (ペアの TV %4)。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Choose llada:random at N = %1 under Text and commits of, and read its text: it looks like English letters, if not like English words.</source>
+        <translation>「テキストと確定」で llada:random と N = %1 を選び、そのテキストを読んでください: 英語の単語ではないにしても、英語の文字の並びに見えます。</translation>
+    </message>
+    <message>
+        <source>Confidence decoding: likelier text, repeated words</source>
+        <translation>確信度順の復号: より確からしいテキスト、繰り返される単語</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;LLaDA's low-confidence decoding unmasks first the positions whose drawn letter the denoiser finds most probable. At N = %1 its cross-entropy is %2 nats per letter, below the chain's own %3: its text is more likely than the chain's own text. It reads "%4…": the likeliest letters, repeated, and its adjacent letters are far from the chain's (pair TV %5 against %6 for random order). A cross-entropy below the dashed line is lost variety, not a better sampler.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;LLaDA の low-confidence 復号は、引いた文字をデノイザが最も確からしいとみなす位置から先にマスクを外します。N = %1 でそのクロスエントロピーは 1 文字あたり %2 nat で、連鎖自身の %3 nat を下回ります: そのテキストは連鎖自身のテキストより確からしいのです。読むと「%4…」: 最も出やすい文字の繰り返しで、隣り合う文字の組は連鎖のものから遠く離れています (ペアの TV はランダム順の %6 に対して %5)。破線より低いクロスエントロピーは多様さを失った結果であって、より良いサンプラーの印ではありません。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Choose llada:low_confidence at N = %1 and drag Text after step from 0: which letters come first, and where?</source>
+        <translation>llada:low_confidence と N = %1 を選び、「ステップ後のテキスト」を 0 から動かしてください: どの文字が、どこから先に現れますか。</translation>
+    </message>
 </context>
 <context>
     <name>ui::CategoricalExplorer</name>
@@ -433,6 +461,10 @@
     <message>
         <source>The DP path needs about %1 kernel evaluations at N = %2 with %3 classes, out of reach: the costs of the path in use are shown. Reduce N to compute the DP path.</source>
         <translation>DP 経路には N = %2、%3 クラスで約 %1 回のカーネル評価が必要で、手が届きません。使用中の経路のコストを表示しています。DP 経路を計算するには N を減らしてください。</translation>
+    </message>
+    <message>
+        <source>Monte Carlo at N = %1: %2 sequences of %3 letters per sampler and N, decoded with the chain's exact denoiser and judged by their true likelihood. Cross-entropy is −log p_chain(x)/D (dashed: the chain's own entropy, %4 nats per letter, which one letter per step in random order reaches); pair TV compares the decoded adjacent letters with the chain's.</source>
+        <translation>N = %1 でのモンテカルロ: サンプラーと N ごとに %3 文字の系列を %2 個、連鎖の厳密なデノイザで復号し、真の尤度で評価します。クロスエントロピーは −log p_chain(x)/D です (破線: 連鎖自身のエントロピー、1 文字あたり %4 nat。ランダム順で 1 ステップに 1 文字ならここに達します)。ペアの TV は、復号された隣り合う文字の組を連鎖のものと比べます。</translation>
     </message>
 </context>
 <context>
@@ -1296,6 +1328,22 @@ The project is still open; save your work.</source>
         <source>Start from N = 1 and read KL(data ‖ output) off the chart: it is the correlation the decoder cannot see. Compare confidence with sampled values against confidence with argmax: both order the positions alike, but argmax collapses the entropy. Add a sampler with values=temperature:0.1;gumbel=float32 and compare it with gumbel=float64. Choose a sampler under Sampler animated in Trajectories and play the Trajectories view: the pixels appear in the sampler&apos;s order.</source>
         <translation>N = 1 から始めて、グラフから KL(データ ‖ 出力) を読んでください: 復号器が見ることのできない相関です。値をサンプルする確信度順と argmax の確信度順を比べてください: 位置の順序は同じでも、argmax ではエントロピーが潰れます。values=temperature:0.1;gumbel=float32 のサンプラーを追加し、gumbel=float64 と比べてください。「軌跡で再生するサンプラー」でサンプラーを選び、「軌跡」ビューを再生すると、画素がそのサンプラーの順序で現れます。</translation>
     </message>
+    <message>
+        <source>Decoding (text from a Markov chain)</source>
+        <translation>復号 (マルコフ連鎖のテキスト)</translation>
+    </message>
+    <message>
+        <source>Masked diffusion decodes a sequence of letters by starting with every position masked and unmasking positions over N steps. The letters come from a Markov chain, so the denoiser is exact for any mask pattern and every decoded sequence has a true likelihood: what the charts show is the sampler's own error, not a network's. Cross-entropy is −log p_chain(x) per letter (dashed: the chain's own entropy); pair TV compares the decoded adjacent letters with the chain's; the longest run counts one letter repeated. Below, the first decoded sequences, each letter on the colour of the step that unmasked it; on the right, which position when.</source>
+        <translation>マスク拡散は、すべての位置をマスクした状態から始め、N ステップで位置のマスクを外して文字の系列を復号します。文字はマルコフ連鎖から来るので、デノイザはどのマスクの型に対しても厳密で、復号された系列にはどれも真の尤度があります: グラフが示すのはネットワークではなくサンプラー自身の誤差です。クロスエントロピーは 1 文字あたりの −log p_chain(x) (破線: 連鎖自身のエントロピー)、ペアの TV は復号された隣り合う文字の組を連鎖のものと比べ、最長の連続は同じ文字の繰り返しを数えます。下は最初に復号された系列で、各文字はそのマスクを外したステップの色の上にあります。右はどの位置がいつ確定するかです。</translation>
+    </message>
+    <message>
+        <source>A cross-entropy below the dashed line is not a better sampler: the text is more likely than the chain's own text because it repeats its likeliest words, and its pair TV rises. One letter per step in random order reproduces the chain: its cross-entropy meets the dashed line and its pair TV is as small as M sequences allow. Samplers less than two standard errors apart cannot be told apart.</source>
+        <translation>破線より低いクロスエントロピーは、より良いサンプラーの印ではありません: 最も出やすい単語を繰り返すので、そのテキストは連鎖自身のテキストより確からしくなり、ペアの TV は上がります。ランダム順で 1 ステップに 1 文字なら連鎖が再現されます: クロスエントロピーは破線に達し、ペアの TV は M 個の系列で可能な限り小さくなります。標準誤差 2 つ分より近いサンプラーどうしは区別できません。</translation>
+    </message>
+    <message>
+        <source>Choose llada:low_confidence at the largest N and read its text, then random order's. Drag Text after step to watch which letters come first.</source>
+        <translation>最大の N で llada:low_confidence を選んでそのテキストを読み、次にランダム順のものを読んでください。「ステップ後のテキスト」を動かすと、どの文字が先に現れるかが見えます。</translation>
+    </message>
 </context>
 <context>
     <name>ui::animation</name>
@@ -1673,6 +1721,10 @@ The project is still open; save your work.</source>
     <message>
         <source>Masked diffusion: 8×8 digits, which pixel first? (trained network)</source>
         <translation>マスク拡散: 8×8 の数字画像、どの画素から? (学習済みネットワーク)</translation>
+    </message>
+    <message>
+        <source>Masked diffusion on text: which letter first?</source>
+        <translation>テキストのマスク拡散: どの文字から?</translation>
     </message>
 </context>
 <context>
@@ -3691,6 +3743,118 @@ The project is still open; save your work.</source>
         <source>Which token when: P(unmasked after each step), %1, N = %2</source>
         <translation>どのトークンがいつ: 各ステップ後にマスクを外れている確率、%1、N = %2</translation>
     </message>
+    <message>
+        <source>Cross-entropy per letter</source>
+        <translation>1 文字あたりのクロスエントロピー</translation>
+    </message>
+    <message>
+        <source>Pair total variation</source>
+        <translation>ペアの全変動</translation>
+    </message>
+    <message>
+        <source>Longest run of one letter</source>
+        <translation>同じ文字の最長の連続</translation>
+    </message>
+    <message>
+        <source>Decoded text: each letter on the colour of the step that unmasked it (early dark, late bright); a dot is a position still masked after the step chosen above. A letter a remasking sampler changed later counts from its last unmasking.</source>
+        <translation>復号されたテキスト: 各文字はそのマスクを外したステップの色の上にあります (早いと暗く、遅いと明るい)。点は上で選んだステップの後もマスクされたままの位置です。再マスクするサンプラーが後で変えた文字は、最後にマスクを外したときから数えます。</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Text after step:</source>
+        <translation>ステップ後のテキスト:</translation>
+    </message>
+    <message>
+        <source>Show the text as it stands after this many steps: later letters are still masked (·).</source>
+        <translation>このステップ数の後のテキストを示します: それより後の文字はまだマスクされています (·)。</translation>
+    </message>
+    <message>
+        <source>Decode the project's data, or sequences of a Markov chain: the bundled chain of English letters or a chain file (diffuscope chain --text fits one). On a chain the denoiser is the chain's exact one and every decoded sequence is judged by its true likelihood.</source>
+        <translation>プロジェクトのデータを復号するか、マルコフ連鎖の系列を復号します: 同梱の英字の連鎖か、連鎖のファイル (コマンド diffuscope chain でテキストから当てはめられます)。連鎖ではデノイザは連鎖の厳密なもので、復号された系列はどれも真の尤度で評価されます。</translation>
+    </message>
+    <message>
+        <source>D, the letters of each decoded sequence.</source>
+        <translation>D、復号する各系列の文字数。</translation>
+    </message>
+    <message>
+        <source>M, the sequences decoded for each sampler and N (Monte Carlo; the charts show ±1 standard error).</source>
+        <translation>M、サンプラーと N ごとに復号する系列の数 (モンテカルロ。グラフには ±1 標準誤差を示します)。</translation>
+    </message>
+    <message>
+        <source>Decode:</source>
+        <translation>復号:</translation>
+    </message>
+    <message>
+        <source>length D</source>
+        <translation>長さ D</translation>
+    </message>
+    <message>
+        <source>sequences M</source>
+        <translation>系列数 M</translation>
+    </message>
+    <message>
+        <source>Open a chain file</source>
+        <translation>連鎖のファイルを開く</translation>
+    </message>
+    <message>
+        <source>Chain files (*.json);;All files (*)</source>
+        <translation>連鎖のファイル (*.json);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Set the decoded length D</source>
+        <translation>復号する長さ D を設定</translation>
+    </message>
+    <message>
+        <source>Set the decoded sequences M</source>
+        <translation>復号する系列数 M を設定</translation>
+    </message>
+    <message>
+        <source>the project's data</source>
+        <translation>プロジェクトのデータ</translation>
+    </message>
+    <message>
+        <source>English letters (bundled chain)</source>
+        <translation>英語の文字 (同梱の連鎖)</translation>
+    </message>
+    <message>
+        <source>chain %1</source>
+        <translation>連鎖 %1</translation>
+    </message>
+    <message>
+        <source>Chain file…</source>
+        <translation>連鎖のファイル…</translation>
+    </message>
+    <message>
+        <source>Decode the project's data</source>
+        <translation>プロジェクトのデータを復号</translation>
+    </message>
+    <message>
+        <source>Decode a chain</source>
+        <translation>連鎖を復号</translation>
+    </message>
+    <message>
+        <source>Text and commits of:</source>
+        <translation>テキストと確定:</translation>
+    </message>
+    <message>
+        <source>No text for this sampler.</source>
+        <translation>このサンプラーのテキストはありません。</translation>
+    </message>
+    <message>
+        <source>Decoded text, %1, N = %2</source>
+        <translation>復号されたテキスト、%1、N = %2</translation>
+    </message>
+    <message>
+        <source>letters</source>
+        <translation>文字</translation>
+    </message>
+    <message>
+        <source>the chain's entropy</source>
+        <translation>連鎖のエントロピー</translation>
+    </message>
 </context>
 <context>
     <name>ui::views::GammaView</name>
@@ -4469,6 +4633,25 @@ The even path is already optimal here: the DP finds none cheaper.</source>
     <message>
         <source>variance</source>
         <translation>分散</translation>
+    </message>
+</context>
+<context>
+    <name>ui::views::ChainText</name>
+    <message>
+        <source>unmasked at step</source>
+        <translation>マスクを外したステップ</translation>
+    </message>
+    <message>
+        <source>masked</source>
+        <translation>マスク</translation>
+    </message>
+    <message>
+        <source>Enlarge the view to read the text.</source>
+        <translation>テキストを読むにはビューを広げてください。</translation>
+    </message>
+    <message>
+        <source>%1, after step %2 of %3</source>
+        <translation>%1、ステップ %2 / %3 の後</translation>
     </message>
 </context>
 </TS>

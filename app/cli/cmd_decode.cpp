@@ -126,6 +126,11 @@ void printDecode(const core::project::DecodeSweepRun& run, const std::string& fo
     std::cout << out.str();
 }
 
+// Runs a chain decode at every N of `sweep` (or --steps) and prints it in `format`.
+int printChainDecode(const Args& args, const core::data::MarkovChain& chain,
+                     const core::schedule::BetaCurve& curve, core::project::ChainDecodeRequest request,
+                     const std::vector<int>& sweep, const std::string& format);
+
 // decode --chain FILE --length D: Monte Carlo on sequences of a Markov chain, with the chain's
 // exact denoiser; the table's options do not apply.
 int runDecodeChain(const Args& args, const core::categorical::DecodingSampler& sampler,
@@ -151,12 +156,6 @@ int runDecodeChain(const Args& args, const core::categorical::DecodingSampler& s
     }
     auto curve = core::project::chainDecodeCurve(args.has("schedule") ? args.get("schedule") : "linear", "--schedule");
     if (!curve) return fail(curve.error());
-    std::vector<int> steps = sweep;
-    if (steps.empty()) {
-        Result<int> n = args.getBounded("steps", core::limits::kSteps);
-        if (!n) return fail(n.error());
-        steps.push_back(*n);
-    }
     core::project::ChainDecodeRequest request;
     request.sampler = sampler;
     request.length = *d;
@@ -168,11 +167,55 @@ int runDecodeChain(const Args& args, const core::categorical::DecodingSampler& s
     Result<long long> seed = args.getInt64("seed");
     if (!seed) return fail(seed.error());
     request.seed = static_cast<uint64_t>(*seed);
+    return printChainDecode(args, *chain, *curve, request, sweep, format);
+}
+
+// decode --project P on a project whose Decoding view decodes a chain (decoding.chain): that
+// chain, length and number of sequences (--length and --samples replace them), the project's
+// schedule and seed, as the view runs them.
+int runProjectChain(const Args& args, const core::project::CategoricalSetup& setup,
+                    const core::categorical::DecodingSampler& sampler, const std::vector<int>& sweep,
+                    const std::string& format) {
+    const core::project::DecodingChain& given = setup.params.decoding.chain;
+    auto chain = core::project::readChainSource(given.source);
+    if (!chain) return fail(chain.error());
+    if (setup.params.schedule == core::schedule::BetaCurveKind::InformationLinear) {
+        return fail(core::invalidArgument("--project", setup.params.scheduleSpec(),
+                                          "the project decodes a chain, which takes linear, cosine, power or "
+                                          "custom β: info-linear is solved from a table"));
+    }
+    core::project::ChainDecodeRequest request;
+    request.sampler = sampler;
+    request.length = given.length;
+    if (args.has("length")) {
+        Result<int> d = parseBounded(args.get("length"), "--length", core::limits::kChainLength);
+        if (!d) return fail(d.error());
+        request.length = *d;
+    }
+    request.samples = given.samples;
+    if (args.has("samples")) {
+        Result<long long> samples = args.getInt64("samples");
+        if (!samples) return fail(samples.error());
+        request.samples = *samples;
+    }
+    request.seed = setup.params.seed;
+    return printChainDecode(args, *chain, setup.curve, request, sweep, format);
+}
+
+int printChainDecode(const Args& args, const core::data::MarkovChain& chain,
+                     const core::schedule::BetaCurve& curve, core::project::ChainDecodeRequest request,
+                     const std::vector<int>& sweep, const std::string& format) {
+    std::vector<int> steps = sweep;
+    if (steps.empty()) {
+        Result<int> n = args.getBounded("steps", core::limits::kSteps);
+        if (!n) return fail(n.error());
+        steps.push_back(*n);
+    }
     Result<int> threads = threadCount(args);
     if (!threads) return fail(threads.error());
     TerminalProgress terminal;
     core::Progress progress(&terminal, "decoding");
-    auto runs = core::project::projectDecodeChainSweep(*chain, *curve, request, steps, *threads, &progress);
+    auto runs = core::project::projectDecodeChainSweep(chain, curve, request, steps, *threads, &progress);
     if (!runs) {
         core::Error error = runs.error();
         if (error.field == "length" || error.field == "samples") {
@@ -293,7 +336,8 @@ int runDecode(const Args& args) {
     Result<std::vector<int>> sweep = sweepSteps(args);
     if (!sweep) return fail(sweep.error());
     if (args.has("chain")) return runDecodeChain(args, *sampler, *sweep, format);
-    if (args.has("length")) {
+    const bool projectChain = args.has("project");  // its decoding.chain may take --length
+    if (args.has("length") && !projectChain) {
         return fail(core::invalidArgument("--length", args.get("length"), "goes with --chain FILE"));
     }
     auto params = args.has("project")        ? categoricalParamsFromProject(args)
@@ -304,6 +348,15 @@ int runDecode(const Args& args) {
         Result<long long> seed = args.getInt64("seed");
         if (!seed) return fail(seed.error());
         params->seed = static_cast<uint64_t>(*seed);
+    }
+    if (params->decoding.chain.active()) {
+        auto setup = buildCategoricalSetup(args, *params);
+        if (!setup) return fail(setup.error());
+        return runProjectChain(args, **setup, *sampler, *sweep, format);
+    }
+    if (args.has("length")) {
+        return fail(core::invalidArgument("--length", args.get("length"),
+                                          "goes with --chain FILE, or a project that decodes a chain"));
     }
     auto run = samplesAndThreads(args);
     if (!run) return fail(run.error());

@@ -564,7 +564,7 @@ std::vector<std::string> CategoricalParams::provenance() const {
     if (trajectory == CategoricalTrajectory::List) {
         for (int node : trajectoryList) trajectoryText += " " + std::to_string(node);
     }
-    return {"process: categorical",
+    std::vector<std::string> lines = {"process: categorical",
             "classes K: " + std::to_string(numClasses) + (maskState ? " and a mask state" : ""),
             "pi: " + (maskState ? std::string("the mask state") : prior),
             "schedule: " + scheduleSpec(),
@@ -579,6 +579,13 @@ std::vector<std::string> CategoricalParams::provenance() const {
             "path steps: " + std::to_string(pathSteps),
             "kernel: " + std::string(categorical::kernelFormName(kernel)),
             "seed: " + std::to_string(seed)};
+    // The Decoding view decodes a chain instead of the data.
+    if (decoding.chain.active()) {
+        lines.push_back("decoded: the chain " + file(decoding.chain.source) + ", length D = " +
+                        std::to_string(decoding.chain.length) + ", " + std::to_string(decoding.chain.samples) +
+                        " sequences per sampler and N");
+    }
+    return lines;
 }
 
 }  // namespace core::project

@@ -135,7 +135,7 @@ ChainDecodeMeasures chainDecodeMeasures(const data::MarkovChain& chain, const st
 }
 
 Result<data::MarkovChain> readChainSource(const std::string& name) {
-    if (name == "english") {
+    if (name == kBundledChain) {
         Result<std::string> bundled = data::bundledDataPath("data/english-chain.json");
         if (!bundled) return bundled.error();
         return data::readMarkovChain(*bundled);
@@ -221,6 +221,28 @@ Result<std::vector<ChainDecodeRun>> projectDecodeChainSweep(const data::MarkovCh
         runs.push_back(std::move(*run));
     }
     return runs;
+}
+
+std::vector<ChainShownSequence> chainShownSequences(const categorical::DecodeResult& result, int length) {
+    std::vector<ChainShownSequence> shown;
+    const auto d = static_cast<size_t>(length);
+    for (const categorical::DecodeTrajectory& t : result.trajectories) {
+        if (d == 0 || t.states.size() % d != 0) continue;
+        const int frames = static_cast<int>(t.states.size() / d);  // N + 1
+        ChainShownSequence sequence;
+        sequence.states.resize(d);
+        sequence.commitStep.assign(d, 0);
+        for (size_t p = 0; p < d; ++p) {
+            const int final = t.states[static_cast<size_t>(frames - 1) * d + p];
+            sequence.states[p] = static_cast<uint8_t>(final);
+            // The last step that found it different: a remasked letter commits again.
+            int step = frames - 1;
+            while (step > 0 && t.states[static_cast<size_t>(step - 1) * d + p] == final) --step;
+            sequence.commitStep[p] = step;
+        }
+        shown.push_back(std::move(sequence));
+    }
+    return shown;
 }
 
 namespace {

@@ -41,6 +41,8 @@ struct ChainDecodeRun {
     ChainDecodeMeasures measures;
 };
 
+// The name of the bundled chain of letters where a chain file may stand.
+inline constexpr const char* kBundledChain = "english";
 // The chain a `--chain` value names: "english", the bundled chain of letters, or a chain file.
 Result<data::MarkovChain> readChainSource(const std::string& name);
 
@@ -77,6 +79,15 @@ ChainDecodeMeasures chainDecodeMeasures(const data::MarkovChain& chain, const st
 // A sequence of states as text: the names one after another when each is one character,
 // else separated by spaces.
 std::string chainText(const data::MarkovChain& chain, const uint8_t* x, int length);
+
+// A decoded sequence as the Decoding view shows it: its letters and the step (1..N, counting
+// the steps taken) after which each position holds its final letter for good.
+struct ChainShownSequence {
+    std::vector<uint8_t> states;   // D
+    std::vector<int> commitStep;   // D
+};
+// The kept trajectories of a chain decode (ChainDecodeRequest::trajectories) as such sequences.
+std::vector<ChainShownSequence> chainShownSequences(const categorical::DecodeResult& result, int length);
 
 io::Json chainDecodeJson(const ChainDecodeRun& run);
 std::string chainDecodeCsvHeader();

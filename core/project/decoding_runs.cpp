@@ -480,9 +480,84 @@ DecodingSamplers decodingSamplers(const DecodingSettings& settings) {
     return out;
 }
 
+namespace {
+
+// The samplers' N that every sampler in blocks takes (all of them when none would be left;
+// those samplers then say why they did not run).
+std::vector<int> blockDivisibleSteps(std::vector<int> steps, const DecodingSamplers& samplers, int positions) {
+    std::vector<int> divisible = steps;
+    for (const auto& [row, sampler] : samplers.samplers) {
+        if (sampler.blocks > 1 && positions % sampler.blocks == 0) {
+            std::erase_if(divisible, [b = sampler.blocks](int n) { return n % b != 0; });
+        }
+    }
+    return divisible.empty() ? steps : divisible;
+}
+
+Result<DecodingSweep> chainDecodingSweep(const CategoricalSetup& setup, const DecodingSettings& settings,
+                                         int numThreads, Progress& progress, const data::MarkovChain* chain) {
+    if (chain == nullptr) {
+        return invalidArgument("decoding.chain.source", settings.chain.source, "the chain was not read");
+    }
+    if (setup.params.schedule == schedule::BetaCurveKind::InformationLinear) {
+        return invalidArgument("schedule", setup.params.scheduleSpec(),
+                               "a chain decodes with linear, cosine, power or custom β: info-linear is "
+                               "solved from the table");
+    }
+    const int d = settings.chain.length;
+    DecodingSweep sweep;
+    sweep.exact = false;
+    sweep.samples = settings.chain.samples;
+    sweep.chain = DecodingSweep::ChainInfo{d, data::chainEntropyPerToken(*chain, d), chain->states};
+    const DecodingSamplers samplers = decodingSamplers(settings);
+    sweep.steps = blockDivisibleSteps(chainSweepSteps(d), samplers, d);
+    progress.setTotal(1000);
+    int64_t reported = 0;
+    const auto runs = static_cast<int64_t>(samplers.samplers.size() * sweep.steps.size());
+    int64_t index = 0;
+    for (const auto& [row, sampler] : samplers.samplers) {
+        progress.setStage(decodingName(settings.configs[static_cast<size_t>(row)]));
+        DecodingSweep::Part out;
+        out.row = row;
+        ChainDecodeRequest request;
+        request.sampler = sampler;
+        request.length = d;
+        request.samples = settings.chain.samples;
+        request.seed = setup.params.seed;
+        request.trajectories = kChainShownSequences;
+        const int64_t first = index;
+        for (int n : sweep.steps) {
+            ShareObserver share(progress, reported, index++, runs);
+            Progress part(&share);
+            request.numSteps = n;
+            Result<ChainDecodeRun> run = projectDecodeChain(*chain, setup.curve, request, numThreads, &part);
+            if (!run) {
+                if (run.error().code == ErrorCode::Cancelled || progress.cancelled()) {
+                    return makeError(ErrorCode::Cancelled, "", "", "the decoding sweep was cancelled");
+                }
+                out.error = run.error();
+                out.run.results.clear();
+                out.chainMeasures.clear();
+                out.chainShown.clear();
+                break;
+            }
+            out.chainShown.push_back(chainShownSequences(run->result, d));
+            run->result.trajectories.clear();
+            out.chainMeasures.push_back(std::move(run->measures));
+            out.run.results.push_back(std::move(run->result));
+        }
+        index = first + static_cast<int64_t>(sweep.steps.size());
+        sweep.parts.push_back(std::move(out));
+    }
+    return sweep;
+}
+
+}  // namespace
+
 Result<DecodingSweep> decodingSweep(const CategoricalSetup& setup,
                                     const DecodingSettings& settings, const data::Digits* digits,
-                                    int numThreads, Progress& progress) {
+                                    int numThreads, Progress& progress, const data::MarkovChain* chain) {
+    if (settings.chain.active()) return chainDecodingSweep(setup, settings, numThreads, progress, chain);
     DecodingSweep sweep;
     sweep.exact = decodesExactly(setup);
     sweep.samples = sweep.exact ? 0 : kDecodeSweepSamples;
@@ -504,15 +579,8 @@ Result<DecodingSweep> decodingSweep(const CategoricalSetup& setup,
         if (p > 0.0) sweep.dataEntropy -= p * std::log(p);
     }
     const DecodingSamplers samplers = decodingSamplers(settings);
-    // Samplers in blocks need N divisible by B: the sweep keeps the N every such sampler takes
-    // (all of them when none would be left; those samplers then say why they did not run).
-    std::vector<int> divisible = sweep.steps;
-    for (const auto& [row, sampler] : samplers.samplers) {
-        if (sampler.blocks > 1 && d % sampler.blocks == 0) {
-            std::erase_if(divisible, [b = sampler.blocks](int n) { return n % b != 0; });
-        }
-    }
-    if (!divisible.empty()) sweep.steps = std::move(divisible);
+    // Samplers in blocks need N divisible by B.
+    sweep.steps = blockDivisibleSteps(std::move(sweep.steps), samplers, d);
     progress.setTotal(1000);
     int64_t reported = 0;
     for (size_t i = 0; i < samplers.samplers.size(); ++i) {

@@ -10,6 +10,8 @@
 
 #include "core/categorical/decoding.h"
 #include "core/data/digits.h"
+#include "core/data/markov_chain.h"
+#include "core/project/chain_decoding.h"
 #include "core/io/json.h"
 #include "core/project/categorical_runs.h"
 #include "core/project/categorical_setup.h"
@@ -117,16 +119,33 @@ struct DecodingSweep {
     std::map<std::vector<int>, double> data;   // decodingDataDistribution
     double dataEntropy = 0.0;                  // its entropy, nats
     std::optional<DigitsReference> digits;     // the real images' measures (digits by MC)
+    // Decoding on a Markov chain (settings.chain): the chain, whose entropy per letter is the
+    // floor of the cross-entropy. Every run is by Monte Carlo, settings.chain.samples sequences.
+    struct ChainInfo {
+        int length = 0;                        // D
+        double entropy = 0.0;                  // nats per letter, exact
+        std::vector<std::string> states;       // the letters' names
+    };
+    std::optional<ChainInfo> chain;
     struct Part {
         int row = 0;                           // index in settings.configs
         DecodeSweepRun run;                    // empty results when it failed
         std::optional<Error> error;            // why it did not run
+        // On a chain, per N: the measures against the chain and the first sequences decoded.
+        std::vector<ChainDecodeMeasures> chainMeasures;
+        std::vector<std::vector<ChainShownSequence>> chainShown;
     };
     std::vector<Part> parts;                   // the parsable rows, in order
 };
+// With settings.chain active the sweep decodes `chain` (the chain its source names, which the
+// caller reads: the GUI its resources, the command line its files) at the N of chainSweepSteps,
+// keeping kChainShownSequences sequences of each run; an error naming decoding.chain.source
+// when `chain` is null, naming schedule for info-linear (it is solved from the table).
 Result<DecodingSweep> decodingSweep(const CategoricalSetup& setup,
                                     const DecodingSettings& settings, const data::Digits* digits,
-                                    int numThreads, Progress& progress);
+                                    int numThreads, Progress& progress,
+                                    const data::MarkovChain* chain = nullptr);
+inline constexpr int kChainShownSequences = 8;
 
 // A sampler as one string for a project file, e.g.
 // "order=confidence;values=argmax;remask=cap:0.02;gumbel=float64" (every key written; on

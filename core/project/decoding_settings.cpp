@@ -5,6 +5,7 @@
 #include <array>
 #include <cctype>
 
+#include "core/project/chain_decoding.h"
 #include "core/project/decoding_runs.h"
 #include "core/project/palette.h"
 #include "core/util/limits.h"
@@ -49,6 +50,23 @@ Status DecodingSettings::validate() const {
             }
         }
     }
+    if (chain.active()) {
+        if (Status s = limits::checkText(limits::kSpecText, "decoding.chain.source", chain.source); !s) return s;
+        if (Status s = limits::checkRange(limits::kChainLength, "decoding.chain.length", chain.length); !s) {
+            return s;
+        }
+        if (chain.samples < 2 || chain.samples > limits::kSamples.max) {
+            return invalidArgument("decoding.chain.samples", std::to_string(chain.samples),
+                                   "Monte Carlo needs M in 2.." + std::to_string(limits::kSamples.max) +
+                                       " sequences");
+        }
+        const long long tokens = static_cast<long long>(chain.samples) * chain.length;
+        if (tokens > kChainDecodeTokens) {
+            return invalidArgument("decoding.chain.samples", std::to_string(chain.samples),
+                                   "M·D = " + std::to_string(tokens) + " decoded letters is more than the limit " +
+                                       std::to_string(kChainDecodeTokens));
+        }
+    }
     if (animated < -1 || animated >= static_cast<int>(configs.size())) {
         return invalidArgument("decoding.animated", std::to_string(animated),
                                "expected -1 (the reverse sampler) or a sampler's index below " +
@@ -64,7 +82,11 @@ io::Json DecodingSettings::toJson() const {
         if (!c.colour.empty()) o["colour"] = c.colour;
         list.push_back(std::move(o));
     }
-    return {{"configs", std::move(list)}, {"animated", animated}};
+    io::Json out = {{"configs", std::move(list)}, {"animated", animated}};
+    if (chain.active()) {
+        out["chain"] = {{"source", chain.source}, {"length", chain.length}, {"samples", chain.samples}};
+    }
+    return out;
 }
 
 Result<DecodingSettings> DecodingSettings::fromJson(const io::Json& json) {
@@ -102,6 +124,21 @@ Result<DecodingSettings> DecodingSettings::fromJson(const io::Json& json) {
             s.configs.push_back(std::move(config));
         }
     }
+    if (const io::Json* chain = read.raw("chain")) {
+        if (!chain->is_object()) {
+            return makeError(ErrorCode::ParseError, "decoding.chain", io::jsonValueText(*chain),
+                             "expected an object");
+        }
+        const io::JsonFields c(*chain, "decoding.chain.");
+        for (Status st : {c.stringOr("source", s.chain.source), c.integerOr("length", s.chain.length),
+                          c.integerOr("samples", s.chain.samples)}) {
+            if (!st) return st.error();
+        }
+        if (s.chain.source.empty()) {
+            return makeError(ErrorCode::ParseError, "decoding.chain.source", "\"\"",
+                             "expected \"english\" or a chain file");
+        }
+    }
     if (Status valid = s.validate(); !valid) return valid.error();
     return s;
 }
@@ -113,6 +150,14 @@ std::string decodingColour(const DecodingConfig& config, int index) {
 
 std::string decodingName(const DecodingConfig& config) {
     return config.name.empty() ? config.sampler : config.name;
+}
+
+std::vector<int> chainSweepSteps(int length) {
+    std::vector<int> steps;
+    const auto fits = [length](long long n) { return n * length <= kChainDecodeStepPositions; };
+    for (long long n = 1; n < length && fits(n); n *= 2) steps.push_back(static_cast<int>(n));
+    if (fits(length)) steps.push_back(length);
+    return steps;
 }
 
 std::vector<int> decodingSweepSteps(int positions) {

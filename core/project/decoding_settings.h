@@ -25,6 +25,19 @@ struct DecodingConfig {
 
 inline constexpr int kMaxDecodingConfigs = 16;
 
+// Decoding on sequences of a Markov chain instead of the project's data (docs/categorical.md,
+// "Decoding on a Markov chain"): the chain's exact denoiser, measures against its own law.
+// Stored as the decoding object's "chain" (written only when `source` is set).
+struct DecodingChain {
+    // "english" (the bundled chain of letters) or a chain file; empty: the project's data.
+    std::string source;
+    int length = 128;          // D, the letters of each sequence
+    int samples = 200;         // M, the sequences decoded per sampler and N
+
+    bool operator==(const DecodingChain&) const = default;
+    bool active() const { return !source.empty(); }
+};
+
 struct DecodingSettings {
     // The default set: ancestral; confidence with sampled values; confidence with argmax;
     // margin; entropy; random.
@@ -32,6 +45,7 @@ struct DecodingSettings {
     // The sampler the Trajectories view animates: an index into configs, or −1 for the
     // project's reverse sampler.
     int animated = -1;
+    DecodingChain chain;
 
     bool operator==(const DecodingSettings&) const = default;
     static std::vector<DecodingConfig> defaultConfigs();
@@ -46,6 +60,10 @@ struct DecodingSettings {
 std::string decodingColour(const DecodingConfig& config, int index);
 // The legend label: the name, or the sampler spec when the name is empty.
 std::string decodingName(const DecodingConfig& config);
+
+// The N of a chain's sweep of length D: 1, 2, 4, … below D, then D itself (one letter per step
+// with a linear schedule), each with N·D within a chain decode's limit.
+std::vector<int> chainSweepSteps(int length);
 
 // The N of the Decoding view's sweep for D positions: 1, 2, 4, … up to the first power of two
 // at least 4·D (so N = D, one token per step for a linear schedule, is always in it; for D = 1

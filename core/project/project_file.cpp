@@ -7,6 +7,7 @@
 #include "core/data/bundled_files.h"
 #include "core/io/file_io.h"
 #include "core/io/reader_text.h"
+#include "core/project/chain_decoding.h"
 #include "core/schedule/diffusers_config.h"
 #include "core/schedule/gaussian_schedule.h"
 #include "core/util/limits.h"
@@ -49,6 +50,8 @@ template <typename Map>
 void mapPaths(Project& project, Map map) {
     project.categorical.model = map(project.categorical.model);
     project.categorical.csvPath = map(project.categorical.csvPath);
+    std::string& chain = project.categorical.decoding.chain.source;
+    if (chain != kBundledChain) chain = map(chain);
     project.gaussian.model = map(project.gaussian.model);
     const schedule::ScheduleSpecParts parts = schedule::splitScheduleSpec(project.gaussian.schedule);
     for (const std::string prefix : {"csv:", schedule::kDiffusersPrefix}) {
@@ -264,6 +267,7 @@ const char* exampleTitle(int number) {
         case 4: return "Gaussian: 8×8 digits with the trained network";
         case 5: return "Gaussian: 8×8 digits with a convolutional U-Net (PyTorch)";
         case 6: return "Masked diffusion: 8×8 digits, which pixel first? (trained network)";
+        case 7: return "Masked diffusion on text: which letter first?";
         default: return "";
     }
 }
@@ -299,6 +303,16 @@ Result<Project> exampleProject(int number) {
         p.categorical.condition = 3;
         p.categorical.model = modelPath;
         p.categorical.decoding.animated = 1;  // confidence with sampled values: pixels by confidence
+    } else if (number == 7) {
+        // Sequences of 128 letters from the bundled English chain, decoded by the reference
+        // codes' samplers with the chain's exact denoiser; N = 128 is one letter per step.
+        p.categorical.maskState = true;
+        p.categorical.schedule = schedule::BetaCurveKind::Linear;
+        p.categorical.decoding.chain = {kBundledChain, 128, 200};
+        p.categorical.decoding.configs = {{"llada:random", "", "preset=llada:random"},
+                                          {"llada:low_confidence", "", "preset=llada:low_confidence"},
+                                          {"dream:entropy", "", "preset=dream:entropy"},
+                                          {"fast-dllm:0.9", "", "preset=fast-dllm:0.9"}};
     } else if (number == 3) {
         p.process = ProcessKind::Gaussian;
         p.gaussian.data = "toy:moons,n=4000";  // the network's training points

@@ -38,7 +38,7 @@ struct Project {
 // The bundled examples by number (1..kNumExamples), as File ▸ Examples opens them; what each
 // shows is in exampleTitle. Their networks are named "bundled:<file>"
 // (core/data/bundled_files.h), which the GUI and the command line both resolve.
-constexpr int kNumExamples = 6;
+constexpr int kNumExamples = 7;
 const char* exampleTitle(int number);
 Result<Project> exampleProject(int number);
 

@@ -2,6 +2,7 @@
 // `diffuscope chain` and `decode --chain`: the fitted file against hand counts and the summary
 // of what was left out; the decode's JSON fields equal to the core's run, the bundled English
 // chain, the same bytes for any thread count, CSV rows, and refusals naming option and value.
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -125,6 +126,65 @@ private slots:
         QCOMPARE(lines[0], QString::fromStdString(core::project::chainDecodeCsvHeader()));
         QVERIFY(lines[1].startsWith("2,100,"));
         QVERIFY(lines[2].startsWith("6,100,"));
+    }
+
+    // A project whose Decoding view decodes a chain (File ▸ Examples ▸ 7, made short): `decode
+    // --project` gives the numbers the view exports (`export --view decoding`, the GUI's code),
+    // to the bit, at every N of the view's sweep.
+    void aChainProjectGivesTheViewsNumbers() {
+        const QString project = m_dir.filePath("text.json");
+        QCOMPARE(runCli({"project", "--example", "7", "--out", project}).exitCode, 0);
+        QFile file(project);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
+        file.close();
+        QJsonObject categorical = json["categorical"].toObject();
+        QJsonObject decoding = categorical["decoding"].toObject();
+        QCOMPARE(decoding["chain"].toObject()["source"].toString(), QString("english"));
+        QCOMPARE(decoding["chain"].toObject()["length"].toInt(), 128);
+        decoding["chain"] = QJsonObject{{"source", "english"}, {"length", 12}, {"samples", 40}};
+        QJsonArray configs = decoding["configs"].toArray();
+        while (configs.size() > 2) configs.removeLast();
+        decoding["configs"] = configs;
+        categorical["decoding"] = decoding;
+        json["categorical"] = categorical;
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(QJsonDocument(json).toJson());
+        file.close();
+
+        const QString csv = m_dir.filePath("view.csv");
+        const auto exported = runCli({"export", "--project", project, "--view", "decoding", "--out", csv}, 600000);
+        QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
+        QFile view(csv);
+        QVERIFY(view.open(QIODevice::ReadOnly));
+        QStringList rows;
+        for (const QString& line : QString::fromUtf8(view.readAll()).split('\n')) {
+            if (!line.isEmpty() && !line.startsWith('#')) rows << line;
+        }
+        QVERIFY2(rows.size() == 1 + 2 * 5, qPrintable(rows.join(QChar(10))));  // N = 1, 2, 4, 8, 12 twice
+        const QStringList header = rows[0].split(',');
+        const auto column = [&](const char* name) { return static_cast<int>(header.indexOf(name)); };
+        QVERIFY(column("cross_entropy") >= 0 && column("N") >= 0);
+        for (int r = 1; r < rows.size(); ++r) {
+            const QStringList cells = rows[r].split(',');
+            const QString sampler = cells[column("sampler")];
+            const QString n = cells[column("N")];
+            const QJsonObject cli = parse(runCli({"decode", "--project", project, "--preset", sampler, "--steps", n,
+                                                  "--threads", "1"}));
+            QCOMPARE(cli["chains"].toInt(), 40);
+            QCOMPARE(cli["length"].toInt(), 12);
+            QCOMPARE(cli["cross_entropy"].toObject()["value"].toDouble(), cells[column("cross_entropy")].toDouble());
+            QCOMPARE(cli["pair_total_variation"].toObject()["value"].toDouble(),
+                     cells[column("pair_total_variation")].toDouble());
+            QCOMPARE(cli["longest_repeat"].toObject()["value"].toDouble(), cells[column("longest_repeat")].toDouble());
+            QCOMPARE(cli["chain_entropy"].toDouble(), cells[column("chain_entropy")].toDouble());
+            // The view's first sequence is the first the command line prints.
+            QCOMPARE(cli["samples"].toArray()[0].toString(), cells[column("first_sequence")]);
+        }
+        // --length replaces the project's D; a project without a chain refuses it.
+        QCOMPARE(parse(runCli({"decode", "--project", project, "--preset", "llada:random", "--steps", "4",
+                               "--length", "20"}))["length"].toInt(),
+                 20);
     }
 
     void refusalsNameTheOption() {

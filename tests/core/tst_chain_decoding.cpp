@@ -5,7 +5,10 @@
 // marginals, whose expected cross-entropy is computed here; greedy N = 1 is one sequence), the
 // same bytes for any thread count, the fit against hand counts, and refusals that name the
 // field, the row and the value.
+#include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
 
 #include <cmath>
 #include <random>
@@ -15,6 +18,8 @@
 #include "core/io/json.h"
 #include "core/model/markov_chain_denoiser.h"
 #include "core/project/chain_decoding.h"
+#include "core/project/decoding_runs.h"
+#include "core/project/project_file.h"
 
 using core::data::MarkovChain;
 
@@ -62,6 +67,9 @@ private slots:
     void theSameBytesForAnyThreadCount();
     void fitCountsByHand();
     void badChainsAreRefusedNamingTheRow();
+    void shownSequencesCommitOneLetterAStep();
+    void projectsKeepTheirChain();
+    void badChainSettingsNameTheField();
 };
 
 void tst_ChainDecoding::denoiserEqualsTheEnumeratedJoint() {
@@ -289,6 +297,93 @@ void tst_ChainDecoding::badChainsAreRefusedNamingTheRow() {
     run = core::project::projectDecodeChain(threeStates(), core::schedule::BetaCurve(), request, 1);
     QVERIFY(!run);
     QVERIFY2(run.error().toString().rfind("steps = 2048: N·D = 8388608", 0) == 0, run.error().toString().c_str());
+}
+
+// The sequences the Decoding view shows come from the kept trajectories: with one letter a step
+// (random order, N = D) each position's commit step is a different step, 1..D; with N = 1 all
+// are step 1; and the letters are the run's first outputs (its first sample texts).
+void tst_ChainDecoding::shownSequencesCommitOneLetterAStep() {
+    const MarkovChain chain = threeStates();
+    constexpr int length = 9;
+    for (int steps : {length, 1}) {
+        core::project::ChainDecodeRequest request;
+        QVERIFY(core::categorical::applyDecodePreset("llada:random", 1.0, request.sampler));
+        request.length = length;
+        request.numSteps = steps;
+        request.samples = 30;
+        request.seed = 5;
+        request.trajectories = 4;
+        auto run = core::project::projectDecodeChain(chain, core::schedule::BetaCurve(), request, 2);
+        QVERIFY(run);
+        const auto shown = core::project::chainShownSequences(run->result, length);
+        QCOMPARE(shown.size(), size_t{4});
+        for (size_t i = 0; i < shown.size(); ++i) {
+            std::vector<int> sorted = shown[i].commitStep;
+            std::sort(sorted.begin(), sorted.end());
+            for (int d = 0; d < length; ++d) QCOMPARE(sorted[static_cast<size_t>(d)], steps == 1 ? 1 : d + 1);
+            QCOMPARE(core::project::chainText(chain, shown[i].states.data(), length), run->measures.samples[i]);
+        }
+        // Keeping trajectories changes no number: the same request without them.
+        request.trajectories = 0;
+        auto plain = core::project::projectDecodeChain(chain, core::schedule::BetaCurve(), request, 1);
+        QVERIFY(plain);
+        QCOMPARE(*plain->measures.crossEntropy.value, *run->measures.crossEntropy.value);
+        QCOMPARE(*plain->measures.pairTotalVariation.value, *run->measures.pairTotalVariation.value);
+        QCOMPARE(plain->result.commit, run->result.commit);
+    }
+}
+
+// A project's chain reopens exactly: "english" as written, a chain file beside the project
+// stored relative to it (the folder can move) and read back absolute.
+void tst_ChainDecoding::projectsKeepTheirChain() {
+    QTemporaryDir dir;
+    auto project = core::project::exampleProject(7);
+    QVERIFY(project);
+    QCOMPARE(project->categorical.decoding.chain.source, std::string("english"));
+    const std::string path = dir.filePath("p.json").toStdString();
+    for (const std::string source : {std::string("english"), dir.filePath("c.json").toStdString()}) {
+        project->categorical.decoding.chain.source = source;
+        project->categorical.decoding.chain.length = 77;
+        project->categorical.decoding.chain.samples = 33;
+        const std::string text = core::project::projectToJson(*project, path);
+        const auto json = core::io::parseJsonStrict(text, "p.json");
+        QVERIFY(json);
+        const auto& stored = (*json)["categorical"]["decoding"]["chain"];
+        QCOMPARE(stored["source"].get<std::string>(), source == "english" ? source : std::string("c.json"));
+        QCOMPARE(stored["length"].get<int>(), 77);
+        QCOMPARE(stored["samples"].get<int>(), 33);
+        auto reopened = core::project::projectFromJson(text, path);
+        QVERIFY(reopened);
+        QVERIFY(*reopened == *project);
+    }
+    // Without a chain the decoding object has no "chain" (older files stay as they were).
+    project->categorical.decoding.chain = {};
+    const auto json = core::io::parseJsonStrict(core::project::projectToJson(*project, path), "p.json");
+    QVERIFY(json);
+    QVERIFY(!(*json)["categorical"]["decoding"].contains("chain"));
+}
+
+void tst_ChainDecoding::badChainSettingsNameTheField() {
+    const auto refused = [](const char* chain, const QString& start) {
+        const std::string text = std::string(R"({"configs": [], "animated": -1, "chain": )") + chain + "}";
+        const auto json = core::io::parseJsonStrict(text, "decoding");
+        QVERIFY(json);
+        auto settings = core::project::DecodingSettings::fromJson(*json);
+        QVERIFY(!settings);
+        QVERIFY2(QString::fromStdString(settings.error().toString()).startsWith(start),
+                 qPrintable(QString::fromStdString(settings.error().toString())));
+    };
+    refused(R"({"source": "english", "length": 1})", "decoding.chain.length = 1:");
+    refused(R"({"source": "english", "length": 5000})", "decoding.chain.length = 5000:");
+    refused(R"({"source": "english", "samples": 1})", "decoding.chain.samples = 1:");
+    refused(R"({"source": "english", "length": 4096, "samples": 100000})", "decoding.chain.samples = 100000:");
+    refused(R"({"source": ""})", "decoding.chain.source = \"\":");
+    refused(R"({"source": 3})", "decoding.chain.source = 3:");
+    refused(R"([1])", "decoding.chain = an array:");
+    // The sweep's N: powers of two below D, then D, within N·D ≤ 2²².
+    QCOMPARE(core::project::chainSweepSteps(12), (std::vector<int>{1, 2, 4, 8, 12}));
+    QCOMPARE(core::project::chainSweepSteps(2), (std::vector<int>{1, 2}));
+    QCOMPARE(core::project::chainSweepSteps(4096).back(), 1024);
 }
 
 QTEST_APPLESS_MAIN(tst_ChainDecoding)

@@ -13,6 +13,8 @@
 #include <QPushButton>
 #include <QValueAxis>
 #include <QScatterSeries>
+#include <QSlider>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -30,6 +32,7 @@
 #include "ui/document/project_document.h"
 #include "ui/main/categorical_explorer.h"
 #include "ui/animation/chains_view.h"
+#include "ui/views/chain_text.h"
 #include "ui/views/commit_raster.h"
 #include "ui/views/decoding_view.h"
 
@@ -89,6 +92,7 @@ private slots:
     void trajectoriesAnimateTheChosenSampler();
     void theDigitsAreJudgedAsImages();
     void infiniteMarkersStandAboveCurvesOfZeros();
+    void aChainIsDecodedAsText();
 };
 
 void tst_DecodingView::chartsShowTheCoreNumbers() {
@@ -416,9 +420,9 @@ void tst_DecodingView::trajectoriesAnimateTheChosenSampler() {
 // and the per-pixel entropy beside the real training images' own, the core's numbers to the bit.
 void tst_DecodingView::theDigitsAreJudgedAsImages() {
     const auto examples = ui::document::examples();
-    QCOMPARE(examples.size(), size_t{6});
+    QCOMPARE(examples.size(), size_t{7});
     ui::document::ProjectDocument document;
-    auto project = examples.back().project;
+    auto project = examples.at(5).project;
     // Two samplers keep the test short; the sweep is the view's own.
     project.categorical.decoding.configs.resize(2);
     document.loadExample(project);
@@ -463,6 +467,106 @@ void tst_DecodingView::theDigitsAreJudgedAsImages() {
     pane.setViews(explorer.views());
     QVERIFY(pane.html().contains("Decoding (digits)"));
     QVERIFY(!pane.html().contains("total variation"));
+}
+
+// File ▸ Examples ▸ 7 (made short): sequences of the bundled English chain decoded as text. The
+// charts hold the core's numbers to the bit, the text shows the run's first sequences with each
+// letter's commit step, and the decoded length is typed like any number: one undo step that
+// changes nothing else.
+void tst_DecodingView::aChainIsDecodedAsText() {
+    const auto examples = ui::document::examples();
+    auto project = examples.at(6).project;
+    QVERIFY(examples.at(6).title.contains("which letter first?"));
+    project.categorical.decoding.configs.resize(2);  // llada:random, llada:low_confidence
+    project.categorical.decoding.chain.length = 16;
+    project.categorical.decoding.chain.samples = 60;
+    ui::document::ProjectDocument document;
+    document.loadExample(project);
+    ui::CategoricalExplorer explorer(&document);
+    explorer.waitForJobs();
+    auto* view = explorer.decodingView();
+    const auto data = view->result();
+    QVERIFY(data != nullptr);
+    QVERIFY(data->chain);
+    QCOMPARE(data->steps, (std::vector<int>{1, 2, 4, 8, 16}));
+    const auto chain = ui::document::decodingChain("english");
+    DS_VERIFY_OK(chain);
+    QCOMPARE(data->chainEntropy, core::data::chainEntropyPerToken(*chain, 16));
+    QCOMPARE(data->chainStates.size(), 28);
+    // llada:random at N = D = 16, recomputed with the view's request.
+    core::project::ChainDecodeRequest request;
+    auto sampler = core::project::parseSamplerSpec("preset=llada:random");
+    DS_VERIFY_OK(sampler);
+    request.sampler = *sampler;
+    request.length = 16;
+    request.numSteps = 16;
+    request.samples = 60;
+    request.seed = project.categorical.seed;
+    request.trajectories = core::project::kChainShownSequences;
+    auto run = core::project::projectDecodeChain(*chain, explorer.setup()->curve, request, 1);
+    DS_VERIFY_OK(run);
+    const auto& curve = data->curves.front();
+    QCOMPARE(curve.crossEntropy.back(), *run->measures.crossEntropy.value);
+    QCOMPARE(curve.pairTotalVariation.back(), *run->measures.pairTotalVariation.value);
+    QCOMPARE(curve.longestRepeat.back(), *run->measures.longestRepeat.value);
+    QCOMPARE(curve.commit.back(), run->result.commit);
+    // The charts: cross-entropy with the chain's entropy dashed; KL(output ‖ data) left out.
+    auto* entropyChart = view->chart(ui::views::DecodingView::Entropy);
+    bool dashed = false;
+    for (auto* series : entropyChart->series()) {
+        auto* line = qobject_cast<QLineSeries*>(series);
+        if (line != nullptr && line->pen().style() == Qt::DashLine && line->count() == 2) {
+            dashed = line->at(0).y() == data->chainEntropy;
+        }
+    }
+    QVERIFY(dashed);
+    QVERIFY(ui::charts::figureOf(view->chart(ui::views::DecodingView::KlOutputData))->isHidden());
+    QVERIFY(!ui::charts::figureOf(view->chart(ui::views::DecodingView::KlDataOutput))->isHidden());
+
+    // The text of llada:random at N = 16: the run's first sequence, one letter a step.
+    view->distributionSampler()->setCurrentIndex(0);
+    view->distributionSteps()->setCurrentIndex(4);
+    auto* text = view->chainText();
+    text->resize(900, 400);
+    QCOMPARE(text->numSteps(), 16);
+    QVERIFY(text->shownSequences() >= 1);
+    QCOMPARE(text->sequenceText(0), QString::fromStdString(run->measures.samples.front()));
+    view->textStep()->setValue(0);
+    QCOMPARE(text->sequenceText(0), QString(16, QChar(0x00B7)));
+    view->textStep()->setValue(5);
+    QCOMPARE(text->sequenceText(0).count(QChar(0x00B7)), 11);
+    QVERIFY(text->texts().join(' ').contains("after step 5 of 16"));
+
+    // Typing D: nothing applied while typing, one edit on Enter, the samplers and M kept.
+    auto* length = view->chainLength();
+    const int undoBefore = document.undoStack()->count();
+    length->setFocus();
+    length->selectAll();
+    QTest::keyClicks(length, "24");
+    QCOMPARE(document.undoStack()->count(), undoBefore);
+    QTest::keyClick(length, Qt::Key_Return);
+    QCOMPARE(document.categorical().decoding.chain.length, 24);
+    QCOMPARE(document.categorical().decoding.chain.samples, 60);
+    QCOMPARE(document.categorical().decoding.configs.size(), size_t{2});
+    QCOMPARE(document.undoStack()->count(), undoBefore + 1);
+    explorer.waitForJobs();
+    QCOMPARE(view->result()->steps.back(), 24);
+    document.undoStack()->undo();
+    QCOMPARE(document.categorical().decoding.chain.length, 16);
+    QCOMPARE(view->chainLength()->value(), 16);
+    explorer.waitForJobs();
+
+    // Explained as what it draws.
+    ui::ExplanationPane pane;
+    pane.setViews(explorer.views());
+    QVERIFY(pane.html().contains("Decoding (text from a Markov chain)"));
+
+    // Back to the project's data: the table's charts again.
+    QVERIFY(view->setChainSource(QString()));
+    QVERIFY(!document.categorical().decoding.chain.active());
+    explorer.waitForJobs();
+    QVERIFY(view->result() != nullptr && !view->result()->chain);
+    QVERIFY(view->chainText()->isHidden());
 }
 
 QTEST_MAIN(tst_DecodingView)

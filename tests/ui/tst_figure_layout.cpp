@@ -31,6 +31,7 @@
 #include "ui/document/project_document.h"
 #include "ui/main/categorical_explorer.h"
 #include "ui/main/gaussian_explorer.h"
+#include "ui/views/chain_text.h"
 #include "ui/views/commit_raster.h"
 #include "ui/views/gaussian_trajectory_view.h"
 #include "ui/views/kernel_comparison_view.h"
@@ -70,6 +71,10 @@ QStringList expectedWords(QWidget* view) {
     for (auto* raster : view->findChildren<ui::views::CommitRaster*>()) {
         if (!raster->isVisibleTo(view)) continue;
         for (const QString& text : raster->texts()) words << text.split(' ', Qt::SkipEmptyParts);
+    }
+    for (auto* text : view->findChildren<ui::views::ChainText*>()) {
+        if (!text->isVisibleTo(view)) continue;
+        for (const QString& line : text->texts()) words << line.split(' ', Qt::SkipEmptyParts);
     }
     return words;
 }
@@ -115,6 +120,9 @@ private:
     // And a table of 16 sequences (D = 4, K = 2): their upright labels need the figure's width.
     std::unique_ptr<ui::document::ProjectDocument> m_sixteenDocument;
     std::unique_ptr<ui::CategoricalExplorer> m_sixteen;
+    // And text decoded from the English chain (example 7, made short).
+    std::unique_ptr<ui::document::ProjectDocument> m_chainDocument;
+    std::unique_ptr<ui::CategoricalExplorer> m_chain;
 };
 
 void tst_FigureLayout::initTestCase() {
@@ -181,6 +189,19 @@ void tst_FigureLayout::initTestCase() {
         m_sixteen->waitForJobs();
         for (const auto& entry : m_sixteen->views()) {
             if (entry.first == "decoding") m_views.emplace_back("decoding-16", entry.second);
+        }
+    }
+    {
+        m_chainDocument = std::make_unique<ui::document::ProjectDocument>();
+        auto text = ui::document::examples().at(6).project;
+        text.categorical.decoding.configs.resize(2);
+        text.categorical.decoding.chain.length = 48;
+        text.categorical.decoding.chain.samples = 20;
+        m_chainDocument->loadExample(text);
+        m_chain = std::make_unique<ui::CategoricalExplorer>(m_chainDocument.get());
+        m_chain->waitForJobs();
+        for (const auto& entry : m_chain->views()) {
+            if (entry.first == "decoding") m_views.emplace_back("decoding-chain", entry.second);
         }
     }
     for (const auto& entry : m_gaussian->views()) m_views.push_back(entry);
@@ -266,6 +287,8 @@ void tst_FigureLayout::aLegendGetsItsRowsWhenItsFigureNarrows() {
 }
 
 void tst_FigureLayout::cleanupTestCase() {
+    m_chain.reset();
+    m_chainDocument.reset();
     m_sixteen.reset();
     m_sixteenDocument.reset();
     m_masked.reset();
@@ -286,7 +309,7 @@ void tst_FigureLayout::everyViewFitsOrSaysWhy_data() {
                                 "gamma", "variance", "gaussian-trajectory", "compare", "matrices"};
     for (const char* name : {"trajectories", "schedule", "step-costs", "matrices", "kernels", "particles",
                              "gamma", "variance", "gaussian-trajectory", "compare", "lab",
-                             "decoding", "decoding-16"}) {
+                             "decoding", "decoding-16", "decoding-chain"}) {
         const QString n = name;
         QTest::addRow("%s 8.5x6 1", name) << n << "8.5cm" << "6cm" << 1.0 << single.contains(n);
         QTest::addRow("%s 8.5x6 1.5", name) << n << "8.5cm" << "6cm" << 1.5 << false;

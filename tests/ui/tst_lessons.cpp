@@ -30,7 +30,11 @@
 
 #include "core/categorical/information.h"
 #include "core/io/file_io.h"
+#include "core/project/chain_decoding.h"
+#include "core/project/decoding_runs.h"
 #include "core/project/gaussian_setup.h"
+#include "ui/document/bundled_data.h"
+#include "ui/document/project_model.h"
 #include "ui/document/project_document.h"
 #include "ui/lessons/lesson_pane.h"
 #include "ui/lessons/lessons.h"
@@ -110,6 +114,7 @@ private slots:
     void everyStepIsAValidProject();
     void theEntropyIsBelowEveryElbo();
     void decodingLessonShowsComputedNumbers();
+    void textLessonQuotesTheViewsRun();
     void everyStepLoadsInTheWindow();
     void unsavedWorkIsNotReplacedWithoutAsking();
     void anotherProjectLeavesTheStep();
@@ -188,7 +193,7 @@ void tst_Lessons::aSpecialPairsFileIsReplaced() {
 void tst_Lessons::theSequenceCoversTheSubjects() {
     const QStringList subjects = {"forward process", "kernel", "Information", "DP-chosen",
                                   "optimal reverse variance", "β̃ fails", "DP and even",
-                                  "Masked diffusion", "Which token first?"};
+                                  "Masked diffusion", "Which token first?", "Which letter first?"};
     QCOMPARE(static_cast<int>(lessons().size()), static_cast<int>(subjects.size()));
     for (int i = 0; i < subjects.size(); ++i) {
         QVERIFY2(lessons()[i].title.contains(subjects[i]), qPrintable(lessons()[i].title));
@@ -274,7 +279,7 @@ void tst_Lessons::theEntropyIsBelowEveryElbo() {
 // token per step; argmax's one sequence, (0, 0) by hand: both marginals peak at 0.5, the tie
 // goes to the first position, whose argmax is 0, and then P(x₂ | x₁ = 0) peaks at 0.
 void tst_Lessons::decodingLessonShowsComputedNumbers() {
-    const Lesson& lesson = lessons().back();
+    const Lesson& lesson = lessons().at(8);
     QVERIFY(lesson.title.contains("Which token first?"));
     const double joint[3][3] = {{0.45, 0.05, 0.0}, {0.0, 0.45, 0.0}, {0.0, 0.0, 0.05}};
     double p1[3] = {}, p2[3] = {};
@@ -430,6 +435,38 @@ void tst_Lessons::anotherProjectLeavesTheStep() {
     QVERIFY(!positionSays("left"));
     window.explorer()->waitForJobs();
     window.gaussianExplorer()->waitForJobs();
+}
+
+// Lesson 10 quotes the Decoding view's own run of its project (LLaDA's two orders at N = D): the
+// same request, so the numbers it prints are those the view draws.
+void tst_Lessons::textLessonQuotesTheViewsRun() {
+    const Lesson& lesson = lessons().back();
+    QVERIFY(lesson.title.contains("Which letter first?"));
+    const auto& params = lesson.steps[1].project.categorical;
+    QVERIFY(params.decoding.chain.active());
+    auto chain = ui::document::decodingChain(params.decoding.chain.source);
+    QVERIFY(chain);
+    auto setup = ui::document::buildCategoricalSetup(params);
+    QVERIFY(setup);
+    core::project::ChainDecodeRequest request;
+    auto sampler = core::project::parseSamplerSpec("preset=llada:low_confidence");
+    QVERIFY(sampler);
+    request.sampler = *sampler;
+    request.length = params.decoding.chain.length;
+    request.numSteps = request.length;
+    request.samples = params.decoding.chain.samples;
+    request.seed = params.seed;
+    auto run = core::project::projectDecodeChain(*chain, (*setup)->curve, request, 1);
+    QVERIFY(run);
+    const QString& text = lesson.steps[1].text;
+    for (double value : {*run->measures.crossEntropy.value, *run->measures.pairTotalVariation.value,
+                         core::data::chainEntropyPerToken(*chain, request.length)}) {
+        QVERIFY2(text.contains(QString::number(value, 'f', 3)), qPrintable(QString::number(value) + " in " + text));
+    }
+    QVERIFY2(text.contains(QString::fromStdString(run->measures.samples.front()).left(48).toHtmlEscaped()),
+             qPrintable(text));
+    // Confidence decoding's text is likelier than the chain's own: below its entropy.
+    QVERIFY(*run->measures.crossEntropy.value < core::data::chainEntropyPerToken(*chain, request.length));
 }
 
 QTEST_MAIN(tst_Lessons)

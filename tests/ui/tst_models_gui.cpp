@@ -475,7 +475,7 @@ void tst_ModelsGui::projectKeepsTheCheckpointRelativeAndSurvivesItsLoss() {
 // data (the same checks the explorers make before using it).
 void tst_ModelsGui::examplesUseTheirBundledNetworks() {
     const auto examples = ui::document::examples();
-    QCOMPARE(examples.size(), size_t{6});
+    QCOMPARE(examples.size(), size_t{7});
     int networks = 0;
     for (const auto& example : examples) {
         const ui::document::Project& p = example.project;

@@ -168,7 +168,9 @@ void fitValueAxis(QValueAxis* axis, const QRectF& area) {
     if (axis->tickInterval() != chosen) axis->setTickInterval(chosen);
 }
 
-void fitLogAxis(QLogValueAxis* axis, const QRectF& area) {
+// A labelled tick every `every` powers of `unit` (10, or 2 for a base-2 axis): as few as keep
+// each label whole.
+void fitLogAxis(QLogValueAxis* axis, const QRectF& area, double unit) {
     const bool horizontal = axis->orientation() == Qt::Horizontal;
     const double length = horizontal ? area.width() : area.height();
     if (!(axis->min() > 0.0) || !(axis->max() > axis->min()) || !(length > 0.0)) return;
@@ -176,19 +178,20 @@ void fitLogAxis(QLogValueAxis* axis, const QRectF& area) {
         axis->setProperty(kMinorTicksProperty, axis->minorTickCount());
     }
     const QFontMetricsF metrics(axis->labelsFont());
-    const double decades = std::log10(axis->max() / axis->min());
+    const double logUnit = std::log(unit);
+    const double decades = std::log(axis->max() / axis->min()) / logUnit;
     const double perDecade = length / std::max(decades, 1e-9);
     double needed = 2.0 * metrics.height();
     double text = metrics.height();
     if (horizontal) {
         double widest = 0.0;
-        for (double e = std::floor(std::log10(axis->min()));
-             e <= std::ceil(std::log10(axis->max())); ++e) {
+        for (double e = std::floor(std::log(axis->min()) / logUnit);
+             e <= std::ceil(std::log(axis->max()) / logUnit); ++e) {
             widest = std::max(widest, metrics.horizontalAdvance(QString::asprintf(
                                           axis->labelFormat().isEmpty()
                                               ? "%g"
                                               : axis->labelFormat().toLatin1().constData(),
-                                          std::pow(10.0, e))));
+                                          std::pow(unit, e))));
         }
         needed = widest + 1.5 * metrics.height();
         text = widest;
@@ -198,7 +201,7 @@ void fitLogAxis(QLogValueAxis* axis, const QRectF& area) {
            !labelsFitTheirSlots(length, static_cast<int>(std::floor(decades / every)) + 1, text)) {
         ++every;
     }
-    const double base = std::pow(10.0, every);
+    const double base = std::pow(unit, every);
     if (axis->base() != base) axis->setBase(base);
     // Minor ticks mark 2…9 of a decade; across several decades they would be misleading.
     const int minor = every == 1 ? axis->property(kMinorTicksProperty).toInt() : 0;
@@ -273,8 +276,12 @@ void fitTicks(QChart* chart) {
         } else if (auto* value = qobject_cast<QValueAxis*>(axis)) {
             fitValueAxis(value, area);
         } else if (auto* log = qobject_cast<QLogValueAxis*>(axis)) {
-            if (std::abs(std::log10(log->base()) - std::round(std::log10(log->base()))) < 1e-9) {
-                fitLogAxis(log, area);
+            for (double unit : {10.0, 2.0}) {
+                const double powers = std::log(log->base()) / std::log(unit);
+                if (std::abs(powers - std::round(powers)) < 1e-9) {
+                    fitLogAxis(log, area, unit);
+                    break;
+                }
             }
         }
     }

@@ -4,6 +4,7 @@
 #include <QFile>
 
 #include "core/data/gaussian_data.h"
+#include "core/project/chain_decoding.h"
 #include "ui/document/project_model.h"
 
 namespace ui::document {
@@ -25,6 +26,20 @@ const core::Result<core::data::Digits>& bundledDigits() {
         return core::data::parseDigits(*text, path);
     }();
     return digits;
+}
+
+core::Result<core::data::MarkovChain> decodingChain(const std::string& source) {
+    if (source != core::project::kBundledChain) return core::project::readChainSource(source);
+    static const core::Result<core::data::MarkovChain> english = [] {
+        const char* path = ":/data/english-chain.json";
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly)) {
+            return core::Result<core::data::MarkovChain>(
+                core::makeError(core::ErrorCode::IoError, path, "", "the bundled chain is missing"));
+        }
+        return core::data::parseMarkovChain(file.readAll().toStdString(), core::project::kBundledChain);
+    }();
+    return english;
 }
 
 core::Result<std::shared_ptr<core::model::GaussianOracle>> gaussianDataOracle(const QString& spec) {

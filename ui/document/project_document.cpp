@@ -165,7 +165,8 @@ namespace {
     QT_TRANSLATE_NOOP("ui::document::examples",
                       "Gaussian: 8×8 digits with a convolutional U-Net (PyTorch)"),
     QT_TRANSLATE_NOOP("ui::document::examples",
-                      "Masked diffusion: 8×8 digits, which pixel first? (trained network)")};
+                      "Masked diffusion: 8×8 digits, which pixel first? (trained network)"),
+    QT_TRANSLATE_NOOP("ui::document::examples", "Masked diffusion on text: which letter first?")};
 }  // namespace
 
 std::vector<Example> examples() {

@@ -15,6 +15,10 @@
 #include "core/project/decoding_runs.h"
 #include "core/project/lab.h"
 #include "core/project/lab_settings.h"
+#include "core/project/chain_decoding.h"
+#include "core/project/project_file.h"
+#include "core/util/parallel.h"
+#include "ui/document/bundled_data.h"
 #include "ui/document/project_document.h"
 #include "ui/document/project_model.h"
 
@@ -127,11 +131,12 @@ private:
     static Lesson gaussianDp();
     static Lesson masked();
     static Lesson whichTokenFirst();
+    static Lesson whichLetterFirst();
 };
 
 std::vector<Lesson> LessonBook::build() {
     return {forwardProcess(), kernels(),    information(), categoricalDp(),  optimalVariance(),
-            smallK(),         gaussianDp(), masked(),      whichTokenFirst()};
+            smallK(),         gaussianDp(), masked(),      whichTokenFirst(), whichLetterFirst()};
 }
 
 Lesson LessonBook::forwardProcess() {
@@ -506,6 +511,90 @@ Lesson LessonBook::whichTokenFirst() {
               tr("Compare the two LLaDA rows as N grows, and add llada:low_confidence again "
                  "with temperature=0.5 in its sampler string (Add preset)."),
               "decoding", llada}}};
+}
+
+// The numbers lesson 10 quotes, computed as the Decoding view computes them for its project (the
+// same request, so the same numbers to the last digit): each sampler at N = D.
+struct ChainNumbers {
+    QString chainEntropy;      // nats per letter
+    QString randomCrossEntropy, randomPairTv;
+    QString confidenceCrossEntropy, confidencePairTv;
+    QString confidenceText;    // the start of llada:low_confidence's first sequence
+    QString length;            // D
+};
+
+ChainNumbers chainNumbers(const Categorical& params) {
+    const QString unknown = QStringLiteral("?");
+    ChainNumbers numbers{unknown, unknown, unknown, unknown, unknown, unknown, unknown};
+    const core::project::DecodingChain& given = params.decoding.chain;
+    auto chain = document::decodingChain(given.source);
+    auto setup = document::buildCategoricalSetup(params);
+    if (!chain || !setup) return numbers;
+    numbers.length = QString::number(given.length);
+    numbers.chainEntropy = QString::number(core::data::chainEntropyPerToken(*chain, given.length), 'f', 3);
+    auto run = [&](const char* spec) -> core::Result<core::project::ChainDecodeRun> {
+        auto sampler = core::project::parseSamplerSpec(spec);
+        if (!sampler) return sampler.error();
+        core::project::ChainDecodeRequest request;
+        request.sampler = *sampler;
+        request.length = given.length;
+        request.numSteps = given.length;
+        request.samples = given.samples;
+        request.seed = params.seed;
+        request.trajectories = core::project::kChainShownSequences;
+        return core::project::projectDecodeChain(*chain, (*setup)->curve, request, core::defaultThreads());
+    };
+    auto value = [](const core::categorical::DecodeMeasure& m) {
+        return m.value ? QString::number(*m.value, 'f', 3) : QStringLiteral("?");
+    };
+    if (auto random = run("preset=llada:random")) {
+        numbers.randomCrossEntropy = value(random->measures.crossEntropy);
+        numbers.randomPairTv = value(random->measures.pairTotalVariation);
+    }
+    if (auto confidence = run("preset=llada:low_confidence")) {
+        numbers.confidenceCrossEntropy = value(confidence->measures.crossEntropy);
+        numbers.confidencePairTv = value(confidence->measures.pairTotalVariation);
+        if (!confidence->measures.samples.empty()) {
+            numbers.confidenceText = QString::fromStdString(confidence->measures.samples.front()).left(48);
+        }
+    }
+    return numbers;
+}
+
+Lesson LessonBook::whichLetterFirst() {
+    // Example 7 with LLaDA's two orders.
+    Project text = *core::project::exampleProject(7);
+    text.categorical.decoding.configs = {{"llada:random", "", "preset=llada:random"},
+                                         {"llada:low_confidence", "", "preset=llada:low_confidence"}};
+    const ChainNumbers n = chainNumbers(text.categorical);
+    return {tr("10. Which letter first? Decoding text"),
+            "categorical.md#decoding-on-a-markov-chain",
+            {{tr("One letter per step reproduces the chain"),
+              tr("<p>The Decoding view now decodes sequences of %1 letters of a Markov chain fitted "
+                 "on English text. Its denoiser is exact for any mask pattern and every decoded "
+                 "sequence has a true likelihood, so what the charts show is the sampler's own "
+                 "error. LLaDA's random order with N = %1 unmasks one letter per step, drawn given "
+                 "the letters already there: its cross-entropy is %2 nats per letter, the chain's "
+                 "own entropy is %3, and its adjacent letters are as close to the chain's as the "
+                 "sequences allow (pair TV %4).</p>")
+                  .arg(n.length, n.randomCrossEntropy, n.chainEntropy, n.randomPairTv),
+              tr("Choose llada:random at N = %1 under Text and commits of, and read its text: it "
+                 "looks like English letters, if not like English words.")
+                  .arg(n.length),
+              "decoding", text},
+             {tr("Confidence decoding: likelier text, repeated words"),
+              tr("<p>LLaDA's low-confidence decoding unmasks first the positions whose drawn letter "
+                 "the denoiser finds most probable. At N = %1 its cross-entropy is %2 nats per "
+                 "letter, below the chain's own %3: its text is more likely than the chain's own "
+                 "text. It reads \"%4…\": the likeliest letters, repeated, and its adjacent "
+                 "letters are far from the chain's (pair TV %5 against %6 for random order). A "
+                 "cross-entropy below the dashed line is lost variety, not a better sampler.</p>")
+                  .arg(n.length, n.confidenceCrossEntropy, n.chainEntropy, n.confidenceText.toHtmlEscaped(),
+                       n.confidencePairTv, n.randomPairTv),
+              tr("Choose llada:low_confidence at N = %1 and drag Text after step from 0: which letters "
+                 "come first, and where?")
+                  .arg(n.length),
+              "decoding", text}}};
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 #include "core/project/decoding_runs.h"
@@ -327,7 +328,7 @@ void CategoricalExplorer::startDecoding() {
     if (!m_setup) return;
     auto setup = m_setup;
     const core::project::DecodingSettings settings = m_document->categorical().decoding;
-    if (!setup->params.maskState) {
+    if (!setup->params.maskState && !settings.chain.active()) {
         m_decodeRunner.cancel();
         m_decoding->clear(
             tr("Decoding samplers need a mask state: choose π = masked (the "
@@ -352,8 +353,15 @@ void CategoricalExplorer::startDecoding() {
         m_decodeRunner, QT_TRANSLATE_NOOP("ui::jobs", "Decoding samplers"),
         [setup, settings, threads](core::Progress& progress) -> core::Result<DecodingShown> {
             const auto& bundled = document::bundledDigits();
-            auto sweep = core::project::decodingSweep(
-                *setup, settings, bundled ? &*bundled : nullptr, threads, progress);
+            // The chain is read here, off the GUI thread.
+            std::optional<core::data::MarkovChain> chain;
+            if (settings.chain.active()) {
+                auto read = document::decodingChain(settings.chain.source);
+                if (!read) return read.error();
+                chain = std::move(read).value();
+            }
+            auto sweep = core::project::decodingSweep(*setup, settings, bundled ? &*bundled : nullptr,
+                                                      threads, progress, chain ? &*chain : nullptr);
             if (!sweep) return sweep.error();
             DecodingShown shown;
             for (const auto& part : sweep->parts) {
@@ -381,6 +389,7 @@ std::shared_ptr<views::DecodingViewData> CategoricalExplorer::decodingViewData(
     const core::project::DecodingSweep& sweep) {
     auto data = std::make_shared<views::DecodingViewData>();
     data->exact = sweep.exact;
+    data->samples = sweep.samples;
     data->steps = sweep.steps;
     data->dataEntropy = sweep.dataEntropy;
     if (sweep.digits) {
@@ -406,6 +415,11 @@ std::shared_ptr<views::DecodingViewData> CategoricalExplorer::decodingViewData(
     }
     const double inf = std::numeric_limits<double>::infinity();
     const double nan = std::numeric_limits<double>::quiet_NaN();
+    if (sweep.chain) {
+        data->chain = true;
+        data->chainEntropy = sweep.chain->entropy;
+        for (const auto& state : sweep.chain->states) data->chainStates << QString::fromStdString(state);
+    }
     for (const auto& part : sweep.parts) {
         if (part.run.results.empty()) continue;  // failed: named in the errors
         const auto& c = settings.configs[static_cast<size_t>(part.row)];
@@ -434,6 +448,15 @@ std::shared_ptr<views::DecodingViewData> CategoricalExplorer::decodingViewData(
             curve.rows.push_back(std::move(rows));
             curve.commit.push_back(result.commit);
         }
+        for (const auto& m : part.chainMeasures) {
+            curve.crossEntropy.push_back(m.crossEntropy.value.value_or(nan));
+            curve.crossEntropyError.push_back(m.crossEntropy.standardError);
+            curve.pairTotalVariation.push_back(m.pairTotalVariation.value.value_or(nan));
+            curve.pairTotalVariationError.push_back(m.pairTotalVariation.standardError);
+            curve.longestRepeat.push_back(m.longestRepeat.value.value_or(nan));
+            curve.longestRepeatError.push_back(m.longestRepeat.standardError);
+        }
+        curve.shown = part.chainShown;
         data->curves.push_back(std::move(curve));
     }
     data->note = decodingNote(setup, sweep);
@@ -444,6 +467,17 @@ QString CategoricalExplorer::decodingNote(const document::CategoricalSetup& setu
                                           const core::project::DecodingSweep& sweep) {
     QStringList ns;
     for (int n : sweep.steps) ns << QString::number(n);
+    if (sweep.chain) {
+        return tr("Monte Carlo at N = %1: %2 sequences of %3 letters per sampler and N, decoded with "
+                  "the chain's exact denoiser and judged by their true likelihood. Cross-entropy is "
+                  "−log p_chain(x)/D (dashed: the chain's own entropy, %4 nats per letter, which "
+                  "one letter per step in random order reaches); pair TV compares the decoded "
+                  "adjacent letters with the chain's.")
+            .arg(ns.join(", "))
+            .arg(sweep.samples)
+            .arg(sweep.chain->length)
+            .arg(sweep.chain->entropy, 0, 'f', 3);
+    }
     if (sweep.exact) {
         return tr("Exact output distributions (every partially masked sequence "
                   "propagated) at N = %1.")

@@ -118,6 +118,28 @@ const ExplanationText kExplanations[] = {
          "uniform) misses it, by more as steps are added: each step adds its "
          "own error. With a trained network both kernels also carry the "
          "network's error, so neither KL is 0, even with a uniform π.")},
+    {"decoding:chain", QT_TRANSLATE_NOOP("ui::ViewExplanations", "Decoding (text from a Markov chain)"),
+     QT_TRANSLATE_NOOP(
+         "ui::ViewExplanations",
+         "Masked diffusion decodes a sequence of letters by starting with every position "
+         "masked and unmasking positions over N steps. The letters come from a Markov chain, "
+         "so the denoiser is exact for any mask pattern and every decoded sequence has a true "
+         "likelihood: what the charts show is the sampler's own error, not a network's. "
+         "Cross-entropy is −log p_chain(x) per letter (dashed: the chain's own entropy); "
+         "pair TV compares the decoded adjacent letters with the chain's; the longest run "
+         "counts one letter repeated. Below, the first decoded sequences, each letter on the "
+         "colour of the step that unmasked it; on the right, which position when."),
+     QT_TRANSLATE_NOOP(
+         "ui::ViewExplanations",
+         "A cross-entropy below the dashed line is not a better sampler: the text is more "
+         "likely than the chain's own text because it repeats its likeliest words, and its "
+         "pair TV rises. One letter per step in random order reproduces the chain: its "
+         "cross-entropy meets the dashed line and its pair TV is as small as M sequences "
+         "allow. Samplers less than two standard errors apart cannot be told apart."),
+     QT_TRANSLATE_NOOP(
+         "ui::ViewExplanations",
+         "Choose llada:low_confidence at the largest N and read its text, then random "
+         "order's. Drag Text after step to watch which letters come first.")},
     {"decoding:digits", QT_TRANSLATE_NOOP("ui::ViewExplanations", "Decoding (digits)"),
      QT_TRANSLATE_NOOP(
          "ui::ViewExplanations",

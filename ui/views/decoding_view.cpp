@@ -19,7 +19,11 @@
 #include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QScatterSeries>
+#include <QSlider>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -29,9 +33,11 @@
 #include <limits>
 
 #include "core/project/decoding_runs.h"
+#include "core/util/limits.h"
 #include "ui/charts/chart_panel.h"
 #include "ui/charts/figure_chart.h"
 #include "ui/charts/palette.h"
+#include "ui/views/chain_text.h"
 #include "ui/views/commit_raster.h"
 
 namespace ui::views {
@@ -71,7 +77,19 @@ void setupChart(QChart* chart) {
     chart->legend()->setFont(font);
 }
 
-QString measureTitle(int index) {
+QString measureTitle(int index, bool chain = false) {
+    if (chain) {
+        switch (index) {
+            case DecodingView::Entropy:
+                return QCoreApplication::translate("ui::views::DecodingView", "Cross-entropy per letter");
+            case DecodingView::KlDataOutput:
+                return QCoreApplication::translate("ui::views::DecodingView", "Pair total variation");
+            case DecodingView::LongestRepeat:
+                return QCoreApplication::translate("ui::views::DecodingView", "Longest run of one letter");
+            default:
+                break;
+        }
+    }
     switch (index) {
         case DecodingView::Entropy:
             return QCoreApplication::translate("ui::views::DecodingView",
@@ -108,7 +126,10 @@ QScatterSeries* addInfiniteMarkers(QChart* chart, const QString& name) {
     return inf;
 }
 
-const std::vector<double>& measureOf(const DecodingViewData::Curve& curve, int index) {
+const std::vector<double>& measureOf(const DecodingViewData::Curve& curve, int index, bool chain) {
+    if (chain && index == DecodingView::Entropy) return curve.crossEntropy;
+    if (chain && index == DecodingView::KlDataOutput) return curve.pairTotalVariation;
+    if (index == DecodingView::LongestRepeat) return curve.longestRepeat;
     switch (index) {
         case DecodingView::Entropy:
             return curve.entropy;
@@ -125,7 +146,10 @@ const std::vector<double>& measureOf(const DecodingViewData::Curve& curve, int i
     }
 }
 
-const std::vector<double>& errorOf(const DecodingViewData::Curve& curve, int index) {
+const std::vector<double>& errorOf(const DecodingViewData::Curve& curve, int index, bool chain) {
+    if (chain && index == DecodingView::Entropy) return curve.crossEntropyError;
+    if (chain && index == DecodingView::KlDataOutput) return curve.pairTotalVariationError;
+    if (index == DecodingView::LongestRepeat) return curve.longestRepeatError;
     switch (index) {
         case DecodingView::Entropy:
             return curve.entropyError;
@@ -208,6 +232,58 @@ QList<QPointF> drawMeasureCurve(QChart* chart,
     return infinitePoints;
 }
 
+// A measure's unit, the title of its chart's vertical axis (none for a total variation).
+QString measureUnit(int index, bool chain) {
+    if (index == DecodingView::Accuracy) return QCoreApplication::translate("ui::views::DecodingView", "fraction");
+    if (index == DecodingView::LongestRepeat) {
+        return QCoreApplication::translate("ui::views::DecodingView", "letters");
+    }
+    if (index == DecodingView::TotalVariation || (chain && index == DecodingView::KlDataOutput)) return {};
+    return QCoreApplication::translate("ui::views::DecodingView", "nats");
+}
+
+// A chain's CSV: its measures with their standard errors, and the first sequence decoded.
+charts::ChartData chainCsv(const DecodingViewData& data) {
+    charts::ChartData table;
+    table.textHeader = {"sampler", "first_sequence"};
+    table.text.resize(2);
+    table.header = {"N",
+                    "cross_entropy",
+                    "cross_entropy_standard_error",
+                    "chain_entropy",
+                    "pair_total_variation",
+                    "pair_total_variation_standard_error",
+                    "longest_repeat",
+                    "longest_repeat_standard_error",
+                    "position_entropy",
+                    "samples"};
+    table.columns.resize(table.header.size());
+    for (const auto& curve : data.curves) {
+        for (size_t i = 0; i < data.steps.size() && i < curve.crossEntropy.size(); ++i) {
+            table.text[0].push_back(curve.name.toStdString());
+            std::string first;
+            if (i < curve.shown.size() && !curve.shown[i].empty()) {
+                for (uint8_t state : curve.shown[i].front().states) {
+                    first += state < data.chainStates.size() ? data.chainStates[state].toStdString() : "?";
+                }
+            }
+            table.text[1].push_back(first);
+            const double values[] = {static_cast<double>(data.steps[i]),
+                                     curve.crossEntropy[i],
+                                     curve.crossEntropyError[i],
+                                     data.chainEntropy,
+                                     curve.pairTotalVariation[i],
+                                     curve.pairTotalVariationError[i],
+                                     curve.longestRepeat[i],
+                                     curve.longestRepeatError[i],
+                                     curve.positionEntropy[i],
+                                     static_cast<double>(data.samples)};
+            for (size_t c = 0; c < table.columns.size(); ++c) table.columns[c].push_back(values[c]);
+        }
+    }
+    return table;
+}
+
 }  // namespace
 
 DecodingView::DecodingView(document::ProjectDocument* document, QWidget* parent)
@@ -257,6 +333,13 @@ DecodingView::DecodingView(document::ProjectDocument* document, QWidget* parent)
     m_commit->setToolTip(tr("Which token when: the probability that each position is unmasked after "
                             "each step, for the sampler and N chosen above (for the digits, each "
                             "pixel's mean commit step)."));
+    m_text = new ChainText;
+    m_text->setObjectName("chainText");
+    m_text->setToolTip(tr("Decoded text: each letter on the colour of the step that unmasked it (early "
+                          "dark, late bright); a dot is a position still masked after the step chosen "
+                          "above. A letter a remasking sampler changed later counts from its last "
+                          "unmasking."));
+    m_text->hide();
     arrangeGrid(Arrangement::Tall);
     chartsLayout->addLayout(grid, 1);
     m_note->setWordWrap(true);
@@ -273,11 +356,17 @@ DecodingView::DecodingView(document::ProjectDocument* document, QWidget* parent)
         if (m_refreshing) return;
         drawDistribution();
         drawCommit();
+        drawText();
     });
     connect(m_distSteps, &QComboBox::currentIndexChanged, this, [this] {
         if (m_refreshing) return;
         drawDistribution();
         drawCommit();
+        drawText();
+    });
+    connect(m_textStep, &QSlider::valueChanged, this, [this](int step) {
+        m_text->setShownStep(step);
+        m_textStepLabel->setText(tr("%1 of %2").arg(step).arg(m_text->numSteps()));
     });
     connect(m_animated, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (m_refreshing || index < 0) return;
@@ -309,18 +398,104 @@ QWidget* DecodingView::createSelectors() {
     m_distSelectors = new QWidget;
     auto* distribution = new QHBoxLayout(m_distSelectors);
     distribution->setContentsMargins(0, 0, 12, 0);
-    distribution->addWidget(new QLabel(tr("Distribution and commits of:")));
+    m_distLabel = new QLabel(tr("Distribution and commits of:"));
+    distribution->addWidget(m_distLabel);
     distribution->addWidget(m_distSampler);
     distribution->addWidget(new QLabel(tr("at N =")));
     distribution->addWidget(m_distSteps);
+    // A chain's text after a chosen step, on the same line: drag to watch the letters arrive.
+    m_textStepRow = new QWidget;
+    auto* textStep = new QHBoxLayout(m_textStepRow);
+    textStep->setContentsMargins(12, 0, 0, 0);
+    textStep->addWidget(new QLabel(tr("Text after step:")));
+    m_textStep = new QSlider(Qt::Horizontal);
+    m_textStep->setObjectName("textStep");
+    m_textStep->setMinimumWidth(160);
+    m_textStep->setToolTip(tr("Show the text as it stands after this many steps: later letters are "
+                              "still masked (·)."));
+    m_textStepLabel = new QLabel;
+    textStep->addWidget(m_textStep, 1);
+    textStep->addWidget(m_textStepLabel);
+    m_textStepRow->hide();
+    distribution->addWidget(m_textStepRow, 1);
     distribution->addStretch(1);
     selectors->addWidget(m_distSelectors);
-    auto* animated = new QHBoxLayout;
+    // One line for what is decoded and which sampler Trajectories animates (a chain's
+    // decodes are not animated there: that line then holds the chain's D and M).
+    auto* second = new QHBoxLayout;
+    second->addWidget(createChainControls());
+    m_animatedRow = new QWidget;
+    auto* animated = new QHBoxLayout(m_animatedRow);
+    animated->setContentsMargins(0, 0, 0, 0);
     animated->addWidget(new QLabel(tr("Sampler animated in Trajectories:")));
     animated->addWidget(m_animated);
-    animated->addStretch(1);
-    selectors->addLayout(animated);
+    second->addWidget(m_animatedRow);
+    second->addStretch(1);
+    selectors->addLayout(second);
     return selectorRow;
+}
+
+// What is decoded (the project's data, or sequences of a Markov chain) with the chain's D and M.
+QWidget* DecodingView::createChainControls() {
+    // What is decoded: the project's data, or sequences of a Markov chain of letters.
+    m_chainRow = new QWidget;
+    auto* chainRow = new QHBoxLayout(m_chainRow);
+    chainRow->setContentsMargins(0, 0, 12, 0);
+    m_chainSource = new QComboBox;
+    m_chainSource->setObjectName("chainSource");
+    m_chainSource->setToolTip(
+        tr("Decode the project's data, or sequences of a Markov chain: the bundled chain of English "
+           "letters or a chain file (diffuscope chain --text fits one). On a chain the denoiser is the "
+           "chain's exact one and every decoded sequence is judged by its true likelihood."));
+    m_chainLength = new QSpinBox;
+    m_chainLength->setObjectName("chainLength");
+    m_chainLength->setRange(static_cast<int>(core::limits::kChainLength.min),
+                            static_cast<int>(core::limits::kChainLength.max));
+    m_chainLength->setKeyboardTracking(false);
+    m_chainLength->setToolTip(tr("D, the letters of each decoded sequence."));
+    m_chainSamples = new QSpinBox;
+    m_chainSamples->setObjectName("chainSamples");
+    m_chainSamples->setRange(2, 100000);
+    m_chainSamples->setKeyboardTracking(false);
+    m_chainSamples->setToolTip(tr("M, the sequences decoded for each sampler and N (Monte Carlo; the "
+                                  "charts show ±1 standard error)."));
+    chainRow->addWidget(new QLabel(tr("Decode:")));
+    chainRow->addWidget(m_chainSource);
+    // D and M only where a chain is decoded.
+    m_chainSizes = new QWidget;
+    auto* sizes = new QHBoxLayout(m_chainSizes);
+    sizes->setContentsMargins(0, 0, 0, 0);
+    sizes->addWidget(new QLabel(tr("length D")));
+    sizes->addWidget(m_chainLength);
+    sizes->addWidget(new QLabel(tr("sequences M")));
+    sizes->addWidget(m_chainSamples);
+    chainRow->addWidget(m_chainSizes);
+    connect(m_chainSource, &QComboBox::activated, this, [this](int index) {
+        if (m_refreshing) return;
+        const QString source = m_chainSource->itemData(index).toString();
+        if (source != QLatin1String("…")) {
+            setChainSource(source);
+            return;
+        }
+        const QString file = QFileDialog::getOpenFileName(this, tr("Open a chain file"), QString(),
+                                                          tr("Chain files (*.json);;All files (*)"));
+        if (file.isEmpty() || !setChainSource(file)) fillChainControls();
+    });
+    connect(m_chainLength, &QSpinBox::valueChanged, this, [this](int length) {
+        if (m_refreshing) return;
+        core::project::DecodingChain chain = m_document->categorical().decoding.chain;
+        if (chain.length == length) return;
+        chain.length = length;
+        applyChain(chain, tr("Set the decoded length D"));
+    });
+    connect(m_chainSamples, &QSpinBox::valueChanged, this, [this](int samples) {
+        if (m_refreshing) return;
+        core::project::DecodingChain chain = m_document->categorical().decoding.chain;
+        if (chain.samples == samples) return;
+        chain.samples = samples;
+        applyChain(chain, tr("Set the decoded sequences M"));
+    });
+    return m_chainRow;
 }
 
 QWidget* DecodingView::createControls() {
@@ -397,7 +572,9 @@ QWidget* DecodingView::createControls() {
 void DecodingView::onDocumentChanged() {
     fillTable();
     fillSelectors();
-    const bool masked = m_document->categorical().maskState;
+    fillChainControls();
+    // A chain decodes with a mask state of its own, whatever the project's π.
+    const bool masked = m_document->categorical().maskState || m_document->categorical().decoding.chain.active();
     for (QWidget* w :
          std::initializer_list<QWidget*>{m_table, m_add, m_addPreset, m_remove, m_defaults}) {
         w->setEnabled(masked);
@@ -427,6 +604,9 @@ void DecodingView::fillTable() {
         swatch->setForeground(QColor(colour).lightnessF() < 0.5 ? Qt::white : Qt::black);
         if (c.colour.empty()) swatch->setToolTip(tr("The palette's colour %1").arg(colour));
     }
+    // As high as its rows (two at least): the charts keep the height a short list does not need.
+    const int rows = std::max(2, m_table->rowCount());
+    m_table->setMaximumHeight(std::min(150, m_table->horizontalHeader()->height() + rows * 22 + 4));
     m_refreshing = false;
 }
 
@@ -449,6 +629,40 @@ void DecodingView::fillSelectors() {
     m_animated->setCurrentIndex(decoding.animated + 1);
     m_animated->setEnabled(m_document->categorical().maskState);
     m_refreshing = false;
+}
+
+void DecodingView::fillChainControls() {
+    m_refreshing = true;
+    const core::project::DecodingChain& chain = m_document->categorical().decoding.chain;
+    m_chainSource->clear();
+    m_chainSource->addItem(tr("the project's data"), QString());
+    m_chainSource->addItem(tr("English letters (bundled chain)"), QString::fromLatin1(core::project::kBundledChain));
+    const QString source = QString::fromStdString(chain.source);
+    if (chain.active() && source != QLatin1String(core::project::kBundledChain)) {
+        m_chainSource->addItem(tr("chain %1").arg(QFileInfo(source).fileName()), source);
+        m_chainSource->setItemData(m_chainSource->count() - 1, source, Qt::ToolTipRole);
+    }
+    m_chainSource->addItem(tr("Chain file…"), QStringLiteral("…"));
+    m_chainSource->setCurrentIndex(std::max(0, m_chainSource->findData(source)));
+    m_chainLength->setValue(chain.length);
+    m_chainSamples->setValue(chain.samples);
+    m_chainSizes->setVisible(chain.active());
+    m_refreshing = false;
+}
+
+bool DecodingView::applyChain(const core::project::DecodingChain& chain, const QString& undoText) {
+    core::project::DecodingSettings settings = m_document->categorical().decoding;
+    settings.chain = chain;
+    const bool applied = applySettings(settings, undoText);
+    if (!applied) fillChainControls();
+    return applied;
+}
+
+bool DecodingView::setChainSource(const QString& source) {
+    core::project::DecodingChain chain = m_document->categorical().decoding.chain;
+    if (QString::fromStdString(chain.source) == source) return true;
+    chain.source = source.toStdString();
+    return applyChain(chain, source.isEmpty() ? tr("Decode the project's data") : tr("Decode a chain"));
 }
 
 bool DecodingView::applySettings(const core::project::DecodingSettings& settings,
@@ -584,7 +798,9 @@ void DecodingView::setResult(std::shared_ptr<const DecodingViewData> data) {
     redraw();
     // The CSV: one row per sampler and N.
     charts::ChartData table;
-    if (m_data) {
+    if (m_data && m_data->chain) {
+        table = chainCsv(*m_data);
+    } else if (m_data) {
         table.textHeader = {"sampler"};
         table.text.resize(1);
         table.header = {"N",
@@ -661,7 +877,7 @@ void DecodingView::arrangeGrid(Arrangement arrangement) {
         grid->setColumnStretch(3, 1);
         break;
     case Arrangement::Wide:
-        // Many sequences: their upright labels need the width, so the distribution spans
+        // Many sequences: their labels need the width, so the distribution spans
         // the row under the four small charts and the raster keeps the right edge.
         for (int i = Entropy; i <= TotalVariation; ++i) place(figure(i), 0, i, 1, 1);
         place(m_distributionFigure, 1, 0, 1, 4);
@@ -671,29 +887,80 @@ void DecodingView::arrangeGrid(Arrangement arrangement) {
         grid->setRowStretch(0, 2);
         grid->setRowStretch(1, 3);
         break;
+    case Arrangement::Chain:
+        // Three measures in a row (the longest run with the legend) over the decoded text;
+        // the raster at full height on the right, where its step axis has room.
+        place(figure(Entropy), 0, 0, 1, 1);
+        place(figure(KlDataOutput), 0, 1, 1, 1);
+        place(m_distributionFigure, 0, 2, 1, 1);
+        place(m_text, 1, 0, 1, 3);
+        place(m_commit, 0, 3, 2, 1);
+        for (int c = 0; c < 3; ++c) grid->setColumnStretch(c, 2);
+        grid->setColumnStretch(3, 1);
+        grid->setRowStretch(0, 2);
+        grid->setRowStretch(1, 1);
+        break;
     case Arrangement::None:
         break;
     }
+    m_text->setVisible(arrangement == Arrangement::Chain);
+    if (arrangement != Arrangement::Chain) grid->removeWidget(m_text);
 }
 
 void DecodingView::redraw() {
     const bool digits = m_data && m_data->digits;
+    const bool chain = m_data && m_data->chain;
     // For the digits the entropy chart's place shows the accuracy and the sequence measures
-    // (plug-in estimates from far fewer images than there are) are left out.
+    // (plug-in estimates from far fewer images than there are) are left out; a chain has no
+    // data distribution to compare with, so KL(output ‖ data) goes.
     for (int i = KlDataOutput; i <= TotalVariation; ++i) {
         if (auto* figure = charts::figureOf(m_charts[static_cast<size_t>(i)]))
-            figure->setVisible(!digits);
+            figure->setVisible(!digits && !(chain && i != KlDataOutput));
     }
     const bool manySequences = m_data && m_data->exact && m_data->rowLabels.size() > kWideDistributionRows &&
                                m_data->rowLabels.size() <= kMaxDistributionRows;
-    arrangeGrid(digits ? Arrangement::Digits : manySequences ? Arrangement::Wide : Arrangement::Tall);
-    if (auto* figure = charts::figureOf(m_charts[Entropy])) {
-        figure->setTitle(measureTitle(digits ? Accuracy : Entropy));
+    arrangeGrid(chain           ? Arrangement::Chain
+                : digits        ? Arrangement::Digits
+                : manySequences ? Arrangement::Wide
+                                : Arrangement::Tall);
+    for (int i = Entropy; i <= TotalVariation; ++i) {
+        if (auto* figure = charts::figureOf(m_charts[static_cast<size_t>(i)])) {
+            figure->setTitle(measureTitle(digits && i == Entropy ? Accuracy : i, chain));
+        }
     }
+    m_distLabel->setText(chain ? tr("Text and commits of:") : tr("Distribution and commits of:"));
+    m_animatedRow->setVisible(!chain);
+    m_textStepRow->setVisible(chain);
     drawMeasure(digits ? Accuracy : Entropy);
-    for (int i = KlDataOutput; i <= TotalVariation; ++i) drawMeasure(i);
+    for (int i = KlDataOutput; i <= TotalVariation; ++i) {
+        if (!chain || i == KlDataOutput) drawMeasure(i);
+    }
     drawDistribution();
     drawCommit();
+    drawText();
+}
+
+void DecodingView::drawText() {
+    const DecodingViewData::Curve* curve = nullptr;
+    const int stepIndex = m_distSteps->currentIndex();
+    if (m_data && m_data->chain) {
+        for (const auto& c : m_data->curves) {
+            if (c.config == m_distSampler->currentIndex()) curve = &c;
+        }
+    }
+    if (curve == nullptr || stepIndex < 0 || static_cast<size_t>(stepIndex) >= curve->shown.size()) {
+        m_text->clear(m_data && m_data->chain ? tr("No text for this sampler.") : QString());
+        m_textStep->setEnabled(false);
+        return;
+    }
+    const int n = m_data->steps[static_cast<size_t>(stepIndex)];
+    m_text->setSequences(m_data->chainStates, curve->shown[static_cast<size_t>(stepIndex)], n,
+                         tr("Decoded text, %1, N = %2").arg(curve->name).arg(n));
+    m_textStep->setEnabled(true);
+    const QSignalBlocker block(m_textStep);
+    m_textStep->setRange(0, n);
+    m_textStep->setValue(n);
+    m_textStepLabel->setText(tr("%1 of %2").arg(n).arg(n));
 }
 
 void DecodingView::drawCommit() {
@@ -723,9 +990,9 @@ void DecodingView::drawCommit() {
 
 void DecodingView::drawMeasure(int index) {
     // The per-position entropy takes the distribution chart's place.
-    QChart* chart = m_charts[static_cast<size_t>(index == PositionEntropy ? Distribution
-                                                 : index == Accuracy      ? Entropy
-                                                                          : index)];
+    QChart* chart = m_charts[static_cast<size_t>(index == PositionEntropy || index == LongestRepeat ? Distribution
+                                                 : index == Accuracy                                ? Entropy
+                                                                                                    : index)];
     charts::clearChart(chart);
     auto* x = new QLogValueAxis;
     x->setBase(2.0);
@@ -733,11 +1000,8 @@ void DecodingView::drawMeasure(int index) {
     x->setTitleText(tr("steps N (log)"));
     auto* y = new QValueAxis;
     // The total variation has no unit, and its chart's title names it.
-    if (index == Accuracy) {
-        y->setTitleText(tr("fraction"));
-    } else if (index != TotalVariation) {
-        y->setTitleText(tr("nats"));
-    }
+    const bool chain = m_data && m_data->chain;
+    y->setTitleText(measureUnit(index, chain));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     if (!m_data || m_data->steps.empty()) {
@@ -751,13 +1015,14 @@ void DecodingView::drawMeasure(int index) {
     // accuracy and per-pixel entropy.
     const bool reference =
         index == Entropy || (m_data->digits && (index == Accuracy || index == PositionEntropy));
-    const double referenceValue = index == Entropy    ? m_data->dataEntropy
+    const double referenceValue = index == Entropy && chain ? m_data->chainEntropy
+                                  : index == Entropy    ? m_data->dataEntropy
                                   : index == Accuracy ? m_data->dataAccuracy
                                                       : m_data->dataPositionEntropy;
     double top = reference ? referenceValue : 0.0;
     bool infinite = false;
     for (const auto& curve : m_data->curves) {
-        for (double v : measureOf(curve, index)) {
+        for (double v : measureOf(curve, index, chain)) {
             if (std::isfinite(v))
                 top = std::max(top, v);
             else if (std::isinf(v))
@@ -785,7 +1050,7 @@ void DecodingView::drawMeasure(int index) {
     charts::setAxisRange(x, steps.front() / 1.3, steps.back() * 1.3);
     if (reference) {
         auto* line = new QLineSeries;
-        line->setName(m_data->digits ? tr("real training images") : tr("data entropy H(p)"));
+        line->setName(referenceName());
         line->setPen(QPen(Qt::black, 1.5, Qt::DashLine));
         chart->addSeries(line);
         line->attachAxis(x);
@@ -798,8 +1063,8 @@ void DecodingView::drawMeasure(int index) {
     const int numCurves = static_cast<int>(m_data->curves.size());
     for (int c = 0; c < numCurves; ++c) {
         const auto& curve = m_data->curves[static_cast<size_t>(c)];
-        const std::vector<double>& values = measureOf(curve, index);
-        const std::vector<double>& errors = errorOf(curve, index);
+        const std::vector<double>& values = measureOf(curve, index, chain);
+        const std::vector<double>& errors = errorOf(curve, index, chain);
         // Monte Carlo: samplers side by side at each N, a few percent apart on the log axis, so
         // that curves that coincide within their errors stay distinguishable; the data keep the
         // true N. Exact curves stand at N itself.
@@ -835,10 +1100,12 @@ void DecodingView::drawDistribution() {
     auto* figure = static_cast<charts::FigureChart*>(m_distributionFigure);
     if (m_data && !drawable) {
         // Too many sequences for bars (or only samples of them): the mean entropy of each
-        // position's output marginal against N instead, defined for any D.
-        drawMeasure(PositionEntropy);
+        // position's output marginal against N instead, defined for any D; on a chain the
+        // longest run of one letter.
+        const int measure = m_data->chain ? LongestRepeat : PositionEntropy;
+        drawMeasure(measure);
         addLegendEntries(chart);
-        figure->setTitle(measureTitle(PositionEntropy));
+        figure->setTitle(measureTitle(measure, m_data->chain));
         figure->sync();
         return;
     }
@@ -882,6 +1149,11 @@ void DecodingView::drawDistribution() {
 
 QString DecodingView::infiniteName() { return tr("infinite KL"); }
 
+QString DecodingView::referenceName() const {
+    if (m_data && m_data->chain) return tr("the chain's entropy");
+    return m_data && m_data->digits ? tr("real training images") : tr("data entropy H(p)");
+}
+
 QString DecodingView::infiniteExplanation() {
     return tr(
         "▲ infinite KL: KL(data ‖ output) when the output gives probability 0 to a data "
@@ -889,7 +1161,8 @@ QString DecodingView::infiniteExplanation() {
 }
 
 bool DecodingView::anyInfinite() const {
-    if (!m_data || m_data->digits) return false;  // the digits' charts leave the KLs out
+    // The digits' charts and a chain's leave the KLs out.
+    if (!m_data || m_data->digits || m_data->chain) return false;
     for (const auto& curve : m_data->curves) {
         for (const auto* values : {&curve.klDataOutput, &curve.klOutputData}) {
             if (std::any_of(values->begin(), values->end(), [](double v) { return std::isinf(v); }))
@@ -903,7 +1176,7 @@ bool DecodingView::anyInfinite() const {
 void DecodingView::addLegendEntries(QChart* chart) {
     if (!m_data) return;
     auto* entropy = new QLineSeries;
-    entropy->setName(m_data->digits ? tr("real training images") : tr("data entropy H(p)"));
+    entropy->setName(referenceName());
     entropy->setPen(QPen(Qt::black, 1.5, Qt::DashLine));
     chart->addSeries(entropy);
     for (const auto& curve : m_data->curves) {

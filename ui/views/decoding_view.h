@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/project/chain_decoding.h"
 #include "ui/charts/view_panel.h"
 #include "ui/document/project_document.h"
 
@@ -15,8 +16,11 @@ class QComboBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QSlider;
+class QSpinBox;
 class QTableWidget;
 namespace ui::views {
+class ChainText;
 class CommitRaster;
 }
 
@@ -67,9 +71,21 @@ struct DecodingViewData {
         std::vector<std::vector<double>> rows;  // [N index][row] the output's probability
         // [N index] which token when: N × D, P(position d unmasked after the (i+1)-th step).
         std::vector<std::vector<double>> commit;
+        // On a chain, one per N with ±1 standard error: the cross-entropy under the chain
+        // (nats per letter), the adjacent pairs' total variation from the chain's, the longest
+        // run of one letter; and the first sequences decoded.
+        std::vector<double> crossEntropy, crossEntropyError, pairTotalVariation, pairTotalVariationError,
+            longestRepeat, longestRepeatError;
+        std::vector<std::vector<core::project::ChainShownSequence>> shown;
     };
     std::vector<Curve> curves;
     int imageSide = 0;  // the digits: D = side², the commit raster is a side × side map
+    // Decoding on a Markov chain: its letters' names and its entropy per letter (the floor of
+    // the cross-entropy).
+    bool chain = false;
+    int64_t samples = 0;  // Monte Carlo: the sequences per sampler and N (chain) or per condition
+    QStringList chainStates;
+    double chainEntropy = 0.0;
     QString note;  // shown under the charts (how the numbers were computed)
 };
 
@@ -88,7 +104,9 @@ public:
         // Drawn in the distribution chart's place when it has no bars.
         PositionEntropy = 5,
         // Drawn in the entropy chart's place for the digits.
-        Accuracy = 6
+        Accuracy = 6,
+        // Drawn in the distribution chart's place for a chain.
+        LongestRepeat = 7
     };
     QChart* chart(int index) const { return m_charts[static_cast<size_t>(index)]; }
     CommitRaster* commitRaster() const { return m_commit; }
@@ -105,10 +123,18 @@ public:
     void setResult(std::shared_ptr<const DecodingViewData> data);
     void clear(const QString& reason);
     const std::shared_ptr<const DecodingViewData>& result() const { return m_data; }
-    // "digits" while the view draws the digits' Monte Carlo measures, not a distribution.
+    // "digits" while the view draws the digits' Monte Carlo measures, "chain" a chain's text,
+    // not a distribution.
     QString explanationVariant() const override {
-        return m_data && m_data->digits ? QStringLiteral("digits") : QString();
+        return m_data && m_data->digits  ? QStringLiteral("digits")
+               : m_data && m_data->chain ? QStringLiteral("chain")
+                                         : QString();
     }
+    ChainText* chainText() const { return m_text; }
+    QSlider* textStep() const { return m_textStep; }
+    QComboBox* chainSource() const { return m_chainSource; }
+    QSpinBox* chainLength() const { return m_chainLength; }
+    QSpinBox* chainSamples() const { return m_chainSamples; }
     void setRunning(bool running);
     void setProgress(int permille, const QString& stage);
     void setStatus(const QString& status);
@@ -122,6 +148,8 @@ public:
     bool removeConfig(int row);
     bool setSampler(int row, const QString& spec);
     bool resetConfigs();
+    // The data decoded: a chain ("english" or a chain file; empty: the project's data).
+    bool setChainSource(const QString& source);
 
 signals:
     void cancelRequested();
@@ -129,6 +157,7 @@ signals:
 private:
     QWidget* createControls();
     QWidget* createSelectors();
+    QWidget* createChainControls();
     void onDocumentChanged();
     void fillTable();
     void onItemChanged(int row, int column);
@@ -136,16 +165,22 @@ private:
     void redraw();
     // Where the charts and the raster sit: the distribution at full height beside the small
     // charts, or (many sequences) across the width under them.
-    enum class Arrangement { None, Tall, Wide, Digits };
+    enum class Arrangement { None, Tall, Wide, Digits, Chain };
     void arrangeGrid(Arrangement arrangement);
     void drawMeasure(int chartIndex);
     void drawDistribution();
     // Which token when for the chosen sampler and N (the distribution's selectors).
     void drawCommit();
+    // A chain's decoded text for the chosen sampler and N.
+    void drawText();
+    void fillChainControls();
+    bool applyChain(const core::project::DecodingChain& chain, const QString& undoText);
     void fillSelectors();
     void addLegendEntries(QChart* chart);
     // The legend's entry for the markers of an infinite KL, and what it means (in the note).
     static QString infiniteName();
+    // The dashed line's name: the data's entropy, the real images' measures, the chain's entropy.
+    QString referenceName() const;
     static QString infiniteExplanation();
     bool anyInfinite() const;
 
@@ -159,6 +194,17 @@ private:
     QComboBox* m_distSampler;
     QComboBox* m_distSteps;
     QWidget* m_distSelectors = nullptr;
+    QLabel* m_distLabel = nullptr;
+    QWidget* m_animatedRow = nullptr;
+    QWidget* m_textStepRow = nullptr;
+    ChainText* m_text = nullptr;
+    QSlider* m_textStep = nullptr;
+    QLabel* m_textStepLabel = nullptr;
+    QWidget* m_chainRow = nullptr;
+    QWidget* m_chainSizes = nullptr;
+    QComboBox* m_chainSource = nullptr;
+    QSpinBox* m_chainLength = nullptr;
+    QSpinBox* m_chainSamples = nullptr;
     QComboBox* m_animated;
     QPushButton* m_add;
     QPushButton* m_addPreset;
