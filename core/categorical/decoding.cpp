@@ -590,6 +590,22 @@ std::vector<double> valueLaw(std::span<const double> probabilities, const Decodi
 
 namespace {
 
+// The second members of the first `count` (score, index) pairs in the stable order by decreasing
+// score, ties to the smaller index (the callers fill the indices increasing), without sorting
+// the rest: one token a step over hundreds of positions stays linear.
+template <typename Index>
+std::vector<int> firstByScore(std::vector<std::pair<double, Index>>& scored, int count) {
+    const size_t take = std::min(static_cast<size_t>(std::max(count, 0)), scored.size());
+    std::partial_sort(scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(take), scored.end(),
+                      [](const auto& a, const auto& b) {
+                          return a.first > b.first || (a.first == b.first && a.second < b.second);
+                      });
+    std::vector<int> out;
+    out.reserve(take);
+    for (size_t i = 0; i < take; ++i) out.push_back(static_cast<int>(scored[i].second));
+    return out;
+}
+
 // Everything one decoding run needs, shared (read-only) by the chains and the exact steps.
 struct Engine {
     const data::CategoricalTable& table;
@@ -827,18 +843,7 @@ struct Engine {
             const double* row = scoreRow(f.data() + static_cast<size_t>(positions[i]) * k, tempered);
             scored.push_back({row[values[i]], i});
         }
-        // The first `count` of the stable order by decreasing score (ties: the earlier position),
-        // without sorting the rest: one token a step over hundreds of positions is linear.
-        const size_t take = std::min(static_cast<size_t>(std::max(count, 0)), scored.size());
-        std::partial_sort(scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(take), scored.end(),
-                          [](const auto& a, const auto& b) {
-                              return a.first > b.first || (a.first == b.first && a.second < b.second);
-                          });
-        std::vector<int> out;
-        for (int i = 0; i < count && i < static_cast<int>(scored.size()); ++i) {
-            out.push_back(static_cast<int>(scored[static_cast<size_t>(i)].second));
-        }
-        return out;
+        return firstByScore(scored, count);
     }
 
     // Threshold and EntropyBound: how many of the step's candidates `block` it takes; `values`
@@ -883,15 +888,7 @@ struct Engine {
     std::vector<int> rankedPositions(const std::vector<int>& masked, const std::vector<double>& f, int count) const {
         std::vector<std::pair<double, int>> scored;
         for (int d : masked) scored.push_back({score(f.data() + static_cast<size_t>(d) * k), d});
-        // The stable order by decreasing score (masked is increasing), its first `count` only.
-        const size_t take = std::min(static_cast<size_t>(std::max(count, 0)), scored.size());
-        std::partial_sort(scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(take), scored.end(),
-                          [](const auto& a, const auto& b) {
-                              return a.first > b.first || (a.first == b.first && a.second < b.second);
-                          });
-        std::vector<int> out;
-        for (int i = 0; i < count && i < static_cast<int>(scored.size()); ++i) out.push_back(scored[i].second);
-        return out;
+        return firstByScore(scored, count);  // masked is increasing: ties go to the lower position
     }
 
     // One value by the Gumbel-max trick (argmax without noise), as the sampler draws it.
