@@ -1668,6 +1668,10 @@ The project is still open; save your work.</source>
         <source>Out of date: these are the results of the previous settings; the new ones are being computed.</source>
         <translation>古い結果です: 変更前の設定の結果を表示しています。新しい結果を計算中です。</translation>
     </message>
+    <message>
+        <source>Out of date: these are the results of the previous settings; the new ones were cancelled.</source>
+        <translation>古い結果です: 変更前の設定の結果を表示しています。新しい結果の計算はキャンセルされました。</translation>
+    </message>
 </context>
 <context>
     <name>ui::decodingDefaults</name>

@@ -13,6 +13,7 @@
 #include <QPushButton>
 #include <QValueAxis>
 #include <QScatterSeries>
+#include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -30,6 +31,7 @@
 #include "ui/charts/figure_chart.h"
 #include "ui/document/bundled_data.h"
 #include "ui/document/project_document.h"
+#include "ui/jobs/job_runner.h"
 #include "ui/main/categorical_explorer.h"
 #include "ui/animation/chains_view.h"
 #include "ui/views/chain_text.h"
@@ -560,6 +562,27 @@ void tst_DecodingView::aChainIsDecodedAsText() {
     ui::ExplanationPane pane;
     pane.setViews(explorer.views());
     QVERIFY(pane.html().contains("Decoding (text from a Markov chain)"));
+
+    // A long decode (D = 2048, M = 3000) cancelled with the button: the previous results stay,
+    // marked out of date, and the banner says nothing is on its way.
+    const auto shown = view->result();
+    QSignalSpy cancelled(explorer.decodeRunner(), &ui::jobs::JobRunner::cancelled);
+    auto longer = document.categorical();
+    longer.decoding.chain.length = 2048;
+    longer.decoding.chain.samples = 3000;
+    QVERIFY(document.setCategorical(longer, "a long decode").ok());
+    QTRY_VERIFY_WITH_TIMEOUT(explorer.decodeRunner()->isRunning(), 5000);
+    QVERIFY(view->cancelButton()->isEnabled());
+    view->cancelButton()->click();
+    explorer.waitForJobs();
+    QCOMPARE(cancelled.count(), 1);
+    QVERIFY(view->result() == shown);
+    QVERIFY(view->isStale());
+    QVERIFY2(view->staleText().contains("cancelled"), qPrintable(view->staleText()));
+    QVERIFY(view->statusLabel()->text().startsWith("Cancelled"));
+    document.undoStack()->undo();
+    explorer.waitForJobs();
+    QVERIFY(!view->isStale());
 
     // Back to the project's data: the table's charts again.
     QVERIFY(view->setChainSource(QString()));

@@ -25,10 +25,6 @@ ViewPanel::ViewPanel(const QString& title, QWidget* parent)
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message->hide();
     m_layout->addWidget(m_message);
-    m_staleBanner->setText(QCoreApplication::translate(
-        "ui::charts::ViewPanel",
-        "Out of date: these are the results of the previous settings; the new ones are being "
-        "computed."));
     m_staleBanner->setWordWrap(true);
     QPalette amber = m_staleBanner->palette();
     amber.setColor(QPalette::Window, QColor(0xff, 0xf3, 0xcd));
@@ -47,11 +43,20 @@ ViewPanel::ViewPanel(const QString& title, QWidget* parent)
 
 void ViewPanel::awaitResults() { m_awaitResults->start(); }
 
-void ViewPanel::setStale(bool stale) {
+void ViewPanel::setStale(bool stale, bool computing) {
     m_awaitResults->stop();
     m_stale = stale;
+    m_staleBanner->setText(
+        computing ? QCoreApplication::translate("ui::charts::ViewPanel",
+                                                "Out of date: these are the results of the previous settings; the "
+                                                "new ones are being computed.")
+                  : QCoreApplication::translate("ui::charts::ViewPanel",
+                                                "Out of date: these are the results of the previous settings; the "
+                                                "new ones were cancelled."));
     m_staleBanner->setVisible(stale);
 }
+
+QString ViewPanel::staleText() const { return m_stale ? m_staleBanner->text() : QString(); }
 
 void ViewPanel::setBody(QWidget* body) { m_layout->insertWidget(1, body, 1); }  // under the banner
 

@@ -36,9 +36,11 @@ public:
 
     // Out of date: the project was replaced or edited and this view still shows the previous
     // results. A banner says so, the Explanation's "Now" list says so instead of the old
-    // provenance, and the next results (setData) clear it.
-    void setStale(bool stale);
+    // provenance, and the next results (setData) clear it. `computing`: whether the new
+    // results are on their way, or were cancelled.
+    void setStale(bool stale, bool computing = true);
     bool isStale() const { return m_stale; }
+    QString staleText() const;
     // An edit's results are on their way (a job): out of date unless they arrive within
     // kAwaitResultsMs, so that quick recomputations (a drag of π) never flash the banner while
     // slow ones never leave old curves unmarked.

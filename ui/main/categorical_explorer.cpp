@@ -77,6 +77,8 @@ CategoricalExplorer::CategoricalExplorer(document::ProjectDocument* document, QO
             [this] { m_decoding->setRunning(false); });
     connect(&m_decodeRunner, &jobs::JobRunner::cancelled, this, [this] {
         m_decoding->setRunning(false);
+        // The previous results stay, marked out of date: nothing is on its way.
+        if (m_decoding->result()) m_decoding->setStale(true, false);
         m_decoding->setStatus(m_decoding->result()
                                   ? tr("Cancelled; the charts show the previous results.")
                                   : tr("Cancelled."));
