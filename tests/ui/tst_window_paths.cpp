@@ -22,6 +22,8 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 #include <QRegularExpression>
 #include <QTimer>
@@ -49,6 +51,7 @@
 #include "ui/jobs/job_runner.h"
 #include "ui/main/gaussian_explorer.h"
 #include "ui/main/main_window.h"
+#include "ui/views/decoding_view.h"
 #include "ui/training/train_dialog.h"
 
 using test_support::runCli;
@@ -135,6 +138,7 @@ class tst_WindowPaths : public QObject {
 private slots:
     void init();
     void saveAsThroughTheDialogRunsHeadless();
+    void aChainSavedInTheWindowRunsHeadless();
     void jobThreadsOutliveTheirRunners();
     void trainCancelCloseThenAnotherExample();
     void exportDialogWritesWhatExportWrites_data();
@@ -165,6 +169,7 @@ void tst_WindowPaths::saveAsThroughTheDialogRunsHeadless() {
 
     QAction* saveAs = actionNamed(&window, "Save as…");
     QVERIFY(saveAs != nullptr);
+    QVERIFY(saveAs->shortcuts().contains(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)));
     const QString path = dir.filePath("moons.diffuscope.json");
     whenDialogOpens<QFileDialog>([&](QFileDialog* dialog) { typeFileName(dialog, path); });
     saveAs->trigger();
@@ -213,6 +218,37 @@ void tst_WindowPaths::saveAsThroughTheDialogRunsHeadless() {
 // pool closing with its dialog, a pooled thread expiring after 30 s idle) left it behind, and a
 // later loop aborted inside the runtime. Job threads live as long as the program: the thread of
 // a destroyed runner's job runs the next runner's job.
+// Example 7 (made short) saved through the dialog: `decode --project` on the file prints the
+// Decoding view's numbers to the bit, and the chain is stored by its name.
+void tst_WindowPaths::aChainSavedInTheWindowRunsHeadless() {
+    QTemporaryDir dir;
+    ui::MainWindow window(nullptr, dir.filePath("recovery"));
+    window.show();
+    auto project = ui::document::examples().at(6).project;
+    project.categorical.decoding.configs.resize(2);
+    project.categorical.decoding.chain.length = 16;
+    project.categorical.decoding.chain.samples = 40;
+    window.document()->loadExample(project);
+    window.explorer()->waitForJobs();
+    const auto shown = window.explorer()->decodingView()->result();
+    QVERIFY(shown != nullptr && shown->chain);
+    const QString path = dir.filePath("text.diffuscope.json");
+    whenDialogOpens<QFileDialog>([&](QFileDialog* dialog) { typeFileName(dialog, path); });
+    actionNamed(&window, "Save as…")->trigger();
+    QVERIFY2(QFile::exists(path), qPrintable(path));
+    QVERIFY(readAll(path).contains("\"source\": \"english\""));
+    for (size_t c = 0; c < shown->curves.size(); ++c) {
+        const auto run = runCli({"decode", "--project", path, "--preset",
+                                 QString::fromStdString(project.categorical.decoding.configs[c].sampler).mid(7),
+                                 "--steps", "16", "--format", "json"});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QJsonObject json = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        QCOMPARE(json["cross_entropy"].toObject()["value"].toDouble(), shown->curves[c].crossEntropy.back());
+        QCOMPARE(json["pair_total_variation"].toObject()["value"].toDouble(),
+                 shown->curves[c].pairTotalVariation.back());
+    }
+}
+
 void tst_WindowPaths::jobThreadsOutliveTheirRunners() {
     pid_t jobThread = 0;
     {

@@ -115,7 +115,11 @@ void MainWindow::createFileMenu() {
         });
     }
     file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { save(); });
-    file->addAction(tr("Save &as…"), QKeySequence::SaveAs, this, [this] { saveAs(); });
+    // Ctrl+Shift+S on every platform: the generic one (no desktop's theme) binds no SaveAs key.
+    QAction* saveAsAction = file->addAction(tr("Save &as…"), this, [this] { saveAs(); });
+    QList<QKeySequence> saveAsKeys = QKeySequence::keyBindings(QKeySequence::SaveAs);
+    if (const QKeySequence key(Qt::CTRL | Qt::SHIFT | Qt::Key_S); !saveAsKeys.contains(key)) saveAsKeys << key;
+    saveAsAction->setShortcuts(saveAsKeys);
     file->addSeparator();
     file->addAction(tr("&Export view…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
                     &MainWindow::exportCurrentView);
