@@ -3820,10 +3820,6 @@ The project is still open; save your work.</source>
         <translation>プロジェクトのデータ</translation>
     </message>
     <message>
-        <source>English letters (bundled chain)</source>
-        <translation>英語の文字 (同梱の連鎖)</translation>
-    </message>
-    <message>
         <source>chain %1</source>
         <translation>連鎖 %1</translation>
     </message>
@@ -3858,6 +3854,10 @@ The project is still open; save your work.</source>
     <message>
         <source>the chain's entropy</source>
         <translation>連鎖のエントロピー</translation>
+    </message>
+    <message>
+        <source>English letters</source>
+        <translation>英語の文字</translation>
     </message>
 </context>
 <context>

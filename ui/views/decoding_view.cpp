@@ -333,13 +333,7 @@ DecodingView::DecodingView(document::ProjectDocument* document, QWidget* parent)
     m_commit->setToolTip(tr("Which token when: the probability that each position is unmasked after "
                             "each step, for the sampler and N chosen above (for the digits, each "
                             "pixel's mean commit step)."));
-    m_text = new ChainText;
-    m_text->setObjectName("chainText");
-    m_text->setToolTip(tr("Decoded text: each letter on the colour of the step that unmasked it (early "
-                          "dark, late bright); a dot is a position still masked after the step chosen "
-                          "above. A letter a remasking sampler changed later counts from its last "
-                          "unmasking."));
-    m_text->hide();
+    createChainText();
     arrangeGrid(Arrangement::Tall);
     chartsLayout->addLayout(grid, 1);
     m_note->setWordWrap(true);
@@ -385,9 +379,30 @@ DecodingView::DecodingView(document::ProjectDocument* document, QWidget* parent)
     redraw();
 }
 
+// The decoded text of a chain with its step slider above it (a control: not part of the figure).
+void DecodingView::createChainText() {
+    m_text = new ChainText;
+    m_text->setObjectName("chainText");
+    m_text->setToolTip(tr("Decoded text: each letter on the colour of the step that unmasked it (early "
+                          "dark, late bright); a dot is a position still masked after the step chosen "
+                          "above. A letter a remasking sampler changed later counts from its last "
+                          "unmasking."));
+    m_textPanel = new QWidget;
+    auto* textLayout = new QVBoxLayout(m_textPanel);
+    textLayout->setContentsMargins(0, 0, 0, 0);
+    textLayout->setSpacing(0);
+    textLayout->addWidget(m_textStepRow);
+    textLayout->addWidget(m_text, 1);
+    markControl(m_textStepRow);
+    m_textPanel->hide();
+}
+
 // Which distribution is drawn (sampler and N; hidden where none is drawn, the digits) and
 // which sampler the Trajectories view animates.
 QWidget* DecodingView::createSelectors() {
+    // Long sampler names shorten their combo boxes before the window outgrows a projector's
+    // 1280 pixels beside a lesson; where there is room they show whole.
+    for (QComboBox* box : {m_distSampler, m_animated}) box->setMinimumWidth(box->fontMetrics().height() * 7);
     auto* selectorRow = new QWidget;
     // The two choices on lines of their own: side by side they were squeezed to "ancestra" and
     // "reverse s" beside the Explanation on a 1280 × 720 projector.
@@ -397,33 +412,32 @@ QWidget* DecodingView::createSelectors() {
     // The distribution's and the commit raster's sampler and N.
     m_distSelectors = new QWidget;
     auto* distribution = new QHBoxLayout(m_distSelectors);
-    distribution->setContentsMargins(0, 0, 12, 0);
+    distribution->setContentsMargins(0, 0, 0, 0);
     m_distLabel = new QLabel(tr("Distribution and commits of:"));
     distribution->addWidget(m_distLabel);
     distribution->addWidget(m_distSampler);
     distribution->addWidget(new QLabel(tr("at N =")));
     distribution->addWidget(m_distSteps);
-    // A chain's text after a chosen step, on the same line: drag to watch the letters arrive.
+    // A chain's text after a chosen step, over the text: drag to watch the letters arrive.
     m_textStepRow = new QWidget;
     auto* textStep = new QHBoxLayout(m_textStepRow);
-    textStep->setContentsMargins(12, 0, 0, 0);
+    textStep->setContentsMargins(4, 2, 4, 0);
     textStep->addWidget(new QLabel(tr("Text after step:")));
     m_textStep = new QSlider(Qt::Horizontal);
     m_textStep->setObjectName("textStep");
-    m_textStep->setMinimumWidth(160);
+    m_textStep->setMinimumWidth(80);
     m_textStep->setToolTip(tr("Show the text as it stands after this many steps: later letters are "
                               "still masked (·)."));
     m_textStepLabel = new QLabel;
     textStep->addWidget(m_textStep, 1);
     textStep->addWidget(m_textStepLabel);
-    m_textStepRow->hide();
-    distribution->addWidget(m_textStepRow, 1);
+    // What is decoded, on the same line: the second holds which sampler Trajectories animates,
+    // or for a chain (whose decodes are not animated there) its D and M.
+    distribution->addWidget(createChainControls());
     distribution->addStretch(1);
     selectors->addWidget(m_distSelectors);
-    // One line for what is decoded and which sampler Trajectories animates (a chain's
-    // decodes are not animated there: that line then holds the chain's D and M).
     auto* second = new QHBoxLayout;
-    second->addWidget(createChainControls());
+    second->addWidget(m_chainSizes);
     m_animatedRow = new QWidget;
     auto* animated = new QHBoxLayout(m_animatedRow);
     animated->setContentsMargins(0, 0, 0, 0);
@@ -440,9 +454,10 @@ QWidget* DecodingView::createChainControls() {
     // What is decoded: the project's data, or sequences of a Markov chain of letters.
     m_chainRow = new QWidget;
     auto* chainRow = new QHBoxLayout(m_chainRow);
-    chainRow->setContentsMargins(0, 0, 12, 0);
+    chainRow->setContentsMargins(6, 0, 0, 0);
     m_chainSource = new QComboBox;
     m_chainSource->setObjectName("chainSource");
+    m_chainSource->setMinimumWidth(m_chainSource->fontMetrics().height() * 7);
     m_chainSource->setToolTip(
         tr("Decode the project's data, or sequences of a Markov chain: the bundled chain of English "
            "letters or a chain file (diffuscope chain --text fits one). On a chain the denoiser is the "
@@ -464,12 +479,11 @@ QWidget* DecodingView::createChainControls() {
     // D and M only where a chain is decoded.
     m_chainSizes = new QWidget;
     auto* sizes = new QHBoxLayout(m_chainSizes);
-    sizes->setContentsMargins(0, 0, 0, 0);
+    sizes->setContentsMargins(0, 0, 12, 0);
     sizes->addWidget(new QLabel(tr("length D")));
     sizes->addWidget(m_chainLength);
     sizes->addWidget(new QLabel(tr("sequences M")));
     sizes->addWidget(m_chainSamples);
-    chainRow->addWidget(m_chainSizes);
     connect(m_chainSource, &QComboBox::activated, this, [this](int index) {
         if (m_refreshing) return;
         const QString source = m_chainSource->itemData(index).toString();
@@ -636,7 +650,7 @@ void DecodingView::fillChainControls() {
     const core::project::DecodingChain& chain = m_document->categorical().decoding.chain;
     m_chainSource->clear();
     m_chainSource->addItem(tr("the project's data"), QString());
-    m_chainSource->addItem(tr("English letters (bundled chain)"), QString::fromLatin1(core::project::kBundledChain));
+    m_chainSource->addItem(tr("English letters"), QString::fromLatin1(core::project::kBundledChain));
     const QString source = QString::fromStdString(chain.source);
     if (chain.active() && source != QLatin1String(core::project::kBundledChain)) {
         m_chainSource->addItem(tr("chain %1").arg(QFileInfo(source).fileName()), source);
@@ -646,7 +660,10 @@ void DecodingView::fillChainControls() {
     m_chainSource->setCurrentIndex(std::max(0, m_chainSource->findData(source)));
     m_chainLength->setValue(chain.length);
     m_chainSamples->setValue(chain.samples);
+    // The second selector line holds the chain's D and M or the animated sampler, never both
+    // (even while a chain's first results are on their way): it stays within a lesson's width.
     m_chainSizes->setVisible(chain.active());
+    m_animatedRow->setVisible(!chain.active());
     m_refreshing = false;
 }
 
@@ -893,7 +910,7 @@ void DecodingView::arrangeGrid(Arrangement arrangement) {
         place(figure(Entropy), 0, 0, 1, 1);
         place(figure(KlDataOutput), 0, 1, 1, 1);
         place(m_distributionFigure, 0, 2, 1, 1);
-        place(m_text, 1, 0, 1, 3);
+        place(m_textPanel, 1, 0, 1, 3);
         place(m_commit, 0, 3, 2, 1);
         for (int c = 0; c < 3; ++c) grid->setColumnStretch(c, 2);
         grid->setColumnStretch(3, 1);
@@ -903,8 +920,8 @@ void DecodingView::arrangeGrid(Arrangement arrangement) {
     case Arrangement::None:
         break;
     }
-    m_text->setVisible(arrangement == Arrangement::Chain);
-    if (arrangement != Arrangement::Chain) grid->removeWidget(m_text);
+    m_textPanel->setVisible(arrangement == Arrangement::Chain);
+    if (arrangement != Arrangement::Chain) grid->removeWidget(m_textPanel);
 }
 
 void DecodingView::redraw() {
@@ -929,8 +946,6 @@ void DecodingView::redraw() {
         }
     }
     m_distLabel->setText(chain ? tr("Text and commits of:") : tr("Distribution and commits of:"));
-    m_animatedRow->setVisible(!chain);
-    m_textStepRow->setVisible(chain);
     drawMeasure(digits ? Accuracy : Entropy);
     for (int i = KlDataOutput; i <= TotalVariation; ++i) {
         if (!chain || i == KlDataOutput) drawMeasure(i);

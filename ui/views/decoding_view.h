@@ -158,6 +158,7 @@ private:
     QWidget* createControls();
     QWidget* createSelectors();
     QWidget* createChainControls();
+    void createChainText();
     void onDocumentChanged();
     void fillTable();
     void onItemChanged(int row, int column);
@@ -198,6 +199,7 @@ private:
     QWidget* m_animatedRow = nullptr;
     QWidget* m_textStepRow = nullptr;
     ChainText* m_text = nullptr;
+    QWidget* m_textPanel = nullptr;  // the slider row over the text
     QSlider* m_textStep = nullptr;
     QLabel* m_textStepLabel = nullptr;
     QWidget* m_chainRow = nullptr;
