@@ -387,7 +387,8 @@ void DecodingView::createChainText() {
                           "dark, late bright); a dot is a position still masked after the step chosen "
                           "above. A letter a remasking sampler changed later counts from its last "
                           "unmasking."));
-    m_textPanel = new QWidget;
+    // Parented here: it enters the grid only for a chain, and must not leak otherwise.
+    m_textPanel = new QWidget(this);
     auto* textLayout = new QVBoxLayout(m_textPanel);
     textLayout->setContentsMargins(0, 0, 0, 0);
     textLayout->setSpacing(0);
